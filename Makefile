@@ -1,0 +1,130 @@
+# rarperf: confgen, rarbench, rarlab, rarplot. See README.md.
+# Sources are found by pattern, so a new module needs no edit here:
+#   src/lib/*.c          -> build/librarperf.a (shared modules)
+#   confgen/*.c but main -> build/libconfgen.a (the policy library)
+#   confgen/main.c       -> bin/confgen
+#   src/<prog>/*.c       -> bin/<prog>
+#   tests/unit/test_*.c  -> build/tests/test_* (plain) and build-asan/tests/test_* (ASan+UBSan)
+#   fuzz/fuzz_*.c        -> build/fuzz/fuzz_* (libFuzzer, clang)
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+CLANG ?= clang
+PKG_CONFIG ?= pkg-config
+PKGS := libcjson libcbor libssh
+FUZZ_SECONDS ?= 20
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+
+WARN := -Wall -Wextra -Wshadow -Werror
+DEFS := -D_GNU_SOURCE -DRARPERF_VERSION='"$(VERSION)"' -DRARPERF_GIT_COMMIT='"$(GIT_COMMIT)"' \
+	-DRARPERF_DATADIR='"$(PREFIX)/share/rarperf"'
+INCS := -Isrc/lib -Iconfgen
+BASE_CFLAGS := -std=c11 $(WARN) $(DEFS) $(INCS) $(PKG_CFLAGS) -MMD -MP
+CFLAGS ?= -O2 -g
+LDLIBS := $(PKG_LIBS) -lm
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+LIB_SRCS := $(wildcard src/lib/*.c)
+CONFGEN_LIB_SRCS := $(filter-out confgen/main.c,$(wildcard confgen/*.c))
+PROGS := $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/main.c))))
+PROGS := $(filter-out lib,$(PROGS))
+BINS := $(addprefix bin/,$(PROGS)) $(if $(wildcard confgen/main.c),bin/confgen)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
+ASAN_TESTS := $(patsubst tests/unit/%.c,build-asan/tests/%,$(UNIT_SRCS))
+FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
+FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
+MANS := $(wildcard man/*.1)
+
+.PHONY: all check unit asan valgrind fuzz lint install clean provision demo plots
+all: $(BINS)
+
+# --- libraries ---------------------------------------------------------------
+build/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+build-asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+
+build/librarperf.a: $(patsubst %.c,build/%.o,$(LIB_SRCS))
+	$(AR) rcs $@ $^
+build/libconfgen.a: $(patsubst %.c,build/%.o,$(CONFGEN_LIB_SRCS))
+	$(AR) rcs $@ $^
+build-asan/librarperf.a: $(patsubst %.c,build-asan/%.o,$(LIB_SRCS))
+	$(AR) rcs $@ $^
+build-asan/libconfgen.a: $(patsubst %.c,build-asan/%.o,$(CONFGEN_LIB_SRCS))
+	$(AR) rcs $@ $^
+
+LIBS := $(if $(CONFGEN_LIB_SRCS),build/libconfgen.a) build/librarperf.a
+ASAN_LIBS := $(if $(CONFGEN_LIB_SRCS),build-asan/libconfgen.a) build-asan/librarperf.a
+
+# --- programs ----------------------------------------------------------------
+bin/confgen: build/confgen/main.o $(LIBS)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+
+define prog_rule
+bin/$(1): $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(LIBS)
+	@mkdir -p bin
+	$$(CC) $$(CFLAGS) -o $$@ $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(LIBS) $$(LDLIBS)
+endef
+$(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
+
+# --- tests -------------------------------------------------------------------
+build/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(LIBS) $(LDLIBS)
+
+build-asan/tests/%: tests/unit/%.c tests/unit/harness.h $(ASAN_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -Itests/unit -o $@ $< $(ASAN_LIBS) $(LDLIBS)
+
+unit: $(UNIT_TESTS)
+asan: $(ASAN_TESTS)
+
+# make check: every unit test plain, under ASan+UBSan and under valgrind, then
+# every integration script; ends with "N passed, N failed".
+check: all $(UNIT_TESTS) $(ASAN_TESTS)
+	@sh tests/run.sh
+
+valgrind: $(UNIT_TESTS)
+	@RARPERF_ONLY=valgrind sh tests/run.sh
+
+# --- fuzzing (libFuzzer from Debian's clang) -----------------------------------
+FUZZ_LIB_SRCS := $(LIB_SRCS) $(CONFGEN_LIB_SRCS) $(filter-out %/main.c,$(wildcard src/rarbench/*.c src/rarlab/*.c src/rarplot/*.c))
+build/fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CLANG) -std=c11 -Wall -Wextra -Werror $(DEFS) $(INCS) -Isrc/rarbench -Isrc/rarlab -Isrc/rarplot \
+		$(PKG_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_SRCS) $(LDLIBS)
+
+fuzz: $(FUZZERS)
+	@sh tests/fuzz.sh $(FUZZ_SECONDS) $(FUZZERS)
+
+# --- style -------------------------------------------------------------------
+lint:
+	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
+		-D_GNU_SOURCE -Isrc/lib -Iconfgen src confgen
+	yamllint -s install.yml roles inventory
+	ansible-lint install.yml
+
+# --- install -----------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/rarperf/plots
+	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	$(if $(MANS),install -m 0644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/)
+	$(if $(wildcard plots/*.gp),install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/rarperf/plots/)
+
+clean:
+	rm -rf build build-asan bin
+
+-include $(shell find build build-asan -name '*.d' 2>/dev/null)
