@@ -1,0 +1,125 @@
+/* policy: the shape of one benchmark policy and the names every format writer draws from it. */
+#ifndef RARPERF_POLICY_H
+#define RARPERF_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errbuf.h"
+
+/*
+ * The model is a shape plus naming functions: nothing per command is
+ * materialised, so a policy of 100 M commands costs a few bytes until a
+ * writer walks it. Indices passed to the accessors count from 0; the names
+ * written into files count from 1, as the original generator did.
+ *
+ * Naming scheme (outside --seed-compat), the same in every format:
+ * - the benchmark user is the actor at the match position; every other actor
+ *   of role r, slot u is uid POLICY_FILLER_UID_BASE + r*users + u, a uid in
+ *   the range systemd documents as never allocated (2^31 and above);
+ * - the matching command sits once, at the match position; every other
+ *   command is POLICY_FILLER_DIR "/<basename of command>.<r>.<t>.<c>"
+ *   (1-based), under a directory Debian reserves as never existing.
+ */
+
+#define POLICY_DEFAULT_COMMAND "/usr/bin/true"
+#define POLICY_FILLER_UID_BASE 2147483648u /* 2^31 */
+#define POLICY_FILLER_DIR "/nonexistent"
+#define POLICY_UID_MAX 2147483647u	    /* the benchmark uid must lie below the filler range */
+#define POLICY_COMMANDS_MAX 100000000ull   /* roles * tasks * commands */
+#define POLICY_ACTORS_MAX 10000000ull	    /* roles * users */
+#define POLICY_COMMAND_LEN_MAX 1024	    /* bytes of the matching command path */
+#define POLICY_NAME_LEN_MAX (POLICY_COMMAND_LEN_MAX + 64) /* any generated command name, with NUL */
+#define POLICY_RAR_VERSION "3.3.4"	    /* the RootAsRole version the files claim */
+
+enum policy_match { POLICY_MATCH_LAST, POLICY_MATCH_FIRST, POLICY_MATCH_MIDDLE };
+enum sudoers_layout { SUDOERS_LAYOUT_PER_ROLE, SUDOERS_LAYOUT_PER_TASK };
+
+/*
+ * Which side of the policy a writer asks for. Outside seed-compat both sides
+ * are identical; with seed_compat the original generator wrote different
+ * actors and commands for sudo than for RootAsRole, and doas follows sudo.
+ */
+enum policy_side { POLICY_SIDE_SUDO, POLICY_SIDE_RAR };
+
+struct policy_shape {
+	uint32_t roles, users, tasks, commands; /* each >= 1 */
+	uint32_t uid;				/* the benchmark user's uid */
+	const char *command;			/* matching command, default "/usr/bin/true" */
+	enum policy_match match;
+	bool seed_compat; /* reproduce the original RaR-perf output */
+};
+
+struct policy;
+
+/* A shape with the defaults: 1 role, 1 user, 1 task, 1 command, uid 0, last. */
+void policy_shape_init(struct policy_shape *shape);
+
+/*
+ * Checks every field of shape: counts >= 1, roles*tasks*commands <=
+ * POLICY_COMMANDS_MAX, roles*users <= POLICY_ACTORS_MAX, uid <=
+ * POLICY_UID_MAX, command absolute, at most POLICY_COMMAND_LEN_MAX bytes and
+ * free of bytes that no format can carry (whitespace, control characters,
+ * sudoers and doas specials), seed_compat only with POLICY_MATCH_LAST.
+ * Returns 0, or -1 with eb naming the field ("--tasks: must be at least 1").
+ */
+int policy_shape_validate(const struct policy_shape *shape, struct errbuf *eb);
+
+/*
+ * Validates shape and returns a policy that owns a copy of it (including the
+ * command string). NULL on error with eb filled. Free with policy_free.
+ */
+struct policy *policy_build(const struct policy_shape *shape, struct errbuf *eb);
+
+/* Frees p; NULL is a no-op. */
+void policy_free(struct policy *p);
+
+/* The shape p was built from (owned by p). */
+const struct policy_shape *policy_get_shape(const struct policy *p);
+
+/* The match position as 0-based role, user slot, task and command indices. */
+struct policy_position {
+	uint32_t role, user, task, command;
+};
+struct policy_position policy_match_position(const struct policy *p);
+
+/* The uid of the actor in role r, slot u (0-based) on side. */
+uint32_t policy_actor_uid(const struct policy *p, enum policy_side side, uint32_t r, uint32_t u);
+
+/*
+ * Writes the name of command c of task t of role r (0-based) on side into
+ * buf (NUL-terminated; POLICY_NAME_LEN_MAX bytes always suffice) and returns
+ * its length. Never fails for in-range indices.
+ */
+size_t policy_command_name(const struct policy *p, enum policy_side side, uint32_t r, uint32_t t,
+			   uint32_t c, char *buf, size_t len);
+
+/*
+ * True when command c of task t of role r is the matching command on side
+ * (once in the whole policy outside seed-compat).
+ */
+bool policy_is_match_command(const struct policy *p, enum policy_side side, uint32_t r,
+			     uint32_t t, uint32_t c);
+
+/* The four output formats, named the same everywhere (CLI, manifests, results). */
+enum policy_format {
+	POLICY_FORMAT_SUDOERS,
+	POLICY_FORMAT_DOAS,
+	POLICY_FORMAT_RAR_JSON,
+	POLICY_FORMAT_RAR_CBOR
+};
+
+/* "sudoers", "doas", "rar-json" or "rar-cbor". */
+const char *policy_format_name(enum policy_format f);
+
+/* Parses a format name into *f. Returns 0 or -1. */
+int policy_format_parse(const char *s, enum policy_format *f);
+
+/* The name of a match position ("last", "first", "middle"). */
+const char *policy_match_name(enum policy_match m);
+
+/* Parses "last", "first" or "middle" into *m. Returns 0 or -1. */
+int policy_match_parse(const char *s, enum policy_match *m);
+
+#endif

@@ -1,0 +1,33 @@
+/* policy_rar_cbor: writes a policy as RootAsRole's CBOR data file plus its JSON settings file. */
+#ifndef RARPERF_POLICY_RAR_CBOR_H
+#define RARPERF_POLICY_RAR_CBOR_H
+
+#include <stdio.h>
+
+#include "policy.h"
+
+/*
+ * Writes the whole policy (version, options, roles) as one CBOR map, byte for
+ * byte as RootAsRole 3.3.x saves it (indefinite maps, definite arrays, short
+ * keys below the top level, SetBehavior as integers), to data_path (NULL
+ * means settings_path with its extension replaced by ".bin", or ".bin"
+ * appended), mode 0400; then the JSON settings file settings_path
+ * (version, storage method cbor, settings.path = data_path made absolute),
+ * mode 0644. Both atomically, owner root:root when running as root, with an
+ * immutable target cleared first. Encoded with libcbor's streaming encoders.
+ * Returns 0, or -1 with eb filled (the data file may then be new while the
+ * settings file is untouched).
+ */
+int policy_write_rar_cbor(const struct policy *p, const char *settings_path, const char *data_path,
+			  struct errbuf *eb);
+
+/*
+ * The data path policy_write_rar_cbor uses when data_path is NULL, malloc'd
+ * (the caller frees it), or NULL when out of memory.
+ */
+char *policy_rar_cbor_default_data_path(const char *settings_path);
+
+/* Streams p's CBOR policy to out. Returns 0, or -1 with eb filled. */
+int policy_rar_cbor_stream(const struct policy *p, FILE *out, struct errbuf *eb);
+
+#endif

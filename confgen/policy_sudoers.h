@@ -1,0 +1,23 @@
+/* policy_sudoers: writes a policy as a sudoers file (Cmnd_Alias per task, user specs per role or task). */
+#ifndef RARPERF_POLICY_SUDOERS_H
+#define RARPERF_POLICY_SUDOERS_H
+
+#include "policy.h"
+
+/*
+ * Writes p's sudo side to path atomically, mode 0440, owner root:root when
+ * running as root (left to the caller's uid otherwise; sudo itself then
+ * refuses the file). Per role r and task t one "Cmnd_Alias R<r>T<t> = ..."
+ * line of the task's commands; then, with SUDOERS_LAYOUT_PER_ROLE, one user
+ * spec per role granting "(ALL) NOPASSWD:" to all its aliases, or with
+ * SUDOERS_LAYOUT_PER_TASK one user spec per task. Users are written "#uid".
+ * Refuses the machine's own sudoers paths (policy_file_check_path).
+ * Returns 0, or -1 with eb filled and path untouched.
+ */
+int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_layout layout,
+			 struct errbuf *eb);
+
+/* Parses "per-role" or "per-task" into *layout. Returns 0 or -1. */
+int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout);
+
+#endif
