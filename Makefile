@@ -12,7 +12,7 @@ DESTDIR ?=
 CC ?= cc
 CLANG ?= clang
 PKG_CONFIG ?= pkg-config
-PKGS := libcjson libcbor libssh
+PKGS := libcjson libcbor libssh libcrypto
 FUZZ_SECONDS ?= 20
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
