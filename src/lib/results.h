@@ -1,0 +1,78 @@
+/* results: read hyperfine-format JSON (plain hyperfine, rarbench results.json, rarlab merged.json).
+ */
+#ifndef RARPERF_RESULTS_H
+#define RARPERF_RESULTS_H
+
+#include <stddef.h>
+
+#include "errbuf.h"
+
+/* Hard caps on what one input can make us hold. */
+#define RESULTS_FILE_MAX_BYTES (256u * 1024 * 1024)
+#define RESULTS_MAX_POINTS 1000000u
+#define RESULTS_MAX_PARAMS 64u
+#define RESULTS_MAX_STRING 4096u
+
+/* One parameter of a result, as hyperfine writes them: both strings. */
+struct results_param {
+	char *key;
+	char *value;
+};
+
+/*
+ * One benchmark (one entry of hyperfine's "results"). Times are in seconds
+ * as in the file. subject comes from parameters.subject, or else from the
+ * basename of the command's first word ("bin/sudo /usr/bin/true" -> "sudo");
+ * format and host come from the parameters of those names, or are "-".
+ * stddev_s is NaN when the file has null (a single run). q1_s and q3_s are
+ * the quartiles of "times" (linear interpolation between order statistics),
+ * NaN when the file has no times.
+ */
+struct results_point {
+	char *command;
+	char *subject;
+	char *format;
+	char *host;
+	struct results_param *params;
+	size_t n_params;
+	double mean_s, stddev_s, median_s, min_s, max_s;
+	double q1_s, q3_s;
+	size_t n_runs; /* length of "times", or 1 when absent */
+	size_t source; /* index of the file it came from, in load order */
+	size_t index;  /* its index in that file's "results" array */
+};
+
+struct results {
+	struct results_point *points;
+	size_t n_points;
+	size_t cap_points;
+	char **sources; /* file names, owned */
+	size_t n_sources;
+};
+
+/* An empty set; NULL when out of memory. Free with results_free. */
+struct results *results_new(void);
+
+/* Frees everything; NULL is a no-op. */
+void results_free(struct results *res);
+
+/*
+ * Parses len bytes of JSON (need not be NUL-terminated) named name (for
+ * messages) and appends its points to res. The document must be an object
+ * with a "results" array; unknown keys ("meta", "user", "exit_codes", ...)
+ * are ignored. On error returns -1 with "name: results[i].field: what" in
+ * eb and leaves res with no point of this document.
+ */
+int results_parse(struct results *res, const char *buf, size_t len, const char *name,
+		  struct errbuf *eb);
+
+/*
+ * Reads the file at path (at most RESULTS_FILE_MAX_BYTES) and parses it
+ * with results_parse. Returns 0 or -1 with a message naming the file.
+ */
+int results_load_file(struct results *res, const char *path, struct errbuf *eb);
+
+/* The value of parameter key of p, or NULL when p has none. */
+const char *results_point_param(const struct results_point *p, const char *key);
+
+#endif

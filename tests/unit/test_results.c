@@ -1,0 +1,191 @@
+/* test_results: the hyperfine-format reader on a real hyperfine export, rarbench's and rarlab's
+ * files. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "results.h"
+
+#define FIXTURES "tests/fixtures/rarplot/"
+
+static int close_to(double got, double want)
+{
+	return fabs(got - want) <= 1e-12 * fabs(want) + 1e-15;
+}
+
+static struct results *load(const char *path, struct errbuf *eb)
+{
+	struct results *res = results_new();
+
+	if (res == NULL || results_load_file(res, path, eb) != 0) {
+		fprintf(stderr, "  %s\n", eb->msg);
+		results_free(res);
+		return NULL;
+	}
+	return res;
+}
+
+/* Made with: hyperfine -N --runs 5 --warmup 1 -L nb_tasks 1,2,4 '/usr/bin/seq {nb_tasks}'
+ * '/usr/bin/printf %s\n {nb_tasks}' */
+static void test_plain_hyperfine(void)
+{
+	struct errbuf eb = {{0}};
+	struct results *res = load(FIXTURES "hyperfine-plain.json", &eb);
+	size_t i, seq = 0, printf_n = 0;
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK_INT_EQ(res->n_points, 6);
+	CHECK_INT_EQ(res->n_sources, 1);
+	for (i = 0; i < res->n_points; i++) {
+		const struct results_point *p = &res->points[i];
+
+		seq += strcmp(p->subject, "seq") == 0;
+		printf_n += strcmp(p->subject, "printf") == 0;
+		CHECK_STR_EQ(p->format, "-");
+		CHECK_STR_EQ(p->host, "-");
+		CHECK(results_point_param(p, "nb_tasks") != NULL);
+		CHECK(results_point_param(p, "subject") == NULL);
+		CHECK_INT_EQ(p->n_runs, 5);
+		CHECK(p->min_s <= p->q1_s && p->q1_s <= p->median_s);
+		CHECK(p->median_s <= p->q3_s && p->q3_s <= p->max_s);
+		CHECK(!isnan(p->stddev_s));
+	}
+	CHECK_INT_EQ(seq, 3);
+	CHECK_INT_EQ(printf_n, 3);
+	CHECK_STR_EQ(res->points[0].command, "/usr/bin/seq 1");
+	CHECK_STR_EQ(results_point_param(&res->points[4], "nb_tasks"), "4");
+	results_free(res);
+}
+
+static void test_rarbench(void)
+{
+	struct errbuf eb = {{0}};
+	struct results *res = load(FIXTURES "rarbench-results.json", &eb);
+	const struct results_point *p;
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK_INT_EQ(res->n_points, 3);
+	p = &res->points[0];
+	CHECK_STR_EQ(p->subject, "sudo");
+	CHECK_STR_EQ(p->format, "sudoers");
+	CHECK_STR_EQ(p->host, "-");
+	CHECK(close_to(p->mean_s, 0.0032));
+	CHECK(close_to(p->median_s, 0.00318));
+	CHECK(close_to(p->q1_s, 0.0031));
+	CHECK(close_to(p->q3_s, 0.0033));
+	p = &res->points[1];
+	CHECK_STR_EQ(p->subject, "doas");
+	CHECK(isnan(p->stddev_s));
+	CHECK_STR_EQ(results_point_param(p, "repetition"), "2");
+	CHECK_INT_EQ(p->n_runs, 1);
+	p = &res->points[2];
+	/* parameters.subject wins over the command's program name */
+	CHECK_STR_EQ(p->subject, "sr-cbor");
+	CHECK_STR_EQ(p->format, "rar-cbor");
+	CHECK(isnan(p->q1_s));
+	CHECK_STR_EQ(results_point_param(p, "nb_roles"), "2");
+	CHECK_INT_EQ(p->index, 2);
+	results_free(res);
+}
+
+static void test_rarlab_merged_and_two_files(void)
+{
+	struct errbuf eb = {{0}};
+	struct results *res = load(FIXTURES "rarlab-merged.json", &eb);
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK_INT_EQ(res->n_points, 2);
+	CHECK_STR_EQ(res->points[0].host, "lab1");
+	CHECK_STR_EQ(res->points[1].host, "lab2");
+	CHECK_INT_EQ(results_load_file(res, FIXTURES "rarbench-results.json", &eb), 0);
+	CHECK_INT_EQ(res->n_points, 5);
+	CHECK_INT_EQ(res->n_sources, 2);
+	CHECK_INT_EQ(res->points[4].source, 1);
+	CHECK_STR_EQ(res->sources[1], FIXTURES "rarbench-results.json");
+	results_free(res);
+}
+
+static void expect_error(const char *json, const char *needle)
+{
+	struct errbuf eb = {{0}};
+	struct results *res = results_new();
+
+	CHECK_INT_EQ(results_parse(res, json, strlen(json), "in.json", &eb), -1);
+	CHECK_INT_EQ(res->n_points, 0);
+	if (strstr(eb.msg, needle) == NULL || strncmp(eb.msg, "in.json: ", 9) != 0)
+		fprintf(stderr, "  message \"%s\" lacks \"%s\"\n", eb.msg, needle);
+	CHECK(strstr(eb.msg, needle) != NULL);
+	CHECK(strncmp(eb.msg, "in.json: ", 9) == 0);
+	CHECK(strchr(eb.msg, '\n') == NULL);
+	results_free(res);
+}
+
+#define ENTRY_OK "\"command\":\"a b\",\"mean\":1,\"stddev\":0,\"median\":1,\"min\":1,\"max\":1"
+
+static void test_errors(void)
+{
+	expect_error("{\"results\": [", "not valid JSON");
+	expect_error("[]", "not a JSON object");
+	expect_error("{\"meta\":{}}", "results: missing");
+	expect_error("{\"results\":{}}", "results: not an array");
+	expect_error("{\"results\":[]}", "results: empty");
+	expect_error("{\"results\":[{" ENTRY_OK "}, 3]}", "results[1]: not an object");
+	expect_error("{\"results\":[{\"command\":\"x\",\"mean\":\"1\"}]}",
+		     "results[0]: mean: not a number");
+	expect_error("{\"results\":[{\"command\":\"x\",\"mean\":1,\"median\":1,\"min\":1}]}",
+		     "results[0]: max: missing");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"nb_tasks\":3}}]}",
+		     "parameters.nb_tasks: not a string");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"times\":[1,\"x\"]}]}", "times[1]");
+	expect_error("{\"results\":[{\"command\":\"x\",\"mean\":-1}]}", "mean: -1 is not a time");
+	expect_error("{\"results\":[{\"command\":\"   \",\"mean\":1,\"stddev\":0,\"median\":1,"
+		     "\"min\":1,\"max\":1}]}",
+		     "command");
+	expect_error("{\"results\":[{" ENTRY_OK "}]}  trailing", "not valid JSON");
+}
+
+static void test_unreadable_file(void)
+{
+	struct errbuf eb = {{0}};
+	struct results *res = results_new();
+
+	CHECK_INT_EQ(results_load_file(res, FIXTURES "no-such-file.json", &eb), -1);
+	CHECK(strstr(eb.msg, "no-such-file.json") != NULL);
+	CHECK(strstr(eb.msg, "No such file") != NULL);
+	results_free(res);
+}
+
+static void test_subject_from_command(void)
+{
+	const char *json = "{\"results\":[{\"command\":\"bin/sudo /usr/bin/true\",\"mean\":1,"
+			   "\"stddev\":null,\"median\":1,\"min\":1,\"max\":1},"
+			   "{\"command\":\"sr\",\"mean\":1,\"median\":1,\"min\":1,\"max\":1}]}";
+	struct errbuf eb = {{0}};
+	struct results *res = results_new();
+
+	CHECK_INT_EQ(results_parse(res, json, strlen(json), "x", &eb), 0);
+	CHECK_INT_EQ(res->n_points, 2);
+	if (res->n_points == 2) {
+		CHECK_STR_EQ(res->points[0].subject, "sudo");
+		CHECK_STR_EQ(res->points[1].subject, "sr");
+		CHECK(isnan(res->points[1].stddev_s));
+	}
+	results_free(res);
+}
+
+int main(void)
+{
+	RUN(test_plain_hyperfine);
+	RUN(test_rarbench);
+	RUN(test_rarlab_merged_and_two_files);
+	RUN(test_errors);
+	RUN(test_unreadable_file);
+	RUN(test_subject_from_command);
+	return HARNESS_EXIT();
+}
