@@ -26,12 +26,13 @@
 #define POLICY_DEFAULT_COMMAND "/usr/bin/true"
 #define POLICY_FILLER_UID_BASE 2147483648u /* 2^31 */
 #define POLICY_FILLER_DIR "/nonexistent"
-#define POLICY_UID_MAX 2147483647u	    /* the benchmark uid must lie below the filler range */
-#define POLICY_COMMANDS_MAX 100000000ull   /* roles * tasks * commands */
-#define POLICY_ACTORS_MAX 10000000ull	    /* roles * users */
-#define POLICY_COMMAND_LEN_MAX 1024	    /* bytes of the matching command path */
-#define POLICY_NAME_LEN_MAX (POLICY_COMMAND_LEN_MAX + 64) /* any generated command name, with NUL */
-#define POLICY_RAR_VERSION "3.3.4"	    /* the RootAsRole version the files claim */
+#define POLICY_UID_MAX 2147483647u       /* the benchmark uid must lie below the filler range */
+#define POLICY_COMMANDS_MAX 100000000ull /* roles * tasks * commands */
+#define POLICY_ACTORS_MAX 10000000ull    /* roles * users */
+#define POLICY_COMMAND_LEN_MAX 1024      /* bytes of the matching command path */
+#define POLICY_NAME_LEN_MAX (POLICY_COMMAND_LEN_MAX + 64) /* any generated command name, with NUL  \
+							   */
+#define POLICY_RAR_VERSION "3.3.4" /* the RootAsRole version the files claim */
 
 enum policy_match { POLICY_MATCH_LAST, POLICY_MATCH_FIRST, POLICY_MATCH_MIDDLE };
 enum sudoers_layout { SUDOERS_LAYOUT_PER_ROLE, SUDOERS_LAYOUT_PER_TASK };
@@ -45,8 +46,8 @@ enum policy_side { POLICY_SIDE_SUDO, POLICY_SIDE_RAR };
 
 struct policy_shape {
 	uint32_t roles, users, tasks, commands; /* each >= 1 */
-	uint32_t uid;				/* the benchmark user's uid */
-	const char *command;			/* matching command, default "/usr/bin/true" */
+	uint32_t uid;                           /* the benchmark user's uid */
+	const char *command;                    /* matching command, default "/usr/bin/true" */
 	enum policy_match match;
 	bool seed_compat; /* reproduce the original RaR-perf output */
 };
@@ -99,8 +100,8 @@ size_t policy_command_name(const struct policy *p, enum policy_side side, uint32
  * True when command c of task t of role r is the matching command on side
  * (once in the whole policy outside seed-compat).
  */
-bool policy_is_match_command(const struct policy *p, enum policy_side side, uint32_t r,
-			     uint32_t t, uint32_t c);
+bool policy_is_match_command(const struct policy *p, enum policy_side side, uint32_t r, uint32_t t,
+			     uint32_t c);
 
 /* The four output formats, named the same everywhere (CLI, manifests, results). */
 enum policy_format {

@@ -16,7 +16,9 @@ int policy_doas_validate(const struct policy_shape *shape, struct errbuf *eb);
 /*
  * Writes p's sudo side to path atomically as "permit nopass <uid> as root
  * cmd <path>" rules, role by role, user by user, task by task, command by
- * command, mode 0600, owner root:root when running as root. doas evaluates
+ * command, mode 0644 (doas wants it root-owned and not writable by group
+ * or others; readable lets the bench user run `doas -C`), owner root:root
+ * when running as root. doas evaluates
  * every rule and the last match wins; the grant set is the same as the
  * sudoers file's. Refuses the machine's own /etc/doas.conf.
  * Returns 0, or -1 with eb filled and path untouched.

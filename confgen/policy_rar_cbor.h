@@ -27,7 +27,10 @@ int policy_write_rar_cbor(const struct policy *p, const char *settings_path, con
  */
 char *policy_rar_cbor_default_data_path(const char *settings_path);
 
-/* Streams p's CBOR policy to out. Returns 0, or -1 with eb filled. */
+/*
+ * Streams p's RootAsRole side as the CBOR data file to out. Returns 0, or -1
+ * with eb filled on a write error.
+ */
 int policy_rar_cbor_stream(const struct policy *p, FILE *out, struct errbuf *eb);
 
 #endif

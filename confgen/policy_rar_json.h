@@ -1,8 +1,7 @@
-/* policy_rar_json: writes a policy as RootAsRole's single-file JSON (settings and policy together). */
+/* policy_rar_json: writes a policy as RootAsRole's single-file JSON (settings and policy together).
+ */
 #ifndef RARPERF_POLICY_RAR_JSON_H
 #define RARPERF_POLICY_RAR_JSON_H
-
-#include <stdio.h>
 
 #include "policy.h"
 
@@ -17,11 +16,20 @@
  */
 int policy_write_rar_json(const struct policy *p, const char *path, struct errbuf *eb);
 
+struct jsonw;
+
 /*
- * Streams p's "options" and "roles" members (without the surrounding
- * braces) to out; used by policy_write_rar_json and by tests. Returns 0 or
- * -1 on a write error.
+ * Writes the members "version" and "storage" (method, settings.immutable
+ * false, settings.path data_abspath) of a RootAsRole settings file into the
+ * object w has open. Shared with policy_rar_cbor.
  */
-int policy_rar_json_stream_body(const struct policy *p, FILE *out, struct errbuf *eb);
+void policy_rar_json_settings_members(struct jsonw *w, const char *method,
+				      const char *data_abspath);
+
+/*
+ * Writes the members "options" and "roles" of p's RootAsRole side into the
+ * object w has open. Errors are sticky in w (jsonw_finish).
+ */
+void policy_rar_json_policy_members(const struct policy *p, struct jsonw *w);
 
 #endif

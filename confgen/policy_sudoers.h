@@ -1,4 +1,5 @@
-/* policy_sudoers: writes a policy as a sudoers file (Cmnd_Alias per task, user specs per role or task). */
+/* policy_sudoers: writes a policy as a sudoers file (Cmnd_Alias per task, user specs per role or
+ * task). */
 #ifndef RARPERF_POLICY_SUDOERS_H
 #define RARPERF_POLICY_SUDOERS_H
 

@@ -1,0 +1,45 @@
+/* jsonw: a streaming JSON writer laid out like serde_json's pretty printer (2-space indent). */
+#ifndef RARPERF_JSONW_H
+#define RARPERF_JSONW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSONW_DEPTH_MAX 32
+
+/*
+ * A writer over a caller-owned stream. Values are written in document order;
+ * inside an object each value is preceded by jsonw_key. Strings are escaped
+ * by cJSON's printer unless they hold only printable ASCII without '"' or
+ * '\\'. Errors (a write error, nesting past JSONW_DEPTH_MAX, out of memory)
+ * are sticky: check jsonw_finish once at the end.
+ */
+struct jsonw {
+	FILE *out;
+	int depth;
+	bool failed;
+	bool has_items[JSONW_DEPTH_MAX]; /* per open container: something written already */
+	bool after_key;                  /* a key was written, its value is next */
+};
+
+/* Starts a document on out. */
+void jsonw_init(struct jsonw *w, FILE *out);
+
+/* Object member name; the next call writes its value. */
+void jsonw_key(struct jsonw *w, const char *key);
+void jsonw_object_begin(struct jsonw *w);
+void jsonw_object_end(struct jsonw *w);
+void jsonw_array_begin(struct jsonw *w);
+void jsonw_array_end(struct jsonw *w);
+/* A string value of len bytes (not NUL-terminated necessarily). */
+void jsonw_string_len(struct jsonw *w, const char *s, size_t len);
+void jsonw_string(struct jsonw *w, const char *s);
+void jsonw_uint(struct jsonw *w, uint64_t v);
+void jsonw_bool(struct jsonw *w, bool v);
+
+/* Returns 0 when every write so far succeeded and every container is closed, -1 otherwise. */
+int jsonw_finish(struct jsonw *w);
+
+#endif

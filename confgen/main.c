@@ -1,0 +1,355 @@
+/* confgen: writes equivalent sudoers, doas.conf and RootAsRole (JSON, CBOR) benchmark policies. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errbuf.h"
+#include "policy.h"
+#include "policy_doas.h"
+#include "policy_file.h"
+#include "policy_rar_cbor.h"
+#include "policy_rar_json.h"
+#include "policy_sudoers.h"
+
+#define CONFGEN_EXIT_OK 0
+#define CONFGEN_EXIT_FAIL 1
+#define CONFGEN_EXIT_USAGE 2
+#define CONFGEN_POSITIONAL_COUNT 7
+
+struct config {
+	struct policy_shape shape;
+	bool uid_set;
+	bool shape_named; /* a shape option was given by name */
+	enum sudoers_layout sudoers_layout;
+	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data;
+	bool rar_format_cbor; /* positional RAR_FILE is a CBOR settings file */
+};
+
+static void config_init(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	policy_shape_init(&cfg->shape);
+	cfg->sudoers_layout = SUDOERS_LAYOUT_PER_ROLE;
+}
+
+static void usage(FILE *out)
+{
+	fputs(
+	    "usage: confgen [options] SUDOERS RAR_FILE NB_ROLES NB_USERS NB_TASKS NB_COMMANDS "
+	    "USER_ID\n"
+	    "       confgen --uid N [--roles R] [--users U] [--tasks T] [--commands C] [options]\n"
+	    "               [--sudoers F] [--doas F] [--rar-json F] [--rar-cbor F]\n"
+	    "Writes the same benchmark policy for sudo, doas and RootAsRole.\n"
+	    "\n"
+	    "  --roles R, --users U, --tasks T, --commands C\n"
+	    "                        roles; users per role; tasks per role; commands per task\n"
+	    "                        (each at least 1, default 1)\n"
+	    "  --uid N               the benchmark user's uid (0..2147483647)\n"
+	    "  --command PATH        the matching command (default /usr/bin/true)\n"
+	    "  --match POS           where the match sits: last (default), first, middle\n"
+	    "  --sudoers F           write a sudoers file (root:root 0440)\n"
+	    "  --sudoers-layout L    per-role (default: one user spec per role) or per-task\n"
+	    "  --doas F              write a doas.conf (root 0644)\n"
+	    "  --rar-json F          write RootAsRole's single-file JSON (0644)\n"
+	    "  --rar-cbor F          write RootAsRole's settings file F (method cbor, 0644) and\n"
+	    "                        the policy as CBOR in F's .bin sibling (0400)\n"
+	    "  --rar-cbor-data D     the CBOR data file instead of F's .bin sibling\n"
+	    "  --rar-format FMT      json (default) or cbor: the format of the positional "
+	    "RAR_FILE\n"
+	    "  --seed-compat         reproduce the original RaR-perf generator's output exactly\n"
+	    "  -h, --help            this help\n"
+	    "  -V, --version         the version\n"
+	    "Limits: roles*tasks*commands <= 100000000, roles*users <= 10000000,\n"
+	    "roles*users*tasks*commands <= 100000000 for doas. Exit 0 ok, 1 write failure,\n"
+	    "2 bad input (nothing written). See confgen(1).\n",
+	    out);
+}
+
+/* Parses a decimal uint32 (no sign, no blanks). Returns 0, or -1 with eb naming what. */
+static int parse_u32(const char *what, const char *s, uint32_t *v, struct errbuf *eb)
+{
+	char *end = NULL;
+	unsigned long long n;
+
+	if (s[0] < '0' || s[0] > '9')
+		return errbuf_set(eb, "%s: \"%s\" is not a number", what, s);
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (*end != '\0')
+		return errbuf_set(eb, "%s: \"%s\" is not a number", what, s);
+	if (errno == ERANGE || n > UINT32_MAX)
+		return errbuf_set(eb, "%s: %s is out of range", what, s);
+	*v = (uint32_t)n;
+	return 0;
+}
+
+enum {
+	OPT_ROLES = 256,
+	OPT_USERS,
+	OPT_TASKS,
+	OPT_COMMANDS,
+	OPT_UID,
+	OPT_COMMAND,
+	OPT_MATCH,
+	OPT_SUDOERS,
+	OPT_SUDOERS_LAYOUT,
+	OPT_DOAS,
+	OPT_RAR_JSON,
+	OPT_RAR_CBOR,
+	OPT_RAR_CBOR_DATA,
+	OPT_RAR_FORMAT,
+	OPT_SEED_COMPAT,
+};
+
+static const struct option long_options[] = {
+    {"roles", required_argument, NULL, OPT_ROLES},
+    {"users", required_argument, NULL, OPT_USERS},
+    {"tasks", required_argument, NULL, OPT_TASKS},
+    {"commands", required_argument, NULL, OPT_COMMANDS},
+    {"uid", required_argument, NULL, OPT_UID},
+    {"command", required_argument, NULL, OPT_COMMAND},
+    {"match", required_argument, NULL, OPT_MATCH},
+    {"sudoers", required_argument, NULL, OPT_SUDOERS},
+    {"sudoers-layout", required_argument, NULL, OPT_SUDOERS_LAYOUT},
+    {"doas", required_argument, NULL, OPT_DOAS},
+    {"rar-json", required_argument, NULL, OPT_RAR_JSON},
+    {"rar-cbor", required_argument, NULL, OPT_RAR_CBOR},
+    {"rar-cbor-data", required_argument, NULL, OPT_RAR_CBOR_DATA},
+    {"rar-format", required_argument, NULL, OPT_RAR_FORMAT},
+    {"seed-compat", no_argument, NULL, OPT_SEED_COMPAT},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Fills cfg from argv. Returns 0, 1 after --help/--version, or -1 with eb filled. */
+static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *eb)
+{
+	static const char *const positional_names[CONFGEN_POSITIONAL_COUNT] = {
+	    "SUDOERS", "RAR_FILE", "NB_ROLES", "NB_USERS", "NB_TASKS", "NB_COMMANDS", "USER_ID"};
+	const char *rar_format = NULL;
+	int opt, npos;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":hV", long_options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_ROLES:
+		case OPT_USERS:
+		case OPT_TASKS:
+		case OPT_COMMANDS:
+		case OPT_UID: {
+			uint32_t *field[] = {&cfg->shape.roles, &cfg->shape.users,
+					     &cfg->shape.tasks, &cfg->shape.commands,
+					     &cfg->shape.uid};
+			char what[32];
+
+			snprintf(what, sizeof(what), "--%s", long_options[opt - OPT_ROLES].name);
+			if (parse_u32(what, optarg, field[opt - OPT_ROLES], eb) != 0)
+				return -1;
+			cfg->shape_named = true;
+			if (opt == OPT_UID)
+				cfg->uid_set = true;
+			break;
+		}
+		case OPT_COMMAND:
+			cfg->shape.command = optarg;
+			break;
+		case OPT_MATCH:
+			if (policy_match_parse(optarg, &cfg->shape.match) != 0)
+				return errbuf_set(
+				    eb, "--match: \"%s\" is not last, first or middle", optarg);
+			break;
+		case OPT_SUDOERS:
+			cfg->sudoers = optarg;
+			break;
+		case OPT_SUDOERS_LAYOUT:
+			if (policy_sudoers_layout_parse(optarg, &cfg->sudoers_layout) != 0)
+				return errbuf_set(
+				    eb, "--sudoers-layout: \"%s\" is not per-role or per-task",
+				    optarg);
+			break;
+		case OPT_DOAS:
+			cfg->doas = optarg;
+			break;
+		case OPT_RAR_JSON:
+			cfg->rar_json = optarg;
+			break;
+		case OPT_RAR_CBOR:
+			cfg->rar_cbor = optarg;
+			break;
+		case OPT_RAR_CBOR_DATA:
+			cfg->rar_cbor_data = optarg;
+			break;
+		case OPT_RAR_FORMAT:
+			rar_format = optarg;
+			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "cbor") != 0)
+				return errbuf_set(eb, "--rar-format: \"%s\" is not json or cbor",
+						  optarg);
+			cfg->rar_format_cbor = strcmp(optarg, "cbor") == 0;
+			break;
+		case OPT_SEED_COMPAT:
+			cfg->shape.seed_compat = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'V':
+			printf("confgen %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
+			return 1;
+		case ':':
+			return errbuf_set(eb, "%s: needs a value", argv[optind - 1]);
+		default:
+			return errbuf_set(eb, "%s: unknown option (see confgen --help)",
+					  argv[optind - 1]);
+		}
+	}
+
+	npos = argc - optind;
+	if (npos != 0 && npos != CONFGEN_POSITIONAL_COUNT)
+		return errbuf_set(
+		    eb, "%d arguments given, the positional form takes %d: %s", npos,
+		    CONFGEN_POSITIONAL_COUNT,
+		    "SUDOERS RAR_FILE NB_ROLES NB_USERS NB_TASKS NB_COMMANDS USER_ID");
+	if (npos == CONFGEN_POSITIONAL_COUNT) {
+		char **pos = argv + optind;
+		uint32_t *field[] = {&cfg->shape.roles, &cfg->shape.users, &cfg->shape.tasks,
+				     &cfg->shape.commands, &cfg->shape.uid};
+
+		if (cfg->shape_named)
+			return errbuf_set(
+			    eb,
+			    "NB_ROLES %s: the positional form takes the shape from its "
+			    "arguments, not from --roles/--users/--tasks/"
+			    "--commands/--uid",
+			    pos[2]);
+		if (cfg->sudoers != NULL)
+			return errbuf_set(eb, "SUDOERS: --sudoers given too");
+		for (int i = 0; i < 5; i++)
+			if (parse_u32(positional_names[i + 2], pos[i + 2], field[i], eb) != 0)
+				return -1;
+		cfg->uid_set = true;
+		cfg->sudoers = pos[0];
+		if (cfg->rar_format_cbor) {
+			if (cfg->rar_cbor != NULL)
+				return errbuf_set(eb, "RAR_FILE: --rar-cbor given too");
+			cfg->rar_cbor = pos[1];
+		} else {
+			if (cfg->rar_json != NULL)
+				return errbuf_set(eb, "RAR_FILE: --rar-json given too");
+			cfg->rar_json = pos[1];
+		}
+	} else if (rar_format != NULL) {
+		return errbuf_set(eb, "--rar-format: only for the positional RAR_FILE; use "
+				      "--rar-json or --rar-cbor");
+	}
+	if (!cfg->uid_set)
+		return errbuf_set(eb, "--uid: required (the benchmark user's uid)");
+	if (cfg->rar_cbor_data != NULL && cfg->rar_cbor == NULL)
+		return errbuf_set(eb, "--rar-cbor-data: needs --rar-cbor");
+	if (cfg->sudoers == NULL && cfg->doas == NULL && cfg->rar_json == NULL &&
+	    cfg->rar_cbor == NULL)
+		return errbuf_set(eb,
+				  "no output: give --sudoers, --doas, --rar-json or --rar-cbor");
+	return 0;
+}
+
+/*
+ * Everything that can be known before writing: the shape, the doas rule
+ * count, every output path, and no path given twice.
+ */
+static int validate(const struct config *cfg, struct errbuf *eb)
+{
+	const char *paths[5] = {cfg->sudoers, cfg->doas, cfg->rar_json, cfg->rar_cbor,
+				cfg->rar_cbor_data};
+	static const char *const options[5] = {"--sudoers", "--doas", "--rar-json", "--rar-cbor",
+					       "--rar-cbor-data"};
+	char *abs[5] = {NULL};
+	char *cbor_default = NULL;
+	int rc = -1;
+
+	if (policy_shape_validate(&cfg->shape, eb) != 0)
+		return -1;
+	if (cfg->doas != NULL && policy_doas_validate(&cfg->shape, eb) != 0)
+		return -1;
+	if (cfg->rar_cbor != NULL && cfg->rar_cbor_data == NULL) {
+		cbor_default = policy_rar_cbor_default_data_path(cfg->rar_cbor);
+		if (cbor_default == NULL) {
+			errbuf_set(eb, "out of memory");
+			goto out;
+		}
+		paths[4] = cbor_default;
+	}
+	for (int i = 0; i < 5; i++) {
+		if (paths[i] == NULL)
+			continue;
+		if (policy_file_check_path(paths[i], eb) != 0) {
+			errbuf_prefix(eb, "%s",
+				      i == 4 && cbor_default != NULL ? "--rar-cbor (data)"
+								     : options[i]);
+			goto out;
+		}
+		abs[i] = policy_file_abspath(paths[i], eb);
+		if (abs[i] == NULL) {
+			errbuf_prefix(eb, "%s", options[i]);
+			goto out;
+		}
+		for (int j = 0; j < i; j++)
+			if (abs[j] != NULL && strcmp(abs[i], abs[j]) == 0) {
+				errbuf_set(eb, "%s: %s is also the %s file", options[i], paths[i],
+					   options[j]);
+				goto out;
+			}
+	}
+	rc = 0;
+out:
+	for (int i = 0; i < 5; i++)
+		free(abs[i]);
+	free(cbor_default);
+	return rc;
+}
+
+static int write_all(const struct config *cfg, struct errbuf *eb)
+{
+	struct policy *p = policy_build(&cfg->shape, eb);
+	int rc = -1;
+
+	if (p == NULL)
+		return -1;
+	if (cfg->sudoers != NULL &&
+	    policy_write_sudoers(p, cfg->sudoers, cfg->sudoers_layout, eb) != 0)
+		goto out;
+	if (cfg->doas != NULL && policy_write_doas(p, cfg->doas, eb) != 0)
+		goto out;
+	if (cfg->rar_json != NULL && policy_write_rar_json(p, cfg->rar_json, eb) != 0)
+		goto out;
+	if (cfg->rar_cbor != NULL &&
+	    policy_write_rar_cbor(p, cfg->rar_cbor, cfg->rar_cbor_data, eb) != 0)
+		goto out;
+	rc = 0;
+out:
+	policy_free(p);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg;
+	struct errbuf eb = {{0}};
+	int rc;
+
+	config_init(&cfg);
+	rc = parse_args(argc, argv, &cfg, &eb);
+	if (rc == 1)
+		return CONFGEN_EXIT_OK;
+	if (rc != 0 || validate(&cfg, &eb) != 0) {
+		fprintf(stderr, "confgen: %s\n", eb.msg);
+		return CONFGEN_EXIT_USAGE;
+	}
+	if (write_all(&cfg, &eb) != 0) {
+		fprintf(stderr, "confgen: %s\n", eb.msg);
+		return CONFGEN_EXIT_FAIL;
+	}
+	return CONFGEN_EXIT_OK;
+}

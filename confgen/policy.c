@@ -1,0 +1,278 @@
+/* policy: the shape of one benchmark policy and the names every format writer draws from it. */
+#include "policy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The original generator's filler uids (spec §4): 5000 + j on the RootAsRole side. */
+#define POLICY_SEED_RAR_UID_BASE 5000u
+/* ... and u + 1000 * roles on the sudo side. */
+#define POLICY_SEED_SUDO_UID_STEP 1000u
+
+struct policy {
+	struct policy_shape shape;
+	char *command; /* owned copy of shape.command */
+	size_t command_len;
+	char *filler_prefix; /* POLICY_FILLER_DIR "/<basename>." */
+	size_t filler_prefix_len;
+	struct policy_position match;
+};
+
+void policy_shape_init(struct policy_shape *shape)
+{
+	memset(shape, 0, sizeof(*shape));
+	shape->roles = shape->users = shape->tasks = shape->commands = 1;
+	shape->command = POLICY_DEFAULT_COMMAND;
+	shape->match = POLICY_MATCH_LAST;
+}
+
+/* Bytes a command may hold: what sudoers, doas and JSON all carry without quoting. */
+static bool policy_command_byte_ok(unsigned char ch)
+{
+	if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))
+		return true;
+	return strchr("/._+-@~", ch) != NULL && ch != '\0';
+}
+
+int policy_shape_validate(const struct policy_shape *shape, struct errbuf *eb)
+{
+	const char *cmd = shape->command;
+	size_t len;
+
+	if (shape->roles < 1)
+		return errbuf_set(eb, "--roles: must be at least 1");
+	if (shape->users < 1)
+		return errbuf_set(eb, "--users: must be at least 1");
+	if (shape->tasks < 1)
+		return errbuf_set(eb, "--tasks: must be at least 1");
+	if (shape->commands < 1)
+		return errbuf_set(eb, "--commands: must be at least 1");
+	if ((uint64_t)shape->roles * shape->tasks * shape->commands > POLICY_COMMANDS_MAX)
+		return errbuf_set(
+		    eb, "--roles * --tasks * --commands: %llu commands, the limit is %llu",
+		    (unsigned long long)shape->roles * shape->tasks * shape->commands,
+		    POLICY_COMMANDS_MAX);
+	if ((uint64_t)shape->roles * shape->users > POLICY_ACTORS_MAX)
+		return errbuf_set(eb, "--roles * --users: %llu actors, the limit is %llu",
+				  (unsigned long long)shape->roles * shape->users,
+				  POLICY_ACTORS_MAX);
+	if (shape->uid > POLICY_UID_MAX)
+		return errbuf_set(eb, "--uid: %u is out of range (0..%u)", shape->uid,
+				  POLICY_UID_MAX);
+	if (shape->match != POLICY_MATCH_LAST && shape->match != POLICY_MATCH_FIRST &&
+	    shape->match != POLICY_MATCH_MIDDLE)
+		return errbuf_set(eb, "--match: unknown position %d", (int)shape->match);
+	if (shape->seed_compat && shape->match != POLICY_MATCH_LAST)
+		return errbuf_set(eb, "--match: --seed-compat places the match last only");
+	if (cmd == NULL)
+		return errbuf_set(eb, "--command: missing");
+	len = strlen(cmd);
+	if (len < 2 || cmd[0] != '/' || cmd[len - 1] == '/')
+		return errbuf_set(eb, "--command: \"%.64s\" is not an absolute file path", cmd);
+	if (len > POLICY_COMMAND_LEN_MAX)
+		return errbuf_set(eb, "--command: longer than %d bytes", POLICY_COMMAND_LEN_MAX);
+	for (size_t i = 0; i < len; i++)
+		if (!policy_command_byte_ok((unsigned char)cmd[i]))
+			return errbuf_set(
+			    eb,
+			    "--command: byte %zu (0x%02x) is not allowed; use letters, "
+			    "digits and /._+-@~",
+			    i, (unsigned char)cmd[i]);
+	return 0;
+}
+
+/* The middle of n items (0-based), rounding down: 0 for 1 and 2, 1 for 3 and 4. */
+static uint32_t policy_middle(uint32_t n)
+{
+	return (n - 1) / 2;
+}
+
+struct policy *policy_build(const struct policy_shape *shape, struct errbuf *eb)
+{
+	struct policy *p = NULL;
+	const char *base;
+
+	if (policy_shape_validate(shape, eb) != 0)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		goto oom;
+	p->shape = *shape;
+	p->command_len = strlen(shape->command);
+	p->command = strdup(shape->command);
+	if (p->command == NULL)
+		goto oom;
+	p->shape.command = p->command;
+	base = strrchr(p->command, '/') + 1;
+	p->filler_prefix_len = strlen(POLICY_FILLER_DIR) + 1 + strlen(base) + 1;
+	p->filler_prefix = malloc(p->filler_prefix_len + 1);
+	if (p->filler_prefix == NULL)
+		goto oom;
+	snprintf(p->filler_prefix, p->filler_prefix_len + 1, "%s/%s.", POLICY_FILLER_DIR, base);
+
+	switch (shape->match) {
+	case POLICY_MATCH_FIRST:
+		break; /* all zero */
+	case POLICY_MATCH_MIDDLE:
+		p->match.role = policy_middle(shape->roles);
+		p->match.user = policy_middle(shape->users);
+		p->match.task = policy_middle(shape->tasks);
+		p->match.command = policy_middle(shape->commands);
+		break;
+	case POLICY_MATCH_LAST:
+		p->match.role = shape->roles - 1;
+		p->match.user = shape->users - 1;
+		p->match.task = shape->tasks - 1;
+		p->match.command = shape->commands - 1;
+		break;
+	}
+	return p;
+oom:
+	errbuf_set(eb, "out of memory");
+	policy_free(p);
+	return NULL;
+}
+
+void policy_free(struct policy *p)
+{
+	if (p == NULL)
+		return;
+	free(p->filler_prefix);
+	free(p->command);
+	free(p);
+}
+
+const struct policy_shape *policy_get_shape(const struct policy *p)
+{
+	return &p->shape;
+}
+
+struct policy_position policy_match_position(const struct policy *p)
+{
+	return p->match;
+}
+
+uint32_t policy_actor_uid(const struct policy *p, enum policy_side side, uint32_t r, uint32_t u)
+{
+	const struct policy_shape *s = &p->shape;
+
+	if (s->seed_compat) {
+		/* The original: the caller is the last user of every role on the sudo
+		 * side, but only of the last role on the RootAsRole side. */
+		if (side == POLICY_SIDE_SUDO)
+			return u == s->users - 1 ? s->uid
+						 : (u + 1) + POLICY_SEED_SUDO_UID_STEP * s->roles;
+		if (r == s->roles - 1 && u == s->users - 1)
+			return s->uid;
+		return POLICY_SEED_RAR_UID_BASE + u + 1;
+	}
+	if (r == p->match.role && u == p->match.user)
+		return s->uid;
+	return POLICY_FILLER_UID_BASE + r * s->users + u;
+}
+
+bool policy_is_match_command(const struct policy *p, enum policy_side side, uint32_t r, uint32_t t,
+			     uint32_t c)
+{
+	(void)side; /* the match sits at the same place on both sides */
+	return r == p->match.role && t == p->match.task && c == p->match.command;
+}
+
+/* Appends the decimal digits of v to buf at *pos when they fit. */
+static void policy_put_uint(char *buf, size_t len, size_t *pos, uint32_t v)
+{
+	char tmp[10];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	while (n > 0 && *pos + 1 < len)
+		buf[(*pos)++] = tmp[--n];
+}
+
+static void policy_put_bytes(char *buf, size_t len, size_t *pos, const char *s, size_t n)
+{
+	if (*pos + n >= len)
+		n = *pos + 1 < len ? len - 1 - *pos : 0;
+	memcpy(buf + *pos, s, n);
+	*pos += n;
+}
+
+size_t policy_command_name(const struct policy *p, enum policy_side side, uint32_t r, uint32_t t,
+			   uint32_t c, char *buf, size_t len)
+{
+	size_t pos = 0;
+
+	if (len == 0)
+		return 0;
+	if (policy_is_match_command(p, side, r, t, c)) {
+		policy_put_bytes(buf, len, &pos, p->command, p->command_len);
+	} else if (p->shape.seed_compat && side == POLICY_SIDE_RAR) {
+		/* "/usr/bin/true<c>", the same strings in every task and role. */
+		policy_put_bytes(buf, len, &pos, p->command, p->command_len);
+		policy_put_uint(buf, len, &pos, c + 1);
+	} else if (p->shape.seed_compat) {
+		/* "/usr/bin/true<c><r><t>", the indices concatenated as decimals. */
+		policy_put_bytes(buf, len, &pos, p->command, p->command_len);
+		policy_put_uint(buf, len, &pos, c + 1);
+		policy_put_uint(buf, len, &pos, r + 1);
+		policy_put_uint(buf, len, &pos, t + 1);
+	} else {
+		policy_put_bytes(buf, len, &pos, p->filler_prefix, p->filler_prefix_len);
+		policy_put_uint(buf, len, &pos, r + 1);
+		policy_put_bytes(buf, len, &pos, ".", 1);
+		policy_put_uint(buf, len, &pos, t + 1);
+		policy_put_bytes(buf, len, &pos, ".", 1);
+		policy_put_uint(buf, len, &pos, c + 1);
+	}
+	buf[pos] = '\0';
+	return pos;
+}
+
+static const char *const policy_format_names[] = {"sudoers", "doas", "rar-json", "rar-cbor"};
+
+const char *policy_format_name(enum policy_format f)
+{
+	if ((unsigned)f >= sizeof(policy_format_names) / sizeof(policy_format_names[0]))
+		return "?";
+	return policy_format_names[f];
+}
+
+int policy_format_parse(const char *s, enum policy_format *f)
+{
+	for (size_t i = 0; i < sizeof(policy_format_names) / sizeof(policy_format_names[0]); i++)
+		if (strcmp(s, policy_format_names[i]) == 0) {
+			*f = (enum policy_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *policy_match_name(enum policy_match m)
+{
+	switch (m) {
+	case POLICY_MATCH_LAST:
+		return "last";
+	case POLICY_MATCH_FIRST:
+		return "first";
+	case POLICY_MATCH_MIDDLE:
+		return "middle";
+	}
+	return "?";
+}
+
+int policy_match_parse(const char *s, enum policy_match *m)
+{
+	if (strcmp(s, "last") == 0)
+		*m = POLICY_MATCH_LAST;
+	else if (strcmp(s, "first") == 0)
+		*m = POLICY_MATCH_FIRST;
+	else if (strcmp(s, "middle") == 0)
+		*m = POLICY_MATCH_MIDDLE;
+	else
+		return -1;
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* policy_doas: writes a policy as an OpenDoas doas.conf (one permit rule per user and command). */
+#include "policy_doas.h"
+
+#include "policy_file.h"
+
+/* Root-owned and not writable by group or others, as doas checks; readable so `doas -C` works. */
+#define POLICY_DOAS_MODE 0644
+
+int policy_doas_validate(const struct policy_shape *shape, struct errbuf *eb)
+{
+	unsigned long long rules =
+	    (unsigned long long)shape->roles * shape->users * shape->tasks * shape->commands;
+
+	if (rules > POLICY_DOAS_RULES_MAX)
+		return errbuf_set(
+		    eb, "--doas: roles*users*tasks*commands = %llu rules, the limit is %llu", rules,
+		    POLICY_DOAS_RULES_MAX);
+	return 0;
+}
+
+int policy_write_doas(const struct policy *p, const char *path, struct errbuf *eb)
+{
+	const struct policy_shape *s = policy_get_shape(p);
+	struct policy_file f;
+	char cmd[POLICY_NAME_LEN_MAX];
+
+	if (policy_doas_validate(s, eb) != 0)
+		return -1;
+	if (policy_file_open(&f, path, POLICY_DOAS_MODE, eb) != 0)
+		return -1;
+	fprintf(f.out,
+		"# rarperf confgen: roles=%u users=%u tasks=%u commands=%u uid=%u match=%s%s\n",
+		s->roles, s->users, s->tasks, s->commands, s->uid, policy_match_name(s->match),
+		s->seed_compat ? " seed-compat (sudo side)" : "");
+	for (uint32_t r = 0; r < s->roles; r++) {
+		for (uint32_t u = 0; u < s->users; u++) {
+			uint32_t uid = policy_actor_uid(p, POLICY_SIDE_SUDO, r, u);
+			for (uint32_t t = 0; t < s->tasks; t++) {
+				for (uint32_t c = 0; c < s->commands; c++) {
+					size_t n = policy_command_name(p, POLICY_SIDE_SUDO, r, t, c,
+								       cmd, sizeof(cmd));
+					policy_file_puts(&f, "permit nopass ");
+					policy_file_put_uint(&f, uid);
+					policy_file_puts(&f, " as root cmd ");
+					policy_file_put(&f, cmd, n);
+					policy_file_put(&f, "\n", 1);
+				}
+			}
+		}
+	}
+	return policy_file_commit(&f, eb);
+}
