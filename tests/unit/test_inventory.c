@@ -1,0 +1,187 @@
+/* Tests for inventory: Ansible INI groups, children, vars, ranges, -l patterns and errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "inventory.h"
+
+static const char lab[] = "# the lab\n"
+			  "solo ansible_host=10.0.0.9\n"
+			  "[web]\n"
+			  "web[01:03] ansible_user=www\n"
+			  "db1:2222 ansible_host=10.0.0.5 # the database\n"
+			  "[db]\n"
+			  "db1\n"
+			  "db2 ansible_ssh_private_key_file=\"/keys/db 2\"\n"
+			  "[ctl]\n"
+			  "me ansible_connection=local\n"
+			  "[lab:children]\n"
+			  "web\n"
+			  "db\n"
+			  "[lab:vars]\n"
+			  "ansible_user = labuser\n"
+			  "ansible_port=22\n"
+			  "[db:vars]\n"
+			  "ansible_port=2200\n"
+			  "[all:vars]\n"
+			  "ansible_ssh_private_key_file=/keys/all\n";
+
+static struct inventory *parse(const char *text, struct errbuf *eb)
+{
+	return inventory_parse(text, strlen(text), "lab.ini", eb);
+}
+
+static const struct inventory_host *by_name(const struct inventory *inv, const char *name)
+{
+	for (size_t i = 0; i < inventory_count(inv); i++)
+		if (strcmp(inventory_host(inv, i)->name, name) == 0)
+			return inventory_host(inv, i);
+	return NULL;
+}
+
+static void test_groups_children_vars(void)
+{
+	struct errbuf eb = {0};
+	struct inventory *inv = parse(lab, &eb);
+	const struct inventory_host *h;
+
+	CHECK(inv != NULL);
+	if (inv == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		return;
+	}
+	CHECK_INT_EQ(inventory_count(inv), 7);
+	CHECK_STR_EQ(inventory_host(inv, 0)->name, "solo");
+	CHECK_STR_EQ(inventory_host(inv, 1)->name, "web01");
+	h = by_name(inv, "solo");
+	CHECK_STR_EQ(h->addr, "10.0.0.9");
+	CHECK(h->user == NULL);
+	CHECK_INT_EQ(h->port, 0);
+	CHECK_STR_EQ(h->identity, "/keys/all");
+	/* host var beats the group var of lab */
+	h = by_name(inv, "web02");
+	CHECK(h != NULL);
+	CHECK_STR_EQ(h->addr, "web02");
+	CHECK_STR_EQ(h->user, "www");
+	CHECK_INT_EQ(h->port, 22);
+	/* db (child, depth 2) beats lab (depth 1); host:port beats both */
+	h = by_name(inv, "db1");
+	CHECK_STR_EQ(h->addr, "10.0.0.5");
+	CHECK_INT_EQ(h->port, 2222);
+	CHECK_STR_EQ(h->user, "labuser");
+	h = by_name(inv, "db2");
+	CHECK_INT_EQ(h->port, 2200);
+	CHECK_STR_EQ(h->identity, "/keys/db 2");
+	h = by_name(inv, "me");
+	CHECK(h->local);
+	CHECK(!by_name(inv, "web01")->local);
+	inventory_free(inv);
+}
+
+static void test_ranges(void)
+{
+	struct errbuf eb = {0};
+	struct inventory *inv = parse("[r]\nn[8:10]\nx[a:c]-[0:4:2]\n", &eb);
+
+	CHECK(inv != NULL);
+	if (inv == NULL)
+		return;
+	CHECK_INT_EQ(inventory_count(inv), 12);
+	CHECK_STR_EQ(inventory_host(inv, 0)->name, "n8");
+	CHECK_STR_EQ(inventory_host(inv, 2)->name, "n10");
+	CHECK_STR_EQ(inventory_host(inv, 3)->name, "xa-0");
+	CHECK_STR_EQ(inventory_host(inv, 4)->name, "xa-2");
+	CHECK_STR_EQ(inventory_host(inv, 11)->name, "xc-4");
+	inventory_free(inv);
+}
+
+/* Selects pattern and returns the chosen names joined by spaces (static buffer). */
+static const char *select_names(const struct inventory *inv, const char *pattern)
+{
+	static char out[1024];
+	size_t sel[64], n = 0;
+	struct errbuf eb = {0};
+
+	out[0] = '\0';
+	if (inventory_select(inv, pattern, sel, &n, &eb) < 0) {
+		snprintf(out, sizeof(out), "error: %s", eb.msg);
+		return out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(out);
+		snprintf(out + len, sizeof(out) - len, "%s%s", i ? " " : "",
+			 inventory_host(inv, sel[i])->name);
+	}
+	return out;
+}
+
+static void test_limit_patterns(void)
+{
+	struct errbuf eb = {0};
+	struct inventory *inv = parse(lab, &eb);
+
+	CHECK(inv != NULL);
+	if (inv == NULL)
+		return;
+	CHECK_STR_EQ(select_names(inv, NULL), "solo web01 web02 web03 db1 db2 me");
+	CHECK_STR_EQ(select_names(inv, "all"), "solo web01 web02 web03 db1 db2 me");
+	CHECK_STR_EQ(select_names(inv, "db"), "db1 db2");
+	CHECK_STR_EQ(select_names(inv, "lab"), "web01 web02 web03 db1 db2");
+	CHECK_STR_EQ(select_names(inv, "solo,db2"), "solo db2");
+	CHECK_STR_EQ(select_names(inv, "web:db"), "web01 web02 web03 db1 db2");
+	CHECK_STR_EQ(select_names(inv, "lab,!db"), "web01 web02 web03");
+	CHECK_STR_EQ(select_names(inv, "!lab"), "solo me");
+	CHECK_STR_EQ(select_names(inv, "web,&db"), "db1");
+	CHECK_STR_EQ(select_names(inv, "web0*"), "web01 web02 web03");
+	CHECK_STR_EQ(select_names(inv, "ungrouped"), "solo");
+	CHECK_STR_EQ(select_names(inv, "nosuch"),
+		     "error: host pattern 'nosuch': no host or group matches 'nosuch'");
+	CHECK_STR_EQ(select_names(inv, "db,!db"), "error: host pattern 'db,!db' selects no host");
+	inventory_free(inv);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct errbuf eb = {0};
+	struct inventory *inv = parse(text, &eb);
+
+	CHECK(inv == NULL);
+	CHECK_STR_EQ(eb.msg, msg);
+	inventory_free(inv);
+}
+
+static void test_errors_name_the_line(void)
+{
+	expect_error("a\n[g\nb\n", "lab.ini:2: unterminated section header");
+	expect_error("a\n\n[g:foo]\n", "lab.ini:3: unknown section suffix ':foo'");
+	expect_error("[g:vars]\nnovalue\n", "lab.ini:2: expected key=value in [g:vars]");
+	expect_error("[g]\nh1 junk\n", "lab.ini:2: expected key=value, got 'junk'");
+	expect_error("[g]\nh1\nh2 ansible_port=99999\n",
+		     "lab.ini:3: ansible_port '99999' is not a port (1-65535)");
+	expect_error("[g]\nh[3:1]\n", "lab.ini:2: bad host range 3..1");
+	expect_error("[g]\nh[1:z]\n", "lab.ini:2: bad range end 'z'");
+	expect_error("[a:children]\nb\n[b:children]\na\n",
+		     "lab.ini: group 'a': children form a cycle");
+	expect_error("[g]\nh1 ansible_user=\"x\n", "lab.ini:2: unterminated quote");
+	expect_error("[g]\nh1 ansible_connection=winrm\n",
+		     "lab.ini:2: ansible_connection 'winrm' is not supported");
+	expect_error("[g]\nh[1:100000]\n", "lab.ini:2: bad host range 1..100000");
+}
+
+static void test_load_missing_file(void)
+{
+	struct errbuf eb = {0};
+
+	CHECK(inventory_load("/nonexistent/inv.ini", &eb) == NULL);
+	CHECK_STR_EQ(eb.msg, "/nonexistent/inv.ini: No such file or directory");
+}
+
+int main(void)
+{
+	RUN(test_groups_children_vars);
+	RUN(test_ranges);
+	RUN(test_limit_patterns);
+	RUN(test_errors_name_the_line);
+	RUN(test_load_missing_file);
+	return HARNESS_EXIT();
+}
