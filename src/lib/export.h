@@ -20,7 +20,8 @@ struct export_param {
 struct export_entry {
 	const char *command;                 /* "command": the name (-n) or the command line */
 	const struct measure_result *result; /* must hold at least one run */
-	const struct export_param *params; /* "parameters" in this order; n_params 0: key omitted */
+	const struct export_param *params;   /* "parameters", sorted by name like hyperfine's
+						BTreeMap;   n_params 0: key omitted */
 	size_t n_params;
 };
 

@@ -1,0 +1,408 @@
+/* export: hyperfine-format JSON, CSV and Markdown exports of measure results, written atomically.
+ */
+#include "export.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomicfile.h"
+#include "stats.h"
+
+#define EXPORT_NS_PER_S 1e9
+
+/* Shortest round-tripping form of x, always with a '.' or exponent (serde's f64 style). */
+static void export_fmt_double(double x, char *buf, size_t len)
+{
+	if (!isfinite(x)) {
+		snprintf(buf, len, "null");
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	if (strpbrk(buf, ".eE") == NULL && strlen(buf) + 3 <= len)
+		memcpy(buf + strlen(buf), ".0", 3);
+}
+
+static cJSON *export_number(double x)
+{
+	char buf[64];
+
+	export_fmt_double(x, buf, sizeof(buf));
+	return cJSON_CreateRaw(buf);
+}
+
+/* Means and summary of one result, in seconds. */
+struct export_row {
+	struct stats_summary wall;
+	double user_s, system_s;
+};
+
+static int export_row(const struct measure_result *r, struct export_row *row, struct errbuf *eb)
+{
+	double *scratch;
+	double u = 0, s = 0;
+
+	if (r == NULL || r->n == 0)
+		return errbuf_set(eb, "a benchmark without runs cannot be exported");
+	scratch = malloc(r->n * sizeof(double));
+	if (scratch == NULL)
+		return errbuf_set(eb, "out of memory");
+	stats_summarize_u64(r->wall_ns, r->n, scratch, &row->wall);
+	free(scratch);
+	for (size_t i = 0; i < r->n; i++) {
+		u += (double)r->user_ns[i];
+		s += (double)r->system_ns[i];
+	}
+	row->wall.mean /= EXPORT_NS_PER_S;
+	row->wall.stddev /= EXPORT_NS_PER_S;
+	row->wall.median /= EXPORT_NS_PER_S;
+	row->wall.q1 /= EXPORT_NS_PER_S;
+	row->wall.q3 /= EXPORT_NS_PER_S;
+	row->wall.min /= EXPORT_NS_PER_S;
+	row->wall.max /= EXPORT_NS_PER_S;
+	row->user_s = u / (double)r->n / EXPORT_NS_PER_S;
+	row->system_s = s / (double)r->n / EXPORT_NS_PER_S;
+	return 0;
+}
+
+static int export_cmp_param(const void *a, const void *b)
+{
+	return strcmp(((const struct export_param *)a)->name,
+		      ((const struct export_param *)b)->name);
+}
+
+/* The entry's parameters sorted by name (hyperfine keeps them in a BTreeMap). */
+static struct export_param *export_sorted_params(const struct export_entry *e)
+{
+	struct export_param *p = calloc(e->n_params ? e->n_params : 1, sizeof(*p));
+
+	if (p == NULL)
+		return NULL;
+	if (e->n_params > 0) {
+		memcpy(p, e->params, e->n_params * sizeof(*p));
+		qsort(p, e->n_params, sizeof(*p), export_cmp_param);
+	}
+	return p;
+}
+
+static int export_add(cJSON *obj, const char *key, cJSON *item)
+{
+	if (item == NULL)
+		return -1;
+	if (!cJSON_AddItemToObject(obj, key, item)) { /* obj adopts item on success */
+		cJSON_Delete(item);
+		return -1;
+	}
+	return 0;
+}
+
+static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb)
+{
+	const struct measure_result *r = e->result;
+	struct export_param *params = NULL;
+	struct export_row row;
+	cJSON *o = NULL, *times = NULL, *codes = NULL, *po = NULL;
+
+	if (export_row(r, &row, eb) != 0)
+		return NULL;
+	o = cJSON_CreateObject();
+	if (o == NULL)
+		goto oom;
+	if (export_add(o, "command", cJSON_CreateString(e->command)) != 0 ||
+	    export_add(o, "mean", export_number(row.wall.mean)) != 0 ||
+	    export_add(o, "stddev",
+		       r->n > 1 ? export_number(row.wall.stddev) : cJSON_CreateNull()) != 0 ||
+	    export_add(o, "median", export_number(row.wall.median)) != 0 ||
+	    export_add(o, "user", export_number(row.user_s)) != 0 ||
+	    export_add(o, "system", export_number(row.system_s)) != 0 ||
+	    export_add(o, "min", export_number(row.wall.min)) != 0 ||
+	    export_add(o, "max", export_number(row.wall.max)) != 0)
+		goto oom;
+	times = cJSON_AddArrayToObject(o, "times");
+	codes = cJSON_AddArrayToObject(o, "exit_codes");
+	if (times == NULL || codes == NULL)
+		goto oom;
+	for (size_t i = 0; i < r->n; i++) {
+		cJSON *t = export_number((double)r->wall_ns[i] / EXPORT_NS_PER_S);
+		cJSON *c = cJSON_CreateNumber(r->exit_codes[i]);
+
+		if (t == NULL || !cJSON_AddItemToArray(times, t)) {
+			cJSON_Delete(t);
+			cJSON_Delete(c);
+			goto oom;
+		}
+		if (c == NULL || !cJSON_AddItemToArray(codes, c)) {
+			cJSON_Delete(c);
+			goto oom;
+		}
+	}
+	if (e->n_params > 0) {
+		params = export_sorted_params(e);
+		po = cJSON_AddObjectToObject(o, "parameters");
+		if (params == NULL || po == NULL)
+			goto oom;
+		for (size_t i = 0; i < e->n_params; i++)
+			if (export_add(po, params[i].name, cJSON_CreateString(params[i].value)) !=
+			    0)
+				goto oom;
+	}
+	free(params);
+	return o;
+oom:
+	free(params);
+	cJSON_Delete(o);
+	errbuf_set(eb, "out of memory building the JSON export");
+	return NULL;
+}
+
+cJSON *export_json_build(const struct export_entry *entries, size_t n, const cJSON *extra,
+			 struct errbuf *eb)
+{
+	cJSON *doc = cJSON_CreateObject(), *results;
+	const cJSON *item;
+
+	if (doc == NULL)
+		goto oom;
+	results = cJSON_AddArrayToObject(doc, "results");
+	if (results == NULL)
+		goto oom;
+	for (size_t i = 0; i < n; i++) {
+		cJSON *o = export_result_json(&entries[i], eb);
+
+		if (o == NULL) {
+			cJSON_Delete(doc);
+			return NULL;
+		}
+		if (!cJSON_AddItemToArray(results, o)) {
+			cJSON_Delete(o);
+			goto oom;
+		}
+	}
+	cJSON_ArrayForEach(item, extra)
+	{
+		if (item->string == NULL)
+			continue;
+		if (export_add(doc, item->string, cJSON_Duplicate(item, 1)) != 0)
+			goto oom;
+	}
+	return doc;
+oom:
+	cJSON_Delete(doc);
+	errbuf_set(eb, "out of memory building the JSON export");
+	return NULL;
+}
+
+static int export_write_text(const char *path, const char *text, struct errbuf *eb)
+{
+	struct atomicfile *af = atomicfile_open(path, 0644, eb);
+	FILE *f;
+
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	if (fputs(text, f) == EOF) {
+		atomicfile_abort(af);
+		return errbuf_set(eb, "%s: write failed", path);
+	}
+	return atomicfile_commit(af, eb);
+}
+
+int export_json(const char *path, const struct export_entry *entries, size_t n, const cJSON *extra,
+		struct errbuf *eb)
+{
+	cJSON *doc = export_json_build(entries, n, extra, eb);
+	char *text = NULL, *withnl = NULL;
+	size_t len;
+	int rc = -1;
+
+	if (doc == NULL)
+		return -1;
+	text = cJSON_Print(doc);
+	if (text == NULL) {
+		errbuf_set(eb, "out of memory printing the JSON export");
+		goto out;
+	}
+	len = strlen(text);
+	withnl = malloc(len + 2);
+	if (withnl == NULL) {
+		errbuf_set(eb, "out of memory printing the JSON export");
+		goto out;
+	}
+	memcpy(withnl, text, len);
+	withnl[len] = '\n';
+	withnl[len + 1] = '\0';
+	rc = export_write_text(path, withnl, eb);
+out:
+	free(withnl);
+	cJSON_free(text);
+	cJSON_Delete(doc);
+	return rc;
+}
+
+/* Writes one CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
+static void export_csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int export_csv(const char *path, const struct export_entry *entries, size_t n, struct errbuf *eb)
+{
+	struct atomicfile *af = atomicfile_open(path, 0644, eb);
+	struct export_param *first = NULL;
+	size_t n_first = 0;
+	FILE *f;
+
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	/* hyperfine takes the parameter columns from the first result. */
+	if (n > 0) {
+		first = export_sorted_params(&entries[0]);
+		if (first == NULL)
+			goto oom;
+		n_first = entries[0].n_params;
+	}
+	fputs("command,mean,stddev,median,user,system,min,max", f);
+	for (size_t j = 0; j < n_first; j++) {
+		fputc(',', f);
+		fputs("parameter_", f);
+		fputs(first[j].name, f);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		struct export_param *p = export_sorted_params(&entries[i]);
+		struct export_row row;
+		double vals[7];
+		char buf[64];
+
+		if (p == NULL)
+			goto oom;
+		if (export_row(entries[i].result, &row, eb) != 0) {
+			free(p);
+			goto fail;
+		}
+		vals[0] = row.wall.mean;
+		vals[1] = entries[i].result->n > 1 ? row.wall.stddev : 0.0;
+		vals[2] = row.wall.median;
+		vals[3] = row.user_s;
+		vals[4] = row.system_s;
+		vals[5] = row.wall.min;
+		vals[6] = row.wall.max;
+		export_csv_field(f, entries[i].command);
+		for (size_t j = 0; j < 7; j++) {
+			/* Rust prints 0.0 as "0"; the shortest round-trip form otherwise. */
+			export_fmt_double(vals[j], buf, sizeof(buf));
+			if (strcmp(buf, "0.0") == 0)
+				snprintf(buf, sizeof(buf), "0");
+			fputc(',', f);
+			fputs(buf, f);
+		}
+		for (size_t j = 0; j < entries[i].n_params; j++) {
+			fputc(',', f);
+			export_csv_field(f, p[j].value);
+		}
+		fputc('\n', f);
+		free(p);
+	}
+	free(first);
+	return atomicfile_commit(af, eb);
+oom:
+	errbuf_set(eb, "out of memory");
+fail:
+	free(first);
+	atomicfile_abort(af);
+	return -1;
+}
+
+/* hyperfine's Unit::format: "{:.1}" milliseconds or "{:.3}" seconds. */
+static void export_fmt_time(FILE *f, double s, enum export_time_unit unit)
+{
+	if (unit == EXPORT_UNIT_MILLISECOND)
+		fprintf(f, "%.1f", s * 1e3);
+	else
+		fprintf(f, "%.3f", s);
+}
+
+int export_markdown(const char *path, const struct export_entry *entries, size_t n,
+		    const enum export_time_unit *unit_opt, struct errbuf *eb)
+{
+	struct export_row *rows = calloc(n ? n : 1, sizeof(*rows));
+	enum export_time_unit unit = EXPORT_UNIT_SECOND;
+	const char *us;
+	struct atomicfile *af = NULL;
+	size_t fastest = 0;
+	FILE *f;
+
+	if (rows == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (export_row(entries[i].result, &rows[i], eb) != 0)
+			goto fail;
+		if (rows[i].wall.mean < rows[fastest].wall.mean)
+			fastest = i;
+	}
+	if (n > 0 && rows[fastest].wall.mean == 0.0) {
+		errbuf_set(eb, "Relative speed comparison is not available for markup exporter.");
+		goto fail;
+	}
+	if (unit_opt != NULL)
+		unit = *unit_opt;
+	else if (n > 0 && rows[0].wall.mean < 1.0)
+		unit = EXPORT_UNIT_MILLISECOND;
+	us = unit == EXPORT_UNIT_MILLISECOND ? "ms" : "s";
+	af = atomicfile_open(path, 0644, eb);
+	if (af == NULL)
+		goto fail;
+	f = atomicfile_stream(af);
+	fprintf(f, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n", us, us, us);
+	fputs("|:---|---:|---:|---:|---:|\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct export_row *r = &rows[i], *fr = &rows[fastest];
+		double ratio = r->wall.mean / fr->wall.mean;
+		bool have_sd = entries[i].result->n > 1 && entries[fastest].result->n > 1;
+
+		fputs("| `", f);
+		for (const char *c = entries[i].command; *c; c++) {
+			if (*c == '|')
+				fputc('\\', f);
+			fputc(*c, f);
+		}
+		fputs("` | ", f);
+		export_fmt_time(f, r->wall.mean, unit);
+		if (entries[i].result->n > 1) {
+			fputs(" ± ", f);
+			export_fmt_time(f, r->wall.stddev, unit);
+		}
+		fputs(" | ", f);
+		export_fmt_time(f, r->wall.min, unit);
+		fputs(" | ", f);
+		export_fmt_time(f, r->wall.max, unit);
+		fprintf(f, " | %.2f", ratio);
+		if (i != fastest && have_sd)
+			fprintf(f, " ± %.2f",
+				ratio * sqrt(pow(r->wall.stddev / r->wall.mean, 2) +
+					     pow(fr->wall.stddev / fr->wall.mean, 2)));
+		fputs(" |\n", f);
+	}
+	free(rows);
+	return atomicfile_commit(af, eb);
+fail:
+	free(rows);
+	atomicfile_abort(af);
+	return -1;
+}

@@ -1,0 +1,381 @@
+/* proc: spawn one prepared command without a shell and time it (CLOCK_MONOTONIC + wait4 rusage). */
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* The child runs a handful of calls before execve; 64 KiB is far more than it needs. */
+#define PROC_CHILD_STACK_BYTES (64 * 1024)
+#define PROC_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+#define PROC_USER_PATH "/usr/local/bin:/usr/bin:/bin"
+#define PROC_MAX_GROUPS 65536
+
+struct proc_cmd {
+	char *path;  /* resolved program */
+	char **argv; /* deep copy, NULL-terminated */
+	char **envp; /* deep copy, NULL-terminated */
+	int null_fd; /* /dev/null, O_CLOEXEC */
+	int out_fd;  /* fd for the child's stdout, or -1 to inherit */
+	int err_fd;  /* fd for the child's stderr, or -1 to inherit */
+	int in_fd;   /* fd for the child's stdin, or -1 to inherit */
+	bool switch_user;
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;
+	size_t n_groups;
+	char *stack; /* the child's stack (CLONE_VM) */
+	/* Written by the child before _exit when execve fails; read by the parent. */
+	volatile int exec_errno;
+};
+
+static char **proc_strv_dup(char *const *v)
+{
+	size_t n = 0;
+	char **out;
+
+	while (v[n] != NULL)
+		n++;
+	out = calloc(n + 1, sizeof(*out));
+	if (out == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = strdup(v[i]);
+		if (out[i] == NULL) {
+			proc_env_free(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+void proc_env_free(char **envp)
+{
+	if (envp == NULL)
+		return;
+	for (size_t i = 0; envp[i] != NULL; i++)
+		free(envp[i]);
+	free(envp);
+}
+
+static const char *proc_env_get(char *const *envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; envp != NULL && envp[i] != NULL; i++)
+		if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
+			return envp[i] + len + 1;
+	return NULL;
+}
+
+static bool proc_is_executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* execvp's lookup, done once: returns a heap path or NULL with eb filled. */
+static char *proc_resolve(const char *prog, const char *search, struct errbuf *eb)
+{
+	const char *p = search;
+	char buf[PATH_MAX];
+
+	if (prog[0] == '\0') {
+		errbuf_set(eb, "empty program name");
+		return NULL;
+	}
+	if (strchr(prog, '/') != NULL) {
+		if (!proc_is_executable(prog)) {
+			errbuf_set_errno(eb, errno != 0 ? errno : EACCES,
+					 "cannot execute program '%s'", prog);
+			return NULL;
+		}
+		return strdup(prog);
+	}
+	while (p != NULL) {
+		const char *colon = strchr(p, ':');
+		size_t dlen = colon != NULL ? (size_t)(colon - p) : strlen(p);
+		int len;
+
+		/* An empty PATH entry means the current directory. */
+		len = snprintf(buf, sizeof(buf), "%.*s%s%s", (int)dlen, dlen ? p : ".", "/", prog);
+		if (len > 0 && (size_t)len < sizeof(buf) && proc_is_executable(buf))
+			return strdup(buf);
+		p = colon != NULL ? colon + 1 : NULL;
+	}
+	errbuf_set(eb, "cannot find program '%s' in PATH (%s)", prog, search);
+	return NULL;
+}
+
+void proc_cmd_free(struct proc_cmd *cmd)
+{
+	if (cmd == NULL)
+		return;
+	free(cmd->path);
+	proc_env_free(cmd->argv);
+	proc_env_free(cmd->envp);
+	if (cmd->null_fd >= 0)
+		close(cmd->null_fd);
+	free(cmd->groups);
+	free(cmd->stack);
+	free(cmd);
+}
+
+struct proc_cmd *proc_cmd_new(char *const *argv, const struct proc_opts *opts, struct errbuf *eb)
+{
+	struct proc_cmd *cmd = NULL;
+	const char *search;
+
+	if (argv == NULL || argv[0] == NULL) {
+		errbuf_set(eb, "empty command");
+		return NULL;
+	}
+	if (opts->as != NULL && geteuid() != 0) {
+		errbuf_set(eb, "running commands as user '%s' needs root", opts->as->name);
+		return NULL;
+	}
+	cmd = calloc(1, sizeof(*cmd));
+	if (cmd == NULL)
+		goto oom;
+	cmd->null_fd = -1;
+	cmd->argv = proc_strv_dup(argv);
+	cmd->envp = proc_strv_dup(opts->envp != NULL ? opts->envp : environ);
+	cmd->stack = malloc(PROC_CHILD_STACK_BYTES);
+	if (cmd->argv == NULL || cmd->envp == NULL || cmd->stack == NULL)
+		goto oom;
+	search = proc_env_get(cmd->envp, "PATH");
+	if (search == NULL)
+		search = PROC_DEFAULT_PATH;
+	cmd->path = proc_resolve(argv[0], search, eb);
+	if (cmd->path == NULL)
+		goto fail;
+	cmd->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (cmd->null_fd < 0) {
+		errbuf_set_errno(eb, errno, "/dev/null");
+		goto fail;
+	}
+	cmd->in_fd = opts->stdin_null ? cmd->null_fd : -1;
+	switch (opts->output) {
+	case PROC_OUTPUT_INHERIT:
+		cmd->out_fd = cmd->err_fd = -1;
+		break;
+	case PROC_OUTPUT_FD:
+		/* hyperfine's --output=FILE: stdout to the file, stderr to /dev/null. */
+		cmd->out_fd = opts->output_fd;
+		cmd->err_fd = cmd->null_fd;
+		break;
+	case PROC_OUTPUT_NULL:
+	default:
+		cmd->out_fd = cmd->err_fd = cmd->null_fd;
+		break;
+	}
+	if (opts->as != NULL) {
+		cmd->switch_user = true;
+		cmd->uid = opts->as->uid;
+		cmd->gid = opts->as->gid;
+		cmd->n_groups = opts->as->n_groups;
+		if (cmd->n_groups > 0) {
+			cmd->groups = malloc(cmd->n_groups * sizeof(gid_t));
+			if (cmd->groups == NULL)
+				goto oom;
+			memcpy(cmd->groups, opts->as->groups, cmd->n_groups * sizeof(gid_t));
+		}
+	}
+	return cmd;
+oom:
+	errbuf_set(eb, "out of memory");
+fail:
+	proc_cmd_free(cmd);
+	return NULL;
+}
+
+char *const *proc_cmd_argv(const struct proc_cmd *cmd)
+{
+	return cmd->argv;
+}
+
+/*
+ * The child side of clone(CLONE_VM|CLONE_VFORK): it shares the parent's
+ * memory until execve, so it only makes async-signal-safe calls and raw
+ * credential syscalls (glibc's setuid() would broadcast to "all threads" of
+ * the shared address space; the raw syscall changes this task only).
+ */
+__attribute__((no_sanitize("address", "undefined"))) static int proc_child(void *arg)
+{
+	struct proc_cmd *cmd = arg;
+
+	if (cmd->in_fd >= 0 && dup2(cmd->in_fd, STDIN_FILENO) < 0)
+		goto fail;
+	if (cmd->out_fd >= 0 && dup2(cmd->out_fd, STDOUT_FILENO) < 0)
+		goto fail;
+	if (cmd->err_fd >= 0 && dup2(cmd->err_fd, STDERR_FILENO) < 0)
+		goto fail;
+	if (cmd->switch_user) {
+		if (syscall(SYS_setgroups, cmd->n_groups, cmd->groups) != 0)
+			goto fail;
+		if (syscall(SYS_setresgid, cmd->gid, cmd->gid, cmd->gid) != 0)
+			goto fail;
+		if (syscall(SYS_setresuid, cmd->uid, cmd->uid, cmd->uid) != 0)
+			goto fail;
+	}
+	execve(cmd->path, cmd->argv, cmd->envp);
+fail:
+	cmd->exec_errno = errno != 0 ? errno : EIO;
+	_exit(127);
+}
+
+static uint64_t proc_ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
+}
+
+static uint64_t proc_tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
+{
+	struct timespec t0, t1;
+	struct rusage ru;
+	int status = 0;
+	pid_t pid, r;
+
+	cmd->exec_errno = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = clone(proc_child, cmd->stack + PROC_CHILD_STACK_BYTES,
+		    CLONE_VM | CLONE_VFORK | SIGCHLD, cmd);
+	if (pid < 0)
+		return errbuf_set_errno(eb, errno, "cannot start '%s'", cmd->argv[0]);
+	do
+		r = wait4(pid, &status, 0, &ru);
+	while (r < 0 && errno == EINTR);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (r < 0)
+		return errbuf_set_errno(eb, errno, "waiting for '%s'", cmd->argv[0]);
+	if (cmd->exec_errno != 0)
+		return errbuf_set_errno(eb, cmd->exec_errno, "cannot execute '%s'", cmd->path);
+	out->wall_ns = proc_ts_ns(&t1) - proc_ts_ns(&t0);
+	out->user_ns = proc_tv_ns(&ru.ru_utime);
+	out->system_ns = proc_tv_ns(&ru.ru_stime);
+	out->status = status;
+	if (WIFEXITED(status))
+		out->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		out->exit_code = 128 + WTERMSIG(status);
+	else
+		out->exit_code = 128;
+	return 0;
+}
+
+int proc_user_lookup(const char *user, struct proc_user *u, struct errbuf *eb)
+{
+	struct passwd *pw;
+	char *end = NULL;
+	int ngroups = 32;
+
+	memset(u, 0, sizeof(*u));
+	errno = 0;
+	pw = getpwnam(user);
+	if (pw == NULL && user[0] >= '0' && user[0] <= '9') {
+		unsigned long id = strtoul(user, &end, 10);
+
+		if (end != NULL && *end == '\0' && id <= UINT32_MAX)
+			pw = getpwuid((uid_t)id);
+	}
+	if (pw == NULL)
+		return errbuf_set(eb, "--as-user: no such user '%s'", user);
+	u->name = strdup(pw->pw_name);
+	u->home = strdup(pw->pw_dir != NULL ? pw->pw_dir : "/");
+	u->shell = strdup(pw->pw_shell != NULL && pw->pw_shell[0] ? pw->pw_shell : "/bin/sh");
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	if (u->name == NULL || u->home == NULL || u->shell == NULL)
+		goto oom;
+	for (;;) {
+		int n = ngroups;
+		gid_t *g = realloc(u->groups, (size_t)ngroups * sizeof(gid_t));
+
+		if (g == NULL)
+			goto oom;
+		u->groups = g;
+		if (getgrouplist(u->name, u->gid, u->groups, &n) >= 0) {
+			u->n_groups = (size_t)n;
+			break;
+		}
+		if (n <= ngroups)
+			n = ngroups * 2;
+		if (n > PROC_MAX_GROUPS) {
+			proc_user_clear(u);
+			return errbuf_set(eb, "--as-user: user '%s' has too many groups", user);
+		}
+		ngroups = n;
+	}
+	return 0;
+oom:
+	proc_user_clear(u);
+	return errbuf_set(eb, "out of memory");
+}
+
+void proc_user_clear(struct proc_user *u)
+{
+	if (u == NULL)
+		return;
+	free(u->name);
+	free(u->groups);
+	free(u->home);
+	free(u->shell);
+	memset(u, 0, sizeof(*u));
+}
+
+static char *proc_kv(const char *k, const char *v)
+{
+	size_t len = strlen(k) + strlen(v) + 2;
+	char *s = malloc(len);
+
+	if (s != NULL)
+		snprintf(s, len, "%s=%s", k, v);
+	return s;
+}
+
+char **proc_env_for_user(const struct proc_user *u, struct errbuf *eb)
+{
+	const char *term = getenv("TERM");
+	char **env = calloc(8, sizeof(*env));
+	size_t i = 0;
+
+	if (env == NULL)
+		goto oom;
+	env[i++] = proc_kv("PATH", PROC_USER_PATH);
+	env[i++] = proc_kv("HOME", u->home);
+	env[i++] = proc_kv("USER", u->name);
+	env[i++] = proc_kv("LOGNAME", u->name);
+	env[i++] = proc_kv("SHELL", u->shell);
+	env[i++] = proc_kv("LANG", "C");
+	if (term != NULL)
+		env[i++] = proc_kv("TERM", term);
+	for (size_t j = 0; j < i; j++)
+		if (env[j] == NULL)
+			goto oom;
+	return env;
+oom:
+	proc_env_free(env);
+	errbuf_set(eb, "out of memory");
+	return NULL;
+}
