@@ -162,12 +162,13 @@ int policy_rar_cbor_stream(const struct policy *p, FILE *out, struct errbuf *eb)
 char *policy_rar_cbor_default_data_path(const char *settings_path)
 {
 	const char *slash = strrchr(settings_path, '/');
-	const char *dot = strrchr(settings_path, '.');
+	const char *base = slash == NULL ? settings_path : slash + 1;
+	const char *dot = strrchr(base, '.');
 	size_t stem;
 	char *out;
 
 	/* Replace the extension of the base name, if it has one (".hidden" has none). */
-	if (dot != NULL && (slash == NULL || dot > slash + 1))
+	if (dot != NULL && dot > base)
 		stem = (size_t)(dot - settings_path);
 	else
 		stem = strlen(settings_path);
