@@ -1,4 +1,5 @@
-/* manifest: parse and validate an experiment manifest (the JSON file behind `rarbench --manifest`). */
+/* manifest: parse and validate an experiment manifest (the JSON file behind `rarbench --manifest`).
+ */
 #include "manifest.h"
 
 #include <cjson/cJSON.h>
@@ -249,8 +250,9 @@ static int parse_axis(struct ctx *c, const cJSON *j, const char *p, struct manif
 		bool is_log;
 
 		if (spec == NULL || spec->next != NULL)
-			return fail(c, p, "expected {\"logspace\":[start,stop,n]} or "
-					  "{\"range\":[start,stop,step]}");
+			return fail(c, p,
+				    "expected {\"logspace\":[start,stop,n]} or "
+				    "{\"range\":[start,stop,step]}");
 		is_log = strcmp(spec->string, "logspace") == 0;
 		child_path(q, p, spec->string);
 		if (!is_log && strcmp(spec->string, "range") != 0) {
@@ -278,8 +280,8 @@ static int parse_axis(struct ctx *c, const cJSON *j, const char *p, struct manif
 			axis->values = calloc(v[2], sizeof(*axis->values));
 			if (axis->values == NULL)
 				return fail(c, q, "out of memory");
-			axis->n = manifest_logspace((uint32_t)v[0], (uint32_t)v[1],
-						    (uint32_t)v[2], axis->values, v[2]);
+			axis->n = manifest_logspace((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
+						    axis->values, v[2]);
 			return 0;
 		}
 		n = (size_t)((v[1] - v[0]) / v[2] + 1);
@@ -293,8 +295,9 @@ static int parse_axis(struct ctx *c, const cJSON *j, const char *p, struct manif
 		axis->n = n;
 		return 0;
 	}
-	return fail(c, p, "expected an array of integers, {\"logspace\":[...]} or {\"range\":[...]}, "
-			  "got %s",
+	return fail(c, p,
+		    "expected an array of integers, {\"logspace\":[...]} or {\"range\":[...]}, "
+		    "got %s",
 		    type_name(j));
 }
 
@@ -326,7 +329,7 @@ static int set_default(struct ctx *c, char **field, const char *value, const cha
 
 static int parse_subject(struct ctx *c, const cJSON *j, const char *p, struct manifest_subject *s)
 {
-	static const char *const keys[] = {"id",     "format", "program",     "args",
+	static const char *const keys[] = {"id",     "format",      "program", "args",
 					   "policy", "policy_data", NULL};
 	const cJSON *args, *it;
 	char q[PATH_MAX_CHARS], r[PATH_MAX_CHARS], b[48];
@@ -380,8 +383,10 @@ static int parse_subject(struct ctx *c, const cJSON *j, const char *p, struct ma
 	args = cJSON_GetObjectItemCaseSensitive(j, "args");
 	child_path(q, p, "args");
 	if (args == NULL) {
-		/* sudo and doas get -n: a policy that asks for a password fails instead of hanging. */
-		bool nonint = s->format == MANIFEST_FORMAT_SUDOERS || s->format == MANIFEST_FORMAT_DOAS;
+		/* sudo and doas get -n: a policy that asks for a password fails instead of hanging.
+		 */
+		bool nonint =
+		    s->format == MANIFEST_FORMAT_SUDOERS || s->format == MANIFEST_FORMAT_DOAS;
 
 		s->args = calloc(2, sizeof(*s->args));
 		if (s->args == NULL)
@@ -464,13 +469,14 @@ static int parse_axes(struct ctx *c, const cJSON *root, struct manifest *m)
 	if (axes != NULL) {
 		if (!cJSON_IsObject(axes))
 			return fail(c, "$.axes", "expected an object, got %s", type_name(axes));
-		if (check_keys(c, axes, "$.axes", (const char *const[]){"nb_roles", "nb_users",
-									 "nb_tasks", "nb_commands",
-									 NULL}) < 0)
+		if (check_keys(c, axes, "$.axes",
+			       (const char *const[]){"nb_roles", "nb_users", "nb_tasks",
+						     "nb_commands", NULL}) < 0)
 			return -1;
 	}
 	for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
-		const cJSON *j = axes ? cJSON_GetObjectItemCaseSensitive(axes, axis_names[a]) : NULL;
+		const cJSON *j =
+		    axes ? cJSON_GetObjectItemCaseSensitive(axes, axis_names[a]) : NULL;
 
 		child_path(p, "$.axes", axis_names[a]);
 		if (j == NULL) {
@@ -510,10 +516,9 @@ static int parse_user(struct ctx *c, struct manifest *m)
 static int parse_root(struct ctx *c, const cJSON *root, struct manifest *m)
 {
 	static const char *const keys[] = {
-	    "name",       "description", "subjects", "axes",           "match",
-	    "command",    "bench_user",  "warmup",   "min_runs",       "max_runs",
-	    "min_time_s", "order",       "seed",     "repetitions",    "sudoers_layout",
-	    "seed_compat", NULL};
+	    "name",       "description", "subjects",       "axes",        "match",      "command",
+	    "bench_user", "warmup",      "min_runs",       "max_runs",    "min_time_s", "order",
+	    "seed",       "repetitions", "sudoers_layout", "seed_compat", NULL};
 	static const char *const match_names[] = {"last", "first", "middle"};
 	static const char *const order_names[] = {"interleaved", "sequential", "random"};
 	static const char *const layout_names[] = {"per-role", "per-task"};
@@ -523,7 +528,8 @@ static int parse_root(struct ctx *c, const cJSON *root, struct manifest *m)
 
 	if (!cJSON_IsObject(root))
 		return fail(c, "$", "expected an object, got %s", type_name(root));
-	if (check_keys(c, root, "$", keys) < 0 || get_string(c, root, "$", "name", true, &m->name) < 0 ||
+	if (check_keys(c, root, "$", keys) < 0 ||
+	    get_string(c, root, "$", "name", true, &m->name) < 0 ||
 	    get_string(c, root, "$", "description", false, &m->description) < 0 ||
 	    get_string(c, root, "$", "command", false, &m->command) < 0 ||
 	    get_string(c, root, "$", "bench_user", false, &m->bench_user) < 0)
@@ -604,8 +610,7 @@ static size_t line_of(const char *text, size_t len, size_t off)
 	return line;
 }
 
-struct manifest *manifest_parse(const char *text, size_t len, const char *source,
-				struct errbuf *eb)
+struct manifest *manifest_parse(const char *text, size_t len, const char *source, struct errbuf *eb)
 {
 	struct ctx c = {.source = source, .eb = eb};
 	struct manifest *m = NULL, *ret = NULL;
@@ -617,12 +622,23 @@ struct manifest *manifest_parse(const char *text, size_t len, const char *source
 		goto out;
 	}
 	if (memchr(text, '\0', len) != NULL) {
-		errbuf_set(eb, "%s: line %zu: NUL byte in the file", source,
-			   line_of(text, len, (size_t)((const char *)memchr(text, '\0', len) - text)));
+		errbuf_set(
+		    eb, "%s: line %zu: NUL byte in the file", source,
+		    line_of(text, len, (size_t)((const char *)memchr(text, '\0', len) - text)));
 		goto out;
 	}
-	root = cJSON_ParseWithLengthOpts(text, len, &end, true);
-	if (root == NULL) {
+	root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	if (root != NULL) { /* only whitespace may follow the value */
+		size_t off = (size_t)(end - text);
+
+		while (off < len && strchr(" \t\r\n", text[off]) != NULL)
+			off++;
+		if (off < len) {
+			errbuf_set(eb, "%s: line %zu: text after the JSON value", source,
+				   line_of(text, len, off));
+			goto out;
+		}
+	} else {
 		size_t off = end != NULL && end >= text ? (size_t)(end - text) : 0;
 
 		if (end == NULL && cJSON_GetErrorPtr() != NULL)
@@ -718,8 +734,7 @@ void manifest_free(struct manifest *m)
 	free(m);
 }
 
-char *manifest_expand(const char *tmpl, const char *prefix, const char *command,
-		      struct errbuf *eb)
+char *manifest_expand(const char *tmpl, const char *prefix, const char *command, struct errbuf *eb)
 {
 	size_t cap = strlen(tmpl) + 1, len = 0, plen = strlen(prefix), clen = strlen(command);
 	const char *s = tmpl;
@@ -742,8 +757,9 @@ char *manifest_expand(const char *tmpl, const char *prefix, const char *command,
 			} else {
 				char b[48];
 
-				errbuf_set(eb, "unknown placeholder in \"%s\" (expected {prefix} or "
-					       "{command})",
+				errbuf_set(eb,
+					   "unknown placeholder in \"%s\" (expected {prefix} or "
+					   "{command})",
 					   shown(tmpl, b));
 				free(out);
 				return NULL;

@@ -1,0 +1,16 @@
+/* fuzz_manifest: libFuzzer target for the manifest parser (outside input: any JSON file). */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "manifest.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct errbuf eb = {0};
+	struct manifest *m = manifest_parse((const char *)data, size, "fuzz.json", &eb);
+
+	manifest_free(m);
+	return 0;
+}

@@ -1,0 +1,99 @@
+/* journal: the append-only, fsync'd record of finished sweep points (DIR/journal.jsonl) and its reader. */
+#ifndef RARPERF_JOURNAL_H
+#define RARPERF_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "errbuf.h"
+#include "measure.h"
+
+#define JOURNAL_LINE_MAX_BYTES (64u * 1024 * 1024)
+#define JOURNAL_FILE_MAX_BYTES (1024ull * 1024 * 1024)
+#define JOURNAL_SUBJECTS_MAX 64
+
+/*
+ * File format, one JSON object per line:
+ *   {"journal":1,"manifest_sha256":"<hex>","versions":{...},"started":"<UTC>"}
+ *   {"point":"<sweep id>","index":N,"subjects":[{"subject":"sudo","format":"sudoers",
+ *     "command":"...","wall_ns":[..],"user_ns":[..],"system_ns":[..],"exit_codes":[..]}, ...]}
+ * Every line ends in '\n' and is fsync'd before the next point starts. A
+ * last line without its '\n' or that does not parse (kill -9 mid-write) is
+ * ignored; a bad line followed by good ones is an error.
+ */
+
+/* One subject's samples at one point. */
+struct journal_subject {
+	char *subject;
+	char *format;
+	char *command;
+	struct measure_result result; /* arrays owned here (freed by journal_contents_clear) */
+};
+
+struct journal_point {
+	char *id;
+	size_t index;
+	struct journal_subject *subjects;
+	size_t nsubjects;
+};
+
+/* What journal_parse found. */
+struct journal_contents {
+	cJSON *header; /* NULL when the file holds no complete line */
+	struct journal_point *points;
+	size_t npoints;
+	size_t valid_len; /* bytes up to the end of the last good line */
+	bool torn;        /* a partial last line was dropped */
+};
+
+/*
+ * Parses a journal's text into *out (zeroed by this call; free with
+ * journal_contents_clear). source names the input in messages. Bounded:
+ * lines up to JOURNAL_LINE_MAX_BYTES, arrays of equal length >= 1. A
+ * duplicate point id is an error. Returns 0, or -1 with eb naming the line.
+ */
+int journal_parse(const char *text, size_t len, const char *source, struct journal_contents *out,
+		  struct errbuf *eb);
+
+/* Reads path (at most JOURNAL_FILE_MAX_BYTES) and parses it as above. */
+int journal_read(const char *path, struct journal_contents *out, struct errbuf *eb);
+
+/* Frees what *c holds and zeroes it. */
+void journal_contents_clear(struct journal_contents *c);
+
+/*
+ * Checks that c's header records manifest_sha256 and versions (compared
+ * as JSON values). Returns 0, or -1 with eb saying what changed.
+ */
+int journal_check(const struct journal_contents *c, const char *manifest_sha256,
+		  const cJSON *versions, struct errbuf *eb);
+
+/* An open journal being appended to. */
+struct journal;
+
+/*
+ * Creates path (which must not exist) and writes and fsyncs the header
+ * line, then fsyncs the directory. versions is copied. NULL on error.
+ */
+struct journal *journal_create(const char *path, const char *manifest_sha256,
+			       const cJSON *versions, const char *started, struct errbuf *eb);
+
+/*
+ * Opens an existing journal for appending after truncating it to
+ * valid_len (dropping a torn last line). NULL on error.
+ */
+struct journal *journal_reopen(const char *path, size_t valid_len, struct errbuf *eb);
+
+/*
+ * Appends one point line (subjects[i].result must hold >= 1 run) and
+ * fsyncs it. Returns 0 or -1.
+ */
+int journal_append(struct journal *j, const char *point_id, size_t index,
+		   const struct journal_subject *subjects, size_t n, struct errbuf *eb);
+
+/* Closes j. NULL is a no-op. */
+void journal_close(struct journal *j);
+
+#endif

@@ -1,0 +1,201 @@
+/* Tests for journal: write then read back, torn last line, corrupt middle line, hash/version checks. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "journal.h"
+
+static char dir[] = "/tmp/rarperf-test-journal-XXXXXX";
+static const char *sha = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+static cJSON *versions(const char *sudo_version)
+{
+	cJSON *v = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(v, "rarperf", "0.1.0");
+	cJSON_AddStringToObject(v, "sudo", sudo_version);
+	return v;
+}
+
+/* Writes a journal with npoints points of two subjects and 3 runs each. */
+static void write_journal(const char *path, int npoints)
+{
+	struct errbuf eb = {0};
+	uint64_t wall[3] = {1000, 2000, 3000}, user[3] = {1, 2, 3}, sys[3] = {4, 5, 6};
+	int codes[3] = {0, 0, 0};
+	struct journal_subject subj[2];
+	cJSON *v = versions("1.9.13p3");
+	struct journal *j;
+	char id[64];
+	int i;
+
+	unlink(path);
+	memset(subj, 0, sizeof(subj));
+	for (i = 0; i < 2; i++) {
+		subj[i].subject = i ? "doas" : "sudo";
+		subj[i].format = i ? "doas" : "sudoers";
+		subj[i].command = "/opt/x -n /usr/bin/true";
+		subj[i].result.n = 3;
+		subj[i].result.wall_ns = wall;
+		subj[i].result.user_ns = user;
+		subj[i].result.system_ns = sys;
+		subj[i].result.exit_codes = codes;
+	}
+	j = journal_create(path, sha, v, "2026-01-01T00:00:00Z", &eb);
+	CHECK(j != NULL);
+	for (i = 0; j != NULL && i < npoints; i++) {
+		snprintf(id, sizeof(id), "nb_tasks=%d", i + 1);
+		CHECK_INT_EQ(journal_append(j, id, (size_t)i, subj, 2, &eb), 0);
+	}
+	journal_close(j);
+	cJSON_Delete(v);
+}
+
+static void append_raw(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+
+	CHECK(fd >= 0);
+	if (fd >= 0) {
+		CHECK_INT_EQ(write(fd, text, strlen(text)), (long long)strlen(text));
+		close(fd);
+	}
+}
+
+static void test_round_trip(void)
+{
+	struct journal_contents c;
+	struct errbuf eb = {0};
+	char path[128];
+	cJSON *v = versions("1.9.13p3");
+
+	snprintf(path, sizeof(path), "%s/j1.jsonl", dir);
+	write_journal(path, 3);
+	CHECK_INT_EQ(journal_read(path, &c, &eb), 0);
+	CHECK_INT_EQ(c.npoints, 3);
+	CHECK(!c.torn);
+	if (c.npoints == 3) {
+		CHECK_STR_EQ(c.points[2].id, "nb_tasks=3");
+		CHECK_INT_EQ(c.points[2].index, 2);
+		CHECK_INT_EQ(c.points[2].nsubjects, 2);
+		CHECK_STR_EQ(c.points[2].subjects[1].subject, "doas");
+		CHECK_INT_EQ(c.points[2].subjects[1].result.n, 3);
+		CHECK_INT_EQ(c.points[2].subjects[1].result.wall_ns[2], 3000);
+		CHECK_INT_EQ(c.points[2].subjects[1].result.system_ns[0], 4);
+	}
+	CHECK_INT_EQ(journal_check(&c, sha, v, &eb), 0);
+	journal_contents_clear(&c);
+	cJSON_Delete(v);
+}
+
+static void test_torn_last_line_is_ignored_and_dropped(void)
+{
+	struct journal_contents c;
+	struct errbuf eb = {0};
+	struct journal *j;
+	char path[128];
+	size_t valid;
+
+	snprintf(path, sizeof(path), "%s/j2.jsonl", dir);
+	write_journal(path, 2);
+	append_raw(path, "{\"point\":\"nb_tasks=3\",\"index\":2,\"subj");
+	CHECK_INT_EQ(journal_read(path, &c, &eb), 0);
+	CHECK_INT_EQ(c.npoints, 2);
+	CHECK(c.torn);
+	valid = c.valid_len;
+	journal_contents_clear(&c);
+	/* Reopening cuts the torn tail, so the next line starts clean. */
+	j = journal_reopen(path, valid, &eb);
+	CHECK(j != NULL);
+	journal_close(j);
+	append_raw(path, "garbage that is not json\n");
+	CHECK_INT_EQ(journal_read(path, &c, &eb), 0); /* a bad last complete line: torn too */
+	CHECK_INT_EQ(c.npoints, 2);
+	CHECK(c.torn);
+	journal_contents_clear(&c);
+}
+
+static void test_corrupt_middle_line_is_an_error(void)
+{
+	struct journal_contents c;
+	struct errbuf eb = {0};
+	char path[128];
+	const char *text;
+
+	snprintf(path, sizeof(path), "%s/j3.jsonl", dir);
+	write_journal(path, 1);
+	append_raw(path, "{\"point\":1}\n{\"point\":\"x\"}\n");
+	CHECK_INT_EQ(journal_read(path, &c, &eb), -1);
+	CHECK(strstr(eb.msg, "line 3: not a journal point") != NULL);
+	text = "{\"journal\":1}\n";
+	CHECK_INT_EQ(journal_parse(text, strlen(text), "t", &c, &eb), 0); /* bad last = torn */
+	CHECK(c.header == NULL);
+	journal_contents_clear(&c);
+}
+
+static void test_hash_or_version_mismatch_refused(void)
+{
+	struct journal_contents c;
+	struct errbuf eb = {0};
+	char path[128];
+	cJSON *v = versions("1.9.15");
+	const char *other = "1111111111111111111111111111111111111111111111111111111111111111";
+
+	snprintf(path, sizeof(path), "%s/j4.jsonl", dir);
+	write_journal(path, 1);
+	CHECK_INT_EQ(journal_read(path, &c, &eb), 0);
+	CHECK_INT_EQ(journal_check(&c, other, v, &eb), -1);
+	CHECK(strstr(eb.msg, "manifest changed") != NULL);
+	CHECK_INT_EQ(journal_check(&c, sha, v, &eb), -1);
+	CHECK(strstr(eb.msg, "tool versions changed") != NULL);
+	journal_contents_clear(&c);
+	cJSON_Delete(v);
+}
+
+static void test_duplicate_point_is_an_error(void)
+{
+	struct journal_contents c;
+	struct errbuf eb = {0};
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/j5.jsonl", dir);
+	write_journal(path, 1);
+	append_raw(path, "{\"point\":\"nb_tasks=1\",\"index\":0,\"subjects\":[{\"subject\":\"s\","
+			 "\"format\":\"doas\",\"command\":\"c\",\"wall_ns\":[1],\"user_ns\":[1],"
+			 "\"system_ns\":[1],\"exit_codes\":[0]}]}\n{\"point\":\"x\",\"index\":1,"
+			 "\"subjects\":[]}\n");
+	CHECK_INT_EQ(journal_read(path, &c, &eb), -1);
+	CHECK(strstr(eb.msg, "already recorded") != NULL);
+}
+
+static void test_create_refuses_existing(void)
+{
+	struct errbuf eb = {0};
+	char path[128];
+	cJSON *v = versions("1");
+
+	snprintf(path, sizeof(path), "%s/j6.jsonl", dir);
+	write_journal(path, 0);
+	CHECK(journal_create(path, sha, v, "now", &eb) == NULL);
+	CHECK(strstr(eb.msg, "File exists") != NULL);
+	cJSON_Delete(v);
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	RUN(test_round_trip);
+	RUN(test_torn_last_line_is_ignored_and_dropped);
+	RUN(test_corrupt_middle_line_is_an_error);
+	RUN(test_hash_or_version_mismatch_refused);
+	RUN(test_duplicate_point_is_an_error);
+	RUN(test_create_refuses_existing);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return 1;
+	return HARNESS_EXIT();
+}

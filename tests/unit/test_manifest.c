@@ -1,0 +1,197 @@
+/* Tests for manifest: defaults, axes (list, logspace, range), and one line per bad manifest. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "manifest.h"
+
+static struct manifest *parse(const char *text, struct errbuf *eb)
+{
+	return manifest_parse(text, strlen(text), "x.json", eb);
+}
+
+#define GOOD_SUBJECTS "\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"}]"
+
+static void test_logspace_matches_log_py(void)
+{
+	uint32_t v[32];
+	size_t n = manifest_logspace(1, 10000, 15, v, 32);
+	static const uint32_t expected[] = {1,   3,   7,   13,   26,   51,   100,
+					    193, 372, 719, 1389, 2682, 5179, 10000};
+	size_t i;
+
+	CHECK_INT_EQ(n, 14);
+	for (i = 0; i < 14 && i < n; i++)
+		CHECK_INT_EQ(v[i], expected[i]);
+	CHECK_INT_EQ(manifest_logspace(1, 1000, 6, v, 32), 6); /* 1 3 15 63 251 1000 */
+	CHECK_INT_EQ(v[2], 15);
+	CHECK_INT_EQ(v[5], 1000);
+	CHECK_INT_EQ(manifest_logspace(5, 5, 1, v, 32), 1);
+	CHECK_INT_EQ(v[0], 5);
+	CHECK_INT_EQ(manifest_logspace(1, 10, 100, v, 32), 10); /* 1..10, each once */
+}
+
+static void test_defaults(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m =
+	    parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", &eb);
+
+	CHECK(m != NULL);
+	if (m == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		return;
+	}
+	CHECK_STR_EQ(m->name, "t");
+	CHECK_INT_EQ(m->nsubjects, 1);
+	CHECK_STR_EQ(m->subjects[0].program, "{prefix}/bin/sudo");
+	CHECK_STR_EQ(m->subjects[0].policy, "{prefix}/etc/sudoers");
+	CHECK_INT_EQ(m->subjects[0].nargs, 2);
+	CHECK_STR_EQ(m->subjects[0].args[1], "{command}");
+	CHECK_STR_EQ(m->command, "/usr/bin/true");
+	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_TASKS].n, 1);
+	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_TASKS].values[0], 1);
+	CHECK_INT_EQ(m->order, MANIFEST_ORDER_INTERLEAVED);
+	CHECK_INT_EQ(m->repetitions, 1);
+	CHECK_INT_EQ(m->min_runs, 10);
+	CHECK_INT_EQ(m->max_runs, 0);
+	CHECK(m->bench_uid != 0);
+	CHECK_INT_EQ(m->text_len, strlen(m->text));
+	manifest_free(m);
+}
+
+static void test_full_manifest(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m = parse(
+	    "{\"name\":\"full\",\"description\":\"d\",\"subjects\":["
+	    "{\"id\":\"sr-cbor\",\"format\":\"rar-cbor\",\"program\":\"{prefix}/bin/dosr-cbor\"},"
+	    "{\"id\":\"doas\",\"format\":\"doas\",\"args\":[\"{command}\"],\"policy\":\"/tmp/d\"}],"
+	    "\"axes\":{\"nb_roles\":[1,2],\"nb_tasks\":{\"logspace\":[1,10000,15]},"
+	    "\"nb_users\":{\"range\":[1,10,3]}},\"match\":\"first\",\"command\":\"/bin/true\","
+	    "\"bench_user\":\"nobody\",\"warmup\":3,\"min_runs\":5,\"max_runs\":7,"
+	    "\"min_time_s\":0.5,\"order\":\"random\",\"seed\":9,\"repetitions\":2,"
+	    "\"sudoers_layout\":\"per-task\",\"seed_compat\":false}",
+	    &eb);
+
+	CHECK(m != NULL);
+	if (m == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		return;
+	}
+	CHECK_STR_EQ(m->subjects[0].policy_data, "{prefix}/etc/rootasrole-cbor.bin");
+	CHECK_STR_EQ(m->subjects[0].policy, "{prefix}/etc/rootasrole-cbor.json");
+	CHECK_STR_EQ(m->subjects[1].policy, "/tmp/d");
+	CHECK_INT_EQ(m->subjects[1].nargs, 1);
+	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_ROLES].n, 2);
+	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_TASKS].n, 14);
+	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_USERS].n, 4); /* 1 4 7 10 */
+	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_USERS].values[3], 10);
+	CHECK_INT_EQ(m->match, MANIFEST_MATCH_FIRST);
+	CHECK_INT_EQ(m->min_time_ns, 500000000);
+	CHECK_INT_EQ(m->order, MANIFEST_ORDER_RANDOM);
+	CHECK_INT_EQ(m->seed, 9);
+	CHECK_INT_EQ(m->repetitions, 2);
+	CHECK_INT_EQ(m->sudoers_layout, MANIFEST_LAYOUT_PER_TASK);
+	manifest_free(m);
+}
+
+/* Each bad manifest: NULL, and the message names the file and the JSON path. */
+static void expect_error(const char *text, const char *want)
+{
+	struct errbuf eb = {0};
+	struct manifest *m = parse(text, &eb);
+
+	CHECK(m == NULL);
+	manifest_free(m);
+	if (strstr(eb.msg, want) == NULL || strncmp(eb.msg, "x.json: ", 8) != 0 ||
+	    strchr(eb.msg, '\n') != NULL) {
+		fprintf(stderr, "  got \"%s\", expected it to contain \"%s\"\n", eb.msg, want);
+		harness_failed_checks++;
+	}
+}
+
+static void test_bad_manifests(void)
+{
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"colour\":1," GOOD_SUBJECTS "}",
+		     "$.colour: unknown key");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"warmup\":\"3\"," GOOD_SUBJECTS
+		     "}",
+		     "$.warmup: expected an integer, got a string");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[]},"
+		     GOOD_SUBJECTS "}",
+		     "$.axes.nb_tasks: empty axis");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"sudoers\"},{\"id\":\"b\",\"format\":\"yaml\"}]}",
+		     "$.subjects[1].format: unknown format \"yaml\" (expected sudoers, doas, "
+		     "rar-json, rar-cbor)");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"no-such-user-rarperf\"," GOOD_SUBJECTS "}",
+		     "$.bench_user: no such user \"no-such-user-rarperf\"");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"root\"," GOOD_SUBJECTS "}",
+		     "$.bench_user: \"root\" is root");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\"}", "$.subjects: missing");
+	expect_error("{\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", "$.name: missing");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":"
+		     "{\"logspace\":[1,10]}}," GOOD_SUBJECTS "}",
+		     "$.axes.nb_tasks.logspace: expected an array of 3 integers");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":"
+		     "{\"range\":[10,1,1]}}," GOOD_SUBJECTS "}",
+		     "$.axes.nb_tasks.range: stop (1) is below start (10)");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[1,0]},"
+		     GOOD_SUBJECTS "}",
+		     "$.axes.nb_tasks[1]: 0 is out of range");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_task\":[1]},"
+		     GOOD_SUBJECTS "}",
+		     "$.axes.nb_task: unknown key");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"program\":\"{prefx}/bin/doas\"}]}",
+		     "$.subjects[0].program: unknown placeholder");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\"},{\"id\":\"a\",\"format\":\"sudoers\"}]}",
+		     "$.subjects[1].id: duplicate subject id");
+	expect_error("{\"name\":\"t\",\"name\":\"u\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}",
+		     "$.name: duplicate key");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_runs\":5,\"max_runs\":2,"
+		     GOOD_SUBJECTS "}",
+		     "$.max_runs: 2 is below min_runs (5)");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"zigzag\","
+		     GOOD_SUBJECTS "}",
+		     "$.order: unknown order \"zigzag\"");
+	expect_error("{\"name\":\"t\",\n\"bench_user\":\"nobody\",,}", "line 2: not valid JSON");
+	expect_error("[1,2]", "$: expected an object, got an array");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_time_s\":-1," GOOD_SUBJECTS
+		     "}",
+		     "$.min_time_s: -1 is out of range");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"args\":[1]}]}",
+		     "$.subjects[0].args[0]: expected a string, got a number");
+}
+
+static void test_expand(void)
+{
+	struct errbuf eb = {0};
+	char *s = manifest_expand("{prefix}/bin/sudo {command}{prefix}", "/opt/r", "/bin/true", &eb);
+
+	CHECK_STR_EQ(s, "/opt/r/bin/sudo /bin/true/opt/r");
+	free(s);
+	CHECK(manifest_expand("{nope}", "/p", "/c", &eb) == NULL);
+	CHECK(strstr(eb.msg, "unknown placeholder") != NULL);
+}
+
+static void test_load_missing_file(void)
+{
+	struct errbuf eb = {0};
+
+	CHECK(manifest_load("/nonexistent/m.json", &eb) == NULL);
+	CHECK(strstr(eb.msg, "/nonexistent/m.json") != NULL);
+}
+
+int main(void)
+{
+	RUN(test_logspace_matches_log_py);
+	RUN(test_defaults);
+	RUN(test_full_manifest);
+	RUN(test_bad_manifests);
+	RUN(test_expand);
+	RUN(test_load_missing_file);
+	return HARNESS_EXIT();
+}
