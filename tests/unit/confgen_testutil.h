@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer; *len gets its size. NULL on error. */
-static char *testutil_read_file(const char *path, size_t *len)
+static inline char *testutil_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
@@ -37,7 +37,7 @@ static char *testutil_read_file(const char *path, size_t *len)
 }
 
 /* Removes every file in dir (no subdirectories are made by the tests), then dir. */
-static void testutil_rm_dir(const char *dir)
+static inline void testutil_rm_dir(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -61,8 +61,8 @@ struct testutil_buf {
 	size_t len, cap;
 };
 
-__attribute__((format(printf, 2, 3))) static void testutil_printf(struct testutil_buf *b,
-								  const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static inline void testutil_printf(struct testutil_buf *b,
+									 const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -91,7 +91,7 @@ __attribute__((format(printf, 2, 3))) static void testutil_printf(struct testuti
  * line: "{_" marks an indefinite map, "_1" after an integer the 2-byte form,
  * "_2" the 4-byte form (none means the shortest, inline form).
  */
-static void testutil_cbor_diag(struct testutil_buf *b, const cbor_item_t *item, int depth)
+static inline void testutil_cbor_diag(struct testutil_buf *b, const cbor_item_t *item, int depth)
 {
 	static const char *const width_suffix[] = {"_0", "_1", "_2", "_3"};
 	size_t n;
@@ -146,7 +146,7 @@ static void testutil_cbor_diag(struct testutil_buf *b, const cbor_item_t *item, 
 }
 
 /* Bytes as lowercase hex, 32 per line, space separated, final newline. */
-static void testutil_hex(struct testutil_buf *b, const unsigned char *data, size_t len)
+static inline void testutil_hex(struct testutil_buf *b, const unsigned char *data, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		testutil_printf(b, "%02x%s", data[i], (i % 32 == 31 || i + 1 == len) ? "\n" : " ");
