@@ -15,6 +15,7 @@ passed=0 failed=0
 
 ok() { echo "ok - $*"; passed=$((passed + 1)); }
 notok() { echo "not ok - $*"; failed=$((failed + 1)); }
+quiet() { "$@" >/dev/null 2>&1; }
 check() { # check "what" command...
 	local what=$1
 	shift
@@ -81,8 +82,8 @@ shape_case() {
 		notok "$name: confgen failed: $(cat "$d/err")"
 		return
 	fi
-	check "$name: visudo -cf accepts the sudoers" "$visudo" -cf "$d/sudoers" >/dev/null
-	check "$name: doas -C accepts doas.conf" "$doas" -C "$d/doas.conf"
+	check "$name: visudo -cf accepts the sudoers" quiet "$visudo" -cf "$d/sudoers"
+	check "$name: doas -C accepts doas.conf" quiet "$doas" -C "$d/doas.conf"
 	check "$name: doas -C permits the bench uid /usr/bin/true" \
 		test "$(as_bench "$doas" -C "$d/doas.conf" /usr/bin/true)" = "permit nopass"
 	check "$name: doas -C denies the bench uid /usr/bin/false" \
@@ -144,7 +145,7 @@ shape_case r2u3t4c2-per-task 2 3 4 2 last --sudoers-layout per-task
 d=$tmp/seed && mkdir -p "$d"
 if "$confgen" --seed-compat --roles 2 --users 2 --tasks 3 --commands 2 --uid 1000 \
 	--sudoers "$d/sudoers" --rar-cbor "$d/rootasrole.json" 2>"$d/err"; then
-	check "seed-compat: visudo -cf accepts the sudoers" "$visudo" -cf "$d/sudoers" >/dev/null
+	check "seed-compat: visudo -cf accepts the sudoers" quiet "$visudo" -cf "$d/sudoers"
 	check "seed-compat: #1000 is in both roles' user specs" test "$(grep -c '^#2001, #1000 ALL = ' "$d/sudoers")" -eq 2
 	check "seed-compat: the CBOR holds the spec's 3.3.4 header" \
 		test "$(head -c 15 "$d/rootasrole.bin" | od -An -tx1 | tr -d ' \n')" = bf6776657273696f6e65332e332e34
@@ -157,7 +158,7 @@ d=$tmp/setup && mkdir -p "$d/etc"
 if (cd "$d" && "$confgen" etc/sudoers etc/rootasrole.json 1 1 5 1 1000) 2>"$tmp/setup.err"; then
 	check "seed --setup line: writes exactly etc/sudoers and etc/rootasrole.json" \
 		test "$(cd "$d" && find . | sort | tr '\n' ' ')" = ". ./etc ./etc/rootasrole.json ./etc/sudoers "
-	check "seed --setup line: visudo -cf accepts etc/sudoers" "$visudo" -cf "$d/etc/sudoers" >/dev/null
+	check "seed --setup line: visudo -cf accepts etc/sudoers" quiet "$visudo" -cf "$d/etc/sudoers"
 	check "seed --setup line: the JSON's data path is itself, absolute" \
 		test "$(jq -r .storage.settings.path "$d/etc/rootasrole.json")" = "$d/etc/rootasrole.json"
 	check "seed --setup line: 5 tasks, the last one holding /usr/bin/true" \
@@ -237,7 +238,7 @@ if as_bench "$confgen" --uid "$bench_uid" --tasks 3 --sudoers "$d/sudoers" --rar
 		check "as a non-root user: an immutable file fails with exit 1, naming CAP_LINUX_IMMUTABLE" \
 			test "$rc" -eq 1 -a "$(grep -c CAP_LINUX_IMMUTABLE "$tmp/nr.err")" -eq 1
 		check "as root: an immutable file is cleared and rewritten" \
-			"$confgen" --uid "$bench_uid" --tasks 2 --rar-json "$d/r.json"
+			quiet "$confgen" --uid "$bench_uid" --tasks 2 --rar-json "$d/r.json"
 		check "as root: the rewritten file is no longer immutable" \
 			test "$(lsattr "$d/r.json" | cut -c5)" = "-"
 		check "as root: the rewritten file belongs to root" test "$(stat -c %u "$d/r.json")" = 0
