@@ -1,0 +1,90 @@
+# perf_tasks.gp: time to authorise one command against the number of tasks (at one role),
+# measured points with their spread and one fitted line per subject x format, slope in the legend.
+#
+# Data only from TSV (rarplot writes them), parameters only with -e:
+#   dir     directory of the TSV files                       (default '.')
+#   files   space-separated TSV names in dir                  (required)
+#   titles  space-separated legend names, one per file        (default: the file names)
+#   weights space-separated 1/0: fit weighted by column 5     (default: all 0)
+#   out     output file                                       (default 'perf_tasks.png')
+#   term    pngcairo | svg | pdfcairo                         (default 'pngcairo')
+#   stat    'median' or 'mean', for the y label               (default 'median')
+#   band    1: columns 3-4 are a min-max band across hosts    (default 0: error bars)
+#   xlabel  x axis label                                      (default 'nb_tasks')
+#   unit    unit of the slope in the legend                   (default 'task')
+# TSV columns: x y_ms ylow_ms yhigh_ms sigma_ms runs nb_roles nb_tasks ('#' lines are comments).
+# Example: gnuplot -e "dir='out/data/perf_tasks'; files='01_sudo_sudoers.tsv'" plots/perf_tasks.gp
+
+if (!exists("files")) { print "perf_tasks.gp: set files='a.tsv b.tsv' with -e"; exit status 2 }
+if (!exists("dir")) dir = '.'
+if (!exists("titles")) titles = files
+if (!exists("weights")) weights = ''
+if (!exists("out")) out = 'perf_tasks.png'
+if (!exists("term")) term = 'pngcairo'
+if (!exists("stat")) stat = 'median'
+if (!exists("band")) band = 0
+if (!exists("xlabel")) xlabel = 'nb_tasks'
+if (!exists("unit")) unit = 'task'
+figure_title = 'Time to authorise one command vs. number of tasks'
+
+set encoding utf8
+if (term eq 'svg') {
+	set terminal svg size 1000,680 dynamic enhanced font 'Sans,13' background rgb 'white'
+} else {
+	if (term eq 'pdfcairo') {
+		set terminal pdfcairo size 10in,6.8in enhanced font 'Sans,11'
+	} else {
+		set terminal pngcairo size 1000,680 enhanced font 'Sans,11' background rgb 'white'
+	}
+}
+set output out
+
+n = words(files)
+array A[n]
+array B[n]
+array AE[n]
+array BE[n]
+set fit quiet nolog errorvariables
+set fit limit 1e-12
+set fit maxiter 1000
+do for [i=1:n] {
+	f = dir.'/'.word(files, i)
+	# Start from stats' unweighted regression: fit needs non-zero starting values.
+	stats f using 1:2 nooutput
+	a = STATS_intercept != 0 ? STATS_intercept : 1.0
+	b = STATS_slope != 0 ? STATS_slope : 1e-6
+	if (word(weights, i) eq '1') {
+		fit a + b*x f using 1:2:5 yerror via a, b
+	} else {
+		fit a + b*x f using 1:2 via a, b
+	}
+	A[i] = a
+	B[i] = b
+	AE[i] = a_err
+	BE[i] = b_err
+}
+
+set title figure_title
+set xlabel xlabel noenhanced
+set ylabel sprintf('%s wall time per command (ms)', stat)
+set key top left box opaque noenhanced spacing 1.2
+set grid
+set xrange [0:*]
+set yrange [0:*]
+set samples 400
+set style fill transparent solid 0.18 noborder
+
+if (band) {
+	plot for [i=1:n] dir.'/'.word(files, i) using 1:3:4 with filledcurves lc i \
+		title sprintf('%s (min–max over hosts)', word(titles, i)), \
+	     for [i=1:n] dir.'/'.word(files, i) using 1:2 with points lc i pt 7 ps 0.8 \
+		title sprintf('%s (median over hosts)', word(titles, i)), \
+	     for [i=1:n] A[i] + B[i]*x with lines lc i lw 2 \
+		title sprintf('fit: %.4g ± %.2g µs/%s', 1000*B[i], 1000*BE[i], unit)
+} else {
+	plot for [i=1:n] dir.'/'.word(files, i) using 1:2:3:4 with yerrorbars lc i pt 7 ps 0.8 \
+		title sprintf('%s (%s, %s)', word(titles, i), stat, stat eq 'median' ? 'quartiles' : '±stddev'), \
+	     for [i=1:n] A[i] + B[i]*x with lines lc i lw 2 \
+		title sprintf('%s fit: %.4g ± %.2g µs/%s', word(titles, i), 1000*B[i], 1000*BE[i], unit)
+}
+set output

@@ -1,0 +1,267 @@
+/* fitreport: fit every series, compare each with the baseline subject, and write fits.tsv and
+ * report.md. */
+#include "fitreport.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomicfile.h"
+
+const char *fitreport_unit(const char *axis)
+{
+	static const struct {
+		const char *axis, *unit;
+	} units[] = {{"nb_tasks", "task"},
+		     {"nb_roles", "role"},
+		     {"nb_users", "user"},
+		     {"nb_commands", "command"},
+		     {PLOTSERIES_AXIS_BOTH, "role×task"}};
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(axis, units[i].axis) == 0)
+			return units[i].unit;
+	return axis;
+}
+
+void fitreport_free(struct fitreport *rep)
+{
+	if (rep == NULL)
+		return;
+	free(rep->rows);
+	free(rep);
+}
+
+static void fitreport_compare(struct fitreport_row *r, const struct fitreport_row *b)
+{
+	double lo, hi, xc;
+
+	r->baseline = b;
+	r->raw_diff_pct = 100.0 * (r->fit.intercept - b->fit.intercept) / b->fit.intercept;
+	r->slope_diff_pct = 100.0 * (r->fit.slope - b->fit.slope) / fabs(b->fit.slope);
+	lo = fmin(r->series->x_min, b->series->x_min);
+	hi = fmax(r->series->x_max, b->series->x_max);
+	r->has_crossover =
+	    r != b && fit_crossover(&r->fit, &b->fit, &xc) == 0 && xc >= lo && xc <= hi;
+	r->crossover_x = r->has_crossover ? xc : NAN;
+}
+
+int fitreport_compute(const struct plotseries_set *set, const char *baseline, bool use_weights,
+		      const struct results *res, struct fitreport **out, struct errbuf *eb)
+{
+	struct fitreport *rep = NULL;
+	double *x = NULL, *y = NULL, *sigma = NULL;
+	size_t i, j;
+	int rc = -1;
+
+	*out = NULL;
+	rep = calloc(1, sizeof(*rep));
+	if (rep == NULL || (rep->rows = calloc(set->n_series, sizeof(*rep->rows))) == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	rep->set = set;
+	rep->baseline = baseline;
+	for (i = 0; i < set->n_series; i++) {
+		const struct plotseries *s = &set->series[i];
+		struct fitreport_row *r = &rep->rows[i];
+
+		r->series = s;
+		if (plotseries_xy(s, use_weights, &x, &y, &sigma, eb) != 0)
+			goto out;
+		if (fit_linear(x, y, sigma, s->n, &r->fit, eb) != 0) {
+			errbuf_prefix(eb, "%s: subject %s format %s host %s",
+				      s->source < res->n_sources ? res->sources[s->source] : "-",
+				      s->subject, s->format, s->host);
+			goto out;
+		}
+		free(x);
+		free(y);
+		free(sigma);
+		x = y = sigma = NULL;
+		rep->n_rows++;
+	}
+	for (i = 0; i < rep->n_rows; i++) {
+		for (j = 0; j < rep->n_rows; j++)
+			if (strcmp(rep->rows[j].series->subject, baseline) == 0 &&
+			    strcmp(rep->rows[j].series->host, rep->rows[i].series->host) == 0)
+				break;
+		if (j < rep->n_rows)
+			fitreport_compare(&rep->rows[i], &rep->rows[j]);
+	}
+	*out = rep;
+	rep = NULL;
+	rc = 0;
+out:
+	free(x);
+	free(y);
+	free(sigma);
+	fitreport_free(rep);
+	return rc;
+}
+
+int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct errbuf *eb)
+{
+	struct atomicfile *af;
+	FILE *f;
+	size_t i;
+
+	af = atomicfile_open(path, 0644, eb);
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fputs(
+	    "subject\tformat\thost\tx\tn\tintercept_ms\tintercept_se_ms\tslope_us\tslope_se_us\tr2"
+	    "\n",
+	    f);
+	for (i = 0; i < rep->n_rows; i++) {
+		const struct fitreport_row *r = &rep->rows[i];
+
+		fprintf(f, "%s\t%s\t%s\t%s\t%zu\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\n",
+			r->series->subject, r->series->format, r->series->host, rep->set->axis,
+			r->fit.n, r->fit.intercept, r->fit.intercept_se, r->fit.slope * 1e3,
+			r->fit.slope_se * 1e3, r->fit.r2);
+	}
+	if (ferror(f)) {
+		atomicfile_abort(af);
+		return errbuf_set(eb, "%s: write error", path);
+	}
+	return atomicfile_commit(af, eb);
+}
+
+static int fitreport_cmp_double(const void *a, const void *b)
+{
+	double da = *(const double *)a, db = *(const double *)b;
+
+	return (da > db) - (da < db);
+}
+
+static void fitreport_print_hosts(const struct fitreport *rep, FILE *f, const char *unit)
+{
+	double *slopes = NULL;
+	size_t i, j, k, n;
+
+	slopes = malloc(rep->n_rows * sizeof(*slopes));
+	if (slopes == NULL)
+		return;
+	fprintf(f, "\n| subject | format | hosts | slope min (µs/%s) | median | max | spread |\n",
+		unit);
+	fputs("|---|---|---:|---:|---:|---:|---:|\n", f);
+	for (i = 0; i < rep->n_rows; i++) {
+		const struct plotseries *s = rep->rows[i].series;
+
+		for (j = 0; j < i; j++)
+			if (strcmp(rep->rows[j].series->subject, s->subject) == 0 &&
+			    strcmp(rep->rows[j].series->format, s->format) == 0)
+				break;
+		if (j < i)
+			continue;
+		n = 0;
+		for (k = i; k < rep->n_rows; k++)
+			if (strcmp(rep->rows[k].series->subject, s->subject) == 0 &&
+			    strcmp(rep->rows[k].series->format, s->format) == 0)
+				slopes[n++] = rep->rows[k].fit.slope * 1e3;
+		qsort(slopes, n, sizeof(*slopes), fitreport_cmp_double);
+		double med = n % 2 ? slopes[n / 2] : (slopes[n / 2 - 1] + slopes[n / 2]) / 2;
+
+		fprintf(f, "| %s | %s | %zu | %.4g | %.4g | %.4g | %.1f%% |\n", s->subject,
+			s->format, n, slopes[0], med, slopes[n - 1],
+			med != 0 ? 100.0 * (slopes[n - 1] - slopes[0]) / fabs(med) : 0.0);
+	}
+	free(slopes);
+}
+
+void fitreport_print_table(const struct fitreport *rep, FILE *f)
+{
+	const char *unit = fitreport_unit(rep->set->axis);
+	bool hosts = rep->set->n_hosts > 1;
+	size_t i;
+
+	fprintf(f,
+		"| subject | format |%s points | intercept (ms) | slope (µs/%s) | R² |"
+		" raw vs %s | slope vs %s | crossover (%s) |\n",
+		hosts ? " host |" : "", unit, rep->baseline, rep->baseline, rep->set->axis);
+	fprintf(f, "|---|---|%s---:|---:|---:|---:|---:|---:|---:|\n", hosts ? "---|" : "");
+	for (i = 0; i < rep->n_rows; i++) {
+		const struct fitreport_row *r = &rep->rows[i];
+		char raw[32], slope[32], cross[48];
+
+		if (r->baseline == NULL) {
+			snprintf(raw, sizeof(raw), "n/a");
+			snprintf(slope, sizeof(slope), "n/a");
+			snprintf(cross, sizeof(cross), "n/a");
+		} else if (r->baseline == r) {
+			snprintf(raw, sizeof(raw), "baseline");
+			snprintf(slope, sizeof(slope), "baseline");
+			snprintf(cross, sizeof(cross), "-");
+		} else {
+			snprintf(raw, sizeof(raw), "%+.1f%%", r->raw_diff_pct);
+			snprintf(slope, sizeof(slope), "%+.1f%%", r->slope_diff_pct);
+			if (r->has_crossover)
+				snprintf(cross, sizeof(cross), "%.0f", r->crossover_x);
+			else
+				snprintf(cross, sizeof(cross), "none in range");
+		}
+		fprintf(f, "| %s | %s |", r->series->subject, r->series->format);
+		if (hosts)
+			fprintf(f, " %s |", r->series->host);
+		fprintf(f, " %zu | %.4f ± %.4f | %.4g ± %.2g | %.5f | %s | %s | %s |\n", r->fit.n,
+			r->fit.intercept, r->fit.intercept_se, r->fit.slope * 1e3,
+			r->fit.slope_se * 1e3, r->fit.r2, raw, slope, cross);
+	}
+	if (hosts)
+		fitreport_print_hosts(rep, f, unit);
+}
+
+int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
+			     const char *path, struct errbuf *eb)
+{
+	struct atomicfile *af;
+	FILE *f;
+	size_t i;
+
+	af = atomicfile_open(path, 0644, eb);
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fprintf(f, "# rarplot report: time against %s\n\n", rep->set->axis);
+	fputs("Inputs:", f);
+	for (i = 0; i < ctx->n_inputs; i++)
+		fprintf(f, "%s `%s`", i ? "," : "", ctx->inputs[i]);
+	fprintf(f,
+		"\n\nEach line is time = intercept + slope × %s, fitted by rarplot's own least"
+		" squares to the %s wall time of each point",
+		rep->set->axis, ctx->stat);
+	if (rep->set->held != NULL && rep->set->held[0] != '\0')
+		fprintf(f, ", with the other axes held at %s", rep->set->held);
+	fprintf(f,
+		". %s Standard errors are asymptotic (as gnuplot's `fit` reports them: scaled"
+		" by sqrt(WSSR/(n-2))). Raw cost compares intercepts and slope compares slopes"
+		" with the same host's `%s`; negative is cheaper. The crossover is the %s"
+		" where the two fitted lines meet, when it lies within the measured range.\n\n",
+		ctx->use_weights ? "Points are weighted by 1/σ², σ = stddev/√runs, where every"
+				   " point of the series has a stddev; otherwise unweighted."
+				 : "Every point has the same weight.",
+		rep->baseline, rep->set->axis);
+	fitreport_print_table(rep, f);
+	if (ctx->n_figures > 0) {
+		fputs("\n## Figures\n\n", f);
+		for (i = 0; i < ctx->n_figures; i++) {
+			const char *name = ctx->figures[i];
+			size_t len = strlen(name);
+
+			if (len > 4 && strcmp(name + len - 4, ".png") == 0)
+				fprintf(f, "![%s](%s)\n\n", name, name);
+			else
+				fprintf(f, "- [%s](%s)\n", name, name);
+		}
+	}
+	for (i = 0; i < ctx->n_notes; i++)
+		fprintf(f, "%s- %s\n", i == 0 ? "\n## Notes\n\n" : "", ctx->notes[i]);
+	if (ferror(f)) {
+		atomicfile_abort(af);
+		return errbuf_set(eb, "%s: write error", path);
+	}
+	return atomicfile_commit(af, eb);
+}

@@ -1,0 +1,76 @@
+/* fitreport: fit every series, compare each with the baseline subject, and write fits.tsv and
+ * report.md. */
+#ifndef RARPERF_FITREPORT_H
+#define RARPERF_FITREPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "errbuf.h"
+#include "fit.h"
+#include "plotseries.h"
+
+/* One fitted series and how it compares with the baseline on its host. */
+struct fitreport_row {
+	const struct plotseries *series;      /* borrowed from the set */
+	struct fit_line fit;                  /* y in ms, x in units of the axis */
+	const struct fitreport_row *baseline; /* NULL when the host has no baseline */
+	double raw_diff_pct;                  /* 100 (intercept - baseline's) / baseline's */
+	double slope_diff_pct;                /* 100 (slope - baseline's) / |baseline's| */
+	bool has_crossover;                   /* the lines meet within the measured x range */
+	double crossover_x;
+};
+
+struct fitreport {
+	const struct plotseries_set *set; /* borrowed */
+	const char *baseline;             /* subject name, borrowed */
+	struct fitreport_row *rows;
+	size_t n_rows;
+};
+
+/*
+ * Fits every series of set (weighted by each point's sigma when use_weights
+ * and the series has them) and compares it with the first series of subject
+ * baseline on the same host. Returns 0 and *out (free with fitreport_free),
+ * or -1 with a message naming the series and its file.
+ */
+int fitreport_compute(const struct plotseries_set *set, const char *baseline, bool use_weights,
+		      const struct results *res, struct fitreport **out, struct errbuf *eb);
+
+void fitreport_free(struct fitreport *rep);
+
+/*
+ * Writes fits.tsv: a header line then one row per fit, columns
+ * subject format host x n intercept_ms intercept_se_ms slope_us slope_se_us r2.
+ * Atomic. Returns 0 or -1.
+ */
+int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct errbuf *eb);
+
+/*
+ * Prints the comparison table (Markdown) to f: per subject x format (x
+ * host): points, intercept (ms) +/- SE, slope (us per unit) +/- SE, R2, % raw
+ * cost and % slope against the baseline, crossover size. With several
+ * hosts, a second table of min / median / max slope across hosts.
+ */
+void fitreport_print_table(const struct fitreport *rep, FILE *f);
+
+/* What report.md says about how it was made. */
+struct fitreport_context {
+	const char *const *inputs;
+	size_t n_inputs;
+	const char *stat; /* "median" or "mean" */
+	bool use_weights;
+	const char *const *figures; /* file names relative to the report, may be 0 */
+	size_t n_figures;
+	const char *const *notes; /* extra lines, e.g. figures skipped and why */
+	size_t n_notes;
+};
+
+/* Writes report.md (title, inputs, method, the table, the figures). Atomic. */
+int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
+			     const char *path, struct errbuf *eb);
+
+/* "task" for nb_tasks, "role" for nb_roles, "role×task" for the product, else the name. */
+const char *fitreport_unit(const char *axis);
+
+#endif

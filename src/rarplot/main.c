@@ -1,0 +1,306 @@
+/* rarplot: fit time = intercept + slope x size per subject and format, print the comparison, draw
+ * the figures. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errbuf.h"
+#include "fitreport.h"
+#include "plotfig.h"
+#include "plotrun.h"
+#include "plotseries.h"
+#include "results.h"
+
+#define RARPLOT_EXIT_FAIL 1
+#define RARPLOT_EXIT_USAGE 2
+
+struct config {
+	const char *out_dir;
+	enum plotseries_stat stat;
+	const char *axis;
+	const char *baseline;
+	const char *formats[PLOTFIG_MAX_FORMATS];
+	size_t n_formats;
+	char formats_buf[64];
+	bool use_weights;
+	const char *plots_dir;
+	char **inputs;
+	size_t n_inputs;
+};
+
+static void usage(FILE *f)
+{
+	fputs(
+	    "usage: rarplot [-o DIR] [--stat median|mean] [--x AXIS] [--baseline SUBJECT]\n"
+	    "               [--format png,svg,pdf|none] [--unweighted] [--plots-dir DIR]\n"
+	    "               RESULTS.json...\n"
+	    "\n"
+	    "Fits time = intercept + slope x AXIS per subject x format (x host) of\n"
+	    "hyperfine-format results (plain hyperfine exports, rarbench results.json,\n"
+	    "rarlab merged.json), prints the comparison with the baseline subject, and\n"
+	    "writes DIR/report.md, DIR/fits.tsv, DIR/data/*/*.tsv and the figures.\n"
+	    "\n"
+	    "  -o, --out DIR          output directory (default rarplot-out)\n"
+	    "      --stat S           median (default) or mean of each point\n"
+	    "      --x AXIS           parameter on x: nb_tasks (default), nb_roles, nb_users,\n"
+	    "                         nb_commands, any numeric parameter, or both (roles x tasks)\n"
+	    "      --baseline SUBJECT subject the others are compared with (default sudo)\n"
+	    "      --format LIST      figure formats, comma-separated: png,svg,pdf (default),\n"
+	    "                         or none for the report only (no gnuplot needed)\n"
+	    "      --unweighted       ordinary least squares even when points have a stddev\n"
+	    "      --plots-dir DIR    where perf_tasks.gp and the other scripts are\n"
+	    "  -h, --help             this text\n"
+	    "  -V, --version          rarperf's version\n"
+	    "\n"
+	    "Exit status: 0 ok, 1 gnuplot or output failure, 2 usage or input error.\n",
+	    f);
+}
+
+static void config_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->out_dir = "rarplot-out";
+	cfg->stat = PLOTSERIES_MEDIAN;
+	cfg->axis = "nb_tasks";
+	cfg->baseline = "sudo";
+	cfg->formats[0] = "png";
+	cfg->formats[1] = "svg";
+	cfg->formats[2] = "pdf";
+	cfg->n_formats = 3;
+	cfg->use_weights = true;
+}
+
+/* Splits "png,svg" into cfg->formats; "none" leaves it empty. */
+static int parse_formats(struct config *cfg, const char *arg)
+{
+	char *p, *save = NULL;
+	size_t i;
+
+	if ((size_t)snprintf(cfg->formats_buf, sizeof(cfg->formats_buf), "%s", arg) >=
+	    sizeof(cfg->formats_buf))
+		return -1;
+	cfg->n_formats = 0;
+	if (strcmp(arg, "none") == 0)
+		return 0;
+	for (p = strtok_r(cfg->formats_buf, ",", &save); p != NULL;
+	     p = strtok_r(NULL, ",", &save)) {
+		if (strcmp(p, "png") != 0 && strcmp(p, "svg") != 0 && strcmp(p, "pdf") != 0)
+			return -1;
+		for (i = 0; i < cfg->n_formats; i++)
+			if (strcmp(cfg->formats[i], p) == 0)
+				break;
+		if (i < cfg->n_formats)
+			continue;
+		if (cfg->n_formats == PLOTFIG_MAX_FORMATS)
+			return -1;
+		cfg->formats[cfg->n_formats++] = p;
+	}
+	return cfg->n_formats > 0 ? 0 : -1;
+}
+
+/* Returns 0 to go on, or an exit status + 1 (so --help exits 0). */
+static int parse_args(struct config *cfg, int argc, char **argv)
+{
+	enum { OPT_STAT = 256, OPT_X, OPT_BASELINE, OPT_FORMAT, OPT_UNWEIGHTED, OPT_PLOTS_DIR };
+	static const struct option opts[] = {
+	    {"out", required_argument, NULL, 'o'},
+	    {"stat", required_argument, NULL, OPT_STAT},
+	    {"x", required_argument, NULL, OPT_X},
+	    {"baseline", required_argument, NULL, OPT_BASELINE},
+	    {"format", required_argument, NULL, OPT_FORMAT},
+	    {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
+	    {"plots-dir", required_argument, NULL, OPT_PLOTS_DIR},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "o:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			cfg->out_dir = optarg;
+			break;
+		case OPT_STAT:
+			if (strcmp(optarg, "median") == 0)
+				cfg->stat = PLOTSERIES_MEDIAN;
+			else if (strcmp(optarg, "mean") == 0)
+				cfg->stat = PLOTSERIES_MEAN;
+			else {
+				fprintf(stderr, "rarplot: --stat %s: use median or mean\n", optarg);
+				return RARPLOT_EXIT_USAGE + 1;
+			}
+			break;
+		case OPT_X:
+			cfg->axis = strcmp(optarg, "both") == 0 ? PLOTSERIES_AXIS_BOTH : optarg;
+			break;
+		case OPT_BASELINE:
+			cfg->baseline = optarg;
+			break;
+		case OPT_FORMAT:
+			if (parse_formats(cfg, optarg) != 0) {
+				fprintf(stderr,
+					"rarplot: --format %s: use a comma-separated list of png, "
+					"svg, pdf, or none\n",
+					optarg);
+				return RARPLOT_EXIT_USAGE + 1;
+			}
+			break;
+		case OPT_UNWEIGHTED:
+			cfg->use_weights = false;
+			break;
+		case OPT_PLOTS_DIR:
+			cfg->plots_dir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'V':
+			printf("rarplot %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
+			return 1;
+		default:
+			usage(stderr);
+			return RARPLOT_EXIT_USAGE + 1;
+		}
+	}
+	if (optind >= argc) {
+		fputs("rarplot: no results file given\n", stderr);
+		usage(stderr);
+		return RARPLOT_EXIT_USAGE + 1;
+	}
+	cfg->inputs = argv + optind;
+	cfg->n_inputs = (size_t)(argc - optind);
+	return 0;
+}
+
+/* The other standard figures, drawn when the results vary along their axes. */
+static const char *const extra_axes[] = {"nb_tasks", "nb_roles", PLOTSERIES_AXIS_BOTH};
+
+int main(int argc, char **argv)
+{
+	struct config cfg;
+	struct errbuf eb = {{0}};
+	struct results *res = NULL;
+	struct plotseries_set *set = NULL, *extra = NULL;
+	struct fitreport *rep = NULL;
+	struct plotfig_env env;
+	struct fitreport_context ctx;
+	char gnuplot[PLOTRUN_PATH_MAX], scripts[PLOTRUN_PATH_MAX], path[PLOTRUN_PATH_MAX];
+	char name_buf[64], notes_buf[3][ERRBUF_MSG_MAX + 64];
+	const char *notes[3];
+	char **written = NULL;
+	size_t n_written = 0, n_notes = 0, i;
+	int status = RARPLOT_EXIT_USAGE, rc;
+
+	config_defaults(&cfg);
+	rc = parse_args(&cfg, argc, argv);
+	if (rc != 0)
+		return rc - 1;
+
+	/* Everything that can reject the input happens before anything is written. */
+	res = results_new();
+	if (res == NULL) {
+		fputs("rarplot: out of memory\n", stderr);
+		goto out;
+	}
+	for (i = 0; i < cfg.n_inputs; i++)
+		if (results_load_file(res, cfg.inputs[i], &eb) != 0)
+			goto fail;
+	if (plotseries_build(res, cfg.axis, cfg.stat, &set, &eb) != 0 ||
+	    fitreport_compute(set, cfg.baseline, cfg.use_weights, res, &rep, &eb) != 0)
+		goto fail;
+	status = RARPLOT_EXIT_FAIL;
+	if (cfg.n_formats > 0 && (plotrun_find_gnuplot(gnuplot, sizeof(gnuplot), &eb) != 0 ||
+				  plotrun_find_scripts(cfg.plots_dir, RARPERF_DATADIR, scripts,
+						       sizeof(scripts), &eb) != 0))
+		goto fail;
+
+	if (plotfig_mkdirs(cfg.out_dir, &eb) != 0)
+		goto fail;
+	memset(&env, 0, sizeof(env));
+	env.out_dir = cfg.out_dir;
+	env.scripts_dir = scripts;
+	env.gnuplot = gnuplot;
+	env.stat = cfg.stat == PLOTSERIES_MEDIAN ? "median" : "mean";
+	env.use_weights = cfg.use_weights;
+	memcpy(env.formats, cfg.formats, sizeof(env.formats));
+	env.n_formats = cfg.n_formats;
+	if (cfg.n_formats > 0) {
+		bool drawn_tasks = strcmp(cfg.axis, "nb_tasks") == 0;
+		bool drawn_roles = strcmp(cfg.axis, "nb_roles") == 0;
+		struct plotfig fig = plotfig_for_axis(cfg.axis, name_buf, sizeof(name_buf));
+
+		if (plotfig_render(&fig, set, &env, &written, &n_written, &eb) != 0)
+			goto fail;
+		for (i = 0; i < sizeof(extra_axes) / sizeof(extra_axes[0]); i++) {
+			struct plotfig more =
+			    plotfig_for_axis(extra_axes[i], name_buf, sizeof(name_buf));
+
+			if (strcmp(extra_axes[i], cfg.axis) == 0)
+				continue;
+			/* roles x tasks adds nothing unless both axes vary on their own. */
+			if (strcmp(extra_axes[i], PLOTSERIES_AXIS_BOTH) == 0 &&
+			    (!drawn_tasks || !drawn_roles)) {
+				snprintf(notes_buf[n_notes], sizeof(notes_buf[0]),
+					 "%s not drawn: nb_roles and nb_tasks do not both vary",
+					 more.name);
+				notes[n_notes] = notes_buf[n_notes];
+				n_notes++;
+				continue;
+			}
+			if (plotseries_build(res, extra_axes[i], cfg.stat, &extra, &eb) != 0) {
+				snprintf(notes_buf[n_notes], sizeof(notes_buf[0]),
+					 "%s not drawn: %s", more.name, eb.msg);
+				notes[n_notes] = notes_buf[n_notes];
+				n_notes++;
+				continue;
+			}
+			rc = plotfig_render(&more, extra, &env, &written, &n_written, &eb);
+			drawn_tasks |= strcmp(extra_axes[i], "nb_tasks") == 0;
+			drawn_roles |= strcmp(extra_axes[i], "nb_roles") == 0;
+			plotseries_set_free(extra);
+			extra = NULL;
+			if (rc != 0)
+				goto fail;
+		}
+	}
+
+	snprintf(path, sizeof(path), "%s/fits.tsv", cfg.out_dir);
+	if (fitreport_write_tsv(rep, path, &eb) != 0)
+		goto fail;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.inputs = (const char *const *)cfg.inputs;
+	ctx.n_inputs = cfg.n_inputs;
+	ctx.stat = env.stat;
+	ctx.use_weights = cfg.use_weights;
+	ctx.figures = (const char *const *)written;
+	ctx.n_figures = n_written;
+	ctx.notes = notes;
+	ctx.n_notes = n_notes;
+	snprintf(path, sizeof(path), "%s/report.md", cfg.out_dir);
+	if (fitreport_write_markdown(rep, &ctx, path, &eb) != 0)
+		goto fail;
+
+	fitreport_print_table(rep, stdout);
+	for (i = 0; i < n_notes; i++)
+		fprintf(stderr, "rarplot: %s\n", notes[i]);
+	fprintf(stderr, "rarplot: wrote %s/report.md, %s/fits.tsv", cfg.out_dir, cfg.out_dir);
+	for (i = 0; i < n_written; i++)
+		fprintf(stderr, ", %s/%s", cfg.out_dir, written[i]);
+	fputc('\n', stderr);
+	status = 0;
+	goto out;
+fail:
+	fprintf(stderr, "rarplot: %s\n", eb.msg);
+out:
+	for (i = 0; i < n_written; i++)
+		free(written[i]);
+	free(written);
+	fitreport_free(rep);
+	plotseries_set_free(extra);
+	plotseries_set_free(set);
+	results_free(res);
+	return status;
+}
