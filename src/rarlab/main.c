@@ -1,0 +1,314 @@
+/* rarlab: run one manifest on every lab host of an Ansible inventory at once and merge the results.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libssh/libssh.h>
+
+#include "display.h"
+#include "hostpool.h"
+#include "inventory.h"
+#include "job.h"
+#include "merge.h"
+
+#define DEFAULT_FORKS 16
+#define DEFAULT_CONNECT_TIMEOUT_MS 10000L
+#define DEFAULT_COMMAND_TIMEOUT_MS 3600000L
+#define REFRESH_MS 200
+
+static atomic_int *cancel_flag;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (cancel_flag != NULL)
+		atomic_store(cancel_flag, 1);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "usage: rarlab -i INVENTORY [-l PATTERN] [--forks N] [--known-hosts FILE]\n"
+	    "              [--accept-new] [--identity FILE] [--user USER] [--out DIR] [--resume]\n"
+	    "              [--connect-timeout T] [--command-timeout T] [--remote-prefix DIR]\n"
+	    "              MANIFEST\n"
+	    "Runs `rarbench --manifest` on every host of an Ansible INI inventory at once over\n"
+	    "SSH, shows each host's progress, fetches and verifies each host's results into\n"
+	    "DIR/<host>/ and writes DIR/merged.json and DIR/summary.tsv.\n"
+	    "  -i, --inventory FILE    Ansible INI inventory\n"
+	    "  -l, --limit PATTERN     hosts or groups, like ansible's --limit (a,b  !x  &y  "
+	    "glob)\n"
+	    "  -f, --forks N           hosts run at once (default %d)\n"
+	    "      --known-hosts FILE  the only known_hosts consulted (default "
+	    "inventory/known_hosts)\n"
+	    "      --accept-new        record unknown host keys (a changed key still fails)\n"
+	    "      --identity FILE     private key (default: the agent, then ~/.ssh/id_*)\n"
+	    "  -u, --user USER         remote user when the inventory sets no ansible_user\n"
+	    "  -o, --out DIR           output directory (default rarlab-out)\n"
+	    "      --resume            continue the run in DIR: skip complete hosts, resume the "
+	    "rest\n"
+	    "      --connect-timeout T connect/auth timeout, seconds (default 10)\n"
+	    "      --command-timeout T longest silence of a running host, seconds (default 3600)\n"
+	    "      --remote-prefix DIR rarperf prefix on the hosts (default /opt/rarperf)\n"
+	    "  -h, --help              this help;  --version  the version\n"
+	    "Exit status: 0 every host ok, 1 some host failed, 2 usage or input error.\n",
+	    DEFAULT_FORKS);
+}
+
+static void config_defaults(struct job_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->known_hosts = "inventory/known_hosts";
+	c->out_dir = "rarlab-out";
+	c->remote_prefix = "/opt/rarperf";
+	c->forks = DEFAULT_FORKS;
+	c->connect_timeout_ms = DEFAULT_CONNECT_TIMEOUT_MS;
+	c->command_timeout_ms = DEFAULT_COMMAND_TIMEOUT_MS;
+}
+
+/* Seconds (decimal allowed) into milliseconds; -1 when not a positive number. */
+static long parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v > 0) || v > 86400.0 * 30)
+		return -1;
+	return (long)ceil(v * 1000.0);
+}
+
+static int parse_args(int argc, char **argv, struct job_config *c)
+{
+	enum {
+		O_KNOWN = 256,
+		O_ACCEPT,
+		O_IDENTITY,
+		O_RESUME,
+		O_CTIMEOUT,
+		O_XTIMEOUT,
+		O_PREFIX,
+		O_VERSION
+	};
+	static const struct option opts[] = {
+	    {"inventory", required_argument, NULL, 'i'},
+	    {"limit", required_argument, NULL, 'l'},
+	    {"forks", required_argument, NULL, 'f'},
+	    {"known-hosts", required_argument, NULL, O_KNOWN},
+	    {"accept-new", no_argument, NULL, O_ACCEPT},
+	    {"identity", required_argument, NULL, O_IDENTITY},
+	    {"user", required_argument, NULL, 'u'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"resume", no_argument, NULL, O_RESUME},
+	    {"connect-timeout", required_argument, NULL, O_CTIMEOUT},
+	    {"command-timeout", required_argument, NULL, O_XTIMEOUT},
+	    {"remote-prefix", required_argument, NULL, O_PREFIX},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, O_VERSION},
+	    {NULL, 0, NULL, 0},
+	};
+	int ch;
+	char *end;
+	long v;
+
+	while ((ch = getopt_long(argc, argv, "i:l:f:u:o:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'i':
+			c->inventory = optarg;
+			break;
+		case 'l':
+			c->limit = optarg;
+			break;
+		case 'f':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || v < 1 || v > HOSTPOOL_FORKS_MAX) {
+				fprintf(stderr, "rarlab: --forks: '%s' is not 1-%d\n", optarg,
+					HOSTPOOL_FORKS_MAX);
+				return 2;
+			}
+			c->forks = (unsigned)v;
+			break;
+		case O_KNOWN:
+			c->known_hosts = optarg;
+			break;
+		case O_ACCEPT:
+			c->accept_new = true;
+			break;
+		case O_IDENTITY:
+			c->identity = optarg;
+			break;
+		case 'u':
+			c->user = optarg;
+			break;
+		case 'o':
+			c->out_dir = optarg;
+			break;
+		case O_RESUME:
+			c->resume = true;
+			break;
+		case O_CTIMEOUT:
+		case O_XTIMEOUT:
+			v = parse_seconds(optarg);
+			if (v < 0) {
+				fprintf(stderr, "rarlab: --%s: '%s' is not a number of seconds\n",
+					ch == O_CTIMEOUT ? "connect-timeout" : "command-timeout",
+					optarg);
+				return 2;
+			}
+			*(ch == O_CTIMEOUT ? &c->connect_timeout_ms : &c->command_timeout_ms) = v;
+			break;
+		case O_PREFIX:
+			c->remote_prefix = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case O_VERSION:
+			printf("rarlab %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
+			exit(0);
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (c->inventory == NULL || optind != argc - 1) {
+		fprintf(stderr, "rarlab: %s\n",
+			c->inventory == NULL ? "-i INVENTORY is required"
+					     : "one MANIFEST is required");
+		usage(stderr);
+		return 2;
+	}
+	c->manifest = argv[optind];
+	if (c->remote_prefix[0] != '/') {
+		fprintf(stderr, "rarlab: --remote-prefix must be an absolute path\n");
+		return 2;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct job_config cfg;
+	struct job_ctx *ctx = NULL;
+	struct inventory *inv = NULL;
+	struct hostpool *hp = NULL;
+	struct display *disp = NULL;
+	struct merge_host *mh = NULL;
+	const char **names = NULL;
+	size_t *sel = NULL, nsel = 0;
+	struct errbuf eb = {{0}};
+	struct sigaction sa;
+	sigset_t block, old;
+	int rc = 2, all_ok = 1;
+	long merged;
+
+	config_defaults(&cfg);
+	if (parse_args(argc, argv, &cfg) != 0)
+		return 2;
+	inv = inventory_load(cfg.inventory, &eb);
+	if (inv == NULL) {
+		fprintf(stderr, "rarlab: %s\n", eb.msg);
+		goto out;
+	}
+	sel = calloc(inventory_count(inv) + 1, sizeof(*sel));
+	ctx = calloc(1, sizeof(*ctx));
+	if (sel == NULL || ctx == NULL) {
+		fprintf(stderr, "rarlab: out of memory\n");
+		goto out;
+	}
+	if (inventory_select(inv, cfg.limit, sel, &nsel, &eb) < 0) {
+		fprintf(stderr, "rarlab: %s: %s\n", cfg.inventory, eb.msg);
+		goto out;
+	}
+	if (access(cfg.manifest, R_OK) != 0) {
+		fprintf(stderr, "rarlab: %s: %s\n", cfg.manifest, strerror(errno));
+		goto out;
+	}
+	ctx->cfg = &cfg;
+	ctx->inv = inv;
+	ctx->sel = sel;
+	atomic_init(&ctx->cancel, 0);
+	if (job_prepare(ctx, &eb) < 0) {
+		fprintf(stderr, "rarlab: %s\n", eb.msg);
+		goto out;
+	}
+	names = calloc(nsel, sizeof(*names));
+	mh = calloc(nsel, sizeof(*mh));
+	hp = hostpool_new(nsel, cfg.forks, &eb);
+	if (names == NULL || mh == NULL || hp == NULL) {
+		fprintf(stderr, "rarlab: out of memory\n");
+		goto out;
+	}
+	for (size_t i = 0; i < nsel; i++)
+		names[i] = inventory_host(inv, sel[i])->name;
+	ssh_init();
+	cancel_flag = &ctx->cancel;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	/* workers inherit a mask without SIGINT/SIGTERM: only this thread takes them */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	rc = hostpool_start(hp, job_run, ctx, &eb);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0) {
+		fprintf(stderr, "rarlab: %s\n", eb.msg);
+		rc = 1;
+		goto out;
+	}
+	fprintf(stderr, "rarlab: run %s: %zu host%s, at most %u at once, results in %s\n",
+		ctx->run_id, nsel, nsel == 1 ? "" : "s", cfg.forks, cfg.out_dir);
+	disp = display_new(stderr, isatty(fileno(stderr)), hp, names);
+	while (!hostpool_wait(hp, REFRESH_MS)) {
+		if (disp != NULL)
+			display_update(disp);
+	}
+	if (disp != NULL)
+		display_update(disp);
+	if (atomic_load(&ctx->cancel))
+		fprintf(stderr,
+			"rarlab: interrupted; remote runs stopped, gathered results kept\n");
+	for (size_t i = 0; i < nsel; i++) {
+		mh[i].name = names[i];
+		hostpool_get(hp, i, &mh[i].status);
+		if (mh[i].status.state != HOSTPOOL_FINISHED || mh[i].status.outcome != HOSTPOOL_OK)
+			all_ok = 0;
+	}
+	rc = all_ok ? 0 : 1;
+	merged = merge_results(cfg.out_dir, ctx->run_id, mh, nsel, &eb);
+	if (merged < 0) {
+		fprintf(stderr, "rarlab: merging: %s\n", eb.msg);
+		rc = 1;
+	}
+	if (merge_summary(cfg.out_dir, mh, nsel, stdout, &eb) < 0) {
+		fprintf(stderr, "rarlab: summary: %s\n", eb.msg);
+		rc = 1;
+	}
+	if (merged >= 0)
+		printf("%ld results from %zu host%s in %s/merged.json\n", merged, nsel,
+		       nsel == 1 ? "" : "s", cfg.out_dir);
+out:
+	display_free(disp);
+	hostpool_free(hp);
+	cancel_flag = NULL;
+	free(mh);
+	free(names);
+	free(ctx);
+	free(sel);
+	inventory_free(inv);
+	return rc;
+}
