@@ -23,7 +23,6 @@
 #define READ_CHUNK_BYTES (32 * 1024)
 #define POLL_MS 100
 #define LOCAL_STOP_GRACE_MS 2000
-#define REMOTE_RUNS_DIR ".rarlab" /* under the remote user's home */
 
 /* The events of one host's stream, forwarded to the pool. */
 struct stream {
@@ -332,7 +331,7 @@ static void run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 		return;
 	}
 	hostpool_set_state(hp, index, HOSTPOOL_UPLOADING);
-	snprintf(rdir, sizeof(rdir), "%s/%s/%s", REMOTE_RUNS_DIR, ctx->run_id, h->name);
+	snprintf(rdir, sizeof(rdir), "%s/%s/%s", cfg->remote_dir, ctx->run_id, h->name);
 	(void)fmt(rman, sizeof(rman), "%s/%s", rdir, base_name(ctx->manifest_abs));
 	if (sshx_mkdirs(s, rdir, &eb) < 0 || sshx_upload(s, ctx->manifest_abs, rman, &eb) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);

@@ -17,6 +17,7 @@
 struct job_config {
 	const char *inventory, *limit, *known_hosts, *identity, *user, *out_dir, *manifest;
 	const char *remote_prefix;
+	const char *remote_dir; /* runs go to <remote_dir>/<run id>/<host>; relative: under home */
 	unsigned forks;
 	bool accept_new, resume;
 	long connect_timeout_ms, command_timeout_ms;

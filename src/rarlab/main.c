@@ -68,6 +68,7 @@ static void config_defaults(struct job_config *c)
 	c->known_hosts = "inventory/known_hosts";
 	c->out_dir = "rarlab-out";
 	c->remote_prefix = "/opt/rarperf";
+	c->remote_dir = ".rarlab";
 	c->forks = DEFAULT_FORKS;
 	c->connect_timeout_ms = DEFAULT_CONNECT_TIMEOUT_MS;
 	c->command_timeout_ms = DEFAULT_COMMAND_TIMEOUT_MS;
@@ -96,6 +97,7 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 		O_CTIMEOUT,
 		O_XTIMEOUT,
 		O_PREFIX,
+		O_RDIR,
 		O_VERSION
 	};
 	static const struct option opts[] = {
@@ -111,6 +113,7 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 	    {"connect-timeout", required_argument, NULL, O_CTIMEOUT},
 	    {"command-timeout", required_argument, NULL, O_XTIMEOUT},
 	    {"remote-prefix", required_argument, NULL, O_PREFIX},
+	    {"remote-dir", required_argument, NULL, O_RDIR},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, O_VERSION},
 	    {NULL, 0, NULL, 0},
@@ -168,6 +171,14 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 			break;
 		case O_PREFIX:
 			c->remote_prefix = optarg;
+			break;
+		case O_RDIR:
+			if (optarg[0] == '\0' || strstr(optarg, "..") != NULL) {
+				fprintf(stderr, "rarlab: --remote-dir: bad directory '%s'\n",
+					optarg);
+				return 2;
+			}
+			c->remote_dir = optarg;
 			break;
 		case 'h':
 			usage(stdout);
