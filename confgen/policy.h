@@ -24,15 +24,18 @@
  */
 
 #define POLICY_DEFAULT_COMMAND "/usr/bin/true"
-#define POLICY_FILLER_UID_BASE 2147483648u /* 2^31 */
+/* Filler uids start at 2^31; the benchmark uid must lie below. */
+#define POLICY_FILLER_UID_BASE 2147483648u
+#define POLICY_UID_MAX 2147483647u
 #define POLICY_FILLER_DIR "/nonexistent"
-#define POLICY_UID_MAX 2147483647u       /* the benchmark uid must lie below the filler range */
-#define POLICY_COMMANDS_MAX 100000000ull /* roles * tasks * commands */
-#define POLICY_ACTORS_MAX 10000000ull    /* roles * users */
-#define POLICY_COMMAND_LEN_MAX 1024      /* bytes of the matching command path */
-#define POLICY_NAME_LEN_MAX (POLICY_COMMAND_LEN_MAX + 64) /* any generated command name, with NUL  \
-							   */
-#define POLICY_RAR_VERSION "3.3.4" /* the RootAsRole version the files claim */
+/* Limits: roles*tasks*commands, roles*users, bytes of the matching command. */
+#define POLICY_COMMANDS_MAX 100000000ull
+#define POLICY_ACTORS_MAX 10000000ull
+#define POLICY_COMMAND_LEN_MAX 1024
+/* Room for any generated command name, with its NUL. */
+#define POLICY_NAME_LEN_MAX (POLICY_COMMAND_LEN_MAX + 64)
+/* The RootAsRole version the files claim (spec §1). */
+#define POLICY_RAR_VERSION "3.3.4"
 
 enum policy_match { POLICY_MATCH_LAST, POLICY_MATCH_FIRST, POLICY_MATCH_MIDDLE };
 enum sudoers_layout { SUDOERS_LAYOUT_PER_ROLE, SUDOERS_LAYOUT_PER_TASK };
