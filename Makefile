@@ -124,6 +124,14 @@ install: all
 	$(if $(MANS),install -m 0644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	$(if $(wildcard plots/*.gp),install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/rarperf/plots/)
 
+# --- figures -----------------------------------------------------------------
+# make plots RESULTS="a.json [b.json]" [PLOTS_OUT=DIR] [PLOTS_FLAGS="--stat mean ..."]:
+# rarplot's report.md, fits.tsv and figures, by default beside the first results file.
+PLOTS_OUT ?= $(dir $(firstword $(RESULTS)))plots
+plots: bin/rarplot
+	@test -n "$(RESULTS)" || { echo "usage: make plots RESULTS=results.json [PLOTS_OUT=DIR]" >&2; exit 2; }
+	bin/rarplot -o $(PLOTS_OUT) $(PLOTS_FLAGS) $(RESULTS)
+
 clean:
 	rm -rf build build-asan bin
 

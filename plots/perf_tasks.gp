@@ -80,7 +80,7 @@ if (band) {
 	     for [i=1:n] dir.'/'.word(files, i) using 1:2 with points lc i pt 7 ps 0.8 \
 		title sprintf('%s (median over hosts)', word(titles, i)), \
 	     for [i=1:n] A[i] + B[i]*x with lines lc i lw 2 \
-		title sprintf('fit: %.4g ± %.2g µs/%s', 1000*B[i], 1000*BE[i], unit)
+		title sprintf('%s fit (median over hosts): %.4g ± %.2g µs/%s', word(titles, i), 1000*B[i], 1000*BE[i], unit)
 } else {
 	plot for [i=1:n] dir.'/'.word(files, i) using 1:2:3:4 with yerrorbars lc i pt 7 ps 0.8 \
 		title sprintf('%s (%s, %s)', word(titles, i), stat, stat eq 'median' ? 'quartiles' : '±stddev'), \

@@ -1,0 +1,217 @@
+#!/bin/sh
+# 60-rarplot: rarplot on synthetic results with known slopes: fits.tsv against the known lines and
+# an independent least squares (Debian's numpy), standard errors against gnuplot's own fit, the
+# figures as valid PNG/SVG/PDF, a plain hyperfine export, several hosts, and the error cases.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+RARPLOT=$PWD/bin/rarplot
+PY=/usr/bin/python3
+fails=0
+ok() { echo "ok - $1"; }
+notok() {
+	echo "not ok - $1"
+	fails=$((fails + 1))
+}
+check() { # $1 description, rest: command
+	d=$1
+	shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+[ -x "$RARPLOT" ] || { echo "not ok - bin/rarplot is built"; exit 1; }
+command -v gnuplot >/dev/null || { echo "skipped: gnuplot is not installed"; exit 77; }
+$PY -c 'import numpy' 2>/dev/null || { echo "skipped: Debian's python3-numpy is not installed"; exit 77; }
+T=$(mktemp -d /tmp/rarplot-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT INT TERM
+
+# --- synthetic results with known lines --------------------------------------------------
+# exact.json: points exactly on known lines (seconds): sudo 3.2 ms + 0.16 µs/task, doas 2.0 ms
+# + 0.30 µs/task (they cross at 1.2e-3 / 1.4e-7 = 8571.4 tasks), sr-cbor 1.1 ms + 0.054 µs/task.
+# noisy.json: the same lines plus deterministic noise, 15 runs per point, times kept.
+$PY - "$T" <<'PYEOF'
+import json, sys
+import numpy as np
+out = sys.argv[1]
+lines = [("sudo", "sudoers", 3.2e-3, 1.6e-7), ("doas", "doas", 2.0e-3, 3.0e-7),
+         ("sr-cbor", "rar-cbor", 1.1e-3, 5.4e-8)]
+tasks = [1, 2, 3, 5, 9, 15, 26, 46, 82, 146, 261, 464, 825, 1467, 2610, 4641, 8252, 10000]
+rng = np.random.default_rng(12345)
+def entry(subject, fmt, t, times):
+    times = [float(v) for v in times]
+    m = float(np.mean(times))
+    return {"command": "/opt/rarperf/bin/%s /usr/bin/true" % subject, "mean": m,
+            "stddev": float(np.std(times, ddof=1)) if len(times) > 1 else None,
+            "median": float(np.median(times)), "user": 0.0, "system": 0.0,
+            "min": min(times), "max": max(times), "times": times, "exit_codes": [0] * len(times),
+            "parameters": {"nb_roles": "1", "nb_users": "1", "nb_tasks": str(t),
+                           "nb_commands": "1", "subject": subject, "format": fmt}}
+exact, noisy = [], []
+for subject, fmt, a, b in lines:
+    for t in tasks:
+        y = a + b * t
+        exact.append(entry(subject, fmt, t, [y, y, y]))
+        # spread grows with size, so weighting matters
+        noisy.append(entry(subject, fmt, t, y + rng.normal(0, 3e-5 + 2e-9 * t, 15)))
+json.dump({"results": exact, "meta": {"schema": 1}}, open(out + "/exact.json", "w"))
+json.dump({"results": noisy, "meta": {"schema": 1}}, open(out + "/noisy.json", "w"))
+# three hosts, each a scaled copy of the noisy sweep
+hosts = []
+for k, (h, s) in enumerate([("lab1", 1.0), ("lab2", 1.05), ("lab3", 0.97)]):
+    for e in noisy:
+        e2 = json.loads(json.dumps(e))
+        e2["times"] = [v * s for v in e2["times"]]
+        for key in ("mean", "stddev", "median", "min", "max"):
+            e2[key] *= s
+        e2["parameters"]["host"] = h
+        hosts.append(e2)
+json.dump({"results": hosts}, open(out + "/merged.json", "w"))
+# too few points: two distinct sizes only
+json.dump({"results": [e for e in exact if e["parameters"]["nb_tasks"] in ("1", "2")]},
+          open(out + "/twopoints.json", "w"))
+PYEOF
+[ -s "$T/noisy.json" ] || { echo "not ok - synthetic results generated"; exit 1; }
+
+# --- exact lines: the known slopes, intercepts and crossover ----------------------------------
+check "rarplot runs on exact lines" \
+	sh -c "'$RARPLOT' -o '$T/exact' '$T/exact.json' >'$T/exact.out' 2>'$T/exact.err'"
+check "fits.tsv header is the documented one" \
+	sh -c "head -1 '$T/exact/fits.tsv' | grep -qx 'subject	format	host	x	n	intercept_ms	intercept_se_ms	slope_us	slope_se_us	r2'"
+check "exact lines: slopes and intercepts are the known ones (1e-9 relative)" \
+	awk -F'\t' 'NR > 1 {
+		want_a = ($1 == "sudo") ? 3.2 : ($1 == "doas") ? 2.0 : 1.1
+		want_b = ($1 == "sudo") ? 0.16 : ($1 == "doas") ? 0.30 : 0.054
+		da = $6 - want_a; db = $8 - want_b
+		if (da < 0) da = -da
+		if (db < 0) db = -db
+		if (da > 1e-9 * want_a || db > 1e-9 * want_b || $5 != 18 || $4 != "nb_tasks") bad = 1
+		n++ }
+		END { exit (bad || n != 3) }' "$T/exact/fits.tsv"
+check "exact lines: the crossover of doas with sudo is 8571 tasks" \
+	grep -q '^| doas | doas | 18 | .* | 8571 |$' "$T/exact.out"
+check "exact lines: sr-cbor's raw cost and slope vs sudo are -65.6% and -66.3%" \
+	grep -q '^| sr-cbor | rar-cbor | 18 | .* | -65.6% | -66.3% | none in range |$' "$T/exact.out"
+check "stdout table is the report.md table" \
+	sh -c "grep '^|' '$T/exact/report.md' | cmp -s - '$T/exact.out'"
+
+# --- noisy lines: against an independent least squares ---------------------------------------
+for mode in weighted unweighted; do
+	flag=
+	[ $mode = unweighted ] && flag=--unweighted
+	check "noisy ($mode): rarplot runs" \
+		sh -c "'$RARPLOT' $flag -o '$T/$mode' '$T/noisy.json' >/dev/null 2>'$T/$mode.err'"
+	# numpy from the JSON itself: median of each point, weights 1/(stddev/sqrt(runs))^2.
+	check "noisy ($mode): slope, intercept and SEs match numpy's lstsq to 1e-6" \
+		$PY - "$T/noisy.json" "$T/$mode/fits.tsv" $mode <<'PYEOF'
+import csv, json, sys
+import numpy as np
+res = json.load(open(sys.argv[1]))["results"]
+fits = {r["subject"]: r for r in csv.DictReader(open(sys.argv[2]), delimiter="\t")}
+bad = 0
+for subject in ("sudo", "doas", "sr-cbor"):
+    pts = [e for e in res if e["parameters"]["subject"] == subject]
+    x = np.array([float(e["parameters"]["nb_tasks"]) for e in pts])
+    y = np.array([e["median"] * 1e3 for e in pts])
+    if sys.argv[3] == "weighted":
+        s = np.array([e["stddev"] * 1e3 / np.sqrt(len(e["times"])) for e in pts])
+    else:
+        s = np.ones_like(x)
+    A = np.vstack([np.ones_like(x), x]).T / s[:, None]
+    coef, rss, _, _ = np.linalg.lstsq(A, y / s, rcond=None)
+    cov = np.linalg.inv(A.T @ A) * rss[0] / (len(x) - 2)
+    want = [coef[0], np.sqrt(cov[0, 0]), coef[1] * 1e3, np.sqrt(cov[1, 1]) * 1e3]
+    f = fits[subject]
+    got = [float(f[k]) for k in ("intercept_ms", "intercept_se_ms", "slope_us", "slope_se_us")]
+    for g, w in zip(got, want):
+        if abs(g - w) > 1e-6 * abs(w):
+            print("  %s: got %.12g want %.12g" % (subject, g, w), file=sys.stderr)
+            bad = 1
+sys.exit(bad)
+PYEOF
+	# gnuplot's own fit on the TSV rarplot wrote, with a script written here.
+	for tsv in "$T/$mode"/data/perf_tasks/*.tsv; do
+		subject=$(sed -n 's/^# subject=\([^ ]*\) .*/\1/p' "$tsv")
+		using="1:2"
+		[ $mode = weighted ] && using="1:2:5 yerror"
+		gnuplot -e "set fit quiet nolog errorvariables; set fit limit 1e-14; set fit maxiter 5000;
+			stats '$tsv' using 1:2 nooutput; a = STATS_intercept; b = STATS_slope;
+			fit a + b*x '$tsv' using $using via a, b;
+			print sprintf('%.15g %.15g %.15g %.15g', a, a_err, b*1000, b_err*1000)" \
+			>"$T/gp.out" 2>&1
+		check "noisy ($mode, $subject): SEs match gnuplot's asymptotic standard errors (1e-5)" \
+			awk -v s="$subject" 'NR == FNR { ga = $1; gae = $2; gb = $3; gbe = $4; next }
+			function rel(u, v) { d = (u - v) / v; return d < 0 ? -d : d }
+			$1 == s { found = 1
+				if (rel($7, gae) > 1e-5 || rel($9, gbe) > 1e-5 || rel($8, gb) > 1e-6 || rel($6, ga) > 1e-6) {
+					printf "  rarplot %s %s, gnuplot %s %s\n", $7, $9, gae, gbe > "/dev/stderr"; bad = 1 } }
+			END { exit (bad || !found) }' "$T/gp.out" "$T/$mode/fits.tsv"
+	done
+done
+check "noisy: the known sudo slope 0.16 µs/task is within 4 standard errors" \
+	awk -F'\t' '$1 == "sudo" { d = $8 - 0.16; if (d < 0) d = -d; exit !(d < 4 * $9) }' "$T/weighted/fits.tsv"
+check "noisy: weighting changes the sudo fit" \
+	sh -c "! cmp -s '$T/weighted/fits.tsv' '$T/unweighted/fits.tsv'"
+
+# --- the figures ---------------------------------------------------------------------------
+check "perf_tasks.png is PNG image data" sh -c "file -b '$T/weighted/perf_tasks.png' | grep -q '^PNG image data, 1000 x 680'"
+check "perf_tasks.png is not trivial (> 20 kB)" test "$(wc -c <"$T/weighted/perf_tasks.png")" -gt 20000
+check "perf_tasks.svg is SVG" sh -c "file -b '$T/weighted/perf_tasks.svg' | grep -q 'SVG'"
+check "perf_tasks.svg has the legend with the slope" grep -q 'sudo/sudoers fit: 0.1' "$T/weighted/perf_tasks.svg"
+check "perf_tasks.pdf is a PDF document" sh -c "file -b '$T/weighted/perf_tasks.pdf' | grep -q '^PDF document'"
+check "no temporary figure is left" sh -c "! ls -A '$T/weighted' | grep -q '^\\.'"
+check "perf_roles is skipped with a reason when nb_roles does not vary" \
+	grep -q 'perf_roles not drawn: .*only 1 distinct nb_roles value' "$T/weighted/report.md"
+check "report.md shows the figure" grep -q '^!\[perf_tasks.png\](perf_tasks.png)$' "$T/weighted/report.md"
+
+# --- several hosts -----------------------------------------------------------------------
+check "merged results of three hosts" \
+	sh -c "'$RARPLOT' --format png,svg -o '$T/hosts' '$T/merged.json' >'$T/hosts.out' 2>/dev/null"
+check "fits.tsv has one row per subject and host" test "$(awk -F'\t' 'NR > 1' "$T/hosts/fits.tsv" | wc -l)" -eq 9
+check "min/median/max slope across hosts: sudo scaled by 0.97, 1, 1.05" \
+	awk -F' [|] ' '$1 == "| sudo" && $3 == "3" { if (($6 + 0) / ($4 + 0) < 1.07 || ($6 + 0) / ($4 + 0) > 1.09) exit 1; found = 1 }
+		END { exit !found }' "$T/hosts.out"
+check "the host figure draws the band across hosts" grep -q 'min–max over hosts' "$T/hosts/perf_tasks.svg"
+
+# --- a plain hyperfine export (subjects told apart by command) -------------------------------
+check "a plain hyperfine export is read" \
+	sh -c "'$RARPLOT' --format png -o '$T/plain' --baseline seq tests/fixtures/rarplot/hyperfine-plain.json >'$T/plain.out' 2>/dev/null"
+check "its subjects are the commands' programs, format -" \
+	sh -c "cut -f1,2,5 '$T/plain/fits.tsv' | tr '\t' ' ' | grep -qx 'seq - 3' && cut -f1,2,5 '$T/plain/fits.tsv' | tr '\t' ' ' | grep -qx 'printf - 3'"
+
+# --- errors: one line, exit 2, nothing drawn --------------------------------------------------
+expect_error() { # $1 description, $2 expected status, $3 pattern, rest: arguments
+	d=$1 want=$2 pat=$3
+	shift 3
+	rm -rf "$T/err"
+	"$RARPLOT" -o "$T/err" "$@" >"$T/err.out" 2>"$T/err.msg"
+	st=$?
+	if [ $st -eq "$want" ] && [ "$(wc -l <"$T/err.msg")" -eq 1 ] && grep -q -- "$pat" "$T/err.msg" &&
+		[ ! -s "$T/err.out" ] && ! ls "$T/err"/*.png "$T/err"/*.svg "$T/err"/*.pdf >/dev/null 2>&1; then
+		ok "$d"
+	else
+		notok "$d (status $st: $(cat "$T/err.msg"))"
+	fi
+}
+expect_error "too few points: exit 2 naming the file" 2 \
+	"$T/twopoints.json: subject sudo .*only 2 distinct nb_tasks values" "$T/twopoints.json"
+expect_error "asked axis absent: exit 2 naming the file and axis" 2 \
+	"hyperfine-plain.json: no result has the parameter nb_roles" --x nb_roles tests/fixtures/rarplot/hyperfine-plain.json
+head -c 300 "$T/exact.json" >"$T/truncated.json"
+expect_error "unreadable JSON: exit 2 naming the file" 2 "$T/truncated.json: not valid JSON" "$T/truncated.json"
+expect_error "missing file: exit 2 naming it" 2 "$T/none.json: No such file" "$T/none.json"
+expect_error "a second, bad input is named" 2 "$T/truncated.json" "$T/exact.json" "$T/truncated.json"
+expect_error "bad --stat: exit 2" 2 "stat" --stat mode "$T/exact.json"
+mkdir -p "$T/nognuplot"
+rm -rf "$T/err"
+PATH=$T/nognuplot "$RARPLOT" -o "$T/err" "$T/exact.json" >"$T/err.out" 2>"$T/err.msg"
+st=$?
+if [ $st -eq 1 ] && grep -q 'gnuplot not found in PATH: install the Debian package gnuplot-nox' "$T/err.msg" &&
+	[ ! -e "$T/err" ]; then
+	ok "gnuplot missing from PATH: exit 1, names gnuplot-nox, writes nothing"
+else
+	notok "gnuplot missing from PATH (status $st: $(cat "$T/err.msg"))"
+fi
+PATH=$T/nognuplot "$RARPLOT" --format none -o "$T/nofig" "$T/exact.json" >/dev/null 2>&1
+check "--format none needs no gnuplot and writes the report" test -s "$T/nofig/fits.tsv" -a -s "$T/nofig/report.md"
+check "--help exits 0" sh -c "'$RARPLOT' --help | grep -q 'usage: rarplot'"
+check "man page exists" test -s man/rarplot.1
+
+[ $fails -eq 0 ]
