@@ -1,0 +1,121 @@
+/* Tests for jsonw: layout, separators, escaping through cJSON, and sticky errors. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "jsonw.h"
+
+/* Runs fn on a writer over a memory stream; returns the text (caller frees) and *rc. */
+static char *render(void (*fn)(struct jsonw *), int *rc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	struct jsonw w;
+
+	if (out == NULL)
+		return NULL;
+	jsonw_init(&w, out);
+	fn(&w);
+	*rc = jsonw_finish(&w);
+	fclose(out);
+	return text;
+}
+
+static void doc_layout(struct jsonw *w)
+{
+	jsonw_object_begin(w);
+	jsonw_key(w, "a");
+	jsonw_uint(w, 18446744073709551615ull);
+	jsonw_key(w, "empty");
+	jsonw_array_begin(w);
+	jsonw_array_end(w);
+	jsonw_key(w, "list");
+	jsonw_array_begin(w);
+	jsonw_bool(w, true);
+	jsonw_object_begin(w);
+	jsonw_object_end(w);
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}
+
+static void test_layout_like_serde_pretty(void)
+{
+	int rc = -1;
+	char *text = render(doc_layout, &rc);
+
+	CHECK_INT_EQ(rc, 0);
+	CHECK_STR_EQ(text, "{\n  \"a\": 18446744073709551615,\n  \"empty\": [],\n  \"list\": [\n"
+			   "    true,\n    {}\n  ]\n}");
+	free(text);
+}
+
+static const char tricky[] = "q\"b\\s/t\tn\nc\x01 \xc3\xa9";
+
+static void doc_escape(struct jsonw *w)
+{
+	jsonw_array_begin(w);
+	jsonw_string(w, tricky);
+	jsonw_string_len(w, "abc", 2);
+	jsonw_array_end(w);
+}
+
+static void test_escaping_round_trips(void)
+{
+	int rc = -1;
+	char *text = render(doc_escape, &rc);
+	cJSON *doc = text != NULL ? cJSON_Parse(text) : NULL;
+
+	CHECK_INT_EQ(rc, 0);
+	CHECK(doc != NULL);
+	CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetArrayItem(doc, 0)), tricky);
+	CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetArrayItem(doc, 1)), "ab");
+	cJSON_Delete(doc);
+	free(text);
+}
+
+static void doc_unbalanced(struct jsonw *w)
+{
+	jsonw_object_begin(w);
+	jsonw_key(w, "x");
+	jsonw_array_begin(w);
+}
+
+static void doc_too_deep(struct jsonw *w)
+{
+	for (int i = 0; i <= JSONW_DEPTH_MAX; i++)
+		jsonw_array_begin(w);
+	for (int i = 0; i <= JSONW_DEPTH_MAX; i++)
+		jsonw_array_end(w);
+}
+
+static void doc_extra_close(struct jsonw *w)
+{
+	jsonw_array_end(w);
+}
+
+static void test_errors_are_sticky(void)
+{
+	int rc = 0;
+	char *text;
+
+	text = render(doc_unbalanced, &rc);
+	CHECK_INT_EQ(rc, -1);
+	free(text);
+	rc = 0;
+	text = render(doc_too_deep, &rc);
+	CHECK_INT_EQ(rc, -1);
+	free(text);
+	rc = 0;
+	text = render(doc_extra_close, &rc);
+	CHECK_INT_EQ(rc, -1);
+	free(text);
+}
+
+int main(void)
+{
+	RUN(test_layout_like_serde_pretty);
+	RUN(test_escaping_round_trips);
+	RUN(test_errors_are_sticky);
+	return HARNESS_EXIT();
+}
