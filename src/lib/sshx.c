@@ -383,12 +383,36 @@ static int drain_stderr(struct sshx *s, ssh_channel ch, char *buf, size_t cap)
 	return n == SSH_ERROR ? -1 : total;
 }
 
+/* Runs cmd in its own channel, waiting (bounded) for it to finish; output discarded. */
+static void run_quietly(struct sshx *s, const char *cmd, char *buf, size_t cap)
+{
+	ssh_channel ch = ssh_channel_new(s->session);
+	long deadline = now_ms() + STOP_GRACE_MS;
+
+	if (ch == NULL)
+		return;
+	if (ssh_channel_open_session(ch) == SSH_OK && ssh_channel_request_exec(ch, cmd) == SSH_OK) {
+		while (now_ms() < deadline) {
+			int n = ssh_channel_poll_timeout(ch, SSHX_POLL_MS, 0);
+			if (n == SSH_EOF || n == SSH_ERROR)
+				break;
+			if (n > 0 && ssh_channel_read_nonblocking(ch, buf, (uint32_t)cap, 0) < 0)
+				break;
+		}
+		ssh_channel_close(ch);
+	}
+	ssh_channel_free(ch);
+}
+
 /* Sends SIGINT and waits (bounded) for the command to go away, discarding its output. */
-static void stop_command(struct sshx *s, ssh_channel ch, char *buf, size_t cap)
+static void stop_command(struct sshx *s, ssh_channel ch, const char *stop_cmd, char *buf,
+			 size_t cap)
 {
 	long deadline = now_ms() + STOP_GRACE_MS;
 
 	ssh_channel_request_send_signal(ch, "INT");
+	if (stop_cmd != NULL)
+		run_quietly(s, stop_cmd, buf, cap);
 	while (now_ms() < deadline) {
 		int n = ssh_channel_poll_timeout(ch, SSHX_POLL_MS, 0);
 		if (n == SSH_EOF || n == SSH_ERROR)
@@ -400,8 +424,8 @@ static void stop_command(struct sshx *s, ssh_channel ch, char *buf, size_t cap)
 	}
 }
 
-int sshx_exec(struct sshx *s, const char *command, sshx_output_cb out, void *ctx, int *exit_status,
-	      enum sshx_fail *fail, struct errbuf *eb)
+int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_output_cb out,
+	      void *ctx, int *exit_status, enum sshx_fail *fail, struct errbuf *eb)
 {
 	ssh_channel ch = NULL;
 	char *buf = NULL;
@@ -426,7 +450,7 @@ int sshx_exec(struct sshx *s, const char *command, sshx_output_cb out, void *ctx
 	}
 	for (;;) {
 		if (cancelled(s)) {
-			stop_command(s, ch, buf, COPY_CHUNK_BYTES);
+			stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
 			*fail = SSHX_FAIL_CANCELLED;
 			errbuf_set(eb, "interrupted");
 			goto out;
@@ -440,7 +464,7 @@ int sshx_exec(struct sshx *s, const char *command, sshx_output_cb out, void *ctx
 				goto lost;
 			last = now_ms();
 			if (n > 0 && out(ctx, buf, (size_t)n) != 0) {
-				stop_command(s, ch, buf, COPY_CHUNK_BYTES);
+				stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
 				errbuf_set(eb, "command output rejected");
 				goto out;
 			}
@@ -453,7 +477,7 @@ int sshx_exec(struct sshx *s, const char *command, sshx_output_cb out, void *ctx
 		if (n == SSH_EOF)
 			break;
 		if (s->opts.idle_timeout_ms > 0 && now_ms() - last > s->opts.idle_timeout_ms) {
-			stop_command(s, ch, buf, COPY_CHUNK_BYTES);
+			stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
 			*fail = SSHX_FAIL_TIMEOUT;
 			errbuf_set(eb, "no output for %ld s", s->opts.idle_timeout_ms / 1000);
 			goto out;

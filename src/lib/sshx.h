@@ -71,13 +71,14 @@ typedef int (*sshx_output_cb)(void *ctx, const char *data, size_t len);
 /*
  * Runs command in a new channel, passing stdout to out as it arrives and
  * keeping the last SSHX_STDERR_TAIL_BYTES of stderr (sshx_stderr_tail).
- * When out returns non-zero, on cancel or on timeout the command is sent
- * SIGINT and the channel closed. Returns 0 when the command exited, with
- * its status in *exit_status (-1 when killed by a signal), or -1 with
- * *fail and eb filled.
+ * When out returns non-zero, on cancel or on timeout the command is
+ * stopped: a SIGINT signal request, then (OpenSSH refuses signals to root
+ * sessions) stop_command, when not NULL, run in a second channel; then the
+ * channel is closed. Returns 0 when the command exited, with its status in
+ * *exit_status (-1 when killed by a signal), or -1 with *fail and eb filled.
  */
-int sshx_exec(struct sshx *s, const char *command, sshx_output_cb out, void *ctx, int *exit_status,
-	      enum sshx_fail *fail, struct errbuf *eb);
+int sshx_exec(struct sshx *s, const char *command, const char *stop_command, sshx_output_cb out,
+	      void *ctx, int *exit_status, enum sshx_fail *fail, struct errbuf *eb);
 
 /* The kept tail of the last command's stderr (NUL-terminated, possibly empty). */
 const char *sshx_stderr_tail(const struct sshx *s);

@@ -319,7 +319,8 @@ static void run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	    .cancel = &ctx->cancel,
 	};
 	char rdir[PATH_MAX], rman[PATH_MAX], cmd[CMD_MAX_BYTES], prog[PATH_MAX];
-	char remote[PATH_MAX], local[PATH_MAX];
+	char remote[PATH_MAX], local[PATH_MAX], pidq[PATH_MAX + 16];
+	char full[CMD_MAX_BYTES + PATH_MAX + 32], stop[PATH_MAX + 64];
 	struct sshx *s = NULL;
 	enum sshx_fail fail;
 	struct errbuf eb = {{0}};
@@ -351,15 +352,19 @@ static void run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "command too long");
 		goto out;
 	}
-	{
-		char full[CMD_MAX_BYTES + 8];
-		snprintf(full, sizeof(full), "exec %s", cmd);
-		hostpool_set_state(hp, index, HOSTPOOL_RUNNING);
-		if (sshx_exec(s, full, on_output, st, &status, &fail, &eb) < 0) {
-			hostpool_finish(hp, index, outcome_of(fail), 0,
-					st->failed ? st->eb.msg : eb.msg);
-			goto out;
-		}
+	/* the shell records its pid, then exec makes it rarbench's: stop_cmd signals it */
+	(void)fmt(remote, sizeof(remote), "%s/rarbench.pid", rdir);
+	pidq[0] = '\0';
+	if (shell_word(pidq, sizeof(pidq), remote) < 0 ||
+	    fmt(full, sizeof(full), "echo $$ >%s && exec %s", pidq, cmd) < 0 ||
+	    fmt(stop, sizeof(stop), "kill -INT $(cat %s) 2>/dev/null", pidq) < 0) {
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "command too long");
+		goto out;
+	}
+	hostpool_set_state(hp, index, HOSTPOOL_RUNNING);
+	if (sshx_exec(s, full, stop, on_output, st, &status, &fail, &eb) < 0) {
+		hostpool_finish(hp, index, outcome_of(fail), 0, st->failed ? st->eb.msg : eb.msg);
+		goto out;
 	}
 	if (check_end(hp, index, st, status, sshx_stderr_tail(s)) < 0)
 		goto out;
