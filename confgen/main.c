@@ -219,11 +219,8 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 
 		if (cfg->shape_named)
 			return errbuf_set(
-			    eb,
-			    "NB_ROLES %s: the positional form takes the shape from its "
-			    "arguments, not from --roles/--users/--tasks/"
-			    "--commands/--uid",
-			    pos[2]);
+			    eb, "--roles/--users/--tasks/--commands/--uid: not with the "
+				"positional form, which takes the shape from its arguments");
 		if (cfg->sudoers != NULL)
 			return errbuf_set(eb, "SUDOERS: --sudoers given too");
 		for (int i = 0; i < 5; i++)
