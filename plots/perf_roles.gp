@@ -12,6 +12,7 @@
 #   band    1: columns 3-4 are a min-max band across hosts    (default 0: error bars)
 #   xlabel  x axis label                                      (default 'nb_roles')
 #   unit    unit of the slope in the legend                   (default 'role')
+#   figure_title  the title above the plot                    (default: below)
 # TSV columns: x y_ms ylow_ms yhigh_ms sigma_ms runs nb_roles nb_tasks ('#' lines are comments).
 # Example: gnuplot -e "dir='out/data/perf_roles'; files='01_sudo_sudoers.tsv'" plots/perf_roles.gp
 
@@ -25,7 +26,7 @@ if (!exists("stat")) stat = 'median'
 if (!exists("band")) band = 0
 if (!exists("xlabel")) xlabel = 'nb_roles'
 if (!exists("unit")) unit = 'role'
-figure_title = 'Time to authorise one command vs. number of roles'
+if (!exists("figure_title")) figure_title = 'Time to authorise one command vs. number of roles'
 
 set encoding utf8
 if (term eq 'svg') {

@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 	struct fitreport *rep = NULL;
 	struct plotfig_env env;
 	struct fitreport_context ctx;
-	char gnuplot[PLOTRUN_PATH_MAX], scripts[PLOTRUN_PATH_MAX], path[PLOTRUN_PATH_MAX];
+	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
 	char name_buf[64], notes_buf[3][ERRBUF_MSG_MAX + 64];
 	const char *notes[3];
 	char **written = NULL;
@@ -227,7 +227,8 @@ int main(int argc, char **argv)
 	env.use_weights = cfg.use_weights;
 	memcpy(env.formats, cfg.formats, sizeof(env.formats));
 	env.n_formats = cfg.n_formats;
-	if (cfg.n_formats > 0) {
+	/* With --format none the loop still writes every figure's TSV, and runs no gnuplot. */
+	{
 		bool drawn_tasks = strcmp(cfg.axis, "nb_tasks") == 0;
 		bool drawn_roles = strcmp(cfg.axis, "nb_roles") == 0;
 		struct plotfig fig = plotfig_for_axis(cfg.axis, name_buf, sizeof(name_buf));
