@@ -1,0 +1,141 @@
+#!/bin/bash
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+# rarbench --manifest against the provisioned prefix: a small sweep with every point and subject
+# present and a positive sudo slope, kill -9 then --resume, a changed manifest refused, bad
+# manifests rejected in one line with nothing written, a missing subject recorded in meta.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+rarbench=$PWD/bin/rarbench
+failed=0
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; failed=1; }
+check() { # $1 description, rest: command
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else notok "$what"; fi
+}
+
+if [ ! -r "$prefix/facts.json" ] || [ ! -x "$prefix/bin/sudo" ]; then
+	notok "provisioned prefix $prefix is missing: run 'make provision' first"
+	exit 1
+fi
+if [ ! -x "$rarbench" ]; then
+	notok "bin/rarbench is not built: run make"
+	exit 1
+fi
+user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
+work=$(mktemp -d /tmp/rarperf-it-manifest-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# manifest NAME SUBJECTS_JSON TASKS_JSON RUNS -> $work/NAME.json
+manifest() {
+	cat >"$work/$1.json" <<JSON
+{"name": "$1", "subjects": $2,
+ "axes": {"nb_tasks": $3}, "bench_user": "$user",
+ "warmup": 3, "min_runs": $4, "max_runs": $4, "min_time_s": 0}
+JSON
+}
+
+# --- 1. a small sweep: all points and subjects, positive sudo slope, missing subject in meta ---
+manifest small '[{"id":"sudo","format":"sudoers"},{"id":"doas","format":"doas"},
+ {"id":"ghost","format":"rar-json","program":"{prefix}/bin/no-such-tool"}]' '[1, 300, 1000, 3000]' 30
+start=$(date +%s)
+"$rarbench" --manifest "$work/small.json" --prefix "$prefix" --out "$work/small" \
+	--progress jsonl >"$work/small.events" 2>"$work/small.err"
+rc=$?
+check "small sweep exits 0 (took $(($(date +%s) - start))s)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/small.err"
+res=$work/small/results.json
+check "results.json has 4 points x 2 subjects" \
+	[ "$(jq '.results | length' "$res" 2>/dev/null)" = 8 ]
+check "every (subject, nb_tasks) appears exactly once" \
+	[ "$(jq -r '.results[].parameters | "\(.subject) \(.nb_tasks)"' "$res" | sort -u | wc -l)" = 8 ]
+check "parameters carry axes, subject and format" \
+	[ "$(jq -r '.results[0].parameters | [.nb_roles,.nb_users,.nb_commands,.format] | join(",")' "$res")" = "1,1,1,sudoers" ]
+check "results.tsv has a header and 8 rows" [ "$(wc -l <"$work/small/results.tsv")" = 9 ]
+check "missing subject recorded in meta.skipped_subjects" \
+	[ "$(jq -r '.meta.skipped_subjects[0].id' "$res")" = ghost ]
+check "skip_subject event emitted" grep -q '"event":"skip_subject".*"ghost"' "$work/small.events"
+check "meta has the manifest hash, host and prefix facts" \
+	[ "$(jq -r '.meta.manifest_sha256' "$res")" = "$(sha256sum <"$work/small.json" | cut -d' ' -f1)" ] \
+	&& jq -e '.meta.host.cpus >= 1 and (.meta.prefix_facts.tools | type) == "object"' "$res" >/dev/null
+check "done event is last and its hashes match the files" bash -c '
+	last=$(tail -1 "$1/small.events")
+	[ "$(jq -r .event <<<"$last")" = done ] || exit 1
+	for f in results.json results.tsv journal.jsonl; do
+		[ "$(jq -r ".files[\"$f\"]" <<<"$last")" = "$(sha256sum <"$1/small/$f" | cut -d" " -f1)" ] || exit 1
+	done' _ "$work"
+# Least-squares slope of sudo's mean time over nb_tasks.
+slope=$(jq -r '.results[] | select(.parameters.subject == "sudo") | "\(.parameters.nb_tasks) \(.mean)"' "$res" |
+	awk '{n++; sx+=$1; sy+=$2; sxx+=$1*$1; sxy+=$1*$2}
+	     END {if (n < 2) {print "nan"; exit} printf "%.6g\n", (n*sxy - sx*sy) / (n*sxx - sx*sx)}')
+check "sudo slope is positive ($slope s/task)" awk -v s="$slope" 'BEGIN {exit !(s > 0)}'
+
+# --- 2. kill -9 mid-sweep, then --resume: every point exactly once ---
+manifest killme '[{"id":"sudo","format":"sudoers"}]' '{"range": [1, 501, 100]}' 40
+"$rarbench" --manifest "$work/killme.json" --prefix "$prefix" --out "$work/killme" \
+	--progress jsonl >"$work/killme.events" 2>/dev/null &
+pid=$!
+for _ in $(seq 1 600); do # at most 60 s
+	[ "$(grep -c '"event":"point_done"' "$work/killme.events" 2>/dev/null)" -ge 2 ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+before=$(($(wc -l <"$work/killme/journal.jsonl") - 1))
+check "killed run left a partial journal ($before of 6 points)" [ "$before" -ge 1 ] && [ "$before" -lt 6 ]
+"$rarbench" --manifest "$work/killme.json" --prefix "$prefix" --out "$work/killme" --resume \
+	--progress jsonl >"$work/resume.events" 2>"$work/resume.err"
+check "resume exits 0" [ $? -eq 0 ]
+check "resume measured only the missing points" \
+	[ "$(grep -c '"event":"point_start"' "$work/resume.events")" = $((6 - before)) ]
+check "after resume every point appears exactly once" \
+	[ "$(jq -r '.results[].parameters.nb_tasks' "$work/killme/results.json" | sort -n | uniq -c | awk '$1 == 1' | wc -l)" = 6 ] \
+	&& [ "$(jq '.results | length' "$work/killme/results.json")" = 6 ]
+check "journal holds the header and 6 points" [ "$(wc -l <"$work/killme/journal.jsonl")" = 7 ]
+
+# --- 3. a changed manifest: resume refuses ---
+sed 's/"min_runs": 40/"min_runs": 39/' "$work/killme.json" >"$work/changed.json"
+cp "$work/killme/journal.jsonl" "$work/journal.before"
+"$rarbench" --manifest "$work/changed.json" --prefix "$prefix" --out "$work/killme" --resume \
+	--progress none 2>"$work/changed.err"
+rc=$?
+check "changed manifest: resume refuses with exit 2" [ "$rc" -eq 2 ]
+check "changed manifest: the message says why" grep -q "manifest changed" "$work/changed.err"
+check "changed manifest: journal untouched" cmp -s "$work/killme/journal.jsonl" "$work/journal.before"
+
+# --- 4. a subject whose policy does not grant what it runs fails the point loudly ---
+manifest denied '[{"id":"sudo-id","format":"sudoers","args":["-n","/usr/bin/id"]}]' '[1]' 5
+"$rarbench" --manifest "$work/denied.json" --prefix "$prefix" --out "$work/denied" \
+	--progress jsonl >"$work/denied.events" 2>"$work/denied.err"
+rc=$?
+check "denied command: exit 1" [ "$rc" -eq 1 ]
+check "denied command: the error names the subject and exit code" \
+	grep -q 'subject sudo-id denied /usr/bin/true (exit 1)' "$work/denied.err"
+check "denied command: an error event, no point recorded" \
+	grep -q '"event":"error"' "$work/denied.events" && [ "$(wc -l <"$work/denied/journal.jsonl")" = 1 ]
+
+# --- 5. bad manifests: one line naming the field, exit 2, nothing written ---
+bad() { # $1 name, $2 json, $3 expected text
+	printf '%s\n' "$2" >"$work/bad-$1.json"
+	"$rarbench" --manifest "$work/bad-$1.json" --prefix "$prefix" --out "$work/out-$1" \
+		--progress none 2>"$work/bad-$1.err" >/dev/null
+	local rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/bad-$1.err")" = 1 ] && grep -qF -- "$3" "$work/bad-$1.err" &&
+		[ ! -e "$work/out-$1" ]; then
+		ok "bad manifest ($1): exit 2, one line, nothing written"
+	else
+		notok "bad manifest ($1): rc=$rc, stderr: $(head -3 "$work/bad-$1.err")"
+	fi
+}
+S='"subjects":[{"id":"sudo","format":"sudoers"}]'
+bad unknown-key "{\"name\":\"b\",\"bench_user\":\"$user\",\"colour\":1,$S}" '$.colour: unknown key'
+bad wrong-type "{\"name\":\"b\",\"bench_user\":\"$user\",\"min_runs\":\"5\",$S}" '$.min_runs: expected an integer'
+bad empty-axis "{\"name\":\"b\",\"bench_user\":\"$user\",\"axes\":{\"nb_tasks\":[]},$S}" '$.axes.nb_tasks: empty axis'
+bad format "{\"name\":\"b\",\"bench_user\":\"$user\",\"subjects\":[{\"id\":\"a\",\"format\":\"sudoers\"},{\"id\":\"b\",\"format\":\"yaml\"}]}" \
+	'bad-format.json: $.subjects[1].format: unknown format "yaml" (expected sudoers, doas, rar-json, rar-cbor)'
+bad user "{\"name\":\"b\",\"bench_user\":\"no-such-user-rarperf\",$S}" '$.bench_user: no such user'
+bad root "{\"name\":\"b\",\"bench_user\":\"root\",$S}" '$.bench_user: "root" is root'
+exit $failed
