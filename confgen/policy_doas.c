@@ -22,7 +22,7 @@ int policy_write_doas(const struct policy *p, const char *path, struct errbuf *e
 {
 	const struct policy_shape *s = policy_get_shape(p);
 	struct policy_file f;
-	char cmd[POLICY_NAME_LEN_MAX];
+	char line[64 + POLICY_NAME_LEN_MAX];
 
 	if (policy_doas_validate(s, eb) != 0)
 		return -1;
@@ -34,16 +34,17 @@ int policy_write_doas(const struct policy *p, const char *path, struct errbuf *e
 		s->seed_compat ? " seed-compat (sudo side)" : "");
 	for (uint32_t r = 0; r < s->roles; r++) {
 		for (uint32_t u = 0; u < s->users; u++) {
-			uint32_t uid = policy_actor_uid(p, POLICY_SIDE_SUDO, r, u);
+			/* Each rule is one write: the user's prefix is built once, then the name.
+			 */
+			int plen = snprintf(line, sizeof(line), "permit nopass %u as root cmd ",
+					    policy_actor_uid(p, POLICY_SIDE_SUDO, r, u));
 			for (uint32_t t = 0; t < s->tasks; t++) {
 				for (uint32_t c = 0; c < s->commands; c++) {
-					size_t n = policy_command_name(p, POLICY_SIDE_SUDO, r, t, c,
-								       cmd, sizeof(cmd));
-					policy_file_puts(&f, "permit nopass ");
-					policy_file_put_uint(&f, uid);
-					policy_file_puts(&f, " as root cmd ");
-					policy_file_put(&f, cmd, n);
-					policy_file_put(&f, "\n", 1);
+					size_t n = policy_command_name(
+					    p, POLICY_SIDE_SUDO, r, t, c, line + plen,
+					    sizeof(line) - (size_t)plen - 1);
+					line[(size_t)plen + n] = '\n';
+					policy_file_put(&f, line, (size_t)plen + n + 1);
 				}
 			}
 		}
