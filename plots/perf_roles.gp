@@ -30,12 +30,12 @@ if (!exists("figure_title")) figure_title = 'Time to authorise one command vs. n
 
 set encoding utf8
 if (term eq 'svg') {
-	set terminal svg size 1000,680 dynamic enhanced font 'Sans,13' background rgb 'white'
+	set terminal svg size 1000,760 dynamic enhanced font 'Sans,13' background rgb 'white'
 } else {
 	if (term eq 'pdfcairo') {
-		set terminal pdfcairo size 10in,6.8in enhanced font 'Sans,11'
+		set terminal pdfcairo size 10in,7.6in enhanced font 'Sans,11'
 	} else {
-		set terminal pngcairo size 1000,680 enhanced font 'Sans,11' background rgb 'white'
+		set terminal pngcairo size 1000,760 enhanced font 'Sans,11' background rgb 'white'
 	}
 }
 set output out
@@ -68,7 +68,7 @@ do for [i=1:n] {
 set title figure_title
 set xlabel xlabel noenhanced
 set ylabel sprintf('%s wall time per command (ms)', stat)
-set key top left box opaque noenhanced spacing 1.2
+set key outside below center box noenhanced spacing 1.2 width 1
 set grid
 set xrange [0:*]
 set yrange [0:*]

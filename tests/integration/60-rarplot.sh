@@ -151,7 +151,7 @@ check "noisy: weighting changes the sudo fit" \
 	sh -c "! cmp -s '$T/weighted/fits.tsv' '$T/unweighted/fits.tsv'"
 
 # --- the figures ---------------------------------------------------------------------------
-check "perf_tasks.png is PNG image data" sh -c "file -b '$T/weighted/perf_tasks.png' | grep -q '^PNG image data, 1000 x 680'"
+check "perf_tasks.png is PNG image data" sh -c "file -b '$T/weighted/perf_tasks.png' | grep -q '^PNG image data, 1000 x 760'"
 check "perf_tasks.png is not trivial (> 20 kB)" test "$(wc -c <"$T/weighted/perf_tasks.png")" -gt 20000
 check "perf_tasks.svg is SVG" sh -c "file -b '$T/weighted/perf_tasks.svg' | grep -q 'SVG'"
 check "perf_tasks.svg has the legend with the slope" grep -q 'sudo/sudoers fit: 0.1' "$T/weighted/perf_tasks.svg"
