@@ -1,0 +1,245 @@
+#!/bin/sh
+# rarbench against real commands: hyperfine-compatible exports (compared key by key with Debian's
+# hyperfine), exit codes, signal deaths, a missing program, --as-user with a throwaway account,
+# each --order, SIGINT handling, and the seed's command line read by a hyperfine-style script.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+RB=$PWD/bin/rarbench
+PY=/usr/bin/python3
+fails=0
+ok() { echo "ok - $*"; }
+notok() {
+	echo "not ok - $*"
+	fails=$((fails + 1))
+}
+check() { # description, command...
+	d=$1
+	shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+[ -x "$RB" ] || make -s bin/rarbench >/dev/null || {
+	echo "not ok - build bin/rarbench"
+	exit 1
+}
+command -v jq >/dev/null || {
+	echo "skip: jq missing"
+	exit 77
+}
+T=$(mktemp -d /tmp/rarperf-it30-XXXXXX)
+chmod 0755 "$T"
+user=rbt$$
+group=rbg$$
+cleanup() {
+	[ -n "${rbpid:-}" ] && kill "$rbpid" 2>/dev/null
+	if id "$user" >/dev/null 2>&1; then userdel "$user" 2>/dev/null; fi
+	if getent group "$group" >/dev/null 2>&1; then groupdel "$group" 2>/dev/null; fi
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+jqt() { jq -e "$@" >/dev/null 2>&1; }
+
+# --- true: hyperfine's schema, run count, rarbench key -------------------------------------
+"$RB" -N --style basic --runs 5 --export-json "$T/true.json" --export-csv "$T/true.csv" \
+	--export-markdown "$T/true.md" true >"$T/true.out" 2>&1
+check "true: exit 0" [ $? -eq 0 ]
+check "true: 5 times, exit codes 0, stddev a number" jqt '.results[0] | (.times|length)==5
+	and .exit_codes==[0,0,0,0,0] and (.stddev|type)=="number" and .command=="true"' "$T/true.json"
+check "true: min <= median <= max, all under 1 s" jqt '.results[0] | .min <= .median and .median <= .max
+	and .max < 1' "$T/true.json"
+check "true: rarbench key beside results" jqt '.rarbench.order=="sequential" and .rarbench.seed==null
+	and (keys==["rarbench","results"])' "$T/true.json"
+check "true: summary printed" grep -q 'Time (mean ± σ):' "$T/true.out"
+check "true: csv header" grep -qx 'command,mean,stddev,median,user,system,min,max' "$T/true.csv"
+check "true: markdown row" grep -q '^| `true` | ' "$T/true.md"
+
+# --- default run count: at least 10 runs and about 3 s ----------------------------------------
+"$RB" -N --style none --export-json "$T/sleep.json" 'sleep 0.01' >/dev/null 2>&1
+check "sleep 0.01: exit 0" [ $? -eq 0 ]
+check "sleep 0.01: mean in [10 ms, 1 s), 10..300 runs (3 s budget)" jqt '.results[0] |
+	.mean >= 0.01 and .mean < 1 and (.times|length) >= 10 and (.times|length) <= 300' "$T/sleep.json"
+check "sleep 0.01: one run gives stddev null" sh -c "'$RB' -N --style none --runs 1 \
+	--export-json '$T/one.json' 'sleep 0.01' && jq -e '.results[0].stddev==null' '$T/one.json' >/dev/null"
+
+# --- non-zero exit codes and signal deaths ------------------------------------------------------
+"$RB" -N --style none --runs 3 --export-json "$T/fail.json" "sh -c 'exit 3'" >"$T/fail.out" 2>&1
+rc=$?
+check "exit 3 without -i: exit status 1" [ "$rc" -eq 1 ]
+check "exit 3 without -i: hyperfine's message" grep -q "Command terminated with non-zero exit code: 3" "$T/fail.out"
+"$RB" -N --style basic -i --runs 3 --export-json "$T/ign.json" "sh -c 'exit 3'" >"$T/ign.out" 2>&1
+check "exit 3 with -i: exit 0, exit_codes [3,3,3]" sh -c "[ $? -eq 0 ] && jq -e '.results[0].exit_codes==[3,3,3]' '$T/ign.json' >/dev/null"
+check "exit 3 with -i: warning" grep -q "Ignoring non-zero exit code" "$T/ign.out"
+"$RB" -N --style none -i --runs 2 --export-json "$T/sig.json" "sh -c 'kill -KILL \$\$'" >/dev/null 2>&1
+check "killed by SIGKILL: exit_codes 128+9" jqt '.results[0].exit_codes==[137,137]' "$T/sig.json"
+"$RB" -N --style none --runs 2 "sh -c 'kill -TERM \$\$'" >"$T/sig.out" 2>&1
+check "killed by a signal without -i: exit 1 and a message" sh -c "[ $? -eq 1 ] && grep -q 'terminated by a signal' '$T/sig.out'"
+
+# --- a missing program is reported before anything runs -----------------------------------------
+"$RB" -N --style none --runs 1 "sh -c 'echo ran >> $T/marker'" "rarperf-no-such-program --x" >"$T/miss.out" 2>&1
+rc=$?
+check "missing program: exit 2" [ "$rc" -eq 2 ]
+check "missing program: names it" grep -q "cannot find program 'rarperf-no-such-program'" "$T/miss.out"
+check "missing program: nothing ran" [ ! -e "$T/marker" ]
+"$RB" --style none --runs 1 -n a -n b -n c true >/dev/null 2>&1
+check "too many names: exit 2" [ $? -eq 2 ]
+
+# --- orders ------------------------------------------------------------------------------------
+for order in sequential interleaved random; do
+	rm -f "$T/log"
+	"$RB" -N --style none --runs 3 --order "$order" --seed 7 --export-json "$T/o-$order.json" \
+		-L x 1,2 "sh -c 'printf A{x} >> $T/log'" "sh -c 'printf B{x} >> $T/log'" >/dev/null 2>&1
+	check "--order $order: exit 0" [ $? -eq 0 ]
+	eval "log_$order=\$(cat \"$T/log\")"
+	check "--order $order: recorded" jqt ".rarbench.order==\"$order\" and .rarbench.seed==7" "$T/o-$order.json"
+done
+check "sequential: A1 A1 A1 B1 B1 B1 A2 ..." [ "$log_sequential" = "A1A1A1B1B1B1A2A2A2B2B2B2" ]
+check "interleaved: A1 B1 alternate, then A2 B2" [ "$log_interleaved" = "A1B1A1B1A1B1A2B2A2B2A2B2" ]
+check "random: each round holds both commands of one combination" sh -c "echo '$log_random' |
+	grep -Eq '^((A1B1|B1A1){3})((A2B2|B2A2){3})\$'"
+rm -f "$T/log"
+"$RB" -N --style none --runs 3 --order random --seed 7 -L x 1,2 "sh -c 'printf A{x} >> $T/log'" \
+	"sh -c 'printf B{x} >> $T/log'" >/dev/null 2>&1
+check "random: same seed, same order" [ "$(cat "$T/log")" = "$log_random" ]
+check "random: the export keeps hyperfine's benchmark order" sh -c "[ \"\$(jq -c '[.results[]|[.command,.parameters.x]]' '$T/o-random.json')\" = \"\$(jq -c '[.results[]|[.command,.parameters.x]]' '$T/o-sequential.json')\" ]"
+
+# --- --as-user with a throwaway account ----------------------------------------------------------
+if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
+	groupadd "$group" && useradd -M -d /nonexistent -s /bin/sh -G "$group" "$user"
+	uid=$(id -u "$user")
+	gid=$(getent group "$group" | cut -d: -f3)
+	mkdir -p "$T/as" && chmod 1777 "$T/as"
+	TERM=xterm-test "$RB" -N --style none --runs 2 --as-user "$user" --export-json "$T/as.json" \
+		--setup "sh -c 'id -u > $T/as/setup_uid'" \
+		"sh -c 'id -u > $T/as/uid; id -G > $T/as/groups; env | sort > $T/as/env'" >"$T/as.out" 2>&1
+	check "--as-user: exit 0" [ $? -eq 0 ]
+	check "--as-user: timed runs ran as $user" [ "$(cat "$T/as/uid" 2>/dev/null)" = "$uid" ]
+	check "--as-user: with its supplementary group" grep -qw "$gid" "$T/as/groups"
+	check "--as-user: root's groups dropped" sh -c "! grep -qw 0 '$T/as/groups'"
+	check "--as-user: setup ran as root" [ "$(cat "$T/as/setup_uid" 2>/dev/null)" = 0 ]
+	check "--as-user: clean environment" sh -c "grep -qx 'USER=$user' '$T/as/env' &&
+		grep -qx 'PATH=/usr/local/bin:/usr/bin:/bin' '$T/as/env' && grep -qx 'LANG=C' '$T/as/env' &&
+		grep -qx 'TERM=xterm-test' '$T/as/env' && [ \$(wc -l < '$T/as/env') -le 8 ]"
+	check "--as-user: recorded in the export" jqt ".rarbench.as_user==\"$user\"" "$T/as.json"
+	"$RB" -N --style none --runs 1 --as-user "$user" --show-output "id -u" >"$T/as2.out" 2>&1
+	check "--as-user --show-output: id -u prints the uid" grep -qx "$uid" "$T/as2.out"
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups "$RB" -N --runs 1 --as-user nobody true \
+		>"$T/as3.out" 2>&1
+	rc=$?
+	check "--as-user refused when not root (exit 2)" sh -c "[ $rc -eq 2 ] && grep -q 'needs root' '$T/as3.out'"
+	"$RB" -N --runs 1 --as-user rarperf-no-such-user true >"$T/as4.out" 2>&1
+	check "--as-user unknown user: exit 2" sh -c "[ $? -eq 2 ] && grep -q 'no such user' '$T/as4.out'"
+else
+	echo "ok - --as-user # SKIP not root"
+fi
+
+# --- SIGINT: stop, keep the finished benchmarks, nothing half-written ------------------------------
+"$RB" -N --style none --runs 3 --export-json "$T/int.json" true "sleep 0.3" "true" >/dev/null 2>"$T/int.err" &
+rbpid=$!
+i=0
+while [ $i -lt 100 ] && ! jq -e '.results|length==1' "$T/int.json" >/dev/null 2>&1; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -INT "$rbpid"
+wait "$rbpid"
+rc=$?
+rbpid=
+check "SIGINT: exit 130" [ "$rc" -eq 130 ]
+check "SIGINT: export is valid JSON holding only the finished benchmark" jqt '(.results|length)==1
+	and .results[0].command=="true" and (.results[0].times|length)==3' "$T/int.json"
+check "SIGINT: no temporary file left" sh -c "! ls -A '$T' | grep -q '^\.int\.json\.'"
+check "SIGINT: says so" grep -q interrupted "$T/int.err"
+
+# --- key-by-key comparison with hyperfine's own export --------------------------------------------
+if command -v hyperfine >/dev/null && [ -x "$PY" ]; then
+	cat >"$T/cmp.py" <<'PYEOF'
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+errs = []
+ra, rb = a["results"], b["results"]
+if len(ra) != len(rb):
+    errs.append("result counts %d != %d" % (len(ra), len(rb)))
+for i, (x, y) in enumerate(zip(ra, rb)):
+    if list(x.keys()) != list(y.keys()):
+        errs.append("result %d keys %s != %s" % (i, list(x.keys()), list(y.keys())))
+    for k in x:
+        if k in y and type(x[k]) is not type(y[k]):
+            errs.append("result %d key %s: %s != %s" % (i, k, type(x[k]).__name__, type(y[k]).__name__))
+    for k in ("command", "exit_codes", "parameters"):
+        if x.get(k) != y.get(k):
+            errs.append("result %d %s: %r != %r" % (i, k, x.get(k), y.get(k)))
+    if len(x["times"]) != len(y["times"]):
+        errs.append("result %d: %d times != %d" % (i, len(x["times"]), len(y["times"])))
+    for t in x["times"]:
+        if type(t) is not float:
+            errs.append("result %d: time %r is not a float" % (i, t))
+for e in errs:
+    print("  " + e)
+sys.exit(1 if errs else 0)
+PYEOF
+	cmpboth() { # description, args...
+		d=$1
+		shift
+		hyperfine --style none --export-json "$T/hf.json" "$@" >/dev/null 2>&1
+		"$RB" --style none --export-json "$T/rb.json" "$@" >/dev/null 2>&1
+		check "same export as hyperfine: $d" "$PY" "$T/cmp.py" "$T/rb.json" "$T/hf.json"
+	}
+	cmpboth "-N, -L x 2 values, -L y 2 values, 2 commands" -N --runs 3 -L x 1,2 -L y 'a,b\,c' \
+		'echo {x}' 'sh -c ":{y}"'
+	cmpboth "-N, one run (stddev null)" -N --runs 1 true
+	cmpboth "-N -i, exit 3 and SIGKILL" -N -i --runs 2 "sh -c 'exit 3'" "sh -c 'kill -KILL \$\$'"
+	cmpboth "shell mode, -n names, -P scan with -D" --runs 2 -n 'n{t}' -P t 0 1 -D 0.5 'echo {t}'
+	cmpboth "shell mode, prepare/setup/cleanup" --runs 2 -s 'true' -p 'true' -c 'true' 'echo hi'
+	hyperfine --style none -N --runs 2 --export-csv "$T/hf.csv" -L x 1,2 'echo {x}' >/dev/null 2>&1
+	"$RB" --style none -N --runs 2 --export-csv "$T/rb.csv" -L x 1,2 'echo {x}' >/dev/null 2>&1
+	check "same CSV header and commands as hyperfine" sh -c "[ \"\$(cut -d, -f1 '$T/hf.csv')\" = \"\$(cut -d, -f1 '$T/rb.csv')\" ] &&
+		[ \"\$(head -1 '$T/hf.csv')\" = \"\$(head -1 '$T/rb.csv')\" ] && [ \"\$(cut -d, -f9 '$T/hf.csv')\" = \"\$(cut -d, -f9 '$T/rb.csv')\" ]"
+else
+	echo "ok - hyperfine comparison # SKIP hyperfine or Debian python3 missing"
+fi
+
+# --- the seed's command line, hyperfine replaced by rarbench ---------------------------------------
+# The seed benchmarks bin/sudo and bin/sr (absent here); env and nice stand in as the "tool"
+# in front of /usr/bin/true, and the setup logs its parameters instead of running the old confgen.
+if [ -x "$PY" ]; then
+	(cd "$T" && "$RB" -N --warmup 100 -m 100 -L nb_tasks 1,10 -L nb_users 1 -L nb_roles 1 \
+		-L nb_commands 1 --setup "sh -c 'echo {nb_roles} {nb_users} {nb_tasks} {nb_commands} 1000 >> setup.log'" \
+		--export-json "result_$(date +%y-%m-%d_%H.%M).json" "env /usr/bin/true" "nice /usr/bin/true" \
+		--show-output >seed.out 2>&1)
+	check "seed command line: exit 0" [ $? -eq 0 ]
+	check "seed command line: setup once per benchmark with its parameters" sh -c \
+		"[ \"\$(cat '$T/setup.log')\" = \"\$(printf '1 1 1 1 1000\n1 1 1 1 1000\n1 1 10 1 1000\n1 1 10 1 1000')\" ]"
+	cat >"$T/read.py" <<'PYEOF'
+# Reads a hyperfine export the way hyperfine's scripts and RaR-perf's plot.py do.
+import json, sys
+import numpy as np
+results = json.load(open(sys.argv[1]))["results"]
+assert len(results) == 4, len(results)
+for r in results:
+    ts = r["times"]
+    assert len(ts) >= 100, len(ts)
+    assert abs(np.mean(ts) - r["mean"]) < 1e-9
+    assert abs(np.median(ts) - r["median"]) < 1e-9
+    assert abs(np.std(ts, ddof=1) - r["stddev"]) < 1e-9
+    assert min(ts) == r["min"] and max(ts) == r["max"]
+    assert set(r["parameters"]) == {"nb_tasks", "nb_users", "nb_roles", "nb_commands"}
+    assert r["exit_codes"] == [0] * len(ts)
+    print(r["command"], int(r["parameters"]["nb_tasks"]), "%.6f" % r["mean"], "%.3f" % np.percentile(ts, 95))
+print([r["command"] for r in results])
+PYEOF
+	check "seed export read by a hyperfine-style script" sh -c "'$PY' '$T/read.py' '$T'/result_*.json > '$T/read.out'"
+	check "seed export: hyperfine's benchmark order" grep -qF "['env /usr/bin/true', 'nice /usr/bin/true', 'env /usr/bin/true', 'nice /usr/bin/true']" "$T/read.out"
+fi
+
+# --- misc CLI ---------------------------------------------------------------------------------------
+check "--help" sh -c "'$RB' --help | grep -q -- '--as-user'"
+"$RB" --runs 0 true >/dev/null 2>&1
+check "--runs 0: exit 2" [ $? -eq 2 ]
+"$RB" -m 5 -M 3 true >/dev/null 2>&1
+check "min > max: exit 2" [ $? -eq 2 ]
+"$RB" --manifest /nonexistent >/dev/null 2>&1
+rc=$?
+check "--manifest is handed to manifest_main (fails cleanly on a missing file)" [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]
+
+[ "$fails" -eq 0 ]
