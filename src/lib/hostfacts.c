@@ -1,4 +1,5 @@
-/* hostfacts: what the measuring host is (CPU, memory, kernel, virtualization, governor), and SHA-256. */
+/* hostfacts: what the measuring host is (CPU, memory, kernel, virtualization, governor), and
+ * SHA-256. */
 #include "hostfacts.h"
 
 #include <errno.h>
@@ -56,8 +57,8 @@ static int proc_field(const char *path, const char *key, char *dst)
 	while (fgets(line, sizeof(line), f) != NULL) {
 		char *colon;
 
-		if (strncmp(line, key, klen) != 0 || (line[klen] != ' ' && line[klen] != '\t' &&
-						       line[klen] != ':'))
+		if (strncmp(line, key, klen) != 0 ||
+		    (line[klen] != ' ' && line[klen] != '\t' && line[klen] != ':'))
 			continue;
 		colon = strchr(line, ':');
 		if (colon == NULL)
@@ -96,8 +97,7 @@ static int detect_virt_tool(char *dst)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawn(&pid, tool, &fa, NULL, (char *const[]){(char *)tool, NULL}, environ) !=
-	    0) {
+	if (posix_spawn(&pid, tool, &fa, NULL, (char *const[]){(char *)tool, NULL}, environ) != 0) {
 		posix_spawn_file_actions_destroy(&fa);
 		close(fds[0]);
 		close(fds[1]);
@@ -105,8 +105,8 @@ static int detect_virt_tool(char *dst)
 	}
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
-	while (len < sizeof(buf) - 1 &&
-	       ((n = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
+	while (len < sizeof(buf) - 1 && ((n = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0 ||
+					 (n < 0 && errno == EINTR)))
 		if (n > 0)
 			len += (size_t)n;
 	buf[len] = '\0';
@@ -141,7 +141,7 @@ static void detect_virt(char *dst)
 		while (fgets(flags, sizeof(flags), f) != NULL) {
 			if (strncmp(flags, "flags", 5) == 0) {
 				set_str(dst, strstr(flags, " hypervisor") ? "vm (hypervisor flag)"
-									   : "none");
+									  : "none");
 				fclose(f);
 				return;
 			}

@@ -1,4 +1,5 @@
-/* hostfacts: what the measuring host is (CPU, memory, kernel, virtualization, governor), and SHA-256. */
+/* hostfacts: what the measuring host is (CPU, memory, kernel, virtualization, governor), and
+ * SHA-256. */
 #ifndef RARPERF_HOSTFACTS_H
 #define RARPERF_HOSTFACTS_H
 

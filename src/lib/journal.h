@@ -1,4 +1,5 @@
-/* journal: the append-only, fsync'd record of finished sweep points (DIR/journal.jsonl) and its reader. */
+/* journal: the append-only, fsync'd record of finished sweep points (DIR/journal.jsonl) and its
+ * reader. */
 #ifndef RARPERF_JOURNAL_H
 #define RARPERF_JOURNAL_H
 
@@ -77,8 +78,8 @@ struct journal;
  * Creates path (which must not exist) and writes and fsyncs the header
  * line, then fsyncs the directory. versions is copied. NULL on error.
  */
-struct journal *journal_create(const char *path, const char *manifest_sha256,
-			       const cJSON *versions, const char *started, struct errbuf *eb);
+struct journal *journal_create(const char *path, const char *manifest_sha256, const cJSON *versions,
+			       const char *started, struct errbuf *eb);
 
 /*
  * Opens an existing journal for appending after truncating it to

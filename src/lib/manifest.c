@@ -51,7 +51,7 @@ static const char *shown(const char *s, char buf[48])
 {
 	size_t i;
 
-	for (i = 0; s[i] != '\0' && i < 40; i++)
+	for (i = 0; i < 40 && s[i] != '\0'; i++)
 		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
 	buf[i] = '\0';
 	if (s[i] != '\0' && i >= 40)
@@ -195,12 +195,14 @@ static int get_enum(struct ctx *c, const cJSON *obj, const char *path, const cha
 
 size_t manifest_logspace(uint32_t start, uint32_t stop, uint32_t n, uint32_t *out, size_t cap)
 {
-	double a = log10((double)start), b = log10((double)stop), step;
+	double a, b, step;
 	size_t count = 0;
 	uint32_t i, v;
 
 	if (n == 0 || cap == 0 || start == 0 || stop < start)
 		return 0;
+	a = log10((double)start);
+	b = log10((double)stop);
 	/* numpy.logspace: linspace over the exponents, last one exactly stop. */
 	step = n > 1 ? (b - a) / (double)(n - 1) : 0.0;
 	for (i = 0; i < n; i++) {

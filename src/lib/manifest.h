@@ -1,4 +1,5 @@
-/* manifest: parse and validate an experiment manifest (the JSON file behind `rarbench --manifest`). */
+/* manifest: parse and validate an experiment manifest (the JSON file behind `rarbench --manifest`).
+ */
 #ifndef RARPERF_MANIFEST_H
 #define RARPERF_MANIFEST_H
 
@@ -24,7 +25,11 @@ enum manifest_format {
 };
 
 enum manifest_match { MANIFEST_MATCH_LAST, MANIFEST_MATCH_FIRST, MANIFEST_MATCH_MIDDLE };
-enum manifest_order { MANIFEST_ORDER_INTERLEAVED, MANIFEST_ORDER_SEQUENTIAL, MANIFEST_ORDER_RANDOM };
+enum manifest_order {
+	MANIFEST_ORDER_INTERLEAVED,
+	MANIFEST_ORDER_SEQUENTIAL,
+	MANIFEST_ORDER_RANDOM
+};
 enum manifest_layout { MANIFEST_LAYOUT_PER_ROLE, MANIFEST_LAYOUT_PER_TASK };
 
 /* The four axes, in the order of doc/interfaces.md §4 (and of the sweep's nesting). */
@@ -97,8 +102,7 @@ void manifest_free(struct manifest *m);
  * Expands "{prefix}" and "{command}" in tmpl into a new string (caller
  * frees). Any other "{...}" is an error. Returns NULL and fills eb on error.
  */
-char *manifest_expand(const char *tmpl, const char *prefix, const char *command,
-		      struct errbuf *eb);
+char *manifest_expand(const char *tmpl, const char *prefix, const char *command, struct errbuf *eb);
 
 /* "sudoers", "doas", "rar-json", "rar-cbor". */
 const char *manifest_format_name(enum manifest_format f);

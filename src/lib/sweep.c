@@ -1,4 +1,5 @@
-/* sweep: the points of a manifest's sweep (axes x repetitions) in a fixed order, each with a stable id. */
+/* sweep: the points of a manifest's sweep (axes x repetitions) in a fixed order, each with a stable
+ * id. */
 #include "sweep.h"
 
 #include <stdio.h>

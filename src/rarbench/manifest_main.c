@@ -50,8 +50,8 @@ struct subject {
 	size_t argc;
 	char *policy;
 	char *policy_data;
-	char *command_line; /* "command" in the results */
-	char *skip_reason;  /* non-NULL: missing on this host */
+	char *command_line;     /* "command" in the results */
+	char *skip_reason;      /* non-NULL: missing on this host */
 	struct proc_cmd *cmd;   /* measured: output to /dev/null */
 	struct proc_cmd *check; /* the grant check: output kept to quote it */
 };
@@ -158,8 +158,9 @@ static int parse_args(int argc, char **argv, struct config *cfg)
 			else if (strcmp(optarg, "none") == 0)
 				cfg->progress = MANIFEST_PROGRESS_NONE;
 			else {
-				fprintf(stderr, "rarbench: --progress: unknown mode \"%s\" (expected "
-						"bar, jsonl or none)\n",
+				fprintf(stderr,
+					"rarbench: --progress: unknown mode \"%s\" (expected "
+					"bar, jsonl or none)\n",
 					optarg);
 				return 2;
 			}
@@ -195,15 +196,17 @@ static int load_facts(struct run *r, struct errbuf *eb)
 	snprintf(path, sizeof(path), "%s/facts.json", r->cfg.prefix);
 	f = fopen(path, "r");
 	if (f == NULL)
-		return errbuf_set_errno(eb, errno, "%s: cannot open (provision the prefix first: "
-						   "make provision)",
+		return errbuf_set_errno(eb, errno,
+					"%s: cannot open (provision the prefix first: "
+					"make provision)",
 					path);
 	buf = malloc(FACTS_MAX_BYTES + 1);
 	if (buf == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	while ((n = fread(buf + len, 1, FACTS_MAX_BYTES + 1 - len, f)) > 0 && len <= FACTS_MAX_BYTES)
+	while ((n = fread(buf + len, 1, FACTS_MAX_BYTES + 1 - len, f)) > 0 &&
+	       len <= FACTS_MAX_BYTES)
 		len += n;
 	if (len > FACTS_MAX_BYTES) {
 		errbuf_set(eb, "%s: larger than %d bytes", path, FACTS_MAX_BYTES);
@@ -307,8 +310,11 @@ static int resolve_subject(struct run *r, const struct manifest_subject *ms, str
 
 static int prepare_subjects(struct run *r, struct errbuf *eb)
 {
-	struct proc_opts po = {.envp = r->envp, .as = &r->user, .output = PROC_OUTPUT_FD,
-			       .output_fd = r->stderr_fd, .stdin_null = true};
+	struct proc_opts po = {.envp = r->envp,
+			       .as = &r->user,
+			       .output = PROC_OUTPUT_FD,
+			       .output_fd = r->stderr_fd,
+			       .stdin_null = true};
 	struct proc_opts measured = po;
 	size_t i;
 
@@ -432,8 +438,8 @@ static int check_grants(struct run *r, size_t index, struct errbuf *eb)
 			return errbuf_prefix(eb, "point %zu: subject %s", index, s->ms->id);
 		if (sample.exit_code != 0) {
 			take_stderr(r->stderr_fd, out, sizeof(out));
-			return errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s", index,
-					  s->ms->id, r->m->command, sample.exit_code,
+			return errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s",
+					  index, s->ms->id, r->m->command, sample.exit_code,
 					  out[0] ? ": " : "", out);
 		}
 	}
@@ -460,8 +466,8 @@ static int measure_point(struct run *r, const struct sweep_point *pt, struct err
 		if (r->subjects[i].skip_reason != NULL)
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
-		benches[k] = (struct measure_bench){.name = r->subjects[i].ms->id,
-						    .cmd = r->subjects[i].cmd, .group = 0};
+		benches[k] = (struct measure_bench){
+		    .name = r->subjects[i].ms->id, .cmd = r->subjects[i].cmd, .group = 0};
 		js[k].subject = r->subjects[i].ms->id;
 		js[k].format = (char *)manifest_format_name(r->subjects[i].ms->format);
 		js[k].command = r->subjects[i].command_line;
@@ -532,7 +538,8 @@ static int open_journal(struct run *r, struct errbuf *eb)
 		return errbuf_set(eb, "out of memory");
 	if (stat(path, &st) == 0) {
 		if (!r->cfg.resume) {
-			errbuf_set(eb, "%s exists: continue it with --resume, or choose another --out",
+			errbuf_set(eb,
+				   "%s exists: continue it with --resume, or choose another --out",
 				   path);
 			return -2;
 		}
@@ -585,8 +592,7 @@ static cJSON *build_meta(struct run *r)
 		cJSON_AddStringToObject(meta, "description", r->m->description);
 	cJSON_AddStringToObject(meta, "manifest_path", r->cfg.manifest);
 	cJSON_AddStringToObject(meta, "manifest_sha256", r->manifest_sha);
-	cJSON_AddItemToObject(meta, "manifest",
-			      cJSON_ParseWithLength(r->m->text, r->m->text_len));
+	cJSON_AddItemToObject(meta, "manifest", cJSON_ParseWithLength(r->m->text, r->m->text_len));
 	cJSON_AddStringToObject(meta, "manifest_text", r->m->text);
 	o = cJSON_AddObjectToObject(meta, "rarperf");
 	cJSON_AddStringToObject(o, "version", RARPERF_VERSION);

@@ -140,16 +140,18 @@ int manifest_output_write(const char *dir, const struct manifest *m, const struc
 
 			for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
 				snprintf(ep->values[a], VALUE_LEN, "%u", sp->value[a]);
-				ep->params[np++] = (struct export_param){manifest_axis_name(a),
-									 ep->values[a]};
+				ep->params[np++] =
+				    (struct export_param){manifest_axis_name(a), ep->values[a]};
 			}
 			ep->params[np++] = (struct export_param){"subject", js->subject};
 			ep->params[np++] = (struct export_param){"format", js->format};
 			if (m->repetitions > 1) {
 				snprintf(ep->values[4], VALUE_LEN, "%u", sp->repetition);
-				ep->params[np++] = (struct export_param){"repetition", ep->values[4]};
+				ep->params[np++] =
+				    (struct export_param){"repetition", ep->values[4]};
 			}
-			entries[e] = (struct export_entry){js->command, &js->result, ep->params, np};
+			entries[e] =
+			    (struct export_entry){js->command, &js->result, ep->params, np};
 		}
 	}
 	/* extra adopts the copy of meta. */

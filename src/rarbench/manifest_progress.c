@@ -1,4 +1,5 @@
-/* manifest_progress: the progress of a manifest run, as JSON events (doc/interfaces.md §5) or a bar. */
+/* manifest_progress: the progress of a manifest run, as JSON events (doc/interfaces.md §5) or a
+ * bar. */
 #include "manifest_progress.h"
 
 #include <cjson/cJSON.h>

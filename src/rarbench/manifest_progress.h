@@ -1,4 +1,5 @@
-/* manifest_progress: the progress of a manifest run, as JSON events (doc/interfaces.md §5) or a bar. */
+/* manifest_progress: the progress of a manifest run, as JSON events (doc/interfaces.md §5) or a
+ * bar. */
 #ifndef RARPERF_MANIFEST_PROGRESS_H
 #define RARPERF_MANIFEST_PROGRESS_H
 
@@ -14,13 +15,13 @@ enum manifest_progress_mode {
 
 struct manifest_progress {
 	enum manifest_progress_mode mode;
-	FILE *out;         /* stdout for jsonl, stderr for the bar */
-	uint64_t start_ns; /* CLOCK_MONOTONIC when the run started */
+	FILE *out;                /* stdout for jsonl, stderr for the bar */
+	uint64_t start_ns;        /* CLOCK_MONOTONIC when the run started */
 	uint64_t points_start_ns; /* when the first point of this invocation started */
 	size_t total;
-	size_t done;         /* points finished, in the journal included */
-	size_t done_here;    /* points finished by this invocation */
-	double eta_s;        /* < 0: unknown yet */
+	size_t done;      /* points finished, in the journal included */
+	size_t done_here; /* points finished by this invocation */
+	double eta_s;     /* < 0: unknown yet */
 };
 
 /* Sets p up for mode (clock starts now). */

@@ -1,4 +1,5 @@
-/* Tests for journal: write then read back, torn last line, corrupt middle line, hash/version checks. */
+/* Tests for journal: write then read back, torn last line, corrupt middle line, hash/version
+ * checks. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>

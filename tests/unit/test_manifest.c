@@ -117,9 +117,10 @@ static void test_bad_manifests(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"warmup\":\"3\"," GOOD_SUBJECTS
 		     "}",
 		     "$.warmup: expected an integer, got a string");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[]},"
-		     GOOD_SUBJECTS "}",
-		     "$.axes.nb_tasks: empty axis");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[]}," GOOD_SUBJECTS
+	    "}",
+	    "$.axes.nb_tasks: empty axis");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
 		     "\"format\":\"sudoers\"},{\"id\":\"b\",\"format\":\"yaml\"}]}",
 		     "$.subjects[1].format: unknown format \"yaml\" (expected sudoers, doas, "
@@ -136,12 +137,14 @@ static void test_bad_manifests(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":"
 		     "{\"range\":[10,1,1]}}," GOOD_SUBJECTS "}",
 		     "$.axes.nb_tasks.range: stop (1) is below start (10)");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[1,0]},"
-		     GOOD_SUBJECTS "}",
-		     "$.axes.nb_tasks[1]: 0 is out of range");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_task\":[1]},"
-		     GOOD_SUBJECTS "}",
-		     "$.axes.nb_task: unknown key");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[1,0]}," GOOD_SUBJECTS
+	    "}",
+	    "$.axes.nb_tasks[1]: 0 is out of range");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_task\":[1]}," GOOD_SUBJECTS
+	    "}",
+	    "$.axes.nb_task: unknown key");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
 		     "\"format\":\"doas\",\"program\":\"{prefx}/bin/doas\"}]}",
 		     "$.subjects[0].program: unknown placeholder");
@@ -150,11 +153,12 @@ static void test_bad_manifests(void)
 		     "$.subjects[1].id: duplicate subject id");
 	expect_error("{\"name\":\"t\",\"name\":\"u\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}",
 		     "$.name: duplicate key");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_runs\":5,\"max_runs\":2,"
-		     GOOD_SUBJECTS "}",
-		     "$.max_runs: 2 is below min_runs (5)");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"zigzag\","
-		     GOOD_SUBJECTS "}",
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_runs\":5,\"max_runs\":2," GOOD_SUBJECTS
+	    "}",
+	    "$.max_runs: 2 is below min_runs (5)");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"zigzag\"," GOOD_SUBJECTS
+		     "}",
 		     "$.order: unknown order \"zigzag\"");
 	expect_error("{\"name\":\"t\",\n\"bench_user\":\"nobody\",,}", "line 2: not valid JSON");
 	expect_error("[1,2]", "$: expected an object, got an array");
@@ -169,7 +173,8 @@ static void test_bad_manifests(void)
 static void test_expand(void)
 {
 	struct errbuf eb = {0};
-	char *s = manifest_expand("{prefix}/bin/sudo {command}{prefix}", "/opt/r", "/bin/true", &eb);
+	char *s =
+	    manifest_expand("{prefix}/bin/sudo {command}{prefix}", "/opt/r", "/bin/true", &eb);
 
 	CHECK_STR_EQ(s, "/opt/r/bin/sudo /bin/true/opt/r");
 	free(s);

@@ -43,9 +43,10 @@ static void test_product_and_order(void)
 
 static void test_ids_unique(void)
 {
-	const char *text = "{\"name\":\"s\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
-			   "\"format\":\"doas\"}],\"axes\":{\"nb_roles\":[1,2,3],\"nb_users\":[1,2],"
-			   "\"nb_tasks\":{\"logspace\":[1,100,5]},\"nb_commands\":[1,3]}}";
+	const char *text =
+	    "{\"name\":\"s\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+	    "\"format\":\"doas\"}],\"axes\":{\"nb_roles\":[1,2,3],\"nb_users\":[1,2],"
+	    "\"nb_tasks\":{\"logspace\":[1,100,5]},\"nb_commands\":[1,3]}}";
 	struct errbuf eb = {0};
 	struct manifest *m = manifest_parse(text, strlen(text), "s.json", &eb);
 	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
