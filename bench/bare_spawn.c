@@ -1,4 +1,4 @@
-/* bare_spawn: the floor for bench/overhead.sh — posix_spawn + wait4 a program N times, print the median wall time. */
+/* bare_spawn: the floor for bench/overhead.sh (posix_spawn + wait4, N times, median wall). */
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdint.h>
