@@ -299,6 +299,8 @@ void report_event(struct report *rep, const struct measure_event *ev, const char
 		break;
 	case MEASURE_EV_WARMUP:
 	case MEASURE_EV_RUN:
+		if (!rep->bar)
+			break; /* nothing to draw: keep the gap between runs minimal */
 		if ((int)ev->kind != rep->phase || ev->group_first != rep->phase_group ||
 		    ev->done <= 1) {
 			rep->phase = (int)ev->kind;
@@ -309,7 +311,7 @@ void report_event(struct report *rep, const struct measure_event *ev, const char
 			report_draw(rep, "Performing warmup runs", ev->done, ev->total, false);
 		} else if (ev->total == 0) {
 			report_draw(rep, "Initial time measurement", ev->done, 1, false);
-		} else {
+		} else if (report_now_ns() - rep->last_draw_ns >= REPORT_REDRAW_NS) {
 			char est[32];
 
 			report_fmt(rep, report_mean_s(ev->result->wall_ns, ev->result->n), NULL,
