@@ -172,6 +172,12 @@ static void fitreport_print_hosts(const struct fitreport *rep, FILE *f, const ch
 	free(slopes);
 }
 
+/* A standard error for display: rounding noise on an exact fit shows as 0. */
+static double fitreport_shown_se(double se, double value)
+{
+	return se <= 1e-12 * fabs(value) ? 0.0 : se;
+}
+
 void fitreport_print_table(const struct fitreport *rep, FILE *f)
 {
 	const char *unit = fitreport_unit(rep->set->axis);
@@ -207,8 +213,9 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 		if (hosts)
 			fprintf(f, " %s |", r->series->host);
 		fprintf(f, " %zu | %.4f ± %.4f | %.4g ± %.2g | %.5f | %s | %s | %s |\n", r->fit.n,
-			r->fit.intercept, r->fit.intercept_se, r->fit.slope * 1e3,
-			r->fit.slope_se * 1e3, r->fit.r2, raw, slope, cross);
+			r->fit.intercept, fitreport_shown_se(r->fit.intercept_se, r->fit.intercept),
+			r->fit.slope * 1e3, fitreport_shown_se(r->fit.slope_se, r->fit.slope) * 1e3,
+			r->fit.r2, raw, slope, cross);
 	}
 	if (hosts)
 		fitreport_print_hosts(rep, f, unit);

@@ -1,0 +1,192 @@
+/* test_fitreport: fits per series, the baseline comparison, crossover, fits.tsv and the table. */
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fitreport.h"
+#include "harness.h"
+
+/* Exact lines (ms): sudo 3.2 + 0.00016 t, doas 2.0 + 0.0003 t, sr 1.1 + 0.000054 t, on each host.
+ */
+static struct results *exact_results(int n_hosts)
+{
+	static char doc[1 << 17];
+	static const struct {
+		const char *subject, *format;
+		double a_ms, b_ms;
+	} lines[] = {{"sudo", "sudoers", 3.2, 0.00016},
+		     {"doas", "doas", 2.0, 0.0003},
+		     {"sr", "rar-cbor", 1.1, 0.000054}};
+	const int tasks[] = {1, 10, 100, 1000, 10000};
+	struct errbuf eb = {{0}};
+	struct results *res = results_new();
+	size_t used, i, j;
+	int h;
+
+	used = (size_t)snprintf(doc, sizeof(doc), "{\"results\":[");
+	for (h = 0; h < n_hosts; h++)
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 5; j++) {
+				double y = (lines[i].a_ms + lines[i].b_ms * tasks[j]) *
+					   (1 + 0.1 * h) / 1e3;
+				used += (size_t)snprintf(doc + used, sizeof(doc) - used,
+							 "%s{\"command\":\"c\",\"mean\":%.17g,"
+							 "\"stddev\":null,\"median\":"
+							 "%.17g,\"min\":%.17g,\"max\":%.17g,"
+							 "\"parameters\":{\"nb_tasks\":"
+							 "\"%d\",\"subject\":\"%s\",\"format\":\"%"
+							 "s\",\"host\":\"h%d\"}}",
+							 used > 13 ? "," : "", y, y, y, y, tasks[j],
+							 lines[i].subject, lines[i].format, h);
+			}
+	snprintf(doc + used, sizeof(doc) - used, "]}");
+	if (results_parse(res, doc, strlen(doc), "exact.json", &eb) != 0) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		results_free(res);
+		return NULL;
+	}
+	return res;
+}
+
+static int near(double a, double b, double tol)
+{
+	if (fabs(a - b) <= tol * fabs(b))
+		return 1;
+	fprintf(stderr, "  %.17g vs %.17g\n", a, b);
+	return 0;
+}
+
+static void test_compare_with_baseline(void)
+{
+	struct results *res = exact_results(1);
+	struct plotseries_set *set = NULL;
+	struct fitreport *rep = NULL;
+	struct errbuf eb = {{0}};
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK_INT_EQ(plotseries_build(res, "nb_tasks", PLOTSERIES_MEDIAN, &set, &eb), 0);
+	CHECK_INT_EQ(fitreport_compute(set, "sudo", true, res, &rep, &eb), 0);
+	if (rep != NULL) {
+		const struct fitreport_row *sudo = &rep->rows[0], *doas = &rep->rows[1],
+					   *sr = &rep->rows[2];
+
+		CHECK_INT_EQ(rep->n_rows, 3);
+		CHECK(sudo->baseline == sudo);
+		CHECK(doas->baseline == sudo);
+		CHECK(near(doas->fit.slope, 0.0003, 1e-9));
+		CHECK(near(doas->raw_diff_pct, -37.5, 1e-9));
+		CHECK(near(doas->slope_diff_pct, 87.5, 1e-9));
+		CHECK(doas->has_crossover);
+		CHECK(near(doas->crossover_x, 1.2 / 0.00014, 1e-9));
+		/* sr is cheaper everywhere: the lines would meet at a negative size */
+		CHECK(!sr->has_crossover);
+		CHECK(near(sr->slope_diff_pct, 100.0 * (0.000054 - 0.00016) / 0.00016, 1e-9));
+		CHECK(!sr->fit.weighted); /* stddev null: unweighted */
+	}
+	fitreport_free(rep);
+	rep = NULL;
+	CHECK_INT_EQ(fitreport_compute(set, "nobody", true, res, &rep, &eb), 0);
+	if (rep != NULL)
+		CHECK(rep->rows[0].baseline == NULL);
+	fitreport_free(rep);
+	plotseries_set_free(set);
+	results_free(res);
+}
+
+static void test_outputs(void)
+{
+	struct results *res = exact_results(3);
+	struct plotseries_set *set = NULL;
+	struct fitreport *rep = NULL;
+	struct errbuf eb = {{0}};
+	char dir[] = "/tmp/test_fitreport.XXXXXX", path[128], line[512], *table = NULL;
+	size_t table_len = 0, rows = 0;
+	FILE *f;
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK_INT_EQ(plotseries_build(res, "nb_tasks", PLOTSERIES_MEDIAN, &set, &eb), 0);
+	CHECK_INT_EQ(fitreport_compute(set, "sudo", true, res, &rep, &eb), 0);
+	if (rep == NULL) {
+		plotseries_set_free(set);
+		results_free(res);
+		return;
+	}
+	CHECK_INT_EQ(rep->n_rows, 9);
+	/* each host compares with its own sudo */
+	CHECK(rep->rows[4].baseline == &rep->rows[3]);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/fits.tsv", dir);
+	CHECK_INT_EQ(fitreport_write_tsv(rep, path, &eb), 0);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		CHECK_STR_EQ(line, "subject\tformat\thost\tx\tn\tintercept_ms\tintercept_se_ms\t"
+				   "slope_us\tslope_se_us\tr2\n");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		char subject[32], format[32], host[32], x[32];
+		double a, ase, b, bse, r2;
+		int n;
+
+		if (sscanf(line, "%31s\t%31s\t%31s\t%31s\t%d\t%lf\t%lf\t%lf\t%lf\t%lf", subject,
+			   format, host, x, &n, &a, &ase, &b, &bse, &r2) == 10 &&
+		    rows++ == 3) {
+			CHECK_STR_EQ(subject, "sudo");
+			CHECK_STR_EQ(host, "h1");
+			CHECK_STR_EQ(x, "nb_tasks");
+			CHECK_INT_EQ(n, 5);
+			CHECK(near(a, 3.2 * 1.1, 1e-9));
+			CHECK(near(b, 0.16 * 1.1, 1e-9));
+			CHECK(bse < 1e-9 && r2 > 0.999999999);
+		}
+	}
+	CHECK_INT_EQ(rows, 9);
+	if (f != NULL)
+		fclose(f);
+	unlink(path);
+	rmdir(dir);
+
+	f = open_memstream(&table, &table_len);
+	CHECK(f != NULL);
+	if (f != NULL) {
+		fitreport_print_table(rep, f);
+		fclose(f);
+		if (strstr(table, "| 8571 |") == NULL)
+			fprintf(stderr, "%s", table);
+		CHECK(strstr(table, "| subject | format | host | points | intercept (ms) | slope "
+				    "(µs/task) | R² | raw vs sudo | slope vs sudo | crossover "
+				    "(nb_tasks) |") != NULL);
+		CHECK(strstr(table,
+			     "| doas | doas | h0 | 5 | 2.0000 ± 0.0000 | 0.3 ± 0 | 1.00000 | "
+			     "-37.5% | +87.5% | 8571 |") != NULL);
+		CHECK(strstr(table, "| sudo | sudoers | h0 | 5 |") != NULL &&
+		      strstr(table, "| baseline | baseline | - |") != NULL);
+		/* across hosts: slopes 0.16 x 1, 1.1, 1.2 */
+		CHECK(strstr(table, "| sudo | sudoers | 3 | 0.16 | 0.176 | 0.192 | 18.2% |") !=
+		      NULL);
+		CHECK(strstr(table, "| sr | rar-cbor | 3 |") != NULL);
+	}
+	free(table);
+	fitreport_free(rep);
+	plotseries_set_free(set);
+	results_free(res);
+}
+
+static void test_units(void)
+{
+	CHECK_STR_EQ(fitreport_unit("nb_tasks"), "task");
+	CHECK_STR_EQ(fitreport_unit("nb_roles"), "role");
+	CHECK_STR_EQ(fitreport_unit(PLOTSERIES_AXIS_BOTH), "role×task");
+	CHECK_STR_EQ(fitreport_unit("size"), "size");
+}
+
+int main(void)
+{
+	RUN(test_compare_with_baseline);
+	RUN(test_outputs);
+	RUN(test_units);
+	return HARNESS_EXIT();
+}
