@@ -70,8 +70,11 @@ set xlabel xlabel noenhanced
 set ylabel sprintf('%s wall time per command (ms)', stat)
 set key outside below center box noenhanced spacing 1.2 width 1
 set grid
+set format x '%.0f'
 set xrange [0:*]
 set yrange [0:*]
+# Room beside the last size and above the highest bar, so nothing hides under the border.
+set offsets 0, graph 0.03, graph 0.05, 0
 set samples 400
 set style fill transparent solid 0.18 noborder
 
