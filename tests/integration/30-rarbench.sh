@@ -232,6 +232,18 @@ PYEOF
 	check "seed export: hyperfine's benchmark order" grep -qF "['env /usr/bin/true', 'nice /usr/bin/true', 'env /usr/bin/true', 'nice /usr/bin/true']" "$T/read.out"
 fi
 
+# --- output routing, shells, units -----------------------------------------------------------------
+"$RB" -N --style none --runs 2 --output "$T/cmd.out" "sh -c 'echo out; echo err >&2'" >/dev/null 2>&1
+check "--output FILE gets stdout of every run, not stderr" [ "$(cat "$T/cmd.out")" = "$(printf 'out\nout')" ]
+"$RB" -N --style basic --runs 2 --show-output "echo shown-$$" >"$T/show.out" 2>&1
+check "--show-output lets the command write" [ "$(grep -cx "shown-$$" "$T/show.out")" -eq 2 ]
+"$RB" -N --style basic --runs 2 "echo hidden-$$" >"$T/hide.out" 2>&1
+check "output hidden by default" sh -c "! grep -qx 'hidden-$$' '$T/hide.out'"
+"$RB" -S 'sh -e' --style basic --runs 2 --export-json "$T/shell.json" 'true' >"$T/shell.out" 2>&1
+check "-S 'sh -e': runs through that shell, recorded" jqt '.rarbench.shell=="sh -e" and (.results[0].times|length)==2' "$T/shell.json"
+"$RB" -N --style basic --runs 2 --time-unit second 'sleep 0.01' >"$T/unit.out" 2>&1
+check "--time-unit second" grep -q 'Time (mean ± σ):  *0\.0[0-9][0-9] s' "$T/unit.out"
+
 # --- misc CLI ---------------------------------------------------------------------------------------
 check "--help" sh -c "'$RB' --help | grep -q -- '--as-user'"
 "$RB" --runs 0 true >/dev/null 2>&1
