@@ -74,14 +74,25 @@ static double results_quantile(const double *sorted, size_t n, double q)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
-/* A copy of s, refusing strings longer than RESULTS_MAX_STRING. */
+/*
+ * A copy of s, refusing strings longer than RESULTS_MAX_STRING and, as
+ * these become TSV fields, file names and one-line messages, control
+ * characters (tab, newline, ...).
+ */
 static char *results_strdup(const char *s, struct errbuf *eb, const char *what)
 {
 	char *copy;
+	size_t i;
 
 	if (strnlen(s, RESULTS_MAX_STRING + 1) > RESULTS_MAX_STRING) {
 		errbuf_set(eb, "%s: longer than %u bytes", what, RESULTS_MAX_STRING);
 		return NULL;
+	}
+	for (i = 0; s[i] != '\0'; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			errbuf_set(eb, "%s: control character at byte %zu", what, i);
+			return NULL;
+		}
 	}
 	copy = strdup(s);
 	if (copy == NULL)
@@ -108,8 +119,17 @@ static char *results_subject_from_command(const char *command, struct errbuf *eb
 		return NULL;
 	}
 	out = strndup(start, (size_t)(end - start));
-	if (out == NULL)
+	if (out == NULL) {
 		errbuf_set(eb, "command: out of memory");
+		return NULL;
+	}
+	for (slash = out; *slash != '\0'; slash++) {
+		if ((unsigned char)*slash < 0x20 || *slash == 0x7f) {
+			free(out);
+			errbuf_set(eb, "command: control character in the program name");
+			return NULL;
+		}
+	}
 	return out;
 }
 
@@ -159,10 +179,10 @@ static int results_params(const cJSON *entry, struct results_point *p, struct er
 			return errbuf_set(eb, "parameters.%.64s: not a string", item->string);
 		if (results_point_param(p, item->string) != NULL)
 			return errbuf_set(eb, "parameters.%.64s: duplicate key", item->string);
-		kv->key = results_strdup(item->string, eb, "parameters");
+		kv->key = results_strdup(item->string, eb, "parameters (a key)");
 		if (kv->key == NULL)
 			return -1;
-		kv->value = results_strdup(item->valuestring, eb, "parameters");
+		kv->value = results_strdup(item->valuestring, eb, "parameters.<key>");
 		if (kv->value == NULL) {
 			free(kv->key);
 			kv->key = NULL;
@@ -220,9 +240,11 @@ static int results_entry(const cJSON *entry, struct results_point *p, struct err
 	command = cJSON_GetObjectItemCaseSensitive(entry, "command");
 	if (!cJSON_IsString(command))
 		return errbuf_set(eb, "command: %s", command == NULL ? "missing" : "not a string");
-	p->command = results_strdup(command->valuestring, eb, "command");
+	if (strnlen(command->valuestring, RESULTS_MAX_STRING + 1) > RESULTS_MAX_STRING)
+		return errbuf_set(eb, "command: longer than %u bytes", RESULTS_MAX_STRING);
+	p->command = strdup(command->valuestring);
 	if (p->command == NULL)
-		return -1;
+		return errbuf_set(eb, "command: out of memory");
 	if (results_number(entry, "mean", &p->mean_s, eb) != 0 ||
 	    results_number(entry, "median", &p->median_s, eb) != 0 ||
 	    results_number(entry, "min", &p->min_s, eb) != 0 ||

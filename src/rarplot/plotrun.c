@@ -98,7 +98,9 @@ static int plotrun_append(char *buf, size_t *used, const char *s, int quote)
 			return -1;
 		if (quote && *s == '\'')
 			buf[(*used)++] = '\'';
-		buf[(*used)++] = *s;
+		/* A newline would end the -e command: names from a results file never carry one
+		 * through. */
+		buf[(*used)++] = (unsigned char)*s < 0x20 ? ' ' : *s;
 	}
 	buf[*used] = '\0';
 	return 0;

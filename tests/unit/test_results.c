@@ -148,6 +148,10 @@ static void test_errors(void)
 		     "\"min\":1,\"max\":1}]}",
 		     "command");
 	expect_error("{\"results\":[{" ENTRY_OK "}]}  trailing", "not valid JSON");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"subject\":\"a\\nb\"}}]}",
+		     "control character");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"nb\\tx\":\"1\"}}]}",
+		     "control character");
 }
 
 static void test_unreadable_file(void)
