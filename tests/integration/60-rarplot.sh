@@ -211,6 +211,10 @@ else
 fi
 PATH=$T/nognuplot "$RARPLOT" --format none -o "$T/nofig" "$T/exact.json" >/dev/null 2>&1
 check "--format none needs no gnuplot and writes the report" test -s "$T/nofig/fits.tsv" -a -s "$T/nofig/report.md"
+"$RARPLOT" >/dev/null 2>&1
+check "no results file: exit 2" test $? -eq 2
+"$RARPLOT" --format gif "$T/exact.json" >/dev/null 2>&1
+check "unknown figure format: exit 2" test $? -eq 2
 check "--help exits 0" sh -c "'$RARPLOT' --help | grep -q 'usage: rarplot'"
 check "man page exists" test -s man/rarplot.1
 
