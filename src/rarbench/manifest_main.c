@@ -735,9 +735,7 @@ static int run_points(struct run *r)
 			return 1;
 		}
 		if (check_grants(r, i + 1, &eb) < 0 || measure_point(r, pt, &eb) < 0) {
-			report(r, eb.msg);
-			if (stop_requested)
-				report(r, "continue with --resume");
+			report(r, stop_requested ? "interrupted; continue with --resume" : eb.msg);
 			return 1;
 		}
 		manifest_progress_point_done(&r->progress, i + 1);
