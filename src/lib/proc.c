@@ -30,7 +30,7 @@ struct proc_cmd {
 	char *path;  /* resolved program */
 	char **argv; /* deep copy, NULL-terminated */
 	char **envp; /* deep copy, NULL-terminated */
-	int null_fd; /* /dev/null, O_CLOEXEC */
+	int null_fd; /* proc_null_fd(), shared, never closed here */
 	int out_fd;  /* fd for the child's stdout, or -1 to inherit */
 	int err_fd;  /* fd for the child's stderr, or -1 to inherit */
 	int in_fd;   /* fd for the child's stdin, or -1 to inherit */
@@ -123,6 +123,20 @@ static char *proc_resolve(const char *prog, const char *search, struct errbuf *e
 	return NULL;
 }
 
+/*
+ * One /dev/null descriptor (O_CLOEXEC) shared by every prepared command of
+ * the process, opened on first use and kept open: a benchmark plan can hold
+ * thousands of commands and must not spend a descriptor on each.
+ */
+static int proc_null_fd(void)
+{
+	static int fd = -1;
+
+	if (fd < 0)
+		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	return fd;
+}
+
 void proc_cmd_free(struct proc_cmd *cmd)
 {
 	if (cmd == NULL)
@@ -130,8 +144,6 @@ void proc_cmd_free(struct proc_cmd *cmd)
 	free(cmd->path);
 	proc_env_free(cmd->argv);
 	proc_env_free(cmd->envp);
-	if (cmd->null_fd >= 0)
-		close(cmd->null_fd);
 	free(cmd->groups);
 	free(cmd->stack);
 	free(cmd);
@@ -165,7 +177,7 @@ struct proc_cmd *proc_cmd_new(char *const *argv, const struct proc_opts *opts, s
 	cmd->path = proc_resolve(argv[0], search, eb);
 	if (cmd->path == NULL)
 		goto fail;
-	cmd->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	cmd->null_fd = proc_null_fd();
 	if (cmd->null_fd < 0) {
 		errbuf_set_errno(eb, errno, "/dev/null");
 		goto fail;
