@@ -1,0 +1,112 @@
+#!/bin/bash
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+# Provisions this machine with install.yml (inventory/local.ini) and checks the result: setuid sudo
+# and doas in the prefix that grant the bench user /usr/bin/true and deny anything else, a second
+# run with changed=0, a --check run, a valid facts.json, and the system's sudo/sudoers/PAM files
+# (contents and listing) unchanged.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+[ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
+command -v ansible-playbook >/dev/null || { echo "ansible-playbook missing"; exit 77; }
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+fails=0
+ok() { echo "ok - $*"; }
+notok() {
+	echo "not ok - $*"
+	fails=$((fails + 1))
+}
+check() { # check "what" command...
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else notok "$what"; fi
+}
+
+tmp=$(mktemp -d /tmp/rp-it10.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# The system files the playbook must never touch: contents and the listing of their directories.
+snapshot() {
+	local f
+	for f in /usr/bin/sudo /usr/bin/doas /etc/sudoers /etc/doas.conf /etc/sudoers.d /etc/pam.d; do
+		[ -e "$f" ] || { echo "absent $f"; continue; }
+		find "$f" -printf '%p %y %m %u %g %s\n'
+		find "$f" -type f -exec sha256sum {} +
+	done | LC_ALL=C sort
+}
+snapshot >"$tmp/before"
+
+# A frozen copy of the source, so both runs build the same tree even if others commit meanwhile.
+src=$PWD
+if git rev-parse HEAD >/dev/null 2>&1; then
+	git clone -q --shared "$PWD" "$tmp/src" && src=$tmp/src
+fi
+play() {
+	/usr/bin/python3 /usr/bin/ansible-playbook -i inventory/local.ini install.yml \
+		-e rarperf_prefix="$prefix" -e rarperf_tools_src_dir="$src" \
+		-e rarperf_tools_controller_stage_dir="$tmp/stage" "$@"
+}
+
+t0=$(date +%s)
+play >"$tmp/run1.log" 2>&1
+rc=$?
+t1=$(date +%s)
+if [ $rc -eq 0 ]; then ok "first run of the playbook ($((t1 - t0)) s)"; else
+	notok "first run of the playbook (exit $rc)"
+	grep -E 'fatal|FAILED|msg' "$tmp/run1.log" | tail -15
+fi
+
+mode_of() { stat -c '%u:%g %a' "$1" 2>/dev/null; }
+check "prefix sudo is setuid root" test "$(mode_of "$prefix/bin/sudo")" = "0:0 4755"
+check "prefix doas is setuid root" test "$(mode_of "$prefix/bin/doas")" = "0:0 4755"
+check "visudo is in the prefix" test -x "$prefix/sbin/visudo"
+check "sudo reads the prefix's sudoers" sh -c "'$prefix/bin/sudo' -V | grep -q 'Sudoers path: $prefix/etc/sudoers'"
+
+user=$(jq -r .bench_user "$prefix/facts.json" 2>/dev/null)
+uid=$(jq -r .bench_uid "$prefix/facts.json" 2>/dev/null)
+check "the bench user exists with the uid in facts.json" test "$(id -u "${user:-rarperf}" 2>/dev/null)" = "$uid"
+as_bench() { runuser -u "${user:-rarperf}" -- "$@" </dev/null >/dev/null 2>&1; }
+check "bench user: sudo -n /usr/bin/true is granted" as_bench "$prefix/bin/sudo" -n /usr/bin/true
+check "bench user: doas -n /usr/bin/true is granted" as_bench "$prefix/bin/doas" -n /usr/bin/true
+check "bench user: sudo -n /usr/bin/id is denied" sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/sudo' -n /usr/bin/id </dev/null >/dev/null 2>&1"
+check "bench user: doas -n /usr/bin/id is denied" sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/doas' -n /usr/bin/id </dev/null >/dev/null 2>&1"
+check "policy passes visudo -cf" "$prefix/sbin/visudo" -qcf "$prefix/etc/sudoers"
+check "policy passes doas -C" "$prefix/bin/doas" -C "$prefix/etc/doas.conf"
+
+t2=$(date +%s)
+play >"$tmp/run2.log" 2>&1
+rc=$?
+t3=$(date +%s)
+recap=$(grep -E '^localhost +:' "$tmp/run2.log")
+if [ $rc -eq 0 ] && echo "$recap" | grep -q ' changed=0 '; then
+	ok "second run reports changed=0 ($((t3 - t2)) s)"
+else
+	notok "second run reports changed=0 (exit $rc: $recap)"
+	grep -B3 -E '^changed:' "$tmp/run2.log" | grep TASK
+fi
+
+play --check >"$tmp/check.log" 2>&1
+rc=$?
+recap=$(grep -E '^localhost +:' "$tmp/check.log")
+if [ $rc -eq 0 ] && echo "$recap" | grep -q ' changed=0 '; then ok "--check runs and predicts no change"; else
+	notok "--check runs and predicts no change (exit $rc: $recap)"
+fi
+
+f=$prefix/facts.json
+check "facts.json is valid JSON with schema 1" sh -c "jq -e '.schema == 1' '$f' >/dev/null"
+check "facts.json: sudo and doas present, no PAM" sh -c "jq -e '.tools.sudo.present and .tools.doas.present and .tools.sudo.pam == false and .tools.doas.pam == false' '$f' >/dev/null"
+check "facts.json: paths in the prefix" sh -c "jq -e '.prefix == \"$prefix\" and .tools.sudo.path == \"$prefix/bin/sudo\" and .tools.doas.policy == \"$prefix/etc/doas.conf\"' '$f' >/dev/null"
+if [ -x "$prefix/bin/dosr-json" ]; then
+	check "facts.json: dosr present and dosr has file capabilities" sh -c "jq -e '.tools[\"dosr-json\"].present' '$f' >/dev/null && getcap '$prefix/bin/dosr-json' | grep -q '=p'"
+else
+	check "facts.json: dosr absent with a reason" sh -c "jq -e '(.tools[\"dosr-json\"].present | not) and (.tools[\"dosr-cbor\"].present | not) and (.tools[\"dosr-json\"].reason | length > 0)' '$f' >/dev/null"
+fi
+check "no temporary file left beside facts.json" sh -c "! ls -a '$prefix' | grep -q '^\.facts\|ansible.*tmp'"
+
+snapshot >"$tmp/after"
+if cmp -s "$tmp/before" "$tmp/after"; then
+	ok "system sudo, sudoers, doas.conf and /etc/pam.d unchanged ($(grep -c . "$tmp/before") entries)"
+else
+	notok "system sudo, sudoers, doas.conf and /etc/pam.d unchanged"
+	diff "$tmp/before" "$tmp/after" | head -20
+fi
+[ "$fails" -eq 0 ]
