@@ -42,7 +42,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
-.PHONY: all check unit asan valgrind fuzz lint install clean provision demo plots
+.PHONY: all check unit asan valgrind fuzz lint install clean provision provision-if-needed demo plots
 all: $(BINS)
 
 # --- libraries ---------------------------------------------------------------
@@ -131,6 +131,20 @@ PLOTS_OUT ?= $(dir $(firstword $(RESULTS)))plots
 plots: bin/rarplot
 	@test -n "$(RESULTS)" || { echo "usage: make plots RESULTS=results.json [PLOTS_OUT=DIR]" >&2; exit 2; }
 	bin/rarplot -o $(PLOTS_OUT) $(PLOTS_FLAGS) $(RESULTS)
+
+# --- provisioning (doc/provisioning.md) ----------------------------------------
+# make provision: sudo, doas, RootAsRole (when buildable) and rarperf into RARPERF_PREFIX with
+# Debian's Ansible and python; idempotent, so cheap when already provisioned. make check runs it
+# first when the prefix lacks sudo, doas or facts.json.
+RARPERF_PREFIX ?= /opt/rarperf
+ANSIBLE_PLAYBOOK ?= /usr/bin/python3 /usr/bin/ansible-playbook
+provision:
+	$(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml -e rarperf_prefix=$(RARPERF_PREFIX)
+
+provision-if-needed:
+	@test -x $(RARPERF_PREFIX)/bin/sudo -a -x $(RARPERF_PREFIX)/bin/doas -a -f $(RARPERF_PREFIX)/facts.json \
+		|| test "$$(id -u)" -ne 0 || $(MAKE) --no-print-directory provision
+check: provision-if-needed
 
 clean:
 	rm -rf build build-asan bin
