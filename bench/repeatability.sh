@@ -10,6 +10,8 @@
 #   REP_WARMUP      warmup runs per point (default 100)
 #   REP_RUNS        timing runs per point, exactly (default 100)
 #   REP_REPEATS     sweeps per tool (default 3)
+#   REP_ROUNDS      rarbench's rounds: passes over the shuffled sweep, each with 1/rounds of the
+#                   warmup and runs (default 10; 1 measures each point once, in order, like hyperfine)
 #   REP_KEEP        a directory to keep the raw results in (default: a temporary one, removed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,7 @@ points=${REP_POINTS:-15}
 warmup=${REP_WARMUP:-100}
 runs=${REP_RUNS:-100}
 repeats=${REP_REPEATS:-3}
+rounds=${REP_ROUNDS:-10}
 rarbench=$PWD/bin/rarbench
 confgen=$PWD/bin/confgen
 
@@ -44,7 +47,7 @@ cat >"$work/sweep.json" <<JSON
  "subjects": [{"id": "sudo", "format": "sudoers"}],
  "axes": {"nb_tasks": {"logspace": [1, $tasks_max, $points]}},
  "bench_user": "$user", "warmup": $warmup, "min_runs": $runs, "max_runs": $runs,
- "min_time_s": 0, "order": "interleaved"}
+ "min_time_s": 0, "order": "interleaved", "rounds": $rounds}
 JSON
 
 # slope FILE JQ_FILTER: least-squares slope (s per task) of "nb_tasks mean" lines.
@@ -55,6 +58,7 @@ slope() {
 now() { date +%s.%N; }
 
 rb_slopes=() hf_slopes=() rb_wall=0 hf_wall=0
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for i in $(seq 1 "$repeats"); do
 	t0=$(now)
 	"$rarbench" --manifest "$work/sweep.json" --prefix "$prefix" --out "$work/rarbench-$i" \
@@ -87,7 +91,8 @@ cv() {
 }
 read -r rb_mean rb_sd rb_cv <<<"$(cv "${rb_slopes[@]}")"
 read -r hf_mean hf_sd hf_cv <<<"$(cv "${hf_slopes[@]}")"
-echo "sudo sweep: nb_tasks $sizes; warmup $warmup, $runs runs per point; $repeats sweeps per tool"
+echo "sudo sweep: nb_tasks $sizes; warmup $warmup, $runs runs per point; $repeats sweeps per tool;"
+echo "rarbench in $rounds rounds; load average before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-10s %-44s %-12s %-8s %s\n' tool "slopes (s/task)" "mean" "CV" "wall"
 printf '%-10s %-44s %-12s %-8s %.1fs\n' rarbench "${rb_slopes[*]}" "$rb_mean" "$rb_cv%" "$rb_wall"
 printf '%-10s %-44s %-12s %-8s %.1fs\n' hyperfine "${hf_slopes[*]}" "$hf_mean" "$hf_cv%" "$hf_wall"

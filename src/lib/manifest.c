@@ -520,7 +520,7 @@ static int parse_root(struct ctx *c, const cJSON *root, struct manifest *m)
 	static const char *const keys[] = {
 	    "name",       "description", "subjects",       "axes",        "match",      "command",
 	    "bench_user", "warmup",      "min_runs",       "max_runs",    "min_time_s", "order",
-	    "seed",       "repetitions", "sudoers_layout", "seed_compat", NULL};
+	    "seed",       "repetitions", "sudoers_layout", "seed_compat", "rounds",     NULL};
 	static const char *const match_names[] = {"last", "first", "middle"};
 	static const char *const order_names[] = {"interleaved", "sequential", "random"};
 	static const char *const layout_names[] = {"per-role", "per-task"};
@@ -581,6 +581,13 @@ static int parse_root(struct ctx *c, const cJSON *root, struct manifest *m)
 	if (get_uint(c, root, "$", "seed", 0, 9007199254740991.0, &v) < 0)
 		return -1;
 	m->seed = v;
+	v = m->rounds;
+	if (get_uint(c, root, "$", "rounds", 1, 1000, &v) < 0)
+		return -1;
+	m->rounds = (uint32_t)v;
+	if (m->rounds > m->min_runs)
+		return fail(c, "$.rounds", "%u is above min_runs (%u): each round needs a run",
+			    m->rounds, m->min_runs);
 	v = m->repetitions;
 	if (get_uint(c, root, "$", "repetitions", 1, 1000, &v) < 0)
 		return -1;
@@ -657,6 +664,7 @@ struct manifest *manifest_parse(const char *text, size_t len, const char *source
 	m->min_time_ns = 3000000000ull; /* hyperfine's defaults */
 	m->seed = 1;
 	m->repetitions = 1;
+	m->rounds = 1;
 	m->text = malloc(len + 1);
 	if (m->text == NULL) {
 		errbuf_set(eb, "%s: out of memory", source);

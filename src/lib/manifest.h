@@ -77,6 +77,13 @@ struct manifest {
 	enum manifest_order order;
 	uint64_t seed;
 	uint32_t repetitions;
+	/*
+	 * Passes over the sweep: each pass rewrites every point's policies and
+	 * takes 1/rounds of its warmup, runs and time, points shuffled, so a
+	 * slow drift of the host spreads over all points instead of bending
+	 * the slope. 1: each point measured once, in sweep order.
+	 */
+	uint32_t rounds;
 	char *text; /* the file verbatim (NUL-terminated copy) */
 	size_t text_len;
 };

@@ -2,6 +2,7 @@
  * id. */
 #include "sweep.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,71 @@ long sweep_find(const struct sweep *s, const char *id)
 		if (strcmp(s->points[i].id, id) == 0)
 			return (long)i;
 	return -1;
+}
+
+/* splitmix64: a small, well-mixed generator; only reproducibility matters here. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void sweep_round_order(const struct sweep *s, uint32_t round, uint32_t rounds, uint64_t seed,
+		       size_t *order)
+{
+	uint64_t state = seed * 1000003u + round;
+	size_t i, j, t;
+
+	for (i = 0; i < s->n; i++)
+		order[i] = i;
+	if (rounds <= 1)
+		return;
+	for (i = s->n; i > 1; i--) { /* Fisher-Yates */
+		j = (size_t)(next_random(&state) % i);
+		t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}
+
+void sweep_step_id(const struct sweep_point *p, uint32_t round, uint32_t rounds, char *buf,
+		   size_t len)
+{
+	if (rounds <= 1)
+		snprintf(buf, len, "%s", p->id);
+	else
+		snprintf(buf, len, "%s;round=%u", p->id, round);
+}
+
+int sweep_parse_step_id(const struct sweep *s, const char *id, uint32_t rounds, size_t *index,
+			uint32_t *round)
+{
+	char base[SWEEP_ID_MAX];
+	const char *sep = strstr(id, ";round=");
+	size_t blen = sep ? (size_t)(sep - id) : strlen(id);
+	unsigned long r = 1;
+	char *end = NULL;
+	long k;
+
+	if (blen >= sizeof(base) || (sep == NULL) != (rounds <= 1))
+		return -1;
+	memcpy(base, id, blen);
+	base[blen] = '\0';
+	if (sep != NULL) {
+		errno = 0;
+		r = strtoul(sep + 7, &end, 10);
+		if (errno != 0 || end == sep + 7 || *end != '\0' || r < 1 || r > rounds)
+			return -1;
+	}
+	k = sweep_find(s, base);
+	if (k < 0)
+		return -1;
+	*index = (size_t)k;
+	*round = (uint32_t)r;
+	return 0;
 }
 
 void sweep_free(struct sweep *s)

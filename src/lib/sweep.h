@@ -39,6 +39,29 @@ const struct sweep_point *sweep_at(const struct sweep *s, size_t i);
 /* The index of the point whose id is id, or -1 when there is none. */
 long sweep_find(const struct sweep *s, const char *id);
 
+/*
+ * The order of the points in round (1-based) of rounds: 0, 1, ... when
+ * rounds is 1; otherwise a shuffle drawn from seed and round (the same
+ * for the same arguments). Fills order[0..sweep_count).
+ */
+void sweep_round_order(const struct sweep *s, uint32_t round, uint32_t rounds, uint64_t seed,
+		       size_t *order);
+
+/*
+ * The journal id of point p in round (1-based) of rounds: p->id when
+ * rounds is 1, else "<id>;round=<round>". Writes at most len bytes.
+ */
+void sweep_step_id(const struct sweep_point *p, uint32_t round, uint32_t rounds, char *buf,
+		   size_t len);
+
+/*
+ * Parses a journal id made by sweep_step_id back into the point's index
+ * and its round. Returns 0, or -1 when it names no point of s or a round
+ * outside 1..rounds.
+ */
+int sweep_parse_step_id(const struct sweep *s, const char *id, uint32_t rounds, size_t *index,
+			uint32_t *round);
+
 /* Frees s. NULL is a no-op. */
 void sweep_free(struct sweep *s);
 

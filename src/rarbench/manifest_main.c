@@ -446,12 +446,20 @@ static int check_grants(struct run *r, size_t index, struct errbuf *eb)
 	return 0;
 }
 
-static int measure_point(struct run *r, const struct sweep_point *pt, struct errbuf *eb)
+/* 1/rounds of n, rounded up (each round gets at least one when n > 0). */
+static uint64_t per_round(uint64_t n, uint32_t rounds)
+{
+	return (n + rounds - 1) / rounds;
+}
+
+static int measure_point(struct run *r, const struct sweep_point *pt, uint32_t round,
+			 struct errbuf *eb)
 {
 	struct measure_bench *benches = NULL;
 	struct measure_result *results = NULL;
 	struct journal_subject *js = NULL;
 	struct measure_opts opts;
+	char id[SWEEP_ID_MAX];
 	size_t i, k = 0;
 	int rc = -1, mr;
 
@@ -474,15 +482,15 @@ static int measure_point(struct run *r, const struct sweep_point *pt, struct err
 		k++;
 	}
 	measure_opts_init(&opts);
-	opts.warmup = r->m->warmup;
-	opts.min_runs = r->m->min_runs;
-	opts.max_runs = r->m->max_runs;
-	opts.min_time_ns = r->m->min_time_ns;
+	opts.warmup = per_round(r->m->warmup, r->m->rounds);
+	opts.min_runs = per_round(r->m->min_runs, r->m->rounds);
+	opts.max_runs = per_round(r->m->max_runs, r->m->rounds);
+	opts.min_time_ns = r->m->min_time_ns / r->m->rounds;
 	opts.order = r->m->order == MANIFEST_ORDER_SEQUENTIAL ? MEASURE_ORDER_SEQUENTIAL
 		     : r->m->order == MANIFEST_ORDER_RANDOM   ? MEASURE_ORDER_RANDOM
 							      : MEASURE_ORDER_INTERLEAVED;
 	/* A different but reproducible shuffle per point. */
-	opts.seed = r->m->seed + pt->index;
+	opts.seed = r->m->seed + pt->index + (uint64_t)(round - 1) * sweep_count(r->sweep);
 	opts.stop = &stop_requested;
 	mr = measure_run(benches, r->nactive, &opts, results, eb);
 	if (mr == MEASURE_STOPPED) {
@@ -495,7 +503,8 @@ static int measure_point(struct run *r, const struct sweep_point *pt, struct err
 	}
 	for (i = 0; i < r->nactive; i++)
 		js[i].result = results[i];
-	rc = journal_append(r->journal, pt->id, pt->index, js, r->nactive, eb);
+	sweep_step_id(pt, round, r->m->rounds, id, sizeof(id));
+	rc = journal_append(r->journal, id, pt->index, js, r->nactive, eb);
 out:
 	for (i = 0; results != NULL && i < r->nactive; i++)
 		measure_result_clear(&results[i]);
@@ -533,7 +542,7 @@ static int open_journal(struct run *r, struct errbuf *eb)
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s/journal.jsonl", r->cfg.out);
-	r->point_done = calloc(sweep_count(r->sweep), sizeof(bool));
+	r->point_done = calloc(sweep_count(r->sweep) * r->m->rounds, sizeof(bool));
 	if (r->point_done == NULL)
 		return errbuf_set(eb, "out of memory");
 	if (stat(path, &st) == 0) {
@@ -555,14 +564,16 @@ static int open_journal(struct run *r, struct errbuf *eb)
 				return -2;
 			}
 			for (i = 0; i < r->done.npoints; i++) {
-				long k = sweep_find(r->sweep, r->done.points[i].id);
+				size_t k;
+				uint32_t round;
 
-				if (k < 0) {
+				if (sweep_parse_step_id(r->sweep, r->done.points[i].id,
+							r->m->rounds, &k, &round) < 0) {
 					errbuf_set(eb, "%s: point %s is not in this sweep", path,
 						   r->done.points[i].id);
 					return -2;
 				}
-				r->point_done[k] = true;
+				r->point_done[k * r->m->rounds + round - 1] = true;
 			}
 			s = cJSON_GetObjectItemCaseSensitive(r->done.header, "started");
 			if (cJSON_IsString(s))
@@ -617,6 +628,7 @@ static cJSON *build_meta(struct run *r)
 									 : "interleaved");
 	cJSON_AddNumberToObject(o, "seed", (double)r->m->seed);
 	cJSON_AddNumberToObject(o, "repetitions", r->m->repetitions);
+	cJSON_AddNumberToObject(o, "rounds", r->m->rounds);
 	cJSON_AddNumberToObject(meta, "points", (double)sweep_count(r->sweep));
 	cJSON_AddStringToObject(meta, "started", r->started);
 	cJSON_AddStringToObject(meta, "finished", finished);
@@ -698,49 +710,77 @@ static void run_clear(struct run *r)
 		close(r->stderr_fd);
 }
 
-/* The measuring loop. Returns the exit status. */
-static int run_points(struct run *r)
+/* One step: a point in one round. Returns 0, or the exit status. */
+static int run_step(struct run *r, const struct sweep_point *pt, uint32_t round, size_t step)
 {
+	char values[MANIFEST_AXIS_COUNT + 2][16];
+	const char *names[MANIFEST_AXIS_COUNT + 2], *vals[MANIFEST_AXIS_COUNT + 2];
 	struct errbuf eb = {0};
-	char values[MANIFEST_AXIS_COUNT + 1][16];
-	const char *names[MANIFEST_AXIS_COUNT + 1], *vals[MANIFEST_AXIS_COUNT + 1];
-	size_t i, np;
+	size_t np = 0;
 	int a;
 
-	for (i = 0; i < sweep_count(r->sweep); i++) {
-		const struct sweep_point *pt = sweep_at(r->sweep, i);
-
-		if (r->point_done[i])
-			continue;
-		if (stop_requested) {
-			report(r, "interrupted; continue with --resume");
-			return 1;
-		}
-		np = 0;
-		for (a = 0; a < MANIFEST_AXIS_COUNT; a++, np++) {
-			snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
-			names[np] = manifest_axis_name(a);
-			vals[np] = values[np];
-		}
-		if (r->m->repetitions > 1) {
-			snprintf(values[np], sizeof(values[np]), "%u", pt->repetition);
-			names[np] = "repetition";
-			vals[np] = values[np];
-			np++;
-		}
-		manifest_progress_point_start(&r->progress, i + 1, names, vals, np);
-		if (write_policies(r, pt, &eb) < 0) {
-			errbuf_prefix(&eb, "point %zu", i + 1);
-			report(r, eb.msg);
-			return 1;
-		}
-		if (check_grants(r, i + 1, &eb) < 0 || measure_point(r, pt, &eb) < 0) {
-			report(r, stop_requested ? "interrupted; continue with --resume" : eb.msg);
-			return 1;
-		}
-		manifest_progress_point_done(&r->progress, i + 1);
+	for (a = 0; a < MANIFEST_AXIS_COUNT; a++, np++) {
+		snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
+		names[np] = manifest_axis_name(a);
+		vals[np] = values[np];
 	}
+	if (r->m->repetitions > 1) {
+		snprintf(values[np], sizeof(values[np]), "%u", pt->repetition);
+		names[np] = "repetition";
+		vals[np] = values[np];
+		np++;
+	}
+	if (r->m->rounds > 1) {
+		snprintf(values[np], sizeof(values[np]), "%u", round);
+		names[np] = "round";
+		vals[np] = values[np];
+		np++;
+	}
+	manifest_progress_point_start(&r->progress, step, names, vals, np);
+	if (write_policies(r, pt, &eb) < 0) {
+		errbuf_prefix(&eb, "point %zu", pt->index + 1);
+		report(r, eb.msg);
+		return 1;
+	}
+	if (check_grants(r, pt->index + 1, &eb) < 0 || measure_point(r, pt, round, &eb) < 0) {
+		report(r, stop_requested ? "interrupted; continue with --resume" : eb.msg);
+		return 1;
+	}
+	manifest_progress_point_done(&r->progress, step);
 	return 0;
+}
+
+/*
+ * The measuring loop: rounds passes over the sweep (points shuffled per
+ * pass when rounds > 1), skipping steps the journal holds. Returns the
+ * exit status.
+ */
+static int run_points(struct run *r)
+{
+	size_t n = sweep_count(r->sweep), i, *order = calloc(n, sizeof(size_t));
+	uint32_t round;
+	int status = 0;
+
+	if (order == NULL) {
+		report(r, "out of memory");
+		return 1;
+	}
+	for (round = 1; round <= r->m->rounds && status == 0; round++) {
+		sweep_round_order(r->sweep, round, r->m->rounds, r->m->seed, order);
+		for (i = 0; i < n && status == 0; i++) {
+			if (r->point_done[order[i] * r->m->rounds + round - 1])
+				continue;
+			if (stop_requested) {
+				report(r, "interrupted; continue with --resume");
+				status = 1;
+				break;
+			}
+			status = run_step(r, sweep_at(r->sweep, order[i]), round,
+					  (size_t)(round - 1) * n + i + 1);
+		}
+	}
+	free(order);
+	return status;
 }
 
 /* Everything before the first point; returns -1 to go on, or an exit status. */
@@ -817,9 +857,10 @@ static int setup(struct run *r, struct errbuf *eb)
 	}
 	if (realpath(r->cfg.out, r->out_abs) == NULL)
 		snprintf(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out);
-	for (i = 0; i < sweep_count(r->sweep); i++)
+	for (i = 0; i < sweep_count(r->sweep) * r->m->rounds; i++)
 		done += r->point_done[i];
-	manifest_progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep), done);
+	manifest_progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds,
+			       done);
 	ids = calloc(r->nsubjects, sizeof(*ids));
 	if (ids == NULL) {
 		fputs("rarbench: out of memory\n", stderr);

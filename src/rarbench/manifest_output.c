@@ -2,6 +2,8 @@
 #include "manifest_output.h"
 
 #include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,31 +21,135 @@ struct entry_params {
 	char values[5][VALUE_LEN];
 };
 
-/* The journal point of every sweep index (NULL until found). */
-static int map_points(const struct sweep *s, const struct journal_contents *c,
-		      const struct journal_point **by_index, size_t *n_entries, struct errbuf *eb)
+/*
+ * One sweep point's samples, all rounds concatenated. Strings are borrowed
+ * from the journal contents; the sample arrays are owned (merged_clear).
+ */
+struct merged {
+	struct journal_subject *subjects;
+	size_t nsubjects;
+};
+
+static void merged_clear(struct merged *mp, size_t n)
 {
-	size_t i, total = sweep_count(s);
+	size_t i, k;
+
+	for (i = 0; mp != NULL && i < n; i++) {
+		for (k = 0; k < mp[i].nsubjects; k++) {
+			free(mp[i].subjects[k].result.wall_ns);
+			free(mp[i].subjects[k].result.user_ns);
+			free(mp[i].subjects[k].result.system_ns);
+			free(mp[i].subjects[k].result.exit_codes);
+		}
+		free(mp[i].subjects);
+	}
+	free(mp);
+}
+
+/* Appends src's samples to dst's (dst's arrays grow). */
+static int append_samples(struct measure_result *dst, const struct measure_result *src)
+{
+	size_t n = dst->n + src->n;
+	uint64_t *w = realloc(dst->wall_ns, n * sizeof(*w));
+
+	if (w != NULL)
+		dst->wall_ns = w;
+	uint64_t *u = w ? realloc(dst->user_ns, n * sizeof(*u)) : NULL;
+
+	if (u != NULL)
+		dst->user_ns = u;
+	uint64_t *sy = u ? realloc(dst->system_ns, n * sizeof(*sy)) : NULL;
+
+	if (sy != NULL)
+		dst->system_ns = sy;
+	int *e = sy ? realloc(dst->exit_codes, n * sizeof(*e)) : NULL;
+
+	if (e == NULL)
+		return -1;
+	dst->exit_codes = e;
+	memcpy(dst->wall_ns + dst->n, src->wall_ns, src->n * sizeof(*w));
+	memcpy(dst->user_ns + dst->n, src->user_ns, src->n * sizeof(*u));
+	memcpy(dst->system_ns + dst->n, src->system_ns, src->n * sizeof(*sy));
+	memcpy(dst->exit_codes + dst->n, src->exit_codes, src->n * sizeof(*e));
+	dst->n = n;
+	dst->cap = n;
+	dst->complete = true;
+	dst->all_succeeded = dst->all_succeeded && src->all_succeeded;
+	return 0;
+}
+
+/* Folds the journal's steps into one merged entry per sweep point; every step exactly once. */
+static int merge_points(const struct manifest *m, const struct sweep *s,
+			const struct journal_contents *c, struct merged *mp, size_t *n_entries,
+			struct errbuf *eb)
+{
+	size_t i, k, idx, total = sweep_count(s);
+	uint32_t round;
+	bool *seen = calloc(total * m->rounds, sizeof(bool));
+	int rc = -1;
 
 	*n_entries = 0;
+	if (seen == NULL)
+		return errbuf_set(eb, "out of memory");
 	for (i = 0; i < c->npoints; i++) {
 		const struct journal_point *p = &c->points[i];
-		long k = p->index < total && strcmp(sweep_at(s, p->index)->id, p->id) == 0
-			     ? (long)p->index
-			     : sweep_find(s, p->id);
+		struct merged *d;
 
-		if (k < 0)
-			return errbuf_set(eb, "journal point %s is not in this sweep", p->id);
-		if (by_index[k] != NULL)
-			return errbuf_set(eb, "journal point %s is recorded twice", p->id);
-		by_index[k] = p;
-		*n_entries += p->nsubjects;
+		if (sweep_parse_step_id(s, p->id, m->rounds, &idx, &round) < 0) {
+			errbuf_set(eb, "journal point %s is not in this sweep", p->id);
+			goto out;
+		}
+		if (seen[idx * m->rounds + round - 1]) {
+			errbuf_set(eb, "journal point %s is recorded twice", p->id);
+			goto out;
+		}
+		seen[idx * m->rounds + round - 1] = true;
+		d = &mp[idx];
+		if (d->subjects == NULL) {
+			d->subjects = calloc(p->nsubjects, sizeof(*d->subjects));
+			if (d->subjects == NULL) {
+				errbuf_set(eb, "out of memory");
+				goto out;
+			}
+			d->nsubjects = p->nsubjects;
+			*n_entries += p->nsubjects;
+			for (k = 0; k < p->nsubjects; k++) {
+				d->subjects[k].subject = p->subjects[k].subject;
+				d->subjects[k].format = p->subjects[k].format;
+				d->subjects[k].command = p->subjects[k].command;
+				d->subjects[k].result.all_succeeded = true;
+			}
+		}
+		if (d->nsubjects != p->nsubjects) {
+			errbuf_set(eb, "journal point %s: its rounds have different subjects",
+				   p->id);
+			goto out;
+		}
+		for (k = 0; k < p->nsubjects; k++) {
+			if (strcmp(d->subjects[k].subject, p->subjects[k].subject) != 0) {
+				errbuf_set(eb,
+					   "journal point %s: its rounds have different subjects",
+					   p->id);
+				goto out;
+			}
+			if (append_samples(&d->subjects[k].result, &p->subjects[k].result) < 0) {
+				errbuf_set(eb, "out of memory");
+				goto out;
+			}
+		}
 	}
-	for (i = 0; i < total; i++)
-		if (by_index[i] == NULL)
-			return errbuf_set(eb, "point %zu (%s) is missing from the journal", i + 1,
-					  sweep_at(s, i)->id);
-	return 0;
+	for (i = 0; i < total * m->rounds; i++) {
+		if (!seen[i]) {
+			errbuf_set(eb, "point %zu (%s, round %zu) is missing from the journal",
+				   i / m->rounds + 1, sweep_at(s, i / m->rounds)->id,
+				   i % m->rounds + 1);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(seen);
+	return rc;
 }
 
 static void fmt_seconds(FILE *f, double ns)
@@ -54,7 +160,7 @@ static void fmt_seconds(FILE *f, double ns)
 		fprintf(f, "\t%.9g", ns / 1e9);
 }
 
-static int write_tsv(const char *path, const struct sweep *s, const struct journal_point **by_index,
+static int write_tsv(const char *path, const struct sweep *s, const struct merged *by_index,
 		     struct errbuf *eb)
 {
 	struct atomicfile *af = atomicfile_open(path, 0644, eb);
@@ -70,7 +176,7 @@ static int write_tsv(const char *path, const struct sweep *s, const struct journ
 	      f);
 	for (i = 0; i < sweep_count(s); i++) {
 		const struct sweep_point *sp = sweep_at(s, i);
-		const struct journal_point *p = by_index[i];
+		const struct merged *p = &by_index[i];
 
 		for (k = 0; k < p->nsubjects; k++) {
 			const struct journal_subject *js = &p->subjects[k];
@@ -108,7 +214,7 @@ static int write_tsv(const char *path, const struct sweep *s, const struct journ
 int manifest_output_write(const char *dir, const struct manifest *m, const struct sweep *s,
 			  const struct journal_contents *c, const cJSON *meta, struct errbuf *eb)
 {
-	const struct journal_point **by_index = NULL;
+	struct merged *by_index = NULL;
 	struct export_entry *entries = NULL;
 	struct entry_params *params = NULL;
 	cJSON *extra = NULL;
@@ -121,7 +227,7 @@ int manifest_output_write(const char *dir, const struct manifest *m, const struc
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	if (map_points(s, c, by_index, &n, eb) < 0)
+	if (merge_points(m, s, c, by_index, &n, eb) < 0)
 		goto out;
 	entries = calloc(n, sizeof(*entries));
 	params = calloc(n, sizeof(*params));
@@ -133,8 +239,8 @@ int manifest_output_write(const char *dir, const struct manifest *m, const struc
 	for (i = 0; i < sweep_count(s); i++) {
 		const struct sweep_point *sp = sweep_at(s, i);
 
-		for (k = 0; k < by_index[i]->nsubjects; k++, e++) {
-			const struct journal_subject *js = &by_index[i]->subjects[k];
+		for (k = 0; k < by_index[i].nsubjects; k++, e++) {
+			const struct journal_subject *js = &by_index[i].subjects[k];
 			struct entry_params *ep = &params[e];
 			size_t np = 0;
 
@@ -170,6 +276,6 @@ out:
 	cJSON_Delete(extra);
 	free(params);
 	free(entries);
-	free(by_index);
+	merged_clear(by_index, sweep_count(s));
 	return rc;
 }

@@ -28,11 +28,11 @@ user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 work=$(mktemp -d /tmp/rarperf-it-manifest-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# manifest NAME SUBJECTS_JSON TASKS_JSON RUNS -> $work/NAME.json
+# manifest NAME SUBJECTS_JSON TASKS_JSON RUNS [ROUNDS] -> $work/NAME.json
 manifest() {
 	cat >"$work/$1.json" <<JSON
 {"name": "$1", "subjects": $2,
- "axes": {"nb_tasks": $3}, "bench_user": "$user",
+ "axes": {"nb_tasks": $3}, "bench_user": "$user", "rounds": ${5:-1},
  "warmup": 3, "min_runs": $4, "max_runs": $4, "min_time_s": 0}
 JSON
 }
@@ -72,8 +72,8 @@ slope=$(jq -r '.results[] | select(.parameters.subject == "sudo") | "\(.paramete
 	     END {if (n < 2) {print "nan"; exit} printf "%.6g\n", (n*sxy - sx*sy) / (n*sxx - sx*sx)}')
 check "sudo slope is positive ($slope s/task)" awk -v s="$slope" 'BEGIN {exit !(s > 0)}'
 
-# --- 2. kill -9 mid-sweep, then --resume: every point exactly once ---
-manifest killme '[{"id":"sudo","format":"sudoers"}]' '{"range": [1, 501, 100]}' 40
+# --- 2. kill -9 mid-sweep, then --resume: every point exactly once (2 rounds: 12 steps) ---
+manifest killme '[{"id":"sudo","format":"sudoers"}]' '{"range": [1, 501, 100]}' 40 2
 "$rarbench" --manifest "$work/killme.json" --prefix "$prefix" --out "$work/killme" \
 	--progress jsonl >"$work/killme.events" 2>/dev/null &
 pid=$!
@@ -83,18 +83,20 @@ for _ in $(seq 1 600); do # at most 60 s
 	sleep 0.1
 done
 kill -9 "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
+{ wait "$pid"; } 2>/dev/null
 before=$(($(wc -l <"$work/killme/journal.jsonl") - 1))
-check "killed run left a partial journal ($before of 6 points)" [ "$before" -ge 1 ] && [ "$before" -lt 6 ]
+check "killed run left a partial journal ($before of 12 steps)" [ "$before" -ge 1 ] && [ "$before" -lt 12 ]
 "$rarbench" --manifest "$work/killme.json" --prefix "$prefix" --out "$work/killme" --resume \
 	--progress jsonl >"$work/resume.events" 2>"$work/resume.err"
 check "resume exits 0" [ $? -eq 0 ]
 check "resume measured only the missing points" \
-	[ "$(grep -c '"event":"point_start"' "$work/resume.events")" = $((6 - before)) ]
+	[ "$(grep -c '"event":"point_start"' "$work/resume.events")" = $((12 - before)) ]
 check "after resume every point appears exactly once" \
 	[ "$(jq -r '.results[].parameters.nb_tasks' "$work/killme/results.json" | sort -n | uniq -c | awk '$1 == 1' | wc -l)" = 6 ] \
 	&& [ "$(jq '.results | length' "$work/killme/results.json")" = 6 ]
-check "journal holds the header and 6 points" [ "$(wc -l <"$work/killme/journal.jsonl")" = 7 ]
+check "each point holds both rounds' 40 runs" \
+	[ "$(jq '[.results[].times | length] | unique' -c "$work/killme/results.json")" = "[40]" ]
+check "journal holds the header and 12 steps" [ "$(wc -l <"$work/killme/journal.jsonl")" = 13 ]
 
 # --- 3. a changed manifest: resume refuses ---
 sed 's/"min_runs": 40/"min_runs": 39/' "$work/killme.json" >"$work/changed.json"

@@ -161,6 +161,10 @@ static void test_bad_manifests(void)
 		     "}",
 		     "$.order: unknown order \"zigzag\"");
 	expect_error("{\"name\":\"t\",\n\"bench_user\":\"nobody\",,}", "line 2: not valid JSON");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_runs\":4,\"rounds\":5," GOOD_SUBJECTS
+	    "}",
+	    "$.rounds: 5 is above min_runs (4)");
 	expect_error("[1,2]", "$: expected an object, got an array");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_time_s\":-1," GOOD_SUBJECTS
 		     "}",

@@ -65,9 +65,59 @@ static void test_ids_unique(void)
 	manifest_free(m);
 }
 
+static void test_rounds_order_and_step_ids(void)
+{
+	const char *text = "{\"name\":\"s\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+			   "\"format\":\"doas\"}],\"axes\":{\"nb_tasks\":{\"range\":[1,20,1]}},"
+			   "\"min_runs\":3,\"rounds\":3}";
+	struct errbuf eb = {0};
+	struct manifest *m = manifest_parse(text, strlen(text), "s.json", &eb);
+	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
+	size_t a[20], b[20], seen[20] = {0}, i, idx = 0, moved = 0;
+	uint32_t round = 0;
+	char id[SWEEP_ID_MAX];
+
+	CHECK(s != NULL);
+	if (s == NULL) {
+		manifest_free(m);
+		return;
+	}
+	CHECK_INT_EQ(m->rounds, 3);
+	sweep_round_order(s, 2, 3, 7, a);
+	sweep_round_order(s, 2, 3, 7, b);
+	for (i = 0; i < 20; i++) {
+		CHECK_INT_EQ(a[i], b[i]); /* reproducible */
+		CHECK(a[i] < 20);
+		if (a[i] < 20)
+			seen[a[i]]++;
+		moved += a[i] != i;
+	}
+	for (i = 0; i < 20; i++)
+		CHECK_INT_EQ(seen[i], 1); /* a permutation */
+	CHECK(moved > 0);                 /* and shuffled */
+	sweep_round_order(s, 1, 1, 7, a);
+	for (i = 0; i < 20; i++)
+		CHECK_INT_EQ(a[i], i); /* one round: sweep order */
+
+	sweep_step_id(sweep_at(s, 4), 3, 3, id, sizeof(id));
+	CHECK_STR_EQ(id, "nb_roles=1,nb_users=1,nb_tasks=5,nb_commands=1,repetition=1;round=3");
+	CHECK_INT_EQ(sweep_parse_step_id(s, id, 3, &idx, &round), 0);
+	CHECK_INT_EQ(idx, 4);
+	CHECK_INT_EQ(round, 3);
+	CHECK_INT_EQ(sweep_parse_step_id(s, id, 2, &idx, &round), -1); /* round out of range */
+	CHECK_INT_EQ(sweep_parse_step_id(s, id, 1, &idx, &round), -1); /* rounds changed */
+	CHECK_INT_EQ(sweep_parse_step_id(s, "nb_roles=9;round=1", 3, &idx, &round), -1);
+	sweep_step_id(sweep_at(s, 4), 1, 1, id, sizeof(id));
+	CHECK_INT_EQ(sweep_parse_step_id(s, id, 1, &idx, &round), 0);
+	CHECK_INT_EQ(round, 1);
+	sweep_free(s);
+	manifest_free(m);
+}
+
 int main(void)
 {
 	RUN(test_product_and_order);
 	RUN(test_ids_unique);
+	RUN(test_rounds_order_and_step_ids);
 	return HARNESS_EXIT();
 }
