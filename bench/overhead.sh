@@ -52,4 +52,10 @@ if [ "$have_hf" = 1 ]; then
 else
 	echo "hyperfine  not installed"
 fi
+# Load from other processes drifts between rounds; the ratio within a round (tools run back to
+# back) is steadier than the ratio of overall medians.
+ratios() { paste "$out/bare.txt" "$1" | awk '{print $2/$1}' | median; }
+printf 'median of per-round ratios: rarbench %.3f' "$(ratios "$out/rarbench.txt")"
+[ "$have_hf" = 1 ] && printf ', hyperfine %.3f' "$(ratios "$out/hyperfine.txt")"
+echo
 echo "per-round medians (s): bare $(tr '\n' ' ' <"$out/bare.txt")| rarbench $(tr '\n' ' ' <"$out/rarbench.txt")| hyperfine $(tr '\n' ' ' <"$out/hyperfine.txt")"
