@@ -322,9 +322,10 @@ void report_event(struct report *rep, const struct measure_event *ev, const char
 		break;
 	case MEASURE_EV_DONE:
 		report_clear(rep);
+		/* Interleaved runs print every header first; repeat it above each summary. */
 		if (ev->group_count > 1 && rep->style != REPORT_STYLE_NONE)
-			fprintf(rep->out, "%s%s%s\n", report_c(rep, C_BOLD), names[ev->bench],
-				report_c(rep, C_RESET));
+			fprintf(rep->out, "%sBenchmark %zu%s: %s\n", report_c(rep, C_BOLD),
+				ev->bench + 1, report_c(rep, C_RESET), names[ev->bench]);
 		report_summary(rep, ev->result, shell);
 		break;
 	}
