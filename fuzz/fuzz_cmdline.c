@@ -1,5 +1,4 @@
-/* fuzz_cmdline: libFuzzer target for rarbench's command-line parsers (shellwords, -L lists, {name}
- * substitution). */
+/* fuzz_cmdline: libFuzzer target for shellwords, -L value lists and {name} substitution. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
