@@ -46,31 +46,29 @@ static void merged_clear(struct merged *mp, size_t n)
 	free(mp);
 }
 
-/* Appends src's samples to dst's (dst's arrays grow). */
+/* Appends src's samples to dst's (dst's arrays grow; dst->n changes only on success). */
 static int append_samples(struct measure_result *dst, const struct measure_result *src)
 {
 	size_t n = dst->n + src->n;
-	uint64_t *w = realloc(dst->wall_ns, n * sizeof(*w));
+	uint64_t *w, *u, *sy;
+	int *e;
 
-	if (w != NULL)
-		dst->wall_ns = w;
-	uint64_t *u = w ? realloc(dst->user_ns, n * sizeof(*u)) : NULL;
-
-	if (u != NULL)
-		dst->user_ns = u;
-	uint64_t *sy = u ? realloc(dst->system_ns, n * sizeof(*sy)) : NULL;
-
-	if (sy != NULL)
-		dst->system_ns = sy;
-	int *e = sy ? realloc(dst->exit_codes, n * sizeof(*e)) : NULL;
-
-	if (e == NULL)
+	if ((w = realloc(dst->wall_ns, n * sizeof(*w))) == NULL)
+		return -1;
+	dst->wall_ns = w;
+	if ((u = realloc(dst->user_ns, n * sizeof(*u))) == NULL)
+		return -1;
+	dst->user_ns = u;
+	if ((sy = realloc(dst->system_ns, n * sizeof(*sy))) == NULL)
+		return -1;
+	dst->system_ns = sy;
+	if ((e = realloc(dst->exit_codes, n * sizeof(*e))) == NULL)
 		return -1;
 	dst->exit_codes = e;
-	memcpy(dst->wall_ns + dst->n, src->wall_ns, src->n * sizeof(*w));
-	memcpy(dst->user_ns + dst->n, src->user_ns, src->n * sizeof(*u));
-	memcpy(dst->system_ns + dst->n, src->system_ns, src->n * sizeof(*sy));
-	memcpy(dst->exit_codes + dst->n, src->exit_codes, src->n * sizeof(*e));
+	memcpy(w + dst->n, src->wall_ns, src->n * sizeof(*w));
+	memcpy(u + dst->n, src->user_ns, src->n * sizeof(*u));
+	memcpy(sy + dst->n, src->system_ns, src->n * sizeof(*sy));
+	memcpy(e + dst->n, src->exit_codes, src->n * sizeof(*e));
 	dst->n = n;
 	dst->cap = n;
 	dst->complete = true;
