@@ -79,6 +79,10 @@ static int parse_done(const cJSON *root, struct events_event *ev, struct errbuf 
 	    status->valuedouble < 0 || status->valuedouble > 255)
 		return errbuf_set(eb, "done: field \"status\" must be an integer 0-255");
 	ev->status = (int)status->valuedouble;
+	/* not in rarbench's event; rarlab's done.json records the points with them */
+	if (get_u32(root, "done", &ev->done, false, eb) < 0 ||
+	    get_u32(root, "total", &ev->total, false, eb) < 0)
+		return -1;
 	if (files == NULL)
 		return 0;
 	if (!cJSON_IsObject(files))

@@ -31,7 +31,7 @@ struct events_file {
 struct events_event {
 	enum events_kind kind;
 	double t;
-	uint32_t total, done, index; /* start, point_start, point_done */
+	uint32_t total, done, index; /* start, point_start, point_done (done: optional) */
 	double eta_s;                /* point_done; -1 when absent */
 	char text[EVENTS_TEXT_MAX];  /* start: name; skip_subject: "subject: reason";
 					point_start: "k=v k=v" of params; error: message */

@@ -30,6 +30,7 @@ struct stream {
 	size_t index;
 	struct events_reader *reader;
 	struct events_event done;
+	uint32_t points_done, points_total;
 	bool saw_done, failed;
 	struct errbuf eb;
 };
@@ -81,12 +82,17 @@ static int on_event(void *c, const struct events_event *ev)
 
 	switch (ev->kind) {
 	case EVENTS_START:
+		st->points_done = ev->done;
+		st->points_total = ev->total;
 		hostpool_set_progress(st->hp, st->index, ev->done, ev->total, -1);
 		break;
 	case EVENTS_POINT_START:
 		hostpool_set_point(st->hp, st->index, ev->text);
 		break;
 	case EVENTS_POINT_DONE:
+		st->points_done = ev->done;
+		if (ev->total > 0)
+			st->points_total = ev->total;
 		hostpool_set_progress(st->hp, st->index, ev->done, ev->total, ev->eta_s);
 		break;
 	case EVENTS_ERROR:
@@ -150,14 +156,16 @@ static const char *base_name(const char *path)
 }
 
 /* Writes the done event as DIR/<host>/done.json: the record of a complete fetch. */
-static int write_done(const char *host_dir, const struct events_event *ev, struct errbuf *eb)
+static int write_done(const char *host_dir, const struct stream *st, struct errbuf *eb)
 {
+	const struct events_event *ev = &st->done;
 	char path[PATH_MAX], buf[2048];
 	size_t len;
 
 	len = (size_t)snprintf(buf, sizeof(buf),
-			       "{\"event\":\"done\",\"t\":%.3f,\"status\":%d,\"files\":{", ev->t,
-			       ev->status);
+			       "{\"event\":\"done\",\"t\":%.3f,\"status\":%d,\"done\":%u,"
+			       "\"total\":%u,\"files\":{",
+			       ev->t, ev->status, st->points_done, st->points_total);
 	for (size_t i = 0; i < ev->nfiles && len < sizeof(buf); i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s\"%s\":\"%s\"",
 					i ? "," : "", ev->files[i].name, ev->files[i].sha256);
@@ -178,7 +186,7 @@ static bool file_matches(const char *path, const char *sha256)
 	return hostfacts_sha256_file(path, hex, &eb) == 0 && strcmp(hex, sha256) == 0;
 }
 
-bool job_host_complete(const char *host_dir)
+bool job_host_complete(const char *host_dir, uint32_t *done, uint32_t *total)
 {
 	char path[PATH_MAX], buf[4096];
 	struct events_event ev;
@@ -202,6 +210,10 @@ bool job_host_complete(const char *host_dir)
 		if (!file_matches(path, ev.files[i].sha256))
 			return false;
 	}
+	if (done != NULL)
+		*done = ev.done;
+	if (total != NULL)
+		*total = ev.total;
 	return true;
 }
 
@@ -390,7 +402,7 @@ static void run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 			goto out;
 		}
 	}
-	if (write_done(host_dir, &st->done, &eb) < 0) {
+	if (write_done(host_dir, st, &eb) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
 		goto out;
 	}
@@ -558,7 +570,7 @@ static void run_local(struct hostpool *hp, size_t index, struct job_ctx *ctx, co
 			goto out;
 		}
 	}
-	if (write_done(host_dir, &st->done, &eb) < 0) {
+	if (write_done(host_dir, st, &eb) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
 		goto out;
 	}
@@ -580,6 +592,7 @@ void job_run(struct hostpool *hp, size_t index, void *arg)
 	struct stream st = {.hp = hp, .index = index};
 	char host_dir[PATH_MAX];
 	struct errbuf eb = {{0}};
+	uint32_t done, total;
 
 	if (atomic_load(&ctx->cancel)) {
 		hostpool_finish(hp, index, HOSTPOOL_INTERRUPTED, 0, "not started");
@@ -590,7 +603,8 @@ void job_run(struct hostpool *hp, size_t index, void *arg)
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
 		return;
 	}
-	if (ctx->cfg->resume && job_host_complete(host_dir)) {
+	if (ctx->cfg->resume && job_host_complete(host_dir, &done, &total)) {
+		hostpool_set_progress(hp, index, done, total, -1);
 		hostpool_finish(hp, index, HOSTPOOL_OK, 0, "fetched by an earlier run");
 		return;
 	}

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "hostpool.h"
 #include "inventory.h"
@@ -45,8 +46,9 @@ void job_run(struct hostpool *hp, size_t index, void *ctx);
 
 /*
  * True when DIR/<host>/done.json exists and every file it lists is present
- * with the recorded SHA-256 (a host a previous run completed).
+ * with the recorded SHA-256 (a host a previous run completed); then *done
+ * and *total (either may be NULL) get the points it recorded.
  */
-bool job_host_complete(const char *host_dir);
+bool job_host_complete(const char *host_dir, uint32_t *done, uint32_t *total);
 
 #endif

@@ -100,7 +100,7 @@ long merge_results(const char *out_dir, const char *run_id, struct merge_host *h
 		long c;
 		hosts[i].results = 0;
 		snprintf(path, sizeof(path), "%s/%s", out_dir, hosts[i].name);
-		if (!job_host_complete(path))
+		if (!job_host_complete(path, NULL, NULL))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/results.json", out_dir, hosts[i].name);
 		c = add_host(all, metas, path, hosts[i].name, eb);

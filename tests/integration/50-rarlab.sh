@@ -165,6 +165,17 @@ check "--accept-new: $d's real key recorded, host got past the key check" sh -c 
 	--remote-dir /opt/rarperf/runs -o "$tmp/acc2" "$tmp/m.json" >/dev/null 2>&1
 check "--accept-new: a changed key still fails 'hostkey'" test "$(outcome "$tmp/acc2" "$d")" = hostkey
 
+# --- ansible_connection=local: rarbench forked here, same event reader -----------------------
+if [ -x /opt/rarperf/bin/rarbench ] && [ -f /opt/rarperf/facts.json ]; then
+	printf 'here ansible_connection=local\n' >"$tmp/local.ini"
+	"$rarlab" -i "$tmp/local.ini" -o "$tmp/local" "$tmp/m.json" >/dev/null 2>"$tmp/local.err"
+	rc=$?
+	check "local host: exit 0, all $points points merged" \
+		test "$rc $(outcome "$tmp/local" here) $(count "$tmp/local" here)" = "0 ok $points"
+else
+	ok "local host # SKIP this machine's /opt/rarperf is not provisioned"
+fi
+
 # --- usage and input errors exit 2 with the place named ---------------------------------------
 printf '[lab]\nh1 ansible_port=http\n' >"$tmp/bad.ini"
 "$rarlab" -i "$tmp/bad.ini" "$tmp/m.json" >/dev/null 2>"$tmp/bad.err"
