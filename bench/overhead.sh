@@ -32,15 +32,22 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else prin
 : >"$out/bare.txt"
 : >"$out/rarbench.txt"
 : >"$out/hyperfine.txt"
+: >"$out/bare.min"
+: >"$out/rarbench.min"
+: >"$out/hyperfine.min"
 i=1
 while [ "$i" -le "$rounds" ]; do
-	"$out/bare_spawn" "$runs" "$prog" >>"$out/bare.txt"
+	"$out/bare_spawn" "$runs" "$prog" >"$out/bare.now"
+	cut -d' ' -f1 "$out/bare.now" >>"$out/bare.txt"
+	cut -d' ' -f2 "$out/bare.now" >>"$out/bare.min"
 	bin/rarbench -N --style none --runs "$runs" --export-json "$out/rarbench.json" "$prog" 2>/dev/null
 	jq -r '.results[0].median' "$out/rarbench.json" >>"$out/rarbench.txt"
+	jq -r '.results[0].min' "$out/rarbench.json" >>"$out/rarbench.min"
 	if [ "$have_hf" = 1 ]; then
 		hyperfine -N --style none --runs "$runs" --export-json "$out/hyperfine.json" "$prog" 2>/dev/null \
 			>/dev/null
 		jq -r '.results[0].median' "$out/hyperfine.json" >>"$out/hyperfine.txt"
+		jq -r '.results[0].min' "$out/hyperfine.json" >>"$out/hyperfine.min"
 	fi
 	i=$((i + 1))
 done
@@ -58,6 +65,11 @@ if [ "$have_hf" = 1 ]; then
 else
 	echo "hyperfine  not installed"
 fi
+# The fastest run of all rounds: the least disturbed estimate of each tool's floor.
+lo() { sort -g "$1" | head -1 | awk '{printf "%.1f", $1*1e6}'; }
+printf 'fastest run: bare %s us, rarbench %s us' "$(lo "$out/bare.min")" "$(lo "$out/rarbench.min")"
+[ "$have_hf" = 1 ] && printf ', hyperfine %s us' "$(lo "$out/hyperfine.min")"
+echo
 # Load from other processes drifts between rounds; the ratio within a round (tools run back to
 # back) is steadier than the ratio of overall medians.
 ratios() { paste "$out/bare.txt" "$1" | awk '{print $2/$1}' | median; }
