@@ -146,6 +146,23 @@ provision-if-needed:
 		|| test "$$(id -u)" -ne 0 || $(MAKE) --no-print-directory provision
 check: provision-if-needed
 
+# make demo: the README's first command. On a fresh Debian 12 (as root): Ansible if missing,
+# provision this machine, run experiments/quick.json as the bench user, draw results/quick/.
+DEMO_OUT ?= results/quick
+demo:
+	@command -v ansible-playbook >/dev/null || { echo "== installing Ansible (apt-get)"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ansible; }
+	@echo "== provisioning this machine into $(RARPERF_PREFIX) (install.yml)"
+	$(MAKE) --no-print-directory provision
+	@echo "== building rarperf"
+	$(MAKE) --no-print-directory all
+	@if [ -d $(DEMO_OUT) ]; then rm -rf $(DEMO_OUT).prev && mv $(DEMO_OUT) $(DEMO_OUT).prev; fi
+	@echo "== running experiments/quick.json (previous results, if any, in $(DEMO_OUT).prev)"
+	bin/rarbench --manifest experiments/quick.json --prefix $(RARPERF_PREFIX) --out $(DEMO_OUT)
+	@echo "== drawing figures and the report"
+	bin/rarplot -o $(DEMO_OUT) $(DEMO_OUT)/results.json
+	@echo "== done: $(DEMO_OUT)/report.md and $(DEMO_OUT)/perf_tasks.png"
+
 clean:
 	rm -rf build build-asan bin
 
