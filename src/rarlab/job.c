@@ -335,8 +335,9 @@ static void run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	char full[CMD_MAX_BYTES + PATH_MAX + 32], stop[PATH_MAX + 64];
 	struct sshx *s = NULL;
 	enum sshx_fail fail;
-	struct errbuf eb = {{0}};
-	int status;
+	struct errbuf eb = {{0}}, eb2;
+	const char *tail;
+	int status, rc;
 
 	s = sshx_connect(&o, &fail, &eb);
 	if (s == NULL) {
@@ -374,7 +375,12 @@ static void run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 		goto out;
 	}
 	hostpool_set_state(hp, index, HOSTPOOL_RUNNING);
-	if (sshx_exec(s, full, stop, on_output, st, &status, &fail, &eb) < 0) {
+	rc = sshx_exec(s, full, stop, on_output, st, &status, &fail, &eb);
+	/* the tail of the host's stderr, for the post-mortem (best effort) */
+	tail = sshx_stderr_tail(s);
+	if (fmt(local, sizeof(local), "%s/rarbench.stderr", host_dir) == 0)
+		(void)atomicfile_write(local, tail, strlen(tail), 0644, &eb2);
+	if (rc < 0) {
 		hostpool_finish(hp, index, outcome_of(fail), 0, st->failed ? st->eb.msg : eb.msg);
 		goto out;
 	}
