@@ -69,15 +69,20 @@ fanout() {
 		>"$tmp/stdout$n" 2>"$tmp/stderr$n"
 	status=$?
 	end=$(date +%s%N)
-	wall=$(echo "scale=3; ($end - $start) / 1000000000" | bc)
+	wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 	slowest=$(cat "$out"/*/done.json 2>/dev/null | jq -s 'map(.t) | max // 0')
 	rss_kb=$(tail -1 "$tmp/rss$n")
 	eval "rss_$n=$rss_kb"
 	awk -v n="$n" -v w="$wall" -v s="$slowest" -v r="$rss_kb" -v st="$status" 'BEGIN {
 		target = s * 1.05 + 1
-		printf "%2d host%s  exit %d  wall %6.2f s  slowest host %6.2f s  overhead %5.2f s (%4.1f%%)  target <= %6.2f s: %s  peak RSS %6.1f MiB (%5.2f MiB/host)\n",
-			n, n == 1 ? " " : "s", st, w, s, w - s, s > 0 ? 100 * (w - s) / s : 0, target,
-			(w <= target && st == 0) ? "met" : "MISSED", r / 1024, r / 1024 / n }'
+		verdict = "MISSED"
+		if (w <= target && st == 0)
+			verdict = "met"
+		pct = 0
+		if (s > 0)
+			pct = 100 * (w - s) / s
+		printf "%2d host(s)  exit %d  wall %6.2f s  slowest host %6.2f s  overhead %5.2f s (%4.1f%%)  target <= %6.2f s: %s  peak RSS %6.1f MiB (%5.2f MiB/host)\n", n, st, w, s, w - s, pct, target, verdict, r / 1024, r / 1024 / n
+	}'
 }
 
 echo "manifest: $manifest"
