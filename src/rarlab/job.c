@@ -344,6 +344,11 @@ static void run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 		hostpool_finish(hp, index, outcome_of(fail), 0, eb.msg);
 		return;
 	}
+	if (atomic_load(&ctx->cancel)) {
+		hostpool_finish(hp, index, HOSTPOOL_INTERRUPTED, 0,
+				"interrupted before the upload");
+		goto out;
+	}
 	hostpool_set_state(hp, index, HOSTPOOL_UPLOADING);
 	snprintf(rdir, sizeof(rdir), "%s/%s/%s", cfg->remote_dir, ctx->run_id, h->name);
 	(void)fmt(rman, sizeof(rman), "%s/%s", rdir, base_name(ctx->manifest_abs));

@@ -27,8 +27,11 @@ static atomic_int *cancel_flag;
 static void on_sigint(int sig)
 {
 	(void)sig;
-	if (cancel_flag != NULL)
-		atomic_store(cancel_flag, 1);
+	if (cancel_flag == NULL)
+		return;
+	/* a second ^C: leave at once (remote runs may go on; --resume picks them up) */
+	if (atomic_exchange(cancel_flag, 1) != 0)
+		_exit(130);
 }
 
 static void usage(FILE *f)
