@@ -22,6 +22,15 @@
 #define CMD_MAX_BYTES 4096
 #define READ_CHUNK_BYTES (32 * 1024)
 #define POLL_MS 100
+/*
+ * Stops a remote run: sshd made the command a session leader, so its pid
+ * (recorded by the shell before exec) is its process group: SIGINT to the
+ * group, up to 1.5 s to leave (within sshx's 2 s grace), then SIGKILL.
+ */
+#define STOP_SCRIPT                                                                                \
+	"p=$(cat %s) || exit 0; kill -INT -- -$p 2>/dev/null; i=0; "                               \
+	"while kill -0 -- -$p 2>/dev/null && [ $i -lt 15 ]; do sleep 0.1; i=$((i + 1)); done; "    \
+	"kill -KILL -- -$p 2>/dev/null; exit 0"
 #define LOCAL_STOP_GRACE_MS 2000
 
 /* The events of one host's stream, forwarded to the pool. */
@@ -332,7 +341,7 @@ static void run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	};
 	char rdir[PATH_MAX], rman[PATH_MAX], cmd[CMD_MAX_BYTES], prog[PATH_MAX];
 	char remote[PATH_MAX], local[PATH_MAX], pidq[PATH_MAX + 16];
-	char full[CMD_MAX_BYTES + PATH_MAX + 32], stop[PATH_MAX + 64];
+	char full[CMD_MAX_BYTES + PATH_MAX + 32], stop[PATH_MAX + 256];
 	struct sshx *s = NULL;
 	enum sshx_fail fail;
 	struct errbuf eb = {{0}}, eb2;
@@ -375,7 +384,7 @@ static void run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	pidq[0] = '\0';
 	if (shell_word(pidq, sizeof(pidq), remote) < 0 ||
 	    fmt(full, sizeof(full), "echo $$ >%s && exec %s", pidq, cmd) < 0 ||
-	    fmt(stop, sizeof(stop), "kill -INT $(cat %s) 2>/dev/null", pidq) < 0) {
+	    fmt(stop, sizeof(stop), STOP_SCRIPT, pidq) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "command too long");
 		goto out;
 	}
