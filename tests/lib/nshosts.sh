@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # nshosts.sh: bring up test hosts on this machine, each a real sshd in its own network namespace.
 #
 # Usage (POSIX sh or bash, as root; needs iproute2, util-linux unshare, openssh-server):
@@ -91,6 +92,7 @@ nshosts__setup_one() {
 	fi
 	echo "$_nh_n $_nh_i" >>"$NSHOSTS_STATE/hosts"
 	_nh_d=$NSHOSTS_STATE/$_nh_n
+	# shellcheck disable=SC2015 # any failure in the chain is fatal
 	mkdir -p "$_nh_d/prefix" "$_nh_d/etc-ssh" &&
 		ip link set "rpv${_nh_i}h" netns "rp-$_nh_n" &&
 		ip addr add "10.250.$_nh_i.1/30" dev "rpv${_nh_i}r" &&
@@ -214,6 +216,7 @@ nshosts_inventory() {
 	[ -n "${1:-}" ] || { nshosts__err "usage: nshosts_inventory FILE [NAME...]"; return 1; }
 	_nh_file=$1
 	shift
+	# shellcheck disable=SC2046 # host names have no spaces
 	[ $# -gt 0 ] || set -- $(nshosts__names)
 	_nh_kh=$(dirname "$_nh_file")/known_hosts.nshosts
 	nshosts_known_hosts "$_nh_kh" || return 1
