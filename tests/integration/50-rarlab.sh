@@ -4,7 +4,7 @@
 # a manifest on all of them (merged results hold every host's points), a host whose sshd and
 # session die mid-run (the others finish, --resume completes it from its journal), a host with a
 # wrong pinned key (hostkey, nothing sent), a host without the key (auth), --accept-new, SIGINT,
-# and usage errors.
+# a flood of output, a local host (when this machine is provisioned) and usage errors.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
@@ -154,6 +154,20 @@ while ip netns pids "rp-$a" | xargs -r ps -o comm= -p | grep -q rarbench && [ $n
 	n=$((n + 1))
 done
 check "SIGINT: no rarbench left running on $a" sh -c "! ip netns pids rp-$a | xargs -r ps -o comm= -p | grep -q rarbench"
+
+# --- a flood on stdout (a real script printing a start event then a 200 kB line) -------------
+mkdir -p "$NSHOSTS_STATE/$a/prefix/flood/bin"
+cat >"$NSHOSTS_STATE/$a/prefix/flood/bin/rarbench" <<'SH'
+#!/bin/sh
+echo '{"event":"start","t":0,"total":3}'
+head -c 200000 /dev/zero | tr '\0' x
+sleep 30
+SH
+chmod +x "$NSHOSTS_STATE/$a/prefix/flood/bin/rarbench"
+lab -o "$tmp/flood" -l "$a" --remote-prefix /opt/rarperf/flood "$tmp/m.json" >/dev/null 2>&1
+check "flood: a line over 64 KiB fails the host 'exec'" \
+	test "$(outcome "$tmp/flood" "$a") $(grep -c 'longer than 65536' "$tmp/flood/summary.tsv")" = "exec 1"
+check "flood: the remote command was stopped" sh -c "! ip netns pids rp-$a | xargs -r ps -o args= -p | grep -q flood"
 
 # --- accept-new: an unknown key is recorded, a changed one still fails ------------------------
 "$rarlab" -i "$tmp/lab.ini" -l "$d" --known-hosts "$tmp/new_known_hosts" --accept-new \
