@@ -13,6 +13,12 @@
 #       root@"$(nshosts_addr h1)" true
 #   nshosts_stop_sshd h2; nshosts_start_sshd h2   # simulate a host going down and coming back
 #   nshosts_revoke_key h3; nshosts_grant_key h3    # leave a host without the client's key (auth failure)
+#   nshosts_exec h1 cat /opt/rarperf/facts.json    # run a command as root inside a host, over SSH
+#
+# nshosts_inventory also writes known_hosts.nshosts beside FILE and pins the inventory to it
+# (StrictHostKeyChecking=yes); each host line carries rarperf_ssh_authorized_keys_path, so
+# install.yml's rarperf_ssh role adds keys to that host's own authorized_keys file.
+# NSHOSTS_PREFIX_MNT (default /opt/rarperf) is the path each host sees its private prefix at.
 #
 # What a host NAME is:
 #   - network namespace rp-NAME, joined to the root namespace by a veth pair rpvIr (root side,
