@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The system files the playbook must never touch: contents and the listing of their directories.
 snapshot() {
 	local f
-	for f in /usr/bin/sudo /usr/bin/doas /etc/sudoers /etc/doas.conf /etc/sudoers.d /etc/pam.d; do
+	for f in /usr/bin/sudo /usr/bin/doas /etc/sudoers /etc/sudoers?* /etc/doas.conf /etc/pam.d /etc/security/rootasrole.json; do
 		[ -e "$f" ] || { echo "absent $f"; continue; }
 		find "$f" -printf '%p %y %m %u %g %s\n'
 		find "$f" -type f -exec sha256sum {} +
