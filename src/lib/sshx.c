@@ -165,7 +165,7 @@ struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, st
 {
 	struct sshx *s = calloc(1, sizeof(*s));
 	long timeout_s, timeout_us;
-	int port = opts->port > 0 ? opts->port : 22, no = 0;
+	int port = opts->port > 0 ? opts->port : 22, no = 0, yes = 1;
 
 	*fail = SSHX_FAIL_CONNECT;
 	if (s == NULL) {
@@ -184,6 +184,8 @@ struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, st
 	    ssh_options_set(s->session, SSH_OPTIONS_PORT, &port) < 0 ||
 	    (opts->user != NULL && ssh_options_set(s->session, SSH_OPTIONS_USER, opts->user) < 0) ||
 	    ssh_options_set(s->session, SSH_OPTIONS_PROCESS_CONFIG, &no) < 0 ||
+	    /* SFTP is request/response: without TCP_NODELAY each small write waits on Nagle */
+	    ssh_options_set(s->session, SSH_OPTIONS_NODELAY, &yes) < 0 ||
 	    ssh_options_set(s->session, SSH_OPTIONS_KNOWNHOSTS, opts->known_hosts) < 0 ||
 	    ssh_options_set(s->session, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null") < 0 ||
 	    ssh_options_set(s->session, SSH_OPTIONS_TIMEOUT, &timeout_s) < 0 ||
