@@ -623,6 +623,12 @@ void job_run(struct hostpool *hp, size_t index, void *arg)
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
 		return;
 	}
+	if (!ctx->cfg->resume) {
+		/* a new run: what an earlier run in DIR left is not this run's result */
+		char path[PATH_MAX];
+		if (fmt(path, sizeof(path), "%s/done.json", host_dir) == 0)
+			unlink(path);
+	}
 	if (ctx->cfg->resume && job_host_complete(host_dir, &done, &total)) {
 		hostpool_set_progress(hp, index, done, total, -1);
 		hostpool_finish(hp, index, HOSTPOOL_OK, 0, "fetched by an earlier run");
