@@ -8,50 +8,47 @@
 static int harness_failed_checks;
 static int harness_cases_failed;
 
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "  %s:%d: CHECK(%s) failed\n", __FILE__,     \
-				__LINE__, #cond);                                    \
-			harness_failed_checks++;                                     \
-		}                                                                    \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+			harness_failed_checks++;                                                   \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_INT_EQ(a, b)                                                           \
-	do {                                                                         \
-		long long harness_a = (long long)(a), harness_b = (long long)(b);    \
-		if (harness_a != harness_b) {                                        \
-			fprintf(stderr, "  %s:%d: %s == %lld, expected %s == %lld\n",  \
-				__FILE__, __LINE__, #a, harness_a, #b, harness_b);   \
-			harness_failed_checks++;                                     \
-		}                                                                    \
+#define CHECK_INT_EQ(a, b)                                                                         \
+	do {                                                                                       \
+		long long harness_a = (long long)(a), harness_b = (long long)(b);                  \
+		if (harness_a != harness_b) {                                                      \
+			fprintf(stderr, "  %s:%d: %s == %lld, expected %s == %lld\n", __FILE__,    \
+				__LINE__, #a, harness_a, #b, harness_b);                           \
+			harness_failed_checks++;                                                   \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_STR_EQ(a, b)                                                           \
-	do {                                                                         \
-		const char *harness_a = (a), *harness_b = (b);                       \
-		if (harness_a == NULL || harness_b == NULL ||                        \
-		    strcmp(harness_a, harness_b) != 0) {                             \
-			fprintf(stderr, "  %s:%d: %s == \"%s\", expected \"%s\"\n",  \
-				__FILE__, __LINE__, #a,                              \
-				harness_a ? harness_a : "(null)",                    \
-				harness_b ? harness_b : "(null)");                   \
-			harness_failed_checks++;                                     \
-		}                                                                    \
+#define CHECK_STR_EQ(a, b)                                                                         \
+	do {                                                                                       \
+		const char *harness_a = (a), *harness_b = (b);                                     \
+		if (harness_a == NULL || harness_b == NULL || strcmp(harness_a, harness_b) != 0) { \
+			fprintf(stderr, "  %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__,      \
+				__LINE__, #a, harness_a ? harness_a : "(null)",                    \
+				harness_b ? harness_b : "(null)");                                 \
+			harness_failed_checks++;                                                   \
+		}                                                                                  \
 	} while (0)
 
 /* Runs one test function and prints its TAP line. */
-#define RUN(fn)                                                                      \
-	do {                                                                         \
-		int harness_before = harness_failed_checks;                          \
-		fn();                                                                \
-		if (harness_failed_checks == harness_before) {                       \
-			printf("ok - %s\n", #fn);                                    \
-		} else {                                                             \
-			printf("not ok - %s\n", #fn);                                \
-			harness_cases_failed++;                                      \
-		}                                                                    \
-		fflush(stdout);                                                      \
+#define RUN(fn)                                                                                    \
+	do {                                                                                       \
+		int harness_before = harness_failed_checks;                                        \
+		fn();                                                                              \
+		if (harness_failed_checks == harness_before) {                                     \
+			printf("ok - %s\n", #fn);                                                  \
+		} else {                                                                           \
+			printf("not ok - %s\n", #fn);                                              \
+			harness_cases_failed++;                                                    \
+		}                                                                                  \
+		fflush(stdout);                                                                    \
 	} while (0)
 
 /* The exit status of a test program. */
