@@ -76,7 +76,7 @@ cat >"$tmp/m.json" <<'JSON'
 {"name": "it50", "bench_user": "rarperf",
  "subjects": [{"id": "sudo", "format": "sudoers"}, {"id": "doas", "format": "doas"}],
  "axes": {"nb_tasks": [1, 2, 4, 8, 16, 32, 64, 128]},
- "warmup": 1, "min_runs": 20, "max_runs": 20}
+ "warmup": 1, "min_runs": 40, "max_runs": 40}
 JSON
 points=16 # 8 points x 2 subjects
 lab_args=(-i "$tmp/lab.ini" --known-hosts "$tmp/known_hosts" --remote-dir /opt/rarperf/runs --connect-timeout 5)
@@ -94,8 +94,9 @@ while ! grep -qE "^$c +running +[1-9][0-9]*/" "$tmp/run1.err" && [ $n -lt 600 ];
 	sleep 0.1
 	n=$((n + 1))
 done
-nshosts_stop_sshd "$c"
+# everything in c's namespace at once (listener, session, rarbench), then the listener's record
 kill $(ip netns pids "rp-$c") 2>/dev/null
+nshosts_stop_sshd "$c"
 wait $pid
 rc=$?
 t1=$(date +%s)
