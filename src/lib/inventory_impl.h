@@ -1,0 +1,48 @@
+/* inventory_impl: the inventory's internal model, shared by its parser and its host patterns. */
+#ifndef RARPERF_INVENTORY_IMPL_H
+#define RARPERF_INVENTORY_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "inventory.h"
+
+#define DEPTH_MAX 64 /* nesting of [group:children] */
+
+struct var {
+	char *key, *value;
+	unsigned line;
+};
+
+struct vars {
+	struct var *v;
+	size_t n, cap;
+};
+
+struct group {
+	char *name;
+	size_t *hosts, nhosts, hosts_cap; /* direct members */
+	size_t *children, nchildren, children_cap;
+	struct vars vars;
+	int depth; /* 0 for all, 1 for top-level groups, parent depth + 1 below */
+	bool is_child;
+};
+
+struct hrec {
+	struct vars vars;
+	unsigned line; /* first line naming the host */
+};
+
+struct inventory {
+	const char *file;
+	struct group *groups;
+	size_t ngroups, groups_cap;
+	struct hrec *recs;
+	struct inventory_host *hosts;
+	size_t nhosts, hosts_cap;
+};
+
+/* True when host h is in group g directly or through its children ("all" holds every host). */
+bool inventory_in_group(const struct inventory *inv, size_t g, size_t h, int depth);
+
+#endif
