@@ -9,17 +9,7 @@ cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
 command -v ansible-playbook >/dev/null || { echo "ansible-playbook missing"; exit 77; }
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
-fails=0
-ok() { echo "ok - $*"; }
-notok() {
-	echo "not ok - $*"
-	fails=$((fails + 1))
-}
-check() { # check "what" command...
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else notok "$what"; fi
-}
+. tests/lib/tap.sh
 
 tmp=$(mktemp -d /tmp/rp-it10.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -109,4 +99,4 @@ else
 	notok "system sudo, sudoers, doas.conf and /etc/pam.d unchanged"
 	diff "$tmp/before" "$tmp/after" | head -20
 fi
-[ "$fails" -eq 0 ]
+tap_status

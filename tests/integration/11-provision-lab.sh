@@ -10,17 +10,7 @@ cd "$(dirname "$0")/../.." || exit 2
 for c in ansible-playbook ip unshare /usr/sbin/sshd; do
 	command -v "$c" >/dev/null || { echo "$c missing"; exit 77; }
 done
-fails=0
-ok() { echo "ok - $*"; }
-notok() {
-	echo "not ok - $*"
-	fails=$((fails + 1))
-}
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else notok "$what"; fi
-}
+. tests/lib/tap.sh
 
 . tests/lib/nshosts.sh
 tmp=$(mktemp -d /tmp/rp-it11.XXXXXX)
@@ -96,4 +86,4 @@ if [ $rc -eq 0 ] && [ "$recaps" -eq 2 ]; then ok "second run: changed=0 on both 
 	grep -E '^p[0-9]+[ab] +:' "$tmp/run2.log"
 	grep -B3 -E '^changed:' "$tmp/run2.log" | grep TASK
 fi
-[ "$fails" -eq 0 ]
+tap_status

@@ -11,16 +11,9 @@ visudo=$prefix/sbin/visudo
 doas=$prefix/bin/doas
 cvtsudoers=$prefix/bin/cvtsudoers
 confgen=$PWD/bin/confgen
-passed=0 failed=0
 
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-notok() { echo "not ok - $*"; failed=$((failed + 1)); }
 quiet() { "$@" >/dev/null 2>&1; }
-check() { # check "what" command...
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else notok "$what"; fi
-}
+. tests/lib/tap.sh
 
 if [ ! -x "$confgen" ]; then
 	notok "bin/confgen is missing: run make first"
@@ -249,5 +242,4 @@ else
 	notok "as a non-root user: confgen failed: $(cat "$tmp/nr.err")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_status

@@ -6,17 +6,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 RB=$PWD/bin/rarbench
 PY=/usr/bin/python3
-fails=0
-ok() { echo "ok - $*"; }
-notok() {
-	echo "not ok - $*"
-	fails=$((fails + 1))
-}
-check() { # description, command...
-	d=$1
-	shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
-}
+. tests/lib/tap.sh
 [ -x "$RB" ] || make -s bin/rarbench >/dev/null || {
 	echo "not ok - build bin/rarbench"
 	exit 1
@@ -254,4 +244,4 @@ check "min > max: exit 2" [ $? -eq 2 ]
 rc=$?
 check "--manifest is handed to manifest_main (fails cleanly on a missing file)" [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]
 
-[ "$fails" -eq 0 ]
+tap_status

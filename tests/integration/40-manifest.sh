@@ -7,14 +7,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 rarbench=$PWD/bin/rarbench
-failed=0
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; failed=1; }
-check() { # $1 description, rest: command
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else notok "$what"; fi
-}
+. tests/lib/tap.sh
 
 if [ ! -r "$prefix/facts.json" ] || [ ! -x "$prefix/bin/sudo" ]; then
 	notok "provisioned prefix $prefix is missing: run 'make provision' first"
@@ -140,4 +133,4 @@ bad format "{\"name\":\"b\",\"bench_user\":\"$user\",\"subjects\":[{\"id\":\"a\"
 	'bad-format.json: $.subjects[1].format: unknown format "yaml" (expected sudoers, doas, rar-json, rar-cbor)'
 bad user "{\"name\":\"b\",\"bench_user\":\"no-such-user-rarperf\",$S}" '$.bench_user: no such user'
 bad root "{\"name\":\"b\",\"bench_user\":\"root\",$S}" '$.bench_user: "root" is root'
-exit $failed
+tap_status

@@ -11,17 +11,7 @@ cd "$(dirname "$0")/../.." || exit 2
 for c in ansible-playbook ip unshare /usr/sbin/sshd jq; do
 	command -v "$c" >/dev/null || { echo "$c missing"; exit 77; }
 done
-fails=0
-ok() { echo "ok - $*"; }
-notok() {
-	echo "not ok - $*"
-	fails=$((fails + 1))
-}
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else notok "$what"; fi
-}
+. tests/lib/tap.sh
 rarlab=$PWD/bin/rarlab
 [ -x "$rarlab" ] || { notok "bin/rarlab is missing: run make first"; exit 1; }
 
@@ -199,4 +189,4 @@ check "bad inventory: exit 2, file:line named" \
 "$rarlab" -i "$tmp/lab.ini" -l nosuchhost "$tmp/m.json" >/dev/null 2>&1
 check "-l matching nothing: exit 2" test $? -eq 2
 
-[ "$fails" -eq 0 ]
+tap_status

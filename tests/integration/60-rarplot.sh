@@ -6,17 +6,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 RARPLOT=$PWD/bin/rarplot
 PY=/usr/bin/python3
-fails=0
-ok() { echo "ok - $1"; }
-notok() {
-	echo "not ok - $1"
-	fails=$((fails + 1))
-}
-check() { # $1 description, rest: command
-	d=$1
-	shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
-}
+. tests/lib/tap.sh
 [ -x "$RARPLOT" ] || { echo "not ok - bin/rarplot is built"; exit 1; }
 command -v gnuplot >/dev/null || { echo "skipped: gnuplot is not installed"; exit 77; }
 $PY -c 'import numpy' 2>/dev/null || { echo "skipped: Debian's python3-numpy is not installed"; exit 77; }
@@ -218,4 +208,4 @@ check "unknown figure format: exit 2" test $? -eq 2
 check "--help exits 0" sh -c "'$RARPLOT' --help | grep -q 'usage: rarplot'"
 check "man page exists" test -s man/rarplot.1
 
-[ $fails -eq 0 ]
+tap_status

@@ -26,6 +26,8 @@
 #     several test scripts can run at once. These addresses are only ever hosts a test made.
 #   - a private mount namespace in which /opt/rarperf is a bind mount of $NSHOSTS_STATE/NAME/prefix
 #     and /etc/ssh a bind mount of $NSHOSTS_STATE/NAME/etc-ssh (its own host keys and sshd_config),
+#     and /root a bind mount of $NSHOSTS_STATE/NAME/root (root's own, empty home: no dot files of
+#     this machine's root, as on a fresh VM),
 #     so each host has its own rarperf prefix and host keys; the rest of the filesystem is shared.
 #   - sshd: PermitRootLogin prohibit-password, public-key only, UsePAM no, StrictModes no,
 #     AuthorizedKeysFile $NSHOSTS_STATE/NAME/authorized_keys (holds $NSHOSTS_KEY.pub).
@@ -99,7 +101,7 @@ nshosts__setup_one() {
 	echo "$_nh_n $_nh_i" >>"$NSHOSTS_STATE/hosts"
 	_nh_d=$NSHOSTS_STATE/$_nh_n
 	# shellcheck disable=SC2015 # any failure in the chain is fatal
-	mkdir -p "$_nh_d/prefix" "$_nh_d/etc-ssh" &&
+	mkdir -p "$_nh_d/prefix" "$_nh_d/etc-ssh" "$_nh_d/root" &&
 		ip link set "rpv${_nh_i}h" netns "rp-$_nh_n" &&
 		ip addr add "10.250.$_nh_i.1/30" dev "rpv${_nh_i}r" &&
 		ip link set "rpv${_nh_i}r" up &&
@@ -140,8 +142,9 @@ nshosts_start_sshd() {
 	_nh_d=$NSHOSTS_STATE/$1
 	# shellcheck disable=SC2016 # expanded by the inner sh
 	ip netns exec "rp-$1" unshare --mount --propagation private sh -c \
-		'mount --bind "$1" "$2" && mount --bind "$3" /etc/ssh && exec /usr/sbin/sshd -D -e -f /etc/ssh/sshd_config' \
-		sh "$_nh_d/prefix" "$NSHOSTS_PREFIX_MNT" "$_nh_d/etc-ssh" </dev/null >>"$_nh_d/sshd.log" 2>&1 &
+		'mount --bind "$1" "$2" && mount --bind "$3" /etc/ssh && mount --bind "$4" /root &&
+		 exec /usr/sbin/sshd -D -e -f /etc/ssh/sshd_config' \
+		sh "$_nh_d/prefix" "$NSHOSTS_PREFIX_MNT" "$_nh_d/etc-ssh" "$_nh_d/root" </dev/null >>"$_nh_d/sshd.log" 2>&1 &
 	echo $! >"$_nh_d/sshd.launcher"
 	_nh_t=0
 	while [ "$_nh_t" -lt 100 ]; do
