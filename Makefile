@@ -139,7 +139,8 @@ plots: bin/rarplot
 RARPERF_PREFIX ?= /opt/rarperf
 ANSIBLE_PLAYBOOK ?= /usr/bin/python3 /usr/bin/ansible-playbook
 provision:
-	$(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml -e rarperf_prefix=$(RARPERF_PREFIX)
+	@sh tools/with-progress.sh $(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml \
+		-e rarperf_prefix=$(RARPERF_PREFIX)
 
 provision-if-needed:
 	@test -x $(RARPERF_PREFIX)/bin/sudo -a -x $(RARPERF_PREFIX)/bin/doas -a -f $(RARPERF_PREFIX)/facts.json \

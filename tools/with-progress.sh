@@ -1,0 +1,42 @@
+#!/bin/sh
+# with-progress.sh: runs ansible-playbook ARGS... and, on a terminal, turns its task headers into
+# one progress bar (tasks started / tasks listed, elapsed time); elsewhere the output passes through.
+# The full log goes to $PROGRESS_LOG (default build/provision.log); a failure prints its tail.
+# Usage: tools/with-progress.sh ansible-playbook -i inventory/local.ini install.yml [-e ...]
+set -u
+log=${PROGRESS_LOG:-build/provision.log}
+mkdir -p "$(dirname "$log")"
+status_file=$(mktemp)
+trap 'rm -f "$status_file"' EXIT
+
+bar() { # reads ansible-playbook's output, draws the bar
+	awk -v total="$1" -v start="$(date +%s)" '
+	/^TASK \[/ {
+		n++
+		name = $0; sub(/^TASK \[/, "", name); sub(/\] \**$/, "", name)
+		pct = int(100 * n / total); if (pct > 99) pct = 99
+		w = 30; f = int(w * pct / 100)
+		s = ""; for (i = 0; i < w; i++) s = s (i < f ? "#" : "-")
+		"date +%s" | getline now; close("date +%s")
+		printf "\r\033[K[%s] %3d%% %4ds  %.60s", s, pct, now - start, name
+		fflush()
+	}
+	END { printf "\r\033[K" }'
+}
+
+if [ -t 1 ]; then
+	# Included or looped tasks may add a few to the listed ones: the bar caps at 99% until done.
+	total=$("$@" --list-tasks 2>/dev/null | grep -c 'TAGS:')
+	[ "$total" -gt 0 ] || total=1
+	{ "$@" 2>&1; echo $? >"$status_file"; } | tee "$log" | bar "$total"
+else
+	{ "$@" 2>&1; echo $? >"$status_file"; } | tee "$log"
+fi
+status=$(cat "$status_file")
+if [ "$status" -ne 0 ]; then
+	echo "provisioning failed (exit $status); the end of $log:" >&2
+	tail -25 "$log" >&2
+	exit "$status"
+fi
+[ -t 1 ] && grep -A3 '^PLAY RECAP' "$log"
+exit 0
