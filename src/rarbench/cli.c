@@ -1,0 +1,326 @@
+/* cli: rarbench's hyperfine-compatible command line: options, validation, --help text. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum {
+	OPT_STYLE = 256,
+	OPT_EXPORT_JSON,
+	OPT_EXPORT_CSV,
+	OPT_EXPORT_MARKDOWN,
+	OPT_SHOW_OUTPUT,
+	OPT_OUTPUT,
+	OPT_AS_USER,
+	OPT_ORDER,
+	OPT_SEED,
+};
+
+static void config_init(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->min_runs = MEASURE_DEFAULT_MIN_RUNS;
+	cfg->shell = "sh";
+	cfg->order = MEASURE_ORDER_SEQUENTIAL;
+}
+
+void cli_usage(FILE *f)
+{
+	fputs(
+	    "Usage: rarbench [OPTIONS] <command>...\n"
+	    "       rarbench --manifest FILE [...]   (see rarbench(1), MANIFEST MODE)\n"
+	    "\n"
+	    "A command-line benchmarking tool that speaks hyperfine 1.15's options and export.\n"
+	    "\n"
+	    "hyperfine options:\n"
+	    "  -w, --warmup NUM              warmup runs before each benchmark\n"
+	    "  -m, --min-runs NUM            at least NUM timing runs (default 10)\n"
+	    "  -M, --max-runs NUM            at most NUM timing runs (default unbounded)\n"
+	    "  -r, --runs NUM                exactly NUM timing runs\n"
+	    "                                (default: as many as fit in 3 s, within the bounds)\n"
+	    "  -s, --setup CMD               once per benchmark, before the warmup runs\n"
+	    "  -p, --prepare CMD             before every run (once, or once per command)\n"
+	    "  -c, --cleanup CMD             once per benchmark, after the last run\n"
+	    "  -P, --parameter-scan VAR MIN MAX   benchmark for VAR = MIN..MAX\n"
+	    "  -D, --parameter-step-size DELTA    step of -P (required for decimals)\n"
+	    "  -L, --parameter-list VAR V1,V2,... repeatable: every combination, {VAR} replaced\n"
+	    "  -S, --shell SHELL             shell used to run commands (default sh; 'none' = -N)\n"
+	    "  -N                            no shell: split commands into words and exec them\n"
+	    "  -i, --ignore-failure          record non-zero exit codes instead of stopping\n"
+	    "      --style TYPE              full, basic, nocolor, color, none\n"
+	    "  -u, --time-unit UNIT          millisecond or second\n"
+	    "      --export-json FILE        hyperfine's JSON (rewritten after each benchmark)\n"
+	    "      --export-csv FILE         hyperfine's CSV\n"
+	    "      --export-markdown FILE    hyperfine's Markdown table\n"
+	    "      --show-output             show the commands' output (else /dev/null)\n"
+	    "      --output WHERE            null, inherit, or a FILE for the commands' stdout\n"
+	    "  -n, --command-name NAME       name of a command (repeatable)\n"
+	    "  -h, --help                    this help\n"
+	    "  -V, --version                 the version\n"
+	    "\n"
+	    "rarbench extras:\n"
+	    "      --as-user USER            (root only) timed runs execute as USER, with USER's\n"
+	    "                                groups and a clean environment; hooks stay root\n"
+	    "      --order ORDER             sequential (hyperfine's), interleaved, random\n"
+	    "      --seed N                  seed of --order random (recorded in the export)\n"
+	    "\n"
+	    "Exit status: 0 ok, 1 a measurement failed, 2 usage or input error,\n"
+	    "130 interrupted by SIGINT (143 by SIGTERM) after exporting finished benchmarks.\n",
+	    f);
+}
+
+static int parse_u64(const char *opt, const char *s, uint64_t *out, struct errbuf *eb)
+{
+	char *end = NULL;
+	unsigned long long v;
+
+	errno = 0;
+	if (s[0] == '-' || s[0] == '\0')
+		return errbuf_set(eb, "%s: '%s' is not a non-negative integer", opt, s);
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return errbuf_set(eb, "%s: '%s' is not a non-negative integer", opt, s);
+	*out = v;
+	return 0;
+}
+
+static int push_str(const char ***v, size_t *n, const char *s, struct errbuf *eb)
+{
+	const char **grown = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (grown == NULL)
+		return errbuf_set(eb, "out of memory");
+	grown[(*n)++] = s;
+	*v = grown;
+	return 0;
+}
+
+/* Takes the next argv element as an extra value of a multi-value option (-L, -P). */
+static const char *next_arg(int argc, char **argv, const char *opt, struct errbuf *eb)
+{
+	if (optind >= argc) {
+		errbuf_set(eb, "%s needs more values", opt);
+		return NULL;
+	}
+	return argv[optind++];
+}
+
+int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
+{
+	static const struct option longopts[] = {
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"min-runs", required_argument, NULL, 'm'},
+	    {"max-runs", required_argument, NULL, 'M'},
+	    {"runs", required_argument, NULL, 'r'},
+	    {"setup", required_argument, NULL, 's'},
+	    {"prepare", required_argument, NULL, 'p'},
+	    {"cleanup", required_argument, NULL, 'c'},
+	    {"parameter-scan", required_argument, NULL, 'P'},
+	    {"parameter-step-size", required_argument, NULL, 'D'},
+	    {"parameter-list", required_argument, NULL, 'L'},
+	    {"shell", required_argument, NULL, 'S'},
+	    {"ignore-failure", no_argument, NULL, 'i'},
+	    {"style", required_argument, NULL, OPT_STYLE},
+	    {"time-unit", required_argument, NULL, 'u'},
+	    {"export-json", required_argument, NULL, OPT_EXPORT_JSON},
+	    {"export-csv", required_argument, NULL, OPT_EXPORT_CSV},
+	    {"export-markdown", required_argument, NULL, OPT_EXPORT_MARKDOWN},
+	    {"show-output", no_argument, NULL, OPT_SHOW_OUTPUT},
+	    {"output", required_argument, NULL, OPT_OUTPUT},
+	    {"command-name", required_argument, NULL, 'n'},
+	    {"as-user", required_argument, NULL, OPT_AS_USER},
+	    {"order", required_argument, NULL, OPT_ORDER},
+	    {"seed", required_argument, NULL, OPT_SEED},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	config_init(cfg);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":w:m:M:r:s:p:c:P:D:L:S:Niu:n:hV", longopts, NULL)) !=
+	       -1) {
+		const char *v1, *v2;
+
+		switch (c) {
+		case 'w':
+			if (parse_u64("--warmup", optarg, &cfg->warmup, eb) != 0)
+				return -1;
+			break;
+		case 'm':
+			if (parse_u64("--min-runs", optarg, &cfg->min_runs, eb) != 0)
+				return -1;
+			cfg->have_min = true;
+			break;
+		case 'M':
+			if (parse_u64("--max-runs", optarg, &cfg->max_runs, eb) != 0)
+				return -1;
+			cfg->have_max = true;
+			break;
+		case 'r':
+			if (parse_u64("--runs", optarg, &cfg->runs, eb) != 0)
+				return -1;
+			cfg->have_runs = true;
+			break;
+		case 's':
+			cfg->setup = optarg;
+			break;
+		case 'p':
+			if (push_str(&cfg->prepare, &cfg->n_prepare, optarg, eb) != 0)
+				return -1;
+			break;
+		case 'c':
+			cfg->cleanup = optarg;
+			break;
+		case 'P':
+			if (cfg->scan[0] != NULL)
+				return errbuf_set(eb, "--parameter-scan can be given only once");
+			cfg->scan[0] = optarg;
+			cfg->scan[1] = next_arg(argc, argv, "--parameter-scan", eb);
+			if (cfg->scan[1] == NULL)
+				return -1;
+			cfg->scan[2] = next_arg(argc, argv, "--parameter-scan", eb);
+			if (cfg->scan[2] == NULL)
+				return -1;
+			break;
+		case 'D':
+			cfg->scan_step = optarg;
+			break;
+		case 'L':
+			v1 = optarg;
+			v2 = next_arg(argc, argv, "--parameter-list", eb);
+			if (v2 == NULL || params_add_list(&cfg->params, v1, v2, eb) != 0)
+				return -1;
+			cfg->have_list = true;
+			break;
+		case 'S':
+			cfg->shell = strcmp(optarg, "none") == 0      ? NULL
+				     : strcmp(optarg, "default") == 0 ? "sh"
+								      : optarg;
+			break;
+		case 'N':
+			cfg->shell = NULL;
+			break;
+		case 'i':
+			cfg->ignore_failure = true;
+			break;
+		case OPT_STYLE:
+			if (report_style_parse(optarg, &cfg->style) != 0)
+				return errbuf_set(eb, "--style: unknown style '%s'", optarg);
+			cfg->have_style = true;
+			break;
+		case 'u':
+			if (strcmp(optarg, "millisecond") == 0)
+				cfg->unit = EXPORT_UNIT_MILLISECOND;
+			else if (strcmp(optarg, "second") == 0)
+				cfg->unit = EXPORT_UNIT_SECOND;
+			else
+				return errbuf_set(
+				    eb, "--time-unit: '%s' is not millisecond or second", optarg);
+			cfg->have_unit = true;
+			break;
+		case OPT_EXPORT_JSON:
+			cfg->export_json = optarg;
+			break;
+		case OPT_EXPORT_CSV:
+			cfg->export_csv = optarg;
+			break;
+		case OPT_EXPORT_MARKDOWN:
+			cfg->export_markdown = optarg;
+			break;
+		case OPT_SHOW_OUTPUT:
+			cfg->show_output = true;
+			break;
+		case OPT_OUTPUT:
+			if (strcmp(optarg, "pipe") == 0)
+				return errbuf_set(eb, "--output pipe is not supported; use null, "
+						      "inherit or a file");
+			cfg->output = optarg;
+			break;
+		case 'n':
+			if (push_str(&cfg->names, &cfg->n_names, optarg, eb) != 0)
+				return -1;
+			break;
+		case OPT_AS_USER:
+			cfg->as_user = optarg;
+			break;
+		case OPT_ORDER:
+			if (strcmp(optarg, "sequential") == 0)
+				cfg->order = MEASURE_ORDER_SEQUENTIAL;
+			else if (strcmp(optarg, "interleaved") == 0)
+				cfg->order = MEASURE_ORDER_INTERLEAVED;
+			else if (strcmp(optarg, "random") == 0)
+				cfg->order = MEASURE_ORDER_RANDOM;
+			else
+				return errbuf_set(eb,
+						  "--order: '%s' is not sequential, interleaved "
+						  "or random",
+						  optarg);
+			break;
+		case OPT_SEED:
+			if (parse_u64("--seed", optarg, &cfg->seed, eb) != 0)
+				return -1;
+			cfg->have_seed = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		case 'V':
+			return CLI_VERSION;
+		case ':':
+			return errbuf_set(eb, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return errbuf_set(eb, "unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return errbuf_set(eb, "no command to benchmark (see --help)");
+	cfg->commands = argv + optind;
+	cfg->n_commands = (size_t)(argc - optind);
+	if (cfg->scan[0] != NULL) {
+		if (cfg->have_list)
+			return errbuf_set(eb,
+					  "--parameter-scan and --parameter-list cannot be mixed");
+		if (params_add_scan(&cfg->params, cfg->scan[0], cfg->scan[1], cfg->scan[2],
+				    cfg->scan_step, eb) != 0)
+			return -1;
+	} else if (cfg->scan_step != NULL) {
+		return errbuf_set(eb, "--parameter-step-size needs --parameter-scan");
+	}
+	/* hyperfine's run bounds: -r sets both; -M alone lowers the default minimum. */
+	if (cfg->have_runs) {
+		cfg->min_runs = cfg->max_runs = cfg->runs;
+		cfg->have_max = true;
+	} else if (cfg->have_max && !cfg->have_min && cfg->max_runs < cfg->min_runs) {
+		cfg->min_runs = cfg->max_runs;
+	}
+	if (cfg->have_max && cfg->min_runs > cfg->max_runs)
+		return errbuf_set(eb,
+				  "Empty runs range: --min-runs %llu is greater than "
+				  "--max-runs %llu",
+				  (unsigned long long)cfg->min_runs,
+				  (unsigned long long)cfg->max_runs);
+	if (cfg->min_runs == 0 || (cfg->have_max && cfg->max_runs == 0))
+		return errbuf_set(eb, "the number of runs must be at least 1");
+	if (!cfg->have_seed && cfg->order == MEASURE_ORDER_RANDOM) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		cfg->seed = ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec) ^
+			    ((uint64_t)getpid() << 32);
+	}
+	return 0;
+}
+
+void cli_config_clear(struct config *cfg)
+{
+	params_clear(&cfg->params);
+	free(cfg->prepare);
+	free(cfg->names);
+	cfg->prepare = NULL;
+	cfg->names = NULL;
+}
