@@ -1,0 +1,195 @@
+/* job_local: one host's run on this machine (ansible_connection=local) — fork rarbench, copy. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atomicfile.h"
+#include "job_impl.h"
+
+#define READ_CHUNK_BYTES (32 * 1024)
+#define POLL_MS 100
+#define LOCAL_STOP_GRACE_MS 2000
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Copies src to dst atomically (at most JOB_FILE_MAX_BYTES). */
+static int copy_file(const char *src, const char *dst, struct errbuf *eb)
+{
+	struct atomicfile *af = NULL;
+	char *buf = malloc(READ_CHUNK_BYTES);
+	FILE *in = fopen(src, "rb");
+	long total = 0;
+	size_t n;
+	int rc = -1;
+
+	if (buf == NULL || in == NULL) {
+		errbuf_set_errno(eb, buf ? errno : ENOMEM, "%s", src);
+		goto out;
+	}
+	af = atomicfile_open(dst, 0644, eb);
+	if (af == NULL)
+		goto out;
+	while ((n = fread(buf, 1, READ_CHUNK_BYTES, in)) > 0) {
+		total += (long)n;
+		if (total > JOB_FILE_MAX_BYTES) {
+			errbuf_set(eb, "%s is larger than %ld bytes", src, JOB_FILE_MAX_BYTES);
+			goto out;
+		}
+		if (fwrite(buf, 1, n, atomicfile_stream(af)) != n) {
+			errbuf_set_errno(eb, errno, "%s", dst);
+			goto out;
+		}
+	}
+	rc = atomicfile_commit(af, eb);
+	af = NULL;
+out:
+	atomicfile_abort(af);
+	if (in != NULL)
+		fclose(in);
+	free(buf);
+	return rc;
+}
+
+/* Waits for pid (bounded by grace_ms, then SIGKILL). Returns its wait status. */
+static int reap(pid_t pid, long grace_ms)
+{
+	long deadline = now_ms() + grace_ms;
+	int wstatus = 0;
+
+	while (waitpid(pid, &wstatus, WNOHANG) == 0) {
+		if (now_ms() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &wstatus, 0);
+			break;
+		}
+		struct timespec ts = {0, 20 * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	return wstatus;
+}
+
+/* job_fetch_fn: copies <c>/<name> (c: rarbench's output directory) to dst. */
+static int local_fetch(void *c, const struct events_file *f, const char *dst,
+		       enum hostpool_outcome *outcome, struct errbuf *eb)
+{
+	char src[PATH_MAX];
+
+	(void)job_fmt(src, sizeof(src), "%s/%s", (const char *)c, f->name);
+	*outcome = HOSTPOOL_EXEC;
+	return copy_file(src, dst, eb) < 0 ? -1 : 0;
+}
+
+/* ansible_connection=local: rarbench as a child, the same event reader on its stdout. */
+void job_run_local(struct hostpool *hp, size_t index, struct job_ctx *ctx, const char *host_dir,
+		   struct job_stream *st)
+{
+	const struct job_config *cfg = ctx->cfg;
+	char prog[PATH_MAX], out_dir[PATH_MAX], errlog[PATH_MAX];
+	char *argv[] = {prog,         "--manifest", ctx->manifest_abs, "--out", out_dir,
+			"--progress", "jsonl",      "--resume",        NULL};
+	char *buf = malloc(READ_CHUNK_BYTES);
+	struct errbuf eb = {{0}};
+	int pfd[2] = {-1, -1}, errfd = -1, wstatus, status;
+	long last = now_ms();
+	pid_t pid;
+
+	snprintf(prog, sizeof(prog), "%s/bin/rarbench", cfg->remote_prefix);
+	(void)job_fmt(out_dir, sizeof(out_dir), "%s/run", host_dir);
+	(void)job_fmt(errlog, sizeof(errlog), "%s/rarbench.stderr", host_dir);
+	if (buf == NULL || pipe2(pfd, O_CLOEXEC) < 0 ||
+	    (errfd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "cannot set up the local run");
+		goto out;
+	}
+	hostpool_set_state(hp, index, HOSTPOOL_RUNNING);
+	pid = fork();
+	if (pid < 0) {
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "fork failed");
+		goto out;
+	}
+	if (pid == 0) {
+		sigset_t none;
+		int devnull = open("/dev/null", O_RDONLY);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL); /* workers run with SIGINT blocked */
+		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(pfd[1], 1) < 0 ||
+		    dup2(errfd, 2) < 0)
+			_exit(127);
+		execv(prog, argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	pfd[1] = -1;
+	for (;;) {
+		struct pollfd p = {pfd[0], POLLIN, 0};
+		ssize_t n;
+		if (atomic_load(&ctx->cancel) || st->failed ||
+		    (cfg->command_timeout_ms > 0 && now_ms() - last > cfg->command_timeout_ms)) {
+			bool cancel = atomic_load(&ctx->cancel) != 0, failed = st->failed;
+			kill(pid, SIGINT);
+			reap(pid, LOCAL_STOP_GRACE_MS);
+			hostpool_finish(hp, index,
+					cancel   ? HOSTPOOL_INTERRUPTED
+					: failed ? HOSTPOOL_EXEC
+						 : HOSTPOOL_TIMEOUT,
+					0,
+					cancel   ? "interrupted"
+					: failed ? st->eb.msg
+						 : "no output for too long");
+			goto out;
+		}
+		if (poll(&p, 1, POLL_MS) <= 0)
+			continue;
+		n = read(pfd[0], buf, READ_CHUNK_BYTES);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		last = now_ms();
+		job_on_output(st, buf, (size_t)n);
+	}
+	wstatus = reap(pid, cfg->connect_timeout_ms);
+	status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	if (WIFEXITED(wstatus) && status == 127) {
+		(void)job_fmt(eb.msg, sizeof(eb.msg), "cannot run %s", prog);
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
+		goto out;
+	}
+	{
+		char tail[HOSTPOOL_TEXT_MAX] = "";
+		FILE *f = fopen(errlog, "r");
+		if (f != NULL) {
+			/* keep the last line of the child's stderr for the message */
+			char line[HOSTPOOL_TEXT_MAX];
+			while (fgets(line, sizeof(line), f) != NULL)
+				if (line[0] != '\n')
+					snprintf(tail, sizeof(tail), "%s", line);
+			fclose(f);
+		}
+		if (job_check_end(hp, index, st, status, tail) < 0)
+			goto out;
+	}
+	job_fetch_and_finish(hp, index, st, host_dir, local_fetch, out_dir, false);
+out:
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	if (errfd >= 0)
+		close(errfd);
+	free(buf);
+}
