@@ -1,316 +1,31 @@
 /* manifest: parse and validate an experiment manifest (the JSON file behind `rarbench --manifest`).
  */
 #include "manifest.h"
+#include "manifest_impl.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PATH_MAX_CHARS 128
-
-struct ctx {
-	const char *source;
-	struct errbuf *eb;
-};
-
 static const char *const format_names[] = {"sudoers", "doas", "rar-json", "rar-cbor"};
-static const char *const axis_names[] = {"nb_roles", "nb_users", "nb_tasks", "nb_commands"};
 
 const char *manifest_format_name(enum manifest_format f)
 {
 	return (unsigned)f < 4 ? format_names[f] : "?";
 }
 
-const char *manifest_axis_name(enum manifest_axis_id a)
-{
-	return (unsigned)a < MANIFEST_AXIS_COUNT ? axis_names[a] : "?";
-}
-
-static int fail(struct ctx *c, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Every error is "SOURCE: PATH: message" on one line. */
-static int fail(struct ctx *c, const char *path, const char *fmt, ...)
-{
-	char msg[ERRBUF_MSG_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return errbuf_set(c->eb, "%s: %s: %s", c->source, path, msg);
-}
-
-/* A user string shown in a message: at most 40 chars, control chars as '?'. */
-static const char *shown(const char *s, char buf[48])
-{
-	size_t i;
-
-	for (i = 0; i < 40 && s[i] != '\0'; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	buf[i] = '\0';
-	if (s[i] != '\0' && i >= 40)
-		memcpy(buf + 37, "...", 4);
-	return buf;
-}
-
-static const char *type_name(const cJSON *j)
-{
-	if (cJSON_IsString(j))
-		return "a string";
-	if (cJSON_IsNumber(j))
-		return "a number";
-	if (cJSON_IsBool(j))
-		return "a boolean";
-	if (cJSON_IsNull(j))
-		return "null";
-	if (cJSON_IsArray(j))
-		return "an array";
-	if (cJSON_IsObject(j))
-		return "an object";
-	return "invalid";
-}
-
-static void child_path(char *out, const char *parent, const char *key)
-{
-	/* A path too long for the buffer is cut: it only names the place in a message. */
-	if (snprintf(out, PATH_MAX_CHARS, "%s.%s", parent, key) >= PATH_MAX_CHARS)
-		out[PATH_MAX_CHARS - 1] = '\0';
-}
-
-static void index_path(char *out, const char *parent, size_t i)
-{
-	if (snprintf(out, PATH_MAX_CHARS, "%s[%zu]", parent, i) >= PATH_MAX_CHARS)
-		out[PATH_MAX_CHARS - 1] = '\0';
-}
-
-/* Refuses keys not in allowed (NULL-terminated) and duplicate keys. */
-static int check_keys(struct ctx *c, const cJSON *obj, const char *path, const char *const *allowed)
-{
-	const cJSON *it, *prev;
-	char p[PATH_MAX_CHARS], b[48];
-	size_t i;
-
-	cJSON_ArrayForEach(it, obj)
-	{
-		for (i = 0; allowed[i] != NULL; i++)
-			if (strcmp(allowed[i], it->string) == 0)
-				break;
-		child_path(p, path, shown(it->string, b));
-		if (allowed[i] == NULL)
-			return fail(c, p, "unknown key");
-		for (prev = obj->child; prev != it; prev = prev->next)
-			if (strcmp(prev->string, it->string) == 0)
-				return fail(c, p, "duplicate key");
-	}
-	return 0;
-}
-
-/* *out is a new copy of the string at obj.key, or NULL when absent and !required. */
-static int get_string(struct ctx *c, const cJSON *obj, const char *path, const char *key,
-		      bool required, char **out)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char p[PATH_MAX_CHARS];
-
-	*out = NULL;
-	child_path(p, path, key);
-	if (j == NULL) {
-		if (required)
-			return fail(c, p, "missing (a string is required)");
-		return 0;
-	}
-	if (!cJSON_IsString(j))
-		return fail(c, p, "expected a string, got %s", type_name(j));
-	if (j->valuestring[0] == '\0')
-		return fail(c, p, "must not be empty");
-	if (strlen(j->valuestring) > MANIFEST_STRING_MAX)
-		return fail(c, p, "longer than %d bytes", MANIFEST_STRING_MAX);
-	*out = strdup(j->valuestring);
-	if (*out == NULL)
-		return fail(c, p, "out of memory");
-	return 0;
-}
-
-/* An integer in [lo, hi] at j (path names it). */
-static int as_uint(struct ctx *c, const cJSON *j, const char *p, double lo, double hi,
-		   uint64_t *out)
-{
-	double d;
-
-	if (!cJSON_IsNumber(j))
-		return fail(c, p, "expected an integer, got %s", type_name(j));
-	d = j->valuedouble;
-	if (!(d == floor(d)))
-		return fail(c, p, "expected an integer, got %g", d);
-	if (d < lo || d > hi)
-		return fail(c, p, "%.0f is out of range (%.0f to %.0f)", d, lo, hi);
-	*out = (uint64_t)d;
-	return 0;
-}
-
-static int get_uint(struct ctx *c, const cJSON *obj, const char *path, const char *key, double lo,
-		    double hi, uint64_t *out)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char p[PATH_MAX_CHARS];
-
-	if (j == NULL)
-		return 0; /* keep the default */
-	child_path(p, path, key);
-	return as_uint(c, j, p, lo, hi, out);
-}
-
-/* One of names[0..n) at obj.key, as its index; absent keeps *out. */
-static int get_enum(struct ctx *c, const cJSON *obj, const char *path, const char *key,
-		    const char *const *names, size_t n, int *out)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char p[PATH_MAX_CHARS], b[48], expected[128] = "";
-	size_t i, len = 0;
-
-	if (j == NULL)
-		return 0;
-	child_path(p, path, key);
-	if (!cJSON_IsString(j))
-		return fail(c, p, "expected a string, got %s", type_name(j));
-	for (i = 0; i < n; i++) {
-		if (strcmp(j->valuestring, names[i]) == 0) {
-			*out = (int)i;
-			return 0;
-		}
-		len += (size_t)snprintf(expected + len, sizeof(expected) - len, "%s%s",
-					i ? ", " : "", names[i]);
-		if (len >= sizeof(expected))
-			len = sizeof(expected) - 1;
-	}
-	return fail(c, p, "unknown %s \"%s\" (expected %s)", key, shown(j->valuestring, b),
-		    expected);
-}
-
-size_t manifest_logspace(uint32_t start, uint32_t stop, uint32_t n, uint32_t *out, size_t cap)
-{
-	double a, b, step;
-	size_t count = 0;
-	uint32_t i, v;
-
-	if (n == 0 || cap == 0 || start == 0 || stop < start)
-		return 0;
-	a = log10((double)start);
-	b = log10((double)stop);
-	/* numpy.logspace: linspace over the exponents, last one exactly stop. */
-	step = n > 1 ? (b - a) / (double)(n - 1) : 0.0;
-	for (i = 0; i < n; i++) {
-		double e = (i == n - 1 && n > 1) ? b : a + (double)i * step;
-		double d = pow(10.0, e);
-
-		v = d >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-		/* The sequence is non-decreasing, so duplicates are adjacent. */
-		if (count > 0 && out[count - 1] == v)
-			continue;
-		out[count++] = v;
-		if (count == cap)
-			break;
-	}
-	return count;
-}
-
-static int parse_axis(struct ctx *c, const cJSON *j, const char *p, struct manifest_axis *axis)
-{
-	char q[PATH_MAX_CHARS];
-	uint64_t v[3];
-	size_t i, n;
-	const cJSON *it;
-
-	if (cJSON_IsArray(j)) {
-		n = (size_t)cJSON_GetArraySize(j);
-		if (n == 0)
-			return fail(c, p, "empty axis (give at least one value)");
-		if (n > MANIFEST_AXIS_VALUES_MAX)
-			return fail(c, p, "more than %d values", MANIFEST_AXIS_VALUES_MAX);
-		axis->values = calloc(n, sizeof(*axis->values));
-		if (axis->values == NULL)
-			return fail(c, p, "out of memory");
-		i = 0;
-		cJSON_ArrayForEach(it, j)
-		{
-			index_path(q, p, i);
-			if (as_uint(c, it, q, 1, MANIFEST_AXIS_VALUE_MAX, &v[0]) < 0)
-				return -1;
-			axis->values[i++] = (uint32_t)v[0];
-		}
-		axis->n = n;
-		return 0;
-	}
-	if (cJSON_IsObject(j)) {
-		const cJSON *spec = j->child;
-		bool is_log;
-
-		if (spec == NULL || spec->next != NULL)
-			return fail(c, p,
-				    "expected {\"logspace\":[start,stop,n]} or "
-				    "{\"range\":[start,stop,step]}");
-		is_log = strcmp(spec->string, "logspace") == 0;
-		child_path(q, p, spec->string);
-		if (!is_log && strcmp(spec->string, "range") != 0) {
-			char b[48];
-
-			return fail(c, q, "unknown key \"%s\" (expected logspace or range)",
-				    shown(spec->string, b));
-		}
-		if (!cJSON_IsArray(spec) || cJSON_GetArraySize(spec) != 3)
-			return fail(c, q, "expected an array of 3 integers");
-		for (i = 0; i < 3; i++) {
-			char r[PATH_MAX_CHARS];
-
-			index_path(r, q, i);
-			if (as_uint(c, cJSON_GetArrayItem(spec, (int)i), r, 1,
-				    i == 2 && is_log ? MANIFEST_AXIS_VALUES_MAX
-						     : MANIFEST_AXIS_VALUE_MAX,
-				    &v[i]) < 0)
-				return -1;
-		}
-		if (v[1] < v[0])
-			return fail(c, q, "stop (%llu) is below start (%llu)",
-				    (unsigned long long)v[1], (unsigned long long)v[0]);
-		if (is_log) {
-			axis->values = calloc(v[2], sizeof(*axis->values));
-			if (axis->values == NULL)
-				return fail(c, q, "out of memory");
-			axis->n = manifest_logspace((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
-						    axis->values, v[2]);
-			return 0;
-		}
-		n = (size_t)((v[1] - v[0]) / v[2] + 1);
-		if (n > MANIFEST_AXIS_VALUES_MAX)
-			return fail(c, q, "more than %d values", MANIFEST_AXIS_VALUES_MAX);
-		axis->values = calloc(n, sizeof(*axis->values));
-		if (axis->values == NULL)
-			return fail(c, q, "out of memory");
-		for (i = 0; i < n; i++)
-			axis->values[i] = (uint32_t)(v[0] + i * v[2]);
-		axis->n = n;
-		return 0;
-	}
-	return fail(c, p,
-		    "expected an array of integers, {\"logspace\":[...]} or {\"range\":[...]}, "
-		    "got %s",
-		    type_name(j));
-}
-
 /* Checks a template's placeholders by expanding it with dummy values. */
-static int check_template(struct ctx *c, const char *tmpl, const char *p)
+static int check_template(struct manifest_ctx *c, const char *tmpl, const char *p)
 {
 	struct errbuf eb = {0};
 	char *s = manifest_expand(tmpl, "/p", "/c", &eb);
 
 	if (s == NULL)
-		return fail(c, p, "%s", eb.msg);
+		return manifest_fail(c, p, "%s", eb.msg);
 	free(s);
 	return 0;
 }
@@ -321,50 +36,53 @@ static const char *const default_policy[] = {"{prefix}/etc/sudoers", "{prefix}/e
 					     "{prefix}/etc/rootasrole-json.json",
 					     "{prefix}/etc/rootasrole-cbor.json"};
 
-static int set_default(struct ctx *c, char **field, const char *value, const char *p)
+static int set_default(struct manifest_ctx *c, char **field, const char *value, const char *p)
 {
 	if (*field != NULL)
 		return 0;
 	*field = strdup(value);
-	return *field == NULL ? fail(c, p, "out of memory") : 0;
+	return *field == NULL ? manifest_fail(c, p, "out of memory") : 0;
 }
 
-static int parse_subject(struct ctx *c, const cJSON *j, const char *p, struct manifest_subject *s)
+static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
+			 struct manifest_subject *s)
 {
 	static const char *const keys[] = {"id",     "format",      "program", "args",
 					   "policy", "policy_data", NULL};
 	const cJSON *args, *it;
-	char q[PATH_MAX_CHARS], r[PATH_MAX_CHARS], b[48];
+	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
 	int fmt = -1;
 	size_t i;
 
 	if (!cJSON_IsObject(j))
-		return fail(c, p, "expected an object, got %s", type_name(j));
-	if (check_keys(c, j, p, keys) < 0 || get_string(c, j, p, "id", true, &s->id) < 0)
+		return manifest_fail(c, p, "expected an object, got %s", manifest_type_name(j));
+	if (manifest_check_keys(c, j, p, keys) < 0 ||
+	    manifest_get_string(c, j, p, "id", true, &s->id) < 0)
 		return -1;
 	for (i = 0; s->id[i] != '\0'; i++) {
 		char ch = s->id[i];
 
 		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
 		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.')) {
-			child_path(q, p, "id");
-			return fail(c, q, "\"%s\": use only letters, digits, '-', '_' and '.'",
-				    shown(s->id, b));
+			manifest_child_path(q, p, "id");
+			return manifest_fail(c, q,
+					     "\"%s\": use only letters, digits, '-', '_' and '.'",
+					     manifest_shown(s->id, b));
 		}
 	}
-	child_path(q, p, "format");
+	manifest_child_path(q, p, "format");
 	if (cJSON_GetObjectItemCaseSensitive(j, "format") == NULL)
-		return fail(c, q, "missing (sudoers, doas, rar-json or rar-cbor)");
-	if (get_enum(c, j, p, "format", format_names, 4, &fmt) < 0)
+		return manifest_fail(c, q, "missing (sudoers, doas, rar-json or rar-cbor)");
+	if (manifest_get_enum(c, j, p, "format", format_names, 4, &fmt) < 0)
 		return -1;
 	s->format = (enum manifest_format)fmt;
-	if (get_string(c, j, p, "program", false, &s->program) < 0 ||
-	    get_string(c, j, p, "policy", false, &s->policy) < 0 ||
-	    get_string(c, j, p, "policy_data", false, &s->policy_data) < 0)
+	if (manifest_get_string(c, j, p, "program", false, &s->program) < 0 ||
+	    manifest_get_string(c, j, p, "policy", false, &s->policy) < 0 ||
+	    manifest_get_string(c, j, p, "policy_data", false, &s->policy_data) < 0)
 		return -1;
 	if (s->policy_data != NULL && s->format != MANIFEST_FORMAT_RAR_CBOR) {
-		child_path(q, p, "policy_data");
-		return fail(c, q, "only a rar-cbor subject has a separate data file");
+		manifest_child_path(q, p, "policy_data");
+		return manifest_fail(c, q, "only a rar-cbor subject has a separate data file");
 	}
 	if (set_default(c, &s->program, default_program[fmt], p) < 0 ||
 	    set_default(c, &s->policy, default_policy[fmt], p) < 0)
@@ -372,18 +90,18 @@ static int parse_subject(struct ctx *c, const cJSON *j, const char *p, struct ma
 	if (s->format == MANIFEST_FORMAT_RAR_CBOR &&
 	    set_default(c, &s->policy_data, "{prefix}/etc/rootasrole-cbor.bin", p) < 0)
 		return -1;
-	child_path(q, p, "program");
+	manifest_child_path(q, p, "program");
 	if (check_template(c, s->program, q) < 0)
 		return -1;
-	child_path(q, p, "policy");
+	manifest_child_path(q, p, "policy");
 	if (check_template(c, s->policy, q) < 0)
 		return -1;
-	child_path(q, p, "policy_data");
+	manifest_child_path(q, p, "policy_data");
 	if (s->policy_data != NULL && check_template(c, s->policy_data, q) < 0)
 		return -1;
 
 	args = cJSON_GetObjectItemCaseSensitive(j, "args");
-	child_path(q, p, "args");
+	manifest_child_path(q, p, "args");
 	if (args == NULL) {
 		/* sudo and doas get -n: a policy that asks for a password fails instead of hanging.
 		 */
@@ -392,68 +110,72 @@ static int parse_subject(struct ctx *c, const cJSON *j, const char *p, struct ma
 
 		s->args = calloc(2, sizeof(*s->args));
 		if (s->args == NULL)
-			return fail(c, q, "out of memory");
+			return manifest_fail(c, q, "out of memory");
 		if (nonint && (s->args[s->nargs++] = strdup("-n")) == NULL)
-			return fail(c, q, "out of memory");
+			return manifest_fail(c, q, "out of memory");
 		if ((s->args[s->nargs++] = strdup("{command}")) == NULL)
-			return fail(c, q, "out of memory");
+			return manifest_fail(c, q, "out of memory");
 		return 0;
 	}
 	if (!cJSON_IsArray(args))
-		return fail(c, q, "expected an array of strings, got %s", type_name(args));
+		return manifest_fail(c, q, "expected an array of strings, got %s",
+				     manifest_type_name(args));
 	if (cJSON_GetArraySize(args) > 64)
-		return fail(c, q, "more than 64 arguments");
+		return manifest_fail(c, q, "more than 64 arguments");
 	s->args = calloc((size_t)cJSON_GetArraySize(args) + 1, sizeof(*s->args));
 	if (s->args == NULL)
-		return fail(c, q, "out of memory");
+		return manifest_fail(c, q, "out of memory");
 	i = 0;
 	cJSON_ArrayForEach(it, args)
 	{
-		index_path(r, q, i++);
+		manifest_index_path(r, q, i++);
 		if (!cJSON_IsString(it))
-			return fail(c, r, "expected a string, got %s", type_name(it));
+			return manifest_fail(c, r, "expected a string, got %s",
+					     manifest_type_name(it));
 		if (strlen(it->valuestring) > MANIFEST_STRING_MAX)
-			return fail(c, r, "longer than %d bytes", MANIFEST_STRING_MAX);
+			return manifest_fail(c, r, "longer than %d bytes", MANIFEST_STRING_MAX);
 		if (check_template(c, it->valuestring, r) < 0)
 			return -1;
 		if ((s->args[s->nargs++] = strdup(it->valuestring)) == NULL)
-			return fail(c, r, "out of memory");
+			return manifest_fail(c, r, "out of memory");
 	}
 	return 0;
 }
 
-static int parse_subjects(struct ctx *c, const cJSON *root, struct manifest *m)
+static int parse_subjects(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
 	const cJSON *subj = cJSON_GetObjectItemCaseSensitive(root, "subjects"), *it;
-	char p[PATH_MAX_CHARS], b[48];
+	char p[MANIFEST_PATH_MAX_CHARS], b[48];
 	size_t i, k, n;
 
 	if (subj == NULL)
-		return fail(c, "$.subjects", "missing (an array of subjects is required)");
+		return manifest_fail(c, "$.subjects", "missing (an array of subjects is required)");
 	if (!cJSON_IsArray(subj))
-		return fail(c, "$.subjects", "expected an array, got %s", type_name(subj));
+		return manifest_fail(c, "$.subjects", "expected an array, got %s",
+				     manifest_type_name(subj));
 	n = (size_t)cJSON_GetArraySize(subj);
 	if (n == 0)
-		return fail(c, "$.subjects", "empty (give at least one subject)");
+		return manifest_fail(c, "$.subjects", "empty (give at least one subject)");
 	if (n > MANIFEST_SUBJECTS_MAX)
-		return fail(c, "$.subjects", "more than %d subjects", MANIFEST_SUBJECTS_MAX);
+		return manifest_fail(c, "$.subjects", "more than %d subjects",
+				     MANIFEST_SUBJECTS_MAX);
 	m->subjects = calloc(n, sizeof(*m->subjects));
 	if (m->subjects == NULL)
-		return fail(c, "$.subjects", "out of memory");
+		return manifest_fail(c, "$.subjects", "out of memory");
 	i = 0;
 	cJSON_ArrayForEach(it, subj)
 	{
-		index_path(p, "$.subjects", i);
+		manifest_index_path(p, "$.subjects", i);
 		m->nsubjects = i + 1; /* so manifest_free sees a partly filled subject */
 		if (parse_subject(c, it, p, &m->subjects[i]) < 0)
 			return -1;
 		for (k = 0; k < i; k++) {
 			if (strcmp(m->subjects[k].id, m->subjects[i].id) == 0) {
-				char q[PATH_MAX_CHARS];
+				char q[MANIFEST_PATH_MAX_CHARS];
 
-				child_path(q, p, "id");
-				return fail(c, q, "duplicate subject id \"%s\"",
-					    shown(m->subjects[i].id, b));
+				manifest_child_path(q, p, "id");
+				return manifest_fail(c, q, "duplicate subject id \"%s\"",
+						     manifest_shown(m->subjects[i].id, b));
 			}
 		}
 		i++;
@@ -461,43 +183,7 @@ static int parse_subjects(struct ctx *c, const cJSON *root, struct manifest *m)
 	return 0;
 }
 
-static int parse_axes(struct ctx *c, const cJSON *root, struct manifest *m)
-{
-	const cJSON *axes = cJSON_GetObjectItemCaseSensitive(root, "axes");
-	char p[PATH_MAX_CHARS];
-	uint64_t total = 1;
-	int a;
-
-	if (axes != NULL) {
-		if (!cJSON_IsObject(axes))
-			return fail(c, "$.axes", "expected an object, got %s", type_name(axes));
-		if (check_keys(c, axes, "$.axes",
-			       (const char *const[]){"nb_roles", "nb_users", "nb_tasks",
-						     "nb_commands", NULL}) < 0)
-			return -1;
-	}
-	for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
-		const cJSON *j =
-		    axes ? cJSON_GetObjectItemCaseSensitive(axes, axis_names[a]) : NULL;
-
-		child_path(p, "$.axes", axis_names[a]);
-		if (j == NULL) {
-			m->axes[a].values = calloc(1, sizeof(uint32_t));
-			if (m->axes[a].values == NULL)
-				return fail(c, p, "out of memory");
-			m->axes[a].values[0] = 1;
-			m->axes[a].n = 1;
-		} else if (parse_axis(c, j, p, &m->axes[a]) < 0) {
-			return -1;
-		}
-		total *= m->axes[a].n;
-		if (total > MANIFEST_POINTS_MAX)
-			return fail(c, "$.axes", "more than %u points", MANIFEST_POINTS_MAX);
-	}
-	return 0;
-}
-
-static int parse_user(struct ctx *c, struct manifest *m)
+static int parse_user(struct manifest_ctx *c, struct manifest *m)
 {
 	char b[48];
 	struct passwd *pw;
@@ -505,17 +191,19 @@ static int parse_user(struct ctx *c, struct manifest *m)
 	errno = 0;
 	pw = getpwnam(m->bench_user);
 	if (pw == NULL)
-		return fail(c, "$.bench_user", "no such user \"%s\"%s", shown(m->bench_user, b),
-			    errno != 0 && errno != ENOENT ? " (passwd lookup failed)" : "");
+		return manifest_fail(
+		    c, "$.bench_user", "no such user \"%s\"%s", manifest_shown(m->bench_user, b),
+		    errno != 0 && errno != ENOENT ? " (passwd lookup failed)" : "");
 	if (pw->pw_uid == 0)
-		return fail(c, "$.bench_user", "\"%s\" is root; measured runs must not be root",
-			    shown(m->bench_user, b));
+		return manifest_fail(c, "$.bench_user",
+				     "\"%s\" is root; measured runs must not be root",
+				     manifest_shown(m->bench_user, b));
 	m->bench_uid = pw->pw_uid;
 	m->bench_gid = pw->pw_gid;
 	return 0;
 }
 
-static int parse_root(struct ctx *c, const cJSON *root, struct manifest *m)
+static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
 	static const char *const keys[] = {
 	    "name",       "description", "subjects",       "axes",        "match",      "command",
@@ -529,80 +217,86 @@ static int parse_root(struct ctx *c, const cJSON *root, struct manifest *m)
 	int e;
 
 	if (!cJSON_IsObject(root))
-		return fail(c, "$", "expected an object, got %s", type_name(root));
-	if (check_keys(c, root, "$", keys) < 0 ||
-	    get_string(c, root, "$", "name", true, &m->name) < 0 ||
-	    get_string(c, root, "$", "description", false, &m->description) < 0 ||
-	    get_string(c, root, "$", "command", false, &m->command) < 0 ||
-	    get_string(c, root, "$", "bench_user", false, &m->bench_user) < 0)
+		return manifest_fail(c, "$", "expected an object, got %s",
+				     manifest_type_name(root));
+	if (manifest_check_keys(c, root, "$", keys) < 0 ||
+	    manifest_get_string(c, root, "$", "name", true, &m->name) < 0 ||
+	    manifest_get_string(c, root, "$", "description", false, &m->description) < 0 ||
+	    manifest_get_string(c, root, "$", "command", false, &m->command) < 0 ||
+	    manifest_get_string(c, root, "$", "bench_user", false, &m->bench_user) < 0)
 		return -1;
-	if (parse_subjects(c, root, m) < 0 || parse_axes(c, root, m) < 0)
+	if (parse_subjects(c, root, m) < 0 || manifest_parse_axes(c, root, m) < 0)
 		return -1;
 	if (m->command == NULL && (m->command = strdup("/usr/bin/true")) == NULL)
-		return fail(c, "$.command", "out of memory");
+		return manifest_fail(c, "$.command", "out of memory");
 	if (m->command[0] != '/')
-		return fail(c, "$.command", "must be an absolute path");
+		return manifest_fail(c, "$.command", "must be an absolute path");
 	if (m->bench_user == NULL && (m->bench_user = strdup("rarperf")) == NULL)
-		return fail(c, "$.bench_user", "out of memory");
+		return manifest_fail(c, "$.bench_user", "out of memory");
 
 	e = (int)m->match;
-	if (get_enum(c, root, "$", "match", match_names, 3, &e) < 0)
+	if (manifest_get_enum(c, root, "$", "match", match_names, 3, &e) < 0)
 		return -1;
 	m->match = (enum manifest_match)e;
 	e = (int)m->order;
-	if (get_enum(c, root, "$", "order", order_names, 3, &e) < 0)
+	if (manifest_get_enum(c, root, "$", "order", order_names, 3, &e) < 0)
 		return -1;
 	m->order = (enum manifest_order)e;
 	e = (int)m->sudoers_layout;
-	if (get_enum(c, root, "$", "sudoers_layout", layout_names, 2, &e) < 0)
+	if (manifest_get_enum(c, root, "$", "sudoers_layout", layout_names, 2, &e) < 0)
 		return -1;
 	m->sudoers_layout = (enum manifest_layout)e;
 
 	j = cJSON_GetObjectItemCaseSensitive(root, "seed_compat");
 	if (j != NULL && !cJSON_IsBool(j))
-		return fail(c, "$.seed_compat", "expected a boolean, got %s", type_name(j));
+		return manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
+				     manifest_type_name(j));
 	m->seed_compat = j != NULL && cJSON_IsTrue(j);
 
 	v = m->warmup;
-	if (get_uint(c, root, "$", "warmup", 0, 1e6, &v) < 0)
+	if (manifest_get_uint(c, root, "$", "warmup", 0, 1e6, &v) < 0)
 		return -1;
 	m->warmup = (uint32_t)v;
 	v = m->min_runs;
-	if (get_uint(c, root, "$", "min_runs", 1, 1e7, &v) < 0)
+	if (manifest_get_uint(c, root, "$", "min_runs", 1, 1e7, &v) < 0)
 		return -1;
 	m->min_runs = (uint32_t)v;
 	v = m->max_runs;
-	if (get_uint(c, root, "$", "max_runs", 1, 1e7, &v) < 0)
+	if (manifest_get_uint(c, root, "$", "max_runs", 1, 1e7, &v) < 0)
 		return -1;
 	m->max_runs = (uint32_t)v;
 	if (m->max_runs != 0 && m->max_runs < m->min_runs)
-		return fail(c, "$.max_runs", "%u is below min_runs (%u)", m->max_runs, m->min_runs);
+		return manifest_fail(c, "$.max_runs", "%u is below min_runs (%u)", m->max_runs,
+				     m->min_runs);
 	v = m->seed;
-	if (get_uint(c, root, "$", "seed", 0, 9007199254740991.0, &v) < 0)
+	if (manifest_get_uint(c, root, "$", "seed", 0, 9007199254740991.0, &v) < 0)
 		return -1;
 	m->seed = v;
 	v = m->rounds;
-	if (get_uint(c, root, "$", "rounds", 1, 1000, &v) < 0)
+	if (manifest_get_uint(c, root, "$", "rounds", 1, 1000, &v) < 0)
 		return -1;
 	m->rounds = (uint32_t)v;
 	if (m->rounds > m->min_runs)
-		return fail(c, "$.rounds", "%u is above min_runs (%u): each round needs a run",
-			    m->rounds, m->min_runs);
+		return manifest_fail(c, "$.rounds",
+				     "%u is above min_runs (%u): each round needs a run", m->rounds,
+				     m->min_runs);
 	v = m->repetitions;
-	if (get_uint(c, root, "$", "repetitions", 1, 1000, &v) < 0)
+	if (manifest_get_uint(c, root, "$", "repetitions", 1, 1000, &v) < 0)
 		return -1;
 	m->repetitions = (uint32_t)v;
 	if ((uint64_t)m->repetitions * m->axes[0].n * m->axes[1].n * m->axes[2].n * m->axes[3].n >
 	    MANIFEST_POINTS_MAX)
-		return fail(c, "$.repetitions", "more than %u points in all", MANIFEST_POINTS_MAX);
+		return manifest_fail(c, "$.repetitions", "more than %u points in all",
+				     MANIFEST_POINTS_MAX);
 
 	j = cJSON_GetObjectItemCaseSensitive(root, "min_time_s");
 	if (j != NULL) {
 		if (!cJSON_IsNumber(j))
-			return fail(c, "$.min_time_s", "expected a number, got %s", type_name(j));
+			return manifest_fail(c, "$.min_time_s", "expected a number, got %s",
+					     manifest_type_name(j));
 		if (!(j->valuedouble >= 0 && j->valuedouble <= 86400))
-			return fail(c, "$.min_time_s", "%g is out of range (0 to 86400)",
-				    j->valuedouble);
+			return manifest_fail(c, "$.min_time_s", "%g is out of range (0 to 86400)",
+					     j->valuedouble);
 		m->min_time_ns = (uint64_t)llround(j->valuedouble * 1e9);
 	}
 	return parse_user(c, m);
@@ -621,7 +315,7 @@ static size_t line_of(const char *text, size_t len, size_t off)
 
 struct manifest *manifest_parse(const char *text, size_t len, const char *source, struct errbuf *eb)
 {
-	struct ctx c = {.source = source, .eb = eb};
+	struct manifest_ctx c = {.source = source, .eb = eb};
 	struct manifest *m = NULL, *ret = NULL;
 	cJSON *root = NULL;
 	const char *end = NULL;
@@ -770,7 +464,7 @@ char *manifest_expand(const char *tmpl, const char *prefix, const char *command,
 				errbuf_set(eb,
 					   "unknown placeholder in \"%s\" (expected {prefix} or "
 					   "{command})",
-					   shown(tmpl, b));
+					   manifest_shown(tmpl, b));
 				free(out);
 				return NULL;
 			}

@@ -1,0 +1,169 @@
+/* manifest_axis: the values of a manifest axis (a list, logspace or range) and the axes object. */
+#include "manifest_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const axis_names[] = {"nb_roles", "nb_users", "nb_tasks", "nb_commands"};
+
+const char *manifest_axis_name(enum manifest_axis_id a)
+{
+	return (unsigned)a < MANIFEST_AXIS_COUNT ? axis_names[a] : "?";
+}
+
+size_t manifest_logspace(uint32_t start, uint32_t stop, uint32_t n, uint32_t *out, size_t cap)
+{
+	double a, b, step;
+	size_t count = 0;
+	uint32_t i, v;
+
+	if (n == 0 || cap == 0 || start == 0 || stop < start)
+		return 0;
+	a = log10((double)start);
+	b = log10((double)stop);
+	/* numpy.logspace: linspace over the exponents, last one exactly stop. */
+	step = n > 1 ? (b - a) / (double)(n - 1) : 0.0;
+	for (i = 0; i < n; i++) {
+		double e = (i == n - 1 && n > 1) ? b : a + (double)i * step;
+		double d = pow(10.0, e);
+
+		v = d >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+		/* The sequence is non-decreasing, so duplicates are adjacent. */
+		if (count > 0 && out[count - 1] == v)
+			continue;
+		out[count++] = v;
+		if (count == cap)
+			break;
+	}
+	return count;
+}
+
+/*
+ * One axis at path p: a list of integers, {"logspace":[start,stop,n]} or
+ * {"range":[start,stop,step]}; fills axis (freed by manifest_free).
+ */
+static int parse_axis(struct manifest_ctx *c, const cJSON *j, const char *p,
+		      struct manifest_axis *axis)
+{
+	char q[MANIFEST_PATH_MAX_CHARS];
+	uint64_t v[3];
+	size_t i, n;
+	const cJSON *it;
+
+	if (cJSON_IsArray(j)) {
+		n = (size_t)cJSON_GetArraySize(j);
+		if (n == 0)
+			return manifest_fail(c, p, "empty axis (give at least one value)");
+		if (n > MANIFEST_AXIS_VALUES_MAX)
+			return manifest_fail(c, p, "more than %d values", MANIFEST_AXIS_VALUES_MAX);
+		axis->values = calloc(n, sizeof(*axis->values));
+		if (axis->values == NULL)
+			return manifest_fail(c, p, "out of memory");
+		i = 0;
+		cJSON_ArrayForEach(it, j)
+		{
+			manifest_index_path(q, p, i);
+			if (manifest_as_uint(c, it, q, 1, MANIFEST_AXIS_VALUE_MAX, &v[0]) < 0)
+				return -1;
+			axis->values[i++] = (uint32_t)v[0];
+		}
+		axis->n = n;
+		return 0;
+	}
+	if (cJSON_IsObject(j)) {
+		const cJSON *spec = j->child;
+		bool is_log;
+
+		if (spec == NULL || spec->next != NULL)
+			return manifest_fail(c, p,
+					     "expected {\"logspace\":[start,stop,n]} or "
+					     "{\"range\":[start,stop,step]}");
+		is_log = strcmp(spec->string, "logspace") == 0;
+		manifest_child_path(q, p, spec->string);
+		if (!is_log && strcmp(spec->string, "range") != 0) {
+			char b[48];
+
+			return manifest_fail(c, q,
+					     "unknown key \"%s\" (expected logspace or range)",
+					     manifest_shown(spec->string, b));
+		}
+		if (!cJSON_IsArray(spec) || cJSON_GetArraySize(spec) != 3)
+			return manifest_fail(c, q, "expected an array of 3 integers");
+		for (i = 0; i < 3; i++) {
+			char r[MANIFEST_PATH_MAX_CHARS];
+
+			manifest_index_path(r, q, i);
+			if (manifest_as_uint(c, cJSON_GetArrayItem(spec, (int)i), r, 1,
+					     i == 2 && is_log ? MANIFEST_AXIS_VALUES_MAX
+							      : MANIFEST_AXIS_VALUE_MAX,
+					     &v[i]) < 0)
+				return -1;
+		}
+		if (v[1] < v[0])
+			return manifest_fail(c, q, "stop (%llu) is below start (%llu)",
+					     (unsigned long long)v[1], (unsigned long long)v[0]);
+		if (is_log) {
+			axis->values = calloc(v[2], sizeof(*axis->values));
+			if (axis->values == NULL)
+				return manifest_fail(c, q, "out of memory");
+			axis->n = manifest_logspace((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
+						    axis->values, v[2]);
+			return 0;
+		}
+		n = (size_t)((v[1] - v[0]) / v[2] + 1);
+		if (n > MANIFEST_AXIS_VALUES_MAX)
+			return manifest_fail(c, q, "more than %d values", MANIFEST_AXIS_VALUES_MAX);
+		axis->values = calloc(n, sizeof(*axis->values));
+		if (axis->values == NULL)
+			return manifest_fail(c, q, "out of memory");
+		for (i = 0; i < n; i++)
+			axis->values[i] = (uint32_t)(v[0] + i * v[2]);
+		axis->n = n;
+		return 0;
+	}
+	return manifest_fail(
+	    c, p,
+	    "expected an array of integers, {\"logspace\":[...]} or {\"range\":[...]}, "
+	    "got %s",
+	    manifest_type_name(j));
+}
+
+/* Contract in manifest_impl.h. */
+int manifest_parse_axes(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	const cJSON *axes = cJSON_GetObjectItemCaseSensitive(root, "axes");
+	char p[MANIFEST_PATH_MAX_CHARS];
+	uint64_t total = 1;
+	int a;
+
+	if (axes != NULL) {
+		if (!cJSON_IsObject(axes))
+			return manifest_fail(c, "$.axes", "expected an object, got %s",
+					     manifest_type_name(axes));
+		if (manifest_check_keys(c, axes, "$.axes",
+					(const char *const[]){"nb_roles", "nb_users", "nb_tasks",
+							      "nb_commands", NULL}) < 0)
+			return -1;
+	}
+	for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
+		const cJSON *j =
+		    axes ? cJSON_GetObjectItemCaseSensitive(axes, axis_names[a]) : NULL;
+
+		manifest_child_path(p, "$.axes", axis_names[a]);
+		if (j == NULL) {
+			m->axes[a].values = calloc(1, sizeof(uint32_t));
+			if (m->axes[a].values == NULL)
+				return manifest_fail(c, p, "out of memory");
+			m->axes[a].values[0] = 1;
+			m->axes[a].n = 1;
+		} else if (parse_axis(c, j, p, &m->axes[a]) < 0) {
+			return -1;
+		}
+		total *= m->axes[a].n;
+		if (total > MANIFEST_POINTS_MAX)
+			return manifest_fail(c, "$.axes", "more than %u points",
+					     MANIFEST_POINTS_MAX);
+	}
+	return 0;
+}
