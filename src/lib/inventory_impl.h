@@ -1,4 +1,4 @@
-/* inventory_impl: the inventory's internal model, shared by its parser and its host patterns. */
+/* inventory_impl: the inventory's internal model, shared by its parser, resolver and patterns. */
 #ifndef RARPERF_INVENTORY_IMPL_H
 #define RARPERF_INVENTORY_IMPL_H
 
@@ -44,5 +44,15 @@ struct inventory {
 
 /* True when host h is in group g directly or through its children ("all" holds every host). */
 bool inventory_in_group(const struct inventory *inv, size_t g, size_t h, int depth);
+
+/*
+ * Called once the whole file is parsed: sets each group's depth (a cycle of
+ * children is an error), then fills every host's addr, port, user, identity
+ * and local from the variables of its groups, shallow groups first (ties by
+ * name), then its own host-line variables, so the deepest definition wins;
+ * addr defaults to the host name. Returns 0, or -1 with eb filled (naming
+ * the file, and the line of a bad variable).
+ */
+int inventory_resolve(struct inventory *inv, struct errbuf *eb);
 
 #endif
