@@ -42,7 +42,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
-.PHONY: all check unit asan valgrind fuzz lint install clean provision provision-if-needed demo plots
+.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed demo plots
 all: $(BINS)
 
 # --- libraries ---------------------------------------------------------------
@@ -90,9 +90,16 @@ build-asan/tests/%: tests/unit/%.c tests/unit/harness.h $(ASAN_LIBS)
 unit: $(UNIT_TESTS)
 asan: $(ASAN_TESTS)
 
-# make check: every unit test plain, under ASan+UBSan and under valgrind, then
-# every integration script; ends with "N passed, N failed".
-check: all $(UNIT_TESTS) $(ASAN_TESTS)
+# make check: the README's test command. On a fresh Debian 12 (as root) it first installs the
+# Debian packages of tools/debian-packages and provisions the prefix; then every unit test plain,
+# under ASan+UBSan and under valgrind, every integration script; ends with "N passed, N failed".
+# The packages come first, in a make of their own: this Makefile asks pkg-config for flags when
+# it is read, so the build must start after the libraries are there.
+check:
+	@sh tools/debian-deps.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ] || exit $$rc
+	@$(MAKE) --no-print-directory check-tests
+
+check-tests: all $(UNIT_TESTS) $(ASAN_TESTS) $(FUZZERS)
 	@sh tests/run.sh
 
 valgrind: $(UNIT_TESTS)
@@ -144,8 +151,9 @@ provision:
 
 provision-if-needed:
 	@test -x $(RARPERF_PREFIX)/bin/sudo -a -x $(RARPERF_PREFIX)/bin/doas -a -f $(RARPERF_PREFIX)/facts.json \
+		-a -x $(RARPERF_PREFIX)/bin/dosr-json -a -x $(RARPERF_PREFIX)/bin/dosr-cbor \
 		|| test "$$(id -u)" -ne 0 || $(MAKE) --no-print-directory provision
-check: provision-if-needed
+check-tests: provision-if-needed
 
 # make demo: the README's first command. On a fresh Debian 12 (as root): Ansible if missing,
 # provision this machine, run experiments/quick.json as the bench user, draw results/quick/.

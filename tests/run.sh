@@ -1,18 +1,29 @@
 #!/bin/sh
 # Runs every test: unit tests plain, under ASan+UBSan and under valgrind, then
 # tests/integration/*.sh. Prints one line per case and ends with
-# "N passed, N failed" (", N skipped" when some could not run here).
-# RARPERF_ONLY=unit|asan|valgrind|integration runs one stage; RARPERF_TESTS=glob
+# "N passed, N failed" (", N skipped: what and why" when some could not run here: only for
+# conditions the project cannot change, such as not running as root or not on Debian).
+# RARPERF_ONLY=unit|asan|valgrind|fuzz|integration runs one stage (RARPERF_FUZZ_SECONDS: 5); RARPERF_TESTS=glob
 # limits the integration scripts.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 skip_why=
 only=${RARPERF_ONLY:-all}
 log_dir=build/test-logs
 mkdir -p "$log_dir"
 
+skip() { # $1 what, $2 why
+	skipped=$((skipped + 1))
+	skip_why="$skip_why${skip_why:+; }$1 ($2)"
+}
+
 count_tap() { # $1 label, $2 output file, $3 exit status
-	ok=$(grep -c '^ok ' "$2")
+	# "ok - what # SKIP why" ran nothing: it counts as skipped, not passed, and is named at the end.
+	grep '^ok .*# SKIP' "$2" | sed 's/^ok - //' >"$log_dir/skips.tmp"
+	while IFS= read -r line; do
+		skip "$1: ${line%% # SKIP*}" "${line#*# SKIP }"
+	done <"$log_dir/skips.tmp"
+	ok=$(grep '^ok ' "$2" | grep -vc '# SKIP')
 	notok=$(grep -c '^not ok ' "$2")
 	passed=$((passed + ok))
 	failed=$((failed + notok))
@@ -49,7 +60,25 @@ if [ "$only" = all ] || [ "$only" = valgrind ]; then
 	if command -v valgrind >/dev/null; then
 		run_units build valgrind valgrind -q --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite --trace-children=no
+	else
+		echo "valgrind: missing: run sh tools/debian-deps.sh as root (make check does it first)"
+		failed=$((failed + 1))
 	fi
+fi
+if [ "$only" = all ] || [ "$only" = fuzz ]; then
+	# Every parser of outside input, fuzzed briefly on its corpus (make fuzz runs longer).
+	for f in build/fuzz/fuzz_*; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		name=$(basename "$f")
+		out="$log_dir/fuzz-$name.log"
+		if sh tests/fuzz.sh "${RARPERF_FUZZ_SECONDS:-5}" "$f" >"$out.raw" 2>&1; then
+			echo "ok - $name: ${RARPERF_FUZZ_SECONDS:-5} s without a crash, leak or timeout" >"$out"
+		else
+			echo "not ok - $name: see build/fuzz/$name.log" >"$out"
+			sed 's/^/# /' "$out.raw" >>"$out"
+		fi
+		count_tap "fuzz $name" "$out" 0
+	done
 fi
 if [ "$only" = all ] || [ "$only" = integration ]; then
 	for t in tests/integration/${RARPERF_TESTS:-*}.sh; do
@@ -61,7 +90,7 @@ if [ "$only" = all ] || [ "$only" = integration ]; then
 		rc=$?
 		secs=$(( $(date +%s) - start ))
 		if [ "$rc" -eq 77 ]; then
-			skipped=$((skipped + 1))
+			skip "integration $name" "$(tail -1 "$out")"
 			echo "integration $name: skipped ($(tail -1 "$out"))"
 		else
 			count_tap "integration $name (${secs}s)" "$out" $rc
@@ -69,7 +98,7 @@ if [ "$only" = all ] || [ "$only" = integration ]; then
 	done
 fi
 if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
+	echo "$passed passed, $failed failed, $skipped skipped: $skip_why"
 else
 	echo "$passed passed, $failed failed"
 fi

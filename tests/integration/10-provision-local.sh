@@ -1,15 +1,17 @@
 #!/bin/bash
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 # Provisions this machine with install.yml (inventory/local.ini) and checks the result: setuid sudo
-# and doas in the prefix that grant the bench user /usr/bin/true and deny anything else, a second
+# and doas in the prefix, and RootAsRole's dosr-json and dosr-cbor built from the crate registry
+# with their file capabilities, all granting the bench user /usr/bin/true and denying anything
+# else, a second
 # run with changed=0, a --check run, a valid facts.json, and the system's sudo/sudoers/PAM files
 # (contents and listing) unchanged.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
-command -v ansible-playbook >/dev/null || { echo "ansible-playbook missing"; exit 77; }
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 . tests/lib/tap.sh
+need ansible-playbook jq getcap
 
 tmp=$(mktemp -d /tmp/rp-it10.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -85,11 +87,17 @@ f=$prefix/facts.json
 check "facts.json is valid JSON with schema 1" sh -c "jq -e '.schema == 1' '$f' >/dev/null"
 check "facts.json: sudo and doas present, no PAM" sh -c "jq -e '.tools.sudo.present and .tools.doas.present and .tools.sudo.pam == false and .tools.doas.pam == false' '$f' >/dev/null"
 check "facts.json: paths in the prefix" sh -c "jq -e '.prefix == \"$prefix\" and .tools.sudo.path == \"$prefix/bin/sudo\" and .tools.doas.policy == \"$prefix/etc/doas.conf\"' '$f' >/dev/null"
-if [ -x "$prefix/bin/dosr-json" ]; then
-	check "facts.json: dosr present and dosr has file capabilities" sh -c "jq -e '.tools[\"dosr-json\"].present' '$f' >/dev/null && getcap '$prefix/bin/dosr-json' | grep -q '=p'"
-else
-	check "facts.json: dosr absent with a reason" sh -c "jq -e '(.tools[\"dosr-json\"].present | not) and (.tools[\"dosr-cbor\"].present | not) and (.tools[\"dosr-json\"].reason | length > 0)' '$f' >/dev/null"
-fi
+# RootAsRole is built from the crate registry (reachable here, as on CI): present, never skipped.
+for d in dosr-json dosr-cbor; do
+	check "facts.json: $d present, crate $(jq -r '.tools["'$d'"].version' "$f" 2>/dev/null), built with $(jq -r '.tools["'$d'"].rustc' "$f" 2>/dev/null)" \
+		sh -c "jq -e '.tools[\"$d\"] | .present and (.version | test(\"^[0-9]+[.][0-9]+[.][0-9]+\$\")) and (.cargo | startswith(\"cargo \")) and (.rustc | startswith(\"rustc \")) and .settings_baked.RAR_CFG_IMMUTABLE == \"false\" and .pam == false' '$f' >/dev/null"
+	check "$d: root:root 0555 with RootAsRole's file capabilities (=p)" \
+		sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/$d')\" = '0:0 555' ] && getcap '$prefix/bin/$d' | grep -q ' =p\$'"
+	check "bench user: $d /usr/bin/true is granted" as_bench "$prefix/bin/$d" /usr/bin/true
+	check "bench user: $d /usr/bin/id is denied" sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/$d' /usr/bin/id </dev/null >/dev/null 2>&1"
+done
+check "facts.json: dosr-json reads JSON, dosr-cbor CBOR, each from its own settings file" \
+	sh -c "jq -e '.tools[\"dosr-json\"].settings_baked.RAR_CFG_TYPE == \"json\" and .tools[\"dosr-cbor\"].settings_baked.RAR_CFG_TYPE == \"cbor\" and .tools[\"dosr-cbor\"].policy == \"$prefix/etc/rootasrole-cbor.bin\"' '$f' >/dev/null"
 check "no temporary file left beside facts.json" sh -c "! ls -a '$prefix' | grep -q '^\.facts\|ansible.*tmp'"
 
 snapshot >"$tmp/after"

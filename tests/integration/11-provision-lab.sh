@@ -7,10 +7,8 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
-for c in ansible-playbook ip unshare /usr/sbin/sshd; do
-	command -v "$c" >/dev/null || { echo "$c missing"; exit 77; }
-done
 . tests/lib/tap.sh
+need ansible-playbook ip unshare /usr/sbin/sshd
 
 . tests/lib/nshosts.sh
 tmp=$(mktemp -d /tmp/rp-it11.XXXXXX)

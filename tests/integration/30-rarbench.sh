@@ -11,10 +11,8 @@ PY=/usr/bin/python3
 	echo "not ok - build bin/rarbench"
 	exit 1
 }
-command -v jq >/dev/null || {
-	echo "skip: jq missing"
-	exit 77
-}
+need jq hyperfine
+need_python_module numpy
 T=$(mktemp -d /tmp/rarperf-it30-XXXXXX)
 chmod 0755 "$T"
 user=rbt$$

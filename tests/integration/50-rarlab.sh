@@ -8,10 +8,8 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
-for c in ansible-playbook ip unshare /usr/sbin/sshd jq; do
-	command -v "$c" >/dev/null || { echo "$c missing"; exit 77; }
-done
 . tests/lib/tap.sh
+need ansible-playbook ip unshare /usr/sbin/sshd jq
 rarlab=$PWD/bin/rarlab
 [ -x "$rarlab" ] || { notok "bin/rarlab is missing: run make first"; exit 1; }
 
@@ -178,7 +176,7 @@ if [ -x /opt/rarperf/bin/rarbench ] && [ -f /opt/rarperf/facts.json ]; then
 	check "local host: exit 0, all $points points merged" \
 		test "$rc $(outcome "$tmp/local" here) $(count "$tmp/local" here)" = "0 ok $points"
 else
-	ok "local host # SKIP this machine's /opt/rarperf is not provisioned"
+	notok "local host: this machine's /opt/rarperf is not provisioned (make check provisions it first)"
 fi
 
 # --- usage and input errors exit 2 with the place named ---------------------------------------

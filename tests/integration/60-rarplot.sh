@@ -8,8 +8,8 @@ RARPLOT=$PWD/bin/rarplot
 PY=/usr/bin/python3
 . tests/lib/tap.sh
 [ -x "$RARPLOT" ] || { echo "not ok - bin/rarplot is built"; exit 1; }
-command -v gnuplot >/dev/null || { echo "skipped: gnuplot is not installed"; exit 77; }
-$PY -c 'import numpy' 2>/dev/null || { echo "skipped: Debian's python3-numpy is not installed"; exit 77; }
+need gnuplot
+need_python_module numpy
 T=$(mktemp -d /tmp/rarplot-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT INT TERM
 

@@ -12,3 +12,25 @@ check() { # check "what" command...
 	if "$@"; then ok "$tap_what"; else notok "$tap_what"; fi
 }
 tap_status() { [ "$fails" -eq 0 ]; }
+
+# need CMD...: each CMD must be on PATH (or an absolute path that exists). On Debian as root,
+# where make check installs every prerequisite (tools/debian-deps.sh), a missing one is a failure
+# that says how to fix it; elsewhere the script is skipped (exit 77), the closing line says so.
+need() {
+	for tap_cmd in "$@"; do
+		command -v "$tap_cmd" >/dev/null 2>&1 && continue
+		tap_missing "$tap_cmd"
+	done
+}
+# need_python_module MOD: Debian's python3 can import MOD (python3-MOD in tools/debian-packages).
+need_python_module() {
+	/usr/bin/python3 -c "import $1" 2>/dev/null || tap_missing "Debian's python3-$1"
+}
+tap_missing() {
+	if [ "$(id -u)" -eq 0 ] && [ -f /etc/debian_version ]; then
+		notok "$1 is missing: run sh tools/debian-deps.sh as root (make check does it first)"
+		exit 1
+	fi
+	echo "$1 is missing, and make check installs it only as root on Debian"
+	exit 77
+}

@@ -1,0 +1,138 @@
+#!/bin/bash
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+# confgen's RootAsRole policies judged by RootAsRole itself: every dosr the prefix has (facts.json:
+# dosr-json, dosr-cbor and the extra versions) runs as the bench user under confgen's JSON or CBOR
+# policy of several shapes, each --match and --seed-compat: /usr/bin/true is granted (exit 0, run
+# as root), /usr/bin/false and /usr/bin/id are refused ("Permission denied", nothing run), a filler
+# uid of a role without the command is refused; a manifest's grant check passes for each dosr.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+[ "$(id -u)" -eq 0 ] || { echo "needs root (dosr runs as the bench user, policies are root's)"; exit 77; }
+. tests/lib/tap.sh
+need jq useradd runuser
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+facts=$prefix/facts.json
+CONFGEN=$PWD/bin/confgen
+RB=$PWD/bin/rarbench
+[ -x "$CONFGEN" ] && [ -x "$RB" ] || { notok "bin/confgen and bin/rarbench are built (make)"; exit 1; }
+[ -f "$facts" ] || { notok "$facts exists (make provision)"; exit 1; }
+
+tmp=$(mktemp -d /tmp/rp-it25.XXXXXX)
+chmod 0755 "$tmp"
+filler=rpf$$
+cleanup() {
+	userdel "$filler" >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+user=$(jq -r .bench_user "$facts")
+uid=$(jq -r .bench_uid "$facts")
+# Every RootAsRole binary the facts list as present: name, format, settings file, data file.
+jq -r '.tools | to_entries[] | select(.key | startswith("dosr")) | select(.value.present)
+	| [.key, .value.format, .value.settings, .value.policy, .value.version] | @tsv' "$facts" >"$tmp/dosrs"
+check "facts.json lists dosr-json and dosr-cbor as present" \
+	sh -c "cut -f1 '$tmp/dosrs' | grep -qx dosr-json && cut -f1 '$tmp/dosrs' | grep -qx dosr-cbor"
+
+# write NAME FORMAT SETTINGS DATA confgen-args...: the policy that NAME reads.
+write() {
+	local name=$1 format=$2 settings=$3 data=$4
+	shift 4
+	case $format in
+	rar-json) "$CONFGEN" "$@" --rar-json "$settings" ;;
+	rar-cbor) "$CONFGEN" "$@" --rar-cbor "$settings" --rar-cbor-data "$data" ;;
+	esac
+}
+# run AS BIN CMD: runs BIN CMD as AS without a terminal; prints "rc|stdout|stderr" on one line.
+run() {
+	local o e rc
+	o=$(runuser -u "$1" -- "$2" "$3" </dev/null 2>"$tmp/err")
+	rc=$?
+	e=$(tr '\n' ' ' <"$tmp/err")
+	echo "$rc|$o|$e"
+}
+granted() { # granted OUT: exit 0, and /usr/bin/id -u style output if any
+	case $1 in 0\|*) return 0 ;; *) return 1 ;; esac
+}
+refused() { # refused OUT: exit 1, nothing run (no stdout), dosr's refusal on stderr
+	case $1 in "1||"*"Permission denied"*) return 0 ;; *) return 1 ;; esac
+}
+
+shapes="1:1:1:1 2:2:50:3 3:2:7:2 1:3:200:1"
+while IFS=$'\t' read -r name format settings data version; do
+	bin=$prefix/bin/$name
+	for shape in $shapes; do
+		IFS=: read -r R U T C <<<"$shape"
+		for m in last first middle; do
+			what="$name ($version) R=$R U=$U T=$T C=$C --match $m"
+			if ! write "$name" "$format" "$settings" "$data" --roles "$R" --users "$U" --tasks "$T" \
+				--commands "$C" --uid "$uid" --match "$m" >"$tmp/confgen.err" 2>&1; then
+				notok "$what: confgen writes the policy ($(head -1 "$tmp/confgen.err"))"
+				continue
+			fi
+			out=$(run "$user" "$bin" /usr/bin/true)
+			check "$what: /usr/bin/true granted" granted "$out" || echo "# $out"
+			out=$(run "$user" "$bin" /usr/bin/false)
+			check "$what: /usr/bin/false refused" refused "$out" || echo "# $out"
+		done
+	done
+
+	# The granted command really runs as root: make /usr/bin/id the command, R=2 U=2 T=50 C=3.
+	for m in last first middle; do
+		write "$name" "$format" "$settings" "$data" --roles 2 --users 2 --tasks 50 --commands 3 \
+			--uid "$uid" --match "$m" --command /usr/bin/id >/dev/null 2>&1
+		out=$(run "$user" "$bin" /usr/bin/id)
+		check "$name --match $m --command /usr/bin/id: runs as uid 0" \
+			sh -c "case '$out' in '0|uid=0(root) gid=0(root)'*) exit 0;; *) exit 1;; esac" || echo "# $out"
+		out=$(run "$user" "$bin" /usr/bin/true)
+		check "$name --match $m --command /usr/bin/id: /usr/bin/true refused" refused "$out" || echo "# $out"
+	done
+
+	# A filler actor of a role whose tasks hold only /nonexistent commands: refused. The role is
+	# read from the JSON policy itself (same shape, same naming in both formats).
+	for m in last first; do
+		"$CONFGEN" --roles 3 --users 2 --tasks 5 --commands 2 --uid "$uid" --match "$m" \
+			--rar-json "$tmp/shape.json" >/dev/null 2>&1
+		fuid=$(jq -r '[.roles[] | select([.tasks[].commands[]] | index("/usr/bin/true") | not)][0].actors[0].id' "$tmp/shape.json")
+		write "$name" "$format" "$settings" "$data" --roles 3 --users 2 --tasks 5 --commands 2 \
+			--uid "$uid" --match "$m" >/dev/null 2>&1
+		userdel "$filler" >/dev/null 2>&1
+		if useradd -M -N -o -u "$fuid" -g nogroup -s /usr/sbin/nologin "$filler" >/dev/null 2>&1; then
+			out=$(run "$filler" "$bin" /usr/bin/true)
+			check "$name --match $m: filler uid $fuid (a role without the command) refused" refused "$out" || echo "# $out"
+		else
+			notok "$name: create a throwaway user with filler uid $fuid"
+		fi
+	done
+
+	# The original generator's output (--seed-compat: empty role names, task names 0, fillers 5001+).
+	write "$name" "$format" "$settings" "$data" --roles 2 --users 2 --tasks 20 --commands 2 --uid "$uid" \
+		--seed-compat >/dev/null 2>&1
+	check "$name --seed-compat R=2 U=2 T=20 C=2: /usr/bin/true granted" granted "$(run "$user" "$bin" /usr/bin/true)"
+	check "$name --seed-compat: /usr/bin/id refused" refused "$(run "$user" "$bin" /usr/bin/id)"
+done <"$tmp/dosrs"
+
+# --- the manifest's grant check with every dosr as a subject ------------------------------------
+{
+	printf '{"name":"it25","subjects":['
+	sep=
+	while IFS=$'\t' read -r name format settings data version; do
+		printf '%s{"id":"sr-%s","format":"%s","program":"%s","policy":"%s"%s}' "$sep" "${name#dosr-}" "$format" \
+			"$prefix/bin/$name" "$settings" "$([ "$format" = rar-cbor ] && printf ',"policy_data":"%s"' "$data")"
+		sep=,
+	done <"$tmp/dosrs"
+	printf '],"axes":{"nb_tasks":[1,30]},"warmup":1,"min_runs":3,"max_runs":3,"min_time_s":0}\n'
+} >"$tmp/m.json"
+"$RB" --manifest "$tmp/m.json" --prefix "$prefix" --out "$tmp/out" --progress none >"$tmp/m.out" 2>&1
+rc=$?
+n=$(wc -l <"$tmp/dosrs")
+check "manifest with $n dosr subjects: grant checks pass, exit 0" [ $rc -eq 0 ] || tail -5 "$tmp/m.out"
+check "manifest: every dosr subject measured at both points, every run exit 0" \
+	jq -e --argjson n "$n" '(.results | length) == 2 * $n and all(.results[]; all(.exit_codes[]; . == 0))' "$tmp/out/results.json"
+
+# Leave the prefix's policies as provisioning wrote them (1 role, 1 user, 1 task, 1 command).
+while IFS=$'\t' read -r name format settings data version; do
+	write "$name" "$format" "$settings" "$data" --uid "$uid" >/dev/null 2>&1
+done <"$tmp/dosrs"
+tap_status
