@@ -1,9 +1,9 @@
 # rarperf: confgen, rarbench, rarlab, rarplot. See README.md.
-# Sources are found by pattern, so a new module needs no edit here:
-#   src/lib/*.c          -> build/librarperf.a (shared modules)
+# Sources are found by pattern, so a new module needs no edit here, only a new layer does:
+#   src/<layer>/*.c      -> build/lib<layer>.a (one archive per layer: LAYERS below)
 #   confgen/*.c but main -> build/libconfgen.a (the policy library)
 #   confgen/main.c       -> bin/confgen
-#   src/<prog>/*.c       -> bin/<prog>
+#   src/<prog>/*.c       -> bin/<prog> (PROGS: the folders with a main.c)
 #   tests/unit/test_*.c  -> build/tests/test_* (plain) and build-asan/tests/test_* (ASan+UBSan)
 #   fuzz/fuzz_*.c        -> build/fuzz/fuzz_* (libFuzzer, clang)
 
@@ -24,16 +24,33 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 WARN := -Wall -Wextra -Wshadow -Werror
 DEFS := -D_GNU_SOURCE -DRARPERF_VERSION='"$(VERSION)"' -DRARPERF_GIT_COMMIT='"$(GIT_COMMIT)"' \
 	-DRARPERF_DATADIR='"$(PREFIX)/share/rarperf"'
-INCS := -Isrc/lib -Iconfgen
-BASE_CFLAGS := -std=c11 $(WARN) $(DEFS) $(INCS) $(PKG_CFLAGS) -MMD -MP
+BASE_CFLAGS := -std=c11 $(WARN) $(DEFS) $(PKG_CFLAGS) -MMD -MP
 CFLAGS ?= -O2 -g
 LDLIBS := $(PKG_LIBS) -lm
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-LIB_SRCS := $(wildcard src/lib/*.c)
-CONFGEN_LIB_SRCS := $(filter-out confgen/main.c,$(wildcard confgen/*.c))
+# The layers, lowest first. Each folder may include the headers of the layers it USES and no
+# others: a header that reaches up a layer fails to compile. Programs link their archives in
+# LINK_ORDER (every archive before those it depends on).
+LAYERS := common confgen bench sweep lab fit
+common_USES :=
+confgen_USES := common
+bench_USES := common
+sweep_USES := common confgen bench
+lab_USES := common sweep
+fit_USES := common
+rarbench_USES := common confgen bench sweep
+rarlab_USES := common sweep lab
+rarplot_USES := common fit
+LINK_ORDER := lab sweep fit bench confgen common
+layer_dir = $(if $(filter confgen,$(1)),confgen,src/$(1))
+layer_srcs = $(filter-out confgen/main.c,$(wildcard $(call layer_dir,$(1))/*.c))
+layer_incs = $(foreach l,$($(1)_USES) $(1),-I$(call layer_dir,$(l)))
+layer_libs = $(foreach l,$(filter $($(1)_USES),$(LINK_ORDER)),$(2)/lib$(l).a)
+ALL_INCS := $(foreach l,$(LAYERS),-I$(call layer_dir,$(l)))
+ALL_LIBS = $(foreach l,$(LINK_ORDER),$(1)/lib$(l).a)
+
 PROGS := $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/main.c))))
-PROGS := $(filter-out lib,$(PROGS))
 BINS := $(addprefix bin/,$(PROGS)) $(if $(wildcard confgen/main.c),bin/confgen)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
@@ -48,44 +65,46 @@ all: $(BINS)
 # --- libraries ---------------------------------------------------------------
 build/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(BASE_CFLAGS) $(INCS) $(CFLAGS) -c -o $@ $<
 
 build-asan/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
+	$(CC) $(BASE_CFLAGS) $(INCS) $(ASAN_FLAGS) -c -o $@ $<
 
-build/librarperf.a: $(patsubst %.c,build/%.o,$(LIB_SRCS))
-	$(AR) rcs $@ $^
-build/libconfgen.a: $(patsubst %.c,build/%.o,$(CONFGEN_LIB_SRCS))
-	$(AR) rcs $@ $^
-build-asan/librarperf.a: $(patsubst %.c,build-asan/%.o,$(LIB_SRCS))
-	$(AR) rcs $@ $^
-build-asan/libconfgen.a: $(patsubst %.c,build-asan/%.o,$(CONFGEN_LIB_SRCS))
-	$(AR) rcs $@ $^
+define layer_rule
+build/$(call layer_dir,$(1))/%.o build-asan/$(call layer_dir,$(1))/%.o: INCS = $(call layer_incs,$(1))
+build/lib$(1).a: $(patsubst %.c,build/%.o,$(call layer_srcs,$(1)))
+	$$(AR) rcs $$@ $$^
+build-asan/lib$(1).a: $(patsubst %.c,build-asan/%.o,$(call layer_srcs,$(1)))
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call layer_rule,$(l))))
 
-LIBS := $(if $(CONFGEN_LIB_SRCS),build/libconfgen.a) build/librarperf.a
-ASAN_LIBS := $(if $(CONFGEN_LIB_SRCS),build-asan/libconfgen.a) build-asan/librarperf.a
+LIBS := $(call ALL_LIBS,build)
+ASAN_LIBS := $(call ALL_LIBS,build-asan)
 
 # --- programs ----------------------------------------------------------------
-bin/confgen: build/confgen/main.o $(LIBS)
+build/confgen/main.o: INCS = $(call layer_incs,confgen)
+bin/confgen: build/confgen/main.o build/libconfgen.a build/libcommon.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< build/libconfgen.a build/libcommon.a $(LDLIBS)
 
 define prog_rule
-bin/$(1): $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(LIBS)
+build/src/$(1)/%.o: INCS = $(call layer_incs,$(1))
+bin/$(1): $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(call layer_libs,$(1),build)
 	@mkdir -p bin
-	$$(CC) $$(CFLAGS) -o $$@ $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(LIBS) $$(LDLIBS)
+	$$(CC) $$(CFLAGS) -o $$@ $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(call layer_libs,$(1),build) $$(LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
 # --- tests -------------------------------------------------------------------
 build/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(LIBS) $(LDLIBS)
+	$(CC) $(BASE_CFLAGS) $(ALL_INCS) $(CFLAGS) -Itests/unit -o $@ $< $(LIBS) $(LDLIBS)
 
 build-asan/tests/%: tests/unit/%.c tests/unit/harness.h $(ASAN_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) -Itests/unit -o $@ $< $(ASAN_LIBS) $(LDLIBS)
+	$(CC) $(BASE_CFLAGS) $(ALL_INCS) $(ASAN_FLAGS) -Itests/unit -o $@ $< $(ASAN_LIBS) $(LDLIBS)
 
 unit: $(UNIT_TESTS)
 asan: $(ASAN_TESTS)
@@ -106,10 +125,10 @@ valgrind: $(UNIT_TESTS)
 	@RARPERF_ONLY=valgrind sh tests/run.sh
 
 # --- fuzzing (libFuzzer from Debian's clang) -----------------------------------
-FUZZ_LIB_SRCS := $(LIB_SRCS) $(CONFGEN_LIB_SRCS) $(filter-out %/main.c,$(wildcard src/rarbench/*.c src/rarlab/*.c src/rarplot/*.c))
+FUZZ_LIB_SRCS := $(foreach l,$(LAYERS),$(call layer_srcs,$(l))) $(filter-out %/main.c,$(wildcard src/rarbench/*.c src/rarlab/*.c src/rarplot/*.c))
 build/fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS)
 	@mkdir -p $(dir $@)
-	$(CLANG) -std=c11 -Wall -Wextra -Werror $(DEFS) $(INCS) -Isrc/rarbench -Isrc/rarlab -Isrc/rarplot \
+	$(CLANG) -std=c11 -Wall -Wextra -Werror $(DEFS) $(ALL_INCS) -Isrc/rarbench -Isrc/rarlab -Isrc/rarplot \
 		$(PKG_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_SRCS) $(LDLIBS)
 
 fuzz: $(FUZZERS)
@@ -119,7 +138,7 @@ fuzz: $(FUZZERS)
 lint:
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
-		-D_GNU_SOURCE -Isrc/lib -Iconfgen src confgen
+		-D_GNU_SOURCE $(ALL_INCS) src confgen
 	yamllint -s install.yml roles inventory
 	ansible-lint install.yml
 

@@ -232,47 +232,72 @@ size_t policy_command_name(const struct policy *p, enum policy_side side, uint32
 	return pos;
 }
 
-static const char *const policy_format_names[] = {"sudoers", "doas", "rar-json", "rar-cbor"};
+/*
+ * The policy vocabulary: one name table per enum, indexed by its value. Every
+ * program, manifest and result spells these words through the functions
+ * below.
+ */
+static const char *const policy_format_names[POLICY_FORMAT_COUNT] = {"sudoers", "doas", "rar-json",
+								     "rar-cbor"};
+static const char *const policy_match_names[POLICY_MATCH_COUNT] = {"last", "first", "middle"};
+static const char *const sudoers_layout_names[SUDOERS_LAYOUT_COUNT] = {"per-role", "per-task"};
+
+/* names[i] for i < n, else "?". */
+static const char *policy_name_of(const char *const *names, size_t n, unsigned i)
+{
+	return i < n ? names[i] : "?";
+}
+
+/* The index of s in names[0..n), or -1. */
+static int policy_index_of(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
 
 const char *policy_format_name(enum policy_format f)
 {
-	if ((unsigned)f >= sizeof(policy_format_names) / sizeof(policy_format_names[0]))
-		return "?";
-	return policy_format_names[f];
+	return policy_name_of(policy_format_names, POLICY_FORMAT_COUNT, (unsigned)f);
 }
 
 int policy_format_parse(const char *s, enum policy_format *f)
 {
-	for (size_t i = 0; i < sizeof(policy_format_names) / sizeof(policy_format_names[0]); i++)
-		if (strcmp(s, policy_format_names[i]) == 0) {
-			*f = (enum policy_format)i;
-			return 0;
-		}
-	return -1;
+	int i = policy_index_of(policy_format_names, POLICY_FORMAT_COUNT, s);
+
+	if (i < 0)
+		return -1;
+	*f = (enum policy_format)i;
+	return 0;
 }
 
 const char *policy_match_name(enum policy_match m)
 {
-	switch (m) {
-	case POLICY_MATCH_LAST:
-		return "last";
-	case POLICY_MATCH_FIRST:
-		return "first";
-	case POLICY_MATCH_MIDDLE:
-		return "middle";
-	}
-	return "?";
+	return policy_name_of(policy_match_names, POLICY_MATCH_COUNT, (unsigned)m);
 }
 
 int policy_match_parse(const char *s, enum policy_match *m)
 {
-	if (strcmp(s, "last") == 0)
-		*m = POLICY_MATCH_LAST;
-	else if (strcmp(s, "first") == 0)
-		*m = POLICY_MATCH_FIRST;
-	else if (strcmp(s, "middle") == 0)
-		*m = POLICY_MATCH_MIDDLE;
-	else
+	int i = policy_index_of(policy_match_names, POLICY_MATCH_COUNT, s);
+
+	if (i < 0)
 		return -1;
+	*m = (enum policy_match)i;
+	return 0;
+}
+
+const char *policy_sudoers_layout_name(enum sudoers_layout l)
+{
+	return policy_name_of(sudoers_layout_names, SUDOERS_LAYOUT_COUNT, (unsigned)l);
+}
+
+int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout)
+{
+	int i = policy_index_of(sudoers_layout_names, SUDOERS_LAYOUT_COUNT, s);
+
+	if (i < 0)
+		return -1;
+	*layout = (enum sudoers_layout)i;
 	return 0;
 }

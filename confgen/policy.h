@@ -1,4 +1,10 @@
 /* policy: the shape of one benchmark policy and the names every format writer draws from it. */
+/*
+ * confgen, the policy library: model (this header), validate, and one thin
+ * writer per format (policy_<format>.h). It is the source of the policy
+ * vocabulary (formats, match positions, sudoers layouts) that manifests and
+ * results spell; it uses only src/common.
+ */
 #ifndef RARPERF_POLICY_H
 #define RARPERF_POLICY_H
 
@@ -37,8 +43,12 @@
 /* The RootAsRole version the files claim (spec §1). */
 #define POLICY_RAR_VERSION "3.3.4"
 
+/* Where the matching rule sits; named by policy_match_name. */
 enum policy_match { POLICY_MATCH_LAST, POLICY_MATCH_FIRST, POLICY_MATCH_MIDDLE };
+#define POLICY_MATCH_COUNT 3
+/* How a sudoers file groups its user specs; named by policy_sudoers_layout_name. */
 enum sudoers_layout { SUDOERS_LAYOUT_PER_ROLE, SUDOERS_LAYOUT_PER_TASK };
+#define SUDOERS_LAYOUT_COUNT 2
 
 /*
  * Which side of the policy a writer asks for. Outside seed-compat both sides
@@ -113,6 +123,7 @@ enum policy_format {
 	POLICY_FORMAT_RAR_JSON,
 	POLICY_FORMAT_RAR_CBOR
 };
+#define POLICY_FORMAT_COUNT 4
 
 /* "sudoers", "doas", "rar-json" or "rar-cbor". */
 const char *policy_format_name(enum policy_format f);
@@ -125,5 +136,11 @@ const char *policy_match_name(enum policy_match m);
 
 /* Parses "last", "first" or "middle" into *m. Returns 0 or -1. */
 int policy_match_parse(const char *s, enum policy_match *m);
+
+/* The name of a sudoers layout ("per-role", "per-task"). */
+const char *policy_sudoers_layout_name(enum sudoers_layout l);
+
+/* Parses "per-role" or "per-task" into *layout. Returns 0 or -1. */
+int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout);
 
 #endif

@@ -8,17 +8,6 @@
 
 #define POLICY_SUDOERS_MODE 0440
 
-int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout)
-{
-	if (strcmp(s, "per-role") == 0)
-		*layout = SUDOERS_LAYOUT_PER_ROLE;
-	else if (strcmp(s, "per-task") == 0)
-		*layout = SUDOERS_LAYOUT_PER_TASK;
-	else
-		return -1;
-	return 0;
-}
-
 /* "R<r>T<t>" with 1-based indices. */
 static void policy_sudoers_alias(struct policy_file *f, uint32_t r, uint32_t t)
 {
@@ -96,8 +85,7 @@ int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_
 			"# rarperf confgen: roles=%u users=%u tasks=%u commands=%u uid=%u "
 			"match=%s layout=%s\n",
 			s->roles, s->users, s->tasks, s->commands, s->uid,
-			policy_match_name(s->match),
-			layout == SUDOERS_LAYOUT_PER_TASK ? "per-task" : "per-role");
+			policy_match_name(s->match), policy_sudoers_layout_name(layout));
 	}
 	/* The original joined roles with "\n": one blank line between roles. */
 	for (uint32_t r = 0; r < s->roles; r++) {

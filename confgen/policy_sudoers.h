@@ -18,7 +18,4 @@
 int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_layout layout,
 			 struct errbuf *eb);
 
-/* Parses "per-role" or "per-task" into *layout. Returns 0 or -1. */
-int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout);
-
 #endif

@@ -250,13 +250,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 			cfg->as_user = optarg;
 			break;
 		case OPT_ORDER:
-			if (strcmp(optarg, "sequential") == 0)
-				cfg->order = MEASURE_ORDER_SEQUENTIAL;
-			else if (strcmp(optarg, "interleaved") == 0)
-				cfg->order = MEASURE_ORDER_INTERLEAVED;
-			else if (strcmp(optarg, "random") == 0)
-				cfg->order = MEASURE_ORDER_RANDOM;
-			else
+			if (measure_order_parse(optarg, &cfg->order) != 0)
 				return errbuf_set(eb,
 						  "--order: '%s' is not sequential, interleaved "
 						  "or random",

@@ -1,4 +1,4 @@
-/* rarbench: a hyperfine-compatible command benchmark runner (CLI over src/lib's measure/export). */
+/* rarbench: a hyperfine-compatible command benchmark runner (CLI over src/bench). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "errbuf.h"
 #include "export.h"
-#include "manifest_main.h"
+#include "runner_main.h"
 #include "measure.h"
 #include "params.h"
 #include "proc.h"
@@ -253,13 +253,6 @@ struct run_ctx {
 	cJSON *extra;
 };
 
-static const char *order_name(enum measure_order o)
-{
-	return o == MEASURE_ORDER_INTERLEAVED ? "interleaved"
-	       : o == MEASURE_ORDER_RANDOM    ? "random"
-					      : "sequential";
-}
-
 /* Rewrites every requested export with the benchmarks finished so far. */
 static int export_all(struct run_ctx *ctx, struct errbuf *eb)
 {
@@ -312,7 +305,7 @@ static cJSON *build_extra(const struct config *cfg)
 		return NULL;
 	rb = cJSON_AddObjectToObject(extra, "rarbench");
 	if (rb == NULL || !cJSON_AddStringToObject(rb, "version", RARPERF_VERSION) ||
-	    !cJSON_AddStringToObject(rb, "order", order_name(cfg->order)) ||
+	    !cJSON_AddStringToObject(rb, "order", measure_order_name(cfg->order)) ||
 	    !(cfg->have_seed || cfg->order == MEASURE_ORDER_RANDOM
 		  ? cJSON_AddNumberToObject(rb, "seed", (double)cfg->seed)
 		  : cJSON_AddNullToObject(rb, "seed")) ||
@@ -379,7 +372,7 @@ int main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--manifest") == 0 || strncmp(argv[i], "--manifest=", 11) == 0)
-			return manifest_main(argc, argv);
+			return runner_main(argc, argv);
 		if (strcmp(argv[i], "--") == 0)
 			break;
 	}

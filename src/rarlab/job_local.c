@@ -1,4 +1,6 @@
 /* job_local: one host's run on this machine (ansible_connection=local) — fork rarbench, copy. */
+#include "job_local.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,19 +14,12 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
-#include "job_impl.h"
+#include "clock.h"
+#include "fileio.h"
 
 #define READ_CHUNK_BYTES (32 * 1024)
 #define POLL_MS 100
 #define LOCAL_STOP_GRACE_MS 2000
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Copies src to dst atomically (at most JOB_FILE_MAX_BYTES). */
 static int copy_file(const char *src, const char *dst, struct errbuf *eb)
@@ -67,11 +62,11 @@ out:
 /* Waits for pid (bounded by grace_ms, then SIGKILL). Returns its wait status. */
 static int reap(pid_t pid, long grace_ms)
 {
-	long deadline = now_ms() + grace_ms;
+	long deadline = clock_now_ms() + grace_ms;
 	int wstatus = 0;
 
 	while (waitpid(pid, &wstatus, WNOHANG) == 0) {
-		if (now_ms() > deadline) {
+		if (clock_now_ms() > deadline) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &wstatus, 0);
 			break;
@@ -82,20 +77,20 @@ static int reap(pid_t pid, long grace_ms)
 	return wstatus;
 }
 
-/* job_fetch_fn: copies <c>/<name> (c: rarbench's output directory) to dst. */
+/* hoststream_fetch_fn: copies <c>/<name> (c: rarbench's output directory) to dst. */
 static int local_fetch(void *c, const struct events_file *f, const char *dst,
 		       enum hostpool_outcome *outcome, struct errbuf *eb)
 {
 	char src[PATH_MAX];
 
-	(void)job_fmt(src, sizeof(src), "%s/%s", (const char *)c, f->name);
+	(void)fileio_fmt(src, sizeof(src), "%s/%s", (const char *)c, f->name);
 	*outcome = HOSTPOOL_EXEC;
 	return copy_file(src, dst, eb) < 0 ? -1 : 0;
 }
 
 /* ansible_connection=local: rarbench as a child, the same event reader on its stdout. */
-void job_run_local(struct hostpool *hp, size_t index, struct job_ctx *ctx, const char *host_dir,
-		   struct job_stream *st)
+void job_local_run(struct hostpool *hp, size_t index, struct job_ctx *ctx, const char *host_dir,
+		   struct hoststream *st)
 {
 	const struct job_config *cfg = ctx->cfg;
 	char prog[PATH_MAX], out_dir[PATH_MAX], errlog[PATH_MAX];
@@ -104,12 +99,12 @@ void job_run_local(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 	char *buf = malloc(READ_CHUNK_BYTES);
 	struct errbuf eb = {{0}};
 	int pfd[2] = {-1, -1}, errfd = -1, wstatus, status;
-	long last = now_ms();
+	long last = clock_now_ms();
 	pid_t pid;
 
 	snprintf(prog, sizeof(prog), "%s/bin/rarbench", cfg->remote_prefix);
-	(void)job_fmt(out_dir, sizeof(out_dir), "%s/run", host_dir);
-	(void)job_fmt(errlog, sizeof(errlog), "%s/rarbench.stderr", host_dir);
+	(void)fileio_fmt(out_dir, sizeof(out_dir), "%s/run", host_dir);
+	(void)fileio_fmt(errlog, sizeof(errlog), "%s/rarbench.stderr", host_dir);
 	if (buf == NULL || pipe2(pfd, O_CLOEXEC) < 0 ||
 	    (errfd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "cannot set up the local run");
@@ -138,7 +133,8 @@ void job_run_local(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 		struct pollfd p = {pfd[0], POLLIN, 0};
 		ssize_t n;
 		if (atomic_load(&ctx->cancel) || st->failed ||
-		    (cfg->command_timeout_ms > 0 && now_ms() - last > cfg->command_timeout_ms)) {
+		    (cfg->command_timeout_ms > 0 &&
+		     clock_now_ms() - last > cfg->command_timeout_ms)) {
 			bool cancel = atomic_load(&ctx->cancel) != 0, failed = st->failed;
 			kill(pid, SIGINT);
 			reap(pid, LOCAL_STOP_GRACE_MS);
@@ -159,13 +155,13 @@ void job_run_local(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 			continue;
 		if (n <= 0)
 			break;
-		last = now_ms();
-		job_on_output(st, buf, (size_t)n);
+		last = clock_now_ms();
+		hoststream_on_output(st, buf, (size_t)n);
 	}
 	wstatus = reap(pid, cfg->connect_timeout_ms);
 	status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
 	if (WIFEXITED(wstatus) && status == 127) {
-		(void)job_fmt(eb.msg, sizeof(eb.msg), "cannot run %s", prog);
+		(void)fileio_fmt(eb.msg, sizeof(eb.msg), "cannot run %s", prog);
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
 		goto out;
 	}
@@ -180,10 +176,10 @@ void job_run_local(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 					snprintf(tail, sizeof(tail), "%s", line);
 			fclose(f);
 		}
-		if (job_check_end(hp, index, st, status, tail) < 0)
+		if (hoststream_check_end(hp, index, st, status, tail) < 0)
 			goto out;
 	}
-	job_fetch_and_finish(hp, index, st, host_dir, local_fetch, out_dir, false);
+	hoststream_fetch_and_finish(hp, index, st, host_dir, local_fetch, out_dir, false);
 out:
 	if (pfd[0] >= 0)
 		close(pfd[0]);

@@ -1,4 +1,6 @@
 /* job_remote: one host's run over SSH — upload the manifest, exec rarbench, stream, download. */
+#include "job_remote.h"
+
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -6,7 +8,7 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
-#include "job_impl.h"
+#include "fileio.h"
 #include "sshx.h"
 
 #define CMD_MAX_BYTES 4096
@@ -81,7 +83,7 @@ struct remote_fetch {
 	const char *rdir;
 };
 
-/* job_fetch_fn: downloads <rdir>/out/<name> unless dst already has its SHA-256. */
+/* hoststream_fetch_fn: downloads <rdir>/out/<name> unless dst already has its SHA-256. */
 static int remote_fetch(void *c, const struct events_file *f, const char *dst,
 			enum hostpool_outcome *outcome, struct errbuf *eb)
 {
@@ -89,9 +91,9 @@ static int remote_fetch(void *c, const struct events_file *f, const char *dst,
 	char remote[PATH_MAX];
 	bool missing;
 
-	if (job_file_matches(dst, f->sha256))
+	if (hoststream_file_matches(dst, f->sha256))
 		return 1; /* fetched by an earlier run */
-	(void)job_fmt(remote, sizeof(remote), "%s/out/%s", rf->rdir, f->name);
+	(void)fileio_fmt(remote, sizeof(remote), "%s/out/%s", rf->rdir, f->name);
 	if (sshx_download(rf->s, remote, dst, JOB_FILE_MAX_BYTES, &missing, eb) < 0) {
 		*outcome = !sshx_connected(rf->s) ? HOSTPOOL_CONNECT : HOSTPOOL_EXEC;
 		return -1;
@@ -99,8 +101,8 @@ static int remote_fetch(void *c, const struct events_file *f, const char *dst,
 	return 0;
 }
 
-void job_run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
-		    const struct inventory_host *h, const char *host_dir, struct job_stream *st)
+void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
+		    const struct inventory_host *h, const char *host_dir, struct hoststream *st)
 {
 	const struct job_config *cfg = ctx->cfg;
 	struct sshx_opts o = {
@@ -135,7 +137,7 @@ void job_run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	}
 	hostpool_set_state(hp, index, HOSTPOOL_UPLOADING);
 	snprintf(rdir, sizeof(rdir), "%s/%s/%s", cfg->remote_dir, ctx->run_id, h->name);
-	(void)job_fmt(rman, sizeof(rman), "%s/%s", rdir, base_name(ctx->manifest_abs));
+	(void)fileio_fmt(rman, sizeof(rman), "%s/%s", rdir, base_name(ctx->manifest_abs));
 	if (sshx_mkdirs(s, rdir, &eb) < 0 || sshx_upload(s, ctx->manifest_abs, rman, &eb) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
 		goto out;
@@ -143,7 +145,7 @@ void job_run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	/* exec: the signal of a stop reaches rarbench, not a shell */
 	cmd[0] = '\0';
 	snprintf(prog, sizeof(prog), "%s/bin/rarbench", cfg->remote_prefix);
-	(void)job_fmt(remote, sizeof(remote), "%s/out", rdir);
+	(void)fileio_fmt(remote, sizeof(remote), "%s/out", rdir);
 	if (shell_word(cmd, sizeof(cmd), prog) < 0 ||
 	    shell_word(cmd, sizeof(cmd), "--manifest") < 0 ||
 	    shell_word(cmd, sizeof(cmd), rman) < 0 || shell_word(cmd, sizeof(cmd), "--out") < 0 ||
@@ -155,29 +157,29 @@ void job_run_remote(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 		goto out;
 	}
 	/* the shell records its pid, then exec makes it rarbench's: stop_cmd signals it */
-	(void)job_fmt(remote, sizeof(remote), "%s/rarbench.pid", rdir);
+	(void)fileio_fmt(remote, sizeof(remote), "%s/rarbench.pid", rdir);
 	pidq[0] = '\0';
 	if (shell_word(pidq, sizeof(pidq), remote) < 0 ||
-	    job_fmt(full, sizeof(full), "echo $$ >%s && exec %s", pidq, cmd) < 0 ||
-	    job_fmt(stop, sizeof(stop), STOP_SCRIPT, pidq) < 0) {
+	    fileio_fmt(full, sizeof(full), "echo $$ >%s && exec %s", pidq, cmd) < 0 ||
+	    fileio_fmt(stop, sizeof(stop), STOP_SCRIPT, pidq) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "command too long");
 		goto out;
 	}
 	hostpool_set_state(hp, index, HOSTPOOL_RUNNING);
-	rc = sshx_exec(s, full, stop, job_on_output, st, &status, &fail, &eb);
+	rc = sshx_exec(s, full, stop, hoststream_on_output, st, &status, &fail, &eb);
 	/* the tail of the host's stderr, for the post-mortem (best effort) */
 	tail = sshx_stderr_tail(s);
-	if (job_fmt(local, sizeof(local), "%s/rarbench.stderr", host_dir) == 0)
+	if (fileio_fmt(local, sizeof(local), "%s/rarbench.stderr", host_dir) == 0)
 		(void)atomicfile_write(local, tail, strlen(tail), 0644, &eb2);
 	if (rc < 0) {
 		hostpool_finish(hp, index, outcome_of(fail), 0, st->failed ? st->eb.msg : eb.msg);
 		goto out;
 	}
-	if (job_check_end(hp, index, st, status, sshx_stderr_tail(s)) < 0)
+	if (hoststream_check_end(hp, index, st, status, sshx_stderr_tail(s)) < 0)
 		goto out;
 	{
 		struct remote_fetch rf = {.s = s, .rdir = rdir};
-		job_fetch_and_finish(hp, index, st, host_dir, remote_fetch, &rf, true);
+		hoststream_fetch_and_finish(hp, index, st, host_dir, remote_fetch, &rf, true);
 	}
 out:
 	sshx_free(s);

@@ -10,45 +10,20 @@
 #include <cJSON.h>
 
 #include "atomicfile.h"
-#include "job.h"
-
-static char *read_file(const char *path, long max, struct errbuf *eb)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (f == NULL) {
-		errbuf_set_errno(eb, errno, "%s", path);
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) < 0 || (n = ftell(f)) < 0 || n > max ||
-	    fseek(f, 0, SEEK_SET) < 0) {
-		errbuf_set(eb, "%s: unreadable or larger than %ld bytes", path, max);
-		goto out;
-	}
-	buf = malloc((size_t)n + 1);
-	if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		errbuf_set(eb, "%s: cannot read", path);
-		free(buf);
-		buf = NULL;
-		goto out;
-	}
-	buf[n] = '\0';
-out:
-	fclose(f);
-	return buf;
-}
+#include "fileio.h"
+#include "hoststream.h"
+#include "job_config.h"
 
 /* Moves host's results into all (adding parameters.host) and its meta into metas. */
 static long add_host(cJSON *all, cJSON *metas, const char *path, const char *host,
 		     struct errbuf *eb)
 {
-	char *text = read_file(path, JOB_FILE_MAX_BYTES, eb);
 	cJSON *root = NULL, *results, *r, *meta;
+	char *text = NULL;
+	size_t len = 0;
 	long count = 0;
 
-	if (text == NULL)
+	if (fileio_read(path, JOB_FILE_MAX_BYTES, NULL, &text, &len, eb) < 0)
 		return -1;
 	root = cJSON_Parse(text);
 	free(text);
@@ -100,7 +75,7 @@ long merge_results(const char *out_dir, const char *run_id, struct merge_host *h
 		long c;
 		hosts[i].results = 0;
 		snprintf(path, sizeof(path), "%s/%s", out_dir, hosts[i].name);
-		if (!job_host_complete(path, NULL, NULL))
+		if (!hoststream_host_complete(path, NULL, NULL))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/results.json", out_dir, hosts[i].name);
 		c = add_host(all, metas, path, hosts[i].name, eb);

@@ -7,12 +7,14 @@
 #include <string.h>
 
 #include "errbuf.h"
+#include "fileio.h"
 #include "fitreport.h"
 #include "plotfig.h"
 #include "plotrun.h"
 #include "plotseries.h"
 #include "results.h"
 
+#define RARPLOT_EXIT_OK 0
 #define RARPLOT_EXIT_FAIL 1
 #define RARPLOT_EXIT_USAGE 2
 
@@ -100,7 +102,7 @@ static int parse_formats(struct config *cfg, const char *arg)
 	return cfg->n_formats > 0 ? 0 : -1;
 }
 
-/* Returns 0 to go on, or an exit status + 1 (so --help exits 0). */
+/* Returns 0 to go on, 1 when --help or --version was printed, -1 on a usage error (printed). */
 static int parse_args(struct config *cfg, int argc, char **argv)
 {
 	enum { OPT_STAT = 256, OPT_X, OPT_BASELINE, OPT_FORMAT, OPT_UNWEIGHTED, OPT_PLOTS_DIR };
@@ -130,7 +132,7 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 				cfg->stat = PLOTSERIES_MEAN;
 			else {
 				fprintf(stderr, "rarplot: --stat %s: use median or mean\n", optarg);
-				return RARPLOT_EXIT_USAGE + 1;
+				return -1;
 			}
 			break;
 		case OPT_X:
@@ -145,7 +147,7 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 					"rarplot: --format %s: use a comma-separated list of png, "
 					"svg, pdf, or none\n",
 					optarg);
-				return RARPLOT_EXIT_USAGE + 1;
+				return -1;
 			}
 			break;
 		case OPT_UNWEIGHTED:
@@ -162,13 +164,13 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 			return 1;
 		default:
 			usage(stderr);
-			return RARPLOT_EXIT_USAGE + 1;
+			return -1;
 		}
 	}
 	if (optind >= argc) {
 		fputs("rarplot: no results file given\n", stderr);
 		usage(stderr);
-		return RARPLOT_EXIT_USAGE + 1;
+		return -1;
 	}
 	cfg->inputs = argv + optind;
 	cfg->n_inputs = (size_t)(argc - optind);
@@ -197,7 +199,7 @@ int main(int argc, char **argv)
 	config_defaults(&cfg);
 	rc = parse_args(&cfg, argc, argv);
 	if (rc != 0)
-		return rc - 1;
+		return rc > 0 ? RARPLOT_EXIT_OK : RARPLOT_EXIT_USAGE;
 
 	/* Everything that can reject the input happens before anything is written. */
 	res = results_new();
@@ -217,7 +219,7 @@ int main(int argc, char **argv)
 						       sizeof(scripts), &eb) != 0))
 		goto fail;
 
-	if (plotfig_mkdirs(cfg.out_dir, &eb) != 0)
+	if (fileio_mkdirs(cfg.out_dir, &eb) != 0)
 		goto fail;
 	memset(&env, 0, sizeof(env));
 	env.out_dir = cfg.out_dir;

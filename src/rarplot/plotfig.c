@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "fitreport.h"
 #include "plotrun.h"
 
@@ -29,25 +30,6 @@ struct plotfig plotfig_for_axis(const char *axis, char *name_buf, size_t len)
 		f.name = name_buf;
 	}
 	return f;
-}
-
-int plotfig_mkdirs(const char *path, struct errbuf *eb)
-{
-	char buf[PLOTRUN_PATH_MAX];
-	size_t i, len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return errbuf_set(eb, "%s: bad directory name", path);
-	memcpy(buf, path, len + 1);
-	for (i = 1; i <= len; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return errbuf_set_errno(eb, errno, "%s: cannot create", buf);
-		buf[i] = i < len ? '/' : '\0';
-	}
-	return 0;
 }
 
 /* Copies s to out keeping [A-Za-z0-9.+-], every other byte becoming '_'. */
@@ -163,7 +145,7 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 		errbuf_set(eb, "%s: path too long", env->out_dir);
 		goto out;
 	}
-	if (plotfig_mkdirs(dir, eb) != 0)
+	if (fileio_mkdirs(dir, eb) != 0)
 		goto out;
 	/* Per-host series are data for people; with several hosts the figure draws the band. */
 	if (plotfig_write_set(set, dir, !band, env->use_weights, files, titles, weights, eb) != 0)

@@ -48,7 +48,4 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 		   const struct plotfig_env *env, char ***written, size_t *n_written,
 		   struct errbuf *eb);
 
-/* mkdir -p path (mode 0755). Returns 0 or -1. */
-int plotfig_mkdirs(const char *path, struct errbuf *eb);
-
 #endif

@@ -50,7 +50,7 @@ static void test_defaults(void)
 	CHECK_STR_EQ(m->command, "/usr/bin/true");
 	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_TASKS].n, 1);
 	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_TASKS].values[0], 1);
-	CHECK_INT_EQ(m->order, MANIFEST_ORDER_INTERLEAVED);
+	CHECK_INT_EQ(m->order, MEASURE_ORDER_INTERLEAVED);
 	CHECK_INT_EQ(m->repetitions, 1);
 	CHECK_INT_EQ(m->min_runs, 10);
 	CHECK_INT_EQ(m->max_runs, 0);
@@ -86,12 +86,12 @@ static void test_full_manifest(void)
 	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_TASKS].n, 14);
 	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_USERS].n, 4); /* 1 4 7 10 */
 	CHECK_INT_EQ(m->axes[MANIFEST_AXIS_USERS].values[3], 10);
-	CHECK_INT_EQ(m->match, MANIFEST_MATCH_FIRST);
+	CHECK_INT_EQ(m->match, POLICY_MATCH_FIRST);
 	CHECK_INT_EQ(m->min_time_ns, 500000000);
-	CHECK_INT_EQ(m->order, MANIFEST_ORDER_RANDOM);
+	CHECK_INT_EQ(m->order, MEASURE_ORDER_RANDOM);
 	CHECK_INT_EQ(m->seed, 9);
 	CHECK_INT_EQ(m->repetitions, 2);
-	CHECK_INT_EQ(m->sudoers_layout, MANIFEST_LAYOUT_PER_TASK);
+	CHECK_INT_EQ(m->sudoers_layout, SUDOERS_LAYOUT_PER_TASK);
 	manifest_free(m);
 }
 

@@ -1,0 +1,404 @@
+/* measure: hyperfine's warmup / min-runs / max-runs / min-time loop over several commands, in an
+ * order. */
+#include "measure.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* First allocation of a benchmark's sample arrays; they double between runs when needed. */
+#define MEASURE_INITIAL_CAP 64
+
+struct measure_group {
+	const struct measure_bench *benches; /* the whole array */
+	struct measure_result *results;
+	size_t first, k;
+	uint64_t *count; /* planned timing runs per bench of the group */
+	size_t *order;   /* scratch: bench offsets of one round */
+	uint64_t rng;    /* splitmix64 state */
+	const struct measure_opts *opts;
+};
+
+static const char *const measure_order_names[MEASURE_ORDER_COUNT] = {"interleaved", "sequential",
+								     "random"};
+
+const char *measure_order_name(enum measure_order o)
+{
+	return (unsigned)o < MEASURE_ORDER_COUNT ? measure_order_names[o] : "?";
+}
+
+int measure_order_parse(const char *s, enum measure_order *o)
+{
+	for (size_t i = 0; i < MEASURE_ORDER_COUNT; i++)
+		if (strcmp(s, measure_order_names[i]) == 0) {
+			*o = (enum measure_order)i;
+			return 0;
+		}
+	return -1;
+}
+
+void measure_opts_init(struct measure_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->min_runs = MEASURE_DEFAULT_MIN_RUNS;
+	opts->min_time_ns = MEASURE_DEFAULT_MIN_TIME_NS;
+	opts->order = MEASURE_ORDER_SEQUENTIAL;
+}
+
+int measure_opts_validate(const struct measure_opts *opts, struct errbuf *eb)
+{
+	if (opts->min_runs < 1)
+		return errbuf_set(eb, "the minimum number of runs must be at least 1");
+	if (opts->max_runs != 0 && opts->min_runs > opts->max_runs)
+		return errbuf_set(
+		    eb, "the minimum number of runs (%llu) is greater than the maximum (%llu)",
+		    (unsigned long long)opts->min_runs, (unsigned long long)opts->max_runs);
+	if (opts->min_runs > MEASURE_MAX_RUNS_CAP)
+		return errbuf_set(eb, "at most %llu runs per benchmark",
+				  (unsigned long long)MEASURE_MAX_RUNS_CAP);
+	return 0;
+}
+
+void measure_result_clear(struct measure_result *r)
+{
+	if (r == NULL)
+		return;
+	free(r->wall_ns);
+	free(r->user_ns);
+	free(r->system_ns);
+	free(r->exit_codes);
+	memset(r, 0, sizeof(*r));
+}
+
+static int measure_reserve(struct measure_result *r, size_t want, struct errbuf *eb)
+{
+	size_t cap = r->cap ? r->cap : MEASURE_INITIAL_CAP;
+	uint64_t *w, *u, *s;
+	int *e;
+
+	if (want <= r->cap)
+		return 0;
+	while (cap < want)
+		cap *= 2;
+	w = realloc(r->wall_ns, cap * sizeof(*w));
+	if (w != NULL)
+		r->wall_ns = w;
+	u = realloc(r->user_ns, cap * sizeof(*u));
+	if (u != NULL)
+		r->user_ns = u;
+	s = realloc(r->system_ns, cap * sizeof(*s));
+	if (s != NULL)
+		r->system_ns = s;
+	e = realloc(r->exit_codes, cap * sizeof(*e));
+	if (e != NULL)
+		r->exit_codes = e;
+	if (w == NULL || u == NULL || s == NULL || e == NULL)
+		return errbuf_set(eb, "out of memory for %zu samples", cap);
+	r->cap = cap;
+	return 0;
+}
+
+static uint64_t measure_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static uint64_t measure_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void measure_shuffle(size_t *v, size_t n, uint64_t *rng)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(measure_rand(rng) % i);
+		size_t t = v[i - 1];
+
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+static bool measure_stopped(const struct measure_opts *opts)
+{
+	return opts->stop != NULL && *opts->stop != 0;
+}
+
+static int measure_emit(struct measure_group *g, enum measure_event_kind kind, size_t off,
+			uint64_t done, uint64_t total, struct errbuf *eb)
+{
+	struct measure_event ev;
+
+	if (g->opts->on_event == NULL)
+		return 0;
+	ev.kind = kind;
+	ev.bench = g->first + off;
+	ev.group_first = g->first;
+	ev.group_count = g->k;
+	ev.done = done;
+	ev.total = total;
+	ev.result = &g->results[g->first + off];
+	return g->opts->on_event(g->opts->ctx, &ev, eb) != 0 ? -1 : 0;
+}
+
+/* Runs a setup/prepare/cleanup hook; *wall_ns gets its wall time. */
+static int measure_hook(struct proc_cmd *hook, const char *what, uint64_t *wall_ns,
+			struct errbuf *eb)
+{
+	struct proc_sample s;
+
+	*wall_ns = 0;
+	if (hook == NULL)
+		return 0;
+	if (proc_run(hook, &s, eb) != 0)
+		return errbuf_prefix(eb, "%s command", what);
+	if (s.exit_code != 0)
+		return errbuf_set(
+		    eb,
+		    "The %s command terminated with a non-zero exit code (%d). Append "
+		    "' || true' to the command if you are sure that this can be ignored.",
+		    what, s.exit_code);
+	*wall_ns = s.wall_ns;
+	return 0;
+}
+
+/* One run of the measured command of bench off (prepare first); sample after overhead. */
+static int measure_once(struct measure_group *g, size_t off, uint64_t *prep_ns,
+			struct proc_sample *s, struct errbuf *eb)
+{
+	const struct measure_bench *b = &g->benches[g->first + off];
+	const struct proc_sample *ov = &g->opts->overhead;
+
+	if (measure_hook(b->prepare, "preparation", prep_ns, eb) != 0)
+		return -1;
+	if (measure_stopped(g->opts))
+		return MEASURE_STOPPED;
+	if (proc_run(b->cmd, s, eb) != 0)
+		return errbuf_prefix(eb, "%s", b->name);
+	if (measure_stopped(g->opts))
+		return MEASURE_STOPPED;
+	if (s->exit_code != 0 && !g->opts->ignore_failure) {
+		if (WIFSIGNALED(s->status))
+			return errbuf_set(
+			    eb,
+			    "%s: The process has been terminated by a signal (exit code "
+			    "%d). Use the '-i'/'--ignore-failure' option if you want to "
+			    "ignore this. Alternatively, use the '--show-output' option to "
+			    "debug what went wrong.",
+			    b->name, s->exit_code);
+		return errbuf_set(
+		    eb,
+		    "%s: Command terminated with non-zero exit code: %d. Use the "
+		    "'-i'/'--ignore-failure' option if you want to ignore this. "
+		    "Alternatively, use the '--show-output' option to debug what went "
+		    "wrong.",
+		    b->name, s->exit_code);
+	}
+	s->wall_ns = measure_sub(s->wall_ns, ov->wall_ns);
+	s->user_ns = measure_sub(s->user_ns, ov->user_ns);
+	s->system_ns = measure_sub(s->system_ns, ov->system_ns);
+	return 0;
+}
+
+static void measure_record(struct measure_result *r, const struct proc_sample *s)
+{
+	r->wall_ns[r->n] = s->wall_ns;
+	r->user_ns[r->n] = s->user_ns;
+	r->system_ns[r->n] = s->system_ns;
+	r->exit_codes[r->n] = s->exit_code;
+	if (s->exit_code != 0)
+		r->all_succeeded = false;
+	r->n++;
+}
+
+/* Fills g->order with the offsets of one round (those still needing runs when pending). */
+static size_t measure_round(struct measure_group *g, bool pending_only)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < g->k; i++)
+		if (!pending_only || g->results[g->first + i].n < g->count[i])
+			g->order[m++] = i;
+	if (g->opts->order == MEASURE_ORDER_RANDOM)
+		measure_shuffle(g->order, m, &g->rng);
+	return m;
+}
+
+/* hyperfine: runs_in_min_time = min_time / (first run + overhead + prepare), bounded. */
+static uint64_t measure_count(const struct measure_opts *opts, const struct proc_sample *first,
+			      uint64_t prep_ns, bool has_prepare)
+{
+	double denom = (double)first->wall_ns + (double)opts->overhead.wall_ns;
+	double fit;
+	uint64_t count;
+
+	if (has_prepare)
+		denom += (double)prep_ns;
+	fit = denom > 0 ? (double)opts->min_time_ns / denom : (double)MEASURE_MAX_RUNS_CAP;
+	count = fit >= (double)MEASURE_MAX_RUNS_CAP ? MEASURE_MAX_RUNS_CAP : (uint64_t)fit;
+	if (count < opts->min_runs)
+		count = opts->min_runs;
+	if (opts->max_runs != 0 && count > opts->max_runs)
+		count = opts->max_runs;
+	return count;
+}
+
+static int measure_group_run(struct measure_group *g, struct errbuf *eb)
+{
+	const struct measure_opts *opts = g->opts;
+	struct proc_sample s;
+	uint64_t prep_ns, done = 0, total = 0, unused;
+	int rc;
+
+	for (size_t i = 0; i < g->k; i++) {
+		g->results[g->first + i].all_succeeded = true;
+		if (measure_emit(g, MEASURE_EV_START, i, 0, 0, eb) != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < g->k; i++) {
+		if (measure_stopped(opts))
+			return MEASURE_STOPPED;
+		if (measure_hook(g->benches[g->first + i].setup, "setup", &unused, eb) != 0)
+			return errbuf_prefix(eb, "%s", g->benches[g->first + i].name);
+	}
+	for (uint64_t w = 0; w < opts->warmup; w++) {
+		size_t m = measure_round(g, false);
+
+		for (size_t j = 0; j < m; j++) {
+			rc = measure_once(g, g->order[j], &prep_ns, &s, eb);
+			if (rc != 0)
+				return rc;
+			if (measure_emit(g, MEASURE_EV_WARMUP, g->order[j], w * g->k + j + 1,
+					 opts->warmup * g->k, eb) != 0)
+				return -1;
+		}
+	}
+	/* The first timing run of each benchmark sets its run count. */
+	{
+		size_t m = measure_round(g, false);
+
+		for (size_t j = 0; j < m; j++) {
+			size_t off = g->order[j];
+			struct measure_result *r = &g->results[g->first + off];
+
+			rc = measure_once(g, off, &prep_ns, &s, eb);
+			if (rc != 0)
+				return rc;
+			g->count[off] = measure_count(opts, &s, prep_ns,
+						      g->benches[g->first + off].prepare != NULL);
+			if (measure_reserve(r,
+					    g->count[off] < MEASURE_INITIAL_CAP
+						? (size_t)g->count[off]
+						: MEASURE_INITIAL_CAP,
+					    eb) != 0)
+				return -1;
+			measure_record(r, &s);
+			done++;
+			if (j + 1 == m)
+				for (size_t i = 0; i < g->k; i++)
+					total += g->count[i];
+			if (measure_emit(g, MEASURE_EV_RUN, off, done, total, eb) != 0)
+				return -1;
+		}
+	}
+	for (;;) {
+		size_t m = measure_round(g, true);
+
+		if (m == 0)
+			break;
+		for (size_t j = 0; j < m; j++) {
+			size_t off = g->order[j];
+			struct measure_result *r = &g->results[g->first + off];
+
+			/* Growing happens here, between runs, never inside proc_run. */
+			if (measure_reserve(r, r->n + 1, eb) != 0)
+				return -1;
+			rc = measure_once(g, off, &prep_ns, &s, eb);
+			if (rc != 0)
+				return rc;
+			measure_record(r, &s);
+			done++;
+			if (measure_emit(g, MEASURE_EV_RUN, off, done, total, eb) != 0)
+				return -1;
+		}
+	}
+	for (size_t i = 0; i < g->k; i++) {
+		if (measure_hook(g->benches[g->first + i].cleanup, "cleanup", &unused, eb) != 0)
+			return errbuf_prefix(eb, "%s", g->benches[g->first + i].name);
+		g->results[g->first + i].complete = true;
+		if (measure_emit(g, MEASURE_EV_DONE, i, done, total, eb) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int measure_run(const struct measure_bench *benches, size_t n, const struct measure_opts *opts,
+		struct measure_result *results, struct errbuf *eb)
+{
+	struct measure_group g = {0};
+	int rc = 0;
+
+	if (measure_opts_validate(opts, eb) != 0)
+		return -1;
+	g.benches = benches;
+	g.results = results;
+	g.opts = opts;
+	g.rng = opts->seed;
+	g.count = calloc(n ? n : 1, sizeof(*g.count));
+	g.order = calloc(n ? n : 1, sizeof(*g.order));
+	if (g.count == NULL || g.order == NULL) {
+		rc = errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	for (size_t first = 0; first < n && rc == 0;) {
+		size_t k = 1;
+
+		if (opts->order != MEASURE_ORDER_SEQUENTIAL)
+			while (first + k < n && benches[first + k].group == benches[first].group)
+				k++;
+		g.first = first;
+		g.k = k;
+		if (measure_stopped(opts))
+			rc = MEASURE_STOPPED;
+		else
+			rc = measure_group_run(&g, eb);
+		first += k;
+	}
+out:
+	free(g.count);
+	free(g.order);
+	return rc;
+}
+
+int measure_calibrate(struct proc_cmd *shell_cmd, unsigned count, const volatile sig_atomic_t *stop,
+		      struct proc_sample *out, struct errbuf *eb)
+{
+	double wall = 0, user = 0, sys = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < count; i++) {
+		struct proc_sample s;
+
+		if (stop != NULL && *stop)
+			return MEASURE_STOPPED;
+		if (proc_run(shell_cmd, &s, eb) != 0 || s.exit_code != 0)
+			return errbuf_set(
+			    eb,
+			    "Could not measure shell execution time. Make sure you can "
+			    "run '%s -c \"\"'.",
+			    proc_cmd_argv(shell_cmd)[0]);
+		wall += (double)s.wall_ns;
+		user += (double)s.user_ns;
+		sys += (double)s.system_ns;
+	}
+	if (count > 0) {
+		out->wall_ns = (uint64_t)(wall / count);
+		out->user_ns = (uint64_t)(user / count);
+		out->system_ns = (uint64_t)(sys / count);
+	}
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* clock: now on CLOCK_MONOTONIC, in integer nanoseconds or milliseconds. */
+#include "clock.h"
+
+#include <time.h>
+
+uint64_t clock_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+long clock_now_ms(void)
+{
+	return (long)(clock_now_ns() / 1000000u);
+}

@@ -1,0 +1,32 @@
+/* fileio: whole-file reads with a hard cap, mkdir -p, and path formatting that refuses truncation.
+ */
+#ifndef RARPERF_FILEIO_H
+#define RARPERF_FILEIO_H
+
+#include <stddef.h>
+
+#include "errbuf.h"
+
+/*
+ * Reads the whole file at path (close-on-exec) into a new NUL-terminated
+ * buffer: *text (caller frees) and *len (without the NUL). A file of more
+ * than max_bytes is an error ("PATH: larger than N bytes"); so are a read
+ * error and running out of memory. open_what words the message when path
+ * cannot be opened: "PATH: OPEN_WHAT: strerror", or "PATH: strerror" when
+ * NULL. Returns 0, or -1 with eb filled and *text NULL.
+ */
+int fileio_read(const char *path, size_t max_bytes, const char *open_what, char **text, size_t *len,
+		struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * mkdir -p: creates path and each missing parent, mode 0755; an existing
+ * directory is fine. Returns 0, or -1 with eb "DIR: cannot create: strerror"
+ * (or "PATH: path too long" for an empty or over-long path).
+ */
+int fileio_mkdirs(const char *path, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/* snprintf into buf of cap bytes: 0, or -1 when the result did not fit (buf then cut). */
+int fileio_fmt(char *buf, size_t cap, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

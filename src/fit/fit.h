@@ -1,0 +1,54 @@
+/* fit: weighted and unweighted straight-line least squares with standard errors (pure, no I/O). */
+/*
+ * Layer src/fit (libfit.a): from results to figures: results (read
+ * hyperfine-format JSON), fit (this header: weighted least squares),
+ * plotseries (the data behind each figure), fitreport (report.md,
+ * fits.tsv). It uses src/common only.
+ */
+#ifndef RARPERF_FIT_H
+#define RARPERF_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "errbuf.h"
+
+/* Fewer distinct x values than this is "too few points to fit". */
+#define FIT_MIN_DISTINCT_X 3
+
+/*
+ * The line y = intercept + slope * x fitted to n points. The standard
+ * errors are gnuplot's "asymptotic standard errors": the diagonal of
+ * (X'WX)^-1 scaled by WSSR / (n - 2), so they do not depend on the absolute
+ * scale of the weights. r2 is 1 - WSSR / WSST around the weighted mean
+ * (1 when every y is equal and the line passes through them).
+ */
+struct fit_line {
+	double intercept, slope;
+	double intercept_se, slope_se;
+	double r2;
+	double wssr; /* weighted sum of squared residuals */
+	size_t n;    /* points used */
+	size_t n_distinct_x;
+	bool weighted;
+};
+
+/*
+ * Fits x[i], y[i] (i < n) by least squares. sigma NULL is an unweighted
+ * fit; otherwise point i has weight 1 / sigma[i]^2 and every sigma must be
+ * finite and > 0. Sums are accumulated in long double around the weighted
+ * means (two passes), which keeps large x with small slopes exact to well
+ * below 1e-9 relative. Returns 0 and fills out, or -1 and fills eb when a
+ * value is not finite, a sigma is not positive, or fewer than
+ * FIT_MIN_DISTINCT_X distinct x values are given.
+ */
+int fit_linear(const double *x, const double *y, const double *sigma, size_t n,
+	       struct fit_line *out, struct errbuf *eb);
+
+/*
+ * The x where two fitted lines meet, in *x_out. Returns 0, or -1 when the
+ * slopes are equal (parallel lines never meet). Pure; no errbuf.
+ */
+int fit_crossover(const struct fit_line *a, const struct fit_line *b, double *x_out);
+
+#endif

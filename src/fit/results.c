@@ -1,0 +1,399 @@
+/* results: read hyperfine-format JSON (plain hyperfine, rarbench results.json, rarlab merged.json).
+ */
+#include "results.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+
+struct results *results_new(void)
+{
+	return calloc(1, sizeof(struct results));
+}
+
+static void results_point_clear(struct results_point *p)
+{
+	size_t i;
+
+	free(p->command);
+	free(p->subject);
+	free(p->format);
+	free(p->host);
+	for (i = 0; i < p->n_params; i++) {
+		free(p->params[i].key);
+		free(p->params[i].value);
+	}
+	free(p->params);
+	memset(p, 0, sizeof(*p));
+}
+
+void results_free(struct results *res)
+{
+	size_t i;
+
+	if (res == NULL)
+		return;
+	for (i = 0; i < res->n_points; i++)
+		results_point_clear(&res->points[i]);
+	free(res->points);
+	for (i = 0; i < res->n_sources; i++)
+		free(res->sources[i]);
+	free(res->sources);
+	free(res);
+}
+
+const char *results_point_param(const struct results_point *p, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_params; i++)
+		if (strcmp(p->params[i].key, key) == 0)
+			return p->params[i].value;
+	return NULL;
+}
+
+static int results_cmp_double(const void *a, const void *b)
+{
+	double da = *(const double *)a, db = *(const double *)b;
+
+	return (da > db) - (da < db);
+}
+
+/* Quantile q of sorted[0..n-1], interpolating between order statistics. */
+static double results_quantile(const double *sorted, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t lo = (size_t)floor(pos);
+	double frac = pos - (double)lo;
+
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+/*
+ * A copy of s, refusing strings longer than RESULTS_MAX_STRING and, as
+ * these become TSV fields, file names and one-line messages, control
+ * characters (tab, newline, ...).
+ */
+static char *results_strdup(const char *s, struct errbuf *eb, const char *what)
+{
+	char *copy;
+	size_t i;
+
+	if (strnlen(s, RESULTS_MAX_STRING + 1) > RESULTS_MAX_STRING) {
+		errbuf_set(eb, "%s: longer than %u bytes", what, RESULTS_MAX_STRING);
+		return NULL;
+	}
+	for (i = 0; s[i] != '\0'; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			errbuf_set(eb, "%s: control character at byte %zu", what, i);
+			return NULL;
+		}
+	}
+	copy = strdup(s);
+	if (copy == NULL)
+		errbuf_set(eb, "%s: out of memory", what);
+	return copy;
+}
+
+/* The basename of the first blank-separated word of command. */
+static char *results_subject_from_command(const char *command, struct errbuf *eb)
+{
+	const char *start = command, *end, *slash;
+	char *out;
+
+	while (*start == ' ' || *start == '\t')
+		start++;
+	end = start;
+	while (*end != '\0' && *end != ' ' && *end != '\t')
+		end++;
+	for (slash = start; slash < end; slash++)
+		if (*slash == '/')
+			start = slash + 1;
+	if (end == start) {
+		errbuf_set(eb, "command: no program name to name the subject by");
+		return NULL;
+	}
+	out = strndup(start, (size_t)(end - start));
+	if (out == NULL) {
+		errbuf_set(eb, "command: out of memory");
+		return NULL;
+	}
+	for (slash = out; *slash != '\0'; slash++) {
+		if ((unsigned char)*slash < 0x20 || *slash == 0x7f) {
+			free(out);
+			errbuf_set(eb, "command: control character in the program name");
+			return NULL;
+		}
+	}
+	return out;
+}
+
+/* Reads a required finite, non-negative number. */
+static int results_number(const cJSON *obj, const char *key, double *out, struct errbuf *eb)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (item == NULL)
+		return errbuf_set(eb, "%s: missing", key);
+	if (!cJSON_IsNumber(item))
+		return errbuf_set(eb, "%s: not a number", key);
+	*out = item->valuedouble;
+	if (!isfinite(*out) || *out < 0)
+		return errbuf_set(eb, "%s: %g is not a time in seconds", key, *out);
+	return 0;
+}
+
+static int results_params(const cJSON *entry, struct results_point *p, struct errbuf *eb)
+{
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(entry, "parameters");
+	const cJSON *item;
+	size_t n = 0;
+
+	if (params == NULL || cJSON_IsNull(params))
+		return 0;
+	if (!cJSON_IsObject(params))
+		return errbuf_set(eb, "parameters: not an object");
+	cJSON_ArrayForEach(item, params)
+	{
+		n++;
+	}
+	if (n > RESULTS_MAX_PARAMS)
+		return errbuf_set(eb, "parameters: more than %u", RESULTS_MAX_PARAMS);
+	if (n == 0)
+		return 0;
+	p->params = calloc(n, sizeof(*p->params));
+	if (p->params == NULL)
+		return errbuf_set(eb, "parameters: out of memory");
+	cJSON_ArrayForEach(item, params)
+	{
+		struct results_param *kv = &p->params[p->n_params];
+
+		if (item->string == NULL)
+			return errbuf_set(eb, "parameters: a key is missing");
+		if (!cJSON_IsString(item))
+			return errbuf_set(eb, "parameters.%.64s: not a string", item->string);
+		if (results_point_param(p, item->string) != NULL)
+			return errbuf_set(eb, "parameters.%.64s: duplicate key", item->string);
+		kv->key = results_strdup(item->string, eb, "parameters (a key)");
+		if (kv->key == NULL)
+			return -1;
+		kv->value = results_strdup(item->valuestring, eb, "parameters.<key>");
+		if (kv->value == NULL) {
+			free(kv->key);
+			kv->key = NULL;
+			return -1;
+		}
+		p->n_params++;
+	}
+	return 0;
+}
+
+static int results_times(const cJSON *entry, struct results_point *p, struct errbuf *eb)
+{
+	const cJSON *times = cJSON_GetObjectItemCaseSensitive(entry, "times");
+	const cJSON *item;
+	double *v = NULL;
+	size_t n = 0, i = 0;
+
+	p->q1_s = NAN;
+	p->q3_s = NAN;
+	p->n_runs = 1;
+	if (times == NULL || cJSON_IsNull(times))
+		return 0;
+	if (!cJSON_IsArray(times))
+		return errbuf_set(eb, "times: not an array");
+	n = (size_t)cJSON_GetArraySize(times);
+	if (n == 0)
+		return errbuf_set(eb, "times: empty");
+	v = malloc(n * sizeof(*v));
+	if (v == NULL)
+		return errbuf_set(eb, "times: out of memory");
+	cJSON_ArrayForEach(item, times)
+	{
+		if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) ||
+		    item->valuedouble < 0) {
+			free(v);
+			return errbuf_set(eb, "times[%zu]: not a time in seconds", i);
+		}
+		v[i++] = item->valuedouble;
+	}
+	qsort(v, n, sizeof(*v), results_cmp_double);
+	p->q1_s = results_quantile(v, n, 0.25);
+	p->q3_s = results_quantile(v, n, 0.75);
+	p->n_runs = n;
+	free(v);
+	return 0;
+}
+
+static int results_entry(const cJSON *entry, struct results_point *p, struct errbuf *eb)
+{
+	const cJSON *command, *stddev;
+	const char *v;
+
+	if (!cJSON_IsObject(entry))
+		return errbuf_set(eb, "not an object");
+	command = cJSON_GetObjectItemCaseSensitive(entry, "command");
+	if (!cJSON_IsString(command))
+		return errbuf_set(eb, "command: %s", command == NULL ? "missing" : "not a string");
+	if (strnlen(command->valuestring, RESULTS_MAX_STRING + 1) > RESULTS_MAX_STRING)
+		return errbuf_set(eb, "command: longer than %u bytes", RESULTS_MAX_STRING);
+	p->command = strdup(command->valuestring);
+	if (p->command == NULL)
+		return errbuf_set(eb, "command: out of memory");
+	if (results_number(entry, "mean", &p->mean_s, eb) != 0 ||
+	    results_number(entry, "median", &p->median_s, eb) != 0 ||
+	    results_number(entry, "min", &p->min_s, eb) != 0 ||
+	    results_number(entry, "max", &p->max_s, eb) != 0)
+		return -1;
+	stddev = cJSON_GetObjectItemCaseSensitive(entry, "stddev");
+	if (stddev == NULL || cJSON_IsNull(stddev))
+		p->stddev_s = NAN;
+	else if (results_number(entry, "stddev", &p->stddev_s, eb) != 0)
+		return -1;
+	if (results_times(entry, p, eb) != 0 || results_params(entry, p, eb) != 0)
+		return -1;
+
+	v = results_point_param(p, "subject");
+	p->subject = v != NULL ? results_strdup(v, eb, "parameters.subject")
+			       : results_subject_from_command(p->command, eb);
+	if (p->subject == NULL)
+		return -1;
+	if (p->subject[0] == '\0')
+		return errbuf_set(eb, "parameters.subject: empty");
+	v = results_point_param(p, "format");
+	p->format = results_strdup(v != NULL && v[0] != '\0' ? v : "-", eb, "parameters.format");
+	if (p->format == NULL)
+		return -1;
+	v = results_point_param(p, "host");
+	p->host = results_strdup(v != NULL && v[0] != '\0' ? v : "-", eb, "parameters.host");
+	if (p->host == NULL)
+		return -1;
+	return 0;
+}
+
+static int results_grow(struct results *res, size_t extra, struct errbuf *eb)
+{
+	struct results_point *np;
+	size_t want = res->n_points + extra, cap;
+
+	if (want > RESULTS_MAX_POINTS)
+		return errbuf_set(eb, "more than %u results in all", RESULTS_MAX_POINTS);
+	if (want <= res->cap_points)
+		return 0;
+	cap = res->cap_points ? res->cap_points : 16;
+	while (cap < want)
+		cap *= 2;
+	np = realloc(res->points, cap * sizeof(*np));
+	if (np == NULL)
+		return errbuf_set(eb, "out of memory");
+	res->points = np;
+	res->cap_points = cap;
+	return 0;
+}
+
+int results_parse(struct results *res, const char *buf, size_t len, const char *name,
+		  struct errbuf *eb)
+{
+	cJSON *root = NULL;
+	const cJSON *arr, *entry;
+	const char *end = NULL;
+	char **nsrc = NULL;
+	size_t first = res->n_points, n, i = 0;
+	int rc = -1;
+
+	root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	/* cJSON stops after the first value; anything but blanks after it is an error. */
+	while (root != NULL && end != NULL && end < buf + len &&
+	       (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
+		end++;
+	if (root != NULL && end != NULL && end < buf + len && *end != '\0') {
+		errbuf_set(eb, "%s: not valid JSON (trailing data at byte %zu)", name,
+			   (size_t)(end - buf));
+		goto out;
+	}
+	if (root == NULL) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at != NULL && at >= buf && at <= buf + len ? (size_t)(at - buf) : 0;
+
+		errbuf_set(eb, "%s: not valid JSON (near byte %zu)", name, off);
+		goto out;
+	}
+	if (!cJSON_IsObject(root)) {
+		errbuf_set(eb, "%s: not a JSON object with a \"results\" array", name);
+		goto out;
+	}
+	arr = cJSON_GetObjectItemCaseSensitive(root, "results");
+	if (!cJSON_IsArray(arr)) {
+		errbuf_set(eb, "%s: results: %s", name,
+			   arr == NULL ? "missing (not a hyperfine export)" : "not an array");
+		goto out;
+	}
+	n = (size_t)cJSON_GetArraySize(arr);
+	if (n == 0) {
+		errbuf_set(eb, "%s: results: empty", name);
+		goto out;
+	}
+	if (results_grow(res, n, eb) != 0) {
+		errbuf_prefix(eb, "%s", name);
+		goto out;
+	}
+	nsrc = realloc(res->sources, (res->n_sources + 1) * sizeof(*nsrc));
+	if (nsrc == NULL) {
+		errbuf_set(eb, "%s: out of memory", name);
+		goto out;
+	}
+	res->sources = nsrc;
+	res->sources[res->n_sources] = strdup(name);
+	if (res->sources[res->n_sources] == NULL) {
+		errbuf_set(eb, "%s: out of memory", name);
+		goto out;
+	}
+	cJSON_ArrayForEach(entry, arr)
+	{
+		struct results_point *p = &res->points[res->n_points];
+
+		memset(p, 0, sizeof(*p));
+		p->source = res->n_sources;
+		p->index = i;
+		if (results_entry(entry, p, eb) != 0) {
+			results_point_clear(p);
+			errbuf_prefix(eb, "%s: results[%zu]", name, i);
+			goto out;
+		}
+		res->n_points++;
+		i++;
+	}
+	res->n_sources++;
+	rc = 0;
+out:
+	if (rc != 0) {
+		while (res->n_points > first)
+			results_point_clear(&res->points[--res->n_points]);
+		if (nsrc != NULL) {
+			free(res->sources[res->n_sources]);
+			res->sources[res->n_sources] = NULL;
+		}
+	}
+	cJSON_Delete(root);
+	return rc;
+}
+
+int results_load_file(struct results *res, const char *path, struct errbuf *eb)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (fileio_read(path, RESULTS_FILE_MAX_BYTES, NULL, &buf, &len, eb) < 0)
+		return -1;
+	rc = results_parse(res, buf, len, path, eb);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,96 @@
+/* hostpool: run one job per host on worker threads, at most `forks` at once, with per-host state.
+ */
+/*
+ * Layer src/lab (liblab.a): many hosts at once: inventory (Ansible INI),
+ * sshx (one host over SSH), hostpool (this header: the workers and the host
+ * outcomes), hoststream (one host's event stream, verified fetch). It uses
+ * src/common and src/sweep (the event reader), never a program.
+ */
+#ifndef RARPERF_HOSTPOOL_H
+#define RARPERF_HOSTPOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errbuf.h"
+
+#define HOSTPOOL_FORKS_MAX 256
+#define HOSTPOOL_STACK_BYTES (256 * 1024) /* worker thread stack */
+#define HOSTPOOL_TEXT_MAX 160
+
+enum hostpool_state {
+	HOSTPOOL_WAITING,
+	HOSTPOOL_CONNECTING,
+	HOSTPOOL_UPLOADING,
+	HOSTPOOL_RUNNING,
+	HOSTPOOL_FETCHING,
+	HOSTPOOL_FINISHED,
+};
+
+/* A finished host's outcome (ok, connect, hostkey, auth, exec, timeout, exit=N, interrupted). */
+enum hostpool_outcome {
+	HOSTPOOL_OK,
+	HOSTPOOL_CONNECT,
+	HOSTPOOL_HOSTKEY,
+	HOSTPOOL_AUTH,
+	HOSTPOOL_EXEC,
+	HOSTPOOL_TIMEOUT,
+	HOSTPOOL_EXIT,        /* the remote run exited with a non-zero status */
+	HOSTPOOL_INTERRUPTED, /* stopped by SIGINT */
+};
+
+/* A copy of one host's state (what the display and the summary read). */
+struct hostpool_status {
+	enum hostpool_state state;
+	enum hostpool_outcome outcome;    /* valid when state is HOSTPOOL_FINISHED */
+	int exit_code;                    /* HOSTPOOL_EXIT */
+	uint32_t done, total;             /* points */
+	double eta_s;                     /* -1 when unknown */
+	uint64_t started_ns, finished_ns; /* CLOCK_MONOTONIC; 0 when not yet */
+	char point[HOSTPOOL_TEXT_MAX];    /* the current point */
+	char message[HOSTPOOL_TEXT_MAX];  /* the last error or note */
+	unsigned version;                 /* bumped at every change */
+};
+
+struct hostpool;
+
+/*
+ * The job for host index; runs on a worker thread and reports through the
+ * hostpool_set_* calls, ending with hostpool_finish (done for it when it
+ * returns without). ctx is the one given to hostpool_start.
+ */
+typedef void (*hostpool_job)(struct hostpool *hp, size_t index, void *ctx);
+
+/* A pool for nhosts hosts, all WAITING. forks is clamped to 1..HOSTPOOL_FORKS_MAX. */
+struct hostpool *hostpool_new(size_t nhosts, unsigned forks, struct errbuf *eb);
+
+/* Starts min(forks, nhosts) workers taking hosts in index order. Returns 0 or -1. */
+int hostpool_start(struct hostpool *hp, hostpool_job job, void *ctx, struct errbuf *eb);
+
+/* Waits up to timeout_ms for every host to finish; true when all have (workers joined). */
+bool hostpool_wait(struct hostpool *hp, long timeout_ms);
+
+/* Joins the workers (waiting for them) and frees; NULL is a no-op. */
+void hostpool_free(struct hostpool *hp);
+
+/* Job side: thread-safe updates of host index. */
+void hostpool_set_state(struct hostpool *hp, size_t index, enum hostpool_state state);
+void hostpool_set_progress(struct hostpool *hp, size_t index, uint32_t done, uint32_t total,
+			   double eta_s);
+void hostpool_set_point(struct hostpool *hp, size_t index, const char *point);
+void hostpool_set_message(struct hostpool *hp, size_t index, const char *message);
+void hostpool_finish(struct hostpool *hp, size_t index, enum hostpool_outcome outcome,
+		     int exit_code, const char *message);
+
+/* A consistent copy of host index's state. */
+void hostpool_get(struct hostpool *hp, size_t index, struct hostpool_status *out);
+
+/* Number of hosts. */
+size_t hostpool_count(const struct hostpool *hp);
+
+/* "ok", "connect", ..., "exit=N" into buf. */
+const char *hostpool_outcome_name(enum hostpool_outcome o, int exit_code, char *buf, size_t cap);
+const char *hostpool_state_name(enum hostpool_state s);
+
+#endif

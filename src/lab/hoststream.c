@@ -1,0 +1,203 @@
+/* hoststream: one host's rarbench event stream: progress to the pool, the end checked, files
+ * fetched and verified, done.json. */
+#include "hoststream.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atomicfile.h"
+#include "digest.h"
+#include "fileio.h"
+
+/* done.json is one line; the old reader took less than 4096 bytes of it. */
+#define HOSTSTREAM_DONE_MAX_BYTES 4095
+
+static int hoststream_on_event(void *c, const struct events_event *ev)
+{
+	struct hoststream *st = c;
+
+	switch (ev->kind) {
+	case EVENTS_START:
+		st->points_done = ev->done;
+		st->points_total = ev->total;
+		hostpool_set_progress(st->hp, st->index, ev->done, ev->total, -1);
+		break;
+	case EVENTS_POINT_START:
+		hostpool_set_point(st->hp, st->index, ev->text);
+		break;
+	case EVENTS_POINT_DONE:
+		st->points_done = ev->done;
+		if (ev->total > 0)
+			st->points_total = ev->total;
+		hostpool_set_progress(st->hp, st->index, ev->done, ev->total, ev->eta_s);
+		break;
+	case EVENTS_ERROR:
+	case EVENTS_SKIP_SUBJECT:
+		hostpool_set_message(st->hp, st->index, ev->text);
+		break;
+	case EVENTS_DONE:
+		st->done = *ev;
+		st->saw_done = true;
+		break;
+	case EVENTS_UNKNOWN:
+		break;
+	}
+	return 0;
+}
+
+int hoststream_on_output(void *c, const char *data, size_t len)
+{
+	struct hoststream *st = c;
+
+	if (events_feed(st->reader, data, len, hoststream_on_event, st, &st->eb) != 0) {
+		st->failed = true;
+		errbuf_prefix(&st->eb, "event stream");
+		return 1;
+	}
+	return 0;
+}
+
+/* Writes the done event as DIR/<host>/done.json: the record of a complete fetch. */
+static int hoststream_write_done(const char *host_dir, const struct hoststream *st,
+				 struct errbuf *eb)
+{
+	const struct events_event *ev = &st->done;
+	char path[PATH_MAX], buf[2048];
+	size_t len;
+
+	len = (size_t)snprintf(buf, sizeof(buf),
+			       "{\"event\":\"done\",\"t\":%.3f,\"status\":%d,\"done\":%u,"
+			       "\"total\":%u,\"files\":{",
+			       ev->t, ev->status, st->points_done, st->points_total);
+	for (size_t i = 0; i < ev->nfiles && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s\"%s\":\"%s\"",
+					i ? "," : "", ev->files[i].name, ev->files[i].sha256);
+	if (len < sizeof(buf))
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "}}\n");
+	if (len >= sizeof(buf))
+		return errbuf_set(eb, "done record too long");
+	snprintf(path, sizeof(path), "%s/done.json", host_dir);
+	return atomicfile_write(path, buf, len, 0644, eb);
+}
+
+/* True when the local file has the given SHA-256. */
+bool hoststream_file_matches(const char *path, const char *sha256)
+{
+	char hex[DIGEST_SHA256_HEX_LEN + 1];
+	struct errbuf eb;
+
+	return digest_sha256_file(path, hex, &eb) == 0 && strcmp(hex, sha256) == 0;
+}
+
+bool hoststream_host_complete(const char *host_dir, uint32_t *done, uint32_t *total)
+{
+	char path[PATH_MAX], *buf = NULL;
+	struct events_event ev;
+	struct errbuf eb;
+	size_t n = 0;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/done.json", host_dir);
+	if (fileio_read(path, HOSTSTREAM_DONE_MAX_BYTES, NULL, &buf, &n, &eb) < 0)
+		return false;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	ok = n > 0 && events_parse_line(buf, n, &ev, &eb) == 0 && ev.kind == EVENTS_DONE &&
+	     ev.nfiles > 0;
+	free(buf);
+	if (!ok)
+		return false;
+	for (size_t i = 0; i < ev.nfiles; i++) {
+		snprintf(path, sizeof(path), "%s/%s", host_dir, ev.files[i].name);
+		if (!hoststream_file_matches(path, ev.files[i].sha256))
+			return false;
+	}
+	if (done != NULL)
+		*done = ev.done;
+	if (total != NULL)
+		*total = ev.total;
+	return true;
+}
+
+/* The last non-empty line of text, into out. */
+static const char *hoststream_last_line(const char *text, char *out, size_t cap)
+{
+	size_t end = strlen(text), start;
+
+	while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+		end--;
+	start = end;
+	while (start > 0 && text[start - 1] != '\n')
+		start--;
+	snprintf(out, cap, "%.*s", (int)(end - start), text + start);
+	return out;
+}
+
+/*
+ * After the run: checks how it ended and whether the done event is there.
+ * Returns 0 when the files can be fetched, else finishes the host.
+ */
+int hoststream_check_end(struct hostpool *hp, size_t index, struct hoststream *st, int exit_status,
+			 const char *stderr_tail)
+{
+	char line[HOSTPOOL_TEXT_MAX];
+	bool saw_done = false;
+
+	if (!st->failed &&
+	    events_finish(st->reader, hoststream_on_event, st, &saw_done, &st->eb) != 0)
+		st->failed = true;
+	if (st->failed) {
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, st->eb.msg);
+		return -1;
+	}
+	if (exit_status != 0) {
+		hoststream_last_line(stderr_tail, line, sizeof(line));
+		hostpool_finish(hp, index, exit_status < 0 ? HOSTPOOL_EXEC : HOSTPOOL_EXIT,
+				exit_status, line[0] ? line : "rarbench killed by a signal");
+		return -1;
+	}
+	if (!st->saw_done || st->done.status != 0 || st->done.nfiles == 0) {
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0,
+				st->saw_done ? "done event with a failure status or no files"
+					     : "rarbench ended without a done event");
+		return -1;
+	}
+	return 0;
+}
+
+void hoststream_fetch_and_finish(struct hostpool *hp, size_t index, const struct hoststream *st,
+				 const char *host_dir, hoststream_fetch_fn fetch, void *c,
+				 bool unlink_bad)
+{
+	enum hostpool_outcome outcome = HOSTPOOL_EXEC;
+	struct errbuf eb = {{0}};
+	char local[PATH_MAX];
+
+	hostpool_set_state(hp, index, HOSTPOOL_FETCHING);
+	for (size_t i = 0; i < st->done.nfiles; i++) {
+		const struct events_file *f = &st->done.files[i];
+		int rc;
+		(void)fileio_fmt(local, sizeof(local), "%s/%s", host_dir, f->name);
+		rc = fetch(c, f, local, &outcome, &eb);
+		if (rc < 0) {
+			hostpool_finish(hp, index, outcome, 0, eb.msg);
+			return;
+		}
+		if (rc == 0 && !hoststream_file_matches(local, f->sha256)) {
+			snprintf(eb.msg, sizeof(eb.msg), "%s: SHA-256 differs from the done event",
+				 f->name);
+			if (unlink_bad)
+				unlink(local);
+			hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
+			return;
+		}
+	}
+	if (hoststream_write_done(host_dir, st, &eb) < 0) {
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
+		return;
+	}
+	hostpool_finish(hp, index, HOSTPOOL_OK, 0, "");
+}

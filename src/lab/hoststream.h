@@ -1,0 +1,79 @@
+/* hoststream: one host's rarbench event stream: progress to the pool, the end checked, files
+ * fetched and verified, done.json. */
+#ifndef RARPERF_HOSTSTREAM_H
+#define RARPERF_HOSTSTREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errbuf.h"
+#include "events.h"
+#include "hostpool.h"
+
+/*
+ * The life cycle, whatever carries the stream (a local child or SSH):
+ * zero a struct hoststream with hp, index and a new events_reader; feed it
+ * the child's stdout with hoststream_on_output; when the child ended, call
+ * hoststream_check_end, and when that returns 0, hoststream_fetch_and_finish.
+ * Every failure path finishes the host in the pool; the caller frees reader.
+ */
+
+/* The events of one host's stream, forwarded to the pool. */
+struct hoststream {
+	struct hostpool *hp;
+	size_t index;
+	struct events_reader *reader;
+	struct events_event done;
+	uint32_t points_done, points_total;
+	bool saw_done, failed;
+	struct errbuf eb;
+};
+
+/* True when the local file at path has the given SHA-256 (hex); false when unreadable. */
+bool hoststream_file_matches(const char *path, const char *sha256);
+
+/*
+ * True when DIR/<host>/done.json exists and every file it lists is present
+ * with the recorded SHA-256 (a host a previous run completed); then *done
+ * and *total (either may be NULL) get the points it recorded.
+ */
+bool hoststream_host_complete(const char *host_dir, uint32_t *done, uint32_t *total);
+
+/*
+ * Feeds len bytes of rarbench's stdout (c is a struct hoststream *) to its
+ * event reader, forwarding the events to the pool. Returns 0, or 1 (stop)
+ * with st->failed set and st->eb filled when the stream is malformed.
+ */
+int hoststream_on_output(void *c, const char *data, size_t len);
+
+/*
+ * After the run: flushes the event reader and checks how rarbench ended
+ * (exit_status: its exit code, -1 when killed; stderr_tail: its stderr, of
+ * which the last line names a failure) and that the done event succeeded
+ * with files. Returns 0 when the files can be fetched, else finishes the
+ * host and returns -1.
+ */
+int hoststream_check_end(struct hostpool *hp, size_t index, struct hoststream *st, int exit_status,
+			 const char *stderr_tail);
+
+/*
+ * Brings file f of the done event to dst (its path under the host's
+ * directory). Returns 0 when fetched (to be verified), 1 when dst was
+ * already there with f's SHA-256, or -1 with eb filled and *outcome set.
+ */
+typedef int (*hoststream_fetch_fn)(void *c, const struct events_file *f, const char *dst,
+				   enum hostpool_outcome *outcome, struct errbuf *eb);
+
+/*
+ * The end both carriers share: fetches each file of st's done event into
+ * host_dir with fetch(c, ...), verifies its SHA-256 against the done event
+ * (a mismatch fails the host; with unlink_bad the bad file is removed), then
+ * writes host_dir/done.json and finishes the host OK. Finishes the host
+ * (with the fetch's outcome, or HOSTPOOL_EXEC) on the first failure.
+ */
+void hoststream_fetch_and_finish(struct hostpool *hp, size_t index, const struct hoststream *st,
+				 const char *host_dir, hoststream_fetch_fn fetch, void *c,
+				 bool unlink_bad);
+
+#endif

@@ -1,0 +1,89 @@
+/* sshx: one host over libssh — connect, pinned host key, key auth, SFTP, exec with streamed output.
+ */
+#ifndef RARPERF_SSHX_H
+#define RARPERF_SSHX_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "errbuf.h"
+
+#define SSHX_POLL_MS 100                     /* how often a running command checks cancel/timeout */
+#define SSHX_STDERR_TAIL_BYTES 2048          /* the last bytes of a command's stderr kept */
+#define SSHX_DOWNLOAD_MAX_BYTES (256L << 20) /* a larger remote file is an error */
+
+/* Why a call failed: the host outcome it maps to. */
+enum sshx_fail {
+	SSHX_FAIL_NONE,
+	SSHX_FAIL_CONNECT,   /* TCP, key exchange, lost connection */
+	SSHX_FAIL_HOSTKEY,   /* unknown (without accept_new), changed or unreadable host key */
+	SSHX_FAIL_AUTH,      /* no key accepted */
+	SSHX_FAIL_EXEC,      /* channel, SFTP or the output consumer failed */
+	SSHX_FAIL_TIMEOUT,   /* connect or command timeout */
+	SSHX_FAIL_CANCELLED, /* *cancel became non-zero */
+};
+
+struct sshx_opts {
+	const char *host;         /* address or name */
+	int port;                 /* 0: 22 */
+	const char *user;         /* NULL: the local user name */
+	const char *identity;     /* private key file; NULL: the agent, then the default keys */
+	const char *known_hosts;  /* the only known_hosts file consulted */
+	bool accept_new;          /* record an unknown key (OpenSSH's accept-new) */
+	long connect_timeout_ms;  /* connect, key exchange, auth, SFTP and exit-status waits */
+	long idle_timeout_ms;     /* exec: the longest silence on stdout and stderr */
+	const atomic_int *cancel; /* may be NULL; non-zero stops exec (the command gets SIGINT) */
+};
+
+struct sshx;
+
+/*
+ * Connects, verifies the host key against opts->known_hosts (only
+ * SSH_KNOWN_HOSTS_OK passes; an unknown key is recorded when accept_new, a
+ * changed key always fails) and authenticates with the identity file or the
+ * agent, never prompting. Nothing but key exchange happens before the key is
+ * verified. opts is copied (its strings must outlive the handle). Returns a
+ * handle, or NULL with *fail and eb filled.
+ */
+struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, struct errbuf *eb);
+
+/* Disconnects and frees; NULL is a no-op. */
+void sshx_free(struct sshx *s);
+
+/* Creates the remote directory path and its parents (mode 0700). Returns 0 or -1. */
+int sshx_mkdirs(struct sshx *s, const char *path, struct errbuf *eb);
+
+/* Copies the local file to the remote path (mode 0600). Returns 0 or -1. */
+int sshx_upload(struct sshx *s, const char *local, const char *remote, struct errbuf *eb);
+
+/*
+ * Copies the remote file to local atomically (mode 0644), failing when it
+ * exceeds max_bytes. A missing remote file fails with *missing set true.
+ * Returns 0 or -1.
+ */
+int sshx_download(struct sshx *s, const char *remote, const char *local, long max_bytes,
+		  bool *missing, struct errbuf *eb);
+
+/* Receives each chunk of the command's stdout as it arrives; non-zero stops the command. */
+typedef int (*sshx_output_cb)(void *ctx, const char *data, size_t len);
+
+/*
+ * Runs command in a new channel, passing stdout to out as it arrives and
+ * keeping the last SSHX_STDERR_TAIL_BYTES of stderr (sshx_stderr_tail).
+ * When out returns non-zero, on cancel or on timeout the command is
+ * stopped: a SIGINT signal request, then (OpenSSH refuses signals to root
+ * sessions) stop_command, when not NULL, run in a second channel; then the
+ * channel is closed. Returns 0 when the command exited, with its status in
+ * *exit_status (-1 when killed by a signal), or -1 with *fail and eb filled.
+ */
+int sshx_exec(struct sshx *s, const char *command, const char *stop_command, sshx_output_cb out,
+	      void *ctx, int *exit_status, enum sshx_fail *fail, struct errbuf *eb);
+
+/* The kept tail of the last command's stderr (NUL-terminated, possibly empty). */
+const char *sshx_stderr_tail(const struct sshx *s);
+
+/* False once the connection is gone (to tell a lost host from a failed SFTP call). */
+bool sshx_connected(const struct sshx *s);
+
+#endif

@@ -1,0 +1,239 @@
+/* runner_main: rarbench's --manifest mode: generate, check and measure every point of a sweep. */
+#include "runner_main.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+static volatile sig_atomic_t stop_requested;
+
+/* Only sets a flag: proc's children share our memory until exec (proc.h). */
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: rarbench --manifest FILE [--out DIR] [--resume] [--progress bar|jsonl|none]\n"
+	      "                [--prefix DIR]\n"
+	      "Runs the experiment described by the manifest FILE: for every point of its sweep,\n"
+	      "writes each subject's policy, checks that it grants the command, and measures\n"
+	      "every subject as the bench user. Must run as root (it writes the policies);\n"
+	      "measured runs drop to the manifest's bench user.\n"
+	      "  --out DIR        output directory (default results/<name>)\n"
+	      "  --resume         continue the journal in DIR, skipping finished points\n"
+	      "  --progress MODE  bar (default on a terminal), jsonl (events on stdout), none\n"
+	      "  --prefix DIR     the provisioned prefix (default " RUNNER_DEFAULT_PREFIX ")\n"
+	      "  -h, --help       this help\n"
+	      "Writes DIR/results.json, DIR/results.tsv and DIR/journal.jsonl. See rarbench(1).\n",
+	      f);
+}
+
+/* Reports a failure on stderr (and as an event). */
+static void report(struct runner *r, const char *msg)
+{
+	fprintf(stderr, "%srarbench: %s\n", r->cfg.progress == PROGRESS_BAR ? "\n" : "", msg);
+	progress_error(&r->progress, msg);
+}
+
+/* Returns 0 to go on, 1 when --help was printed, -1 on a usage error (printed). */
+static int parse_args(int argc, char **argv, struct runner_config *cfg)
+{
+	static const struct option opts[] = {{"manifest", required_argument, NULL, 'm'},
+					     {"out", required_argument, NULL, 'o'},
+					     {"resume", no_argument, NULL, 'r'},
+					     {"progress", required_argument, NULL, 'p'},
+					     {"prefix", required_argument, NULL, 'P'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	int c;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->prefix = RUNNER_DEFAULT_PREFIX;
+	cfg->progress = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_NONE;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			cfg->manifest = optarg;
+			break;
+		case 'o':
+			cfg->out = optarg;
+			break;
+		case 'r':
+			cfg->resume = true;
+			break;
+		case 'P':
+			cfg->prefix = optarg;
+			break;
+		case 'p':
+			if (strcmp(optarg, "bar") == 0)
+				cfg->progress = PROGRESS_BAR;
+			else if (strcmp(optarg, "jsonl") == 0)
+				cfg->progress = PROGRESS_JSONL;
+			else if (strcmp(optarg, "none") == 0)
+				cfg->progress = PROGRESS_NONE;
+			else {
+				fprintf(stderr,
+					"rarbench: --progress: unknown mode \"%s\" (expected "
+					"bar, jsonl or none)\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "rarbench: --manifest mode takes no operand (got \"%s\")\n",
+			argv[optind]);
+		return -1;
+	}
+	if (cfg->manifest == NULL) {
+		fputs("rarbench: --manifest FILE is required\n", stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* One step: a point in one round. Returns 0, or the exit status. */
+static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t round, size_t step)
+{
+	char values[MANIFEST_AXIS_COUNT + 2][16];
+	const char *names[MANIFEST_AXIS_COUNT + 2], *vals[MANIFEST_AXIS_COUNT + 2];
+	struct errbuf eb = {0};
+	size_t np = 0;
+	int a;
+
+	for (a = 0; a < MANIFEST_AXIS_COUNT; a++, np++) {
+		snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
+		names[np] = manifest_axis_name(a);
+		vals[np] = values[np];
+	}
+	if (r->m->repetitions > 1) {
+		snprintf(values[np], sizeof(values[np]), "%u", pt->repetition);
+		names[np] = "repetition";
+		vals[np] = values[np];
+		np++;
+	}
+	if (r->m->rounds > 1) {
+		snprintf(values[np], sizeof(values[np]), "%u", round);
+		names[np] = "round";
+		vals[np] = values[np];
+		np++;
+	}
+	progress_point_start(&r->progress, step, names, vals, np);
+	if (runner_point_write_policies(r, pt, &eb) < 0) {
+		errbuf_prefix(&eb, "point %zu", pt->index + 1);
+		report(r, eb.msg);
+		return 1;
+	}
+	if (runner_point_check_grants(r, pt->index + 1, &eb) < 0 ||
+	    runner_point_measure(r, pt, round, &eb) < 0) {
+		report(r, stop_requested ? "interrupted; continue with --resume" : eb.msg);
+		return 1;
+	}
+	progress_point_done(&r->progress, step);
+	return 0;
+}
+
+/*
+ * The measuring loop: rounds passes over the sweep (points shuffled per
+ * pass when rounds > 1), skipping steps the journal holds. Returns the
+ * exit status.
+ */
+static int run_points(struct runner *r)
+{
+	size_t n = sweep_count(r->sweep), i, *order = calloc(n, sizeof(size_t));
+	uint32_t round;
+	int status = 0;
+
+	if (order == NULL) {
+		report(r, "out of memory");
+		return 1;
+	}
+	for (round = 1; round <= r->m->rounds && status == 0; round++) {
+		sweep_round_order(r->sweep, round, r->m->rounds, r->m->seed, order);
+		for (i = 0; i < n && status == 0; i++) {
+			if (r->point_done[order[i] * r->m->rounds + round - 1])
+				continue;
+			if (stop_requested) {
+				report(r, "interrupted; continue with --resume");
+				status = 1;
+				break;
+			}
+			status = run_step(r, sweep_at(r->sweep, order[i]), round,
+					  (size_t)(round - 1) * n + i + 1);
+		}
+	}
+	free(order);
+	return status;
+}
+
+/* The start event (or line), then a warning and an event per skipped subject. */
+static void announce(struct runner *r)
+{
+	const char *ids[MANIFEST_SUBJECTS_MAX];
+	size_t i, k = 0;
+
+	for (i = 0; i < r->nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
+		if (r->subjects[i].skip_reason == NULL)
+			ids[k++] = r->subjects[i].ms->id;
+	progress_start(&r->progress, r->m->name, ids, k, r->out_abs);
+	for (i = 0; i < r->nsubjects; i++) {
+		if (r->subjects[i].skip_reason == NULL)
+			continue;
+		fprintf(stderr, "rarbench: warning: skipping subject %s: %s\n",
+			r->subjects[i].ms->id, r->subjects[i].skip_reason);
+		progress_skip(&r->progress, r->subjects[i].ms->id, r->subjects[i].skip_reason);
+	}
+}
+
+int runner_main(int argc, char **argv)
+{
+	struct errbuf eb = {0};
+	struct sigaction sa;
+	struct runner r;
+	int status;
+
+	memset(&r, 0, sizeof(r));
+	r.stderr_fd = -1;
+	status = parse_args(argc, argv, &r.cfg);
+	if (status != 0)
+		return status > 0 ? RUNNER_EXIT_OK : RUNNER_EXIT_USAGE;
+	r.stop = &stop_requested;
+	if (runner_setup(&r, &eb) < 0) {
+		fprintf(stderr, "%s\n", eb.msg);
+		status = r.bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
+	} else {
+		announce(&r);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		status = run_points(&r);
+		if (status == 0 && runner_finish(&r, &eb) < 0) {
+			report(&r, eb.msg);
+			status = 1;
+		}
+		if (status != 0)
+			progress_done(&r.progress, status, NULL, NULL, 0);
+		else if (r.cfg.progress != PROGRESS_JSONL)
+			fprintf(stderr, "rarbench: %zu points of %s written to %s\n",
+				sweep_count(r.sweep), r.m->name, r.out_abs);
+	}
+	runner_clear(&r);
+	return status;
+}

@@ -1,0 +1,279 @@
+/* runner_output: rebuilds results.json and results.tsv of a manifest run from its journal. */
+#include "runner_output.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomicfile.h"
+#include "export.h"
+#include "stats.h"
+
+#define PARAMS_PER_ENTRY 7
+#define VALUE_LEN 24
+
+/* Per result: its parameter array and the strings it points at. */
+struct entry_params {
+	struct export_param params[PARAMS_PER_ENTRY];
+	char values[5][VALUE_LEN];
+};
+
+/*
+ * One sweep point's samples, all rounds concatenated. Strings are borrowed
+ * from the journal contents; the sample arrays are owned (merged_clear).
+ */
+struct merged {
+	struct journal_subject *subjects;
+	size_t nsubjects;
+};
+
+static void merged_clear(struct merged *mp, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; mp != NULL && i < n; i++) {
+		for (k = 0; k < mp[i].nsubjects; k++) {
+			free(mp[i].subjects[k].result.wall_ns);
+			free(mp[i].subjects[k].result.user_ns);
+			free(mp[i].subjects[k].result.system_ns);
+			free(mp[i].subjects[k].result.exit_codes);
+		}
+		free(mp[i].subjects);
+	}
+	free(mp);
+}
+
+/* Appends src's samples to dst's (dst's arrays grow; dst->n changes only on success). */
+static int append_samples(struct measure_result *dst, const struct measure_result *src)
+{
+	size_t n = dst->n + src->n;
+	uint64_t *w, *u, *sy;
+	int *e;
+
+	if ((w = realloc(dst->wall_ns, n * sizeof(*w))) == NULL)
+		return -1;
+	dst->wall_ns = w;
+	if ((u = realloc(dst->user_ns, n * sizeof(*u))) == NULL)
+		return -1;
+	dst->user_ns = u;
+	if ((sy = realloc(dst->system_ns, n * sizeof(*sy))) == NULL)
+		return -1;
+	dst->system_ns = sy;
+	if ((e = realloc(dst->exit_codes, n * sizeof(*e))) == NULL)
+		return -1;
+	dst->exit_codes = e;
+	memcpy(w + dst->n, src->wall_ns, src->n * sizeof(*w));
+	memcpy(u + dst->n, src->user_ns, src->n * sizeof(*u));
+	memcpy(sy + dst->n, src->system_ns, src->n * sizeof(*sy));
+	memcpy(e + dst->n, src->exit_codes, src->n * sizeof(*e));
+	dst->n = n;
+	dst->cap = n;
+	dst->complete = true;
+	dst->all_succeeded = dst->all_succeeded && src->all_succeeded;
+	return 0;
+}
+
+/* Folds the journal's steps into one merged entry per sweep point; every step exactly once. */
+static int merge_points(const struct manifest *m, const struct sweep *s,
+			const struct journal_contents *c, struct merged *mp, size_t *n_entries,
+			struct errbuf *eb)
+{
+	size_t i, k, idx, total = sweep_count(s);
+	uint32_t round;
+	bool *seen = calloc(total * m->rounds, sizeof(bool));
+	int rc = -1;
+
+	*n_entries = 0;
+	if (seen == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (i = 0; i < c->npoints; i++) {
+		const struct journal_point *p = &c->points[i];
+		struct merged *d;
+
+		if (sweep_parse_step_id(s, p->id, m->rounds, &idx, &round) < 0) {
+			errbuf_set(eb, "journal point %s is not in this sweep", p->id);
+			goto out;
+		}
+		if (seen[idx * m->rounds + round - 1]) {
+			errbuf_set(eb, "journal point %s is recorded twice", p->id);
+			goto out;
+		}
+		seen[idx * m->rounds + round - 1] = true;
+		d = &mp[idx];
+		if (d->subjects == NULL) {
+			d->subjects = calloc(p->nsubjects, sizeof(*d->subjects));
+			if (d->subjects == NULL) {
+				errbuf_set(eb, "out of memory");
+				goto out;
+			}
+			d->nsubjects = p->nsubjects;
+			*n_entries += p->nsubjects;
+			for (k = 0; k < p->nsubjects; k++) {
+				d->subjects[k].subject = p->subjects[k].subject;
+				d->subjects[k].format = p->subjects[k].format;
+				d->subjects[k].command = p->subjects[k].command;
+				d->subjects[k].result.all_succeeded = true;
+			}
+		}
+		if (d->nsubjects != p->nsubjects) {
+			errbuf_set(eb, "journal point %s: its rounds have different subjects",
+				   p->id);
+			goto out;
+		}
+		for (k = 0; k < p->nsubjects; k++) {
+			if (strcmp(d->subjects[k].subject, p->subjects[k].subject) != 0) {
+				errbuf_set(eb,
+					   "journal point %s: its rounds have different subjects",
+					   p->id);
+				goto out;
+			}
+			if (append_samples(&d->subjects[k].result, &p->subjects[k].result) < 0) {
+				errbuf_set(eb, "out of memory");
+				goto out;
+			}
+		}
+	}
+	for (i = 0; i < total * m->rounds; i++) {
+		if (!seen[i]) {
+			errbuf_set(eb, "point %zu (%s, round %zu) is missing from the journal",
+				   i / m->rounds + 1, sweep_at(s, i / m->rounds)->id,
+				   i % m->rounds + 1);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(seen);
+	return rc;
+}
+
+static void fmt_seconds(FILE *f, double ns)
+{
+	if (ns != ns)
+		fputs("\tnan", f);
+	else
+		fprintf(f, "\t%.9g", ns / 1e9);
+}
+
+static int write_tsv(const char *path, const struct sweep *s, const struct merged *by_index,
+		     struct errbuf *eb)
+{
+	struct atomicfile *af = atomicfile_open(path, 0644, eb);
+	size_t i, k, cap = 0;
+	double *scratch = NULL;
+	FILE *f;
+
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fputs("subject\tformat\thost\tnb_roles\tnb_users\tnb_tasks\tnb_commands\trepetition\tn"
+	      "\tmean_s\tstddev_s\tmedian_s\tq1_s\tq3_s\tmin_s\tmax_s\n",
+	      f);
+	for (i = 0; i < sweep_count(s); i++) {
+		const struct sweep_point *sp = sweep_at(s, i);
+		const struct merged *p = &by_index[i];
+
+		for (k = 0; k < p->nsubjects; k++) {
+			const struct journal_subject *js = &p->subjects[k];
+			struct stats_summary sum;
+
+			if (js->result.n > cap) {
+				double *grown = realloc(scratch, js->result.n * sizeof(double));
+
+				if (grown == NULL) {
+					free(scratch);
+					atomicfile_abort(af);
+					return errbuf_set(eb, "%s: out of memory", path);
+				}
+				scratch = grown;
+				cap = js->result.n;
+			}
+			stats_summarize_u64(js->result.wall_ns, js->result.n, scratch, &sum);
+			fprintf(f, "%s\t%s\t-\t%u\t%u\t%u\t%u\t%u\t%zu", js->subject, js->format,
+				sp->value[0], sp->value[1], sp->value[2], sp->value[3],
+				sp->repetition, sum.n);
+			fmt_seconds(f, sum.mean);
+			fmt_seconds(f, sum.stddev);
+			fmt_seconds(f, sum.median);
+			fmt_seconds(f, sum.q1);
+			fmt_seconds(f, sum.q3);
+			fmt_seconds(f, sum.min);
+			fmt_seconds(f, sum.max);
+			fputc('\n', f);
+		}
+	}
+	free(scratch);
+	return atomicfile_commit(af, eb);
+}
+
+int runner_output_write(const char *dir, const struct manifest *m, const struct sweep *s,
+			const struct journal_contents *c, const cJSON *meta, struct errbuf *eb)
+{
+	struct merged *by_index = NULL;
+	struct export_entry *entries = NULL;
+	struct entry_params *params = NULL;
+	cJSON *extra = NULL;
+	char path[PATH_MAX];
+	size_t n = 0, i, k, e = 0;
+	int rc = -1, a;
+
+	by_index = calloc(sweep_count(s), sizeof(*by_index));
+	if (by_index == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	if (merge_points(m, s, c, by_index, &n, eb) < 0)
+		goto out;
+	entries = calloc(n, sizeof(*entries));
+	params = calloc(n, sizeof(*params));
+	extra = cJSON_CreateObject();
+	if (entries == NULL || params == NULL || extra == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < sweep_count(s); i++) {
+		const struct sweep_point *sp = sweep_at(s, i);
+
+		for (k = 0; k < by_index[i].nsubjects; k++, e++) {
+			const struct journal_subject *js = &by_index[i].subjects[k];
+			struct entry_params *ep = &params[e];
+			size_t np = 0;
+
+			for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
+				snprintf(ep->values[a], VALUE_LEN, "%u", sp->value[a]);
+				ep->params[np++] =
+				    (struct export_param){manifest_axis_name(a), ep->values[a]};
+			}
+			ep->params[np++] = (struct export_param){"subject", js->subject};
+			ep->params[np++] = (struct export_param){"format", js->format};
+			if (m->repetitions > 1) {
+				snprintf(ep->values[4], VALUE_LEN, "%u", sp->repetition);
+				ep->params[np++] =
+				    (struct export_param){"repetition", ep->values[4]};
+			}
+			entries[e] =
+			    (struct export_entry){js->command, &js->result, ep->params, np};
+		}
+	}
+	/* extra adopts the copy of meta. */
+	cJSON_AddItemToObject(extra, "meta", cJSON_Duplicate(meta, 1));
+	if (snprintf(path, sizeof(path), "%s/results.json", dir) >= (int)sizeof(path)) {
+		errbuf_set(eb, "%s: path too long", dir);
+		goto out;
+	}
+	if (export_json(path, entries, n, extra, eb) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/results.tsv", dir);
+	if (write_tsv(path, s, by_index, eb) < 0)
+		goto out;
+	rc = 0;
+out:
+	cJSON_Delete(extra);
+	free(params);
+	free(entries);
+	merged_clear(by_index, sweep_count(s));
+	return rc;
+}

@@ -1,0 +1,23 @@
+/* runner_output: rebuilds results.json and results.tsv of a manifest run from its journal. */
+#ifndef RARPERF_RUNNER_OUTPUT_H
+#define RARPERF_RUNNER_OUTPUT_H
+
+#include <cjson/cJSON.h>
+
+#include "errbuf.h"
+#include "journal.h"
+#include "manifest.h"
+#include "sweep.h"
+
+/*
+ * Writes DIR/results.json (hyperfine schema; each result's parameters are
+ * nb_roles, nb_users, nb_tasks, nb_commands, subject, format, and
+ * repetition when m->repetitions > 1; meta copied as the top-level "meta")
+ * and DIR/results.tsv (doc/interfaces.md §4), both atomically, in sweep
+ * order. Every point of s must be in c exactly once, and nothing else.
+ * Returns 0, or -1 with eb filled (nothing half-written).
+ */
+int runner_output_write(const char *dir, const struct manifest *m, const struct sweep *s,
+			const struct journal_contents *c, const cJSON *meta, struct errbuf *eb);
+
+#endif

@@ -1,0 +1,182 @@
+/* runner_point: one step of a manifest run: write the policies, check the grants, measure. */
+#include "runner.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure.h"
+#include "policy.h"
+#include "policy_doas.h"
+#include "policy_rar_cbor.h"
+#include "policy_rar_json.h"
+#include "policy_sudoers.h"
+
+#define STDERR_SHOWN_BYTES 200
+
+/* Writes every active subject's policy for this point (confgen, in-process, atomic). */
+int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, struct errbuf *eb)
+{
+	struct policy_shape shape;
+	struct policy *p = NULL;
+	int rc = -1;
+	size_t i;
+
+	policy_shape_init(&shape);
+	shape.roles = pt->value[MANIFEST_AXIS_ROLES];
+	shape.users = pt->value[MANIFEST_AXIS_USERS];
+	shape.tasks = pt->value[MANIFEST_AXIS_TASKS];
+	shape.commands = pt->value[MANIFEST_AXIS_COMMANDS];
+	shape.uid = (uint32_t)r->m->bench_uid;
+	shape.command = r->m->command;
+	shape.match = r->m->match;
+	shape.seed_compat = r->m->seed_compat;
+	p = policy_build(&shape, eb);
+	if (p == NULL)
+		goto out;
+	for (i = 0; i < r->nsubjects; i++) {
+		const struct runner_subject *s = &r->subjects[i];
+		int w = 0;
+
+		if (s->skip_reason != NULL)
+			continue;
+		switch (s->ms->format) {
+		case POLICY_FORMAT_SUDOERS:
+			w = policy_write_sudoers(p, s->policy, r->m->sudoers_layout, eb);
+			break;
+		case POLICY_FORMAT_DOAS:
+			w = policy_doas_validate(&shape, eb);
+			if (w == 0)
+				w = policy_write_doas(p, s->policy, eb);
+			break;
+		case POLICY_FORMAT_RAR_JSON:
+			w = policy_write_rar_json(p, s->policy, eb);
+			break;
+		case POLICY_FORMAT_RAR_CBOR:
+			w = policy_write_rar_cbor(p, s->policy, s->policy_data, eb);
+			break;
+		}
+		if (w < 0) {
+			errbuf_prefix(eb, "subject %s", s->ms->id);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	policy_free(p);
+	return rc;
+}
+
+/* The first line of what the grant check's child wrote to stderr, then empties it. */
+static void take_stderr(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Empties the grant check's output file and rewinds it (the fd is not O_APPEND). */
+static int reset_output(int fd)
+{
+	if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Runs each subject once as the bench user: a denied command exits fast and
+ * non-zero, and would poison the figure, so the point fails here.
+ */
+int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
+{
+	char out[STDERR_SHOWN_BYTES + 1];
+	struct proc_sample sample;
+	size_t i;
+
+	for (i = 0; i < r->nsubjects; i++) {
+		struct runner_subject *s = &r->subjects[i];
+
+		if (s->skip_reason != NULL)
+			continue;
+		if (reset_output(r->stderr_fd) < 0)
+			return errbuf_set_errno(eb, errno, "grant check: temporary file");
+		if (proc_run(s->check, &sample, eb) < 0)
+			return errbuf_prefix(eb, "point %zu: subject %s", index, s->ms->id);
+		if (sample.exit_code != 0) {
+			take_stderr(r->stderr_fd, out, sizeof(out));
+			return errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s",
+					  index, s->ms->id, r->m->command, sample.exit_code,
+					  out[0] ? ": " : "", out);
+		}
+	}
+	return 0;
+}
+
+/* 1/rounds of n, rounded up (each round gets at least one when n > 0). */
+static uint64_t per_round(uint64_t n, uint32_t rounds)
+{
+	return (n + rounds - 1) / rounds;
+}
+
+int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
+			 struct errbuf *eb)
+{
+	struct measure_bench *benches = NULL;
+	struct measure_result *results = NULL;
+	struct journal_subject *js = NULL;
+	struct measure_opts opts;
+	char id[SWEEP_ID_MAX];
+	size_t i, k = 0;
+	int rc = -1, mr;
+
+	benches = calloc(r->nactive, sizeof(*benches));
+	results = calloc(r->nactive, sizeof(*results));
+	js = calloc(r->nactive, sizeof(*js));
+	if (benches == NULL || results == NULL || js == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < r->nsubjects; i++) {
+		if (r->subjects[i].skip_reason != NULL)
+			continue;
+		/* One group: the subjects are interleaved (or shuffled) run by run. */
+		benches[k] = (struct measure_bench){
+		    .name = r->subjects[i].ms->id, .cmd = r->subjects[i].cmd, .group = 0};
+		js[k].subject = r->subjects[i].ms->id;
+		js[k].format = (char *)policy_format_name(r->subjects[i].ms->format);
+		js[k].command = r->subjects[i].command_line;
+		k++;
+	}
+	measure_opts_init(&opts);
+	opts.warmup = per_round(r->m->warmup, r->m->rounds);
+	opts.min_runs = per_round(r->m->min_runs, r->m->rounds);
+	opts.max_runs = per_round(r->m->max_runs, r->m->rounds);
+	opts.min_time_ns = r->m->min_time_ns / r->m->rounds;
+	opts.order = r->m->order;
+	/* A different but reproducible shuffle per point. */
+	opts.seed = r->m->seed + pt->index + (uint64_t)(round - 1) * sweep_count(r->sweep);
+	opts.stop = r->stop;
+	mr = measure_run(benches, r->nactive, &opts, results, eb);
+	if (mr == MEASURE_STOPPED) {
+		errbuf_set(eb, "interrupted");
+		goto out;
+	}
+	if (mr < 0) {
+		errbuf_prefix(eb, "point %zu", pt->index + 1);
+		goto out;
+	}
+	for (i = 0; i < r->nactive; i++)
+		js[i].result = results[i];
+	sweep_step_id(pt, round, r->m->rounds, id, sizeof(id));
+	rc = journal_append(r->journal, id, pt->index, js, r->nactive, eb);
+out:
+	for (i = 0; results != NULL && i < r->nactive; i++)
+		measure_result_clear(&results[i]);
+	free(results);
+	free(benches);
+	free(js);
+	return rc;
+}

@@ -1,0 +1,417 @@
+/* runner_setup: prepares a manifest run (manifest, prefix facts, subjects, journal) and finishes
+ * it. */
+#include "runner.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "runner_output.h"
+
+#define FACTS_MAX_BYTES (1024 * 1024)
+
+static void utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Reads PREFIX/facts.json (doc/interfaces.md §1). */
+static int load_facts(struct runner *r, struct errbuf *eb)
+{
+	char path[PATH_MAX], *buf = NULL;
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "%s/facts.json", r->cfg.prefix);
+	if (fileio_read(path, FACTS_MAX_BYTES,
+			"cannot open (provision the prefix first: make provision)", &buf, &len,
+			eb) < 0)
+		return -1;
+	r->facts = cJSON_ParseWithLength(buf, len);
+	free(buf);
+	if (!cJSON_IsObject(r->facts))
+		return errbuf_set(eb, "%s: not a JSON object", path);
+	return 0;
+}
+
+/*
+ * The versions a resumed journal must match: rarperf's, and each tool's
+ * from facts.json ("absent" when not built).
+ */
+static int build_versions(struct runner *r, struct errbuf *eb)
+{
+	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r->facts, "tools"), *t;
+
+	r->versions = cJSON_CreateObject();
+	if (r->versions == NULL)
+		return errbuf_set(eb, "out of memory");
+	cJSON_AddStringToObject(r->versions, "rarperf", RARPERF_VERSION);
+	cJSON_ArrayForEach(t, tools)
+	{
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, "version");
+
+		cJSON_AddStringToObject(r->versions, t->string,
+					cJSON_IsString(v) ? v->valuestring : "absent");
+	}
+	return 0;
+}
+
+static char *join_words(char *const *words, size_t n)
+{
+	size_t len = 1, i, off = 0, w;
+	char *s;
+
+	for (i = 0; i < n; i++)
+		len += strlen(words[i]) + 1;
+	s = calloc(1, len);
+	if (s == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			s[off++] = ' ';
+		w = strlen(words[i]);
+		memcpy(s + off, words[i], w);
+		off += w;
+	}
+	return s;
+}
+
+/* Expands one subject's strings against the prefix and checks its program. */
+static int resolve_subject(struct runner *r, const struct manifest_subject *ms,
+			   struct runner_subject *s, struct errbuf *eb)
+{
+	const char *prefix = r->cfg.prefix, *cmd = r->m->command;
+	size_t i;
+
+	s->ms = ms;
+	s->program = manifest_expand(ms->program, prefix, cmd, eb);
+	s->policy = s->program ? manifest_expand(ms->policy, prefix, cmd, eb) : NULL;
+	if (s->policy == NULL)
+		return -1;
+	if (ms->policy_data != NULL &&
+	    (s->policy_data = manifest_expand(ms->policy_data, prefix, cmd, eb)) == NULL)
+		return -1;
+	s->argv = calloc(ms->nargs + 2, sizeof(*s->argv));
+	if (s->argv == NULL || (s->argv[0] = strdup(s->program)) == NULL)
+		return errbuf_set(eb, "out of memory");
+	s->argc = 1;
+	for (i = 0; i < ms->nargs; i++) {
+		s->argv[s->argc] = manifest_expand(ms->args[i], prefix, cmd, eb);
+		if (s->argv[s->argc] == NULL)
+			return -1;
+		s->argc++;
+	}
+	s->command_line = join_words(s->argv, s->argc);
+	if (s->command_line == NULL)
+		return errbuf_set(eb, "out of memory");
+	if (access(s->program, X_OK) != 0) {
+		char reason[PATH_MAX + 64];
+
+		snprintf(reason, sizeof(reason), "%s is missing", s->program);
+		if (errno != ENOENT)
+			snprintf(reason, sizeof(reason), "%s is not executable: %s", s->program,
+				 strerror(errno));
+		s->skip_reason = strdup(reason);
+		if (s->skip_reason == NULL)
+			return errbuf_set(eb, "out of memory");
+	}
+	return 0;
+}
+
+static int prepare_subjects(struct runner *r, struct errbuf *eb)
+{
+	struct proc_opts po = {.envp = r->envp,
+			       .as = &r->user,
+			       .output = PROC_OUTPUT_FD,
+			       .output_fd = r->stderr_fd,
+			       .stdin_null = true};
+	struct proc_opts measured = po;
+	size_t i;
+
+	measured.output = PROC_OUTPUT_NULL;
+
+	r->subjects = calloc(r->m->nsubjects, sizeof(*r->subjects));
+	if (r->subjects == NULL)
+		return errbuf_set(eb, "out of memory");
+	r->nsubjects = r->m->nsubjects;
+	for (i = 0; i < r->nsubjects; i++) {
+		struct runner_subject *s = &r->subjects[i];
+
+		if (resolve_subject(r, &r->m->subjects[i], s, eb) < 0)
+			return errbuf_prefix(eb, "subject %s", r->m->subjects[i].id);
+		if (s->skip_reason != NULL)
+			continue;
+		s->check = proc_cmd_new(s->argv, &po, eb);
+		if (s->check != NULL)
+			s->cmd = proc_cmd_new(s->argv, &measured, eb);
+		if (s->cmd == NULL)
+			return errbuf_prefix(eb, "subject %s", s->ms->id);
+		r->nactive++;
+	}
+	return 0;
+}
+
+/*
+ * Opens (or, with --resume, continues) DIR/journal.jsonl. Returns 0, or -1
+ * with eb filled and r->bad_input set when the journal is not this run's.
+ */
+/* Marks the failure in eb as the user's input (exit 2) and returns -1. */
+static int bad_input(struct runner *r)
+{
+	r->bad_input = true;
+	return -1;
+}
+
+static int open_journal(struct runner *r, struct errbuf *eb)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	const cJSON *s;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/journal.jsonl", r->cfg.out);
+	r->point_done = calloc(sweep_count(r->sweep) * r->m->rounds, sizeof(bool));
+	if (r->point_done == NULL)
+		return errbuf_set(eb, "out of memory");
+	if (stat(path, &st) == 0) {
+		if (!r->cfg.resume) {
+			errbuf_set(eb,
+				   "%s exists: continue it with --resume, or choose another --out",
+				   path);
+			return bad_input(r);
+		}
+		if (journal_read(path, &r->done, eb) < 0)
+			return bad_input(r);
+		if (r->done.header == NULL) {
+			/* Not even a whole header: the run died at once; start it again. */
+			if (unlink(path) < 0)
+				return errbuf_set_errno(eb, errno, "%s: cannot remove", path);
+		} else {
+			if (journal_check(&r->done, r->manifest_sha, r->versions, eb) < 0) {
+				errbuf_prefix(eb, "%s: cannot resume", path);
+				return bad_input(r);
+			}
+			for (i = 0; i < r->done.npoints; i++) {
+				size_t k;
+				uint32_t round;
+
+				if (sweep_parse_step_id(r->sweep, r->done.points[i].id,
+							r->m->rounds, &k, &round) < 0) {
+					errbuf_set(eb, "%s: point %s is not in this sweep", path,
+						   r->done.points[i].id);
+					return bad_input(r);
+				}
+				r->point_done[k * r->m->rounds + round - 1] = true;
+			}
+			s = cJSON_GetObjectItemCaseSensitive(r->done.header, "started");
+			if (cJSON_IsString(s))
+				snprintf(r->started, sizeof(r->started), "%s", s->valuestring);
+			r->journal = journal_reopen(path, r->done.valid_len, eb);
+			return r->journal ? 0 : -1;
+		}
+	}
+	r->journal = journal_create(path, r->manifest_sha, r->versions, r->started, eb);
+	return r->journal ? 0 : -1;
+}
+
+static cJSON *build_meta(struct runner *r)
+{
+	struct hostfacts hf;
+	cJSON *meta = cJSON_CreateObject(), *o, *skipped;
+	char finished[32];
+	size_t i;
+
+	if (meta == NULL)
+		return NULL;
+	hostfacts_collect(&hf);
+	utc_now(finished, sizeof(finished));
+	/* meta adopts every item added below. */
+	cJSON_AddStringToObject(meta, "name", r->m->name);
+	if (r->m->description != NULL)
+		cJSON_AddStringToObject(meta, "description", r->m->description);
+	cJSON_AddStringToObject(meta, "manifest_path", r->cfg.manifest);
+	cJSON_AddStringToObject(meta, "manifest_sha256", r->manifest_sha);
+	cJSON_AddItemToObject(meta, "manifest", cJSON_ParseWithLength(r->m->text, r->m->text_len));
+	cJSON_AddStringToObject(meta, "manifest_text", r->m->text);
+	o = cJSON_AddObjectToObject(meta, "rarperf");
+	cJSON_AddStringToObject(o, "version", RARPERF_VERSION);
+	cJSON_AddStringToObject(o, "commit", RARPERF_GIT_COMMIT);
+	cJSON_AddItemToObject(meta, "host", hostfacts_to_json(&hf));
+	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
+	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
+	o = cJSON_AddObjectToObject(meta, "bench_user");
+	cJSON_AddStringToObject(o, "name", r->m->bench_user);
+	cJSON_AddNumberToObject(o, "uid", (double)r->m->bench_uid);
+	o = cJSON_AddObjectToObject(meta, "measure");
+	cJSON_AddNumberToObject(o, "warmup", r->m->warmup);
+	cJSON_AddNumberToObject(o, "min_runs", r->m->min_runs);
+	if (r->m->max_runs != 0)
+		cJSON_AddNumberToObject(o, "max_runs", r->m->max_runs);
+	else
+		cJSON_AddNullToObject(o, "max_runs");
+	cJSON_AddNumberToObject(o, "min_time_s", (double)r->m->min_time_ns / 1e9);
+	cJSON_AddStringToObject(o, "order", measure_order_name(r->m->order));
+	cJSON_AddNumberToObject(o, "seed", (double)r->m->seed);
+	cJSON_AddNumberToObject(o, "repetitions", r->m->repetitions);
+	cJSON_AddNumberToObject(o, "rounds", r->m->rounds);
+	cJSON_AddNumberToObject(meta, "points", (double)sweep_count(r->sweep));
+	cJSON_AddStringToObject(meta, "started", r->started);
+	cJSON_AddStringToObject(meta, "finished", finished);
+	skipped = cJSON_AddArrayToObject(meta, "skipped_subjects");
+	for (i = 0; skipped != NULL && i < r->nsubjects; i++) {
+		if (r->subjects[i].skip_reason == NULL)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", r->subjects[i].ms->id);
+		cJSON_AddStringToObject(o, "reason", r->subjects[i].skip_reason);
+		cJSON_AddItemToArray(skipped, o);
+	}
+	return meta;
+}
+
+int runner_finish(struct runner *r, struct errbuf *eb)
+{
+	static const char *const names[] = {"results.json", "results.tsv", "journal.jsonl"};
+	char sums[3][DIGEST_SHA256_HEX_LEN + 1], path[PATH_MAX];
+	const char *sum_ptrs[3] = {sums[0], sums[1], sums[2]};
+	struct journal_contents c;
+	cJSON *meta = NULL;
+	int rc = -1;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/journal.jsonl", r->cfg.out);
+	if (journal_read(path, &c, eb) < 0)
+		return -1;
+	meta = build_meta(r);
+	if (meta == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, meta, eb) < 0)
+		goto out;
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", r->cfg.out, names[i]);
+		if (digest_sha256_file(path, sums[i], eb) < 0)
+			goto out;
+	}
+	progress_done(&r->progress, 0, names, sum_ptrs, 3);
+	rc = 0;
+out:
+	cJSON_Delete(meta);
+	journal_contents_clear(&c);
+	return rc;
+}
+
+void runner_clear(struct runner *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nsubjects; i++) {
+		struct runner_subject *s = &r->subjects[i];
+
+		proc_cmd_free(s->cmd);
+		proc_cmd_free(s->check);
+		for (k = 0; k < s->argc; k++)
+			free(s->argv[k]);
+		free(s->argv);
+		free(s->program);
+		free(s->policy);
+		free(s->policy_data);
+		free(s->command_line);
+		free(s->skip_reason);
+	}
+	free(r->subjects);
+	journal_close(r->journal);
+	journal_contents_clear(&r->done);
+	free(r->point_done);
+	proc_env_free(r->envp);
+	proc_user_clear(&r->user);
+	cJSON_Delete(r->versions);
+	cJSON_Delete(r->facts);
+	sweep_free(r->sweep);
+	manifest_free(r->m);
+	if (r->stderr_fd >= 0)
+		close(r->stderr_fd);
+}
+
+/* Prefixes eb's message with "rarbench: " (the line main prints); bad_input: exit 2. Returns -1. */
+static int fail(struct runner *r, struct errbuf *eb, bool bad_input)
+{
+	errbuf_prefix(eb, "rarbench");
+	r->bad_input = bad_input;
+	return -1;
+}
+
+int runner_setup(struct runner *r, struct errbuf *eb)
+{
+	char tmpl[] = "/tmp/rarbench-grant-XXXXXX";
+	size_t i, done = 0;
+
+	r->m = manifest_load(r->cfg.manifest, eb);
+	if (r->m == NULL)
+		return bad_input(r); /* the message already starts with the file's name */
+	digest_sha256_hex(r->m->text, r->m->text_len, r->manifest_sha);
+	if (r->cfg.out == NULL) {
+		size_t n;
+
+		/* results/<name>, the name reduced to characters safe in a path */
+		snprintf(r->out_default, sizeof(r->out_default), "results/%.200s", r->m->name);
+		for (n = 8; r->out_default[n] != '\0'; n++) {
+			char ch = r->out_default[n];
+
+			if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.'))
+				r->out_default[n] = '_';
+		}
+		if (r->out_default[8] == '.')
+			r->out_default[8] = '_'; /* never "results/.." */
+		r->cfg.out = r->out_default;
+	}
+	r->sweep = sweep_new(r->m, eb);
+	if (r->sweep == NULL) {
+		errbuf_prefix(eb, "%s", r->cfg.manifest);
+		return bad_input(r);
+	}
+	if (geteuid() != 0) {
+		errbuf_set(eb,
+			   "--manifest must run as root: it writes the tools' policies (measured "
+			   "runs drop to the bench user)");
+		return fail(r, eb, true);
+	}
+	if (load_facts(r, eb) < 0 || build_versions(r, eb) < 0 ||
+	    proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
+	    (r->envp = proc_env_for_user(&r->user, eb)) == NULL)
+		return fail(r, eb, false);
+	r->stderr_fd = mkstemp(tmpl);
+	if (r->stderr_fd < 0) {
+		errbuf_set_errno(eb, errno, "%s", tmpl);
+		return fail(r, eb, false);
+	}
+	unlink(tmpl);
+	if (prepare_subjects(r, eb) < 0)
+		return fail(r, eb, false);
+	if (r->nactive == 0) {
+		errbuf_set(eb, "no subject of %s is present under %s (%s)", r->cfg.manifest,
+			   r->cfg.prefix, r->subjects[0].skip_reason);
+		return fail(r, eb, false);
+	}
+	utc_now(r->started, sizeof(r->started));
+	if (fileio_mkdirs(r->cfg.out, eb) < 0)
+		return fail(r, eb, false);
+	if (open_journal(r, eb) < 0)
+		return fail(r, eb, r->bad_input);
+	if (realpath(r->cfg.out, r->out_abs) == NULL)
+		snprintf(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out);
+	for (i = 0; i < sweep_count(r->sweep) * r->m->rounds; i++)
+		done += r->point_done[i];
+	progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds, done);
+	return 0;
+}

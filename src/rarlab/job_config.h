@@ -1,0 +1,35 @@
+/* job_config: the options of one rarlab run and what every host's job shares (no code). */
+#ifndef RARPERF_RARLAB_JOB_CONFIG_H
+#define RARPERF_RARLAB_JOB_CONFIG_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "inventory.h"
+
+#define JOB_RUN_ID_MAX 48
+#define JOB_FILE_MAX_BYTES (256L << 20)
+
+/* The options of one rarlab run (filled by main.c). */
+struct job_config {
+	const char *inventory, *limit, *known_hosts, *identity, *user, *out_dir, *manifest;
+	const char *remote_prefix;
+	const char *remote_dir; /* runs go to <remote_dir>/<run id>/<host>; relative: under home */
+	unsigned forks;
+	bool accept_new, resume;
+	long connect_timeout_ms, command_timeout_ms;
+};
+
+/* What every host's job shares; cancel is set on SIGINT. */
+struct job_ctx {
+	const struct job_config *cfg;
+	const struct inventory *inv;
+	const size_t *sel; /* pool index -> inventory index */
+	char run_id[JOB_RUN_ID_MAX];
+	char manifest_abs[PATH_MAX];
+	atomic_int cancel;
+};
+
+#endif

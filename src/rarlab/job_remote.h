@@ -1,0 +1,19 @@
+/* job_remote: one host's run over SSH — upload the manifest, exec rarbench, stream, download. */
+#ifndef RARPERF_RARLAB_JOB_REMOTE_H
+#define RARPERF_RARLAB_JOB_REMOTE_H
+
+#include <stddef.h>
+
+#include "hostpool.h"
+#include "hoststream.h"
+#include "inventory.h"
+#include "job_config.h"
+
+/*
+ * Runs host h over SSH: connect, upload the manifest, run rarbench feeding
+ * st, then hoststream_fetch_and_finish. Always finishes the host.
+ */
+void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
+		    const struct inventory_host *h, const char *host_dir, struct hoststream *st);
+
+#endif

@@ -1,0 +1,508 @@
+/* journal: the append-only, fsync'd record of finished sweep points (DIR/journal.jsonl) and its
+ * reader. */
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fileio.h"
+
+#define JSON_INT_MAX 9007199254740992.0 /* 2^53: integers above lose precision in a double */
+
+struct journal {
+	int fd;
+	char *path;
+};
+
+static void subject_clear(struct journal_subject *s)
+{
+	free(s->subject);
+	free(s->command);
+	free(s->format);
+	free(s->result.wall_ns);
+	free(s->result.user_ns);
+	free(s->result.system_ns);
+	free(s->result.exit_codes);
+	memset(s, 0, sizeof(*s));
+}
+
+static void point_clear(struct journal_point *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsubjects; i++)
+		subject_clear(&p->subjects[i]);
+	free(p->subjects);
+	free(p->id);
+	memset(p, 0, sizeof(*p));
+}
+
+void journal_contents_clear(struct journal_contents *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->npoints; i++)
+		point_clear(&c->points[i]);
+	free(c->points);
+	cJSON_Delete(c->header);
+	memset(c, 0, sizeof(*c));
+}
+
+static char *dup_string(const cJSON *o, const char *key, size_t max)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsString(j) || j->valuestring[0] == '\0' || strlen(j->valuestring) > max)
+		return NULL;
+	return strdup(j->valuestring);
+}
+
+/* Reads array key of o into a new array of n u64 (n set by the first array read when 0). */
+static int read_u64s(const cJSON *o, const char *key, size_t *n, uint64_t **out, double max)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *it;
+	size_t i = 0, len;
+
+	if (!cJSON_IsArray(a))
+		return -1;
+	len = (size_t)cJSON_GetArraySize(a);
+	if (len == 0 || (*n != 0 && len != *n))
+		return -1;
+	*out = calloc(len, sizeof(**out));
+	if (*out == NULL)
+		return -1;
+	cJSON_ArrayForEach(it, a)
+	{
+		double d = it->valuedouble;
+
+		if (!cJSON_IsNumber(it) || !(d >= 0 && d <= max && d == floor(d)))
+			return -1;
+		(*out)[i++] = (uint64_t)d;
+	}
+	*n = len;
+	return 0;
+}
+
+static int parse_subject(const cJSON *o, struct journal_subject *s)
+{
+	uint64_t *codes = NULL;
+	size_t n = 0, i;
+	int rc = -1;
+
+	if (!cJSON_IsObject(o))
+		return -1;
+	s->subject = dup_string(o, "subject", 256);
+	s->format = dup_string(o, "format", 64);
+	s->command = dup_string(o, "command", 65536);
+	if (s->subject == NULL || s->format == NULL || s->command == NULL)
+		goto out;
+	if (read_u64s(o, "wall_ns", &n, &s->result.wall_ns, JSON_INT_MAX) < 0 ||
+	    read_u64s(o, "user_ns", &n, &s->result.user_ns, JSON_INT_MAX) < 0 ||
+	    read_u64s(o, "system_ns", &n, &s->result.system_ns, JSON_INT_MAX) < 0 ||
+	    read_u64s(o, "exit_codes", &n, &codes, 65535) < 0)
+		goto out;
+	s->result.exit_codes = calloc(n, sizeof(int));
+	if (s->result.exit_codes == NULL)
+		goto out;
+	s->result.all_succeeded = true;
+	for (i = 0; i < n; i++) {
+		s->result.exit_codes[i] = (int)codes[i];
+		if (codes[i] != 0)
+			s->result.all_succeeded = false;
+	}
+	s->result.n = n;
+	s->result.cap = n;
+	s->result.complete = true;
+	rc = 0;
+out:
+	free(codes);
+	return rc;
+}
+
+static int parse_point(const cJSON *o, struct journal_point *p)
+{
+	const cJSON *subj, *it, *idx;
+	size_t i = 0;
+
+	if (!cJSON_IsObject(o))
+		return -1;
+	p->id = dup_string(o, "point", 256);
+	idx = cJSON_GetObjectItemCaseSensitive(o, "index");
+	subj = cJSON_GetObjectItemCaseSensitive(o, "subjects");
+	if (p->id == NULL || !cJSON_IsNumber(idx) || !(idx->valuedouble >= 0) ||
+	    idx->valuedouble > 1e9 || idx->valuedouble != floor(idx->valuedouble) ||
+	    !cJSON_IsArray(subj) || cJSON_GetArraySize(subj) < 1 ||
+	    cJSON_GetArraySize(subj) > JOURNAL_SUBJECTS_MAX)
+		return -1;
+	p->index = (size_t)idx->valuedouble;
+	p->subjects = calloc((size_t)cJSON_GetArraySize(subj), sizeof(*p->subjects));
+	if (p->subjects == NULL)
+		return -1;
+	cJSON_ArrayForEach(it, subj)
+	{
+		p->nsubjects = i + 1;
+		if (parse_subject(it, &p->subjects[i]) < 0)
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
+static int valid_header(const cJSON *h)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(h, "journal");
+	const cJSON *sha = cJSON_GetObjectItemCaseSensitive(h, "manifest_sha256");
+	size_t i;
+
+	if (!cJSON_IsNumber(v) || v->valuedouble != 1 || !cJSON_IsString(sha) ||
+	    strlen(sha->valuestring) != 64 ||
+	    !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(h, "versions")))
+		return 0;
+	for (i = 0; i < 64; i++)
+		if (!strchr("0123456789abcdef", sha->valuestring[i]))
+			return 0;
+	return 1;
+}
+
+int journal_parse(const char *text, size_t len, const char *source, struct journal_contents *out,
+		  struct errbuf *eb)
+{
+	size_t off = 0, line_no = 0, cap = 0, k;
+	struct journal_point p;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&p, 0, sizeof(p));
+	while (off < len) {
+		const char *line = text + off, *nl = memchr(line, '\n', len - off), *end = NULL;
+		size_t llen;
+		cJSON *j;
+		int good;
+
+		line_no++;
+		if (nl == NULL) { /* a partial last line: the writer died mid-line */
+			out->torn = true;
+			break;
+		}
+		llen = (size_t)(nl - line);
+		if (llen > JOURNAL_LINE_MAX_BYTES) {
+			errbuf_set(eb, "%s: line %zu: longer than %u bytes", source, line_no,
+				   JOURNAL_LINE_MAX_BYTES);
+			goto out;
+		}
+		j = memchr(line, '\0', llen) ? NULL
+					     : cJSON_ParseWithLengthOpts(line, llen, &end, 0);
+		if (j != NULL && end != line + llen)
+			good = 0;
+		else if (line_no == 1)
+			good = j != NULL && valid_header(j);
+		else
+			good = j != NULL && parse_point(j, &p) == 0;
+		if (!good) {
+			cJSON_Delete(j);
+			point_clear(&p);
+			if (nl + 1 == text + len) { /* a bad last line is a torn write too */
+				out->torn = true;
+				break;
+			}
+			errbuf_set(eb, "%s: line %zu: not a %s", source, line_no,
+				   line_no == 1 ? "journal header" : "journal point");
+			goto out;
+		}
+		if (line_no == 1) {
+			out->header = j;
+		} else {
+			cJSON_Delete(j);
+			for (k = 0; k < out->npoints; k++) {
+				if (strcmp(out->points[k].id, p.id) == 0) {
+					errbuf_set(eb, "%s: line %zu: point %s is already recorded",
+						   source, line_no, p.id);
+					point_clear(&p);
+					goto out;
+				}
+			}
+			if (out->npoints == cap) {
+				size_t ncap = cap ? cap * 2 : 16;
+				struct journal_point *np = realloc(out->points, ncap * sizeof(*np));
+
+				if (np == NULL) {
+					point_clear(&p);
+					errbuf_set(eb, "%s: out of memory", source);
+					goto out;
+				}
+				out->points = np;
+				cap = ncap;
+			}
+			out->points[out->npoints++] = p;
+			memset(&p, 0, sizeof(p));
+		}
+		off = (size_t)(nl - text) + 1;
+		out->valid_len = off;
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		journal_contents_clear(out);
+	return rc;
+}
+
+int journal_read(const char *path, struct journal_contents *out, struct errbuf *eb)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (fileio_read(path, JOURNAL_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0)
+		return -1;
+	rc = journal_parse(buf, len, path, out, eb);
+	free(buf);
+	return rc;
+}
+
+int journal_check(const struct journal_contents *c, const char *manifest_sha256,
+		  const cJSON *versions, struct errbuf *eb)
+{
+	const cJSON *sha, *v;
+	char *had = NULL, *now = NULL;
+
+	if (c->header == NULL)
+		return errbuf_set(eb, "the journal has no header");
+	sha = cJSON_GetObjectItemCaseSensitive(c->header, "manifest_sha256");
+	if (strcmp(sha->valuestring, manifest_sha256) != 0)
+		return errbuf_set(eb,
+				  "the manifest changed since the journal was started "
+				  "(SHA-256 %.12s... then, %.12s... now); use a new --out",
+				  sha->valuestring, manifest_sha256);
+	v = cJSON_GetObjectItemCaseSensitive(c->header, "versions");
+	if (!cJSON_Compare(v, versions, 1)) {
+		had = cJSON_PrintUnformatted(v);
+		now = cJSON_PrintUnformatted(versions);
+		errbuf_set(eb,
+			   "the tool versions changed since the journal was started (%s then, %s "
+			   "now); use a new --out",
+			   had ? had : "?", now ? now : "?");
+		free(had);
+		free(now);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, rc = -1;
+
+	if (copy == NULL)
+		return -1;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		rc = fsync(fd);
+		close(fd);
+	}
+	free(copy);
+	return rc;
+}
+
+/* Writes obj as one line and fsyncs. */
+static int append_json(struct journal *j, const cJSON *obj, struct errbuf *eb)
+{
+	char *s = cJSON_PrintUnformatted(obj);
+	size_t len;
+	int rc = -1;
+
+	if (s == NULL)
+		return errbuf_set(eb, "%s: out of memory", j->path);
+	len = strlen(s);
+	if (len > JOURNAL_LINE_MAX_BYTES) {
+		errbuf_set(eb, "%s: a journal line would exceed %u bytes", j->path,
+			   JOURNAL_LINE_MAX_BYTES);
+		goto out;
+	}
+	s[len] = '\n'; /* replaces the NUL: the line and its newline go in one write */
+	if (write_all(j->fd, s, len + 1) < 0 || fsync(j->fd) < 0) {
+		errbuf_set_errno(eb, errno, "%s: write", j->path);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(s);
+	return rc;
+}
+
+static struct journal *journal_new(const char *path, int flags, struct errbuf *eb)
+{
+	struct journal *j = calloc(1, sizeof(*j));
+
+	if (j == NULL || (j->path = strdup(path)) == NULL) {
+		free(j);
+		errbuf_set(eb, "%s: out of memory", path);
+		return NULL;
+	}
+	j->fd = open(path, flags | O_WRONLY | O_APPEND | O_CLOEXEC, 0644);
+	if (j->fd < 0) {
+		errbuf_set_errno(eb, errno, "%s: cannot open", path);
+		free(j->path);
+		free(j);
+		return NULL;
+	}
+	return j;
+}
+
+struct journal *journal_create(const char *path, const char *manifest_sha256, const cJSON *versions,
+			       const char *started, struct errbuf *eb)
+{
+	struct journal *j = NULL, *ret = NULL;
+	cJSON *h = cJSON_CreateObject(), *v = cJSON_Duplicate(versions, 1);
+
+	if (h == NULL || v == NULL) {
+		cJSON_Delete(v);
+		errbuf_set(eb, "%s: out of memory", path);
+		goto out;
+	}
+	/* h adopts every added item, v included (even when a later add fails). */
+	if (cJSON_AddNumberToObject(h, "journal", 1) == NULL ||
+	    cJSON_AddStringToObject(h, "manifest_sha256", manifest_sha256) == NULL) {
+		cJSON_Delete(v);
+		errbuf_set(eb, "%s: out of memory", path);
+		goto out;
+	}
+	cJSON_AddItemToObject(h, "versions", v);
+	if (cJSON_AddStringToObject(h, "started", started) == NULL) {
+		errbuf_set(eb, "%s: out of memory", path);
+		goto out;
+	}
+	j = journal_new(path, O_CREAT | O_EXCL, eb);
+	if (j == NULL)
+		goto out;
+	if (append_json(j, h, eb) < 0)
+		goto out;
+	if (fsync_dir_of(path) < 0) {
+		errbuf_set_errno(eb, errno, "%s: fsync of its directory", path);
+		goto out;
+	}
+	ret = j;
+	j = NULL;
+out:
+	journal_close(j);
+	cJSON_Delete(h);
+	return ret;
+}
+
+struct journal *journal_reopen(const char *path, size_t valid_len, struct errbuf *eb)
+{
+	struct journal *j = journal_new(path, 0, eb);
+
+	if (j == NULL)
+		return NULL;
+	if (ftruncate(j->fd, (off_t)valid_len) < 0 || fsync(j->fd) < 0) {
+		errbuf_set_errno(eb, errno, "%s: cannot drop its torn last line", path);
+		journal_close(j);
+		return NULL;
+	}
+	return j;
+}
+
+static cJSON *u64_array(const uint64_t *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray(), *x;
+	size_t i;
+
+	for (i = 0; a != NULL && i < n; i++) {
+		x = cJSON_CreateNumber((double)v[i]);
+		if (x == NULL) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+		cJSON_AddItemToArray(a, x); /* a adopts x */
+	}
+	return a;
+}
+
+int journal_append(struct journal *j, const char *point_id, size_t index,
+		   const struct journal_subject *subjects, size_t n, struct errbuf *eb)
+{
+	cJSON *o = cJSON_CreateObject(), *arr = NULL;
+	size_t i, k;
+	int rc = -1;
+
+	if (o == NULL || cJSON_AddStringToObject(o, "point", point_id) == NULL ||
+	    cJSON_AddNumberToObject(o, "index", (double)index) == NULL ||
+	    (arr = cJSON_AddArrayToObject(o, "subjects")) == NULL)
+		goto oom;
+	for (i = 0; i < n; i++) {
+		const struct measure_result *r = &subjects[i].result;
+		cJSON *s = cJSON_CreateObject(), *a;
+
+		if (s == NULL)
+			goto oom;
+		cJSON_AddItemToArray(arr, s); /* arr adopts s */
+		if (r->n == 0) {
+			errbuf_set(eb, "%s: subject %s has no runs", point_id, subjects[i].subject);
+			goto out;
+		}
+		if (cJSON_AddStringToObject(s, "subject", subjects[i].subject) == NULL ||
+		    cJSON_AddStringToObject(s, "format", subjects[i].format) == NULL ||
+		    cJSON_AddStringToObject(s, "command", subjects[i].command) == NULL)
+			goto oom;
+		if ((a = u64_array(r->wall_ns, r->n)) == NULL)
+			goto oom;
+		cJSON_AddItemToObject(s, "wall_ns", a);
+		if ((a = u64_array(r->user_ns, r->n)) == NULL)
+			goto oom;
+		cJSON_AddItemToObject(s, "user_ns", a);
+		if ((a = u64_array(r->system_ns, r->n)) == NULL)
+			goto oom;
+		cJSON_AddItemToObject(s, "system_ns", a);
+		if ((a = cJSON_AddArrayToObject(s, "exit_codes")) == NULL)
+			goto oom;
+		for (k = 0; k < r->n; k++) {
+			cJSON *x = cJSON_CreateNumber(r->exit_codes[k] < 0 ? 0 : r->exit_codes[k]);
+
+			if (x == NULL)
+				goto oom;
+			cJSON_AddItemToArray(a, x);
+		}
+	}
+	rc = append_json(j, o, eb);
+	goto out;
+oom:
+	errbuf_set(eb, "journal: out of memory");
+out:
+	cJSON_Delete(o);
+	return rc;
+}
+
+void journal_close(struct journal *j)
+{
+	if (j == NULL)
+		return;
+	close(j->fd);
+	free(j->path);
+	free(j);
+}

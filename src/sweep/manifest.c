@@ -1,0 +1,448 @@
+/* manifest: parse and validate an experiment manifest (the JSON file behind `rarbench --manifest`).
+ */
+#include "manifest.h"
+#include "fileio.h"
+#include "manifest_impl.h"
+#include "template.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The vocabulary's owners, indexed for manifest_get_enum. */
+static const char *format_name(int i)
+{
+	return policy_format_name((enum policy_format)i);
+}
+
+static const char *match_name(int i)
+{
+	return policy_match_name((enum policy_match)i);
+}
+
+static const char *layout_name(int i)
+{
+	return policy_sudoers_layout_name((enum sudoers_layout)i);
+}
+
+static const char *order_name(int i)
+{
+	return measure_order_name((enum measure_order)i);
+}
+
+/* Checks a template's placeholders by expanding it with dummy values. */
+static int check_template(struct manifest_ctx *c, const char *tmpl, const char *p)
+{
+	struct errbuf eb = {0};
+	char *s = manifest_expand(tmpl, "/p", "/c", &eb);
+
+	if (s == NULL)
+		return manifest_fail(c, p, "%s", eb.msg);
+	free(s);
+	return 0;
+}
+
+static const char *const default_program[] = {"{prefix}/bin/sudo", "{prefix}/bin/doas",
+					      "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor"};
+static const char *const default_policy[] = {"{prefix}/etc/sudoers", "{prefix}/etc/doas.conf",
+					     "{prefix}/etc/rootasrole-json.json",
+					     "{prefix}/etc/rootasrole-cbor.json"};
+
+static int set_default(struct manifest_ctx *c, char **field, const char *value, const char *p)
+{
+	if (*field != NULL)
+		return 0;
+	*field = strdup(value);
+	return *field == NULL ? manifest_fail(c, p, "out of memory") : 0;
+}
+
+static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
+			 struct manifest_subject *s)
+{
+	static const char *const keys[] = {"id",     "format",      "program", "args",
+					   "policy", "policy_data", NULL};
+	const cJSON *args, *it;
+	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
+	int fmt = -1;
+	size_t i;
+
+	if (!cJSON_IsObject(j))
+		return manifest_fail(c, p, "expected an object, got %s", manifest_type_name(j));
+	if (manifest_check_keys(c, j, p, keys) < 0 ||
+	    manifest_get_string(c, j, p, "id", true, &s->id) < 0)
+		return -1;
+	for (i = 0; s->id[i] != '\0'; i++) {
+		char ch = s->id[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.')) {
+			manifest_child_path(q, p, "id");
+			return manifest_fail(c, q,
+					     "\"%s\": use only letters, digits, '-', '_' and '.'",
+					     manifest_shown(s->id, b));
+		}
+	}
+	manifest_child_path(q, p, "format");
+	if (cJSON_GetObjectItemCaseSensitive(j, "format") == NULL)
+		return manifest_fail(c, q, "missing (sudoers, doas, rar-json or rar-cbor)");
+	if (manifest_get_enum(c, j, p, "format", format_name, POLICY_FORMAT_COUNT, &fmt) < 0)
+		return -1;
+	s->format = (enum policy_format)fmt;
+	if (manifest_get_string(c, j, p, "program", false, &s->program) < 0 ||
+	    manifest_get_string(c, j, p, "policy", false, &s->policy) < 0 ||
+	    manifest_get_string(c, j, p, "policy_data", false, &s->policy_data) < 0)
+		return -1;
+	if (s->policy_data != NULL && s->format != POLICY_FORMAT_RAR_CBOR) {
+		manifest_child_path(q, p, "policy_data");
+		return manifest_fail(c, q, "only a rar-cbor subject has a separate data file");
+	}
+	if (set_default(c, &s->program, default_program[fmt], p) < 0 ||
+	    set_default(c, &s->policy, default_policy[fmt], p) < 0)
+		return -1;
+	if (s->format == POLICY_FORMAT_RAR_CBOR &&
+	    set_default(c, &s->policy_data, "{prefix}/etc/rootasrole-cbor.bin", p) < 0)
+		return -1;
+	manifest_child_path(q, p, "program");
+	if (check_template(c, s->program, q) < 0)
+		return -1;
+	manifest_child_path(q, p, "policy");
+	if (check_template(c, s->policy, q) < 0)
+		return -1;
+	manifest_child_path(q, p, "policy_data");
+	if (s->policy_data != NULL && check_template(c, s->policy_data, q) < 0)
+		return -1;
+
+	args = cJSON_GetObjectItemCaseSensitive(j, "args");
+	manifest_child_path(q, p, "args");
+	if (args == NULL) {
+		/* sudo and doas get -n: a policy that asks for a password fails instead of hanging.
+		 */
+		bool nonint = s->format == POLICY_FORMAT_SUDOERS || s->format == POLICY_FORMAT_DOAS;
+
+		s->args = calloc(2, sizeof(*s->args));
+		if (s->args == NULL)
+			return manifest_fail(c, q, "out of memory");
+		if (nonint && (s->args[s->nargs++] = strdup("-n")) == NULL)
+			return manifest_fail(c, q, "out of memory");
+		if ((s->args[s->nargs++] = strdup("{command}")) == NULL)
+			return manifest_fail(c, q, "out of memory");
+		return 0;
+	}
+	if (!cJSON_IsArray(args))
+		return manifest_fail(c, q, "expected an array of strings, got %s",
+				     manifest_type_name(args));
+	if (cJSON_GetArraySize(args) > 64)
+		return manifest_fail(c, q, "more than 64 arguments");
+	s->args = calloc((size_t)cJSON_GetArraySize(args) + 1, sizeof(*s->args));
+	if (s->args == NULL)
+		return manifest_fail(c, q, "out of memory");
+	i = 0;
+	cJSON_ArrayForEach(it, args)
+	{
+		manifest_index_path(r, q, i++);
+		if (!cJSON_IsString(it))
+			return manifest_fail(c, r, "expected a string, got %s",
+					     manifest_type_name(it));
+		if (strlen(it->valuestring) > MANIFEST_STRING_MAX)
+			return manifest_fail(c, r, "longer than %d bytes", MANIFEST_STRING_MAX);
+		if (check_template(c, it->valuestring, r) < 0)
+			return -1;
+		if ((s->args[s->nargs++] = strdup(it->valuestring)) == NULL)
+			return manifest_fail(c, r, "out of memory");
+	}
+	return 0;
+}
+
+static int parse_subjects(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	const cJSON *subj = cJSON_GetObjectItemCaseSensitive(root, "subjects"), *it;
+	char p[MANIFEST_PATH_MAX_CHARS], b[48];
+	size_t i, k, n;
+
+	if (subj == NULL)
+		return manifest_fail(c, "$.subjects", "missing (an array of subjects is required)");
+	if (!cJSON_IsArray(subj))
+		return manifest_fail(c, "$.subjects", "expected an array, got %s",
+				     manifest_type_name(subj));
+	n = (size_t)cJSON_GetArraySize(subj);
+	if (n == 0)
+		return manifest_fail(c, "$.subjects", "empty (give at least one subject)");
+	if (n > MANIFEST_SUBJECTS_MAX)
+		return manifest_fail(c, "$.subjects", "more than %d subjects",
+				     MANIFEST_SUBJECTS_MAX);
+	m->subjects = calloc(n, sizeof(*m->subjects));
+	if (m->subjects == NULL)
+		return manifest_fail(c, "$.subjects", "out of memory");
+	i = 0;
+	cJSON_ArrayForEach(it, subj)
+	{
+		manifest_index_path(p, "$.subjects", i);
+		m->nsubjects = i + 1; /* so manifest_free sees a partly filled subject */
+		if (parse_subject(c, it, p, &m->subjects[i]) < 0)
+			return -1;
+		for (k = 0; k < i; k++) {
+			if (strcmp(m->subjects[k].id, m->subjects[i].id) == 0) {
+				char q[MANIFEST_PATH_MAX_CHARS];
+
+				manifest_child_path(q, p, "id");
+				return manifest_fail(c, q, "duplicate subject id \"%s\"",
+						     manifest_shown(m->subjects[i].id, b));
+			}
+		}
+		i++;
+	}
+	return 0;
+}
+
+static int parse_user(struct manifest_ctx *c, struct manifest *m)
+{
+	char b[48];
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(m->bench_user);
+	if (pw == NULL)
+		return manifest_fail(
+		    c, "$.bench_user", "no such user \"%s\"%s", manifest_shown(m->bench_user, b),
+		    errno != 0 && errno != ENOENT ? " (passwd lookup failed)" : "");
+	if (pw->pw_uid == 0)
+		return manifest_fail(c, "$.bench_user",
+				     "\"%s\" is root; measured runs must not be root",
+				     manifest_shown(m->bench_user, b));
+	m->bench_uid = pw->pw_uid;
+	m->bench_gid = pw->pw_gid;
+	return 0;
+}
+
+static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	static const char *const keys[] = {
+	    "name",       "description", "subjects",       "axes",        "match",      "command",
+	    "bench_user", "warmup",      "min_runs",       "max_runs",    "min_time_s", "order",
+	    "seed",       "repetitions", "sudoers_layout", "seed_compat", "rounds",     NULL};
+	const cJSON *j;
+	uint64_t v;
+	int e;
+
+	if (!cJSON_IsObject(root))
+		return manifest_fail(c, "$", "expected an object, got %s",
+				     manifest_type_name(root));
+	if (manifest_check_keys(c, root, "$", keys) < 0 ||
+	    manifest_get_string(c, root, "$", "name", true, &m->name) < 0 ||
+	    manifest_get_string(c, root, "$", "description", false, &m->description) < 0 ||
+	    manifest_get_string(c, root, "$", "command", false, &m->command) < 0 ||
+	    manifest_get_string(c, root, "$", "bench_user", false, &m->bench_user) < 0)
+		return -1;
+	if (parse_subjects(c, root, m) < 0 || manifest_parse_axes(c, root, m) < 0)
+		return -1;
+	if (m->command == NULL && (m->command = strdup("/usr/bin/true")) == NULL)
+		return manifest_fail(c, "$.command", "out of memory");
+	if (m->command[0] != '/')
+		return manifest_fail(c, "$.command", "must be an absolute path");
+	if (m->bench_user == NULL && (m->bench_user = strdup("rarperf")) == NULL)
+		return manifest_fail(c, "$.bench_user", "out of memory");
+
+	e = (int)m->match;
+	if (manifest_get_enum(c, root, "$", "match", match_name, POLICY_MATCH_COUNT, &e) < 0)
+		return -1;
+	m->match = (enum policy_match)e;
+	e = (int)m->order;
+	if (manifest_get_enum(c, root, "$", "order", order_name, MEASURE_ORDER_COUNT, &e) < 0)
+		return -1;
+	m->order = (enum measure_order)e;
+	e = (int)m->sudoers_layout;
+	if (manifest_get_enum(c, root, "$", "sudoers_layout", layout_name, SUDOERS_LAYOUT_COUNT,
+			      &e) < 0)
+		return -1;
+	m->sudoers_layout = (enum sudoers_layout)e;
+
+	j = cJSON_GetObjectItemCaseSensitive(root, "seed_compat");
+	if (j != NULL && !cJSON_IsBool(j))
+		return manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
+				     manifest_type_name(j));
+	m->seed_compat = j != NULL && cJSON_IsTrue(j);
+
+	v = m->warmup;
+	if (manifest_get_uint(c, root, "$", "warmup", 0, 1e6, &v) < 0)
+		return -1;
+	m->warmup = (uint32_t)v;
+	v = m->min_runs;
+	if (manifest_get_uint(c, root, "$", "min_runs", 1, 1e7, &v) < 0)
+		return -1;
+	m->min_runs = (uint32_t)v;
+	v = m->max_runs;
+	if (manifest_get_uint(c, root, "$", "max_runs", 1, 1e7, &v) < 0)
+		return -1;
+	m->max_runs = (uint32_t)v;
+	if (m->max_runs != 0 && m->max_runs < m->min_runs)
+		return manifest_fail(c, "$.max_runs", "%u is below min_runs (%u)", m->max_runs,
+				     m->min_runs);
+	v = m->seed;
+	if (manifest_get_uint(c, root, "$", "seed", 0, 9007199254740991.0, &v) < 0)
+		return -1;
+	m->seed = v;
+	v = m->rounds;
+	if (manifest_get_uint(c, root, "$", "rounds", 1, 1000, &v) < 0)
+		return -1;
+	m->rounds = (uint32_t)v;
+	if (m->rounds > m->min_runs)
+		return manifest_fail(c, "$.rounds",
+				     "%u is above min_runs (%u): each round needs a run", m->rounds,
+				     m->min_runs);
+	v = m->repetitions;
+	if (manifest_get_uint(c, root, "$", "repetitions", 1, 1000, &v) < 0)
+		return -1;
+	m->repetitions = (uint32_t)v;
+	if ((uint64_t)m->repetitions * m->axes[0].n * m->axes[1].n * m->axes[2].n * m->axes[3].n >
+	    MANIFEST_POINTS_MAX)
+		return manifest_fail(c, "$.repetitions", "more than %u points in all",
+				     MANIFEST_POINTS_MAX);
+
+	j = cJSON_GetObjectItemCaseSensitive(root, "min_time_s");
+	if (j != NULL) {
+		if (!cJSON_IsNumber(j))
+			return manifest_fail(c, "$.min_time_s", "expected a number, got %s",
+					     manifest_type_name(j));
+		if (!(j->valuedouble >= 0 && j->valuedouble <= 86400))
+			return manifest_fail(c, "$.min_time_s", "%g is out of range (0 to 86400)",
+					     j->valuedouble);
+		m->min_time_ns = (uint64_t)llround(j->valuedouble * 1e9);
+	}
+	return parse_user(c, m);
+}
+
+/* The 1-based line of offset off in text, for JSON syntax errors. */
+static size_t line_of(const char *text, size_t len, size_t off)
+{
+	size_t i, line = 1;
+
+	for (i = 0; i < off && i < len; i++)
+		if (text[i] == '\n')
+			line++;
+	return line;
+}
+
+struct manifest *manifest_parse(const char *text, size_t len, const char *source, struct errbuf *eb)
+{
+	struct manifest_ctx c = {.source = source, .eb = eb};
+	struct manifest *m = NULL, *ret = NULL;
+	cJSON *root = NULL;
+	const char *end = NULL;
+
+	if (len > MANIFEST_FILE_MAX_BYTES) {
+		errbuf_set(eb, "%s: larger than %d bytes", source, MANIFEST_FILE_MAX_BYTES);
+		goto out;
+	}
+	if (memchr(text, '\0', len) != NULL) {
+		errbuf_set(
+		    eb, "%s: line %zu: NUL byte in the file", source,
+		    line_of(text, len, (size_t)((const char *)memchr(text, '\0', len) - text)));
+		goto out;
+	}
+	root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	if (root != NULL) { /* only whitespace may follow the value */
+		size_t off = (size_t)(end - text);
+
+		while (off < len && strchr(" \t\r\n", text[off]) != NULL)
+			off++;
+		if (off < len) {
+			errbuf_set(eb, "%s: line %zu: text after the JSON value", source,
+				   line_of(text, len, off));
+			goto out;
+		}
+	} else {
+		size_t off = end != NULL && end >= text ? (size_t)(end - text) : 0;
+
+		if (end == NULL && cJSON_GetErrorPtr() != NULL)
+			off = (size_t)(cJSON_GetErrorPtr() - text);
+		errbuf_set(eb, "%s: line %zu: not valid JSON", source, line_of(text, len, off));
+		goto out;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL) {
+		errbuf_set(eb, "%s: out of memory", source);
+		goto out;
+	}
+	m->min_runs = 10;
+	m->min_time_ns = 3000000000ull; /* hyperfine's defaults */
+	m->match = POLICY_MATCH_LAST;
+	m->sudoers_layout = SUDOERS_LAYOUT_PER_ROLE;
+	m->order = MEASURE_ORDER_INTERLEAVED;
+	m->seed = 1;
+	m->repetitions = 1;
+	m->rounds = 1;
+	m->text = malloc(len + 1);
+	if (m->text == NULL) {
+		errbuf_set(eb, "%s: out of memory", source);
+		goto out;
+	}
+	memcpy(m->text, text, len);
+	m->text[len] = '\0';
+	m->text_len = len;
+	if (parse_root(&c, root, m) < 0)
+		goto out;
+	ret = m;
+	m = NULL;
+out:
+	manifest_free(m);
+	cJSON_Delete(root);
+	return ret;
+}
+
+struct manifest *manifest_load(const char *path, struct errbuf *eb)
+{
+	struct manifest *m;
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (fileio_read(path, MANIFEST_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0)
+		return NULL;
+	m = manifest_parse(buf, len, path, eb);
+	free(buf);
+	return m;
+}
+
+void manifest_free(struct manifest *m)
+{
+	size_t i, k;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->nsubjects; i++) {
+		struct manifest_subject *s = &m->subjects[i];
+
+		free(s->id);
+		free(s->program);
+		for (k = 0; k < s->nargs; k++)
+			free(s->args[k]);
+		free(s->args);
+		free(s->policy);
+		free(s->policy_data);
+	}
+	free(m->subjects);
+	for (i = 0; i < MANIFEST_AXIS_COUNT; i++)
+		free(m->axes[i].values);
+	free(m->name);
+	free(m->description);
+	free(m->command);
+	free(m->bench_user);
+	free(m->text);
+	free(m);
+}
+
+char *manifest_expand(const char *tmpl, const char *prefix, const char *command, struct errbuf *eb)
+{
+	const struct template_var vars[] = {{"prefix", prefix}, {"command", command}};
+	const char *unknown = NULL;
+	char *out = template_expand(tmpl, vars, 2, &unknown, eb);
+	char b[48];
+
+	if (out == NULL && unknown != NULL)
+		errbuf_set(eb, "unknown placeholder in \"%s\" (expected {prefix} or {command})",
+			   manifest_shown(tmpl, b));
+	return out;
+}

@@ -1,0 +1,112 @@
+/* manifest: parse and validate an experiment manifest (the JSON file behind `rarbench --manifest`).
+ */
+#ifndef RARPERF_MANIFEST_H
+#define RARPERF_MANIFEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "errbuf.h"
+#include "measure.h"
+#include "policy.h"
+
+#define MANIFEST_FILE_MAX_BYTES (1024 * 1024)
+#define MANIFEST_SUBJECTS_MAX 16
+#define MANIFEST_AXIS_VALUES_MAX 1024
+#define MANIFEST_AXIS_VALUE_MAX 1000000u
+#define MANIFEST_POINTS_MAX 100000u
+#define MANIFEST_STRING_MAX 4096
+
+/* The four axes, in the order of doc/interfaces.md §4 (and of the sweep's nesting). */
+enum manifest_axis_id {
+	MANIFEST_AXIS_ROLES,
+	MANIFEST_AXIS_USERS,
+	MANIFEST_AXIS_TASKS,
+	MANIFEST_AXIS_COMMANDS,
+	MANIFEST_AXIS_COUNT
+};
+
+/* One tool measured at every point. Strings may hold {prefix} and {command}. */
+struct manifest_subject {
+	char *id;
+	enum policy_format format;
+	char *program;
+	char **args;
+	size_t nargs;
+	char *policy;      /* the policy file (rar-cbor: the settings file) */
+	char *policy_data; /* rar-cbor only: the CBOR data file; NULL for the others */
+};
+
+struct manifest_axis {
+	uint32_t *values; /* sorted as written (logspace/range: ascending), >= 1 */
+	size_t n;
+};
+
+struct manifest {
+	char *name;
+	char *description;
+	struct manifest_subject *subjects;
+	size_t nsubjects;
+	struct manifest_axis axes[MANIFEST_AXIS_COUNT];
+	enum policy_match match;
+	enum sudoers_layout sudoers_layout;
+	bool seed_compat;
+	char *command;
+	char *bench_user;
+	uid_t bench_uid;
+	gid_t bench_gid;
+	uint32_t warmup;
+	uint32_t min_runs;
+	uint32_t max_runs; /* 0: no limit */
+	uint64_t min_time_ns;
+	enum measure_order order;
+	uint64_t seed;
+	uint32_t repetitions;
+	/*
+	 * Passes over the sweep: each pass rewrites every point's policies and
+	 * takes 1/rounds of its warmup, runs and time, points shuffled, so a
+	 * slow drift of the host spreads over all points instead of bending
+	 * the slope. 1: each point measured once, in sweep order.
+	 */
+	uint32_t rounds;
+	char *text; /* the file verbatim (NUL-terminated copy) */
+	size_t text_len;
+};
+
+/*
+ * Parses len bytes of JSON text into a new manifest. source names the input
+ * in error messages ("experiments/x.json"). Every error is one line of the
+ * form "SOURCE: $.json.path: what is wrong". Unknown keys, wrong types,
+ * empty axes, unknown formats and a bench user missing from the passwd
+ * database (or root) are errors. Returns NULL and fills eb on error; the
+ * caller frees the result with manifest_free.
+ */
+struct manifest *manifest_parse(const char *text, size_t len, const char *source,
+				struct errbuf *eb);
+
+/* Reads path (at most MANIFEST_FILE_MAX_BYTES) and parses it as above. */
+struct manifest *manifest_load(const char *path, struct errbuf *eb);
+
+/* Frees m and everything it owns. NULL is a no-op. */
+void manifest_free(struct manifest *m);
+
+/*
+ * Expands "{prefix}" and "{command}" in tmpl into a new string (caller
+ * frees). Any other "{...}" is an error. Returns NULL and fills eb on error.
+ */
+char *manifest_expand(const char *tmpl, const char *prefix, const char *command, struct errbuf *eb);
+
+/* "nb_roles", "nb_users", "nb_tasks", "nb_commands". */
+const char *manifest_axis_name(enum manifest_axis_id a);
+
+/*
+ * The original log.py: n points spaced evenly in log10 from start to stop
+ * (numpy.logspace), each truncated to an integer, duplicates removed.
+ * Writes at most cap values into out and returns how many it wrote
+ * (1..10000 with 15 points gives 14). Requires 1 <= start <= stop, n >= 1.
+ */
+size_t manifest_logspace(uint32_t start, uint32_t stop, uint32_t n, uint32_t *out, size_t cap);
+
+#endif

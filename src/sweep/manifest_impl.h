@@ -1,0 +1,75 @@
+/* manifest_impl: private to the manifest parser: error context, JSON accessors, axes. */
+#ifndef RARPERF_MANIFEST_IMPL_H
+#define RARPERF_MANIFEST_IMPL_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errbuf.h"
+#include "manifest.h"
+
+#define MANIFEST_PATH_MAX_CHARS 128 /* a JSON path in a message ("$.subjects[2].args[0]") */
+
+/* Where errors go: every message names the source file, then the JSON path. */
+struct manifest_ctx {
+	const char *source;
+	struct errbuf *eb;
+};
+
+/* Fills c->eb with "SOURCE: PATH: message" on one line and returns -1. */
+int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * A user string fit for a message: at most 40 chars of s, control chars as
+ * '?', a longer string cut with "...". Writes into buf and returns it.
+ */
+const char *manifest_shown(const char *s, char buf[48]);
+
+/* "a string", "a number", ... for messages naming what was found instead. */
+const char *manifest_type_name(const cJSON *j);
+
+/*
+ * Writes "PARENT.KEY" (child_path) or "PARENT[I]" (index_path) into out,
+ * which holds MANIFEST_PATH_MAX_CHARS; a longer path is cut.
+ */
+void manifest_child_path(char *out, const char *parent, const char *key);
+void manifest_index_path(char *out, const char *parent, size_t i);
+
+/* Refuses keys of obj not in allowed (NULL-terminated) and duplicate keys: -1, c->eb filled. */
+int manifest_check_keys(struct manifest_ctx *c, const cJSON *obj, const char *path,
+			const char *const *allowed);
+
+/*
+ * *out becomes a new copy (caller frees) of the non-empty string at obj.key
+ * of at most MANIFEST_STRING_MAX bytes, or NULL when absent and !required.
+ * Returns 0, or -1 with c->eb filled.
+ */
+int manifest_get_string(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+			bool required, char **out);
+
+/* *out becomes the integer in [lo, hi] at j (path p names j). 0, or -1 with c->eb filled. */
+int manifest_as_uint(struct manifest_ctx *c, const cJSON *j, const char *p, double lo, double hi,
+		     uint64_t *out);
+
+/* As manifest_as_uint for obj.key; an absent key keeps *out (the default). */
+int manifest_get_uint(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+		      double lo, double hi, uint64_t *out);
+
+/*
+ * *out becomes the value i in [0, n) whose name(i) is the string at obj.key
+ * (name: the vocabulary owner's name function); absent keeps *out.
+ */
+int manifest_get_enum(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+		      const char *(*name)(int), int n, int *out);
+
+/*
+ * Fills m->axes from root's "axes" object (an absent axis is [1]) and
+ * checks the product of their sizes against MANIFEST_POINTS_MAX. Values
+ * already stored stay in m for manifest_free on error. 0, or -1 with c->eb filled.
+ */
+int manifest_parse_axes(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
+
+#endif

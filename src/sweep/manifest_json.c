@@ -1,0 +1,169 @@
+/* manifest_json: checked JSON accessors whose errors name the source file and the JSON path. */
+#include "manifest_impl.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every error is "SOURCE: PATH: message" on one line. */
+int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...)
+{
+	char msg[ERRBUF_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return errbuf_set(c->eb, "%s: %s: %s", c->source, path, msg);
+}
+
+/* A user string shown in a message: at most 40 chars, control chars as '?'. */
+const char *manifest_shown(const char *s, char buf[48])
+{
+	size_t i;
+
+	for (i = 0; i < 40 && s[i] != '\0'; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	buf[i] = '\0';
+	if (s[i] != '\0' && i >= 40)
+		memcpy(buf + 37, "...", 4);
+	return buf;
+}
+
+const char *manifest_type_name(const cJSON *j)
+{
+	if (cJSON_IsString(j))
+		return "a string";
+	if (cJSON_IsNumber(j))
+		return "a number";
+	if (cJSON_IsBool(j))
+		return "a boolean";
+	if (cJSON_IsNull(j))
+		return "null";
+	if (cJSON_IsArray(j))
+		return "an array";
+	if (cJSON_IsObject(j))
+		return "an object";
+	return "invalid";
+}
+
+void manifest_child_path(char *out, const char *parent, const char *key)
+{
+	/* A path too long for the buffer is cut: it only names the place in a message. */
+	if (snprintf(out, MANIFEST_PATH_MAX_CHARS, "%s.%s", parent, key) >= MANIFEST_PATH_MAX_CHARS)
+		out[MANIFEST_PATH_MAX_CHARS - 1] = '\0';
+}
+
+void manifest_index_path(char *out, const char *parent, size_t i)
+{
+	if (snprintf(out, MANIFEST_PATH_MAX_CHARS, "%s[%zu]", parent, i) >= MANIFEST_PATH_MAX_CHARS)
+		out[MANIFEST_PATH_MAX_CHARS - 1] = '\0';
+}
+
+/* Refuses keys not in allowed (NULL-terminated) and duplicate keys. */
+int manifest_check_keys(struct manifest_ctx *c, const cJSON *obj, const char *path,
+			const char *const *allowed)
+{
+	const cJSON *it, *prev;
+	char p[MANIFEST_PATH_MAX_CHARS], b[48];
+	size_t i;
+
+	cJSON_ArrayForEach(it, obj)
+	{
+		for (i = 0; allowed[i] != NULL; i++)
+			if (strcmp(allowed[i], it->string) == 0)
+				break;
+		manifest_child_path(p, path, manifest_shown(it->string, b));
+		if (allowed[i] == NULL)
+			return manifest_fail(c, p, "unknown key");
+		for (prev = obj->child; prev != it; prev = prev->next)
+			if (strcmp(prev->string, it->string) == 0)
+				return manifest_fail(c, p, "duplicate key");
+	}
+	return 0;
+}
+
+/* *out is a new copy of the string at obj.key, or NULL when absent and !required. */
+int manifest_get_string(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+			bool required, char **out)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[MANIFEST_PATH_MAX_CHARS];
+
+	*out = NULL;
+	manifest_child_path(p, path, key);
+	if (j == NULL) {
+		if (required)
+			return manifest_fail(c, p, "missing (a string is required)");
+		return 0;
+	}
+	if (!cJSON_IsString(j))
+		return manifest_fail(c, p, "expected a string, got %s", manifest_type_name(j));
+	if (j->valuestring[0] == '\0')
+		return manifest_fail(c, p, "must not be empty");
+	if (strlen(j->valuestring) > MANIFEST_STRING_MAX)
+		return manifest_fail(c, p, "longer than %d bytes", MANIFEST_STRING_MAX);
+	*out = strdup(j->valuestring);
+	if (*out == NULL)
+		return manifest_fail(c, p, "out of memory");
+	return 0;
+}
+
+/* An integer in [lo, hi] at j (path names it). */
+int manifest_as_uint(struct manifest_ctx *c, const cJSON *j, const char *p, double lo, double hi,
+		     uint64_t *out)
+{
+	double d;
+
+	if (!cJSON_IsNumber(j))
+		return manifest_fail(c, p, "expected an integer, got %s", manifest_type_name(j));
+	d = j->valuedouble;
+	if (!(d == floor(d)))
+		return manifest_fail(c, p, "expected an integer, got %g", d);
+	if (d < lo || d > hi)
+		return manifest_fail(c, p, "%.0f is out of range (%.0f to %.0f)", d, lo, hi);
+	*out = (uint64_t)d;
+	return 0;
+}
+
+int manifest_get_uint(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+		      double lo, double hi, uint64_t *out)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[MANIFEST_PATH_MAX_CHARS];
+
+	if (j == NULL)
+		return 0; /* keep the default */
+	manifest_child_path(p, path, key);
+	return manifest_as_uint(c, j, p, lo, hi, out);
+}
+
+/* The value whose name(i) is the string at obj.key; absent keeps *out. */
+int manifest_get_enum(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+		      const char *(*name)(int), int n, int *out)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[MANIFEST_PATH_MAX_CHARS], b[48], expected[128] = "";
+	size_t len = 0;
+	int i;
+
+	if (j == NULL)
+		return 0;
+	manifest_child_path(p, path, key);
+	if (!cJSON_IsString(j))
+		return manifest_fail(c, p, "expected a string, got %s", manifest_type_name(j));
+	for (i = 0; i < n; i++) {
+		if (strcmp(j->valuestring, name(i)) == 0) {
+			*out = i;
+			return 0;
+		}
+		len += (size_t)snprintf(expected + len, sizeof(expected) - len, "%s%s",
+					i ? ", " : "", name(i));
+		if (len >= sizeof(expected))
+			len = sizeof(expected) - 1;
+	}
+	return manifest_fail(c, p, "unknown %s \"%s\" (expected %s)", key,
+			     manifest_shown(j->valuestring, b), expected);
+}
