@@ -78,7 +78,7 @@ done
 kill -9 "$pid" 2>/dev/null
 { wait "$pid"; } 2>/dev/null
 before=$(($(wc -l <"$work/killme/journal.jsonl") - 1))
-check "killed run left a partial journal ($before of 12 steps)" [ "$before" -ge 1 ] && [ "$before" -lt 12 ]
+check "killed run left a partial journal ($before of 12 steps)" sh -c "[ $before -ge 1 ] && [ $before -lt 12 ]"
 "$rarbench" --manifest "$work/killme.json" --prefix "$prefix" --out "$work/killme" --resume \
 	--progress jsonl >"$work/resume.events" 2>"$work/resume.err"
 check "resume exits 0" [ $? -eq 0 ]

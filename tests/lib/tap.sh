@@ -6,10 +6,13 @@ notok() {
 	echo "not ok - $*"
 	fails=$((fails + 1))
 }
-check() { # check "what" command...
+check() { # check "what" command...: reports the case; returns 1 when it failed
 	tap_what=$1
 	shift
-	if "$@"; then ok "$tap_what"; else notok "$tap_what"; fi
+	if "$@"; then ok "$tap_what"; else
+		notok "$tap_what"
+		return 1
+	fi
 }
 tap_status() { [ "$fails" -eq 0 ]; }
 
