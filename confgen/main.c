@@ -24,7 +24,8 @@ struct config {
 	bool shape_named; /* a shape option was given by name */
 	enum sudoers_layout sudoers_layout;
 	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data;
-	bool rar_format_cbor; /* positional RAR_FILE is a CBOR settings file */
+	bool rar_format_cbor;    /* positional RAR_FILE is a CBOR settings file */
+	const char *rar_version; /* the RootAsRole version the files are for; NULL: 3.3.4 */
 };
 
 static void config_init(struct config *cfg)
@@ -58,6 +59,8 @@ static void usage(FILE *out)
 	    "  --rar-cbor-data D     the CBOR data file instead of F's .bin sibling\n"
 	    "  --rar-format FMT      json (default) or cbor: the format of the positional "
 	    "RAR_FILE\n"
+	    "  --rar-version V       the RootAsRole version the files are for (default 3.3.4);\n"
+	    "                        from 4.0 the --rar-cbor settings file is CBOR too\n"
 	    "  --seed-compat         reproduce the original RaR-perf generator's output exactly\n"
 	    "  -h, --help            this help\n"
 	    "  -V, --version         the version\n"
@@ -101,6 +104,7 @@ enum {
 	OPT_RAR_CBOR_DATA,
 	OPT_RAR_FORMAT,
 	OPT_SEED_COMPAT,
+	OPT_RAR_VERSION,
 };
 
 static const struct option long_options[] = {
@@ -119,6 +123,7 @@ static const struct option long_options[] = {
     {"rar-cbor-data", required_argument, NULL, OPT_RAR_CBOR_DATA},
     {"rar-format", required_argument, NULL, OPT_RAR_FORMAT},
     {"seed-compat", no_argument, NULL, OPT_SEED_COMPAT},
+    {"rar-version", required_argument, NULL, OPT_RAR_VERSION},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -191,6 +196,11 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 			break;
 		case OPT_SEED_COMPAT:
 			cfg->shape.seed_compat = true;
+			break;
+		case OPT_RAR_VERSION:
+			if (policy_rar_version_check(optarg, eb) != 0)
+				return errbuf_prefix(eb, "--rar-version");
+			cfg->rar_version = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -319,10 +329,11 @@ static int write_all(const struct config *cfg, struct errbuf *eb)
 		goto out;
 	if (cfg->doas != NULL && policy_write_doas(p, cfg->doas, eb) != 0)
 		goto out;
-	if (cfg->rar_json != NULL && policy_write_rar_json(p, cfg->rar_json, eb) != 0)
+	if (cfg->rar_json != NULL &&
+	    policy_write_rar_json(p, cfg->rar_json, cfg->rar_version, eb) != 0)
 		goto out;
 	if (cfg->rar_cbor != NULL &&
-	    policy_write_rar_cbor(p, cfg->rar_cbor, cfg->rar_cbor_data, eb) != 0)
+	    policy_write_rar_cbor(p, cfg->rar_cbor, cfg->rar_cbor_data, cfg->rar_version, eb) != 0)
 		goto out;
 	rc = 0;
 out:

@@ -301,3 +301,38 @@ int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout)
 	*layout = (enum sudoers_layout)i;
 	return 0;
 }
+
+int policy_rar_version_check(const char *version, struct errbuf *eb)
+{
+	const char *c = version;
+	int parts = 0;
+
+	if (version == NULL)
+		return 0;
+	if (strlen(version) > POLICY_RAR_VERSION_LEN_MAX)
+		return errbuf_set(eb, "RootAsRole version \"%.20s...\": too long", version);
+	while (parts < 3) {
+		unsigned long v = 0;
+		const char *start = c;
+
+		while (*c >= '0' && *c <= '9' && v <= 65535)
+			v = v * 10 + (unsigned long)(*c++ - '0');
+		if (c == start || v > 65535 || (c - start > 1 && *start == '0'))
+			break;
+		parts++;
+		if (parts < 3 && *c++ != '.')
+			break;
+	}
+	if (parts != 3 || *c != '\0')
+		return errbuf_set(
+		    eb, "RootAsRole version \"%s\": expected MAJOR.MINOR.PATCH, e.g. 3.3.4",
+		    version);
+	return 0;
+}
+
+bool policy_rar_settings_follow_storage(const char *version)
+{
+	if (version == NULL)
+		version = POLICY_RAR_VERSION;
+	return strtoul(version, NULL, 10) >= 4;
+}

@@ -40,8 +40,10 @@
 #define POLICY_COMMAND_LEN_MAX 1024
 /* Room for any generated command name, with its NUL. */
 #define POLICY_NAME_LEN_MAX (POLICY_COMMAND_LEN_MAX + 64)
-/* The RootAsRole version the files claim (spec §1). */
+/* The RootAsRole version the files claim by default (spec §1). */
 #define POLICY_RAR_VERSION "3.3.4"
+/* The longest RootAsRole version string accepted ("65535.65535.65535"). */
+#define POLICY_RAR_VERSION_LEN_MAX 17
 
 /* Where the matching rule sits; named by policy_match_name. */
 enum policy_match { POLICY_MATCH_LAST, POLICY_MATCH_FIRST, POLICY_MATCH_MIDDLE };
@@ -142,5 +144,19 @@ const char *policy_sudoers_layout_name(enum sudoers_layout l);
 
 /* Parses "per-role" or "per-task" into *layout. Returns 0 or -1. */
 int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout);
+
+/*
+ * RootAsRole's policy dialects, by the version the files are written for:
+ * 3.x reads its settings file as JSON whatever the storage; 4.x reads the
+ * settings file in the encoding its build chose (RAR_CFG_TYPE), so the
+ * settings file of a CBOR build is itself CBOR. The policy (options, roles)
+ * is the same in both. NULL means POLICY_RAR_VERSION.
+ *
+ * policy_rar_version_check: 0 when version is MAJOR.MINOR.PATCH (decimal,
+ * each at most 65535), else -1 with eb saying so.
+ */
+int policy_rar_version_check(const char *version, struct errbuf *eb);
+/* Whether version (checked, or NULL) reads a CBOR build's settings file as CBOR (4.0 and later). */
+bool policy_rar_settings_follow_storage(const char *version);
 
 #endif

@@ -1,4 +1,4 @@
-/* policy_rar_cbor: writes a policy as RootAsRole's CBOR data file plus its JSON settings file. */
+/* policy_rar_cbor: writes a policy as RootAsRole's CBOR data file plus its settings file. */
 #include "policy_rar_cbor.h"
 
 #include <cbor.h>
@@ -135,7 +135,8 @@ static void policy_rar_cbor_role(const struct policy *p, FILE *out, uint32_t r)
 	policy_rar_cbor_map_end(out);
 }
 
-int policy_rar_cbor_stream(const struct policy *p, FILE *out, struct errbuf *eb)
+int policy_rar_cbor_stream(const struct policy *p, FILE *out, const char *rar_version,
+			   struct errbuf *eb)
 {
 	const struct policy_shape *s = policy_get_shape(p);
 
@@ -143,7 +144,7 @@ int policy_rar_cbor_stream(const struct policy *p, FILE *out, struct errbuf *eb)
 	 */
 	policy_rar_cbor_map_begin(out);
 	policy_rar_cbor_text(out, "version");
-	policy_rar_cbor_text(out, POLICY_RAR_VERSION);
+	policy_rar_cbor_text(out, rar_version != NULL ? rar_version : POLICY_RAR_VERSION);
 	policy_rar_cbor_text(out, "options");
 	policy_rar_cbor_map_begin(out);
 	policy_rar_cbor_text(out, "authentication");
@@ -157,6 +158,34 @@ int policy_rar_cbor_stream(const struct policy *p, FILE *out, struct errbuf *eb)
 	if (ferror(out))
 		return errbuf_set_errno(eb, errno, "write");
 	return 0;
+}
+
+/*
+ * RootAsRole 4's settings file in CBOR: the members of the JSON one (version,
+ * storage.method, storage.settings.immutable and .path) in one indefinite map,
+ * as its serializer writes maps.
+ */
+static int policy_rar_cbor_settings(FILE *out, const char *data_abspath, const char *rar_version)
+{
+	unsigned char buf[POLICY_RAR_CBOR_HEAD_MAX];
+
+	policy_rar_cbor_map_begin(out);
+	policy_rar_cbor_text(out, "version");
+	policy_rar_cbor_text(out, rar_version != NULL ? rar_version : POLICY_RAR_VERSION);
+	policy_rar_cbor_text(out, "storage");
+	policy_rar_cbor_map_begin(out);
+	policy_rar_cbor_text(out, "method");
+	policy_rar_cbor_text(out, "cbor");
+	policy_rar_cbor_text(out, "settings");
+	policy_rar_cbor_map_begin(out);
+	policy_rar_cbor_text(out, "immutable");
+	policy_rar_cbor_head(out, buf, cbor_encode_bool(false, buf, sizeof(buf)));
+	policy_rar_cbor_text(out, "path");
+	policy_rar_cbor_text(out, data_abspath);
+	policy_rar_cbor_map_end(out);
+	policy_rar_cbor_map_end(out);
+	policy_rar_cbor_map_end(out);
+	return ferror(out) ? -1 : 0;
 }
 
 char *policy_rar_cbor_default_data_path(const char *settings_path)
@@ -181,7 +210,7 @@ char *policy_rar_cbor_default_data_path(const char *settings_path)
 }
 
 int policy_write_rar_cbor(const struct policy *p, const char *settings_path, const char *data_path,
-			  struct errbuf *eb)
+			  const char *rar_version, struct errbuf *eb)
 {
 	struct policy_file f = {0};
 	char *default_data = NULL, *data_abs = NULL, *settings_abs = NULL;
@@ -211,7 +240,7 @@ int policy_write_rar_cbor(const struct policy *p, const char *settings_path, con
 
 	if (policy_file_open(&f, data_path, POLICY_RAR_CBOR_DATA_MODE, eb) != 0)
 		goto out;
-	if (policy_rar_cbor_stream(p, f.out, eb) != 0) {
+	if (policy_rar_cbor_stream(p, f.out, rar_version, eb) != 0) {
 		errbuf_prefix(eb, "%s", data_path);
 		goto out;
 	}
@@ -220,14 +249,21 @@ int policy_write_rar_cbor(const struct policy *p, const char *settings_path, con
 
 	if (policy_file_open(&f, settings_path, POLICY_RAR_CBOR_SETTINGS_MODE, eb) != 0)
 		goto out;
-	jsonw_init(&w, f.out);
-	jsonw_object_begin(&w);
-	policy_rar_json_settings_members(&w, "cbor", data_abs);
-	jsonw_object_end(&w);
-	fputc('\n', f.out);
-	if (jsonw_finish(&w) != 0) {
-		errbuf_set_errno(eb, errno, "%s: write", settings_path);
-		goto out;
+	if (policy_rar_settings_follow_storage(rar_version)) {
+		if (policy_rar_cbor_settings(f.out, data_abs, rar_version) != 0) {
+			errbuf_set_errno(eb, errno, "%s: write", settings_path);
+			goto out;
+		}
+	} else {
+		jsonw_init(&w, f.out);
+		jsonw_object_begin(&w);
+		policy_rar_json_settings_members(&w, "cbor", data_abs, rar_version);
+		jsonw_object_end(&w);
+		fputc('\n', f.out);
+		if (jsonw_finish(&w) != 0) {
+			errbuf_set_errno(eb, errno, "%s: write", settings_path);
+			goto out;
+		}
 	}
 	rc = policy_file_commit(&f, eb);
 out:

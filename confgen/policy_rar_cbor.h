@@ -1,4 +1,4 @@
-/* policy_rar_cbor: writes a policy as RootAsRole's CBOR data file plus its JSON settings file. */
+/* policy_rar_cbor: writes a policy as RootAsRole's CBOR data file plus its settings file. */
 #ifndef RARPERF_POLICY_RAR_CBOR_H
 #define RARPERF_POLICY_RAR_CBOR_H
 
@@ -15,11 +15,15 @@
  * (version, storage method cbor, settings.path = data_path made absolute),
  * mode 0644. Both atomically, owner root:root when running as root, with an
  * immutable target cleared first. Encoded with libcbor's streaming encoders.
+ * rar_version (NULL for POLICY_RAR_VERSION; checked by the caller) is the
+ * version both files claim; from 4.0 the settings file is CBOR too (the same
+ * members as one indefinite map), as RootAsRole 4 built with RAR_CFG_TYPE=cbor
+ * reads it (policy_rar_settings_follow_storage).
  * Returns 0, or -1 with eb filled (the data file may then be new while the
  * settings file is untouched).
  */
 int policy_write_rar_cbor(const struct policy *p, const char *settings_path, const char *data_path,
-			  struct errbuf *eb);
+			  const char *rar_version, struct errbuf *eb);
 
 /*
  * The data path policy_write_rar_cbor uses when data_path is NULL, malloc'd
@@ -28,9 +32,11 @@ int policy_write_rar_cbor(const struct policy *p, const char *settings_path, con
 char *policy_rar_cbor_default_data_path(const char *settings_path);
 
 /*
- * Streams p's RootAsRole side as the CBOR data file to out. Returns 0, or -1
- * with eb filled on a write error.
+ * Streams p's RootAsRole side as the CBOR data file to out, claiming
+ * rar_version (NULL for POLICY_RAR_VERSION). Returns 0, or -1 with eb filled
+ * on a write error.
  */
-int policy_rar_cbor_stream(const struct policy *p, FILE *out, struct errbuf *eb);
+int policy_rar_cbor_stream(const struct policy *p, FILE *out, const char *rar_version,
+			   struct errbuf *eb);
 
 #endif

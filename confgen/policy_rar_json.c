@@ -11,10 +11,11 @@
 
 #define POLICY_RAR_JSON_MODE 0644
 
-void policy_rar_json_settings_members(struct jsonw *w, const char *method, const char *data_abspath)
+void policy_rar_json_settings_members(struct jsonw *w, const char *method, const char *data_abspath,
+				      const char *rar_version)
 {
 	jsonw_key(w, "version");
-	jsonw_string(w, POLICY_RAR_VERSION);
+	jsonw_string(w, rar_version != NULL ? rar_version : POLICY_RAR_VERSION);
 	jsonw_key(w, "storage");
 	jsonw_object_begin(w);
 	jsonw_key(w, "method");
@@ -122,7 +123,8 @@ void policy_rar_json_policy_members(const struct policy *p, struct jsonw *w)
 	jsonw_array_end(w);
 }
 
-int policy_write_rar_json(const struct policy *p, const char *path, struct errbuf *eb)
+int policy_write_rar_json(const struct policy *p, const char *path, const char *rar_version,
+			  struct errbuf *eb)
 {
 	struct policy_file f = {0};
 	char *abspath = NULL;
@@ -134,7 +136,7 @@ int policy_write_rar_json(const struct policy *p, const char *path, struct errbu
 		goto out;
 	jsonw_init(&w, f.out);
 	jsonw_object_begin(&w);
-	policy_rar_json_settings_members(&w, "json", abspath);
+	policy_rar_json_settings_members(&w, "json", abspath, rar_version);
 	policy_rar_json_policy_members(p, &w);
 	jsonw_object_end(&w);
 	fputc('\n', f.out);

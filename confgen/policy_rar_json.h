@@ -6,25 +6,28 @@
 #include "policy.h"
 
 /*
- * Writes p's RootAsRole side to path atomically: version, storage (method
- * json, settings.path = path made absolute), options (authentication skip)
+ * Writes p's RootAsRole side to path atomically: version (rar_version, NULL
+ * for POLICY_RAR_VERSION; checked by the caller), storage (method json,
+ * settings.path = path made absolute), options (authentication skip)
  * and roles, mode 0644, owner root:root when running as root. Strings are
  * escaped by cJSON; the document is streamed, never held whole in memory.
  * An immutable target (chattr +i) is cleared first or the error says why
  * it cannot be. Refuses /etc/security/rootasrole.json.
  * Returns 0, or -1 with eb filled and path untouched.
  */
-int policy_write_rar_json(const struct policy *p, const char *path, struct errbuf *eb);
+int policy_write_rar_json(const struct policy *p, const char *path, const char *rar_version,
+			  struct errbuf *eb);
 
 struct jsonw;
 
 /*
- * Writes the members "version" and "storage" (method, settings.immutable
- * false, settings.path data_abspath) of a RootAsRole settings file into the
- * object w has open. Shared with policy_rar_cbor.
+ * Writes the members "version" (rar_version, NULL for POLICY_RAR_VERSION)
+ * and "storage" (method, settings.immutable false, settings.path
+ * data_abspath) of a RootAsRole settings file into the object w has open.
+ * Shared with policy_rar_cbor.
  */
-void policy_rar_json_settings_members(struct jsonw *w, const char *method,
-				      const char *data_abspath);
+void policy_rar_json_settings_members(struct jsonw *w, const char *method, const char *data_abspath,
+				      const char *rar_version);
 
 /*
  * Writes the members "options" and "roles" of p's RootAsRole side into the

@@ -27,13 +27,14 @@ extern char **environ;
 #define PROC_MAX_GROUPS 65536
 
 struct proc_cmd {
-	char *path;  /* resolved program */
-	char **argv; /* deep copy, NULL-terminated */
-	char **envp; /* deep copy, NULL-terminated */
-	int null_fd; /* proc_null_fd(), shared, never closed here */
-	int out_fd;  /* fd for the child's stdout, or -1 to inherit */
-	int err_fd;  /* fd for the child's stderr, or -1 to inherit */
-	int in_fd;   /* fd for the child's stdin, or -1 to inherit */
+	char *path;   /* resolved program */
+	char **argv;  /* deep copy, NULL-terminated */
+	char **envp;  /* deep copy, NULL-terminated */
+	int null_fd;  /* proc_null_fd(), shared, never closed here */
+	int out_fd;   /* fd for the child's stdout, or -1 to inherit */
+	int err_fd;   /* fd for the child's stderr, or -1 to inherit */
+	int in_fd;    /* fd for the child's stdin, or -1 to inherit */
+	int mntns_fd; /* a mount namespace the child joins, or -1 */
 	bool switch_user;
 	uid_t uid;
 	gid_t gid;
@@ -183,6 +184,7 @@ struct proc_cmd *proc_cmd_new(char *const *argv, const struct proc_opts *opts, s
 		goto fail;
 	}
 	cmd->in_fd = opts->stdin_null ? cmd->null_fd : -1;
+	cmd->mntns_fd = opts->mntns != NULL ? mntns_fd(opts->mntns) : -1;
 	switch (opts->output) {
 	case PROC_OUTPUT_INHERIT:
 		cmd->out_fd = cmd->err_fd = -1;
@@ -237,6 +239,10 @@ __attribute__((no_sanitize("address", "undefined"))) static int proc_child(void 
 	if (cmd->out_fd >= 0 && dup2(cmd->out_fd, STDOUT_FILENO) < 0)
 		goto fail;
 	if (cmd->err_fd >= 0 && dup2(cmd->err_fd, STDERR_FILENO) < 0)
+		goto fail;
+	/* Before the identity switch: joining a mount namespace needs CAP_SYS_ADMIN. The child
+	 * has its own fs_struct (no CLONE_FS), which setns of a mount namespace requires. */
+	if (cmd->mntns_fd >= 0 && syscall(SYS_setns, cmd->mntns_fd, CLONE_NEWNS) != 0)
 		goto fail;
 	if (cmd->switch_user) {
 		if (syscall(SYS_setgroups, cmd->n_groups, cmd->groups) != 0)

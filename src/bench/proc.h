@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "errbuf.h"
+#include "mntns.h"
 
 /*
  * MUST invariants of the measured path (proc_run):
@@ -17,7 +18,7 @@
  *  - the child is created with clone(CLONE_VM|CLONE_VFORK) on a preallocated
  *    stack (what glibc's posix_spawn does, minus its per-call stack mmap and
  *    signal-mask round trips) and only calls async-signal-safe functions
- *    (dup2, raw setgroups/setresgid/setresuid syscalls, execve, _exit);
+ *    (dup2, raw setns/setgroups/setresgid/setresuid syscalls, execve, _exit);
  *  - because the child shares the parent's memory until execve, any signal
  *    handler the caller installs may run in the child before the exec: such
  *    handlers MUST only set a volatile sig_atomic_t flag.
@@ -67,6 +68,9 @@ struct proc_opts {
 	enum proc_output output;
 	int output_fd;   /* with PROC_OUTPUT_FD; stays owned by the caller, must outlive the cmd */
 	bool stdin_null; /* stdin from /dev/null (hyperfine does this); else inherit */
+	/* Non-NULL: the child joins this mount namespace before it drops privileges (needs root);
+	 * it must outlive the cmd. */
+	const struct mntns *mntns;
 };
 
 /* One timed run. */

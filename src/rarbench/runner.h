@@ -47,6 +47,7 @@ struct runner_subject {
 	char *skip_reason;      /* non-NULL: missing on this host */
 	struct proc_cmd *cmd;   /* measured: output to /dev/null */
 	struct proc_cmd *check; /* the grant check: output kept to quote it */
+	struct mntns *mntns;    /* ms->policy_mount_at: where its runs see the policy */
 };
 
 /* Everything one run owns; freed by runner_clear. */

@@ -44,7 +44,10 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 			continue;
 		switch (s->ms->format) {
 		case POLICY_FORMAT_SUDOERS:
-			w = policy_write_sudoers(p, s->policy, r->m->sudoers_layout, eb);
+			w = policy_write_sudoers(p, s->policy,
+						 s->ms->has_sudoers_layout ? s->ms->sudoers_layout
+									   : r->m->sudoers_layout,
+						 eb);
 			break;
 		case POLICY_FORMAT_DOAS:
 			w = policy_doas_validate(&shape, eb);
@@ -52,10 +55,11 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 				w = policy_write_doas(p, s->policy, eb);
 			break;
 		case POLICY_FORMAT_RAR_JSON:
-			w = policy_write_rar_json(p, s->policy, eb);
+			w = policy_write_rar_json(p, s->policy, s->ms->rar_version, eb);
 			break;
 		case POLICY_FORMAT_RAR_CBOR:
-			w = policy_write_rar_cbor(p, s->policy, s->policy_data, eb);
+			w = policy_write_rar_cbor(p, s->policy, s->policy_data, s->ms->rar_version,
+						  eb);
 			break;
 		}
 		if (w < 0) {

@@ -126,6 +126,23 @@ static int resolve_subject(struct runner *r, const struct manifest_subject *ms,
 	return 0;
 }
 
+/* path made absolute against the working directory (the policy may not exist yet). */
+static int absolute_path(const char *path, char *out, size_t size, struct errbuf *eb)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (path[0] == '/')
+		n = snprintf(out, size, "%s", path);
+	else if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return errbuf_set_errno(eb, errno, "getcwd");
+	else
+		n = snprintf(out, size, "%s/%s", cwd, path);
+	if (n < 0 || (size_t)n >= size)
+		return errbuf_set(eb, "%s: path too long", path);
+	return 0;
+}
+
 static int prepare_subjects(struct runner *r, struct errbuf *eb)
 {
 	struct proc_opts po = {.envp = r->envp,
@@ -149,6 +166,17 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 			return errbuf_prefix(eb, "subject %s", r->m->subjects[i].id);
 		if (s->skip_reason != NULL)
 			continue;
+		po.mntns = measured.mntns = NULL;
+		if (s->ms->policy_mount_at != NULL) {
+			char abs[PATH_MAX];
+
+			if (absolute_path(s->policy, abs, sizeof(abs), eb) < 0)
+				return errbuf_prefix(eb, "subject %s", s->ms->id);
+			s->mntns = mntns_show_file_at(s->ms->policy_mount_at, abs, eb);
+			if (s->mntns == NULL)
+				return errbuf_prefix(eb, "subject %s: policy_mount_at", s->ms->id);
+			po.mntns = measured.mntns = s->mntns;
+		}
 		s->check = proc_cmd_new(s->argv, &po, eb);
 		if (s->check != NULL)
 			s->cmd = proc_cmd_new(s->argv, &measured, eb);
@@ -319,6 +347,7 @@ void runner_clear(struct runner *r)
 
 		proc_cmd_free(s->cmd);
 		proc_cmd_free(s->check);
+		mntns_free(s->mntns);
 		for (k = 0; k < s->argc; k++)
 			free(s->argv[k]);
 		free(s->argv);

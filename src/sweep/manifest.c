@@ -63,8 +63,9 @@ static int set_default(struct manifest_ctx *c, char **field, const char *value, 
 static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 			 struct manifest_subject *s)
 {
-	static const char *const keys[] = {"id",     "format",      "program", "args",
-					   "policy", "policy_data", NULL};
+	static const char *const keys[] = {
+	    "id",          "format",      "program",         "args",           "policy",
+	    "policy_data", "rar_version", "policy_mount_at", "sudoers_layout", NULL};
 	const cJSON *args, *it;
 	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
 	int fmt = -1;
@@ -100,6 +101,37 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 		manifest_child_path(q, p, "policy_data");
 		return manifest_fail(c, q, "only a rar-cbor subject has a separate data file");
 	}
+	if (manifest_get_string(c, j, p, "rar_version", false, &s->rar_version) < 0 ||
+	    manifest_get_string(c, j, p, "policy_mount_at", false, &s->policy_mount_at) < 0)
+		return -1;
+	manifest_child_path(q, p, "rar_version");
+	if (s->rar_version != NULL) {
+		struct errbuf veb = {0};
+
+		if (s->format != POLICY_FORMAT_RAR_JSON && s->format != POLICY_FORMAT_RAR_CBOR)
+			return manifest_fail(c, q, "only a rar-json or rar-cbor subject has one");
+		if (policy_rar_version_check(s->rar_version, &veb) != 0)
+			return manifest_fail(c, q, "%s", veb.msg);
+	}
+	if (cJSON_GetObjectItemCaseSensitive(j, "sudoers_layout") != NULL) {
+		int e = 0;
+
+		manifest_child_path(q, p, "sudoers_layout");
+		if (s->format != POLICY_FORMAT_SUDOERS)
+			return manifest_fail(c, q, "only a sudoers subject has one");
+		if (manifest_get_enum(c, j, p, "sudoers_layout", layout_name, SUDOERS_LAYOUT_COUNT,
+				      &e) < 0)
+			return -1;
+		s->has_sudoers_layout = true;
+		s->sudoers_layout = (enum sudoers_layout)e;
+	}
+	manifest_child_path(q, p, "policy_mount_at");
+	if (s->policy_mount_at != NULL &&
+	    (s->policy_mount_at[0] != '/' ||
+	     strcspn(s->policy_mount_at, ",:\\") != strlen(s->policy_mount_at)))
+		return manifest_fail(c, q,
+				     "\"%s\": expected an absolute path without ',', ':' or '\\'",
+				     manifest_shown(s->policy_mount_at, b));
 	if (set_default(c, &s->program, default_program[fmt], p) < 0 ||
 	    set_default(c, &s->policy, default_policy[fmt], p) < 0)
 		return -1;
@@ -422,6 +454,8 @@ void manifest_free(struct manifest *m)
 		free(s->args);
 		free(s->policy);
 		free(s->policy_data);
+		free(s->rar_version);
+		free(s->policy_mount_at);
 	}
 	free(m->subjects);
 	for (i = 0; i < MANIFEST_AXIS_COUNT; i++)

@@ -37,6 +37,18 @@ struct manifest_subject {
 	size_t nargs;
 	char *policy;      /* the policy file (rar-cbor: the settings file) */
 	char *policy_data; /* rar-cbor only: the CBOR data file; NULL for the others */
+	char *rar_version; /* rar-* only: the RootAsRole version its files are for; NULL: 3.3.4 */
+	/*
+	 * For a tool whose policy path is fixed in its source (sudo-rs reads
+	 * /etc/sudoers-rs): the absolute path where it must see `policy`. The
+	 * runner shows it there in a private mount namespace that only this
+	 * subject's runs join; NULL: the tool reads `policy` where it is.
+	 */
+	char *policy_mount_at;
+	/* sudoers only: this subject's layout when it differs from the manifest's (sudo-rs
+	 * allows at most 127 items in a list, so per-task beyond 127 tasks per role). */
+	bool has_sudoers_layout;
+	enum sudoers_layout sudoers_layout;
 };
 
 struct manifest_axis {

@@ -172,6 +172,51 @@ static void test_bad_manifests(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
 		     "\"format\":\"doas\",\"args\":[1]}]}",
 		     "$.subjects[0].args[0]: expected a string, got a number");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+	    "\"format\":\"rar-cbor\",\"rar_version\":\"4.0\"}]}",
+	    "$.subjects[0].rar_version: RootAsRole version \"4.0\": expected MAJOR.MINOR.PATCH");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"sudoers\",\"rar_version\":\"4.0.3\"}]}",
+		     "$.subjects[0].rar_version: only a rar-json or rar-cbor subject has one");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+	    "\"format\":\"sudoers\",\"policy_mount_at\":\"etc/sudoers-rs\"}]}",
+	    "$.subjects[0].policy_mount_at: \"etc/sudoers-rs\": expected an absolute path");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"sudoers_layout\":\"per-task\"}]}",
+		     "$.subjects[0].sudoers_layout: only a sudoers subject has one");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"sudoers\",\"sudoers_layout\":\"flat\"}]}",
+		     "$.subjects[0].sudoers_layout: unknown sudoers_layout \"flat\"");
+}
+
+/* The subject keys for RootAsRole versions, fixed policy paths and a per-subject layout. */
+static void test_subject_dialects(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m =
+	    parse("{\"name\":\"d\",\"bench_user\":\"nobody\",\"sudoers_layout\":\"per-role\","
+		  "\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"},"
+		  "{\"id\":\"sudo-rs\",\"format\":\"sudoers\",\"program\":\"{prefix}/bin/sudo-rs\","
+		  "\"policy\":\"{prefix}/etc/sudoers-rs\",\"policy_mount_at\":\"/etc/sudoers-rs\","
+		  "\"sudoers_layout\":\"per-task\"},"
+		  "{\"id\":\"sr-cbor-4.0.3\",\"format\":\"rar-cbor\",\"rar_version\":\"4.0.3\"}]}",
+		  &eb);
+
+	CHECK(m != NULL);
+	if (m == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		return;
+	}
+	CHECK(!m->subjects[0].has_sudoers_layout);
+	CHECK(m->subjects[0].policy_mount_at == NULL);
+	CHECK(m->subjects[1].has_sudoers_layout);
+	CHECK_INT_EQ(m->subjects[1].sudoers_layout, SUDOERS_LAYOUT_PER_TASK);
+	CHECK_STR_EQ(m->subjects[1].policy_mount_at, "/etc/sudoers-rs");
+	CHECK_STR_EQ(m->subjects[2].rar_version, "4.0.3");
+	CHECK(m->subjects[0].rar_version == NULL);
+	manifest_free(m);
 }
 
 static void test_expand(void)
@@ -200,6 +245,7 @@ int main(void)
 	RUN(test_defaults);
 	RUN(test_full_manifest);
 	RUN(test_bad_manifests);
+	RUN(test_subject_dialects);
 	RUN(test_expand);
 	RUN(test_load_missing_file);
 	return HARNESS_EXIT();

@@ -184,8 +184,8 @@ static void check_shape(uint32_t r, uint32_t u, uint32_t t, uint32_t c, enum pol
 	snprintf(jpath, sizeof(jpath), "%s/p.json", dir);
 	snprintf(spath, sizeof(spath), "%s/s.json", dir);
 	snprintf(bpath, sizeof(bpath), "%s/s.bin", dir);
-	CHECK_INT_EQ(policy_write_rar_json(p, jpath, &eb), 0);
-	CHECK_INT_EQ(policy_write_rar_cbor(p, spath, NULL, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_json(p, jpath, NULL, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_cbor(p, spath, NULL, NULL, &eb), 0);
 	jtext = testutil_read_file(jpath, NULL);
 	btext = testutil_read_file(bpath, &blen);
 	CHECK(jtext != NULL && btext != NULL);
@@ -248,6 +248,77 @@ static void test_cbor_matches_json_wide(void)
 	check_shape(1, 300, 24, 256, POLICY_MATCH_MIDDLE, false);
 }
 
+/* RootAsRole 4: the settings file of the CBOR storage is CBOR, both files claim the version. */
+static void test_rar4_settings_are_cbor(void)
+{
+	struct policy_shape sh;
+	struct errbuf eb = {0};
+	struct policy *p;
+	char spath[256], bpath[256], *text = NULL;
+	size_t len = 0;
+	cbor_item_t *settings = NULL, *data = NULL;
+	struct cbor_load_result res;
+
+	policy_shape_init(&sh);
+	sh.uid = 4242;
+	p = policy_build(&sh, &eb);
+	CHECK(p != NULL);
+	if (p == NULL)
+		return;
+	snprintf(spath, sizeof(spath), "%s/v4.json", dir);
+	snprintf(bpath, sizeof(bpath), "%s/v4.bin", dir);
+	CHECK_INT_EQ(policy_write_rar_cbor(p, spath, bpath, "4.0.3", &eb), 0);
+	text = testutil_read_file(spath, &len);
+	CHECK(text != NULL && len > 0);
+	if (text != NULL) {
+		settings = cbor_load((const unsigned char *)text, len, &res);
+		CHECK(settings != NULL && cbor_isa_map(settings) && res.read == len);
+	}
+	if (settings != NULL) {
+		cbor_item_t *st = cmap_get(settings, "storage");
+
+		CHECK(ctext_eq(cmap_get(settings, "version"), "4.0.3"));
+		CHECK(st != NULL && ctext_eq(cmap_get(st, "method"), "cbor"));
+		CHECK(st != NULL && ctext_eq(cmap_get(cmap_get(st, "settings"), "path"), bpath));
+		cbor_decref(&settings);
+	}
+	free(text);
+	text = testutil_read_file(bpath, &len);
+	if (text != NULL)
+		data = cbor_load((const unsigned char *)text, len, &res);
+	CHECK(data != NULL);
+	if (data != NULL) {
+		CHECK(ctext_eq(cmap_get(data, "version"), "4.0.3"));
+		cbor_decref(&data);
+	}
+	free(text);
+	/* 3.x keeps a JSON settings file, whatever the version it claims. */
+	CHECK_INT_EQ(policy_write_rar_cbor(p, spath, bpath, "3.3.3", &eb), 0);
+	text = testutil_read_file(spath, NULL);
+	CHECK(text != NULL && strstr(text, "\"version\": \"3.3.3\"") != NULL);
+	free(text);
+	policy_free(p);
+}
+
+static void test_rar_version_check(void)
+{
+	struct errbuf eb = {0};
+
+	CHECK_INT_EQ(policy_rar_version_check("3.3.4", &eb), 0);
+	CHECK_INT_EQ(policy_rar_version_check("10.0.65535", &eb), 0);
+	CHECK_INT_EQ(policy_rar_version_check(NULL, &eb), 0);
+	CHECK_INT_EQ(policy_rar_version_check("4.0", &eb), -1);
+	CHECK_INT_EQ(policy_rar_version_check("v3.3.4", &eb), -1);
+	CHECK_INT_EQ(policy_rar_version_check("3.3.4-rc1", &eb), -1);
+	CHECK_INT_EQ(policy_rar_version_check("03.3.4", &eb), -1);
+	CHECK_INT_EQ(policy_rar_version_check("3.65536.0", &eb), -1);
+	CHECK_INT_EQ(policy_rar_version_check("", &eb), -1);
+	CHECK(strstr(eb.msg, "expected MAJOR.MINOR.PATCH") != NULL);
+	CHECK(!policy_rar_settings_follow_storage(NULL));
+	CHECK(!policy_rar_settings_follow_storage("3.3.4"));
+	CHECK(policy_rar_settings_follow_storage("4.0.3"));
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL) {
@@ -258,6 +329,8 @@ int main(void)
 	RUN(test_cbor_matches_json_each_match);
 	RUN(test_cbor_matches_json_seed_compat);
 	RUN(test_cbor_matches_json_wide);
+	RUN(test_rar4_settings_are_cbor);
+	RUN(test_rar_version_check);
 	testutil_rm_dir(dir);
 	return HARNESS_EXIT();
 }

@@ -160,11 +160,11 @@ static void test_golden_small_shape(void)
 	CHECK_INT_EQ(policy_write_doas(p, a, &eb), 0);
 	check_golden_file("small.doas.conf", "small.doas.conf");
 	path_in(a, sizeof(a), "small.json");
-	CHECK_INT_EQ(policy_write_rar_json(p, a, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_json(p, a, NULL, &eb), 0);
 	check_golden_file("small.json", "small.rar.json");
 	path_in(a, sizeof(a), "small-cbor.json");
 	path_in(b, sizeof(b), "small-data.cbor");
-	CHECK_INT_EQ(policy_write_rar_cbor(p, a, b, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_cbor(p, a, b, NULL, &eb), 0);
 	check_golden_file("small-cbor.json", "small.rar-cbor-settings.json");
 	check_golden_cbor("small-data.cbor", "small.rar.cbor.hex", "small.rar.cbor.txt");
 	if (eb.msg[0] != '\0')
@@ -191,10 +191,10 @@ static void test_golden_seed_compat(void)
 	CHECK_INT_EQ(policy_write_doas(p, a, &eb), 0);
 	check_golden_file("seed.doas.conf", "seed.doas.conf");
 	path_in(a, sizeof(a), "rootasrole-json.json");
-	CHECK_INT_EQ(policy_write_rar_json(p, a, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_json(p, a, NULL, &eb), 0);
 	check_golden_file("rootasrole-json.json", "seed.rar.json");
 	path_in(a, sizeof(a), "rootasrole.json");
-	CHECK_INT_EQ(policy_write_rar_cbor(p, a, NULL, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_cbor(p, a, NULL, NULL, &eb), 0);
 	check_golden_file("rootasrole.json", "seed.rar-cbor-settings.json");
 	/* seed.rar.cbor.hex was typed from the spec, not generated: byte for byte. */
 	check_golden_cbor("rootasrole.bin", "seed.rar.cbor.hex", "seed.rar.cbor.txt");
@@ -276,10 +276,11 @@ static void test_refuses_machine_policies(void)
 	if (access("/etc/sudoers.d", F_OK) == 0)
 		expect_refused(p, "/etc/sudoers.d/rarperf");
 	if (access("/etc/security", F_OK) == 0) {
-		CHECK_INT_EQ(policy_write_rar_json(p, "/etc/security/rootasrole.json", &eb), -1);
-		CHECK(strstr(eb.msg, "refusing") != NULL);
-		CHECK_INT_EQ(policy_write_rar_cbor(p, "/etc/security/rootasrole.json", NULL, &eb),
+		CHECK_INT_EQ(policy_write_rar_json(p, "/etc/security/rootasrole.json", NULL, &eb),
 			     -1);
+		CHECK(strstr(eb.msg, "refusing") != NULL);
+		CHECK_INT_EQ(
+		    policy_write_rar_cbor(p, "/etc/security/rootasrole.json", NULL, NULL, &eb), -1);
 		CHECK(strstr(eb.msg, "refusing") != NULL);
 	}
 	/* A directory link resolving to /etc is refused too. */
@@ -307,10 +308,10 @@ static void test_errors_touch_nothing(void)
 		return;
 	CHECK_INT_EQ(policy_write_doas(p, "/nonexistent-dir/doas.conf", &eb), -1);
 	CHECK(strstr(eb.msg, "/nonexistent-dir/doas.conf") != NULL);
-	CHECK_INT_EQ(policy_write_rar_cbor(p, "/nonexistent-dir/x.json", NULL, &eb), -1);
+	CHECK_INT_EQ(policy_write_rar_cbor(p, "/nonexistent-dir/x.json", NULL, NULL, &eb), -1);
 	/* Data file and settings file the same: refused before writing either. */
 	path_in(path, sizeof(path), "same.json");
-	CHECK_INT_EQ(policy_write_rar_cbor(p, path, path, &eb), -1);
+	CHECK_INT_EQ(policy_write_rar_cbor(p, path, path, NULL, &eb), -1);
 	CHECK(access(path, F_OK) != 0);
 	/* A directory in the way. */
 	CHECK_INT_EQ(policy_write_sudoers(p, dir, SUDOERS_LAYOUT_PER_ROLE, &eb), -1);
@@ -344,14 +345,14 @@ static void test_rewrites_immutable_file(void)
 	if (p == NULL)
 		return;
 	path_in(path, sizeof(path), "immutable.json");
-	CHECK_INT_EQ(policy_write_rar_json(p, path, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_json(p, path, NULL, &eb), 0);
 	fd = open(path, O_RDONLY);
 	CHECK(fd >= 0);
 	if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
 		flags |= FS_IMMUTABLE_FL;
 		if (ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0) {
 			close(fd);
-			CHECK_INT_EQ(policy_write_rar_json(p, path, &eb), 0);
+			CHECK_INT_EQ(policy_write_rar_json(p, path, NULL, &eb), 0);
 			fd = open(path, O_RDONLY);
 			CHECK(fd >= 0);
 			flags = 0;

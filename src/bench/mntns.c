@@ -1,0 +1,136 @@
+/* mntns: a private mount namespace in which one file shows at a path fixed in a tool's source. */
+#include "mntns.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct mntns {
+	int fd;             /* /proc/self/ns/mnt of the namespace */
+	char dir[PATH_MAX]; /* the overlay's upper and work directories live here */
+};
+
+int mntns_fd(const struct mntns *ns)
+{
+	return ns->fd;
+}
+
+struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb)
+{
+	struct mntns *ns = NULL;
+	char parent[PATH_MAX], upper[PATH_MAX + 16], work[PATH_MAX + 16], link[PATH_MAX + 32];
+	char opts[3 * PATH_MAX + 64];
+	const char *name;
+	int home = -1, n;
+	struct stat st;
+
+	if (target[0] != '/' || source[0] != '/') {
+		errbuf_set(eb, "%s: policy_mount_at and the policy must be absolute paths", target);
+		return NULL;
+	}
+	name = strrchr(target, '/') + 1;
+	n = snprintf(parent, sizeof(parent), "%.*s", (int)(name - target - 1), target);
+	if (name[0] == '\0' || n < 0 || (size_t)n >= sizeof(parent) || parent[0] == '\0' ||
+	    strcspn(parent, ",:\\") != strlen(parent)) {
+		errbuf_set(eb,
+			   "%s: cannot show a file there (its directory must not be / nor hold "
+			   "',' ':' or '\\')",
+			   target);
+		return NULL;
+	}
+	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		errbuf_set(eb, "%s: not a directory", parent);
+		return NULL;
+	}
+	ns = calloc(1, sizeof(*ns));
+	if (ns == NULL) {
+		errbuf_set(eb, "out of memory");
+		return NULL;
+	}
+	ns->fd = -1;
+	snprintf(ns->dir, sizeof(ns->dir), "/tmp/rarbench-mntns-XXXXXX");
+	if (mkdtemp(ns->dir) == NULL) {
+		errbuf_set_errno(eb, errno, "%s", ns->dir);
+		ns->dir[0] = '\0';
+		goto fail;
+	}
+	snprintf(upper, sizeof(upper), "%s/upper", ns->dir);
+	snprintf(work, sizeof(work), "%s/work", ns->dir);
+	snprintf(link, sizeof(link), "%s/%s", upper, name);
+	if (mkdir(upper, 0755) != 0 || mkdir(work, 0700) != 0 || symlink(source, link) != 0) {
+		errbuf_set_errno(eb, errno, "%s", ns->dir);
+		goto fail;
+	}
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s", parent, upper, work);
+
+	home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (home < 0) {
+		errbuf_set_errno(eb, errno, "/proc/self/ns/mnt");
+		goto fail;
+	}
+	if (unshare(CLONE_NEWNS) != 0) {
+		errbuf_set_errno(eb, errno, "unshare(CLONE_NEWNS) (policy_mount_at needs root)");
+		goto fail;
+	}
+	/* From here on, every failure must return to the home namespace. */
+	/* Source and type are ignored by a propagation change; valgrind wants them readable. */
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0) {
+		errbuf_set_errno(eb, errno, "making the mounts of a private namespace private");
+		goto back;
+	}
+	if (mount("overlay", parent, "overlay", 0, opts) != 0) {
+		errbuf_set_errno(eb, errno, "overlay on %s", parent);
+		goto back;
+	}
+	ns->fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (ns->fd < 0)
+		errbuf_set_errno(eb, errno, "/proc/self/ns/mnt");
+back:
+	if (setns(home, CLONE_NEWNS) != 0) {
+		/* Cannot happen as root; staying in the namespace would hide nothing. */
+		errbuf_set_errno(eb, errno, "returning to the original mount namespace");
+		goto fail;
+	}
+	close(home);
+	home = -1;
+	if (ns->fd < 0)
+		goto fail;
+	return ns;
+fail:
+	if (home >= 0)
+		close(home);
+	mntns_free(ns);
+	return NULL;
+}
+
+static int mntns_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+void mntns_free(struct mntns *ns)
+{
+	if (ns == NULL)
+		return;
+	/* The last reference: the namespace, and with it the overlay, ends here (the runs that
+	 * joined it are over), so the layers can go. */
+	if (ns->fd >= 0)
+		close(ns->fd);
+	if (ns->dir[0] != '\0')
+		nftw(ns->dir, mntns_remove_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(ns);
+}

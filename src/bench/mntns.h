@@ -1,0 +1,39 @@
+/* mntns: a private mount namespace in which one file shows at a path fixed in a tool's source. */
+#ifndef RARPERF_MNTNS_H
+#define RARPERF_MNTNS_H
+
+#include "errbuf.h"
+
+/*
+ * Some tools read their policy from a path compiled into them (sudo-rs:
+ * /etc/sudoers-rs, else /etc/sudoers). To measure them on a generated policy
+ * without writing the machine's own /etc, the runner builds a mount
+ * namespace in which TARGET is a symbolic link to SOURCE, and only that
+ * tool's runs join it (proc_opts.mntns_fd). Outside the namespace nothing
+ * changes: no file is created or altered under TARGET's directory.
+ *
+ * How: as root, unshare(CLONE_NEWNS) with every mount private, then an
+ * overlay on TARGET's directory whose upper layer (a fresh directory under
+ * /tmp, root only) holds the link; the namespace is kept by a descriptor and
+ * the caller's own namespace restored. The link (not a bind mount) follows
+ * SOURCE across the atomic renames that rewrite it at every point. Lookups
+ * in that directory go through overlayfs: bench/mntns.sh measures the cost.
+ * The caller must be single-threaded (setns of a mount namespace).
+ */
+struct mntns;
+
+/*
+ * Builds the namespace. TARGET and SOURCE are absolute; TARGET's directory
+ * must exist and hold no ',' ':' or '\\' (overlay options). Returns the
+ * namespace (free with mntns_free), or NULL with eb filled (not root, no
+ * overlayfs, ...).
+ */
+struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb);
+
+/* The namespace's descriptor (O_CLOEXEC), for proc_opts.mntns_fd; owned by ns. */
+int mntns_fd(const struct mntns *ns);
+
+/* Closes the namespace (it ends with its last member) and removes the upper layer. NULL: no-op. */
+void mntns_free(struct mntns *ns);
+
+#endif
