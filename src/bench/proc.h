@@ -18,7 +18,12 @@
  *  - the child is created with clone(CLONE_VM|CLONE_VFORK) on a preallocated
  *    stack (what glibc's posix_spawn does, minus its per-call stack mmap and
  *    signal-mask round trips) and only calls async-signal-safe functions
- *    (dup2, raw setns/setgroups/setresgid/setresuid syscalls, execve, _exit);
+ *    (dup2, raw setns/close_range/setgroups/setresgid/setresuid syscalls,
+ *    close, execve, _exit);
+ *  - the command gets stdin, stdout and stderr and no other descriptor: the
+ *    child closes 3 and up (close_range, or a close() loop up to
+ *    RLIMIT_NOFILE on kernels without it) after its dup2s and setns and
+ *    before the identity switch, whatever the caller left open;
  *  - because the child shares the parent's memory until execve, any signal
  *    handler the caller installs may run in the child before the exec: such
  *    handlers MUST only set a volatile sig_atomic_t flag.
@@ -57,16 +62,17 @@ void proc_env_free(char **envp);
 
 /* Where a child's stdout/stderr go. */
 enum proc_output {
-	PROC_OUTPUT_NULL,    /* /dev/null (hyperfine's default) */
-	PROC_OUTPUT_INHERIT, /* the invoking terminal (--show-output) */
-	PROC_OUTPUT_FD       /* a caller-owned fd (--output FILE) */
+	PROC_OUTPUT_NULL,     /* /dev/null (hyperfine's default) */
+	PROC_OUTPUT_INHERIT,  /* the invoking terminal (--show-output) */
+	PROC_OUTPUT_FD,       /* stdout to a caller-owned fd, stderr to /dev/null (--output FILE) */
+	PROC_OUTPUT_STDERR_FD /* stderr to a caller-owned fd, stdout to /dev/null (to quote it) */
 };
 
 struct proc_opts {
 	char *const *envp;          /* NULL: the current environ at proc_cmd_new time */
 	const struct proc_user *as; /* NULL: run as the invoking user; else must be root */
 	enum proc_output output;
-	int output_fd;   /* with PROC_OUTPUT_FD; stays owned by the caller, must outlive the cmd */
+	int output_fd;   /* with PROC_OUTPUT_*FD; stays owned by the caller, must outlive the cmd */
 	bool stdin_null; /* stdin from /dev/null (hyperfine does this); else inherit */
 	/* Non-NULL: the child joins this mount namespace before it drops privileges (needs root);
 	 * it must outlive the cmd. */

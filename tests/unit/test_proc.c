@@ -1,8 +1,15 @@
 /* Tests for proc: spawning real programs, exit codes, signal deaths, PATH lookup, output and users.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -132,6 +139,91 @@ static void test_output_to_fd(void)
 	unlink(path);
 }
 
+/*
+ * Runs `ls /proc/self/fd` through proc with descriptors 7 and 251 left open
+ * without O_CLOEXEC (as a shell script's `exec 7>file` leaves them) and
+ * returns what it listed, one per line, in buf. ls opens one descriptor of
+ * its own for the directory: the lowest free one, 3 when nothing leaked.
+ */
+static int list_child_fds(char *buf, size_t len)
+{
+	char path[] = "/tmp/rarperf-test-proc-fds-XXXXXX";
+	char *argv[] = {"ls", "/proc/self/fd", NULL};
+	struct proc_opts o = {0};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c = NULL;
+	struct proc_sample s;
+	int out = mkostemp(path, O_CLOEXEC), leak = open("/dev/null", O_RDONLY), rc = -1;
+	ssize_t n;
+
+	if (out < 0 || leak < 0 || dup2(leak, 7) < 0 || dup2(leak, 251) < 0)
+		goto done;
+	o.output = PROC_OUTPUT_FD;
+	o.output_fd = out;
+	c = proc_cmd_new(argv, &o, &eb);
+	if (c == NULL || proc_run(c, &s, &eb) != 0 || s.exit_code != 0)
+		goto done;
+	n = pread(out, buf, len - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	rc = 0;
+done:
+	proc_cmd_free(c);
+	close(251);
+	close(7);
+	if (leak >= 0)
+		close(leak);
+	if (out >= 0)
+		close(out);
+	unlink(path);
+	return rc;
+}
+
+static void test_only_std_fds_cross(void)
+{
+	char buf[256];
+
+	CHECK_INT_EQ(list_child_fds(buf, sizeof(buf)), 0);
+	CHECK_STR_EQ(buf, "0\n1\n2\n3\n");
+}
+
+/* Makes close_range fail with ENOSYS in this process, as on a kernel before 5.9. */
+static int deny_close_range(void)
+{
+#ifdef SYS_close_range
+	struct sock_filter prog[] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 0, 1),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog fprog = {.len = sizeof(prog) / sizeof(prog[0]), .filter = prog};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog);
+#else
+	return 0;
+#endif
+}
+
+static void test_only_std_fds_cross_without_close_range(void)
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		char buf[256];
+		int ok = deny_close_range() == 0 && syscall(SYS_close_range, 3U, 3U, 0U) < 0 &&
+			 errno == ENOSYS && list_child_fds(buf, sizeof(buf)) == 0 &&
+			 strcmp(buf, "0\n1\n2\n3\n") == 0;
+
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void test_env_is_passed(void)
 {
 	char *argv[] = {"sh", "-c", "[ \"$RARPERF_T\" = yes ] && [ -z \"$HOME\" ]", NULL};
@@ -224,6 +316,8 @@ int main(void)
 	RUN(test_cpu_time_is_the_childs);
 	RUN(test_missing_program);
 	RUN(test_output_to_fd);
+	RUN(test_only_std_fds_cross);
+	RUN(test_only_std_fds_cross_without_close_range);
 	RUN(test_env_is_passed);
 	RUN(test_user_lookup_and_env);
 	RUN(test_as_user_nobody);
