@@ -73,13 +73,29 @@ out:
 	return rc;
 }
 
-/* The first line of what the grant check's child wrote to stderr, then empties it. */
+/*
+ * The first non-empty line of what the grant check's child wrote to stderr,
+ * at most len - 1 bytes, sanitised: the tool's bytes reach a terminal and a
+ * JSON event, so every control byte (and DEL) becomes '?'.
+ */
 static void take_stderr(int fd, char *buf, size_t len)
 {
 	ssize_t n = pread(fd, buf, len - 1, 0);
+	size_t start = 0, end, i;
 
-	buf[n > 0 ? n : 0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	if (n < 0)
+		n = 0;
+	while (start < (size_t)n && (buf[start] == '\n' || buf[start] == '\r'))
+		start++;
+	for (end = start; end < (size_t)n && buf[end] != '\n'; end++)
+		;
+	while (end > start && buf[end - 1] == '\r')
+		end--;
+	for (i = start; i < end; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			buf[i] = '?';
+	memmove(buf, buf + start, end - start);
+	buf[end - start] = '\0';
 }
 
 /* Empties the grant check's output file and rewinds it (the fd is not O_APPEND). */

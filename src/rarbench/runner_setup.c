@@ -3,6 +3,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,7 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 {
 	struct proc_opts po = {.envp = r->envp,
 			       .as = &r->user,
-			       .output = PROC_OUTPUT_FD,
+			       .output = PROC_OUTPUT_STDERR_FD,
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true};
 	struct proc_opts measured = po;
@@ -419,7 +420,8 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	    proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
 	    (r->envp = proc_env_for_user(&r->user, eb)) == NULL)
 		return fail(r, eb, false);
-	r->stderr_fd = mkstemp(tmpl);
+	/* Close-on-exec and unlinked at once: only a grant check's stderr (dup2'd) reaches it. */
+	r->stderr_fd = mkostemp(tmpl, O_CLOEXEC);
 	if (r->stderr_fd < 0) {
 		errbuf_set_errno(eb, errno, "%s", tmpl);
 		return fail(r, eb, false);

@@ -26,6 +26,11 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 jqt() { jq -e "$@" >/dev/null 2>&1; }
+# with_fds FILE CMD...: runs CMD with fds 7 (appending to FILE) and 251 open, as a script's
+# `exec 7>>FILE` leaves them (bash: dash knows only fds 0-9).
+with_fds() {
+	bash -c 'exec 7>>"$1" 251>/dev/null && shift && exec "$@"' _ "$@"
+}
 
 # --- true: hyperfine's schema, run count, rarbench key -------------------------------------
 "$RB" -N --style basic --runs 5 --export-json "$T/true.json" --export-csv "$T/true.csv" \
@@ -116,6 +121,18 @@ if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
 	check "--as-user refused when not root (exit 2)" sh -c "[ $rc -eq 2 ] && grep -q 'needs root' '$T/as3.out'"
 	"$RB" -N --runs 1 --as-user rarperf-no-such-user true >"$T/as4.out" 2>&1
 	check "--as-user unknown user: exit 2" sh -c "[ $? -eq 2 ] && grep -q 'no such user' '$T/as4.out'"
+	# Descriptors the caller left open (a root-owned 0600 file on 7, 251) must not cross over.
+	printf 'secret\n' >"$T/secret" && chmod 0600 "$T/secret"
+	{
+		with_fds "$T/secret" "$RB" -N --style none --runs 2 --as-user "$user" \
+			"sh -c 'ls /proc/self/fd >> $T/as/fds'"
+		with_fds "$T/secret" "$RB" -N --style none --runs 1 -i --as-user "$user" \
+			'sh -c "echo leaked >&7"'
+	} >"$T/as5.out" 2>&1
+	check "--as-user: only fds 0 1 2 reach the command (and ls's own 3)" \
+		[ "$(sort -u "$T/as/fds" 2>/dev/null | tr '\n' ' ')" = "0 1 2 3 " ]
+	check "--as-user: fd 7 on a root-owned file is not writable by the command" \
+		[ "$(cat "$T/secret")" = secret ]
 else
 	echo "ok - --as-user # SKIP not root"
 fi
@@ -227,6 +244,9 @@ check "--output FILE gets stdout of every run, not stderr" [ "$(cat "$T/cmd.out"
 check "--show-output lets the command write" [ "$(grep -cx "shown-$$" "$T/show.out")" -eq 2 ]
 "$RB" -N --style basic --runs 2 "echo hidden-$$" >"$T/hide.out" 2>&1
 check "output hidden by default" sh -c "! grep -qx 'hidden-$$' '$T/hide.out'"
+with_fds "$T/fd7" "$RB" -N --style none --runs 2 --show-output "ls /proc/self/fd" >"$T/fds.out" 2>&1
+check "no --as-user: the command gets fds 0 1 2 only (and ls's own 3)" \
+	[ "$(sort -u "$T/fds.out" | tr '\n' ' ')" = "0 1 2 3 " ]
 "$RB" -S 'sh -e' --style basic --runs 2 --export-json "$T/shell.json" 'true' >"$T/shell.out" 2>&1
 check "-S 'sh -e': runs through that shell, recorded" jqt '.rarbench.shell=="sh -e" and (.results[0].times|length)==2' "$T/shell.json"
 "$RB" -N --style basic --runs 2 --time-unit second 'sleep 0.01' >"$T/unit.out" 2>&1

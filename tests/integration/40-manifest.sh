@@ -109,8 +109,22 @@ rc=$?
 check "denied command: exit 1" [ "$rc" -eq 1 ]
 check "denied command: the error names the subject and exit code" \
 	grep -q 'subject sudo-id denied /usr/bin/true (exit 1)' "$work/denied.err"
+check "denied command: the error quotes sudo's own words" \
+	grep -q 'denied /usr/bin/true (exit 1): sudo: a password is required' "$work/denied.err"
 check "denied command: an error event, no point recorded" \
 	grep -q '"event":"error"' "$work/denied.events" && [ "$(wc -l <"$work/denied/journal.jsonl")" = 1 ]
+
+# --- 4b. grant checks and measured runs get stdin, stdout and stderr only ---
+fdw=$(mktemp -d /tmp/rarperf-it-fds-XXXXXX)
+chmod 1777 "$fdw"
+manifest fds "[{\"id\":\"ls\",\"format\":\"sudoers\",\"program\":\"/bin/sh\",
+ \"args\":[\"-c\",\"ls /proc/self/fd >> $fdw/fds\"]}]" '[1]' 3
+(exec 7>"$work/fd7" 251>"$work/fd251" && exec "$rarbench" --manifest "$work/fds.json" --prefix "$prefix" \
+	--out "$work/fds" --progress none >/dev/null 2>"$work/fds.err")
+check "fds: the run exits 0" [ $? -eq 0 ]
+check "fds: check and runs listed fds 0 1 2 only (and ls's own 3) in $(grep -cx 0 "$fdw/fds") runs" \
+	[ "$(sort -u "$fdw/fds" | tr '\n' ' ')" = "0 1 2 3 " ] && [ "$(grep -cx 0 "$fdw/fds")" -ge 7 ]
+rm -rf "$fdw"
 
 # --- 5. bad manifests: one line naming the field, exit 2, nothing written ---
 bad() { # $1 name, $2 json, $3 expected text
