@@ -269,7 +269,8 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 	    manifest_get_string(c, root, "$", "command", false, &m->command) < 0 ||
 	    manifest_get_string(c, root, "$", "bench_user", false, &m->bench_user) < 0)
 		return -1;
-	if (parse_subjects(c, root, m) < 0 || manifest_parse_axes(c, root, m) < 0)
+	if (parse_subjects(c, root, m) < 0 || manifest_parse_axes(c, root, m) < 0 ||
+	    manifest_check_sizes(c, m) < 0)
 		return -1;
 	if (m->command == NULL && (m->command = strdup("/usr/bin/true")) == NULL)
 		return manifest_fail(c, "$.command", "out of memory");

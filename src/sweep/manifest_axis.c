@@ -1,5 +1,6 @@
 /* manifest_axis: the values of a manifest axis (a list, logspace or range) and the axes object. */
 #include "manifest_impl.h"
+#include "policy_doas.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -165,5 +166,62 @@ int manifest_parse_axes(struct manifest_ctx *c, const cJSON *root, struct manife
 			return manifest_fail(c, "$.axes", "more than %u points",
 					     MANIFEST_POINTS_MAX);
 	}
+	return 0;
+}
+
+static uint32_t axis_max(const struct manifest *m, enum manifest_axis_id a)
+{
+	uint32_t v = 0;
+
+	for (size_t i = 0; i < m->axes[a].n; i++)
+		if (m->axes[a].values[i] > v)
+			v = m->axes[a].values[i];
+	return v;
+}
+
+/* Contract in manifest_impl.h. */
+int manifest_check_sizes(struct manifest_ctx *c, const struct manifest *m)
+{
+	uint64_t r = axis_max(m, MANIFEST_AXIS_ROLES), u = axis_max(m, MANIFEST_AXIS_USERS),
+		 t = axis_max(m, MANIFEST_AXIS_TASKS), n = axis_max(m, MANIFEST_AXIS_COMMANDS);
+	struct policy_shape shape;
+	struct errbuf eb = {0};
+	bool doas = false;
+
+	for (size_t i = 0; i < m->nsubjects; i++)
+		doas = doas || m->subjects[i].format == POLICY_FORMAT_DOAS;
+	/* Each value is at most MANIFEST_AXIS_VALUE_MAX (10^6): no product below overflows. */
+	if (r * t * n > POLICY_COMMANDS_MAX)
+		return manifest_fail(c, "$.axes",
+				     "nb_roles=%llu * nb_tasks=%llu * nb_commands=%llu = %llu "
+				     "commands at the largest point; confgen's limit is %llu",
+				     (unsigned long long)r, (unsigned long long)t,
+				     (unsigned long long)n, (unsigned long long)(r * t * n),
+				     POLICY_COMMANDS_MAX);
+	if (r * u > POLICY_ACTORS_MAX)
+		return manifest_fail(c, "$.axes",
+				     "nb_roles=%llu * nb_users=%llu = %llu users at the largest "
+				     "point; confgen's limit is %llu",
+				     (unsigned long long)r, (unsigned long long)u,
+				     (unsigned long long)(r * u), POLICY_ACTORS_MAX);
+	if (doas && r * u * t * n > POLICY_DOAS_RULES_MAX)
+		return manifest_fail(
+		    c, "$.axes",
+		    "nb_roles=%llu * nb_users=%llu * nb_tasks=%llu * nb_commands=%llu = %llu doas "
+		    "rules at the largest point; confgen's limit is %llu",
+		    (unsigned long long)r, (unsigned long long)u, (unsigned long long)t,
+		    (unsigned long long)n, (unsigned long long)(r * u * t * n),
+		    POLICY_DOAS_RULES_MAX);
+	/* And whatever else confgen refuses in a shape, in its own words. */
+	policy_shape_init(&shape);
+	shape.roles = (uint32_t)r;
+	shape.users = (uint32_t)u;
+	shape.tasks = (uint32_t)t;
+	shape.commands = (uint32_t)n;
+	if (policy_shape_validate(&shape, &eb) != 0 ||
+	    (doas && policy_doas_validate(&shape, &eb) != 0))
+		return manifest_fail(c, "$.axes",
+				     "nb_roles=%u nb_users=%u nb_tasks=%u nb_commands=%u: %s",
+				     shape.roles, shape.users, shape.tasks, shape.commands, eb.msg);
 	return 0;
 }

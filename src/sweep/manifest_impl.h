@@ -72,4 +72,13 @@ int manifest_get_enum(struct manifest_ctx *c, const cJSON *obj, const char *path
  */
 int manifest_parse_axes(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
 
+/*
+ * Checks that every point of the sweep is a policy confgen writes: its
+ * limits grow with each count, so the point of every axis's largest value
+ * decides (roles*tasks*commands, roles*users, and with a doas subject
+ * roles*users*tasks*commands). Needs m->axes and m->subjects. 0, or -1 with
+ * c->eb naming the axis values and the limit.
+ */
+int manifest_check_sizes(struct manifest_ctx *c, const struct manifest *m);
+
 #endif

@@ -147,4 +147,6 @@ bad format "{\"name\":\"b\",\"bench_user\":\"$user\",\"subjects\":[{\"id\":\"a\"
 	'bad-format.json: $.subjects[1].format: unknown format "yaml" (expected sudoers, doas, rar-json, rar-cbor)'
 bad user "{\"name\":\"b\",\"bench_user\":\"no-such-user-rarperf\",$S}" '$.bench_user: no such user'
 bad root "{\"name\":\"b\",\"bench_user\":\"root\",$S}" '$.bench_user: "root" is root'
+bad too-large "{\"name\":\"b\",\"bench_user\":\"$user\",\"axes\":{\"nb_tasks\":[1,1000000],\"nb_commands\":[1,1000]},$S}" \
+	'$.axes: nb_roles=1 * nb_tasks=1000000 * nb_commands=1000 = 1000000000 commands at the largest point'
 tap_status

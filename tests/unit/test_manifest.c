@@ -191,6 +191,44 @@ static void test_bad_manifests(void)
 		     "$.subjects[0].sudoers_layout: unknown sudoers_layout \"flat\"");
 }
 
+/*
+ * A sweep whose largest point confgen would refuse is refused when it loads,
+ * naming the axis values, not when the run reaches that point.
+ */
+static void test_too_large_points(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m;
+
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[1,"
+		     "1000000],\"nb_commands\":[1,1000]}," GOOD_SUBJECTS "}",
+		     "$.axes: nb_roles=1 * nb_tasks=1000000 * nb_commands=1000 = 1000000000 "
+		     "commands at the largest point; confgen's limit is 100000000");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_roles\":"
+		     "{\"range\":[1,100,99]},\"nb_users\":[1000000]}," GOOD_SUBJECTS "}",
+		     "$.axes: nb_roles=100 * nb_users=1000000 = 100000000 users at the largest "
+		     "point; confgen's limit is 10000000");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"s\","
+		     "\"format\":\"sudoers\"},{\"id\":\"d\",\"format\":\"doas\"}],\"axes\":"
+		     "{\"nb_users\":[1,1000],\"nb_tasks\":{\"logspace\":[1,1000000,7]}}}",
+		     "$.axes: nb_roles=1 * nb_users=1000 * nb_tasks=1000000 * nb_commands=1 = "
+		     "1000000000 doas rules at the largest point; confgen's limit is 100000000");
+	/* The same axes without a doas subject are fine: sudoers has aliases. */
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_users\":[1,1000],"
+		  "\"nb_tasks\":{\"logspace\":[1,1000000,7]}}," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL);
+	manifest_free(m);
+	/* Exactly at the limits. */
+	m = parse(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_roles\":[10],"
+	    "\"nb_users\":[1000000],\"nb_tasks\":[1000000],\"nb_commands\":[10]}," GOOD_SUBJECTS
+	    "}",
+	    &eb);
+	CHECK(m != NULL);
+	manifest_free(m);
+}
+
 /* The subject keys for RootAsRole versions, fixed policy paths and a per-subject layout. */
 static void test_subject_dialects(void)
 {
@@ -245,6 +283,7 @@ int main(void)
 	RUN(test_defaults);
 	RUN(test_full_manifest);
 	RUN(test_bad_manifests);
+	RUN(test_too_large_points);
 	RUN(test_subject_dialects);
 	RUN(test_expand);
 	RUN(test_load_missing_file);
