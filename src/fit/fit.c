@@ -84,6 +84,7 @@ int fit_linear(const double *x, const double *y, const double *sigma, size_t n,
 	out->slope = (double)slope;
 	out->slope_se = (double)sqrtl(s2 / sxx);
 	out->intercept_se = (double)sqrtl(s2 * (1.0L / sw + xbar * xbar / sxx));
+	out->cov = (double)(-s2 * xbar / sxx);
 	out->r2 = syy > 0 ? (double)(1.0L - wssr / syy) : 1.0;
 	out->wssr = (double)wssr;
 	out->n = n;
@@ -100,4 +101,72 @@ int fit_crossover(const struct fit_line *a, const struct fit_line *b, double *x_
 		return -1;
 	*x_out = (b->intercept - a->intercept) / dslope;
 	return 0;
+}
+
+double fit_t95(size_t df)
+{
+	/* Two-sided 95 % (upper 0.975) quantiles for 1..30 degrees of freedom. */
+	static const double t[] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060,
+				   2.2622,  2.2281, 2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199,
+				   2.1098,  2.1009, 2.0930, 2.0860, 2.0796, 2.0739, 2.0687, 2.0639,
+				   2.0595,  2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
+	double z = 1.959964, g1, g2, v;
+
+	if (df == 0)
+		return NAN;
+	if (df <= sizeof(t) / sizeof(t[0]))
+		return t[df - 1];
+	/* Cornish-Fisher expansion: within 1e-4 of the exact quantile above 30 df. */
+	v = (double)df;
+	g1 = (z * z * z + z) / 4.0;
+	g2 = (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / 96.0;
+	return z + g1 / v + g2 / (v * v);
+}
+
+static void fit_interval(struct fit_estimate *e, double t)
+{
+	e->lo = e->value - t * e->se;
+	e->hi = e->value + t * e->se;
+}
+
+void fit_compare(const struct fit_line *a, const struct fit_line *base, struct fit_comparison *out)
+{
+	double a0 = base->intercept, b0 = base->slope, a1 = a->intercept, b1 = a->slope;
+	double va0 = base->intercept_se * base->intercept_se, vb0 = base->slope_se * base->slope_se;
+	double va1 = a->intercept_se * a->intercept_se, vb1 = a->slope_se * a->slope_se;
+	size_t n = a->n < base->n ? a->n : base->n;
+	double t, db;
+
+	memset(out, 0, sizeof(*out));
+	out->df = n > 2 ? n - 2 : 0;
+	t = fit_t95(out->df);
+	/* Ratios: d(a1/a0) = da1/a0 - a1 da0/a0^2; the two fits are independent. */
+	out->raw_pct.value = 100.0 * (a1 - a0) / a0;
+	out->raw_pct.se = 100.0 * sqrt(va1 / (a0 * a0) + a1 * a1 * va0 / (a0 * a0 * a0 * a0));
+	out->slope_pct.value = 100.0 * (b1 - b0) / fabs(b0);
+	out->slope_pct.se = 100.0 * sqrt(vb1 / (b0 * b0) + b1 * b1 * vb0 / (b0 * b0 * b0 * b0));
+	fit_interval(&out->raw_pct, t);
+	fit_interval(&out->slope_pct, t);
+	db = b1 - b0;
+	out->has_crossover = db != 0;
+	if (out->has_crossover) {
+		double x = (a0 - a1) / db;
+		/* x = (a0 - a1) / (b1 - b0): gradient (1/db, -1/db, x/db, -x/db) over (a0, a1, b0,
+		 * b1); each fit's intercept and slope covary. */
+		double var =
+		    (va0 + va1 + x * x * (vb0 + vb1) + 2 * x * base->cov + 2 * x * a->cov) /
+		    (db * db);
+
+		out->crossover.value = x;
+		out->crossover.se = var > 0 ? sqrt(var) : 0;
+		fit_interval(&out->crossover, t);
+	} else {
+		out->crossover.value = out->crossover.se = out->crossover.lo = out->crossover.hi =
+		    NAN;
+	}
+}
+
+bool fit_significant(const struct fit_estimate *e)
+{
+	return e->lo > 0 || e->hi < 0;
 }

@@ -26,6 +26,7 @@
 struct fit_line {
 	double intercept, slope;
 	double intercept_se, slope_se;
+	double cov; /* covariance of intercept and slope, scaled like the standard errors */
 	double r2;
 	double wssr; /* weighted sum of squared residuals */
 	size_t n;    /* points used */
@@ -50,5 +51,35 @@ int fit_linear(const double *x, const double *y, const double *sigma, size_t n,
  * slopes are equal (parallel lines never meet). Pure; no errbuf.
  */
 int fit_crossover(const struct fit_line *a, const struct fit_line *b, double *x_out);
+
+/*
+ * The two-sided 95 % quantile of Student's t with df degrees of freedom
+ * (12.706 for 1, 2.179 for 12, 1.960 as df grows); df 0 gives NAN. Pure.
+ */
+double fit_t95(size_t df);
+
+/*
+ * How line a compares with line base (two independent fits), each value with
+ * its standard error by the delta method (first-order propagation of the fits'
+ * standard errors and intercept-slope covariances) and its 95 % interval
+ * (value ± t95(df) · se, df = the smaller of the two fits' n - 2):
+ *   raw_pct      100 (a.intercept - base.intercept) / base.intercept
+ *   slope_pct    100 (a.slope - base.slope) / |base.slope|
+ *   crossover    the x where the lines meet, (base.intercept - a.intercept) /
+ *                (a.slope - base.slope); has_crossover false when parallel.
+ * A difference is significant when its interval excludes 0.
+ */
+struct fit_estimate {
+	double value, se, lo, hi;
+};
+struct fit_comparison {
+	struct fit_estimate raw_pct, slope_pct, crossover;
+	bool has_crossover;
+	size_t df;
+};
+void fit_compare(const struct fit_line *a, const struct fit_line *base, struct fit_comparison *out);
+
+/* Whether the 95 % interval of e excludes 0. */
+bool fit_significant(const struct fit_estimate *e);
 
 #endif

@@ -25,6 +25,26 @@ const char *fitreport_unit(const char *axis)
 	return axis;
 }
 
+void fitreport_title(const struct results *res, const char *subject, const char *format, char *buf,
+		     size_t size)
+{
+	static const struct {
+		const char *format, *shown;
+	} shown[] = {{"rar-cbor", "CBOR"}, {"rar-json", "JSON"}, {"doas", "doas.conf"}};
+	const char *tool = res != NULL ? results_tool(res, subject) : NULL, *f = format;
+	size_t i;
+
+	for (i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
+		if (strcmp(format, shown[i].format) == 0)
+			f = shown[i].shown;
+	if (tool != NULL)
+		snprintf(buf, size, "%s (%s, %s)", subject, tool, f);
+	else if (strcmp(format, "-") == 0)
+		snprintf(buf, size, "%s", subject);
+	else
+		snprintf(buf, size, "%s/%s", subject, format);
+}
+
 void fitreport_free(struct fitreport *rep)
 {
 	if (rep == NULL)
@@ -35,16 +55,23 @@ void fitreport_free(struct fitreport *rep)
 
 static void fitreport_compare(struct fitreport_row *r, const struct fitreport_row *b)
 {
-	double lo, hi, xc;
+	double lo, hi;
 
 	r->baseline = b;
-	r->raw_diff_pct = 100.0 * (r->fit.intercept - b->fit.intercept) / b->fit.intercept;
-	r->slope_diff_pct = 100.0 * (r->fit.slope - b->fit.slope) / fabs(b->fit.slope);
+	fit_compare(&r->fit, &b->fit, &r->cmp);
+	r->raw_diff_pct = r->cmp.raw_pct.value;
+	r->slope_diff_pct = r->cmp.slope_pct.value;
 	lo = fmin(r->series->x_min, b->series->x_min);
 	hi = fmax(r->series->x_max, b->series->x_max);
-	r->has_crossover =
-	    r != b && fit_crossover(&r->fit, &b->fit, &xc) == 0 && xc >= lo && xc <= hi;
-	r->crossover_x = r->has_crossover ? xc : NAN;
+	r->has_crossover = r != b && r->cmp.has_crossover && r->cmp.crossover.value >= lo &&
+			   r->cmp.crossover.value <= hi;
+	r->crossover_x = r->has_crossover ? r->cmp.crossover.value : NAN;
+}
+
+void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size)
+{
+	snprintf(buf, size, "%+.1f%% [%+.1f, %+.1f]%s", e->value, e->lo, e->hi,
+		 fit_significant(e) ? "" : " (no significant difference)");
 }
 
 int fitreport_compute(const struct plotseries_set *set, const char *baseline, bool use_weights,
@@ -62,6 +89,7 @@ int fitreport_compute(const struct plotseries_set *set, const char *baseline, bo
 		goto out;
 	}
 	rep->set = set;
+	rep->res = res;
 	rep->baseline = baseline;
 	for (i = 0; i < set->n_series; i++) {
 		const struct plotseries *s = &set->series[i];
@@ -191,7 +219,7 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 	fprintf(f, "|---|---|%s---:|---:|---:|---:|---:|---:|---:|\n", hosts ? "---|" : "");
 	for (i = 0; i < rep->n_rows; i++) {
 		const struct fitreport_row *r = &rep->rows[i];
-		char raw[32], slope[32], cross[48];
+		char raw[96], slope[96], cross[96];
 
 		if (r->baseline == NULL) {
 			snprintf(raw, sizeof(raw), "n/a");
@@ -202,14 +230,21 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 			snprintf(slope, sizeof(slope), "baseline");
 			snprintf(cross, sizeof(cross), "-");
 		} else {
-			snprintf(raw, sizeof(raw), "%+.1f%%", r->raw_diff_pct);
-			snprintf(slope, sizeof(slope), "%+.1f%%", r->slope_diff_pct);
+			fitreport_format_pct(&r->cmp.raw_pct, raw, sizeof(raw));
+			fitreport_format_pct(&r->cmp.slope_pct, slope, sizeof(slope));
 			if (r->has_crossover)
-				snprintf(cross, sizeof(cross), "%.0f", r->crossover_x);
+				snprintf(cross, sizeof(cross), "%.0f [%.0f, %.0f]", r->crossover_x,
+					 r->cmp.crossover.lo, r->cmp.crossover.hi);
 			else
 				snprintf(cross, sizeof(cross), "none in range");
 		}
-		fprintf(f, "| %s | %s |", r->series->subject, r->series->format);
+		const char *tool =
+		    rep->res != NULL ? results_tool(rep->res, r->series->subject) : NULL;
+
+		if (tool != NULL)
+			fprintf(f, "| %s (%s) | %s |", r->series->subject, tool, r->series->format);
+		else
+			fprintf(f, "| %s | %s |", r->series->subject, r->series->format);
 		if (hosts)
 			fprintf(f, " %s |", r->series->host);
 		fprintf(f, " %zu | %.4f ± %.4f | %.4g ± %.2g | %.5f | %s | %s | %s |\n", r->fit.n,
@@ -245,13 +280,17 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 	fprintf(f,
 		". %s Standard errors are asymptotic (as gnuplot's `fit` reports them: scaled"
 		" by sqrt(WSSR/(n-2))). Raw cost compares intercepts and slope compares slopes"
-		" with the same host's `%s`; negative is cheaper. The crossover is the %s"
+		" with the same host's `%s`; negative is cheaper. Brackets are 95 %% intervals"
+		" (Student's t, delta method over both fits' standard errors); an interval"
+		" spanning 0 is reported as no significant difference. The crossover is the %s"
 		" where the two fitted lines meet, when it lies within the measured range.\n\n",
 		ctx->use_weights ? "Points are weighted by 1/σ², σ = stddev/√runs, where every"
 				   " point of the series has a stddev; otherwise unweighted."
 				 : "Every point has the same weight.",
 		rep->baseline, rep->set->axis);
 	fitreport_print_table(rep, f);
+	if (ctx->more_sections != NULL)
+		ctx->more_sections(f, ctx->more_arg);
 	if (ctx->n_figures > 0) {
 		fputs("\n## Figures\n\n", f);
 		for (i = 0; i < ctx->n_figures; i++) {

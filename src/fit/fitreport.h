@@ -19,10 +19,12 @@ struct fitreport_row {
 	double slope_diff_pct;                /* 100 (slope - baseline's) / |baseline's| */
 	bool has_crossover;                   /* the lines meet within the measured x range */
 	double crossover_x;
+	struct fit_comparison cmp; /* the same with standard errors and 95 % intervals */
 };
 
 struct fitreport {
 	const struct plotseries_set *set; /* borrowed */
+	const struct results *res;        /* borrowed: what each subject is */
 	const char *baseline;             /* subject name, borrowed */
 	struct fitreport_row *rows;
 	size_t n_rows;
@@ -64,11 +66,28 @@ struct fitreport_context {
 	size_t n_figures;
 	const char *const *notes; /* extra lines, e.g. figures skipped and why */
 	size_t n_notes;
+	/* Writes more sections after the table (e.g. the claims checked); may be NULL. */
+	void (*more_sections)(FILE *f, const void *arg);
+	const void *more_arg;
 };
 
 /* Writes report.md (title, inputs, method, the table, the figures). Atomic. */
 int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
 			     const char *path, struct errbuf *eb);
+
+/*
+ * "-45.2% [-48.1, -42.3]": a percentage with its 95 % interval, and
+ * " (no significant difference)" when the interval spans 0.
+ */
+void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size);
+
+/*
+ * A series' name for legends: "sr-cbor (RootAsRole 3.3.4, CBOR)" when res
+ * knows the subject's tool, else "sudo/sudoers", or the subject alone for a
+ * plain hyperfine export (format "-").
+ */
+void fitreport_title(const struct results *res, const char *subject, const char *format, char *buf,
+		     size_t size);
 
 /* "task" for nb_tasks, "role" for nb_roles, "role×task" for the product, else the name. */
 const char *fitreport_unit(const char *axis);

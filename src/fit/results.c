@@ -38,6 +38,7 @@ void results_free(struct results *res)
 
 	if (res == NULL)
 		return;
+	free(res->tools);
 	for (i = 0; i < res->n_points; i++)
 		results_point_clear(&res->points[i]);
 	free(res->points);
@@ -298,6 +299,103 @@ static int results_grow(struct results *res, size_t extra, struct errbuf *eb)
 	return 0;
 }
 
+const char *results_tool(const struct results *res, const char *subject)
+{
+	size_t i;
+
+	for (i = 0; i < res->n_tools; i++)
+		if (strcmp(res->tools[i].subject, subject) == 0)
+			return res->tools[i].tool;
+	return NULL;
+}
+
+/* The program a manifest subject runs, as the facts file names it ("dosr-cbor"). */
+static const char *results_program_name(const cJSON *subject, char *buf, size_t size)
+{
+	static const struct {
+		const char *format, *program;
+	} defaults[] = {{"sudoers", "sudo"},
+			{"doas", "doas"},
+			{"rar-json", "dosr-json"},
+			{"rar-cbor", "dosr-cbor"}};
+	const cJSON *program = cJSON_GetObjectItemCaseSensitive(subject, "program");
+	const cJSON *format = cJSON_GetObjectItemCaseSensitive(subject, "format");
+	size_t i;
+
+	if (cJSON_IsString(program)) {
+		const char *slash = strrchr(program->valuestring, '/');
+
+		snprintf(buf, size, "%s", slash != NULL ? slash + 1 : program->valuestring);
+		return buf;
+	}
+	for (i = 0; cJSON_IsString(format) && i < sizeof(defaults) / sizeof(defaults[0]); i++)
+		if (strcmp(format->valuestring, defaults[i].format) == 0)
+			return defaults[i].program;
+	return NULL;
+}
+
+/* The family a facts.json tool name belongs to: dosr-* is RootAsRole, doas is OpenDoas. */
+static const char *results_family(const char *program)
+{
+	if (strncmp(program, "dosr", 4) == 0)
+		return "RootAsRole";
+	if (strcmp(program, "doas") == 0)
+		return "OpenDoas";
+	return program;
+}
+
+/* Records what each subject of one rarbench meta is (first file to say it wins). */
+static void results_read_tools(struct results *res, const cJSON *meta)
+{
+	const cJSON *subjects = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(meta, "manifest"), "subjects");
+	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(meta, "prefix_facts"), "tools");
+	const cJSON *s;
+
+	if (!cJSON_IsArray(subjects) || !cJSON_IsObject(tools))
+		return;
+	cJSON_ArrayForEach(s, subjects)
+	{
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(s, "id"), *version;
+		char buf[RESULTS_TOOL_MAX];
+		const char *program = results_program_name(s, buf, sizeof(buf));
+		struct results_tool *t;
+
+		if (!cJSON_IsString(id) || program == NULL || results_tool(res, id->valuestring) ||
+		    res->n_tools == RESULTS_TOOLS_MAX ||
+		    strlen(id->valuestring) >= RESULTS_TOOL_MAX)
+			continue;
+		version = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(tools, program), "version");
+		if (!cJSON_IsString(version))
+			continue;
+		t = realloc(res->tools, (res->n_tools + 1) * sizeof(*t));
+		if (t == NULL)
+			return;
+		res->tools = t;
+		t = &res->tools[res->n_tools++];
+		snprintf(t->subject, sizeof(t->subject), "%s", id->valuestring);
+		snprintf(t->tool, sizeof(t->tool), "%.40s %.40s", results_family(program),
+			 version->valuestring);
+		/* Bytes from a file: only what a legend and a Markdown cell can carry. */
+		for (char *q = t->tool; *q != '\0'; q++)
+			if ((unsigned char)*q < 0x20 || (unsigned char)*q > 0x7e || *q == '"' ||
+			    *q == '\'' || *q == '\\' || *q == '|')
+				*q = '?';
+	}
+}
+
+/* A rarbench results.json has meta; a rarlab merged.json has one meta per host. */
+static void results_read_all_tools(struct results *res, const cJSON *root)
+{
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta"), *h;
+
+	results_read_tools(res, meta);
+	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(meta, "hosts"))
+	    results_read_tools(res, h);
+}
+
 int results_parse(struct results *res, const char *buf, size_t len, const char *name,
 		  struct errbuf *eb)
 {
@@ -371,6 +469,7 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		i++;
 	}
 	res->n_sources++;
+	results_read_all_tools(res, root);
 	rc = 0;
 out:
 	if (rc != 0) {

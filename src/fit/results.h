@@ -42,12 +42,26 @@ struct results_point {
 	size_t index;  /* its index in that file's "results" array */
 };
 
+/*
+ * What a subject measured, read from a rarbench results.json's meta (the
+ * manifest's subject, the prefix's facts.json entry of its program) or from
+ * each host's meta in a rarlab merged.json: "RootAsRole 3.3.4", "sudo 1.9.13p3".
+ */
+#define RESULTS_TOOL_MAX 96
+#define RESULTS_TOOLS_MAX 64
+struct results_tool {
+	char subject[RESULTS_TOOL_MAX];
+	char tool[RESULTS_TOOL_MAX]; /* "RootAsRole 3.3.4" */
+};
+
 struct results {
 	struct results_point *points;
 	size_t n_points;
 	size_t cap_points;
 	char **sources; /* file names, owned */
 	size_t n_sources;
+	struct results_tool *tools; /* what each subject is, when the files say it */
+	size_t n_tools;
 };
 
 /* An empty set; NULL when out of memory. Free with results_free. */
@@ -71,6 +85,9 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
  * with results_parse. Returns 0 or -1 with a message naming the file.
  */
 int results_load_file(struct results *res, const char *path, struct errbuf *eb);
+
+/* "RootAsRole 3.3.4" for subject, or NULL when no file said what it is. */
+const char *results_tool(const struct results *res, const char *subject);
 
 /* The value of parameter key of p, or NULL when p has none. */
 const char *results_point_param(const struct results_point *p, const char *key);

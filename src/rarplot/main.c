@@ -13,6 +13,7 @@
 #include "plotrun.h"
 #include "plotseries.h"
 #include "results.h"
+#include "claims.h"
 
 #define RARPLOT_EXIT_OK 0
 #define RARPLOT_EXIT_FAIL 1
@@ -28,6 +29,7 @@ struct config {
 	char formats_buf[64];
 	bool use_weights;
 	const char *plots_dir;
+	const char *claims; /* a claims file to check (claims.h) */
 	char **inputs;
 	size_t n_inputs;
 };
@@ -53,6 +55,8 @@ static void usage(FILE *f)
 	    "                         or none for the report only (no gnuplot needed)\n"
 	    "      --unweighted       ordinary least squares even when points have a stddev\n"
 	    "      --plots-dir DIR    where perf_tasks.gp and the other scripts are\n"
+	    "      --claims FILE      check published claims (experiments/claims/*.tsv) against\n"
+	    "                         the fits: report.md section and DIR/claims.tsv\n"
 	    "  -h, --help             this text\n"
 	    "  -V, --version          rarperf's version\n"
 	    "\n"
@@ -105,7 +109,15 @@ static int parse_formats(struct config *cfg, const char *arg)
 /* Returns 0 to go on, 1 when --help or --version was printed, -1 on a usage error (printed). */
 static int parse_args(struct config *cfg, int argc, char **argv)
 {
-	enum { OPT_STAT = 256, OPT_X, OPT_BASELINE, OPT_FORMAT, OPT_UNWEIGHTED, OPT_PLOTS_DIR };
+	enum {
+		OPT_STAT = 256,
+		OPT_X,
+		OPT_BASELINE,
+		OPT_FORMAT,
+		OPT_UNWEIGHTED,
+		OPT_PLOTS_DIR,
+		OPT_CLAIMS
+	};
 	static const struct option opts[] = {
 	    {"out", required_argument, NULL, 'o'},
 	    {"stat", required_argument, NULL, OPT_STAT},
@@ -114,6 +126,7 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 	    {"format", required_argument, NULL, OPT_FORMAT},
 	    {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
 	    {"plots-dir", required_argument, NULL, OPT_PLOTS_DIR},
+	    {"claims", required_argument, NULL, OPT_CLAIMS},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
@@ -156,6 +169,9 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 		case OPT_PLOTS_DIR:
 			cfg->plots_dir = optarg;
 			break;
+		case OPT_CLAIMS:
+			cfg->claims = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -177,6 +193,20 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 	return 0;
 }
 
+/* The claims checked, for fitreport_write_markdown's extra sections. */
+struct rarplot_claims {
+	const struct claims_check *checks;
+	size_t n;
+	const char *unit;
+};
+
+static void print_claims(FILE *f, const void *arg)
+{
+	const struct rarplot_claims *c = arg;
+
+	claims_print_markdown(c->checks, c->n, c->unit, f);
+}
+
 /* The other standard figures, drawn when the results vary along their axes. */
 static const char *const extra_axes[] = {"nb_tasks", "nb_roles", PLOTSERIES_AXIS_BOTH};
 
@@ -189,6 +219,10 @@ int main(int argc, char **argv)
 	struct fitreport *rep = NULL;
 	struct plotfig_env env;
 	struct fitreport_context ctx;
+	struct claims *claims = NULL;
+	struct claims_check *checks = NULL;
+	size_t n_checks = 0;
+	struct rarplot_claims shown;
 	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
 	char name_buf[64], notes_buf[3][ERRBUF_MSG_MAX + 64];
 	const char *notes[3];
@@ -213,6 +247,9 @@ int main(int argc, char **argv)
 	if (plotseries_build(res, cfg.axis, cfg.stat, &set, &eb) != 0 ||
 	    fitreport_compute(set, cfg.baseline, cfg.use_weights, res, &rep, &eb) != 0)
 		goto fail;
+	if (cfg.claims != NULL && ((claims = claims_load(cfg.claims, &eb)) == NULL ||
+				   claims_check(claims, rep, &checks, &n_checks, &eb) != 0))
+		goto fail;
 	status = RARPLOT_EXIT_FAIL;
 	if (cfg.n_formats > 0 && (plotrun_find_gnuplot(gnuplot, sizeof(gnuplot), &eb) != 0 ||
 				  plotrun_find_scripts(cfg.plots_dir, RARPERF_DATADIR, scripts,
@@ -229,6 +266,7 @@ int main(int argc, char **argv)
 	env.use_weights = cfg.use_weights;
 	memcpy(env.formats, cfg.formats, sizeof(env.formats));
 	env.n_formats = cfg.n_formats;
+	env.res = res;
 	/* With --format none the loop still writes every figure's TSV, and runs no gnuplot. */
 	{
 		bool drawn_tasks = strcmp(cfg.axis, "nb_tasks") == 0;
@@ -282,11 +320,23 @@ int main(int argc, char **argv)
 	ctx.n_figures = n_written;
 	ctx.notes = notes;
 	ctx.n_notes = n_notes;
+	if (claims != NULL) {
+		shown.checks = checks;
+		shown.n = n_checks;
+		shown.unit = fitreport_unit(set->axis);
+		ctx.more_sections = print_claims;
+		ctx.more_arg = &shown;
+		snprintf(path, sizeof(path), "%s/claims.tsv", cfg.out_dir);
+		if (claims_write_tsv(checks, n_checks, path, &eb) != 0)
+			goto fail;
+	}
 	snprintf(path, sizeof(path), "%s/report.md", cfg.out_dir);
 	if (fitreport_write_markdown(rep, &ctx, path, &eb) != 0)
 		goto fail;
 
 	fitreport_print_table(rep, stdout);
+	if (claims != NULL)
+		claims_print_markdown(checks, n_checks, fitreport_unit(set->axis), stdout);
 	for (i = 0; i < n_notes; i++)
 		fprintf(stderr, "rarplot: %s\n", notes[i]);
 	fprintf(stderr, "rarplot: wrote %s/report.md, %s/fits.tsv", cfg.out_dir, cfg.out_dir);
@@ -301,6 +351,8 @@ out:
 	for (i = 0; i < n_written; i++)
 		free(written[i]);
 	free(written);
+	free(checks);
+	claims_free(claims);
 	fitreport_free(rep);
 	plotseries_set_free(extra);
 	plotseries_set_free(set);

@@ -85,10 +85,11 @@ static const char *plotfig_terminal(const char *format)
 
 /* Writes the TSVs of set into dir, adding names/titles/weights to the lists when draw. */
 static int plotfig_write_set(const struct plotseries_set *set, const char *dir, bool draw,
-			     bool use_weights, char *files, char *titles, char *weights,
-			     struct errbuf *eb)
+			     bool use_weights, const struct results *res, char *files, char *titles,
+			     char *weights, struct errbuf *eb)
 {
 	char subject[64], format[64], host[64], name[256], path[PLOTRUN_PATH_MAX], title[200];
+	char label[160];
 	size_t i;
 
 	for (i = 0; i < set->n_series; i++) {
@@ -108,10 +109,10 @@ static int plotfig_write_set(const struct plotseries_set *set, const char *dir, 
 			return -1;
 		if (!draw)
 			continue;
-		if (strcmp(s->format, "-") == 0)
-			snprintf(title, sizeof(title), "%s", subject);
-		else
-			snprintf(title, sizeof(title), "%s/%s", subject, format);
+		/* One gnuplot word() each: quoted, from names already made safe. */
+		fitreport_title(res, subject, strcmp(s->format, "-") == 0 ? "-" : format, label,
+				sizeof(label));
+		snprintf(title, sizeof(title), "\"%s\"", label);
 		if (plotfig_list_add(files, name) != 0 || plotfig_list_add(titles, title) != 0 ||
 		    plotfig_list_add(weights, use_weights && s->weighted ? "1" : "0") != 0)
 			return errbuf_set(eb, "too many series to draw in one figure");
@@ -148,12 +149,14 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 	if (fileio_mkdirs(dir, eb) != 0)
 		goto out;
 	/* Per-host series are data for people; with several hosts the figure draws the band. */
-	if (plotfig_write_set(set, dir, !band, env->use_weights, files, titles, weights, eb) != 0)
+	if (plotfig_write_set(set, dir, !band, env->use_weights, env->res, files, titles, weights,
+			      eb) != 0)
 		goto out;
 	if (band) {
 		if (plotseries_across_hosts(set, &agg, eb) != 0)
 			goto out;
-		if (plotfig_write_set(agg, dir, true, false, files, titles, weights, eb) != 0)
+		if (plotfig_write_set(agg, dir, true, false, env->res, files, titles, weights,
+				      eb) != 0)
 			goto out;
 	}
 	if (strcmp(fig->axis, PLOTSERIES_AXIS_BOTH) == 0)

@@ -7,6 +7,7 @@
 
 #include "errbuf.h"
 #include "plotseries.h"
+#include "results.h"
 
 #define PLOTFIG_MAX_FORMATS 3
 
@@ -26,6 +27,7 @@ struct plotfig_env {
 	bool use_weights;
 	const char *formats[PLOTFIG_MAX_FORMATS]; /* "png", "svg", "pdf" */
 	size_t n_formats;
+	const struct results *res; /* names each series' tool in the legend; may be NULL */
 };
 
 /*

@@ -1,0 +1,176 @@
+/* claims and fit_compare: the claims file's grammar and errors, the delta-method intervals, and
+ * each verdict on lines with known values. */
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "fit.h"
+
+static struct claims *parse(const char *text, struct errbuf *eb)
+{
+	return claims_parse(text, strlen(text), "c.tsv", eb);
+}
+
+static void expect_error(const char *text, const char *want)
+{
+	struct errbuf eb = {{0}};
+	struct claims *c = parse(text, &eb);
+
+	CHECK(c == NULL);
+	claims_free(c);
+	if (strstr(eb.msg, want) == NULL || strchr(eb.msg, '\n') != NULL) {
+		fprintf(stderr, "  got \"%s\", expected \"%s\"\n", eb.msg, want);
+		harness_failed_checks++;
+	}
+}
+
+static void test_parse(void)
+{
+	struct errbuf eb = {{0}};
+	struct claims *c =
+	    parse("# comment\n\nr\tsr-cbor\tsudo\traw_pct\t-66.4\t\"66.4% better\"\r\n"
+		  "x\tsr-cbor\tsudo\tcrossover\t7500\tabout 7500 tasks",
+		  &eb);
+
+	CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	CHECK_INT_EQ(c->n, 2);
+	CHECK_STR_EQ(c->items[0].subject, "sr-cbor");
+	CHECK_INT_EQ(c->items[0].quantity, CLAIMS_RAW_PCT);
+	CHECK(c->items[0].claimed == -66.4);
+	CHECK_STR_EQ(c->items[0].source, "\"66.4% better\"");
+	CHECK_INT_EQ(c->items[1].quantity, CLAIMS_CROSSOVER);
+	claims_free(c);
+
+	expect_error("a\tb\tc\traw_pct\t1\n", "c.tsv:1: expected 6 tab-separated fields");
+	expect_error("\n\na\tb c\tc\traw_pct\t1\tx\n", "c.tsv:3: field 2");
+	expect_error("a\tb\tc\tmean\t1\tx\n", "c.tsv:1: quantity: expected raw_pct");
+	expect_error("a\tb\tc\traw_pct\t1x\tx\n", "c.tsv:1: claimed: not a finite number");
+	expect_error("a\tb\tc\traw_pct\tnan\tx\n", "c.tsv:1: claimed: not a finite number");
+	expect_error("a\tb\tc\traw_pct\t1\tx\ty\n", "c.tsv:1: expected 6 tab-separated fields");
+	expect_error("a\tb\tc\traw_pct\t1\tbell\a\n", "c.tsv:1: source");
+}
+
+static void test_t95(void)
+{
+	CHECK(fabs(fit_t95(1) - 12.7062) < 1e-4);
+	CHECK(fabs(fit_t95(12) - 2.1788) < 1e-4);
+	CHECK(fabs(fit_t95(40) - 2.0211) < 2e-4);
+	CHECK(fabs(fit_t95(1000) - 1.9623) < 2e-4);
+	CHECK(isnan(fit_t95(0)));
+}
+
+static struct fit_line line(double a, double ase, double b, double bse, double cov, size_t n)
+{
+	struct fit_line l;
+
+	memset(&l, 0, sizeof(l));
+	l.intercept = a;
+	l.intercept_se = ase;
+	l.slope = b;
+	l.slope_se = bse;
+	l.cov = cov;
+	l.n = n;
+	return l;
+}
+
+static void test_compare(void)
+{
+	/* base: 2 ms + 2 us/task; a: 1 ms + 1 us/task: -50 % and -50 %, parallel nowhere. */
+	struct fit_line base = line(2.0, 0.02, 0.002, 0.0001, 0, 14);
+	struct fit_line a = line(1.0, 0.01, 0.001, 0.00005, 0, 14);
+	struct fit_comparison c;
+	double t = fit_t95(12);
+
+	fit_compare(&a, &base, &c);
+	CHECK_INT_EQ(c.df, 12);
+	CHECK(fabs(c.raw_pct.value + 50.0) < 1e-9);
+	/* delta method: 100 sqrt((0.01/2)^2 + (1 * 0.02 / 4)^2) = 0.7071 */
+	CHECK(fabs(c.raw_pct.se - 100 * sqrt(2.5e-5 + 2.5e-5)) < 1e-9);
+	CHECK(fabs(c.raw_pct.hi - (c.raw_pct.value + t * c.raw_pct.se)) < 1e-9);
+	CHECK(fabs(c.slope_pct.value + 50.0) < 1e-9);
+	CHECK(fit_significant(&c.raw_pct));
+	CHECK(c.has_crossover);
+	CHECK(fabs(c.crossover.value + 1000.0) < 1e-6); /* (2 - 1) / (0.001 - 0.002) */
+	/* The same line: no significant difference. */
+	fit_compare(&base, &base, &c);
+	CHECK(!fit_significant(&c.raw_pct) && !fit_significant(&c.slope_pct));
+	CHECK(!c.has_crossover);
+}
+
+/* Verdicts: two fits crossing at 1000 tasks, checked against claims that hold, do not, etc. */
+static void test_verdicts(void)
+{
+	static const double xs[] = {1, 10, 100, 500, 1000, 2000};
+	struct plotseries_point pts_a[6], pts_b[6];
+	struct plotseries series[2];
+	struct plotseries_set set;
+	struct fitreport rep;
+	struct fitreport_row rows[2];
+	struct errbuf eb = {{0}};
+	struct claims_check *checks = NULL;
+	size_t n = 0;
+	struct claims *c = parse("ok\tfast\tsudo\traw_pct\t-50\tx\n"
+				 "dir\tfast\tsudo\traw_pct\t-20\tx\n"
+				 "wrong\tfast\tsudo\traw_pct\t20\tx\n"
+				 "cross\tfast\tsudo\tcrossover\t1000\tx\n"
+				 "gone\tghost\tsudo\tslope_pct\t1\tx\n",
+				 &eb);
+
+	CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	memset(&set, 0, sizeof(set));
+	memset(series, 0, sizeof(series));
+	memset(rows, 0, sizeof(rows));
+	memset(pts_a, 0, sizeof(pts_a));
+	memset(pts_b, 0, sizeof(pts_b));
+	series[0].subject = "sudo";
+	series[1].subject = "fast";
+	series[0].format = series[1].format = "f";
+	series[0].host = series[1].host = "-";
+	series[0].pts = pts_b;
+	series[1].pts = pts_a;
+	series[0].n = series[1].n = 6;
+	series[0].x_min = series[1].x_min = xs[0];
+	series[0].x_max = series[1].x_max = xs[5];
+	set.series = series;
+	set.n_series = 2;
+	set.n_hosts = 1;
+	set.axis = "nb_tasks";
+	/* sudo: 2 ms + 1 us/task; fast: 1 ms + 2 us/task (meet at 1000), tiny standard errors. */
+	rows[0].series = &series[0];
+	rows[0].fit = line(2.0, 0.001, 0.001, 1e-6, 0, 6);
+	rows[1].series = &series[1];
+	rows[1].fit = line(1.0, 0.001, 0.002, 1e-6, 0, 6);
+	rep.set = &set;
+	rep.res = NULL;
+	rep.baseline = "sudo";
+	rep.rows = rows;
+	rep.n_rows = 2;
+	CHECK_INT_EQ(claims_check(c, &rep, &checks, &n, &eb), 0);
+	CHECK_INT_EQ(n, 5);
+	if (n == 5) {
+		CHECK_INT_EQ(checks[0].verdict, CLAIMS_HOLDS);
+		CHECK_INT_EQ(checks[1].verdict, CLAIMS_DIRECTION_HOLDS);
+		CHECK_INT_EQ(checks[2].verdict, CLAIMS_CONTRADICTED);
+		CHECK_INT_EQ(checks[3].verdict, CLAIMS_HOLDS);
+		CHECK(checks[3].in_range);
+		CHECK_INT_EQ(checks[4].verdict, CLAIMS_NOT_MEASURED);
+	}
+	free(checks);
+	claims_free(c);
+}
+
+int main(void)
+{
+	RUN(test_parse);
+	RUN(test_t95);
+	RUN(test_compare);
+	RUN(test_verdicts);
+	return HARNESS_EXIT();
+}
