@@ -1,0 +1,346 @@
+/* claims: published statements about two tools' fitted lines, checked against what was measured. */
+#include "claims.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomicfile.h"
+#include "fileio.h"
+
+static const char *const claims_quantity_names[] = {"raw_pct", "slope_pct", "crossover"};
+
+void claims_free(struct claims *c)
+{
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->n; i++) {
+		free(c->items[i].id);
+		free(c->items[i].subject);
+		free(c->items[i].versus);
+		free(c->items[i].source);
+	}
+	free(c->items);
+	free(c);
+}
+
+static bool claims_is_name(const char *s)
+{
+	if (*s == '\0' || strlen(s) > 64)
+		return false;
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+static bool claims_is_text(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* Splits line (modified in place) at tabs into at most max fields; returns the count. */
+static size_t claims_split(char *line, char **field, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		field[n++] = line;
+		line = strchr(line, '\t');
+		if (line == NULL)
+			break;
+		*line++ = '\0';
+	}
+	return line == NULL ? n : max + 1;
+}
+
+static int claims_parse_line(char *line, const char *name, size_t lineno, struct claim *c,
+			     struct errbuf *eb)
+{
+	char *f[6], *end = NULL;
+	size_t n = claims_split(line, f, 6), q;
+
+	if (n != 6)
+		return errbuf_set(eb,
+				  "%s:%zu: expected 6 tab-separated fields (ID SUBJECT VERSUS "
+				  "QUANTITY CLAIMED SOURCE), got %s",
+				  name, lineno, n > 6 ? "more" : "fewer");
+	for (q = 0; q < 3; q++)
+		if (!claims_is_name(f[q]))
+			return errbuf_set(eb,
+					  "%s:%zu: field %zu: use 1-64 letters, digits, '.', '_', "
+					  "'-'",
+					  name, lineno, q + 1);
+	for (q = 0; q < 3; q++)
+		if (strcmp(f[3], claims_quantity_names[q]) == 0)
+			break;
+	if (q == 3)
+		return errbuf_set(eb, "%s:%zu: quantity: expected raw_pct, slope_pct or crossover",
+				  name, lineno);
+	errno = 0;
+	c->claimed = strtod(f[4], &end);
+	if (end == f[4] || *end != '\0' || errno == ERANGE || !isfinite(c->claimed))
+		return errbuf_set(eb, "%s:%zu: claimed: not a finite number", name, lineno);
+	if (strlen(f[5]) > CLAIMS_TEXT_MAX || !claims_is_text(f[5]))
+		return errbuf_set(eb, "%s:%zu: source: at most %d printable bytes", name, lineno,
+				  CLAIMS_TEXT_MAX);
+	c->quantity = (enum claims_quantity)q;
+	c->id = strdup(f[0]);
+	c->subject = strdup(f[1]);
+	c->versus = strdup(f[2]);
+	c->source = strdup(f[5]);
+	if (c->id == NULL || c->subject == NULL || c->versus == NULL || c->source == NULL)
+		return errbuf_set(eb, "out of memory");
+	return 0;
+}
+
+struct claims *claims_parse(const char *text, size_t len, const char *name, struct errbuf *eb)
+{
+	struct claims *c = calloc(1, sizeof(*c));
+	char *copy = NULL, *line, *next;
+	size_t lineno = 0;
+
+	if (c == NULL || (copy = malloc(len + 1)) == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto fail;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if (strlen(copy) != len) {
+		errbuf_set(eb, "%s: holds a NUL byte", name);
+		goto fail;
+	}
+	c->items = calloc(CLAIMS_MAX, sizeof(*c->items));
+	if (c->items == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto fail;
+	}
+	for (line = copy; line != NULL; line = next) {
+		size_t l;
+
+		lineno++;
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		l = strlen(line);
+		if (l > 0 && line[l - 1] == '\r')
+			line[--l] = '\0';
+		if (l == 0 || line[0] == '#')
+			continue;
+		if (c->n == CLAIMS_MAX) {
+			errbuf_set(eb, "%s:%zu: more than %d claims", name, lineno, CLAIMS_MAX);
+			goto fail;
+		}
+		c->n++;
+		if (claims_parse_line(line, name, lineno, &c->items[c->n - 1], eb) != 0)
+			goto fail;
+	}
+	free(copy);
+	return c;
+fail:
+	free(copy);
+	claims_free(c);
+	return NULL;
+}
+
+struct claims *claims_load(const char *path, struct errbuf *eb)
+{
+	struct claims *c;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (fileio_read(path, CLAIMS_FILE_MAX, NULL, &text, &len, eb) != 0)
+		return NULL;
+	c = claims_parse(text, len, path, eb);
+	free(text);
+	return c;
+}
+
+const char *claims_verdict_name(enum claims_verdict v)
+{
+	static const char *const names[] = {"holds", "direction holds, size differs",
+					    "not confirmed (no significant difference)",
+					    "contradicted", "not measured"};
+
+	return (size_t)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
+}
+
+/* The first row of subject on host, or NULL. */
+static const struct fitreport_row *claims_row(const struct fitreport *rep, const char *subject,
+					      const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < rep->n_rows; i++)
+		if (strcmp(rep->rows[i].series->subject, subject) == 0 &&
+		    strcmp(rep->rows[i].series->host, host) == 0)
+			return &rep->rows[i];
+	return NULL;
+}
+
+static enum claims_verdict claims_judge(const struct claim *cl, const struct fit_estimate *m)
+{
+	if (cl->claimed >= m->lo && cl->claimed <= m->hi)
+		return CLAIMS_HOLDS;
+	if (cl->quantity == CLAIMS_CROSSOVER)
+		return CLAIMS_CONTRADICTED;
+	if (!fit_significant(m))
+		return CLAIMS_NOT_CONFIRMED;
+	if ((cl->claimed < 0 && m->hi < 0) || (cl->claimed > 0 && m->lo > 0))
+		return CLAIMS_DIRECTION_HOLDS;
+	return CLAIMS_CONTRADICTED;
+}
+
+static void claims_check_one(const struct claim *cl, const struct fitreport_row *a,
+			     const struct fitreport_row *b, struct claims_check *out)
+{
+	struct fit_comparison cmp;
+
+	fit_compare(&a->fit, &b->fit, &cmp);
+	switch (cl->quantity) {
+	case CLAIMS_RAW_PCT:
+		out->measured = cmp.raw_pct;
+		break;
+	case CLAIMS_SLOPE_PCT:
+		out->measured = cmp.slope_pct;
+		break;
+	case CLAIMS_CROSSOVER:
+	default:
+		out->measured = cmp.crossover;
+		out->in_range = cmp.has_crossover &&
+				cmp.crossover.value >= fmin(a->series->x_min, b->series->x_min) &&
+				cmp.crossover.value <= fmax(a->series->x_max, b->series->x_max);
+		break;
+	}
+	if (cl->quantity == CLAIMS_CROSSOVER && !cmp.has_crossover)
+		out->verdict = CLAIMS_CONTRADICTED;
+	else
+		out->verdict = claims_judge(cl, &out->measured);
+}
+
+int claims_check(const struct claims *c, const struct fitreport *rep, struct claims_check **out,
+		 size_t *n, struct errbuf *eb)
+{
+	size_t i, h, k = 0, cap = c->n * (rep->set->n_hosts + 1);
+	struct claims_check *checks = calloc(cap > 0 ? cap : 1, sizeof(*checks));
+
+	*out = NULL;
+	*n = 0;
+	if (checks == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (i = 0; i < c->n; i++) {
+		const struct claim *cl = &c->items[i];
+		size_t found = 0;
+
+		for (h = 0; h < rep->n_rows && k < cap; h++) {
+			const char *host = rep->rows[h].series->host;
+			const struct fitreport_row *a, *b;
+
+			/* Once per host: at the first row of that host. */
+			if (claims_row(rep, rep->rows[h].series->subject, host) != &rep->rows[h] ||
+			    strcmp(rep->rows[h].series->subject, cl->subject) != 0)
+				continue;
+			a = &rep->rows[h];
+			b = claims_row(rep, cl->versus, host);
+			if (b == NULL)
+				continue;
+			checks[k].claim = cl;
+			checks[k].host = host;
+			claims_check_one(cl, a, b, &checks[k]);
+			k++;
+			found++;
+		}
+		if (found == 0 && k < cap) {
+			checks[k].claim = cl;
+			checks[k].host = "-";
+			checks[k].measured.value = checks[k].measured.se = NAN;
+			checks[k].measured.lo = checks[k].measured.hi = NAN;
+			checks[k].verdict = CLAIMS_NOT_MEASURED;
+			k++;
+		}
+	}
+	*out = checks;
+	*n = k;
+	return 0;
+}
+
+static void claims_format_measured(const struct claims_check *ck, const char *unit, char *buf,
+				   size_t size)
+{
+	const struct fit_estimate *m = &ck->measured;
+
+	if (ck->verdict == CLAIMS_NOT_MEASURED)
+		snprintf(buf, size, "-");
+	else if (ck->claim->quantity == CLAIMS_CROSSOVER && !isfinite(m->value))
+		snprintf(buf, size, "parallel lines: no crossover");
+	else if (ck->claim->quantity == CLAIMS_CROSSOVER)
+		snprintf(buf, size, "%.0f %s%s ± %.0f [%.0f, %.0f]%s", m->value, unit,
+			 fabs(m->value) == 1 ? "" : "s", m->se, m->lo, m->hi,
+			 ck->in_range ? "" : " (outside the measured sizes: extrapolated)");
+	else
+		snprintf(buf, size, "%+.1f%% ± %.1f [%+.1f, %+.1f]", m->value, m->se, m->lo, m->hi);
+}
+
+void claims_print_markdown(const struct claims_check *checks, size_t n, const char *unit, FILE *f)
+{
+	size_t i;
+
+	fputs("\n## The original claims, checked\n\n"
+	      "Each claim is compared with the same quantity computed from the fitted lines"
+	      " above: value ± standard error [95 % interval]. A claim *holds* when its figure"
+	      " lies in the interval; *direction holds* when the difference has the claimed"
+	      " sign, significantly, but another size; *not confirmed* when the interval spans"
+	      " zero.\n\n"
+	      "| claim | host | quantity | claimed | measured | verdict | the claim's words |\n"
+	      "|---|---|---|---:|---:|---|---|\n",
+	      f);
+	for (i = 0; i < n; i++) {
+		const struct claims_check *ck = &checks[i];
+		char measured[160];
+
+		claims_format_measured(ck, unit, measured, sizeof(measured));
+		fprintf(f, "| %s: %s vs %s | %s | %s | %g%s | %s | %s | ", ck->claim->id,
+			ck->claim->subject, ck->claim->versus, ck->host,
+			claims_quantity_names[ck->claim->quantity], ck->claim->claimed,
+			ck->claim->quantity == CLAIMS_CROSSOVER ? "" : "%", measured,
+			claims_verdict_name(ck->verdict));
+		/* The claim's words may hold '|', which would end the cell. */
+		for (const char *c = ck->claim->source; *c != '\0'; c++)
+			fputs(*c == '|' ? "\\|" : (char[]){*c, '\0'}, f);
+		fputs(" |\n", f);
+	}
+}
+
+int claims_write_tsv(const struct claims_check *checks, size_t n, const char *path,
+		     struct errbuf *eb)
+{
+	struct atomicfile *af = atomicfile_open(path, 0644, eb);
+	FILE *f;
+	size_t i;
+
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fputs("id\thost\tsubject\tversus\tquantity\tclaimed\tmeasured\tse\tlo\thi\tverdict\n", f);
+	for (i = 0; i < n; i++) {
+		const struct claims_check *ck = &checks[i];
+
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%s\n",
+			ck->claim->id, ck->host, ck->claim->subject, ck->claim->versus,
+			claims_quantity_names[ck->claim->quantity], ck->claim->claimed,
+			ck->measured.value, ck->measured.se, ck->measured.lo, ck->measured.hi,
+			claims_verdict_name(ck->verdict));
+	}
+	if (ferror(f)) {
+		atomicfile_abort(af);
+		return errbuf_set(eb, "%s: write error", path);
+	}
+	return atomicfile_commit(af, eb);
+}

@@ -1,0 +1,81 @@
+/* claims: published statements about two tools' fitted lines, checked against what was measured. */
+#ifndef RARPERF_CLAIMS_H
+#define RARPERF_CLAIMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "errbuf.h"
+#include "fitreport.h"
+
+/*
+ * A claims file is text, one claim per line, tab-separated; '#' starts a
+ * comment line, blank lines are skipped:
+ *
+ *   ID  SUBJECT  VERSUS  QUANTITY  CLAIMED  SOURCE
+ *
+ * ID, SUBJECT and VERSUS are [A-Za-z0-9._-]+ (subjects as in the results);
+ * QUANTITY is raw_pct (100 (intercept - versus's) / versus's), slope_pct
+ * (100 (slope - versus's) / |versus's|) or crossover (the size where the
+ * lines meet); CLAIMED a finite number; SOURCE the claim's own words (at most
+ * CLAIMS_TEXT_MAX bytes, printable). At most CLAIMS_MAX claims, file at most
+ * CLAIMS_FILE_MAX bytes. Errors name FILE:LINE.
+ */
+#define CLAIMS_MAX 256
+#define CLAIMS_TEXT_MAX 512
+#define CLAIMS_FILE_MAX (1024 * 1024)
+
+enum claims_quantity { CLAIMS_RAW_PCT, CLAIMS_SLOPE_PCT, CLAIMS_CROSSOVER };
+
+struct claim {
+	char *id, *subject, *versus, *source;
+	enum claims_quantity quantity;
+	double claimed;
+};
+
+struct claims {
+	struct claim *items;
+	size_t n;
+};
+
+/* Parses text (len bytes, need not be NUL-terminated); name is the file named in errors. */
+struct claims *claims_parse(const char *text, size_t len, const char *name, struct errbuf *eb);
+/* Reads and parses the file at path. NULL with eb filled on any error. */
+struct claims *claims_load(const char *path, struct errbuf *eb);
+void claims_free(struct claims *c);
+
+/* One claim checked on one host. */
+enum claims_verdict {
+	CLAIMS_HOLDS,           /* the claimed value lies in the measured 95 % interval */
+	CLAIMS_DIRECTION_HOLDS, /* same side of zero, significantly, but another size */
+	CLAIMS_NOT_CONFIRMED,   /* the interval spans zero: no significant difference */
+	CLAIMS_CONTRADICTED,    /* significantly the other way */
+	CLAIMS_NOT_MEASURED     /* one of the two subjects is not in the results */
+};
+const char *claims_verdict_name(enum claims_verdict v);
+
+struct claims_check {
+	const struct claim *claim;
+	const char *host;
+	struct fit_estimate measured; /* value, se, 95 % interval */
+	bool in_range;                /* crossover: within the measured sizes */
+	enum claims_verdict verdict;
+};
+
+/*
+ * Checks every claim against rep on every host where both subjects were
+ * fitted (first format of each subject on that host), or once as not
+ * measured. *out (free) holds *n checks. Returns 0, or -1 on out of memory.
+ */
+int claims_check(const struct claims *c, const struct fitreport *rep, struct claims_check **out,
+		 size_t *n, struct errbuf *eb);
+
+/* Writes the Markdown section "The original claims, checked" for checks. */
+void claims_print_markdown(const struct claims_check *checks, size_t n, const char *unit, FILE *f);
+
+/* Writes claims.tsv: id host subject versus quantity claimed measured se lo hi verdict. Atomic. */
+int claims_write_tsv(const struct claims_check *checks, size_t n, const char *path,
+		     struct errbuf *eb);
+
+#endif
