@@ -317,26 +317,39 @@ out:
 	return rc;
 }
 
+/*
+ * One transaction: every file is written whole to its temporary sibling
+ * before any is renamed, so a failure (ENOSPC on the big doas.conf) leaves
+ * every target as it was.
+ */
 static int write_all(const struct config *cfg, struct errbuf *eb)
 {
-	struct policy *p = policy_build(&cfg->shape, eb);
+	struct policy *p = NULL;
+	struct policy_txn *txn = NULL;
 	int rc = -1;
 
+	p = policy_build(&cfg->shape, eb);
 	if (p == NULL)
-		return -1;
-	if (cfg->sudoers != NULL &&
-	    policy_write_sudoers(p, cfg->sudoers, cfg->sudoers_layout, eb) != 0)
 		goto out;
-	if (cfg->doas != NULL && policy_write_doas(p, cfg->doas, eb) != 0)
+	txn = policy_txn_new(eb);
+	if (txn == NULL)
+		goto out;
+	if (cfg->sudoers != NULL &&
+	    policy_stage_sudoers(txn, p, cfg->sudoers, cfg->sudoers_layout, eb) != 0)
+		goto out;
+	if (cfg->doas != NULL && policy_stage_doas(txn, p, cfg->doas, eb) != 0)
 		goto out;
 	if (cfg->rar_json != NULL &&
-	    policy_write_rar_json(p, cfg->rar_json, cfg->rar_version, eb) != 0)
+	    policy_stage_rar_json(txn, p, cfg->rar_json, cfg->rar_version, eb) != 0)
 		goto out;
 	if (cfg->rar_cbor != NULL &&
-	    policy_write_rar_cbor(p, cfg->rar_cbor, cfg->rar_cbor_data, cfg->rar_version, eb) != 0)
+	    policy_stage_rar_cbor(txn, p, cfg->rar_cbor, cfg->rar_cbor_data, cfg->rar_version,
+				  eb) != 0)
 		goto out;
-	rc = 0;
+	rc = policy_txn_commit(txn, eb);
+	txn = NULL; /* freed by the commit */
 out:
+	policy_txn_abort(txn);
 	policy_free(p);
 	return rc;
 }

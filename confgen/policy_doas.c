@@ -18,7 +18,8 @@ int policy_doas_validate(const struct policy_shape *shape, struct errbuf *eb)
 	return 0;
 }
 
-int policy_write_doas(const struct policy *p, const char *path, struct errbuf *eb)
+int policy_stage_doas(struct policy_txn *txn, const struct policy *p, const char *path,
+		      struct errbuf *eb)
 {
 	const struct policy_shape *s = policy_get_shape(p);
 	struct policy_file f;
@@ -26,7 +27,7 @@ int policy_write_doas(const struct policy *p, const char *path, struct errbuf *e
 
 	if (policy_doas_validate(s, eb) != 0)
 		return -1;
-	if (policy_file_open(&f, path, POLICY_DOAS_MODE, eb) != 0)
+	if (policy_file_open(&f, txn, path, POLICY_DOAS_MODE, eb) != 0)
 		return -1;
 	fprintf(f.out,
 		"# rarperf confgen: roles=%u users=%u tasks=%u commands=%u uid=%u match=%s%s\n",
@@ -49,5 +50,18 @@ int policy_write_doas(const struct policy *p, const char *path, struct errbuf *e
 			}
 		}
 	}
-	return policy_file_commit(&f, eb);
+	return policy_file_finish(&f, eb);
+}
+
+int policy_write_doas(const struct policy *p, const char *path, struct errbuf *eb)
+{
+	struct policy_txn *txn = policy_txn_new(eb);
+
+	if (txn == NULL)
+		return -1;
+	if (policy_stage_doas(txn, p, path, eb) != 0) {
+		policy_txn_abort(txn);
+		return -1;
+	}
+	return policy_txn_commit(txn, eb);
 }

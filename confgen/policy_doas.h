@@ -3,6 +3,7 @@
 #define RARPERF_POLICY_DOAS_H
 
 #include "policy.h"
+#include "policy_txn.h"
 
 /* doas has no aliases: the file holds roles*users*tasks*commands rules, capped here. */
 #define POLICY_DOAS_RULES_MAX 100000000ull
@@ -24,5 +25,9 @@ int policy_doas_validate(const struct policy_shape *shape, struct errbuf *eb);
  * Returns 0, or -1 with eb filled and path untouched.
  */
 int policy_write_doas(const struct policy *p, const char *path, struct errbuf *eb);
+
+/* As policy_write_doas, the file joining txn (see policy_stage_sudoers). 0 or -1. */
+int policy_stage_doas(struct policy_txn *txn, const struct policy *p, const char *path,
+		      struct errbuf *eb);
 
 #endif

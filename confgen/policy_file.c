@@ -4,11 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,160 +38,224 @@ static char *policy_file_split(const char *path, const char **base)
 	return strndup(path, (size_t)(slash - path));
 }
 
-/* True when the resolved directory rdir and base name one of the refused paths. */
-static bool policy_file_is_refused(const char *rdir, const char *base)
+/*
+ * The directory of a policy path, opened once: every later step (the
+ * refusal, the temporary file, the rename) goes through fd, so re-pointing
+ * a symbolic link in the path meanwhile changes nothing.
+ */
+struct policy_file_dir {
+	int fd;
+	char *dir;        /* as given ("." when path has no slash) */
+	const char *base; /* inside the caller's path */
+	char *resolved;   /* the path of the directory fd is open on */
+};
+
+static void policy_file_dir_close(struct policy_file_dir *d)
 {
-	char resolved[PATH_MAX];
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d->dir);
+	free(d->resolved);
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+}
+
+static bool policy_file_same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
+ * Where d->fd is open, as an absolute path: the kernel's name for it
+ * (/proc/self/fd/N), else realpath of the directory as given; either must
+ * still be the very directory fd holds (same device and inode).
+ */
+static int policy_file_dir_resolve(struct policy_file_dir *d, const struct stat *dst,
+				   const char *path, struct errbuf *eb)
+{
+	char link[64], buf[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", d->fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n > 0 && buf[0] == '/') {
+		buf[n] = '\0';
+		d->resolved = strdup(buf);
+	} else {
+		d->resolved = realpath(d->dir, NULL);
+	}
+	if (d->resolved == NULL)
+		return errbuf_set_errno(eb, errno != 0 ? errno : ENOMEM, "%s: directory %s", path,
+					d->dir);
+	if (stat(d->resolved, &st) != 0 || !policy_file_same_inode(&st, dst))
+		return errbuf_set(eb, "%s: directory %s moved while being opened", path, d->dir);
+	return 0;
+}
+
+/*
+ * True when the directory d (open, with stat dst) and its entry d->base name
+ * one of the refused paths: the same directory (inode, or resolved path),
+ * or an entry that is a hard link to a refused file.
+ */
+static bool policy_file_is_refused(const struct policy_file_dir *d, const struct stat *dst)
+{
+	char resolved[PATH_MAX], file[PATH_MAX];
+	struct stat st, entry;
+	bool have_entry = fstatat(d->fd, d->base, &entry, AT_SYMLINK_NOFOLLOW) == 0;
 
 	for (size_t i = 0; i < sizeof(policy_file_refused) / sizeof(policy_file_refused[0]); i++) {
-		const char *dir = policy_file_refused[i].dir;
+		const char *dir = policy_file_refused[i].dir, *base = policy_file_refused[i].base;
+		bool same_dir =
+		    strcmp(d->resolved, dir) == 0 ||
+		    (stat(dir, &st) == 0 && policy_file_same_inode(&st, dst)) ||
+		    (realpath(dir, resolved) != NULL && strcmp(d->resolved, resolved) == 0);
 
-		/* Compare with the machine's directory resolved too (/etc may be a link). */
-		if (realpath(dir, resolved) != NULL)
-			dir = resolved;
-		if (strcmp(rdir, dir) != 0 && strcmp(rdir, policy_file_refused[i].dir) != 0)
-			continue;
-		if (policy_file_refused[i].base == NULL ||
-		    strcmp(base, policy_file_refused[i].base) == 0)
+		if (same_dir && (base == NULL || strcmp(d->base, base) == 0))
+			return true;
+		if (base != NULL && have_entry && S_ISREG(entry.st_mode) &&
+		    (size_t)snprintf(file, sizeof(file), "%s/%s", dir, base) < sizeof(file) &&
+		    stat(file, &st) == 0 && policy_file_same_inode(&st, &entry))
 			return true;
 	}
 	return false;
 }
 
+/*
+ * Opens path's directory into *d and checks, on that descriptor, that path
+ * may be written: a file name, not one of the machine's policies, a
+ * writable directory, not a directory in the way. 0, or -1 with eb filled
+ * (d released).
+ */
+static int policy_file_dir_open(const char *path, struct policy_file_dir *d, struct errbuf *eb)
+{
+	struct stat dst, st;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	if (path == NULL || path[0] == '\0')
+		return errbuf_set(eb, "empty output path");
+	d->dir = policy_file_split(path, &d->base);
+	if (d->dir == NULL) {
+		errbuf_set(eb, "%s: out of memory", path);
+		goto fail;
+	}
+	if (d->base[0] == '\0' || strcmp(d->base, ".") == 0 || strcmp(d->base, "..") == 0) {
+		errbuf_set(eb, "%s: not a file name", path);
+		goto fail;
+	}
+	d->fd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d->fd < 0 && errno == EACCES) /* search and write suffice to create files in it */
+		d->fd = open(d->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (d->fd < 0 || fstat(d->fd, &dst) != 0) {
+		errbuf_set_errno(eb, errno, "%s: directory %s", path, d->dir);
+		goto fail;
+	}
+	if (policy_file_dir_resolve(d, &dst, path, eb) != 0)
+		goto fail;
+	if (policy_file_is_refused(d, &dst)) {
+		errbuf_set(eb, "%s: refusing to overwrite the machine's own policy %s%s%s", path,
+			   d->resolved, strcmp(d->resolved, "/") == 0 ? "" : "/", d->base);
+		goto fail;
+	}
+	if (faccessat(d->fd, ".", W_OK | X_OK, 0) != 0) {
+		errbuf_set_errno(eb, errno, "%s: directory %s is not writable", path, d->dir);
+		goto fail;
+	}
+	if (fstatat(d->fd, d->base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+		errbuf_set(eb, "%s: is a directory", path);
+		goto fail;
+	}
+	return 0;
+fail:
+	policy_file_dir_close(d);
+	return -1;
+}
+
+/* d's resolved directory plus its base name, malloc'd; NULL when out of memory. */
+static char *policy_file_dir_abspath(const struct policy_file_dir *d)
+{
+	size_t len = strlen(d->resolved) + 1 + strlen(d->base) + 1;
+	char *out = malloc(len);
+
+	if (out != NULL)
+		snprintf(out, len, "%s%s%s", d->resolved, strcmp(d->resolved, "/") == 0 ? "" : "/",
+			 d->base);
+	return out;
+}
+
 char *policy_file_abspath(const char *path, struct errbuf *eb)
 {
-	char *dir = NULL, *rdir = NULL, *out = NULL;
-	const char *base;
-	size_t len;
+	struct policy_file_dir d;
+	char *out;
 
-	dir = policy_file_split(path, &base);
-	if (dir == NULL) {
+	if (policy_file_dir_open(path, &d, eb) != 0)
+		return NULL;
+	out = policy_file_dir_abspath(&d);
+	if (out == NULL)
 		errbuf_set(eb, "%s: out of memory", path);
-		goto out;
-	}
-	rdir = realpath(dir, NULL);
-	if (rdir == NULL) {
-		errbuf_set_errno(eb, errno, "%s: directory %s", path, dir);
-		goto out;
-	}
-	len = strlen(rdir) + 1 + strlen(base) + 1;
-	out = malloc(len);
-	if (out == NULL) {
-		errbuf_set(eb, "%s: out of memory", path);
-		goto out;
-	}
-	snprintf(out, len, "%s%s%s", rdir, strcmp(rdir, "/") == 0 ? "" : "/", base);
-out:
-	free(rdir);
-	free(dir);
+	policy_file_dir_close(&d);
 	return out;
 }
 
 int policy_file_check_path(const char *path, struct errbuf *eb)
 {
-	char *dir = NULL, *rdir = NULL;
-	const char *base;
-	struct stat st;
-	int rc = -1;
+	struct policy_file_dir d;
 
-	if (path == NULL || path[0] == '\0')
-		return errbuf_set(eb, "empty output path");
-	dir = policy_file_split(path, &base);
-	if (dir == NULL) {
-		errbuf_set(eb, "%s: out of memory", path);
-		goto out;
-	}
-	if (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
-		errbuf_set(eb, "%s: not a file name", path);
-		goto out;
-	}
-	rdir = realpath(dir, NULL);
-	if (rdir == NULL) {
-		errbuf_set_errno(eb, errno, "%s: directory %s", path, dir);
-		goto out;
-	}
-	if (policy_file_is_refused(rdir, base)) {
-		errbuf_set(eb, "%s: refusing to overwrite the machine's own policy %s/%s", path,
-			   rdir, base);
-		goto out;
-	}
-	if (access(rdir, W_OK | X_OK) != 0) {
-		errbuf_set_errno(eb, errno, "%s: directory %s is not writable", path, dir);
-		goto out;
-	}
-	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		errbuf_set(eb, "%s: is a directory", path);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(rdir);
-	free(dir);
-	return rc;
+	if (policy_file_dir_open(path, &d, eb) != 0)
+		return -1;
+	policy_file_dir_close(&d);
+	return 0;
 }
 
 #define POLICY_FILE_STDIO_BUF (1u << 20)
 
-int policy_file_open(struct policy_file *f, const char *path, mode_t mode, struct errbuf *eb)
+int policy_file_open(struct policy_file *f, struct policy_txn *txn, const char *path, mode_t mode,
+		     struct errbuf *eb)
 {
+	struct policy_file_dir d;
+
 	memset(f, 0, sizeof(*f));
-	if (policy_file_check_path(path, eb) != 0)
+	if (policy_file_dir_open(path, &d, eb) != 0)
 		return -1;
 	f->path = path;
-	f->af = atomicfile_open(path, mode, eb);
-	if (f->af == NULL)
-		return -1;
-	/* Only root can give a file away; a non-root run keeps its own uid (documented). */
-	if (geteuid() == 0 && atomicfile_set_owner(f->af, 0, 0, eb) != 0) {
-		policy_file_abort(f);
-		return -1;
+	f->txn = txn;
+	f->abspath = policy_file_dir_abspath(&d);
+	if (f->abspath == NULL) {
+		errbuf_set(eb, "%s: out of memory", path);
+		goto fail;
 	}
+	f->af = atomicfile_openat(d.fd, d.base, path, mode, eb);
+	if (f->af == NULL)
+		goto fail;
+	/* Only root can give a file away; a non-root run keeps its own uid (documented). */
+	if (geteuid() == 0 && atomicfile_set_owner(f->af, 0, 0, eb) != 0)
+		goto fail;
+	policy_file_dir_close(&d);
 	f->out = atomicfile_stream(f->af);
 	f->buf = malloc(POLICY_FILE_STDIO_BUF);
 	if (f->buf != NULL)
 		setvbuf(f->out, f->buf, _IOFBF, POLICY_FILE_STDIO_BUF);
 	return 0;
+fail:
+	policy_file_dir_close(&d);
+	policy_file_abort(f);
+	return -1;
 }
 
-/*
- * Clears the immutable and append-only attributes of an existing path, which
- * would make the rename fail with EPERM. A missing path, a symbolic link (the
- * rename replaces the link) or a file system without attributes is fine.
- */
-static int policy_file_clear_immutable(const char *path, struct errbuf *eb)
+int policy_file_finish(struct policy_file *f, struct errbuf *eb)
 {
-	int fd, flags, rc = 0;
+	struct atomicfile *af = f->af;
+	int rc = -1;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return 0;
-	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) {
-		close(fd);
-		return 0;
+	f->af = NULL;
+	if (atomicfile_sync(af, eb) != 0) { /* closes the stream before its buffer goes */
+		atomicfile_abort(af);
+		goto out;
 	}
-	if ((flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0) {
-		flags &= ~(FS_IMMUTABLE_FL | FS_APPEND_FL);
-		if (ioctl(fd, FS_IOC_SETFLAGS, &flags) != 0)
-			rc = errbuf_set_errno(eb, errno,
-					      "%s: is immutable or append-only (chattr +i/+a) and "
-					      "clearing that needs CAP_LINUX_IMMUTABLE",
-					      path);
-	}
-	close(fd);
-	return rc;
-}
-
-int policy_file_commit(struct policy_file *f, struct errbuf *eb)
-{
-	int rc;
-
-	if (policy_file_clear_immutable(f->path, eb) != 0) {
-		policy_file_abort(f);
-		return -1;
-	}
-	rc = atomicfile_commit(f->af, eb); /* closes the stream before its buffer goes */
-	free(f->buf);
-	memset(f, 0, sizeof(*f));
+	rc = policy_txn_add(f->txn, af, f->path, eb); /* adopts af, even on failure */
+out:
+	policy_file_abort(f);
 	return rc;
 }
 
@@ -223,5 +285,6 @@ void policy_file_abort(struct policy_file *f)
 {
 	atomicfile_abort(f->af);
 	free(f->buf);
+	free(f->abspath);
 	memset(f, 0, sizeof(*f));
 }

@@ -8,48 +8,56 @@
 
 #include "atomicfile.h"
 #include "errbuf.h"
+#include "policy_txn.h"
 
 /*
- * Checks that path may be written: its directory exists and is writable,
- * path is not a directory, and the resolved path (realpath of the directory
- * plus the base name) is none of the machine's own policies: /etc/sudoers,
- * anything in /etc/sudoers.d, /etc/doas.conf, /etc/security/rootasrole.json.
- * Touches nothing. Returns 0, or -1 with eb naming path.
+ * Every check below is made on the directory of path opened once (never on
+ * the path string again): path may be written when its directory exists
+ * and is writable, path is not a directory, and the opened directory plus
+ * the base name is none of the machine's own policies (compared by inode
+ * and by resolved path; a hard link to one counts): /etc/sudoers, anything
+ * in /etc/sudoers.d, /etc/doas.conf, /etc/security/rootasrole.json.
  */
+
+/* The checks above, for a message before anything is written. Touches nothing. 0 or -1. */
 int policy_file_check_path(const char *path, struct errbuf *eb);
 
 /*
- * Returns path made absolute by resolving its directory (the base name is
- * kept as given), malloc'd; NULL with eb filled when the directory cannot
- * be resolved.
+ * Returns path made absolute by resolving its (opened) directory, the base
+ * name kept as given, malloc'd; NULL with eb filled when the directory
+ * cannot be opened or fails the checks above.
  */
 char *policy_file_abspath(const char *path, struct errbuf *eb);
 
-/* One policy file being written: an atomic write with a large stdio buffer. */
+/* One policy file being written: a temporary sibling with a large stdio buffer. */
 struct policy_file {
 	struct atomicfile *af;
 	FILE *out; /* the temporary file's stream, owned by af */
 	char *buf; /* its stdio buffer, freed after the stream is closed */
 	const char *path;
+	char *abspath; /* the opened directory's path plus the base name */
+	struct policy_txn *txn;
 };
 
 /*
- * Checks path (policy_file_check_path) and opens an atomic write of it with
- * mode into *f; when the process runs as root (euid 0) the file is given to
- * root:root, otherwise it keeps the caller's ownership. Returns 0, or -1 with
- * eb filled and *f zeroed.
+ * Opens path's directory, checks it (above) and creates the temporary file
+ * in it through that descriptor (openat, O_EXCL|O_NOFOLLOW|O_CLOEXEC) with
+ * mode, into *f; when the process runs as root (euid 0) the file is given
+ * to root:root, otherwise it keeps the caller's ownership. The file will
+ * join txn (policy_file_finish). Returns 0, or -1 with eb filled and *f
+ * zeroed.
  */
-int policy_file_open(struct policy_file *f, const char *path, mode_t mode, struct errbuf *eb);
+int policy_file_open(struct policy_file *f, struct policy_txn *txn, const char *path, mode_t mode,
+		     struct errbuf *eb);
 
 /*
- * Clears FS_IMMUTABLE_FL and FS_APPEND_FL on an existing f->path (they would
- * make the rename fail) and commits the file over it. Releases f in every
- * case. Fails, leaving the path untouched, when the flags cannot be cleared
- * (that needs CAP_LINUX_IMMUTABLE), saying so. Returns 0 or -1.
+ * Flushes and fsyncs f (a write error such as ENOSPC shows here) and hands
+ * it to its transaction, which renames it at policy_txn_commit. Releases f
+ * in every case; on failure the temporary file is gone. Returns 0 or -1.
  */
-int policy_file_commit(struct policy_file *f, struct errbuf *eb);
+int policy_file_finish(struct policy_file *f, struct errbuf *eb);
 
-/* Writes n bytes of s to f; a write error shows at policy_file_commit. */
+/* Writes n bytes of s to f; a write error shows at policy_file_finish. */
 void policy_file_put(struct policy_file *f, const char *s, size_t n);
 
 /* Writes a NUL-terminated string to f. */

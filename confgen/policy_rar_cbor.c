@@ -209,8 +209,8 @@ char *policy_rar_cbor_default_data_path(const char *settings_path)
 	return out;
 }
 
-int policy_write_rar_cbor(const struct policy *p, const char *settings_path, const char *data_path,
-			  const char *rar_version, struct errbuf *eb)
+int policy_stage_rar_cbor(struct policy_txn *txn, const struct policy *p, const char *settings_path,
+			  const char *data_path, const char *rar_version, struct errbuf *eb)
 {
 	struct policy_file f = {0};
 	char *default_data = NULL, *data_abs = NULL, *settings_abs = NULL;
@@ -225,30 +225,38 @@ int policy_write_rar_cbor(const struct policy *p, const char *settings_path, con
 		}
 		data_path = default_data;
 	}
+	/* Check both before writing either, so a refused settings path leaves no data file. */
 	data_abs = policy_file_abspath(data_path, eb);
-	settings_abs = policy_file_abspath(settings_path, eb);
-	if (data_abs == NULL || settings_abs == NULL)
+	settings_abs = data_abs != NULL ? policy_file_abspath(settings_path, eb) : NULL;
+	if (settings_abs == NULL)
 		goto out;
 	if (strcmp(data_abs, settings_abs) == 0) {
 		errbuf_set(eb, "%s: the CBOR data file cannot be the settings file", data_path);
 		goto out;
 	}
-	/* Check both before writing either, so a refused settings path leaves no data file. */
-	if (policy_file_check_path(settings_path, eb) != 0 ||
-	    policy_file_check_path(data_path, eb) != 0)
-		goto out;
 
-	if (policy_file_open(&f, data_path, POLICY_RAR_CBOR_DATA_MODE, eb) != 0)
+	if (policy_file_open(&f, txn, data_path, POLICY_RAR_CBOR_DATA_MODE, eb) != 0)
 		goto out;
+	/* The settings name the data file by the directory it is written in, opened once. */
+	free(data_abs);
+	data_abs = strdup(f.abspath);
+	if (data_abs == NULL) {
+		errbuf_set(eb, "%s: out of memory", data_path);
+		goto out;
+	}
 	if (policy_rar_cbor_stream(p, f.out, rar_version, eb) != 0) {
 		errbuf_prefix(eb, "%s", data_path);
 		goto out;
 	}
-	if (policy_file_commit(&f, eb) != 0)
+	if (policy_file_finish(&f, eb) != 0)
 		goto out;
 
-	if (policy_file_open(&f, settings_path, POLICY_RAR_CBOR_SETTINGS_MODE, eb) != 0)
+	if (policy_file_open(&f, txn, settings_path, POLICY_RAR_CBOR_SETTINGS_MODE, eb) != 0)
 		goto out;
+	if (strcmp(f.abspath, data_abs) == 0) {
+		errbuf_set(eb, "%s: the CBOR data file cannot be the settings file", data_path);
+		goto out;
+	}
 	if (policy_rar_settings_follow_storage(rar_version)) {
 		if (policy_rar_cbor_settings(f.out, data_abs, rar_version) != 0) {
 			errbuf_set_errno(eb, errno, "%s: write", settings_path);
@@ -265,11 +273,25 @@ int policy_write_rar_cbor(const struct policy *p, const char *settings_path, con
 			goto out;
 		}
 	}
-	rc = policy_file_commit(&f, eb);
+	rc = policy_file_finish(&f, eb);
 out:
 	policy_file_abort(&f);
 	free(settings_abs);
 	free(data_abs);
 	free(default_data);
 	return rc;
+}
+
+int policy_write_rar_cbor(const struct policy *p, const char *settings_path, const char *data_path,
+			  const char *rar_version, struct errbuf *eb)
+{
+	struct policy_txn *txn = policy_txn_new(eb);
+
+	if (txn == NULL)
+		return -1;
+	if (policy_stage_rar_cbor(txn, p, settings_path, data_path, rar_version, eb) != 0) {
+		policy_txn_abort(txn);
+		return -1;
+	}
+	return policy_txn_commit(txn, eb);
 }

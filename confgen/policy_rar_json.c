@@ -123,20 +123,19 @@ void policy_rar_json_policy_members(const struct policy *p, struct jsonw *w)
 	jsonw_array_end(w);
 }
 
-int policy_write_rar_json(const struct policy *p, const char *path, const char *rar_version,
-			  struct errbuf *eb)
+int policy_stage_rar_json(struct policy_txn *txn, const struct policy *p, const char *path,
+			  const char *rar_version, struct errbuf *eb)
 {
 	struct policy_file f = {0};
-	char *abspath = NULL;
 	struct jsonw w;
 	int rc = -1;
 
-	abspath = policy_file_abspath(path, eb);
-	if (abspath == NULL || policy_file_open(&f, path, POLICY_RAR_JSON_MODE, eb) != 0)
+	if (policy_file_open(&f, txn, path, POLICY_RAR_JSON_MODE, eb) != 0)
 		goto out;
 	jsonw_init(&w, f.out);
 	jsonw_object_begin(&w);
-	policy_rar_json_settings_members(&w, "json", abspath, rar_version);
+	/* The path of the directory the file is written in, not the path string resolved again. */
+	policy_rar_json_settings_members(&w, "json", f.abspath, rar_version);
 	policy_rar_json_policy_members(p, &w);
 	jsonw_object_end(&w);
 	fputc('\n', f.out);
@@ -144,9 +143,22 @@ int policy_write_rar_json(const struct policy *p, const char *path, const char *
 		errbuf_set_errno(eb, errno, "%s: write", path);
 		goto out;
 	}
-	rc = policy_file_commit(&f, eb);
+	rc = policy_file_finish(&f, eb);
 out:
 	policy_file_abort(&f);
-	free(abspath);
 	return rc;
+}
+
+int policy_write_rar_json(const struct policy *p, const char *path, const char *rar_version,
+			  struct errbuf *eb)
+{
+	struct policy_txn *txn = policy_txn_new(eb);
+
+	if (txn == NULL)
+		return -1;
+	if (policy_stage_rar_json(txn, p, path, rar_version, eb) != 0) {
+		policy_txn_abort(txn);
+		return -1;
+	}
+	return policy_txn_commit(txn, eb);
 }

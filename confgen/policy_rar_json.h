@@ -4,6 +4,7 @@
 #define RARPERF_POLICY_RAR_JSON_H
 
 #include "policy.h"
+#include "policy_txn.h"
 
 /*
  * Writes p's RootAsRole side to path atomically: version (rar_version, NULL
@@ -17,6 +18,10 @@
  */
 int policy_write_rar_json(const struct policy *p, const char *path, const char *rar_version,
 			  struct errbuf *eb);
+
+/* As policy_write_rar_json, the file joining txn (see policy_stage_sudoers). 0 or -1. */
+int policy_stage_rar_json(struct policy_txn *txn, const struct policy *p, const char *path,
+			  const char *rar_version, struct errbuf *eb);
 
 struct jsonw;
 

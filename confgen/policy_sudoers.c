@@ -69,15 +69,15 @@ static void policy_sudoers_role(const struct policy *p, struct policy_file *f, u
 	policy_file_put(f, "\n", 1);
 }
 
-int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_layout layout,
-			 struct errbuf *eb)
+int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const char *path,
+			 enum sudoers_layout layout, struct errbuf *eb)
 {
 	const struct policy_shape *s = policy_get_shape(p);
 	struct policy_file f;
 
 	if (layout != SUDOERS_LAYOUT_PER_ROLE && layout != SUDOERS_LAYOUT_PER_TASK)
 		return errbuf_set(eb, "%s: unknown sudoers layout %d", path, (int)layout);
-	if (policy_file_open(&f, path, POLICY_SUDOERS_MODE, eb) != 0)
+	if (policy_file_open(&f, txn, path, POLICY_SUDOERS_MODE, eb) != 0)
 		return -1;
 	if (!s->seed_compat) {
 		/* "# " then text: a comment, never a "#uid" user. */
@@ -93,5 +93,19 @@ int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_
 			policy_file_put(&f, "\n", 1);
 		policy_sudoers_role(p, &f, r, layout);
 	}
-	return policy_file_commit(&f, eb);
+	return policy_file_finish(&f, eb);
+}
+
+int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_layout layout,
+			 struct errbuf *eb)
+{
+	struct policy_txn *txn = policy_txn_new(eb);
+
+	if (txn == NULL)
+		return -1;
+	if (policy_stage_sudoers(txn, p, path, layout, eb) != 0) {
+		policy_txn_abort(txn);
+		return -1;
+	}
+	return policy_txn_commit(txn, eb);
 }

@@ -4,6 +4,7 @@
 #define RARPERF_POLICY_SUDOERS_H
 
 #include "policy.h"
+#include "policy_txn.h"
 
 /*
  * Writes p's sudo side to path atomically, mode 0440, owner root:root when
@@ -17,5 +18,13 @@
  */
 int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_layout layout,
 			 struct errbuf *eb);
+
+/*
+ * As policy_write_sudoers, but the file only joins txn (written, synced):
+ * path changes at policy_txn_commit. Returns 0, or -1 with eb filled (the
+ * caller then aborts txn).
+ */
+int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const char *path,
+			 enum sudoers_layout layout, struct errbuf *eb);
 
 #endif

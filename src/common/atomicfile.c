@@ -4,16 +4,31 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+/* Temporary names tried before giving up (each is random, so a clash is a sign of trouble). */
+#define ATOMICFILE_TMP_ATTEMPTS 64
+
+/*
+ * Life cycle: open (temporary file created in dirfd) -> writes on stream ->
+ * sync (flushed, fsync'd, closed: stream NULL, synced true) -> rename
+ * (renameat within dirfd, directory fsync'd) and free. abort unlinks the
+ * temporary file at any stage before the rename. Every name is resolved
+ * against dirfd, never against a path string again.
+ */
 struct atomicfile {
 	FILE *stream;
-	char *path;
-	char *tmp_path;
-	char *dir;
+	int dirfd;      /* the directory, opened once; owned */
+	char *name;     /* the target's name in dirfd */
+	char *tmp_name; /* the temporary file's name in dirfd, NULL once gone */
+	char *shown;    /* the target as the caller named it, for messages */
+	int synced;
 };
 
 static void atomicfile_free(struct atomicfile *af)
@@ -22,64 +37,126 @@ static void atomicfile_free(struct atomicfile *af)
 		return;
 	if (af->stream != NULL)
 		fclose(af->stream);
-	free(af->path);
-	free(af->tmp_path);
-	free(af->dir);
+	if (af->dirfd >= 0)
+		close(af->dirfd);
+	free(af->name);
+	free(af->tmp_name);
+	free(af->shown);
 	free(af);
+}
+
+/* Fills buf (len - 1 chars) with random letters and digits, then a NUL. */
+static void atomicfile_random_suffix(char *buf, size_t len)
+{
+	static const char alphabet[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char rnd[16];
+	struct timespec ts;
+	size_t i;
+
+	if (getrandom(rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
+		/* No entropy yet (early boot): the clock and pid make a name O_EXCL then checks. */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		for (i = 0; i < sizeof(rnd); i++)
+			rnd[i] = (unsigned char)((uint64_t)ts.tv_nsec >> (i % 8 * 8) ^
+						 (unsigned)getpid() >> (i % 4 * 8) ^ i * 37u);
+	}
+	for (i = 0; i + 1 < len && i < sizeof(rnd); i++)
+		buf[i] = alphabet[rnd[i] % (sizeof(alphabet) - 1)];
+	buf[i] = '\0';
+}
+
+struct atomicfile *atomicfile_openat(int dirfd, const char *name, const char *shown, mode_t mode,
+				     struct errbuf *eb)
+{
+	struct atomicfile *af = NULL;
+	char suffix[7];
+	size_t len;
+	int fd = -1, attempt;
+
+	if (name[0] == '\0' || strchr(name, '/') != NULL) {
+		errbuf_set(eb, "%s: not a file name", shown);
+		return NULL;
+	}
+	af = calloc(1, sizeof(*af));
+	if (af == NULL) {
+		errbuf_set(eb, "%s: out of memory", shown);
+		return NULL;
+	}
+	af->dirfd = -1;
+	af->name = strdup(name);
+	af->shown = strdup(shown);
+	len = strlen(name) + sizeof(suffix) + 3;
+	af->tmp_name = malloc(len);
+	if (af->name == NULL || af->shown == NULL || af->tmp_name == NULL) {
+		errbuf_set(eb, "%s: out of memory", shown);
+		goto fail;
+	}
+	af->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+	if (af->dirfd < 0) {
+		errbuf_set_errno(eb, errno, "%s: directory descriptor", shown);
+		goto fail;
+	}
+	for (attempt = 0; attempt < ATOMICFILE_TMP_ATTEMPTS; attempt++) {
+		atomicfile_random_suffix(suffix, sizeof(suffix));
+		snprintf(af->tmp_name, len, ".%s.%s", name, suffix);
+		fd = openat(af->dirfd, af->tmp_name,
+			    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		errbuf_set_errno(eb, errno, "%s: cannot create a temporary file beside it", shown);
+		free(af->tmp_name);
+		af->tmp_name = NULL;
+		goto fail;
+	}
+	if (fchmod(fd, mode) != 0) {
+		errbuf_set_errno(eb, errno, "%s: chmod", af->tmp_name);
+		goto fail_unlink;
+	}
+	af->stream = fdopen(fd, "w");
+	if (af->stream == NULL) {
+		errbuf_set_errno(eb, errno, "%s", af->tmp_name);
+		goto fail_unlink;
+	}
+	return af;
+
+fail_unlink:
+	close(fd);
+	unlinkat(af->dirfd, af->tmp_name, 0);
+fail:
+	atomicfile_free(af);
+	return NULL;
 }
 
 struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf *eb)
 {
 	struct atomicfile *af = NULL;
-	char *copy_dir = NULL, *copy_base = NULL;
-	size_t len;
-	int fd = -1;
+	char *copy_dir = strdup(path), *copy_base = strdup(path);
+	const char *dir, *base;
+	int dirfd = -1;
 
-	af = calloc(1, sizeof(*af));
-	copy_dir = strdup(path);
-	copy_base = strdup(path);
-	if (af == NULL || copy_dir == NULL || copy_base == NULL) {
+	if (copy_dir == NULL || copy_base == NULL) {
 		errbuf_set(eb, "%s: out of memory", path);
-		goto fail;
+		goto out;
 	}
-	af->path = strdup(path);
-	af->dir = strdup(dirname(copy_dir));
-	len = strlen(af->dir) + strlen(path) + 16;
-	af->tmp_path = malloc(len);
-	if (af->path == NULL || af->dir == NULL || af->tmp_path == NULL) {
-		errbuf_set(eb, "%s: out of memory", path);
-		goto fail;
+	dir = dirname(copy_dir);
+	base = basename(copy_base);
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0 && errno == EACCES) /* enough to create files in; fsync then fails, fine */
+		dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		errbuf_set_errno(eb, errno, "%s: cannot create a temporary file in %s", path, dir);
+		goto out;
 	}
-	snprintf(af->tmp_path, len, "%s/.%s.XXXXXX", af->dir, basename(copy_base));
-	fd = mkstemp(af->tmp_path);
-	if (fd < 0) {
-		errbuf_set_errno(eb, errno, "%s: cannot create a temporary file in %s", path,
-				 af->dir);
-		free(af->tmp_path);
-		af->tmp_path = NULL;
-		goto fail;
-	}
-	if (fchmod(fd, mode) != 0) {
-		errbuf_set_errno(eb, errno, "%s: chmod", af->tmp_path);
-		goto fail_unlink;
-	}
-	af->stream = fdopen(fd, "w");
-	if (af->stream == NULL) {
-		errbuf_set_errno(eb, errno, "%s", af->tmp_path);
-		goto fail_unlink;
-	}
+	af = atomicfile_openat(dirfd, base, path, mode, eb);
+out:
+	if (dirfd >= 0)
+		close(dirfd);
 	free(copy_dir);
 	free(copy_base);
 	return af;
-
-fail_unlink:
-	close(fd);
-	unlink(af->tmp_path);
-fail:
-	free(copy_dir);
-	free(copy_base);
-	atomicfile_free(af);
-	return NULL;
 }
 
 FILE *atomicfile_stream(struct atomicfile *af)
@@ -87,51 +164,79 @@ FILE *atomicfile_stream(struct atomicfile *af)
 	return af->stream;
 }
 
+int atomicfile_dirfd(const struct atomicfile *af)
+{
+	return af->dirfd;
+}
+
+const char *atomicfile_name(const struct atomicfile *af)
+{
+	return af->name;
+}
+
 int atomicfile_set_owner(struct atomicfile *af, uid_t uid, gid_t gid, struct errbuf *eb)
 {
-	if (fchown(fileno(af->stream), uid, gid) != 0)
-		return errbuf_set_errno(eb, errno, "%s: cannot give the file to %u:%u", af->path,
+	if (af->stream == NULL || fchown(fileno(af->stream), uid, gid) != 0)
+		return errbuf_set_errno(eb, af->stream == NULL ? EBADF : errno,
+					"%s: cannot give the file to %u:%u", af->shown,
 					(unsigned)uid, (unsigned)gid);
 	return 0;
 }
 
-int atomicfile_commit(struct atomicfile *af, struct errbuf *eb)
+int atomicfile_sync(struct atomicfile *af, struct errbuf *eb)
 {
-	int rc = -1;
-	int dirfd = -1;
 	FILE *stream = af->stream;
 
+	if (af->synced)
+		return 0;
+	if (stream == NULL)
+		return errbuf_set(eb, "%s: no file to sync", af->shown);
 	af->stream = NULL;
 	if (fflush(stream) != 0 || ferror(stream)) {
-		errbuf_set_errno(eb, errno, "%s: write", af->path);
+		errbuf_set_errno(eb, errno != 0 ? errno : EIO, "%s: write", af->shown);
 		fclose(stream);
-		goto out;
+		return -1;
 	}
 	if (fsync(fileno(stream)) != 0) {
-		errbuf_set_errno(eb, errno, "%s: fsync", af->path);
+		errbuf_set_errno(eb, errno, "%s: fsync", af->shown);
 		fclose(stream);
-		goto out;
+		return -1;
 	}
 	if (fclose(stream) != 0) {
-		errbuf_set_errno(eb, errno, "%s: close", af->path);
+		errbuf_set_errno(eb, errno, "%s: close", af->shown);
+		return -1;
+	}
+	af->synced = 1;
+	return 0;
+}
+
+int atomicfile_rename(struct atomicfile *af, struct errbuf *eb)
+{
+	int rc = -1;
+
+	if (!af->synced && atomicfile_sync(af, eb) != 0)
+		goto out;
+	if (renameat(af->dirfd, af->tmp_name, af->dirfd, af->name) != 0) {
+		errbuf_set_errno(eb, errno, "%s: rename into place", af->shown);
 		goto out;
 	}
-	if (rename(af->tmp_path, af->path) != 0) {
-		errbuf_set_errno(eb, errno, "%s: rename into place", af->path);
-		goto out;
-	}
-	/* The rename is durable only once the directory entry is on disk. */
-	dirfd = open(af->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd >= 0) {
-		fsync(dirfd);
-		close(dirfd);
-	}
+	free(af->tmp_name);
+	af->tmp_name = NULL;
+	/* The rename is durable only once the directory entry is on disk (EBADF: an O_PATH fd). */
+	fsync(af->dirfd);
 	rc = 0;
 out:
-	if (rc != 0)
-		unlink(af->tmp_path);
-	atomicfile_free(af);
+	atomicfile_abort(af);
 	return rc;
+}
+
+int atomicfile_commit(struct atomicfile *af, struct errbuf *eb)
+{
+	if (atomicfile_sync(af, eb) != 0) {
+		atomicfile_abort(af);
+		return -1;
+	}
+	return atomicfile_rename(af, eb);
 }
 
 void atomicfile_abort(struct atomicfile *af)
@@ -142,7 +247,8 @@ void atomicfile_abort(struct atomicfile *af)
 		fclose(af->stream);
 		af->stream = NULL;
 	}
-	unlink(af->tmp_path);
+	if (af->tmp_name != NULL)
+		unlinkat(af->dirfd, af->tmp_name, 0);
 	atomicfile_free(af);
 }
 

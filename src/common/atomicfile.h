@@ -10,15 +10,32 @@
 struct atomicfile;
 
 /*
- * Creates "<dir>/.<base>.XXXXXX" beside path and returns a handle whose
- * stream is written with atomicfile_stream(). mode is applied with fchmod
- * (not subject to umask). Nothing at path changes until atomicfile_commit.
- * Returns NULL and fills eb on failure.
+ * Opens path's directory once and creates "<dir>/.<base>.XXXXXX" in it
+ * (atomicfile_openat); returns a handle whose stream is written with
+ * atomicfile_stream(). mode is applied with fchmod (not subject to umask).
+ * Nothing at path changes until atomicfile_commit. Returns NULL and fills
+ * eb on failure.
  */
 struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf *eb);
 
-/* The stdio stream of the temporary file; owned by the handle. */
+/*
+ * As atomicfile_open for the entry name (one path component) of the
+ * directory dirfd, which the handle duplicates (close-on-exec): the
+ * temporary file, the rename and the directory fsync all go through that
+ * descriptor, so a path that is re-pointed meanwhile (a swapped symbolic
+ * link) cannot redirect the write. The temporary file is created with
+ * O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC. shown names the file in messages.
+ * The caller keeps dirfd. Returns NULL and fills eb on failure.
+ */
+struct atomicfile *atomicfile_openat(int dirfd, const char *name, const char *shown, mode_t mode,
+				     struct errbuf *eb);
+
+/* The stdio stream of the temporary file; owned by the handle. NULL once synced. */
 FILE *atomicfile_stream(struct atomicfile *af);
+
+/* The directory descriptor (owned by af) and the target's name in it. */
+int atomicfile_dirfd(const struct atomicfile *af);
+const char *atomicfile_name(const struct atomicfile *af);
 
 /*
  * Sets the owner the file will have (fchown before the rename). Only root
@@ -27,9 +44,25 @@ FILE *atomicfile_stream(struct atomicfile *af);
 int atomicfile_set_owner(struct atomicfile *af, uid_t uid, gid_t gid, struct errbuf *eb);
 
 /*
- * Flushes, fsyncs, renames the temporary file over path and fsyncs the
- * directory. Frees af whatever the outcome; on failure the temporary file
- * is removed and path is untouched. Returns 0 or -1.
+ * Flushes, checks for write errors, fsyncs and closes the temporary file;
+ * af stays pending (the target untouched) until atomicfile_rename or
+ * atomicfile_abort, which the caller still owes. Lets several files be
+ * written whole before any is renamed. Returns 0 or -1.
+ */
+int atomicfile_sync(struct atomicfile *af, struct errbuf *eb);
+
+/*
+ * Renames the temporary file (synced first if it is not yet) over the
+ * target and fsyncs the directory. Frees af whatever the outcome; on
+ * failure the temporary file is removed and the target untouched. 0 or -1.
+ */
+int atomicfile_rename(struct atomicfile *af, struct errbuf *eb);
+
+/*
+ * atomicfile_sync then atomicfile_rename: flushes, fsyncs, renames the
+ * temporary file over path and fsyncs the directory. Frees af whatever the
+ * outcome; on failure the temporary file is removed and path is untouched.
+ * Returns 0 or -1.
  */
 int atomicfile_commit(struct atomicfile *af, struct errbuf *eb);
 

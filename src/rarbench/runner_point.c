@@ -16,11 +16,15 @@
 
 #define STDERR_SHOWN_BYTES 200
 
-/* Writes every active subject's policy for this point (confgen, in-process, atomic). */
+/*
+ * Writes every active subject's policy for this point (confgen, in-process)
+ * as one transaction: all written whole before any is renamed into place.
+ */
 int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, struct errbuf *eb)
 {
 	struct policy_shape shape;
 	struct policy *p = NULL;
+	struct policy_txn *txn = NULL;
 	int rc = -1;
 	size_t i;
 
@@ -34,7 +38,7 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 	shape.match = r->m->match;
 	shape.seed_compat = r->m->seed_compat;
 	p = policy_build(&shape, eb);
-	if (p == NULL)
+	if (p == NULL || (txn = policy_txn_new(eb)) == NULL)
 		goto out;
 	for (i = 0; i < r->nsubjects; i++) {
 		const struct runner_subject *s = &r->subjects[i];
@@ -44,7 +48,7 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 			continue;
 		switch (s->ms->format) {
 		case POLICY_FORMAT_SUDOERS:
-			w = policy_write_sudoers(p, s->policy,
+			w = policy_stage_sudoers(txn, p, s->policy,
 						 s->ms->has_sudoers_layout ? s->ms->sudoers_layout
 									   : r->m->sudoers_layout,
 						 eb);
@@ -52,14 +56,14 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 		case POLICY_FORMAT_DOAS:
 			w = policy_doas_validate(&shape, eb);
 			if (w == 0)
-				w = policy_write_doas(p, s->policy, eb);
+				w = policy_stage_doas(txn, p, s->policy, eb);
 			break;
 		case POLICY_FORMAT_RAR_JSON:
-			w = policy_write_rar_json(p, s->policy, s->ms->rar_version, eb);
+			w = policy_stage_rar_json(txn, p, s->policy, s->ms->rar_version, eb);
 			break;
 		case POLICY_FORMAT_RAR_CBOR:
-			w = policy_write_rar_cbor(p, s->policy, s->policy_data, s->ms->rar_version,
-						  eb);
+			w = policy_stage_rar_cbor(txn, p, s->policy, s->policy_data,
+						  s->ms->rar_version, eb);
 			break;
 		}
 		if (w < 0) {
@@ -67,8 +71,10 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 			goto out;
 		}
 	}
-	rc = 0;
+	rc = policy_txn_commit(txn, eb);
+	txn = NULL; /* freed by the commit */
 out:
+	policy_txn_abort(txn);
 	policy_free(p);
 	return rc;
 }

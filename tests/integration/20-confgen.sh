@@ -220,6 +220,35 @@ fi
 bad_case "positional form refuses /etc/sudoers" "refusing" /etc/sudoers r.json 1 1 5 1 1000
 check "the machine's policy files are unchanged" test "$before" = "$(snap)"
 
+# A write that fails on the second file (ENOSPC on a 1 MiB tmpfs, in a private mount namespace):
+# every file is written whole before any is renamed, so the first target keeps its old content and
+# no temporary file is left.
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
+	mkdir -p "$tmp/full"
+	unshare -m bash -c '
+		mount -t tmpfs -o size=1m,mode=0755 rarperf-full "$2" || exit 99
+		"$1" --uid 1 --tasks 2 --sudoers "$2/sudoers" >/dev/null || exit 98
+		sha256sum <"$2/sudoers" >"$3/full.before"
+		"$1" --uid 1 --users 300 --tasks 100 --sudoers "$2/sudoers" --doas "$2/doas.conf" \
+			2>"$3/full.err"
+		echo $? >"$3/full.rc"
+		sha256sum <"$2/sudoers" >"$3/full.after"
+		ls -A "$2" >"$3/full.ls"' _ "$confgen" "$tmp/full" "$tmp"
+	rc=$?
+	if [ "$rc" -eq 99 ]; then
+		echo "ok - ENOSPC on the second file # SKIP cannot mount a tmpfs here"
+	else
+		check "ENOSPC on the second file: exit 1, saying so" \
+			test "$(cat "$tmp/full.rc" 2>/dev/null)" = 1 -a "$(grep -c 'No space left' "$tmp/full.err")" = 1
+		check "ENOSPC on the second file: the first target is unchanged" \
+			cmp -s "$tmp/full.before" "$tmp/full.after"
+		check "ENOSPC on the second file: no temporary file left" \
+			test "$(cat "$tmp/full.ls" 2>/dev/null)" = sudoers
+	fi
+else
+	echo "ok - ENOSPC on the second file # SKIP not root"
+fi
+
 # Not root: files keep the caller's ownership; an immutable file cannot be cleared, and says why.
 d=$tmp/nonroot && mkdir -p "$d" && chown "$bench_uid:$bench_gid" "$d"
 if as_bench "$confgen" --uid "$bench_uid" --tasks 3 --sudoers "$d/sudoers" --rar-json "$d/r.json" 2>"$tmp/nr.err"; then

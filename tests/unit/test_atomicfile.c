@@ -1,4 +1,5 @@
 /* Tests for atomicfile: the file appears whole or not at all. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,6 +59,86 @@ static void test_missing_directory_is_an_error(void)
 	CHECK(strstr(eb.msg, "/nonexistent-dir/x") != NULL);
 }
 
+/* Reads path's first line into buf ("" when missing). */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (f != NULL) {
+		if (fgets(buf, (int)len, f) == NULL)
+			buf[0] = '\0';
+		fclose(f);
+	}
+}
+
+/*
+ * The write follows the directory opened first: open through a symbolic
+ * link to a/, re-point the link to b/ before the commit, and the file lands
+ * in a/ while b/ gets nothing.
+ */
+static void test_follows_the_directory_opened_first(void)
+{
+	struct errbuf eb = {0};
+	char a[256], b[256], link[256], path[300], buf[64];
+	struct atomicfile *af;
+
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	CHECK_INT_EQ(mkdir(a, 0755), 0);
+	CHECK_INT_EQ(mkdir(b, 0755), 0);
+	CHECK_INT_EQ(symlink("a", link), 0);
+	snprintf(path, sizeof(path), "%s/f", link);
+	af = atomicfile_open(path, 0644, &eb);
+	CHECK(af != NULL);
+	if (af != NULL) {
+		fputs("first\n", atomicfile_stream(af));
+		CHECK_INT_EQ(atomicfile_sync(af, &eb), 0);
+		CHECK_INT_EQ(unlink(link), 0);
+		CHECK_INT_EQ(symlink("b", link), 0);
+		CHECK_INT_EQ(atomicfile_rename(af, &eb), 0);
+	}
+	snprintf(path, sizeof(path), "%s/f", a);
+	read_line(path, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "first\n");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/f", b);
+	CHECK(access(path, F_OK) != 0);
+	unlink(link);
+	CHECK_INT_EQ(rmdir(a), 0); /* empty: no temporary file left */
+	CHECK_INT_EQ(rmdir(b), 0);
+}
+
+/* A synced file is not yet in place: abort leaves the old one and no temporary file. */
+static void test_sync_then_abort(void)
+{
+	struct errbuf eb = {0};
+	char path[256], buf[64];
+	struct atomicfile *af;
+	int dfd;
+
+	snprintf(path, sizeof(path), "%s/synced.txt", dir);
+	CHECK_INT_EQ(atomicfile_write(path, "old\n", 4, 0644, &eb), 0);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	af = atomicfile_openat(dfd, "synced.txt", path, 0600, &eb);
+	close(dfd);
+	CHECK(af != NULL);
+	if (af == NULL)
+		return;
+	CHECK_STR_EQ(atomicfile_name(af), "synced.txt");
+	fputs("new\n", atomicfile_stream(af));
+	CHECK_INT_EQ(atomicfile_sync(af, &eb), 0);
+	CHECK(atomicfile_stream(af) == NULL);
+	read_line(path, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "old\n");
+	atomicfile_abort(af);
+	read_line(path, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "old\n");
+	unlink(path);
+	CHECK(atomicfile_openat(AT_FDCWD, "a/b", "a/b", 0644, &eb) == NULL);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL)
@@ -65,6 +146,8 @@ int main(void)
 	RUN(test_write_then_read_back);
 	RUN(test_abort_leaves_old_file);
 	RUN(test_missing_directory_is_an_error);
+	RUN(test_follows_the_directory_opened_first);
+	RUN(test_sync_then_abort);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "%s/out.txt", dir);
 	unlink(cmd);

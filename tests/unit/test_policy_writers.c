@@ -15,6 +15,7 @@
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_sudoers.h"
+#include "policy_txn.h"
 
 #define GOLDEN_DIR "tests/golden/confgen"
 
@@ -368,6 +369,133 @@ static void test_rewrites_immutable_file(void)
 	policy_free(p);
 }
 
+/* The number of entries of d besides . and .. (-1 when it cannot be read). */
+static int count_entries(const char *d)
+{
+	DIR *dd = opendir(d);
+	struct dirent *e;
+	int n = 0;
+
+	if (dd == NULL)
+		return -1;
+	while ((e = readdir(dd)) != NULL)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(dd);
+	return n;
+}
+
+/*
+ * The check-then-write race: a policy path through a symbolic link to a
+ * directory is checked and written through the directory opened first, so
+ * re-pointing the link before the commit (as an attacker would, at /etc)
+ * changes nothing: the files land in the first target, the second gets
+ * nothing, not even a temporary file.
+ */
+static void test_write_follows_the_directory_checked(void)
+{
+	struct policy *p = build(1, 1, 2, 1, 4242, false);
+	struct errbuf eb = {{0}};
+	char a[512], b[512], link[512], sudoers[600], json[600], cbor[600], path[700];
+	struct policy_txn *txn = NULL;
+	char *text;
+
+	CHECK(p != NULL);
+	if (p == NULL)
+		return;
+	path_in(a, sizeof(a), "race-a");
+	path_in(b, sizeof(b), "race-b");
+	path_in(link, sizeof(link), "race-link");
+	CHECK_INT_EQ(mkdir(a, 0755), 0);
+	CHECK_INT_EQ(mkdir(b, 0755), 0);
+	CHECK_INT_EQ(symlink("race-a", link), 0);
+	snprintf(sudoers, sizeof(sudoers), "%s/sudoers", link);
+	snprintf(json, sizeof(json), "%s/rar.json", link);
+	snprintf(cbor, sizeof(cbor), "%s/rar-cbor.json", link);
+	txn = policy_txn_new(&eb);
+	CHECK(txn != NULL);
+	if (txn != NULL) {
+		CHECK_INT_EQ(policy_stage_sudoers(txn, p, sudoers, SUDOERS_LAYOUT_PER_ROLE, &eb),
+			     0);
+		CHECK_INT_EQ(policy_stage_rar_json(txn, p, json, NULL, &eb), 0);
+		CHECK_INT_EQ(policy_stage_rar_cbor(txn, p, cbor, NULL, NULL, &eb), 0);
+		/* The swap, after the check and the writes, before the renames. */
+		CHECK_INT_EQ(unlink(link), 0);
+		CHECK_INT_EQ(symlink("race-b", link), 0);
+		CHECK_INT_EQ(policy_txn_commit(txn, &eb), 0);
+	}
+	CHECK_INT_EQ(count_entries(b), 0);
+	CHECK_INT_EQ(count_entries(a), 4); /* sudoers, rar.json, rar-cbor.json, rar-cbor.bin */
+	/* The RootAsRole files name the directory they were written in, resolved once. */
+	snprintf(path, sizeof(path), "%s/rar.json", a);
+	text = testutil_read_file(path, NULL);
+	CHECK(text != NULL && strstr(text, "race-a/rar.json") != NULL);
+	free(text);
+	snprintf(path, sizeof(path), "%s/rar-cbor.json", a);
+	text = testutil_read_file(path, NULL);
+	CHECK(text != NULL && strstr(text, "race-a/rar-cbor.bin") != NULL);
+	free(text);
+	unlink(link);
+	testutil_rm_dir(a);
+	testutil_rm_dir(b);
+	policy_free(p);
+}
+
+/*
+ * A transaction whose second file fails leaves the first target as it was
+ * and no temporary file; one that succeeds renames all of them.
+ */
+static void test_transaction_all_or_nothing(void)
+{
+	struct policy *p = build(1, 1, 1, 1, 4242, false), *p2 = build(1, 1, 3, 1, 4242, false);
+	struct errbuf eb = {{0}};
+	char sub[512], sudoers[600], doas[600];
+	struct policy_txn *txn;
+	char *before = NULL, *after = NULL;
+
+	CHECK(p != NULL && p2 != NULL);
+	if (p == NULL || p2 == NULL)
+		goto out;
+	path_in(sub, sizeof(sub), "txn");
+	CHECK_INT_EQ(mkdir(sub, 0755), 0);
+	snprintf(sudoers, sizeof(sudoers), "%s/sudoers", sub);
+	snprintf(doas, sizeof(doas), "%s/doas.conf", sub);
+	CHECK_INT_EQ(policy_write_sudoers(p, sudoers, SUDOERS_LAYOUT_PER_ROLE, &eb), 0);
+	before = testutil_read_file(sudoers, NULL);
+	txn = policy_txn_new(&eb);
+	CHECK(txn != NULL);
+	if (txn != NULL) {
+		CHECK_INT_EQ(policy_stage_sudoers(txn, p2, sudoers, SUDOERS_LAYOUT_PER_ROLE, &eb),
+			     0);
+		CHECK_INT_EQ(policy_stage_doas(txn, p2, "/nonexistent-dir/doas.conf", &eb), -1);
+		CHECK(strstr(eb.msg, "/nonexistent-dir/doas.conf") != NULL);
+		policy_txn_abort(txn);
+	}
+	after = testutil_read_file(sudoers, NULL);
+	CHECK(before != NULL && after != NULL && strcmp(before, after) == 0);
+	CHECK_INT_EQ(count_entries(sub), 1);
+	free(after);
+	txn = policy_txn_new(&eb);
+	CHECK(txn != NULL);
+	if (txn != NULL) {
+		CHECK_INT_EQ(policy_stage_sudoers(txn, p2, sudoers, SUDOERS_LAYOUT_PER_ROLE, &eb),
+			     0);
+		CHECK_INT_EQ(policy_stage_doas(txn, p2, doas, &eb), 0);
+		CHECK(access(doas, F_OK) != 0); /* nothing in place before the commit */
+		CHECK_INT_EQ(policy_txn_commit(txn, &eb), 0);
+	}
+	after = testutil_read_file(sudoers, NULL);
+	CHECK(after != NULL && before != NULL && strcmp(before, after) != 0);
+	CHECK(access(doas, F_OK) == 0);
+	CHECK_INT_EQ(count_entries(sub), 2);
+	policy_txn_abort(NULL);
+	testutil_rm_dir(sub);
+out:
+	free(before);
+	free(after);
+	policy_free(p);
+	policy_free(p2);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL) {
@@ -382,6 +510,8 @@ int main(void)
 	RUN(test_errors_touch_nothing);
 	RUN(test_default_data_path);
 	RUN(test_rewrites_immutable_file);
+	RUN(test_write_follows_the_directory_checked);
+	RUN(test_transaction_all_or_nothing);
 	testutil_rm_dir(dir);
 	return HARNESS_EXIT();
 }

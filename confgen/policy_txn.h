@@ -1,0 +1,45 @@
+/* policy_txn: several policy files written whole to temporary siblings, then renamed together. */
+#ifndef RARPERF_POLICY_TXN_H
+#define RARPERF_POLICY_TXN_H
+
+#include "atomicfile.h"
+#include "errbuf.h"
+
+/*
+ * A policy write transaction. Life cycle: policy_txn_new; each file is
+ * opened, written and synced (policy_file_open ... policy_file_finish, which
+ * hands its atomicfile to the transaction with policy_txn_add); then
+ * policy_txn_commit renames every file into place, or policy_txn_abort
+ * removes every temporary file. Until the commit no target changes, so a
+ * failure while writing any file (ENOSPC on the second of three) leaves
+ * every target as it was and no temporary file behind.
+ */
+struct policy_txn;
+
+/* A new, empty transaction. NULL (eb filled) when out of memory. */
+struct policy_txn *policy_txn_new(struct errbuf *eb);
+
+/*
+ * Adopts af, a synced atomicfile (atomicfile_sync) whose target is shown
+ * as path in messages: it is renamed at the commit or removed at the
+ * abort. On failure (out of memory) af is aborted at once. Returns 0 or -1.
+ */
+int policy_txn_add(struct policy_txn *txn, struct atomicfile *af, const char *path,
+		   struct errbuf *eb);
+
+/*
+ * Renames every adopted file into place, in the order they were added, and
+ * frees txn. First clears FS_IMMUTABLE_FL/FS_APPEND_FL on every existing
+ * target (they would make the rename fail; RootAsRole's installer sets
+ * them), so a target that cannot be cleared (that needs
+ * CAP_LINUX_IMMUTABLE) fails the whole transaction before any rename. A
+ * rename itself failing (an I/O error on the directory) leaves the files
+ * renamed before it in place and removes the others' temporary files.
+ * Returns 0 or -1 with eb filled.
+ */
+int policy_txn_commit(struct policy_txn *txn, struct errbuf *eb);
+
+/* Removes every adopted temporary file and frees txn; no target changes. NULL is a no-op. */
+void policy_txn_abort(struct policy_txn *txn);
+
+#endif
