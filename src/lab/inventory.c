@@ -145,6 +145,24 @@ static bool valid_name(const char *s, size_t len)
 	return true;
 }
 
+/*
+ * A host name is a path component, locally (DIR/<host>) and on the host
+ * (<remote-dir>/<run>/<host>): letters, digits, '.', '_' and '-' only, not
+ * starting with '.' or '-' (so never '.' or '..', never an option), at most
+ * INVENTORY_NAME_MAX bytes.
+ */
+static bool valid_host_name(const char *s, size_t len)
+{
+	if (len == 0 || len > INVENTORY_NAME_MAX || s[0] == '.' || s[0] == '-')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!isalnum(c) && c != '.' && c != '_' && c != '-')
+			return false;
+	}
+	return true;
+}
+
 /* Returns the index of group name, creating it; -1 with eb filled on error. */
 static long get_group(struct inventory *inv, const char *name, size_t len, unsigned line,
 		      struct errbuf *eb)
@@ -189,9 +207,12 @@ static long add_host(struct inventory *inv, size_t g, const char *name, size_t l
 	struct group *gr;
 
 	if (h < 0) {
-		if (!valid_name(name, len))
-			return errbuf_set(eb, "%s:%u: invalid host name '%.*s'", inv->file, line,
-					  (int)(len > 64 ? 64 : len), name);
+		if (!valid_host_name(name, len))
+			return errbuf_set(eb,
+					  "%s:%u: invalid host name '%.*s' (want letters, digits, "
+					  "'.', '_', '-', not first '.' or '-', at most %d)",
+					  inv->file, line, (int)(len > 64 ? 64 : len), name,
+					  INVENTORY_NAME_MAX);
 		if (inv->nhosts >= INVENTORY_HOSTS_MAX)
 			return errbuf_set(eb, "%s:%u: more than %d hosts", inv->file, line,
 					  INVENTORY_HOSTS_MAX);
@@ -303,7 +324,8 @@ static int expand_host(struct expand *x, const char *pat, size_t len)
 		sbuf[sl] = '\0';
 		errno = 0;
 		step = strtol(sbuf, &e, 10);
-		if (*e != '\0' || step < 1 || step > 100000)
+		if (errno != 0 || *e != '\0' || !isdigit((unsigned char)sbuf[0]) || step < 1 ||
+		    step > 100000)
 			return errbuf_set(x->eb, "%s:%u: bad range step '%s'", x->inv->file,
 					  x->line, sbuf);
 	}
@@ -323,23 +345,32 @@ static int expand_host(struct expand *x, const char *pat, size_t len)
 					  x->line, (int)len, pat);
 		memcpy(nb, a, alen);
 		nb[alen] = '\0';
+		errno = 0;
 		from = strtol(nb, &e, 10);
-		if (*e != '\0' || !isdigit((unsigned char)nb[0]))
-			return errbuf_set(x->eb, "%s:%u: bad range start '%s'", x->inv->file,
-					  x->line, nb);
+		if (errno != 0 || *e != '\0' || !isdigit((unsigned char)nb[0]))
+			return errbuf_set(x->eb, "%s:%u: bad range start '%s'%s", x->inv->file,
+					  x->line, nb, errno == ERANGE ? " (too large)" : "");
 		if (alen > 1 && nb[0] == '0')
 			width = (int)alen;
 		memcpy(nb, b, blen);
 		nb[blen] = '\0';
+		errno = 0;
 		to = strtol(nb, &e, 10);
-		if (*e != '\0' || !isdigit((unsigned char)nb[0]))
-			return errbuf_set(x->eb, "%s:%u: bad range end '%s'", x->inv->file, x->line,
-					  nb);
+		if (errno != 0 || *e != '\0' || !isdigit((unsigned char)nb[0]))
+			return errbuf_set(x->eb, "%s:%u: bad range end '%s'%s", x->inv->file,
+					  x->line, nb, errno == ERANGE ? " (too large)" : "");
 	}
-	if (from > to || to - from > INVENTORY_RANGE_MAX * step)
+	/* both are >= 0: to - from cannot overflow; the count is bounded before any loop */
+	if (from > to)
 		return errbuf_set(x->eb, "%s:%u: bad host range %ld..%ld", x->inv->file, x->line,
 				  from, to);
-	for (long i = from; i <= to; i += step) {
+	if ((to - from) / step >= INVENTORY_RANGE_MAX)
+		return errbuf_set(x->eb, "%s:%u: host range expands to more than %d hosts",
+				  x->inv->file, x->line, INVENTORY_RANGE_MAX);
+	long count = (to - from) / step + 1;
+	for (long k = 0; k < count; k++) {
+		/* from + k * step <= to: no overflow, whatever the bounds */
+		long i = from + k * step;
 		int n;
 		if (alpha)
 			n = snprintf(buf, sizeof(buf), "%.*s%c%.*s", (int)pre, pat, (char)i,

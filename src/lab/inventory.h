@@ -10,11 +10,12 @@
 #define INVENTORY_FILE_MAX_BYTES (1024 * 1024)
 #define INVENTORY_HOSTS_MAX 4096
 #define INVENTORY_GROUPS_MAX 1024
-#define INVENTORY_RANGE_MAX 1024 /* hosts one range pattern may expand to */
+#define INVENTORY_RANGE_MAX 1024 /* hosts one host line's ranges may expand to */
+#define INVENTORY_NAME_MAX 253   /* bytes of a host name (a DNS name's limit) */
 
 /* One host with its connection variables resolved (host vars over group vars). */
 struct inventory_host {
-	char *name;     /* inventory name */
+	char *name;     /* inventory name: a safe path component ([A-Za-z0-9._-], not first '.' or '-') */
 	char *addr;     /* ansible_host, else the name */
 	int port;       /* ansible_port, 0 when unset */
 	char *user;     /* ansible_user, NULL when unset */
@@ -26,8 +27,12 @@ struct inventory;
 
 /*
  * Parses an INI inventory held in text[0..len) (need not be NUL-terminated);
- * name is the file name used in error messages ("name:line: ..."). Returns a
- * new inventory owned by the caller, or NULL with eb filled.
+ * name is the file name used in error messages ("name:line: ..."). Host
+ * names become file names under DIR and on the hosts: one that is not a
+ * safe path component (inventory_host.name) is an error, and so is a range
+ * with a bound that does not fit a long or that expands to more than
+ * INVENTORY_RANGE_MAX hosts. Returns a new inventory owned by the caller, or
+ * NULL with eb filled.
  */
 struct inventory *inventory_parse(const char *text, size_t len, const char *name,
 				  struct errbuf *eb);

@@ -39,7 +39,7 @@ static int apply_var(struct inventory *inv, struct inventory_host *ih, const str
 		long port;
 		errno = 0;
 		port = strtol(v->value, &e, 10);
-		if (v->value[0] == '\0' || *e != '\0' || port < 1 || port > 65535)
+		if (errno != 0 || v->value[0] == '\0' || *e != '\0' || port < 1 || port > 65535)
 			return errbuf_set(eb, "%s:%u: %s '%s' is not a port (1-65535)", inv->file,
 					  v->line, v->key, v->value);
 		ih->port = (int)port;

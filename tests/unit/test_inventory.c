@@ -165,7 +165,98 @@ static void test_errors_name_the_line(void)
 	expect_error("[g]\nh1 ansible_user=\"x\n", "lab.ini:2: unterminated quote");
 	expect_error("[g]\nh1 ansible_connection=winrm\n",
 		     "lab.ini:2: ansible_connection 'winrm' is not supported");
-	expect_error("[g]\nh[1:100000]\n", "lab.ini:2: bad host range 1..100000");
+	expect_error("[g]\nh[1:100000]\n", "lab.ini:2: host range expands to more than 1024 hosts");
+}
+
+/* Host names are path components (DIR/<host>, <remote-dir>/<run>/<host>): only safe ones. */
+static void test_host_names_are_safe_path_components(void)
+{
+	static const char *const bad[] = {
+	    "../../x", "..", ".", ".hidden", "-opt", "a/b", "a\\b", "a\"b", "a'b", "a$b",
+	    "a\x1b[31m", "caf\xc3\xa9", "x*", "a;b", "a@b", "h%s",
+	};
+	char text[256], want[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct errbuf eb = {0};
+		struct inventory *inv;
+		snprintf(text, sizeof(text), "[g]\nok1\n%s ansible_host=10.0.0.1\n", bad[i]);
+		inv = parse(text, &eb);
+		CHECK(inv == NULL);
+		/* a quote or a bracket is refused by the line's syntax first */
+		snprintf(want, sizeof(want), "lab.ini:3: %s",
+			 strpbrk(bad[i], "\"'[") ? "" : "invalid host name '");
+		CHECK(strncmp(eb.msg, want, strlen(want)) == 0);
+		if (inv != NULL || strncmp(eb.msg, want, strlen(want)) != 0)
+			fprintf(stderr, "  name '%s': %s\n", bad[i], eb.msg);
+		inventory_free(inv);
+	}
+	/* a range that makes an unsafe name is refused too: [Z:a] runs through '[' and '\\' */
+	{
+		struct errbuf eb = {0};
+		struct inventory *inv = parse("[g]\nh[Z:a]\n", &eb);
+		CHECK(inv == NULL);
+		CHECK(strncmp(eb.msg, "lab.ini:2: ", 11) == 0);
+		inventory_free(inv);
+	}
+	{
+		struct errbuf eb = {0};
+		struct inventory *inv =
+		    parse("[g]\nweb-01.example.com\nDB_2\n10.0.0.7\nx.\n", &eb);
+		CHECK(inv != NULL);
+		if (inv != NULL)
+			CHECK_INT_EQ(inventory_count(inv), 4);
+		inventory_free(inv);
+	}
+	{
+		/* at most INVENTORY_NAME_MAX bytes */
+		char name[INVENTORY_NAME_MAX + 2];
+		struct errbuf eb = {0};
+		struct inventory *inv;
+		memset(name, 'a', sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		snprintf(text, sizeof(text), "%s\n", name + 100);
+		inv = parse(text, &eb);
+		CHECK(inv != NULL);
+		inventory_free(inv);
+	}
+}
+
+/* Range bounds: no overflow of the loop, no silent clamp, a bounded count. */
+static void test_range_bounds(void)
+{
+	/* strtol clamped this to LONG_MAX without a word */
+	expect_error("[g]\nweb[99999999999999999999:99999999999999999999]\n",
+		     "lab.ini:2: bad range start '99999999999999999999' (too large)");
+	expect_error("[g]\nweb[1:99999999999999999999]\n",
+		     "lab.ini:2: bad range end '99999999999999999999' (too large)");
+	expect_error("[g]\nweb[1:5:99999999999999999999]\n", "lab.ini:2: bad range step");
+	expect_error("[g]\nweb[1:5:9999999999]\n", "lab.ini:2: bad range step '9999999999'");
+	expect_error("[g]\nweb[1:5:-1]\n", "lab.ini:2: bad range step '-1'");
+	expect_error("[g]\nweb[0:1024]\n", "lab.ini:2: host range expands to more than 1024 hosts");
+	/* two ranges on one line multiply: the line as a whole is bounded */
+	expect_error("[g]\nw[0:99]-[0:99]\n",
+		     "lab.ini:2: host range expands to more than 1024 hosts");
+	{
+		/*
+		 * the largest bounds work when the count is small: i += step used to
+		 * overflow past LONG_MAX here (UBSan abort)
+		 */
+		struct errbuf eb = {0};
+		struct inventory *inv =
+		    parse("[g]\nweb[9223372036854775800:9223372036854775807]\n"
+			  "v[0:2047:2]\n",
+			  &eb);
+		CHECK(inv != NULL);
+		if (inv == NULL) {
+			fprintf(stderr, "  %s\n", eb.msg);
+			return;
+		}
+		CHECK_INT_EQ(inventory_count(inv), 8 + 1024);
+		CHECK_STR_EQ(inventory_host(inv, 7)->name, "web9223372036854775807");
+		CHECK_STR_EQ(inventory_host(inv, 8 + 1023)->name, "v2046");
+		inventory_free(inv);
+	}
 }
 
 static void test_load_missing_file(void)
@@ -182,6 +273,8 @@ int main(void)
 	RUN(test_ranges);
 	RUN(test_limit_patterns);
 	RUN(test_errors_name_the_line);
+	RUN(test_host_names_are_safe_path_components);
+	RUN(test_range_bounds);
 	RUN(test_load_missing_file);
 	return HARNESS_EXIT();
 }
