@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "sanitize.h"
 
 struct hostpool {
 	pthread_mutex_t lock;
@@ -177,14 +178,14 @@ void hostpool_set_progress(struct hostpool *hp, size_t i, uint32_t done, uint32_
 void hostpool_set_point(struct hostpool *hp, size_t i, const char *point)
 {
 	pthread_mutex_lock(&hp->lock);
-	snprintf(hp->hosts[i].point, sizeof(hp->hosts[i].point), "%s", point);
+	sanitize_str(hp->hosts[i].point, sizeof(hp->hosts[i].point), point);
 	changed(hp, i);
 }
 
 void hostpool_set_message(struct hostpool *hp, size_t i, const char *message)
 {
 	pthread_mutex_lock(&hp->lock);
-	snprintf(hp->hosts[i].message, sizeof(hp->hosts[i].message), "%s", message);
+	sanitize_str(hp->hosts[i].message, sizeof(hp->hosts[i].message), message);
 	changed(hp, i);
 }
 
@@ -199,7 +200,8 @@ void hostpool_finish(struct hostpool *hp, size_t i, enum hostpool_outcome outcom
 		hp->hosts[i].finished_ns = clock_now_ns();
 		hp->hosts[i].point[0] = '\0';
 		if (message != NULL)
-			snprintf(hp->hosts[i].message, sizeof(hp->hosts[i].message), "%s", message);
+			sanitize_str(hp->hosts[i].message, sizeof(hp->hosts[i].message),
+				     message);
 		hp->finished++;
 	}
 	changed(hp, i);
@@ -215,13 +217,14 @@ void hostpool_get(struct hostpool *hp, size_t i, struct hostpool_status *out)
 const char *hostpool_outcome_name(enum hostpool_outcome o, int exit_code, char *buf, size_t cap)
 {
 	/* The one table of outcome names (sshx's failures map onto these in job_remote.c). */
-	static const char *const names[] = {"ok",   "connect", "hostkey", "auth",
-					    "exec", "timeout", "exit",    "interrupted"};
+	static const char *const names[] = {"ok",      "connect", "hostkey",     "auth",   "exec",
+					    "timeout", "exit",    "interrupted", "results"};
 
 	if (o == HOSTPOOL_EXIT)
 		snprintf(buf, cap, "exit=%d", exit_code);
 	else
-		snprintf(buf, cap, "%s", (unsigned)o < 8 ? names[o] : "?");
+		snprintf(buf, cap, "%s",
+			 (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o] : "?");
 	return buf;
 }
 

@@ -28,7 +28,10 @@ enum hostpool_state {
 	HOSTPOOL_FINISHED,
 };
 
-/* A finished host's outcome (ok, connect, hostkey, auth, exec, timeout, exit=N, interrupted). */
+/*
+ * A finished host's outcome (ok, connect, hostkey, auth, exec, timeout,
+ * exit=N, interrupted, results).
+ */
 enum hostpool_outcome {
 	HOSTPOOL_OK,
 	HOSTPOOL_CONNECT,
@@ -37,7 +40,8 @@ enum hostpool_outcome {
 	HOSTPOOL_EXEC,
 	HOSTPOOL_TIMEOUT,
 	HOSTPOOL_EXIT,        /* the remote run exited with a non-zero status */
-	HOSTPOOL_INTERRUPTED, /* stopped by SIGINT */
+	HOSTPOOL_INTERRUPTED, /* stopped by SIGINT or SIGTERM */
+	HOSTPOOL_RESULTS,     /* the run ended, but its results are missing or unusable */
 };
 
 /* A copy of one host's state (what the display and the summary read). */
@@ -48,8 +52,8 @@ struct hostpool_status {
 	uint32_t done, total;             /* points */
 	double eta_s;                     /* -1 when unknown */
 	uint64_t started_ns, finished_ns; /* CLOCK_MONOTONIC; 0 when not yet */
-	char point[HOSTPOOL_TEXT_MAX];    /* the current point */
-	char message[HOSTPOOL_TEXT_MAX];  /* the last error or note */
+	char point[HOSTPOOL_TEXT_MAX];    /* the current point (sanitised) */
+	char message[HOSTPOOL_TEXT_MAX];  /* the last error or note (sanitised) */
 	unsigned version;                 /* bumped at every change */
 };
 
@@ -74,7 +78,11 @@ bool hostpool_wait(struct hostpool *hp, long timeout_ms);
 /* Joins the workers (waiting for them) and frees; NULL is a no-op. */
 void hostpool_free(struct hostpool *hp);
 
-/* Job side: thread-safe updates of host index. */
+/*
+ * Job side: thread-safe updates of host index. Texts (point, message) come
+ * from the host: they are stored through sanitize_str (src/common), so what
+ * the display and the summary read is safe for a terminal and a TSV field.
+ */
 void hostpool_set_state(struct hostpool *hp, size_t index, enum hostpool_state state);
 void hostpool_set_progress(struct hostpool *hp, size_t index, uint32_t done, uint32_t total,
 			   double eta_s);

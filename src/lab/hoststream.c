@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cJSON.h>
+
 #include "atomicfile.h"
 #include "digest.h"
 #include "fileio.h"
@@ -65,22 +67,65 @@ static int hoststream_write_done(const char *host_dir, const struct hoststream *
 				 struct errbuf *eb)
 {
 	const struct events_event *ev = &st->done;
-	char path[PATH_MAX], buf[2048];
-	size_t len;
+	cJSON *root = cJSON_CreateObject(), *files;
+	char path[PATH_MAX], *text = NULL;
+	int rc = -1;
 
-	len = (size_t)snprintf(buf, sizeof(buf),
-			       "{\"event\":\"done\",\"t\":%.3f,\"status\":%d,\"done\":%u,"
-			       "\"total\":%u,\"files\":{",
-			       ev->t, ev->status, st->points_done, st->points_total);
-	for (size_t i = 0; i < ev->nfiles && len < sizeof(buf); i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s\"%s\":\"%s\"",
-					i ? "," : "", ev->files[i].name, ev->files[i].sha256);
-	if (len < sizeof(buf))
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "}}\n");
-	if (len >= sizeof(buf))
-		return errbuf_set(eb, "done record too long");
-	snprintf(path, sizeof(path), "%s/done.json", host_dir);
-	return atomicfile_write(path, buf, len, 0644, eb);
+	/* cJSON quotes every name: whatever a host sent, the record stays JSON */
+	if (root == NULL || cJSON_AddStringToObject(root, "event", "done") == NULL ||
+	    cJSON_AddNumberToObject(root, "t", ev->t) == NULL ||
+	    cJSON_AddNumberToObject(root, "status", ev->status) == NULL ||
+	    cJSON_AddNumberToObject(root, "done", st->points_done) == NULL ||
+	    cJSON_AddNumberToObject(root, "total", st->points_total) == NULL ||
+	    (files = cJSON_AddObjectToObject(root, "files")) == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < ev->nfiles; i++)
+		if (cJSON_AddStringToObject(files, ev->files[i].name, ev->files[i].sha256) ==
+		    NULL) {
+			errbuf_set(eb, "out of memory");
+			goto out;
+		}
+	text = cJSON_PrintUnformatted(root);
+	if (text == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	if (fileio_fmt(path, sizeof(path), "%s/done.json", host_dir) < 0) {
+		errbuf_set(eb, "%s: path too long", host_dir);
+		goto out;
+	}
+	/* one line: the text's NUL becomes its newline, written with its length */
+	size_t len = strlen(text);
+	text[len] = '\n';
+	rc = atomicfile_write(path, text, len + 1, 0644, eb);
+out:
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return rc;
+}
+
+int hoststream_files_ok(const struct events_event *done, struct errbuf *eb)
+{
+	static const char *const expected[] = {"results.json", "results.tsv", "journal.jsonl"};
+	bool seen[3] = {false, false, false};
+
+	for (size_t i = 0; i < done->nfiles; i++) {
+		size_t k;
+		for (k = 0; k < 3; k++)
+			if (strcmp(done->files[i].name, expected[k]) == 0)
+				break;
+		if (k == 3)
+			return errbuf_set(eb, "done event lists an unexpected file '%.64s'",
+					  done->files[i].name);
+		if (seen[k])
+			return errbuf_set(eb, "done event lists %s twice", expected[k]);
+		seen[k] = true;
+	}
+	if (!seen[0])
+		return errbuf_set(eb, "done event lists no results.json");
+	return 0;
 }
 
 /* True when the local file has the given SHA-256. */
@@ -100,21 +145,26 @@ bool hoststream_host_complete(const char *host_dir, uint32_t *done, uint32_t *to
 	size_t n = 0;
 	bool ok;
 
-	snprintf(path, sizeof(path), "%s/done.json", host_dir);
-	if (fileio_read(path, HOSTSTREAM_DONE_MAX_BYTES, NULL, &buf, &n, &eb) < 0)
+	struct hostresults_counts counts;
+
+	if (fileio_fmt(path, sizeof(path), "%s/done.json", host_dir) < 0 ||
+	    fileio_read(path, HOSTSTREAM_DONE_MAX_BYTES, NULL, &buf, &n, &eb) < 0)
 		return false;
 	while (n > 0 && buf[n - 1] == '\n')
 		n--;
 	ok = n > 0 && events_parse_line(buf, n, &ev, &eb) == 0 && ev.kind == EVENTS_DONE &&
-	     ev.nfiles > 0;
+	     hoststream_files_ok(&ev, &eb) == 0;
 	free(buf);
 	if (!ok)
 		return false;
 	for (size_t i = 0; i < ev.nfiles; i++) {
-		snprintf(path, sizeof(path), "%s/%s", host_dir, ev.files[i].name);
-		if (!hoststream_file_matches(path, ev.files[i].sha256))
+		if (fileio_fmt(path, sizeof(path), "%s/%s", host_dir, ev.files[i].name) < 0 ||
+		    !hoststream_file_matches(path, ev.files[i].sha256))
 			return false;
 	}
+	if (fileio_fmt(path, sizeof(path), "%s/results.json", host_dir) < 0 ||
+	    hostresults_check(path, &counts, &eb) < 0)
+		return false;
 	if (done != NULL)
 		*done = ev.done;
 	if (total != NULL)
@@ -159,10 +209,14 @@ int hoststream_check_end(struct hostpool *hp, size_t index, struct hoststream *s
 				exit_status, line[0] ? line : "rarbench killed by a signal");
 		return -1;
 	}
-	if (!st->saw_done || st->done.status != 0 || st->done.nfiles == 0) {
+	if (!st->saw_done || st->done.status != 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0,
-				st->saw_done ? "done event with a failure status or no files"
+				st->saw_done ? "done event with a failure status"
 					     : "rarbench ended without a done event");
+		return -1;
+	}
+	if (hoststream_files_ok(&st->done, &st->eb) < 0) {
+		hostpool_finish(hp, index, HOSTPOOL_RESULTS, 0, st->eb.msg);
 		return -1;
 	}
 	return 0;
@@ -173,14 +227,23 @@ void hoststream_fetch_and_finish(struct hostpool *hp, size_t index, const struct
 				 bool unlink_bad)
 {
 	enum hostpool_outcome outcome = HOSTPOOL_EXEC;
+	struct hostresults_counts counts;
 	struct errbuf eb = {{0}};
 	char local[PATH_MAX];
 
 	hostpool_set_state(hp, index, HOSTPOOL_FETCHING);
+	/* the names were checked by hoststream_check_end: never a path, never done.json */
+	if (hoststream_files_ok(&st->done, &eb) < 0) {
+		hostpool_finish(hp, index, HOSTPOOL_RESULTS, 0, eb.msg);
+		return;
+	}
 	for (size_t i = 0; i < st->done.nfiles; i++) {
 		const struct events_file *f = &st->done.files[i];
 		int rc;
-		(void)fileio_fmt(local, sizeof(local), "%s/%s", host_dir, f->name);
+		if (fileio_fmt(local, sizeof(local), "%s/%s", host_dir, f->name) < 0) {
+			hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "path too long");
+			return;
+		}
 		rc = fetch(c, f, local, &outcome, &eb);
 		if (rc < 0) {
 			hostpool_finish(hp, index, outcome, 0, eb.msg);
@@ -194,6 +257,13 @@ void hoststream_fetch_and_finish(struct hostpool *hp, size_t index, const struct
 			hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
 			return;
 		}
+	}
+	/* a host is ok only with results the merge can use */
+	if (fileio_fmt(local, sizeof(local), "%s/results.json", host_dir) < 0 ||
+	    hostresults_check(local, &counts, &eb) < 0) {
+		errbuf_prefix(&eb, "results.json");
+		hostpool_finish(hp, index, HOSTPOOL_RESULTS, 0, eb.msg);
+		return;
 	}
 	if (hoststream_write_done(host_dir, st, &eb) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);

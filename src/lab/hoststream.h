@@ -10,6 +10,10 @@
 #include "errbuf.h"
 #include "events.h"
 #include "hostpool.h"
+#include "hostresults.h"
+
+/* The largest file fetched from a host (results.json, results.tsv, journal.jsonl). */
+#define HOSTSTREAM_FILE_MAX_BYTES HOSTRESULTS_MAX_BYTES
 
 /*
  * The life cycle, whatever carries the stream (a local child or SSH):
@@ -34,8 +38,17 @@ struct hoststream {
 bool hoststream_file_matches(const char *path, const char *sha256);
 
 /*
- * True when DIR/<host>/done.json exists and every file it lists is present
- * with the recorded SHA-256 (a host a previous run completed); then *done
+ * The files a done event may list (hoststream_files_ok): results.json, which
+ * it must list, results.tsv and journal.jsonl, each at most once. Anything
+ * else (done.json, a path, a quote) is a host error. Returns 0, or -1 with
+ * eb saying what is wrong.
+ */
+int hoststream_files_ok(const struct events_event *done, struct errbuf *eb);
+
+/*
+ * True when DIR/<host>/done.json exists, lists the files hoststream_files_ok
+ * accepts, every one present with the recorded SHA-256, and results.json
+ * passes hostresults_check (a host a previous run completed); then *done
  * and *total (either may be NULL) get the points it recorded.
  */
 bool hoststream_host_complete(const char *host_dir, uint32_t *done, uint32_t *total);
@@ -51,8 +64,9 @@ int hoststream_on_output(void *c, const char *data, size_t len);
  * After the run: flushes the event reader and checks how rarbench ended
  * (exit_status: its exit code, -1 when killed; stderr_tail: its stderr, of
  * which the last line names a failure) and that the done event succeeded
- * with files. Returns 0 when the files can be fetched, else finishes the
- * host and returns -1.
+ * with the files hoststream_files_ok accepts (else HOSTPOOL_RESULTS).
+ * Returns 0 when the files can be fetched, else finishes the host and
+ * returns -1.
  */
 int hoststream_check_end(struct hostpool *hp, size_t index, struct hoststream *st, int exit_status,
 			 const char *stderr_tail);
@@ -68,9 +82,11 @@ typedef int (*hoststream_fetch_fn)(void *c, const struct events_file *f, const c
 /*
  * The end both carriers share: fetches each file of st's done event into
  * host_dir with fetch(c, ...), verifies its SHA-256 against the done event
- * (a mismatch fails the host; with unlink_bad the bad file is removed), then
- * writes host_dir/done.json and finishes the host OK. Finishes the host
- * (with the fetch's outcome, or HOSTPOOL_EXEC) on the first failure.
+ * (a mismatch fails the host; with unlink_bad the bad file is removed),
+ * checks results.json with hostresults_check (HOSTPOOL_RESULTS when it is
+ * not usable), then writes host_dir/done.json and finishes the host OK.
+ * Finishes the host (with the fetch's outcome, or HOSTPOOL_EXEC) on the
+ * first failure.
  */
 void hoststream_fetch_and_finish(struct hostpool *hp, size_t index, const struct hoststream *st,
 				 const char *host_dir, hoststream_fetch_fn fetch, void *c,

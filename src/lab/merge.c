@@ -1,4 +1,4 @@
-/* merge: gather every complete host's results.json into one hyperfine-format file, and the summary.
+/* merge: stream every complete host's results.json into one hyperfine-format file; the summary.
  */
 #include "merge.h"
 
@@ -11,116 +11,134 @@
 
 #include "atomicfile.h"
 #include "fileio.h"
+#include "hostresults.h"
 #include "hoststream.h"
-#include "job_config.h"
+#include "sanitize.h"
 
-/* Moves host's results into all (adding parameters.host) and its meta into metas. */
-static long add_host(cJSON *all, cJSON *metas, const char *path, const char *host,
-		     struct errbuf *eb)
+/* Marks host h as not merged, with why (from eb) as its message. */
+static void host_failed(struct merge_host *h, const struct errbuf *eb)
 {
-	cJSON *root = NULL, *results, *r, *meta;
-	char *text = NULL;
-	size_t len = 0;
-	long count = 0;
+	char msg[HOSTPOOL_TEXT_MAX];
 
-	if (fileio_read(path, JOB_FILE_MAX_BYTES, NULL, &text, &len, eb) < 0)
-		return -1;
-	root = cJSON_Parse(text);
-	free(text);
-	results = cJSON_GetObjectItemCaseSensitive(root, "results");
-	if (!cJSON_IsArray(results)) {
-		cJSON_Delete(root);
-		return errbuf_set(eb, "%s: not hyperfine JSON (no \"results\" array)", path);
-	}
-	while ((r = cJSON_DetachItemFromArray(results, 0)) != NULL) {
-		cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "parameters");
-		if (!cJSON_IsObject(params)) {
-			params = cJSON_AddObjectToObject(r, "parameters");
-		}
-		cJSON_DeleteItemFromObjectCaseSensitive(params, "host");
-		if (params == NULL || cJSON_AddStringToObject(params, "host", host) == NULL) {
-			cJSON_Delete(r);
-			cJSON_Delete(root);
-			return errbuf_set(eb, "out of memory");
-		}
-		cJSON_AddItemToArray(all, r); /* all adopts r */
-		count++;
-	}
-	meta = cJSON_DetachItemFromObjectCaseSensitive(root, "meta");
-	if (meta != NULL)
-		cJSON_AddItemToObject(metas, host, meta); /* metas adopts meta */
-	cJSON_Delete(root);
-	return count;
+	h->failed = true;
+	h->results = 0;
+	(void)fileio_fmt(msg, sizeof(msg), "not merged: %s", eb->msg);
+	h->status.state = HOSTPOOL_FINISHED;
+	h->status.outcome = HOSTPOOL_RESULTS;
+	sanitize_str(h->status.message, sizeof(h->status.message), msg);
+}
+
+/* The "rarlab" part of the merged meta, compact. NULL when out of memory. */
+static char *rarlab_meta(const char *run_id)
+{
+	cJSON *rl = cJSON_CreateObject();
+	char *text = NULL;
+
+	if (rl != NULL && cJSON_AddStringToObject(rl, "version", RARPERF_VERSION) != NULL &&
+	    cJSON_AddStringToObject(rl, "commit", RARPERF_GIT_COMMIT) != NULL &&
+	    cJSON_AddStringToObject(rl, "run_id", run_id) != NULL)
+		text = cJSON_PrintUnformatted(rl);
+	cJSON_Delete(rl);
+	return text;
 }
 
 long merge_results(const char *out_dir, const char *run_id, struct merge_host *hosts, size_t n,
 		   struct errbuf *eb)
 {
-	cJSON *root = cJSON_CreateObject(), *all, *meta, *rl, *metas;
-	char path[PATH_MAX], *text = NULL;
-	long total = 0;
+	struct atomicfile *af = NULL;
+	char path[PATH_MAX], *meta = NULL;
+	bool *merged = NULL, first = true;
+	long total = -1;
+	FILE *f;
 
-	all = cJSON_AddArrayToObject(root, "results");
-	meta = cJSON_AddObjectToObject(root, "meta");
-	rl = cJSON_AddObjectToObject(meta, "rarlab");
-	cJSON_AddStringToObject(rl, "version", RARPERF_VERSION);
-	cJSON_AddStringToObject(rl, "commit", RARPERF_GIT_COMMIT);
-	cJSON_AddStringToObject(rl, "run_id", run_id);
-	metas = cJSON_AddObjectToObject(meta, "hosts");
-	if (metas == NULL) {
-		total = errbuf_set(eb, "out of memory");
+	merged = calloc(n ? n : 1, sizeof(*merged));
+	meta = rarlab_meta(run_id);
+	if (merged == NULL || meta == NULL) {
+		errbuf_set(eb, "out of memory");
 		goto out;
 	}
+	if (fileio_fmt(path, sizeof(path), "%s/merged.json", out_dir) < 0) {
+		errbuf_set(eb, "%s: path too long", out_dir);
+		goto out;
+	}
+	af = atomicfile_open(path, 0644, eb);
+	if (af == NULL)
+		goto out;
+	f = atomicfile_stream(af);
+	fputs("{\"results\":[\n", f);
+	total = 0;
+	/* one host at a time: its file is checked whole, then its results are written */
 	for (size_t i = 0; i < n; i++) {
-		long c;
+		struct hostresults_counts counts = {0, 0};
+		struct errbuf heb = {{0}};
+		char dir[PATH_MAX], results[PATH_MAX];
 		hosts[i].results = 0;
-		snprintf(path, sizeof(path), "%s/%s", out_dir, hosts[i].name);
-		if (!hoststream_host_complete(path, NULL, NULL))
+		hosts[i].rejected = 0;
+		hosts[i].failed = false;
+		if (fileio_fmt(dir, sizeof(dir), "%s/%s", out_dir, hosts[i].name) < 0 ||
+		    fileio_fmt(results, sizeof(results), "%s/results.json", dir) < 0 ||
+		    !hoststream_host_complete(dir, NULL, NULL)) {
+			/* an ok host always has a complete record: never report one without */
+			if (hosts[i].status.state == HOSTPOOL_FINISHED &&
+			    hosts[i].status.outcome == HOSTPOOL_OK) {
+				errbuf_set(&heb, "its files or results.json are not complete");
+				host_failed(&hosts[i], &heb);
+			}
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/results.json", out_dir, hosts[i].name);
-		c = add_host(all, metas, path, hosts[i].name, eb);
-		if (c < 0) {
+		}
+		/* hoststream_host_complete checked the file: a failure here is a write error,
+		 * or the file changed under us, and merged.json is not written */
+		if (hostresults_write(f, results, hosts[i].name, &first, &counts, &heb) < 0) {
+			errbuf_set(eb, "%s: %s", results, heb.msg);
 			total = -1;
 			goto out;
 		}
-		hosts[i].results = (size_t)c;
-		total += c;
+		hosts[i].results = counts.results;
+		hosts[i].rejected = counts.rejected;
+		if (counts.rejected > 0) {
+			errbuf_set(&heb, "%zu results rejected", counts.rejected);
+			host_failed(&hosts[i], &heb);
+			hosts[i].results = counts.results;
+		}
+		merged[i] = true;
+		total += (long)counts.results;
 	}
-	text = cJSON_Print(root);
-	if (text == NULL) {
-		total = errbuf_set(eb, "out of memory");
-		goto out;
+	fprintf(f, "\n],\n\"meta\":{\"rarlab\":%s,\"hosts\":{", meta);
+	first = true;
+	for (size_t i = 0; i < n; i++) {
+		struct errbuf heb = {{0}};
+		char results[PATH_MAX];
+		if (!merged[i])
+			continue;
+		(void)fileio_fmt(results, sizeof(results), "%s/%s/results.json", out_dir,
+				 hosts[i].name);
+		if (hostresults_write_meta(f, results, hosts[i].name, &first, &heb) < 0) {
+			errbuf_set(eb, "%s: %s", results, heb.msg);
+			total = -1;
+			goto out;
+		}
 	}
-	snprintf(path, sizeof(path), "%s/merged.json", out_dir);
-	size_t len = strlen(text);
-	text[len] = '\n'; /* replaces the NUL: written with its length */
-	if (atomicfile_write(path, text, len + 1, 0644, eb) < 0)
+	fputs("}}}\n", f);
+	if (atomicfile_commit(af, eb) < 0)
 		total = -1;
+	af = NULL;
 out:
-	free(text);
-	cJSON_Delete(root);
+	atomicfile_abort(af);
+	cJSON_free(meta);
+	free(merged);
 	return total;
-}
-
-/* A message safe for one TSV field: tabs and newlines become spaces. */
-static void tsv_field(char *dst, size_t cap, const char *src)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < cap && src[i]; i++)
-		dst[i] = (src[i] == '\t' || src[i] == '\n' || src[i] == '\r') ? ' ' : src[i];
-	dst[i] = '\0';
 }
 
 int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n, FILE *f,
 		  struct errbuf *eb)
 {
-	char path[PATH_MAX], outcome[32], msg[HOSTPOOL_TEXT_MAX];
+	char path[PATH_MAX], outcome[32], msg[HOSTPOOL_TEXT_MAX], name[HOSTPOOL_TEXT_MAX];
 	struct atomicfile *af;
 	FILE *tsv;
 	int width = 4;
 
-	snprintf(path, sizeof(path), "%s/summary.tsv", out_dir);
+	if (fileio_fmt(path, sizeof(path), "%s/summary.tsv", out_dir) < 0)
+		return errbuf_set(eb, "%s: path too long", out_dir);
 	af = atomicfile_open(path, 0644, eb);
 	if (af == NULL)
 		return -1;
@@ -142,13 +160,15 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 			hostpool_outcome_name(s->outcome, s->exit_code, outcome, sizeof(outcome));
 		else
 			snprintf(outcome, sizeof(outcome), "interrupted");
-		tsv_field(msg, sizeof(msg), s->message);
-		fprintf(tsv, "%s\t%s\t%u\t%u\t%zu\t%.3f\t%s\n", hosts[i].name, outcome, s->done,
-			s->total, hosts[i].results, wall, msg);
+		/* hostpool stored the message sanitised; again here, for any other caller */
+		sanitize_str(msg, sizeof(msg), s->message);
+		sanitize_str(name, sizeof(name), hosts[i].name);
+		fprintf(tsv, "%s\t%s\t%u\t%u\t%zu\t%.3f\t%s\n", name, outcome, s->done, s->total,
+			hosts[i].results, wall, msg);
 		snprintf(pts, sizeof(pts), "%u/%u", s->done, s->total);
 		if (f != NULL)
-			fprintf(f, "%-*s  %-11s  %9s  %7zu  %8.1f  %s\n", width, hosts[i].name,
-				outcome, pts, hosts[i].results, wall, msg);
+			fprintf(f, "%-*s  %-11s  %9s  %7zu  %8.1f  %s\n", width, name, outcome, pts,
+				hosts[i].results, wall, msg);
 	}
 	return atomicfile_commit(af, eb);
 }

@@ -1,7 +1,7 @@
 /* merge: DIR/merged.json (hyperfine format, "host" in every result's parameters) and
  * DIR/summary.tsv. */
-#ifndef RARPERF_RARLAB_MERGE_H
-#define RARPERF_RARLAB_MERGE_H
+#ifndef RARPERF_MERGE_H
+#define RARPERF_MERGE_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -11,25 +11,34 @@
 
 /* One host's line of the summary. */
 struct merge_host {
-	const char *name;
+	const char *name; /* inventory name (a safe path component) */
 	struct hostpool_status status;
-	size_t results; /* filled by merge_results */
+	size_t results;  /* filled by merge_results: results merged */
+	size_t rejected; /* filled by merge_results: results left out (not objects, ...) */
+	bool failed;     /* set by merge_results: the host's results could not be merged */
 };
 
 /*
- * Reads DIR/<name>/results.json of every host whose DIR/<name>/done.json
- * is complete (job_host_complete), adds parameters.host = name to each of
- * its results and writes them, hosts in the given order, to DIR/merged.json
- * with a top-level "meta" {"rarlab": {...}, "hosts": {name: that host's meta}}.
- * Sets hosts[i].results. Returns the number of results merged, or -1.
+ * Streams DIR/<name>/results.json of every host whose DIR/<name>/done.json
+ * is complete (hoststream_host_complete) into DIR/merged.json, one host's
+ * file at a time (mapped, never parsed into a tree: memory stays near the
+ * largest file), hosts in the given order, with parameters.host = name in
+ * every result (hostresults_write), then a top-level "meta" {"rarlab":
+ * {...}, "hosts": {name: that host's meta}}. Sets hosts[i].results and
+ * .rejected. A host whose file cannot be merged, or of which some results
+ * were rejected, gets failed set, and its status turned into
+ * HOSTPOOL_RESULTS with the reason as message; the other hosts are merged
+ * all the same. Returns the number of results merged, or -1 when
+ * merged.json cannot be written.
  */
 long merge_results(const char *out_dir, const char *run_id, struct merge_host *hosts, size_t n,
 		   struct errbuf *eb);
 
 /*
  * Writes DIR/summary.tsv (host, outcome, points_done, points_total, results,
- * wall_s, message) and prints the same as an aligned table to f.
- * Returns 0 or -1.
+ * wall_s, message) and prints the same as an aligned table to f (NULL:
+ * not printed). Names and messages go through sanitize_str: no byte of
+ * them can drive the terminal or split a TSV line. Returns 0 or -1.
  */
 int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n, FILE *f,
 		  struct errbuf *eb);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -18,7 +19,8 @@
 #include "clock.h"
 
 #define COPY_CHUNK_BYTES (32 * 1024)
-#define STOP_GRACE_MS 2000 /* how long a stopped command may take to exit after SIGINT */
+#define STOP_GRACE_MS 2000                /* how long a stopped command may take to exit after SIGINT */
+#define GUARD_STACK_BYTES (64 * 1024)     /* the SFTP watchdog thread's stack */
 
 /* Serialises appends to a known_hosts file by hosts accepted concurrently. */
 static pthread_mutex_t known_hosts_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -27,8 +29,29 @@ struct sshx {
 	struct sshx_opts opts;
 	ssh_session session;
 	sftp_session sftp;
+	int fd;              /* the session's socket, for the watchdog */
+	enum sshx_fail lost; /* set once a watchdog cut the connection */
 	char stderr_tail[SSHX_STDERR_TAIL_BYTES + 1];
 	size_t stderr_len;
+};
+
+/*
+ * libssh's SFTP calls block without a bound of their own (a request the
+ * server never answers, e.g. an open of a FIFO, loops on a read that times
+ * out with no data). A guard is a watchdog thread beside one SFTP operation:
+ * when no progress was reported for connect_timeout_ms, or on cancel, it
+ * shuts the socket down, which makes the blocked call fail; the session is
+ * lost from then on (s->lost). guard_end joins it before the caller goes on,
+ * so it never touches the socket after the operation.
+ */
+struct guard {
+	struct sshx *s;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	long last_ms;
+	bool done, running;
+	enum sshx_fail fired; /* SSHX_FAIL_NONE, _TIMEOUT or _CANCELLED */
 };
 
 static bool cancelled(const struct sshx *s)
@@ -36,11 +59,103 @@ static bool cancelled(const struct sshx *s)
 	return s->opts.cancel != NULL && atomic_load(s->opts.cancel) != 0;
 }
 
+static void *guard_main(void *arg)
+{
+	struct guard *g = arg;
+
+	pthread_mutex_lock(&g->lock);
+	while (!g->done) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += SSHX_POLL_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+		if (g->done)
+			break;
+		if (cancelled(g->s) || clock_now_ms() - g->last_ms > g->s->opts.connect_timeout_ms) {
+			g->fired = cancelled(g->s) ? SSHX_FAIL_CANCELLED : SSHX_FAIL_TIMEOUT;
+			/* the blocked libssh read in the other thread sees the end of the stream */
+			shutdown(g->s->fd, SHUT_RDWR);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&g->lock);
+	return NULL;
+}
+
+/* Starts a guard over the operation that follows. Returns 0 or -1 (eb filled). */
+static int guard_begin(struct sshx *s, struct guard *g, struct errbuf *eb)
+{
+	pthread_condattr_t ca;
+	pthread_attr_t attr;
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	g->s = s;
+	g->last_ms = clock_now_ms();
+	if (s->lost != SSHX_FAIL_NONE)
+		return errbuf_set(eb, "%s: connection already lost", s->opts.host);
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, GUARD_STACK_BYTES);
+	err = pthread_create(&g->thread, &attr, guard_main, g);
+	pthread_attr_destroy(&attr);
+	if (err != 0) {
+		pthread_cond_destroy(&g->cond);
+		pthread_mutex_destroy(&g->lock);
+		return errbuf_set_errno(eb, err, "cannot start the SFTP watchdog");
+	}
+	g->running = true;
+	return 0;
+}
+
+/* The operation made progress: the silence counts from now. */
+static void guard_progress(struct guard *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->last_ms = clock_now_ms();
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * Stops and joins the guard. When it fired, the session is lost: returns -1
+ * with eb saying why (overwriting the operation's own error), else 0.
+ */
+static int guard_end(struct sshx *s, struct guard *g, const char *what, struct errbuf *eb)
+{
+	if (!g->running)
+		return 0;
+	pthread_mutex_lock(&g->lock);
+	g->done = true;
+	pthread_cond_signal(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	pthread_join(g->thread, NULL);
+	pthread_cond_destroy(&g->cond);
+	pthread_mutex_destroy(&g->lock);
+	g->running = false;
+	if (g->fired == SSHX_FAIL_NONE)
+		return 0;
+	s->lost = g->fired;
+	if (g->fired == SSHX_FAIL_CANCELLED)
+		return errbuf_set(eb, "%s: interrupted", what);
+	return errbuf_set(eb, "%s: no answer from %s for %ld s", what, s->opts.host,
+			  s->opts.connect_timeout_ms / 1000);
+}
+
 /* A libssh failure: "timeout" when libssh says so, else lost connection or the given kind. */
 static enum sshx_fail classify(const struct sshx *s, enum sshx_fail otherwise)
 {
 	const char *msg = ssh_get_error(s->session);
 
+	if (s->lost != SSHX_FAIL_NONE)
+		return s->lost;
 	if (msg != NULL && (strstr(msg, "imeout") != NULL || strstr(msg, "timed out") != NULL))
 		return SSHX_FAIL_TIMEOUT;
 	if (!ssh_is_connected(s->session))
@@ -137,6 +252,7 @@ struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, st
 {
 	struct sshx *s = calloc(1, sizeof(*s));
 	long timeout_s, timeout_us;
+
 	int port = opts->port > 0 ? opts->port : 22, no = 0, yes = 1;
 
 	*fail = SSHX_FAIL_CONNECT;
@@ -145,6 +261,7 @@ struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, st
 		return NULL;
 	}
 	s->opts = *opts;
+	s->fd = -1;
 	s->session = ssh_new();
 	if (s->session == NULL) {
 		errbuf_set(eb, "out of memory");
@@ -168,6 +285,15 @@ struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, st
 	if (ssh_connect(s->session) != SSH_OK) {
 		*fail = classify(s, SSHX_FAIL_CONNECT);
 		errbuf_set(eb, "%s:%d: %s", opts->host, port, ssh_get_error(s->session));
+		goto fail;
+	}
+	/*
+	 * libssh opens its socket without SOCK_CLOEXEC: a program another thread
+	 * forks (job_local) must not inherit this host's session
+	 */
+	s->fd = ssh_get_fd(s->session);
+	if (s->fd < 0 || fcntl(s->fd, F_SETFD, FD_CLOEXEC) < 0) {
+		errbuf_set(eb, "%s: cannot set close-on-exec on the session's socket", opts->host);
 		goto fail;
 	}
 	if (verify_host_key(s, fail, eb) < 0 || authenticate(s, fail, eb) < 0)
@@ -195,7 +321,8 @@ static int sftp_ready(struct sshx *s, struct errbuf *eb)
 	return 0;
 }
 
-int sshx_mkdirs(struct sshx *s, const char *path, struct errbuf *eb)
+/* sshx_mkdirs without the guard. */
+static int mkdirs(struct sshx *s, const char *path, struct errbuf *eb)
 {
 	char buf[1024];
 	size_t len = strlen(path);
@@ -221,7 +348,22 @@ int sshx_mkdirs(struct sshx *s, const char *path, struct errbuf *eb)
 	return 0;
 }
 
-int sshx_upload(struct sshx *s, const char *local, const char *remote, struct errbuf *eb)
+int sshx_mkdirs(struct sshx *s, const char *path, struct errbuf *eb)
+{
+	struct guard g;
+	int rc;
+
+	if (guard_begin(s, &g, eb) < 0)
+		return -1;
+	rc = mkdirs(s, path, eb);
+	if (guard_end(s, &g, "SFTP mkdir", eb) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* sshx_upload without the guard. */
+static int upload(struct sshx *s, struct guard *g, const char *local, const char *remote,
+		  struct errbuf *eb)
 {
 	char *buf = NULL;
 	FILE *in = NULL;
@@ -231,7 +373,7 @@ int sshx_upload(struct sshx *s, const char *local, const char *remote, struct er
 
 	if (sftp_ready(s, eb) < 0)
 		return -1;
-	in = fopen(local, "rb");
+	in = fopen(local, "rbe");
 	if (in == NULL)
 		return errbuf_set_errno(eb, errno, "%s", local);
 	buf = malloc(COPY_CHUNK_BYTES);
@@ -249,6 +391,7 @@ int sshx_upload(struct sshx *s, const char *local, const char *remote, struct er
 			errbuf_set(eb, "SFTP write %s: %s", remote, ssh_get_error(s->session));
 			goto out;
 		}
+		guard_progress(g);
 	}
 	if (ferror(in)) {
 		errbuf_set_errno(eb, errno, "%s", local);
@@ -263,19 +406,50 @@ out:
 	return rc;
 }
 
-int sshx_download(struct sshx *s, const char *remote, const char *local, long max_bytes,
-		  bool *missing, struct errbuf *eb)
+int sshx_upload(struct sshx *s, const char *local, const char *remote, struct errbuf *eb)
+{
+	struct guard g;
+	int rc;
+
+	if (guard_begin(s, &g, eb) < 0)
+		return -1;
+	rc = upload(s, &g, local, remote, eb);
+	if (guard_end(s, &g, "SFTP upload", eb) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* sshx_download without the guard. */
+static int download(struct sshx *s, struct guard *g, const char *remote, const char *local,
+		   long max_bytes, bool *missing, struct errbuf *eb)
 {
 	struct atomicfile *af = NULL;
+	sftp_attributes a = NULL;
 	sftp_file in = NULL;
 	char *buf = NULL;
 	long total = 0;
 	ssize_t n;
 	int rc = -1;
 
-	*missing = false;
 	if (sftp_ready(s, eb) < 0)
 		return -1;
+	/* only a regular file: the open of a FIFO or a device would block or never end */
+	a = sftp_lstat(s->sftp, remote);
+	if (a == NULL) {
+		*missing = sftp_get_error(s->sftp) == SSH_FX_NO_SUCH_FILE;
+		return errbuf_set(eb, "SFTP stat %s: %s", remote,
+				  *missing ? "no such file" : ssh_get_error(s->session));
+	}
+	if (a->type != SSH_FILEXFER_TYPE_REGULAR) {
+		sftp_attributes_free(a);
+		return errbuf_set(eb, "%s: not a regular file", remote);
+	}
+	if ((a->flags & SSH_FILEXFER_ATTR_SIZE) && a->size > (uint64_t)max_bytes) {
+		sftp_attributes_free(a);
+		return errbuf_set(eb, "%s is larger than %ld bytes", remote, max_bytes);
+	}
+	sftp_attributes_free(a);
+	guard_progress(g);
 	in = sftp_open(s->sftp, remote, O_RDONLY, 0);
 	if (in == NULL) {
 		*missing = sftp_get_error(s->sftp) == SSH_FX_NO_SUCH_FILE;
@@ -290,6 +464,7 @@ int sshx_download(struct sshx *s, const char *remote, const char *local, long ma
 		goto out;
 	}
 	while ((n = sftp_read(in, buf, COPY_CHUNK_BYTES)) > 0) {
+		guard_progress(g);
 		total += n;
 		if (total > max_bytes) {
 			errbuf_set(eb, "%s is larger than %ld bytes", remote, max_bytes);
@@ -311,6 +486,32 @@ out:
 	free(buf);
 	sftp_close(in);
 	return rc;
+}
+
+int sshx_download(struct sshx *s, const char *remote, const char *local, long max_bytes,
+		  bool *missing, struct errbuf *eb)
+{
+	struct guard g;
+	int rc;
+
+	*missing = false;
+	if (guard_begin(s, &g, eb) < 0)
+		return -1;
+	rc = download(s, &g, remote, local, max_bytes, missing, eb);
+	if (guard_end(s, &g, "SFTP download", eb) < 0) {
+		*missing = false;
+		rc = -1;
+	}
+	return rc;
+}
+
+enum sshx_fail sshx_fail_kind(const struct sshx *s, enum sshx_fail otherwise)
+{
+	if (s->lost != SSHX_FAIL_NONE)
+		return s->lost;
+	if (!ssh_is_connected(s->session))
+		return SSHX_FAIL_CONNECT;
+	return otherwise;
 }
 
 bool sshx_connected(const struct sshx *s)
@@ -398,6 +599,57 @@ static void stop_command(struct sshx *s, ssh_channel ch, const char *stop_cmd, c
 	}
 }
 
+enum exit_wait { EXIT_STATUS_KNOWN, EXIT_STATUS_LOST, EXIT_STATUS_CANCELLED, EXIT_STATUS_TIMEOUT };
+
+/* Sets the timeout of libssh's blocking calls on the session. */
+static void session_timeout(struct sshx *s, long ms)
+{
+	long sec = ms / 1000, usec = (ms % 1000) * 1000;
+
+	ssh_options_set(s->session, SSH_OPTIONS_TIMEOUT, &sec);
+	ssh_options_set(s->session, SSH_OPTIONS_TIMEOUT_USEC, &usec);
+}
+
+/*
+ * After EOF: waits for the exit status (or the channel's close, *status -1:
+ * killed by a signal) at most idle_timeout_ms, in steps of SSHX_POLL_MS so
+ * that cancel is seen. libssh's ssh_channel_get_exit_status blocks for the
+ * session timeout, lowered to one step meanwhile, and says -1 both for "not
+ * yet" and for an error: the connection state tells them apart.
+ */
+static enum exit_wait wait_exit_status(struct sshx *s, ssh_channel ch, int *status)
+{
+	long deadline = clock_now_ms() + s->opts.idle_timeout_ms;
+	enum exit_wait w;
+
+	session_timeout(s, SSHX_POLL_MS);
+	for (;;) {
+		*status = ssh_channel_get_exit_status(ch);
+		if (*status != -1) {
+			w = EXIT_STATUS_KNOWN;
+			break;
+		}
+		if (!ssh_is_connected(s->session)) {
+			w = EXIT_STATUS_LOST;
+			break;
+		}
+		if (ssh_channel_is_closed(ch)) {
+			w = EXIT_STATUS_KNOWN;
+			break;
+		}
+		if (cancelled(s)) {
+			w = EXIT_STATUS_CANCELLED;
+			break;
+		}
+		if (s->opts.idle_timeout_ms > 0 && clock_now_ms() > deadline) {
+			w = EXIT_STATUS_TIMEOUT;
+			break;
+		}
+	}
+	session_timeout(s, s->opts.connect_timeout_ms);
+	return w;
+}
+
 int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_output_cb out,
 	      void *ctx, int *exit_status, enum sshx_fail *fail, struct errbuf *eb)
 {
@@ -458,11 +710,29 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 			goto out;
 		}
 	}
-	/* waits for exit-status (or the close) within the session timeout */
-	*exit_status = ssh_channel_get_exit_status(ch);
-	*fail = SSHX_FAIL_NONE;
-	rc = 0;
-	goto out;
+	/*
+	 * The command closed its output: its exit status follows, unless it goes
+	 * on running. Wait for it as long as for output, then stop it.
+	 */
+	switch (wait_exit_status(s, ch, exit_status)) {
+	case EXIT_STATUS_KNOWN:
+		*fail = SSHX_FAIL_NONE;
+		rc = 0;
+		goto out;
+	case EXIT_STATUS_LOST:
+		goto lost;
+	case EXIT_STATUS_CANCELLED:
+		stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
+		*fail = SSHX_FAIL_CANCELLED;
+		errbuf_set(eb, "interrupted");
+		goto out;
+	case EXIT_STATUS_TIMEOUT:
+		stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
+		*fail = SSHX_FAIL_TIMEOUT;
+		errbuf_set(eb, "closed its output but did not exit within %ld s: stopped",
+			   s->opts.idle_timeout_ms / 1000);
+		goto out;
+	}
 lost:
 	*fail = classify(s, SSHX_FAIL_CONNECT);
 	if (*fail == SSHX_FAIL_EXEC)

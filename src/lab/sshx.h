@@ -31,8 +31,8 @@ struct sshx_opts {
 	const char *identity;     /* private key file; NULL: the agent, then the default keys */
 	const char *known_hosts;  /* the only known_hosts file consulted */
 	bool accept_new;          /* record an unknown key (OpenSSH's accept-new) */
-	long connect_timeout_ms;  /* connect, key exchange, auth, SFTP and exit-status waits */
-	long idle_timeout_ms;     /* exec: the longest silence on stdout and stderr */
+	long connect_timeout_ms;  /* connect, key exchange, auth; an SFTP call without progress */
+	long idle_timeout_ms;     /* exec: the longest silence, and wait for the exit status */
 	const atomic_int *cancel; /* may be NULL; non-zero stops exec (the command gets SIGINT) */
 };
 
@@ -59,8 +59,13 @@ int sshx_upload(struct sshx *s, const char *local, const char *remote, struct er
 
 /*
  * Copies the remote file to local atomically (mode 0644), failing when it
- * exceeds max_bytes. A missing remote file fails with *missing set true.
- * Returns 0 or -1.
+ * is not a regular file (a FIFO, a device, a symbolic link) or exceeds
+ * max_bytes. A missing remote file fails with *missing set true. Returns 0
+ * or -1 (sshx_fail_kind tells a timeout or an interrupt).
+ *
+ * Every SFTP call (sshx_mkdirs, sshx_upload, sshx_download) runs under a
+ * watchdog: no progress for connect_timeout_ms, or *cancel set, cuts the
+ * connection, which ends the blocked call; the session is lost after that.
  */
 int sshx_download(struct sshx *s, const char *remote, const char *local, long max_bytes,
 		  bool *missing, struct errbuf *eb);
@@ -74,14 +79,24 @@ typedef int (*sshx_output_cb)(void *ctx, const char *data, size_t len);
  * When out returns non-zero, on cancel or on timeout the command is
  * stopped: a SIGINT signal request, then (OpenSSH refuses signals to root
  * sessions) stop_command, when not NULL, run in a second channel; then the
- * channel is closed. Returns 0 when the command exited, with its status in
- * *exit_status (-1 when killed by a signal), or -1 with *fail and eb filled.
+ * channel is closed. Once the command closed its output, its exit status is
+ * awaited at most idle_timeout_ms (and cancel is honoured), then it is
+ * stopped the same way (SSHX_FAIL_TIMEOUT). Returns 0 when the command
+ * exited, with its status in *exit_status (-1 when killed by a signal), or
+ * -1 with *fail and eb filled.
  */
 int sshx_exec(struct sshx *s, const char *command, const char *stop_command, sshx_output_cb out,
 	      void *ctx, int *exit_status, enum sshx_fail *fail, struct errbuf *eb);
 
 /* The kept tail of the last command's stderr (NUL-terminated, possibly empty). */
 const char *sshx_stderr_tail(const struct sshx *s);
+
+/*
+ * Why the last failed call failed: SSHX_FAIL_TIMEOUT or SSHX_FAIL_CANCELLED
+ * when a watchdog cut the connection, SSHX_FAIL_CONNECT when it is gone,
+ * else otherwise.
+ */
+enum sshx_fail sshx_fail_kind(const struct sshx *s, enum sshx_fail otherwise);
 
 /* False once the connection is gone (to tell a lost host from a failed SFTP call). */
 bool sshx_connected(const struct sshx *s);

@@ -7,10 +7,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hoststream.h"
 #include "inventory.h"
 
 #define JOB_RUN_ID_MAX 48
-#define JOB_FILE_MAX_BYTES (256L << 20)
+#define JOB_FILE_MAX_BYTES HOSTSTREAM_FILE_MAX_BYTES /* a larger file fetched fails the host */
 
 /* The options of one rarlab run (filled by main.c). */
 struct job_config {
@@ -22,7 +23,7 @@ struct job_config {
 	long connect_timeout_ms, command_timeout_ms;
 };
 
-/* What every host's job shares; cancel is set on SIGINT. */
+/* What every host's job shares; cancel counts SIGINTs and SIGTERMs (non-zero: stop). */
 struct job_ctx {
 	const struct job_config *cfg;
 	const struct inventory *inv;

@@ -1,6 +1,7 @@
 /* job_local: one host's run on this machine (ansible_connection=local) — fork rarbench, copy. */
 #include "job_local.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,6 +10,8 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,30 +24,49 @@
 #define POLL_MS 100
 #define LOCAL_STOP_GRACE_MS 2000
 
-/* Copies src to dst atomically (at most JOB_FILE_MAX_BYTES). */
+/*
+ * Copies src to dst atomically (at most JOB_FILE_MAX_BYTES). src must be a
+ * regular file: opened without blocking and without following a link, so
+ * a FIFO or a link rarbench left in its place fails instead of hanging.
+ */
 static int copy_file(const char *src, const char *dst, struct errbuf *eb)
 {
 	struct atomicfile *af = NULL;
 	char *buf = malloc(READ_CHUNK_BYTES);
-	FILE *in = fopen(src, "rb");
+	int in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
 	long total = 0;
-	size_t n;
+	ssize_t n;
 	int rc = -1;
 
-	if (buf == NULL || in == NULL) {
+	if (buf == NULL || in < 0) {
 		errbuf_set_errno(eb, buf ? errno : ENOMEM, "%s", src);
+		goto out;
+	}
+	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
+		errbuf_set(eb, "%s: not a regular file", src);
+		goto out;
+	}
+	if (fcntl(in, F_SETFL, O_RDONLY) < 0) {
+		errbuf_set_errno(eb, errno, "%s", src);
 		goto out;
 	}
 	af = atomicfile_open(dst, 0644, eb);
 	if (af == NULL)
 		goto out;
-	while ((n = fread(buf, 1, READ_CHUNK_BYTES, in)) > 0) {
-		total += (long)n;
-		if (total > JOB_FILE_MAX_BYTES) {
-			errbuf_set(eb, "%s is larger than %ld bytes", src, JOB_FILE_MAX_BYTES);
+	while ((n = read(in, buf, READ_CHUNK_BYTES)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			errbuf_set_errno(eb, errno, "%s", src);
 			goto out;
 		}
-		if (fwrite(buf, 1, n, atomicfile_stream(af)) != n) {
+		total += (long)n;
+		if (total > JOB_FILE_MAX_BYTES) {
+			errbuf_set(eb, "%s is larger than %ld bytes", src, (long)JOB_FILE_MAX_BYTES);
+			goto out;
+		}
+		if (fwrite(buf, 1, (size_t)n, atomicfile_stream(af)) != (size_t)n) {
 			errbuf_set_errno(eb, errno, "%s", dst);
 			goto out;
 		}
@@ -53,13 +75,20 @@ static int copy_file(const char *src, const char *dst, struct errbuf *eb)
 	af = NULL;
 out:
 	atomicfile_abort(af);
-	if (in != NULL)
-		fclose(in);
+	if (in >= 0)
+		close(in);
 	free(buf);
 	return rc;
 }
 
-/* Waits for pid (bounded by grace_ms, then SIGKILL). Returns its wait status. */
+/* Sends sig to the child's process group (its own, see job_local_run), else to the child. */
+static void signal_child(pid_t pid, int sig)
+{
+	if (kill(-pid, sig) < 0)
+		kill(pid, sig);
+}
+
+/* Waits for pid (bounded by grace_ms, then SIGKILL to its group). Returns its wait status. */
 static int reap(pid_t pid, long grace_ms)
 {
 	long deadline = clock_now_ms() + grace_ms;
@@ -67,7 +96,7 @@ static int reap(pid_t pid, long grace_ms)
 
 	while (waitpid(pid, &wstatus, WNOHANG) == 0) {
 		if (clock_now_ms() > deadline) {
-			kill(pid, SIGKILL);
+			signal_child(pid, SIGKILL);
 			waitpid(pid, &wstatus, 0);
 			break;
 		}
@@ -77,14 +106,51 @@ static int reap(pid_t pid, long grace_ms)
 	return wstatus;
 }
 
+/*
+ * In the child, between fork and exec (async-signal-safe calls only): closes
+ * every descriptor above stderr, so rarbench and what it runs as root get
+ * stdin, stdout and stderr and nothing else — no other host's SSH socket,
+ * pipe or temporary file, whatever their close-on-exec flag.
+ */
+static void close_from_3(void)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	ssize_t n;
+	int dfd;
+
+	if (close_range(3, ~0U, 0) == 0)
+		return;
+	/* kernels before 5.9: the descriptors /proc/self/fd lists */
+	dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		for (int fd = 3; fd < 65536; fd++)
+			close(fd);
+		return;
+	}
+	while ((n = getdents64(dfd, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *d = (const struct dirent64 *)(void *)(buf + off);
+			int fd = 0;
+			const char *c = d->d_name;
+			while (*c >= '0' && *c <= '9' && fd < 1000000)
+				fd = fd * 10 + (*c++ - '0');
+			if (*c == '\0' && c != d->d_name && fd > 2 && fd != dfd)
+				close(fd);
+			off += d->d_reclen;
+		}
+	}
+	close(dfd);
+}
+
 /* hoststream_fetch_fn: copies <c>/<name> (c: rarbench's output directory) to dst. */
 static int local_fetch(void *c, const struct events_file *f, const char *dst,
 		       enum hostpool_outcome *outcome, struct errbuf *eb)
 {
 	char src[PATH_MAX];
 
-	(void)fileio_fmt(src, sizeof(src), "%s/%s", (const char *)c, f->name);
 	*outcome = HOSTPOOL_EXEC;
+	if (fileio_fmt(src, sizeof(src), "%s/%s", (const char *)c, f->name) < 0)
+		return errbuf_set(eb, "%s: path too long", (const char *)c);
 	return copy_file(src, dst, eb) < 0 ? -1 : 0;
 }
 
@@ -102,9 +168,12 @@ void job_local_run(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 	long last = clock_now_ms();
 	pid_t pid;
 
-	snprintf(prog, sizeof(prog), "%s/bin/rarbench", cfg->remote_prefix);
-	(void)fileio_fmt(out_dir, sizeof(out_dir), "%s/run", host_dir);
-	(void)fileio_fmt(errlog, sizeof(errlog), "%s/rarbench.stderr", host_dir);
+	if (fileio_fmt(prog, sizeof(prog), "%s/bin/rarbench", cfg->remote_prefix) < 0 ||
+	    fileio_fmt(out_dir, sizeof(out_dir), "%s/run", host_dir) < 0 ||
+	    fileio_fmt(errlog, sizeof(errlog), "%s/rarbench.stderr", host_dir) < 0) {
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "path too long");
+		goto out;
+	}
 	if (buf == NULL || pipe2(pfd, O_CLOEXEC) < 0 ||
 	    (errfd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "cannot set up the local run");
@@ -117,16 +186,26 @@ void job_local_run(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 		goto out;
 	}
 	if (pid == 0) {
+		struct sigaction dfl;
 		sigset_t none;
-		int devnull = open("/dev/null", O_RDONLY);
+		int devnull;
+		/* its own process group: a stop reaches what it runs too */
+		setpgid(0, 0);
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigaction(SIGPIPE, &dfl, NULL); /* rarlab ignores it; an ignored signal survives exec */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL); /* workers run with SIGINT blocked */
+		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		/* dup2 clears close-on-exec on 0, 1 and 2 only */
 		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(pfd[1], 1) < 0 ||
 		    dup2(errfd, 2) < 0)
 			_exit(127);
+		close_from_3();
 		execv(prog, argv);
 		_exit(127);
 	}
+	setpgid(pid, pid); /* also here: whichever of the two runs first */
 	close(pfd[1]);
 	pfd[1] = -1;
 	for (;;) {
@@ -136,7 +215,7 @@ void job_local_run(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 		    (cfg->command_timeout_ms > 0 &&
 		     clock_now_ms() - last > cfg->command_timeout_ms)) {
 			bool cancel = atomic_load(&ctx->cancel) != 0, failed = st->failed;
-			kill(pid, SIGINT);
+			signal_child(pid, SIGINT);
 			reap(pid, LOCAL_STOP_GRACE_MS);
 			hostpool_finish(hp, index,
 					cancel   ? HOSTPOOL_INTERRUPTED
@@ -158,7 +237,29 @@ void job_local_run(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 		last = clock_now_ms();
 		hoststream_on_output(st, buf, (size_t)n);
 	}
-	wstatus = reap(pid, cfg->connect_timeout_ms);
+	/* EOF: its exit follows, unless it goes on running (then stopped like a silent run) */
+	last = clock_now_ms();
+	for (;;) {
+		pid_t r = waitpid(pid, &wstatus, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR)) {
+			if (r < 0)
+				wstatus = -1;
+			break;
+		}
+		bool cancel = atomic_load(&ctx->cancel) != 0;
+		if (cancel || clock_now_ms() - last > cfg->command_timeout_ms) {
+			signal_child(pid, SIGINT);
+			reap(pid, LOCAL_STOP_GRACE_MS);
+			(void)fileio_fmt(eb.msg, sizeof(eb.msg),
+					 "closed its output but did not exit within %ld s: stopped",
+					 cfg->command_timeout_ms / 1000);
+			hostpool_finish(hp, index, cancel ? HOSTPOOL_INTERRUPTED : HOSTPOOL_TIMEOUT,
+					0, cancel ? "interrupted" : eb.msg);
+			goto out;
+		}
+		struct timespec ts = {0, 20 * 1000000L};
+		nanosleep(&ts, NULL);
+	}
 	status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
 	if (WIFEXITED(wstatus) && status == 127) {
 		(void)fileio_fmt(eb.msg, sizeof(eb.msg), "cannot run %s", prog);
@@ -167,7 +268,7 @@ void job_local_run(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 	}
 	{
 		char tail[HOSTPOOL_TEXT_MAX] = "";
-		FILE *f = fopen(errlog, "r");
+		FILE *f = fopen(errlog, "re");
 		if (f != NULL) {
 			/* keep the last line of the child's stderr for the message */
 			char line[HOSTPOOL_TEXT_MAX];

@@ -9,45 +9,8 @@
 
 #include "atomicfile.h"
 #include "fileio.h"
+#include "remotecmd.h"
 #include "sshx.h"
-
-#define CMD_MAX_BYTES 4096
-/*
- * Stops a remote run: sshd made the command a session leader, so its pid
- * (recorded by the shell before exec) is its process group: SIGINT to the
- * group, up to 1.5 s to leave (within sshx's 2 s grace), then SIGKILL.
- */
-#define STOP_SCRIPT                                                                                \
-	"p=$(cat %s) || exit 0; kill -INT -- -$p 2>/dev/null; i=0; "                               \
-	"while kill -0 -- -$p 2>/dev/null && [ $i -lt 15 ]; do sleep 0.1; i=$((i + 1)); done; "    \
-	"kill -KILL -- -$p 2>/dev/null; exit 0"
-
-/* Appends s to buf as one shell word in single quotes. Returns -1 when it does not fit. */
-static int shell_word(char *buf, size_t cap, const char *s)
-{
-	size_t len = strlen(buf);
-
-	if (len + 4 >= cap)
-		return -1;
-	if (len > 0)
-		buf[len++] = ' ';
-	buf[len++] = '\'';
-	for (; *s; s++) {
-		if (*s == '\'') {
-			if (len + 5 >= cap)
-				return -1;
-			memcpy(buf + len, "'\\''", 4);
-			len += 4;
-		} else {
-			if (len + 2 >= cap)
-				return -1;
-			buf[len++] = *s;
-		}
-	}
-	buf[len++] = '\'';
-	buf[len] = '\0';
-	return 0;
-}
 
 static const char *base_name(const char *path)
 {
@@ -95,7 +58,7 @@ static int remote_fetch(void *c, const struct events_file *f, const char *dst,
 		return 1; /* fetched by an earlier run */
 	(void)fileio_fmt(remote, sizeof(remote), "%s/out/%s", rf->rdir, f->name);
 	if (sshx_download(rf->s, remote, dst, JOB_FILE_MAX_BYTES, &missing, eb) < 0) {
-		*outcome = !sshx_connected(rf->s) ? HOSTPOOL_CONNECT : HOSTPOOL_EXEC;
+		*outcome = outcome_of(sshx_fail_kind(rf->s, SSHX_FAIL_EXEC));
 		return -1;
 	}
 	return 0;
@@ -116,9 +79,8 @@ void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	    .idle_timeout_ms = cfg->command_timeout_ms,
 	    .cancel = &ctx->cancel,
 	};
-	char rdir[PATH_MAX], rman[PATH_MAX], cmd[CMD_MAX_BYTES], prog[PATH_MAX];
-	char remote[PATH_MAX], local[PATH_MAX], pidq[PATH_MAX + 16];
-	char full[CMD_MAX_BYTES + PATH_MAX + 32], stop[PATH_MAX + 256];
+	char rdir[PATH_MAX], rman[PATH_MAX], local[PATH_MAX];
+	char full[REMOTECMD_MAX_BYTES], stop[REMOTECMD_MAX_BYTES];
 	struct sshx *s = NULL;
 	enum sshx_fail fail;
 	struct errbuf eb = {{0}}, eb2;
@@ -136,32 +98,21 @@ void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 		goto out;
 	}
 	hostpool_set_state(hp, index, HOSTPOOL_UPLOADING);
-	snprintf(rdir, sizeof(rdir), "%s/%s/%s", cfg->remote_dir, ctx->run_id, h->name);
-	(void)fileio_fmt(rman, sizeof(rman), "%s/%s", rdir, base_name(ctx->manifest_abs));
+	/* h->name is a safe path component (inventory.h): rdir stays under remote_dir */
+	if (fileio_fmt(rdir, sizeof(rdir), "%s/%s/%s", cfg->remote_dir, ctx->run_id, h->name) <
+		0 ||
+	    fileio_fmt(rman, sizeof(rman), "%s/%s", rdir, base_name(ctx->manifest_abs)) < 0) {
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "remote path too long");
+		goto out;
+	}
 	if (sshx_mkdirs(s, rdir, &eb) < 0 || sshx_upload(s, ctx->manifest_abs, rman, &eb) < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
+		hostpool_finish(hp, index, outcome_of(sshx_fail_kind(s, SSHX_FAIL_EXEC)), 0,
+				eb.msg);
 		goto out;
 	}
-	/* exec: the signal of a stop reaches rarbench, not a shell */
-	cmd[0] = '\0';
-	snprintf(prog, sizeof(prog), "%s/bin/rarbench", cfg->remote_prefix);
-	(void)fileio_fmt(remote, sizeof(remote), "%s/out", rdir);
-	if (shell_word(cmd, sizeof(cmd), prog) < 0 ||
-	    shell_word(cmd, sizeof(cmd), "--manifest") < 0 ||
-	    shell_word(cmd, sizeof(cmd), rman) < 0 || shell_word(cmd, sizeof(cmd), "--out") < 0 ||
-	    shell_word(cmd, sizeof(cmd), remote) < 0 ||
-	    shell_word(cmd, sizeof(cmd), "--progress") < 0 ||
-	    shell_word(cmd, sizeof(cmd), "jsonl") < 0 ||
-	    shell_word(cmd, sizeof(cmd), "--resume") < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "command too long");
-		goto out;
-	}
-	/* the shell records its pid, then exec makes it rarbench's: stop_cmd signals it */
-	(void)fileio_fmt(remote, sizeof(remote), "%s/rarbench.pid", rdir);
-	pidq[0] = '\0';
-	if (shell_word(pidq, sizeof(pidq), remote) < 0 ||
-	    fileio_fmt(full, sizeof(full), "echo $$ >%s && exec %s", pidq, cmd) < 0 ||
-	    fileio_fmt(stop, sizeof(stop), STOP_SCRIPT, pidq) < 0) {
+	/* the shell records its pid, then exec makes it rarbench's: the stop command signals it */
+	if (remotecmd_run(full, sizeof(full), cfg->remote_prefix, rman, rdir) < 0 ||
+	    remotecmd_stop(stop, sizeof(stop), rdir) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "command too long");
 		goto out;
 	}

@@ -16,6 +16,7 @@
 #include "inventory.h"
 #include "job.h"
 #include "merge.h"
+#include "sanitize.h"
 
 #define DEFAULT_FORKS 16
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000L
@@ -24,14 +25,28 @@
 
 static atomic_int *cancel_flag;
 
-static void on_sigint(int sig)
+/*
+ * SIGINT and SIGTERM alike. The first stops every host (the workers see
+ * cancel and stop their runs); the second makes main stop waiting for them
+ * and write what was gathered (merged.json, summary.tsv); a third leaves at
+ * once. Remote runs not yet stopped may go on: --resume picks them up.
+ */
+static void on_signal(int sig)
 {
 	(void)sig;
 	if (cancel_flag == NULL)
 		return;
-	/* a second ^C: leave at once (remote runs may go on; --resume picks them up) */
-	if (atomic_exchange(cancel_flag, 1) != 0)
+	if (atomic_fetch_add(cancel_flag, 1) >= 2)
 		_exit(130);
+}
+
+/* "rarlab: MSG" on stderr: the message may hold bytes of a file or a host. */
+static void print_error(const char *prefix, const char *msg)
+{
+	char clean[ERRBUF_MSG_MAX * 4];
+
+	sanitize_str(clean, sizeof(clean), msg);
+	fprintf(stderr, "rarlab: %s%s%s\n", prefix ? prefix : "", prefix ? ": " : "", clean);
 }
 
 static void usage(FILE *f)
@@ -223,6 +238,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	sigset_t block, old;
 	int rc = 2, all_ok = 1;
+	bool hurry = false;
 	long merged;
 
 	config_defaults(&cfg);
@@ -230,7 +246,7 @@ int main(int argc, char **argv)
 		return 2;
 	inv = inventory_load(cfg.inventory, &eb);
 	if (inv == NULL) {
-		fprintf(stderr, "rarlab: %s\n", eb.msg);
+		print_error(NULL, eb.msg);
 		goto out;
 	}
 	sel = calloc(inventory_count(inv) + 1, sizeof(*sel));
@@ -240,11 +256,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (inventory_select(inv, cfg.limit, sel, &nsel, &eb) < 0) {
-		fprintf(stderr, "rarlab: %s: %s\n", cfg.inventory, eb.msg);
+		print_error(cfg.inventory, eb.msg);
 		goto out;
 	}
 	if (access(cfg.manifest, R_OK) != 0) {
-		fprintf(stderr, "rarlab: %s: %s\n", cfg.manifest, strerror(errno));
+		print_error(cfg.manifest, strerror(errno));
 		goto out;
 	}
 	ctx->cfg = &cfg;
@@ -252,7 +268,7 @@ int main(int argc, char **argv)
 	ctx->sel = sel;
 	atomic_init(&ctx->cancel, 0);
 	if (job_prepare(ctx, &eb) < 0) {
-		fprintf(stderr, "rarlab: %s\n", eb.msg);
+		print_error(NULL, eb.msg);
 		goto out;
 	}
 	names = calloc(nsel, sizeof(*names));
@@ -267,7 +283,7 @@ int main(int argc, char **argv)
 	ssh_init();
 	cancel_flag = &ctx->cancel;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
+	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -280,7 +296,7 @@ int main(int argc, char **argv)
 	rc = hostpool_start(hp, job_run, ctx, &eb);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0) {
-		fprintf(stderr, "rarlab: %s\n", eb.msg);
+		print_error(NULL, eb.msg);
 		rc = 1;
 		goto out;
 	}
@@ -290,31 +306,48 @@ int main(int argc, char **argv)
 	while (!hostpool_wait(hp, REFRESH_MS)) {
 		if (disp != NULL)
 			display_update(disp);
+		if (atomic_load(&ctx->cancel) >= 2) {
+			hurry = true;
+			break;
+		}
 	}
 	if (disp != NULL)
 		display_update(disp);
-	if (atomic_load(&ctx->cancel))
+	if (hurry)
+		fprintf(stderr, "rarlab: interrupted again; not waiting for the remote runs to "
+				"stop, gathered results kept\n");
+	else if (atomic_load(&ctx->cancel))
 		fprintf(stderr,
 			"rarlab: interrupted; remote runs stopped, gathered results kept\n");
 	for (size_t i = 0; i < nsel; i++) {
 		mh[i].name = names[i];
 		hostpool_get(hp, i, &mh[i].status);
-		if (mh[i].status.state != HOSTPOOL_FINISHED || mh[i].status.outcome != HOSTPOOL_OK)
-			all_ok = 0;
 	}
-	rc = all_ok ? 0 : 1;
+	rc = 0;
+	/* merge_results may turn a host that looked ok into "results" */
 	merged = merge_results(cfg.out_dir, ctx->run_id, mh, nsel, &eb);
 	if (merged < 0) {
-		fprintf(stderr, "rarlab: merging: %s\n", eb.msg);
+		print_error("merging", eb.msg);
 		rc = 1;
 	}
+	for (size_t i = 0; i < nsel; i++)
+		if (mh[i].status.state != HOSTPOOL_FINISHED || mh[i].status.outcome != HOSTPOOL_OK)
+			all_ok = 0;
+	if (!all_ok)
+		rc = 1;
 	if (merge_summary(cfg.out_dir, mh, nsel, stdout, &eb) < 0) {
-		fprintf(stderr, "rarlab: summary: %s\n", eb.msg);
+		print_error("summary", eb.msg);
 		rc = 1;
 	}
 	if (merged >= 0)
 		printf("%ld results from %zu host%s in %s/merged.json\n", merged, nsel,
 		       nsel == 1 ? "" : "s", cfg.out_dir);
+	if (hurry) {
+		/* workers may still be stopping their hosts: leave without joining them */
+		fflush(stdout);
+		fflush(stderr);
+		_exit(rc);
+	}
 out:
 	display_free(disp);
 	hostpool_free(hp);

@@ -1,0 +1,311 @@
+/* hostresults: walk a mapped results.json with jsonspan; only each result's parameters are parsed.
+ */
+#include "hostresults.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "jsonspan.h"
+
+/* A read-only mapping of a whole regular file. */
+struct mapped {
+	void *base;
+	size_t len;
+};
+
+static int map_file(const char *path, struct mapped *m, struct errbuf *eb)
+{
+	struct stat st;
+	int fd;
+
+	m->base = NULL;
+	m->len = 0;
+	/* O_NONBLOCK: a FIFO put in the file's place must not block the open */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return errbuf_set_errno(eb, errno, "cannot open");
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return errbuf_set_errno(eb, errno, "cannot stat");
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return errbuf_set(eb, "not a regular file");
+	}
+	if (st.st_size > HOSTRESULTS_MAX_BYTES) {
+		close(fd);
+		return errbuf_set(eb, "larger than %ld bytes", HOSTRESULTS_MAX_BYTES);
+	}
+	m->len = (size_t)st.st_size;
+	if (m->len > 0) {
+		m->base = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m->base == MAP_FAILED) {
+			m->base = NULL;
+			close(fd);
+			return errbuf_set_errno(eb, errno, "mmap");
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static void unmap_file(struct mapped *m)
+{
+	if (m->base != NULL)
+		munmap(m->base, m->len);
+	m->base = NULL;
+}
+
+enum walk_mode { WALK_CHECK, WALK_RESULTS, WALK_META };
+
+/* One walk over a file: what it does with what it finds. */
+struct walk {
+	enum walk_mode mode;
+	FILE *out;
+	const char *host;
+	bool *first;
+	struct hostresults_counts counts;
+	struct errbuf reject; /* why the first rejected result was */
+};
+
+/*
+ * The parameters of one result, with every host key removed and host added.
+ * NULL (and why in reject) when they are not a small object cJSON accepts.
+ */
+static cJSON *rewrite_params(struct jsonspan v, const char *host, struct errbuf *reject)
+{
+	cJSON *p;
+
+	if (v.p[0] != '{' || v.len > HOSTRESULTS_PARAMS_MAX_BYTES) {
+		errbuf_set(reject, "\"parameters\" is not an object of at most %d bytes",
+			   HOSTRESULTS_PARAMS_MAX_BYTES);
+		return NULL;
+	}
+	p = cJSON_ParseWithLength(v.p, v.len);
+	if (p == NULL) {
+		errbuf_set(reject, "\"parameters\" cannot be read");
+		return NULL;
+	}
+	/* a duplicated key is kept twice by cJSON: remove them all */
+	while (cJSON_GetObjectItemCaseSensitive(p, "host") != NULL)
+		cJSON_DeleteItemFromObjectCaseSensitive(p, "host");
+	if (cJSON_AddStringToObject(p, "host", host) == NULL) {
+		cJSON_Delete(p);
+		errbuf_set(reject, "out of memory");
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * Checks result r: an object with at most one usable "parameters". Returns
+ * 1 when usable (*params: the rewritten parameters, or NULL when it has
+ * none; the caller frees), 0 when rejected (w->reject says why), -1 on
+ * invalid JSON.
+ */
+static int check_result(struct walk *w, struct jsonspan r, size_t index, cJSON **params,
+			struct errbuf *eb)
+{
+	struct jsonspan_iter it;
+	struct jsonspan k, v;
+	struct errbuf why = {{0}};
+	size_t nparams = 0;
+	int rc;
+
+	*params = NULL;
+	if (r.p[0] != '{') {
+		errbuf_set(&why, "result %zu is not an object", index);
+		goto reject;
+	}
+	if (jsonspan_walk(&it, r, 2, eb) < 0)
+		return -1;
+	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1) {
+		if (!jsonspan_string_is(k, "parameters"))
+			continue;
+		if (++nparams > 1) {
+			errbuf_set(&why, "result %zu has more than one \"parameters\"", index);
+			goto reject;
+		}
+		*params = rewrite_params(v, w->host, &why);
+		if (*params == NULL) {
+			errbuf_prefix(&why, "result %zu", index);
+			goto reject;
+		}
+	}
+	if (rc < 0) {
+		cJSON_Delete(*params);
+		*params = NULL;
+		return -1;
+	}
+	return 1;
+reject:
+	cJSON_Delete(*params);
+	*params = NULL;
+	if (w->counts.rejected++ == 0)
+		w->reject = why;
+	return 0;
+}
+
+/* Writes result r (checked) with its parameters replaced by params. */
+static int write_result(struct walk *w, struct jsonspan r, cJSON *params, struct errbuf *eb)
+{
+	struct jsonspan_iter it;
+	struct jsonspan k, v;
+	FILE *f = w->out;
+	char *text = NULL;
+	bool sep = false;
+	int rc;
+
+	if (!*w->first)
+		fputs(",\n", f);
+	*w->first = false;
+	text = params != NULL ? cJSON_PrintUnformatted(params) : NULL;
+	if (params != NULL && text == NULL)
+		return errbuf_set(eb, "out of memory");
+	fputc('{', f);
+	if (jsonspan_walk(&it, r, 2, eb) < 0) {
+		cJSON_free(text);
+		return -1;
+	}
+	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1) {
+		if (sep)
+			fputc(',', f);
+		sep = true;
+		if (jsonspan_string_is(k, "parameters")) {
+			fprintf(f, "\"parameters\":%s", text);
+			continue;
+		}
+		jsonspan_write_compact(f, k);
+		fputc(':', f);
+		jsonspan_write_compact(f, v);
+	}
+	cJSON_free(text);
+	if (rc < 0)
+		return -1;
+	if (params == NULL) {
+		cJSON *only = cJSON_CreateObject();
+		char *t = NULL;
+		if (only == NULL || cJSON_AddStringToObject(only, "host", w->host) == NULL ||
+		    (t = cJSON_PrintUnformatted(only)) == NULL) {
+			cJSON_Delete(only);
+			return errbuf_set(eb, "out of memory");
+		}
+		fprintf(f, "%s\"parameters\":%s", sep ? "," : "", t);
+		cJSON_free(t);
+		cJSON_Delete(only);
+	}
+	fputc('}', f);
+	return ferror(f) ? errbuf_set(eb, "write error") : 0;
+}
+
+/* Walks the document text[0..len) as w->mode says. */
+static int walk_text(struct walk *w, const char *text, size_t len, struct errbuf *eb)
+{
+	struct jsonspan doc = jsonspan_trim(text, len), k, v, results = {0}, meta = {0};
+	struct jsonspan_iter it;
+	int rc;
+
+	if (doc.len == 0 || doc.p[0] != '{')
+		return errbuf_set(eb, "not a JSON object");
+	if (jsonspan_walk(&it, doc, 0, eb) < 0)
+		return -1;
+	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1) {
+		if (jsonspan_string_is(k, "results")) {
+			if (results.p != NULL)
+				return errbuf_set(eb, "more than one \"results\"");
+			results = v;
+		} else if (jsonspan_string_is(k, "meta")) {
+			if (meta.p != NULL)
+				return errbuf_set(eb, "more than one \"meta\"");
+			meta = v;
+		}
+	}
+	if (rc < 0)
+		return -1;
+	if (results.p == NULL || results.p[0] != '[')
+		return errbuf_set(eb, "no \"results\" array");
+	if (w->mode == WALK_META) {
+		cJSON *name = cJSON_CreateString(w->host);
+		char *t = name ? cJSON_PrintUnformatted(name) : NULL;
+		cJSON_Delete(name);
+		if (t == NULL)
+			return errbuf_set(eb, "out of memory");
+		if (meta.p != NULL) {
+			fprintf(w->out, "%s%s:", *w->first ? "" : ",", t);
+			*w->first = false;
+			jsonspan_write_compact(w->out, meta);
+		}
+		cJSON_free(t);
+		return ferror(w->out) ? errbuf_set(eb, "write error") : 0;
+	}
+	if (jsonspan_walk(&it, results, 1, eb) < 0)
+		return -1;
+	for (size_t index = 0; (rc = jsonspan_next(&it, &k, &v, eb)) == 1; index++) {
+		cJSON *params = NULL;
+		int usable = check_result(w, v, index, &params, eb);
+		if (usable < 0)
+			return -1;
+		if (usable == 0)
+			continue;
+		w->counts.results++;
+		if (w->mode == WALK_RESULTS && write_result(w, v, params, eb) < 0) {
+			cJSON_Delete(params);
+			return -1;
+		}
+		cJSON_Delete(params);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+static int walk_file(struct walk *w, const char *path, struct errbuf *eb)
+{
+	struct mapped m;
+	int rc;
+
+	if (map_file(path, &m, eb) < 0)
+		return -1;
+	rc = walk_text(w, m.base != NULL ? m.base : "", m.len, eb);
+	unmap_file(&m);
+	return rc;
+}
+
+int hostresults_check(const char *path, struct hostresults_counts *counts, struct errbuf *eb)
+{
+	struct walk w = {.mode = WALK_CHECK, .host = "-"};
+	int rc = walk_file(&w, path, eb);
+
+	*counts = w.counts;
+	if (rc < 0)
+		return -1;
+	if (w.counts.rejected > 0) {
+		if (w.counts.rejected > 1)
+			return errbuf_set(eb, "%s (and %zu more rejected)", w.reject.msg,
+					  w.counts.rejected - 1);
+		return errbuf_set(eb, "%s", w.reject.msg);
+	}
+	return 0;
+}
+
+int hostresults_write(FILE *f, const char *path, const char *host, bool *first,
+		      struct hostresults_counts *counts, struct errbuf *eb)
+{
+	struct walk w = {.mode = WALK_RESULTS, .out = f, .host = host, .first = first};
+	int rc = walk_file(&w, path, eb);
+
+	*counts = w.counts;
+	return rc;
+}
+
+int hostresults_write_meta(FILE *f, const char *path, const char *host, bool *first,
+			   struct errbuf *eb)
+{
+	struct walk w = {.mode = WALK_META, .out = f, .host = host, .first = first};
+
+	return walk_file(&w, path, eb);
+}
