@@ -135,7 +135,9 @@ fuzz: $(FUZZERS)
 	@sh tests/fuzz.sh $(FUZZ_SECONDS) $(FUZZERS)
 
 # --- style -------------------------------------------------------------------
+# tools/lint-cloexec.sh: every descriptor opened in src/ and confgen/ is close-on-exec.
 lint:
+	sh tools/lint-cloexec.sh
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-D_GNU_SOURCE $(ALL_INCS) src confgen

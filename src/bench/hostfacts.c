@@ -29,7 +29,7 @@ static void set_str(char *dst, const char *src)
 static int read_line(const char *path, char *dst)
 {
 	char buf[HOSTFACTS_STR_MAX];
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 
 	if (f == NULL)
 		return -1;
@@ -48,7 +48,7 @@ static int proc_field(const char *path, const char *key, char *dst)
 	char line[1024];
 	size_t klen = strlen(key);
 	int rc = -1;
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 
 	if (f == NULL)
 		return -1;
@@ -93,8 +93,13 @@ static int detect_virt_tool(char *dst)
 	if (tool == NULL || pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
 	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
+	/* Only stdin, stdout and stderr, whatever was left open without O_CLOEXEC. */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+#endif
 	if (posix_spawn(&pid, tool, &fa, NULL, (char *const[]){(char *)tool, NULL}, environ) != 0) {
 		posix_spawn_file_actions_destroy(&fa);
 		close(fds[0]);
@@ -134,7 +139,7 @@ static void detect_virt(char *dst)
 			dst[HOSTFACTS_STR_MAX - 1] = '\0'; /* a long vendor name is cut */
 		return;
 	}
-	f = fopen("/proc/cpuinfo", "r");
+	f = fopen("/proc/cpuinfo", "re");
 	if (f != NULL) {
 		while (fgets(flags, sizeof(flags), f) != NULL) {
 			if (strncmp(flags, "flags", 5) == 0) {
