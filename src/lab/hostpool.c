@@ -200,8 +200,7 @@ void hostpool_finish(struct hostpool *hp, size_t i, enum hostpool_outcome outcom
 		hp->hosts[i].finished_ns = clock_now_ns();
 		hp->hosts[i].point[0] = '\0';
 		if (message != NULL)
-			sanitize_str(hp->hosts[i].message, sizeof(hp->hosts[i].message),
-				     message);
+			sanitize_str(hp->hosts[i].message, sizeof(hp->hosts[i].message), message);
 		hp->finished++;
 	}
 	changed(hp, i);

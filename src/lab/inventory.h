@@ -15,7 +15,8 @@
 
 /* One host with its connection variables resolved (host vars over group vars). */
 struct inventory_host {
-	char *name;     /* inventory name: a safe path component ([A-Za-z0-9._-], not first '.' or '-') */
+	char *
+	    name; /* inventory name: a safe path component ([A-Za-z0-9._-], not first '.' or '-') */
 	char *addr;     /* ansible_host, else the name */
 	int port;       /* ansible_port, 0 when unset */
 	char *user;     /* ansible_user, NULL when unset */

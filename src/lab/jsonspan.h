@@ -1,4 +1,5 @@
-/* jsonspan: strict JSON (RFC 8259, UTF-8) checked where it lies — walks and compact copies, no tree.
+/* jsonspan: strict JSON (RFC 8259, UTF-8) checked where it lies — walks and compact copies, no
+ * tree.
  */
 #ifndef RARPERF_JSONSPAN_H
 #define RARPERF_JSONSPAN_H
@@ -57,7 +58,8 @@ int jsonspan_check(const char *text, size_t len, struct jsonspan *v, struct errb
 /* True when the checked string s (quotes included) decodes to exactly word. */
 bool jsonspan_string_is(struct jsonspan s, const char *word);
 
-/* Writes the checked value v to f without insignificant whitespace. Returns 0, or -1 when f failed. */
+/* Writes the checked value v to f without insignificant whitespace. Returns 0, or -1 when f failed.
+ */
 int jsonspan_write_compact(FILE *f, struct jsonspan v);
 
 #endif

@@ -14,11 +14,11 @@
  * rejects 1 (init) and leaves only a real process group to signal.
  */
 #define STOP_SCRIPT                                                                                \
-	"p=$(head -c 16 %1$s 2>/dev/null) || exit 0; "                                            \
+	"p=$(head -c 16 %1$s 2>/dev/null) || exit 0; "                                             \
 	"case $p in ''|*[!0-9]*|0*|??????????*) exit 0;; esac; "                                   \
 	"[ \"$p\" -gt 1 ] || exit 0; "                                                             \
 	"kill -INT -- \"-$p\" 2>/dev/null; i=0; "                                                  \
-	"while kill -0 -- \"-$p\" 2>/dev/null && [ $i -lt 15 ]; do sleep 0.1; i=$((i + 1)); "     \
+	"while kill -0 -- \"-$p\" 2>/dev/null && [ $i -lt 15 ]; do sleep 0.1; i=$((i + 1)); "      \
 	"done; kill -KILL -- \"-$p\" 2>/dev/null; exit 0"
 
 int remotecmd_word(char *buf, size_t cap, const char *s)
@@ -61,8 +61,7 @@ static int quoted_path(char *q, size_t cap, const char *rdir, const char *name)
 	return remotecmd_word(q, cap, path);
 }
 
-int remotecmd_run(char *buf, size_t cap, const char *prefix, const char *manifest,
-		  const char *rdir)
+int remotecmd_run(char *buf, size_t cap, const char *prefix, const char *manifest, const char *rdir)
 {
 	char prog[REMOTECMD_MAX_BYTES], out[REMOTECMD_MAX_BYTES], pidq[REMOTECMD_MAX_BYTES];
 	char cmd[REMOTECMD_MAX_BYTES];

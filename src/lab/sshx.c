@@ -19,8 +19,8 @@
 #include "clock.h"
 
 #define COPY_CHUNK_BYTES (32 * 1024)
-#define STOP_GRACE_MS 2000                /* how long a stopped command may take to exit after SIGINT */
-#define GUARD_STACK_BYTES (64 * 1024)     /* the SFTP watchdog thread's stack */
+#define STOP_GRACE_MS 2000            /* how long a stopped command may take to exit after SIGINT */
+#define GUARD_STACK_BYTES (64 * 1024) /* the SFTP watchdog thread's stack */
 
 /* Serialises appends to a known_hosts file by hosts accepted concurrently. */
 static pthread_mutex_t known_hosts_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -75,7 +75,8 @@ static void *guard_main(void *arg)
 		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
 		if (g->done)
 			break;
-		if (cancelled(g->s) || clock_now_ms() - g->last_ms > g->s->opts.connect_timeout_ms) {
+		if (cancelled(g->s) ||
+		    clock_now_ms() - g->last_ms > g->s->opts.connect_timeout_ms) {
 			g->fired = cancelled(g->s) ? SSHX_FAIL_CANCELLED : SSHX_FAIL_TIMEOUT;
 			/* the blocked libssh read in the other thread sees the end of the stream */
 			shutdown(g->s->fd, SHUT_RDWR);
@@ -421,7 +422,7 @@ int sshx_upload(struct sshx *s, const char *local, const char *remote, struct er
 
 /* sshx_download without the guard. */
 static int download(struct sshx *s, struct guard *g, const char *remote, const char *local,
-		   long max_bytes, bool *missing, struct errbuf *eb)
+		    long max_bytes, bool *missing, struct errbuf *eb)
 {
 	struct atomicfile *af = NULL;
 	sftp_attributes a = NULL;

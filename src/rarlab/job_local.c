@@ -63,7 +63,8 @@ static int copy_file(const char *src, const char *dst, struct errbuf *eb)
 		}
 		total += (long)n;
 		if (total > JOB_FILE_MAX_BYTES) {
-			errbuf_set(eb, "%s is larger than %ld bytes", src, (long)JOB_FILE_MAX_BYTES);
+			errbuf_set(eb, "%s is larger than %ld bytes", src,
+				   (long)JOB_FILE_MAX_BYTES);
 			goto out;
 		}
 		if (fwrite(buf, 1, (size_t)n, atomicfile_stream(af)) != (size_t)n) {
@@ -193,7 +194,8 @@ void job_local_run(struct hostpool *hp, size_t index, struct job_ctx *ctx, const
 		setpgid(0, 0);
 		memset(&dfl, 0, sizeof(dfl));
 		dfl.sa_handler = SIG_DFL;
-		sigaction(SIGPIPE, &dfl, NULL); /* rarlab ignores it; an ignored signal survives exec */
+		sigaction(SIGPIPE, &dfl,
+			  NULL); /* rarlab ignores it; an ignored signal survives exec */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL); /* workers run with SIGINT blocked */
 		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);

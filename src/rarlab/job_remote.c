@@ -99,8 +99,7 @@ void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	}
 	hostpool_set_state(hp, index, HOSTPOOL_UPLOADING);
 	/* h->name is a safe path component (inventory.h): rdir stays under remote_dir */
-	if (fileio_fmt(rdir, sizeof(rdir), "%s/%s/%s", cfg->remote_dir, ctx->run_id, h->name) <
-		0 ||
+	if (fileio_fmt(rdir, sizeof(rdir), "%s/%s/%s", cfg->remote_dir, ctx->run_id, h->name) < 0 ||
 	    fileio_fmt(rman, sizeof(rman), "%s/%s", rdir, base_name(ctx->manifest_abs)) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "remote path too long");
 		goto out;

@@ -69,11 +69,34 @@ static void test_names(void)
 	CHECK_STR_EQ(hostpool_outcome_name(HOSTPOOL_INTERRUPTED, 0, buf, sizeof(buf)),
 		     "interrupted");
 	CHECK_STR_EQ(hostpool_state_name(HOSTPOOL_FETCHING), "fetching");
+	CHECK_STR_EQ(hostpool_outcome_name(HOSTPOOL_RESULTS, 0, buf, sizeof(buf)), "results");
+}
+
+/* Every text a host sends (point, message, outcome message) is stored sanitised. */
+static void test_host_text_is_sanitised(void)
+{
+	struct errbuf eb = {{0}};
+	struct hostpool *hp = hostpool_new(1, 1, &eb);
+	struct hostpool_status s;
+
+	CHECK(hp != NULL);
+	if (hp == NULL)
+		return;
+	hostpool_set_point(hp, 0, "nb_tasks=\x1b[2J\x1b[H");
+	hostpool_set_message(hp, 0, "\x1b]52;c;cm0gLXJmIH4=\x07");
+	hostpool_get(hp, 0, &s);
+	CHECK_STR_EQ(s.point, "nb_tasks=\\x1b[2J\\x1b[H");
+	CHECK_STR_EQ(s.message, "\\x1b]52;c;cm0gLXJmIH4=\\x07");
+	hostpool_finish(hp, 0, HOSTPOOL_EXIT, 1, "\x1b[31mboom\tat\nline\xc2\x9b");
+	hostpool_get(hp, 0, &s);
+	CHECK_STR_EQ(s.message, "\\x1b[31mboom\\tat\\nline\\xc2\\x9b");
+	hostpool_free(hp);
 }
 
 int main(void)
 {
 	RUN(test_bounded_concurrency);
 	RUN(test_names);
+	RUN(test_host_text_is_sanitised);
 	return HARNESS_EXIT();
 }

@@ -172,8 +172,8 @@ static void test_errors_name_the_line(void)
 static void test_host_names_are_safe_path_components(void)
 {
 	static const char *const bad[] = {
-	    "../../x", "..", ".", ".hidden", "-opt", "a/b", "a\\b", "a\"b", "a'b", "a$b",
-	    "a\x1b[31m", "caf\xc3\xa9", "x*", "a;b", "a@b", "h%s",
+	    "../../x", "..",  ".",         ".hidden",     "-opt", "a/b", "a\\b", "a\"b",
+	    "a'b",     "a$b", "a\x1b[31m", "caf\xc3\xa9", "x*",   "a;b", "a@b",  "h%s",
 	};
 	char text[256], want[256];
 
@@ -201,8 +201,7 @@ static void test_host_names_are_safe_path_components(void)
 	}
 	{
 		struct errbuf eb = {0};
-		struct inventory *inv =
-		    parse("[g]\nweb-01.example.com\nDB_2\n10.0.0.7\nx.\n", &eb);
+		struct inventory *inv = parse("[g]\nweb-01.example.com\nDB_2\n10.0.0.7\nx.\n", &eb);
 		CHECK(inv != NULL);
 		if (inv != NULL)
 			CHECK_INT_EQ(inventory_count(inv), 4);
@@ -243,10 +242,9 @@ static void test_range_bounds(void)
 		 * overflow past LONG_MAX here (UBSan abort)
 		 */
 		struct errbuf eb = {0};
-		struct inventory *inv =
-		    parse("[g]\nweb[9223372036854775800:9223372036854775807]\n"
-			  "v[0:2047:2]\n",
-			  &eb);
+		struct inventory *inv = parse("[g]\nweb[9223372036854775800:9223372036854775807]\n"
+					      "v[0:2047:2]\n",
+					      &eb);
 		CHECK(inv != NULL);
 		if (inv == NULL) {
 			fprintf(stderr, "  %s\n", eb.msg);

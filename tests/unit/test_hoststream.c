@@ -1,0 +1,239 @@
+/* Tests for hoststream: a host's done event, its file names, the checked results, done.json. */
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "digest.h"
+#include "fileio.h"
+#include "harness.h"
+#include "hostpool.h"
+#include "hoststream.h"
+
+static char tmp[64];
+
+/* What the fake fetch writes for each file name. */
+struct fake {
+	const char *results; /* results.json's text */
+};
+
+static int fake_fetch(void *c, const struct events_file *f, const char *dst,
+		      enum hostpool_outcome *outcome, struct errbuf *eb)
+{
+	const struct fake *fk = c;
+	const char *text = strcmp(f->name, "results.json") == 0 ? fk->results : "x\n";
+	FILE *out = fopen(dst, "we");
+
+	*outcome = HOSTPOOL_EXEC;
+	if (out == NULL)
+		return errbuf_set(eb, "%s: cannot write", dst);
+	fputs(text, out);
+	fclose(out);
+	return 0;
+}
+
+/*
+ * Runs one host's stream (the events text, exit status 0) through
+ * hoststream and the fake fetch into tmp/<host>; returns its final status.
+ */
+static struct hostpool_status run_host(const char *host, const char *events, const char *results)
+{
+	struct errbuf eb = {{0}};
+	struct hostpool *hp = hostpool_new(1, 1, &eb);
+	struct hoststream st = {.hp = hp, .index = 0};
+	struct fake fk = {results};
+	struct hostpool_status s;
+	char dir[256];
+
+	memset(&s, 0, sizeof(s));
+	snprintf(dir, sizeof(dir), "%s/%s", tmp, host);
+	mkdir(dir, 0755);
+	st.reader = events_reader_new();
+	if (hp == NULL || st.reader == NULL) {
+		CHECK(0);
+		goto out;
+	}
+	if (hoststream_on_output(&st, events, strlen(events)) == 0 &&
+	    hoststream_check_end(hp, 0, &st, 0, "") == 0)
+		hoststream_fetch_and_finish(hp, 0, &st, dir, fake_fetch, &fk, true);
+	else if (st.failed)
+		hostpool_finish(hp, 0, HOSTPOOL_EXEC, 0, st.eb.msg);
+	hostpool_get(hp, 0, &s);
+out:
+	events_reader_free(st.reader);
+	hostpool_free(hp);
+	return s;
+}
+
+/* A done event listing files {name: sha256 of text} (names given raw, JSON-quoted here). */
+static void done_event(char *buf, size_t cap, const char *const *names, const char *const *texts,
+		       size_t n)
+{
+	char hex[DIGEST_SHA256_HEX_LEN + 1];
+	cJSON *files = cJSON_CreateObject();
+	char *ftext;
+
+	for (size_t i = 0; i < n; i++) {
+		digest_sha256_hex(texts[i], strlen(texts[i]), hex);
+		cJSON_AddStringToObject(files, names[i], hex);
+	}
+	ftext = cJSON_PrintUnformatted(files);
+	snprintf(buf, cap,
+		 "{\"event\":\"start\",\"t\":0,\"total\":1}\n"
+		 "{\"event\":\"point_done\",\"t\":1,\"done\":1,\"total\":1}\n"
+		 "{\"event\":\"done\",\"t\":2,\"status\":0,\"files\":%s}\n",
+		 ftext);
+	cJSON_free(ftext);
+	cJSON_Delete(files);
+}
+
+static const char good[] = "{\"results\":[{\"command\":\"a\",\"parameters\":{\"n\":\"1\"}}]}\n";
+
+static void test_good_host_is_ok_with_a_done_record(void)
+{
+	static const char *const names[] = {"results.json", "results.tsv"};
+	const char *texts[] = {good, "x\n"};
+	char ev[2048], path[256], *text = NULL;
+	struct errbuf eb = {{0}};
+	struct hostpool_status s;
+	cJSON *root;
+	size_t len;
+	uint32_t done = 0, total = 0;
+
+	done_event(ev, sizeof(ev), names, texts, 2);
+	s = run_host("good", ev, good);
+	CHECK_INT_EQ(s.outcome, HOSTPOOL_OK);
+	snprintf(path, sizeof(path), "%s/good/done.json", tmp);
+	CHECK_INT_EQ(fileio_read(path, 4096, NULL, &text, &len, &eb), 0);
+	root = cJSON_Parse(text);
+	CHECK(root != NULL);
+	cJSON_Delete(root);
+	free(text);
+	snprintf(path, sizeof(path), "%s/good", tmp);
+	CHECK(hoststream_host_complete(path, &done, &total));
+	CHECK_INT_EQ(done, 1);
+	CHECK_INT_EQ(total, 1);
+}
+
+/* results.json that is not JSON, or a done event without it: never ok */
+static void test_bad_results_are_not_ok(void)
+{
+	static const char *const names[] = {"results.json"};
+	static const char *const only_tsv[] = {"results.tsv"};
+	const char *nojson[] = {"this is not JSON\n"};
+	const char *texts[] = {"x\n"};
+	char ev[2048], path[256];
+	struct hostpool_status s;
+
+	done_event(ev, sizeof(ev), names, nojson, 1);
+	s = run_host("nojson", ev, nojson[0]);
+	CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+	CHECK_STR_EQ(s.message, "results.json: not a JSON object");
+	snprintf(path, sizeof(path), "%s/nojson/done.json", tmp);
+	CHECK(access(path, F_OK) != 0);
+
+	done_event(ev, sizeof(ev), only_tsv, texts, 1);
+	s = run_host("nores", ev, good);
+	CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+	CHECK_STR_EQ(s.message, "done event lists no results.json");
+
+	/* a done event with no files at all */
+	s = run_host("nofiles", "{\"event\":\"done\",\"t\":2,\"status\":0}\n", good);
+	CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+	s = run_host("nonobj", ev, good);
+	CHECK(s.outcome != HOSTPOOL_OK);
+	{
+		const char *t2[] = {"{\"results\":[42,null]}"};
+		done_event(ev, sizeof(ev), names, t2, 1);
+		s = run_host("nonobj", ev, t2[0]);
+		CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+	}
+}
+
+/* Only results.json, results.tsv and journal.jsonl: done.json, quotes, paths are host errors. */
+static void test_unexpected_file_names(void)
+{
+	static const char *const hostile[] = {
+	    "done.json", "a\"b", "a\\b", "x\x1b]52;c;AAAA\x07", "results.json2", "merged.json"};
+	char ev[2048], path[256], *text = NULL;
+	struct hostpool_status s;
+	struct errbuf eb = {{0}};
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		const char *names[] = {"results.json", hostile[i]};
+		const char *texts[] = {good, "{}"};
+		done_event(ev, sizeof(ev), names, texts, 2);
+		s = run_host("names", ev, good);
+		CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+		CHECK(strncmp(s.message, "done event lists an unexpected file", 35) == 0);
+		/* what reaches the display is sanitised */
+		CHECK(strchr(s.message, '\x1b') == NULL);
+	}
+	/* the same file twice (JSON objects may repeat a key) */
+	{
+		const char *names[] = {"results.json", "results.json"};
+		const char *texts[] = {good, good};
+		done_event(ev, sizeof(ev), names, texts, 2);
+		s = run_host("names", ev, good);
+		CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+		CHECK_STR_EQ(s.message, "done event lists results.json twice");
+	}
+	/* a '/' or a leading '.' never passes the event reader */
+	{
+		const char *names[] = {"results.json", "../x"};
+		const char *texts[] = {good, good};
+		done_event(ev, sizeof(ev), names, texts, 2);
+		s = run_host("names", ev, good);
+		CHECK_INT_EQ(s.outcome, HOSTPOOL_EXEC);
+	}
+	snprintf(path, sizeof(path), "%s/names/done.json", tmp);
+	CHECK(access(path, F_OK) != 0);
+	snprintf(path, sizeof(path), "%s/names", tmp);
+	CHECK(!hoststream_host_complete(path, NULL, NULL));
+	/* a done.json naming a hostile file (an older rarlab's) is not a complete host */
+	snprintf(path, sizeof(path), "%s/good/done.json", tmp);
+	CHECK_INT_EQ(fileio_read(path, 4096, NULL, &text, &len, &eb), 0);
+	if (text != NULL) {
+		char *edited = malloc(len + 64);
+		FILE *f;
+		char *p = strstr(text, "\"results.tsv\"");
+		CHECK(p != NULL);
+		if (p != NULL && edited != NULL) {
+			snprintf(edited, len + 64, "%.*s\"done.json\"%s", (int)(p - text), text,
+				 p + strlen("\"results.tsv\""));
+			f = fopen(path, "we");
+			fputs(edited, f);
+			fclose(f);
+			snprintf(path, sizeof(path), "%s/good", tmp);
+			CHECK(!hoststream_host_complete(path, NULL, NULL));
+		}
+		free(edited);
+	}
+	free(text);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int main(void)
+{
+	snprintf(tmp, sizeof(tmp), "/tmp/rp-test-hoststream.XXXXXX");
+	if (mkdtemp(tmp) == NULL)
+		return 1;
+	RUN(test_good_host_is_ok_with_a_done_record);
+	RUN(test_bad_results_are_not_ok);
+	RUN(test_unexpected_file_names);
+	if (nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		return 1;
+	return HARNESS_EXIT();
+}
