@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A transaction holds every file of one confgen run or one sweep point: a few, 2 per subject. */
@@ -71,6 +72,16 @@ static int policy_txn_clear_immutable(int dirfd, const char *name, const char *p
 		return 0;
 	}
 	if ((flags & (FS_IMMUTABLE_FL | FS_APPEND_FL)) != 0) {
+		struct stat st;
+
+		/* Another name for the same file (a hard link to /etc/sudoers?) keeps its flags. */
+		if (fstat(fd, &st) != 0 || st.st_nlink != 1) {
+			close(fd);
+			return errbuf_set(eb,
+					  "%s: is immutable or append-only and has other hard "
+					  "links: not clearing its attributes",
+					  path);
+		}
 		flags &= ~(FS_IMMUTABLE_FL | FS_APPEND_FL);
 		if (ioctl(fd, FS_IOC_SETFLAGS, &flags) != 0)
 			rc = errbuf_set_errno(eb, errno,

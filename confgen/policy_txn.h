@@ -32,7 +32,8 @@ int policy_txn_add(struct policy_txn *txn, struct atomicfile *af, const char *pa
  * frees txn. First clears FS_IMMUTABLE_FL/FS_APPEND_FL on every existing
  * target (they would make the rename fail; RootAsRole's installer sets
  * them), so a target that cannot be cleared (that needs
- * CAP_LINUX_IMMUTABLE) fails the whole transaction before any rename. A
+ * CAP_LINUX_IMMUTABLE, or it has other hard links, whose flags are not
+ * ours to clear) fails the whole transaction before any rename. A
  * rename itself failing (an I/O error on the directory) leaves the files
  * renamed before it in place and removes the others' temporary files.
  * Returns 0 or -1 with eb filled.
