@@ -86,6 +86,13 @@ fi
 f=$prefix/facts.json
 check "facts.json is valid JSON with schema 1" sh -c "jq -e '.schema == 1' '$f' >/dev/null"
 check "facts.json: sudo and doas present, no PAM" sh -c "jq -e '.tools.sudo.present and .tools.doas.present and .tools.sudo.pam == false and .tools.doas.pam == false' '$f' >/dev/null"
+# facts.json describes the installed builds: sudo's and doas's install stamps carry the hash of
+# the source and configure flags the facts report (a changed flag or version rebuilds).
+for t in sudo doas; do
+	key=$(jq -j --arg t "$t" '.tools[$t] | "\(.source)|\(.configure)"' "$f" | sha1sum | cut -c1-12)
+	check "facts.json: $t's source and configure flags are those of the installed build ($key)" \
+		test -e "$prefix/share/rarperf/$t-installed-$key"
+done
 check "facts.json: paths in the prefix" sh -c "jq -e '.prefix == \"$prefix\" and .tools.sudo.path == \"$prefix/bin/sudo\" and .tools.doas.policy == \"$prefix/etc/doas.conf\"' '$f' >/dev/null"
 # RootAsRole is built from the crate registry (reachable here, as on CI): present, never skipped.
 for d in dosr-json dosr-cbor; do
