@@ -9,12 +9,14 @@
 #   weights space-separated 1/0: fit weighted by column 5     (default: all 0)
 #   out     output file                                       (default 'perf_both.png')
 #   term    pngcairo | svg | pdfcairo                         (default 'pngcairo')
-#   stat    'median' or 'mean', for the y label               (default 'median')
+#   stat    what y is: 'median', 'mean', 'median of uncontended runs' (default 'median')
 #   band    1: columns 3-4 are a min-max band across hosts    (default 0: error bars)
 #   xlabel  x axis label                                      (default 'roles × tasks')
 #   unit    unit of the slope in the legend                   (default 'role×task')
 #   figure_title  the title above the plot                    (default: below)
-# TSV columns: x y_ms ylow_ms yhigh_ms sigma_ms runs nb_roles nb_tasks ('#' lines are comments).
+# TSV columns: x y_ms ylow_ms yhigh_ms sigma_ms runs nb_roles nb_tasks ci_low_ms ci_high_ms
+# ('#' lines are comments). The error bars are the 95 % interval of each point (columns 9-10;
+# a point whose interval is unknown, NaN, gets none); columns 3-4 are its spread (quartiles).
 # Example: gnuplot -e "dir='out/data/perf_both'; files='01_sudo_sudoers.tsv'" plots/perf_both.gp
 
 if (!exists("files")) { print "perf_both.gp: set files='a.tsv b.tsv' with -e"; exit status 2 }
@@ -68,7 +70,7 @@ do for [i=1:n] {
 
 set title figure_title
 set xlabel xlabel noenhanced
-set ylabel sprintf('%s wall time per command (ms)', stat)
+set ylabel sprintf('wall time per command, %s (ms)', stat)
 set key outside below center box noenhanced spacing 1.2 width 1
 set grid
 set format x '%.0f'
@@ -87,8 +89,8 @@ if (band) {
 	     for [i=1:n] A[i] + B[i]*x with lines lc i lw 2 \
 		title sprintf('%s fit (median over hosts): %.4g ± %.2g µs/%s', word(titles, i), 1000*B[i], 1000*BE[i], unit)
 } else {
-	plot for [i=1:n] dir.'/'.word(files, i) using 1:2:3:4 with yerrorbars lc i pt 7 ps 0.8 \
-		title sprintf('%s (%s, %s)', word(titles, i), stat, stat eq 'median' ? 'quartiles' : '±stddev'), \
+	plot for [i=1:n] dir.'/'.word(files, i) using 1:2:(valid(9) ? column(9) : $2):(valid(10) ? column(10) : $2) \
+		with yerrorbars lc i pt 7 ps 0.8 title sprintf('%s (%s, 95 %% CI)', word(titles, i), stat), \
 	     for [i=1:n] A[i] + B[i]*x with lines lc i lw 2 \
 		title sprintf('%s fit: %.4g ± %.2g µs/%s', word(titles, i), 1000*B[i], 1000*BE[i], unit)
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "atomicfile.h"
+#include "contention.h"
 #include "stats.h"
 
 #define EXPORT_NS_PER_S 1e9
@@ -102,6 +103,79 @@ static int export_add(cJSON *obj, const char *key, cJSON *item)
 	return 0;
 }
 
+int export_summarize(const struct measure_result *r, const struct export_extras *x,
+		     struct export_summary *out, struct errbuf *eb)
+{
+	double *scratch = malloc(2 * (r->n ? r->n : 1) * sizeof(double));
+
+	memset(out, 0, sizeof(*out));
+	if (scratch == NULL)
+		return errbuf_set(eb, "out of memory");
+	contention_estimate(r, x->estimator, x->drop_contended, contention_baseline_ns(r), scratch,
+			    &out->est, &out->contended);
+	free(scratch);
+	out->preempted = contention_preempted(r);
+	out->reached = estimate_rel_halfwidth(&out->est);
+	out->met = x->precision > 0 && estimate_meets(&out->est, x->precision);
+	out->contended_point = (r->n > 0 && (double)out->contended > x->contention_limit * r->n) ||
+			       (x->has_point && x->steal > CONTENTION_STEAL_LIMIT);
+	return 0;
+}
+
+/* A number, or null when it is not finite (an interval from too few runs). */
+static cJSON *export_number_or_null(double x)
+{
+	return isfinite(x) ? export_number(x) : cJSON_CreateNull();
+}
+
+/* The "rarbench" object of one result (export.h). */
+static cJSON *export_extras_json(const struct measure_result *r, const struct export_extras *x,
+				 struct errbuf *eb)
+{
+	struct export_summary sum;
+	cJSON *o = NULL, *ci;
+
+	if (export_summarize(r, x, &sum, eb) != 0)
+		return NULL;
+	o = cJSON_CreateObject();
+	if (o == NULL)
+		goto oom;
+	if (export_add(o, "estimator", cJSON_CreateString(estimate_kind_name(x->estimator))) != 0 ||
+	    export_add(o, "estimate", export_number(sum.est.value / EXPORT_NS_PER_S)) != 0)
+		goto oom;
+	ci = cJSON_AddArrayToObject(o, "ci95");
+	if (ci == NULL)
+		goto oom;
+	cJSON_AddItemToArray(ci, export_number_or_null(sum.est.lo / EXPORT_NS_PER_S));
+	cJSON_AddItemToArray(ci, export_number_or_null(sum.est.hi / EXPORT_NS_PER_S));
+	if (cJSON_GetArraySize(ci) != 2 ||
+	    export_add(o, "runs_used", cJSON_CreateNumber((double)sum.est.n)) != 0 ||
+	    export_add(o, "contended_runs", cJSON_CreateNumber((double)sum.contended)) != 0 ||
+	    export_add(o, "dropped_contended", cJSON_CreateBool(x->drop_contended)) != 0 ||
+	    export_add(o, "preempted_runs", r->nivcsw != NULL
+						? cJSON_CreateNumber((double)sum.preempted)
+						: cJSON_CreateNull()) != 0 ||
+	    export_add(o, "precision",
+		       x->precision > 0 ? export_number(x->precision) : cJSON_CreateNull()) != 0 ||
+	    export_add(o, "precision_reached", export_number_or_null(sum.reached)) != 0 ||
+	    export_add(o, "precision_met",
+		       x->precision > 0 ? cJSON_CreateBool(sum.met) : cJSON_CreateNull()) != 0 ||
+	    export_add(o, "contended", cJSON_CreateBool(sum.contended_point)) != 0)
+		goto oom;
+	if (x->has_point &&
+	    (export_add(o, "rounds", cJSON_CreateNumber(x->rounds)) != 0 ||
+	     export_add(o, "remeasured", cJSON_CreateNumber(x->remeasured)) != 0 ||
+	     export_add(o, "discarded_runs", cJSON_CreateNumber((double)x->discarded_runs)) != 0 ||
+	     export_add(o, "steal", export_number(x->steal)) != 0 ||
+	     export_add(o, "load1", export_number(x->load1)) != 0))
+		goto oom;
+	return o;
+oom:
+	cJSON_Delete(o);
+	errbuf_set(eb, "out of memory building the JSON export");
+	return NULL;
+}
+
 static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb)
 {
 	const struct measure_result *r = e->result;
@@ -151,6 +225,32 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 			if (export_add(po, params[i].name, cJSON_CreateString(params[i].value)) !=
 			    0)
 				goto oom;
+	}
+	if (e->extras != NULL) {
+		cJSON *rb;
+
+		if (r->nivcsw != NULL) {
+			cJSON *csw = cJSON_AddArrayToObject(o, "nivcsw");
+
+			if (csw == NULL)
+				goto oom;
+			for (size_t i = 0; i < r->n; i++) {
+				cJSON *c = cJSON_CreateNumber(r->nivcsw[i]);
+
+				if (c == NULL || !cJSON_AddItemToArray(csw, c)) {
+					cJSON_Delete(c);
+					goto oom;
+				}
+			}
+		}
+		rb = export_extras_json(r, e->extras, eb);
+		if (rb == NULL) {
+			free(params);
+			cJSON_Delete(o);
+			return NULL;
+		}
+		if (export_add(o, "rarbench", rb) != 0)
+			goto oom;
 	}
 	free(params);
 	return o;

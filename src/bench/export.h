@@ -8,12 +8,33 @@
 #include <cjson/cJSON.h>
 
 #include "errbuf.h"
+#include "estimate.h"
 #include "measure.h"
 
 /* One parameter of a result: exported as a string, like hyperfine's. */
 struct export_param {
 	const char *name;
 	const char *value;
+};
+
+/*
+ * rarbench's additions to one result: the estimate and its 95 % interval,
+ * the contention seen and the precision reached, written after hyperfine's
+ * keys as "nivcsw" (one count per run, when known) and a "rarbench" object
+ * (README.md, rarbench(1)). The manifest runner fills the per-point part.
+ */
+struct export_extras {
+	enum estimate_kind estimator;
+	bool drop_contended;     /* the estimate leaves out the contended runs */
+	double precision;        /* the target relative half-width; 0: fixed count (null) */
+	double contention_limit; /* a point with more contended runs than this fraction is
+				    flagged "contended" */
+	bool has_point;          /* manifest mode: the fields below are known */
+	uint32_t rounds;         /* steps merged into the result */
+	uint32_t remeasured;     /* steps measured again because of contention */
+	uint64_t discarded_runs; /* the runs of the attempts measured again */
+	double steal;            /* the host's CPU steal over the point's steps (fraction) */
+	double load1;            /* the highest 1-minute load average at the end of a step */
 };
 
 /* One benchmark to export. Everything is borrowed. */
@@ -23,14 +44,34 @@ struct export_entry {
 	const struct export_param *params;   /* "parameters", sorted by name like hyperfine's
 						BTreeMap;   n_params 0: key omitted */
 	size_t n_params;
+	const struct export_extras *extras; /* NULL: hyperfine's keys only */
 };
+
+/*
+ * The numbers of a result's "rarbench" object, computed from its samples
+ * and extras (what rarbench's console summary shows too). Times in ns.
+ */
+struct export_summary {
+	struct estimate est;
+	size_t contended, preempted;
+	double reached; /* relative half-width of est, INFINITY when unknown */
+	bool met;       /* precision > 0 and reached <= precision */
+	bool contended_point;
+};
+
+/* Fills *out for result r under extras x. Returns 0, or -1 (out of memory). */
+int export_summarize(const struct measure_result *r, const struct export_extras *x,
+		     struct export_summary *out, struct errbuf *eb);
 
 enum export_time_unit { EXPORT_UNIT_SECOND, EXPORT_UNIT_MILLISECOND };
 
 /*
  * Builds hyperfine 1.15's JSON document:
  *   {"results":[{"command","mean","stddev","median","user","system","min",
- *                "max","times","exit_codes","parameters"?}, ...], <extra>...}
+ *                "max","times","exit_codes","parameters"?,
+ *                "nivcsw"?, "rarbench"?}, ...], <extra>...}
+ * (the last two only for entries with extras: hyperfine's keys come first,
+ * unchanged, in its order)
  * in seconds (stddev null for one run, exit_codes 128+n for signal deaths,
  * numbers always written with a decimal point or exponent, like serde).
  * extra may be NULL; else each member of the extra object is deep-copied,

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "contention.h"
+
 /* First allocation of a benchmark's sample arrays; they double between runs when needed. */
 #define MEASURE_INITIAL_CAP 64
 
@@ -14,7 +16,10 @@ struct measure_group {
 	struct measure_result *results;
 	size_t first, k;
 	uint64_t *count; /* planned timing runs per bench of the group */
+	uint64_t *cap;   /* precision mode: the most runs each bench may get */
 	size_t *order;   /* scratch: bench offsets of one round */
+	double *scratch; /* precision mode: 2 x the largest result, for its estimate */
+	size_t scratch_cap;
 	uint64_t rng;    /* splitmix64 state */
 	const struct measure_opts *opts;
 };
@@ -43,6 +48,8 @@ void measure_opts_init(struct measure_opts *opts)
 	opts->min_runs = MEASURE_DEFAULT_MIN_RUNS;
 	opts->min_time_ns = MEASURE_DEFAULT_MIN_TIME_NS;
 	opts->order = MEASURE_ORDER_SEQUENTIAL;
+	opts->estimator = ESTIMATE_MEDIAN;
+	opts->drop_contended = true;
 }
 
 int measure_opts_validate(const struct measure_opts *opts, struct errbuf *eb)
@@ -56,6 +63,8 @@ int measure_opts_validate(const struct measure_opts *opts, struct errbuf *eb)
 	if (opts->min_runs > MEASURE_MAX_RUNS_CAP)
 		return errbuf_set(eb, "at most %llu runs per benchmark",
 				  (unsigned long long)MEASURE_MAX_RUNS_CAP);
+	if (!(opts->precision >= 0 && opts->precision < 1))
+		return errbuf_set(eb, "the precision must be between 0 and 100 %%");
 	return 0;
 }
 
@@ -67,6 +76,7 @@ void measure_result_clear(struct measure_result *r)
 	free(r->user_ns);
 	free(r->system_ns);
 	free(r->exit_codes);
+	free(r->nivcsw);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -74,6 +84,7 @@ static int measure_reserve(struct measure_result *r, size_t want, struct errbuf 
 {
 	size_t cap = r->cap ? r->cap : MEASURE_INITIAL_CAP;
 	uint64_t *w, *u, *s;
+	uint32_t *c;
 	int *e;
 
 	if (want <= r->cap)
@@ -92,7 +103,10 @@ static int measure_reserve(struct measure_result *r, size_t want, struct errbuf 
 	e = realloc(r->exit_codes, cap * sizeof(*e));
 	if (e != NULL)
 		r->exit_codes = e;
-	if (w == NULL || u == NULL || s == NULL || e == NULL)
+	c = realloc(r->nivcsw, cap * sizeof(*c));
+	if (c != NULL)
+		r->nivcsw = c;
+	if (w == NULL || u == NULL || s == NULL || e == NULL || c == NULL)
 		return errbuf_set(eb, "out of memory for %zu samples", cap);
 	r->cap = cap;
 	return 0;
@@ -210,6 +224,7 @@ static void measure_record(struct measure_result *r, const struct proc_sample *s
 	r->user_ns[r->n] = s->user_ns;
 	r->system_ns[r->n] = s->system_ns;
 	r->exit_codes[r->n] = s->exit_code;
+	r->nivcsw[r->n] = s->nivcsw;
 	if (s->exit_code != 0)
 		r->all_succeeded = false;
 	r->n++;
@@ -245,6 +260,42 @@ static uint64_t measure_count(const struct measure_opts *opts, const struct proc
 	if (opts->max_runs != 0 && count > opts->max_runs)
 		count = opts->max_runs;
 	return count;
+}
+
+/*
+ * Precision mode, after every planned run: each bench whose estimate misses
+ * the target and that may run more gets a batch of n/8 more runs (at least
+ * one), so the estimate is recomputed O(log n) times. *total grows with them.
+ */
+static int measure_extend(struct measure_group *g, uint64_t *total, struct errbuf *eb)
+{
+	for (size_t i = 0; i < g->k; i++) {
+		const struct measure_result *r = &g->results[g->first + i];
+		struct estimate e;
+		uint64_t more;
+		size_t contended;
+
+		if (r->n >= g->cap[i])
+			continue;
+		if (2 * r->n > g->scratch_cap) {
+			double *grown = realloc(g->scratch, 2 * r->n * sizeof(double));
+
+			if (grown == NULL)
+				return errbuf_set(eb, "out of memory");
+			g->scratch = grown;
+			g->scratch_cap = 2 * r->n;
+		}
+		contention_estimate(r, g->opts->estimator, g->opts->drop_contended,
+				    contention_baseline_ns(r), g->scratch, &e, &contended);
+		if (estimate_meets(&e, g->opts->precision))
+			continue;
+		more = r->n / 8 > 0 ? r->n / 8 : 1;
+		if (more > g->cap[i] - r->n)
+			more = g->cap[i] - r->n;
+		g->count[i] = r->n + more;
+		*total += more;
+	}
+	return 0;
 }
 
 static int measure_group_run(struct measure_group *g, struct errbuf *eb)
@@ -290,6 +341,12 @@ static int measure_group_run(struct measure_group *g, struct errbuf *eb)
 				return rc;
 			g->count[off] = measure_count(opts, &s, prep_ns,
 						      g->benches[g->first + off].prepare != NULL);
+			if (opts->precision > 0) {
+				/* hyperfine's count bounds the runs; min_runs comes first. */
+				g->cap[off] = opts->max_runs != 0 ? opts->max_runs : g->count[off];
+				g->count[off] = opts->min_runs < g->cap[off] ? opts->min_runs
+									      : g->cap[off];
+			}
 			if (measure_reserve(r,
 					    g->count[off] < MEASURE_INITIAL_CAP
 						? (size_t)g->count[off]
@@ -308,6 +365,11 @@ static int measure_group_run(struct measure_group *g, struct errbuf *eb)
 	for (;;) {
 		size_t m = measure_round(g, true);
 
+		if (m == 0 && opts->precision > 0) {
+			if (measure_extend(g, &total, eb) != 0)
+				return -1;
+			m = measure_round(g, true);
+		}
 		if (m == 0)
 			break;
 		for (size_t j = 0; j < m; j++) {
@@ -349,8 +411,9 @@ int measure_run(const struct measure_bench *benches, size_t n, const struct meas
 	g.opts = opts;
 	g.rng = opts->seed;
 	g.count = calloc(n ? n : 1, sizeof(*g.count));
+	g.cap = calloc(n ? n : 1, sizeof(*g.cap));
 	g.order = calloc(n ? n : 1, sizeof(*g.order));
-	if (g.count == NULL || g.order == NULL) {
+	if (g.count == NULL || g.cap == NULL || g.order == NULL) {
 		rc = errbuf_set(eb, "out of memory");
 		goto out;
 	}
@@ -370,7 +433,9 @@ int measure_run(const struct measure_bench *benches, size_t n, const struct meas
 	}
 out:
 	free(g.count);
+	free(g.cap);
 	free(g.order);
+	free(g.scratch);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "errbuf.h"
+#include "estimate.h"
 #include "proc.h"
 
 /* hyperfine's defaults. */
@@ -61,6 +62,8 @@ struct measure_result {
 	uint64_t *user_ns;
 	uint64_t *system_ns;
 	int *exit_codes;    /* exit status, or 128+signal */
+	uint32_t *nivcsw;   /* involuntary context switches of each run (proc_sample.nivcsw); NULL
+			       when unknown (a journal written before they were recorded) */
 	bool all_succeeded; /* every exit code was 0 */
 	bool complete;      /* the benchmark finished (false when stopped or failed midway) */
 	size_t cap;         /* allocated entries (internal) */
@@ -97,6 +100,17 @@ struct measure_opts {
 				error */
 	struct proc_sample
 	    overhead; /* subtracted from every timing run (shell spawn calibration) */
+	/*
+	 * Run to a precision: 0 keeps hyperfine's count. Else each benchmark
+	 * takes min_runs runs, then more (in growing batches, interleaved within
+	 * its group) until the 95 % interval of its estimate (estimator, over the
+	 * uncontended runs when drop_contended; contention.h) is within precision
+	 * of it relative (0.01 = 1 %), or it has max_runs runs, or, without
+	 * max_runs, as many as hyperfine's min_time rule would have given it.
+	 */
+	double precision;
+	enum estimate_kind estimator;
+	bool drop_contended;
 	const volatile sig_atomic_t *stop; /* checked between runs; NULL: never stop */
 	/*
 	 * Called between runs (never inside the timed window). A non-zero return

@@ -330,6 +330,7 @@ int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 	out->wall_ns = proc_ts_ns(&t1) - proc_ts_ns(&t0);
 	out->user_ns = proc_tv_ns(&ru.ru_utime);
 	out->system_ns = proc_tv_ns(&ru.ru_stime);
+	out->nivcsw = ru.ru_nivcsw > 0 ? (uint32_t)ru.ru_nivcsw : 0;
 	out->status = status;
 	if (WIFEXITED(status))
 		out->exit_code = WEXITSTATUS(status);

@@ -84,7 +84,10 @@ struct proc_sample {
 	uint64_t wall_ns;   /* CLOCK_MONOTONIC from just before clone to just after wait4 */
 	uint64_t user_ns;   /* ru_utime of that child (wait4 rusage) */
 	uint64_t system_ns; /* ru_stime of that child */
-	int status;         /* raw wait status */
+	/* ru_nivcsw: involuntary context switches of the child and the descendants it reaped, i.e.
+	 * how often the kernel took the CPU away from it for another task (contention). */
+	uint32_t nivcsw;
+	int status; /* raw wait status */
 	int exit_code;      /* WEXITSTATUS, or 128+signal when killed by a signal */
 };
 

@@ -1,5 +1,6 @@
 /* fit: weighted and unweighted straight-line least squares with standard errors (pure, no I/O). */
 #include "fit.h"
+#include "student.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -105,22 +106,7 @@ int fit_crossover(const struct fit_line *a, const struct fit_line *b, double *x_
 
 double fit_t95(size_t df)
 {
-	/* Two-sided 95 % (upper 0.975) quantiles for 1..30 degrees of freedom. */
-	static const double t[] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060,
-				   2.2622,  2.2281, 2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199,
-				   2.1098,  2.1009, 2.0930, 2.0860, 2.0796, 2.0739, 2.0687, 2.0639,
-				   2.0595,  2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
-	double z = 1.959964, g1, g2, v;
-
-	if (df == 0)
-		return NAN;
-	if (df <= sizeof(t) / sizeof(t[0]))
-		return t[df - 1];
-	/* Cornish-Fisher expansion: within 1e-4 of the exact quantile above 30 df. */
-	v = (double)df;
-	g1 = (z * z * z + z) / 4.0;
-	g2 = (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / 96.0;
-	return z + g1 / v + g2 / (v * v);
+	return student_t95(df);
 }
 
 static void fit_interval(struct fit_estimate *e, double t)

@@ -139,17 +139,24 @@ int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct er
 	if (af == NULL)
 		return -1;
 	f = atomicfile_stream(af);
+	/* The first ten columns are the original ones; readers may pin them. */
 	fputs(
 	    "subject\tformat\thost\tx\tn\tintercept_ms\tintercept_se_ms\tslope_us\tslope_se_us\tr2"
-	    "\n",
+	    "\tintercept_lo_ms\tintercept_hi_ms\tslope_lo_us\tslope_hi_us\n",
 	    f);
 	for (i = 0; i < rep->n_rows; i++) {
 		const struct fitreport_row *r = &rep->rows[i];
+		double t = fit_t95(r->fit.n > 2 ? r->fit.n - 2 : 0);
 
-		fprintf(f, "%s\t%s\t%s\t%s\t%zu\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\n",
+		fprintf(f,
+			"%s\t%s\t%s\t%s\t%zu\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g"
+			"\t%.12g\n",
 			r->series->subject, r->series->format, r->series->host, rep->set->axis,
 			r->fit.n, r->fit.intercept, r->fit.intercept_se, r->fit.slope * 1e3,
-			r->fit.slope_se * 1e3, r->fit.r2);
+			r->fit.slope_se * 1e3, r->fit.r2, r->fit.intercept - t * r->fit.intercept_se,
+			r->fit.intercept + t * r->fit.intercept_se,
+			(r->fit.slope - t * r->fit.slope_se) * 1e3,
+			(r->fit.slope + t * r->fit.slope_se) * 1e3);
 	}
 	if (ferror(f)) {
 		atomicfile_abort(af);
@@ -165,19 +172,56 @@ static int fitreport_cmp_double(const void *a, const void *b)
 	return (da > db) - (da < db);
 }
 
+void fitreport_hosts_split(const double *slope, const double *se, size_t h,
+			   struct fitreport_hosts *out)
+{
+	double sum = 0, var = 0, within = 0, sd;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->hosts = h;
+	out->within_sd = out->between_sd = out->between_share = out->lo = out->hi = NAN;
+	if (h == 0) {
+		out->mean = NAN;
+		return;
+	}
+	for (i = 0; i < h; i++) {
+		sum += slope[i];
+		within += se[i] * se[i];
+	}
+	out->mean = sum / (double)h;
+	if (h < 2)
+		return;
+	for (i = 0; i < h; i++)
+		var += (slope[i] - out->mean) * (slope[i] - out->mean);
+	var /= (double)(h - 1);
+	within /= (double)h;
+	out->within_sd = sqrt(within);
+	out->between_sd = var > within ? sqrt(var - within) : 0.0;
+	out->between_share = var > within && var > 0 ? (var - within) / var : 0.0;
+	sd = sqrt(var);
+	out->lo = out->mean - fit_t95(h - 1) * sd / sqrt((double)h);
+	out->hi = out->mean + fit_t95(h - 1) * sd / sqrt((double)h);
+}
+
 static void fitreport_print_hosts(const struct fitreport *rep, FILE *f, const char *unit)
 {
-	double *slopes = NULL;
+	double *slopes = NULL, *ses = NULL, *sorted = NULL;
 	size_t i, j, k, n;
 
 	slopes = malloc(rep->n_rows * sizeof(*slopes));
-	if (slopes == NULL)
-		return;
-	fprintf(f, "\n| subject | format | hosts | slope min (µs/%s) | median | max | spread |\n",
+	ses = malloc(rep->n_rows * sizeof(*ses));
+	sorted = malloc(rep->n_rows * sizeof(*sorted));
+	if (slopes == NULL || ses == NULL || sorted == NULL)
+		goto out;
+	fprintf(f,
+		"\n| subject | format | hosts | slope min (µs/%s) | median | max | spread |"
+		" mean [95 %% CI] | within-host σ | between-host σ | between share |\n",
 		unit);
-	fputs("|---|---|---:|---:|---:|---:|---:|\n", f);
+	fputs("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
 	for (i = 0; i < rep->n_rows; i++) {
 		const struct plotseries *s = rep->rows[i].series;
+		struct fitreport_hosts hs;
 
 		for (j = 0; j < i; j++)
 			if (strcmp(rep->rows[j].series->subject, s->subject) == 0 &&
@@ -188,16 +232,30 @@ static void fitreport_print_hosts(const struct fitreport *rep, FILE *f, const ch
 		n = 0;
 		for (k = i; k < rep->n_rows; k++)
 			if (strcmp(rep->rows[k].series->subject, s->subject) == 0 &&
-			    strcmp(rep->rows[k].series->format, s->format) == 0)
-				slopes[n++] = rep->rows[k].fit.slope * 1e3;
-		qsort(slopes, n, sizeof(*slopes), fitreport_cmp_double);
-		double med = n % 2 ? slopes[n / 2] : (slopes[n / 2 - 1] + slopes[n / 2]) / 2;
+			    strcmp(rep->rows[k].series->format, s->format) == 0) {
+				slopes[n] = rep->rows[k].fit.slope * 1e3;
+				ses[n++] = rep->rows[k].fit.slope_se * 1e3;
+			}
+		fitreport_hosts_split(slopes, ses, n, &hs);
+		memcpy(sorted, slopes, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), fitreport_cmp_double);
+		double med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 
-		fprintf(f, "| %s | %s | %zu | %.4g | %.4g | %.4g | %.1f%% |\n", s->subject,
-			s->format, n, slopes[0], med, slopes[n - 1],
-			med != 0 ? 100.0 * (slopes[n - 1] - slopes[0]) / fabs(med) : 0.0);
+		fprintf(f, "| %s | %s | %zu | %.4g | %.4g | %.4g | %.1f%% |", s->subject, s->format, n,
+			sorted[0], med, sorted[n - 1],
+			med != 0 ? 100.0 * (sorted[n - 1] - sorted[0]) / fabs(med) : 0.0);
+		if (n < 2)
+			fputs(" - | - | - | - |\n", f);
+		else
+			/* Rounding noise of exact fits shows as 0, as in the main table. */
+			fprintf(f, " %.4g [%.4g, %.4g] | %.2g | %.2g | %.0f%% |\n", hs.mean, hs.lo,
+				hs.hi, hs.within_sd <= 1e-12 * fabs(hs.mean) ? 0.0 : hs.within_sd,
+				hs.between_sd, 100.0 * hs.between_share);
 	}
+out:
 	free(slopes);
+	free(ses);
+	free(sorted);
 }
 
 /* A standard error for display: rounding noise on an exact fit shows as 0. */
@@ -220,6 +278,7 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 	for (i = 0; i < rep->n_rows; i++) {
 		const struct fitreport_row *r = &rep->rows[i];
 		char raw[96], slope[96], cross[96];
+		double t, ase, bse;
 
 		if (r->baseline == NULL) {
 			snprintf(raw, sizeof(raw), "n/a");
@@ -247,10 +306,16 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 			fprintf(f, "| %s | %s |", r->series->subject, r->series->format);
 		if (hosts)
 			fprintf(f, " %s |", r->series->host);
-		fprintf(f, " %zu | %.4f ± %.4f | %.4g ± %.2g | %.5f | %s | %s | %s |\n", r->fit.n,
-			r->fit.intercept, fitreport_shown_se(r->fit.intercept_se, r->fit.intercept),
-			r->fit.slope * 1e3, fitreport_shown_se(r->fit.slope_se, r->fit.slope) * 1e3,
-			r->fit.r2, raw, slope, cross);
+		t = fit_t95(r->fit.n > 2 ? r->fit.n - 2 : 0);
+		ase = fitreport_shown_se(r->fit.intercept_se, r->fit.intercept);
+		bse = fitreport_shown_se(r->fit.slope_se, r->fit.slope) * 1e3;
+		fprintf(f,
+			" %zu | %.4f ± %.4f [%.4f, %.4f] | %.4g ± %.2g [%.4g, %.4g] | %.5f | %s | %s |"
+			" %s |\n",
+			r->fit.n, r->fit.intercept, ase, r->fit.intercept - t * ase,
+			r->fit.intercept + t * ase, r->fit.slope * 1e3, bse,
+			r->fit.slope * 1e3 - t * bse, r->fit.slope * 1e3 + t * bse, r->fit.r2, raw,
+			slope, cross);
 	}
 	if (hosts)
 		fitreport_print_hosts(rep, f, unit);

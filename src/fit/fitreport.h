@@ -43,18 +43,39 @@ void fitreport_free(struct fitreport *rep);
 
 /*
  * Writes fits.tsv: a header line then one row per fit, columns
- * subject format host x n intercept_ms intercept_se_ms slope_us slope_se_us r2.
+ * subject format host x n intercept_ms intercept_se_ms slope_us slope_se_us r2
+ * intercept_lo_ms intercept_hi_ms slope_lo_us slope_hi_us
+ * (the last four: 95 % intervals, value -/+ t95(n - 2) x standard error).
  * Atomic. Returns 0 or -1.
  */
 int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct errbuf *eb);
 
 /*
  * Prints the comparison table (Markdown) to f: per subject x format (x
- * host): points, intercept (ms) +/- SE, slope (us per unit) +/- SE, R2, % raw
- * cost and % slope against the baseline, crossover size. With several
- * hosts, a second table of min / median / max slope across hosts.
+ * host): points, intercept (ms) +/- SE [95 % interval], slope (us per unit)
+ * +/- SE [95 % interval], R2, % raw cost and % slope against the baseline,
+ * crossover size. With several hosts, a second table of min / median / max
+ * slope across hosts and the split of the slope's variance (fitreport_hosts).
  */
 void fitreport_print_table(const struct fitreport *rep, FILE *f);
+
+/*
+ * The slopes of one subject x format on H hosts, b_h with standard errors
+ * s_h. The variance of a host's slope splits into a within-host part (the
+ * sampling variance of one host's fit, the mean of s_h^2) and a between-host
+ * part (how much the hosts really differ: the variance of the b_h beyond
+ * that, max(0, var(b_h) - mean(s_h^2)), the method of moments of a random
+ * effects model). The mean slope's 95 % interval uses the observed spread:
+ * mean +/- t95(H - 1) sd(b_h) / sqrt(H).
+ */
+struct fitreport_hosts {
+	size_t hosts;
+	double mean, within_sd, between_sd, between_share, lo, hi;
+};
+
+/* Fills *out from H slopes and standard errors. H < 2 gives NaN spreads. */
+void fitreport_hosts_split(const double *slope, const double *se, size_t h,
+			   struct fitreport_hosts *out);
 
 /* What report.md says about how it was made. */
 struct fitreport_context {

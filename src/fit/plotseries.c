@@ -189,22 +189,47 @@ static void plotseries_fill(struct plotseries_point *pt, const struct results_po
 	const char *v;
 	double sd = p->stddev_s;
 
-	if (stat == PLOTSERIES_MEDIAN) {
-		pt->y_ms = p->median_s * 1e3;
-		pt->ylow_ms = (isnan(p->q1_s) ? p->min_s : p->q1_s) * 1e3;
-		pt->yhigh_ms = (isnan(p->q3_s) ? p->max_s : p->q3_s) * 1e3;
-	} else {
+	if (stat == PLOTSERIES_MEAN) {
 		pt->y_ms = p->mean_s * 1e3;
 		pt->ylow_ms = (isnan(sd) ? p->min_s : p->mean_s - sd) * 1e3;
 		pt->yhigh_ms = (isnan(sd) ? p->max_s : p->mean_s + sd) * 1e3;
+		pt->ci_lo_ms = p->mean_lo_s * 1e3;
+		pt->ci_hi_ms = p->mean_hi_s * 1e3;
+	} else {
+		pt->y_ms = (stat == PLOTSERIES_ESTIMATE && !isnan(p->estimate_s) ? p->estimate_s
+										    : p->median_s) *
+			   1e3;
+		pt->ylow_ms = (isnan(p->q1_s) ? p->min_s : p->q1_s) * 1e3;
+		pt->yhigh_ms = (isnan(p->q3_s) ? p->max_s : p->q3_s) * 1e3;
+		pt->ci_lo_ms = p->median_lo_s * 1e3;
+		pt->ci_hi_ms = p->median_hi_s * 1e3;
+		if (stat == PLOTSERIES_ESTIMATE && !isnan(p->estimate_s)) {
+			pt->ci_lo_ms = p->estimate_lo_s * 1e3;
+			pt->ci_hi_ms = p->estimate_hi_s * 1e3;
+		}
 	}
 	pt->runs = p->n_runs;
 	pt->sigma_ms =
 	    isfinite(sd) && sd > 0 && p->n_runs >= 2 ? sd * 1e3 / sqrt((double)p->n_runs) : NAN;
+	if (stat == PLOTSERIES_ESTIMATE && !isnan(p->estimate_s)) {
+		/* The interval's half-width in standard errors (normal: 1.96), clamped away from 0
+		 * so a point whose runs are all equal still has a weight. */
+		double half = (pt->ci_hi_ms - pt->ci_lo_ms) / 2.0;
+
+		pt->sigma_ms = isfinite(half) ? fmax(half, 1e-9 * pt->y_ms) / 1.959964 : NAN;
+	}
 	v = results_point_param(p, "nb_roles");
 	pt->nb_roles = v != NULL ? strtod(v, NULL) : NAN;
 	v = results_point_param(p, "nb_tasks");
 	pt->nb_tasks = v != NULL ? strtod(v, NULL) : NAN;
+}
+
+bool plotseries_all_estimated(const struct results *res)
+{
+	for (size_t i = 0; i < res->n_points; i++)
+		if (isnan(res->points[i].estimate_s))
+			return false;
+	return res->n_points > 0;
 }
 
 static int plotseries_cmp_point(const void *a, const void *b)
@@ -410,6 +435,7 @@ static int plotseries_merge_hosts(const struct plotseries_set *set, struct plots
 		memset(pt, 0, sizeof(*pt));
 		pt->x = x;
 		pt->sigma_ms = NAN;
+		pt->ci_lo_ms = pt->ci_hi_ms = NAN;
 		for (i = 0; i < set->n_series; i++) {
 			const struct plotseries *h = &set->series[i];
 
@@ -497,12 +523,14 @@ int plotseries_write_tsv(const struct plotseries *s, const char *path, struct er
 		return -1;
 	f = atomicfile_stream(af);
 	fprintf(f, "# subject=%s format=%s host=%s\n", s->subject, s->format, s->host);
-	fprintf(f, "# x\ty_ms\tylow_ms\tyhigh_ms\tsigma_ms\truns\tnb_roles\tnb_tasks\n");
+	fprintf(f, "# x\ty_ms\tylow_ms\tyhigh_ms\tsigma_ms\truns\tnb_roles\tnb_tasks\tci_low_ms"
+		   "\tci_high_ms\n");
 	for (i = 0; i < s->n; i++) {
 		const struct plotseries_point *p = &s->pts[i];
 
-		fprintf(f, "%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%zu\t%.17g\t%.17g\n", p->x, p->y_ms,
-			p->ylow_ms, p->yhigh_ms, p->sigma_ms, p->runs, p->nb_roles, p->nb_tasks);
+		fprintf(f, "%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%zu\t%.17g\t%.17g\t%.17g\t%.17g\n",
+			p->x, p->y_ms, p->ylow_ms, p->yhigh_ms, p->sigma_ms, p->runs, p->nb_roles,
+			p->nb_tasks, p->ci_lo_ms, p->ci_hi_ms);
 	}
 	if (ferror(f)) {
 		atomicfile_abort(af);

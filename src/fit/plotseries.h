@@ -12,17 +12,26 @@
 /* The x of perf_both: the product nb_roles x nb_tasks. */
 #define PLOTSERIES_AXIS_BOTH "nb_roles*nb_tasks"
 
-enum plotseries_stat { PLOTSERIES_MEDIAN, PLOTSERIES_MEAN };
+/*
+ * The y of each point: its median, its mean, or rarbench's own estimate
+ * (the "rarbench" object of each result: the manifest's estimator over the
+ * uncontended runs, with its 95 % interval).
+ */
+enum plotseries_stat { PLOTSERIES_MEDIAN, PLOTSERIES_MEAN, PLOTSERIES_ESTIMATE };
 
 /*
- * One measured point. y is the median or mean in ms; ylow/yhigh are the
- * error bar (quartiles for the median, mean -/+ stddev for the mean, min and
- * max when the file has neither). sigma_ms is the standard error of the
- * point, stddev / sqrt(runs), NaN when unknown; it weights the fits.
+ * One measured point. y is the median, mean or estimate in ms; ylow/yhigh
+ * are its spread (quartiles for the median and the estimate, mean -/+ stddev
+ * for the mean, min and max when the file has neither); ci_lo/ci_hi the 95 %
+ * interval of y (results.h; NaN when unknown), drawn as the error bars.
+ * sigma_ms is the standard error of the point, NaN when unknown; it weights
+ * the fits: stddev / sqrt(runs) for the median and the mean, the interval's
+ * half-width / 1.96 for rarbench's estimate.
  */
 struct plotseries_point {
 	double x;
 	double y_ms, ylow_ms, yhigh_ms, sigma_ms;
+	double ci_lo_ms, ci_hi_ms;
 	size_t runs;
 	double nb_roles, nb_tasks; /* NaN when the result has no such parameter */
 };
@@ -64,6 +73,9 @@ struct plotseries_set {
 int plotseries_build(const struct results *res, const char *axis, enum plotseries_stat stat,
 		     struct plotseries_set **out, struct errbuf *eb);
 
+/* Whether every result of res carries rarbench's estimate (then it is rarplot's default y). */
+bool plotseries_all_estimated(const struct results *res);
+
 /*
  * The across-hosts view of set: one series per subject x format whose
  * points are, at each x, the median, min and max over every point of every
@@ -76,9 +88,9 @@ void plotseries_set_free(struct plotseries_set *set);
 
 /*
  * Writes s to path as tab-separated columns, after one "#" header line:
- * x y_ms ylow_ms yhigh_ms sigma_ms runs nb_roles nb_tasks (NaN where
- * unknown), numbers with 17 significant digits so a reader gets the exact
- * doubles rarplot fitted. Atomic. Returns 0 or -1.
+ * x y_ms ylow_ms yhigh_ms sigma_ms runs nb_roles nb_tasks ci_low_ms
+ * ci_high_ms (NaN where unknown), numbers with 17 significant digits so a
+ * reader gets the exact doubles rarplot fitted. Atomic. Returns 0 or -1.
  */
 int plotseries_write_tsv(const struct plotseries *s, const char *path, struct errbuf *eb);
 

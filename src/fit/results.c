@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "student.h"
 
 struct results *results_new(void)
 {
@@ -201,10 +202,11 @@ static int results_times(const cJSON *entry, struct results_point *p, struct err
 	const cJSON *times = cJSON_GetObjectItemCaseSensitive(entry, "times");
 	const cJSON *item;
 	double *v = NULL;
-	size_t n = 0, i = 0;
+	size_t n = 0, i = 0, k;
 
 	p->q1_s = NAN;
 	p->q3_s = NAN;
+	p->median_lo_s = p->median_hi_s = NAN;
 	p->n_runs = 1;
 	if (times == NULL || cJSON_IsNull(times))
 		return 0;
@@ -228,8 +230,72 @@ static int results_times(const cJSON *entry, struct results_point *p, struct err
 	qsort(v, n, sizeof(*v), results_cmp_double);
 	p->q1_s = results_quantile(v, n, 0.25);
 	p->q3_s = results_quantile(v, n, 0.75);
+	k = student_median_rank95(n);
+	if (k > 0) {
+		p->median_lo_s = v[k - 1];
+		p->median_hi_s = v[n - k];
+	}
 	p->n_runs = n;
 	free(v);
+	return 0;
+}
+
+/* The mean's t interval, once stddev and the runs are known. */
+static void results_mean_ci(struct results_point *p)
+{
+	double half;
+
+	p->mean_lo_s = p->mean_hi_s = NAN;
+	if (p->n_runs < 2 || !isfinite(p->stddev_s))
+		return;
+	half = student_t95(p->n_runs - 1) * p->stddev_s / sqrt((double)p->n_runs);
+	p->mean_lo_s = p->mean_s - half;
+	p->mean_hi_s = p->mean_s + half;
+}
+
+/*
+ * rarbench's additions beside hyperfine's keys: the "rarbench" object's
+ * estimate, interval and estimator. Absent (older files, hyperfine's own):
+ * NaN. Present but malformed: an error, as for any other key.
+ */
+static int results_estimate(const cJSON *entry, struct results_point *p, struct errbuf *eb)
+{
+	const cJSON *rb = cJSON_GetObjectItemCaseSensitive(entry, "rarbench"), *ci, *name;
+	const cJSON *lo, *hi;
+	size_t i;
+
+	p->estimate_s = p->estimate_lo_s = p->estimate_hi_s = NAN;
+	p->estimator[0] = '\0';
+	if (rb == NULL || cJSON_IsNull(rb))
+		return 0;
+	if (!cJSON_IsObject(rb))
+		return errbuf_set(eb, "rarbench: not an object");
+	if (results_number(rb, "estimate", &p->estimate_s, eb) != 0)
+		return errbuf_prefix(eb, "rarbench");
+	ci = cJSON_GetObjectItemCaseSensitive(rb, "ci95");
+	if (!cJSON_IsArray(ci) || cJSON_GetArraySize(ci) != 2)
+		return errbuf_set(eb, "rarbench.ci95: not a pair");
+	lo = cJSON_GetArrayItem(ci, 0);
+	hi = cJSON_GetArrayItem(ci, 1);
+	if (!cJSON_IsNull(lo) || !cJSON_IsNull(hi)) {
+		if (!cJSON_IsNumber(lo) || !cJSON_IsNumber(hi) || !isfinite(lo->valuedouble) ||
+		    !isfinite(hi->valuedouble) || !(lo->valuedouble <= hi->valuedouble))
+			return errbuf_set(eb, "rarbench.ci95: not an interval in seconds");
+		p->estimate_lo_s = lo->valuedouble;
+		p->estimate_hi_s = hi->valuedouble;
+	}
+	name = cJSON_GetObjectItemCaseSensitive(rb, "estimator");
+	if (!cJSON_IsString(name) || name->valuestring[0] == '\0' ||
+	    strlen(name->valuestring) >= sizeof(p->estimator))
+		return errbuf_set(eb, "rarbench.estimator: not a short name");
+	for (i = 0; name->valuestring[i] != '\0'; i++) {
+		char c = name->valuestring[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return errbuf_set(eb, "rarbench.estimator: not a short name");
+		p->estimator[i] = c;
+	}
+	p->estimator[i] = '\0';
 	return 0;
 }
 
@@ -258,8 +324,10 @@ static int results_entry(const cJSON *entry, struct results_point *p, struct err
 		p->stddev_s = NAN;
 	else if (results_number(entry, "stddev", &p->stddev_s, eb) != 0)
 		return -1;
-	if (results_times(entry, p, eb) != 0 || results_params(entry, p, eb) != 0)
+	if (results_times(entry, p, eb) != 0 || results_params(entry, p, eb) != 0 ||
+	    results_estimate(entry, p, eb) != 0)
 		return -1;
+	results_mean_ci(p);
 
 	v = results_point_param(p, "subject");
 	p->subject = v != NULL ? results_strdup(v, eb, "parameters.subject")

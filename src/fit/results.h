@@ -27,7 +27,15 @@ struct results_param {
  * stddev_s is NaN when the file has null (a single run). q1_s and q3_s are
  * the quartiles of "times" (linear interpolation between order statistics),
  * NaN when the file has no times.
+ *
+ * The 95 % intervals of the point's statistics: the median's from the order
+ * statistics of "times" (distribution-free; NaN with fewer than 6 times),
+ * the mean's from Student's t over stddev and the runs (NaN for one run).
+ * estimate_s and its interval come from rarbench's per-result "rarbench"
+ * object ("estimate", "ci95", "estimator"); NaN and estimator "" in files
+ * without it (hyperfine's own, rarbench's before 0.2).
  */
+#define RESULTS_ESTIMATOR_MAX 16
 struct results_point {
 	char *command;
 	char *subject;
@@ -37,6 +45,9 @@ struct results_point {
 	size_t n_params;
 	double mean_s, stddev_s, median_s, min_s, max_s;
 	double q1_s, q3_s;
+	double median_lo_s, median_hi_s, mean_lo_s, mean_hi_s;
+	double estimate_s, estimate_lo_s, estimate_hi_s;
+	char estimator[RESULTS_ESTIMATOR_MAX];
 	size_t n_runs; /* length of "times", or 1 when absent */
 	size_t source; /* index of the file it came from, in load order */
 	size_t index;  /* its index in that file's "results" array */

@@ -18,6 +18,8 @@ enum {
 	OPT_AS_USER,
 	OPT_ORDER,
 	OPT_SEED,
+	OPT_PRECISION,
+	OPT_ESTIMATOR,
 };
 
 static void config_init(struct config *cfg)
@@ -26,6 +28,7 @@ static void config_init(struct config *cfg)
 	cfg->min_runs = MEASURE_DEFAULT_MIN_RUNS;
 	cfg->shell = "sh";
 	cfg->order = MEASURE_ORDER_SEQUENTIAL;
+	cfg->estimator = ESTIMATE_MEDIAN;
 }
 
 void cli_usage(FILE *f)
@@ -67,6 +70,12 @@ void cli_usage(FILE *f)
 	    "                                groups and a clean environment; hooks stay root\n"
 	    "      --order ORDER             sequential (hyperfine's), interleaved, random\n"
 	    "      --seed N                  seed of --order random (recorded in the export)\n"
+	    "      --precision PCT           run each command until the 95 %% interval of its\n"
+	    "                                estimate is within PCT %% of it (at least -m runs, at\n"
+	    "                                most -M, else what the 3 s rule would give)\n"
+	    "      --estimator E             median (default), mean, trimmed or min: the estimate\n"
+	    "                                (over the uncontended runs) in the export's\n"
+	    "                                \"rarbench\" object and the summary\n"
 	    "\n"
 	    "Exit status: 0 ok, 1 a measurement failed, 2 usage or input error,\n"
 	    "130 interrupted by SIGINT (143 by SIGTERM) after exporting finished benchmarks.\n",
@@ -135,6 +144,8 @@ int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 	    {"as-user", required_argument, NULL, OPT_AS_USER},
 	    {"order", required_argument, NULL, OPT_ORDER},
 	    {"seed", required_argument, NULL, OPT_SEED},
+	    {"precision", required_argument, NULL, OPT_PRECISION},
+	    {"estimator", required_argument, NULL, OPT_ESTIMATOR},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
@@ -260,6 +271,27 @@ int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 			if (parse_u64("--seed", optarg, &cfg->seed, eb) != 0)
 				return -1;
 			cfg->have_seed = true;
+			break;
+		case OPT_PRECISION: {
+			char *end = NULL;
+			double pct;
+
+			errno = 0;
+			pct = strtod(optarg, &end);
+			if (errno != 0 || end == optarg || *end != '\0' || !(pct > 0 && pct < 100))
+				return errbuf_set(eb,
+						  "--precision: '%s' is not a percentage above 0 "
+						  "and below 100",
+						  optarg);
+			cfg->precision = pct / 100.0;
+			break;
+		}
+		case OPT_ESTIMATOR:
+			if (estimate_kind_parse(optarg, &cfg->estimator) != 0)
+				return errbuf_set(eb,
+						  "--estimator: '%s' is not median, mean, trimmed "
+						  "or min",
+						  optarg);
 			break;
 		case 'h':
 			return CLI_HELP;

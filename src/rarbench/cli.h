@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "errbuf.h"
+#include "estimate.h"
 #include "export.h"
 #include "measure.h"
 #include "params.h"
@@ -47,6 +48,8 @@ struct config {
 	enum measure_order order;
 	uint64_t seed;
 	bool have_seed;
+	double precision; /* --precision PCT / 100; 0: hyperfine's fixed count */
+	enum estimate_kind estimator;
 	char **commands;
 	size_t n_commands;
 };

@@ -26,6 +26,8 @@
 #define RARBENCH_EXIT_USAGE 2
 #define RARBENCH_SHELL_CALIBRATION_RUNS 50
 #define RARBENCH_MAX_COMMANDS 100000
+/* A result with more contended runs than this fraction is flagged "contended". */
+#define RARBENCH_CONTENTION_LIMIT 0.5
 
 /* Set by the SIGINT/SIGTERM handler; the only thing the handler does (see proc.h). */
 static volatile sig_atomic_t rarbench_stop;
@@ -251,6 +253,7 @@ struct run_ctx {
 	struct plan *plan;
 	struct report *rep;
 	cJSON *extra;
+	struct export_extras extras; /* every result's "rarbench" object */
 };
 
 /* Rewrites every requested export with the benchmarks finished so far. */
@@ -274,6 +277,7 @@ static int export_all(struct run_ctx *ctx, struct errbuf *eb)
 		e[m].result = &p->results[i];
 		e[m].params = p->params[i];
 		e[m].n_params = cfg->params.n_dims;
+		e[m].extras = &ctx->extras;
 		m++;
 	}
 	if (cfg->export_json != NULL)
@@ -401,6 +405,10 @@ int main(int argc, char **argv)
 	ctx.rep = report_new(stdout, stderr, cfg.have_style ? cfg.style : default_style(&cfg),
 			     cfg.have_unit ? &cfg.unit : NULL);
 	ctx.extra = build_extra(&cfg);
+	ctx.extras.estimator = cfg.estimator;
+	ctx.extras.drop_contended = true;
+	ctx.extras.precision = cfg.precision;
+	ctx.extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
 	if (ctx.rep == NULL || ctx.extra == NULL) {
 		fprintf(stderr, "rarbench: out of memory\n");
 		goto out;
@@ -418,6 +426,9 @@ int main(int argc, char **argv)
 	mo.order = cfg.order;
 	mo.seed = cfg.seed;
 	mo.ignore_failure = cfg.ignore_failure;
+	mo.precision = cfg.precision;
+	mo.estimator = cfg.estimator;
+	mo.drop_contended = true;
 	mo.stop = &rarbench_stop;
 	mo.on_event = on_event;
 	mo.ctx = &ctx;

@@ -50,6 +50,18 @@ struct runner_subject {
 	struct mntns *mntns;    /* ms->policy_mount_at: where its runs see the policy */
 };
 
+/*
+ * Precision mode: what one point has measured so far, per active subject
+ * (the runs of its journalled steps, concatenated), so that the runner can
+ * tell which points need another round. Rebuilt from the journal on --resume.
+ */
+struct runner_acc {
+	struct measure_result *res; /* nactive entries; NULL until the point's first step */
+	uint32_t steps;
+	uint64_t discarded; /* runs of attempts measured again, per subject: they count
+			       towards max_runs, which bounds what a point costs */
+};
+
 /* Everything one run owns; freed by runner_clear. */
 struct runner {
 	struct runner_config cfg;
@@ -63,7 +75,11 @@ struct runner {
 	char **envp;
 	struct journal *journal;
 	struct journal_contents done;
-	bool *point_done;
+	bool *point_done; /* sweep_count x m->max_rounds: step (point, round) journalled */
+	struct runner_acc *acc; /* sweep_count entries in precision mode, else NULL */
+	/* Attempts measured by this invocation, and how many had too many contended runs:
+	 * re-measuring pays only against bursts (runner_point_measure). */
+	size_t attempts, flagged;
 	char manifest_sha[DIGEST_SHA256_HEX_LEN + 1];
 	char out_abs[PATH_MAX];
 	char started[32];
@@ -103,12 +119,51 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
  */
 int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb);
 
+/* runner_point_measure's return when the step must be measured again (not journalled). */
+#define RUNNER_REMEASURE 1
+
 /*
  * Measures all active subjects at pt in round (1-based) with 1/rounds of
- * the manifest's warmup, runs and time, and appends the step to the
- * journal. 0 or -1 (eb "interrupted" when *r->stop was set).
+ * the manifest's warmup, runs and time (precision mode: the round's runs,
+ * no time rule), reading the host's counters around it. When a subject has
+ * more contended runs than the manifest's contention_limit and attempt (0
+ * first) is below its remeasure count, the step is thrown away: *discarded
+ * grows by its runs and RUNNER_REMEASURE is returned. Otherwise the step is
+ * journalled (with attempt and *discarded) and, in precision mode, added to
+ * r->acc. 0, RUNNER_REMEASURE, or -1 (eb "interrupted" when *r->stop was set).
  */
 int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
-			 struct errbuf *eb);
+			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb);
+
+/* runner_precision.c. Builds r->acc from the steps r->done holds (precision mode only). */
+int runner_acc_init(struct runner *r, struct errbuf *eb);
+
+/*
+ * Appends one journalled step of point idx (subjects in active order) to
+ * r->acc, with the runs its thrown-away attempts cost (summed over subjects).
+ * 0 or -1.
+ */
+int runner_acc_add(struct runner *r, size_t idx, const struct journal_subject *js, size_t n,
+		   uint64_t discarded, struct errbuf *eb);
+
+/*
+ * The runs point idx has cost each subject so far (kept and thrown away);
+ * 0 without r->acc.
+ */
+uint64_t runner_acc_spent(const struct runner *r, size_t idx);
+
+/*
+ * Whether point idx needs another round: some subject's estimate (the
+ * manifest's estimator, contended runs left out when it says so) misses the
+ * precision, and another round keeps the point within max_runs
+ * (runner_acc_spent). Needs r->acc.
+ */
+bool runner_acc_needs_more(const struct runner *r, size_t idx);
+
+/* The baseline off-CPU time of subject k at point idx so far (INT64_MAX: no runs yet). */
+int64_t runner_acc_baseline(const struct runner *r, size_t idx, size_t k);
+
+/* Frees r->acc. */
+void runner_acc_clear(struct runner *r);
 
 #endif

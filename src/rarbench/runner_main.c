@@ -108,14 +108,19 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 	return 0;
 }
 
-/* One step: a point in one round. Returns 0, or the exit status. */
-static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t round, size_t step)
+/*
+ * One step: a point in one round; attempt counts the times it was measured
+ * again (contention), *discarded their runs. Returns 0, RUNNER_REMEASURE, or
+ * the exit status.
+ */
+static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t round, size_t step,
+		    uint32_t attempt, uint64_t *discarded)
 {
 	char values[MANIFEST_AXIS_COUNT + 2][16];
 	const char *names[MANIFEST_AXIS_COUNT + 2], *vals[MANIFEST_AXIS_COUNT + 2];
 	struct errbuf eb = {0};
 	size_t np = 0;
-	int a;
+	int a, rc;
 
 	for (a = 0; a < MANIFEST_AXIS_COUNT; a++, np++) {
 		snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
@@ -128,20 +133,28 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 		vals[np] = values[np];
 		np++;
 	}
-	if (r->m->rounds > 1) {
+	if (r->m->max_rounds > 1) {
 		snprintf(values[np], sizeof(values[np]), "%u", round);
 		names[np] = "round";
 		vals[np] = values[np];
 		np++;
 	}
-	progress_point_start(&r->progress, step, names, vals, np);
+	if (attempt == 0)
+		progress_point_start(&r->progress, step, names, vals, np);
+	else
+		progress_remeasure(&r->progress, step,
+				   "more contended runs than contention_limit; measured again");
 	if (runner_point_write_policies(r, pt, &eb) < 0) {
 		errbuf_prefix(&eb, "point %zu", pt->index + 1);
 		report(r, eb.msg);
 		return 1;
 	}
-	if (runner_point_check_grants(r, pt->index + 1, &eb) < 0 ||
-	    runner_point_measure(r, pt, round, &eb) < 0) {
+	rc = runner_point_check_grants(r, pt->index + 1, &eb);
+	if (rc == 0)
+		rc = runner_point_measure(r, pt, round, attempt, discarded, &eb);
+	if (rc == RUNNER_REMEASURE)
+		return RUNNER_REMEASURE;
+	if (rc < 0) {
 		report(r, stop_requested ? "interrupted; continue with --resume" : eb.msg);
 		return 1;
 	}
@@ -150,35 +163,102 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 }
 
 /*
+ * One pass: the points todo[0..n) (sweep indices) in round, numbered
+ * steps[0..n) in the progress events. A step measured under contention
+ * goes to the end of the pass, at most remeasure times. Returns the exit
+ * status.
+ */
+static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, size_t n,
+		    uint32_t round)
+{
+	size_t cap = n * (r->m->remeasure + 1) + 1, len = n, i;
+	size_t *queue = calloc(cap, sizeof(size_t)), *step = calloc(cap, sizeof(size_t));
+	uint32_t *attempt = calloc(cap, sizeof(uint32_t));
+	uint64_t *discarded = calloc(cap, sizeof(uint64_t));
+	int status = 0, rc;
+
+	if (queue == NULL || step == NULL || attempt == NULL || discarded == NULL) {
+		report(r, "out of memory");
+		status = 1;
+		goto out;
+	}
+	memcpy(queue, todo, n * sizeof(size_t));
+	memcpy(step, steps, n * sizeof(size_t));
+	for (i = 0; i < len && status == 0; i++) {
+		if (stop_requested) {
+			report(r, "interrupted; continue with --resume");
+			status = 1;
+			break;
+		}
+		rc = run_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
+			      &discarded[i]);
+		if (rc == RUNNER_REMEASURE && len < cap) {
+			/* Later in the pass: a burst of load has a chance to end. */
+			queue[len] = queue[i];
+			step[len] = step[i];
+			attempt[len] = attempt[i] + 1;
+			discarded[len] = discarded[i];
+			len++;
+		} else if (rc != 0) {
+			status = 1;
+		}
+	}
+out:
+	free(queue);
+	free(step);
+	free(attempt);
+	free(discarded);
+	return status;
+}
+
+/*
  * The measuring loop: rounds passes over the sweep (points shuffled per
- * pass when rounds > 1), skipping steps the journal holds. Returns the
- * exit status.
+ * pass when rounds > 1), skipping steps the journal holds; in precision
+ * mode, then passes over the points short of the precision, until none is
+ * or max_rounds (runner_precision.c). Returns the exit status.
  */
 static int run_points(struct runner *r)
 {
-	size_t n = sweep_count(r->sweep), i, *order = calloc(n, sizeof(size_t));
-	uint32_t round;
+	size_t n = sweep_count(r->sweep), i, k, needing, extra_steps = 0;
+	size_t *order = calloc(n, sizeof(size_t)), *todo = calloc(n, sizeof(size_t));
+	size_t *steps = calloc(n, sizeof(size_t));
+	uint32_t round, mr = r->m->max_rounds;
 	int status = 0;
 
-	if (order == NULL) {
+	if (order == NULL || todo == NULL || steps == NULL) {
 		report(r, "out of memory");
-		return 1;
+		status = 1;
+		goto out;
 	}
-	for (round = 1; round <= r->m->rounds && status == 0; round++) {
-		sweep_round_order(r->sweep, round, r->m->rounds, r->m->seed, order);
-		for (i = 0; i < n && status == 0; i++) {
-			if (r->point_done[order[i] * r->m->rounds + round - 1])
+	for (round = 1; round <= mr && status == 0; round++) {
+		bool extra = round > r->m->rounds;
+
+		sweep_round_order(r->sweep, round, mr, r->m->seed, order);
+		k = needing = 0;
+		for (i = 0; i < n; i++) {
+			if (extra && !runner_acc_needs_more(r, order[i]))
 				continue;
-			if (stop_requested) {
-				report(r, "interrupted; continue with --resume");
-				status = 1;
-				break;
-			}
-			status = run_step(r, sweep_at(r->sweep, order[i]), round,
-					  (size_t)(round - 1) * n + i + 1);
+			needing++;
+			if (r->point_done[order[i] * mr + round - 1])
+				continue;
+			todo[k] = order[i];
+			/* Extra rounds number their steps after every planned one. */
+			steps[k] = extra ? n * r->m->rounds + extra_steps + k + 1
+					 : (size_t)(round - 1) * n + i + 1;
+			k++;
 		}
+		if (extra && needing == 0)
+			break;
+		if (extra) {
+			progress_grow(&r->progress, k);
+			extra_steps += k;
+		}
+		status = run_pass(r, todo, steps, k, round);
 	}
+out:
 	free(order);
+	free(todo);
+	free(steps);
 	return status;
 }
 

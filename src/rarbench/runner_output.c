@@ -28,6 +28,8 @@ struct entry_params {
 struct merged {
 	struct journal_subject *subjects;
 	size_t nsubjects;
+	struct export_extras extras; /* the point's steps summed (has_point) */
+	uint32_t host_steps;         /* steps that read the host's counters */
 };
 
 static void merged_clear(struct merged *mp, size_t n)
@@ -40,17 +42,23 @@ static void merged_clear(struct merged *mp, size_t n)
 			free(mp[i].subjects[k].result.user_ns);
 			free(mp[i].subjects[k].result.system_ns);
 			free(mp[i].subjects[k].result.exit_codes);
+			free(mp[i].subjects[k].result.nivcsw);
 		}
 		free(mp[i].subjects);
 	}
 	free(mp);
 }
 
-/* Appends src's samples to dst's (dst's arrays grow; dst->n changes only on success). */
+/*
+ * Appends src's samples to dst's (dst's arrays grow; dst->n changes only on success). The
+ * context switches stay known only while every part has them (old journals lack them).
+ */
 static int append_samples(struct measure_result *dst, const struct measure_result *src)
 {
 	size_t n = dst->n + src->n;
+	bool csw = src->nivcsw != NULL && (dst->n == 0 || dst->nivcsw != NULL);
 	uint64_t *w, *u, *sy;
+	uint32_t *c;
 	int *e;
 
 	if ((w = realloc(dst->wall_ns, n * sizeof(*w))) == NULL)
@@ -65,6 +73,15 @@ static int append_samples(struct measure_result *dst, const struct measure_resul
 	if ((e = realloc(dst->exit_codes, n * sizeof(*e))) == NULL)
 		return -1;
 	dst->exit_codes = e;
+	if (csw) {
+		if ((c = realloc(dst->nivcsw, n * sizeof(*c))) == NULL)
+			return -1;
+		dst->nivcsw = c;
+		memcpy(c + dst->n, src->nivcsw, src->n * sizeof(*c));
+	} else {
+		free(dst->nivcsw);
+		dst->nivcsw = NULL;
+	}
 	memcpy(w + dst->n, src->wall_ns, src->n * sizeof(*w));
 	memcpy(u + dst->n, src->user_ns, src->n * sizeof(*u));
 	memcpy(sy + dst->n, src->system_ns, src->n * sizeof(*sy));
@@ -82,8 +99,8 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 			struct errbuf *eb)
 {
 	size_t i, k, idx, total = sweep_count(s);
-	uint32_t round;
-	bool *seen = calloc(total * m->rounds, sizeof(bool));
+	uint32_t round, mr = m->max_rounds;
+	bool *seen = calloc(total * mr, sizeof(bool));
 	int rc = -1;
 
 	*n_entries = 0;
@@ -93,16 +110,25 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 		const struct journal_point *p = &c->points[i];
 		struct merged *d;
 
-		if (sweep_parse_step_id(s, p->id, m->rounds, &idx, &round) < 0) {
+		if (sweep_parse_step_id(s, p->id, mr, &idx, &round) < 0) {
 			errbuf_set(eb, "journal point %s is not in this sweep", p->id);
 			goto out;
 		}
-		if (seen[idx * m->rounds + round - 1]) {
+		if (seen[idx * mr + round - 1]) {
 			errbuf_set(eb, "journal point %s is recorded twice", p->id);
 			goto out;
 		}
-		seen[idx * m->rounds + round - 1] = true;
+		seen[idx * mr + round - 1] = true;
 		d = &mp[idx];
+		d->extras.rounds++;
+		d->extras.remeasured += p->info.remeasured;
+		d->extras.discarded_runs += p->info.discarded_runs;
+		if (p->info.has_host) {
+			d->host_steps++;
+			d->extras.steal += p->info.steal; /* averaged below */
+			if (p->info.load1 > d->extras.load1)
+				d->extras.load1 = p->info.load1;
+		}
 		if (d->subjects == NULL) {
 			d->subjects = calloc(p->nsubjects, sizeof(*d->subjects));
 			if (d->subjects == NULL) {
@@ -136,13 +162,24 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 			}
 		}
 	}
-	for (i = 0; i < total * m->rounds; i++) {
-		if (!seen[i]) {
+	/* The planned rounds are all needed; precision mode's extra ones are optional. */
+	for (i = 0; i < total * mr; i++) {
+		if (!seen[i] && i % mr < m->rounds) {
 			errbuf_set(eb, "point %zu (%s, round %zu) is missing from the journal",
-				   i / m->rounds + 1, sweep_at(s, i / m->rounds)->id,
-				   i % m->rounds + 1);
+				   i / mr + 1, sweep_at(s, i / mr)->id, i % mr + 1);
 			goto out;
 		}
+	}
+	for (i = 0; i < total; i++) {
+		struct export_extras *x = &mp[i].extras;
+
+		x->estimator = m->estimator;
+		x->drop_contended = m->drop_contended;
+		x->precision = m->precision;
+		x->contention_limit = m->contention_limit;
+		x->has_point = true;
+		if (mp[i].host_steps > 0)
+			x->steal /= mp[i].host_steps;
 	}
 	rc = 0;
 out:
@@ -254,8 +291,8 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 				ep->params[np++] =
 				    (struct export_param){"repetition", ep->values[4]};
 			}
-			entries[e] =
-			    (struct export_entry){js->command, &js->result, ep->params, np};
+			entries[e] = (struct export_entry){js->command, &js->result, ep->params,
+							   np, &by_index[i].extras};
 		}
 	}
 	/* extra adopts the copy of meta. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "contention.h"
 #include "measure.h"
 #include "policy.h"
 #include "policy_doas.h"
@@ -15,6 +16,8 @@
 #include "policy_sudoers.h"
 
 #define STDERR_SHOWN_BYTES 200
+/* busy_throughout judges the host on at least this many attempts. */
+#define RUNNER_BUSY_MIN_ATTEMPTS 8
 
 /*
  * Writes every active subject's policy for this point (confgen, in-process)
@@ -147,15 +150,64 @@ static uint64_t per_round(uint64_t n, uint32_t rounds)
 	return (n + rounds - 1) / rounds;
 }
 
+/*
+ * Whether the step's runs call for measuring it again: a subject with more
+ * contended runs than the manifest's limit, judged against the best
+ * baseline the point has shown so far (a step contended throughout would
+ * otherwise be its own clean reference).
+ */
+static bool step_contended(const struct runner *r, size_t idx, const struct measure_result *res)
+{
+	for (size_t k = 0; k < r->nactive; k++) {
+		int64_t base = contention_baseline_ns(&res[k]), before;
+
+		before = runner_acc_baseline(r, idx, k);
+		if (before < base)
+			base = before;
+		if ((double)contention_count(&res[k], base) > r->m->contention_limit * res[k].n)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Re-measuring helps against a burst of load (a build's link step, another
+ * benchmark), not against a host busy all along: once more than a quarter of
+ * the attempts so far (at least 8 of them) were flagged, steps are kept as
+ * they are, flagged, and precision mode's extra rounds gather the clean runs.
+ */
+static bool busy_throughout(const struct runner *r)
+{
+	return r->attempts >= RUNNER_BUSY_MIN_ATTEMPTS && 4 * r->flagged > r->attempts;
+}
+
+/*
+ * Precision mode: measuring the step again must keep the point within
+ * max_runs, counting what it has kept, what this step has cost (thrown away
+ * included) and another attempt of the same size.
+ */
+static bool remeasure_affordable(const struct runner *r, size_t idx, uint64_t step_cost,
+				 uint64_t again)
+{
+	if (r->m->precision <= 0 || r->m->max_runs == 0)
+		return true;
+	return runner_acc_spent(r, idx) + step_cost + again <= r->m->max_runs;
+}
+
 int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
-			 struct errbuf *eb)
+			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb)
 {
 	struct measure_bench *benches = NULL;
 	struct measure_result *results = NULL;
 	struct journal_subject *js = NULL;
+	struct journal_step_info info;
+	struct contention_host h0, h1;
+	struct contention_window w;
 	struct measure_opts opts;
+	struct errbuf heb = {{0}};
 	char id[SWEEP_ID_MAX];
 	size_t i, k = 0;
+	bool flagged;
 	int rc = -1, mr;
 
 	benches = calloc(r->nactive, sizeof(*benches));
@@ -181,10 +233,19 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	opts.min_runs = per_round(r->m->min_runs, r->m->rounds);
 	opts.max_runs = per_round(r->m->max_runs, r->m->rounds);
 	opts.min_time_ns = r->m->min_time_ns / r->m->rounds;
+	if (r->m->precision > 0) {
+		/* Every round, the extra ones too, takes the same runs; precision counts rounds. */
+		opts.max_runs = opts.min_runs;
+		opts.min_time_ns = 0;
+	}
 	opts.order = r->m->order;
-	/* A different but reproducible shuffle per point. */
-	opts.seed = r->m->seed + pt->index + (uint64_t)(round - 1) * sweep_count(r->sweep);
+	/* A different but reproducible shuffle per point (and per attempt). */
+	opts.seed = r->m->seed + pt->index + (uint64_t)(round - 1) * sweep_count(r->sweep) +
+		    (uint64_t)attempt * 7919u;
 	opts.stop = r->stop;
+	memset(&info, 0, sizeof(info));
+	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
+	info.has_host = contention_read_host(&h0, &heb) == 0;
 	mr = measure_run(benches, r->nactive, &opts, results, eb);
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
@@ -194,10 +255,34 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 		errbuf_prefix(eb, "point %zu", pt->index + 1);
 		goto out;
 	}
+	if (info.has_host && contention_read_host(&h1, &heb) == 0) {
+		contention_window_of(&h0, &h1, &w);
+		info.steal = w.steal;
+		info.busy = w.busy;
+		info.load1 = w.load1;
+		info.running = w.running;
+	} else {
+		info.has_host = false;
+	}
+	flagged = step_contended(r, pt->index, results);
+	r->attempts++;
+	r->flagged += flagged;
+	if (flagged && attempt < r->m->remeasure && !busy_throughout(r) &&
+	    remeasure_affordable(r, pt->index, *discarded / r->nactive + results[0].n,
+				 results[0].n)) {
+		for (i = 0; i < r->nactive; i++)
+			*discarded += results[i].n;
+		rc = RUNNER_REMEASURE;
+		goto out;
+	}
+	info.remeasured = attempt;
+	info.discarded_runs = *discarded;
 	for (i = 0; i < r->nactive; i++)
 		js[i].result = results[i];
-	sweep_step_id(pt, round, r->m->rounds, id, sizeof(id));
-	rc = journal_append(r->journal, id, pt->index, js, r->nactive, eb);
+	sweep_step_id(pt, round, r->m->max_rounds, id, sizeof(id));
+	rc = journal_append_step(r->journal, id, pt->index, js, r->nactive, &info, eb);
+	if (rc == 0)
+		rc = runner_acc_add(r, pt->index, js, r->nactive, *discarded, eb);
 out:
 	for (i = 0; results != NULL && i < r->nactive; i++)
 		measure_result_clear(&results[i]);

@@ -2,6 +2,8 @@
  * it. */
 #include "runner.h"
 
+#include "estimate.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -207,7 +209,7 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s/journal.jsonl", r->cfg.out);
-	r->point_done = calloc(sweep_count(r->sweep) * r->m->rounds, sizeof(bool));
+	r->point_done = calloc(sweep_count(r->sweep) * r->m->max_rounds, sizeof(bool));
 	if (r->point_done == NULL)
 		return errbuf_set(eb, "out of memory");
 	if (stat(path, &st) == 0) {
@@ -233,12 +235,12 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 				uint32_t round;
 
 				if (sweep_parse_step_id(r->sweep, r->done.points[i].id,
-							r->m->rounds, &k, &round) < 0) {
+							r->m->max_rounds, &k, &round) < 0) {
 					errbuf_set(eb, "%s: point %s is not in this sweep", path,
 						   r->done.points[i].id);
 					return bad_input(r);
 				}
-				r->point_done[k * r->m->rounds + round - 1] = true;
+				r->point_done[k * r->m->max_rounds + round - 1] = true;
 			}
 			s = cJSON_GetObjectItemCaseSensitive(r->done.header, "started");
 			if (cJSON_IsString(s))
@@ -291,6 +293,15 @@ static cJSON *build_meta(struct runner *r)
 	cJSON_AddNumberToObject(o, "seed", (double)r->m->seed);
 	cJSON_AddNumberToObject(o, "repetitions", r->m->repetitions);
 	cJSON_AddNumberToObject(o, "rounds", r->m->rounds);
+	if (r->m->precision > 0)
+		cJSON_AddNumberToObject(o, "precision", r->m->precision);
+	else
+		cJSON_AddNullToObject(o, "precision");
+	cJSON_AddStringToObject(o, "estimator", estimate_kind_name(r->m->estimator));
+	cJSON_AddBoolToObject(o, "drop_contended", r->m->drop_contended);
+	cJSON_AddNumberToObject(o, "contention_limit", r->m->contention_limit);
+	cJSON_AddNumberToObject(o, "remeasure", r->m->remeasure);
+	cJSON_AddNumberToObject(o, "max_rounds", r->m->max_rounds);
 	cJSON_AddNumberToObject(meta, "points", (double)sweep_count(r->sweep));
 	cJSON_AddStringToObject(meta, "started", r->started);
 	cJSON_AddStringToObject(meta, "finished", finished);
@@ -362,6 +373,7 @@ void runner_clear(struct runner *r)
 	journal_close(r->journal);
 	journal_contents_clear(&r->done);
 	free(r->point_done);
+	runner_acc_clear(r);
 	proc_env_free(r->envp);
 	proc_user_clear(&r->user);
 	cJSON_Delete(r->versions);
@@ -383,7 +395,7 @@ static int fail(struct runner *r, struct errbuf *eb, bool bad_input)
 int runner_setup(struct runner *r, struct errbuf *eb)
 {
 	char tmpl[] = "/tmp/rarbench-grant-XXXXXX";
-	size_t i, done = 0;
+	size_t i, done = 0, extra = 0;
 
 	r->m = manifest_load(r->cfg.manifest, eb);
 	if (r->m == NULL)
@@ -441,8 +453,14 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 		return fail(r, eb, r->bad_input);
 	if (realpath(r->cfg.out, r->out_abs) == NULL)
 		snprintf(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out);
-	for (i = 0; i < sweep_count(r->sweep) * r->m->rounds; i++)
+	if (runner_acc_init(r, eb) < 0)
+		return fail(r, eb, true);
+	/* Precision mode: the planned steps, and the extra ones already journalled. */
+	for (i = 0; i < sweep_count(r->sweep) * r->m->max_rounds; i++) {
 		done += r->point_done[i];
-	progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds, done);
+		extra += r->point_done[i] && i % r->m->max_rounds >= r->m->rounds;
+	}
+	progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds + extra,
+		      done);
 	return 0;
 }

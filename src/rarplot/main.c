@@ -22,6 +22,7 @@
 struct config {
 	const char *out_dir;
 	enum plotseries_stat stat;
+	bool stat_auto; /* estimate when every result carries rarbench's, else median */
 	const char *axis;
 	const char *baseline;
 	const char *formats[PLOTFIG_MAX_FORMATS];
@@ -37,7 +38,7 @@ struct config {
 static void usage(FILE *f)
 {
 	fputs(
-	    "usage: rarplot [-o DIR] [--stat median|mean] [--x AXIS] [--baseline SUBJECT]\n"
+	    "usage: rarplot [-o DIR] [--stat S] [--x AXIS] [--baseline SUBJECT]\n"
 	    "               [--format png,svg,pdf|none] [--unweighted] [--plots-dir DIR]\n"
 	    "               RESULTS.json...\n"
 	    "\n"
@@ -47,7 +48,9 @@ static void usage(FILE *f)
 	    "writes DIR/report.md, DIR/fits.tsv, DIR/data/*/*.tsv and the figures.\n"
 	    "\n"
 	    "  -o, --out DIR          output directory (default rarplot-out)\n"
-	    "      --stat S           median (default) or mean of each point\n"
+	    "      --stat S           y of each point: estimate (rarbench's estimate with its 95 %%\n"
+	    "                         interval), median or mean; default: estimate when every\n"
+	    "                         result has one, else median\n"
 	    "      --x AXIS           parameter on x: nb_tasks (default), nb_roles, nb_users,\n"
 	    "                         nb_commands, any numeric parameter, or both (roles x tasks)\n"
 	    "      --baseline SUBJECT subject the others are compared with (default sudo)\n"
@@ -69,6 +72,7 @@ static void config_defaults(struct config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->out_dir = "rarplot-out";
 	cfg->stat = PLOTSERIES_MEDIAN;
+	cfg->stat_auto = true;
 	cfg->axis = "nb_tasks";
 	cfg->baseline = "sudo";
 	cfg->formats[0] = "png";
@@ -139,12 +143,16 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 			cfg->out_dir = optarg;
 			break;
 		case OPT_STAT:
+			cfg->stat_auto = false;
 			if (strcmp(optarg, "median") == 0)
 				cfg->stat = PLOTSERIES_MEDIAN;
 			else if (strcmp(optarg, "mean") == 0)
 				cfg->stat = PLOTSERIES_MEAN;
+			else if (strcmp(optarg, "estimate") == 0)
+				cfg->stat = PLOTSERIES_ESTIMATE;
 			else {
-				fprintf(stderr, "rarplot: --stat %s: use median or mean\n", optarg);
+				fprintf(stderr, "rarplot: --stat %s: use estimate, median or mean\n",
+					optarg);
 				return -1;
 			}
 			break;
@@ -207,6 +215,17 @@ static void print_claims(FILE *f, const void *arg)
 	claims_print_markdown(c->checks, c->n, c->unit, f);
 }
 
+/* "median", "mean", or for rarbench's estimate its estimator: "median of uncontended runs". */
+static void stat_name(const struct config *cfg, const struct results *res, char *buf, size_t len)
+{
+	if (cfg->stat == PLOTSERIES_MEAN)
+		snprintf(buf, len, "mean");
+	else if (cfg->stat == PLOTSERIES_MEDIAN || res->n_points == 0)
+		snprintf(buf, len, "median");
+	else
+		snprintf(buf, len, "%s of uncontended runs", res->points[0].estimator);
+}
+
 /* The other standard figures, drawn when the results vary along their axes. */
 static const char *const extra_axes[] = {"nb_tasks", "nb_roles", PLOTSERIES_AXIS_BOTH};
 
@@ -224,7 +243,7 @@ int main(int argc, char **argv)
 	size_t n_checks = 0;
 	struct rarplot_claims shown;
 	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
-	char name_buf[64], notes_buf[3][ERRBUF_MSG_MAX + 64];
+	char name_buf[64], notes_buf[3][ERRBUF_MSG_MAX + 64], stat_buf[64];
 	const char *notes[3];
 	char **written = NULL;
 	size_t n_written = 0, n_notes = 0, i;
@@ -244,6 +263,15 @@ int main(int argc, char **argv)
 	for (i = 0; i < cfg.n_inputs; i++)
 		if (results_load_file(res, cfg.inputs[i], &eb) != 0)
 			goto fail;
+	if (cfg.stat_auto && plotseries_all_estimated(res))
+		cfg.stat = PLOTSERIES_ESTIMATE;
+	if (cfg.stat == PLOTSERIES_ESTIMATE && !plotseries_all_estimated(res)) {
+		errbuf_set(&eb,
+			   "--stat estimate: some results have no rarbench estimate (files "
+			   "from hyperfine or an older rarbench); use --stat median");
+		goto fail;
+	}
+	stat_name(&cfg, res, stat_buf, sizeof(stat_buf));
 	if (plotseries_build(res, cfg.axis, cfg.stat, &set, &eb) != 0 ||
 	    fitreport_compute(set, cfg.baseline, cfg.use_weights, res, &rep, &eb) != 0)
 		goto fail;
@@ -262,7 +290,7 @@ int main(int argc, char **argv)
 	env.out_dir = cfg.out_dir;
 	env.scripts_dir = scripts;
 	env.gnuplot = gnuplot;
-	env.stat = cfg.stat == PLOTSERIES_MEDIAN ? "median" : "mean";
+	env.stat = stat_buf;
 	env.use_weights = cfg.use_weights;
 	memcpy(env.formats, cfg.formats, sizeof(env.formats));
 	env.n_formats = cfg.n_formats;

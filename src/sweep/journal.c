@@ -31,6 +31,7 @@ static void subject_clear(struct journal_subject *s)
 	free(s->result.user_ns);
 	free(s->result.system_ns);
 	free(s->result.exit_codes);
+	free(s->result.nivcsw);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -93,7 +94,7 @@ static int read_u64s(const cJSON *o, const char *key, size_t *n, uint64_t **out,
 
 static int parse_subject(const cJSON *o, struct journal_subject *s)
 {
-	uint64_t *codes = NULL;
+	uint64_t *codes = NULL, *csw = NULL;
 	size_t n = 0, i;
 	int rc = -1;
 
@@ -109,9 +110,20 @@ static int parse_subject(const cJSON *o, struct journal_subject *s)
 	    read_u64s(o, "system_ns", &n, &s->result.system_ns, JSON_INT_MAX) < 0 ||
 	    read_u64s(o, "exit_codes", &n, &codes, 65535) < 0)
 		goto out;
+	/* Optional: journals written before rarbench recorded context switches lack it. */
+	if (cJSON_GetObjectItemCaseSensitive(o, "nivcsw") != NULL &&
+	    read_u64s(o, "nivcsw", &n, &csw, UINT32_MAX) < 0)
+		goto out;
 	s->result.exit_codes = calloc(n, sizeof(int));
 	if (s->result.exit_codes == NULL)
 		goto out;
+	if (csw != NULL) {
+		s->result.nivcsw = calloc(n, sizeof(uint32_t));
+		if (s->result.nivcsw == NULL)
+			goto out;
+		for (i = 0; i < n; i++)
+			s->result.nivcsw[i] = (uint32_t)csw[i];
+	}
 	s->result.all_succeeded = true;
 	for (i = 0; i < n; i++) {
 		s->result.exit_codes[i] = (int)codes[i];
@@ -124,7 +136,45 @@ static int parse_subject(const cJSON *o, struct journal_subject *s)
 	rc = 0;
 out:
 	free(codes);
+	free(csw);
 	return rc;
+}
+
+/* A finite number in [0, max] at o.key into *out; absent keeps *out. 0 or -1. */
+static int read_number(const cJSON *o, const char *key, double max, double *out)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (j == NULL)
+		return 0;
+	if (!cJSON_IsNumber(j) || !(j->valuedouble >= 0 && j->valuedouble <= max))
+		return -1;
+	*out = j->valuedouble;
+	return 0;
+}
+
+/* The optional step info of a point line (journal.h). */
+static int parse_info(const cJSON *o, struct journal_step_info *info)
+{
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(o, "host");
+	double remeasured = 0, discarded = 0, running = 0;
+
+	if (host != NULL) {
+		if (!cJSON_IsObject(host) || read_number(host, "steal", 1, &info->steal) < 0 ||
+		    read_number(host, "busy", 1, &info->busy) < 0 ||
+		    read_number(host, "load1", 1e6, &info->load1) < 0 ||
+		    read_number(host, "running", 1e6, &running) < 0)
+			return -1;
+		info->has_host = true;
+		info->running = (unsigned)running;
+	}
+	if (read_number(o, "remeasured", 1000, &remeasured) < 0 ||
+	    read_number(o, "discarded_runs", JSON_INT_MAX, &discarded) < 0 ||
+	    remeasured != floor(remeasured) || discarded != floor(discarded))
+		return -1;
+	info->remeasured = (uint32_t)remeasured;
+	info->discarded_runs = (uint64_t)discarded;
+	return 0;
 }
 
 static int parse_point(const cJSON *o, struct journal_point *p)
@@ -143,6 +193,8 @@ static int parse_point(const cJSON *o, struct journal_point *p)
 	    cJSON_GetArraySize(subj) > JOURNAL_SUBJECTS_MAX)
 		return -1;
 	p->index = (size_t)idx->valuedouble;
+	if (parse_info(o, &p->info) < 0)
+		return -1;
 	p->subjects = calloc((size_t)cJSON_GetArraySize(subj), sizeof(*p->subjects));
 	if (p->subjects == NULL)
 		return -1;
@@ -447,6 +499,32 @@ static cJSON *u64_array(const uint64_t *v, size_t n)
 int journal_append(struct journal *j, const char *point_id, size_t index,
 		   const struct journal_subject *subjects, size_t n, struct errbuf *eb)
 {
+	return journal_append_step(j, point_id, index, subjects, n, NULL, eb);
+}
+
+/* Adds info's fields to the point line o. 0, or -1 out of memory. */
+static int add_info(cJSON *o, const struct journal_step_info *info)
+{
+	cJSON *h;
+
+	if (info->has_host) {
+		h = cJSON_AddObjectToObject(o, "host");
+		if (h == NULL || cJSON_AddNumberToObject(h, "steal", info->steal) == NULL ||
+		    cJSON_AddNumberToObject(h, "busy", info->busy) == NULL ||
+		    cJSON_AddNumberToObject(h, "load1", info->load1) == NULL ||
+		    cJSON_AddNumberToObject(h, "running", info->running) == NULL)
+			return -1;
+	}
+	if (cJSON_AddNumberToObject(o, "remeasured", info->remeasured) == NULL ||
+	    cJSON_AddNumberToObject(o, "discarded_runs", (double)info->discarded_runs) == NULL)
+		return -1;
+	return 0;
+}
+
+int journal_append_step(struct journal *j, const char *point_id, size_t index,
+			const struct journal_subject *subjects, size_t n,
+			const struct journal_step_info *info, struct errbuf *eb)
+{
 	cJSON *o = cJSON_CreateObject(), *arr = NULL;
 	size_t i, k;
 	int rc = -1;
@@ -488,7 +566,20 @@ int journal_append(struct journal *j, const char *point_id, size_t index,
 				goto oom;
 			cJSON_AddItemToArray(a, x);
 		}
+		if (r->nivcsw != NULL) {
+			if ((a = cJSON_AddArrayToObject(s, "nivcsw")) == NULL)
+				goto oom;
+			for (k = 0; k < r->n; k++) {
+				cJSON *x = cJSON_CreateNumber((double)r->nivcsw[k]);
+
+				if (x == NULL)
+					goto oom;
+				cJSON_AddItemToArray(a, x);
+			}
+		}
 	}
+	if (info != NULL && add_info(o, info) < 0)
+		goto oom;
 	rc = append_json(j, o, eb);
 	goto out;
 oom:

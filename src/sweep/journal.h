@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -19,7 +20,12 @@
  * File format, one JSON object per line:
  *   {"journal":1,"manifest_sha256":"<hex>","versions":{...},"started":"<UTC>"}
  *   {"point":"<sweep id>","index":N,"subjects":[{"subject":"sudo","format":"sudoers",
- *     "command":"...","wall_ns":[..],"user_ns":[..],"system_ns":[..],"exit_codes":[..]}, ...]}
+ *     "command":"...","wall_ns":[..],"user_ns":[..],"system_ns":[..],"exit_codes":[..],
+ *     "nivcsw":[..]}, ...],
+ *    "host":{"steal":F,"busy":F,"load1":F,"running":N},"remeasured":N,"discarded_runs":N}
+ * "nivcsw", "host", "remeasured" and "discarded_runs" are optional (journals
+ * written before rarbench recorded contention lack them; they read as unknown
+ * and 0).
  * Every line ends in '\n' and is fsync'd before the next point starts. A
  * last line without its '\n' or that does not parse (kill -9 mid-write) is
  * ignored; a bad line followed by good ones is an error.
@@ -33,11 +39,21 @@ struct journal_subject {
 	struct measure_result result; /* arrays owned here (freed by journal_contents_clear) */
 };
 
+/* What a step saw of its host and how often it was measured again (contention.h). */
+struct journal_step_info {
+	bool has_host;
+	double steal, busy, load1; /* over the step (fractions), load at its end */
+	unsigned running;          /* runnable tasks at its end */
+	uint32_t remeasured;       /* attempts thrown away before this one */
+	uint64_t discarded_runs;   /* their runs, summed over subjects */
+};
+
 struct journal_point {
 	char *id;
 	size_t index;
 	struct journal_subject *subjects;
 	size_t nsubjects;
+	struct journal_step_info info;
 };
 
 /* What journal_parse found. */
@@ -93,6 +109,11 @@ struct journal *journal_reopen(const char *path, size_t valid_len, struct errbuf
  */
 int journal_append(struct journal *j, const char *point_id, size_t index,
 		   const struct journal_subject *subjects, size_t n, struct errbuf *eb);
+
+/* journal_append with what the step saw (info NULL: as journal_append). */
+int journal_append_step(struct journal *j, const char *point_id, size_t index,
+			const struct journal_subject *subjects, size_t n,
+			const struct journal_step_info *info, struct errbuf *eb);
 
 /* Closes j. NULL is a no-op. */
 void journal_close(struct journal *j);

@@ -255,7 +255,8 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 	static const char *const keys[] = {
 	    "name",       "description", "subjects",       "axes",        "match",      "command",
 	    "bench_user", "warmup",      "min_runs",       "max_runs",    "min_time_s", "order",
-	    "seed",       "repetitions", "sudoers_layout", "seed_compat", "rounds",     NULL};
+	    "seed",       "repetitions", "sudoers_layout", "seed_compat", "rounds",
+	    "precision",  "estimator",   "drop_contended", "contention_limit", "remeasure", NULL};
 	const cJSON *j;
 	uint64_t v;
 	int e;
@@ -270,7 +271,7 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 	    manifest_get_string(c, root, "$", "bench_user", false, &m->bench_user) < 0)
 		return -1;
 	if (parse_subjects(c, root, m) < 0 || manifest_parse_axes(c, root, m) < 0 ||
-	    manifest_check_sizes(c, m) < 0)
+	    manifest_check_sizes(c, m) < 0 || manifest_parse_precision(c, root, m) < 0)
 		return -1;
 	if (m->command == NULL && (m->command = strdup("/usr/bin/true")) == NULL)
 		return manifest_fail(c, "$.command", "out of memory");
@@ -345,6 +346,8 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 					     j->valuedouble);
 		m->min_time_ns = (uint64_t)llround(j->valuedouble * 1e9);
 	}
+	if (manifest_finish_precision(c, root, m) < 0)
+		return -1;
 	return parse_user(c, m);
 }
 

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "errbuf.h"
+#include "estimate.h"
 #include "measure.h"
 #include "policy.h"
 
@@ -18,6 +19,23 @@
 #define MANIFEST_AXIS_VALUE_MAX 1000000u
 #define MANIFEST_POINTS_MAX 100000u
 #define MANIFEST_STRING_MAX 4096
+
+/*
+ * Precision mode ("precision": true or a percentage): the target and the
+ * defaults of the keys a manifest leaves out, chosen by the study in
+ * doc/precision.md (the seed's sudo sweep in less wall time than its fixed
+ * procedure, slope CV under 1 % on a shared 2-CPU host).
+ */
+#define MANIFEST_PRECISION_DEFAULT_PCT 1.0
+#define MANIFEST_PRECISION_WARMUP 0
+#define MANIFEST_PRECISION_MIN_RUNS 40
+#define MANIFEST_PRECISION_MAX_RUNS 200
+#define MANIFEST_PRECISION_ROUNDS 4
+#define MANIFEST_PRECISION_REMEASURE 1
+/* A step with more contended runs than this fraction is flagged (and measured again). */
+#define MANIFEST_DEFAULT_CONTENTION_LIMIT 0.9
+/* At most this many extra rounds beyond max_runs' worth (a bound on the journal). */
+#define MANIFEST_ROUNDS_MAX 100000u
 
 /* The four axes, in the order of doc/interfaces.md §4 (and of the sweep's nesting). */
 enum manifest_axis_id {
@@ -83,6 +101,23 @@ struct manifest {
 	 * the slope. 1: each point measured once, in sweep order.
 	 */
 	uint32_t rounds;
+	/*
+	 * Precision mode when > 0: the target half-width of the 95 % interval of
+	 * each subject's estimate at each point, relative to it (0.01 = 1 %).
+	 * Every point gets its rounds, then more rounds of the same size (in
+	 * further shuffled passes over the points still short of it) until every
+	 * subject meets it or has max_runs runs. 0: the fixed procedure.
+	 */
+	double precision;
+	enum estimate_kind estimator; /* the per-point statistic reported (and aimed at) */
+	bool drop_contended;          /* the estimate leaves out contended runs */
+	double contention_limit;      /* fraction of contended runs that flags a step */
+	uint32_t remeasure;           /* times a flagged step may be measured again */
+	/*
+	 * The rounds a point may take: rounds, or in precision mode as many
+	 * more as max_runs allows. Journal step ids carry ";round=N" when > 1.
+	 */
+	uint32_t max_rounds;
 	char *text; /* the file verbatim (NUL-terminated copy) */
 	size_t text_len;
 };

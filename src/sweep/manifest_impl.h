@@ -81,4 +81,18 @@ int manifest_parse_axes(struct manifest_ctx *c, const cJSON *root, struct manife
  */
 int manifest_check_sizes(struct manifest_ctx *c, const struct manifest *m);
 
+/*
+ * manifest_precision.c. Reads "precision" (true, false or a percentage) and
+ * "estimator", "drop_contended", "contention_limit", "remeasure"; in
+ * precision mode it sets the defaults of warmup, min_runs, max_runs, rounds
+ * and min_time_s before parse_root reads them. 0, or -1 with c->eb filled.
+ */
+int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
+
+/*
+ * After every key is read: checks what precision mode needs (max_runs,
+ * no min_time_s) and sets m->max_rounds. 0, or -1 with c->eb filled.
+ */
+int manifest_finish_precision(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
+
 #endif

@@ -163,6 +163,27 @@ void progress_point_done(struct progress *p, size_t index)
 	emit(p, o);
 }
 
+void progress_grow(struct progress *p, size_t more)
+{
+	p->total += more;
+}
+
+void progress_remeasure(struct progress *p, size_t index, const char *reason)
+{
+	cJSON *o;
+
+	if (p->mode == PROGRESS_BAR) {
+		draw_bar(p, "measuring again (contention)");
+		return;
+	}
+	if (p->mode != PROGRESS_JSONL || (o = event(p, "remeasure")) == NULL)
+		return;
+	cJSON_AddNumberToObject(o, "index", (double)index);
+	cJSON_AddNumberToObject(o, "total", (double)p->total);
+	cJSON_AddStringToObject(o, "reason", reason);
+	emit(p, o);
+}
+
 void progress_error(struct progress *p, const char *message)
 {
 	cJSON *o;

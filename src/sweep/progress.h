@@ -41,6 +41,18 @@ void progress_point_start(struct progress *p, size_t index, const char *const *n
 /* "point_done": updates the ETA over the points left. */
 void progress_point_done(struct progress *p, size_t index);
 
+/*
+ * Precision mode: more steps were planned (the points short of the
+ * precision get another round). total grows by more; the next events carry it.
+ */
+void progress_grow(struct progress *p, size_t more);
+
+/*
+ * "remeasure": the step index (1-based) is measured again because of
+ * contention; reason is one line. No point_start follows for that step.
+ */
+void progress_remeasure(struct progress *p, size_t index, const char *reason);
+
 /* "error": message is one line. */
 void progress_error(struct progress *p, const char *message);
 

@@ -165,9 +165,12 @@ errs = []
 ra, rb = a["results"], b["results"]
 if len(ra) != len(rb):
     errs.append("result counts %d != %d" % (len(ra), len(rb)))
+# rarbench's additions come after hyperfine's keys, which stay in hyperfine's order.
+ADDED = ["nivcsw", "rarbench"]
 for i, (x, y) in enumerate(zip(ra, rb)):
-    if list(x.keys()) != list(y.keys()):
-        errs.append("result %d keys %s != %s" % (i, list(x.keys()), list(y.keys())))
+    keys = list(x.keys())
+    if keys[:len(y)] != list(y.keys()) or keys[len(y):] != ADDED:
+        errs.append("result %d keys %s != %s + %s" % (i, keys, list(y.keys()), ADDED))
     for k in x:
         if k in y and type(x[k]) is not type(y[k]):
             errs.append("result %d key %s: %s != %s" % (i, k, type(x[k]).__name__, type(y[k]).__name__))

@@ -52,7 +52,7 @@ static const struct export_param params[] = {{"y", "b"}, {"x", "1"}};
 
 static void test_json_schema(void)
 {
-	struct export_entry e[] = {{"a | b", &r3, params, 2}, {"sleep 1.5", &r1, NULL, 0}};
+	struct export_entry e[] = {{"a | b", &r3, params, 2, NULL}, {"sleep 1.5", &r1, NULL, 0, NULL}};
 	struct errbuf eb = {{0}};
 	cJSON *extra = cJSON_CreateObject(), *doc = NULL, *res, *item;
 	char path[128], *text;
@@ -136,7 +136,7 @@ static void test_json_empty_and_no_leftovers(void)
 
 static void test_json_unwritable(void)
 {
-	struct export_entry e[] = {{"x", &r1, NULL, 0}};
+	struct export_entry e[] = {{"x", &r1, NULL, 0, NULL}};
 	struct errbuf eb = {{0}};
 
 	CHECK_INT_EQ(export_json("/nonexistent-dir/x.json", e, 1, NULL, &eb), -1);
@@ -145,7 +145,7 @@ static void test_json_unwritable(void)
 
 static void test_csv(void)
 {
-	struct export_entry e[] = {{"a,\"b\"", &r3, params, 2}};
+	struct export_entry e[] = {{"a,\"b\"", &r3, params, 2, NULL}};
 	struct errbuf eb = {{0}};
 	char path[128], *text;
 
@@ -160,7 +160,7 @@ static void test_csv(void)
 
 static void test_markdown(void)
 {
-	struct export_entry e[] = {{"fast|x", &r3, NULL, 0}, {"slow", &r1, NULL, 0}};
+	struct export_entry e[] = {{"fast|x", &r3, NULL, 0, NULL}, {"slow", &r1, NULL, 0, NULL}};
 	struct errbuf eb = {{0}};
 	char path[128], *text;
 

@@ -124,16 +124,23 @@ static void test_outputs(void)
 	f = fopen(path, "r");
 	CHECK(f != NULL);
 	if (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		/* The original ten columns first, in place; the 95 % intervals after them. */
 		CHECK_STR_EQ(line, "subject\tformat\thost\tx\tn\tintercept_ms\tintercept_se_ms\t"
-				   "slope_us\tslope_se_us\tr2\n");
+				   "slope_us\tslope_se_us\tr2\tintercept_lo_ms\tintercept_hi_ms\t"
+				   "slope_lo_us\tslope_hi_us\n");
 	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
 		char subject[32], format[32], host[32], x[32];
-		double a, ase, b, bse, r2;
+		double a, ase, b, bse, r2, alo, ahi, blo, bhi;
 		int n;
 
-		if (sscanf(line, "%31s\t%31s\t%31s\t%31s\t%d\t%lf\t%lf\t%lf\t%lf\t%lf", subject,
-			   format, host, x, &n, &a, &ase, &b, &bse, &r2) == 10 &&
+		if (sscanf(line,
+			   "%31s\t%31s\t%31s\t%31s\t%d\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf",
+			   subject, format, host, x, &n, &a, &ase, &b, &bse, &r2, &alo, &ahi, &blo,
+			   &bhi) == 14 &&
 		    rows++ == 3) {
+			/* exact lines: the intervals collapse onto the values */
+			CHECK(near(alo, a, 1e-9) && near(ahi, a, 1e-9));
+			CHECK(near(blo, b, 1e-9) && near(bhi, b, 1e-9));
 			CHECK_STR_EQ(subject, "sudo");
 			CHECK_STR_EQ(host, "h1");
 			CHECK_STR_EQ(x, "nb_tasks");
@@ -161,20 +168,48 @@ static void test_outputs(void)
 				    "(nb_tasks) |") != NULL);
 		CHECK(
 		    strstr(table,
-			   "| doas | doas | h0 | 5 | 2.0000 ± 0.0000 | 0.3 ± 0 | 1.00000 | "
-			   "-37.5% [-37.5, -37.5] | +87.5% [+87.5, +87.5] | 8571 [8571, 8571] |") !=
+			   "| doas | doas | h0 | 5 | 2.0000 ± 0.0000 [2.0000, 2.0000] | 0.3 ± 0 [0.3, 0.3] "
+			   "| 1.00000 | -37.5% [-37.5, -37.5] | +87.5% [+87.5, +87.5] | "
+			   "8571 [8571, 8571] |") !=
 		    NULL);
 		CHECK(strstr(table, "| sudo | sudoers | h0 | 5 |") != NULL &&
 		      strstr(table, "| baseline | baseline | - |") != NULL);
 		/* across hosts: slopes 0.16 x 1, 1.1, 1.2 */
 		CHECK(strstr(table, "| sudo | sudoers | 3 | 0.16 | 0.176 | 0.192 | 18.2% |") !=
 		      NULL);
+		/* exact fits: no within-host noise, all of the spread is between hosts; mean
+		 * 0.176, sd 0.016, t(2) = 4.3027: [0.1363, 0.2157] */
+		if (strstr(table, "| 0.176 [0.1363, 0.2157] | 0 | 0.016 | 100% |") == NULL)
+			fprintf(stderr, "%s", table);
+		CHECK(strstr(table, "| 0.176 [0.1363, 0.2157] | 0 | 0.016 | 100% |") != NULL);
 		CHECK(strstr(table, "| sr | rar-cbor | 3 |") != NULL);
 	}
 	free(table);
 	fitreport_free(rep);
 	plotseries_set_free(set);
 	results_free(res);
+}
+
+static void test_hosts_split(void)
+{
+	double b[] = {1, 2, 3}, se[] = {0.5, 0.5, 0.5};
+	struct fitreport_hosts h;
+
+	/* var(b) = 1, within = 0.25: between = 0.75 of it */
+	fitreport_hosts_split(b, se, 3, &h);
+	CHECK_INT_EQ(h.hosts, 3);
+	CHECK(near(h.mean, 2.0, 1e-12));
+	CHECK(near(h.within_sd, 0.5, 1e-12));
+	CHECK(near(h.between_sd, sqrt(0.75), 1e-12));
+	CHECK(near(h.between_share, 0.75, 1e-12));
+	CHECK(near(h.lo, 2.0 - 4.3027 / sqrt(3.0), 1e-9));
+	CHECK(near(h.hi, 2.0 + 4.3027 / sqrt(3.0), 1e-9));
+	/* the hosts differ less than one host's fit is uncertain: nothing between them */
+	se[0] = se[1] = se[2] = 2.0;
+	fitreport_hosts_split(b, se, 3, &h);
+	CHECK(near(h.between_sd, 0.0, 0) && near(h.between_share, 0.0, 0));
+	fitreport_hosts_split(b, se, 1, &h);
+	CHECK(near(h.mean, 1.0, 0) && isnan(h.within_sd) && isnan(h.lo));
 }
 
 static void test_units(void)
@@ -190,5 +225,6 @@ int main(void)
 	RUN(test_compare_with_baseline);
 	RUN(test_outputs);
 	RUN(test_units);
+	RUN(test_hosts_split);
 	return HARNESS_EXIT();
 }

@@ -1,0 +1,94 @@
+/* contention: what the kernel says about interference: which runs waited for a CPU held by
+ * others (from their off-CPU time), the estimate over the others, and the host's CPU steal and
+ * load over a window (/proc/stat, /proc/loadavg). */
+#ifndef RARPERF_CONTENTION_H
+#define RARPERF_CONTENTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errbuf.h"
+#include "estimate.h"
+#include "measure.h"
+
+/*
+ * A run's off-CPU time is its wall time minus the CPU time of the command
+ * and the descendants it reaped (wait4's rusage): exec, wake-ups, I/O and,
+ * on a busy host, the time it sat runnable while another task held the CPU.
+ * A run is contended when its off-CPU time exceeds the baseline (the
+ * smallest off-CPU time among the runs it is judged with: the same subject
+ * at the same point) by more than max(CONTENTION_SLACK_NS, CONTENTION_SLACK_REL
+ * x its wall time). doc/precision.md shows why this and not ru_nivcsw alone:
+ * on this project's 2-CPU host a 17 ms run is preempted 3 to 12 times by
+ * kernel threads at a cost of microseconds, while a run that waited behind a
+ * compiler loses milliseconds.
+ */
+#define CONTENTION_SLACK_NS 50000LL
+#define CONTENTION_SLACK_REL 0.01
+/* A point whose host stole more than this fraction of the CPU time is flagged contended. */
+#define CONTENTION_STEAL_LIMIT 0.05
+
+/* wall - user - system, signed (a multi-threaded command can use more CPU than wall time). */
+int64_t contention_offcpu_ns(uint64_t wall_ns, uint64_t user_ns, uint64_t system_ns);
+
+/* The smallest off-CPU time of r's runs (0 when r has none). */
+int64_t contention_baseline_ns(const struct measure_result *r);
+
+/* Whether run i of r is contended against baseline_ns (above). */
+bool contention_run_contended(const struct measure_result *r, size_t i, int64_t baseline_ns);
+
+/* How many runs of r are contended against baseline_ns. */
+size_t contention_count(const struct measure_result *r, int64_t baseline_ns);
+
+/* How many runs of r the kernel preempted (ru_nivcsw > 0); 0 when r->nivcsw is NULL. */
+size_t contention_preempted(const struct measure_result *r);
+
+/*
+ * The estimate of kind k over r's wall times (ns), leaving out the
+ * contended runs when drop is set, with baseline_ns as above (pass
+ * contention_baseline_ns(r) to judge r by itself). When fewer than
+ * ESTIMATE_PRECISION_MIN_RUNS runs are uncontended, the estimate falls back
+ * to every run (*used tells how many it rests on). scratch holds 2 r->n
+ * doubles. *contended gets the number of contended runs.
+ */
+void contention_estimate(const struct measure_result *r, enum estimate_kind k, bool drop,
+			 int64_t baseline_ns, double *scratch, struct estimate *out,
+			 size_t *contended);
+
+/* The host's cumulative counters at one moment (from /proc/stat and /proc/loadavg). */
+struct contention_host {
+	uint64_t total_ticks; /* every field of the "cpu" line, guest time excluded */
+	uint64_t idle_ticks;  /* idle + iowait */
+	uint64_t steal_ticks;
+	double load1;      /* 1-minute load average */
+	unsigned running;  /* runnable tasks right now (procs_running) */
+};
+
+/* What happened on the host between two snapshots. */
+struct contention_window {
+	double steal;  /* fraction of the CPU time the hypervisor gave to others */
+	double busy;   /* fraction of the CPU time spent running anything (all CPUs) */
+	double load1;  /* the 1-minute load average at the end */
+	unsigned running;
+};
+
+/*
+ * Parses /proc/stat's text (the "cpu " line and "procs_running") and
+ * /proc/loadavg's text into *h. Pure. Returns 0, or -1 when a field is
+ * missing or malformed.
+ */
+int contention_parse_stat(const char *text, struct contention_host *h);
+int contention_parse_loadavg(const char *text, struct contention_host *h);
+
+/*
+ * Reads /proc/stat and /proc/loadavg (never inside a timed region: the
+ * runner calls it between steps). Returns 0, or -1 with eb filled.
+ */
+int contention_read_host(struct contention_host *h, struct errbuf *eb);
+
+/* The window from a to b (b later). Fractions are 0 when no tick passed. */
+void contention_window_of(const struct contention_host *a, const struct contention_host *b,
+			  struct contention_window *w);
+
+#endif

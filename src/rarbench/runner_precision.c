@@ -1,0 +1,178 @@
+/* runner_precision: precision mode's bookkeeping: the runs each point has so far, and whether it
+ * needs another round. */
+/*
+ * The runner walks the manifest's rounds over every point, then further
+ * passes (round rounds+1, rounds+2, ... up to max_rounds) over the points
+ * still short of the precision, each pass shuffled like the first ones.
+ * r->acc holds, per point and active subject, the runs of every journalled
+ * step of that point: built from the journal at start (so --resume decides
+ * exactly as the interrupted run would have), grown by runner_point_measure
+ * after each step, read by run_points (runner_main.c) between passes. A
+ * point's decision depends only on its own steps, so the passes are
+ * reproducible whatever order a resumed run meets them in.
+ */
+#include "runner.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contention.h"
+#include "estimate.h"
+
+/* Appends src's runs to dst (nivcsw kept only while every part has it). */
+static int acc_append(struct measure_result *dst, const struct measure_result *src)
+{
+	size_t n = dst->n + src->n;
+	bool csw = src->nivcsw != NULL && (dst->n == 0 || dst->nivcsw != NULL);
+	uint64_t *w, *u, *s;
+	uint32_t *c;
+	int *e;
+
+	if ((w = realloc(dst->wall_ns, n * sizeof(*w))) == NULL)
+		return -1;
+	dst->wall_ns = w;
+	if ((u = realloc(dst->user_ns, n * sizeof(*u))) == NULL)
+		return -1;
+	dst->user_ns = u;
+	if ((s = realloc(dst->system_ns, n * sizeof(*s))) == NULL)
+		return -1;
+	dst->system_ns = s;
+	if ((e = realloc(dst->exit_codes, n * sizeof(*e))) == NULL)
+		return -1;
+	dst->exit_codes = e;
+	if (csw) {
+		if ((c = realloc(dst->nivcsw, n * sizeof(*c))) == NULL)
+			return -1;
+		dst->nivcsw = c;
+		memcpy(c + dst->n, src->nivcsw, src->n * sizeof(*c));
+	} else {
+		free(dst->nivcsw);
+		dst->nivcsw = NULL;
+	}
+	memcpy(w + dst->n, src->wall_ns, src->n * sizeof(*w));
+	memcpy(u + dst->n, src->user_ns, src->n * sizeof(*u));
+	memcpy(s + dst->n, src->system_ns, src->n * sizeof(*s));
+	memcpy(e + dst->n, src->exit_codes, src->n * sizeof(*e));
+	dst->n = n;
+	dst->cap = n;
+	dst->complete = true;
+	return 0;
+}
+
+int runner_acc_add(struct runner *r, size_t idx, const struct journal_subject *js, size_t n,
+		   uint64_t discarded, struct errbuf *eb)
+{
+	struct runner_acc *a;
+	size_t i, k = 0;
+
+	if (r->acc == NULL)
+		return 0;
+	a = &r->acc[idx];
+	if (n != r->nactive)
+		return errbuf_set(eb, "point %zu: a step has %zu subjects, this run measures %zu",
+				  idx + 1, n, r->nactive);
+	if (a->res == NULL && (a->res = calloc(r->nactive, sizeof(*a->res))) == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (i = 0; i < r->nsubjects; i++) {
+		if (r->subjects[i].skip_reason != NULL)
+			continue;
+		if (strcmp(js[k].subject, r->subjects[i].ms->id) != 0)
+			return errbuf_set(eb, "point %zu: a step measured %s where this run has %s",
+					  idx + 1, js[k].subject, r->subjects[i].ms->id);
+		if (acc_append(&a->res[k], &js[k].result) < 0)
+			return errbuf_set(eb, "out of memory");
+		k++;
+	}
+	a->steps++;
+	a->discarded += n > 0 ? discarded / n : 0;
+	return 0;
+}
+
+uint64_t runner_acc_spent(const struct runner *r, size_t idx)
+{
+	const struct runner_acc *a = r->acc != NULL ? &r->acc[idx] : NULL;
+
+	if (a == NULL || a->res == NULL || r->nactive == 0)
+		return 0;
+	return a->res[0].n + a->discarded;
+}
+
+/* The runs of one round (each round, the extra ones too, takes the same number). */
+static uint64_t round_runs(const struct runner *r)
+{
+	return (r->m->min_runs + r->m->rounds - 1) / r->m->rounds;
+}
+
+int runner_acc_init(struct runner *r, struct errbuf *eb)
+{
+	size_t i, idx;
+	uint32_t round;
+
+	if (r->m->precision <= 0)
+		return 0;
+	r->acc = calloc(sweep_count(r->sweep), sizeof(*r->acc));
+	if (r->acc == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (i = 0; i < r->done.npoints; i++) {
+		const struct journal_point *p = &r->done.points[i];
+
+		if (sweep_parse_step_id(r->sweep, p->id, r->m->max_rounds, &idx, &round) < 0)
+			return errbuf_set(eb, "journal point %s is not in this sweep", p->id);
+		if (runner_acc_add(r, idx, p->subjects, p->nsubjects, p->info.discarded_runs,
+				   eb) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+bool runner_acc_needs_more(const struct runner *r, size_t idx)
+{
+	const struct runner_acc *a = &r->acc[idx];
+	double *scratch = NULL;
+	bool more = false;
+	size_t k, most = 0;
+
+	if (a->res == NULL)
+		return true;
+	if (runner_acc_spent(r, idx) + round_runs(r) > r->m->max_runs)
+		return false;
+	for (k = 0; k < r->nactive; k++)
+		if (a->res[k].n > most)
+			most = a->res[k].n;
+	scratch = malloc(2 * (most ? most : 1) * sizeof(double));
+	/* Out of memory here only costs a round: measure rather than stop. */
+	if (scratch == NULL)
+		return true;
+	for (k = 0; k < r->nactive && !more; k++) {
+		const struct measure_result *res = &a->res[k];
+		struct estimate e;
+		size_t contended;
+
+		contention_estimate(res, r->m->estimator, r->m->drop_contended,
+				    contention_baseline_ns(res), scratch, &e, &contended);
+		more = !estimate_meets(&e, r->m->precision);
+	}
+	free(scratch);
+	return more;
+}
+
+int64_t runner_acc_baseline(const struct runner *r, size_t idx, size_t k)
+{
+	if (r->acc == NULL || r->acc[idx].res == NULL || r->acc[idx].res[k].n == 0)
+		return INT64_MAX;
+	return contention_baseline_ns(&r->acc[idx].res[k]);
+}
+
+void runner_acc_clear(struct runner *r)
+{
+	size_t i, k;
+
+	for (i = 0; r->acc != NULL && i < sweep_count(r->sweep); i++) {
+		for (k = 0; r->acc[i].res != NULL && k < r->nactive; k++)
+			measure_result_clear(&r->acc[i].res[k]);
+		free(r->acc[i].res);
+	}
+	free(r->acc);
+	r->acc = NULL;
+}

@@ -1,0 +1,112 @@
+/* manifest_precision: the keys of precision mode and of the estimate (precision, estimator,
+ * drop_contended, contention_limit, remeasure) and the defaults precision mode brings. */
+#include "manifest_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *estimator_name(int i)
+{
+	return estimate_kind_name((enum estimate_kind)i);
+}
+
+/* A number in [lo, hi] at root.key into *out; absent keeps *out. */
+static int get_number(struct manifest_ctx *c, const cJSON *root, const char *key, double lo,
+		      double hi, double *out)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
+	char p[MANIFEST_PATH_MAX_CHARS];
+
+	if (j == NULL)
+		return 0;
+	manifest_child_path(p, "$", key);
+	if (!cJSON_IsNumber(j))
+		return manifest_fail(c, p, "expected a number, got %s", manifest_type_name(j));
+	if (!(j->valuedouble >= lo && j->valuedouble <= hi))
+		return manifest_fail(c, p, "%g is out of range (%g to %g)", j->valuedouble, lo, hi);
+	*out = j->valuedouble;
+	return 0;
+}
+
+int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "precision");
+	uint64_t v;
+	int e;
+
+	m->estimator = ESTIMATE_MEDIAN;
+	m->drop_contended = true;
+	m->contention_limit = MANIFEST_DEFAULT_CONTENTION_LIMIT;
+	if (j != NULL) {
+		if (cJSON_IsTrue(j))
+			m->precision = MANIFEST_PRECISION_DEFAULT_PCT / 100.0;
+		else if (cJSON_IsFalse(j))
+			m->precision = 0;
+		else if (!cJSON_IsNumber(j))
+			return manifest_fail(c, "$.precision",
+					     "expected true, false or a percentage, got %s",
+					     manifest_type_name(j));
+		else if (!(j->valuedouble >= 0 && j->valuedouble < 100))
+			return manifest_fail(c, "$.precision",
+					     "%g is out of range (a percentage below 100; 0: the "
+					     "fixed procedure)",
+					     j->valuedouble);
+		else
+			m->precision = j->valuedouble / 100.0;
+	}
+	if (m->precision > 0) {
+		m->warmup = MANIFEST_PRECISION_WARMUP;
+		m->min_runs = MANIFEST_PRECISION_MIN_RUNS;
+		m->max_runs = MANIFEST_PRECISION_MAX_RUNS;
+		m->rounds = MANIFEST_PRECISION_ROUNDS;
+		m->min_time_ns = 0;
+		m->remeasure = MANIFEST_PRECISION_REMEASURE;
+	}
+	e = (int)m->estimator;
+	if (manifest_get_enum(c, root, "$", "estimator", estimator_name, ESTIMATE_KIND_COUNT, &e) <
+	    0)
+		return -1;
+	m->estimator = (enum estimate_kind)e;
+	j = cJSON_GetObjectItemCaseSensitive(root, "drop_contended");
+	if (j != NULL && !cJSON_IsBool(j))
+		return manifest_fail(c, "$.drop_contended", "expected a boolean, got %s",
+				     manifest_type_name(j));
+	if (j != NULL)
+		m->drop_contended = cJSON_IsTrue(j);
+	if (get_number(c, root, "contention_limit", 0, 1, &m->contention_limit) < 0)
+		return -1;
+	v = m->remeasure;
+	if (manifest_get_uint(c, root, "$", "remeasure", 0, 10, &v) < 0)
+		return -1;
+	m->remeasure = (uint32_t)v;
+	return 0;
+}
+
+int manifest_finish_precision(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	uint32_t per_round = (m->min_runs + m->rounds - 1) / m->rounds;
+	uint64_t extra;
+
+	m->max_rounds = m->rounds;
+	if (m->precision <= 0)
+		return 0;
+	if (m->max_runs == 0)
+		return manifest_fail(c, "$.max_runs",
+				     "precision mode needs a bound (default %u)",
+				     MANIFEST_PRECISION_MAX_RUNS);
+	if (m->min_time_ns != 0 && cJSON_GetObjectItemCaseSensitive(root, "min_time_s") != NULL)
+		return manifest_fail(c, "$.min_time_s",
+				     "does not apply in precision mode, where the precision "
+				     "decides how long a point runs (remove it or set it to 0)");
+	/* Extra rounds of per_round runs each, while a point has fewer than max_runs. */
+	extra = m->max_runs > (uint64_t)per_round * m->rounds
+		    ? (m->max_runs - (uint64_t)per_round * m->rounds + per_round - 1) / per_round
+		    : 0;
+	if (m->rounds + extra > MANIFEST_ROUNDS_MAX)
+		return manifest_fail(c, "$.max_runs",
+				     "%u runs in rounds of %u would take more than %u rounds",
+				     m->max_runs, per_round, MANIFEST_ROUNDS_MAX);
+	m->max_rounds = m->rounds + (uint32_t)extra;
+	return 0;
+}
