@@ -29,7 +29,7 @@ struct mntns *mntns_show_file_at(const char *target, const char *source, struct 
 	char parent[PATH_MAX], upper[PATH_MAX + 16], work[PATH_MAX + 16], link[PATH_MAX + 32];
 	char opts[3 * PATH_MAX + 64];
 	const char *name;
-	int home = -1, n;
+	int home = -1, cwd = -1, n;
 	struct stat st;
 
 	if (target[0] != '/' || source[0] != '/') {
@@ -72,8 +72,11 @@ struct mntns *mntns_show_file_at(const char *target, const char *source, struct 
 	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s", parent, upper, work);
 
 	home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (home < 0) {
-		errbuf_set_errno(eb, errno, "/proc/self/ns/mnt");
+	/* setns into a mount namespace moves the working directory to its root: keep ours. */
+	cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (home < 0 || cwd < 0) {
+		errbuf_set_errno(eb, errno, "%s",
+				 home < 0 ? "/proc/self/ns/mnt" : "the working directory");
 		goto fail;
 	}
 	if (unshare(CLONE_NEWNS) != 0) {
@@ -101,12 +104,20 @@ back:
 	}
 	close(home);
 	home = -1;
+	if (fchdir(cwd) != 0) {
+		errbuf_set_errno(eb, errno, "returning to the working directory");
+		goto fail;
+	}
+	close(cwd);
+	cwd = -1;
 	if (ns->fd < 0)
 		goto fail;
 	return ns;
 fail:
 	if (home >= 0)
 		close(home);
+	if (cwd >= 0)
+		close(cwd);
 	mntns_free(ns);
 	return NULL;
 }

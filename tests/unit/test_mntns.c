@@ -61,11 +61,19 @@ static void test_shows_file_inside_only(void)
 	/* A name under /etc that nothing uses, and that must never appear outside. */
 	snprintf(target, sizeof(target), "/etc/rarperf-test-mntns-%d", (int)getpid());
 	write_file(source, "first\n");
+	CHECK_INT_EQ(chdir(dir), 0);
 	ns = mntns_show_file_at(target, source, &eb);
 	CHECK(ns != NULL);
 	if (ns == NULL) {
 		fprintf(stderr, "  %s\n", eb.msg);
 		return;
+	}
+	/* The working directory survives the round trip through the new namespace. */
+	{
+		char here[512];
+
+		CHECK(getcwd(here, sizeof(here)) != NULL && strcmp(here, dir) == 0);
+		CHECK_INT_EQ(chdir("/"), 0);
 	}
 	CHECK(lstat(target, &st) != 0);
 	CHECK_INT_EQ(cat_into(ns, target, out), 0);
