@@ -458,10 +458,13 @@ static void results_read_tools(struct results *res, const cJSON *meta)
 static void results_read_all_tools(struct results *res, const cJSON *root)
 {
 	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta"), *h;
+	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(meta, "hosts");
 
 	results_read_tools(res, meta);
-	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(meta, "hosts"))
-	    results_read_tools(res, h);
+	cJSON_ArrayForEach(h, hosts)
+	{
+		results_read_tools(res, h);
+	}
 }
 
 int results_parse(struct results *res, const char *buf, size_t len, const char *name,

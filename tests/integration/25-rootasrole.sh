@@ -35,13 +35,14 @@ jq -r '.tools | to_entries[] | select(.key | startswith("dosr")) | select(.value
 check "facts.json lists dosr-json and dosr-cbor as present" \
 	sh -c "cut -f1 '$tmp/dosrs' | grep -qx dosr-json && cut -f1 '$tmp/dosrs' | grep -qx dosr-cbor"
 
-# write NAME FORMAT SETTINGS DATA confgen-args...: the policy that NAME reads.
+# write NAME FORMAT SETTINGS DATA confgen-args...: the policy that NAME reads, in the dialect of
+# its version ($version of the loop below: RootAsRole 4 reads a CBOR build's settings as CBOR).
 write() {
 	local name=$1 format=$2 settings=$3 data=$4
 	shift 4
 	case $format in
-	rar-json) "$CONFGEN" "$@" --rar-json "$settings" ;;
-	rar-cbor) "$CONFGEN" "$@" --rar-cbor "$settings" --rar-cbor-data "$data" ;;
+	rar-json) "$CONFGEN" "$@" --rar-version "$version" --rar-json "$settings" ;;
+	rar-cbor) "$CONFGEN" "$@" --rar-version "$version" --rar-cbor "$settings" --rar-cbor-data "$data" ;;
 	esac
 }
 # run AS BIN CMD: runs BIN CMD as AS without a terminal; prints "rc|stdout|stderr" on one line.
@@ -73,6 +74,12 @@ while IFS=$'\t' read -r name format settings data version; do
 			fi
 			out=$(run "$user" "$bin" /usr/bin/true)
 			check "$what: /usr/bin/true granted" granted "$out" || echo "# $out"
+			if [ "$m" = last ] && [ "$shape" = 2:2:50:3 ] && [ "$format" = rar-cbor ]; then
+				want=7b kind=JSON # '{'
+				[ "${version%%.*}" -ge 4 ] && want=bf kind=CBOR # an indefinite map
+				check "$name: its settings file is $kind, as RootAsRole $version reads it" \
+					[ "$(head -c1 "$settings" | od -An -tx1 | tr -d ' ')" = "$want" ]
+			fi
 			out=$(run "$user" "$bin" /usr/bin/false)
 			check "$what: /usr/bin/false refused" refused "$out" || echo "# $out"
 		done
@@ -118,8 +125,9 @@ done <"$tmp/dosrs"
 	printf '{"name":"it25","subjects":['
 	sep=
 	while IFS=$'\t' read -r name format settings data version; do
-		printf '%s{"id":"sr-%s","format":"%s","program":"%s","policy":"%s"%s}' "$sep" "${name#dosr-}" "$format" \
-			"$prefix/bin/$name" "$settings" "$([ "$format" = rar-cbor ] && printf ',"policy_data":"%s"' "$data")"
+		printf '%s{"id":"sr-%s","format":"%s","rar_version":"%s","program":"%s","policy":"%s"%s}' "$sep" \
+			"${name#dosr-}" "$format" "$version" "$prefix/bin/$name" "$settings" \
+			"$([ "$format" = rar-cbor ] && printf ',"policy_data":"%s"' "$data")"
 		sep=,
 	done <"$tmp/dosrs"
 	printf '],"axes":{"nb_tasks":[1,30]},"warmup":1,"min_runs":3,"max_runs":3,"min_time_s":0}\n'
