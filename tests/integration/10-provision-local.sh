@@ -103,6 +103,12 @@ for d in dosr-json dosr-cbor; do
 	check "bench user: $d /usr/bin/true is granted" as_bench "$prefix/bin/$d" /usr/bin/true
 	check "bench user: $d /usr/bin/id is denied" sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/$d' /usr/bin/id </dev/null >/dev/null 2>&1"
 done
+check "facts.json: sudo-rs present from the crate registry, its policy in the prefix" \
+	sh -c "jq -e '.tools[\"sudo-rs\"] | .present and (.source | startswith(\"crates.io:sudo-rs@\")) and .policy == \"$prefix/etc/sudoers-rs\"' '$f' >/dev/null"
+check "sudo-rs is setuid root in the prefix, visudo-rs beside it" \
+	sh -c "[ \"\$(stat -c '%u %a' '$prefix/bin/sudo-rs')\" = '0 4755' ] && '$prefix/sbin/visudo-rs' -c -f '$prefix/etc/sudoers-rs' >/dev/null"
+check "facts.json: RootAsRole 4.0.3 built too, and PAM noted for it" \
+	sh -c "jq -e '.tools[\"dosr-4.0.3-cbor\"] | .present and .version == \"4.0.3\" and .pam == true' '$f' >/dev/null"
 check "facts.json: dosr-json reads JSON, dosr-cbor CBOR, each from its own settings file" \
 	sh -c "jq -e '.tools[\"dosr-json\"].settings_baked.RAR_CFG_TYPE == \"json\" and .tools[\"dosr-cbor\"].settings_baked.RAR_CFG_TYPE == \"cbor\" and .tools[\"dosr-cbor\"].policy == \"$prefix/etc/rootasrole-cbor.bin\"' '$f' >/dev/null"
 check "no temporary file left beside facts.json" sh -c "! ls -a '$prefix' | grep -q '^\.facts\|ansible.*tmp'"
