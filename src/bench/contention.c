@@ -31,6 +31,22 @@ int64_t contention_baseline_ns(const struct measure_result *r)
 	return best;
 }
 
+static int contention_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int64_t contention_reference_ns(int64_t *baselines, size_t n)
+{
+	if (n == 0)
+		return INT64_MAX;
+	qsort(baselines, n, sizeof(*baselines), contention_cmp_i64);
+	/* The lower middle for an even count: a reference never above half the points. */
+	return baselines[(n - 1) / 2];
+}
+
 bool contention_run_contended(const struct measure_result *r, size_t i, int64_t baseline_ns)
 {
 	int64_t off = contention_offcpu_ns(r->wall_ns[i], r->user_ns[i], r->system_ns[i]);
@@ -59,10 +75,11 @@ size_t contention_preempted(const struct measure_result *r)
 	return n;
 }
 
-void contention_estimate(const struct measure_result *r, enum estimate_kind k, bool drop,
+bool contention_estimate(const struct measure_result *r, enum estimate_kind k, bool drop,
 			 int64_t baseline_ns, double *scratch, struct estimate *out,
 			 size_t *contended)
 {
+	bool fell_back = false;
 	size_t m = 0;
 
 	*contended = 0;
@@ -79,8 +96,10 @@ void contention_estimate(const struct measure_result *r, enum estimate_kind k, b
 		m = 0;
 		for (size_t i = 0; i < r->n; i++)
 			scratch[m++] = (double)r->wall_ns[i];
+		fell_back = true;
 	}
 	estimate_of(scratch, m, k, scratch + r->n, out);
+	return fell_back;
 }
 
 /* The unsigned number after *p (skipping blanks); -1 when there is none. */

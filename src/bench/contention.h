@@ -35,6 +35,15 @@ int64_t contention_offcpu_ns(uint64_t wall_ns, uint64_t user_ns, uint64_t system
 /* The smallest off-CPU time of r's runs (0 when r has none). */
 int64_t contention_baseline_ns(const struct measure_result *r);
 
+/*
+ * The reference off-CPU time of one subject across a sweep: the median of
+ * its points' baselines (each point's smallest off-CPU time). A point whose
+ * every run waited (a build running throughout it) has a baseline far above
+ * it, and is judged against min(its baseline, the reference) instead of
+ * against itself. baselines is reordered. INT64_MAX when n is 0.
+ */
+int64_t contention_reference_ns(int64_t *baselines, size_t n);
+
 /* Whether run i of r is contended against baseline_ns (above). */
 bool contention_run_contended(const struct measure_result *r, size_t i, int64_t baseline_ns);
 
@@ -50,9 +59,11 @@ size_t contention_preempted(const struct measure_result *r);
  * contention_baseline_ns(r) to judge r by itself). When fewer than
  * ESTIMATE_PRECISION_MIN_RUNS runs are uncontended, the estimate falls back
  * to every run (*used tells how many it rests on). scratch holds 2 r->n
- * doubles. *contended gets the number of contended runs.
+ * doubles. *contended gets the number of contended runs. Returns true when
+ * it fell back (an estimate that then says nothing about an uncontended host,
+ * and never meets a precision target).
  */
-void contention_estimate(const struct measure_result *r, enum estimate_kind k, bool drop,
+bool contention_estimate(const struct measure_result *r, enum estimate_kind k, bool drop,
 			 int64_t baseline_ns, double *scratch, struct estimate *out,
 			 size_t *contended);
 

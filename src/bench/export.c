@@ -107,16 +107,19 @@ int export_summarize(const struct measure_result *r, const struct export_extras 
 		     struct export_summary *out, struct errbuf *eb)
 {
 	double *scratch = malloc(2 * (r->n ? r->n : 1) * sizeof(double));
+	int64_t base = contention_baseline_ns(r);
 
 	memset(out, 0, sizeof(*out));
 	if (scratch == NULL)
 		return errbuf_set(eb, "out of memory");
-	contention_estimate(r, x->estimator, x->drop_contended, contention_baseline_ns(r), scratch,
-			    &out->est, &out->contended);
+	if (x->has_reference && x->reference_ns < base)
+		base = x->reference_ns;
+	out->fell_back = contention_estimate(r, x->estimator, x->drop_contended, base, scratch,
+					     &out->est, &out->contended);
 	free(scratch);
 	out->preempted = contention_preempted(r);
 	out->reached = estimate_rel_halfwidth(&out->est);
-	out->met = x->precision > 0 && estimate_meets(&out->est, x->precision);
+	out->met = x->precision > 0 && !out->fell_back && estimate_meets(&out->est, x->precision);
 	out->contended_point = (r->n > 0 && (double)out->contended > x->contention_limit * r->n) ||
 			       (x->has_point && x->steal > CONTENTION_STEAL_LIMIT);
 	return 0;

@@ -29,6 +29,10 @@ struct export_extras {
 	double precision;        /* the target relative half-width; 0: fixed count (null) */
 	double contention_limit; /* a point with more contended runs than this fraction is
 				    flagged "contended" */
+	bool has_reference;      /* runs are judged against min(their own baseline, reference_ns):
+				    the subject's reference off-CPU time across the sweep
+				    (contention_reference_ns); false: their own baseline */
+	int64_t reference_ns;
 	bool has_point;          /* manifest mode: the fields below are known */
 	uint32_t rounds;         /* steps merged into the result */
 	uint32_t remeasured;     /* steps measured again because of contention */
@@ -55,7 +59,8 @@ struct export_summary {
 	struct estimate est;
 	size_t contended, preempted;
 	double reached; /* relative half-width of est, INFINITY when unknown */
-	bool met;       /* precision > 0 and reached <= precision */
+	bool fell_back; /* fewer than 6 uncontended runs: the estimate is over every run */
+	bool met;       /* precision > 0, reached <= precision, and not fell_back */
 	bool contended_point;
 };
 

@@ -285,9 +285,9 @@ static int measure_extend(struct measure_group *g, uint64_t *total, struct errbu
 			g->scratch = grown;
 			g->scratch_cap = 2 * r->n;
 		}
-		contention_estimate(r, g->opts->estimator, g->opts->drop_contended,
-				    contention_baseline_ns(r), g->scratch, &e, &contended);
-		if (estimate_meets(&e, g->opts->precision))
+		if (!contention_estimate(r, g->opts->estimator, g->opts->drop_contended,
+					 contention_baseline_ns(r), g->scratch, &e, &contended) &&
+		    estimate_meets(&e, g->opts->precision))
 			continue;
 		more = r->n / 8 > 0 ? r->n / 8 : 1;
 		if (more > g->cap[i] - r->n)

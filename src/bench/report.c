@@ -36,6 +36,7 @@ struct report {
 	int phase; /* MEASURE_EV_WARMUP or MEASURE_EV_RUN, for the ETA */
 	size_t phase_group;
 	unsigned spin;
+	const struct export_extras *extras; /* NULL: no estimate line */
 };
 
 int report_style_parse(const char *s, enum report_style *style)
@@ -166,6 +167,38 @@ static double report_mean_s(const uint64_t *x, size_t n)
 	return n ? sum / (double)n / 1e9 : 0.0;
 }
 
+void report_set_extras(struct report *rep, const struct export_extras *x)
+{
+	rep->extras = x;
+}
+
+/*
+ * "  Estimate (median of uncontended runs, 95 % CI):  1.234 ms [1.230, 1.240], ±0.4 %
+ * (target 1 %: met), 3 of 40 runs contended".
+ */
+static void report_estimate(struct report *rep, const struct measure_result *r)
+{
+	const struct export_extras *x = rep->extras;
+	struct export_summary sum;
+	struct errbuf eb = {{0}};
+	double scale;
+	const char *u;
+
+	if (x == NULL || r->n < 2 || export_summarize(r, x, &sum, &eb) != 0)
+		return;
+	scale = sum.est.value < 1e9 ? 1e6 : 1e9;
+	u = scale == 1e6 ? "ms" : "s";
+	fprintf(rep->out, "  Estimate (%s%s, 95 %% CI):  %.4g %s", estimate_kind_name(x->estimator),
+		x->drop_contended ? " of uncontended runs" : "", sum.est.value / scale, u);
+	if (isfinite(sum.est.lo))
+		fprintf(rep->out, " [%.4g, %.4g], ±%.2g %%", sum.est.lo / scale, sum.est.hi / scale,
+			100.0 * sum.reached);
+	if (x->precision > 0)
+		fprintf(rep->out, " (target %.2g %%: %s)", 100.0 * x->precision,
+			sum.met ? "met" : "not met");
+	fprintf(rep->out, ", %zu of %zu runs contended\n", sum.contended, r->n);
+}
+
 static void report_summary(struct report *rep, const struct measure_result *r, bool shell)
 {
 	double *x = malloc(r->n * 3 * sizeof(double) + 1);
@@ -218,6 +251,7 @@ static void report_summary(struct report *rep, const struct measure_result *r, b
 			    report_c(rep, C_RESET), report_c(rep, C_MAGENTA), mx,
 			    report_c(rep, C_RESET), report_c(rep, C_DIM), r->n,
 			    report_c(rep, C_RESET));
+			report_estimate(rep, r);
 		}
 	}
 	fflush(rep->out);

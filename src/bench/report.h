@@ -34,6 +34,13 @@ struct report *report_new(FILE *out, FILE *err, enum report_style style,
 			  const enum export_time_unit *unit);
 void report_free(struct report *rep);
 
+/*
+ * After each summary, also show the estimate with its 95 % interval, the
+ * precision reached and the contended runs, as the export's "rarbench"
+ * object says them. x is borrowed; NULL: hyperfine's summary only.
+ */
+void report_set_extras(struct report *rep, const struct export_extras *x);
+
 /* Parses a --style value; -1 when unknown. */
 int report_style_parse(const char *s, enum report_style *style);
 

@@ -409,6 +409,7 @@ int main(int argc, char **argv)
 	ctx.extras.drop_contended = true;
 	ctx.extras.precision = cfg.precision;
 	ctx.extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
+	report_set_extras(ctx.rep, &ctx.extras);
 	if (ctx.rep == NULL || ctx.extra == NULL) {
 		fprintf(stderr, "rarbench: out of memory\n");
 		goto out;

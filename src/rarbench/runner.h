@@ -77,6 +77,7 @@ struct runner {
 	struct journal_contents done;
 	bool *point_done; /* sweep_count x m->max_rounds: step (point, round) journalled */
 	struct runner_acc *acc; /* sweep_count entries in precision mode, else NULL */
+	int64_t *reference_ns;  /* per active subject: contention_reference_ns over r->acc */
 	/* Attempts measured by this invocation, and how many had too many contended runs:
 	 * re-measuring pays only against bursts (runner_point_measure). */
 	size_t attempts, flagged;
@@ -160,8 +161,15 @@ uint64_t runner_acc_spent(const struct runner *r, size_t idx);
  */
 bool runner_acc_needs_more(const struct runner *r, size_t idx);
 
-/* The baseline off-CPU time of subject k at point idx so far (INT64_MAX: no runs yet). */
+/*
+ * The baseline off-CPU time subject k's runs at point idx are judged
+ * against: the smaller of the point's own so far and the subject's
+ * reference across the sweep (INT64_MAX: neither is known yet).
+ */
 int64_t runner_acc_baseline(const struct runner *r, size_t idx, size_t k);
+
+/* Recomputes r->reference_ns from r->acc (once per pass: it sorts every point's baseline). */
+void runner_acc_refresh(struct runner *r);
 
 /* Frees r->acc. */
 void runner_acc_clear(struct runner *r);

@@ -233,6 +233,8 @@ static int run_points(struct runner *r)
 	for (round = 1; round <= mr && status == 0; round++) {
 		bool extra = round > r->m->rounds;
 
+		/* The subjects' references as of the pass's start (runner_precision.c). */
+		runner_acc_refresh(r);
 		sweep_round_order(r->sweep, round, mr, r->m->seed, order);
 		k = needing = 0;
 		for (i = 0; i < n; i++) {

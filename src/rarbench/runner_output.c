@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "atomicfile.h"
+#include "contention.h"
 #include "export.h"
 #include "stats.h"
 
@@ -187,6 +188,29 @@ out:
 	return rc;
 }
 
+/*
+ * The reference off-CPU time of subject across the sweep (contention.h):
+ * the median of its points' smallest off-CPU times. INT64_MAX when out of
+ * memory (each point then judged by itself).
+ */
+static int64_t subject_reference(const struct sweep *s, const struct merged *by_index,
+				 const char *subject)
+{
+	size_t i, k, m = 0;
+	int64_t *b = malloc((sweep_count(s) ? sweep_count(s) : 1) * sizeof(*b)), ref;
+
+	if (b == NULL)
+		return INT64_MAX;
+	for (i = 0; i < sweep_count(s); i++)
+		for (k = 0; k < by_index[i].nsubjects; k++)
+			if (strcmp(by_index[i].subjects[k].subject, subject) == 0 &&
+			    by_index[i].subjects[k].result.n > 0)
+				b[m++] = contention_baseline_ns(&by_index[i].subjects[k].result);
+	ref = contention_reference_ns(b, m);
+	free(b);
+	return ref;
+}
+
 static void fmt_seconds(FILE *f, double ns)
 {
 	if (ns != ns)
@@ -251,6 +275,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 {
 	struct merged *by_index = NULL;
 	struct export_entry *entries = NULL;
+	struct export_extras *xs = NULL;
 	struct entry_params *params = NULL;
 	cJSON *extra = NULL;
 	char path[PATH_MAX];
@@ -265,9 +290,10 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	if (merge_points(m, s, c, by_index, &n, eb) < 0)
 		goto out;
 	entries = calloc(n, sizeof(*entries));
+	xs = calloc(n, sizeof(*xs));
 	params = calloc(n, sizeof(*params));
 	extra = cJSON_CreateObject();
-	if (entries == NULL || params == NULL || extra == NULL) {
+	if (entries == NULL || xs == NULL || params == NULL || extra == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
@@ -291,8 +317,11 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 				ep->params[np++] =
 				    (struct export_param){"repetition", ep->values[4]};
 			}
+			xs[e] = by_index[i].extras;
+			xs[e].has_reference = true;
+			xs[e].reference_ns = subject_reference(s, by_index, js->subject);
 			entries[e] = (struct export_entry){js->command, &js->result, ep->params,
-							   np, &by_index[i].extras};
+							   np, &xs[e]};
 		}
 	}
 	/* extra adopts the copy of meta. */
@@ -310,6 +339,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 out:
 	cJSON_Delete(extra);
 	free(params);
+	free(xs);
 	free(entries);
 	merged_clear(by_index, sweep_count(s));
 	return rc;

@@ -112,7 +112,8 @@ int runner_acc_init(struct runner *r, struct errbuf *eb)
 	if (r->m->precision <= 0)
 		return 0;
 	r->acc = calloc(sweep_count(r->sweep), sizeof(*r->acc));
-	if (r->acc == NULL)
+	r->reference_ns = calloc(r->nactive ? r->nactive : 1, sizeof(*r->reference_ns));
+	if (r->acc == NULL || r->reference_ns == NULL)
 		return errbuf_set(eb, "out of memory");
 	for (i = 0; i < r->done.npoints; i++) {
 		const struct journal_point *p = &r->done.points[i];
@@ -123,7 +124,28 @@ int runner_acc_init(struct runner *r, struct errbuf *eb)
 				   eb) < 0)
 			return -1;
 	}
+	runner_acc_refresh(r);
 	return 0;
+}
+
+void runner_acc_refresh(struct runner *r)
+{
+	size_t n = sweep_count(r->sweep), i, k, m;
+	int64_t *b;
+
+	if (r->acc == NULL)
+		return;
+	b = malloc((n ? n : 1) * sizeof(*b));
+	for (k = 0; k < r->nactive; k++) {
+		r->reference_ns[k] = INT64_MAX;
+		if (b == NULL)
+			continue; /* out of memory: each point judged by itself */
+		for (i = m = 0; i < n; i++)
+			if (r->acc[i].res != NULL && r->acc[i].res[k].n > 0)
+				b[m++] = contention_baseline_ns(&r->acc[i].res[k]);
+		r->reference_ns[k] = contention_reference_ns(b, m);
+	}
+	free(b);
 }
 
 bool runner_acc_needs_more(const struct runner *r, size_t idx)
@@ -149,9 +171,10 @@ bool runner_acc_needs_more(const struct runner *r, size_t idx)
 		struct estimate e;
 		size_t contended;
 
-		contention_estimate(res, r->m->estimator, r->m->drop_contended,
-				    contention_baseline_ns(res), scratch, &e, &contended);
-		more = !estimate_meets(&e, r->m->precision);
+		/* An estimate that fell back to every run (nearly all waited) is no evidence. */
+		more = contention_estimate(res, r->m->estimator, r->m->drop_contended,
+					   runner_acc_baseline(r, idx, k), scratch, &e, &contended) ||
+		       !estimate_meets(&e, r->m->precision);
 	}
 	free(scratch);
 	return more;
@@ -159,9 +182,13 @@ bool runner_acc_needs_more(const struct runner *r, size_t idx)
 
 int64_t runner_acc_baseline(const struct runner *r, size_t idx, size_t k)
 {
-	if (r->acc == NULL || r->acc[idx].res == NULL || r->acc[idx].res[k].n == 0)
+	int64_t own = INT64_MAX;
+
+	if (r->acc == NULL)
 		return INT64_MAX;
-	return contention_baseline_ns(&r->acc[idx].res[k]);
+	if (r->acc[idx].res != NULL && r->acc[idx].res[k].n > 0)
+		own = contention_baseline_ns(&r->acc[idx].res[k]);
+	return own < r->reference_ns[k] ? own : r->reference_ns[k];
 }
 
 void runner_acc_clear(struct runner *r)
@@ -174,5 +201,7 @@ void runner_acc_clear(struct runner *r)
 		free(r->acc[i].res);
 	}
 	free(r->acc);
+	free(r->reference_ns);
 	r->acc = NULL;
+	r->reference_ns = NULL;
 }

@@ -28,14 +28,14 @@
  */
 #define MANIFEST_PRECISION_DEFAULT_PCT 1.0
 #define MANIFEST_PRECISION_WARMUP 0
-#define MANIFEST_PRECISION_MIN_RUNS 40
-#define MANIFEST_PRECISION_MAX_RUNS 200
+#define MANIFEST_PRECISION_MIN_RUNS 60
+#define MANIFEST_PRECISION_MAX_RUNS 180
 #define MANIFEST_PRECISION_ROUNDS 4
 #define MANIFEST_PRECISION_REMEASURE 1
 /* A step with more contended runs than this fraction is flagged (and measured again). */
 #define MANIFEST_DEFAULT_CONTENTION_LIMIT 0.9
-/* At most this many extra rounds beyond max_runs' worth (a bound on the journal). */
-#define MANIFEST_ROUNDS_MAX 100000u
+/* Precision mode walks at most this many rounds (planned and extra): a bound on the journal. */
+#define MANIFEST_ROUNDS_MAX 1000u
 
 /* The four axes, in the order of doc/interfaces.md §4 (and of the sweep's nesting). */
 enum manifest_axis_id {

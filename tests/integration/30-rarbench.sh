@@ -255,6 +255,32 @@ check "-S 'sh -e': runs through that shell, recorded" jqt '.rarbench.shell=="sh 
 "$RB" -N --style basic --runs 2 --time-unit second 'sleep 0.01' >"$T/unit.out" 2>&1
 check "--time-unit second" grep -q 'Time (mean ± σ):  *0\.0[0-9][0-9] s' "$T/unit.out"
 
+# --- run to a precision, and the estimate beside hyperfine's keys ----------------------------------
+"$RB" -N --style none --runs 5 --export-json "$T/fixed.json" 'sleep 0.005' >/dev/null 2>&1
+check "fixed count: a median estimate with its interval beside hyperfine's keys, no target" \
+	jqt '.results[0] | (.nivcsw|length)==5 and .rarbench.estimator=="median"
+	and (.rarbench.ci95|length)==2 and .rarbench.precision==null and .rarbench.precision_met==null
+	and .rarbench.runs_used + .rarbench.contended_runs == 5' "$T/fixed.json"
+# sleep 5 ms is steady: its median is known within 10 % long before the 500-run bound
+"$RB" -N --style basic --precision 10 -m 5 -M 500 --export-json "$T/prec.json" 'sleep 0.005' \
+	>"$T/prec.out" 2>&1
+check "--precision 10: exit 0" [ $? -eq 0 ]
+check "--precision 10: stops early on a steady command ($(jq '.results[0].times|length' "$T/prec.json" 2>/dev/null) of at most 500 runs)" \
+	jqt '.results[0] | (.times|length) >= 5 and (.times|length) < 500' "$T/prec.json"
+check "--precision 10: records the target and what was reached" \
+	jqt '.results[0].rarbench | .precision==0.1 and .precision_met==true and .precision_reached <= 0.1
+	and .ci95[0] <= .estimate and .estimate <= .ci95[1]' "$T/prec.json"
+check "--precision 10: the summary shows the estimate's interval" grep -q 'Estimate (median' "$T/prec.out"
+"$RB" -N --style none --precision 1e-6 -m 3 -M 12 --estimator mean --export-json "$T/prec2.json" true \
+	>/dev/null 2>&1
+check "--precision unreachable: -M bounds the runs, recorded as not met" \
+	jqt '.results[0] | (.times|length)==12 and .rarbench.precision_met==false
+	and .rarbench.estimator=="mean"' "$T/prec2.json"
+"$RB" -N --precision 0 true >/dev/null 2>&1
+check "--precision 0: exit 2" [ $? -eq 2 ]
+"$RB" -N --estimator mode true >/dev/null 2>&1
+check "--estimator mode: exit 2" [ $? -eq 2 ]
+
 # --- misc CLI ---------------------------------------------------------------------------------------
 check "--help" sh -c "'$RB' --help | grep -q -- '--as-user'"
 "$RB" --runs 0 true >/dev/null 2>&1

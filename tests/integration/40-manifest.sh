@@ -126,6 +126,86 @@ check "fds: check and runs listed fds 0 1 2 only (and ls's own 3) in $(grep -cx 
 	[ "$(sort -u "$fdw/fds" | tr '\n' ' ')" = "0 1 2 3 " ] && [ "$(grep -cx 0 "$fdw/fds")" -ge 7 ]
 rm -rf "$fdw"
 
+# --- 4c. precision mode: rounds until each point's estimate is within the target ---
+cat >"$work/prec.json" <<JSON
+{"name": "prec", "subjects": [{"id":"sudo","format":"sudoers"},{"id":"doas","format":"doas"}],
+ "axes": {"nb_tasks": [1, 1000]}, "bench_user": "$user",
+ "precision": 2, "min_runs": 20, "max_runs": 200, "rounds": 2}
+JSON
+"$rarbench" --manifest "$work/prec.json" --prefix "$prefix" --out "$work/prec" \
+	--progress jsonl >"$work/prec.events" 2>"$work/prec.err"
+rc=$?
+check "precision: exit 0" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/prec.err"
+res=$work/prec/results.json
+check "precision: every result records the target, what was reached and its interval" \
+	jq -e '[.results[].rarbench | .precision == 0.02 and (.precision_met | type) == "boolean"
+		and (.precision_reached | type) == "number" and (.ci95 | length) == 2
+		and .estimator == "median" and .rounds >= 2] | all' "$res"
+check "precision: a point that met it stopped; one that did not ran to max_runs" \
+	jq -e '[.results[] | .rarbench.precision_met or ((.times | length) + .rarbench.discarded_runs >= 190)] | all' "$res"
+check "precision: each step of the journal is a round of 10 runs, with what the host did" \
+	sh -c "tail -n +2 '$work/prec/journal.jsonl' | jq -e -s '[.[] | (.point | test(\";round=[0-9]+$\"))
+		and (.subjects[0].wall_ns | length) == 10 and (.subjects[0].nivcsw | length) == 10
+		and (.host.load1 | type) == \"number\"] | all' >/dev/null"
+last=$(grep '"event":"point_done"' "$work/prec.events" | tail -1)
+check "precision: the events' total grew with the extra rounds (done = total = $(jq .total <<<"$last") steps, 4 planned)" \
+	jq -e '.done == .total and .total >= 4' <<<"$last"
+check "precision: results carry nivcsw per run and meta the settings" \
+	jq -e '(.results[0].nivcsw | length) == (.results[0].times | length)
+		and .meta.measure.precision == 0.02 and .meta.measure.estimator == "median"' "$res"
+check "precision: rarplot reads it, the estimate as y" \
+	sh -c "'$PWD/bin/rarplot' --format none -o '$work/prec-plot' '$res' >'$work/prec-plot.out' 2>&1 &&
+		grep -q 'median of uncontended runs' '$work/prec-plot/report.md'"
+
+# --- 4d. contention: a busy loop on the same CPU; flagged steps are measured again ---
+cat >"$work/busy.json" <<JSON
+{"name": "busy", "subjects": [{"id":"sudo","format":"sudoers"}],
+ "axes": {"nb_tasks": [1, 100]}, "bench_user": "$user", "precision": 50,
+ "min_runs": 10, "max_runs": 40, "rounds": 1, "contention_limit": 0.2, "remeasure": 2}
+JSON
+cpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//; s/[-,].*//')
+cpu=${cpu:-0}
+busy_pids=
+for _ in 1 2; do # two spinners for at most 60 s, on the CPU rarbench is pinned to
+	taskset -c "$cpu" timeout 60 sh -c 'while :; do :; done' &
+	busy_pids="$busy_pids $!"
+done
+taskset -c "$cpu" "$rarbench" --manifest "$work/busy.json" --prefix "$prefix" --out "$work/busy" \
+	--progress jsonl >"$work/busy.events" 2>"$work/busy.err"
+rc=$?
+for p in $busy_pids; do kill "$p" 2>/dev/null; done
+wait $busy_pids 2>/dev/null
+check "contention: exit 0 under a busy loop" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/busy.err"
+res=$work/busy/results.json
+check "contention: runs are flagged contended and counted" \
+	jq -e '[.results[].rarbench.contended_runs] | add > 0' "$res"
+check "contention: flagged steps were measured again ($(grep -c '"event":"remeasure"' "$work/busy.events") times), and say so" \
+	sh -c "grep -q '\"event\":\"remeasure\"' '$work/busy.events' &&
+		jq -e '[.results[].rarbench.remeasured] | add > 0' '$res' >/dev/null &&
+		jq -e '[.results[].rarbench.discarded_runs] | add > 0' '$res' >/dev/null"
+check "contention: the points are flagged and the host's load recorded" \
+	jq -e '[.results[].rarbench | .contended and .load1 > 0] | any' "$res"
+
+# --- 4e. a journal from before contention was recorded still resumes (read with defaults) ---
+cat >"$work/old.json" <<JSON
+{"name": "old", "subjects": [{"id":"sudo","format":"sudoers"}],
+ "axes": {"nb_tasks": [1, 10, 100]}, "bench_user": "$user", "rounds": 2,
+ "warmup": 1, "min_runs": 6, "max_runs": 6, "min_time_s": 0}
+JSON
+"$rarbench" --manifest "$work/old.json" --prefix "$prefix" --out "$work/old" --progress none 2>/dev/null
+# Strip what an older rarbench did not write, and drop the last step so the resume has work.
+jq -c 'del(.host, .remeasured, .discarded_runs) | if .subjects then .subjects |= map(del(.nivcsw)) else . end' \
+	"$work/old/journal.jsonl" | head -n -1 >"$work/old-journal" && mv "$work/old-journal" "$work/old/journal.jsonl"
+"$rarbench" --manifest "$work/old.json" --prefix "$prefix" --out "$work/old" --resume \
+	--progress none 2>"$work/old.err"
+check "old journal: resumes and completes" [ $? -eq 0 ]
+check "old journal: the resumed point has no nivcsw (unknown), the others are whole" \
+	jq -e '([.results[] | select(.nivcsw == null)] | length) >= 2 and
+		([.results[].rarbench.preempted_runs] | map(select(. == null)) | length) >= 2 and
+		(.results | length) == 3' "$work/old/results.json"
+
 # --- 5. bad manifests: one line naming the field, exit 2, nothing written ---
 bad() { # $1 name, $2 json, $3 expected text
 	printf '%s\n' "$2" >"$work/bad-$1.json"
@@ -147,6 +227,9 @@ bad format "{\"name\":\"b\",\"bench_user\":\"$user\",\"subjects\":[{\"id\":\"a\"
 	'bad-format.json: $.subjects[1].format: unknown format "yaml" (expected sudoers, doas, rar-json, rar-cbor)'
 bad user "{\"name\":\"b\",\"bench_user\":\"no-such-user-rarperf\",$S}" '$.bench_user: no such user'
 bad root "{\"name\":\"b\",\"bench_user\":\"root\",$S}" '$.bench_user: "root" is root'
+bad precision "{\"name\":\"b\",\"bench_user\":\"$user\",\"precision\":\"1%\",$S}" '$.precision: expected true, false or a percentage'
+bad precision-time "{\"name\":\"b\",\"bench_user\":\"$user\",\"precision\":1,\"min_time_s\":3,$S}" '$.min_time_s: does not apply in precision mode'
+bad estimator "{\"name\":\"b\",\"bench_user\":\"$user\",\"estimator\":\"mode\",$S}" '$.estimator: unknown'
 bad too-large "{\"name\":\"b\",\"bench_user\":\"$user\",\"axes\":{\"nb_tasks\":[1,1000000],\"nb_commands\":[1,1000]},$S}" \
 	'$.axes: nb_roles=1 * nb_tasks=1000000 * nb_commands=1000 = 1000000000 commands at the largest point'
 tap_status

@@ -43,6 +43,15 @@ for subject, fmt, a, b in lines:
         noisy.append(entry(subject, fmt, t, y + rng.normal(0, 3e-5 + 2e-9 * t, 15)))
 json.dump({"results": exact, "meta": {"schema": 1}}, open(out + "/exact.json", "w"))
 json.dump({"results": noisy, "meta": {"schema": 1}}, open(out + "/noisy.json", "w"))
+# estimated.json: the noisy sweep as rarbench writes it now: an estimate and its 95 % interval
+# beside hyperfine's keys (here the 20 % trimmed mean, an interval of +/- 1 %).
+est = json.loads(json.dumps(noisy))
+for e in est:
+    t = sorted(e["times"]); k = int(0.2 * len(t)); m = float(np.mean(t[k:len(t) - k]))
+    e["nivcsw"] = [0] * len(t)
+    e["rarbench"] = {"estimator": "trimmed", "estimate": m, "ci95": [m * 0.99, m * 1.01],
+                     "runs_used": len(t), "contended_runs": 0}
+json.dump({"results": est}, open(out + "/estimated.json", "w"))
 # three hosts, each a scaled copy of the noisy sweep
 hosts = []
 for k, (h, s) in enumerate([("lab1", 1.0), ("lab2", 1.05), ("lab3", 0.97)]):
@@ -63,8 +72,8 @@ PYEOF
 # --- exact lines: the known slopes, intercepts and crossover ----------------------------------
 check "rarplot runs on exact lines" \
 	sh -c "'$RARPLOT' -o '$T/exact' '$T/exact.json' >'$T/exact.out' 2>'$T/exact.err'"
-check "fits.tsv header is the documented one" \
-	sh -c "head -1 '$T/exact/fits.tsv' | grep -qx 'subject	format	host	x	n	intercept_ms	intercept_se_ms	slope_us	slope_se_us	r2'"
+check "fits.tsv header is the documented one (the original ten columns, then the 95 % intervals)" \
+	sh -c "head -1 '$T/exact/fits.tsv' | grep -qx 'subject	format	host	x	n	intercept_ms	intercept_se_ms	slope_us	slope_se_us	r2	intercept_lo_ms	intercept_hi_ms	slope_lo_us	slope_hi_us'"
 check "exact lines: slopes and intercepts are the known ones (1e-9 relative)" \
 	awk -F'\t' 'NR > 1 {
 		want_a = ($1 == "sudo") ? 3.2 : ($1 == "doas") ? 2.0 : 1.1
@@ -137,6 +146,43 @@ PYEOF
 done
 check "noisy: the known sudo slope 0.16 µs/task is within 4 standard errors" \
 	awk -F'\t' '$1 == "sudo" { d = $8 - 0.16; if (d < 0) d = -d; exit !(d < 4 * $9) }' "$T/weighted/fits.tsv"
+check "noisy: fits.tsv's intervals are value -/+ t95(16) x standard error" \
+	awk -F'\t' 'NR > 1 { t = 2.1199
+		if ($11 > $6 || $12 < $6 || $13 > $8 || $14 < $8) bad = 1
+		d = ($14 - $8) - t * $9; if (d < 0) d = -d; if (d > 1e-3 * $9) bad = 1
+		d = ($6 - $11) - t * $7; if (d < 0) d = -d; if (d > 1e-3 * $7) bad = 1 }
+		END { exit bad }' "$T/weighted/fits.tsv"
+check "noisy: the report gives each slope its interval" \
+	grep -q '^| sudo | sudoers | 18 | [0-9.]* ± [0-9.e-]* \[[0-9.]*, [0-9.]*\] | [0-9.]* ± [0-9.e-]* \[[0-9.]*, [0-9.]*\] |' "$T/weighted/report.md"
+check "noisy: the data TSVs carry each point's 95 % interval around it (columns 9-10)" \
+	awk -F'\t' '/^#/ { next } { n++; if (NF != 10 || $9 > $2 || $10 < $2 || $9 == $10) bad = 1 }
+		END { exit (bad || n == 0) }' "$T/weighted/data/perf_tasks/"*.tsv
+check "noisy: results without rarbench's additions are still read, the median as y" \
+	grep -q 'to the median wall time of each point' "$T/weighted/report.md"
+check "estimated: rarbench's estimate is the y, its interval the error bar and the weight" \
+	sh -c "'$RARPLOT' --format png -o '$T/est' '$T/estimated.json' >/dev/null 2>'$T/est.err' &&
+		grep -q 'trimmed of uncontended runs' '$T/est/report.md'"
+check "estimated: the TSV's y is the estimate, its interval +/- 1 %" \
+	$PY - "$T/estimated.json" "$T/est/data/perf_tasks" <<'PYEOF'
+import glob, json, sys
+res = json.load(open(sys.argv[1]))["results"]
+want = {(e["parameters"]["subject"], int(e["parameters"]["nb_tasks"])): e["rarbench"]["estimate"] * 1e3 for e in res}
+bad = n = 0
+for f in glob.glob(sys.argv[2] + "/*.tsv"):
+    subject = open(f).readline().split("subject=")[1].split()[0]
+    for line in open(f):
+        if line.startswith("#"):
+            continue
+        v = [float(c) for c in line.split("\t")]
+        w = want[(subject, int(v[0]))]
+        n += 1
+        if abs(v[1] - w) > 1e-9 * w or abs(v[8] - 0.99 * w) > 1e-9 * w or abs(v[9] - 1.01 * w) > 1e-9 * w:
+            bad = 1
+sys.exit(bad or n != 54)
+PYEOF
+check "--stat estimate on a plain hyperfine export: exit 2, says why" \
+	sh -c "! '$RARPLOT' --stat estimate --format none -o '$T/noest' tests/fixtures/rarplot/hyperfine-plain.json 2>'$T/noest.err' &&
+		grep -q 'no rarbench estimate' '$T/noest.err'"
 check "noisy: weighting changes the sudo fit" \
 	sh -c "! cmp -s '$T/weighted/fits.tsv' '$T/unweighted/fits.tsv'"
 
@@ -159,6 +205,9 @@ check "min/median/max slope across hosts: sudo scaled by 0.97, 1, 1.05" \
 	awk -F' [|] ' '$1 == "| sudo" && $3 == "3" { if (($6 + 0) / ($4 + 0) < 1.07 || ($6 + 0) / ($4 + 0) > 1.09) exit 1; found = 1 }
 		END { exit !found }' "$T/hosts.out"
 check "the host figure draws the band across hosts" grep -q 'min–max over hosts' "$T/hosts/perf_tasks.svg"
+check "across hosts: the slope's variance split into within- and between-host parts" \
+	sh -c "grep -q '| mean \[95 % CI\] | within-host σ | between-host σ | between share |' '$T/hosts.out' &&
+		grep -q '^| sudo | sudoers | 3 | .* | [0-9.]* \[[0-9.]*, [0-9.]*\] | [0-9.e-]* | [0-9.e-]* | [0-9]*% |$' '$T/hosts.out'"
 
 # --- a plain hyperfine export (subjects told apart by command) -------------------------------
 check "a plain hyperfine export is read" \

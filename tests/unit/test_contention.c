@@ -60,7 +60,7 @@ static void test_estimate_without_contended(void)
 	CHECK_INT_EQ(contended, 1);
 	CHECK_INT_EQ(e.n, 10);
 	/* fewer than 6 clean runs: the estimate falls back to every run */
-	contention_estimate(&res, ESTIMATE_MEDIAN, true, 0, scratch, &e, &contended);
+	CHECK(contention_estimate(&res, ESTIMATE_MEDIAN, true, 0, scratch, &e, &contended));
 	CHECK_INT_EQ(contended, 10);
 	CHECK_INT_EQ(e.n, 10);
 }

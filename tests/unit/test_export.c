@@ -174,6 +174,114 @@ static void test_markdown(void)
 	free(text);
 }
 
+/* A number item of a built document: export writes them raw (serde's formatting). */
+static double num(const cJSON *item)
+{
+	return cJSON_IsRaw(item) ? strtod(item->valuestring, NULL) : item->valuedouble;
+}
+
+/* rarbench's additions: "nivcsw" and "rarbench" after hyperfine's keys, with the estimate. */
+static void test_json_extras(void)
+{
+	/* 8 runs of 1 ms (off-CPU 100 us) and one that waited 5 ms for a CPU */
+	static uint64_t w[9], u[9], sy[9];
+	static uint32_t csw[9];
+	static int codes[9];
+	struct measure_result r = {.n = 9,
+				   .wall_ns = w,
+				   .user_ns = u,
+				   .system_ns = sy,
+				   .exit_codes = codes,
+				   .nivcsw = csw,
+				   .complete = true};
+	struct export_extras x = {.estimator = ESTIMATE_MEDIAN,
+				  .drop_contended = true,
+				  .precision = 0.5,
+				  .contention_limit = 0.5,
+				  .has_point = true,
+				  .rounds = 3,
+				  .remeasured = 1,
+				  .discarded_runs = 10,
+				  .steal = 0.01,
+				  .load1 = 2.5};
+	struct export_entry e = {"c", &r, NULL, 0, &x};
+	static const char *keys[] = {"command", "mean",       "stddev", "median", "user",
+				     "system",  "min",        "max",    "times",  "exit_codes",
+				     "nivcsw",  "rarbench"};
+	static const char *rb_keys[] = {
+	    "estimator",	 "estimate",	   "ci95",	 "runs_used",
+	    "contended_runs",	 "dropped_contended", "preempted_runs", "precision",
+	    "precision_reached", "precision_met",	   "contended",	 "rounds",
+	    "remeasured",	 "discarded_runs",	   "steal",	 "load1"};
+	struct errbuf eb = {{0}};
+	cJSON *doc, *res, *item, *rb;
+	size_t k = 0;
+
+	for (int i = 0; i < 9; i++) {
+		w[i] = 1000000 + 1000 * (uint64_t)i;
+		u[i] = 900000 + 1000 * (uint64_t)i;
+		sy[i] = 0;
+		csw[i] = i % 3 == 0;
+	}
+	w[4] = 6000000;
+	doc = export_json_build(&e, 1, NULL, &eb);
+	CHECK(doc != NULL);
+	if (doc == NULL)
+		return;
+	res = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 0);
+	cJSON_ArrayForEach(item, res)
+	{
+		if (k < 12)
+			CHECK_STR_EQ(item->string, keys[k]);
+		k++;
+	}
+	CHECK_INT_EQ(k, 12);
+	CHECK_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(res, "nivcsw")), 9);
+	rb = cJSON_GetObjectItem(res, "rarbench");
+	k = 0;
+	cJSON_ArrayForEach(item, rb)
+	{
+		if (k < 16)
+			CHECK_STR_EQ(item->string, rb_keys[k]);
+		k++;
+	}
+	CHECK_INT_EQ(k, 16);
+	/* the waiting run is left out: the median of the other 8, 1.004 ms */
+	CHECK_STR_EQ(cJSON_GetObjectItem(rb, "estimator")->valuestring, "median");
+	CHECK(fabs(num(cJSON_GetObjectItem(rb, "estimate")) - 0.001004) < 1e-12);
+	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "runs_used")->valueint, 8);
+	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "contended_runs")->valueint, 1);
+	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "preempted_runs")->valueint, 3);
+	/* n = 8: ranks 1 and 8 (coverage 99.2 %): the 1.000 and 1.008 ms runs */
+	CHECK(fabs(num(cJSON_GetArrayItem(cJSON_GetObjectItem(rb, "ci95"), 0)) - 0.001) < 1e-12);
+	CHECK(fabs(num(cJSON_GetArrayItem(cJSON_GetObjectItem(rb, "ci95"), 1)) - 0.001008) < 1e-12);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(rb, "precision_met")));
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(rb, "contended")));
+	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "remeasured")->valueint, 1);
+	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "discarded_runs")->valueint, 10);
+	cJSON_Delete(doc);
+
+	/* fixed count, no context switches known, too few runs for an interval */
+	x.precision = 0;
+	x.has_point = false;
+	r.nivcsw = NULL;
+	r.n = 3;
+	doc = export_json_build(&e, 1, NULL, &eb);
+	CHECK(doc != NULL);
+	if (doc == NULL)
+		return;
+	res = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 0);
+	CHECK(cJSON_GetObjectItem(res, "nivcsw") == NULL);
+	rb = cJSON_GetObjectItem(res, "rarbench");
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(rb, "precision")));
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(rb, "precision_met")));
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(rb, "precision_reached")));
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(rb, "preempted_runs")));
+	CHECK(cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItem(rb, "ci95"), 0)));
+	CHECK(cJSON_GetObjectItem(rb, "rounds") == NULL);
+	cJSON_Delete(doc);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL)
@@ -183,6 +291,7 @@ int main(void)
 	RUN(test_json_unwritable);
 	RUN(test_csv);
 	RUN(test_markdown);
+	RUN(test_json_extras);
 	{
 		static const char *files[] = {"out.json", "empty.json", "out.csv", "out.md"};
 		char path[128];

@@ -183,6 +183,81 @@ static void test_create_refuses_existing(void)
 	cJSON_Delete(v);
 }
 
+/* Context switches and step info round-trip; a line from before them reads as unknown and 0. */
+static void test_contention_fields(void)
+{
+	uint64_t wall[2] = {1000, 2000}, user[2] = {1, 2}, sys[2] = {3, 4};
+	uint32_t csw[2] = {0, 7};
+	int codes[2] = {0, 0};
+	struct journal_subject subj;
+	struct journal_step_info info = {.has_host = true,
+					 .steal = 0.25,
+					 .busy = 0.5,
+					 .load1 = 3.5,
+					 .running = 4,
+					 .remeasured = 1,
+					 .discarded_runs = 20};
+	struct journal_contents c;
+	struct errbuf eb = {0};
+	cJSON *v = versions("1.9.13p3");
+	struct journal *j;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/j-csw.jsonl", dir);
+	unlink(path);
+	memset(&subj, 0, sizeof(subj));
+	subj.subject = "sudo";
+	subj.format = "sudoers";
+	subj.command = "sudo true";
+	subj.result = (struct measure_result){.n = 2,
+					      .wall_ns = wall,
+					      .user_ns = user,
+					      .system_ns = sys,
+					      .exit_codes = codes,
+					      .nivcsw = csw};
+	j = journal_create(path, sha, v, "2026-01-01T00:00:00Z", &eb);
+	CHECK(j != NULL);
+	if (j != NULL) {
+		CHECK_INT_EQ(journal_append_step(j, "a;round=1", 0, &subj, 1, &info, &eb), 0);
+		subj.result.nivcsw = NULL;
+		CHECK_INT_EQ(journal_append(j, "a;round=2", 0, &subj, 1, &eb), 0);
+	}
+	journal_close(j);
+	/* a line written before rarbench recorded contention */
+	append_raw(path, "{\"point\":\"a;round=3\",\"index\":0,\"subjects\":[{\"subject\":\"sudo\","
+			 "\"format\":\"sudoers\",\"command\":\"x\",\"wall_ns\":[5],\"user_ns\":[1],"
+			 "\"system_ns\":[1],\"exit_codes\":[0]}]}\n");
+	CHECK_INT_EQ(journal_read(path, &c, &eb), 0);
+	CHECK_INT_EQ(c.npoints, 3);
+	if (c.npoints == 3) {
+		const struct journal_step_info *i0 = &c.points[0].info;
+
+		CHECK(c.points[0].subjects[0].result.nivcsw != NULL &&
+		      c.points[0].subjects[0].result.nivcsw[1] == 7);
+		CHECK(i0->has_host && i0->steal == 0.25 && i0->busy == 0.5 && i0->load1 == 3.5);
+		CHECK_INT_EQ(i0->running, 4);
+		CHECK_INT_EQ(i0->remeasured, 1);
+		CHECK_INT_EQ(i0->discarded_runs, 20);
+		CHECK(c.points[1].subjects[0].result.nivcsw == NULL);
+		CHECK(!c.points[1].info.has_host && c.points[1].info.remeasured == 0);
+		CHECK(c.points[2].subjects[0].result.nivcsw == NULL);
+		CHECK(!c.points[2].info.has_host && c.points[2].info.discarded_runs == 0);
+	}
+	journal_contents_clear(&c);
+	/* a malformed addition is an error like any other field */
+	append_raw(path, "{\"point\":\"a;round=4\",\"index\":0,\"remeasured\":-1,\"subjects\":[{"
+			 "\"subject\":\"sudo\",\"format\":\"sudoers\",\"command\":\"x\",\"wall_ns\":[5],"
+			 "\"user_ns\":[1],\"system_ns\":[1],\"exit_codes\":[0],\"nivcsw\":[1,2]}]}\n"
+			 "{\"point\":\"a;round=5\",\"index\":0,\"subjects\":[{\"subject\":\"sudo\","
+			 "\"format\":\"sudoers\",\"command\":\"x\",\"wall_ns\":[5],\"user_ns\":[1],"
+			 "\"system_ns\":[1],\"exit_codes\":[0]}]}\n");
+	CHECK_INT_EQ(journal_read(path, &c, &eb), -1);
+	CHECK(strstr(eb.msg, "line 5: not a journal point") != NULL);
+	journal_contents_clear(&c);
+	unlink(path);
+	cJSON_Delete(v);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -190,6 +265,7 @@ int main(void)
 	if (mkdtemp(dir) == NULL)
 		return 1;
 	RUN(test_round_trip);
+	RUN(test_contention_fields);
 	RUN(test_torn_last_line_is_ignored_and_dropped);
 	RUN(test_corrupt_middle_line_is_an_error);
 	RUN(test_hash_or_version_mismatch_refused);

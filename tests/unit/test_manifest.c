@@ -269,6 +269,75 @@ static void test_expand(void)
 	CHECK(strstr(eb.msg, "unknown placeholder") != NULL);
 }
 
+/* Precision mode: its defaults, explicit values, and what it refuses. */
+static void test_precision(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m =
+	    parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", &eb);
+
+	/* the fixed procedure stays the default: an old manifest means what it meant */
+	CHECK(m != NULL && m->precision == 0 && m->max_rounds == 1 && m->remeasure == 0 &&
+	      m->estimator == ESTIMATE_MEDIAN && m->drop_contended);
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":true," GOOD_SUBJECTS
+		  "}",
+		  &eb);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK(m->precision == MANIFEST_PRECISION_DEFAULT_PCT / 100.0);
+		CHECK_INT_EQ(m->warmup, MANIFEST_PRECISION_WARMUP);
+		CHECK_INT_EQ(m->min_runs, MANIFEST_PRECISION_MIN_RUNS);
+		CHECK_INT_EQ(m->max_runs, MANIFEST_PRECISION_MAX_RUNS);
+		CHECK_INT_EQ(m->rounds, MANIFEST_PRECISION_ROUNDS);
+		CHECK_INT_EQ(m->remeasure, MANIFEST_PRECISION_REMEASURE);
+		CHECK_INT_EQ(m->min_time_ns, 0);
+		/* rounds of min_runs / rounds runs until max_runs */
+		CHECK_INT_EQ(m->max_rounds,
+			     MANIFEST_PRECISION_MAX_RUNS /
+				 (MANIFEST_PRECISION_MIN_RUNS / MANIFEST_PRECISION_ROUNDS));
+	}
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":0.5,"
+		  "\"estimator\":\"trimmed\",\"drop_contended\":false,\"contention_limit\":0.25,"
+		  "\"remeasure\":3,\"min_runs\":30,\"max_runs\":95,\"rounds\":3,\"warmup\":6," GOOD_SUBJECTS
+		  "}",
+		  &eb);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK(m->precision == 0.005);
+		CHECK_INT_EQ(m->estimator, ESTIMATE_TRIMMED);
+		CHECK(!m->drop_contended && m->contention_limit == 0.25);
+		CHECK_INT_EQ(m->remeasure, 3);
+		CHECK_INT_EQ(m->warmup, 6);
+		/* 3 rounds of 10, then ceil((95 - 30) / 10) = 7 more */
+		CHECK_INT_EQ(m->max_rounds, 10);
+	}
+	manifest_free(m);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":\"1%\"," GOOD_SUBJECTS
+		     "}",
+		     "x.json: $.precision: expected true, false or a percentage, got a string");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":100," GOOD_SUBJECTS "}",
+		     "x.json: $.precision: 100 is out of range");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":1,\"min_time_s\":3,"
+		     GOOD_SUBJECTS "}",
+		     "x.json: $.min_time_s: does not apply in precision mode");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"estimator\":\"mode\"," GOOD_SUBJECTS
+		     "}",
+		     "x.json: $.estimator: unknown");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"contention_limit\":2," GOOD_SUBJECTS
+		     "}",
+		     "x.json: $.contention_limit: 2 is out of range (0 to 1)");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"drop_contended\":1," GOOD_SUBJECTS
+		     "}",
+		     "x.json: $.drop_contended: expected a boolean");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"remeasure\":11," GOOD_SUBJECTS "}",
+		     "x.json: $.remeasure:");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":1,\"min_runs\":1,"
+		     "\"rounds\":1,\"max_runs\":10000000," GOOD_SUBJECTS "}",
+		     "x.json: $.max_runs: 10000000 runs in rounds of 1 would take more than");
+}
+
 static void test_load_missing_file(void)
 {
 	struct errbuf eb = {0};
@@ -286,6 +355,7 @@ int main(void)
 	RUN(test_too_large_points);
 	RUN(test_subject_dialects);
 	RUN(test_expand);
+	RUN(test_precision);
 	RUN(test_load_missing_file);
 	return HARNESS_EXIT();
 }

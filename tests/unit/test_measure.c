@@ -274,6 +274,51 @@ static void test_overhead_subtraction_and_calibrate(void)
 	free_all(b, 1, r);
 }
 
+/* Precision mode: a steady command stops soon after min_runs; an impossible target runs to the
+ * bound; every run records its context switches. */
+static void test_precision_stops(void)
+{
+	struct measure_bench b[2] = {{0}};
+	struct measure_result r[2] = {{0}};
+	struct measure_opts o;
+	struct errbuf eb = {{0}};
+	char *argv[] = {"sleep", "0.005", NULL};
+	struct proc_opts po = {0};
+
+	/* sleep 5 ms: its median is known within 50 % from the first few runs */
+	b[0].name = "sleep";
+	b[0].cmd = proc_cmd_new(argv, &po, &eb);
+	measure_opts_init(&o);
+	o.min_runs = 6;
+	o.max_runs = 200;
+	o.precision = 0.5;
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), 0);
+	CHECK(r[0].n >= 6 && r[0].n < 200);
+	CHECK(r[0].nivcsw != NULL);
+	free_all(b, 1, r);
+	/* 1e-9 is never met: both commands, interleaved, stop at max_runs */
+	b[0].cmd = cmd_sh("true");
+	b[1].cmd = cmd_sh("true");
+	b[0].group = b[1].group = 0;
+	o.order = MEASURE_ORDER_INTERLEAVED;
+	o.min_runs = 3;
+	o.max_runs = 20;
+	o.precision = 1e-9;
+	CHECK_INT_EQ(measure_run(b, 2, &o, r, &eb), 0);
+	CHECK_INT_EQ(r[0].n, 20);
+	CHECK_INT_EQ(r[1].n, 20);
+	free_all(b, 2, r);
+	/* without max_runs, hyperfine's time rule bounds it: 50 ms of `true` */
+	b[0].cmd = cmd_sh("true");
+	o.max_runs = 0;
+	o.min_time_ns = 50000000ULL;
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), 0);
+	CHECK(r[0].n >= 3 && r[0].n < 2000);
+	free_all(b, 1, r);
+	o.precision = 1.5;
+	CHECK_INT_EQ(measure_opts_validate(&o, &eb), -1);
+}
+
 static void test_validate(void)
 {
 	struct measure_opts o;
@@ -302,6 +347,7 @@ int main(void)
 	RUN(test_failure);
 	RUN(test_stop_and_callback_error);
 	RUN(test_overhead_subtraction_and_calibrate);
+	RUN(test_precision_stops);
 	RUN(test_validate);
 	rmdir(dir);
 	return HARNESS_EXIT();

@@ -215,10 +215,14 @@ static void test_hosts_and_tsv(void)
 		if (line[0] == '#')
 			continue;
 		if (lines++ == 2) {
-			double x, y;
+			double x, y, v[6], lo, hi;
 
-			CHECK_INT_EQ(sscanf(line, "%lf\t%lf", &x, &y), 2);
+			CHECK_INT_EQ(sscanf(line, "%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf", &x,
+					    &y, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &lo, &hi),
+				     10);
 			CHECK(x == 3 && y == set->series[1].pts[2].y_ms); /* exact round trip */
+			/* 4 times per point: too few for the median's interval */
+			CHECK(isnan(lo) && isnan(hi));
 		}
 	}
 	CHECK_INT_EQ(lines, 3);
@@ -231,11 +235,55 @@ static void test_hosts_and_tsv(void)
 	results_free(res);
 }
 
+/* rarbench's estimate as y: its interval as error bars, its half-width / 1.96 as sigma. */
+static void test_estimate_stat(void)
+{
+	char body[8192] = "{\"results\":[";
+	struct plotseries_set *set = NULL;
+	struct errbuf eb = {{0}};
+	struct results *res;
+	size_t used, t;
+
+	for (t = 1; t <= 3; t++) {
+		used = strlen(body);
+		snprintf(body + used, sizeof(body) - used,
+			 "%s{\"command\":\"x\",\"mean\":1,\"stddev\":0.1,\"median\":1,\"min\":1,"
+			 "\"max\":1,\"times\":[1,1,1,1,1,1],\"parameters\":{\"nb_tasks\":\"%zu\","
+			 "\"subject\":\"s\"},\"rarbench\":{\"estimator\":\"median\",\"estimate\":%zu,"
+			 "\"ci95\":[%g,%g]}}",
+			 t > 1 ? "," : "", t, t, t - 0.0196, t + 0.0196);
+	}
+	res = parse(body);
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK(plotseries_all_estimated(res));
+	CHECK_INT_EQ(plotseries_build(res, "nb_tasks", PLOTSERIES_ESTIMATE, &set, &eb), 0);
+	if (set != NULL) {
+		const struct plotseries_point *p = &set->series[0].pts[1];
+
+		CHECK(near(p->y_ms, 2000.0));
+		CHECK(near(p->ci_lo_ms, 1980.4) && near(p->ci_hi_ms, 2019.6));
+		CHECK(fabs(p->sigma_ms - 19.6 / 1.959964) < 1e-6);
+		CHECK(set->series[0].weighted);
+	}
+	plotseries_set_free(set);
+	set = NULL;
+	/* the median of the same points: the order-statistic interval of the times */
+	CHECK_INT_EQ(plotseries_build(res, "nb_tasks", PLOTSERIES_MEDIAN, &set, &eb), 0);
+	if (set != NULL)
+		CHECK(near(set->series[0].pts[1].ci_lo_ms, 1000.0) &&
+		      near(set->series[0].pts[1].ci_hi_ms, 1000.0));
+	plotseries_set_free(set);
+	results_free(res);
+}
+
 int main(void)
 {
 	RUN(test_held_axes_and_error_bars);
 	RUN(test_unweighted_when_a_stddev_is_null);
 	RUN(test_both_axis_and_errors);
 	RUN(test_hosts_and_tsv);
+	RUN(test_estimate_stat);
 	return HARNESS_EXIT();
 }

@@ -154,6 +154,50 @@ static void test_errors(void)
 		     "control character");
 }
 
+/* The 95 % intervals: the median's from the times, the mean's from stddev, rarbench's own. */
+static void test_intervals(void)
+{
+	static const char doc[] =
+	    "{\"results\":[{\"command\":\"a\",\"mean\":5.5,\"stddev\":3.0276503540974917,"
+	    "\"median\":5.5,\"min\":1,\"max\":10,\"times\":[10,9,8,7,6,5,4,3,2,1],"
+	    "\"nivcsw\":[0,0,0,0,0,0,0,0,0,1],\"rarbench\":{\"estimator\":\"median\","
+	    "\"estimate\":5,\"ci95\":[4,6],\"runs_used\":9}},"
+	    "{\"command\":\"b\",\"mean\":1,\"stddev\":null,\"median\":1,\"min\":1,\"max\":1,"
+	    "\"times\":[1],\"rarbench\":{\"estimator\":\"min\",\"estimate\":1,\"ci95\":[null,null]}},"
+	    "{\"command\":\"c\",\"mean\":1,\"stddev\":0,\"median\":1,\"min\":1,\"max\":1}]}";
+	struct errbuf eb = {{0}};
+	struct results *res = results_new();
+	const struct results_point *p;
+
+	CHECK_INT_EQ(results_parse(res, doc, strlen(doc), "in.json", &eb), 0);
+	CHECK_INT_EQ(res->n_points, 3);
+	if (res->n_points == 3) {
+		p = &res->points[0];
+		/* n = 10: order statistics 2 and 9; t(9) = 2.2622 */
+		CHECK(p->median_lo_s == 2 && p->median_hi_s == 9);
+		CHECK(close_to(p->mean_hi_s - 5.5, 2.2622 * 3.0276503540974917 / sqrt(10.0)));
+		CHECK(p->estimate_s == 5 && p->estimate_lo_s == 4 && p->estimate_hi_s == 6);
+		CHECK_STR_EQ(p->estimator, "median");
+		p = &res->points[1];
+		CHECK(isnan(p->median_lo_s) && isnan(p->mean_lo_s) && isnan(p->estimate_lo_s));
+		CHECK(p->estimate_s == 1);
+		CHECK_STR_EQ(p->estimator, "min");
+		/* hyperfine's own result: no estimate */
+		p = &res->points[2];
+		CHECK(isnan(p->estimate_s) && p->estimator[0] == '\0');
+	}
+	results_free(res);
+	expect_error("{\"results\":[{" ENTRY_OK ",\"rarbench\":[]}]}", "rarbench: not an object");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"rarbench\":{\"estimator\":\"median\","
+		     "\"estimate\":1,\"ci95\":[2,1]}}]}",
+		     "rarbench.ci95: not an interval");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"rarbench\":{\"estimator\":\"a\\tb\",\"estimate\":1,"
+		     "\"ci95\":[1,1]}}]}",
+		     "rarbench.estimator");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"rarbench\":{\"estimate\":-1}}]}",
+		     "rarbench: estimate: -1 is not a time");
+}
+
 static void test_unreadable_file(void)
 {
 	struct errbuf eb = {{0}};
@@ -189,6 +233,7 @@ int main(void)
 	RUN(test_rarbench);
 	RUN(test_rarlab_merged_and_two_files);
 	RUN(test_errors);
+	RUN(test_intervals);
 	RUN(test_unreadable_file);
 	RUN(test_subject_from_command);
 	return HARNESS_EXIT();
