@@ -16,6 +16,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (inv == NULL)
 		return 0;
+	/* every host name is a safe path component */
+	for (size_t i = 0; i < inventory_count(inv); i++) {
+		const char *n = inventory_host(inv, i)->name;
+		if (n[0] == '\0' || n[0] == '.' || n[0] == '-' ||
+		    strspn(n,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+			strlen(n))
+			__builtin_trap();
+	}
 	sel = calloc(inventory_count(inv) + 1, sizeof(*sel));
 	for (size_t i = 0; sel != NULL && i < sizeof(patterns) / sizeof(patterns[0]); i++)
 		inventory_select(inv, patterns[i], sel, &n, &eb);
