@@ -1,7 +1,8 @@
 /* errbuf: the caller-owned error message every library function fills on failure. */
 /*
  * Layer src/common (libcommon.a): what every other layer shares: errbuf,
- * atomicfile, fileio (capped reads, mkdir -p), clock, digest, template. It
+ * atomicfile, fileio (capped reads, mkdir -p), clock, digest, template,
+ * sanitize (host or file text made safe for a terminal or a TSV). It
  * uses nothing of rarperf's; every folder may use it.
  */
 #ifndef RARPERF_ERRBUF_H

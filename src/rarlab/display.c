@@ -8,6 +8,12 @@
 
 #define LINE_BYTES 512
 
+/*
+ * What is printed comes from hosts: names are safe path components
+ * (inventory.h) and every point and message was stored sanitised by
+ * hostpool, so the only escape sequences written are the display's own.
+ */
+
 struct display {
 	FILE *f;
 	bool tty;
@@ -86,9 +92,14 @@ void display_update(struct display *d)
 		for (size_t i = 0; i < d->n; i++) {
 			hostpool_get(d->hp, i, &s);
 			format_line(d, i, &s, line, sizeof(line));
-			/* a wrapped line would break the redraw: cut at the terminal width */
-			if ((int)strlen(line) >= cols)
-				line[cols - 1] = '\0';
+			/* a wrapped line would break the redraw: cut at the terminal width,
+			 * never inside a UTF-8 character (the texts are sanitised: no escapes) */
+			if ((int)strlen(line) >= cols) {
+				int cut = cols - 1;
+				while (cut > 0 && ((unsigned char)line[cut] & 0xc0) == 0x80)
+					cut--;
+				line[cut] = '\0';
+			}
 			fprintf(d->f, "\r\033[K%s\n", line);
 		}
 		d->drawn = d->n;

@@ -25,8 +25,9 @@ int job_prepare(struct job_ctx *ctx, struct errbuf *eb)
 		return errbuf_set_errno(eb, errno, "%s", ctx->cfg->manifest);
 	if (fileio_mkdirs(ctx->cfg->out_dir, eb) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/run-id", ctx->cfg->out_dir);
-	if (ctx->cfg->resume && (f = fopen(path, "r")) != NULL) {
+	if (fileio_fmt(path, sizeof(path), "%s/run-id", ctx->cfg->out_dir) < 0)
+		return errbuf_set(eb, "%s: path too long", ctx->cfg->out_dir);
+	if (ctx->cfg->resume && (f = fopen(path, "re")) != NULL) {
 		bool ok = fgets(buf, sizeof(buf), f) != NULL;
 		fclose(f);
 		buf[strcspn(buf, "\n")] = '\0';
@@ -61,7 +62,11 @@ void job_run(struct hostpool *hp, size_t index, void *arg)
 		hostpool_finish(hp, index, HOSTPOOL_INTERRUPTED, 0, "not started");
 		return;
 	}
-	snprintf(host_dir, sizeof(host_dir), "%s/%s", ctx->cfg->out_dir, h->name);
+	/* h->name is a safe path component (inventory.h): host_dir stays under DIR */
+	if (fileio_fmt(host_dir, sizeof(host_dir), "%s/%s", ctx->cfg->out_dir, h->name) < 0) {
+		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "DIR/<host>: path too long");
+		return;
+	}
 	if (fileio_mkdirs(host_dir, &eb) < 0) {
 		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
 		return;
