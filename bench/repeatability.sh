@@ -2,7 +2,8 @@
 # repeatability.sh: how steady is the slope of the seed's sudo sweep, and what does it cost?
 # Runs the sweep REP_REPEATS times with each of, alternating:
 #   precision  rarbench --manifest in precision mode with its default settings ("precision": true:
-#              1 % target, median of the uncontended runs; doc/precision.md);
+#              1 % target, the median with contended runs corrected for their wait;
+#              doc/precision.md);
 #   fixed      rarbench --manifest with the fixed procedure (warmup REP_WARMUP, REP_RUNS runs per
 #              point in REP_ROUNDS rounds), its mean-based slope as before;
 #   hyperfine  hyperfine -N with the same warmup and runs (--setup running bin/confgen).
@@ -148,7 +149,7 @@ for tool in $tools; do
 done
 if [ -f "$work/precision-1/results.json" ]; then
 	for i in $(seq 1 "$repeats"); do
-		jq -r --arg i "$i" '[.results[].rarbench] | "precision sweep \($i): \(map(select(.precision_met)) | length)/\(length) points met the target; \(map(.contended_runs) | add) of \(map(.runs_used + .contended_runs) | add) runs contended (left out), \(map(.remeasured) | add) steps measured again (\(map(.discarded_runs) | add) runs thrown away); highest load \(map(.load1) | max)"' \
+		jq -r --arg i "$i" '[.results[].rarbench] | "precision sweep \($i): \(map(select(.precision_met)) | length)/\(length) points met the target; \(map(.contended_runs) | add) of \(map(.runs_used + .contended_runs) | add) runs contended (\(.[0].contended_treatment)), \(map(.remeasured) | add) steps measured again (\(map(.discarded_runs) | add) runs thrown away); highest load \(map(.load1) | max)"' \
 			"$work/precision-$i/results.json"
 	done
 fi
@@ -159,6 +160,6 @@ if [ -n "${cv[precision]:-}" ]; then
 		awk -v a="${wall[precision]}" -v b="${wall[fixed]}" 'BEGIN {printf "goal: precision wall per sweep <= the fixed procedure'"'"'s: %s (%.1f s vs %.1f s)\n", a <= b ? "met" : "NOT met", a, b}'
 	fi
 	if [ -n "${cv[hyperfine]:-}" ]; then
-		awk -v a="${cv[precision]}" -v b="${cv[hyperfine]}" 'BEGIN {printf "hyperfine CV %.2f %% in the same run (precision / hyperfine = %.2f)\n", b, b > 0 ? a / b : 0}'
+		awk -v a="${cv[precision]}" -v b="${cv[hyperfine]}" 'BEGIN {printf "hyperfine CV %.2f %% in the same run (precision / hyperfine = %.2f)\n", b, (b > 0 ? a / b : 0)}'
 	fi
 fi

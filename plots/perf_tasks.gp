@@ -8,7 +8,7 @@
 #   weights space-separated 1/0: fit weighted by column 5     (default: all 0)
 #   out     output file                                       (default 'perf_tasks.png')
 #   term    pngcairo | svg | pdfcairo                         (default 'pngcairo')
-#   stat    what y is: 'median', 'mean', 'median of uncontended runs' (default 'median')
+#   stat    what y is: 'median', 'mean', 'median estimate' (default 'median')
 #   band    1: columns 3-4 are a min-max band across hosts    (default 0: error bars)
 #   xlabel  x axis label                                      (default 'nb_tasks')
 #   unit    unit of the slope in the legend                   (default 'task')

@@ -75,9 +75,9 @@ size_t contention_preempted(const struct measure_result *r)
 	return n;
 }
 
-bool contention_estimate(const struct measure_result *r, enum estimate_kind k, bool drop,
-			 int64_t baseline_ns, double *scratch, struct estimate *out,
-			 size_t *contended)
+bool contention_estimate(const struct measure_result *r, enum estimate_kind k,
+			 enum estimate_contended treat, int64_t baseline_ns, double *scratch,
+			 struct estimate *out, size_t *contended)
 {
 	bool fell_back = false;
 	size_t m = 0;
@@ -86,8 +86,15 @@ bool contention_estimate(const struct measure_result *r, enum estimate_kind k, b
 	for (size_t i = 0; i < r->n; i++) {
 		if (contention_run_contended(r, i, baseline_ns)) {
 			(*contended)++;
-			if (drop)
+			if (treat == ESTIMATE_CONTENDED_DROP)
 				continue;
+			if (treat == ESTIMATE_CONTENDED_CORRECT) {
+				/* The run without its wait: its CPU time and the baseline off-CPU.
+				 */
+				scratch[m++] = (double)r->user_ns[i] + (double)r->system_ns[i] +
+					       (double)baseline_ns;
+				continue;
+			}
 		}
 		scratch[m++] = (double)r->wall_ns[i];
 	}

@@ -54,33 +54,34 @@ size_t contention_count(const struct measure_result *r, int64_t baseline_ns);
 size_t contention_preempted(const struct measure_result *r);
 
 /*
- * The estimate of kind k over r's wall times (ns), leaving out the
- * contended runs when drop is set, with baseline_ns as above (pass
- * contention_baseline_ns(r) to judge r by itself). When fewer than
- * ESTIMATE_PRECISION_MIN_RUNS runs are uncontended, the estimate falls back
- * to every run (*used tells how many it rests on). scratch holds 2 r->n
- * doubles. *contended gets the number of contended runs. Returns true when
- * it fell back (an estimate that then says nothing about an uncontended host,
- * and never meets a precision target).
+ * The estimate of kind k over r's wall times (ns), each contended run (with
+ * baseline_ns as above: pass contention_baseline_ns(r) to judge r by itself)
+ * treated as treat says (estimate.h): corrected to its CPU time plus
+ * baseline_ns, left out, or kept. Left out, and fewer than
+ * ESTIMATE_PRECISION_MIN_RUNS runs uncontended, the estimate falls back to
+ * every run as measured (out->n tells how many it rests on). scratch holds
+ * 2 r->n doubles. *contended gets the number of contended runs. Returns true
+ * when it fell back (an estimate that then says nothing about an
+ * uncontended host, and never meets a precision target).
  */
-bool contention_estimate(const struct measure_result *r, enum estimate_kind k, bool drop,
-			 int64_t baseline_ns, double *scratch, struct estimate *out,
-			 size_t *contended);
+bool contention_estimate(const struct measure_result *r, enum estimate_kind k,
+			 enum estimate_contended treat, int64_t baseline_ns, double *scratch,
+			 struct estimate *out, size_t *contended);
 
 /* The host's cumulative counters at one moment (from /proc/stat and /proc/loadavg). */
 struct contention_host {
 	uint64_t total_ticks; /* every field of the "cpu" line, guest time excluded */
 	uint64_t idle_ticks;  /* idle + iowait */
 	uint64_t steal_ticks;
-	double load1;      /* 1-minute load average */
-	unsigned running;  /* runnable tasks right now (procs_running) */
+	double load1;     /* 1-minute load average */
+	unsigned running; /* runnable tasks right now (procs_running) */
 };
 
 /* What happened on the host between two snapshots. */
 struct contention_window {
-	double steal;  /* fraction of the CPU time the hypervisor gave to others */
-	double busy;   /* fraction of the CPU time spent running anything (all CPUs) */
-	double load1;  /* the 1-minute load average at the end */
+	double steal; /* fraction of the CPU time the hypervisor gave to others */
+	double busy;  /* fraction of the CPU time spent running anything (all CPUs) */
+	double load1; /* the 1-minute load average at the end */
 	unsigned running;
 };
 

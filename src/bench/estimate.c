@@ -11,8 +11,25 @@
 /* Robson and Whitlock: P(theta >= x1 - (1 - a) / a * (x2 - x1)) = 1 - a, a = 0.05. */
 #define ESTIMATE_MIN_SPAN_FACTOR 19.0
 
-static const char *const estimate_names[ESTIMATE_KIND_COUNT] = {"median", "mean", "trimmed",
-								  "min"};
+static const char *const estimate_names[ESTIMATE_KIND_COUNT] = {"median", "mean", "trimmed", "min"};
+
+static const char *const estimate_contended_names[ESTIMATE_CONTENDED_COUNT] = {"correct", "drop",
+									       "keep"};
+
+const char *estimate_contended_name(enum estimate_contended c)
+{
+	return (unsigned)c < ESTIMATE_CONTENDED_COUNT ? estimate_contended_names[c] : "?";
+}
+
+int estimate_contended_parse(const char *s, enum estimate_contended *c)
+{
+	for (size_t i = 0; i < ESTIMATE_CONTENDED_COUNT; i++)
+		if (strcmp(s, estimate_contended_names[i]) == 0) {
+			*c = (enum estimate_contended)i;
+			return 0;
+		}
+	return -1;
+}
 
 const char *estimate_kind_name(enum estimate_kind k)
 {

@@ -30,6 +30,28 @@ struct estimate {
 	size_t n;
 };
 
+/*
+ * What the estimate does with a contended run (contention.h: one that
+ * waited for a CPU held by another task):
+ *   correct: counts it as its CPU time plus the baseline off-CPU time, i.e.
+ *            its wall time without the wait (the default: every run stays,
+ *            none is chosen for being fast, doc/precision.md);
+ *   drop:    leaves it out (falling back to every run below 6 clean ones);
+ *   keep:    takes its wall time as measured.
+ */
+enum estimate_contended {
+	ESTIMATE_CONTENDED_CORRECT,
+	ESTIMATE_CONTENDED_DROP,
+	ESTIMATE_CONTENDED_KEEP
+};
+#define ESTIMATE_CONTENDED_COUNT 3
+
+/* "correct", "drop", "keep"; "?" out of range. */
+const char *estimate_contended_name(enum estimate_contended c);
+
+/* Parses a name into *c. Returns 0, or -1 when s names none. */
+int estimate_contended_parse(const char *s, enum estimate_contended *c);
+
 /* "median", "mean", "trimmed", "min"; "?" out of range. */
 const char *estimate_kind_name(enum estimate_kind k);
 

@@ -114,7 +114,7 @@ int export_summarize(const struct measure_result *r, const struct export_extras 
 		return errbuf_set(eb, "out of memory");
 	if (x->has_reference && x->reference_ns < base)
 		base = x->reference_ns;
-	out->fell_back = contention_estimate(r, x->estimator, x->drop_contended, base, scratch,
+	out->fell_back = contention_estimate(r, x->estimator, x->contended, base, scratch,
 					     &out->est, &out->contended);
 	free(scratch);
 	out->preempted = contention_preempted(r);
@@ -154,10 +154,11 @@ static cJSON *export_extras_json(const struct measure_result *r, const struct ex
 	if (cJSON_GetArraySize(ci) != 2 ||
 	    export_add(o, "runs_used", cJSON_CreateNumber((double)sum.est.n)) != 0 ||
 	    export_add(o, "contended_runs", cJSON_CreateNumber((double)sum.contended)) != 0 ||
-	    export_add(o, "dropped_contended", cJSON_CreateBool(x->drop_contended)) != 0 ||
-	    export_add(o, "preempted_runs", r->nivcsw != NULL
-						? cJSON_CreateNumber((double)sum.preempted)
-						: cJSON_CreateNull()) != 0 ||
+	    export_add(o, "contended_treatment",
+		       cJSON_CreateString(estimate_contended_name(x->contended))) != 0 ||
+	    export_add(o, "preempted_runs",
+		       r->nivcsw != NULL ? cJSON_CreateNumber((double)sum.preempted)
+					 : cJSON_CreateNull()) != 0 ||
 	    export_add(o, "precision",
 		       x->precision > 0 ? export_number(x->precision) : cJSON_CreateNull()) != 0 ||
 	    export_add(o, "precision_reached", export_number_or_null(sum.reached)) != 0 ||

@@ -25,7 +25,7 @@ struct export_param {
  */
 struct export_extras {
 	enum estimate_kind estimator;
-	bool drop_contended;     /* the estimate leaves out the contended runs */
+	enum estimate_contended contended; /* what the estimate does with contended runs */
 	double precision;        /* the target relative half-width; 0: fixed count (null) */
 	double contention_limit; /* a point with more contended runs than this fraction is
 				    flagged "contended" */
@@ -59,7 +59,8 @@ struct export_summary {
 	struct estimate est;
 	size_t contended, preempted;
 	double reached; /* relative half-width of est, INFINITY when unknown */
-	bool fell_back; /* fewer than 6 uncontended runs: the estimate is over every run */
+	bool fell_back; /* contended runs dropped, fewer than 6 left: the estimate is over every run
+			 */
 	bool met;       /* precision > 0, reached <= precision, and not fell_back */
 	bool contended_point;
 };

@@ -20,7 +20,7 @@ struct measure_group {
 	size_t *order;   /* scratch: bench offsets of one round */
 	double *scratch; /* precision mode: 2 x the largest result, for its estimate */
 	size_t scratch_cap;
-	uint64_t rng;    /* splitmix64 state */
+	uint64_t rng; /* splitmix64 state */
 	const struct measure_opts *opts;
 };
 
@@ -49,7 +49,7 @@ void measure_opts_init(struct measure_opts *opts)
 	opts->min_time_ns = MEASURE_DEFAULT_MIN_TIME_NS;
 	opts->order = MEASURE_ORDER_SEQUENTIAL;
 	opts->estimator = ESTIMATE_MEDIAN;
-	opts->drop_contended = true;
+	opts->contended = ESTIMATE_CONTENDED_CORRECT;
 }
 
 int measure_opts_validate(const struct measure_opts *opts, struct errbuf *eb)
@@ -285,7 +285,7 @@ static int measure_extend(struct measure_group *g, uint64_t *total, struct errbu
 			g->scratch = grown;
 			g->scratch_cap = 2 * r->n;
 		}
-		if (!contention_estimate(r, g->opts->estimator, g->opts->drop_contended,
+		if (!contention_estimate(r, g->opts->estimator, g->opts->contended,
 					 contention_baseline_ns(r), g->scratch, &e, &contended) &&
 		    estimate_meets(&e, g->opts->precision))
 			continue;
@@ -344,8 +344,8 @@ static int measure_group_run(struct measure_group *g, struct errbuf *eb)
 			if (opts->precision > 0) {
 				/* hyperfine's count bounds the runs; min_runs comes first. */
 				g->cap[off] = opts->max_runs != 0 ? opts->max_runs : g->count[off];
-				g->count[off] = opts->min_runs < g->cap[off] ? opts->min_runs
-									      : g->cap[off];
+				g->count[off] =
+				    opts->min_runs < g->cap[off] ? opts->min_runs : g->cap[off];
 			}
 			if (measure_reserve(r,
 					    g->count[off] < MEASURE_INITIAL_CAP

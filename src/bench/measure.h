@@ -103,14 +103,14 @@ struct measure_opts {
 	/*
 	 * Run to a precision: 0 keeps hyperfine's count. Else each benchmark
 	 * takes min_runs runs, then more (in growing batches, interleaved within
-	 * its group) until the 95 % interval of its estimate (estimator, over the
-	 * uncontended runs when drop_contended; contention.h) is within precision
+	 * its group) until the 95 % interval of its estimate (estimator, contended
+	 * runs treated as contended says; contention.h) is within precision
 	 * of it relative (0.01 = 1 %), or it has max_runs runs, or, without
 	 * max_runs, as many as hyperfine's min_time rule would have given it.
 	 */
 	double precision;
 	enum estimate_kind estimator;
-	bool drop_contended;
+	enum estimate_contended contended;
 	const volatile sig_atomic_t *stop; /* checked between runs; NULL: never stop */
 	/*
 	 * Called between runs (never inside the timed window). A non-zero return

@@ -87,8 +87,8 @@ struct proc_sample {
 	/* ru_nivcsw: involuntary context switches of the child and the descendants it reaped, i.e.
 	 * how often the kernel took the CPU away from it for another task (contention). */
 	uint32_t nivcsw;
-	int status; /* raw wait status */
-	int exit_code;      /* WEXITSTATUS, or 128+signal when killed by a signal */
+	int status;    /* raw wait status */
+	int exit_code; /* WEXITSTATUS, or 128+signal when killed by a signal */
 };
 
 /* A prepared command: opaque, built once, run many times. */

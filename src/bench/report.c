@@ -173,7 +173,7 @@ void report_set_extras(struct report *rep, const struct export_extras *x)
 }
 
 /*
- * "  Estimate (median of uncontended runs, 95 % CI):  1.234 ms [1.230, 1.240], ±0.4 %
+ * "  Estimate (median, contended runs: correct, 95 % CI):  1.234 ms [1.230, 1.240], ±0.4 %
  * (target 1 %: met), 3 of 40 runs contended".
  */
 static void report_estimate(struct report *rep, const struct measure_result *r)
@@ -188,8 +188,9 @@ static void report_estimate(struct report *rep, const struct measure_result *r)
 		return;
 	scale = sum.est.value < 1e9 ? 1e6 : 1e9;
 	u = scale == 1e6 ? "ms" : "s";
-	fprintf(rep->out, "  Estimate (%s%s, 95 %% CI):  %.4g %s", estimate_kind_name(x->estimator),
-		x->drop_contended ? " of uncontended runs" : "", sum.est.value / scale, u);
+	fprintf(rep->out, "  Estimate (%s, contended runs: %s, 95 %% CI):  %.4g %s",
+		estimate_kind_name(x->estimator), estimate_contended_name(x->contended),
+		sum.est.value / scale, u);
 	if (isfinite(sum.est.lo))
 		fprintf(rep->out, " [%.4g, %.4g], ±%.2g %%", sum.est.lo / scale, sum.est.hi / scale,
 			100.0 * sum.reached);

@@ -148,15 +148,16 @@ int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct er
 		const struct fitreport_row *r = &rep->rows[i];
 		double t = fit_t95(r->fit.n > 2 ? r->fit.n - 2 : 0);
 
-		fprintf(f,
-			"%s\t%s\t%s\t%s\t%zu\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g"
-			"\t%.12g\n",
-			r->series->subject, r->series->format, r->series->host, rep->set->axis,
-			r->fit.n, r->fit.intercept, r->fit.intercept_se, r->fit.slope * 1e3,
-			r->fit.slope_se * 1e3, r->fit.r2, r->fit.intercept - t * r->fit.intercept_se,
-			r->fit.intercept + t * r->fit.intercept_se,
-			(r->fit.slope - t * r->fit.slope_se) * 1e3,
-			(r->fit.slope + t * r->fit.slope_se) * 1e3);
+		fprintf(
+		    f,
+		    "%s\t%s\t%s\t%s\t%zu\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g"
+		    "\t%.12g\n",
+		    r->series->subject, r->series->format, r->series->host, rep->set->axis,
+		    r->fit.n, r->fit.intercept, r->fit.intercept_se, r->fit.slope * 1e3,
+		    r->fit.slope_se * 1e3, r->fit.r2, r->fit.intercept - t * r->fit.intercept_se,
+		    r->fit.intercept + t * r->fit.intercept_se,
+		    (r->fit.slope - t * r->fit.slope_se) * 1e3,
+		    (r->fit.slope + t * r->fit.slope_se) * 1e3);
 	}
 	if (ferror(f)) {
 		atomicfile_abort(af);
@@ -241,8 +242,8 @@ static void fitreport_print_hosts(const struct fitreport *rep, FILE *f, const ch
 		qsort(sorted, n, sizeof(*sorted), fitreport_cmp_double);
 		double med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 
-		fprintf(f, "| %s | %s | %zu | %.4g | %.4g | %.4g | %.1f%% |", s->subject, s->format, n,
-			sorted[0], med, sorted[n - 1],
+		fprintf(f, "| %s | %s | %zu | %.4g | %.4g | %.4g | %.1f%% |", s->subject, s->format,
+			n, sorted[0], med, sorted[n - 1],
 			med != 0 ? 100.0 * (sorted[n - 1] - sorted[0]) / fabs(med) : 0.0);
 		if (n < 2)
 			fputs(" - | - | - | - |\n", f);
@@ -309,13 +310,14 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 		t = fit_t95(r->fit.n > 2 ? r->fit.n - 2 : 0);
 		ase = fitreport_shown_se(r->fit.intercept_se, r->fit.intercept);
 		bse = fitreport_shown_se(r->fit.slope_se, r->fit.slope) * 1e3;
-		fprintf(f,
-			" %zu | %.4f ± %.4f [%.4f, %.4f] | %.4g ± %.2g [%.4g, %.4g] | %.5f | %s | %s |"
-			" %s |\n",
-			r->fit.n, r->fit.intercept, ase, r->fit.intercept - t * ase,
-			r->fit.intercept + t * ase, r->fit.slope * 1e3, bse,
-			r->fit.slope * 1e3 - t * bse, r->fit.slope * 1e3 + t * bse, r->fit.r2, raw,
-			slope, cross);
+		fprintf(
+		    f,
+		    " %zu | %.4f ± %.4f [%.4f, %.4f] | %.4g ± %.2g [%.4g, %.4g] | %.5f | %s | %s |"
+		    " %s |\n",
+		    r->fit.n, r->fit.intercept, ase, r->fit.intercept - t * ase,
+		    r->fit.intercept + t * ase, r->fit.slope * 1e3, bse,
+		    r->fit.slope * 1e3 - t * bse, r->fit.slope * 1e3 + t * bse, r->fit.r2, raw,
+		    slope, cross);
 	}
 	if (hosts)
 		fitreport_print_hosts(rep, f, unit);

@@ -197,7 +197,7 @@ static void plotseries_fill(struct plotseries_point *pt, const struct results_po
 		pt->ci_hi_ms = p->mean_hi_s * 1e3;
 	} else {
 		pt->y_ms = (stat == PLOTSERIES_ESTIMATE && !isnan(p->estimate_s) ? p->estimate_s
-										    : p->median_s) *
+										 : p->median_s) *
 			   1e3;
 		pt->ylow_ms = (isnan(p->q1_s) ? p->min_s : p->q1_s) * 1e3;
 		pt->yhigh_ms = (isnan(p->q3_s) ? p->max_s : p->q3_s) * 1e3;

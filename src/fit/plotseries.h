@@ -14,8 +14,8 @@
 
 /*
  * The y of each point: its median, its mean, or rarbench's own estimate
- * (the "rarbench" object of each result: the manifest's estimator over the
- * uncontended runs, with its 95 % interval).
+ * (the "rarbench" object of each result: the manifest's estimator, its
+ * contended runs corrected for their wait, with its 95 % interval).
  */
 enum plotseries_stat { PLOTSERIES_MEDIAN, PLOTSERIES_MEAN, PLOTSERIES_ESTIMATE };
 

@@ -406,7 +406,7 @@ int main(int argc, char **argv)
 			     cfg.have_unit ? &cfg.unit : NULL);
 	ctx.extra = build_extra(&cfg);
 	ctx.extras.estimator = cfg.estimator;
-	ctx.extras.drop_contended = true;
+	ctx.extras.contended = ESTIMATE_CONTENDED_CORRECT;
 	ctx.extras.precision = cfg.precision;
 	ctx.extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
 	report_set_extras(ctx.rep, &ctx.extras);
@@ -429,7 +429,7 @@ int main(int argc, char **argv)
 	mo.ignore_failure = cfg.ignore_failure;
 	mo.precision = cfg.precision;
 	mo.estimator = cfg.estimator;
-	mo.drop_contended = true;
+	mo.contended = ESTIMATE_CONTENDED_CORRECT;
 	mo.stop = &rarbench_stop;
 	mo.on_event = on_event;
 	mo.ctx = &ctx;

@@ -175,7 +175,7 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 		struct export_extras *x = &mp[i].extras;
 
 		x->estimator = m->estimator;
-		x->drop_contended = m->drop_contended;
+		x->contended = m->contended;
 		x->precision = m->precision;
 		x->contention_limit = m->contention_limit;
 		x->has_point = true;
@@ -320,8 +320,8 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 			xs[e] = by_index[i].extras;
 			xs[e].has_reference = true;
 			xs[e].reference_ns = subject_reference(s, by_index, js->subject);
-			entries[e] = (struct export_entry){js->command, &js->result, ep->params,
-							   np, &xs[e]};
+			entries[e] =
+			    (struct export_entry){js->command, &js->result, ep->params, np, &xs[e]};
 		}
 	}
 	/* extra adopts the copy of meta. */

@@ -120,8 +120,8 @@ int runner_acc_init(struct runner *r, struct errbuf *eb)
 
 		if (sweep_parse_step_id(r->sweep, p->id, r->m->max_rounds, &idx, &round) < 0)
 			return errbuf_set(eb, "journal point %s is not in this sweep", p->id);
-		if (runner_acc_add(r, idx, p->subjects, p->nsubjects, p->info.discarded_runs,
-				   eb) < 0)
+		if (runner_acc_add(r, idx, p->subjects, p->nsubjects, p->info.discarded_runs, eb) <
+		    0)
 			return -1;
 	}
 	runner_acc_refresh(r);
@@ -172,9 +172,10 @@ bool runner_acc_needs_more(const struct runner *r, size_t idx)
 		size_t contended;
 
 		/* An estimate that fell back to every run (nearly all waited) is no evidence. */
-		more = contention_estimate(res, r->m->estimator, r->m->drop_contended,
-					   runner_acc_baseline(r, idx, k), scratch, &e, &contended) ||
-		       !estimate_meets(&e, r->m->precision);
+		more =
+		    contention_estimate(res, r->m->estimator, r->m->contended,
+					runner_acc_baseline(r, idx, k), scratch, &e, &contended) ||
+		    !estimate_meets(&e, r->m->precision);
 	}
 	free(scratch);
 	return more;

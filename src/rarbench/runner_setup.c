@@ -298,7 +298,7 @@ static cJSON *build_meta(struct runner *r)
 	else
 		cJSON_AddNullToObject(o, "precision");
 	cJSON_AddStringToObject(o, "estimator", estimate_kind_name(r->m->estimator));
-	cJSON_AddBoolToObject(o, "drop_contended", r->m->drop_contended);
+	cJSON_AddStringToObject(o, "contended", estimate_contended_name(r->m->contended));
 	cJSON_AddNumberToObject(o, "contention_limit", r->m->contention_limit);
 	cJSON_AddNumberToObject(o, "remeasure", r->m->remeasure);
 	cJSON_AddNumberToObject(o, "max_rounds", r->m->max_rounds);

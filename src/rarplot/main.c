@@ -48,7 +48,8 @@ static void usage(FILE *f)
 	    "writes DIR/report.md, DIR/fits.tsv, DIR/data/*/*.tsv and the figures.\n"
 	    "\n"
 	    "  -o, --out DIR          output directory (default rarplot-out)\n"
-	    "      --stat S           y of each point: estimate (rarbench's estimate with its 95 %%\n"
+	    "      --stat S           y of each point: estimate (rarbench's estimate with its 95 "
+	    "%%\n"
 	    "                         interval), median or mean; default: estimate when every\n"
 	    "                         result has one, else median\n"
 	    "      --x AXIS           parameter on x: nb_tasks (default), nb_roles, nb_users,\n"
@@ -151,7 +152,8 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 			else if (strcmp(optarg, "estimate") == 0)
 				cfg->stat = PLOTSERIES_ESTIMATE;
 			else {
-				fprintf(stderr, "rarplot: --stat %s: use estimate, median or mean\n",
+				fprintf(stderr,
+					"rarplot: --stat %s: use estimate, median or mean\n",
 					optarg);
 				return -1;
 			}
@@ -215,7 +217,7 @@ static void print_claims(FILE *f, const void *arg)
 	claims_print_markdown(c->checks, c->n, c->unit, f);
 }
 
-/* "median", "mean", or for rarbench's estimate its estimator: "median of uncontended runs". */
+/* "median", "mean", or for rarbench's estimate its estimator: "median estimate". */
 static void stat_name(const struct config *cfg, const struct results *res, char *buf, size_t len)
 {
 	if (cfg->stat == PLOTSERIES_MEAN)
@@ -223,7 +225,7 @@ static void stat_name(const struct config *cfg, const struct results *res, char 
 	else if (cfg->stat == PLOTSERIES_MEDIAN || res->n_points == 0)
 		snprintf(buf, len, "median");
 	else
-		snprintf(buf, len, "%s of uncontended runs", res->points[0].estimator);
+		snprintf(buf, len, "%s estimate", res->points[0].estimator);
 }
 
 /* The other standard figures, drawn when the results vary along their axes. */
@@ -266,9 +268,8 @@ int main(int argc, char **argv)
 	if (cfg.stat_auto && plotseries_all_estimated(res))
 		cfg.stat = PLOTSERIES_ESTIMATE;
 	if (cfg.stat == PLOTSERIES_ESTIMATE && !plotseries_all_estimated(res)) {
-		errbuf_set(&eb,
-			   "--stat estimate: some results have no rarbench estimate (files "
-			   "from hyperfine or an older rarbench); use --stat median");
+		errbuf_set(&eb, "--stat estimate: some results have no rarbench estimate (files "
+				"from hyperfine or an older rarbench); use --stat median");
 		goto fail;
 	}
 	stat_name(&cfg, res, stat_buf, sizeof(stat_buf));

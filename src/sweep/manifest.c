@@ -252,11 +252,14 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 
 static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	static const char *const keys[] = {
-	    "name",       "description", "subjects",       "axes",        "match",      "command",
-	    "bench_user", "warmup",      "min_runs",       "max_runs",    "min_time_s", "order",
-	    "seed",       "repetitions", "sudoers_layout", "seed_compat", "rounds",
-	    "precision",  "estimator",   "drop_contended", "contention_limit", "remeasure", NULL};
+	static const char *const keys[] = {"name",        "description", "subjects",
+					   "axes",        "match",       "command",
+					   "bench_user",  "warmup",      "min_runs",
+					   "max_runs",    "min_time_s",  "order",
+					   "seed",        "repetitions", "sudoers_layout",
+					   "seed_compat", "rounds",      "precision",
+					   "estimator",   "contended",   "contention_limit",
+					   "remeasure",   NULL};
 	const cJSON *j;
 	uint64_t v;
 	int e;

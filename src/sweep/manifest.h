@@ -109,10 +109,10 @@ struct manifest {
 	 * subject meets it or has max_runs runs. 0: the fixed procedure.
 	 */
 	double precision;
-	enum estimate_kind estimator; /* the per-point statistic reported (and aimed at) */
-	bool drop_contended;          /* the estimate leaves out contended runs */
-	double contention_limit;      /* fraction of contended runs that flags a step */
-	uint32_t remeasure;           /* times a flagged step may be measured again */
+	enum estimate_kind estimator;      /* the per-point statistic reported (and aimed at) */
+	enum estimate_contended contended; /* what the estimate does with contended runs */
+	double contention_limit;           /* fraction of contended runs that flags a step */
+	uint32_t remeasure;                /* times a flagged step may be measured again */
 	/*
 	 * The rounds a point may take: rounds, or in precision mode as many
 	 * more as max_runs allows. Journal step ids carry ";round=N" when > 1.

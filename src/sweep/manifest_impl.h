@@ -83,7 +83,7 @@ int manifest_check_sizes(struct manifest_ctx *c, const struct manifest *m);
 
 /*
  * manifest_precision.c. Reads "precision" (true, false or a percentage) and
- * "estimator", "drop_contended", "contention_limit", "remeasure"; in
+ * "estimator", "contended", "contention_limit", "remeasure"; in
  * precision mode it sets the defaults of warmup, min_runs, max_runs, rounds
  * and min_time_s before parse_root reads them. 0, or -1 with c->eb filled.
  */

@@ -1,5 +1,5 @@
 /* manifest_precision: the keys of precision mode and of the estimate (precision, estimator,
- * drop_contended, contention_limit, remeasure) and the defaults precision mode brings. */
+ * contended, contention_limit, remeasure) and the defaults precision mode brings. */
 #include "manifest_impl.h"
 
 #include <math.h>
@@ -9,6 +9,11 @@
 static const char *estimator_name(int i)
 {
 	return estimate_kind_name((enum estimate_kind)i);
+}
+
+static const char *contended_name(int i)
+{
+	return estimate_contended_name((enum estimate_contended)i);
 }
 
 /* A number in [lo, hi] at root.key into *out; absent keeps *out. */
@@ -36,7 +41,7 @@ int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct m
 	int e;
 
 	m->estimator = ESTIMATE_MEDIAN;
-	m->drop_contended = true;
+	m->contended = ESTIMATE_CONTENDED_CORRECT;
 	m->contention_limit = MANIFEST_DEFAULT_CONTENTION_LIMIT;
 	if (j != NULL) {
 		if (cJSON_IsTrue(j))
@@ -68,12 +73,11 @@ int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct m
 	    0)
 		return -1;
 	m->estimator = (enum estimate_kind)e;
-	j = cJSON_GetObjectItemCaseSensitive(root, "drop_contended");
-	if (j != NULL && !cJSON_IsBool(j))
-		return manifest_fail(c, "$.drop_contended", "expected a boolean, got %s",
-				     manifest_type_name(j));
-	if (j != NULL)
-		m->drop_contended = cJSON_IsTrue(j);
+	e = (int)m->contended;
+	if (manifest_get_enum(c, root, "$", "contended", contended_name, ESTIMATE_CONTENDED_COUNT,
+			      &e) < 0)
+		return -1;
+	m->contended = (enum estimate_contended)e;
 	if (get_number(c, root, "contention_limit", 0, 1, &m->contention_limit) < 0)
 		return -1;
 	v = m->remeasure;
@@ -92,8 +96,7 @@ int manifest_finish_precision(struct manifest_ctx *c, const cJSON *root, struct 
 	if (m->precision <= 0)
 		return 0;
 	if (m->max_runs == 0)
-		return manifest_fail(c, "$.max_runs",
-				     "precision mode needs a bound (default %u)",
+		return manifest_fail(c, "$.max_runs", "precision mode needs a bound (default %u)",
 				     MANIFEST_PRECISION_MAX_RUNS);
 	if (m->min_time_ns != 0 && cJSON_GetObjectItemCaseSensitive(root, "min_time_s") != NULL)
 		return manifest_fail(c, "$.min_time_s",

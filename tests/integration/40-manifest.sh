@@ -156,7 +156,7 @@ check "precision: results carry nivcsw per run and meta the settings" \
 		and .meta.measure.precision == 0.02 and .meta.measure.estimator == "median"' "$res"
 check "precision: rarplot reads it, the estimate as y" \
 	sh -c "'$PWD/bin/rarplot' --format none -o '$work/prec-plot' '$res' >'$work/prec-plot.out' 2>&1 &&
-		grep -q 'median of uncontended runs' '$work/prec-plot/report.md'"
+		grep -q 'median estimate' '$work/prec-plot/report.md'"
 
 # --- 4d. contention: a busy loop on the same CPU; flagged steps are measured again ---
 cat >"$work/busy.json" <<JSON

@@ -9,8 +9,8 @@
 /* Ten 1 ms runs with 900 us of CPU each, off-CPU 100 us, except the ones made slow below. */
 static uint64_t wall[10], user[10], sys_[10];
 static uint32_t csw[10];
-static struct measure_result res = {.n = 10, .wall_ns = wall, .user_ns = user,
-				    .system_ns = sys_, .nivcsw = csw};
+static struct measure_result res = {
+    .n = 10, .wall_ns = wall, .user_ns = user, .system_ns = sys_, .nivcsw = csw};
 
 static void setup(void)
 {
@@ -50,17 +50,24 @@ static void test_estimate_without_contended(void)
 	size_t contended;
 
 	setup();
-	contention_estimate(&res, ESTIMATE_MEAN, true, contention_baseline_ns(&res), scratch, &e,
-			    &contended);
+	CHECK(!contention_estimate(&res, ESTIMATE_MEAN, ESTIMATE_CONTENDED_DROP,
+				   contention_baseline_ns(&res), scratch, &e, &contended));
 	CHECK_INT_EQ(contended, 1);
 	CHECK_INT_EQ(e.n, 9);
 	CHECK(fabs(e.value - (8 * 1000000.0 + 1040000.0) / 9) < 1e-6);
-	contention_estimate(&res, ESTIMATE_MEAN, false, contention_baseline_ns(&res), scratch, &e,
-			    &contended);
+	contention_estimate(&res, ESTIMATE_MEAN, ESTIMATE_CONTENDED_KEEP,
+			    contention_baseline_ns(&res), scratch, &e, &contended);
 	CHECK_INT_EQ(contended, 1);
 	CHECK_INT_EQ(e.n, 10);
-	/* fewer than 6 clean runs: the estimate falls back to every run */
-	CHECK(contention_estimate(&res, ESTIMATE_MEDIAN, true, 0, scratch, &e, &contended));
+	CHECK(fabs(e.value - (8 * 1000000.0 + 1040000.0 + 3000000.0) / 10) < 1e-6);
+	/* corrected: run 3 counts as its 900 us of CPU plus the 100 us baseline */
+	CHECK(!contention_estimate(&res, ESTIMATE_MEAN, ESTIMATE_CONTENDED_CORRECT,
+				   contention_baseline_ns(&res), scratch, &e, &contended));
+	CHECK_INT_EQ(e.n, 10);
+	CHECK(fabs(e.value - (9 * 1000000.0 + 1040000.0) / 10) < 1e-6);
+	/* fewer than 6 clean runs: dropping falls back to every run as measured */
+	CHECK(contention_estimate(&res, ESTIMATE_MEDIAN, ESTIMATE_CONTENDED_DROP, 0, scratch, &e,
+				  &contended));
 	CHECK_INT_EQ(contended, 10);
 	CHECK_INT_EQ(e.n, 10);
 }
@@ -84,9 +91,8 @@ static void test_parse_proc(void)
 	CHECK(fabs(a.load1 - 2.5) < 1e-12);
 	memset(&b, 0, sizeof(b));
 	/* 1000 ticks later: 500 busy, 100 of them stolen by the hypervisor */
-	CHECK_INT_EQ(contention_parse_stat("cpu  500 0 50 1300 50 0 0 100 0 0\nprocs_running 1\n",
-					   &b),
-		     0);
+	CHECK_INT_EQ(
+	    contention_parse_stat("cpu  500 0 50 1300 50 0 0 100 0 0\nprocs_running 1\n", &b), 0);
 	CHECK_INT_EQ(contention_parse_loadavg("0.25 1.00 0.50 1/200 1234", &b), 0);
 	contention_window_of(&a, &b, &w);
 	CHECK(fabs(w.steal - 0.1) < 1e-12);

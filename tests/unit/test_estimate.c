@@ -18,6 +18,14 @@ static void test_names(void)
 	CHECK_INT_EQ(estimate_kind_parse("min", &k), 0);
 	CHECK_INT_EQ(k, ESTIMATE_MIN);
 	CHECK_INT_EQ(estimate_kind_parse("mode", &k), -1);
+	{
+		enum estimate_contended c = ESTIMATE_CONTENDED_KEEP;
+
+		CHECK_STR_EQ(estimate_contended_name(ESTIMATE_CONTENDED_CORRECT), "correct");
+		CHECK_INT_EQ(estimate_contended_parse("drop", &c), 0);
+		CHECK_INT_EQ(c, ESTIMATE_CONTENDED_DROP);
+		CHECK_INT_EQ(estimate_contended_parse("hide", &c), -1);
+	}
 }
 
 static void test_mean_t_interval(void)
@@ -82,7 +90,7 @@ static void test_precision_rule(void)
 	CHECK(estimate_meets(&e, 0.01));
 	CHECK(!estimate_meets(&e, 0.0099));
 	CHECK(!estimate_meets(&e, 0)); /* no target: never met */
-	e.n = 5;                         /* too few runs to be evidence */
+	e.n = 5;                       /* too few runs to be evidence */
 	CHECK(!estimate_meets(&e, 0.5));
 	e.n = 50;
 	e.lo = NAN;

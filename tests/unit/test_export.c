@@ -52,7 +52,8 @@ static const struct export_param params[] = {{"y", "b"}, {"x", "1"}};
 
 static void test_json_schema(void)
 {
-	struct export_entry e[] = {{"a | b", &r3, params, 2, NULL}, {"sleep 1.5", &r1, NULL, 0, NULL}};
+	struct export_entry e[] = {{"a | b", &r3, params, 2, NULL},
+				   {"sleep 1.5", &r1, NULL, 0, NULL}};
 	struct errbuf eb = {{0}};
 	cJSON *extra = cJSON_CreateObject(), *doc = NULL, *res, *item;
 	char path[128], *text;
@@ -195,7 +196,7 @@ static void test_json_extras(void)
 				   .nivcsw = csw,
 				   .complete = true};
 	struct export_extras x = {.estimator = ESTIMATE_MEDIAN,
-				  .drop_contended = true,
+				  .contended = ESTIMATE_CONTENDED_DROP,
 				  .precision = 0.5,
 				  .contention_limit = 0.5,
 				  .has_point = true,
@@ -205,14 +206,15 @@ static void test_json_extras(void)
 				  .steal = 0.01,
 				  .load1 = 2.5};
 	struct export_entry e = {"c", &r, NULL, 0, &x};
-	static const char *keys[] = {"command", "mean",       "stddev", "median", "user",
-				     "system",  "min",        "max",    "times",  "exit_codes",
-				     "nivcsw",  "rarbench"};
-	static const char *rb_keys[] = {
-	    "estimator",	 "estimate",	   "ci95",	 "runs_used",
-	    "contended_runs",	 "dropped_contended", "preempted_runs", "precision",
-	    "precision_reached", "precision_met",	   "contended",	 "rounds",
-	    "remeasured",	 "discarded_runs",	   "steal",	 "load1"};
+	static const char *keys[] = {"command", "mean",       "stddev", "median",
+				     "user",    "system",     "min",    "max",
+				     "times",   "exit_codes", "nivcsw", "rarbench"};
+	static const char *rb_keys[] = {"estimator",      "estimate",       "ci95",
+					"runs_used",      "contended_runs", "contended_treatment",
+					"preempted_runs", "precision",      "precision_reached",
+					"precision_met",  "contended",      "rounds",
+					"remeasured",     "discarded_runs", "steal",
+					"load1"};
 	struct errbuf eb = {{0}};
 	cJSON *doc, *res, *item, *rb;
 	size_t k = 0;

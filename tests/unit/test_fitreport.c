@@ -133,10 +133,11 @@ static void test_outputs(void)
 		double a, ase, b, bse, r2, alo, ahi, blo, bhi;
 		int n;
 
-		if (sscanf(line,
-			   "%31s\t%31s\t%31s\t%31s\t%d\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf",
-			   subject, format, host, x, &n, &a, &ase, &b, &bse, &r2, &alo, &ahi, &blo,
-			   &bhi) == 14 &&
+		if (sscanf(
+			line,
+			"%31s\t%31s\t%31s\t%31s\t%d\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf",
+			subject, format, host, x, &n, &a, &ase, &b, &bse, &r2, &alo, &ahi, &blo,
+			&bhi) == 14 &&
 		    rows++ == 3) {
 			/* exact lines: the intervals collapse onto the values */
 			CHECK(near(alo, a, 1e-9) && near(ahi, a, 1e-9));
@@ -166,12 +167,10 @@ static void test_outputs(void)
 		CHECK(strstr(table, "| subject | format | host | points | intercept (ms) | slope "
 				    "(µs/task) | R² | raw vs sudo | slope vs sudo | crossover "
 				    "(nb_tasks) |") != NULL);
-		CHECK(
-		    strstr(table,
-			   "| doas | doas | h0 | 5 | 2.0000 ± 0.0000 [2.0000, 2.0000] | 0.3 ± 0 [0.3, 0.3] "
-			   "| 1.00000 | -37.5% [-37.5, -37.5] | +87.5% [+87.5, +87.5] | "
-			   "8571 [8571, 8571] |") !=
-		    NULL);
+		CHECK(strstr(table, "| doas | doas | h0 | 5 | 2.0000 ± 0.0000 [2.0000, 2.0000] | "
+				    "0.3 ± 0 [0.3, 0.3] "
+				    "| 1.00000 | -37.5% [-37.5, -37.5] | +87.5% [+87.5, +87.5] | "
+				    "8571 [8571, 8571] |") != NULL);
 		CHECK(strstr(table, "| sudo | sudoers | h0 | 5 |") != NULL &&
 		      strstr(table, "| baseline | baseline | - |") != NULL);
 		/* across hosts: slopes 0.16 x 1, 1.1, 1.2 */

@@ -245,12 +245,13 @@ static void test_contention_fields(void)
 	}
 	journal_contents_clear(&c);
 	/* a malformed addition is an error like any other field */
-	append_raw(path, "{\"point\":\"a;round=4\",\"index\":0,\"remeasured\":-1,\"subjects\":[{"
-			 "\"subject\":\"sudo\",\"format\":\"sudoers\",\"command\":\"x\",\"wall_ns\":[5],"
-			 "\"user_ns\":[1],\"system_ns\":[1],\"exit_codes\":[0],\"nivcsw\":[1,2]}]}\n"
-			 "{\"point\":\"a;round=5\",\"index\":0,\"subjects\":[{\"subject\":\"sudo\","
-			 "\"format\":\"sudoers\",\"command\":\"x\",\"wall_ns\":[5],\"user_ns\":[1],"
-			 "\"system_ns\":[1],\"exit_codes\":[0]}]}\n");
+	append_raw(path,
+		   "{\"point\":\"a;round=4\",\"index\":0,\"remeasured\":-1,\"subjects\":[{"
+		   "\"subject\":\"sudo\",\"format\":\"sudoers\",\"command\":\"x\",\"wall_ns\":[5],"
+		   "\"user_ns\":[1],\"system_ns\":[1],\"exit_codes\":[0],\"nivcsw\":[1,2]}]}\n"
+		   "{\"point\":\"a;round=5\",\"index\":0,\"subjects\":[{\"subject\":\"sudo\","
+		   "\"format\":\"sudoers\",\"command\":\"x\",\"wall_ns\":[5],\"user_ns\":[1],"
+		   "\"system_ns\":[1],\"exit_codes\":[0]}]}\n");
 	CHECK_INT_EQ(journal_read(path, &c, &eb), -1);
 	CHECK(strstr(eb.msg, "line 5: not a journal point") != NULL);
 	journal_contents_clear(&c);

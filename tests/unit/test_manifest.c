@@ -278,10 +278,9 @@ static void test_precision(void)
 
 	/* the fixed procedure stays the default: an old manifest means what it meant */
 	CHECK(m != NULL && m->precision == 0 && m->max_rounds == 1 && m->remeasure == 0 &&
-	      m->estimator == ESTIMATE_MEDIAN && m->drop_contended);
+	      m->estimator == ESTIMATE_MEDIAN && m->contended == ESTIMATE_CONTENDED_CORRECT);
 	manifest_free(m);
-	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":true," GOOD_SUBJECTS
-		  "}",
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":true," GOOD_SUBJECTS "}",
 		  &eb);
 	CHECK(m != NULL);
 	if (m != NULL) {
@@ -299,15 +298,15 @@ static void test_precision(void)
 	}
 	manifest_free(m);
 	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":0.5,"
-		  "\"estimator\":\"trimmed\",\"drop_contended\":false,\"contention_limit\":0.25,"
-		  "\"remeasure\":3,\"min_runs\":30,\"max_runs\":95,\"rounds\":3,\"warmup\":6," GOOD_SUBJECTS
-		  "}",
+		  "\"estimator\":\"trimmed\",\"contended\":\"drop\",\"contention_limit\":0.25,"
+		  "\"remeasure\":3,\"min_runs\":30,\"max_runs\":95,\"rounds\":3,\"warmup\":"
+		  "6," GOOD_SUBJECTS "}",
 		  &eb);
 	CHECK(m != NULL);
 	if (m != NULL) {
 		CHECK(m->precision == 0.005);
 		CHECK_INT_EQ(m->estimator, ESTIMATE_TRIMMED);
-		CHECK(!m->drop_contended && m->contention_limit == 0.25);
+		CHECK(m->contended == ESTIMATE_CONTENDED_DROP && m->contention_limit == 0.25);
 		CHECK_INT_EQ(m->remeasure, 3);
 		CHECK_INT_EQ(m->warmup, 6);
 		/* 3 rounds of 10, then ceil((95 - 30) / 10) = 7 more */
@@ -317,21 +316,23 @@ static void test_precision(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":\"1%\"," GOOD_SUBJECTS
 		     "}",
 		     "x.json: $.precision: expected true, false or a percentage, got a string");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":100," GOOD_SUBJECTS "}",
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":100," GOOD_SUBJECTS
+		     "}",
 		     "x.json: $.precision: 100 is out of range");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":1,\"min_time_s\":3,"
-		     GOOD_SUBJECTS "}",
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":1,\"min_time_s\":"
+		     "3," GOOD_SUBJECTS "}",
 		     "x.json: $.min_time_s: does not apply in precision mode");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"estimator\":\"mode\"," GOOD_SUBJECTS
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"estimator\":\"mode\"," GOOD_SUBJECTS "}",
+	    "x.json: $.estimator: unknown");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"contention_limit\":2," GOOD_SUBJECTS "}",
+	    "x.json: $.contention_limit: 2 is out of range (0 to 1)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"contended\":\"hide\"," GOOD_SUBJECTS "}",
+	    "x.json: $.contended: unknown");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"remeasure\":11," GOOD_SUBJECTS
 		     "}",
-		     "x.json: $.estimator: unknown");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"contention_limit\":2," GOOD_SUBJECTS
-		     "}",
-		     "x.json: $.contention_limit: 2 is out of range (0 to 1)");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"drop_contended\":1," GOOD_SUBJECTS
-		     "}",
-		     "x.json: $.drop_contended: expected a boolean");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"remeasure\":11," GOOD_SUBJECTS "}",
 		     "x.json: $.remeasure:");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":1,\"min_runs\":1,"
 		     "\"rounds\":1,\"max_runs\":10000000," GOOD_SUBJECTS "}",

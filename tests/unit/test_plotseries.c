@@ -217,7 +217,8 @@ static void test_hosts_and_tsv(void)
 		if (lines++ == 2) {
 			double x, y, v[6], lo, hi;
 
-			CHECK_INT_EQ(sscanf(line, "%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf", &x,
+			CHECK_INT_EQ(sscanf(line,
+					    "%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf\t%lf", &x,
 					    &y, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &lo, &hi),
 				     10);
 			CHECK(x == 3 && y == set->series[1].pts[2].y_ms); /* exact round trip */
@@ -246,12 +247,13 @@ static void test_estimate_stat(void)
 
 	for (t = 1; t <= 3; t++) {
 		used = strlen(body);
-		snprintf(body + used, sizeof(body) - used,
-			 "%s{\"command\":\"x\",\"mean\":1,\"stddev\":0.1,\"median\":1,\"min\":1,"
-			 "\"max\":1,\"times\":[1,1,1,1,1,1],\"parameters\":{\"nb_tasks\":\"%zu\","
-			 "\"subject\":\"s\"},\"rarbench\":{\"estimator\":\"median\",\"estimate\":%zu,"
-			 "\"ci95\":[%g,%g]}}",
-			 t > 1 ? "," : "", t, t, t - 0.0196, t + 0.0196);
+		snprintf(
+		    body + used, sizeof(body) - used,
+		    "%s{\"command\":\"x\",\"mean\":1,\"stddev\":0.1,\"median\":1,\"min\":1,"
+		    "\"max\":1,\"times\":[1,1,1,1,1,1],\"parameters\":{\"nb_tasks\":\"%zu\","
+		    "\"subject\":\"s\"},\"rarbench\":{\"estimator\":\"median\",\"estimate\":%zu,"
+		    "\"ci95\":[%g,%g]}}",
+		    t > 1 ? "," : "", t, t, t - 0.0196, t + 0.0196);
 	}
 	res = parse(body);
 	CHECK(res != NULL);

@@ -163,7 +163,8 @@ static void test_intervals(void)
 	    "\"nivcsw\":[0,0,0,0,0,0,0,0,0,1],\"rarbench\":{\"estimator\":\"median\","
 	    "\"estimate\":5,\"ci95\":[4,6],\"runs_used\":9}},"
 	    "{\"command\":\"b\",\"mean\":1,\"stddev\":null,\"median\":1,\"min\":1,\"max\":1,"
-	    "\"times\":[1],\"rarbench\":{\"estimator\":\"min\",\"estimate\":1,\"ci95\":[null,null]}},"
+	    "\"times\":[1],\"rarbench\":{\"estimator\":\"min\",\"estimate\":1,\"ci95\":[null,null]}"
+	    "},"
 	    "{\"command\":\"c\",\"mean\":1,\"stddev\":0,\"median\":1,\"min\":1,\"max\":1}]}";
 	struct errbuf eb = {{0}};
 	struct results *res = results_new();
@@ -191,7 +192,8 @@ static void test_intervals(void)
 	expect_error("{\"results\":[{" ENTRY_OK ",\"rarbench\":{\"estimator\":\"median\","
 		     "\"estimate\":1,\"ci95\":[2,1]}}]}",
 		     "rarbench.ci95: not an interval");
-	expect_error("{\"results\":[{" ENTRY_OK ",\"rarbench\":{\"estimator\":\"a\\tb\",\"estimate\":1,"
+	expect_error("{\"results\":[{" ENTRY_OK
+		     ",\"rarbench\":{\"estimator\":\"a\\tb\",\"estimate\":1,"
 		     "\"ci95\":[1,1]}}]}",
 		     "rarbench.estimator");
 	expect_error("{\"results\":[{" ENTRY_OK ",\"rarbench\":{\"estimate\":-1}}]}",
