@@ -409,11 +409,11 @@ int main(int argc, char **argv)
 	ctx.extras.contended = ESTIMATE_CONTENDED_CORRECT;
 	ctx.extras.precision = cfg.precision;
 	ctx.extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
-	report_set_extras(ctx.rep, &ctx.extras);
 	if (ctx.rep == NULL || ctx.extra == NULL) {
 		fprintf(stderr, "rarbench: out of memory\n");
 		goto out;
 	}
+	report_set_extras(ctx.rep, &ctx.extras);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = rarbench_on_signal;
 	sigemptyset(&sa.sa_mask);
