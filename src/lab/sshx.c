@@ -8,146 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <time.h>
 
-#include <libssh/libssh.h>
-#include <libssh/sftp.h>
-
-#include "atomicfile.h"
 #include "clock.h"
+#include "sshx_impl.h"
 
-#define COPY_CHUNK_BYTES (32 * 1024)
-#define STOP_GRACE_MS 2000            /* how long a stopped command may take to exit after SIGINT */
-#define GUARD_STACK_BYTES (64 * 1024) /* the SFTP watchdog thread's stack */
+#define STOP_GRACE_MS 2000 /* how long a stopped command may take to exit after SIGINT */
 
 /* Serialises appends to a known_hosts file by hosts accepted concurrently. */
 static pthread_mutex_t known_hosts_lock = PTHREAD_MUTEX_INITIALIZER;
 
-struct sshx {
-	struct sshx_opts opts;
-	ssh_session session;
-	sftp_session sftp;
-	int fd;              /* the session's socket, for the watchdog */
-	enum sshx_fail lost; /* set once a watchdog cut the connection */
-	char stderr_tail[SSHX_STDERR_TAIL_BYTES + 1];
-	size_t stderr_len;
-};
-
-/*
- * libssh's SFTP calls block without a bound of their own (a request the
- * server never answers, e.g. an open of a FIFO, loops on a read that times
- * out with no data). A guard is a watchdog thread beside one SFTP operation:
- * when no progress was reported for connect_timeout_ms, or on cancel, it
- * shuts the socket down, which makes the blocked call fail; the session is
- * lost from then on (s->lost). guard_end joins it before the caller goes on,
- * so it never touches the socket after the operation.
- */
-struct guard {
-	struct sshx *s;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	long last_ms;
-	bool done, running;
-	enum sshx_fail fired; /* SSHX_FAIL_NONE, _TIMEOUT or _CANCELLED */
-};
-
-static bool cancelled(const struct sshx *s)
+bool sshx_cancelled(const struct sshx *s)
 {
 	return s->opts.cancel != NULL && atomic_load(s->opts.cancel) != 0;
-}
-
-static void *guard_main(void *arg)
-{
-	struct guard *g = arg;
-
-	pthread_mutex_lock(&g->lock);
-	while (!g->done) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += SSHX_POLL_MS * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
-		if (g->done)
-			break;
-		if (cancelled(g->s) ||
-		    clock_now_ms() - g->last_ms > g->s->opts.connect_timeout_ms) {
-			g->fired = cancelled(g->s) ? SSHX_FAIL_CANCELLED : SSHX_FAIL_TIMEOUT;
-			/* the blocked libssh read in the other thread sees the end of the stream */
-			shutdown(g->s->fd, SHUT_RDWR);
-			break;
-		}
-	}
-	pthread_mutex_unlock(&g->lock);
-	return NULL;
-}
-
-/* Starts a guard over the operation that follows. Returns 0 or -1 (eb filled). */
-static int guard_begin(struct sshx *s, struct guard *g, struct errbuf *eb)
-{
-	pthread_condattr_t ca;
-	pthread_attr_t attr;
-	int err;
-
-	memset(g, 0, sizeof(*g));
-	g->s = s;
-	g->last_ms = clock_now_ms();
-	if (s->lost != SSHX_FAIL_NONE)
-		return errbuf_set(eb, "%s: connection already lost", s->opts.host);
-	pthread_mutex_init(&g->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&g->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, GUARD_STACK_BYTES);
-	err = pthread_create(&g->thread, &attr, guard_main, g);
-	pthread_attr_destroy(&attr);
-	if (err != 0) {
-		pthread_cond_destroy(&g->cond);
-		pthread_mutex_destroy(&g->lock);
-		return errbuf_set_errno(eb, err, "cannot start the SFTP watchdog");
-	}
-	g->running = true;
-	return 0;
-}
-
-/* The operation made progress: the silence counts from now. */
-static void guard_progress(struct guard *g)
-{
-	pthread_mutex_lock(&g->lock);
-	g->last_ms = clock_now_ms();
-	pthread_mutex_unlock(&g->lock);
-}
-
-/*
- * Stops and joins the guard. When it fired, the session is lost: returns -1
- * with eb saying why (overwriting the operation's own error), else 0.
- */
-static int guard_end(struct sshx *s, struct guard *g, const char *what, struct errbuf *eb)
-{
-	if (!g->running)
-		return 0;
-	pthread_mutex_lock(&g->lock);
-	g->done = true;
-	pthread_cond_signal(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-	pthread_join(g->thread, NULL);
-	pthread_cond_destroy(&g->cond);
-	pthread_mutex_destroy(&g->lock);
-	g->running = false;
-	if (g->fired == SSHX_FAIL_NONE)
-		return 0;
-	s->lost = g->fired;
-	if (g->fired == SSHX_FAIL_CANCELLED)
-		return errbuf_set(eb, "%s: interrupted", what);
-	return errbuf_set(eb, "%s: no answer from %s for %ld s", what, s->opts.host,
-			  s->opts.connect_timeout_ms / 1000);
 }
 
 /* A libssh failure: "timeout" when libssh says so, else lost connection or the given kind. */
@@ -306,206 +179,6 @@ fail:
 	return NULL;
 }
 
-static int sftp_ready(struct sshx *s, struct errbuf *eb)
-{
-	if (s->sftp != NULL)
-		return 0;
-	s->sftp = sftp_new(s->session);
-	if (s->sftp == NULL)
-		return errbuf_set(eb, "SFTP: %s", ssh_get_error(s->session));
-	if (sftp_init(s->sftp) != SSH_OK) {
-		errbuf_set(eb, "SFTP: %s", ssh_get_error(s->session));
-		sftp_free(s->sftp);
-		s->sftp = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* sshx_mkdirs without the guard. */
-static int mkdirs(struct sshx *s, const char *path, struct errbuf *eb)
-{
-	char buf[1024];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return errbuf_set(eb, "bad remote directory '%s'", path);
-	if (sftp_ready(s, eb) < 0)
-		return -1;
-	for (size_t i = 1; i <= len; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		memcpy(buf, path, i);
-		buf[i] = '\0';
-		if (sftp_mkdir(s->sftp, buf, 0700) == 0)
-			continue;
-		/* OpenSSH's server says only "failure" for an existing directory */
-		sftp_attributes a = sftp_stat(s->sftp, buf);
-		bool dir = a != NULL && a->type == SSH_FILEXFER_TYPE_DIRECTORY;
-		sftp_attributes_free(a);
-		if (!dir)
-			return errbuf_set(eb, "SFTP mkdir %s: %s", buf, ssh_get_error(s->session));
-	}
-	return 0;
-}
-
-int sshx_mkdirs(struct sshx *s, const char *path, struct errbuf *eb)
-{
-	struct guard g;
-	int rc;
-
-	if (guard_begin(s, &g, eb) < 0)
-		return -1;
-	rc = mkdirs(s, path, eb);
-	if (guard_end(s, &g, "SFTP mkdir", eb) < 0)
-		rc = -1;
-	return rc;
-}
-
-/* sshx_upload without the guard. */
-static int upload(struct sshx *s, struct guard *g, const char *local, const char *remote,
-		  struct errbuf *eb)
-{
-	char *buf = NULL;
-	FILE *in = NULL;
-	sftp_file out = NULL;
-	size_t n;
-	int rc = -1;
-
-	if (sftp_ready(s, eb) < 0)
-		return -1;
-	in = fopen(local, "rbe");
-	if (in == NULL)
-		return errbuf_set_errno(eb, errno, "%s", local);
-	buf = malloc(COPY_CHUNK_BYTES);
-	if (buf == NULL) {
-		errbuf_set(eb, "out of memory");
-		goto out;
-	}
-	out = sftp_open(s->sftp, remote, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (out == NULL) {
-		errbuf_set(eb, "SFTP open %s: %s", remote, ssh_get_error(s->session));
-		goto out;
-	}
-	while ((n = fread(buf, 1, COPY_CHUNK_BYTES, in)) > 0) {
-		if (sftp_write(out, buf, n) != (ssize_t)n) {
-			errbuf_set(eb, "SFTP write %s: %s", remote, ssh_get_error(s->session));
-			goto out;
-		}
-		guard_progress(g);
-	}
-	if (ferror(in)) {
-		errbuf_set_errno(eb, errno, "%s", local);
-		goto out;
-	}
-	rc = 0;
-out:
-	if (out != NULL && sftp_close(out) != SSH_NO_ERROR && rc == 0)
-		rc = errbuf_set(eb, "SFTP close %s: %s", remote, ssh_get_error(s->session));
-	free(buf);
-	fclose(in);
-	return rc;
-}
-
-int sshx_upload(struct sshx *s, const char *local, const char *remote, struct errbuf *eb)
-{
-	struct guard g;
-	int rc;
-
-	if (guard_begin(s, &g, eb) < 0)
-		return -1;
-	rc = upload(s, &g, local, remote, eb);
-	if (guard_end(s, &g, "SFTP upload", eb) < 0)
-		rc = -1;
-	return rc;
-}
-
-/* sshx_download without the guard. */
-static int download(struct sshx *s, struct guard *g, const char *remote, const char *local,
-		    long max_bytes, bool *missing, struct errbuf *eb)
-{
-	struct atomicfile *af = NULL;
-	sftp_attributes a = NULL;
-	sftp_file in = NULL;
-	char *buf = NULL;
-	long total = 0;
-	ssize_t n;
-	int rc = -1;
-
-	if (sftp_ready(s, eb) < 0)
-		return -1;
-	/* only a regular file: the open of a FIFO or a device would block or never end */
-	a = sftp_lstat(s->sftp, remote);
-	if (a == NULL) {
-		*missing = sftp_get_error(s->sftp) == SSH_FX_NO_SUCH_FILE;
-		return errbuf_set(eb, "SFTP stat %s: %s", remote,
-				  *missing ? "no such file" : ssh_get_error(s->session));
-	}
-	if (a->type != SSH_FILEXFER_TYPE_REGULAR) {
-		sftp_attributes_free(a);
-		return errbuf_set(eb, "%s: not a regular file", remote);
-	}
-	if ((a->flags & SSH_FILEXFER_ATTR_SIZE) && a->size > (uint64_t)max_bytes) {
-		sftp_attributes_free(a);
-		return errbuf_set(eb, "%s is larger than %ld bytes", remote, max_bytes);
-	}
-	sftp_attributes_free(a);
-	guard_progress(g);
-	in = sftp_open(s->sftp, remote, O_RDONLY, 0);
-	if (in == NULL) {
-		*missing = sftp_get_error(s->sftp) == SSH_FX_NO_SUCH_FILE;
-		return errbuf_set(eb, "SFTP open %s: %s", remote,
-				  *missing ? "no such file" : ssh_get_error(s->session));
-	}
-	buf = malloc(COPY_CHUNK_BYTES);
-	af = atomicfile_open(local, 0644, eb);
-	if (buf == NULL || af == NULL) {
-		if (buf == NULL)
-			errbuf_set(eb, "out of memory");
-		goto out;
-	}
-	while ((n = sftp_read(in, buf, COPY_CHUNK_BYTES)) > 0) {
-		guard_progress(g);
-		total += n;
-		if (total > max_bytes) {
-			errbuf_set(eb, "%s is larger than %ld bytes", remote, max_bytes);
-			goto out;
-		}
-		if (fwrite(buf, 1, (size_t)n, atomicfile_stream(af)) != (size_t)n) {
-			errbuf_set_errno(eb, errno, "%s", local);
-			goto out;
-		}
-	}
-	if (n < 0) {
-		errbuf_set(eb, "SFTP read %s: %s", remote, ssh_get_error(s->session));
-		goto out;
-	}
-	rc = atomicfile_commit(af, eb);
-	af = NULL;
-out:
-	atomicfile_abort(af);
-	free(buf);
-	sftp_close(in);
-	return rc;
-}
-
-int sshx_download(struct sshx *s, const char *remote, const char *local, long max_bytes,
-		  bool *missing, struct errbuf *eb)
-{
-	struct guard g;
-	int rc;
-
-	*missing = false;
-	if (guard_begin(s, &g, eb) < 0)
-		return -1;
-	rc = download(s, &g, remote, local, max_bytes, missing, eb);
-	if (guard_end(s, &g, "SFTP download", eb) < 0) {
-		*missing = false;
-		rc = -1;
-	}
-	return rc;
-}
-
 enum sshx_fail sshx_fail_kind(const struct sshx *s, enum sshx_fail otherwise)
 {
 	if (s->lost != SSHX_FAIL_NONE)
@@ -638,7 +311,7 @@ static enum exit_wait wait_exit_status(struct sshx *s, ssh_channel ch, int *stat
 			w = EXIT_STATUS_KNOWN;
 			break;
 		}
-		if (cancelled(s)) {
+		if (sshx_cancelled(s)) {
 			w = EXIT_STATUS_CANCELLED;
 			break;
 		}
@@ -663,7 +336,7 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 	*exit_status = -1;
 	s->stderr_len = 0;
 	s->stderr_tail[0] = '\0';
-	buf = malloc(COPY_CHUNK_BYTES);
+	buf = malloc(SSHX_COPY_CHUNK_BYTES);
 	ch = ssh_channel_new(s->session);
 	if (buf == NULL || ch == NULL) {
 		errbuf_set(eb, "out of memory");
@@ -676,8 +349,8 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 		goto out;
 	}
 	for (;;) {
-		if (cancelled(s)) {
-			stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
+		if (sshx_cancelled(s)) {
+			stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
 			*fail = SSHX_FAIL_CANCELLED;
 			errbuf_set(eb, "interrupted");
 			goto out;
@@ -686,17 +359,17 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 		if (n == SSH_ERROR)
 			goto lost;
 		if (n > 0) {
-			n = ssh_channel_read_nonblocking(ch, buf, COPY_CHUNK_BYTES, 0);
+			n = ssh_channel_read_nonblocking(ch, buf, SSHX_COPY_CHUNK_BYTES, 0);
 			if (n < 0)
 				goto lost;
 			last = clock_now_ms();
 			if (n > 0 && out(ctx, buf, (size_t)n) != 0) {
-				stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
+				stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
 				errbuf_set(eb, "command output rejected");
 				goto out;
 			}
 		}
-		int e = drain_stderr(s, ch, buf, COPY_CHUNK_BYTES);
+		int e = drain_stderr(s, ch, buf, SSHX_COPY_CHUNK_BYTES);
 		if (e < 0)
 			goto lost;
 		if (e > 0)
@@ -705,7 +378,7 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 			break;
 		if (s->opts.idle_timeout_ms > 0 &&
 		    clock_now_ms() - last > s->opts.idle_timeout_ms) {
-			stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
+			stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
 			*fail = SSHX_FAIL_TIMEOUT;
 			errbuf_set(eb, "no output for %ld s", s->opts.idle_timeout_ms / 1000);
 			goto out;
@@ -723,12 +396,12 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 	case EXIT_STATUS_LOST:
 		goto lost;
 	case EXIT_STATUS_CANCELLED:
-		stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
+		stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
 		*fail = SSHX_FAIL_CANCELLED;
 		errbuf_set(eb, "interrupted");
 		goto out;
 	case EXIT_STATUS_TIMEOUT:
-		stop_command(s, ch, stop_cmd, buf, COPY_CHUNK_BYTES);
+		stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
 		*fail = SSHX_FAIL_TIMEOUT;
 		errbuf_set(eb, "closed its output but did not exit within %ld s: stopped",
 			   s->opts.idle_timeout_ms / 1000);

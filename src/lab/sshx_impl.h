@@ -1,0 +1,31 @@
+/* sshx_impl: the handle sshx.c and sshx_sftp.c share (not for other modules). */
+#ifndef RARPERF_SSHX_IMPL_H
+#define RARPERF_SSHX_IMPL_H
+
+#include <libssh/libssh.h>
+#include <libssh/sftp.h>
+
+#include "sshx.h"
+
+#define SSHX_COPY_CHUNK_BYTES (32 * 1024)
+
+/*
+ * One host. Life cycle: sshx_connect fills session and fd (connected,
+ * verified, authenticated); SFTP calls (sshx_sftp.c) open sftp once and
+ * run each under a watchdog that may cut the connection (lost); sshx_exec
+ * runs commands in channels of session; sshx_free tears down in reverse.
+ */
+struct sshx {
+	struct sshx_opts opts;
+	ssh_session session;
+	sftp_session sftp;
+	int fd;              /* the session's socket, for the watchdog */
+	enum sshx_fail lost; /* set once a watchdog cut the connection */
+	char stderr_tail[SSHX_STDERR_TAIL_BYTES + 1];
+	size_t stderr_len;
+};
+
+/* True when the run was cancelled (SIGINT or SIGTERM). */
+bool sshx_cancelled(const struct sshx *s);
+
+#endif
