@@ -71,6 +71,14 @@ struct measure_result {
 
 void measure_result_clear(struct measure_result *r);
 
+/*
+ * Appends src's runs to dst's (the arrays grow; dst->n changes only on success): the runs of
+ * one subject gathered over several rounds or journal steps. nivcsw is kept only while every
+ * part has it (old journals lack it); all_succeeded holds when it held for every part.
+ * Returns 0, or -1 when out of memory (dst then keeps its runs).
+ */
+int measure_result_append(struct measure_result *dst, const struct measure_result *src);
+
 enum measure_event_kind {
 	MEASURE_EV_START,  /* a benchmark is about to run its setup (events of one group come
 			      together) */

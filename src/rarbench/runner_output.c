@@ -50,50 +50,6 @@ static void merged_clear(struct merged *mp, size_t n)
 	free(mp);
 }
 
-/*
- * Appends src's samples to dst's (dst's arrays grow; dst->n changes only on success). The
- * context switches stay known only while every part has them (old journals lack them).
- */
-static int append_samples(struct measure_result *dst, const struct measure_result *src)
-{
-	size_t n = dst->n + src->n;
-	bool csw = src->nivcsw != NULL && (dst->n == 0 || dst->nivcsw != NULL);
-	uint64_t *w, *u, *sy;
-	uint32_t *c;
-	int *e;
-
-	if ((w = realloc(dst->wall_ns, n * sizeof(*w))) == NULL)
-		return -1;
-	dst->wall_ns = w;
-	if ((u = realloc(dst->user_ns, n * sizeof(*u))) == NULL)
-		return -1;
-	dst->user_ns = u;
-	if ((sy = realloc(dst->system_ns, n * sizeof(*sy))) == NULL)
-		return -1;
-	dst->system_ns = sy;
-	if ((e = realloc(dst->exit_codes, n * sizeof(*e))) == NULL)
-		return -1;
-	dst->exit_codes = e;
-	if (csw) {
-		if ((c = realloc(dst->nivcsw, n * sizeof(*c))) == NULL)
-			return -1;
-		dst->nivcsw = c;
-		memcpy(c + dst->n, src->nivcsw, src->n * sizeof(*c));
-	} else {
-		free(dst->nivcsw);
-		dst->nivcsw = NULL;
-	}
-	memcpy(w + dst->n, src->wall_ns, src->n * sizeof(*w));
-	memcpy(u + dst->n, src->user_ns, src->n * sizeof(*u));
-	memcpy(sy + dst->n, src->system_ns, src->n * sizeof(*sy));
-	memcpy(e + dst->n, src->exit_codes, src->n * sizeof(*e));
-	dst->n = n;
-	dst->cap = n;
-	dst->complete = true;
-	dst->all_succeeded = dst->all_succeeded && src->all_succeeded;
-	return 0;
-}
-
 /* Folds the journal's steps into one merged entry per sweep point; every step exactly once. */
 static int merge_points(const struct manifest *m, const struct sweep *s,
 			const struct journal_contents *c, struct merged *mp, size_t *n_entries,
@@ -157,7 +113,8 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 					   p->id);
 				goto out;
 			}
-			if (append_samples(&d->subjects[k].result, &p->subjects[k].result) < 0) {
+			if (measure_result_append(&d->subjects[k].result, &p->subjects[k].result) <
+			    0) {
 				errbuf_set(eb, "out of memory");
 				goto out;
 			}

@@ -20,46 +20,6 @@
 #include "contention.h"
 #include "estimate.h"
 
-/* Appends src's runs to dst (nivcsw kept only while every part has it). */
-static int acc_append(struct measure_result *dst, const struct measure_result *src)
-{
-	size_t n = dst->n + src->n;
-	bool csw = src->nivcsw != NULL && (dst->n == 0 || dst->nivcsw != NULL);
-	uint64_t *w, *u, *s;
-	uint32_t *c;
-	int *e;
-
-	if ((w = realloc(dst->wall_ns, n * sizeof(*w))) == NULL)
-		return -1;
-	dst->wall_ns = w;
-	if ((u = realloc(dst->user_ns, n * sizeof(*u))) == NULL)
-		return -1;
-	dst->user_ns = u;
-	if ((s = realloc(dst->system_ns, n * sizeof(*s))) == NULL)
-		return -1;
-	dst->system_ns = s;
-	if ((e = realloc(dst->exit_codes, n * sizeof(*e))) == NULL)
-		return -1;
-	dst->exit_codes = e;
-	if (csw) {
-		if ((c = realloc(dst->nivcsw, n * sizeof(*c))) == NULL)
-			return -1;
-		dst->nivcsw = c;
-		memcpy(c + dst->n, src->nivcsw, src->n * sizeof(*c));
-	} else {
-		free(dst->nivcsw);
-		dst->nivcsw = NULL;
-	}
-	memcpy(w + dst->n, src->wall_ns, src->n * sizeof(*w));
-	memcpy(u + dst->n, src->user_ns, src->n * sizeof(*u));
-	memcpy(s + dst->n, src->system_ns, src->n * sizeof(*s));
-	memcpy(e + dst->n, src->exit_codes, src->n * sizeof(*e));
-	dst->n = n;
-	dst->cap = n;
-	dst->complete = true;
-	return 0;
-}
-
 int runner_acc_add(struct runner *r, size_t idx, const struct journal_subject *js, size_t n,
 		   uint64_t discarded, struct errbuf *eb)
 {
@@ -80,7 +40,7 @@ int runner_acc_add(struct runner *r, size_t idx, const struct journal_subject *j
 		if (strcmp(js[k].subject, r->subjects[i].ms->id) != 0)
 			return errbuf_set(eb, "point %zu: a step measured %s where this run has %s",
 					  idx + 1, js[k].subject, r->subjects[i].ms->id);
-		if (acc_append(&a->res[k], &js[k].result) < 0)
+		if (measure_result_append(&a->res[k], &js[k].result) < 0)
 			return errbuf_set(eb, "out of memory");
 		k++;
 	}

@@ -2,8 +2,10 @@
 #ifndef RARPERF_HARNESS_H
 #define RARPERF_HARNESS_H
 
+#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int harness_failed_checks;
 static int harness_cases_failed;
@@ -53,5 +55,21 @@ static int harness_cases_failed;
 
 /* The exit status of a test program. */
 #define HARNESS_EXIT() (harness_cases_failed == 0 ? 0 : 1)
+
+static inline int harness_remove_one(const char *path, const struct stat *st, int flag,
+				     struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Removes a test's scratch directory and everything in it (nftw, depth first, no symlinks
+ * followed). */
+static inline int harness_remove_tree(const char *dir)
+{
+	return nftw(dir, harness_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 #endif

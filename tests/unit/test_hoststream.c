@@ -217,14 +217,6 @@ static void test_unexpected_file_names(void)
 	free(text);
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 int main(void)
 {
 	snprintf(tmp, sizeof(tmp), "/tmp/rp-test-hoststream.XXXXXX");
@@ -233,7 +225,7 @@ int main(void)
 	RUN(test_good_host_is_ok_with_a_done_record);
 	RUN(test_bad_results_are_not_ok);
 	RUN(test_unexpected_file_names);
-	if (nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+	if (harness_remove_tree(tmp) != 0)
 		return 1;
 	return HARNESS_EXIT();
 }

@@ -221,14 +221,6 @@ static void test_summary_is_safe(void)
 	free(text);
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 int main(void)
 {
 	snprintf(tmp, sizeof(tmp), "/tmp/rp-test-merge.XXXXXX");
@@ -237,7 +229,7 @@ int main(void)
 	RUN(test_check_refuses_hostile_files);
 	RUN(test_merge_streams_good_hosts_and_flags_bad_ones);
 	RUN(test_summary_is_safe);
-	if (nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+	if (harness_remove_tree(tmp) != 0)
 		return 1;
 	return HARNESS_EXIT();
 }

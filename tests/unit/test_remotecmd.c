@@ -110,14 +110,6 @@ static void test_stop_signals_only_a_real_pid(void)
 	CHECK_STR_EQ(stop_with(NULL), "");
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 int main(void)
 {
 	snprintf(tmp, sizeof(tmp), "/tmp/rp-test-remotecmd.XXXXXX");
@@ -126,7 +118,7 @@ int main(void)
 	RUN(test_words_are_quoted);
 	RUN(test_run_command);
 	RUN(test_stop_signals_only_a_real_pid);
-	if (nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+	if (harness_remove_tree(tmp) != 0)
 		return 1;
 	return HARNESS_EXIT();
 }
