@@ -140,7 +140,9 @@ int plotrun_run(const char *gnuplot, const char *script, const struct plotrun_pa
 		goto out;
 	}
 	fa_ok = 1;
-	if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) != 0) {
+	/* gnuplot gets stdin from /dev/null, our stdout and stderr, and no other descriptor. */
+	if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) != 0 ||
+	    posix_spawn_file_actions_addclosefrom_np(&fa, 3) != 0) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
