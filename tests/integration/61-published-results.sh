@@ -1,0 +1,35 @@
+#!/bin/sh
+# The published results (doc/results/*/*/) say only what their own results.json says: rarplot run
+# again on each results.json gives the same fits.tsv (and claims.tsv), and an independent least
+# squares (Debian's numpy, tests/lib/check_fit.py) agrees with every fit to 1e-6.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib/tap.sh
+need jq
+need_python_module numpy
+RARPLOT=$PWD/bin/rarplot
+[ -x "$RARPLOT" ] || { notok "bin/rarplot is built (make)"; exit 1; }
+T=$(mktemp -d /tmp/rp-it61.XXXXXX)
+trap 'rm -rf "$T"' EXIT INT TERM
+n=0
+for d in doc/results/*/*/; do
+	[ -f "$d/results.json" ] && [ -f "$d/fits.tsv" ] || continue
+	n=$((n + 1))
+	name=${d#doc/results/}
+	axis=$(awk -F'\t' 'NR == 2 { print $4 }' "$d/fits.tsv")
+	set -- --format none -o "$T/$n" --x "$axis"
+	[ -f "$d/claims.tsv" ] && set -- "$@" --claims experiments/claims/rar-perf-readme.tsv
+	extra=
+	[ -f "$d/inputs" ] && extra=$(sed "s|^|$d/|" "$d/inputs" | tr '\n' ' ')
+	# shellcheck disable=SC2086 # extra inputs, one word each
+	"$RARPLOT" "$@" "$d/results.json" $extra >/dev/null 2>"$T/$n.err"
+	check "$name: rarplot on its results.json exits 0" [ $? -eq 0 ] || cat "$T/$n.err"
+	check "$name: the same fits.tsv" cmp -s "$d/fits.tsv" "$T/$n/fits.tsv"
+	[ -f "$d/claims.tsv" ] && check "$name: the same claims.tsv" cmp -s "$d/claims.tsv" "$T/$n/claims.tsv"
+	if [ -z "$extra" ]; then
+		check "$name: numpy's least squares agrees with every fit to 1e-6" \
+			/usr/bin/python3 tests/lib/check_fit.py "$d/results.json" "$d/fits.tsv" "$axis"
+	fi
+done
+check "published result directories found ($n)" [ "$n" -ge 2 ]
+tap_status
