@@ -49,6 +49,16 @@ run_units() { # $1 dir, $2 label, $3.. prefix command
 	done
 }
 
+# What no test may change: the system's own sudo policy files and PAM configuration.
+system_state() {
+	for f in /etc/sudoers /etc/sudoers.d /etc/sudoers-rs /etc/doas.conf /etc/pam.d /etc/security/rootasrole.json; do
+		[ -e "$f" ] || { echo "absent $f"; continue; }
+		find "$f" -printf '%p %y %m %u %g %s\n' 2>/dev/null
+		find "$f" -type f -exec sha256sum {} + 2>/dev/null
+	done | LC_ALL=C sort
+}
+system_state >"$log_dir/system.before"
+
 if [ "$only" = all ] || [ "$only" = unit ]; then
 	run_units build unit
 fi
@@ -97,6 +107,15 @@ if [ "$only" = all ] || [ "$only" = integration ]; then
 		fi
 	done
 fi
+system_state >"$log_dir/system.after"
+if cmp -s "$log_dir/system.before" "$log_dir/system.after"; then
+	passed=$((passed + 1))
+else
+	echo "not ok - /etc/sudoers*, /etc/doas.conf, /etc/pam.d or /etc/security/rootasrole.json changed during the tests:"
+	diff "$log_dir/system.before" "$log_dir/system.after" | head -20
+	failed=$((failed + 1))
+fi
+echo "system files: $(grep -c . "$log_dir/system.before") entries of /etc/sudoers*, /etc/doas.conf, /etc/pam.d unchanged by the suite: $([ "$(cmp -s "$log_dir/system.before" "$log_dir/system.after"; echo $?)" = 0 ] && echo yes || echo NO)"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped: $skip_why"
 else
