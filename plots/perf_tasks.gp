@@ -56,10 +56,18 @@ do for [i=1:n] {
 	stats f using 1:2 nooutput
 	a = STATS_intercept != 0 ? STATS_intercept : 1.0
 	b = STATS_slope != 0 ? STATS_slope : 1e-6
-	if (word(weights, i) eq '1') {
-		fit a + b*x f using 1:2:5 yerror via a, b
+	if (STATS_stddev_y == 0) {
+		# Every point at the same time: fit's matrix is singular; the line is that time.
+		a = STATS_mean_y
+		b = 0
+		a_err = 0
+		b_err = 0
 	} else {
-		fit a + b*x f using 1:2 via a, b
+		if (word(weights, i) eq '1') {
+			fit a + b*x f using 1:2:5 yerror via a, b
+		} else {
+			fit a + b*x f using 1:2 via a, b
+		}
 	}
 	A[i] = a
 	B[i] = b

@@ -244,10 +244,11 @@ int main(int argc, char **argv)
 	size_t n_checks = 0;
 	struct rarplot_claims shown;
 	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
-	char name_buf[64], notes_buf[3][ERRBUF_MSG_MAX + 64], stat_buf[64];
-	const char *notes[3];
+	char name_buf[64], notes_buf[6][ERRBUF_MSG_MAX + 64], stat_buf[64];
+	const char *notes[6];
 	char **written = NULL;
 	size_t n_written = 0, n_notes = 0, i;
+	bool figure_failed = false;
 	int status = RARPLOT_EXIT_USAGE, rc;
 
 	config_defaults(&cfg);
@@ -301,8 +302,15 @@ int main(int argc, char **argv)
 		bool drawn_roles = strcmp(cfg.axis, "nb_roles") == 0;
 		struct plotfig fig = plotfig_for_axis(cfg.axis, name_buf, sizeof(name_buf));
 
-		if (plotfig_render(&fig, set, &env, &written, &n_written, &eb) != 0)
-			goto fail;
+		/* A figure gnuplot cannot draw costs that figure only: the fits and the report are
+		 * still written, and the exit status says something failed. */
+		if (plotfig_render(&fig, set, &env, &written, &n_written, &eb) != 0) {
+			snprintf(notes_buf[n_notes], sizeof(notes_buf[0]), "%s not drawn: %s",
+				 fig.name, eb.msg);
+			notes[n_notes] = notes_buf[n_notes];
+			n_notes++;
+			figure_failed = true;
+		}
 		for (i = 0; i < sizeof(extra_axes) / sizeof(extra_axes[0]); i++) {
 			struct plotfig more =
 			    plotfig_for_axis(extra_axes[i], name_buf, sizeof(name_buf));
@@ -331,8 +339,13 @@ int main(int argc, char **argv)
 			drawn_roles |= strcmp(extra_axes[i], "nb_roles") == 0;
 			plotseries_set_free(extra);
 			extra = NULL;
-			if (rc != 0)
-				goto fail;
+			if (rc != 0) {
+				snprintf(notes_buf[n_notes], sizeof(notes_buf[0]),
+					 "%s not drawn: %s", more.name, eb.msg);
+				notes[n_notes] = notes_buf[n_notes];
+				n_notes++;
+				figure_failed = true;
+			}
 		}
 	}
 
@@ -371,7 +384,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < n_written; i++)
 		fprintf(stderr, ", %s/%s", cfg.out_dir, written[i]);
 	fputc('\n', stderr);
-	status = 0;
+	status = figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;
 	goto out;
 fail:
 	fprintf(stderr, "rarplot: %s\n", eb.msg);

@@ -257,4 +257,25 @@ check "unknown figure format: exit 2" test $? -eq 2
 check "--help exits 0" sh -c "'$RARPLOT' --help | grep -q 'usage: rarplot'"
 check "man page exists" test -s man/rarplot.1
 
+# --- a constant series (gnuplot's fit finds its matrix singular), and a figure gnuplot fails on --------
+$PY - "$T/const.json" <<'PYEOF'
+import json, sys
+res = []
+for subj, slope in [("sudo", 1e-6), ("flat", 0.0)]:
+    for x in [1, 10, 100, 1000]:
+        t = 0.002 + slope * x
+        res.append({"command": subj, "mean": t, "stddev": 0.0, "median": t, "user": 0, "system": 0,
+                    "min": t, "max": t, "times": [t, t, t], "exit_codes": [0, 0, 0],
+                    "parameters": {"nb_tasks": str(x), "subject": subj, "format": "f"}})
+json.dump({"results": res}, open(sys.argv[1], "w"))
+PYEOF
+"$RARPLOT" -o "$T/const" --format png "$T/const.json" >/dev/null 2>"$T/const.err"
+check "a constant series: exit 0, its figure, fits.tsv and report.md written" \
+	sh -c "[ $? -eq 0 ] && [ -s '$T/const/perf_tasks.png' ] && [ -s '$T/const/fits.tsv' ] && [ -s '$T/const/report.md' ]"
+mkdir -p "$T/badplots"
+cp plots/*.gp "$T/badplots/"
+echo 'exit status 3' >"$T/badplots/perf_tasks.gp"
+"$RARPLOT" -o "$T/bad" --format png --plots-dir "$T/badplots" "$T/const.json" >/dev/null 2>"$T/bad.err"
+check "a figure gnuplot fails on: exit 1, yet fits.tsv and report.md written and the failure noted" \
+	sh -c "[ $? -eq 1 ] && [ -s '$T/bad/fits.tsv' ] && grep -q 'perf_tasks not drawn: gnuplot failed' '$T/bad/report.md'"
 tap_status
