@@ -26,6 +26,7 @@ struct config {
 	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data;
 	bool rar_format_cbor;    /* positional RAR_FILE is a CBOR settings file */
 	const char *rar_version; /* the RootAsRole version the files are for; NULL: 3.3.4 */
+	bool force;              /* replace files confgen did not write */
 };
 
 static void config_init(struct config *cfg)
@@ -62,6 +63,10 @@ static void usage(FILE *out)
 	    "  --rar-version V       the RootAsRole version the files are for (default 3.3.4);\n"
 	    "                        from 4.0 the --rar-cbor settings file is CBOR too\n"
 	    "  --seed-compat         reproduce the original RaR-perf generator's output exactly\n"
+	    "  --deny-all            grant nothing: every actor a filler uid, every command under\n"
+	    "                        /nonexistent (the state rarbench leaves between points)\n"
+	    "  --force               replace an existing file confgen did not write (refused\n"
+	    "                        otherwise)\n"
 	    "  -h, --help            this help\n"
 	    "  -V, --version         the version\n"
 	    "Limits: roles*tasks*commands <= 100000000, roles*users <= 10000000,\n"
@@ -105,6 +110,8 @@ enum {
 	OPT_RAR_FORMAT,
 	OPT_SEED_COMPAT,
 	OPT_RAR_VERSION,
+	OPT_DENY_ALL,
+	OPT_FORCE,
 };
 
 static const struct option long_options[] = {
@@ -124,6 +131,8 @@ static const struct option long_options[] = {
     {"rar-format", required_argument, NULL, OPT_RAR_FORMAT},
     {"seed-compat", no_argument, NULL, OPT_SEED_COMPAT},
     {"rar-version", required_argument, NULL, OPT_RAR_VERSION},
+    {"deny-all", no_argument, NULL, OPT_DENY_ALL},
+    {"force", no_argument, NULL, OPT_FORCE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -196,6 +205,12 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 			break;
 		case OPT_SEED_COMPAT:
 			cfg->shape.seed_compat = true;
+			break;
+		case OPT_DENY_ALL:
+			cfg->shape.deny_all = true;
+			break;
+		case OPT_FORCE:
+			cfg->force = true;
 			break;
 		case OPT_RAR_VERSION:
 			if (policy_rar_version_check(optarg, eb) != 0)
@@ -291,7 +306,7 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 	for (int i = 0; i < 5; i++) {
 		if (paths[i] == NULL)
 			continue;
-		if (policy_file_check_path(paths[i], eb) != 0) {
+		if (policy_file_check_path(paths[i], cfg->force, eb) != 0) {
 			errbuf_prefix(eb, "%s",
 				      i == 4 && cbor_default != NULL ? "--rar-cbor (data)"
 								     : options[i]);
@@ -334,6 +349,8 @@ static int write_all(const struct config *cfg, struct errbuf *eb)
 	txn = policy_txn_new(eb);
 	if (txn == NULL)
 		goto out;
+	if (cfg->force)
+		policy_txn_overwrite_foreign(txn);
 	if (cfg->sudoers != NULL &&
 	    policy_stage_sudoers(txn, p, cfg->sudoers, cfg->sudoers_layout, eb) != 0)
 		goto out;

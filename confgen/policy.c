@@ -65,6 +65,8 @@ int policy_shape_validate(const struct policy_shape *shape, struct errbuf *eb)
 		return errbuf_set(eb, "--match: unknown position %d", (int)shape->match);
 	if (shape->seed_compat && shape->match != POLICY_MATCH_LAST)
 		return errbuf_set(eb, "--match: --seed-compat places the match last only");
+	if (shape->seed_compat && shape->deny_all)
+		return errbuf_set(eb, "--deny-all: not with --seed-compat");
 	if (cmd == NULL)
 		return errbuf_set(eb, "--command: missing");
 	len = strlen(cmd);
@@ -127,6 +129,8 @@ struct policy *policy_build(const struct policy_shape *shape, struct errbuf *eb)
 		p->match.command = shape->commands - 1;
 		break;
 	}
+	if (shape->deny_all) /* beyond every index: no actor is the uid, no command matches */
+		p->match.role = p->match.user = p->match.task = p->match.command = UINT32_MAX;
 	return p;
 oom:
 	errbuf_set(eb, "out of memory");
@@ -146,6 +150,11 @@ void policy_free(struct policy *p)
 const struct policy_shape *policy_get_shape(const struct policy *p)
 {
 	return &p->shape;
+}
+
+const char *policy_match_label(const struct policy_shape *shape)
+{
+	return shape->deny_all ? "none" : policy_match_name(shape->match);
 }
 
 struct policy_position policy_match_position(const struct policy *p)

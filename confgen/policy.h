@@ -65,6 +65,14 @@ struct policy_shape {
 	const char *command;                    /* matching command, default "/usr/bin/true" */
 	enum policy_match match;
 	bool seed_compat; /* reproduce the original RaR-perf output */
+	/*
+	 * Grant nothing: the same files, but no actor is uid and no command is
+	 * the matching one (every actor a filler uid, every command under
+	 * POLICY_FILLER_DIR). What rarbench leaves between points and after a
+	 * sweep, so the prefix's tools honour no standing grant. Not with
+	 * seed_compat. The headers say "match=none".
+	 */
+	bool deny_all;
 };
 
 struct policy;
@@ -94,7 +102,11 @@ void policy_free(struct policy *p);
 /* The shape p was built from (owned by p). */
 const struct policy_shape *policy_get_shape(const struct policy *p);
 
-/* The match position as 0-based role, user slot, task and command indices. */
+/* "none" for a deny-all shape, else policy_match_name(shape->match): what headers print. */
+const char *policy_match_label(const struct policy_shape *shape);
+
+/* The match position as 0-based role, user slot, task and command indices
+ * (UINT32_MAX in each for a deny-all policy: nothing matches). */
 struct policy_position {
 	uint32_t role, user, task, command;
 };

@@ -31,7 +31,7 @@ int policy_stage_doas(struct policy_txn *txn, const struct policy *p, const char
 		return -1;
 	fprintf(f.out,
 		"# rarperf confgen: roles=%u users=%u tasks=%u commands=%u uid=%u match=%s%s\n",
-		s->roles, s->users, s->tasks, s->commands, s->uid, policy_match_name(s->match),
+		s->roles, s->users, s->tasks, s->commands, s->uid, policy_match_label(s),
 		s->seed_compat ? " seed-compat (sudo side)" : "");
 	for (uint32_t r = 0; r < s->roles; r++) {
 		for (uint32_t u = 0; u < s->users; u++) {

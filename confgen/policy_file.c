@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 /* The machine's own policies, as directory + base name; base NULL refuses the whole directory. */
@@ -198,17 +199,56 @@ char *policy_file_abspath(const char *path, struct errbuf *eb)
 	return out;
 }
 
-int policy_file_check_path(const char *path, struct errbuf *eb)
+/* The refusal of a target confgen did not write (policy_file_is_ours). Returns -1. */
+static int policy_file_refuse_foreign(const char *path, struct errbuf *eb)
+{
+	return errbuf_set(eb,
+			  "%s: exists and was not written by confgen: refusing to overwrite it "
+			  "(remove it, or confgen --force)",
+			  path);
+}
+
+int policy_file_check_path(const char *path, bool overwrite_foreign, struct errbuf *eb)
 {
 	struct policy_file_dir d;
+	int rc = 0;
 
 	if (policy_file_dir_open(path, &d, eb) != 0)
 		return -1;
+	if (!overwrite_foreign && !policy_file_is_ours(d.fd, d.base))
+		rc = policy_file_refuse_foreign(path, eb);
 	policy_file_dir_close(&d);
-	return 0;
+	return rc;
 }
 
 #define POLICY_FILE_STDIO_BUF (1u << 20)
+
+bool policy_file_is_ours(int dirfd, const char *name)
+{
+	char head[sizeof(POLICY_FILE_HEADER) - 1], mark[8];
+	struct stat st;
+	ssize_t n;
+	bool ours;
+	int fd;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT;
+	if (!S_ISREG(st.st_mode))
+		return false; /* a link, a fifo, a device: never confgen's */
+	if (st.st_size == 0)
+		return true;
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ours = fgetxattr(fd, POLICY_FILE_XATTR, mark, sizeof(mark)) > 0;
+	if (!ours) {
+		n = pread(fd, head, sizeof(head), 0);
+		ours = n == (ssize_t)sizeof(head) &&
+		       memcmp(head, POLICY_FILE_HEADER, sizeof(head)) == 0;
+	}
+	close(fd);
+	return ours;
+}
 
 int policy_file_open(struct policy_file *f, struct policy_txn *txn, const char *path, mode_t mode,
 		     struct errbuf *eb)
@@ -225,7 +265,13 @@ int policy_file_open(struct policy_file *f, struct policy_txn *txn, const char *
 		errbuf_set(eb, "%s: out of memory", path);
 		goto fail;
 	}
-	f->af = atomicfile_openat(d.fd, d.base, path, mode, eb);
+	if (!policy_txn_may_overwrite_foreign(txn) && !policy_file_is_ours(d.fd, d.base)) {
+		policy_file_refuse_foreign(path, eb);
+		goto fail;
+	}
+	/* The mark lets the next write replace it; a file system without user attributes
+	 * (tmpfs before Linux 6.6) leaves only the text formats' header. */
+	f->af = atomicfile_openat_marked(d.fd, d.base, path, mode, POLICY_FILE_XATTR, eb);
 	if (f->af == NULL)
 		goto fail;
 	/* Only root can give a file away; a non-root run keeps its own uid (documented). */
@@ -233,6 +279,7 @@ int policy_file_open(struct policy_file *f, struct policy_txn *txn, const char *
 		goto fail;
 	policy_file_dir_close(&d);
 	f->out = atomicfile_stream(f->af);
+
 	f->buf = malloc(POLICY_FILE_STDIO_BUF);
 	if (f->buf != NULL)
 		setvbuf(f->out, f->buf, _IOFBF, POLICY_FILE_STDIO_BUF);

@@ -2,6 +2,7 @@
 #ifndef RARPERF_POLICY_FILE_H
 #define RARPERF_POLICY_FILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -17,10 +18,28 @@
  * the base name is none of the machine's own policies (compared by inode
  * and by resolved path; a hard link to one counts): /etc/sudoers, anything
  * in /etc/sudoers.d, /etc/doas.conf, /etc/security/rootasrole.json.
+ *
+ * Ownership: confgen replaces only what it wrote. Every file it writes
+ * carries the extended attribute POLICY_FILE_XATTR (and the text formats
+ * open with POLICY_FILE_HEADER); an existing target that is neither empty,
+ * nor marked so, nor a text file opening with that header is refused
+ * unless the transaction allows it (policy_txn_overwrite_foreign), so a
+ * manifest or a command line naming some other file cannot overwrite it.
  */
+#define POLICY_FILE_XATTR "user.rarperf.confgen"
+#define POLICY_FILE_HEADER "# rarperf confgen:"
 
-/* The checks above, for a message before anything is written. Touches nothing. 0 or -1. */
-int policy_file_check_path(const char *path, struct errbuf *eb);
+/*
+ * Whether the entry name of the directory dirfd may be replaced by confgen
+ * without --force: missing, an empty regular file, or one confgen wrote (above).
+ */
+bool policy_file_is_ours(int dirfd, const char *name);
+
+/*
+ * The checks above, and unless overwrite_foreign the ownership rule, for a
+ * message before anything is written. Touches nothing. 0 or -1.
+ */
+int policy_file_check_path(const char *path, bool overwrite_foreign, struct errbuf *eb);
 
 /*
  * Returns path made absolute by resolving its (opened) directory, the base

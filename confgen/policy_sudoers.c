@@ -84,8 +84,8 @@ int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const c
 		fprintf(f.out,
 			"# rarperf confgen: roles=%u users=%u tasks=%u commands=%u uid=%u "
 			"match=%s layout=%s\n",
-			s->roles, s->users, s->tasks, s->commands, s->uid,
-			policy_match_name(s->match), policy_sudoers_layout_name(layout));
+			s->roles, s->users, s->tasks, s->commands, s->uid, policy_match_label(s),
+			policy_sudoers_layout_name(layout));
 	}
 	/* The original joined roles with "\n": one blank line between roles. */
 	for (uint32_t r = 0; r < s->roles; r++) {

@@ -21,7 +21,18 @@ struct policy_txn_file {
 struct policy_txn {
 	struct policy_txn_file files[POLICY_TXN_FILES_MAX];
 	size_t n;
+	bool overwrite_foreign;
 };
+
+void policy_txn_overwrite_foreign(struct policy_txn *txn)
+{
+	txn->overwrite_foreign = true;
+}
+
+bool policy_txn_may_overwrite_foreign(const struct policy_txn *txn)
+{
+	return txn->overwrite_foreign;
+}
 
 struct policy_txn *policy_txn_new(struct errbuf *eb)
 {

@@ -2,6 +2,8 @@
 #ifndef RARPERF_POLICY_TXN_H
 #define RARPERF_POLICY_TXN_H
 
+#include <stdbool.h>
+
 #include "atomicfile.h"
 #include "errbuf.h"
 
@@ -18,6 +20,16 @@ struct policy_txn;
 
 /* A new, empty transaction. NULL (eb filled) when out of memory. */
 struct policy_txn *policy_txn_new(struct errbuf *eb);
+
+/*
+ * Lets the files of txn replace existing files that confgen did not write
+ * (confgen --force). Without it, policy_file_open refuses such a target
+ * (policy_file.h).
+ */
+void policy_txn_overwrite_foreign(struct policy_txn *txn);
+
+/* Whether policy_txn_overwrite_foreign was called on txn. */
+bool policy_txn_may_overwrite_foreign(const struct policy_txn *txn);
 
 /*
  * Adopts af, a synced atomicfile (atomicfile_sync) whose target is shown

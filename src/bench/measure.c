@@ -193,8 +193,13 @@ static int measure_once(struct measure_group *g, size_t off, uint64_t *prep_ns,
 		return MEASURE_STOPPED;
 	if (proc_run(b->cmd, s, eb) != 0)
 		return errbuf_prefix(eb, "%s", b->name);
-	if (measure_stopped(g->opts))
+	if (s->stopped || measure_stopped(g->opts))
 		return MEASURE_STOPPED;
+	if (s->timed_out) {
+		errbuf_set(eb, "%s: a run passed its timeout and was killed with its process group",
+			   b->name);
+		return MEASURE_TIMEOUT;
+	}
 	if (s->exit_code != 0 && !g->opts->ignore_failure) {
 		if (WIFSIGNALED(s->status))
 			return errbuf_set(

@@ -25,6 +25,9 @@
 
 /* measure_run's return value when *opts->stop became non-zero (SIGINT). */
 #define MEASURE_STOPPED 1
+/* measure_run's return value when a run passed its command's timeout (proc_opts.timeout_ms)
+ * and was killed: eb names the benchmark. */
+#define MEASURE_TIMEOUT 2
 
 /* The order of the runs; named by measure_order_name (the table lists them in enum order). */
 enum measure_order {
@@ -152,7 +155,8 @@ int measure_opts_validate(const struct measure_opts *opts, struct errbuf *eb);
  * then cleanup. Sequential order treats each benchmark as its own group.
  *
  * Returns 0 when all finished; MEASURE_STOPPED when *opts->stop became
- * non-zero (results[i].complete tells which finished); -1 with eb filled on
+ * non-zero (results[i].complete tells which finished); MEASURE_TIMEOUT (eb
+ * filled) when a run passed its command's timeout; -1 with eb filled on
  * a spawn failure, a failing hook, a failing measured command without
  * ignore_failure ("Command terminated with non-zero exit code: 3. Use the
  * '-i'/'--ignore-failure' option ..."), or a callback error. The results of

@@ -18,6 +18,13 @@ struct mntns {
 	char dir[PATH_MAX]; /* the overlay's upper and work directories live here */
 };
 
+#define MNTNS_DIR_PREFIX "/tmp/rarbench-mntns-"
+
+const char *mntns_dir(const struct mntns *ns)
+{
+	return ns->dir;
+}
+
 int mntns_fd(const struct mntns *ns)
 {
 	return ns->fd;
@@ -56,7 +63,7 @@ struct mntns *mntns_show_file_at(const char *target, const char *source, struct 
 		return NULL;
 	}
 	ns->fd = -1;
-	snprintf(ns->dir, sizeof(ns->dir), "/tmp/rarbench-mntns-XXXXXX");
+	snprintf(ns->dir, sizeof(ns->dir), "%sXXXXXX", MNTNS_DIR_PREFIX);
 	if (mkdtemp(ns->dir) == NULL) {
 		errbuf_set_errno(eb, errno, "%s", ns->dir);
 		ns->dir[0] = '\0';
@@ -131,6 +138,16 @@ static int mntns_remove_one(const char *path, const struct stat *st, int type, s
 	else
 		unlink(path);
 	return 0;
+}
+
+int mntns_remove_leftover(const char *dir)
+{
+	size_t len = strlen(MNTNS_DIR_PREFIX);
+
+	if (strncmp(dir, MNTNS_DIR_PREFIX, len) != 0 || strlen(dir) != len + 6 ||
+	    strchr(dir + len, '/') != NULL || strstr(dir, "..") != NULL)
+		return -1;
+	return nftw(dir, mntns_remove_one, 8, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
 }
 
 void mntns_free(struct mntns *ns)

@@ -35,6 +35,16 @@ struct mntns *mntns_show_file_at(const char *target, const char *source, struct 
 /* The namespace's descriptor (O_CLOEXEC), for proc_opts.mntns_fd; owned by ns. */
 int mntns_fd(const struct mntns *ns);
 
+/* The directory under /tmp that holds the namespace's layers (owned by ns). */
+const char *mntns_dir(const struct mntns *ns);
+
+/*
+ * Removes dir, the layers' directory of a namespace whose process died (its
+ * namespace, and the overlay with it, ended then): only a path of the form
+ * mntns_show_file_at makes (/tmp/rarbench-mntns-XXXXXX) is touched. 0 or -1.
+ */
+int mntns_remove_leftover(const char *dir);
+
 /* Closes the namespace (it ends with its last member) and removes the upper layer. NULL: no-op. */
 void mntns_free(struct mntns *ns);
 

@@ -6,11 +6,14 @@
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
+#include <dirent.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -27,16 +30,20 @@ extern char **environ;
 #define PROC_MAX_GROUPS 65536
 /* Descriptors the child closes one by one when the kernel lacks close_range (before 5.9). */
 #define PROC_CLOSE_LOOP_MAX (1u << 20)
+/* proc_kill_orphans gives up after this many (a fork bomb outpacing it). */
+#define PROC_ORPHANS_MAX 4096
 
 struct proc_cmd {
-	char *path;   /* resolved program */
-	char **argv;  /* deep copy, NULL-terminated */
-	char **envp;  /* deep copy, NULL-terminated */
-	int null_fd;  /* proc_null_fd(), shared, never closed here */
-	int out_fd;   /* fd for the child's stdout, or -1 to inherit */
-	int err_fd;   /* fd for the child's stderr, or -1 to inherit */
-	int in_fd;    /* fd for the child's stdin, or -1 to inherit */
-	int mntns_fd; /* a mount namespace the child joins, or -1 */
+	char *path;                        /* resolved program */
+	char **argv;                       /* deep copy, NULL-terminated */
+	char **envp;                       /* deep copy, NULL-terminated */
+	int null_fd;                       /* proc_null_fd(), shared, never closed here */
+	int out_fd;                        /* fd for the child's stdout, or -1 to inherit */
+	int err_fd;                        /* fd for the child's stderr, or -1 to inherit */
+	int in_fd;                         /* fd for the child's stdin, or -1 to inherit */
+	int mntns_fd;                      /* a mount namespace the child joins, or -1 */
+	uint32_t timeout_ms;               /* 0: wait without a deadline */
+	const volatile sig_atomic_t *stop; /* with timeout_ms: kill the run when set */
 	bool switch_user;
 	uid_t uid;
 	gid_t gid;
@@ -187,6 +194,8 @@ struct proc_cmd *proc_cmd_new(char *const *argv, const struct proc_opts *opts, s
 	}
 	cmd->in_fd = opts->stdin_null ? cmd->null_fd : -1;
 	cmd->mntns_fd = opts->mntns != NULL ? mntns_fd(opts->mntns) : -1;
+	cmd->timeout_ms = opts->timeout_ms;
+	cmd->stop = opts->stop;
 	switch (opts->output) {
 	case PROC_OUTPUT_INHERIT:
 		cmd->out_fd = cmd->err_fd = -1;
@@ -276,6 +285,9 @@ __attribute__((no_sanitize("address", "undefined"))) static int proc_child(void 
 		goto fail;
 	if (cmd->err_fd >= 0 && dup2(cmd->err_fd, STDERR_FILENO) < 0)
 		goto fail;
+	/* A group of its own, so that a timeout or a stop can kill the tool and what it started. */
+	if (cmd->timeout_ms > 0 && syscall(SYS_setpgid, 0, 0) != 0)
+		goto fail;
 	/* Before the identity switch: joining a mount namespace needs CAP_SYS_ADMIN. The child
 	 * has its own fs_struct (no CLONE_FS), which setns of a mount namespace requires. */
 	if (cmd->mntns_fd >= 0 && syscall(SYS_setns, cmd->mntns_fd, CLONE_NEWNS) != 0)
@@ -306,23 +318,76 @@ static uint64_t proc_tv_ns(const struct timeval *tv)
 	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
 }
 
+static uint64_t proc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return proc_ts_ns(&ts);
+}
+
+/*
+ * Waits on the child's pidfd until it exits, the deadline passes or a signal
+ * arrives with *cmd->stop set; in the last two cases kills its process group
+ * (the child leads it) and marks out. The clock is read only after a wake-up
+ * that was not the exit, so a normal run costs one poll.
+ */
+static void proc_wait_deadline(struct proc_cmd *cmd, pid_t pid, int pidfd, uint64_t t0_ns,
+			       struct proc_sample *out)
+{
+	uint64_t deadline = t0_ns + (uint64_t)cmd->timeout_ms * 1000000ULL, now;
+	struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+	int wait_ms = (int)cmd->timeout_ms, pr;
+
+	for (;;) {
+		pr = poll(&pfd, 1, wait_ms);
+		if (pr > 0)
+			return;
+		if (pr < 0 && errno == EINTR && cmd->stop != NULL && *cmd->stop) {
+			out->stopped = true;
+			break;
+		}
+		now = proc_now_ns();
+		if (now >= deadline) {
+			out->timed_out = true;
+			break;
+		}
+		wait_ms = (int)((deadline - now + 999999ULL) / 1000000ULL);
+	}
+	/* SIGKILL ends a stopped process too. The group first: the child may be gone already. */
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
 int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 {
 	struct timespec t0, t1;
 	struct rusage ru;
-	int status = 0;
+	int status = 0, pidfd = -1, flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
 	pid_t pid, r;
 
 	cmd->exec_errno = 0;
+	out->timed_out = out->stopped = false;
+	if (cmd->timeout_ms > 0)
+		flags |= CLONE_PIDFD;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = clone(proc_child, cmd->stack + PROC_CHILD_STACK_BYTES,
-		    CLONE_VM | CLONE_VFORK | SIGCHLD, cmd);
+	pid =
+	    clone(proc_child, cmd->stack + PROC_CHILD_STACK_BYTES, flags, cmd, &pidfd, NULL, NULL);
 	if (pid < 0)
 		return errbuf_set_errno(eb, errno, "cannot start '%s'", cmd->argv[0]);
+	if (pidfd >= 0)
+		proc_wait_deadline(cmd, pid, pidfd, proc_ts_ns(&t0), out);
 	do
 		r = wait4(pid, &status, 0, &ru);
 	while (r < 0 && errno == EINTR);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (pidfd >= 0) {
+		/* What the group did not hold dies too; in a group, nothing of it outlives the run.
+		 */
+		if (out->timed_out || out->stopped)
+			kill(-pid, SIGKILL);
+		close(pidfd);
+	}
 	if (r < 0)
 		return errbuf_set_errno(eb, errno, "waiting for '%s'", cmd->argv[0]);
 	if (cmd->exec_errno != 0)
@@ -339,6 +404,139 @@ int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 	else
 		out->exit_code = 128;
 	return 0;
+}
+
+int proc_become_subreaper(struct errbuf *eb)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		return errbuf_set_errno(eb, errno, "prctl(PR_SET_CHILD_SUBREAPER)");
+	return 0;
+}
+
+/* The pid of one of our remaining children (from /proc), or 0 when none is left. */
+static pid_t proc_some_child(void)
+{
+	char path[64], buf[256];
+	pid_t self = getpid(), found = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (d == NULL)
+		return 0;
+	while (found == 0 && (e = readdir(d)) != NULL) {
+		char *end, *paren;
+		long pid = strtol(e->d_name, &end, 10), ppid;
+		ssize_t n;
+		int fd;
+
+		if (*end != '\0' || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold spaces and ')', so from the last ')'.
+		 */
+		paren = strrchr(buf, ')');
+		if (paren == NULL || sscanf(paren + 1, " %*c %ld", &ppid) != 1)
+			continue;
+		if (ppid == self)
+			found = (pid_t)pid;
+	}
+	closedir(d);
+	return found;
+}
+
+int proc_env_append(char ***envp, const char *kv, struct errbuf *eb)
+{
+	size_t n = 0;
+	char **grown, *copy;
+
+	while ((*envp)[n] != NULL)
+		n++;
+	copy = strdup(kv);
+	grown = copy != NULL ? realloc(*envp, (n + 2) * sizeof(*grown)) : NULL;
+	if (grown == NULL) {
+		free(copy);
+		return errbuf_set(eb, "out of memory");
+	}
+	grown[n] = copy;
+	grown[n + 1] = NULL;
+	*envp = grown;
+	return 0;
+}
+
+/* Whether the NUL-separated environment of /proc/<pid> holds kv (at most 256 KiB read). */
+static bool proc_environ_has(long pid, const char *kv)
+{
+	static char buf[256 * 1024];
+	char path[64];
+	size_t len = strlen(kv), off = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	while (off < sizeof(buf) && (n = read(fd, buf + off, sizeof(buf) - off)) > 0)
+		off += (size_t)n;
+	close(fd);
+	for (size_t i = 0; i < off;) {
+		size_t end = i;
+
+		while (end < off && buf[end] != '\0')
+			end++;
+		if (end - i == len && memcmp(buf + i, kv, len) == 0)
+			return true;
+		i = end + 1;
+	}
+	return false;
+}
+
+size_t proc_kill_marked(const char *kv)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t killed = 0;
+	long self = (long)getpid();
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (*end != '\0' || pid <= 1 || pid == self || !proc_environ_has(pid, kv))
+			continue;
+		if (kill((pid_t)pid, SIGKILL) == 0)
+			killed++;
+	}
+	closedir(d);
+	return killed;
+}
+
+size_t proc_kill_orphans(void)
+{
+	size_t killed = 0;
+	pid_t pid;
+	int status;
+
+	/* Reap what has already exited, then end the rest one by one; bounded by what exists. */
+	while (waitpid(-1, &status, WNOHANG) > 0)
+		;
+	while ((pid = proc_some_child()) > 0 && killed < PROC_ORPHANS_MAX) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		killed++;
+	}
+	return killed;
 }
 
 int proc_user_lookup(const char *user, struct proc_user *u, struct errbuf *eb)

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -60,6 +61,22 @@ void proc_user_clear(struct proc_user *u);
 char **proc_env_for_user(const struct proc_user *u, struct errbuf *eb);
 void proc_env_free(char **envp);
 
+/*
+ * Appends the "NAME=value" string kv (copied) to the heap environment
+ * *envp (from proc_env_for_user), replacing *envp. 0, or -1 (eb filled,
+ * *envp unchanged) when out of memory.
+ */
+int proc_env_append(char ***envp, const char *kv, struct errbuf *eb);
+
+/*
+ * Kills (SIGKILL) every process whose initial environment holds the exact
+ * string kv: the runs of an earlier rarbench on the same prefix that
+ * outlived it (a SIGKILL'd rarbench cannot end them; a setuid tool does
+ * not keep a parent-death signal). The environment of /proc/PID/environ is
+ * read as root. Returns how many it signalled.
+ */
+size_t proc_kill_marked(const char *kv);
+
 /* Where a child's stdout/stderr go. */
 enum proc_output {
 	PROC_OUTPUT_NULL,     /* /dev/null (hyperfine's default) */
@@ -77,6 +94,19 @@ struct proc_opts {
 	/* Non-NULL: the child joins this mount namespace before it drops privileges (needs root);
 	 * it must outlive the cmd. */
 	const struct mntns *mntns;
+	/*
+	 * > 0: the child leads a process group of its own, and a run still going
+	 * after timeout_ms (hung, or stopped by SIGSTOP) is killed with its group
+	 * (SIGKILL): proc_sample.timed_out. The wait is a poll on a pidfd, one
+	 * syscall more per run, outside nothing: it replaces the blocking wait4.
+	 */
+	uint32_t timeout_ms;
+	/*
+	 * With timeout_ms: a run is also killed with its group as soon as a
+	 * signal interrupts the wait and *stop is non-zero (SIGINT/SIGTERM):
+	 * proc_sample.stopped. NULL: only the timeout ends a run early.
+	 */
+	const volatile sig_atomic_t *stop;
 };
 
 /* One timed run. */
@@ -87,8 +117,10 @@ struct proc_sample {
 	/* ru_nivcsw: involuntary context switches of the child and the descendants it reaped, i.e.
 	 * how often the kernel took the CPU away from it for another task (contention). */
 	uint32_t nivcsw;
-	int status;    /* raw wait status */
-	int exit_code; /* WEXITSTATUS, or 128+signal when killed by a signal */
+	int status;     /* raw wait status */
+	int exit_code;  /* WEXITSTATUS, or 128+signal when killed by a signal */
+	bool timed_out; /* killed at proc_opts.timeout_ms */
+	bool stopped;   /* killed because *proc_opts.stop was set */
 };
 
 /* A prepared command: opaque, built once, run many times. */
@@ -117,5 +149,21 @@ char *const *proc_cmd_argv(const struct proc_cmd *cmd);
  * Allocation-free and print-free; safe to call in a tight loop.
  */
 int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb);
+
+/*
+ * Makes this process the reaper of its orphaned descendants
+ * (PR_SET_CHILD_SUBREAPER): a measured tool that forks and dies leaves its
+ * children to us, not to init, so proc_kill_orphans can end them. 0 or -1.
+ */
+int proc_become_subreaper(struct errbuf *eb);
+
+/*
+ * Kills (SIGKILL) and reaps every child this process still has: after a
+ * run was killed, what its process group did not hold (a grandchild that
+ * made a group or session of its own) has been re-parented to us
+ * (proc_become_subreaper). Must be called when no proc_run is in progress
+ * and the caller has no other children. Returns how many it killed.
+ */
+size_t proc_kill_orphans(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,6 +70,12 @@ static void atomicfile_random_suffix(char *buf, size_t len)
 struct atomicfile *atomicfile_openat(int dirfd, const char *name, const char *shown, mode_t mode,
 				     struct errbuf *eb)
 {
+	return atomicfile_openat_marked(dirfd, name, shown, mode, NULL, eb);
+}
+
+struct atomicfile *atomicfile_openat_marked(int dirfd, const char *name, const char *shown,
+					    mode_t mode, const char *xattr, struct errbuf *eb)
+{
 	struct atomicfile *af = NULL;
 	char suffix[7];
 	size_t len;
@@ -110,6 +117,10 @@ struct atomicfile *atomicfile_openat(int dirfd, const char *name, const char *sh
 		free(af->tmp_name);
 		af->tmp_name = NULL;
 		goto fail;
+	}
+	if (xattr != NULL && fsetxattr(fd, xattr, "1", 1, 0) != 0 && errno != ENOTSUP) {
+		errbuf_set_errno(eb, errno, "%s: extended attribute %s", af->tmp_name, xattr);
+		goto fail_unlink;
 	}
 	if (fchmod(fd, mode) != 0) {
 		errbuf_set_errno(eb, errno, "%s: chmod", af->tmp_name);

@@ -30,6 +30,15 @@ struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf 
 struct atomicfile *atomicfile_openat(int dirfd, const char *name, const char *shown, mode_t mode,
 				     struct errbuf *eb);
 
+/*
+ * As atomicfile_openat, and the temporary file gets the extended attribute
+ * xattr (value "1") while it is still 0600 (a non-root writer of a 0400 file
+ * could not add it later). A file system without extended attributes
+ * (ENOTSUP) is not an error: the file is written without it.
+ */
+struct atomicfile *atomicfile_openat_marked(int dirfd, const char *name, const char *shown,
+					    mode_t mode, const char *xattr, struct errbuf *eb);
+
 /* The stdio stream of the temporary file; owned by the handle. NULL once synced. */
 FILE *atomicfile_stream(struct atomicfile *af);
 

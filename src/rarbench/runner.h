@@ -17,6 +17,8 @@
 #include "journal.h"
 #include "manifest.h"
 #include "proc.h"
+#include "policy.h"
+#include "prefixlock.h"
 #include "progress.h"
 #include "sweep.h"
 
@@ -26,12 +28,15 @@
 #define RUNNER_EXIT_OK 0
 #define RUNNER_EXIT_FAIL 1
 #define RUNNER_EXIT_USAGE 2
+/* The prefix is locked by another sweep (and --wait was not given). */
+#define RUNNER_EXIT_BUSY 3
 
 struct runner_config {
 	const char *manifest;
 	const char *out;
 	const char *prefix;
 	bool resume;
+	bool wait; /* wait for the prefix's lock instead of exiting RUNNER_EXIT_BUSY */
 	enum progress_mode progress;
 };
 
@@ -89,7 +94,60 @@ struct runner {
 	int stderr_fd;                     /* where the grant check's stderr goes */
 	const volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM; NULL: never */
 	bool bad_input;                    /* runner_setup failed on the user's input */
+	bool busy;                         /* runner_setup found the prefix locked */
+	/* runner_guard.c: the prefix's lock, the record of what this run must undo, and the
+	 * environment string that marks its measured processes. */
+	struct prefixlock *lock;
+	cJSON *record;
+	char marker[PATH_MAX + 32];
+	char etc_real[PATH_MAX]; /* PREFIX/etc resolved: where policies may be written */
+	size_t failed_points;    /* points left unmeasured (a run timed out) */
 };
+
+/* One policy file set to write (a subject's, or a dead run's from its record). */
+struct runner_target {
+	const char *id; /* names it in messages */
+	enum policy_format format;
+	const char *policy, *policy_data, *rar_version;
+	enum sudoers_layout layout;
+};
+
+/*
+ * runner_guard.c. Takes the prefix's lock (r->cfg.wait: waiting for it),
+ * undoes what a run that died holding it left (its record: deny-all
+ * policies, mount namespace directories, measured processes still alive),
+ * and resolves PREFIX/etc into r->etc_real. 0, or -1 with eb filled and
+ * r->busy set when another live run holds the lock.
+ */
+int runner_guard_begin(struct runner *r, struct errbuf *eb);
+
+/*
+ * Saves the record of the active subjects' policy files and mount
+ * namespace directories, then writes every policy deny-all. Called once the
+ * subjects are prepared, before the first grant. 0 or -1.
+ */
+int runner_guard_arm(struct runner *r, struct errbuf *eb);
+
+/*
+ * Whether path (a policy or policy_data, expanded) lies in PREFIX/etc once
+ * its directory is resolved. 0, or -1 with eb saying where it points.
+ */
+int runner_guard_confine(const struct runner *r, const char *path, struct errbuf *eb);
+
+/*
+ * The end of every run, whatever the path: deny-all policies, orphaned
+ * measured processes killed, mount namespaces removed, then the record
+ * cleared and the lock released. What cannot be undone stays in the record
+ * for the next run; a message goes to stderr.
+ */
+void runner_guard_end(struct runner *r);
+
+/* runner_point.c. Writes shape once per target (one transaction). 0 or -1. */
+int runner_write_targets(const struct policy_shape *shape, const struct runner_target *t, size_t n,
+			 struct errbuf *eb);
+
+/* Writes every active subject's policy deny-all (policy.h: deny_all). 0 or -1. */
+int runner_point_write_denial(struct runner *r, struct errbuf *eb);
 
 /*
  * runner_setup.c. Everything before the first point: loads and checks the
@@ -122,6 +180,9 @@ int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
 
 /* runner_point_measure's return when the step must be measured again (not journalled). */
 #define RUNNER_REMEASURE 1
+/* runner_point_check_grants' and runner_point_measure's return when a run passed the
+ * manifest's run_timeout_s and was killed (eb says which): the point is left unmeasured. */
+#define RUNNER_TIMEOUT 2
 
 /*
  * Measures all active subjects at pt in round (1-based) with 1/rounds of

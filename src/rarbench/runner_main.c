@@ -22,7 +22,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fputs("Usage: rarbench --manifest FILE [--out DIR] [--resume] [--progress bar|jsonl|none]\n"
-	      "                [--prefix DIR]\n"
+	      "                [--prefix DIR] [--wait]\n"
 	      "Runs the experiment described by the manifest FILE: for every point of its sweep,\n"
 	      "writes each subject's policy, checks that it grants the command, and measures\n"
 	      "every subject as the bench user. Must run as root (it writes the policies);\n"
@@ -31,6 +31,7 @@ static void usage(FILE *f)
 	      "  --resume         continue the journal in DIR, skipping finished points\n"
 	      "  --progress MODE  bar (default on a terminal), jsonl (events on stdout), none\n"
 	      "  --prefix DIR     the provisioned prefix (default " RUNNER_DEFAULT_PREFIX ")\n"
+	      "  --wait           wait while another run holds the prefix (else exit 3)\n"
 	      "  -h, --help       this help\n"
 	      "Writes DIR/results.json, DIR/results.tsv and DIR/journal.jsonl. See rarbench(1).\n",
 	      f);
@@ -46,13 +47,11 @@ static void report(struct runner *r, const char *msg)
 /* Returns 0 to go on, 1 when --help was printed, -1 on a usage error (printed). */
 static int parse_args(int argc, char **argv, struct runner_config *cfg)
 {
-	static const struct option opts[] = {{"manifest", required_argument, NULL, 'm'},
-					     {"out", required_argument, NULL, 'o'},
-					     {"resume", no_argument, NULL, 'r'},
-					     {"progress", required_argument, NULL, 'p'},
-					     {"prefix", required_argument, NULL, 'P'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"manifest", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
+	    {"resume", no_argument, NULL, 'r'},         {"progress", required_argument, NULL, 'p'},
+	    {"prefix", required_argument, NULL, 'P'},   {"wait", no_argument, NULL, 'W'},
+	    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
 	int c;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -72,6 +71,9 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 			break;
 		case 'P':
 			cfg->prefix = optarg;
+			break;
+		case 'W':
+			cfg->wait = true;
 			break;
 		case 'p':
 			if (strcmp(optarg, "bar") == 0)
@@ -118,7 +120,7 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 {
 	char values[MANIFEST_AXIS_COUNT + 2][16];
 	const char *names[MANIFEST_AXIS_COUNT + 2], *vals[MANIFEST_AXIS_COUNT + 2];
-	struct errbuf eb = {0};
+	struct errbuf eb = {0}, deny = {0};
 	size_t np = 0;
 	int a, rc;
 
@@ -147,13 +149,25 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 	if (runner_point_write_policies(r, pt, &eb) < 0) {
 		errbuf_prefix(&eb, "point %zu", pt->index + 1);
 		report(r, eb.msg);
+		runner_point_write_denial(r, &eb);
 		return 1;
 	}
 	rc = runner_point_check_grants(r, pt->index + 1, &eb);
 	if (rc == 0)
 		rc = runner_point_measure(r, pt, round, attempt, discarded, &eb);
+	/* The grant lasts as long as the step: whatever happened, the policies deny again. */
+	if (runner_point_write_denial(r, &deny) < 0) {
+		report(r, deny.msg);
+		return 1;
+	}
 	if (rc == RUNNER_REMEASURE)
 		return RUNNER_REMEASURE;
+	if (rc == RUNNER_TIMEOUT) {
+		/* A hung or stopped tool costs this point, not the sweep: --resume measures it. */
+		report(r, eb.msg);
+		r->failed_points++;
+		return 0;
+	}
 	if (rc < 0) {
 		report(r, stop_requested ? "interrupted; continue with --resume" : eb.msg);
 		return 1;
@@ -296,21 +310,32 @@ int runner_main(int argc, char **argv)
 	if (status != 0)
 		return status > 0 ? RUNNER_EXIT_OK : RUNNER_EXIT_USAGE;
 	r.stop = &stop_requested;
+	/* Before the setup: waiting for the prefix's lock, and every later step, can be
+	 * interrupted; no SA_RESTART, so a blocking wait returns EINTR and sees the flag. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	if (runner_setup(&r, &eb) < 0) {
 		fprintf(stderr, "%s\n", eb.msg);
-		status = r.bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
+		status = r.busy        ? RUNNER_EXIT_BUSY
+			 : r.bad_input ? RUNNER_EXIT_USAGE
+				       : RUNNER_EXIT_FAIL;
 	} else {
 		announce(&r);
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
 		status = run_points(&r);
 		if (status == 0 && runner_finish(&r, &eb) < 0) {
 			report(&r, eb.msg);
 			status = 1;
 		}
-		if (status != 0)
+		if (status == 0 && r.failed_points > 0) {
+			fprintf(stderr,
+				"rarbench: %zu point(s) of %s left unmeasured (a run passed "
+				"run_timeout_s); measure them with --resume\n",
+				r.failed_points, r.m->name);
+			status = 1;
+		} else if (status != 0)
 			progress_done(&r.progress, status, NULL, NULL, 0);
 		else if (r.cfg.progress != PROGRESS_JSONL)
 			fprintf(stderr, "rarbench: %zu points of %s written to %s\n",

@@ -20,16 +20,76 @@
 #define RUNNER_BUSY_MIN_ATTEMPTS 8
 
 /*
- * Writes every active subject's policy for this point (confgen, in-process)
- * as one transaction: all written whole before any is renamed into place.
+ * Writes one policy per target for shape (confgen, in-process) as one
+ * transaction: all written whole before any is renamed into place.
  */
-int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, struct errbuf *eb)
+int runner_write_targets(const struct policy_shape *shape, const struct runner_target *t, size_t n,
+			 struct errbuf *eb)
 {
-	struct policy_shape shape;
 	struct policy *p = NULL;
 	struct policy_txn *txn = NULL;
 	int rc = -1;
 	size_t i;
+
+	p = policy_build(shape, eb);
+	if (p == NULL || (txn = policy_txn_new(eb)) == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		int w = 0;
+
+		switch (t[i].format) {
+		case POLICY_FORMAT_SUDOERS:
+			w = policy_stage_sudoers(txn, p, t[i].policy, t[i].layout, eb);
+			break;
+		case POLICY_FORMAT_DOAS:
+			w = policy_stage_doas(txn, p, t[i].policy, eb);
+			break;
+		case POLICY_FORMAT_RAR_JSON:
+			w = policy_stage_rar_json(txn, p, t[i].policy, t[i].rar_version, eb);
+			break;
+		case POLICY_FORMAT_RAR_CBOR:
+			w = policy_stage_rar_cbor(txn, p, t[i].policy, t[i].policy_data,
+						  t[i].rar_version, eb);
+			break;
+		}
+		if (w < 0) {
+			errbuf_prefix(eb, "subject %s", t[i].id);
+			goto out;
+		}
+	}
+	rc = policy_txn_commit(txn, eb);
+	txn = NULL; /* freed by the commit */
+out:
+	policy_txn_abort(txn);
+	policy_free(p);
+	return rc;
+}
+
+/* The active subjects' policies as write targets, into t (r->nactive entries). */
+static void runner_targets(const struct runner *r, struct runner_target *t)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < r->nsubjects; i++) {
+		const struct runner_subject *s = &r->subjects[i];
+
+		if (s->skip_reason != NULL)
+			continue;
+		t[k].id = s->ms->id;
+		t[k].format = s->ms->format;
+		t[k].policy = s->policy;
+		t[k].policy_data = s->policy_data;
+		t[k].rar_version = s->ms->rar_version;
+		t[k].layout =
+		    s->ms->has_sudoers_layout ? s->ms->sudoers_layout : r->m->sudoers_layout;
+		k++;
+	}
+}
+
+int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, struct errbuf *eb)
+{
+	struct runner_target t[MANIFEST_SUBJECTS_MAX];
+	struct policy_shape shape;
 
 	policy_shape_init(&shape);
 	shape.roles = pt->value[MANIFEST_AXIS_ROLES];
@@ -40,46 +100,21 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 	shape.command = r->m->command;
 	shape.match = r->m->match;
 	shape.seed_compat = r->m->seed_compat;
-	p = policy_build(&shape, eb);
-	if (p == NULL || (txn = policy_txn_new(eb)) == NULL)
-		goto out;
-	for (i = 0; i < r->nsubjects; i++) {
-		const struct runner_subject *s = &r->subjects[i];
-		int w = 0;
+	runner_targets(r, t);
+	return runner_write_targets(&shape, t, r->nactive, eb);
+}
 
-		if (s->skip_reason != NULL)
-			continue;
-		switch (s->ms->format) {
-		case POLICY_FORMAT_SUDOERS:
-			w = policy_stage_sudoers(txn, p, s->policy,
-						 s->ms->has_sudoers_layout ? s->ms->sudoers_layout
-									   : r->m->sudoers_layout,
-						 eb);
-			break;
-		case POLICY_FORMAT_DOAS:
-			w = policy_doas_validate(&shape, eb);
-			if (w == 0)
-				w = policy_stage_doas(txn, p, s->policy, eb);
-			break;
-		case POLICY_FORMAT_RAR_JSON:
-			w = policy_stage_rar_json(txn, p, s->policy, s->ms->rar_version, eb);
-			break;
-		case POLICY_FORMAT_RAR_CBOR:
-			w = policy_stage_rar_cbor(txn, p, s->policy, s->policy_data,
-						  s->ms->rar_version, eb);
-			break;
-		}
-		if (w < 0) {
-			errbuf_prefix(eb, "subject %s", s->ms->id);
-			goto out;
-		}
-	}
-	rc = policy_txn_commit(txn, eb);
-	txn = NULL; /* freed by the commit */
-out:
-	policy_txn_abort(txn);
-	policy_free(p);
-	return rc;
+int runner_point_write_denial(struct runner *r, struct errbuf *eb)
+{
+	struct runner_target t[MANIFEST_SUBJECTS_MAX];
+	struct policy_shape shape;
+
+	policy_shape_init(&shape);
+	shape.uid = (uint32_t)r->m->bench_uid;
+	shape.command = r->m->command;
+	shape.deny_all = true;
+	runner_targets(r, t);
+	return runner_write_targets(&shape, t, r->nactive, eb);
 }
 
 /*
@@ -134,6 +169,15 @@ int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
 			return errbuf_set_errno(eb, errno, "grant check: temporary file");
 		if (proc_run(s->check, &sample, eb) < 0)
 			return errbuf_prefix(eb, "point %zu: subject %s", index, s->ms->id);
+		if (sample.stopped)
+			return errbuf_set(eb, "interrupted");
+		if (sample.timed_out) {
+			errbuf_set(eb,
+				   "point %zu: subject %s: the grant check passed run_timeout_s "
+				   "(%u s) and was killed with its process group",
+				   index, s->ms->id, r->m->run_timeout_ms / 1000u);
+			return RUNNER_TIMEOUT;
+		}
 		if (sample.exit_code != 0) {
 			take_stderr(r->stderr_fd, out, sizeof(out));
 			return errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s",
@@ -249,6 +293,12 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	mr = measure_run(benches, r->nactive, &opts, results, eb);
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
+		goto out;
+	}
+	if (mr == MEASURE_TIMEOUT) {
+		errbuf_prefix(eb, "point %zu (run_timeout_s %u)", pt->index + 1,
+			      r->m->run_timeout_ms / 1000u);
+		rc = RUNNER_TIMEOUT;
 		goto out;
 	}
 	if (mr < 0) {

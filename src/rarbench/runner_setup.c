@@ -87,6 +87,13 @@ static char *join_words(char *const *words, size_t n)
 	return s;
 }
 
+/* Marks the failure in eb as the user's input (exit 2) and returns -1. */
+static int bad_input(struct runner *r)
+{
+	r->bad_input = true;
+	return -1;
+}
+
 /* Expands one subject's strings against the prefix and checks its program. */
 static int resolve_subject(struct runner *r, const struct manifest_subject *ms,
 			   struct runner_subject *s, struct errbuf *eb)
@@ -102,6 +109,10 @@ static int resolve_subject(struct runner *r, const struct manifest_subject *ms,
 	if (ms->policy_data != NULL &&
 	    (s->policy_data = manifest_expand(ms->policy_data, prefix, cmd, eb)) == NULL)
 		return -1;
+	/* Written as root at every point: only where rarperf's own policies live. */
+	if (runner_guard_confine(r, s->policy, eb) < 0 ||
+	    (s->policy_data != NULL && runner_guard_confine(r, s->policy_data, eb) < 0))
+		return bad_input(r);
 	s->argv = calloc(ms->nargs + 2, sizeof(*s->argv));
 	if (s->argv == NULL || (s->argv[0] = strdup(s->program)) == NULL)
 		return errbuf_set(eb, "out of memory");
@@ -152,7 +163,9 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 			       .as = &r->user,
 			       .output = PROC_OUTPUT_STDERR_FD,
 			       .output_fd = r->stderr_fd,
-			       .stdin_null = true};
+			       .stdin_null = true,
+			       .timeout_ms = r->m->run_timeout_ms,
+			       .stop = r->stop};
 	struct proc_opts measured = po;
 	size_t i;
 
@@ -163,10 +176,18 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 		return errbuf_set(eb, "out of memory");
 	r->nsubjects = r->m->nsubjects;
 	for (i = 0; i < r->nsubjects; i++) {
+		if (resolve_subject(r, &r->m->subjects[i], &r->subjects[i], eb) < 0)
+			return errbuf_prefix(eb, "subject %s", r->m->subjects[i].id);
+		r->nactive += r->subjects[i].skip_reason == NULL;
+	}
+	if (r->nactive == 0)
+		return 0;
+	/* On record before anything of it exists; every policy deny-all from here on. */
+	if (runner_guard_arm(r, eb) < 0)
+		return -1;
+	for (i = 0; i < r->nsubjects; i++) {
 		struct runner_subject *s = &r->subjects[i];
 
-		if (resolve_subject(r, &r->m->subjects[i], s, eb) < 0)
-			return errbuf_prefix(eb, "subject %s", r->m->subjects[i].id);
 		if (s->skip_reason != NULL)
 			continue;
 		po.mntns = measured.mntns = NULL;
@@ -178,6 +199,9 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 			s->mntns = mntns_show_file_at(s->ms->policy_mount_at, abs, eb);
 			if (s->mntns == NULL)
 				return errbuf_prefix(eb, "subject %s: policy_mount_at", s->ms->id);
+			/* Its directory joins the record at once. */
+			if (runner_guard_arm(r, eb) < 0)
+				return -1;
 			po.mntns = measured.mntns = s->mntns;
 		}
 		s->check = proc_cmd_new(s->argv, &po, eb);
@@ -185,20 +209,8 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 			s->cmd = proc_cmd_new(s->argv, &measured, eb);
 		if (s->cmd == NULL)
 			return errbuf_prefix(eb, "subject %s", s->ms->id);
-		r->nactive++;
 	}
 	return 0;
-}
-
-/*
- * Opens (or, with --resume, continues) DIR/journal.jsonl. Returns 0, or -1
- * with eb filled and r->bad_input set when the journal is not this run's.
- */
-/* Marks the failure in eb as the user's input (exit 2) and returns -1. */
-static int bad_input(struct runner *r)
-{
-	r->bad_input = true;
-	return -1;
 }
 
 static int open_journal(struct runner *r, struct errbuf *eb)
@@ -354,6 +366,7 @@ void runner_clear(struct runner *r)
 {
 	size_t i, k;
 
+	runner_guard_end(r);
 	for (i = 0; i < r->nsubjects; i++) {
 		struct runner_subject *s = &r->subjects[i];
 
@@ -428,9 +441,12 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 			   "runs drop to the bench user)");
 		return fail(r, eb, true);
 	}
-	if (load_facts(r, eb) < 0 || build_versions(r, eb) < 0 ||
+	if (runner_guard_begin(r, eb) < 0)
+		return fail(r, eb, false);
+	if (proc_become_subreaper(eb) < 0 || load_facts(r, eb) < 0 || build_versions(r, eb) < 0 ||
 	    proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
-	    (r->envp = proc_env_for_user(&r->user, eb)) == NULL)
+	    (r->envp = proc_env_for_user(&r->user, eb)) == NULL ||
+	    proc_env_append(&r->envp, r->marker, eb) < 0)
 		return fail(r, eb, false);
 	/* Close-on-exec and unlinked at once: only a grant check's stderr (dup2'd) reaches it. */
 	r->stderr_fd = mkostemp(tmpl, O_CLOEXEC);
@@ -440,7 +456,7 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	}
 	unlink(tmpl);
 	if (prepare_subjects(r, eb) < 0)
-		return fail(r, eb, false);
+		return fail(r, eb, r->bad_input);
 	if (r->nactive == 0) {
 		errbuf_set(eb, "no subject of %s is present under %s (%s)", r->cfg.manifest,
 			   r->cfg.prefix, r->subjects[0].skip_reason);

@@ -252,14 +252,15 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 
 static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	static const char *const keys[] = {"name",        "description", "subjects",
-					   "axes",        "match",       "command",
-					   "bench_user",  "warmup",      "min_runs",
-					   "max_runs",    "min_time_s",  "order",
-					   "seed",        "repetitions", "sudoers_layout",
-					   "seed_compat", "rounds",      "precision",
-					   "estimator",   "contended",   "contention_limit",
-					   "remeasure",   NULL};
+	static const char *const keys[] = {"name",        "description",   "subjects",
+					   "axes",        "match",         "command",
+					   "bench_user",  "warmup",        "min_runs",
+					   "max_runs",    "min_time_s",    "order",
+					   "seed",        "repetitions",   "sudoers_layout",
+					   "seed_compat", "rounds",        "precision",
+					   "estimator",   "contended",     "contention_limit",
+					   "remeasure",   "run_timeout_s", "unsafe_command",
+					   NULL};
 	const cJSON *j;
 	uint64_t v;
 	int e;
@@ -282,6 +283,25 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 		return manifest_fail(c, "$.command", "must be an absolute path");
 	if (m->bench_user == NULL && (m->bench_user = strdup("rarperf")) == NULL)
 		return manifest_fail(c, "$.bench_user", "out of memory");
+	j = cJSON_GetObjectItemCaseSensitive(root, "unsafe_command");
+	if (j != NULL && !cJSON_IsBool(j))
+		return manifest_fail(c, "$.unsafe_command", "expected a boolean, got %s",
+				     manifest_type_name(j));
+	m->unsafe_command = j != NULL && cJSON_IsTrue(j);
+	if (!m->unsafe_command && !manifest_command_is_safe(m->command)) {
+		char b[48];
+
+		return manifest_fail(
+		    c, "$.command",
+		    "\"%s\" would be granted to the bench user as root with any arguments; only "
+		    "/usr/bin or /bin's true, false, id, whoami, echo, printf and sleep are safe "
+		    "(set \"unsafe_command\": true to grant it anyway)",
+		    manifest_shown(m->command, b));
+	}
+	v = MANIFEST_RUN_TIMEOUT_DEFAULT_S;
+	if (manifest_get_uint(c, root, "$", "run_timeout_s", 1, MANIFEST_RUN_TIMEOUT_MAX_S, &v) < 0)
+		return -1;
+	m->run_timeout_ms = (uint32_t)v * 1000u;
 
 	e = (int)m->match;
 	if (manifest_get_enum(c, root, "$", "match", match_name, POLICY_MATCH_COUNT, &e) < 0)
@@ -352,6 +372,25 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 	if (manifest_finish_precision(c, root, m) < 0)
 		return -1;
 	return parse_user(c, m);
+}
+
+bool manifest_command_is_safe(const char *command)
+{
+	static const char *const dirs[] = {"/usr/bin/", "/bin/"};
+	static const char *const names[] = {"true", "false",  "id",   "whoami",
+					    "echo", "printf", "sleep"};
+	size_t d, k;
+
+	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		size_t len = strlen(dirs[d]);
+
+		if (strncmp(command, dirs[d], len) != 0)
+			continue;
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (strcmp(command + len, names[k]) == 0)
+				return true;
+	}
+	return false;
 }
 
 /* The 1-based line of offset off in text, for JSON syntax errors. */

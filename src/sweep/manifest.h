@@ -34,6 +34,9 @@
 #define MANIFEST_PRECISION_REMEASURE 1
 /* A step with more contended runs than this fraction is flagged (and measured again). */
 #define MANIFEST_DEFAULT_CONTENTION_LIMIT 0.9
+/* A measured run (and a grant check) still going after run_timeout_s is killed with its group. */
+#define MANIFEST_RUN_TIMEOUT_DEFAULT_S 60u
+#define MANIFEST_RUN_TIMEOUT_MAX_S 3600u
 /* Precision mode walks at most this many rounds (planned and extra): a bound on the journal. */
 #define MANIFEST_ROUNDS_MAX 1000u
 
@@ -83,7 +86,15 @@ struct manifest {
 	enum policy_match match;
 	enum sudoers_layout sudoers_layout;
 	bool seed_compat;
+	/*
+	 * The command every policy grants the bench user as root, with any
+	 * arguments, while a point is measured. Unless unsafe_command, only
+	 * one that can neither run another program nor read or write a file
+	 * (manifest_command_is_safe).
+	 */
 	char *command;
+	bool unsafe_command;
+	uint32_t run_timeout_ms; /* per measured run and grant check (run_timeout_s) */
 	char *bench_user;
 	uid_t bench_uid;
 	gid_t bench_gid;
@@ -132,6 +143,16 @@ struct manifest {
  */
 struct manifest *manifest_parse(const char *text, size_t len, const char *source,
 				struct errbuf *eb);
+
+/*
+ * Whether command may be granted without "unsafe_command": /usr/bin/X or
+ * /bin/X with X one of true, false, id, whoami, echo, printf, sleep:
+ * programs that, whatever their arguments, run nothing else and open no
+ * file. A shell, an interpreter, env, find, an editor, a pager, cat (reads
+ * /etc/shadow), tee or cp (write anywhere) would turn the grant into root
+ * for whoever can act as the bench user, as long as a point is measured.
+ */
+bool manifest_command_is_safe(const char *command);
 
 /* Reads path (at most MANIFEST_FILE_MAX_BYTES) and parses it as above. */
 struct manifest *manifest_load(const char *path, struct errbuf *eb);

@@ -347,6 +347,54 @@ static void test_load_missing_file(void)
 	CHECK(strstr(eb.msg, "/nonexistent/m.json") != NULL);
 }
 
+/* Only a command that runs nothing else and opens no file may be granted without
+ * "unsafe_command"; the timeout has a default and bounds. */
+static void test_command_safety_and_timeout(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m;
+
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"command\":\"/bin/sh\"," GOOD_SUBJECTS "}",
+	    "$.command: \"/bin/sh\" would be granted to the bench user as root");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"command\":\"/usr/bin/env\"," GOOD_SUBJECTS
+	    "}",
+	    "unsafe_command");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"command\":\"/tmp/true\"," GOOD_SUBJECTS
+	    "}",
+	    "$.command");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"unsafe_command\":1," GOOD_SUBJECTS
+		     "}",
+		     "$.unsafe_command: expected a boolean");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"run_timeout_s\":0," GOOD_SUBJECTS
+		     "}",
+		     "$.run_timeout_s");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"run_timeout_s\":86400," GOOD_SUBJECTS "}",
+	    "$.run_timeout_s");
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"command\":\"/bin/sh\","
+		  "\"unsafe_command\":true,\"run_timeout_s\":5," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK(m->unsafe_command);
+		CHECK_INT_EQ(m->run_timeout_ms, 5000);
+	}
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", &eb);
+	CHECK(m != NULL);
+	if (m != NULL)
+		CHECK_INT_EQ(m->run_timeout_ms, MANIFEST_RUN_TIMEOUT_DEFAULT_S * 1000);
+	manifest_free(m);
+	CHECK(manifest_command_is_safe("/usr/bin/true"));
+	CHECK(manifest_command_is_safe("/bin/id"));
+	CHECK(!manifest_command_is_safe("/usr/bin/true/../sh"));
+	CHECK(!manifest_command_is_safe("/usr/bin/python3"));
+	CHECK(!manifest_command_is_safe("/usr/local/bin/true"));
+}
+
 int main(void)
 {
 	RUN(test_logspace_matches_log_py);
@@ -358,5 +406,6 @@ int main(void)
 	RUN(test_expand);
 	RUN(test_precision);
 	RUN(test_load_missing_file);
+	RUN(test_command_safety_and_timeout);
 	return HARNESS_EXIT();
 }

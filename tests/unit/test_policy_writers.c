@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "policy.h"
 #include "policy_doas.h"
+#include "policy_file.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_sudoers.h"
@@ -496,6 +497,120 @@ out:
 	policy_free(p2);
 }
 
+/* The whole file at path into a static buffer (truncated at its size), or "" when unreadable. */
+static const char *slurp(const char *path)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (f != NULL) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* A deny-all policy names neither the bench uid nor the command, in every format. */
+static void test_deny_all_grants_nothing(void)
+{
+	struct policy_shape shape;
+	struct errbuf eb = {{0}};
+	struct policy *p;
+	char sudoers[512], doas[512], json[512], cbor[512], data[512];
+
+	policy_shape_init(&shape);
+	shape.roles = 2;
+	shape.tasks = 3;
+	shape.uid = 4242;
+	shape.command = "/bin/sh";
+	shape.deny_all = true;
+	p = policy_build(&shape, &eb);
+	CHECK(p != NULL);
+	if (p == NULL)
+		return;
+	path_in(sudoers, sizeof(sudoers), "deny.sudoers");
+	path_in(doas, sizeof(doas), "deny.doas");
+	path_in(json, sizeof(json), "deny.json");
+	path_in(cbor, sizeof(cbor), "deny-cbor.json");
+	path_in(data, sizeof(data), "deny-cbor.bin");
+	CHECK_INT_EQ(policy_write_sudoers(p, sudoers, SUDOERS_LAYOUT_PER_ROLE, &eb), 0);
+	CHECK_INT_EQ(policy_write_doas(p, doas, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_json(p, json, NULL, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_cbor(p, cbor, data, NULL, &eb), 0);
+	CHECK(strstr(slurp(sudoers), "match=none") != NULL);
+	CHECK(strstr(slurp(sudoers), "#4242") == NULL);
+	CHECK(strstr(slurp(sudoers), "/bin/sh") == NULL);
+	CHECK(strstr(slurp(doas), "match=none") != NULL);
+	CHECK(strstr(slurp(doas), " 4242 ") == NULL);
+	CHECK(strstr(slurp(doas), "cmd /bin/sh") == NULL);
+	CHECK(strstr(slurp(json), "4242") == NULL);
+	CHECK(strstr(slurp(json), "\"/bin/sh\"") == NULL);
+	for (uint32_t r = 0; r < 2; r++)
+		for (uint32_t t = 0; t < 3; t++)
+			CHECK(!policy_is_match_command(p, POLICY_SIDE_SUDO, r, t, 0));
+	CHECK(policy_actor_uid(p, POLICY_SIDE_RAR, 1, 0) != 4242);
+	policy_free(p);
+	shape.seed_compat = true;
+	CHECK(policy_build(&shape, &eb) == NULL);
+	CHECK(strstr(eb.msg, "--deny-all") != NULL);
+}
+
+/* confgen replaces only what it wrote: a foreign file, a link or a foreign JSON stay as they
+ * were; its own files, empty files and missing ones are written; the transaction's override
+ * (--force) replaces a foreign one. */
+static void test_never_overwrites_a_foreign_file(void)
+{
+	struct policy *p = build(1, 1, 1, 1, 4242, false);
+	struct errbuf eb = {{0}};
+	char victim[512], link[512], mine[512], empty[512];
+	struct policy_txn *txn;
+	FILE *f;
+
+	CHECK(p != NULL);
+	if (p == NULL)
+		return;
+	path_in(victim, sizeof(victim), "victim");
+	path_in(link, sizeof(link), "victim-link");
+	path_in(mine, sizeof(mine), "mine.json");
+	path_in(empty, sizeof(empty), "empty");
+	f = fopen(victim, "w");
+	CHECK(f != NULL);
+	if (f != NULL) {
+		fputs("precious\n", f);
+		fclose(f);
+	}
+	CHECK_INT_EQ(policy_write_sudoers(p, victim, SUDOERS_LAYOUT_PER_ROLE, &eb), -1);
+	CHECK(strstr(eb.msg, "was not written by confgen") != NULL);
+	CHECK_INT_EQ(policy_write_rar_json(p, victim, NULL, &eb), -1);
+	CHECK_INT_EQ(policy_write_doas(p, victim, &eb), -1);
+	CHECK_STR_EQ(slurp(victim), "precious\n");
+	CHECK_INT_EQ(policy_file_check_path(victim, false, &eb), -1);
+	CHECK_INT_EQ(policy_file_check_path(victim, true, &eb), 0);
+	CHECK_INT_EQ(symlink(victim, link), 0);
+	CHECK_INT_EQ(policy_write_doas(p, link, &eb), -1);
+	CHECK_STR_EQ(slurp(victim), "precious\n");
+	/* Its own: written twice (the JSON carries no header: the extended attribute). */
+	CHECK_INT_EQ(policy_write_rar_json(p, mine, NULL, &eb), 0);
+	CHECK_INT_EQ(policy_write_rar_json(p, mine, NULL, &eb), 0);
+	f = fopen(empty, "w");
+	if (f != NULL)
+		fclose(f);
+	CHECK_INT_EQ(policy_write_doas(p, empty, &eb), 0);
+	txn = policy_txn_new(&eb);
+	CHECK(txn != NULL);
+	if (txn != NULL) {
+		policy_txn_overwrite_foreign(txn);
+		CHECK_INT_EQ(policy_stage_doas(txn, p, victim, &eb), 0);
+		CHECK_INT_EQ(policy_txn_commit(txn, &eb), 0);
+		CHECK(strncmp(slurp(victim), "# rarperf confgen:", 18) == 0);
+	}
+	unlink(link);
+	policy_free(p);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL) {
@@ -512,6 +627,8 @@ int main(void)
 	RUN(test_rewrites_immutable_file);
 	RUN(test_write_follows_the_directory_checked);
 	RUN(test_transaction_all_or_nothing);
+	RUN(test_deny_all_grants_nothing);
+	RUN(test_never_overwrites_a_foreign_file);
 	testutil_rm_dir(dir);
 	return HARNESS_EXIT();
 }

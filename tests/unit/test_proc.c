@@ -6,6 +6,7 @@
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -307,6 +308,193 @@ static void test_as_user_nobody(void)
 	proc_user_clear(&u);
 }
 
+static struct proc_cmd *mk_timed(char *const *argv, uint32_t timeout_ms,
+				 const volatile sig_atomic_t *stop, struct errbuf *eb)
+{
+	struct proc_opts o = {0};
+
+	o.stdin_null = true;
+	o.timeout_ms = timeout_ms;
+	o.stop = stop;
+	return proc_cmd_new(argv, &o, eb);
+}
+
+/* A hung run is killed at its timeout: the run ends soon after it, marked timed_out. */
+static void test_timeout_kills_a_hung_run(void)
+{
+	char *argv[] = {"sleep", "30", NULL};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c = mk_timed(argv, 200, NULL, &eb);
+	struct proc_sample s;
+
+	CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	CHECK_INT_EQ(proc_run(c, &s, &eb), 0);
+	CHECK(s.timed_out);
+	CHECK(!s.stopped);
+	CHECK_INT_EQ(s.exit_code, 128 + SIGKILL);
+	CHECK(s.wall_ns >= 200000000ULL);
+	CHECK(s.wall_ns < 5000000000ULL);
+	proc_cmd_free(c);
+}
+
+/* A run that finishes in time is not marked, and its exit code is its own. */
+static void test_timeout_spares_a_quick_run(void)
+{
+	char *argv[] = {"sh", "-c", "exit 4", NULL};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c = mk_timed(argv, 5000, NULL, &eb);
+	struct proc_sample s;
+
+	CHECK(c != NULL && proc_run(c, &s, &eb) == 0);
+	if (c != NULL) {
+		CHECK(!s.timed_out);
+		CHECK_INT_EQ(s.exit_code, 4);
+	}
+	proc_cmd_free(c);
+}
+
+/* A tool that stops itself (SIGSTOP) is a timeout, not a hang. */
+static void test_timeout_ends_a_stopped_run(void)
+{
+	char *argv[] = {"sh", "-c", "kill -STOP $$; exit 0", NULL};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c = mk_timed(argv, 300, NULL, &eb);
+	struct proc_sample s;
+
+	CHECK(c != NULL && proc_run(c, &s, &eb) == 0);
+	if (c != NULL) {
+		CHECK(s.timed_out);
+		CHECK(s.wall_ns < 5000000000ULL);
+	}
+	proc_cmd_free(c);
+}
+
+/* The group dies with its leader: a background child of the measured command does not
+ * outlive the timeout. The child writes its pid to a file first. */
+static void test_timeout_kills_the_process_group(void)
+{
+	char path[] = "/tmp/test_proc_group_XXXXXX", script[256], buf[32] = {0};
+	char *argv[] = {"sh", "-c", script, NULL};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c;
+	struct proc_sample s;
+	int fd = mkstemp(path);
+	long pid = 0;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	snprintf(script, sizeof(script), "sleep 30 & echo $! > %s; wait", path);
+	c = mk_timed(argv, 300, NULL, &eb);
+	CHECK(c != NULL && proc_run(c, &s, &eb) == 0);
+	if (c != NULL)
+		CHECK(s.timed_out);
+	fd = open(path, O_RDONLY);
+	if (fd >= 0) {
+		CHECK(read(fd, buf, sizeof(buf) - 1) > 0);
+		close(fd);
+	}
+	pid = strtol(buf, NULL, 10);
+	CHECK(pid > 1);
+	/* Killed, and (re-parented to init, not to us) reaped there, or at worst a zombie. */
+	for (int i = 0; i < 100 && pid > 1 && kill((pid_t)pid, 0) == 0; i++) {
+		char st[64], line[256];
+		FILE *f;
+
+		snprintf(st, sizeof(st), "/proc/%ld/stat", pid);
+		f = fopen(st, "r");
+		if (f != NULL && fgets(line, sizeof(line), f) != NULL && strstr(line, ") Z ")) {
+			fclose(f);
+			break;
+		}
+		if (f != NULL)
+			fclose(f);
+		usleep(10000);
+	}
+	if (pid > 1) {
+		char st[64], line[256] = "";
+		FILE *f;
+
+		snprintf(st, sizeof(st), "/proc/%ld/stat", pid);
+		f = fopen(st, "r");
+		if (f != NULL) {
+			if (fgets(line, sizeof(line), f) == NULL)
+				line[0] = '\0';
+			fclose(f);
+		}
+		CHECK(f == NULL || strstr(line, ") Z ") != NULL);
+	}
+	unlink(path);
+	proc_cmd_free(c);
+}
+
+static volatile sig_atomic_t test_stop_flag;
+
+static void test_on_alarm(int sig)
+{
+	(void)sig;
+	test_stop_flag = 1;
+}
+
+/* A signal with the stop flag set ends the run at once (SIGINT/SIGTERM in rarbench). */
+static void test_stop_flag_kills_the_run(void)
+{
+	char *argv[] = {"sleep", "30", NULL};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c = mk_timed(argv, 20000, &test_stop_flag, &eb);
+	struct sigaction sa, old;
+	struct proc_sample s;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = test_on_alarm;
+	sigaction(SIGALRM, &sa, &old);
+	test_stop_flag = 0;
+	alarm(1);
+	CHECK(c != NULL && proc_run(c, &s, &eb) == 0);
+	alarm(0);
+	sigaction(SIGALRM, &old, NULL);
+	if (c != NULL) {
+		CHECK(s.stopped);
+		CHECK(!s.timed_out);
+		CHECK(s.wall_ns < 10000000000ULL);
+	}
+	proc_cmd_free(c);
+}
+
+/* proc_kill_marked finds a process by a string of its environment, and only that one. */
+static void test_kill_marked(void)
+{
+	char mark[64];
+	pid_t marked, other;
+	int status;
+
+	snprintf(mark, sizeof(mark), "RARBENCH_TEST_MARK=%ld", (long)getpid());
+	marked = fork();
+	if (marked == 0) {
+		char *env[] = {mark, NULL}, *argv[] = {"sleep", "30", NULL};
+
+		execve("/bin/sleep", argv, env);
+		_exit(127);
+	}
+	other = fork();
+	if (other == 0) {
+		char *env[] = {"RARBENCH_TEST_MARK=other", NULL}, *argv[] = {"sleep", "30", NULL};
+
+		execve("/bin/sleep", argv, env);
+		_exit(127);
+	}
+	usleep(200000); /* both have exec'd: /proc/PID/environ is the new image's */
+	CHECK_INT_EQ(proc_kill_marked(mark), 1);
+	CHECK_INT_EQ(waitpid(marked, &status, 0), marked);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	CHECK_INT_EQ(waitpid(other, &status, WNOHANG), 0);
+	kill(other, SIGKILL);
+	waitpid(other, &status, 0);
+}
+
 int main(void)
 {
 	RUN(test_true);
@@ -321,5 +509,11 @@ int main(void)
 	RUN(test_env_is_passed);
 	RUN(test_user_lookup_and_env);
 	RUN(test_as_user_nobody);
+	RUN(test_timeout_kills_a_hung_run);
+	RUN(test_timeout_spares_a_quick_run);
+	RUN(test_timeout_ends_a_stopped_run);
+	RUN(test_timeout_kills_the_process_group);
+	RUN(test_stop_flag_kills_the_run);
+	RUN(test_kill_marked);
 	return HARNESS_EXIT();
 }

@@ -1,0 +1,251 @@
+/* runner_guard: the privileged state of a manifest run (lock, grants, namespaces, processes),
+ * made on record and undone on every path. */
+/*
+ * What a sweep makes that outlives a mistake: policies in PREFIX/etc that
+ * grant the bench user a command as root (honoured by the prefix's setuid
+ * and capability tools), private mount namespaces with a directory under
+ * /tmp, and measured processes. The order (STYLE 20):
+ *   runner_guard_begin  lock the prefix; undo a dead run's record;
+ *   runner_guard_arm    record the policies and namespaces, then write every
+ *                       policy deny-all; from here a grant exists only
+ *                       between runner_point_write_policies and the
+ *                       runner_point_write_denial that ends each step;
+ *   runner_guard_end    deny-all, processes killed, namespaces removed,
+ *                       record cleared, lock released — on success, error
+ *                       and signal alike (runner_clear calls it).
+ * A SIGKILL'd run skips the last step: its record and its marked processes
+ * are what the next runner_guard_begin on the prefix undoes.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "mntns.h"
+
+/* The name of the environment string that marks a run's measured processes. */
+#define RUNNER_MARKER_NAME "RARBENCH_PREFIX"
+
+static const char *record_string(const cJSON *o, const char *key)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(j) ? j->valuestring : NULL;
+}
+
+int runner_guard_confine(const struct runner *r, const char *path, struct errbuf *eb)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t len = strlen(r->etc_real);
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - path), path) < 0)
+		return errbuf_set(eb, "%s: path too long", path);
+	if (realpath(dir, real) == NULL)
+		return errbuf_set_errno(eb, errno, "%s: directory %s", path, dir);
+	if (strncmp(real, r->etc_real, len) != 0 || (real[len] != '\0' && real[len] != '/'))
+		return errbuf_set(eb,
+				  "%s: policies may only be written in %s (this one's directory "
+				  "is %s)",
+				  path, r->etc_real, real);
+	return 0;
+}
+
+/* Writes the policies a dead run's record lists deny-all (each confined to PREFIX/etc). */
+static int undo_policies(struct runner *r, const cJSON *record, struct errbuf *eb)
+{
+	struct runner_target t[MANIFEST_SUBJECTS_MAX];
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, "policies"), *e;
+	struct policy_shape shape;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(e, list)
+	{
+		const char *format = record_string(e, "format"), *layout;
+		int f;
+
+		if (n == MANIFEST_SUBJECTS_MAX)
+			return errbuf_set(eb, "more than %d policies", MANIFEST_SUBJECTS_MAX);
+		memset(&t[n], 0, sizeof(t[n]));
+		t[n].id = record_string(e, "id");
+		t[n].policy = record_string(e, "policy");
+		t[n].policy_data = record_string(e, "policy_data");
+		t[n].rar_version = record_string(e, "rar_version");
+		layout = record_string(e, "sudoers_layout");
+		if (t[n].id == NULL || format == NULL || t[n].policy == NULL ||
+		    policy_format_parse(format, &t[n].format) != 0)
+			return errbuf_set(eb, "policy %zu: incomplete", n + 1);
+		f = layout != NULL ? policy_sudoers_layout_parse(layout, &t[n].layout) : 0;
+		if (f != 0 || runner_guard_confine(r, t[n].policy, eb) < 0 ||
+		    (t[n].policy_data != NULL && runner_guard_confine(r, t[n].policy_data, eb) < 0))
+			return f != 0 ? errbuf_set(eb, "policy %zu: unknown layout", n + 1) : -1;
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	policy_shape_init(&shape);
+	shape.deny_all = true;
+	return runner_write_targets(&shape, t, n, eb);
+}
+
+/* Removes the namespace directories a dead run's record lists. */
+static void undo_namespaces(const cJSON *record)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(record, "mntns"))
+	{
+		if (cJSON_IsString(e))
+			mntns_remove_leftover(e->valuestring);
+	}
+}
+
+int runner_guard_begin(struct runner *r, struct errbuf *eb)
+{
+	char what[PATH_MAX + 32], etc[PATH_MAX], real_prefix[PATH_MAX];
+	char *stale = NULL;
+	cJSON *record = NULL;
+	size_t killed;
+	int rc;
+
+	if (realpath(r->cfg.prefix, real_prefix) == NULL)
+		return errbuf_set_errno(eb, errno, "%s (provision it first: make provision)",
+					r->cfg.prefix);
+	snprintf(what, sizeof(what), "rarbench --manifest %.*s", PATH_MAX, r->cfg.manifest);
+	rc = prefixlock_acquire(real_prefix, what, r->cfg.wait, r->stop, &r->lock, &stale, eb);
+	if (rc == PREFIXLOCK_BUSY)
+		r->busy = true;
+	if (rc != 0)
+		return -1;
+	if (stale != NULL)
+		fprintf(stderr, "rarbench: took over the lock of %s from %s, which is gone\n",
+			real_prefix, stale);
+	free(stale);
+	if (fileio_fmt(etc, sizeof(etc), "%s/etc", real_prefix) < 0 ||
+	    realpath(etc, r->etc_real) == NULL)
+		return errbuf_set(eb, "%s/etc: missing (provision it first: make provision)",
+				  real_prefix);
+	if (fileio_fmt(r->marker, sizeof(r->marker), "%s=%s", RUNNER_MARKER_NAME, real_prefix) < 0)
+		return errbuf_set(eb, "%s: path too long", real_prefix);
+	/* Measured processes of a run that was killed, found by the string their
+	 * environment carries; under the lock nothing else on this prefix has it. */
+	killed = proc_kill_marked(r->marker);
+	if (killed > 0)
+		fprintf(stderr,
+			"rarbench: killed %zu measured process(es) left by an earlier run\n",
+			killed);
+	if (prefixlock_take_record(r->lock, &record, eb) < 0)
+		return -1;
+	if (record != NULL) {
+		rc = undo_policies(r, record, eb);
+		if (rc == 0) {
+			undo_namespaces(record);
+			rc = prefixlock_clear_record(r->lock, eb);
+		}
+		if (rc == 0)
+			fprintf(stderr,
+				"rarbench: undid what a run that died left on %s (policies written "
+				"deny-all, namespace directories removed)\n",
+				real_prefix);
+		else
+			errbuf_prefix(eb, "%s/run/state.json: cannot undo a dead run's state",
+				      real_prefix);
+		cJSON_Delete(record);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The record of this run's state: its active policies and namespaces. NULL: out of memory. */
+static cJSON *build_record(const struct runner *r)
+{
+	cJSON *rec = cJSON_CreateObject(), *list, *ns;
+	size_t i;
+
+	if (rec == NULL)
+		return NULL;
+	/* rec adopts every item added below. */
+	cJSON_AddNumberToObject(rec, "pid", (double)getpid());
+	cJSON_AddStringToObject(rec, "manifest", r->cfg.manifest);
+	list = cJSON_AddArrayToObject(rec, "policies");
+	ns = cJSON_AddArrayToObject(rec, "mntns");
+	if (list == NULL || ns == NULL)
+		goto oom;
+	for (i = 0; i < r->nsubjects; i++) {
+		const struct runner_subject *s = &r->subjects[i];
+		enum sudoers_layout layout;
+		cJSON *e;
+
+		if (s->skip_reason != NULL)
+			continue;
+		layout = s->ms->has_sudoers_layout ? s->ms->sudoers_layout : r->m->sudoers_layout;
+		e = cJSON_CreateObject();
+		if (e == NULL || !cJSON_AddItemToArray(list, e))
+			goto oom;
+		cJSON_AddStringToObject(e, "id", s->ms->id);
+		cJSON_AddStringToObject(e, "format", policy_format_name(s->ms->format));
+		cJSON_AddStringToObject(e, "policy", s->policy);
+		if (s->policy_data != NULL)
+			cJSON_AddStringToObject(e, "policy_data", s->policy_data);
+		if (s->ms->rar_version != NULL)
+			cJSON_AddStringToObject(e, "rar_version", s->ms->rar_version);
+		cJSON_AddStringToObject(e, "sudoers_layout", policy_sudoers_layout_name(layout));
+		if (s->mntns != NULL)
+			cJSON_AddItemToArray(ns, cJSON_CreateString(mntns_dir(s->mntns)));
+	}
+	return rec;
+oom:
+	cJSON_Delete(rec);
+	return NULL;
+}
+
+int runner_guard_arm(struct runner *r, struct errbuf *eb)
+{
+	cJSON_Delete(r->record);
+	r->record = build_record(r);
+	if (r->record == NULL)
+		return errbuf_set(eb, "out of memory");
+	if (prefixlock_save_record(r->lock, r->record, eb) < 0)
+		return -1;
+	return runner_point_write_denial(r, eb);
+}
+
+void runner_guard_end(struct runner *r)
+{
+	struct errbuf eb = {{0}};
+	bool undone = true;
+	size_t i;
+
+	if (r->lock == NULL)
+		return;
+	if (r->record != NULL && runner_point_write_denial(r, &eb) < 0) {
+		fprintf(stderr,
+			"rarbench: cannot write the policies deny-all (%s): the next run on %s "
+			"will\n",
+			eb.msg, r->cfg.prefix);
+		undone = false;
+	}
+	/* Nothing of ours runs now: what is left is a measured tool's escaped descendant. */
+	proc_kill_orphans();
+	proc_kill_marked(r->marker);
+	for (i = 0; i < r->nsubjects; i++) {
+		mntns_free(r->subjects[i].mntns);
+		r->subjects[i].mntns = NULL;
+	}
+	if (undone && prefixlock_clear_record(r->lock, &eb) < 0)
+		fprintf(stderr, "rarbench: %s\n", eb.msg);
+	cJSON_Delete(r->record);
+	r->record = NULL;
+	prefixlock_release(r->lock);
+	r->lock = NULL;
+}

@@ -1,0 +1,197 @@
+/* prefixlock: one sweep at a time per prefix, and the record of what a sweep must undo. */
+#include "prefixlock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atomicfile.h"
+#include "fileio.h"
+
+#define PREFIXLOCK_HOLDER_MAX_BYTES 4096
+#define PREFIXLOCK_RECORD_MAX_BYTES (1024 * 1024)
+
+struct prefixlock {
+	int fd; /* PREFIX/run/lock, flock'd */
+	char dir[PATH_MAX];
+	char holder[PATH_MAX];
+	char record[PATH_MAX];
+};
+
+const char *prefixlock_dir(const struct prefixlock *lock)
+{
+	return lock->dir;
+}
+
+/* The holder file's text, one line, malloc'd; NULL when there is none. */
+static char *prefixlock_read_holder(const struct prefixlock *lock)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct errbuf eb = {{0}};
+
+	if (fileio_read(lock->holder, PREFIXLOCK_HOLDER_MAX_BYTES, "holder", &text, &len, &eb) < 0)
+		return NULL;
+	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+		text[--len] = '\0';
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+			text[i] = '?';
+	return text;
+}
+
+static int prefixlock_write_holder(const struct prefixlock *lock, const char *what,
+				   struct errbuf *eb)
+{
+	char line[PATH_MAX + 128], started[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	int n;
+
+	gmtime_r(&t, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	n = snprintf(line, sizeof(line), "pid %ld since %s (%s)\n", (long)getpid(), started, what);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return errbuf_set(eb, "%s: description too long", lock->holder);
+	return atomicfile_write(lock->holder, line, (size_t)n, 0644, eb);
+}
+
+static int prefixlock_paths(struct prefixlock *lock, const char *prefix, struct errbuf *eb)
+{
+	if (fileio_fmt(lock->dir, sizeof(lock->dir), "%s/run", prefix) < 0 ||
+	    fileio_fmt(lock->holder, sizeof(lock->holder), "%s/run/holder", prefix) < 0 ||
+	    fileio_fmt(lock->record, sizeof(lock->record), "%s/run/state.json", prefix) < 0)
+		return errbuf_set(eb, "%s: path too long", prefix);
+	return 0;
+}
+
+int prefixlock_acquire(const char *prefix, const char *what, bool wait,
+		       const volatile sig_atomic_t *stop, struct prefixlock **out,
+		       char **stale_holder, struct errbuf *eb)
+{
+	struct prefixlock *lock = calloc(1, sizeof(*lock));
+	char path[PATH_MAX];
+	struct stat st;
+	int rc = -1;
+
+	*out = NULL;
+	*stale_holder = NULL;
+	if (lock == NULL)
+		return errbuf_set(eb, "out of memory");
+	lock->fd = -1;
+	if (stat(prefix, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		errbuf_set(eb, "%s: no such prefix directory (provision it first: make provision)",
+			   prefix);
+		goto out;
+	}
+	if (prefixlock_paths(lock, prefix, eb) < 0)
+		goto out;
+	if (mkdir(lock->dir, 0700) != 0 && errno != EEXIST) {
+		errbuf_set_errno(eb, errno, "%s", lock->dir);
+		goto out;
+	}
+	if (fileio_fmt(path, sizeof(path), "%s/lock", lock->dir) < 0) {
+		errbuf_set(eb, "%s: path too long", lock->dir);
+		goto out;
+	}
+	lock->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (lock->fd < 0) {
+		errbuf_set_errno(eb, errno, "%s", path);
+		goto out;
+	}
+	while (flock(lock->fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
+		char *holder;
+
+		if (errno == EINTR && !(stop != NULL && *stop))
+			continue;
+		if (errno == EINTR) {
+			errbuf_set(eb, "%s: interrupted while waiting for the lock", prefix);
+			goto out;
+		}
+		if (errno != EWOULDBLOCK) {
+			errbuf_set_errno(eb, errno, "%s: flock", path);
+			goto out;
+		}
+		holder = prefixlock_read_holder(lock);
+		errbuf_set(eb, "%s is in use by %s; wait for it with --wait", prefix,
+			   holder != NULL ? holder : "another process (no description yet)");
+		free(holder);
+		rc = PREFIXLOCK_BUSY;
+		goto out;
+	}
+	/* The lock is ours: a holder file left now names a process that died holding it. */
+	*stale_holder = prefixlock_read_holder(lock);
+	if (prefixlock_write_holder(lock, what, eb) < 0)
+		goto out;
+	*out = lock;
+	lock = NULL;
+	rc = 0;
+out:
+	if (lock != NULL) {
+		if (lock->fd >= 0)
+			close(lock->fd);
+		free(lock);
+	}
+	if (rc != 0) {
+		free(*stale_holder);
+		*stale_holder = NULL;
+	}
+	return rc;
+}
+
+int prefixlock_take_record(struct prefixlock *lock, cJSON **record, struct errbuf *eb)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	*record = NULL;
+	if (access(lock->record, F_OK) != 0)
+		return 0;
+	if (fileio_read(lock->record, PREFIXLOCK_RECORD_MAX_BYTES, "cannot open", &text, &len, eb) <
+	    0)
+		return -1;
+	*record = cJSON_ParseWithLength(text, len);
+	free(text);
+	if (!cJSON_IsObject(*record)) {
+		cJSON_Delete(*record);
+		*record = NULL;
+		return errbuf_set(eb, "%s: not a JSON object: undo what it held by hand",
+				  lock->record);
+	}
+	return 0;
+}
+
+int prefixlock_save_record(struct prefixlock *lock, const cJSON *record, struct errbuf *eb)
+{
+	char *text = cJSON_PrintUnformatted(record);
+	int rc;
+
+	if (text == NULL)
+		return errbuf_set(eb, "out of memory");
+	rc = atomicfile_write(lock->record, text, strlen(text), 0600, eb);
+	free(text);
+	return rc;
+}
+
+int prefixlock_clear_record(struct prefixlock *lock, struct errbuf *eb)
+{
+	if (unlink(lock->record) != 0 && errno != ENOENT)
+		return errbuf_set_errno(eb, errno, "%s: cannot remove", lock->record);
+	return 0;
+}
+
+void prefixlock_release(struct prefixlock *lock)
+{
+	if (lock == NULL)
+		return;
+	unlink(lock->holder);
+	close(lock->fd);
+	free(lock);
+}

@@ -1,0 +1,78 @@
+/* prefixlock: one sweep at a time per prefix, and the record of what a sweep must undo. */
+#ifndef RARPERF_PREFIXLOCK_H
+#define RARPERF_PREFIXLOCK_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include <cjson/cJSON.h>
+
+#include "errbuf.h"
+
+/*
+ * Design. The prefix's policies (PREFIX/etc) are shared state with one
+ * owner at a time (STYLE 20): whoever rewrites them holds an exclusive
+ * flock(2) on PREFIX/run/lock for as long as it does. flock is released by
+ * the kernel when its holder dies, so a lock is never stale; the holder's
+ * description (PREFIX/run/holder: pid, start time, what it runs) is written
+ * after the lock is taken and removed before it is released, so a holder
+ * file found by the next owner names a process that died while holding it.
+ *
+ * Beside the lock, the owner keeps a record (PREFIX/run/state.json) of the
+ * privileged state it makes — the policy files it manages, the private
+ * mount namespaces' directories — written (and synced) before that state
+ * exists and removed once it is undone. The next owner finds the record of
+ * a crashed one and undoes what it lists (prefixlock_take_record) before
+ * making its own.
+ *
+ * Life cycle: prefixlock_acquire; prefixlock_take_record (the dead owner's
+ * record, if any); prefixlock_save_record (as often as the state grows);
+ * ... ; prefixlock_release (removes record and holder, then unlocks).
+ */
+struct prefixlock;
+
+/* prefixlock_acquire's return when the lock is held by another live process (eb names it). */
+#define PREFIXLOCK_BUSY 3
+
+/*
+ * Takes the lock of prefix (creating PREFIX/run, root-only, when missing).
+ * what describes the holder to whoever waits (a manifest path, "make
+ * check"). With wait, blocks until the holder ends; the wait stops with -1
+ * ("interrupted") when a signal arrives while *stop is set (stop may be
+ * NULL). Without wait, returns PREFIXLOCK_BUSY with eb naming the holder
+ * ("/opt/rarperf is in use by pid 123 since ... (rarbench --manifest x)").
+ * On success *out holds the lock, and *stale_holder (malloc'd, or NULL)
+ * describes a holder that died holding it. 0, PREFIXLOCK_BUSY or -1.
+ */
+int prefixlock_acquire(const char *prefix, const char *what, bool wait,
+		       const volatile sig_atomic_t *stop, struct prefixlock **out,
+		       char **stale_holder, struct errbuf *eb);
+
+/*
+ * Reads the record a dead owner left (NULL in *record when none) and hands
+ * it to the caller, who undoes it and then calls prefixlock_save_record or
+ * prefixlock_clear_record. 0, or -1 when the record cannot be read (a
+ * record that is not JSON is returned as NULL with a warning in eb, -1).
+ */
+int prefixlock_take_record(struct prefixlock *lock, cJSON **record, struct errbuf *eb);
+
+/*
+ * Writes record as PREFIX/run/state.json (temporary file, fsync, rename).
+ * Called before the state it lists exists. The caller keeps record. 0 or -1.
+ */
+int prefixlock_save_record(struct prefixlock *lock, const cJSON *record, struct errbuf *eb);
+
+/* Removes the record: the state it listed is undone. 0 or -1. */
+int prefixlock_clear_record(struct prefixlock *lock, struct errbuf *eb);
+
+/* PREFIX/run, the lock's directory (owned by lock). */
+const char *prefixlock_dir(const struct prefixlock *lock);
+
+/*
+ * Removes the holder file and releases the lock; the record stays when it
+ * was not cleared (the next owner undoes it). NULL is a no-op.
+ */
+void prefixlock_release(struct prefixlock *lock);
+
+#endif
