@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -36,7 +37,9 @@ struct runner_config {
 	const char *out;
 	const char *prefix;
 	bool resume;
-	bool wait; /* wait for the prefix's lock instead of exiting RUNNER_EXIT_BUSY */
+	bool wait;    /* wait for the prefix's lock instead of exiting RUNNER_EXIT_BUSY */
+	bool dry_run; /* check and plan, touch nothing (runner_plan.c) */
+	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
 	enum progress_mode progress;
 };
 
@@ -100,9 +103,56 @@ struct runner {
 	struct prefixlock *lock;
 	cJSON *record;
 	char marker[PATH_MAX + 32];
-	char etc_real[PATH_MAX]; /* PREFIX/etc resolved: where policies may be written */
-	size_t failed_points;    /* points left unmeasured (a run timed out) */
+	char prefix_real[PATH_MAX]; /* the prefix resolved */
+	char etc_real[PATH_MAX];    /* PREFIX/etc resolved: where policies may be written */
+	size_t failed_points;       /* points left unmeasured (a run timed out) */
+	/* runner_subjects.c: every problem found with the subjects, one line each, for main. */
+	char **problems;
+	size_t nproblems;
+	/* runner_plan.c: the pilot's two points (smallest, largest), what each step and each
+	 * active subject's run cost there. */
+	struct runner_pilot {
+		size_t point;
+		double write_s;
+		double run_s[MANIFEST_SUBJECTS_MAX];
+	} pilot[2];
+	bool has_pilot;
 };
+
+/*
+ * runner_plan.c. The pilot: at the sweep's smallest and largest point, the
+ * policies written, the grants checked and each subject measured a few
+ * runs, then every policy written deny-all; fills r->pilot. Needs a full
+ * setup (lock, subjects prepared). 0 or -1.
+ */
+int runner_plan_pilot(struct runner *r, struct errbuf *eb);
+
+/*
+ * Prints the plan of r to out: subjects with their resolved paths, points,
+ * runs, policy bytes per point and subject (computed, not written), the
+ * disk the largest point needs and the free space, and with a pilot the
+ * estimated wall time. 0 or -1 (a policy that cannot be sized).
+ */
+int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb);
+
+/* At most this many problem lines are kept (the first ones). */
+#define RUNNER_PROBLEMS_MAX 64
+
+/*
+ * runner_subjects.c. Resolves every subject of r->m against the prefix
+ * (r->cfg.prefix, r->etc_real) and checks it against r->facts: its program
+ * exists (else a problem, unless facts.json records the tool as absent or
+ * the subject is optional: then it is skipped with the reason), its
+ * rar_version is one the prefix has, its format and files are the ones its
+ * tool was built to read, its policies lie in PREFIX/etc. Every problem
+ * becomes one line in r->problems ("FILE: $.subjects[i].key: what").
+ * Returns 0, or -1 with r->bad_input set when there are problems (eb: how
+ * many) or with eb filled when out of memory.
+ */
+int runner_resolve_subjects(struct runner *r, struct errbuf *eb);
+
+/* Frees r->problems. */
+void runner_problems_clear(struct runner *r);
 
 /* One policy file set to write (a subject's, or a dead run's from its record). */
 struct runner_target {
@@ -113,10 +163,17 @@ struct runner_target {
 };
 
 /*
- * runner_guard.c. Takes the prefix's lock (r->cfg.wait: waiting for it),
+ * runner_guard.c. Resolves the prefix and PREFIX/etc (r->prefix_real,
+ * r->etc_real) and the marker of this run's processes; touches nothing.
+ * 0 or -1 (a missing prefix).
+ */
+int runner_guard_locate(struct runner *r, struct errbuf *eb);
+
+/*
+ * Takes the prefix's lock (r->cfg.wait: waiting for it),
  * undoes what a run that died holding it left (its record: deny-all
  * policies, mount namespace directories, measured processes still alive),
- * and resolves PREFIX/etc into r->etc_real. 0, or -1 with eb filled and
+ * (runner_guard_locate first). 0, or -1 with eb filled and
  * r->busy set when another live run holds the lock.
  */
 int runner_guard_begin(struct runner *r, struct errbuf *eb);

@@ -109,17 +109,32 @@ static void undo_namespaces(const cJSON *record)
 	}
 }
 
+int runner_guard_locate(struct runner *r, struct errbuf *eb)
+{
+	char etc[PATH_MAX];
+
+	if (realpath(r->cfg.prefix, r->prefix_real) == NULL)
+		return errbuf_set_errno(eb, errno, "%s (provision it first: make provision)",
+					r->cfg.prefix);
+	if (fileio_fmt(etc, sizeof(etc), "%s/etc", r->prefix_real) < 0 ||
+	    realpath(etc, r->etc_real) == NULL)
+		return errbuf_set(eb, "%s/etc: missing (provision it first: make provision)",
+				  r->prefix_real);
+	if (fileio_fmt(r->marker, sizeof(r->marker), "%s=%s", RUNNER_MARKER_NAME, r->prefix_real) <
+	    0)
+		return errbuf_set(eb, "%s: path too long", r->prefix_real);
+	return 0;
+}
+
 int runner_guard_begin(struct runner *r, struct errbuf *eb)
 {
-	char what[PATH_MAX + 32], etc[PATH_MAX], real_prefix[PATH_MAX];
+	const char *real_prefix = r->prefix_real;
+	char what[PATH_MAX + 32];
 	char *stale = NULL;
 	cJSON *record = NULL;
 	size_t killed;
 	int rc;
 
-	if (realpath(r->cfg.prefix, real_prefix) == NULL)
-		return errbuf_set_errno(eb, errno, "%s (provision it first: make provision)",
-					r->cfg.prefix);
 	snprintf(what, sizeof(what), "rarbench --manifest %.*s", PATH_MAX, r->cfg.manifest);
 	rc = prefixlock_acquire(real_prefix, what, r->cfg.wait, r->stop, &r->lock, &stale, eb);
 	if (rc == PREFIXLOCK_BUSY)
@@ -130,12 +145,6 @@ int runner_guard_begin(struct runner *r, struct errbuf *eb)
 		fprintf(stderr, "rarbench: took over the lock of %s from %s, which is gone\n",
 			real_prefix, stale);
 	free(stale);
-	if (fileio_fmt(etc, sizeof(etc), "%s/etc", real_prefix) < 0 ||
-	    realpath(etc, r->etc_real) == NULL)
-		return errbuf_set(eb, "%s/etc: missing (provision it first: make provision)",
-				  real_prefix);
-	if (fileio_fmt(r->marker, sizeof(r->marker), "%s=%s", RUNNER_MARKER_NAME, real_prefix) < 0)
-		return errbuf_set(eb, "%s: path too long", real_prefix);
 	/* Measured processes of a run that was killed, found by the string their
 	 * environment carries; under the lock nothing else on this prefix has it. */
 	killed = proc_kill_marked(r->marker);

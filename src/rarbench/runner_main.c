@@ -21,20 +21,25 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: rarbench --manifest FILE [--out DIR] [--resume] [--progress bar|jsonl|none]\n"
-	      "                [--prefix DIR] [--wait]\n"
-	      "Runs the experiment described by the manifest FILE: for every point of its sweep,\n"
-	      "writes each subject's policy, checks that it grants the command, and measures\n"
-	      "every subject as the bench user. Must run as root (it writes the policies);\n"
-	      "measured runs drop to the manifest's bench user.\n"
-	      "  --out DIR        output directory (default results/<name>)\n"
-	      "  --resume         continue the journal in DIR, skipping finished points\n"
-	      "  --progress MODE  bar (default on a terminal), jsonl (events on stdout), none\n"
-	      "  --prefix DIR     the provisioned prefix (default " RUNNER_DEFAULT_PREFIX ")\n"
-	      "  --wait           wait while another run holds the prefix (else exit 3)\n"
-	      "  -h, --help       this help\n"
-	      "Writes DIR/results.json, DIR/results.tsv and DIR/journal.jsonl. See rarbench(1).\n",
-	      f);
+	fputs(
+	    "Usage: rarbench --manifest FILE [--out DIR] [--resume] [--progress bar|jsonl|none]\n"
+	    "                [--prefix DIR] [--wait] [--dry-run [--pilot]]\n"
+	    "Runs the experiment described by the manifest FILE: for every point of its sweep,\n"
+	    "writes each subject's policy, checks that it grants the command, and measures\n"
+	    "every subject as the bench user. Must run as root (it writes the policies);\n"
+	    "measured runs drop to the manifest's bench user.\n"
+	    "  --out DIR        output directory (default results/<name>)\n"
+	    "  --resume         continue the journal in DIR, skipping finished points\n"
+	    "  --progress MODE  bar (default on a terminal), jsonl (events on stdout), none\n"
+	    "  --prefix DIR     the provisioned prefix (default " RUNNER_DEFAULT_PREFIX ")\n"
+	    "  --wait           wait while another run holds the prefix (else exit 3)\n"
+	    "  --dry-run        check the manifest against the prefix and print the plan\n"
+	    "                   (subjects, points, runs, policy bytes, disk); writes nothing\n"
+	    "  --pilot          --dry-run plus a few measured runs at the smallest and largest\n"
+	    "                   point, to estimate the wall time (as root; policies end deny-all)\n"
+	    "  -h, --help       this help\n"
+	    "Writes DIR/results.json, DIR/results.tsv and DIR/journal.jsonl. See rarbench(1).\n",
+	    f);
 }
 
 /* Reports a failure on stderr (and as an event). */
@@ -51,6 +56,7 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 	    {"manifest", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
 	    {"resume", no_argument, NULL, 'r'},         {"progress", required_argument, NULL, 'p'},
 	    {"prefix", required_argument, NULL, 'P'},   {"wait", no_argument, NULL, 'W'},
+	    {"dry-run", no_argument, NULL, 'n'},        {"pilot", no_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
 	int c;
 
@@ -74,6 +80,12 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 			break;
 		case 'W':
 			cfg->wait = true;
+			break;
+		case 'n':
+			cfg->dry_run = true;
+			break;
+		case 'L':
+			cfg->dry_run = cfg->pilot = true;
 			break;
 		case 'p':
 			if (strcmp(optarg, "bar") == 0)
@@ -318,10 +330,19 @@ int runner_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	if (runner_setup(&r, &eb) < 0) {
+		for (size_t i = 0; i < r.nproblems; i++)
+			fprintf(stderr, "%s\n", r.problems[i]);
 		fprintf(stderr, "%s\n", eb.msg);
 		status = r.busy        ? RUNNER_EXIT_BUSY
 			 : r.bad_input ? RUNNER_EXIT_USAGE
 				       : RUNNER_EXIT_FAIL;
+	} else if (r.cfg.dry_run) {
+		status = RUNNER_EXIT_OK;
+		if ((r.cfg.pilot && runner_plan_pilot(&r, &eb) < 0) ||
+		    runner_plan_print(&r, stdout, &eb) < 0) {
+			fprintf(stderr, "rarbench: %s\n", eb.msg);
+			status = RUNNER_EXIT_FAIL;
+		}
 	} else {
 		announce(&r);
 		status = run_points(&r);

@@ -67,77 +67,11 @@ static int build_versions(struct runner *r, struct errbuf *eb)
 	return 0;
 }
 
-static char *join_words(char *const *words, size_t n)
-{
-	size_t len = 1, i, off = 0, w;
-	char *s;
-
-	for (i = 0; i < n; i++)
-		len += strlen(words[i]) + 1;
-	s = calloc(1, len);
-	if (s == NULL)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			s[off++] = ' ';
-		w = strlen(words[i]);
-		memcpy(s + off, words[i], w);
-		off += w;
-	}
-	return s;
-}
-
 /* Marks the failure in eb as the user's input (exit 2) and returns -1. */
 static int bad_input(struct runner *r)
 {
 	r->bad_input = true;
 	return -1;
-}
-
-/* Expands one subject's strings against the prefix and checks its program. */
-static int resolve_subject(struct runner *r, const struct manifest_subject *ms,
-			   struct runner_subject *s, struct errbuf *eb)
-{
-	const char *prefix = r->cfg.prefix, *cmd = r->m->command;
-	size_t i;
-
-	s->ms = ms;
-	s->program = manifest_expand(ms->program, prefix, cmd, eb);
-	s->policy = s->program ? manifest_expand(ms->policy, prefix, cmd, eb) : NULL;
-	if (s->policy == NULL)
-		return -1;
-	if (ms->policy_data != NULL &&
-	    (s->policy_data = manifest_expand(ms->policy_data, prefix, cmd, eb)) == NULL)
-		return -1;
-	/* Written as root at every point: only where rarperf's own policies live. */
-	if (runner_guard_confine(r, s->policy, eb) < 0 ||
-	    (s->policy_data != NULL && runner_guard_confine(r, s->policy_data, eb) < 0))
-		return bad_input(r);
-	s->argv = calloc(ms->nargs + 2, sizeof(*s->argv));
-	if (s->argv == NULL || (s->argv[0] = strdup(s->program)) == NULL)
-		return errbuf_set(eb, "out of memory");
-	s->argc = 1;
-	for (i = 0; i < ms->nargs; i++) {
-		s->argv[s->argc] = manifest_expand(ms->args[i], prefix, cmd, eb);
-		if (s->argv[s->argc] == NULL)
-			return -1;
-		s->argc++;
-	}
-	s->command_line = join_words(s->argv, s->argc);
-	if (s->command_line == NULL)
-		return errbuf_set(eb, "out of memory");
-	if (access(s->program, X_OK) != 0) {
-		char reason[PATH_MAX + 64];
-
-		snprintf(reason, sizeof(reason), "%s is missing", s->program);
-		if (errno != ENOENT)
-			snprintf(reason, sizeof(reason), "%s is not executable: %s", s->program,
-				 strerror(errno));
-		s->skip_reason = strdup(reason);
-		if (s->skip_reason == NULL)
-			return errbuf_set(eb, "out of memory");
-	}
-	return 0;
 }
 
 /* path made absolute against the working directory (the policy may not exist yet). */
@@ -171,15 +105,6 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 
 	measured.output = PROC_OUTPUT_NULL;
 
-	r->subjects = calloc(r->m->nsubjects, sizeof(*r->subjects));
-	if (r->subjects == NULL)
-		return errbuf_set(eb, "out of memory");
-	r->nsubjects = r->m->nsubjects;
-	for (i = 0; i < r->nsubjects; i++) {
-		if (resolve_subject(r, &r->m->subjects[i], &r->subjects[i], eb) < 0)
-			return errbuf_prefix(eb, "subject %s", r->m->subjects[i].id);
-		r->nactive += r->subjects[i].skip_reason == NULL;
-	}
 	if (r->nactive == 0)
 		return 0;
 	/* On record before anything of it exists; every policy deny-all from here on. */
@@ -383,6 +308,7 @@ void runner_clear(struct runner *r)
 		free(s->skip_reason);
 	}
 	free(r->subjects);
+	runner_problems_clear(r);
 	journal_close(r->journal);
 	journal_contents_clear(&r->done);
 	free(r->point_done);
@@ -435,16 +361,22 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 		errbuf_prefix(eb, "%s", r->cfg.manifest);
 		return bad_input(r);
 	}
-	if (geteuid() != 0) {
+	if (!r->cfg.dry_run && geteuid() != 0) {
 		errbuf_set(eb,
 			   "--manifest must run as root: it writes the tools' policies (measured "
-			   "runs drop to the bench user)");
+			   "runs drop to the bench user); --dry-run checks it as any user");
 		return fail(r, eb, true);
 	}
+	/* Everything the user's input can get wrong is checked before anything is touched. */
+	if (runner_guard_locate(r, eb) < 0 || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
+		return fail(r, eb, false);
+	if (runner_resolve_subjects(r, eb) < 0)
+		return fail(r, eb, r->bad_input);
+	if (r->cfg.dry_run && !r->cfg.pilot)
+		return 0;
 	if (runner_guard_begin(r, eb) < 0)
 		return fail(r, eb, false);
-	if (proc_become_subreaper(eb) < 0 || load_facts(r, eb) < 0 || build_versions(r, eb) < 0 ||
-	    proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
+	if (proc_become_subreaper(eb) < 0 || proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
 	    (r->envp = proc_env_for_user(&r->user, eb)) == NULL ||
 	    proc_env_append(&r->envp, r->marker, eb) < 0)
 		return fail(r, eb, false);
@@ -462,6 +394,8 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 			   r->cfg.prefix, r->subjects[0].skip_reason);
 		return fail(r, eb, false);
 	}
+	if (r->cfg.dry_run)
+		return 0; /* the pilot needs the subjects, not the output directory */
 	utc_now(r->started, sizeof(r->started));
 	if (fileio_mkdirs(r->cfg.out, eb) < 0)
 		return fail(r, eb, false);

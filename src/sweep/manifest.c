@@ -64,8 +64,8 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 			 struct manifest_subject *s)
 {
 	static const char *const keys[] = {
-	    "id",          "format",      "program",         "args",           "policy",
-	    "policy_data", "rar_version", "policy_mount_at", "sudoers_layout", NULL};
+	    "id",          "format",          "program",        "args",     "policy", "policy_data",
+	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", NULL};
 	const cJSON *args, *it;
 	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
 	int fmt = -1;
@@ -101,6 +101,12 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 		manifest_child_path(q, p, "policy_data");
 		return manifest_fail(c, q, "only a rar-cbor subject has a separate data file");
 	}
+	it = cJSON_GetObjectItemCaseSensitive(j, "optional");
+	if (it != NULL && !cJSON_IsBool(it)) {
+		manifest_child_path(q, p, "optional");
+		return manifest_fail(c, q, "expected a boolean, got %s", manifest_type_name(it));
+	}
+	s->optional = it != NULL && cJSON_IsTrue(it);
 	if (manifest_get_string(c, j, p, "rar_version", false, &s->rar_version) < 0 ||
 	    manifest_get_string(c, j, p, "policy_mount_at", false, &s->policy_mount_at) < 0)
 		return -1;
@@ -132,6 +138,21 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 		return manifest_fail(c, q,
 				     "\"%s\": expected an absolute path without ',', ':' or '\\'",
 				     manifest_shown(s->policy_mount_at, b));
+	if (s->rar_version != NULL && strcmp(s->rar_version, POLICY_RAR_VERSION) != 0) {
+		/* Another version's build and files, named as the playbook installs them. */
+		const char *kind = s->format == POLICY_FORMAT_RAR_CBOR ? "cbor" : "json";
+		char prog[96], pol[96], data[96];
+
+		snprintf(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", s->rar_version, kind);
+		snprintf(pol, sizeof(pol), "{prefix}/etc/rootasrole-%s-%s.json", s->rar_version,
+			 kind);
+		snprintf(data, sizeof(data), "{prefix}/etc/rootasrole-%s-cbor.bin", s->rar_version);
+		if (set_default(c, &s->program, prog, p) < 0 ||
+		    set_default(c, &s->policy, pol, p) < 0 ||
+		    (s->format == POLICY_FORMAT_RAR_CBOR &&
+		     set_default(c, &s->policy_data, data, p) < 0))
+			return -1;
+	}
 	if (set_default(c, &s->program, default_program[fmt], p) < 0 ||
 	    set_default(c, &s->policy, default_policy[fmt], p) < 0)
 		return -1;

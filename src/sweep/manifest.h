@@ -70,6 +70,9 @@ struct manifest_subject {
 	 * allows at most 127 items in a list, so per-task beyond 127 tasks per role). */
 	bool has_sudoers_layout;
 	enum sudoers_layout sudoers_layout;
+	/* A program missing from the prefix skips the subject (with a warning) instead of
+	 * failing the run; absent from facts.json skips it anyway. */
+	bool optional;
 };
 
 struct manifest_axis {

@@ -1,0 +1,301 @@
+/* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot). */
+#include "runner.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "clock.h"
+#include "measure.h"
+#include "policy_size.h"
+
+/* The pilot's runs per subject at each of its two points (after one warmup run). */
+#define RUNNER_PILOT_RUNS 3
+
+/* The size the pilot interpolates along: the policy's commands, R*T*C (and actors). */
+static double point_size(const struct sweep_point *pt)
+{
+	return (double)pt->value[MANIFEST_AXIS_ROLES] * pt->value[MANIFEST_AXIS_TASKS] *
+		   pt->value[MANIFEST_AXIS_COMMANDS] +
+	       (double)pt->value[MANIFEST_AXIS_ROLES] * pt->value[MANIFEST_AXIS_USERS];
+}
+
+/* The sweep's smallest and largest points by point_size. */
+static void extreme_points(const struct runner *r, size_t *lo, size_t *hi)
+{
+	size_t n = sweep_count(r->sweep), i;
+
+	*lo = *hi = 0;
+	for (i = 1; i < n; i++) {
+		double s = point_size(sweep_at(r->sweep, i));
+
+		if (s < point_size(sweep_at(r->sweep, *lo)))
+			*lo = i;
+		if (s > point_size(sweep_at(r->sweep, *hi)))
+			*hi = i;
+	}
+}
+
+/* Bytes of subject s's files at pt (exact, nothing written). 0 or -1. */
+static int subject_bytes(const struct runner *r, const struct runner_subject *s,
+			 const struct sweep_point *pt, uint64_t *bytes, struct errbuf *eb)
+{
+	struct policy_shape shape;
+	struct policy_size_bytes sz;
+	struct policy *p;
+	enum sudoers_layout layout =
+	    s->ms->has_sudoers_layout ? s->ms->sudoers_layout : r->m->sudoers_layout;
+	int rc;
+
+	policy_shape_init(&shape);
+	shape.roles = pt->value[MANIFEST_AXIS_ROLES];
+	shape.users = pt->value[MANIFEST_AXIS_USERS];
+	shape.tasks = pt->value[MANIFEST_AXIS_TASKS];
+	shape.commands = pt->value[MANIFEST_AXIS_COMMANDS];
+	shape.uid = (uint32_t)r->m->bench_uid;
+	shape.command = r->m->command;
+	shape.match = r->m->match;
+	shape.seed_compat = r->m->seed_compat;
+	p = policy_build(&shape, eb);
+	if (p == NULL)
+		return -1;
+	rc = policy_size(p, s->ms->format, layout, s->ms->rar_version,
+			 s->ms->format == POLICY_FORMAT_RAR_CBOR ? s->policy_data : s->policy, &sz,
+			 eb);
+	policy_free(p);
+	*bytes = sz.policy_bytes + sz.data_bytes;
+	return rc;
+}
+
+/* "12.3 MiB" */
+static const char *human(uint64_t b, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, unit[u]);
+	return buf;
+}
+
+/* Runs per round of one subject whose runs take t_s: hyperfine's rule, per round. */
+static double runs_per_round(const struct manifest *m, double t_s)
+{
+	double min = ceil((double)m->min_runs / m->rounds), runs = min;
+	double max = m->max_runs ? ceil((double)m->max_runs / m->rounds) : INFINITY;
+	double time_s = (double)m->min_time_ns / 1e9 / m->rounds;
+
+	if (m->precision > 0)
+		return min; /* the planned rounds; precision mode may add rounds up to max_runs */
+	if (t_s > 0 && time_s / t_s > runs)
+		runs = floor(time_s / t_s);
+	return runs < max ? runs : max;
+}
+
+int runner_plan_pilot(struct runner *r, struct errbuf *eb)
+{
+	struct measure_bench benches[MANIFEST_SUBJECTS_MAX];
+	struct measure_result results[MANIFEST_SUBJECTS_MAX];
+	struct measure_opts opts;
+	size_t ends[2], e, i, k;
+	int rc = 0, mr;
+
+	extreme_points(r, &ends[0], &ends[1]);
+	for (e = 0; e < 2 && rc == 0; e++) {
+		const struct sweep_point *pt = sweep_at(r->sweep, ends[e]);
+		uint64_t t0 = clock_now_ns(), t1;
+
+		r->pilot[e].point = ends[e];
+		if (runner_point_write_policies(r, pt, eb) < 0)
+			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
+		t1 = clock_now_ns();
+		rc = runner_point_check_grants(r, ends[e] + 1, eb);
+		memset(results, 0, sizeof(results));
+		for (i = 0, k = 0; rc == 0 && i < r->nsubjects; i++) {
+			if (r->subjects[i].skip_reason != NULL)
+				continue;
+			benches[k] = (struct measure_bench){
+			    .name = r->subjects[i].ms->id, .cmd = r->subjects[i].cmd, .group = 0};
+			k++;
+		}
+		if (rc == 0) {
+			measure_opts_init(&opts);
+			opts.warmup = 1;
+			opts.min_runs = opts.max_runs = RUNNER_PILOT_RUNS;
+			opts.min_time_ns = 0;
+			opts.order = MEASURE_ORDER_INTERLEAVED;
+			opts.stop = r->stop;
+			mr = measure_run(benches, k, &opts, results, eb);
+			rc = mr == 0 ? 0 : -1;
+			if (mr == MEASURE_STOPPED)
+				errbuf_set(eb, "interrupted");
+		}
+		for (k = 0; rc == 0 && k < r->nactive; k++) {
+			uint64_t sum = 0;
+
+			for (size_t j = 0; j < results[k].n; j++)
+				sum += results[k].wall_ns[j];
+			r->pilot[e].run_s[k] = results[k].n ? (double)sum / results[k].n / 1e9 : 0;
+		}
+		for (k = 0; k < r->nactive; k++)
+			measure_result_clear(&results[k]);
+		/* The step's own cost besides the runs: writing the grant, and the deny-all after.
+		 */
+		if (runner_point_write_denial(r, eb) < 0)
+			return -1;
+		r->pilot[e].write_s = (double)(clock_now_ns() - t1 + (t1 - t0)) / 1e9;
+	}
+	if (rc == 0)
+		r->has_pilot = true;
+	return rc;
+}
+
+/* Pilot value v (per end) interpolated linearly along point_size at pt. */
+static double interpolate(const struct runner *r, const struct sweep_point *pt, double lo,
+			  double hi)
+{
+	double s0 = point_size(sweep_at(r->sweep, r->pilot[0].point));
+	double s1 = point_size(sweep_at(r->sweep, r->pilot[1].point));
+
+	if (s1 <= s0)
+		return (lo + hi) / 2;
+	return lo + (hi - lo) * (point_size(pt) - s0) / (s1 - s0);
+}
+
+/* The estimated wall time of the whole sweep, in seconds, from the pilot. */
+static double estimate_seconds(const struct runner *r)
+{
+	const struct manifest *m = r->m;
+	double total = 0, warm = ceil((double)m->warmup / m->rounds);
+	size_t i, k;
+
+	for (i = 0; i < sweep_count(r->sweep); i++) {
+		const struct sweep_point *pt = sweep_at(r->sweep, i);
+		double step = interpolate(r, pt, r->pilot[0].write_s, r->pilot[1].write_s);
+
+		for (k = 0; k < r->nactive; k++) {
+			double t = interpolate(r, pt, r->pilot[0].run_s[k], r->pilot[1].run_s[k]);
+
+			/* warmup, the grant check, and the runs */
+			step += (warm + 1 + runs_per_round(m, t)) * t;
+		}
+		total += step * m->rounds;
+	}
+	return total;
+}
+
+int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
+{
+	const struct manifest *m = r->m;
+	size_t n = sweep_count(r->sweep), i, k, biggest = 0;
+	uint64_t peak = 0, point_bytes[MANIFEST_SUBJECTS_MAX];
+	char h1[32], h2[32];
+	struct statvfs vfs;
+
+	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", r->cfg.manifest, m->name,
+		r->prefix_real);
+	fprintf(out, "\nSubjects (%zu measured):\n", r->nactive);
+	for (i = 0; i < r->nsubjects; i++) {
+		const struct runner_subject *s = &r->subjects[i];
+
+		if (s->skip_reason != NULL) {
+			fprintf(out, "  %-14s skipped: %s\n", s->ms->id, s->skip_reason);
+			continue;
+		}
+		fprintf(out, "  %-14s %-8s %s\n", s->ms->id, policy_format_name(s->ms->format),
+			s->command_line);
+		fprintf(out, "  %-14s          policy %s%s%s%s%s\n", "", s->policy,
+			s->policy_data ? ", data " : "", s->policy_data ? s->policy_data : "",
+			s->ms->policy_mount_at ? ", shown at " : "",
+			s->ms->policy_mount_at ? s->ms->policy_mount_at : "");
+	}
+	fprintf(out, "\nPoints: %zu (", n);
+	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
+		fprintf(out, "%s%s %zu value%s", a ? ", " : "", manifest_axis_name(a), m->axes[a].n,
+			m->axes[a].n == 1 ? "" : "s");
+	fprintf(out, ", repetitions %u), %u round%s each%s\n", m->repetitions, m->rounds,
+		m->rounds == 1 ? "" : "s", m->rounds > 1 ? ", points shuffled per round" : "");
+	fprintf(out, "Runs per point and subject: %u warmup, ", m->warmup);
+	if (m->precision > 0)
+		fprintf(out, "%u to %u runs (precision %.3g %%, at most %u rounds)", m->min_runs,
+			m->max_runs, m->precision * 100, m->max_rounds);
+	else {
+		fprintf(out, "at least %u runs", m->min_runs);
+		if (m->min_time_ns > 0)
+			fprintf(out, ", more to fill %.3g s", (double)m->min_time_ns / 1e9);
+		if (m->max_runs)
+			fprintf(out, ", at most %u", m->max_runs);
+	}
+	fprintf(out, "; a run is killed after %u s\n", m->run_timeout_ms / 1000u);
+
+	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s", "point",
+		"nb_roles", "nb_users", "nb_tasks", "nb_commands",
+		m->repetitions > 1 ? " rep" : "");
+	for (i = 0; i < r->nsubjects; i++)
+		if (r->subjects[i].skip_reason == NULL)
+			fprintf(out, " %12.12s", r->subjects[i].ms->id);
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		const struct sweep_point *pt = sweep_at(r->sweep, i);
+		uint64_t sum = 0;
+
+		for (k = 0; k < r->nsubjects; k++) {
+			if (r->subjects[k].skip_reason != NULL)
+				continue;
+			if (subject_bytes(r, &r->subjects[k], pt, &point_bytes[k], eb) < 0)
+				return errbuf_prefix(eb, "point %zu: subject %s", i + 1,
+						     r->subjects[k].ms->id);
+			sum += point_bytes[k];
+		}
+		if (sum > peak) {
+			peak = sum;
+			biggest = i;
+		}
+		fprintf(out, "  %5zu %8u %8u %8u %11u", i + 1, pt->value[MANIFEST_AXIS_ROLES],
+			pt->value[MANIFEST_AXIS_USERS], pt->value[MANIFEST_AXIS_TASKS],
+			pt->value[MANIFEST_AXIS_COMMANDS]);
+		if (m->repetitions > 1)
+			fprintf(out, " %3u", pt->repetition);
+		for (k = 0; k < r->nsubjects; k++)
+			if (r->subjects[k].skip_reason == NULL)
+				fprintf(out, " %12" PRIu64, point_bytes[k]);
+		fputc('\n', out);
+	}
+	/* A point's files are written beside the previous point's before they replace them. */
+	fprintf(out, "\nDisk: at most %s in %s (point %zu, twice while it replaces the one before)",
+		human(2 * peak, h1, sizeof(h1)), r->etc_real, biggest + 1);
+	if (statvfs(r->etc_real, &vfs) == 0)
+		fprintf(out, "; %s free there",
+			human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
+	fputc('\n', out);
+	if (r->has_pilot) {
+		double est = estimate_seconds(r);
+
+		fprintf(out, "\nPilot (%d runs of each subject at points %zu and %zu):\n",
+			RUNNER_PILOT_RUNS, r->pilot[0].point + 1, r->pilot[1].point + 1);
+		for (i = 0, k = 0; i < r->nsubjects; i++) {
+			if (r->subjects[i].skip_reason != NULL)
+				continue;
+			fprintf(out, "  %-14s %10.3f ms  %10.3f ms\n", r->subjects[i].ms->id,
+				r->pilot[0].run_s[k] * 1e3, r->pilot[1].run_s[k] * 1e3);
+			k++;
+		}
+		fprintf(out,
+			"Estimated wall time: %.0f s (%.1f min), linear in the policy size "
+			"between the pilot's points\n",
+			est, est / 60);
+	} else {
+		fputs("\nWall time: unknown without a pilot (--pilot measures a few runs at the "
+		      "smallest and largest point)\n",
+		      out);
+	}
+	return 0;
+}
