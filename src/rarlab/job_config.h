@@ -20,6 +20,7 @@ struct job_config {
 	const char *remote_dir; /* runs go to <remote_dir>/<run id>/<host>; relative: under home */
 	unsigned forks;
 	bool accept_new, resume;
+	bool dry_run; /* check the manifest and the selection, contact no host */
 	long connect_timeout_ms, command_timeout_ms;
 };
 

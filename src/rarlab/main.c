@@ -15,8 +15,10 @@
 #include "hostpool.h"
 #include "inventory.h"
 #include "job.h"
+#include "manifest.h"
 #include "merge.h"
 #include "sanitize.h"
+#include "sweep.h"
 
 #define DEFAULT_FORKS 16
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000L
@@ -56,7 +58,7 @@ static void usage(FILE *f)
 	    "usage: rarlab -i INVENTORY [-l PATTERN] [--forks N] [--known-hosts FILE]\n"
 	    "              [--accept-new] [--identity FILE] [--user USER] [--out DIR] [--resume]\n"
 	    "              [--connect-timeout T] [--command-timeout T] [--remote-prefix DIR]\n"
-	    "              MANIFEST\n"
+	    "              [--remote-dir DIR] [--dry-run] MANIFEST\n"
 	    "Runs `rarbench --manifest` on every host of an Ansible INI inventory at once over\n"
 	    "SSH, shows each host's progress, fetches and verifies each host's results into\n"
 	    "DIR/<host>/ and writes DIR/merged.json and DIR/summary.tsv.\n"
@@ -75,6 +77,9 @@ static void usage(FILE *f)
 	    "      --connect-timeout T connect/auth timeout, seconds (default 10)\n"
 	    "      --command-timeout T longest silence of a running host, seconds (default 3600)\n"
 	    "      --remote-prefix DIR rarperf prefix on the hosts (default /opt/rarperf)\n"
+	    "      --remote-dir DIR    where runs go on the hosts (default .rarlab, under home)\n"
+	    "      --dry-run           check the manifest and the hosts selected; contact none\n"
+	    "The manifest is checked here before any host is contacted.\n"
 	    "  -h, --help              this help;  --version  the version\n"
 	    "Exit status: 0 every host ok, 1 some host failed, 2 usage or input error.\n",
 	    DEFAULT_FORKS);
@@ -116,6 +121,7 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 		O_XTIMEOUT,
 		O_PREFIX,
 		O_RDIR,
+		O_DRY_RUN,
 		O_VERSION
 	};
 	static const struct option opts[] = {
@@ -132,6 +138,7 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 	    {"command-timeout", required_argument, NULL, O_XTIMEOUT},
 	    {"remote-prefix", required_argument, NULL, O_PREFIX},
 	    {"remote-dir", required_argument, NULL, O_RDIR},
+	    {"dry-run", no_argument, NULL, O_DRY_RUN},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, O_VERSION},
 	    {NULL, 0, NULL, 0},
@@ -198,6 +205,9 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 			}
 			c->remote_dir = optarg;
 			break;
+		case O_DRY_RUN:
+			c->dry_run = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -235,6 +245,8 @@ int main(int argc, char **argv)
 	const char **names = NULL;
 	size_t *sel = NULL, nsel = 0;
 	struct errbuf eb = {{0}};
+	struct manifest *manifest = NULL;
+	struct sweep *sweep = NULL;
 	struct sigaction sa;
 	sigset_t block, old;
 	int rc = 2, all_ok = 1;
@@ -259,8 +271,28 @@ int main(int argc, char **argv)
 		print_error(cfg.inventory, eb.msg);
 		goto out;
 	}
-	if (access(cfg.manifest, R_OK) != 0) {
-		print_error(cfg.manifest, strerror(errno));
+	/* Checked here, whole, before any host is contacted: a manifest the hosts would
+	 * refuse goes nowhere. The hosts check it again against their own prefix. */
+	manifest = manifest_load_for(cfg.manifest, MANIFEST_REMOTE, &eb);
+	if (manifest == NULL) {
+		print_error(NULL, eb.msg);
+		goto out;
+	}
+	if (cfg.dry_run) {
+		sweep = sweep_new(manifest, &eb);
+		if (sweep == NULL) {
+			print_error(cfg.manifest, eb.msg);
+			goto out;
+		}
+		printf("%s: %zu subject%s, %zu points, on %zu host%s:", cfg.manifest,
+		       manifest->nsubjects, manifest->nsubjects == 1 ? "" : "s", sweep_count(sweep),
+		       nsel, nsel == 1 ? "" : "s");
+		for (size_t i = 0; i < nsel; i++)
+			printf(" %s", inventory_host(inv, sel[i])->name);
+		printf("\nno host contacted (each checks it against its own prefix: rarbench "
+		       "--manifest %s --dry-run there)\n",
+		       cfg.manifest);
+		rc = 0;
 		goto out;
 	}
 	ctx->cfg = &cfg;
@@ -357,5 +389,7 @@ out:
 	free(ctx);
 	free(sel);
 	inventory_free(inv);
+	sweep_free(sweep);
+	manifest_free(manifest);
 	return rc;
 }

@@ -256,6 +256,8 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 	char b[48];
 	struct passwd *pw;
 
+	if (c->remote)
+		return 0; /* the hosts look it up (and refuse root) */
 	errno = 0;
 	pw = getpwnam(m->bench_user);
 	if (pw == NULL)
@@ -427,7 +429,13 @@ static size_t line_of(const char *text, size_t len, size_t off)
 
 struct manifest *manifest_parse(const char *text, size_t len, const char *source, struct errbuf *eb)
 {
-	struct manifest_ctx c = {.source = source, .eb = eb};
+	return manifest_parse_for(text, len, source, 0, eb);
+}
+
+struct manifest *manifest_parse_for(const char *text, size_t len, const char *source,
+				    unsigned flags, struct errbuf *eb)
+{
+	struct manifest_ctx c = {.source = source, .eb = eb, .remote = flags & MANIFEST_REMOTE};
 	struct manifest *m = NULL, *ret = NULL;
 	cJSON *root = NULL;
 	const char *end = NULL;
@@ -494,13 +502,18 @@ out:
 
 struct manifest *manifest_load(const char *path, struct errbuf *eb)
 {
+	return manifest_load_for(path, 0, eb);
+}
+
+struct manifest *manifest_load_for(const char *path, unsigned flags, struct errbuf *eb)
+{
 	struct manifest *m;
 	char *buf = NULL;
 	size_t len = 0;
 
 	if (fileio_read(path, MANIFEST_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0)
 		return NULL;
-	m = manifest_parse(buf, len, path, eb);
+	m = manifest_parse_for(buf, len, path, flags, eb);
 	free(buf);
 	return m;
 }

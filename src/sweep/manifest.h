@@ -160,6 +160,17 @@ bool manifest_command_is_safe(const char *command);
 /* Reads path (at most MANIFEST_FILE_MAX_BYTES) and parses it as above. */
 struct manifest *manifest_load(const char *path, struct errbuf *eb);
 
+/*
+ * As manifest_parse and manifest_load, with flags: MANIFEST_REMOTE checks
+ * everything but the bench user, which is looked up on the hosts that will
+ * run it (rarlab's coordinator need not have that user); bench_uid and
+ * bench_gid stay 0 then.
+ */
+#define MANIFEST_REMOTE 1u
+struct manifest *manifest_parse_for(const char *text, size_t len, const char *source,
+				    unsigned flags, struct errbuf *eb);
+struct manifest *manifest_load_for(const char *path, unsigned flags, struct errbuf *eb);
+
 /* Frees m and everything it owns. NULL is a no-op. */
 void manifest_free(struct manifest *m);
 

@@ -16,6 +16,7 @@
 struct manifest_ctx {
 	const char *source;
 	struct errbuf *eb;
+	bool remote; /* MANIFEST_REMOTE: the bench user is not looked up here */
 };
 
 /* Fills c->eb with "SOURCE: PATH: message" on one line and returns -1. */
