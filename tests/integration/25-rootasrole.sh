@@ -61,6 +61,8 @@ refused() { # refused OUT: exit 1, nothing run (no stdout), dosr's refusal on st
 }
 
 shapes="1:1:1:1 2:2:50:3 3:2:7:2 1:3:200:1"
+# The loop rewrites the prefix's RootAsRole policies itself: one owner at a time.
+prefix_lock "$prefix" "25-rootasrole.sh"
 while IFS=$'\t' read -r name format settings data version; do
 	bin=$prefix/bin/$name
 	for shape in $shapes; do
@@ -119,6 +121,11 @@ while IFS=$'\t' read -r name format settings data version; do
 	check "$name --seed-compat R=2 U=2 T=20 C=2: /usr/bin/true granted" granted "$(run "$user" "$bin" /usr/bin/true)"
 	check "$name --seed-compat: /usr/bin/id refused" refused "$(run "$user" "$bin" /usr/bin/id)"
 done <"$tmp/dosrs"
+# No standing grant: the policies deny again, then the manifest below takes the lock itself.
+while IFS=$'\t' read -r name format settings data version; do
+	write "$name" "$format" "$settings" "$data" --uid "$uid" --deny-all >/dev/null 2>&1
+done <"$tmp/dosrs"
+prefix_unlock "$prefix"
 
 # --- the manifest's grant check with every dosr as a subject ------------------------------------
 {
@@ -139,8 +146,6 @@ check "manifest with $n dosr subjects: grant checks pass, exit 0" [ $rc -eq 0 ] 
 check "manifest: every dosr subject measured at both points, every run exit 0" \
 	jq -e --argjson n "$n" '(.results | length) == 2 * $n and all(.results[]; all(.exit_codes[]; . == 0))' "$tmp/out/results.json"
 
-# Leave the prefix's policies as provisioning wrote them (1 role, 1 user, 1 task, 1 command).
-while IFS=$'\t' read -r name format settings data version; do
-	write "$name" "$format" "$settings" "$data" --uid "$uid" >/dev/null 2>&1
-done <"$tmp/dosrs"
+check "after the manifest: every dosr's policy grants nothing (deny-all)" \
+	sh -c "! runuser -u '$user' -- '$prefix/bin/dosr-json' /usr/bin/true </dev/null >/dev/null 2>&1"
 tap_status

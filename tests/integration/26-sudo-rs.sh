@@ -121,5 +121,7 @@ check "manifest: its mount namespace's layer is gone from /tmp" \
 etc_state >"$tmp/etc.after"
 check "/etc has no sudoers-rs, and its sudoers files and PAM are unchanged" cmp -s "$tmp/etc.before" "$tmp/etc.after"
 check "/etc/sudoers-rs does not exist outside the namespaces" [ ! -e /etc/sudoers-rs ]
-"$CONFGEN" --uid "$uid" --sudoers-layout per-task --sudoers "$prefix/etc/sudoers-rs" >/dev/null 2>&1
+prefix_lock "$prefix" "26-sudo-rs.sh"
+"$CONFGEN" --uid "$uid" --deny-all --sudoers-layout per-task --sudoers "$prefix/etc/sudoers-rs" >/dev/null 2>&1
+prefix_unlock "$prefix"
 tap_status

@@ -37,3 +37,21 @@ tap_missing() {
 	echo "$1 is missing, and make check installs it only as root on Debian"
 	exit 77
 }
+
+# prefix_lock PREFIX WHAT: holds PREFIX's lock (PREFIX/run/lock, the flock rarbench --manifest
+# takes for a whole sweep) on descriptor 9 until prefix_unlock, so that a test writing the
+# prefix's policies directly never interleaves with a sweep; waits for one in progress (at most
+# 30 min). rarbench --manifest called while it is held would exit 3: unlock first.
+prefix_lock() {
+	[ -d "$1/run" ] || mkdir -m 0700 "$1/run" || return 1
+	exec 9>>"$1/run/lock"
+	if ! flock -w 1800 9; then
+		notok "$1 stayed locked 30 min by $(cat "$1/run/holder" 2>/dev/null)"
+		exit 1
+	fi
+	printf 'pid %s since %s (make check: %s)\n' "$$" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$2" >"$1/run/holder"
+}
+prefix_unlock() { # PREFIX
+	rm -f "$1/run/holder"
+	exec 9>&-
+}
