@@ -1,6 +1,10 @@
 /* rarlab: run one manifest on every lab host of an Ansible inventory at once and merge the results.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -12,6 +16,7 @@
 #include <libssh/libssh.h>
 
 #include "display.h"
+#include "fileio.h"
 #include "hostpool.h"
 #include "inventory.h"
 #include "job.h"
@@ -19,6 +24,8 @@
 #include "merge.h"
 #include "sanitize.h"
 #include "sweep.h"
+
+extern char **environ;
 
 #define DEFAULT_FORKS 16
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000L
@@ -234,6 +241,47 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 	return 0;
 }
 
+/*
+ * The subjects checked against this machine's copy of the prefix, when it has one: the lab's
+ * hosts are provisioned by the same playbook, so a misspelt program or a RootAsRole version the
+ * prefix lacks shows here before any host is contacted. One way to check a manifest: the
+ * rarbench built beside this rarlab, `--dry-run` (its plan on stdout only with show_plan).
+ * Returns rarbench's exit status, or -1 when it cannot be run (then nothing is known).
+ */
+static int check_locally(const struct job_config *c, bool show_plan)
+{
+	char self[PATH_MAX], prog[PATH_MAX + 16], facts[PATH_MAX];
+	char *argv[] = {
+	    prog,        "--manifest", (char *)c->manifest, "--prefix", (char *)c->remote_prefix,
+	    "--dry-run", NULL};
+	posix_spawn_file_actions_t fa;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int status;
+	pid_t pid;
+
+	if (n <= 0 || fileio_fmt(facts, sizeof(facts), "%s/facts.json", c->remote_prefix) < 0 ||
+	    access(facts, R_OK) != 0)
+		return -1;
+	self[n] = '\0';
+	if (fileio_fmt(prog, sizeof(prog), "%.*s/rarbench", (int)(strrchr(self, '/') - self),
+		       self) < 0 ||
+	    access(prog, X_OK) != 0)
+		return -1;
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -1;
+	if (!show_plan)
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	if (posix_spawn(&pid, prog, &fa, NULL, argv, environ) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -1;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct job_config cfg;
@@ -246,6 +294,7 @@ int main(int argc, char **argv)
 	size_t *sel = NULL, nsel = 0;
 	struct errbuf eb = {{0}};
 	struct manifest *manifest = NULL;
+	int local;
 	struct sweep *sweep = NULL;
 	struct sigaction sa;
 	sigset_t block, old;
@@ -278,20 +327,26 @@ int main(int argc, char **argv)
 		print_error(NULL, eb.msg);
 		goto out;
 	}
+	local = check_locally(&cfg, cfg.dry_run);
+	if (local == 2 || local == 3 || (cfg.dry_run && local > 0))
+		goto out; /* rarbench said why, on stderr */
 	if (cfg.dry_run) {
 		sweep = sweep_new(manifest, &eb);
 		if (sweep == NULL) {
 			print_error(cfg.manifest, eb.msg);
 			goto out;
 		}
-		printf("%s: %zu subject%s, %zu points, on %zu host%s:", cfg.manifest,
+		printf("\n%s: %zu subject%s, %zu points, on %zu host%s:", cfg.manifest,
 		       manifest->nsubjects, manifest->nsubjects == 1 ? "" : "s", sweep_count(sweep),
 		       nsel, nsel == 1 ? "" : "s");
 		for (size_t i = 0; i < nsel; i++)
 			printf(" %s", inventory_host(inv, sel[i])->name);
-		printf("\nno host contacted (each checks it against its own prefix: rarbench "
-		       "--manifest %s --dry-run there)\n",
-		       cfg.manifest);
+		printf("\nno host contacted; %s\n",
+		       local == 0
+			   ? "the subjects were checked against this machine's prefix, each "
+			     "host checks them again against its own"
+			   : "this machine has no prefix to check the subjects against: each "
+			     "host checks them against its own");
 		rc = 0;
 		goto out;
 	}

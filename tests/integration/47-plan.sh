@@ -1,0 +1,102 @@
+#!/bin/bash
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+# Plan before you run: rarbench --manifest --dry-run checks a manifest against the provisioned
+# prefix and prints the plan touching nothing; every problem with the subjects in one pass, exit
+# 2; rarlab refuses a bad manifest before contacting any host.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+root=$PWD
+rarbench=$root/bin/rarbench
+rarlab=$root/bin/rarlab
+. tests/lib/tap.sh
+
+need jq
+if [ ! -r "$prefix/facts.json" ] || [ ! -x "$prefix/bin/sudo" ]; then
+	notok "provisioned prefix $prefix is missing: run 'make provision' first"
+	exit 1
+fi
+work=$(mktemp -d /tmp/rarperf-it-plan-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+etc_state() { find "$prefix/etc" "$prefix/run" -printf '%p %m %s %T@\n' 2>/dev/null | LC_ALL=C sort; }
+
+# --- 1. the seed's sweep: subjects, 14 points, runs and disk; nothing touched ---
+etc_state >"$work/etc.before"
+(cd "$work" && "$rarbench" --manifest "$root/experiments/seed-tasks.json" --prefix "$prefix" --dry-run) \
+	>"$work/plan.out" 2>"$work/plan.err"
+rc=$?
+check "seed-tasks --dry-run: exit 0" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/plan.err"
+check "the plan lists the 5 subjects with their resolved programs" \
+	sh -c "grep -q 'Subjects (5 measured)' '$work/plan.out' && grep -q '$prefix/bin/dosr-cbor /usr/bin/true' '$work/plan.out' && grep -q 'shown at /etc/sudoers-rs' '$work/plan.out'"
+check "the plan counts 14 points (15 log-spaced values, one duplicate)" grep -q '^Points: 14 ' "$work/plan.out"
+check "the plan gives the runs and the timeout" grep -q 'Runs per point and subject: 100 warmup, at least 100 runs, more to fill 3 s; a run is killed after 60 s' "$work/plan.out"
+check "the plan has one row of policy bytes per point" \
+	[ "$(awk '/^Policy bytes/{f=1; next} f && /^ +[0-9]+ +1 +1 +[0-9]+ +1 /{n++} /^$/{f=0} END{print n+0}' "$work/plan.out")" = 14 ]
+# The bytes it prints are the bytes confgen writes: the largest point's doas.conf, written here.
+doas_planned=$(awk '/^Policy bytes/{f=1} f && $4 == 10000 {print $NF}' "$work/plan.out")
+"$root/bin/confgen" --tasks 10000 --uid "$(jq -r .bench_uid "$prefix/facts.json")" --doas "$work/doas.conf" >/dev/null
+check "the planned doas.conf of 10000 tasks ($doas_planned bytes) is the size confgen writes" \
+	[ "$doas_planned" = "$(stat -c %s "$work/doas.conf")" ]
+check "the plan gives the disk needed and the free space" grep -q '^Disk: at most .* free there' "$work/plan.out"
+etc_state >"$work/etc.after"
+check "--dry-run left $prefix/etc and run/ byte-identical" cmp -s "$work/etc.before" "$work/etc.after"
+check "--dry-run created no output directory" [ ! -e "$work/results" ]
+nobody_out=$(runuser -u nobody -- "$rarbench" --manifest "$root/experiments/quick.json" --prefix "$prefix" --dry-run 2>&1)
+check "--dry-run works as any user" sh -c "[ $? -eq 0 ] && grep -q '^Points: 7 ' <<<'$nobody_out'"
+
+# --- 2. a typo measures nothing, loudly: every problem, one line each, exit 2 ---
+cat >"$work/typos.json" <<JSON
+{"name": "typos", "subjects": [
+ {"id": "a", "format": "sudoers", "program": "{prefix}/bin/sudoo"},
+ {"id": "b", "format": "rar-json", "rar_version": "9.9.9"},
+ {"id": "c", "format": "doas", "policy": "/tmp/rarperf-plan-victim"},
+ {"id": "d", "format": "rar-cbor", "program": "{prefix}/bin/dosr-json"}],
+ "axes": {"nb_tasks": [1, 10]}}
+JSON
+(cd "$work" && "$rarbench" --manifest typos.json --prefix "$prefix" --dry-run) >"$work/typos.out" 2>"$work/typos.err"
+rc=$?
+check "problems: exit 2" [ "$rc" -eq 2 ]
+check "misspelt program: named with its JSON path" grep -q '^typos.json: \$.subjects\[0\].program: .*/bin/sudoo is missing' "$work/typos.err"
+check "rar_version 9.9.9: names the versions the prefix has" \
+	grep -q '^typos.json: \$.subjects\[1\].rar_version: 9.9.9: the prefix has no RootAsRole 9.9.9 build (it has .*3.3.4' "$work/typos.err"
+check "policy outside the prefix: named" grep -q '^typos.json: \$.subjects\[2\].policy: .*may only be written in' "$work/typos.err"
+check "a JSON build given CBOR files: named" grep -q '^typos.json: \$.subjects\[3\].format: .*dosr-json reads rar-json policies, not rar-cbor' "$work/typos.err"
+check "all of them in one pass, then the count" grep -q 'rarbench: typos.json: 4 problems with its subjects' "$work/typos.err"
+check "nothing printed on stdout, nothing written" sh -c "[ ! -s '$work/typos.out' ] && [ ! -e /tmp/rarperf-plan-victim ] && [ ! -e '$work/results' ]"
+echo '{"name": "x", "colour": 1, "subjects": [{"id": "s", "format": "sudoers"}]}' >"$work/unknown.json"
+(cd "$work" && "$rarbench" --manifest unknown.json --prefix "$prefix" --dry-run) >/dev/null 2>"$work/unknown.err"
+check "unknown key: exit 2, one line with its path" \
+	sh -c "[ $? -eq 2 ] && [ \$(wc -l <'$work/unknown.err') -eq 1 ] && grep -q 'unknown.json: \$.colour: unknown key' '$work/unknown.err'"
+sed 's/"sudoo"/"sudo"/; s/, "rar_version": "9.9.9"//; /"id": "c"/d; s/"program": "{prefix}\/bin\/dosr-json"/"optional": true, "program": "{prefix}\/bin\/nothing-here"/' \
+	"$work/typos.json" >"$work/fixed.json"
+(cd "$work" && "$rarbench" --manifest fixed.json --prefix "$prefix" --dry-run) >"$work/fixed.out" 2>&1
+check "an optional subject that is missing is skipped, not an error" \
+	sh -c "[ $? -eq 0 ] && grep -q 'd .*skipped: .*nothing-here is missing' '$work/fixed.out'"
+
+# --- 3. rar_version alone picks that version's build and files ---
+if jq -e '.tools["dosr-4.0.3-cbor"].present' "$prefix/facts.json" >/dev/null 2>&1; then
+	echo '{"name": "v4", "subjects": [{"id": "sr", "format": "rar-cbor", "rar_version": "4.0.3"}], "axes": {"nb_tasks": [1]}}' >"$work/v4.json"
+	"$rarbench" --manifest "$work/v4.json" --prefix "$prefix" --dry-run >"$work/v4.out" 2>&1
+	check "rar_version 4.0.3 alone plans bin/dosr-4.0.3-cbor with 4.0.3's files" \
+		sh -c "[ $? -eq 0 ] && grep -q '$prefix/bin/dosr-4.0.3-cbor /usr/bin/true' '$work/v4.out' && grep -q 'policy $prefix/etc/rootasrole-4.0.3-cbor.json, data $prefix/etc/rootasrole-4.0.3-cbor.bin' '$work/v4.out'"
+else
+	notok "the prefix has RootAsRole 4.0.3 (facts.json): make provision"
+fi
+
+# --- 4. rarlab checks the manifest before contacting any host ---
+printf '[bench]\nunreachable ansible_host=192.0.2.1\n' >"$work/inv.ini"
+for m in typos unknown; do
+	start=$(date +%s%N)
+	(cd "$work" && "$rarlab" -i inv.ini --connect-timeout 30 "$m.json") >"$work/lab-$m.out" 2>"$work/lab-$m.err"
+	rc=$?
+	ms=$((($(date +%s%N) - start) / 1000000))
+	check "rarlab with $m.json: exit 2 in ${ms} ms, no host contacted, nothing written" \
+		sh -c "[ $rc -eq 2 ] && [ $ms -lt 5000 ] && [ ! -e '$work/rarlab-out' ]"
+done
+check "rarlab names the problem" grep -q 'unknown.json: \$.colour: unknown key' "$work/lab-unknown.err"
+(cd "$work" && "$rarlab" -i inv.ini --dry-run "$root/experiments/quick.json") >"$work/lab-dry.out" 2>&1
+check "rarlab --dry-run: exit 0, the hosts listed, none contacted" \
+	sh -c "[ $? -eq 0 ] && grep -q 'quick.json: 5 subjects, 7 points, on 1 host: unreachable' '$work/lab-dry.out' && [ ! -e '$work/rarlab-out' ]"
+
+tap_status
