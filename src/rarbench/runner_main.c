@@ -351,6 +351,7 @@ int runner_main(int argc, char **argv)
 			status = 1;
 		}
 		if (status == 0 && r.failed_points > 0) {
+			/* results.json holds the points measured; --resume measures the rest. */
 			fprintf(stderr,
 				"rarbench: %zu point(s) of %s left unmeasured (a run passed "
 				"run_timeout_s); measure them with --resume\n",

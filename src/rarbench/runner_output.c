@@ -33,27 +33,31 @@ struct merged {
 	uint32_t host_steps;         /* steps that read the host's counters */
 };
 
+/* Frees one point's samples (its nsubjects stays for the caller to account). */
+static void merged_clear_one(struct merged *d)
+{
+	for (size_t k = 0; k < d->nsubjects; k++) {
+		free(d->subjects[k].result.wall_ns);
+		free(d->subjects[k].result.user_ns);
+		free(d->subjects[k].result.system_ns);
+		free(d->subjects[k].result.exit_codes);
+		free(d->subjects[k].result.nivcsw);
+	}
+	free(d->subjects);
+	d->subjects = NULL;
+}
+
 static void merged_clear(struct merged *mp, size_t n)
 {
-	size_t i, k;
-
-	for (i = 0; mp != NULL && i < n; i++) {
-		for (k = 0; k < mp[i].nsubjects; k++) {
-			free(mp[i].subjects[k].result.wall_ns);
-			free(mp[i].subjects[k].result.user_ns);
-			free(mp[i].subjects[k].result.system_ns);
-			free(mp[i].subjects[k].result.exit_codes);
-			free(mp[i].subjects[k].result.nivcsw);
-		}
-		free(mp[i].subjects);
-	}
+	for (size_t i = 0; mp != NULL && i < n; i++)
+		merged_clear_one(&mp[i]);
 	free(mp);
 }
 
 /* Folds the journal's steps into one merged entry per sweep point; every step exactly once. */
 static int merge_points(const struct manifest *m, const struct sweep *s,
-			const struct journal_contents *c, struct merged *mp, size_t *n_entries,
-			struct errbuf *eb)
+			const struct journal_contents *c, bool partial, struct merged *mp,
+			size_t *n_entries, struct errbuf *eb)
 {
 	size_t i, k, idx, total = sweep_count(s);
 	uint32_t round, mr = m->max_rounds;
@@ -122,7 +126,13 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 	}
 	/* The planned rounds are all needed; precision mode's extra ones are optional. */
 	for (i = 0; i < total * mr; i++) {
-		if (!seen[i] && i % mr < m->rounds) {
+		if (!seen[i] && i % mr < m->rounds && partial) {
+			/* Left out whole: a point with a round short is not what the manifest
+			 * asked. */
+			merged_clear_one(&mp[i / mr]);
+			*n_entries -= mp[i / mr].nsubjects;
+			mp[i / mr].nsubjects = 0;
+		} else if (!seen[i] && i % mr < m->rounds) {
 			errbuf_set(eb, "point %zu (%s, round %zu) is missing from the journal",
 				   i / mr + 1, sweep_at(s, i / mr)->id, i % mr + 1);
 			goto out;
@@ -228,7 +238,8 @@ static int write_tsv(const char *path, const struct sweep *s, const struct merge
 }
 
 int runner_output_write(const char *dir, const struct manifest *m, const struct sweep *s,
-			const struct journal_contents *c, const cJSON *meta, struct errbuf *eb)
+			const struct journal_contents *c, bool partial, const cJSON *meta,
+			struct errbuf *eb)
 {
 	struct merged *by_index = NULL;
 	struct export_entry *entries = NULL;
@@ -244,7 +255,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	if (merge_points(m, s, c, by_index, &n, eb) < 0)
+	if (merge_points(m, s, c, partial, by_index, &n, eb) < 0)
 		goto out;
 	entries = calloc(n, sizeof(*entries));
 	xs = calloc(n, sizeof(*xs));

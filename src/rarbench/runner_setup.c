@@ -240,6 +240,8 @@ static cJSON *build_meta(struct runner *r)
 	cJSON_AddNumberToObject(o, "remeasure", r->m->remeasure);
 	cJSON_AddNumberToObject(o, "max_rounds", r->m->max_rounds);
 	cJSON_AddNumberToObject(meta, "points", (double)sweep_count(r->sweep));
+	if (r->failed_points > 0) /* left out of the results: a run passed run_timeout_s */
+		cJSON_AddNumberToObject(meta, "unmeasured_points", (double)r->failed_points);
 	cJSON_AddStringToObject(meta, "started", r->started);
 	cJSON_AddStringToObject(meta, "finished", finished);
 	skipped = cJSON_AddArrayToObject(meta, "skipped_subjects");
@@ -272,7 +274,7 @@ int runner_finish(struct runner *r, struct errbuf *eb)
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, meta, eb) < 0)
+	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, r->failed_points > 0, meta, eb) < 0)
 		goto out;
 	for (i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s/%s", r->cfg.out, names[i]);

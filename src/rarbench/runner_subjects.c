@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -175,6 +176,7 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 	struct runner_subject *s = &r->subjects[i];
 	struct errbuf peb = {{0}};
 	const cJSON *tool;
+	struct stat st;
 	size_t k;
 
 	s->ms = ms;
@@ -224,11 +226,13 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 		s->skip_reason = strdup(reason);
 		return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
 	}
-	if (access(s->program, X_OK) != 0) {
+	/* Executable by someone (the prefix's tools are for root and the bench group only, so
+	 * the caller's own access(2) would refuse a dry run by another user). */
+	if (stat(s->program, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 0111) == 0) {
 		char reason[PATH_MAX + 64];
 
 		snprintf(reason, sizeof(reason), "%s is %s", s->program,
-			 errno == ENOENT ? "missing" : "not executable");
+			 access(s->program, F_OK) != 0 ? "missing" : "not an executable file");
 		if (!ms->optional)
 			return problem(r, eb, i, "program",
 				       "%s (a subject that may be missing says \"optional\": true)",
@@ -252,10 +256,17 @@ int runner_resolve_subjects(struct runner *r, struct errbuf *eb)
 			return -1;
 	for (i = 0; i < r->nsubjects; i++)
 		r->nactive += r->subjects[i].skip_reason == NULL;
-	if (r->nproblems > 0) {
+	if (r->nproblems == 1) {
+		/* One problem is the one line. */
+		errbuf_set(eb, "%s", r->problems[0]);
+		runner_problems_clear(r);
 		r->bad_input = true;
-		return errbuf_set(eb, "%s: %zu problem%s with its subjects (above)",
-				  r->cfg.manifest, r->nproblems, r->nproblems == 1 ? "" : "s");
+		return -1;
+	}
+	if (r->nproblems > 1) {
+		r->bad_input = true;
+		return errbuf_set(eb, "%s: %zu problems with its subjects (above)", r->cfg.manifest,
+				  r->nproblems);
 	}
 	return 0;
 }
