@@ -14,6 +14,7 @@
 #include "plotseries.h"
 #include "results.h"
 #include "claims.h"
+#include "sanitize.h"
 
 #define RARPLOT_EXIT_OK 0
 #define RARPLOT_EXIT_FAIL 1
@@ -224,7 +225,15 @@ static void stat_name(const struct config *cfg, const struct results *res, char 
 	else if (cfg->stat == PLOTSERIES_MEDIAN || res->n_points == 0)
 		snprintf(buf, len, "median");
 	else
-		snprintf(buf, len, "%s estimate", res->points[0].estimator);
+		snprintf(buf, len, "%s estimate", res->estimator);
+}
+
+/* "rarplot: MSG" on stderr, or the notes: they may hold bytes of a results or claims file. */
+static void print_message(const char *msg)
+{
+	fputs("rarplot: ", stderr);
+	sanitize_fputs(msg, SANITIZE_TEXT, stderr);
+	fputc('\n', stderr);
 }
 
 /* The other standard figures, drawn when the results vary along their axes. */
@@ -356,6 +365,7 @@ int main(int argc, char **argv)
 	ctx.inputs = (const char *const *)cfg.inputs;
 	ctx.n_inputs = cfg.n_inputs;
 	ctx.stat = env.stat;
+	ctx.stat_kind = cfg.stat;
 	ctx.use_weights = cfg.use_weights;
 	ctx.figures = (const char *const *)written;
 	ctx.n_figures = n_written;
@@ -379,15 +389,23 @@ int main(int argc, char **argv)
 	if (claims != NULL)
 		claims_print_markdown(checks, n_checks, fitreport_unit(set->axis), stdout);
 	for (i = 0; i < n_notes; i++)
-		fprintf(stderr, "rarplot: %s\n", notes[i]);
-	fprintf(stderr, "rarplot: wrote %s/report.md, %s/fits.tsv", cfg.out_dir, cfg.out_dir);
-	for (i = 0; i < n_written; i++)
-		fprintf(stderr, ", %s/%s", cfg.out_dir, written[i]);
+		print_message(notes[i]);
+	fputs("rarplot: wrote ", stderr);
+	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
+	fputs("/report.md, ", stderr);
+	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
+	fputs("/fits.tsv", stderr);
+	for (i = 0; i < n_written; i++) {
+		fputs(", ", stderr);
+		sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
+		fputc('/', stderr);
+		sanitize_fputs(written[i], SANITIZE_TEXT, stderr);
+	}
 	fputc('\n', stderr);
 	status = figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;
 	goto out;
 fail:
-	fprintf(stderr, "rarplot: %s\n", eb.msg);
+	print_message(eb.msg);
 out:
 	for (i = 0; i < n_written; i++)
 		free(written[i]);
