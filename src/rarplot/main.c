@@ -26,6 +26,7 @@ struct config {
 	bool stat_auto; /* estimate when every result carries rarbench's, else median */
 	const char *axis;
 	const char *baseline;
+	bool baseline_given; /* an explicit --baseline must name a subject of the inputs */
 	const char *formats[PLOTFIG_MAX_FORMATS];
 	size_t n_formats;
 	char formats_buf[64];
@@ -54,7 +55,8 @@ static void usage(FILE *f)
 	    "                         every result has one, else median\n"
 	    "      --x AXIS           parameter on x: nb_tasks (default), nb_roles, nb_users,\n"
 	    "                         nb_commands, any numeric parameter, or both (roles x tasks)\n"
-	    "      --baseline SUBJECT subject the others are compared with (default sudo)\n"
+	    "      --baseline SUBJECT subject the others are compared with (default sudo; one\n"
+	    "                         the inputs lack is an error, the default absent gives n/a)\n"
 	    "      --format LIST      figure formats, comma-separated: png,svg,pdf (default),\n"
 	    "                         or none for the report only (no gnuplot needed)\n"
 	    "      --unweighted       ordinary least squares even when points have a stddev\n"
@@ -163,6 +165,7 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 			break;
 		case OPT_BASELINE:
 			cfg->baseline = optarg;
+			cfg->baseline_given = true;
 			break;
 		case OPT_FORMAT:
 			if (parse_formats(cfg, optarg) != 0) {
@@ -279,6 +282,14 @@ int main(int argc, char **argv)
 	if (cfg.stat == PLOTSERIES_ESTIMATE && !plotseries_all_estimated(res)) {
 		errbuf_set(&eb, "--stat estimate: some results have no rarbench estimate (files "
 				"from hyperfine or an older rarbench); use --stat median");
+		goto fail;
+	}
+	if (cfg.baseline_given && !results_has_subject(res, cfg.baseline)) {
+		char subjects[ERRBUF_MSG_MAX / 2];
+
+		results_subjects(res, subjects, sizeof(subjects));
+		errbuf_set(&eb, "--baseline %.64s: no such subject in the inputs; subjects: %s",
+			   cfg.baseline, subjects);
 		goto fail;
 	}
 	stat_name(&cfg, res, stat_buf, sizeof(stat_buf));

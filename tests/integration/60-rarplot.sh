@@ -238,6 +238,9 @@ expect_error "unreadable JSON: exit 2 naming the file" 2 "$T/truncated.json: not
 expect_error "missing file: exit 2 naming it" 2 "$T/none.json: No such file" "$T/none.json"
 expect_error "a second, bad input is named" 2 "$T/truncated.json" "$T/exact.json" "$T/truncated.json"
 expect_error "bad --stat: exit 2" 2 "stat" --stat mode "$T/exact.json"
+expect_error "--baseline naming no subject of the inputs: exit 2, one line listing the subjects" 2 \
+	"--baseline sdo: no such subject in the inputs; subjects: seq, printf" \
+	--baseline sdo tests/fixtures/rarplot/hyperfine-plain.json
 mkdir -p "$T/nognuplot"
 rm -rf "$T/err"
 PATH=$T/nognuplot "$RARPLOT" -o "$T/err" "$T/exact.json" >"$T/err.out" 2>"$T/err.msg"
