@@ -42,7 +42,7 @@ static void usage(FILE *f)
 	fputs(
 	    "usage: rarplot [-o DIR] [--stat S] [--x AXIS] [--baseline SUBJECT]\n"
 	    "               [--format png,svg,pdf|none] [--unweighted] [--plots-dir DIR]\n"
-	    "               RESULTS.json...\n"
+	    "               [--claims FILE] RESULTS.json...\n"
 	    "\n"
 	    "Fits time = intercept + slope x AXIS per subject x format (x host) of\n"
 	    "hyperfine-format results (plain hyperfine exports, rarbench results.json,\n"

@@ -259,6 +259,11 @@ check "no results file: exit 2" test $? -eq 2
 check "unknown figure format: exit 2" test $? -eq 2
 check "--help exits 0" sh -c "'$RARPLOT' --help | grep -q 'usage: rarplot'"
 check "man page exists" test -s man/rarplot.1
+"$RARPLOT" --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$T/help.opts"
+sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p; /^\.SH OPTIONS/,/^\.SH FILES/p' man/rarplot.1 |
+	sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z-]*' | sort -u >"$T/man.opts"
+check "rarplot(1) documents every option of --help, and no other" cmp -s "$T/help.opts" "$T/man.opts" ||
+	diff "$T/help.opts" "$T/man.opts"
 
 # --- bytes of a claims file are text: an 8-bit CSI, HTML, a bidi override ---------------------
 printf 'evil\tdoas\tsudo\traw_pct\t-10\t\23331m<img src=x onerror=alert(1)> gpj.\342\200\256exe | \033]52;c;AA\007\n' \
