@@ -56,7 +56,7 @@ static void usage(FILE *f)
 	    "usage: rarlab -i INVENTORY [-l PATTERN] [--forks N] [--known-hosts FILE]\n"
 	    "              [--accept-new] [--identity FILE] [--user USER] [--out DIR] [--resume]\n"
 	    "              [--connect-timeout T] [--command-timeout T] [--remote-prefix DIR]\n"
-	    "              MANIFEST\n"
+	    "              [--remote-dir DIR] MANIFEST\n"
 	    "Runs `rarbench --manifest` on every host of an Ansible INI inventory at once over\n"
 	    "SSH, shows each host's progress, fetches and verifies each host's results into\n"
 	    "DIR/<host>/ and writes DIR/merged.json and DIR/summary.tsv.\n"
@@ -75,6 +75,8 @@ static void usage(FILE *f)
 	    "      --connect-timeout T connect/auth timeout, seconds (default 10)\n"
 	    "      --command-timeout T longest silence of a running host, seconds (default 3600)\n"
 	    "      --remote-prefix DIR rarperf prefix on the hosts (default /opt/rarperf)\n"
+	    "      --remote-dir DIR    where runs go on each host, DIR/<run-id>/<host>/ (default\n"
+	    "                          .rarlab, relative to the remote user's home)\n"
 	    "  -h, --help              this help;  --version  the version\n"
 	    "Exit status: 0 every host ok, 1 some host failed, 2 usage or input error.\n",
 	    DEFAULT_FORKS);
