@@ -1,11 +1,40 @@
-/* fuzz_claims: libFuzzer target feeding arbitrary bytes to rarplot's claims-file parser. */
+/* fuzz_claims: libFuzzer target feeding arbitrary bytes to rarplot's claims-file parser, and each
+ * claim parsed to the Markdown writer, whose output must hold no control, bidi control, invalid
+ * UTF-8 nor unescaped '<'. */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "claims.h"
+#include "sanitize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Whether the Markdown written for a claim is inert: one line per row, nothing that drives a
+ * terminal, no HTML. */
+static int fuzz_inert(const char *s, size_t len)
+{
+	size_t i = 0, n;
+	uint32_t cp;
+
+	while (i < len) {
+		n = sanitize_utf8_char(s + i, len - i, &cp);
+		if (n == 0 || (cp < 0x20 && cp != '\n') || (cp >= 0x7f && cp <= 0x9f) ||
+		    cp == 0x202e || cp == 0x2066 || cp == 0x061c)
+			return 0;
+		if (cp == '\\') {
+			i += 2; /* the escaped character (ASCII, since every escape is) */
+			continue;
+		}
+		if (cp == '<')
+			return 0;
+		i += n;
+	}
+	return 1;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,10 +48,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		return 0;
 	}
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
+		struct claims_check ck;
+		char *out = NULL;
+		size_t out_len = 0;
+		FILE *f;
+
 		if (c->items[i].id[0] == '\0' || c->items[i].source == NULL ||
 		    (unsigned)c->items[i].quantity > CLAIMS_CROSSOVER)
 			__builtin_trap();
+		memset(&ck, 0, sizeof(ck));
+		ck.claim = &c->items[i];
+		ck.host = "-";
+		ck.measured.value = ck.measured.se = ck.measured.lo = ck.measured.hi = NAN;
+		ck.verdict = CLAIMS_NOT_MEASURED;
+		f = open_memstream(&out, &out_len);
+		if (f == NULL)
+			continue;
+		claims_print_markdown(&ck, 1, "task", f);
+		fclose(f);
+		if (!fuzz_inert(out, out_len))
+			__builtin_trap();
+		free(out);
+	}
 	claims_free(c);
 	return 0;
 }

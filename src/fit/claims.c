@@ -8,6 +8,7 @@
 
 #include "atomicfile.h"
 #include "fileio.h"
+#include "sanitize.h"
 
 static const char *const claims_quantity_names[] = {"raw_pct", "slope_pct", "crossover"};
 
@@ -34,14 +35,6 @@ static bool claims_is_name(const char *s)
 	for (; *s != '\0'; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
 		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
-			return false;
-	return true;
-}
-
-static bool claims_is_text(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			return false;
 	return true;
 }
@@ -88,8 +81,9 @@ static int claims_parse_line(char *line, const char *name, size_t lineno, struct
 	c->claimed = strtod(f[4], &end);
 	if (end == f[4] || *end != '\0' || errno == ERANGE || !isfinite(c->claimed))
 		return errbuf_set(eb, "%s:%zu: claimed: not a finite number", name, lineno);
-	if (strlen(f[5]) > CLAIMS_TEXT_MAX || !claims_is_text(f[5]))
-		return errbuf_set(eb, "%s:%zu: source: at most %d printable bytes", name, lineno,
+	/* The words are data: any bytes, escaped by sanitize wherever they are shown. */
+	if (strlen(f[5]) > CLAIMS_TEXT_MAX)
+		return errbuf_set(eb, "%s:%zu: source: at most %d bytes", name, lineno,
 				  CLAIMS_TEXT_MAX);
 	c->quantity = (enum claims_quantity)q;
 	c->id = strdup(f[0]);
@@ -290,7 +284,11 @@ static void claims_format_measured(const struct claims_check *ck, const char *un
 
 void claims_print_markdown(const struct claims_check *checks, size_t n, const char *unit, FILE *f)
 {
+	char unit_md[64];
 	size_t i;
+
+	/* The unit may be an axis named on the command line or in the results. */
+	sanitize_markdown(unit_md, sizeof(unit_md), unit);
 
 	fputs("\n## The original claims, checked\n\n"
 	      "Each claim is compared with the same quantity computed from the fitted lines"
@@ -303,17 +301,24 @@ void claims_print_markdown(const struct claims_check *checks, size_t n, const ch
 	      f);
 	for (i = 0; i < n; i++) {
 		const struct claims_check *ck = &checks[i];
-		char measured[160];
+		char measured[256];
 
-		claims_format_measured(ck, unit, measured, sizeof(measured));
-		fprintf(f, "| %s: %s vs %s | %s | %s | %g%s | %s | %s | ", ck->claim->id,
-			ck->claim->subject, ck->claim->versus, ck->host,
-			claims_quantity_names[ck->claim->quantity], ck->claim->claimed,
-			ck->claim->quantity == CLAIMS_CROSSOVER ? "" : "%", measured,
-			claims_verdict_name(ck->verdict));
-		/* The claim's words may hold '|', which would end the cell. */
-		for (const char *c = ck->claim->source; *c != '\0'; c++)
-			fputs(*c == '|' ? "\\|" : (char[]){*c, '\0'}, f);
+		claims_format_measured(ck, unit_md, measured, sizeof(measured));
+		/* Every name and the claim's words through sanitize: no byte of the claims file
+		 * or the results drives the terminal, ends a cell or becomes HTML. */
+		fputs("| ", f);
+		sanitize_fputs(ck->claim->id, SANITIZE_MARKDOWN, f);
+		fputs(": ", f);
+		sanitize_fputs(ck->claim->subject, SANITIZE_MARKDOWN, f);
+		fputs(" vs ", f);
+		sanitize_fputs(ck->claim->versus, SANITIZE_MARKDOWN, f);
+		fputs(" | ", f);
+		sanitize_fputs(ck->host, SANITIZE_MARKDOWN, f);
+		fprintf(f, " | %s | %g%s | ", claims_quantity_names[ck->claim->quantity],
+			ck->claim->claimed, ck->claim->quantity == CLAIMS_CROSSOVER ? "" : "%");
+		fputs(measured, f); /* numbers, and the unit already escaped */
+		fprintf(f, " | %s | ", claims_verdict_name(ck->verdict));
+		sanitize_fputs(ck->claim->source, SANITIZE_MARKDOWN, f);
 		fputs(" |\n", f);
 	}
 }
@@ -332,8 +337,14 @@ int claims_write_tsv(const struct claims_check *checks, size_t n, const char *pa
 	for (i = 0; i < n; i++) {
 		const struct claims_check *ck = &checks[i];
 
-		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%s\n",
-			ck->claim->id, ck->host, ck->claim->subject, ck->claim->versus,
+		sanitize_fputs(ck->claim->id, SANITIZE_TEXT, f);
+		fputc('\t', f);
+		sanitize_fputs(ck->host, SANITIZE_TEXT, f);
+		fputc('\t', f);
+		sanitize_fputs(ck->claim->subject, SANITIZE_TEXT, f);
+		fputc('\t', f);
+		sanitize_fputs(ck->claim->versus, SANITIZE_TEXT, f);
+		fprintf(f, "\t%s\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%s\n",
 			claims_quantity_names[ck->claim->quantity], ck->claim->claimed,
 			ck->measured.value, ck->measured.se, ck->measured.lo, ck->measured.hi,
 			claims_verdict_name(ck->verdict));

@@ -19,7 +19,8 @@
  * QUANTITY is raw_pct (100 (intercept - versus's) / versus's), slope_pct
  * (100 (slope - versus's) / |versus's|) or crossover (the size where the
  * lines meet); CLAIMED a finite number; SOURCE the claim's own words (at most
- * CLAIMS_TEXT_MAX bytes, printable). At most CLAIMS_MAX claims, file at most
+ * CLAIMS_TEXT_MAX bytes, any but NUL, tab and newline: they are data, shown
+ * only through sanitize). At most CLAIMS_MAX claims, file at most
  * CLAIMS_FILE_MAX bytes. Errors name FILE:LINE.
  */
 #define CLAIMS_MAX 256
@@ -71,10 +72,17 @@ struct claims_check {
 int claims_check(const struct claims *c, const struct fitreport *rep, struct claims_check **out,
 		 size_t *n, struct errbuf *eb);
 
-/* Writes the Markdown section "The original claims, checked" for checks. */
+/*
+ * Writes the Markdown section "The original claims, checked" for checks;
+ * the names, the host and the claim's words go through sanitize's Markdown
+ * mode, so the section is safe in report.md and on a terminal.
+ */
 void claims_print_markdown(const struct claims_check *checks, size_t n, const char *unit, FILE *f);
 
-/* Writes claims.tsv: id host subject versus quantity claimed measured se lo hi verdict. Atomic. */
+/*
+ * Writes claims.tsv: id host subject versus quantity claimed measured se lo
+ * hi verdict, names through sanitize_text. Atomic.
+ */
 int claims_write_tsv(const struct claims_check *checks, size_t n, const char *path,
 		     struct errbuf *eb);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "atomicfile.h"
+#include "sanitize.h"
 
 const char *fitreport_unit(const char *axis)
 {
@@ -43,6 +44,48 @@ void fitreport_title(const struct results *res, const char *subject, const char 
 		snprintf(buf, size, "%s", subject);
 	else
 		snprintf(buf, size, "%s/%s", subject, format);
+}
+
+/* Text from a file or the command line, as inline Markdown (report.md and the console). */
+static void fitreport_md(FILE *f, const char *s)
+{
+	sanitize_fputs(s, SANITIZE_MARKDOWN, f);
+}
+
+/* Text from a file, as a TSV field. */
+static void fitreport_tsv(FILE *f, const char *s)
+{
+	sanitize_fputs(s, SANITIZE_TEXT, f);
+}
+
+/*
+ * A name (a path, a subject) as a Markdown code span, where nothing is
+ * markup and only the text sanitiser applies; as escaped text when it holds
+ * a backtick, which would end the span.
+ */
+static void fitreport_md_code(FILE *f, const char *s)
+{
+	if (strchr(s, '`') != NULL) {
+		fitreport_md(f, s);
+		return;
+	}
+	fputc('`', f);
+	sanitize_fputs(s, SANITIZE_TEXT, f);
+	fputc('`', f);
+}
+
+/* A link target: the bytes of a plain file name kept, every other byte percent-encoded. */
+static void fitreport_md_target(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '.' || c == '_' || c == '-' || c == '+' || c == '/')
+			fputc(c, f);
+		else
+			fprintf(f, "%%%02X", c);
+	}
 }
 
 void fitreport_free(struct fitreport *rep)
@@ -148,16 +191,20 @@ int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct er
 		const struct fitreport_row *r = &rep->rows[i];
 		double t = fit_t95(r->fit.n > 2 ? r->fit.n - 2 : 0);
 
-		fprintf(
-		    f,
-		    "%s\t%s\t%s\t%s\t%zu\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g"
-		    "\t%.12g\n",
-		    r->series->subject, r->series->format, r->series->host, rep->set->axis,
-		    r->fit.n, r->fit.intercept, r->fit.intercept_se, r->fit.slope * 1e3,
-		    r->fit.slope_se * 1e3, r->fit.r2, r->fit.intercept - t * r->fit.intercept_se,
-		    r->fit.intercept + t * r->fit.intercept_se,
-		    (r->fit.slope - t * r->fit.slope_se) * 1e3,
-		    (r->fit.slope + t * r->fit.slope_se) * 1e3);
+		fitreport_tsv(f, r->series->subject);
+		fputc('\t', f);
+		fitreport_tsv(f, r->series->format);
+		fputc('\t', f);
+		fitreport_tsv(f, r->series->host);
+		fputc('\t', f);
+		fitreport_tsv(f, rep->set->axis);
+		fprintf(f, "\t%zu\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\n",
+			r->fit.n, r->fit.intercept, r->fit.intercept_se, r->fit.slope * 1e3,
+			r->fit.slope_se * 1e3, r->fit.r2,
+			r->fit.intercept - t * r->fit.intercept_se,
+			r->fit.intercept + t * r->fit.intercept_se,
+			(r->fit.slope - t * r->fit.slope_se) * 1e3,
+			(r->fit.slope + t * r->fit.slope_se) * 1e3);
 	}
 	if (ferror(f)) {
 		atomicfile_abort(af);
@@ -215,10 +262,11 @@ static void fitreport_print_hosts(const struct fitreport *rep, FILE *f, const ch
 	sorted = malloc(rep->n_rows * sizeof(*sorted));
 	if (slopes == NULL || ses == NULL || sorted == NULL)
 		goto out;
-	fprintf(f,
-		"\n| subject | format | hosts | slope min (µs/%s) | median | max | spread |"
-		" mean [95 %% CI] | within-host σ | between-host σ | between share |\n",
-		unit);
+	fputs("\n| subject | format | hosts | slope min (µs/", f);
+	fitreport_md(f, unit);
+	fputs(") | median | max | spread | mean [95 % CI] | within-host σ | between-host σ |"
+	      " between share |\n",
+	      f);
 	fputs("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
 	for (i = 0; i < rep->n_rows; i++) {
 		const struct plotseries *s = rep->rows[i].series;
@@ -242,8 +290,12 @@ static void fitreport_print_hosts(const struct fitreport *rep, FILE *f, const ch
 		qsort(sorted, n, sizeof(*sorted), fitreport_cmp_double);
 		double med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 
-		fprintf(f, "| %s | %s | %zu | %.4g | %.4g | %.4g | %.1f%% |", s->subject, s->format,
-			n, sorted[0], med, sorted[n - 1],
+		fputs("| ", f);
+		fitreport_md(f, s->subject);
+		fputs(" | ", f);
+		fitreport_md(f, s->format);
+		fprintf(f, " | %zu | %.4g | %.4g | %.4g | %.1f%% |", n, sorted[0], med,
+			sorted[n - 1],
 			med != 0 ? 100.0 * (sorted[n - 1] - sorted[0]) / fabs(med) : 0.0);
 		if (n < 2)
 			fputs(" - | - | - | - |\n", f);
@@ -271,10 +323,16 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 	bool hosts = rep->set->n_hosts > 1;
 	size_t i;
 
-	fprintf(f,
-		"| subject | format |%s points | intercept (ms) | slope (µs/%s) | R² |"
-		" raw vs %s | slope vs %s | crossover (%s) |\n",
-		hosts ? " host |" : "", unit, rep->baseline, rep->baseline, rep->set->axis);
+	fprintf(f, "| subject | format |%s points | intercept (ms) | slope (µs/",
+		hosts ? " host |" : "");
+	fitreport_md(f, unit);
+	fputs(") | R² | raw vs ", f);
+	fitreport_md(f, rep->baseline);
+	fputs(" | slope vs ", f);
+	fitreport_md(f, rep->baseline);
+	fputs(" | crossover (", f);
+	fitreport_md(f, rep->set->axis);
+	fputs(") |\n", f);
 	fprintf(f, "|---|---|%s---:|---:|---:|---:|---:|---:|---:|\n", hosts ? "---|" : "");
 	for (i = 0; i < rep->n_rows; i++) {
 		const struct fitreport_row *r = &rep->rows[i];
@@ -301,12 +359,21 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 		const char *tool =
 		    rep->res != NULL ? results_tool(rep->res, r->series->subject) : NULL;
 
-		if (tool != NULL)
-			fprintf(f, "| %s (%s) | %s |", r->series->subject, tool, r->series->format);
-		else
-			fprintf(f, "| %s | %s |", r->series->subject, r->series->format);
-		if (hosts)
-			fprintf(f, " %s |", r->series->host);
+		fputs("| ", f);
+		fitreport_md(f, r->series->subject);
+		if (tool != NULL) {
+			fputs(" (", f);
+			fitreport_md(f, tool);
+			fputc(')', f);
+		}
+		fputs(" | ", f);
+		fitreport_md(f, r->series->format);
+		fputs(" |", f);
+		if (hosts) {
+			fputc(' ', f);
+			fitreport_md(f, r->series->host);
+			fputs(" |", f);
+		}
 		t = fit_t95(r->fit.n > 2 ? r->fit.n - 2 : 0);
 		ase = fitreport_shown_se(r->fit.intercept_se, r->fit.intercept);
 		bse = fitreport_shown_se(r->fit.slope_se, r->fit.slope) * 1e3;
@@ -323,6 +390,103 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 		fitreport_print_hosts(rep, f, unit);
 }
 
+/* What rarbench's estimator and contended treatment names mean, for the report. */
+static const char *fitreport_method_words(const char *name)
+{
+	static const struct {
+		const char *name, *words;
+	} words[] = {
+	    {"median", "the median of the runs"},
+	    {"mean", "the mean of the runs"},
+	    {"trimmed", "the 20 % trimmed mean of the runs"},
+	    {"min", "the fastest run"},
+	    {"correct", "each counted as its CPU time plus the baseline off-CPU time, i.e. its wall"
+			" time without the wait"},
+	    {"drop", "left out of the estimate, or every run used when fewer than 6 are clean"},
+	    {"keep", "taken at their wall time as measured"},
+	    {RESULTS_MIXED, "the input files differ"},
+	    {RESULTS_UNKNOWN, "the results do not say"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(name, words[i].name) == 0)
+			return words[i].words;
+	return NULL;
+}
+
+/* "`name` (what it means)", or "unknown (the results do not say)". */
+static void fitreport_print_method_name(FILE *f, const char *name)
+{
+	const char *words;
+
+	if (name == NULL || name[0] == '\0')
+		name = RESULTS_UNKNOWN;
+	words = fitreport_method_words(name);
+	if (strcmp(name, RESULTS_UNKNOWN) == 0 || strcmp(name, RESULTS_MIXED) == 0)
+		fitreport_md(f, name);
+	else
+		fitreport_md_code(f, name);
+	if (words != NULL)
+		fprintf(f, " (%s)", words);
+}
+
+/* How each point was measured, what the error bars, the weights, the ± and the brackets are. */
+static void fitreport_print_method(const struct fitreport *rep, const struct fitreport_context *ctx,
+				   FILE *f)
+{
+	const char *est = rep->res != NULL ? rep->res->estimator : NULL;
+	const char *cont = rep->res != NULL ? rep->res->contended : NULL;
+
+	fputs("- **Each point** is ", f);
+	if (ctx->stat_kind == PLOTSERIES_ESTIMATE)
+		fputs("rarbench's estimate of its time, with its 95 % interval.\n", f);
+	else
+		fprintf(f,
+			"the %s of the wall times of all its runs, as measured (contended runs"
+			" with their wait): rarbench's estimator and treatment of contended runs"
+			" below do not enter it.\n",
+			ctx->stat_kind == PLOTSERIES_MEAN ? "mean" : "median");
+	fputs("- **rarbench's estimator** (from the results' meta): ", f);
+	fitreport_print_method_name(f, est);
+	fputs("; **contended runs** (runs that waited for a CPU another task held): ", f);
+	fitreport_print_method_name(f, cont);
+	fputs(".\n", f);
+	fputs("- **Error bars** in the figures: each point's 95 % interval, ", f);
+	if (ctx->stat_kind == PLOTSERIES_ESTIMATE)
+		fputs("rarbench's interval of its estimate", f);
+	else if (ctx->stat_kind == PLOTSERIES_MEAN)
+		fputs("Student's t interval of the mean", f);
+	else
+		fputs("the distribution-free interval of the median from the order statistics of"
+		      " its times (none below 6 runs)",
+		      f);
+	fputs(". With several hosts a figure draws instead the median over hosts as points and"
+	      " the min–max over hosts as a band.\n",
+	      f);
+	if (ctx->use_weights)
+		fprintf(
+		    f,
+		    "- **Weights**: each point weighs 1/σ², σ its standard error: %s, when every"
+		    " point of the series has one; otherwise the series is unweighted.\n",
+		    ctx->stat_kind == PLOTSERIES_ESTIMATE
+			? "the half-width of its 95 % interval ÷ 1.96"
+			: "stddev/√runs");
+	else
+		fputs("- **Weights**: every point has the same weight.\n", f);
+	fputs("- **±** in the tables: the standard error of the intercept or the slope, asymptotic"
+	      " as gnuplot's `fit` reports it (scaled by sqrt(WSSR/(n-2))). **Brackets**: 95 %"
+	      " intervals, value ± t(n-2) × standard error; for the percentages, the delta method"
+	      " over both fits' standard errors. An interval spanning 0 is reported as no"
+	      " significant difference.\n",
+	      f);
+	fputs("- Raw cost compares intercepts and slope compares slopes with the same host's ", f);
+	fitreport_md_code(f, rep->baseline);
+	fputs("; negative is cheaper. The crossover is the ", f);
+	fitreport_md(f, rep->set->axis);
+	fputs(" where the two fitted lines meet, when it lies within the measured range.\n\n", f);
+}
+
 int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
 			     const char *path, struct errbuf *eb)
 {
@@ -334,27 +498,24 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 	if (af == NULL)
 		return -1;
 	f = atomicfile_stream(af);
-	fprintf(f, "# rarplot report: time against %s\n\n", rep->set->axis);
-	fputs("Inputs:", f);
-	for (i = 0; i < ctx->n_inputs; i++)
-		fprintf(f, "%s `%s`", i ? "," : "", ctx->inputs[i]);
-	fprintf(f,
-		"\n\nEach line is time = intercept + slope × %s, fitted by rarplot's own least"
-		" squares to the %s wall time of each point",
-		rep->set->axis, ctx->stat);
-	if (rep->set->held != NULL && rep->set->held[0] != '\0')
-		fprintf(f, ", with the other axes held at %s", rep->set->held);
-	fprintf(f,
-		". %s Standard errors are asymptotic (as gnuplot's `fit` reports them: scaled"
-		" by sqrt(WSSR/(n-2))). Raw cost compares intercepts and slope compares slopes"
-		" with the same host's `%s`; negative is cheaper. Brackets are 95 %% intervals"
-		" (Student's t, delta method over both fits' standard errors); an interval"
-		" spanning 0 is reported as no significant difference. The crossover is the %s"
-		" where the two fitted lines meet, when it lies within the measured range.\n\n",
-		ctx->use_weights ? "Points are weighted by 1/σ², σ = stddev/√runs, where every"
-				   " point of the series has a stddev; otherwise unweighted."
-				 : "Every point has the same weight.",
-		rep->baseline, rep->set->axis);
+	fputs("# rarplot report: time against ", f);
+	fitreport_md(f, rep->set->axis);
+	fputs("\n\nInputs:", f);
+	for (i = 0; i < ctx->n_inputs; i++) {
+		fputs(i ? ", " : " ", f);
+		fitreport_md_code(f, ctx->inputs[i]);
+	}
+	fputs("\n\nEach line is time = intercept + slope × ", f);
+	fitreport_md(f, rep->set->axis);
+	fputs(", fitted by rarplot's own least squares to the ", f);
+	fitreport_md(f, ctx->stat);
+	fputs(" wall time of each point", f);
+	if (rep->set->held != NULL && rep->set->held[0] != '\0') {
+		fputs(", with the other axes held at ", f);
+		fitreport_md(f, rep->set->held);
+	}
+	fputs(".\n\n", f);
+	fitreport_print_method(rep, ctx, f);
 	fitreport_print_table(rep, f);
 	if (ctx->more_sections != NULL)
 		ctx->more_sections(f, ctx->more_arg);
@@ -363,15 +524,20 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 		for (i = 0; i < ctx->n_figures; i++) {
 			const char *name = ctx->figures[i];
 			size_t len = strlen(name);
+			bool image = len > 4 && strcmp(name + len - 4, ".png") == 0;
 
-			if (len > 4 && strcmp(name + len - 4, ".png") == 0)
-				fprintf(f, "![%s](%s)\n\n", name, name);
-			else
-				fprintf(f, "- [%s](%s)\n", name, name);
+			fputs(image ? "![" : "- [", f);
+			fitreport_md(f, name);
+			fputs("](", f);
+			fitreport_md_target(f, name);
+			fputs(image ? ")\n\n" : ")\n", f);
 		}
 	}
-	for (i = 0; i < ctx->n_notes; i++)
-		fprintf(f, "%s- %s\n", i == 0 ? "\n## Notes\n\n" : "", ctx->notes[i]);
+	for (i = 0; i < ctx->n_notes; i++) {
+		fputs(i == 0 ? "\n## Notes\n\n- " : "- ", f);
+		fitreport_md(f, ctx->notes[i]);
+		fputc('\n', f);
+	}
 	if (ferror(f)) {
 		atomicfile_abort(af);
 		return errbuf_set(eb, "%s: write error", path);

@@ -42,7 +42,8 @@ int fitreport_compute(const struct plotseries_set *set, const char *baseline, bo
 void fitreport_free(struct fitreport *rep);
 
 /*
- * Writes fits.tsv: a header line then one row per fit, columns
+ * Writes fits.tsv (names through sanitize_text): a header line then one row
+ * per fit, columns
  * subject format host x n intercept_ms intercept_se_ms slope_us slope_se_us r2
  * intercept_lo_ms intercept_hi_ms slope_lo_us slope_hi_us
  * (the last four: 95 % intervals, value -/+ t95(n - 2) x standard error).
@@ -51,7 +52,8 @@ void fitreport_free(struct fitreport *rep);
 int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct errbuf *eb);
 
 /*
- * Prints the comparison table (Markdown) to f: per subject x format (x
+ * Prints the comparison table (Markdown, names through sanitize's Markdown
+ * mode: safe on a terminal too) to f: per subject x format (x
  * host): points, intercept (ms) +/- SE [95 % interval], slope (us per unit)
  * +/- SE [95 % interval], R2, % raw cost and % slope against the baseline,
  * crossover size. With several hosts, a second table of min / median / max
@@ -81,7 +83,8 @@ void fitreport_hosts_split(const double *slope, const double *se, size_t h,
 struct fitreport_context {
 	const char *const *inputs;
 	size_t n_inputs;
-	const char *stat; /* "median" or "mean" */
+	const char *stat;               /* its name: "median", "mean", "median estimate" */
+	enum plotseries_stat stat_kind; /* what y is: the error bars and weights follow */
 	bool use_weights;
 	const char *const *figures; /* file names relative to the report, may be 0 */
 	size_t n_figures;
@@ -92,7 +95,14 @@ struct fitreport_context {
 	const void *more_arg;
 };
 
-/* Writes report.md (title, inputs, method, the table, the figures). Atomic. */
+/*
+ * Writes report.md (title, inputs, method, the table, the figures). The
+ * method names rarbench's estimator and treatment of contended runs
+ * (rep->res, results.h: "unknown" when the files do not say) and what the
+ * error bars, the weights, the ± and the brackets are. Every string from a
+ * file or the command line goes through sanitize (Markdown mode, or a code
+ * span of sanitised text). Atomic.
+ */
 int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
 			     const char *path, struct errbuf *eb);
 

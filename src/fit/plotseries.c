@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "atomicfile.h"
+#include "sanitize.h"
 #include "fit.h"
 
 /* The smallest value of one held axis within a group. */
@@ -522,7 +523,13 @@ int plotseries_write_tsv(const struct plotseries *s, const char *path, struct er
 	if (af == NULL)
 		return -1;
 	f = atomicfile_stream(af);
-	fprintf(f, "# subject=%s format=%s host=%s\n", s->subject, s->format, s->host);
+	fputs("# subject=", f);
+	sanitize_fputs(s->subject, SANITIZE_TEXT, f);
+	fputs(" format=", f);
+	sanitize_fputs(s->format, SANITIZE_TEXT, f);
+	fputs(" host=", f);
+	sanitize_fputs(s->host, SANITIZE_TEXT, f);
+	fputc('\n', f);
 	fprintf(f, "# x\ty_ms\tylow_ms\tyhigh_ms\tsigma_ms\truns\tnb_roles\tnb_tasks\tci_low_ms"
 		   "\tci_high_ms\n");
 	for (i = 0; i < s->n; i++) {

@@ -87,7 +87,8 @@ int plotseries_across_hosts(const struct plotseries_set *set, struct plotseries_
 void plotseries_set_free(struct plotseries_set *set);
 
 /*
- * Writes s to path as tab-separated columns, after one "#" header line:
+ * Writes s to path as tab-separated columns, after a "#" line naming the
+ * series (names through sanitize_text) and one "#" header line:
  * x y_ms ylow_ms yhigh_ms sigma_ms runs nb_roles nb_tasks ci_low_ms
  * ci_high_ms (NaN where unknown), numbers with 17 significant digits so a
  * reader gets the exact doubles rarplot fitted. Atomic. Returns 0 or -1.

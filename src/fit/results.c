@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "sanitize.h"
 #include "student.h"
 
 struct results *results_new(void)
@@ -80,23 +81,22 @@ static double results_quantile(const double *sorted, size_t n, double q)
 
 /*
  * A copy of s, refusing strings longer than RESULTS_MAX_STRING and, as
- * these become TSV fields, file names and one-line messages, control
- * characters (tab, newline, ...).
+ * these become TSV fields, file names and one-line messages, what the
+ * sanitiser would escape (control and bidi characters, invalid UTF-8).
  */
 static char *results_strdup(const char *s, struct errbuf *eb, const char *what)
 {
 	char *copy;
-	size_t i;
+	size_t len = strnlen(s, RESULTS_MAX_STRING + 1), at;
 
-	if (strnlen(s, RESULTS_MAX_STRING + 1) > RESULTS_MAX_STRING) {
+	if (len > RESULTS_MAX_STRING) {
 		errbuf_set(eb, "%s: longer than %u bytes", what, RESULTS_MAX_STRING);
 		return NULL;
 	}
-	for (i = 0; s[i] != '\0'; i++) {
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
-			errbuf_set(eb, "%s: control character at byte %zu", what, i);
-			return NULL;
-		}
+	at = sanitize_unsafe_at(s, len);
+	if (at < len) {
+		errbuf_set(eb, "%s: control character or invalid UTF-8 at byte %zu", what, at);
+		return NULL;
 	}
 	copy = strdup(s);
 	if (copy == NULL)
@@ -127,12 +127,10 @@ static char *results_subject_from_command(const char *command, struct errbuf *eb
 		errbuf_set(eb, "command: out of memory");
 		return NULL;
 	}
-	for (slash = out; *slash != '\0'; slash++) {
-		if ((unsigned char)*slash < 0x20 || *slash == 0x7f) {
-			free(out);
-			errbuf_set(eb, "command: control character in the program name");
-			return NULL;
-		}
+	if (sanitize_unsafe_at(out, strlen(out)) < strlen(out)) {
+		free(out);
+		errbuf_set(eb, "command: control character or invalid UTF-8 in the program name");
+		return NULL;
 	}
 	return out;
 }
@@ -367,6 +365,48 @@ static int results_grow(struct results *res, size_t extra, struct errbuf *eb)
 	return 0;
 }
 
+bool results_has_subject(const struct results *res, const char *subject)
+{
+	size_t i;
+
+	for (i = 0; i < res->n_points; i++)
+		if (strcmp(res->points[i].subject, subject) == 0)
+			return true;
+	return false;
+}
+
+void results_subjects(const struct results *res, char *buf, size_t size)
+{
+	static const char more[] = ", ...";
+	const char *shown[64];
+	size_t n_shown = 0, used = 0, i, j;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < res->n_points; i++) {
+		const char *s = res->points[i].subject;
+		size_t len = strlen(s);
+
+		for (j = 0; j < n_shown; j++)
+			if (strcmp(shown[j], s) == 0)
+				break;
+		if (j < n_shown)
+			continue;
+		/* Room for this one, its ", " and the ", ..." a later one may need. */
+		if (n_shown == sizeof(shown) / sizeof(shown[0]) ||
+		    used + 2 + len + sizeof(more) > size) {
+			const char *tail = n_shown > 0 ? more : more + 2;
+
+			if (used + strlen(tail) < size)
+				memcpy(buf + used, tail, strlen(tail) + 1);
+			return;
+		}
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", n_shown ? ", " : "", s);
+		shown[n_shown++] = s;
+	}
+}
+
 const char *results_tool(const struct results *res, const char *subject)
 {
 	size_t i;
@@ -467,6 +507,77 @@ static void results_read_all_tools(struct results *res, const cJSON *root)
 	}
 }
 
+/* Folds one more say into what is known: the first sets it, a different one makes it mixed. */
+static void results_method_fold(char *known, const char *more)
+{
+	if (known[0] == '\0')
+		snprintf(known, RESULTS_METHOD_MAX, "%s", more);
+	else if (strcmp(known, more) != 0)
+		snprintf(known, RESULTS_METHOD_MAX, "%s", RESULTS_MIXED);
+}
+
+/* item's string when it is a short name ([a-z0-9_-], shorter than RESULTS_METHOD_MAX). */
+static const char *results_method_name(const cJSON *item)
+{
+	const char *s = cJSON_IsString(item) ? item->valuestring : NULL;
+	size_t i;
+
+	if (s == NULL || s[0] == '\0' || strlen(s) >= RESULTS_METHOD_MAX)
+		return RESULTS_UNKNOWN;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+		      s[i] == '-'))
+			return RESULTS_UNKNOWN;
+	return s;
+}
+
+/* The estimator and contended treatment one rarbench meta states, folded into est and cont. */
+static void results_read_measure(const cJSON *meta, const struct results *res, size_t first,
+				 char *est, char *cont)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(meta, "measure"), *drop;
+	const char *e = results_method_name(cJSON_GetObjectItemCaseSensitive(m, "estimator"));
+	char from_points[RESULTS_METHOD_MAX] = "";
+	size_t i;
+
+	if (strcmp(e, RESULTS_UNKNOWN) == 0) {
+		/* No meta (hyperfine's own, a trimmed file): what the results themselves say. */
+		for (i = first; i < res->n_points; i++)
+			results_method_fold(from_points, res->points[i].estimator[0] != '\0'
+							     ? res->points[i].estimator
+							     : RESULTS_UNKNOWN);
+		if (from_points[0] != '\0')
+			e = from_points;
+	}
+	results_method_fold(est, e);
+	drop = cJSON_GetObjectItemCaseSensitive(m, "drop_contended");
+	if (cJSON_IsBool(drop))
+		results_method_fold(cont, cJSON_IsTrue(drop) ? "drop" : "keep");
+	else
+		results_method_fold(
+		    cont, results_method_name(cJSON_GetObjectItemCaseSensitive(m, "contended")));
+}
+
+/* What this document (its points from first on) says of the estimator, folded into res. */
+static void results_read_method(struct results *res, const cJSON *root, size_t first)
+{
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta"), *h;
+	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(meta, "hosts");
+	char est[RESULTS_METHOD_MAX] = "", cont[RESULTS_METHOD_MAX] = "";
+
+	if (cJSON_GetArraySize(hosts) > 0 &&
+	    cJSON_GetObjectItemCaseSensitive(meta, "measure") == NULL) {
+		cJSON_ArrayForEach(h, hosts)
+		{
+			results_read_measure(h, res, first, est, cont);
+		}
+	} else {
+		results_read_measure(meta, res, first, est, cont);
+	}
+	results_method_fold(res->estimator, est);
+	results_method_fold(res->contended, cont);
+}
+
 int results_parse(struct results *res, const char *buf, size_t len, const char *name,
 		  struct errbuf *eb)
 {
@@ -541,6 +652,7 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 	}
 	res->n_sources++;
 	results_read_all_tools(res, root);
+	results_read_method(res, root, first);
 	rc = 0;
 out:
 	if (rc != 0) {

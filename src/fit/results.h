@@ -3,6 +3,7 @@
 #ifndef RARPERF_RESULTS_H
 #define RARPERF_RESULTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "errbuf.h"
@@ -65,6 +66,19 @@ struct results_tool {
 	char tool[RESULTS_TOOL_MAX]; /* "RootAsRole 3.3.4" */
 };
 
+/*
+ * How rarbench measured the points, from each file's meta ("measure":
+ * "estimator", and "contended": correct, drop or keep, or the older
+ * "drop_contended": true as drop, false as keep; in a rarlab merged.json the
+ * meta of each host), the estimator else from the results' own "rarbench"
+ * objects: the name when every file (and host) says the same,
+ * RESULTS_MIXED when they differ, RESULTS_UNKNOWN when a file does not say
+ * or says something that is not a short name.
+ */
+#define RESULTS_METHOD_MAX 16
+#define RESULTS_UNKNOWN "unknown"
+#define RESULTS_MIXED "mixed"
+
 struct results {
 	struct results_point *points;
 	size_t n_points;
@@ -73,6 +87,8 @@ struct results {
 	size_t n_sources;
 	struct results_tool *tools; /* what each subject is, when the files say it */
 	size_t n_tools;
+	char estimator[RESULTS_METHOD_MAX]; /* "median", "trimmed", ...; "" before any file */
+	char contended[RESULTS_METHOD_MAX]; /* "correct", "drop", "keep"; "" before any file */
 };
 
 /* An empty set; NULL when out of memory. Free with results_free. */
@@ -85,8 +101,12 @@ void results_free(struct results *res);
  * Parses len bytes of JSON (need not be NUL-terminated) named name (for
  * messages) and appends its points to res. The document must be an object
  * with a "results" array; unknown keys ("meta", "user", "exit_codes", ...)
- * are ignored. On error returns -1 with "name: results[i].field: what" in
- * eb and leaves res with no point of this document.
+ * are ignored. Strings that become names, TSV fields and messages (the
+ * parameters, a subject taken from the command) must be text: one that
+ * holds a control character, a bidi control or invalid UTF-8
+ * (sanitize_unsafe_at) is an error. On error returns -1 with
+ * "name: results[i].field: what" in eb and leaves res with no point of this
+ * document.
  */
 int results_parse(struct results *res, const char *buf, size_t len, const char *name,
 		  struct errbuf *eb);
@@ -99,6 +119,15 @@ int results_load_file(struct results *res, const char *path, struct errbuf *eb);
 
 /* "RootAsRole 3.3.4" for subject, or NULL when no file said what it is. */
 const char *results_tool(const struct results *res, const char *subject);
+
+/* Whether some result of res has subject subject. */
+bool results_has_subject(const struct results *res, const char *subject);
+
+/*
+ * The distinct subjects of res in order of first appearance, "a, b, c", in
+ * buf (size bytes, NUL-terminated); ", ..." ends a list that does not fit.
+ */
+void results_subjects(const struct results *res, char *buf, size_t size);
 
 /* The value of parameter key of p, or NULL when p has none. */
 const char *results_point_param(const struct results_point *p, const char *key);

@@ -14,6 +14,7 @@
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_sudoers.h"
+#include "sanitize.h"
 
 #define STDERR_SHOWN_BYTES 200
 /* busy_throughout judges the host on at least this many attempts. */
@@ -119,27 +120,24 @@ int runner_point_write_denial(struct runner *r, struct errbuf *eb)
 
 /*
  * The first non-empty line of what the grant check's child wrote to stderr,
- * at most len - 1 bytes, sanitised: the tool's bytes reach a terminal and a
- * JSON event, so every control byte (and DEL) becomes '?'.
+ * at most len - 1 bytes once sanitised (sanitize_text): the tool's bytes
+ * reach a terminal and a JSON event.
  */
 static void take_stderr(int fd, char *buf, size_t len)
 {
-	ssize_t n = pread(fd, buf, len - 1, 0);
-	size_t start = 0, end, i;
+	char raw[STDERR_SHOWN_BYTES];
+	ssize_t n = pread(fd, raw, len - 1 < sizeof(raw) ? len - 1 : sizeof(raw), 0);
+	size_t start = 0, end;
 
 	if (n < 0)
 		n = 0;
-	while (start < (size_t)n && (buf[start] == '\n' || buf[start] == '\r'))
+	while (start < (size_t)n && (raw[start] == '\n' || raw[start] == '\r'))
 		start++;
-	for (end = start; end < (size_t)n && buf[end] != '\n'; end++)
+	for (end = start; end < (size_t)n && raw[end] != '\n'; end++)
 		;
-	while (end > start && buf[end - 1] == '\r')
+	while (end > start && raw[end - 1] == '\r')
 		end--;
-	for (i = start; i < end; i++)
-		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
-			buf[i] = '?';
-	memmove(buf, buf + start, end - start);
-	buf[end - start] = '\0';
+	sanitize_text(buf, len, raw + start, end - start);
 }
 
 /* Empties the grant check's output file and rewinds it (the fd is not O_APPEND). */

@@ -84,8 +84,10 @@ static void usage(FILE *f)
 	    "      --connect-timeout T connect/auth timeout, seconds (default 10)\n"
 	    "      --command-timeout T longest silence of a running host, seconds (default 3600)\n"
 	    "      --remote-prefix DIR rarperf prefix on the hosts (default /opt/rarperf)\n"
-	    "      --remote-dir DIR    where runs go on the hosts (default .rarlab, under home)\n"
-	    "      --dry-run           check the manifest and the hosts selected; contact none\n"
+	    "      --remote-dir DIR    where runs go on each host, DIR/<run-id>/<host>/ (default\n"
+	    "                          .rarlab, relative to the remote user's home)\n"
+	    "      --dry-run           check the manifest (and its subjects against this machine's\n"
+	    "                          prefix, when it has one); contact no host\n"
 	    "The manifest is checked here before any host is contacted.\n"
 	    "  -h, --help              this help;  --version  the version\n"
 	    "Exit status: 0 every host ok, 1 some host failed, 2 usage or input error.\n",

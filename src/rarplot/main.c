@@ -14,6 +14,7 @@
 #include "plotseries.h"
 #include "results.h"
 #include "claims.h"
+#include "sanitize.h"
 
 #define RARPLOT_EXIT_OK 0
 #define RARPLOT_EXIT_FAIL 1
@@ -25,6 +26,7 @@ struct config {
 	bool stat_auto; /* estimate when every result carries rarbench's, else median */
 	const char *axis;
 	const char *baseline;
+	bool baseline_given; /* an explicit --baseline must name a subject of the inputs */
 	const char *formats[PLOTFIG_MAX_FORMATS];
 	size_t n_formats;
 	char formats_buf[64];
@@ -40,7 +42,7 @@ static void usage(FILE *f)
 	fputs(
 	    "usage: rarplot [-o DIR] [--stat S] [--x AXIS] [--baseline SUBJECT]\n"
 	    "               [--format png,svg,pdf|none] [--unweighted] [--plots-dir DIR]\n"
-	    "               RESULTS.json...\n"
+	    "               [--claims FILE] RESULTS.json...\n"
 	    "\n"
 	    "Fits time = intercept + slope x AXIS per subject x format (x host) of\n"
 	    "hyperfine-format results (plain hyperfine exports, rarbench results.json,\n"
@@ -53,7 +55,8 @@ static void usage(FILE *f)
 	    "                         every result has one, else median\n"
 	    "      --x AXIS           parameter on x: nb_tasks (default), nb_roles, nb_users,\n"
 	    "                         nb_commands, any numeric parameter, or both (roles x tasks)\n"
-	    "      --baseline SUBJECT subject the others are compared with (default sudo)\n"
+	    "      --baseline SUBJECT subject the others are compared with (default sudo; one\n"
+	    "                         the inputs lack is an error, the default absent gives n/a)\n"
 	    "      --format LIST      figure formats, comma-separated: png,svg,pdf (default),\n"
 	    "                         or none for the report only (no gnuplot needed)\n"
 	    "      --unweighted       ordinary least squares even when points have a stddev\n"
@@ -162,6 +165,7 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 			break;
 		case OPT_BASELINE:
 			cfg->baseline = optarg;
+			cfg->baseline_given = true;
 			break;
 		case OPT_FORMAT:
 			if (parse_formats(cfg, optarg) != 0) {
@@ -224,7 +228,15 @@ static void stat_name(const struct config *cfg, const struct results *res, char 
 	else if (cfg->stat == PLOTSERIES_MEDIAN || res->n_points == 0)
 		snprintf(buf, len, "median");
 	else
-		snprintf(buf, len, "%s estimate", res->points[0].estimator);
+		snprintf(buf, len, "%s estimate", res->estimator);
+}
+
+/* "rarplot: MSG" on stderr, or the notes: they may hold bytes of a results or claims file. */
+static void print_message(const char *msg)
+{
+	fputs("rarplot: ", stderr);
+	sanitize_fputs(msg, SANITIZE_TEXT, stderr);
+	fputc('\n', stderr);
 }
 
 /* The other standard figures, drawn when the results vary along their axes. */
@@ -270,6 +282,14 @@ int main(int argc, char **argv)
 	if (cfg.stat == PLOTSERIES_ESTIMATE && !plotseries_all_estimated(res)) {
 		errbuf_set(&eb, "--stat estimate: some results have no rarbench estimate (files "
 				"from hyperfine or an older rarbench); use --stat median");
+		goto fail;
+	}
+	if (cfg.baseline_given && !results_has_subject(res, cfg.baseline)) {
+		char subjects[ERRBUF_MSG_MAX / 2];
+
+		results_subjects(res, subjects, sizeof(subjects));
+		errbuf_set(&eb, "--baseline %.64s: no such subject in the inputs; subjects: %s",
+			   cfg.baseline, subjects);
 		goto fail;
 	}
 	stat_name(&cfg, res, stat_buf, sizeof(stat_buf));
@@ -356,6 +376,7 @@ int main(int argc, char **argv)
 	ctx.inputs = (const char *const *)cfg.inputs;
 	ctx.n_inputs = cfg.n_inputs;
 	ctx.stat = env.stat;
+	ctx.stat_kind = cfg.stat;
 	ctx.use_weights = cfg.use_weights;
 	ctx.figures = (const char *const *)written;
 	ctx.n_figures = n_written;
@@ -379,15 +400,23 @@ int main(int argc, char **argv)
 	if (claims != NULL)
 		claims_print_markdown(checks, n_checks, fitreport_unit(set->axis), stdout);
 	for (i = 0; i < n_notes; i++)
-		fprintf(stderr, "rarplot: %s\n", notes[i]);
-	fprintf(stderr, "rarplot: wrote %s/report.md, %s/fits.tsv", cfg.out_dir, cfg.out_dir);
-	for (i = 0; i < n_written; i++)
-		fprintf(stderr, ", %s/%s", cfg.out_dir, written[i]);
+		print_message(notes[i]);
+	fputs("rarplot: wrote ", stderr);
+	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
+	fputs("/report.md, ", stderr);
+	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
+	fputs("/fits.tsv", stderr);
+	for (i = 0; i < n_written; i++) {
+		fputs(", ", stderr);
+		sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
+		fputc('/', stderr);
+		sanitize_fputs(written[i], SANITIZE_TEXT, stderr);
+	}
 	fputc('\n', stderr);
 	status = figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;
 	goto out;
 fail:
-	fprintf(stderr, "rarplot: %s\n", eb.msg);
+	print_message(eb.msg);
 out:
 	for (i = 0; i < n_written; i++)
 		free(written[i]);

@@ -238,6 +238,9 @@ expect_error "unreadable JSON: exit 2 naming the file" 2 "$T/truncated.json: not
 expect_error "missing file: exit 2 naming it" 2 "$T/none.json: No such file" "$T/none.json"
 expect_error "a second, bad input is named" 2 "$T/truncated.json" "$T/exact.json" "$T/truncated.json"
 expect_error "bad --stat: exit 2" 2 "stat" --stat mode "$T/exact.json"
+expect_error "--baseline naming no subject of the inputs: exit 2, one line listing the subjects" 2 \
+	"--baseline sdo: no such subject in the inputs; subjects: seq, printf" \
+	--baseline sdo tests/fixtures/rarplot/hyperfine-plain.json
 mkdir -p "$T/nognuplot"
 rm -rf "$T/err"
 PATH=$T/nognuplot "$RARPLOT" -o "$T/err" "$T/exact.json" >"$T/err.out" 2>"$T/err.msg"
@@ -256,6 +259,42 @@ check "no results file: exit 2" test $? -eq 2
 check "unknown figure format: exit 2" test $? -eq 2
 check "--help exits 0" sh -c "'$RARPLOT' --help | grep -q 'usage: rarplot'"
 check "man page exists" test -s man/rarplot.1
+"$RARPLOT" --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$T/help.opts"
+sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p; /^\.SH OPTIONS/,/^\.SH FILES/p' man/rarplot.1 |
+	sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z-]*' | sort -u >"$T/man.opts"
+check "rarplot(1) documents every option of --help, and no other" cmp -s "$T/help.opts" "$T/man.opts" ||
+	diff "$T/help.opts" "$T/man.opts"
+
+# --- bytes of a claims file are text: an 8-bit CSI, HTML, a bidi override ---------------------
+printf 'evil\tdoas\tsudo\traw_pct\t-10\t\23331m<img src=x onerror=alert(1)> gpj.\342\200\256exe | \033]52;c;AA\007\n' \
+	>"$T/hostile-claims.tsv"
+# The lines of $1 with a raw CSI, ESC, BEL, bidi override or an HTML tag.
+raw_bytes() {
+	LC_ALL=C grep -c "$(printf '\233')\|$(printf '\033')\|$(printf '\007')\|$(printf '\342\200\256')\| <img" "$1"
+}
+"$RARPLOT" --format none -o "$T/hostile" --claims "$T/hostile-claims.tsv" "$T/exact.json" \
+	>"$T/hostile.out" 2>"$T/hostile.err"
+check "a hostile claims file: rarplot exits 0" test $? -eq 0
+check "the hostile claims file holds a raw CSI, ESC, BEL, bidi override and HTML tag" \
+	test "$(raw_bytes "$T/hostile-claims.tsv")" -eq 1
+for f in report.md stdout; do
+	file=$T/hostile/report.md
+	[ $f = stdout ] && file=$T/hostile.out
+	check "a hostile claim's words in $f: the CSI, the tag, the override and the pipe escaped" \
+		grep -qF '| \x9b31m\<img src=x onerror=alert(1)\> gpj.\xe2\x80\xaeexe \| \x1b\]52;c;AA\x07 |' "$file"
+	check "no raw CSI, ESC, BEL, bidi override nor HTML tag in $f" test "$(raw_bytes "$file")" -eq 0
+done
+
+# --- report.md names the estimator, the contended runs' treatment, what ± and the bars are ----
+check "report.md: a file without meta names its results' estimator, the contended runs unknown" \
+	grep -q "(from the results' meta): \`trimmed\` (the 20 % trimmed mean of the runs); \*\*contended runs\*\* (runs that waited for a CPU another task held): unknown" \
+	"$T/est/report.md"
+check "report.md: the estimate's weight is its 95 % half-width / 1.96, not stddev/sqrt(runs)" \
+	sh -c "grep -q 'the half-width of its 95 % interval ÷ 1.96' '$T/est/report.md' && ! grep -q 'stddev/√runs' '$T/est/report.md'"
+check "report.md: the median's weight is stddev/sqrt(runs), its error bar the order-statistic interval" \
+	sh -c "grep -q 'σ its standard error: stddev/√runs' '$T/weighted/report.md' && grep -q 'order statistics of its times' '$T/weighted/report.md'"
+check "report.md: ± is a standard error, brackets 95 % intervals" \
+	grep -q '^- \*\*±\*\* in the tables: the standard error of the intercept or the slope.*\*\*Brackets\*\*: 95 % intervals' "$T/weighted/report.md"
 
 # --- a constant series (gnuplot's fit finds its matrix singular), and a figure gnuplot fails on --------
 $PY - "$T/const.json" <<'PYEOF'

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "claims.h"
 #include "fit.h"
@@ -52,7 +53,12 @@ static void test_parse(void)
 	expect_error("a\tb\tc\traw_pct\t1x\tx\n", "c.tsv:1: claimed: not a finite number");
 	expect_error("a\tb\tc\traw_pct\tnan\tx\n", "c.tsv:1: claimed: not a finite number");
 	expect_error("a\tb\tc\traw_pct\t1\tx\ty\n", "c.tsv:1: expected 6 tab-separated fields");
-	expect_error("a\tb\tc\traw_pct\t1\tbell\a\n", "c.tsv:1: source");
+	/* the claim's words are data: any byte but NUL, tab and newline is kept (and escaped
+	 * where shown) */
+	c = parse("a\tb\tc\traw_pct\t1\tbell\a \x9b\n", &eb);
+	CHECK(c != NULL && strcmp(c->items[0].source, "bell\a \x9b") == 0);
+	claims_free(c);
+	expect_error("a\tb\tc\traw_pct\t1\tbell\ta\n", "c.tsv:1: expected 6 tab-separated fields");
 }
 
 static void test_t95(void)
@@ -166,11 +172,112 @@ static void test_verdicts(void)
 	claims_free(c);
 }
 
+/*
+ * A claims file line whose words hold an 8-bit CSI (0x9b), HTML, a bidi override, a pipe and an
+ * OSC 52 sequence: escaped in the Markdown section (report.md and rarplot's stdout) and in
+ * claims.tsv.
+ */
+static const char hostile_line[] = "x_1\tsr-cbor\tsudo\traw_pct\t-1\t\x9b"
+				   "31m<img src=x onerror=alert(1)> gpj.\xe2\x80\xae"
+				   "exe | \x1b]52;c;AA\x07 `code` [l](javascript:x)\n";
+
+/* The Markdown section for the hostile claim, not measured, on host (NULL: "-"). */
+static char *hostile_markdown(const char *host)
+{
+	struct errbuf eb = {{0}};
+	struct claims *c = parse(hostile_line, &eb);
+	struct claims_check ck;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(c != NULL);
+	if (c == NULL)
+		return NULL;
+	memset(&ck, 0, sizeof(ck));
+	ck.claim = &c->items[0];
+	ck.host = host != NULL ? host : "-";
+	ck.measured.value = ck.measured.se = ck.measured.lo = ck.measured.hi = NAN;
+	ck.verdict = CLAIMS_NOT_MEASURED;
+	f = open_memstream(&out, &len);
+	CHECK(f != NULL);
+	if (f != NULL) {
+		claims_print_markdown(&ck, 1, "task", f);
+		fclose(f);
+	}
+	claims_free(c);
+	return out;
+}
+
+static void test_hostile_words(void)
+{
+	char *md = hostile_markdown("h<b>|\xc2\x9b");
+	const char *row;
+
+	CHECK(md != NULL);
+	if (md == NULL)
+		return;
+	row = strstr(md, "| x_1: sr-cbor vs sudo |");
+	CHECK(row != NULL);
+	/* the CSI as \x9b, the tag as text, the override as its bytes, the pipe escaped */
+	CHECK(strstr(md, "| \\x9b31m\\<img src=x onerror=alert(1)\\> gpj.\\xe2\\x80\\xaeexe \\| "
+			 "\\x1b\\]52;c;AA\\x07 \\`code\\` \\[l\\](javascript:x) |\n") != NULL);
+	CHECK(strstr(md, "| h\\<b\\>\\|\\xc2\\x9b |") != NULL);
+	/* nothing raw is left: no CSI byte, no ESC, no BEL, no override, no live tag */
+	CHECK(strchr(md, '\x9b') == NULL && strchr(md, '\x1b') == NULL && strchr(md, '\a') == NULL);
+	CHECK(strstr(md, "\xe2\x80\xae") == NULL);
+	CHECK(strstr(md, " <img") == NULL);
+	/* the row is one line with its 7 cells: no unescaped '|' inside */
+	if (row != NULL) {
+		size_t pipes = 0;
+
+		for (const char *p = row; *p != '\n' && *p != '\0'; p++)
+			pipes += *p == '|' && p[-1] != '\\';
+		CHECK_INT_EQ(pipes, 8);
+	}
+	free(md);
+}
+
+static void test_hostile_tsv(void)
+{
+	struct errbuf eb = {{0}};
+	struct claims *c = parse(hostile_line, &eb);
+	struct claims_check ck;
+	char dir[] = "/tmp/test_claims.XXXXXX", path[64], buf[1024];
+	FILE *f;
+	size_t n;
+
+	CHECK(c != NULL);
+	CHECK(mkdtemp(dir) != NULL);
+	if (c == NULL)
+		return;
+	memset(&ck, 0, sizeof(ck));
+	ck.claim = &c->items[0];
+	ck.host = "a\tb\x9b";
+	ck.verdict = CLAIMS_NOT_MEASURED;
+	snprintf(path, sizeof(path), "%s/claims.tsv", dir);
+	CHECK_INT_EQ(claims_write_tsv(&ck, 1, path, &eb), 0);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (f != NULL) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		buf[n] = '\0';
+		fclose(f);
+		/* the host cannot add a column nor drive a terminal */
+		CHECK(strstr(buf, "\nx_1\ta\\tb\\x9b\tsr-cbor\tsudo\traw_pct\t") != NULL);
+	}
+	unlink(path);
+	rmdir(dir);
+	claims_free(c);
+}
+
 int main(void)
 {
 	RUN(test_parse);
 	RUN(test_t95);
 	RUN(test_compare);
 	RUN(test_verdicts);
+	RUN(test_hostile_words);
+	RUN(test_hostile_tsv);
 	return HARNESS_EXIT();
 }

@@ -219,11 +219,144 @@ static void test_units(void)
 	CHECK_STR_EQ(fitreport_unit("size"), "size");
 }
 
+/* A file's whole text (at most 64 KiB), or NULL. */
+static char *slurp(const char *path)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (f == NULL)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Whether every '<' of s has a backslash before it (no HTML tag can open). */
+static int no_live_tag(const char *s)
+{
+	for (const char *p = strchr(s, '<'); p != NULL; p = strchr(p + 1, '<'))
+		if (p == s || p[-1] != '\\')
+			return 0;
+	return 1;
+}
+
+/*
+ * report.md (and the table on stdout) for names that are HTML and Markdown, a note with a tag
+ * in it, and an input whose name holds a backtick: all text; and the method names the estimator,
+ * the contended runs' treatment, the error bars and the weights that were used.
+ */
+static void test_report_markdown(void)
+{
+	static const char *const inputs[] = {"a.json", "we`ird.json"};
+	static const char *const notes[] = {"perf_roles not drawn: <script>x</script>"};
+	static char doc[8192];
+	struct results *res = results_new();
+	struct plotseries_set *set = NULL;
+	struct fitreport *rep = NULL;
+	struct fitreport_context ctx;
+	struct errbuf eb = {{0}};
+	char dir[] = "/tmp/test_fitreport.XXXXXX", path[128];
+	const char *md;
+	size_t used = 0;
+	int i, k;
+
+	used += (size_t)snprintf(doc, sizeof(doc), "{\"results\":[");
+	for (k = 0; k < 2; k++)
+		for (i = 1; i <= 4; i++)
+			used += (size_t)snprintf(
+			    doc + used, sizeof(doc) - used,
+			    "%s{\"command\":\"c\",\"mean\":%d,\"stddev\":0.1,\"median\":%d,"
+			    "\"min\":1,\"max\":9,\"times\":[1,2],\"parameters\":{\"nb_tasks\":"
+			    "\"%d\",\"subject\":\"%s\",\"format\":\"f*\"},\"rarbench\":{"
+			    "\"estimator\":\"median\",\"estimate\":%d,\"ci95\":[%d,%d.5]}}",
+			    used > 13 ? "," : "", i + k, i + k, i * 10,
+			    k ? "<img src=x onerror=alert(1)>" : "sudo", i + k, i + k, i + k);
+	snprintf(doc + used, sizeof(doc) - used,
+		 "],\"meta\":{\"measure\":{\"estimator\":\"median\",\"contended\":\"drop\"}}}");
+	CHECK(res != NULL);
+	CHECK(mkdtemp(dir) != NULL);
+	if (res == NULL || results_parse(res, doc, strlen(doc), "a.json", &eb) != 0 ||
+	    plotseries_build(res, "nb_tasks", PLOTSERIES_ESTIMATE, &set, &eb) != 0 ||
+	    fitreport_compute(set, "sudo", true, res, &rep, &eb) != 0) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		CHECK(0);
+		goto out;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.inputs = inputs;
+	ctx.n_inputs = 2;
+	ctx.stat = "median estimate";
+	ctx.stat_kind = PLOTSERIES_ESTIMATE;
+	ctx.use_weights = true;
+	ctx.notes = notes;
+	ctx.n_notes = 1;
+	snprintf(path, sizeof(path), "%s/report.md", dir);
+	CHECK_INT_EQ(fitreport_write_markdown(rep, &ctx, path, &eb), 0);
+	md = slurp(path);
+	CHECK(md != NULL);
+	if (md == NULL)
+		goto out;
+	CHECK(strstr(md, "\n| \\<img src=x onerror=alert(1)\\> | f\\* | 4 |") != NULL);
+	CHECK(strstr(md, "- perf_roles not drawn: \\<script\\>x\\</script\\>\n") != NULL);
+	CHECK(strstr(md, "Inputs: `a.json`, we\\`ird.json\n") != NULL);
+	CHECK(no_live_tag(md));
+	/* the method: estimator, contended runs, error bars, weights, the ± */
+	CHECK(strstr(md,
+		     "**rarbench's estimator** (from the results' meta): `median` (the median of"
+		     " the runs); **contended runs** (runs that waited for a CPU another task"
+		     " held): `drop` (left out of the estimate") != NULL);
+	CHECK(strstr(md, "**Error bars** in the figures: each point's 95 % interval, rarbench's "
+			 "interval of its estimate") != NULL);
+	CHECK(strstr(md, "σ its standard error: the half-width of its 95 % interval ÷ 1.96") !=
+	      NULL);
+	CHECK(strstr(md, "stddev/√runs") == NULL);
+	CHECK(strstr(md, "**±** in the tables: the standard error of the intercept or the slope") !=
+	      NULL);
+	unlink(path);
+	fitreport_free(rep);
+	rep = NULL;
+	plotseries_set_free(set);
+	set = NULL;
+	results_free(res);
+	res = NULL;
+
+	/* a file that does not say how it was measured: unknown; the median's weights */
+	res = exact_results(1);
+	if (res == NULL || plotseries_build(res, "nb_tasks", PLOTSERIES_MEDIAN, &set, &eb) != 0 ||
+	    fitreport_compute(set, "sudo", true, res, &rep, &eb) != 0) {
+		CHECK(0);
+		goto out;
+	}
+	ctx.stat = "median";
+	ctx.stat_kind = PLOTSERIES_MEDIAN;
+	ctx.n_notes = 0;
+	CHECK_INT_EQ(fitreport_write_markdown(rep, &ctx, path, &eb), 0);
+	md = slurp(path);
+	CHECK(md != NULL);
+	if (md == NULL)
+		goto out;
+	CHECK(strstr(md, "to the median wall time of each point") != NULL);
+	CHECK(strstr(md, "(from the results' meta): unknown (the results do not say); **contended "
+			 "runs** (runs that waited for a CPU another task held): unknown") != NULL);
+	CHECK(strstr(md, "σ its standard error: stddev/√runs") != NULL);
+	CHECK(strstr(md, "order statistics") != NULL);
+	unlink(path);
+out:
+	rmdir(dir);
+	fitreport_free(rep);
+	plotseries_set_free(set);
+	results_free(res);
+}
+
 int main(void)
 {
 	RUN(test_compare_with_baseline);
 	RUN(test_outputs);
 	RUN(test_units);
 	RUN(test_hosts_split);
+	RUN(test_report_markdown);
 	return HARNESS_EXIT();
 }

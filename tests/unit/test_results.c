@@ -152,6 +152,17 @@ static void test_errors(void)
 		     "control character");
 	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"nb\\tx\":\"1\"}}]}",
 		     "control character");
+	/* what the sanitiser would escape is refused too: C1 (the 8-bit CSI, as UTF-8 and as a
+	 * raw byte), a bidi override, invalid UTF-8 */
+	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"host\":\"a\\u009b31m\"}}]}",
+		     "parameters.<key>: control character or invalid UTF-8 at byte 1");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"host\":\"a\x9b\"}}]}",
+		     "control character or invalid UTF-8 at byte 1");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"subject\":\"ab\\u202ec\"}}]}",
+		     "at byte 2");
+	expect_error("{\"results\":[{\"command\":\"x\xe2\x80\xae y\",\"mean\":1,\"median\":1,"
+		     "\"min\":1,\"max\":1}]}",
+		     "command: control character or invalid UTF-8");
 }
 
 /* The 95 % intervals: the median's from the times, the mean's from stddev, rarbench's own. */
@@ -229,6 +240,107 @@ static void test_subject_from_command(void)
 	results_free(res);
 }
 
+static struct results *parse_doc(const char *json)
+{
+	struct errbuf eb = {{0}};
+	struct results *res = results_new();
+
+	if (res != NULL && results_parse(res, json, strlen(json), "m.json", &eb) != 0) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		results_free(res);
+		return NULL;
+	}
+	return res;
+}
+
+#define POINT(subject, est)                                                                        \
+	"{\"command\":\"c\",\"mean\":1,\"median\":1,\"min\":1,\"max\":1,\"parameters\":{"          \
+	"\"subject\":\"" subject "\"}" est "}"
+#define EST(name) ",\"rarbench\":{\"estimator\":\"" name "\",\"estimate\":1,\"ci95\":[1,1]}"
+
+/* The estimator and the contended runs' treatment: from the meta, else the results, else unknown.
+ */
+static void test_method(void)
+{
+	struct results *res;
+	struct errbuf eb = {{0}};
+	static const char current[] = "{\"results\":[" POINT(
+	    "sudo", EST("median")) "],\"meta\":{\"measure\":{"
+				   "\"estimator\":\"median\",\"contended\":\"correct\"}}}";
+	static const char older[] =
+	    "{\"results\":[" POINT("sudo", EST("median")) "],\"meta\":{\"measure\":{\"estimator\":"
+							  "\"median\",\"drop_contended\":true}}}";
+
+	res = parse_doc(current);
+	CHECK(res != NULL);
+	if (res != NULL) {
+		CHECK_STR_EQ(res->estimator, "median");
+		CHECK_STR_EQ(res->contended, "correct");
+		/* a second file that agrees changes nothing; one that differs makes it mixed */
+		CHECK_INT_EQ(results_parse(res, current, strlen(current), "b.json", &eb), 0);
+		CHECK_STR_EQ(res->contended, "correct");
+		CHECK_INT_EQ(results_parse(res, older, strlen(older), "c.json", &eb), 0);
+		CHECK_STR_EQ(res->estimator, "median");
+		CHECK_STR_EQ(res->contended, RESULTS_MIXED);
+	}
+	results_free(res);
+	/* rarbench before "contended": drop_contended */
+	res = parse_doc(older);
+	CHECK(res != NULL && strcmp(res->contended, "drop") == 0);
+	results_free(res);
+	/* no meta: the estimator the results carry, the contended runs unknown */
+	res = parse_doc(
+	    "{\"results\":[" POINT("sudo", EST("trimmed")) "," POINT("doas", EST("trimmed")) "]}");
+	CHECK(res != NULL);
+	if (res != NULL) {
+		CHECK_STR_EQ(res->estimator, "trimmed");
+		CHECK_STR_EQ(res->contended, RESULTS_UNKNOWN);
+	}
+	results_free(res);
+	/* hyperfine's own: nothing known; a meta saying something odd: unknown, not echoed */
+	res = parse_doc(
+	    "{\"results\":[" POINT("sudo", "") "],\"meta\":{\"measure\":{"
+					       "\"estimator\":\"<b>x</b>\",\"contended\":7}}}");
+	CHECK(res != NULL);
+	if (res != NULL) {
+		CHECK_STR_EQ(res->estimator, RESULTS_UNKNOWN);
+		CHECK_STR_EQ(res->contended, RESULTS_UNKNOWN);
+	}
+	results_free(res);
+	/* a rarlab merged.json: each host's meta */
+	res = parse_doc("{\"results\":[" POINT(
+	    "sudo", "") "],\"meta\":{\"hosts\":{"
+			"\"a\":{\"measure\":{\"estimator\":\"mean\",\"contended\":\"keep\"}},"
+			"\"b\":{\"measure\":{\"estimator\":\"min\",\"contended\":\"keep\"}}}}}");
+	CHECK(res != NULL);
+	if (res != NULL) {
+		CHECK_STR_EQ(res->estimator, RESULTS_MIXED);
+		CHECK_STR_EQ(res->contended, "keep");
+	}
+	results_free(res);
+}
+
+static void test_subjects(void)
+{
+	struct results *res = parse_doc("{\"results\":[" POINT("sudo", "") "," POINT(
+	    "doas", "") "," POINT("sudo", "") "," POINT("sr-cbor", "") "]}");
+	char buf[64];
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK(results_has_subject(res, "doas"));
+	CHECK(!results_has_subject(res, "sud"));
+	results_subjects(res, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "sudo, doas, sr-cbor");
+	/* a list that does not fit ends with ", ..." */
+	results_subjects(res, buf, 17);
+	CHECK_STR_EQ(buf, "sudo, doas, ...");
+	results_subjects(res, buf, 6);
+	CHECK_STR_EQ(buf, "...");
+	results_free(res);
+}
+
 int main(void)
 {
 	RUN(test_plain_hyperfine);
@@ -238,5 +350,7 @@ int main(void)
 	RUN(test_intervals);
 	RUN(test_unreadable_file);
 	RUN(test_subject_from_command);
+	RUN(test_method);
+	RUN(test_subjects);
 	return HARNESS_EXIT();
 }

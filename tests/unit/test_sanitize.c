@@ -1,6 +1,9 @@
-/* Tests for sanitize: nothing from a host can drive a terminal or split a TSV field. */
+/* Tests for sanitize: nothing from a host or a file can drive a terminal, split a TSV field or
+ * inject markup into a Markdown report. */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -14,7 +17,15 @@ static const char *clean(const char *s, size_t len)
 	return out;
 }
 
-/* True when s is valid UTF-8 without a C0 control, DEL or C1 control. */
+static const char *markdown(const char *s)
+{
+	static char out[1024];
+
+	sanitize_markdown(out, sizeof(out), s);
+	return out;
+}
+
+/* True when s is valid UTF-8 without a C0 control, DEL, C1 control or bidi control. */
 static bool terminal_safe(const char *s)
 {
 	size_t len = strlen(s), n;
@@ -22,7 +33,25 @@ static bool terminal_safe(const char *s)
 	for (size_t i = 0; i < len; i += n) {
 		uint32_t cp;
 		n = sanitize_utf8_char(s + i, len - i, &cp);
-		if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+		if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c ||
+		    cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
+		    (cp >= 0x2066 && cp <= 0x2069))
+			return false;
+	}
+	return true;
+}
+
+/* True when s has no unescaped character of the Markdown/HTML markup set (a '\' before it). */
+static bool markdown_inert(const char *s)
+{
+	for (size_t i = 0; s[i] != '\0'; i++) {
+		if (s[i] == '\\') {
+			if (s[i + 1] == '\0')
+				return false;
+			i++; /* the escaped character, or the letter of \xHH, \t, \n, \r */
+			continue;
+		}
+		if (strchr("`*[]<>&|~", s[i]) != NULL)
 			return false;
 	}
 	return true;
@@ -63,6 +92,12 @@ static void test_escapes_and_controls(void)
 			   5),
 		     "a\\xe2\\x80\\xa8b");
 	CHECK_STR_EQ(clean("\xe2\x81\xa6", 3), "\\xe2\\x81\\xa6");
+	/* every bidi control: marks (U+061C, U+200E, U+200F), embeddings and overrides
+	 * (U+202A-U+202E), isolates (U+2066-U+2069) */
+	CHECK_STR_EQ(clean("\xd8\x9c", 2), "\\xd8\\x9c");
+	CHECK_STR_EQ(clean("\xe2\x80\x8f", 3), "\\xe2\\x80\\x8f");
+	CHECK_STR_EQ(clean("\xe2\x80\xaa", 3), "\\xe2\\x80\\xaa");
+	CHECK_STR_EQ(clean("\xe2\x81\xa9", 3), "\\xe2\\x81\\xa9");
 }
 
 static void test_text_kept(void)
@@ -119,6 +154,80 @@ static void test_every_byte(void)
 	}
 }
 
+static void test_markdown(void)
+{
+	/* HTML renders as text; the 8-bit CSI and a bidi override are escaped as in text mode */
+	CHECK_STR_EQ(markdown("<img src=x onerror=alert(1)>"), "\\<img src=x onerror=alert(1)\\>");
+	CHECK_STR_EQ(markdown("a\x9b"
+			      "31mb"),
+		     "a\\x9b31mb");
+	CHECK_STR_EQ(markdown("\xc2\x9b"
+			      "2J"),
+		     "\\xc2\\x9b2J");
+	CHECK_STR_EQ(markdown("evil\xe2\x80\xae"
+			      "txt.exe"),
+		     "evil\\xe2\\x80\\xaetxt.exe");
+	/* a table cell cannot be ended, nor its row, nor a link, code span or emphasis opened */
+	CHECK_STR_EQ(markdown("a|b\nc"), "a\\|b\\nc");
+	CHECK_STR_EQ(markdown("[x](javascript:y)"), "\\[x\\](javascript:y)");
+	CHECK_STR_EQ(markdown("`code` *em* ~~s~~"), "\\`code\\` \\*em\\* \\~\\~s\\~\\~");
+	CHECK_STR_EQ(markdown("&lt; &amp;"), "\\&lt; \\&amp;");
+	/* a backslash of the source is escaped, so it cannot escape what follows */
+	CHECK_STR_EQ(markdown("a\\|b"), "a\\\\\\|b");
+	/* '_' inside a word cannot make emphasis and stays; at a word's edge it is escaped */
+	CHECK_STR_EQ(markdown("nb_tasks _x_ a_ _b"), "nb_tasks \\_x\\_ a\\_ \\_b");
+	CHECK_STR_EQ(markdown("_"), "\\_");
+	/* plain text, UTF-8 and the punctuation Markdown leaves alone are kept */
+	CHECK_STR_EQ(markdown("sudo 1.9.13p3 (RootAsRole, caf\xc3\xa9): -45.2% [no]"),
+		     "sudo 1.9.13p3 (RootAsRole, caf\xc3\xa9): -45.2% \\[no\\]");
+	CHECK(markdown_inert(markdown("<a href='x'>|`*[]&~\\")));
+}
+
+static void test_markdown_every_byte(void)
+{
+	char in[3], out[32];
+
+	/* whatever two bytes surround it, no byte comes out as a control or live markup */
+	for (int c = 0; c < 256; c++) {
+		in[0] = 'a';
+		in[1] = (char)c;
+		in[2] = '\0';
+		if (c == 0)
+			continue;
+		sanitize_markdown(out, sizeof(out), in);
+		CHECK(terminal_safe(out));
+		CHECK(markdown_inert(out));
+	}
+}
+
+static void test_fputs_and_unsafe_at(void)
+{
+	static const char nasty[] = "<b>\x1b[31m|\xc2\x9b\xe2\x80\xae_x_\xff";
+	char want[256], *got = NULL;
+	size_t got_len = 0;
+	FILE *f = open_memstream(&got, &got_len);
+
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	/* the stream writer is the buffer writer without its cap */
+	CHECK_INT_EQ(sanitize_fputs(nasty, SANITIZE_MARKDOWN, f), 0);
+	CHECK_INT_EQ(sanitize_fputs(nasty, SANITIZE_TEXT, f), 0);
+	fclose(f);
+	sanitize_markdown(want, sizeof(want), nasty);
+	sanitize_str(want + strlen(want), sizeof(want) - strlen(want), nasty);
+	CHECK_STR_EQ(got, want);
+	free(got);
+
+	CHECK_INT_EQ(sanitize_unsafe_at("plain caf\xc3\xa9 <b>|", 16), 16);
+	CHECK_INT_EQ(sanitize_unsafe_at("ab\tc", 4), 2);
+	CHECK_INT_EQ(sanitize_unsafe_at("ab\x9b", 3), 2);
+	CHECK_INT_EQ(sanitize_unsafe_at("ab\xc2\x9b", 4), 2);
+	CHECK_INT_EQ(sanitize_unsafe_at("a\xe2\x80\xae", 4), 1);
+	CHECK_INT_EQ(sanitize_unsafe_at("a\xe2\x80", 3), 1);
+	CHECK_INT_EQ(sanitize_unsafe_at("", 0), 0);
+}
+
 int main(void)
 {
 	RUN(test_escapes_and_controls);
@@ -126,5 +235,8 @@ int main(void)
 	RUN(test_idempotent);
 	RUN(test_cut_at_a_whole_escape);
 	RUN(test_every_byte);
+	RUN(test_markdown);
+	RUN(test_markdown_every_byte);
+	RUN(test_fputs_and_unsafe_at);
 	return HARNESS_EXIT();
 }
