@@ -1,5 +1,6 @@
 /* manifest_json: checked JSON accessors whose errors name the source file and the JSON path. */
 #include "manifest_impl.h"
+#include "sanitize.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -19,16 +20,14 @@ int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...
 	return errbuf_set(c->eb, "%s: %s: %s", c->source, path, msg);
 }
 
-/* A user string shown in a message: at most 40 chars, control chars as '?'. */
+/* A user string shown in a message: its first 40 bytes made safe (sanitize), "..." after. */
 const char *manifest_shown(const char *s, char buf[48])
 {
-	size_t i;
+	size_t len = strnlen(s, 41), n;
 
-	for (i = 0; i < 40 && s[i] != '\0'; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	buf[i] = '\0';
-	if (s[i] != '\0' && i >= 40)
-		memcpy(buf + 37, "...", 4);
+	n = sanitize_text(buf, 41, s, len > 40 ? 40 : len);
+	if (len > 40 || n >= 40)
+		memcpy(buf + (n < 37 ? n : 37), "...", 4);
 	return buf;
 }
 

@@ -14,6 +14,7 @@
 
 #include "atomicfile.h"
 #include "fileio.h"
+#include "sanitize.h"
 
 #define PREFIXLOCK_HOLDER_MAX_BYTES 4096
 #define PREFIXLOCK_RECORD_MAX_BYTES (1024 * 1024)
@@ -39,12 +40,16 @@ static char *prefixlock_read_holder(const struct prefixlock *lock)
 
 	if (fileio_read(lock->holder, PREFIXLOCK_HOLDER_MAX_BYTES, "holder", &text, &len, &eb) < 0)
 		return NULL;
+	char *shown;
+
 	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
 		text[--len] = '\0';
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-			text[i] = '?';
-	return text;
+	/* Another process's words, shown on a terminal: through the one sanitiser. */
+	shown = malloc(4 * len + 1);
+	if (shown != NULL)
+		sanitize_text(shown, 4 * len + 1, text, len);
+	free(text);
+	return shown;
 }
 
 static int prefixlock_write_holder(const struct prefixlock *lock, const char *what,
