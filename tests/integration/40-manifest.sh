@@ -32,7 +32,7 @@ JSON
 
 # --- 1. a small sweep: all points and subjects, positive sudo slope, missing subject in meta ---
 manifest small '[{"id":"sudo","format":"sudoers"},{"id":"doas","format":"doas"},
- {"id":"ghost","format":"rar-json","program":"{prefix}/bin/no-such-tool"}]' '[1, 300, 1000, 3000]' 30
+ {"id":"ghost","format":"rar-json","program":"{prefix}/bin/no-such-tool","optional":true}]' '[1, 300, 1000, 3000]' 30
 start=$(date +%s)
 "$rarbench" --manifest "$work/small.json" --prefix "$prefix" --out "$work/small" \
 	--progress jsonl >"$work/small.events" 2>"$work/small.err"
