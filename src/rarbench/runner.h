@@ -192,6 +192,15 @@ int runner_guard_arm(struct runner *r, struct errbuf *eb);
 int runner_guard_confine(const struct runner *r, const char *path, struct errbuf *eb);
 
 /*
+ * The policy files a record (PREFIX/run/state.json, a JSON object) lists,
+ * into t (MANIFEST_SUBJECTS_MAX entries; strings borrowed from record),
+ * *n of them; each must lie in r->etc_real. 0, or -1 with eb saying what is
+ * wrong with it.
+ */
+int runner_guard_record_targets(const struct runner *r, const cJSON *record,
+				struct runner_target *t, size_t *n, struct errbuf *eb);
+
+/*
  * The end of every run, whatever the path: deny-all policies, orphaned
  * measured processes killed, mount namespaces removed, then the record
  * cleared and the lock released. What cannot be undone stays in the record

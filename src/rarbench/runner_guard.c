@@ -60,36 +60,52 @@ int runner_guard_confine(const struct runner *r, const char *path, struct errbuf
 	return 0;
 }
 
-/* Writes the policies a dead run's record lists deny-all (each confined to PREFIX/etc). */
-static int undo_policies(struct runner *r, const cJSON *record, struct errbuf *eb)
+int runner_guard_record_targets(const struct runner *r, const cJSON *record,
+				struct runner_target *t, size_t *n, struct errbuf *eb)
 {
-	struct runner_target t[MANIFEST_SUBJECTS_MAX];
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, "policies"), *e;
-	struct policy_shape shape;
-	size_t n = 0;
 
+	*n = 0;
+	if (list != NULL && !cJSON_IsArray(list))
+		return errbuf_set(eb, "policies: not an array");
 	cJSON_ArrayForEach(e, list)
 	{
 		const char *format = record_string(e, "format"), *layout;
-		int f;
+		size_t k = *n;
 
-		if (n == MANIFEST_SUBJECTS_MAX)
+		if (k == MANIFEST_SUBJECTS_MAX)
 			return errbuf_set(eb, "more than %d policies", MANIFEST_SUBJECTS_MAX);
-		memset(&t[n], 0, sizeof(t[n]));
-		t[n].id = record_string(e, "id");
-		t[n].policy = record_string(e, "policy");
-		t[n].policy_data = record_string(e, "policy_data");
-		t[n].rar_version = record_string(e, "rar_version");
+		memset(&t[k], 0, sizeof(t[k]));
+		t[k].id = record_string(e, "id");
+		t[k].policy = record_string(e, "policy");
+		t[k].policy_data = record_string(e, "policy_data");
+		t[k].rar_version = record_string(e, "rar_version");
 		layout = record_string(e, "sudoers_layout");
-		if (t[n].id == NULL || format == NULL || t[n].policy == NULL ||
-		    policy_format_parse(format, &t[n].format) != 0)
-			return errbuf_set(eb, "policy %zu: incomplete", n + 1);
-		f = layout != NULL ? policy_sudoers_layout_parse(layout, &t[n].layout) : 0;
-		if (f != 0 || runner_guard_confine(r, t[n].policy, eb) < 0 ||
-		    (t[n].policy_data != NULL && runner_guard_confine(r, t[n].policy_data, eb) < 0))
-			return f != 0 ? errbuf_set(eb, "policy %zu: unknown layout", n + 1) : -1;
-		n++;
+		if (t[k].id == NULL || format == NULL || t[k].policy == NULL ||
+		    policy_format_parse(format, &t[k].format) != 0)
+			return errbuf_set(eb, "policy %zu: incomplete", k + 1);
+		if (layout != NULL && policy_sudoers_layout_parse(layout, &t[k].layout) != 0)
+			return errbuf_set(eb, "policy %zu: unknown layout", k + 1);
+		if (t[k].rar_version != NULL && policy_rar_version_check(t[k].rar_version, eb) != 0)
+			return errbuf_prefix(eb, "policy %zu", k + 1);
+		/* A record is a file on disk: what it names is written as root, so only in etc. */
+		if (runner_guard_confine(r, t[k].policy, eb) < 0 ||
+		    (t[k].policy_data != NULL && runner_guard_confine(r, t[k].policy_data, eb) < 0))
+			return -1;
+		(*n)++;
 	}
+	return 0;
+}
+
+/* Writes the policies a dead run's record lists deny-all. */
+static int undo_policies(struct runner *r, const cJSON *record, struct errbuf *eb)
+{
+	struct runner_target t[MANIFEST_SUBJECTS_MAX];
+	struct policy_shape shape;
+	size_t n;
+
+	if (runner_guard_record_targets(r, record, t, &n, eb) < 0)
+		return -1;
 	if (n == 0)
 		return 0;
 	policy_shape_init(&shape);
