@@ -3,7 +3,7 @@
 # Provisions this machine with install.yml (inventory/local.ini) and checks the result: setuid sudo
 # and doas in the prefix, and RootAsRole's dosr-json and dosr-cbor built from the crate registry
 # with their file capabilities, all granting the bench user /usr/bin/true and denying anything
-# else, a second
+# else, each of them for the bench group only (root:<group>, nothing for other users); a second
 # run with changed=0, a --check run, a valid facts.json, and the system's sudo/sudoers/PAM files
 # (contents and listing) unchanged.
 set -u
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 . tests/lib/tap.sh
-need ansible-playbook jq getcap
+need ansible-playbook jq getcap runuser
 
 tmp=$(mktemp -d /tmp/rp-it10.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -47,14 +47,18 @@ if [ $rc -eq 0 ]; then ok "first run of the playbook ($((t1 - t0)) s)"; else
 	grep -E 'fatal|FAILED|msg' "$tmp/run1.log" | tail -15
 fi
 
+user=$(jq -r .bench_user "$prefix/facts.json" 2>/dev/null)
+uid=$(jq -r .bench_uid "$prefix/facts.json" 2>/dev/null)
+# The group the privileged tools are for: facts.json's, else the bench user's own.
+group=$(jq -r '.privileged_group // empty' "$prefix/facts.json" 2>/dev/null)
+group=${group:-$(id -gn "${user:-rarperf}" 2>/dev/null)}
+gid=$(getent group "${group:-rarperf}" | cut -d: -f3)
 mode_of() { stat -c '%u:%g %a' "$1" 2>/dev/null; }
-check "prefix sudo is setuid root" test "$(mode_of "$prefix/bin/sudo")" = "0:0 4755"
-check "prefix doas is setuid root" test "$(mode_of "$prefix/bin/doas")" = "0:0 4755"
+check "prefix sudo is setuid root for group ${group:-?} only (4750)" test "$(mode_of "$prefix/bin/sudo")" = "0:$gid 4750"
+check "prefix doas is setuid root for group ${group:-?} only (4750)" test "$(mode_of "$prefix/bin/doas")" = "0:$gid 4750"
 check "visudo is in the prefix" test -x "$prefix/sbin/visudo"
 check "sudo reads the prefix's sudoers" sh -c "'$prefix/bin/sudo' -V | grep -q 'Sudoers path: $prefix/etc/sudoers'"
 
-user=$(jq -r .bench_user "$prefix/facts.json" 2>/dev/null)
-uid=$(jq -r .bench_uid "$prefix/facts.json" 2>/dev/null)
 check "the bench user exists with the uid in facts.json" test "$(id -u "${user:-rarperf}" 2>/dev/null)" = "$uid"
 as_bench() { runuser -u "${user:-rarperf}" -- "$@" </dev/null >/dev/null 2>&1; }
 check "bench user: sudo -n /usr/bin/true is granted" as_bench "$prefix/bin/sudo" -n /usr/bin/true
@@ -98,15 +102,15 @@ check "facts.json: paths in the prefix" sh -c "jq -e '.prefix == \"$prefix\" and
 for d in dosr-json dosr-cbor; do
 	check "facts.json: $d present, crate $(jq -r '.tools["'$d'"].version' "$f" 2>/dev/null), built with $(jq -r '.tools["'$d'"].rustc' "$f" 2>/dev/null)" \
 		sh -c "jq -e '.tools[\"$d\"] | .present and (.version | test(\"^[0-9]+[.][0-9]+[.][0-9]+\$\")) and (.cargo | startswith(\"cargo \")) and (.rustc | startswith(\"rustc \")) and .settings_baked.RAR_CFG_IMMUTABLE == \"false\" and .pam == false' '$f' >/dev/null"
-	check "$d: root:root 0555 with RootAsRole's file capabilities (=p)" \
-		sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/$d')\" = '0:0 555' ] && getcap '$prefix/bin/$d' | grep -q ' =p\$'"
+	check "$d: root:${group:-?} 0750 with RootAsRole's file capabilities (=p)" \
+		sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/$d')\" = '0:$gid 750' ] && getcap '$prefix/bin/$d' | grep -q ' =p\$'"
 	check "bench user: $d /usr/bin/true is granted" as_bench "$prefix/bin/$d" /usr/bin/true
 	check "bench user: $d /usr/bin/id is denied" sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/$d' /usr/bin/id </dev/null >/dev/null 2>&1"
 done
 check "facts.json: sudo-rs present from the crate registry, its policy in the prefix" \
 	sh -c "jq -e '.tools[\"sudo-rs\"] | .present and (.source | startswith(\"crates.io:sudo-rs@\")) and .policy == \"$prefix/etc/sudoers-rs\"' '$f' >/dev/null"
-check "sudo-rs is setuid root in the prefix, visudo-rs beside it" \
-	sh -c "[ \"\$(stat -c '%u %a' '$prefix/bin/sudo-rs')\" = '0 4755' ] && '$prefix/sbin/visudo-rs' -c -f '$prefix/etc/sudoers-rs' >/dev/null"
+check "sudo-rs is setuid root for group ${group:-?} only (4750), visudo-rs beside it" \
+	sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/sudo-rs')\" = '0:$gid 4750' ] && '$prefix/sbin/visudo-rs' -c -f '$prefix/etc/sudoers-rs' >/dev/null"
 check "facts.json: RootAsRole 4.0.3 built too, and PAM noted for it" \
 	sh -c "jq -e '.tools[\"dosr-4.0.3-cbor\"] | .present and .version == \"4.0.3\" and .pam == true' '$f' >/dev/null"
 check "facts.json: dosr-json reads JSON, dosr-cbor CBOR, each from its own settings file" \
