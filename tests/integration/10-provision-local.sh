@@ -3,7 +3,8 @@
 # Provisions this machine with install.yml (inventory/local.ini) and checks the result: setuid sudo
 # and doas in the prefix, and RootAsRole's dosr-json and dosr-cbor built from the crate registry
 # with their file capabilities, all granting the bench user /usr/bin/true and denying anything
-# else, each of them for the bench group only (root:<group>, nothing for other users); a second
+# else; every setuid or capability file of the prefix runnable by the bench group only (another
+# user's exec is refused with "Permission denied", exit 126), as facts.json records; a second
 # run with changed=0, a --check run, a valid facts.json, and the system's sudo/sudoers/PAM files
 # (contents and listing) unchanged.
 set -u
@@ -115,6 +116,46 @@ check "facts.json: RootAsRole 4.0.3 built too, and PAM noted for it" \
 	sh -c "jq -e '.tools[\"dosr-4.0.3-cbor\"] | .present and .version == \"4.0.3\" and .pam == true' '$f' >/dev/null"
 check "facts.json: dosr-json reads JSON, dosr-cbor CBOR, each from its own settings file" \
 	sh -c "jq -e '.tools[\"dosr-json\"].settings_baked.RAR_CFG_TYPE == \"json\" and .tools[\"dosr-cbor\"].settings_baked.RAR_CFG_TYPE == \"cbor\" and .tools[\"dosr-cbor\"].policy == \"$prefix/etc/rootasrole-cbor.bin\"' '$f' >/dev/null"
+# --- the prefix's privileged tools are for the bench group only --------------------------------
+# Every setuid, setgid or file-capability file of the prefix, found as an auditor would (find,
+# getcap -r), not from facts.json: root:<group> 4750 (setuid) or 0750 (capabilities, kept through
+# both runs); a user outside the group (nobody) cannot exec it, the bench user can.
+{
+	find "$prefix" -xdev -type f \( -perm -4000 -o -perm -2000 \) -print
+	getcap -r "$prefix" 2>/dev/null | sed 's/ [^ ]*$//'
+} | LC_ALL=C sort -u >"$tmp/privileged"
+jq -r '.tools | to_entries[] | select(.value.present) | select(.key | test("^(sudo|doas|sudo-rs|dosr-.*)$"))
+	| .value.path' "$f" 2>/dev/null | LC_ALL=C sort >"$tmp/tools"
+check "setuid or capability files: sudo, doas, sudo-rs and each dosr ($(grep -c . "$tmp/privileged") files)" \
+	sh -c "grep -q dosr '$tmp/tools' && [ -z \"\$(LC_ALL=C comm -23 '$tmp/tools' '$tmp/privileged')\" ]"
+# try ARGS NAME: a call that would run /usr/bin/true as root if the exec were allowed.
+try_args() { case $1 in sudo | doas | sudo-rs) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
+# harmless_args NAME: a call that runs nothing as root.
+harmless_args() { case $1 in sudo | sudo-rs) echo -V ;; doas) echo "-C $prefix/etc/doas.conf" ;; dosr*) echo --version ;; *) echo --version ;; esac; }
+jqt() { jq -e "$@" >/dev/null 2>&1; }
+exec_refused() { [ "$1" -eq 126 ] && case $2 in *"Permission denied"*) true ;; *) false ;; esac; }
+while IFS= read -r p; do
+	n=${p#"$prefix"/}
+	if [ -u "$p" ]; then m=4750; else m=750; fi
+	check "$n: root:${group:-?} $m (nothing for other users)" test "$(mode_of "$p")" = "0:$gid $m"
+	# shellcheck disable=SC2046 # the arguments are words
+	out=$(runuser -u nobody -- "$p" $(try_args "${n##*/}") </dev/null 2>&1)
+	rc=$?
+	check "nobody (not in ${group:-?}): $n $(try_args "${n##*/}") is refused at exec (exit $rc)" \
+		exec_refused "$rc" "$out"
+	# shellcheck disable=SC2046
+	check "bench user: $n $(harmless_args "${n##*/}") runs" as_bench "$p" $(harmless_args "${n##*/}")
+done <"$tmp/privileged"
+check "facts.json: privileged_group is ${group:-?}" jqt --arg g "${group:-?}" '.privileged_group == $g' "$f"
+while IFS= read -r t; do
+	p=$(jq -r --arg t "$t" '.tools[$t].path' "$f")
+	a=$(stat -c '%04a %U:%G' "$p" 2>/dev/null)
+	check "facts.json: $t's access is the installed \"$a\"" jqt --arg t "$t" --arg a "$a" '.tools[$t].access == $a' "$f"
+done < <(jq -r '.tools | to_entries[] | select(.value.present) | .key' "$f" 2>/dev/null)
+while IFS= read -r p; do printf '%s\t%s\n' "$p" "$(stat -c '%04a %U:%G' "$p")"; done <"$tmp/privileged" |
+	jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {(.[0]): .[1]}) | add // {}' >"$tmp/privileged.json"
+check "facts.json: privileged_files lists each of them with its access" \
+	jqt --slurpfile w "$tmp/privileged.json" '.privileged_files == $w[0]' "$f"
 check "no temporary file left beside facts.json" sh -c "! ls -a '$prefix' | grep -q '^\.facts\|ansible.*tmp'"
 
 snapshot >"$tmp/after"
