@@ -4,7 +4,7 @@
 # and doas in the prefix, and RootAsRole's dosr-json and dosr-cbor built from the crate registry
 # with their file capabilities, all granting the bench user /usr/bin/true and denying anything
 # else; every setuid or capability file of the prefix runnable by the bench group only (another
-# user's exec is refused with "Permission denied", exit 126), as facts.json records; a second
+# user's exec of it fails: "Permission denied"), as facts.json records; a second
 # run with changed=0, a --check run, a valid facts.json, and the system's sudo/sudoers/PAM files
 # (contents and listing) unchanged.
 set -u
@@ -128,12 +128,20 @@ jq -r '.tools | to_entries[] | select(.value.present) | select(.key | test("^(su
 	| .value.path' "$f" 2>/dev/null | LC_ALL=C sort >"$tmp/tools"
 check "setuid or capability files: sudo, doas, sudo-rs and each dosr ($(grep -c . "$tmp/privileged") files)" \
 	sh -c "grep -q dosr '$tmp/tools' && [ -z \"\$(LC_ALL=C comm -23 '$tmp/tools' '$tmp/privileged')\" ]"
-# try ARGS NAME: a call that would run /usr/bin/true as root if the exec were allowed.
+# try_args NAME: a call that would run /usr/bin/true as root if the exec were allowed.
 try_args() { case $1 in sudo | doas | sudo-rs) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
 # harmless_args NAME: a call that runs nothing as root.
 harmless_args() { case $1 in sudo | sudo-rs) echo -V ;; doas) echo "-C $prefix/etc/doas.conf" ;; dosr*) echo --version ;; *) echo --version ;; esac; }
 jqt() { jq -e "$@" >/dev/null 2>&1; }
-exec_refused() { [ "$1" -eq 126 ] && case $2 in *"Permission denied"*) true ;; *) false ;; esac; }
+# exec_refused RC OUTPUT PATH: the kernel refused to exec PATH (EACCES). runuser 2.38 then says
+# "runuser: failed to execute PATH: Permission denied" and exits 1 (a shell's exec exits 126); a
+# tool's own refusal (dosr prints "Permission denied" too) is not an exec failure.
+exec_refused() {
+	[ "$1" -ne 0 ] || return 1
+	case $2 in *"failed to execute $3: Permission denied"*) return 0 ;; esac
+	[ "$1" -eq 126 ] && case $2 in *"$3"*"Permission denied"*) return 0 ;; esac
+	return 1
+}
 while IFS= read -r p; do
 	n=${p#"$prefix"/}
 	if [ -u "$p" ]; then m=4750; else m=750; fi
@@ -141,8 +149,8 @@ while IFS= read -r p; do
 	# shellcheck disable=SC2046 # the arguments are words
 	out=$(runuser -u nobody -- "$p" $(try_args "${n##*/}") </dev/null 2>&1)
 	rc=$?
-	check "nobody (not in ${group:-?}): $n $(try_args "${n##*/}") is refused at exec (exit $rc)" \
-		exec_refused "$rc" "$out"
+	check "nobody (not in ${group:-?}): $n $(try_args "${n##*/}") is refused at exec (exit $rc: $(echo "$out" | head -1))" \
+		exec_refused "$rc" "$out" "$p"
 	# shellcheck disable=SC2046
 	check "bench user: $n $(harmless_args "${n##*/}") runs" as_bench "$p" $(harmless_args "${n##*/}")
 done <"$tmp/privileged"
