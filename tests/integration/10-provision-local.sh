@@ -3,7 +3,8 @@
 # Provisions this machine with install.yml (inventory/local.ini) and checks the result: setuid sudo
 # and doas in the prefix, and RootAsRole's dosr-json and dosr-cbor built from the crate registry
 # with their file capabilities, all granting the bench user /usr/bin/true and denying anything
-# else, a second
+# else; every setuid or capability file of the prefix runnable by the bench group only (another
+# user's exec of it fails: "Permission denied"), as facts.json records; a second
 # run with changed=0, a --check run, a valid facts.json, and the system's sudo/sudoers/PAM files
 # (contents and listing) unchanged.
 set -u
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 . tests/lib/tap.sh
-need ansible-playbook jq getcap
+need ansible-playbook jq getcap runuser
 
 tmp=$(mktemp -d /tmp/rp-it10.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -47,14 +48,18 @@ if [ $rc -eq 0 ]; then ok "first run of the playbook ($((t1 - t0)) s)"; else
 	grep -E 'fatal|FAILED|msg' "$tmp/run1.log" | tail -15
 fi
 
+user=$(jq -r .bench_user "$prefix/facts.json" 2>/dev/null)
+uid=$(jq -r .bench_uid "$prefix/facts.json" 2>/dev/null)
+# The group the privileged tools are for: facts.json's, else the bench user's own.
+group=$(jq -r '.privileged_group // empty' "$prefix/facts.json" 2>/dev/null)
+group=${group:-$(id -gn "${user:-rarperf}" 2>/dev/null)}
+gid=$(getent group "${group:-rarperf}" | cut -d: -f3)
 mode_of() { stat -c '%u:%g %a' "$1" 2>/dev/null; }
-check "prefix sudo is setuid root" test "$(mode_of "$prefix/bin/sudo")" = "0:0 4755"
-check "prefix doas is setuid root" test "$(mode_of "$prefix/bin/doas")" = "0:0 4755"
+check "prefix sudo is setuid root for group ${group:-?} only (4750)" test "$(mode_of "$prefix/bin/sudo")" = "0:$gid 4750"
+check "prefix doas is setuid root for group ${group:-?} only (4750)" test "$(mode_of "$prefix/bin/doas")" = "0:$gid 4750"
 check "visudo is in the prefix" test -x "$prefix/sbin/visudo"
 check "sudo reads the prefix's sudoers" sh -c "'$prefix/bin/sudo' -V | grep -q 'Sudoers path: $prefix/etc/sudoers'"
 
-user=$(jq -r .bench_user "$prefix/facts.json" 2>/dev/null)
-uid=$(jq -r .bench_uid "$prefix/facts.json" 2>/dev/null)
 check "the bench user exists with the uid in facts.json" test "$(id -u "${user:-rarperf}" 2>/dev/null)" = "$uid"
 as_bench() { runuser -u "${user:-rarperf}" -- "$@" </dev/null >/dev/null 2>&1; }
 check "bench user: sudo -n /usr/bin/true is granted" as_bench "$prefix/bin/sudo" -n /usr/bin/true
@@ -98,19 +103,67 @@ check "facts.json: paths in the prefix" sh -c "jq -e '.prefix == \"$prefix\" and
 for d in dosr-json dosr-cbor; do
 	check "facts.json: $d present, crate $(jq -r '.tools["'$d'"].version' "$f" 2>/dev/null), built with $(jq -r '.tools["'$d'"].rustc' "$f" 2>/dev/null)" \
 		sh -c "jq -e '.tools[\"$d\"] | .present and (.version | test(\"^[0-9]+[.][0-9]+[.][0-9]+\$\")) and (.cargo | startswith(\"cargo \")) and (.rustc | startswith(\"rustc \")) and .settings_baked.RAR_CFG_IMMUTABLE == \"false\" and .pam == false' '$f' >/dev/null"
-	check "$d: root:root 0555 with RootAsRole's file capabilities (=p)" \
-		sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/$d')\" = '0:0 555' ] && getcap '$prefix/bin/$d' | grep -q ' =p\$'"
+	check "$d: root:${group:-?} 0750 with RootAsRole's file capabilities (=p)" \
+		sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/$d')\" = '0:$gid 750' ] && getcap '$prefix/bin/$d' | grep -q ' =p\$'"
 	check "bench user: $d /usr/bin/true is granted" as_bench "$prefix/bin/$d" /usr/bin/true
 	check "bench user: $d /usr/bin/id is denied" sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/$d' /usr/bin/id </dev/null >/dev/null 2>&1"
 done
 check "facts.json: sudo-rs present from the crate registry, its policy in the prefix" \
 	sh -c "jq -e '.tools[\"sudo-rs\"] | .present and (.source | startswith(\"crates.io:sudo-rs@\")) and .policy == \"$prefix/etc/sudoers-rs\"' '$f' >/dev/null"
-check "sudo-rs is setuid root in the prefix, visudo-rs beside it" \
-	sh -c "[ \"\$(stat -c '%u %a' '$prefix/bin/sudo-rs')\" = '0 4755' ] && '$prefix/sbin/visudo-rs' -c -f '$prefix/etc/sudoers-rs' >/dev/null"
+check "sudo-rs is setuid root for group ${group:-?} only (4750), visudo-rs beside it" \
+	sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/sudo-rs')\" = '0:$gid 4750' ] && '$prefix/sbin/visudo-rs' -c -f '$prefix/etc/sudoers-rs' >/dev/null"
 check "facts.json: RootAsRole 4.0.3 built too, and PAM noted for it" \
 	sh -c "jq -e '.tools[\"dosr-4.0.3-cbor\"] | .present and .version == \"4.0.3\" and .pam == true' '$f' >/dev/null"
 check "facts.json: dosr-json reads JSON, dosr-cbor CBOR, each from its own settings file" \
 	sh -c "jq -e '.tools[\"dosr-json\"].settings_baked.RAR_CFG_TYPE == \"json\" and .tools[\"dosr-cbor\"].settings_baked.RAR_CFG_TYPE == \"cbor\" and .tools[\"dosr-cbor\"].policy == \"$prefix/etc/rootasrole-cbor.bin\"' '$f' >/dev/null"
+# --- the prefix's privileged tools are for the bench group only --------------------------------
+# Every setuid, setgid or file-capability file of the prefix, found as an auditor would (find,
+# getcap -r), not from facts.json: root:<group> 4750 (setuid) or 0750 (capabilities, kept through
+# both runs); a user outside the group (nobody) cannot exec it, the bench user can.
+{
+	find "$prefix" -xdev -type f \( -perm -4000 -o -perm -2000 \) -print
+	getcap -r "$prefix" 2>/dev/null | sed 's/ [^ ]*$//'
+} | LC_ALL=C sort -u >"$tmp/privileged"
+jq -r '.tools | to_entries[] | select(.value.present) | select(.key | test("^(sudo|doas|sudo-rs|dosr-.*)$"))
+	| .value.path' "$f" 2>/dev/null | LC_ALL=C sort >"$tmp/tools"
+check "setuid or capability files: sudo, doas, sudo-rs and each dosr ($(grep -c . "$tmp/privileged") files)" \
+	sh -c "grep -q dosr '$tmp/tools' && [ -z \"\$(LC_ALL=C comm -23 '$tmp/tools' '$tmp/privileged')\" ]"
+# try_args NAME: a call that would run /usr/bin/true as root if the exec were allowed.
+try_args() { case $1 in sudo | doas | sudo-rs) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
+# harmless_args NAME: a call that runs nothing as root.
+harmless_args() { case $1 in sudo | sudo-rs) echo -V ;; doas) echo "-C $prefix/etc/doas.conf" ;; dosr*) echo --version ;; *) echo --version ;; esac; }
+jqt() { jq -e "$@" >/dev/null 2>&1; }
+# exec_refused RC OUTPUT PATH: the kernel refused to exec PATH (EACCES). runuser 2.38 then says
+# "runuser: failed to execute PATH: Permission denied" and exits 1 (a shell's exec exits 126); a
+# tool's own refusal (dosr prints "Permission denied" too) is not an exec failure.
+exec_refused() {
+	[ "$1" -ne 0 ] || return 1
+	case $2 in *"failed to execute $3: Permission denied"*) return 0 ;; esac
+	[ "$1" -eq 126 ] && case $2 in *"$3"*"Permission denied"*) return 0 ;; esac
+	return 1
+}
+while IFS= read -r p; do
+	n=${p#"$prefix"/}
+	if [ -u "$p" ]; then m=4750; else m=750; fi
+	check "$n: root:${group:-?} $m (nothing for other users)" test "$(mode_of "$p")" = "0:$gid $m"
+	# shellcheck disable=SC2046 # the arguments are words
+	out=$(runuser -u nobody -- "$p" $(try_args "${n##*/}") </dev/null 2>&1)
+	rc=$?
+	check "nobody (not in ${group:-?}): $n $(try_args "${n##*/}") is refused at exec (exit $rc: $(echo "$out" | head -1))" \
+		exec_refused "$rc" "$out" "$p"
+	# shellcheck disable=SC2046
+	check "bench user: $n $(harmless_args "${n##*/}") runs" as_bench "$p" $(harmless_args "${n##*/}")
+done <"$tmp/privileged"
+check "facts.json: privileged_group is ${group:-?}" jqt --arg g "${group:-?}" '.privileged_group == $g' "$f"
+while IFS= read -r t; do
+	p=$(jq -r --arg t "$t" '.tools[$t].path' "$f")
+	a=$(stat -c '%04a %U:%G' "$p" 2>/dev/null)
+	check "facts.json: $t's access is the installed \"$a\"" jqt --arg t "$t" --arg a "$a" '.tools[$t].access == $a' "$f"
+done < <(jq -r '.tools | to_entries[] | select(.value.present) | .key' "$f" 2>/dev/null)
+while IFS= read -r p; do printf '%s\t%s\n' "$p" "$(stat -c '%04a %U:%G' "$p")"; done <"$tmp/privileged" |
+	jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {(.[0]): .[1]}) | add // {}' >"$tmp/privileged.json"
+check "facts.json: privileged_files lists each of them with its access" \
+	jqt --slurpfile w "$tmp/privileged.json" '.privileged_files == $w[0]' "$f"
 check "no temporary file left beside facts.json" sh -c "! ls -a '$prefix' | grep -q '^\.facts\|ansible.*tmp'"
 
 snapshot >"$tmp/after"

@@ -2,7 +2,7 @@
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 # Provisions two test hosts (real sshds in network namespaces, each with a private /opt/rarperf,
 # tests/lib/nshosts.sh) over SSH with the same install.yml, then checks each host's own prefix:
-# setuid sudo and doas granting the bench user /usr/bin/true, a facts file, the coordinator's key
+# setuid sudo and doas (for the bench group only) granting the bench user /usr/bin/true, a facts file, the coordinator's key
 # authorised once, and the hosts' keys recorded in the inventory's known_hosts.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -52,8 +52,8 @@ fi
 for h in "$a" "$b"; do
 	st=$NSHOSTS_STATE/$h/prefix
 	check "$h: its private prefix holds sudo, doas and facts.json" test -x "$st/bin/sudo" -a -x "$st/bin/doas" -a -f "$st/facts.json"
-	check "$h: sudo and doas setuid root (seen inside the host)" \
-		test "$(nshosts_exec "$h" stat -c %u:%a /opt/rarperf/bin/sudo /opt/rarperf/bin/doas | tr '\n' ' ')" = "0:4755 0:4755 "
+	check "$h: sudo and doas setuid root for the bench group only (seen inside the host)" \
+		test "$(nshosts_exec "$h" stat -c %u:%G:%a /opt/rarperf/bin/sudo /opt/rarperf/bin/doas | tr '\n' ' ')" = "0:rarperf:4750 0:rarperf:4750 "
 	check "$h: bench user runs sudo -n /usr/bin/true" nshosts_exec "$h" runuser -u rarperf -- /opt/rarperf/bin/sudo -n /usr/bin/true
 	check "$h: bench user runs doas -n /usr/bin/true" nshosts_exec "$h" runuser -u rarperf -- /opt/rarperf/bin/doas -n /usr/bin/true
 	check "$h: bench user is denied sudo -n /usr/bin/id (exit 1)" denied "$h" sudo

@@ -29,6 +29,10 @@ trap 'exit 130' INT TERM
 
 user=$(jq -r .bench_user "$facts")
 uid=$(jq -r .bench_uid "$facts")
+# The group the dosr binaries are for (facts.json's privileged_group, else the bench user's own):
+# a filler account needs it to reach dosr's own refusal.
+group=$(jq -r '.privileged_group // empty' "$facts")
+group=${group:-$(id -gn "$user")}
 # Every RootAsRole binary the facts list as present: name, format, settings file, data file.
 jq -r '.tools | to_entries[] | select(.key | startswith("dosr")) | select(.value.present)
 	| [.key, .value.format, .value.settings, .value.policy, .value.version] | @tsv' "$facts" >"$tmp/dosrs"
@@ -107,7 +111,7 @@ while IFS=$'\t' read -r name format settings data version; do
 		write "$name" "$format" "$settings" "$data" --roles 3 --users 2 --tasks 5 --commands 2 \
 			--uid "$uid" --match "$m" >/dev/null 2>&1
 		userdel "$filler" >/dev/null 2>&1
-		if useradd -M -N -o -u "$fuid" -g nogroup -s /usr/sbin/nologin "$filler" >/dev/null 2>&1; then
+		if useradd -M -N -o -u "$fuid" -g "$group" -s /usr/sbin/nologin "$filler" >/dev/null 2>&1; then
 			out=$(run "$filler" "$bin" /usr/bin/true)
 			check "$name --match $m: filler uid $fuid (a role without the command) refused" refused "$out" || echo "# $out"
 		else

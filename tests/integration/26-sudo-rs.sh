@@ -37,9 +37,13 @@ etc_state >"$tmp/etc.before"
 
 check "facts.json: sudo-rs present, version $(jq -r '.tools["sudo-rs"].version' "$facts"), policy in the prefix" \
 	jq -e '.tools["sudo-rs"] | .present and .policy_mounted_at == "/etc/sudoers-rs" and (.policy | startswith("'"$prefix"'/"))' "$facts"
-check "sudo-rs is setuid root" [ "$(stat -c '%u %a' "$SUDORS")" = "0 4755" ]
 user=$(jq -r .bench_user "$facts")
 uid=$(jq -r .bench_uid "$facts")
+# The group sudo-rs is for (facts.json's privileged_group, else the bench user's own): a filler
+# account needs it to reach sudo-rs's own refusal.
+group=$(jq -r '.privileged_group // empty' "$facts")
+group=${group:-$(id -gn "$user")}
+check "sudo-rs is setuid root for group $group only" [ "$(stat -c '%u:%G %a' "$SUDORS")" = "0:$group 4750" ]
 policy=$tmp/sudoers-rs
 
 # as_ns AS CMD...: runs CMD as AS (runuser) in a private mount namespace where /etc/sudoers-rs is
@@ -86,7 +90,7 @@ check "--command /usr/bin/id: /usr/bin/true refused" refused "$out" || echo "# $
 # A filler uid of the first role (the match sits in the last) is refused.
 "$CONFGEN" --roles 3 --users 2 --tasks 5 --commands 2 --uid "$uid" --sudoers-layout per-task \
 	--sudoers "$policy" >/dev/null 2>&1
-if useradd -M -N -o -u 2147483648 -g nogroup -s /usr/sbin/nologin "$filler" >/dev/null 2>&1; then
+if useradd -M -N -o -u 2147483648 -g "$group" -s /usr/sbin/nologin "$filler" >/dev/null 2>&1; then
 	out=$(as_ns "$filler" "$SUDORS" -n /usr/bin/true)
 	check "filler uid 2147483648 (first role) refused" refused "$out" || echo "# $out"
 else
