@@ -80,8 +80,8 @@ size_t jsonw_quoted_len(const char *s, size_t len)
 	for (size_t i = 0; i < len && s[i] != '\0'; i++) {
 		unsigned char ch = (unsigned char)s[i];
 
-		if (ch == '"' || ch == '\\' || ch == '\b' || ch == '\f' || ch == '\n' || ch == '\r' ||
-		    ch == '\t')
+		if (ch == '"' || ch == '\\' || ch == '\b' || ch == '\f' || ch == '\n' ||
+		    ch == '\r' || ch == '\t')
 			n += 2;
 		else if (ch < 0x20)
 			n += 6;
