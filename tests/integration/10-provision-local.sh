@@ -2,8 +2,9 @@
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 # Provisions this machine with install.yml (inventory/local.ini) and checks the result: setuid sudo
 # and doas in the prefix, and RootAsRole's dosr-json and dosr-cbor built from the crate registry
-# with their file capabilities, all granting the bench user /usr/bin/true and denying anything
-# else; every setuid or capability file of the prefix runnable by the bench group only (another
+# with their file capabilities, their policies granting nothing after provisioning (confgen
+# --deny-all), and with a confgen grant (written under the prefix's lock, then taken back) granting
+# the bench user /usr/bin/true and denying anything else; every setuid or capability file of the prefix runnable by the bench group only (another
 # user's exec of it fails: "Permission denied"), as facts.json records; a second
 # run with changed=0, a --check run, a valid facts.json, and the system's sudo/sudoers/PAM files
 # (contents and listing) unchanged.
@@ -62,6 +63,20 @@ check "sudo reads the prefix's sudoers" sh -c "'$prefix/bin/sudo' -V | grep -q '
 
 check "the bench user exists with the uid in facts.json" test "$(id -u "${user:-rarperf}" 2>/dev/null)" = "$uid"
 as_bench() { runuser -u "${user:-rarperf}" -- "$@" </dev/null >/dev/null 2>&1; }
+# As provisioned, no policy grants anything (no standing root grant), even with other arguments.
+check "as provisioned: sudo -n /usr/bin/true is refused (the policy grants nothing)" \
+	sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/sudo' -n /usr/bin/true </dev/null >/dev/null 2>&1 && grep -q 'match=none' '$prefix/etc/sudoers'"
+check "as provisioned: doas -n /usr/bin/true --anything is refused" \
+	sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/doas' -n /usr/bin/true --anything </dev/null >/dev/null 2>&1 && grep -q 'match=none' '$prefix/etc/doas.conf'"
+# A grant, as a sweep point writes it, under the lock a sweep holds; taken back at the end.
+prefix_lock "$prefix" "10-provision-local.sh"
+"$prefix/bin/confgen" --uid "$uid" --sudoers "$prefix/etc/sudoers" --doas "$prefix/etc/doas.conf" >/dev/null
+for d in dosr-json dosr-cbor; do
+	case $d in
+	dosr-json) "$prefix/bin/confgen" --uid "$uid" --rar-json "$prefix/etc/rootasrole-json.json" >/dev/null ;;
+	dosr-cbor) "$prefix/bin/confgen" --uid "$uid" --rar-cbor "$prefix/etc/rootasrole-cbor.json" >/dev/null ;;
+	esac
+done
 check "bench user: sudo -n /usr/bin/true is granted" as_bench "$prefix/bin/sudo" -n /usr/bin/true
 check "bench user: doas -n /usr/bin/true is granted" as_bench "$prefix/bin/doas" -n /usr/bin/true
 check "bench user: sudo -n /usr/bin/id is denied" sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/sudo' -n /usr/bin/id </dev/null >/dev/null 2>&1"
@@ -108,6 +123,11 @@ for d in dosr-json dosr-cbor; do
 	check "bench user: $d /usr/bin/true is granted" as_bench "$prefix/bin/$d" /usr/bin/true
 	check "bench user: $d /usr/bin/id is denied" sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/$d' /usr/bin/id </dev/null >/dev/null 2>&1"
 done
+"$prefix/bin/confgen" --uid "$uid" --deny-all --sudoers "$prefix/etc/sudoers" --doas "$prefix/etc/doas.conf" \
+	--rar-json "$prefix/etc/rootasrole-json.json" --rar-cbor "$prefix/etc/rootasrole-cbor.json" >/dev/null
+prefix_unlock "$prefix"
+check "the grant taken back: dosr-json /usr/bin/true refused again" \
+	sh -c "! runuser -u '${user:-rarperf}' -- '$prefix/bin/dosr-json' /usr/bin/true </dev/null >/dev/null 2>&1"
 check "facts.json: sudo-rs present from the crate registry, its policy in the prefix" \
 	sh -c "jq -e '.tools[\"sudo-rs\"] | .present and (.source | startswith(\"crates.io:sudo-rs@\")) and .policy == \"$prefix/etc/sudoers-rs\"' '$f' >/dev/null"
 check "sudo-rs is setuid root for group ${group:-?} only (4750), visudo-rs beside it" \
