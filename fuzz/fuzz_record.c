@@ -1,4 +1,5 @@
-/* fuzz_record: libFuzzer target for the record a crashed manifest run leaves (PREFIX/run/state.json). */
+/* fuzz_record: libFuzzer target for the record a crashed manifest run leaves
+ * (PREFIX/run/state.json). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
