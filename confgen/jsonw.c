@@ -73,6 +73,24 @@ static void jsonw_quoted(struct jsonw *w, const char *s, size_t len)
 	free(copy);
 }
 
+size_t jsonw_quoted_len(const char *s, size_t len)
+{
+	size_t n = 2;
+
+	for (size_t i = 0; i < len && s[i] != '\0'; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\' || ch == '\b' || ch == '\f' || ch == '\n' ||
+		    ch == '\r' || ch == '\t')
+			n += 2;
+		else if (ch < 0x20)
+			n += 6;
+		else
+			n += 1;
+	}
+	return n;
+}
+
 void jsonw_key(struct jsonw *w, const char *key)
 {
 	jsonw_before_item(w);

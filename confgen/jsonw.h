@@ -39,6 +39,15 @@ void jsonw_string(struct jsonw *w, const char *s);
 void jsonw_uint(struct jsonw *w, uint64_t v);
 void jsonw_bool(struct jsonw *w, bool v);
 
+/*
+ * The bytes jsonw_string_len(w, s, len) writes for the string itself, quotes
+ * included (not the separator or indentation before it): len + 2 when s
+ * needs no escape, else what cJSON prints (2 bytes for '"', '\\' and
+ * \b \f \n \r \t, 6 for another byte below 0x20, 1 for any other). s stops at
+ * its first NUL, as the writer's copy does. Pure; never fails.
+ */
+size_t jsonw_quoted_len(const char *s, size_t len);
+
 /* Returns 0 when every write so far succeeded and every container is closed, -1 otherwise. */
 int jsonw_finish(struct jsonw *w);
 

@@ -74,6 +74,36 @@ static void test_escaping_round_trips(void)
 	free(text);
 }
 
+/* jsonw_quoted_len is what jsonw_string_len writes, for every byte but NUL and for "". */
+static void test_quoted_len_matches_writer(void)
+{
+	char s[4] = "a?b";
+
+	for (int ch = 0; ch < 256; ch++) {
+		char *text = NULL;
+		size_t len = 0, n = ch == 0 ? 0 : 3;
+		FILE *out = open_memstream(&text, &len);
+		struct jsonw w;
+
+		CHECK(out != NULL);
+		if (out == NULL)
+			return;
+		s[1] = (char)ch;
+		jsonw_init(&w, out);
+		jsonw_string_len(&w, ch == 0 ? "" : s, n);
+		CHECK_INT_EQ(jsonw_finish(&w), 0);
+		fclose(out);
+		if (len != jsonw_quoted_len(ch == 0 ? "" : s, n)) {
+			fprintf(stderr, "  byte 0x%02x: wrote %zu, computed %zu\n", ch, len,
+				jsonw_quoted_len(s, n));
+			harness_failed_checks++;
+		}
+		free(text);
+	}
+	CHECK_INT_EQ(jsonw_quoted_len(tricky, strlen(tricky)),
+		     26); /* four 2-byte escapes, one 6-byte */
+}
+
 static void doc_unbalanced(struct jsonw *w)
 {
 	jsonw_object_begin(w);
@@ -117,5 +147,6 @@ int main(void)
 	RUN(test_layout_like_serde_pretty);
 	RUN(test_escaping_round_trips);
 	RUN(test_errors_are_sticky);
+	RUN(test_quoted_len_matches_writer);
 	return HARNESS_EXIT();
 }
