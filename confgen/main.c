@@ -11,6 +11,7 @@
 #include "policy_file.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
+#include "policy_size.h"
 #include "policy_sudoers.h"
 
 #define CONFGEN_EXIT_OK 0
@@ -27,6 +28,7 @@ struct config {
 	bool rar_format_cbor;    /* positional RAR_FILE is a CBOR settings file */
 	const char *rar_version; /* the RootAsRole version the files are for; NULL: 3.3.4 */
 	bool force;              /* replace files confgen did not write */
+	bool size_only;          /* --size: print each file's size, write nothing */
 };
 
 static void config_init(struct config *cfg)
@@ -67,6 +69,8 @@ static void usage(FILE *out)
 	    "                        /nonexistent (the state rarbench leaves between points)\n"
 	    "  --force               replace an existing file confgen did not write (refused\n"
 	    "                        otherwise)\n"
+	    "  --size                print the bytes each file would have (\"BYTES<TAB>FILE\",\n"
+	    "                        then the total), write nothing\n"
 	    "  -h, --help            this help\n"
 	    "  -V, --version         the version\n"
 	    "Limits: roles*tasks*commands <= 100000000, roles*users <= 10000000,\n"
@@ -112,6 +116,7 @@ enum {
 	OPT_RAR_VERSION,
 	OPT_DENY_ALL,
 	OPT_FORCE,
+	OPT_SIZE,
 };
 
 static const struct option long_options[] = {
@@ -133,6 +138,7 @@ static const struct option long_options[] = {
     {"rar-version", required_argument, NULL, OPT_RAR_VERSION},
     {"deny-all", no_argument, NULL, OPT_DENY_ALL},
     {"force", no_argument, NULL, OPT_FORCE},
+    {"size", no_argument, NULL, OPT_SIZE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -216,6 +222,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 			if (policy_rar_version_check(optarg, eb) != 0)
 				return errbuf_prefix(eb, "--rar-version");
 			cfg->rar_version = optarg;
+			break;
+		case OPT_SIZE:
+			cfg->size_only = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -371,6 +380,76 @@ out:
 	return rc;
 }
 
+/* One line "BYTES\tPATH" per file on stdout. */
+static void print_size(uint64_t bytes, const char *path)
+{
+	printf("%llu\t%s\n", (unsigned long long)bytes, path);
+}
+
+/*
+ * --size: what write_all would write, file by file in its order, then the
+ * total, computed by policy_size without writing anything. The RootAsRole
+ * settings name a path made absolute as the writer makes it.
+ */
+static int print_sizes(const struct config *cfg, struct errbuf *eb)
+{
+	struct policy *p = NULL;
+	struct policy_size_bytes sz;
+	char *named = NULL, *cbor_default = NULL;
+	const char *data = cfg->rar_cbor_data;
+	uint64_t total = 0;
+	int rc = -1;
+
+	p = policy_build(&cfg->shape, eb);
+	if (p == NULL)
+		goto out;
+	if (cfg->sudoers != NULL) {
+		if (policy_size(p, POLICY_FORMAT_SUDOERS, cfg->sudoers_layout, NULL, NULL, &sz,
+				eb) != 0)
+			goto out;
+		print_size(sz.policy_bytes, cfg->sudoers);
+		total += sz.policy_bytes;
+	}
+	if (cfg->doas != NULL) {
+		if (policy_size(p, POLICY_FORMAT_DOAS, cfg->sudoers_layout, NULL, NULL, &sz, eb) !=
+		    0)
+			goto out;
+		print_size(sz.policy_bytes, cfg->doas);
+		total += sz.policy_bytes;
+	}
+	if (cfg->rar_json != NULL) {
+		named = policy_file_abspath(cfg->rar_json, eb);
+		if (named == NULL || policy_size(p, POLICY_FORMAT_RAR_JSON, cfg->sudoers_layout,
+						 cfg->rar_version, named, &sz, eb) != 0)
+			goto out;
+		print_size(sz.policy_bytes, cfg->rar_json);
+		total += sz.policy_bytes;
+		free(named);
+		named = NULL;
+	}
+	if (cfg->rar_cbor != NULL) {
+		if (data == NULL && (data = cbor_default = policy_rar_cbor_default_data_path(
+					 cfg->rar_cbor)) == NULL) {
+			errbuf_set(eb, "out of memory");
+			goto out;
+		}
+		named = policy_file_abspath(data, eb);
+		if (named == NULL || policy_size(p, POLICY_FORMAT_RAR_CBOR, cfg->sudoers_layout,
+						 cfg->rar_version, named, &sz, eb) != 0)
+			goto out;
+		print_size(sz.policy_bytes, cfg->rar_cbor);
+		print_size(sz.data_bytes, data);
+		total += sz.policy_bytes + sz.data_bytes;
+	}
+	print_size(total, "total");
+	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : errbuf_set(eb, "stdout: write error");
+out:
+	free(named);
+	free(cbor_default);
+	policy_free(p);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -384,6 +463,13 @@ int main(int argc, char **argv)
 	if (rc != 0 || validate(&cfg, &eb) != 0) {
 		fprintf(stderr, "confgen: %s\n", eb.msg);
 		return CONFGEN_EXIT_USAGE;
+	}
+	if (cfg.size_only) {
+		if (print_sizes(&cfg, &eb) != 0) {
+			fprintf(stderr, "confgen: %s\n", eb.msg);
+			return CONFGEN_EXIT_FAIL;
+		}
+		return CONFGEN_EXIT_OK;
 	}
 	if (write_all(&cfg, &eb) != 0) {
 		fprintf(stderr, "confgen: %s\n", eb.msg);

@@ -275,15 +275,15 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 
 static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	static const char *const keys[] = {"name",        "description",   "subjects",
-					   "axes",        "match",         "command",
-					   "bench_user",  "warmup",        "min_runs",
-					   "max_runs",    "min_time_s",    "order",
-					   "seed",        "repetitions",   "sudoers_layout",
-					   "seed_compat", "rounds",        "precision",
-					   "estimator",   "contended",     "contention_limit",
-					   "remeasure",   "run_timeout_s", "unsafe_command",
-					   NULL};
+	static const char *const keys[] = {"name",           "description", "subjects",
+					   "axes",           "match",       "command",
+					   "bench_user",     "warmup",      "min_runs",
+					   "max_runs",       "min_time_s",  "order",
+					   "seed",           "repetitions", "sudoers_layout",
+					   "seed_compat",    "rounds",      "max_policy_bytes",
+					   "precision",      "estimator",   "contention_limit",
+					   "contended",      "remeasure",   "run_timeout_s",
+					   "unsafe_command", NULL};
 	const cJSON *j;
 	uint64_t v;
 	int e;
@@ -391,10 +391,23 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 			return manifest_fail(c, "$.min_time_s", "%g is out of range (0 to 86400)",
 					     j->valuedouble);
 		m->min_time_ns = (uint64_t)llround(j->valuedouble * 1e9);
+		/* Without max_runs nothing bounds a fast command's runs, each sample kept. */
+		if (m->max_runs == 0 && j->valuedouble > (double)MANIFEST_MIN_TIME_UNBOUNDED_MAX_S)
+			return manifest_fail(
+			    c, "$.min_time_s",
+			    "%g s without max_runs: a fast command would run for that long at "
+			    "every point, each run's sample kept; give max_runs, or at most %d s",
+			    j->valuedouble, MANIFEST_MIN_TIME_UNBOUNDED_MAX_S);
 	}
-	if (manifest_finish_precision(c, root, m) < 0)
+	v = m->max_policy_bytes;
+	if (manifest_get_uint(c, root, "$", "max_policy_bytes", (double)MANIFEST_POLICY_BYTES_MIN,
+			      (double)MANIFEST_POLICY_BYTES_MAX, &v) < 0)
 		return -1;
-	return parse_user(c, m);
+	m->max_policy_bytes = v;
+	if (manifest_finish_precision(c, root, m) < 0 || parse_user(c, m) < 0)
+		return -1;
+	/* Last: a policy's size depends on nearly every key above, the bench uid included. */
+	return manifest_check_policy_bytes(c, m);
 }
 
 bool manifest_command_is_safe(const char *command)
@@ -476,6 +489,7 @@ struct manifest *manifest_parse_for(const char *text, size_t len, const char *so
 	}
 	m->min_runs = 10;
 	m->min_time_ns = 3000000000ull; /* hyperfine's defaults */
+	m->max_policy_bytes = MANIFEST_POLICY_BYTES_DEFAULT;
 	m->match = POLICY_MATCH_LAST;
 	m->sudoers_layout = SUDOERS_LAYOUT_PER_ROLE;
 	m->order = MEASURE_ORDER_INTERLEAVED;

@@ -12,6 +12,7 @@
 #include "estimate.h"
 #include "measure.h"
 #include "policy.h"
+#include "policy_size.h"
 
 #define MANIFEST_FILE_MAX_BYTES (1024 * 1024)
 #define MANIFEST_SUBJECTS_MAX 16
@@ -19,6 +20,19 @@
 #define MANIFEST_AXIS_VALUE_MAX 1000000u
 #define MANIFEST_POINTS_MAX 100000u
 #define MANIFEST_STRING_MAX 4096
+/*
+ * max_policy_bytes: what one subject's policy files (rar-cbor: settings and
+ * data together) may weigh at one point, checked for every point when the
+ * manifest loads; the default, and the range the key accepts.
+ */
+#define MANIFEST_POLICY_BYTES_DEFAULT (256ull << 20)
+#define MANIFEST_POLICY_BYTES_MIN (1ull << 10)
+#define MANIFEST_POLICY_BYTES_MAX (64ull << 30)
+/*
+ * min_time_s above this needs max_runs: hyperfine's rule runs a fast command
+ * for as long as min_time_s asks, and every run's sample is kept.
+ */
+#define MANIFEST_MIN_TIME_UNBOUNDED_MAX_S 60
 
 /*
  * Precision mode ("precision": true or a percentage): the target and the
@@ -105,6 +119,7 @@ struct manifest {
 	uint32_t min_runs;
 	uint32_t max_runs; /* 0: no limit */
 	uint64_t min_time_ns;
+	uint64_t max_policy_bytes; /* per subject and point; checked at load */
 	enum measure_order order;
 	uint64_t seed;
 	uint32_t repetitions;
@@ -141,8 +156,11 @@ struct manifest {
  * in error messages ("experiments/x.json"). Every error is one line of the
  * form "SOURCE: $.json.path: what is wrong". Unknown keys, wrong types,
  * empty axes, unknown formats and a bench user missing from the passwd
- * database (or root) are errors. Returns NULL and fills eb on error; the
- * caller frees the result with manifest_free.
+ * database (or root) are errors, and so is a point where some subject's
+ * policy files would exceed max_policy_bytes (manifest_policy_bytes with no
+ * prefix; the message names the point, the subject, the size and the cap).
+ * Returns NULL and fills eb on error; the caller frees the result with
+ * manifest_free.
  */
 struct manifest *manifest_parse(const char *text, size_t len, const char *source,
 				struct errbuf *eb);
@@ -179,6 +197,31 @@ void manifest_free(struct manifest *m);
  * frees). Any other "{...}" is an error. Returns NULL and fills eb on error.
  */
 char *manifest_expand(const char *tmpl, const char *prefix, const char *command, struct errbuf *eb);
+
+/*
+ * Fills *out with the sizes of the policy files that subject (an index into
+ * m->subjects) gets at the point whose axis values are value (indexed by
+ * enum manifest_axis_id): the shape the runner writes there (bench uid,
+ * command, match, seed_compat, the subject's layout and RootAsRole version),
+ * sized by policy_size without writing anything.
+ *
+ * A RootAsRole file names a path (rar-json: itself; rar-cbor: its data
+ * file), so its size depends on the prefix. With prefix, the path is the
+ * subject's expanded and made absolute against the working directory, its
+ * directory resolved (realpath) when it exists, as the writer resolves it:
+ * then the sizes are exact. With prefix NULL (what the manifest alone says,
+ * as at load) "{prefix}" expands to "" and nothing is resolved: a RootAsRole
+ * file then comes out short by the bytes the prefix adds to its path.
+ *
+ * Nothing is kept between calls; each builds the point's policy (a few
+ * small allocations). The disk a point needs while it is written is the
+ * previous point's files plus these (the runner renames after writing).
+ * Returns 0, or -1 with eb filled (a subject out of range, a shape or path
+ * confgen would refuse, out of memory).
+ */
+int manifest_policy_bytes(const struct manifest *m, const uint32_t value[MANIFEST_AXIS_COUNT],
+			  size_t subject, const char *prefix, struct policy_size_bytes *out,
+			  struct errbuf *eb) __attribute__((warn_unused_result));
 
 /* "nb_roles", "nb_users", "nb_tasks", "nb_commands". */
 const char *manifest_axis_name(enum manifest_axis_id a);

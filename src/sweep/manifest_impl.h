@@ -83,6 +83,17 @@ int manifest_parse_axes(struct manifest_ctx *c, const cJSON *root, struct manife
 int manifest_check_sizes(struct manifest_ctx *c, const struct manifest *m);
 
 /*
+ * manifest_size.c. Checks that no subject's policy files exceed
+ * m->max_policy_bytes at any point of the sweep (repetitions do not change a
+ * policy): sizes grow with every count, so the point of every axis's
+ * largest value decides, and when it is over, the first point over in sweep
+ * order is named, with the subject, the size and the cap. Needs everything
+ * a policy depends on (axes, subjects, command, match, layouts, seed_compat,
+ * bench_uid). 0, or -1 with c->eb filled.
+ */
+int manifest_check_policy_bytes(struct manifest_ctx *c, const struct manifest *m);
+
+/*
  * manifest_precision.c. Reads "precision" (true, false or a percentage) and
  * "estimator", "contended", "contention_limit", "remeasure"; in
  * precision mode it sets the defaults of warmup, min_runs, max_runs, rounds

@@ -141,6 +141,12 @@ int sweep_parse_step_id(const struct sweep *s, const char *id, uint32_t rounds, 
 	return 0;
 }
 
+int sweep_point_policy_bytes(const struct manifest *m, const struct sweep_point *pt, size_t subject,
+			     const char *prefix, struct policy_size_bytes *out, struct errbuf *eb)
+{
+	return manifest_policy_bytes(m, pt->value, subject, prefix, out, eb);
+}
+
 void sweep_free(struct sweep *s)
 {
 	if (s == NULL)

@@ -69,6 +69,19 @@ void sweep_step_id(const struct sweep_point *p, uint32_t round, uint32_t rounds,
 int sweep_parse_step_id(const struct sweep *s, const char *id, uint32_t rounds, size_t *index,
 			uint32_t *round);
 
+/*
+ * The sizes of the policy files subject (an index into m->subjects) gets at
+ * point pt, written nothing: manifest_policy_bytes at pt's axis values (the
+ * repetition changes nothing). prefix as there: the --prefix directory for
+ * exact sizes, NULL for what the manifest alone says. For a dry-run plan:
+ * bytes per point and subject, and the disk a point needs while its files
+ * are written (the previous point's files are replaced only at the rename).
+ * Returns 0, or -1 with eb filled.
+ */
+int sweep_point_policy_bytes(const struct manifest *m, const struct sweep_point *pt, size_t subject,
+			     const char *prefix, struct policy_size_bytes *out, struct errbuf *eb)
+    __attribute__((warn_unused_result));
+
 /* Frees s. NULL is a no-op. */
 void sweep_free(struct sweep *s);
 

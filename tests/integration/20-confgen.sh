@@ -75,6 +75,19 @@ shape_case() {
 		notok "$name: confgen failed: $(cat "$d/err")"
 		return
 	fi
+	# --size, the same arguments: each file's exact size, nothing written (the files stay as they are).
+	local f expect="" before
+	for f in sudoers doas.conf rar.json rar-cbor.json rar-cbor.bin; do
+		expect="$expect$(stat -c %s "$d/$f")	$d/$f
+"
+	done
+	before=$(stat -c %Y.%i "$d"/*)
+	check "$name: --size prints each file's size as written" test "$("$confgen" --size --roles "$r" \
+		--users "$u" --tasks "$t" --commands "$c" --uid "$bench_uid" --match "$match" "$@" \
+		--sudoers "$d/sudoers" --doas "$d/doas.conf" --rar-json "$d/rar.json" \
+		--rar-cbor "$d/rar-cbor.json" | head -5)" = "${expect%
+}"
+	check "$name: --size writes nothing" test "$(stat -c %Y.%i "$d"/*)" = "$before"
 	check "$name: visudo -cf accepts the sudoers" quiet "$visudo" -cf "$d/sudoers"
 	check "$name: doas -C accepts doas.conf" quiet "$doas" -C "$d/doas.conf"
 	check "$name: doas -C permits the bench uid /usr/bin/true" \

@@ -236,4 +236,7 @@ bad precision-time "{\"name\":\"b\",\"bench_user\":\"$user\",\"precision\":1,\"m
 bad estimator "{\"name\":\"b\",\"bench_user\":\"$user\",\"estimator\":\"mode\",$S}" '$.estimator: unknown'
 bad too-large "{\"name\":\"b\",\"bench_user\":\"$user\",\"axes\":{\"nb_tasks\":[1,1000000],\"nb_commands\":[1,1000]},$S}" \
 	'$.axes: nb_roles=1 * nb_tasks=1000000 * nb_commands=1000 = 1000000000 commands at the largest point'
+bad policy-bytes "{\"name\":\"b\",\"bench_user\":\"$user\",\"axes\":{\"nb_tasks\":[10,1000000],\"nb_commands\":[100]},$S}" \
+	'$.axes: nb_roles=1,nb_users=1,nb_tasks=1000000,nb_commands=100: subject "sudo" (sudoers) would write'
+bad min-time "{\"name\":\"b\",\"bench_user\":\"$user\",\"min_time_s\":120,$S}" '$.min_time_s: 120 s without max_runs'
 tap_status

@@ -219,9 +219,10 @@ static void test_too_large_points(void)
 		  &eb);
 	CHECK(m != NULL);
 	manifest_free(m);
-	/* Exactly at the limits. */
+	/* Exactly at the limits: 10^8 commands, a 3.7 GB sudoers file (max_policy_bytes' own). */
 	m = parse(
-	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_roles\":[10],"
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"max_policy_bytes\":68719476736,"
+	    "\"axes\":{\"nb_roles\":[10],"
 	    "\"nb_users\":[1000000],\"nb_tasks\":[1000000],\"nb_commands\":[10]}," GOOD_SUBJECTS
 	    "}",
 	    &eb);
@@ -339,6 +340,151 @@ static void test_precision(void)
 		     "x.json: $.max_runs: 10000000 runs in rounds of 1 would take more than");
 }
 
+/*
+ * max_policy_bytes: the issue's 10^6 tasks x 100 commands refused at load
+ * under the default 256 MiB, in one line naming the point, the subject,
+ * the size and the cap; the key's own range.
+ */
+static void test_policy_bytes_cap(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m;
+	const char *big = "\"axes\":{\"nb_tasks\":[10,1000000],\"nb_commands\":[100]},";
+	char text[1024];
+
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", &eb);
+	CHECK(m != NULL && m->max_policy_bytes == MANIFEST_POLICY_BYTES_DEFAULT);
+	CHECK_INT_EQ(MANIFEST_POLICY_BYTES_DEFAULT, 268435456);
+	manifest_free(m);
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"t\",\"bench_user\":\"nobody\",%s" GOOD_SUBJECTS "}", big);
+	expect_error(text,
+		     "x.json: $.axes: nb_roles=1,nb_users=1,nb_tasks=1000000,nb_commands=100: "
+		     "subject \"sudo\" (sudoers) would write ");
+	expect_error(text, "would write 3129667485 bytes of policy (2.9 GiB)");
+	expect_error(text, "over max_policy_bytes 268435456 (256.0 MiB); shrink the axes or raise "
+			   "max_policy_bytes (at most 68719476736)");
+	/* Raised, it loads; the same for doas (10^8 rules, its limit) under the largest cap. */
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"t\",\"bench_user\":\"nobody\",\"max_policy_bytes\":68719476736,%s"
+		 "\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"},{\"id\":\"doas\","
+		 "\"format\":\"doas\"},{\"id\":\"j\",\"format\":\"rar-json\"},{\"id\":\"c\","
+		 "\"format\":\"rar-cbor\"}]}",
+		 big);
+	m = parse(text, &eb);
+	CHECK(m != NULL);
+	if (m == NULL)
+		fprintf(stderr, "  %s\n", eb.msg);
+	manifest_free(m);
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"max_policy_bytes\":1000," GOOD_SUBJECTS
+	    "}",
+	    "x.json: $.max_policy_bytes: 1000 is out of range (1024 to 68719476736)");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"max_policy_bytes\":"
+		     "68719476737," GOOD_SUBJECTS "}",
+		     "x.json: $.max_policy_bytes: 68719476737 is out of range");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"max_policy_bytes\":\"1G\"," GOOD_SUBJECTS
+	    "}",
+	    "x.json: $.max_policy_bytes: expected an integer, got a string");
+}
+
+/*
+ * Under any cap, the point named is the first one over it in sweep order,
+ * and its first subject over it: the same as sizing every point and
+ * subject (the check itself sizes one point per axis value).
+ */
+static void test_policy_bytes_first_point_over(void)
+{
+	static const char *const axes =
+	    "\"match\":\"middle\",\"axes\":{\"nb_roles\":[3,1,2],\"nb_users\":[2,1],"
+	    "\"nb_tasks\":[5,50,1],\"nb_commands\":[1,20]},\"subjects\":[{\"id\":\"s\","
+	    "\"format\":\"sudoers\"},{\"id\":\"d\",\"format\":\"doas\"},{\"id\":\"j\","
+	    "\"format\":\"rar-json\"},{\"id\":\"c\",\"format\":\"rar-cbor\"}]}";
+	static const uint64_t caps[] = {1024, 1500, 2000, 4000, 8000, 20000, 50000, 100000};
+	char text[1024], want[256];
+	struct errbuf eb = {0};
+	struct manifest *m;
+
+	snprintf(text, sizeof(text), "{\"name\":\"t\",\"bench_user\":\"nobody\",%s", axes);
+	m = parse(text, &eb);
+	CHECK(m != NULL);
+	if (m == NULL)
+		return;
+	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
+		size_t n[MANIFEST_AXIS_COUNT], combos = 1, k, i = 0;
+		uint32_t v[MANIFEST_AXIS_COUNT];
+		struct policy_size_bytes sz;
+		int found = 0;
+
+		for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
+			combos *= n[a] = m->axes[a].n;
+		for (k = 0; k < combos && !found; k++) {
+			size_t rest = k;
+
+			for (int a = MANIFEST_AXIS_COUNT - 1; a >= 0; a--) {
+				v[a] = m->axes[a].values[rest % n[a]];
+				rest /= n[a];
+			}
+			for (i = 0; i < m->nsubjects && !found; i++) {
+				CHECK_INT_EQ(manifest_policy_bytes(m, v, i, NULL, &sz, &eb), 0);
+				found = sz.policy_bytes + sz.data_bytes > caps[c];
+			}
+		}
+		snprintf(text, sizeof(text),
+			 "{\"name\":\"t\",\"bench_user\":\"nobody\",\"max_policy_bytes\":%llu,%s",
+			 (unsigned long long)caps[c], axes);
+		if (!found) {
+			struct manifest *ok = parse(text, &eb);
+
+			CHECK(ok != NULL);
+			manifest_free(ok);
+			continue;
+		}
+		snprintf(want, sizeof(want),
+			 "$.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u: subject "
+			 "\"%s\" (%s) would write %llu bytes",
+			 v[0], v[1], v[2], v[3], m->subjects[i - 1].id,
+			 policy_format_name(m->subjects[i - 1].format),
+			 (unsigned long long)(sz.policy_bytes + sz.data_bytes));
+		expect_error(text, want);
+	}
+	manifest_free(m);
+}
+
+/* min_time_s beyond 60 s needs max_runs; manifest_policy_bytes' own refusals. */
+static void test_min_time_bound(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m;
+	uint32_t v[MANIFEST_AXIS_COUNT] = {1, 1, 1, 1};
+	struct policy_size_bytes sz;
+
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_time_s\":60.5," GOOD_SUBJECTS "}",
+	    "x.json: $.min_time_s: 60.5 s without max_runs: a fast command would run for "
+	    "that long at every point, each run's sample kept; give max_runs, or at most 60 "
+	    "s");
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_time_s\":60," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL);
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_time_s\":3600,"
+		  "\"max_runs\":1000," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK_INT_EQ(manifest_policy_bytes(m, v, 0, NULL, &sz, &eb), 0);
+		CHECK(sz.policy_bytes > 0 && sz.data_bytes == 0);
+		CHECK_INT_EQ(manifest_policy_bytes(m, v, 1, NULL, &sz, &eb), -1);
+		CHECK(strstr(eb.msg, "subject 1: the manifest has 1") != NULL);
+		v[MANIFEST_AXIS_COMMANDS] = 0;
+		CHECK_INT_EQ(manifest_policy_bytes(m, v, 0, NULL, &sz, &eb), -1);
+		CHECK(strstr(eb.msg, "subject sudo: --commands: must be at least 1") != NULL);
+	}
+	manifest_free(m);
+}
+
 static void test_load_missing_file(void)
 {
 	struct errbuf eb = {0};
@@ -405,6 +551,9 @@ int main(void)
 	RUN(test_subject_dialects);
 	RUN(test_expand);
 	RUN(test_precision);
+	RUN(test_policy_bytes_cap);
+	RUN(test_policy_bytes_first_point_over);
+	RUN(test_min_time_bound);
 	RUN(test_load_missing_file);
 	RUN(test_command_safety_and_timeout);
 	return HARNESS_EXIT();

@@ -1,6 +1,15 @@
-/* Tests for sweep: product size, order (last axis fastest, repetition slowest), stable ids. */
+/* Tests for sweep: product size, order (last axis fastest, repetition slowest), stable ids,
+ * policy sizes per point. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "harness.h"
 #include "manifest.h"
+#include "policy_doas.h"
+#include "policy_rar_cbor.h"
+#include "policy_rar_json.h"
+#include "policy_sudoers.h"
 #include "sweep.h"
 
 static void test_product_and_order(void)
@@ -114,10 +123,137 @@ static void test_rounds_order_and_step_ids(void)
 	manifest_free(m);
 }
 
+/* Writes subject i's files at point pt as the runner does (runner_point.c); 0 or -1. */
+static int write_point(const struct manifest *m, const struct sweep_point *pt, size_t i,
+		       const char *prefix, char **policy, char **data)
+{
+	const struct manifest_subject *ms = &m->subjects[i];
+	struct policy_shape shape;
+	struct errbuf eb = {0};
+	struct policy *p;
+	int rc = -1;
+
+	policy_shape_init(&shape);
+	shape.roles = pt->value[MANIFEST_AXIS_ROLES];
+	shape.users = pt->value[MANIFEST_AXIS_USERS];
+	shape.tasks = pt->value[MANIFEST_AXIS_TASKS];
+	shape.commands = pt->value[MANIFEST_AXIS_COMMANDS];
+	shape.uid = (uint32_t)m->bench_uid;
+	shape.command = m->command;
+	shape.match = m->match;
+	shape.seed_compat = m->seed_compat;
+	*policy = manifest_expand(ms->policy, prefix, m->command, &eb);
+	*data = ms->policy_data ? manifest_expand(ms->policy_data, prefix, m->command, &eb) : NULL;
+	p = policy_build(&shape, &eb);
+	if (p == NULL || *policy == NULL)
+		goto out;
+	switch (ms->format) {
+	case POLICY_FORMAT_SUDOERS:
+		rc = policy_write_sudoers(
+		    p, *policy, ms->has_sudoers_layout ? ms->sudoers_layout : m->sudoers_layout,
+		    &eb);
+		break;
+	case POLICY_FORMAT_DOAS:
+		rc = policy_write_doas(p, *policy, &eb);
+		break;
+	case POLICY_FORMAT_RAR_JSON:
+		rc = policy_write_rar_json(p, *policy, ms->rar_version, &eb);
+		break;
+	case POLICY_FORMAT_RAR_CBOR:
+		rc = policy_write_rar_cbor(p, *policy, *data, ms->rar_version, &eb);
+		break;
+	}
+out:
+	if (rc != 0)
+		fprintf(stderr, "  write: %s\n", eb.msg);
+	policy_free(p);
+	return rc;
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return path != NULL && stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/*
+ * sweep_point_policy_bytes with the prefix equals what the writers write
+ * at every point, for every format, with the prefix reached through a
+ * symbolic link (the writers name the resolved directory); without a prefix
+ * a RootAsRole file is short by the bytes of the resolved prefix.
+ */
+static void test_point_policy_bytes_exact(void)
+{
+	char dir[] = "/tmp/rarperf-test-sweep-size-XXXXXX", real[128], link[128], etc[160];
+	const char *tmpl =
+	    "{\"name\":\"s\",\"bench_user\":\"nobody\",\"match\":\"middle\","
+	    "\"axes\":{\"nb_roles\":[2,1],\"nb_users\":[3],\"nb_tasks\":[1,9,10,12],"
+	    "\"nb_commands\":[3]},\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"},"
+	    "{\"id\":\"rs\",\"format\":\"sudoers\",\"sudoers_layout\":\"per-task\","
+	    "\"policy\":\"{prefix}/etc/sudoers-rs\"},{\"id\":\"doas\",\"format\":\"doas\"},"
+	    "{\"id\":\"json\",\"format\":\"rar-json\"},"
+	    "{\"id\":\"cbor4\",\"format\":\"rar-cbor\",\"rar_version\":\"4.0.3\","
+	    "\"policy\":\"{prefix}/etc/r4.json\",\"policy_data\":\"{prefix}/etc/r4.bin\"},"
+	    "{\"id\":\"cbor3\",\"format\":\"rar-cbor\"}]}";
+	struct errbuf eb = {0};
+	struct manifest *m = manifest_parse(tmpl, strlen(tmpl), "s.json", &eb);
+	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
+	struct policy_size_bytes sz, bare;
+	char *resolved = NULL;
+
+	CHECK(s != NULL && mkdtemp(dir) != NULL);
+	if (s == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		manifest_free(m);
+		return;
+	}
+	snprintf(real, sizeof(real), "%s/real", dir);
+	snprintf(link, sizeof(link), "%s/via-a-link", dir);
+	snprintf(etc, sizeof(etc), "%s/etc", real);
+	CHECK(mkdir(real, 0755) == 0 && mkdir(etc, 0755) == 0 && symlink("real", link) == 0);
+	resolved = realpath(real, NULL);
+	CHECK(resolved != NULL);
+	for (size_t k = 0; k < sweep_count(s); k++) {
+		const struct sweep_point *pt = sweep_at(s, k);
+
+		for (size_t i = 0; i < m->nsubjects; i++) {
+			char *policy = NULL, *data = NULL;
+
+			CHECK_INT_EQ(sweep_point_policy_bytes(m, pt, i, link, &sz, &eb), 0);
+			CHECK_INT_EQ(write_point(m, pt, i, link, &policy, &data), 0);
+			if (file_size(policy) != (long long)sz.policy_bytes ||
+			    (data != NULL && file_size(data) != (long long)sz.data_bytes)) {
+				fprintf(
+				    stderr, "  %s, %s: computed %llu + %llu, wrote %lld + %lld\n",
+				    pt->id, m->subjects[i].id, (unsigned long long)sz.policy_bytes,
+				    (unsigned long long)sz.data_bytes, file_size(policy),
+				    file_size(data));
+				harness_failed_checks++;
+			}
+			CHECK(data == NULL || sz.data_bytes > 0);
+			CHECK_INT_EQ(sweep_point_policy_bytes(m, pt, i, NULL, &bare, &eb), 0);
+			if (m->subjects[i].format == POLICY_FORMAT_RAR_JSON && resolved != NULL)
+				CHECK_INT_EQ(sz.policy_bytes - bare.policy_bytes, strlen(resolved));
+			else if (m->subjects[i].format != POLICY_FORMAT_RAR_CBOR)
+				CHECK_INT_EQ(sz.policy_bytes, bare.policy_bytes);
+			free(policy);
+			free(data);
+		}
+	}
+	CHECK_INT_EQ(sweep_point_policy_bytes(m, sweep_at(s, 0), m->nsubjects, NULL, &sz, &eb), -1);
+	CHECK(strstr(eb.msg, "the manifest has 6") != NULL);
+	free(resolved);
+	harness_remove_tree(dir);
+	sweep_free(s);
+	manifest_free(m);
+}
+
 int main(void)
 {
 	RUN(test_product_and_order);
 	RUN(test_ids_unique);
 	RUN(test_rounds_order_and_step_ids);
+	RUN(test_point_policy_bytes_exact);
 	return HARNESS_EXIT();
 }
