@@ -315,7 +315,7 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 	for (int i = 0; i < 5; i++) {
 		if (paths[i] == NULL)
 			continue;
-		if (policy_file_check_path(paths[i], cfg->force, eb) != 0) {
+		if (policy_file_check_path(paths[i], cfg->force || cfg->size_only, eb) != 0) {
 			errbuf_prefix(eb, "%s",
 				      i == 4 && cbor_default != NULL ? "--rar-cbor (data)"
 								     : options[i]);

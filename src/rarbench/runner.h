@@ -128,6 +128,13 @@ struct runner {
 int runner_plan_pilot(struct runner *r, struct errbuf *eb);
 
 /*
+ * Refuses (-1, r->bad_input, eb naming the point, the bytes and the free
+ * space) a sweep whose largest point's policies, written beside the
+ * previous point's, would not fit in PREFIX/etc's file system. 0 otherwise.
+ */
+int runner_plan_check_disk(struct runner *r, struct errbuf *eb);
+
+/*
  * Prints the plan of r to out: subjects with their resolved paths, points,
  * runs, policy bytes per point and subject (computed, not written), the
  * disk the largest point needs and the free space, and with a pilot the

@@ -40,37 +40,6 @@ static void extreme_points(const struct runner *r, size_t *lo, size_t *hi)
 	}
 }
 
-/* Bytes of subject s's files at pt (exact, nothing written). 0 or -1. */
-static int subject_bytes(const struct runner *r, const struct runner_subject *s,
-			 const struct sweep_point *pt, uint64_t *bytes, struct errbuf *eb)
-{
-	struct policy_shape shape;
-	struct policy_size_bytes sz;
-	struct policy *p;
-	enum sudoers_layout layout =
-	    s->ms->has_sudoers_layout ? s->ms->sudoers_layout : r->m->sudoers_layout;
-	int rc;
-
-	policy_shape_init(&shape);
-	shape.roles = pt->value[MANIFEST_AXIS_ROLES];
-	shape.users = pt->value[MANIFEST_AXIS_USERS];
-	shape.tasks = pt->value[MANIFEST_AXIS_TASKS];
-	shape.commands = pt->value[MANIFEST_AXIS_COMMANDS];
-	shape.uid = (uint32_t)r->m->bench_uid;
-	shape.command = r->m->command;
-	shape.match = r->m->match;
-	shape.seed_compat = r->m->seed_compat;
-	p = policy_build(&shape, eb);
-	if (p == NULL)
-		return -1;
-	rc = policy_size(p, s->ms->format, layout, s->ms->rar_version,
-			 s->ms->format == POLICY_FORMAT_RAR_CBOR ? s->policy_data : s->policy, &sz,
-			 eb);
-	policy_free(p);
-	*bytes = sz.policy_bytes + sz.data_bytes;
-	return rc;
-}
-
 /* "12.3 MiB" */
 static const char *human(uint64_t b, char *buf, size_t len)
 {
@@ -84,6 +53,46 @@ static const char *human(uint64_t b, char *buf, size_t len)
 	}
 	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, unit[u]);
 	return buf;
+}
+
+int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
+{
+	uint32_t value[MANIFEST_AXIS_COUNT];
+	struct policy_size_bytes sz;
+	uint64_t need = 0;
+	struct statvfs vfs;
+	char h1[32], h2[32];
+	size_t k;
+
+	/* Sizes never shrink as a count grows: the point with every axis at its largest is the
+	 * largest, and it is in the sweep (a product of the axes). */
+	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++) {
+		value[a] = 0;
+		for (size_t i = 0; i < r->m->axes[a].n; i++)
+			if (r->m->axes[a].values[i] > value[a])
+				value[a] = r->m->axes[a].values[i];
+	}
+	for (k = 0; k < r->nsubjects; k++) {
+		if (r->subjects[k].skip_reason != NULL)
+			continue;
+		if (manifest_policy_bytes(r->m, value, k, r->cfg.prefix, &sz, eb) < 0)
+			return errbuf_prefix(eb, "subject %s", r->subjects[k].ms->id);
+		need += sz.policy_bytes + sz.data_bytes;
+	}
+	/* The point's files are written whole beside the previous point's before the renames. */
+	need *= 2;
+	if (statvfs(r->etc_real, &vfs) != 0)
+		return 0; /* unknown: the writes will say */
+	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
+		r->bad_input = true;
+		return errbuf_set(eb,
+				  "%s: $.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u needs "
+				  "%s in %s while its policies replace the previous point's; %s is free",
+				  r->cfg.manifest, value[0], value[1], value[2], value[3],
+				  human(need, h1, sizeof(h1)), r->etc_real,
+				  human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
+	}
+	return 0;
 }
 
 /* Runs per round of one subject whose runs take t_s: hyperfine's rule, per round. */
@@ -197,6 +206,7 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 	const struct manifest *m = r->m;
 	size_t n = sweep_count(r->sweep), i, k, biggest = 0;
 	uint64_t peak = 0, point_bytes[MANIFEST_SUBJECTS_MAX];
+	struct policy_size_bytes sz;
 	char h1[32], h2[32];
 	struct statvfs vfs;
 
@@ -250,9 +260,10 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 		for (k = 0; k < r->nsubjects; k++) {
 			if (r->subjects[k].skip_reason != NULL)
 				continue;
-			if (subject_bytes(r, &r->subjects[k], pt, &point_bytes[k], eb) < 0)
+			if (sweep_point_policy_bytes(r->m, pt, k, r->cfg.prefix, &sz, eb) < 0)
 				return errbuf_prefix(eb, "point %zu: subject %s", i + 1,
 						     r->subjects[k].ms->id);
+			point_bytes[k] = sz.policy_bytes + sz.data_bytes;
 			sum += point_bytes[k];
 		}
 		if (sum > peak) {

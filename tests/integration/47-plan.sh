@@ -75,6 +75,21 @@ sed 's/sudoo/sudo/; s/, "rar_version": "9.9.9"//; /"id": "c"/d; s/"program": "{p
 check "an optional subject that is missing is skipped, not an error" \
 	sh -c "[ $? -eq 0 ] && grep -q 'd .*skipped: .*nothing-here is missing' '$work/fixed.out'"
 
+# --- 2b. a sweep whose largest point cannot fit beside the previous one on PREFIX/etc's disk ---
+subjects=$(seq 1 16 | sed 's/.*/{"id": "d&", "format": "doas"}/' | paste -sd,)
+free_kib=$(df -Pk "$prefix/etc" | awk 'NR == 2 {print $4}')
+# 16 doas.conf of 1 role x 10^6 tasks x C commands: 61 bytes a rule, C chosen to need more than free
+cmds=$(awk -v f="$free_kib" 'BEGIN {c = int(f * 1024 / (2 * 16 * 1e6 * 60)) + 1; print (c < 100 ? c : 100)}')
+echo "{\"name\": \"huge\", \"subjects\": [$subjects], \"axes\": {\"nb_tasks\": [1000000], \"nb_commands\": [$cmds]}, \"max_policy_bytes\": 68719476736}" >"$work/huge.json"
+"$rarbench" --manifest "$work/huge.json" --prefix "$prefix" --dry-run >/dev/null 2>"$work/huge.err"
+rc=$?
+if [ "$cmds" -lt 100 ]; then
+	check "a sweep larger than the free space: exit 2, one line naming the point and the space" \
+		sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/huge.err') -eq 1 ] && grep -q 'nb_tasks=1000000,nb_commands=$cmds needs .* is free' '$work/huge.err'"
+else
+	ok "a sweep larger than the free space # SKIP more free space ($free_kib KiB) than 16 subjects of 10^8 rules need"
+fi
+
 # --- 3. rar_version alone picks that version's build and files ---
 if jq -e '.tools["dosr-4.0.3-cbor"].present' "$prefix/facts.json" >/dev/null 2>&1; then
 	echo '{"name": "v4", "subjects": [{"id": "sr", "format": "rar-cbor", "rar_version": "4.0.3"}], "axes": {"nb_tasks": [1]}}' >"$work/v4.json"
