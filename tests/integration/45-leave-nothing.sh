@@ -11,10 +11,7 @@ rarbench=$PWD/bin/rarbench
 . tests/lib/tap.sh
 
 need jq runuser
-if [ ! -r "$prefix/facts.json" ] || [ ! -x "$prefix/bin/sudo" ] || [ ! -x "$prefix/bin/doas" ]; then
-	notok "provisioned prefix $prefix is missing: run 'make provision' first"
-	exit 1
-fi
+need_prefix "$prefix"
 user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 work=$(mktemp -d /tmp/rarperf-it-leave-XXXXXX)
 trap 'rm -rf "$work"' EXIT

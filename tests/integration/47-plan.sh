@@ -12,10 +12,7 @@ rarlab=$root/bin/rarlab
 . tests/lib/tap.sh
 
 need jq
-if [ ! -r "$prefix/facts.json" ] || [ ! -x "$prefix/bin/sudo" ]; then
-	notok "provisioned prefix $prefix is missing: run 'make provision' first"
-	exit 1
-fi
+need_prefix "$prefix"
 work=$(mktemp -d /tmp/rarperf-it-plan-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 etc_state() { find "$prefix/etc" "$prefix/run" -printf '%p %m %s %T@\n' 2>/dev/null | LC_ALL=C sort; }

@@ -55,3 +55,16 @@ prefix_unlock() { # PREFIX
 	rm -f "$1/run/holder"
 	exec 9>&-
 }
+
+# need_prefix PREFIX: the provisioned prefix (facts.json, sudo, doas) and bin/rarbench are there;
+# else one failing case that says how to get them, and exit.
+need_prefix() {
+	if [ ! -r "$1/facts.json" ] || [ ! -e "$1/bin/sudo" ] || [ ! -e "$1/bin/doas" ]; then
+		notok "provisioned prefix $1 is missing: run 'make provision' first"
+		exit 1
+	fi
+	if [ ! -x bin/rarbench ]; then
+		notok "bin/rarbench is not built: run make"
+		exit 1
+	fi
+}
