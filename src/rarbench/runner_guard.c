@@ -19,6 +19,8 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +130,7 @@ static void undo_namespaces(const cJSON *record)
 int runner_guard_locate(struct runner *r, struct errbuf *eb)
 {
 	char etc[PATH_MAX];
+	struct stat st;
 
 	if (realpath(r->cfg.prefix, r->prefix_real) == NULL)
 		return errbuf_set_errno(eb, errno, "%s (provision it first: make provision)",
@@ -136,8 +139,12 @@ int runner_guard_locate(struct runner *r, struct errbuf *eb)
 	    realpath(etc, r->etc_real) == NULL)
 		return errbuf_set(eb, "%s/etc: missing (provision it first: make provision)",
 				  r->prefix_real);
-	if (fileio_fmt(r->marker, sizeof(r->marker), "%s=%s", RUNNER_MARKER_NAME, r->prefix_real) <
-	    0)
+	/* The directory's identity too: hosts in mount namespaces (tests/lib/nshosts.sh) each see
+	 * their own prefix at the same path, and must never end each other's runs. */
+	if (stat(r->prefix_real, &st) != 0)
+		return errbuf_set_errno(eb, errno, "%s", r->prefix_real);
+	if (fileio_fmt(r->marker, sizeof(r->marker), "%s=%s:%ju:%ju", RUNNER_MARKER_NAME,
+		       r->prefix_real, (uintmax_t)st.st_dev, (uintmax_t)st.st_ino) < 0)
 		return errbuf_set(eb, "%s: path too long", r->prefix_real);
 	return 0;
 }
