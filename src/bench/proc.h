@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -85,6 +86,26 @@ enum proc_output {
 	PROC_OUTPUT_STDERR_FD /* stderr to a caller-owned fd, stdout to /dev/null (to quote it) */
 };
 
+/* The most limits a pin sets. */
+#define PROC_PIN_LIMITS_MAX 16
+
+/*
+ * What the child is pinned to between fork and exec, before it drops
+ * privileges (so a limit above the caller's may be set): resource limits
+ * (soft and hard, RLIM_INFINITY for unlimited), a umask, a working
+ * directory, a CPU set. Copied by proc_cmd_new.
+ */
+struct proc_pin {
+	struct {
+		int resource;
+		uint64_t soft, hard;
+	} limits[PROC_PIN_LIMITS_MAX];
+	size_t nlimits;
+	int umask;             /* < 0: inherited */
+	const char *cwd;       /* NULL: inherited */
+	const cpu_set_t *cpus; /* NULL: inherited */
+};
+
 struct proc_opts {
 	char *const *envp;          /* NULL: the current environ at proc_cmd_new time */
 	const struct proc_user *as; /* NULL: run as the invoking user; else must be root */
@@ -107,6 +128,7 @@ struct proc_opts {
 	 * proc_sample.stopped. NULL: only the timeout ends a run early.
 	 */
 	const volatile sig_atomic_t *stop;
+	const struct proc_pin *pin; /* NULL: the child inherits limits, umask, cwd and CPUs */
 };
 
 /* One timed run. */

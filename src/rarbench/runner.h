@@ -4,6 +4,7 @@
 #define RARPERF_RUNNER_H
 
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -117,7 +118,29 @@ struct runner {
 		double run_s[MANIFEST_SUBJECTS_MAX];
 	} pilot[2];
 	bool has_pilot;
+	/* runner_env.c: what every measured child is pinned to, and its record (results' meta,
+	 * the journal's versions). */
+	struct proc_pin pin;
+	cpu_set_t pin_cpus;
+	cJSON *environment;
 };
+
+/*
+ * runner_env.c. Builds r->pin from the manifest's limits, umask, cwd and
+ * cpus, each checked against this host: a limit above its hard limit or a
+ * CPU this process may not run on is a problem (r->problems, exit 2).
+ * Touches nothing. 0, or -1 with r->bad_input set or eb filled.
+ */
+int runner_env_check(struct runner *r, struct errbuf *eb);
+
+/*
+ * After the bench user is looked up: builds r->envp (the bench user's HOME,
+ * USER, LOGNAME, SHELL; the manifest's env or PATH and LANG=C; the run's
+ * marker; nothing inherited) and the record r->environment (every limit as
+ * the children get it, pinned or not, the env, umask, cwd, CPUs and ASLR),
+ * added to r->versions. 0 or -1.
+ */
+int runner_env_setup(struct runner *r, struct errbuf *eb);
 
 /*
  * runner_plan.c. The pilot: at the sweep's smallest and largest point, the

@@ -246,6 +246,28 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 	}
 	fprintf(out, "; a run is killed after %u s\n", m->run_timeout_ms / 1000u);
 
+	fputs("Each run's environment:", out);
+	for (i = 0; i < m->env.nlimits; i++) {
+		if (m->env.limits[i].unlimited)
+			fprintf(out, " %s unlimited,", m->env.limits[i].name);
+		else
+			fprintf(out, " %s %" PRIu64 ",", m->env.limits[i].name,
+				m->env.limits[i].value);
+	}
+	fprintf(out, " umask %03o, cwd %s, CPUs ", m->env.umask, m->env.cwd);
+	if (m->env.ncpus == 0)
+		fputs("any", out);
+	for (i = 0; i < m->env.ncpus; i++)
+		fprintf(out, "%s%u", i ? "," : "", m->env.cpus[i]);
+	if (m->env.has_env) {
+		fputs("; env", out);
+		for (i = 0; i < m->env.nenv; i++)
+			fprintf(out, " %.*s", (int)strcspn(m->env.env[i], "="), m->env.env[i]);
+	} else {
+		fputs("; env PATH, LANG=C", out);
+	}
+	fputs(" and the bench user's HOME, USER, LOGNAME, SHELL (nothing inherited)\n", out);
+
 	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s", "point",
 		"nb_roles", "nb_users", "nb_tasks", "nb_commands",
 		m->repetitions > 1 ? " rep" : "");

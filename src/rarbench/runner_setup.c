@@ -99,7 +99,8 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = r->m->run_timeout_ms,
-			       .stop = r->stop};
+			       .stop = r->stop,
+			       .pin = &r->pin};
 	struct proc_opts measured = po;
 	size_t i;
 
@@ -213,6 +214,7 @@ static cJSON *build_meta(struct runner *r)
 	cJSON_AddStringToObject(o, "version", RARPERF_VERSION);
 	cJSON_AddStringToObject(o, "commit", RARPERF_GIT_COMMIT);
 	cJSON_AddItemToObject(meta, "host", hostfacts_to_json(&hf));
+	cJSON_AddItemToObject(meta, "environment", cJSON_Duplicate(r->environment, 1));
 	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
 	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
 	o = cJSON_AddObjectToObject(meta, "bench_user");
@@ -317,6 +319,7 @@ void runner_clear(struct runner *r)
 	runner_acc_clear(r);
 	proc_env_free(r->envp);
 	proc_user_clear(&r->user);
+	cJSON_Delete(r->environment);
 	cJSON_Delete(r->versions);
 	cJSON_Delete(r->facts);
 	sweep_free(r->sweep);
@@ -372,15 +375,15 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	/* Everything the user's input can get wrong is checked before anything is touched. */
 	if (runner_guard_locate(r, eb) < 0 || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
 		return fail(r, eb, false);
-	if (runner_resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0)
+	if (runner_resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0 ||
+	    runner_env_check(r, eb) < 0)
 		return fail(r, eb, r->bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;
 	if (runner_guard_begin(r, eb) < 0)
 		return fail(r, eb, false);
 	if (proc_become_subreaper(eb) < 0 || proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
-	    (r->envp = proc_env_for_user(&r->user, eb)) == NULL ||
-	    proc_env_append(&r->envp, r->marker, eb) < 0)
+	    runner_env_setup(r, eb) < 0)
 		return fail(r, eb, false);
 	/* Close-on-exec and unlinked at once: only a grant check's stderr (dup2'd) reaches it. */
 	r->stderr_fd = mkostemp(tmpl, O_CLOEXEC);

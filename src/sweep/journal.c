@@ -339,8 +339,8 @@ int journal_check(const struct journal_contents *c, const char *manifest_sha256,
 		had = cJSON_PrintUnformatted(v);
 		now = cJSON_PrintUnformatted(versions);
 		errbuf_set(eb,
-			   "the tool versions changed since the journal was started (%s then, %s "
-			   "now); use a new --out",
+			   "the tool versions or the pinned environment changed since the journal "
+			   "was started (%s then, %s now); use a new --out",
 			   had ? had : "?", now ? now : "?");
 		free(had);
 		free(now);

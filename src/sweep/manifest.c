@@ -275,15 +275,37 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 
 static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	static const char *const keys[] = {"name",           "description", "subjects",
-					   "axes",           "match",       "command",
-					   "bench_user",     "warmup",      "min_runs",
-					   "max_runs",       "min_time_s",  "order",
-					   "seed",           "repetitions", "sudoers_layout",
-					   "seed_compat",    "rounds",      "max_policy_bytes",
-					   "precision",      "estimator",   "contention_limit",
-					   "contended",      "remeasure",   "run_timeout_s",
-					   "unsafe_command", NULL};
+	static const char *const keys[] = {"name",
+					   "description",
+					   "subjects",
+					   "axes",
+					   "match",
+					   "command",
+					   "bench_user",
+					   "warmup",
+					   "min_runs",
+					   "max_runs",
+					   "min_time_s",
+					   "order",
+					   "seed",
+					   "repetitions",
+					   "sudoers_layout",
+					   "seed_compat",
+					   "rounds",
+					   "max_policy_bytes",
+					   "precision",
+					   "estimator",
+					   "contention_limit",
+					   "contended",
+					   "remeasure",
+					   "run_timeout_s",
+					   "unsafe_command",
+					   "limits",
+					   "env",
+					   "umask",
+					   "cwd",
+					   "cpus",
+					   NULL};
 	const cJSON *j;
 	uint64_t v;
 	int e;
@@ -404,7 +426,8 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 			      (double)MANIFEST_POLICY_BYTES_MAX, &v) < 0)
 		return -1;
 	m->max_policy_bytes = v;
-	if (manifest_finish_precision(c, root, m) < 0 || parse_user(c, m) < 0)
+	if (manifest_finish_precision(c, root, m) < 0 || manifest_parse_env(c, root, m) < 0 ||
+	    parse_user(c, m) < 0)
 		return -1;
 	/* Last: a policy's size depends on nearly every key above, the bench uid included. */
 	return manifest_check_policy_bytes(c, m);
@@ -538,6 +561,7 @@ void manifest_free(struct manifest *m)
 
 	if (m == NULL)
 		return;
+	manifest_env_clear(&m->env);
 	for (i = 0; i < m->nsubjects; i++) {
 		struct manifest_subject *s = &m->subjects[i];
 

@@ -63,6 +63,46 @@ enum manifest_axis_id {
 	MANIFEST_AXIS_COUNT
 };
 
+/* The pinned environment (manifest_env.c): defaults and bounds. */
+#define MANIFEST_NOFILE_DEFAULT 1024u
+#define MANIFEST_UMASK_DEFAULT 022u
+#define MANIFEST_ENV_MAX 64
+#define MANIFEST_CPUS_MAX 256
+#define MANIFEST_LIMITS_MAX 16
+
+/* One resource limit set on every measured child (soft and hard both). */
+struct manifest_limit {
+	int resource;     /* RLIMIT_* */
+	const char *name; /* "nofile": static */
+	bool unlimited;
+	uint64_t value;
+};
+
+/*
+ * What every measured child (grant check included) runs in, set between
+ * fork and exec and recorded in the results: the limits given (default
+ * nofile 1024; the others as rarbench found them, recorded), the
+ * environment (has_env: exactly env, else PATH and LANG=C; HOME, USER,
+ * LOGNAME and SHELL from the bench user's passwd entry either way; nothing
+ * inherited), the umask, the working directory and, when ncpus > 0, the
+ * CPUs it may run on.
+ */
+struct manifest_env {
+	struct manifest_limit limits[MANIFEST_LIMITS_MAX];
+	size_t nlimits;
+	bool has_env;
+	char **env; /* "NAME=value", NULL-terminated */
+	size_t nenv;
+	unsigned umask;
+	char *cwd;
+	uint32_t cpus[MANIFEST_CPUS_MAX];
+	size_t ncpus;
+};
+
+/* The limits manifests name: i-th name and its RLIMIT_* (NULL past the last). */
+size_t manifest_limit_count(void);
+const char *manifest_limit_name(size_t i, int *resource);
+
 /* One tool measured at every point. Strings may hold {prefix} and {command}. */
 struct manifest_subject {
 	char *id;
@@ -112,6 +152,7 @@ struct manifest {
 	char *command;
 	bool unsafe_command;
 	uint32_t run_timeout_ms; /* per measured run and grant check (run_timeout_s) */
+	struct manifest_env env; /* keys limits, env, umask, cwd, cpus */
 	char *bench_user;
 	uid_t bench_uid;
 	gid_t bench_gid;

@@ -20,6 +20,10 @@ struct manifest_ctx {
 };
 
 /* Fills c->eb with "SOURCE: PATH: message" on one line and returns -1. */
+/* manifest_env.c: the keys limits, env, umask, cwd and cpus into m->env. 0 or -1. */
+int manifest_parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
+void manifest_env_clear(struct manifest_env *e);
+
 int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -149,7 +149,7 @@ static void test_hash_or_version_mismatch_refused(void)
 	CHECK_INT_EQ(journal_check(&c, other, v, &eb), -1);
 	CHECK(strstr(eb.msg, "manifest changed") != NULL);
 	CHECK_INT_EQ(journal_check(&c, sha, v, &eb), -1);
-	CHECK(strstr(eb.msg, "tool versions changed") != NULL);
+	CHECK(strstr(eb.msg, "tool versions or the pinned environment changed") != NULL);
 	journal_contents_clear(&c);
 	cJSON_Delete(v);
 }

@@ -541,6 +541,63 @@ static void test_command_safety_and_timeout(void)
 	CHECK(!manifest_command_is_safe("/usr/local/bin/true"));
 }
 
+/* The pinned environment: nofile 1024 by default; limits, env, umask, cwd and cpus checked. */
+static void test_pinned_environment(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m;
+
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", &eb);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK_INT_EQ(m->env.nlimits, 1);
+		CHECK_STR_EQ(m->env.limits[0].name, "nofile");
+		CHECK_INT_EQ(m->env.limits[0].value, 1024);
+		CHECK(!m->env.has_env);
+		CHECK_INT_EQ(m->env.umask, 022);
+		CHECK_STR_EQ(m->env.cwd, "/");
+		CHECK_INT_EQ(m->env.ncpus, 0);
+	}
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":65536,"
+		  "\"stack\":\"unlimited\"},\"env\":[\"PATH=/usr/bin\",\"LC_ALL=C\"],"
+		  "\"umask\":\"077\",\"cwd\":\"/tmp\",\"cpus\":[0]," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK_INT_EQ(m->env.nlimits, 2);
+		CHECK_INT_EQ(m->env.limits[0].value, 65536);
+		CHECK(m->env.limits[1].unlimited);
+		CHECK_INT_EQ(m->env.nenv, 2);
+		CHECK_STR_EQ(m->env.env[1], "LC_ALL=C");
+		CHECK_INT_EQ(m->env.umask, 077);
+		CHECK_STR_EQ(m->env.cwd, "/tmp");
+		CHECK_INT_EQ(m->env.ncpus, 1);
+	}
+	manifest_free(m);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofiles\":1},"
+		     GOOD_SUBJECTS "}",
+		     "$.limits.nofiles: unknown limit");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":-1},"
+		     GOOD_SUBJECTS "}",
+		     "$.limits.nofile");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"NOEQUALS\"],"
+		     GOOD_SUBJECTS "}",
+		     "$.env[0]: expected \"NAME=value\"");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"1X=a\"],"
+		     GOOD_SUBJECTS "}",
+		     "$.env[0]");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"umask\":\"999\","
+		     GOOD_SUBJECTS "}",
+		     "$.umask");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"cwd\":\"tmp\","
+		     GOOD_SUBJECTS "}",
+		     "$.cwd: must be an absolute path");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"cpus\":[0,0],"
+		     GOOD_SUBJECTS "}",
+		     "$.cpus[1]: CPU 0 given twice");
+}
+
 int main(void)
 {
 	RUN(test_logspace_matches_log_py);
@@ -556,5 +613,6 @@ int main(void)
 	RUN(test_min_time_bound);
 	RUN(test_load_missing_file);
 	RUN(test_command_safety_and_timeout);
+	RUN(test_pinned_environment);
 	return HARNESS_EXIT();
 }

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -495,6 +497,56 @@ static void test_kill_marked(void)
 	waitpid(other, &status, 0);
 }
 
+/* A pin reaches the child: its descriptor limit, umask, working directory and CPUs. */
+static void test_pin_reaches_the_child(void)
+{
+	char path[] = "/tmp/test_proc_pin_XXXXXX", buf[512] = {0};
+	char *argv[] = {"sh", "-c",
+			"ulimit -n; ulimit -Hn; umask; pwd; grep Cpus_allowed_list /proc/self/status",
+			NULL};
+	struct errbuf eb = {{0}};
+	struct proc_opts o = {0};
+	struct proc_pin pin = {0};
+	struct proc_sample s;
+	struct proc_cmd *c;
+	cpu_set_t cpus;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	pin.limits[0].resource = RLIMIT_NOFILE;
+	pin.limits[0].soft = pin.limits[0].hard = 777;
+	pin.nlimits = 1;
+	pin.umask = 027;
+	pin.cwd = "/tmp";
+	pin.cpus = &cpus;
+	o.stdin_null = true;
+	o.output = PROC_OUTPUT_FD;
+	o.output_fd = fd;
+	o.pin = &pin;
+	c = proc_cmd_new(argv, &o, &eb);
+	CHECK(c != NULL && proc_run(c, &s, &eb) == 0);
+	if (c != NULL)
+		CHECK_INT_EQ(s.exit_code, 0);
+	CHECK(pread(fd, buf, sizeof(buf) - 1, 0) > 0);
+	CHECK_STR_EQ(buf, "777\n777\n0027\n/tmp\nCpus_allowed_list:\t0\n");
+	close(fd);
+	unlink(path);
+	proc_cmd_free(c);
+	/* The parent's own limit, umask and directory are untouched. */
+	{
+		struct rlimit rl;
+		mode_t old = umask(022);
+
+		umask(old);
+		CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != 777);
+		CHECK(old != 027);
+	}
+}
+
 int main(void)
 {
 	RUN(test_true);
@@ -515,5 +567,6 @@ int main(void)
 	RUN(test_timeout_kills_the_process_group);
 	RUN(test_stop_flag_kills_the_run);
 	RUN(test_kill_marked);
+	RUN(test_pin_reaches_the_child);
 	return HARNESS_EXIT();
 }

@@ -1,0 +1,217 @@
+/* runner_env: the pinned environment of a manifest run's measured children, checked against
+ * this host and recorded. */
+#include "runner.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "fileio.h"
+
+#define RUNNER_ENV_PATH "PATH=/usr/local/bin:/usr/bin:/bin"
+
+/* A limit's value as JSON: a number, or "unlimited". */
+static cJSON *limit_json(rlim_t v)
+{
+	return v == RLIM_INFINITY ? cJSON_CreateString("unlimited") : cJSON_CreateNumber((double)v);
+}
+
+/* Every limit as the children get it (pinned or inherited), the env, umask, cwd, CPUs, ASLR. */
+static cJSON *build_record(const struct runner *r)
+{
+	const struct manifest_env *e = &r->m->env;
+	cJSON *o = cJSON_CreateObject(), *lim, *env, *cpus;
+	char buf[32], *aslr = NULL;
+	size_t i, k, len = 0;
+
+	if (o == NULL)
+		return NULL;
+	/* o adopts every item added below. */
+	lim = cJSON_AddObjectToObject(o, "limits");
+	for (i = 0; lim != NULL && i < manifest_limit_count(); i++) {
+		int res;
+		const char *name = manifest_limit_name(i, &res);
+		struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
+		bool pinned = false;
+		cJSON *l = cJSON_AddObjectToObject(lim, name);
+
+		getrlimit(res, &rl);
+		for (k = 0; k < r->pin.nlimits; k++) {
+			if (r->pin.limits[k].resource == res) {
+				rl.rlim_cur = (rlim_t)r->pin.limits[k].soft;
+				rl.rlim_max = (rlim_t)r->pin.limits[k].hard;
+				pinned = true;
+			}
+		}
+		cJSON_AddItemToObject(l, "soft", limit_json(rl.rlim_cur));
+		cJSON_AddItemToObject(l, "hard", limit_json(rl.rlim_max));
+		cJSON_AddBoolToObject(l, "pinned", pinned);
+	}
+	env = cJSON_AddArrayToObject(o, "env");
+	for (i = 0; env != NULL && r->envp != NULL && r->envp[i] != NULL; i++)
+		cJSON_AddItemToArray(env, cJSON_CreateString(r->envp[i]));
+	snprintf(buf, sizeof(buf), "%03o", e->umask);
+	cJSON_AddStringToObject(o, "umask", buf);
+	cJSON_AddStringToObject(o, "cwd", e->cwd);
+	if (e->ncpus > 0) {
+		cpus = cJSON_AddArrayToObject(o, "cpus");
+		for (i = 0; cpus != NULL && i < e->ncpus; i++)
+			cJSON_AddItemToArray(cpus, cJSON_CreateNumber(e->cpus[i]));
+	} else {
+		cJSON_AddNullToObject(o, "cpus");
+	}
+	/* Address-space randomisation moves code and data run to run: recorded, not changed. */
+	if (fileio_read("/proc/sys/kernel/randomize_va_space", 64, "cannot open", &aslr, &len,
+			&(struct errbuf){{0}}) == 0 &&
+	    len > 0 && aslr[0] >= '0' && aslr[0] <= '9')
+		cJSON_AddNumberToObject(o, "aslr", aslr[0] - '0');
+	else
+		cJSON_AddNullToObject(o, "aslr");
+	free(aslr);
+	return o;
+}
+
+/* Appends one problem line about the manifest's key at path; 0, or -1 out of memory. */
+static int env_problem(struct runner *r, struct errbuf *eb, const char *path, const char *what)
+{
+	char line[PATH_MAX + 256], **grown;
+
+	snprintf(line, sizeof(line), "%s: %s: %s", r->cfg.manifest, path, what);
+	grown = realloc(r->problems, (r->nproblems + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return errbuf_set(eb, "out of memory");
+	r->problems = grown;
+	if ((r->problems[r->nproblems] = strdup(line)) == NULL)
+		return errbuf_set(eb, "out of memory");
+	r->nproblems++;
+	return 0;
+}
+
+/* The pin of r->m->env, each limit checked against this host's hard limit, each CPU online. */
+static int build_pin(struct runner *r, struct errbuf *eb)
+{
+	const struct manifest_env *e = &r->m->env;
+	char path[64], what[160];
+	cpu_set_t online;
+	size_t i;
+
+	memset(&r->pin, 0, sizeof(r->pin));
+	for (i = 0; i < e->nlimits && i < PROC_PIN_LIMITS_MAX; i++) {
+		const struct manifest_limit *l = &e->limits[i];
+		struct rlimit rl;
+		uint64_t v = l->unlimited ? (uint64_t)RLIM_INFINITY : l->value;
+
+		snprintf(path, sizeof(path), "$.limits.%s", l->name);
+		if (getrlimit(l->resource, &rl) != 0)
+			return errbuf_set_errno(eb, errno, "getrlimit %s", l->name);
+		/* A limit is what the host allows: above its hard limit the runs would be
+		 * measured in an environment no user of this host gets. */
+		if (rl.rlim_max != RLIM_INFINITY && (l->unlimited || v > (uint64_t)rl.rlim_max)) {
+			if (l->unlimited)
+				snprintf(what, sizeof(what),
+					 "unlimited is above this host's hard limit %ju",
+					 (uintmax_t)rl.rlim_max);
+			else
+				snprintf(what, sizeof(what),
+					 "%" PRIu64 " is above this host's hard limit %ju", v,
+					 (uintmax_t)rl.rlim_max);
+			if (env_problem(r, eb, path, what) < 0)
+				return -1;
+			continue;
+		}
+		r->pin.limits[r->pin.nlimits].resource = l->resource;
+		r->pin.limits[r->pin.nlimits].soft = v;
+		/* The hard limit too: a tool could otherwise raise its soft limit back. */
+		r->pin.limits[r->pin.nlimits].hard = v;
+		r->pin.nlimits++;
+	}
+	r->pin.umask = (int)e->umask;
+	r->pin.cwd = e->cwd;
+	if (e->ncpus > 0) {
+		if (sched_getaffinity(0, sizeof(online), &online) != 0)
+			CPU_ZERO(&online);
+		CPU_ZERO(&r->pin_cpus);
+		for (i = 0; i < e->ncpus; i++) {
+			if (!CPU_ISSET(e->cpus[i], &online)) {
+				snprintf(path, sizeof(path), "$.cpus[%zu]", i);
+				snprintf(
+				    what, sizeof(what),
+				    "CPU %u is not one this process may run on here (%ld online)",
+				    e->cpus[i], sysconf(_SC_NPROCESSORS_ONLN));
+				if (env_problem(r, eb, path, what) < 0)
+					return -1;
+				continue;
+			}
+			CPU_SET(e->cpus[i], &r->pin_cpus);
+		}
+		r->pin.cpus = &r->pin_cpus;
+	}
+	return 0;
+}
+
+/* HOME, USER, LOGNAME, SHELL from the bench user; the manifest's env or PATH and LANG=C. */
+static int build_envp(struct runner *r, struct errbuf *eb)
+{
+	const struct manifest_env *e = &r->m->env;
+	const char *fixed[] = {"HOME",    r->user.home, "USER",  r->user.name,
+			       "LOGNAME", r->user.name, "SHELL", r->user.shell};
+	char kv[PATH_MAX + 16];
+	size_t i;
+
+	r->envp = calloc(1, sizeof(*r->envp));
+	if (r->envp == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (i = 0; i < 8; i += 2) {
+		snprintf(kv, sizeof(kv), "%s=%s", fixed[i], fixed[i + 1] ? fixed[i + 1] : "");
+		if (proc_env_append(&r->envp, kv, eb) < 0)
+			return -1;
+	}
+	if (e->has_env) {
+		for (i = 0; i < e->nenv; i++)
+			if (proc_env_append(&r->envp, e->env[i], eb) < 0)
+				return -1;
+	} else if (proc_env_append(&r->envp, RUNNER_ENV_PATH, eb) < 0 ||
+		   proc_env_append(&r->envp, "LANG=C", eb) < 0) {
+		return -1;
+	}
+	return proc_env_append(&r->envp, r->marker, eb);
+}
+
+int runner_env_check(struct runner *r, struct errbuf *eb)
+{
+	size_t before = r->nproblems;
+
+	if (build_pin(r, eb) < 0)
+		return -1;
+	if (r->nproblems > before) {
+		r->bad_input = true;
+		if (r->nproblems == 1) {
+			errbuf_set(eb, "%s", r->problems[0]);
+			runner_problems_clear(r);
+			return -1;
+		}
+		return errbuf_set(eb, "%s: %zu problems (above)", r->cfg.manifest, r->nproblems);
+	}
+	return 0;
+}
+
+int runner_env_setup(struct runner *r, struct errbuf *eb)
+{
+	if (build_envp(r, eb) < 0)
+		return -1;
+	cJSON_Delete(r->environment);
+	r->environment = build_record(r);
+	if (r->environment == NULL)
+		return errbuf_set(eb, "out of memory");
+	/* A resumed sweep must be measured in the same environment: the journal's header
+	 * compares it with the versions. */
+	if (r->versions != NULL &&
+	    !cJSON_AddItemToObject(r->versions, "environment", cJSON_Duplicate(r->environment, 1)))
+		return errbuf_set(eb, "out of memory");
+	return 0;
+}

@@ -1,0 +1,202 @@
+/* manifest_env: the pinned environment of a manifest's measured runs (limits, env, umask, cwd,
+ * cpus), parsed and checked; what the host allows is checked by the runner. */
+#include "manifest_impl.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+/* The resource limits by their manifest names (getrlimit(2) without RLIMIT_). */
+static const struct {
+	const char *name;
+	int resource;
+} env_limits[] = {
+    {"as", RLIMIT_AS},           {"core", RLIMIT_CORE},         {"cpu", RLIMIT_CPU},
+    {"data", RLIMIT_DATA},       {"fsize", RLIMIT_FSIZE},       {"locks", RLIMIT_LOCKS},
+    {"memlock", RLIMIT_MEMLOCK}, {"msgqueue", RLIMIT_MSGQUEUE}, {"nice", RLIMIT_NICE},
+    {"nofile", RLIMIT_NOFILE},   {"nproc", RLIMIT_NPROC},       {"rss", RLIMIT_RSS},
+    {"rtprio", RLIMIT_RTPRIO},   {"rttime", RLIMIT_RTTIME},     {"sigpending", RLIMIT_SIGPENDING},
+    {"stack", RLIMIT_STACK},
+};
+#define ENV_LIMITS_COUNT (sizeof(env_limits) / sizeof(env_limits[0]))
+
+size_t manifest_limit_count(void)
+{
+	return ENV_LIMITS_COUNT;
+}
+
+const char *manifest_limit_name(size_t i, int *resource)
+{
+	if (i >= ENV_LIMITS_COUNT)
+		return NULL;
+	if (resource != NULL)
+		*resource = env_limits[i].resource;
+	return env_limits[i].name;
+}
+
+static int parse_limits(struct manifest_ctx *c, const cJSON *root, struct manifest_env *e)
+{
+	const cJSON *lim = cJSON_GetObjectItemCaseSensitive(root, "limits"), *it;
+	char p[MANIFEST_PATH_MAX_CHARS], b[48];
+	size_t i;
+
+	/* The kernel's default soft limit: a shell, an SSH session or a CI runner may have raised
+	 * it, and a tool that closes every possible descriptor pays for each (issue 19). */
+	e->limits[0] = (struct manifest_limit){
+	    .resource = RLIMIT_NOFILE, .name = "nofile", .value = MANIFEST_NOFILE_DEFAULT};
+	e->nlimits = 1;
+	if (lim == NULL)
+		return 0;
+	if (!cJSON_IsObject(lim))
+		return manifest_fail(c, "$.limits", "expected an object, got %s",
+				     manifest_type_name(lim));
+	e->nlimits = 0;
+	cJSON_ArrayForEach(it, lim)
+	{
+		struct manifest_limit *l;
+
+		manifest_child_path(p, "$.limits", manifest_shown(it->string, b));
+		for (i = 0; i < ENV_LIMITS_COUNT; i++)
+			if (strcmp(env_limits[i].name, it->string) == 0)
+				break;
+		if (i == ENV_LIMITS_COUNT)
+			return manifest_fail(c, p,
+					     "unknown limit (expected as, core, cpu, data, fsize, "
+					     "locks, memlock, msgqueue, nice, nofile, nproc, rss, "
+					     "rtprio, rttime, sigpending or stack)");
+		for (size_t k = 0; k < e->nlimits; k++)
+			if (strcmp(e->limits[k].name, it->string) == 0)
+				return manifest_fail(c, p, "duplicate key");
+		l = &e->limits[e->nlimits];
+		l->resource = env_limits[i].resource;
+		l->name = env_limits[i].name;
+		if (cJSON_IsString(it) && strcmp(it->valuestring, "unlimited") == 0) {
+			l->unlimited = true;
+		} else if (cJSON_IsArray(it)) {
+			return manifest_fail(
+			    c, p,
+			    "one value (a number or \"unlimited\"); sweeping a limit "
+			    "takes one manifest per value for now");
+		} else {
+			uint64_t v = 0;
+
+			if (manifest_as_uint(c, it, p, 0, 9007199254740991.0, &v) < 0)
+				return -1;
+			l->value = v;
+		}
+		e->nlimits++;
+	}
+	return 0;
+}
+
+/* NAME=value with NAME a shell identifier. */
+static bool env_entry_ok(const char *s)
+{
+	size_t i = 0;
+
+	if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+		return false;
+	while ((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+	       (s[i] >= '0' && s[i] <= '9') || s[i] == '_')
+		i++;
+	return s[i] == '=';
+}
+
+static int parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest_env *e)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(root, "env"), *it;
+	char p[MANIFEST_PATH_MAX_CHARS], b[48];
+	size_t i = 0;
+
+	if (env == NULL)
+		return 0;
+	if (!cJSON_IsArray(env))
+		return manifest_fail(c, "$.env", "expected an array of \"NAME=value\", got %s",
+				     manifest_type_name(env));
+	if (cJSON_GetArraySize(env) > MANIFEST_ENV_MAX)
+		return manifest_fail(c, "$.env", "more than %d variables", MANIFEST_ENV_MAX);
+	e->env = calloc((size_t)cJSON_GetArraySize(env) + 1, sizeof(*e->env));
+	if (e->env == NULL)
+		return manifest_fail(c, "$.env", "out of memory");
+	cJSON_ArrayForEach(it, env)
+	{
+		manifest_index_path(p, "$.env", i++);
+		if (!cJSON_IsString(it) || !env_entry_ok(it->valuestring) ||
+		    strlen(it->valuestring) > MANIFEST_STRING_MAX)
+			return manifest_fail(c, p, "expected \"NAME=value\", got %s",
+					     cJSON_IsString(it) ? manifest_shown(it->valuestring, b)
+								: manifest_type_name(it));
+		if ((e->env[e->nenv++] = strdup(it->valuestring)) == NULL)
+			return manifest_fail(c, p, "out of memory");
+	}
+	e->has_env = true;
+	return 0;
+}
+
+static int parse_cpus(struct manifest_ctx *c, const cJSON *root, struct manifest_env *e)
+{
+	const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(root, "cpus"), *it;
+	char p[MANIFEST_PATH_MAX_CHARS];
+	size_t i = 0;
+
+	if (cpus == NULL)
+		return 0;
+	if (!cJSON_IsArray(cpus) || cJSON_GetArraySize(cpus) == 0)
+		return manifest_fail(c, "$.cpus", "expected a non-empty array of CPU numbers");
+	cJSON_ArrayForEach(it, cpus)
+	{
+		uint64_t v = 0;
+
+		manifest_index_path(p, "$.cpus", i++);
+		if (manifest_as_uint(c, it, p, 0, CPU_SETSIZE - 1, &v) < 0)
+			return -1;
+		for (size_t k = 0; k < e->ncpus; k++)
+			if (e->cpus[k] == v)
+				return manifest_fail(c, p, "CPU %u given twice", (unsigned)v);
+		if (e->ncpus == MANIFEST_CPUS_MAX)
+			return manifest_fail(c, p, "more than %d CPUs", MANIFEST_CPUS_MAX);
+		e->cpus[e->ncpus++] = (uint32_t)v;
+	}
+	return 0;
+}
+
+int manifest_parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	struct manifest_env *e = &m->env;
+	const cJSON *j;
+
+	e->umask = MANIFEST_UMASK_DEFAULT;
+	if (parse_limits(c, root, e) < 0 || parse_env(c, root, e) < 0 || parse_cpus(c, root, e) < 0)
+		return -1;
+	j = cJSON_GetObjectItemCaseSensitive(root, "umask");
+	if (j != NULL) {
+		char *end = NULL;
+		unsigned long v;
+
+		if (!cJSON_IsString(j) || j->valuestring[0] == '\0')
+			return manifest_fail(c, "$.umask",
+					     "expected an octal string such as \"022\"");
+		v = strtoul(j->valuestring, &end, 8);
+		if (*end != '\0' || v > 0777)
+			return manifest_fail(c, "$.umask", "\"%.16s\" is not an octal mode 000-777",
+					     j->valuestring);
+		e->umask = (unsigned)v;
+	}
+	if (manifest_get_string(c, root, "$", "cwd", false, &e->cwd) < 0)
+		return -1;
+	if (e->cwd == NULL && (e->cwd = strdup("/")) == NULL)
+		return manifest_fail(c, "$.cwd", "out of memory");
+	if (e->cwd[0] != '/')
+		return manifest_fail(c, "$.cwd", "must be an absolute path");
+	return 0;
+}
+
+void manifest_env_clear(struct manifest_env *e)
+{
+	for (size_t i = 0; i < e->nenv; i++)
+		free(e->env[i]);
+	free(e->env);
+	free(e->cwd);
+	memset(e, 0, sizeof(*e));
+}

@@ -1,0 +1,61 @@
+#!/bin/bash
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+# The pinned environment of every measured child: the manifest's limits (nofile 1024 by default),
+# umask, working directory and variables reach the grant check and the timed runs whatever the
+# shell that started rarbench had, they are recorded in results.json and the journal, and a limit
+# above the host's hard limit is refused before anything runs.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+rarbench=$PWD/bin/rarbench
+. tests/lib/tap.sh
+
+need jq
+need_prefix "$prefix"
+user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
+work=$(mktemp -d /tmp/rarperf-it-env-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# A subject that exits 0 only in the pinned environment: grant check and timed runs alike.
+probe='[ "$(ulimit -n)" = 777 ] && [ "$(ulimit -Hn)" = 777 ] && [ "$(umask)" = 0077 ] && [ "$(pwd)" = /tmp ] && [ -z "${TERM:-}" ] && [ -z "${LEAK:-}" ] && [ "$LANG" = C ] && [ "$FOO" = bar ]'
+cat >"$work/env.json" <<JSON
+{"name": "env", "subjects": [{"id": "probe", "format": "doas", "program": "/bin/sh",
+  "args": ["-c", $(jq -Rn --arg s "$probe" '$s')]}],
+ "axes": {"nb_tasks": [1, 2]}, "bench_user": "$user", "warmup": 1, "min_runs": 3, "max_runs": 3,
+ "min_time_s": 0, "limits": {"nofile": 777}, "umask": "077", "cwd": "/tmp",
+ "env": ["PATH=/usr/bin:/bin", "LANG=C", "FOO=bar"]}
+JSON
+(ulimit -n 4096 && TERM=xterm LEAK=1 "$rarbench" --manifest "$work/env.json" --prefix "$prefix" \
+	--out "$work/env" --progress none) 2>"$work/env.err"
+rc=$?
+check "started from a shell with nofile 4096, TERM and another variable: every run saw the pinned environment" \
+	[ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/env.err"
+res=$work/env/results.json
+check "results.json records the pinned limit, the umask, cwd and the exact variables" \
+	jq -e '.meta.environment | .limits.nofile == {"soft": 777, "hard": 777, "pinned": true}
+		and .limits.stack.pinned == false and .umask == "077" and .cwd == "/tmp"
+		and (.env | index("FOO=bar")) and (.env | map(startswith("TERM=")) | any | not)
+		and (.aslr | type) == "number"' "$res"
+check "the journal's header records it: a resume in another environment is refused" \
+	sh -c "head -1 '$work/env/journal.jsonl' | jq -e '.versions.environment.limits.nofile.soft == 777' >/dev/null"
+
+# The default: nofile 1024 whatever the shell's limit.
+probe_default='[ "$(ulimit -n)" = 1024 ] && [ "$(pwd)" = / ] && [ "$LANG" = C ] && [ -z "${TERM:-}" ]'
+cat >"$work/default.json" <<JSON
+{"name": "default", "subjects": [{"id": "probe", "format": "doas", "program": "/bin/sh",
+  "args": ["-c", $(jq -Rn --arg s "$probe_default" '$s')]}],
+ "axes": {"nb_tasks": [1]}, "bench_user": "$user", "warmup": 1, "min_runs": 3, "max_runs": 3, "min_time_s": 0}
+JSON
+(ulimit -n 65536 2>/dev/null || ulimit -n 4096; TERM=xterm "$rarbench" --manifest "$work/default.json" \
+	--prefix "$prefix" --out "$work/default" --progress none) 2>"$work/default.err"
+check "without limits: nofile 1024 from a shell with more, cwd /, no TERM" [ $? -eq 0 ]
+
+# A limit above the hard limit of the shell rarbench runs in: exit 2, the path named, nothing run.
+sed 's/"nofile": 777/"nofile": 5000/' "$work/env.json" >"$work/high.json"
+(ulimit -Hn 4096 && "$rarbench" --manifest "$work/high.json" --prefix "$prefix" --out "$work/high" \
+	--progress none) 2>"$work/high.err"
+rc=$?
+check "nofile 5000 under a hard limit of 4096: exit 2, one line naming \$.limits.nofile" \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/high.err') -eq 1 ] && grep -q 'high.json: \$.limits.nofile: 5000 is above this host.s hard limit 4096' '$work/high.err' && [ ! -e '$work/high' ]"
+tap_status
