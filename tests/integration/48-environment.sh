@@ -53,7 +53,7 @@ check "without limits: nofile 1024 from a shell with more, cwd /, no TERM" [ $? 
 
 # A limit above the hard limit of the shell rarbench runs in: exit 2, the path named, nothing run.
 sed 's/"nofile": 777/"nofile": 5000/' "$work/env.json" >"$work/high.json"
-(ulimit -Hn 4096 && "$rarbench" --manifest "$work/high.json" --prefix "$prefix" --out "$work/high" \
+(ulimit -n 4096 && "$rarbench" --manifest "$work/high.json" --prefix "$prefix" --out "$work/high" \
 	--progress none) 2>"$work/high.err"
 rc=$?
 check "nofile 5000 under a hard limit of 4096: exit 2, one line naming \$.limits.nofile" \
