@@ -49,15 +49,24 @@ if [ $rc -eq 0 ]; then ok "playbook over SSH on both hosts ($((t1 - t0)) s)"; el
 	grep -E 'fatal|FAILED|UNREACHABLE' "$tmp/run1.log" | tail -10
 fi
 
+refused() { ! nshosts_exec "$@" 2>/dev/null; }
 for h in "$a" "$b"; do
 	st=$NSHOSTS_STATE/$h/prefix
 	check "$h: its private prefix holds sudo, doas and facts.json" test -x "$st/bin/sudo" -a -x "$st/bin/doas" -a -f "$st/facts.json"
 	check "$h: sudo and doas setuid root for the bench group only (seen inside the host)" \
 		test "$(nshosts_exec "$h" stat -c %u:%G:%a /opt/rarperf/bin/sudo /opt/rarperf/bin/doas | tr '\n' ' ')" = "0:rarperf:4750 0:rarperf:4750 "
+	# As provisioned nothing is granted; a grant written as a sweep point writes it works.
+	check "$h: as provisioned, the bench user is refused sudo -n /usr/bin/true (deny-all)" \
+		refused "$h" runuser -u rarperf -- /opt/rarperf/bin/sudo -n /usr/bin/true
+	uid=$(jq -r .bench_uid "$st/facts.json")
+	nshosts_exec "$h" "exec 9>>/opt/rarperf/run/lock && flock 9 && /opt/rarperf/bin/confgen --uid $uid \
+		--sudoers /opt/rarperf/etc/sudoers --doas /opt/rarperf/etc/doas.conf" >/dev/null 2>&1
 	check "$h: bench user runs sudo -n /usr/bin/true" nshosts_exec "$h" runuser -u rarperf -- /opt/rarperf/bin/sudo -n /usr/bin/true
 	check "$h: bench user runs doas -n /usr/bin/true" nshosts_exec "$h" runuser -u rarperf -- /opt/rarperf/bin/doas -n /usr/bin/true
 	check "$h: bench user is denied sudo -n /usr/bin/id (exit 1)" denied "$h" sudo
 	check "$h: bench user is denied doas -n /usr/bin/id (exit 1)" denied "$h" doas
+	nshosts_exec "$h" "exec 9>>/opt/rarperf/run/lock && flock 9 && /opt/rarperf/bin/confgen --uid $uid \
+		--deny-all --sudoers /opt/rarperf/etc/sudoers --doas /opt/rarperf/etc/doas.conf" >/dev/null 2>&1
 	check "$h: facts.json names its prefix and sudo" sh -c "jq -e '.prefix == \"/opt/rarperf\" and .tools.sudo.present and .tools.doas.present' '$st/facts.json' >/dev/null"
 	check "$h: coordinator key authorised exactly once" test "$(grep -c -F "$(cut -d' ' -f2 "$NSHOSTS_KEY.pub")" "$NSHOSTS_STATE/$h/authorized_keys")" = 1
 done
