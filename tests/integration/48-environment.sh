@@ -17,7 +17,7 @@ work=$(mktemp -d /tmp/rarperf-it-env-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 # A subject that exits 0 only in the pinned environment: grant check and timed runs alike.
-probe='[ "$(ulimit -n)" = 777 ] && [ "$(ulimit -Hn)" = 777 ] && [ "$(umask)" = 0077 ] && [ "$(pwd)" = /tmp ] && [ -z "${TERM:-}" ] && [ -z "${LEAK:-}" ] && [ "$LANG" = C ] && [ "$FOO" = bar ]'
+probe='[ "$(ulimit -n)" = 777 ] && [ "$(ulimit -Hn)" = 777 ] && [ "$(umask)" = 0077 ] && [ "$(pwd)" = /tmp ] && [ -z "$TERM" ] && [ -z "$LEAK" ] && [ "$LANG" = C ] && [ "$FOO" = bar ]'
 cat >"$work/env.json" <<JSON
 {"name": "env", "subjects": [{"id": "probe", "format": "doas", "program": "/bin/sh",
   "args": ["-c", $(jq -Rn --arg s "$probe" '$s')]}],
@@ -41,7 +41,7 @@ check "the journal's header records it: a resume in another environment is refus
 	sh -c "head -1 '$work/env/journal.jsonl' | jq -e '.versions.environment.limits.nofile.soft == 777' >/dev/null"
 
 # The default: nofile 1024 whatever the shell's limit.
-probe_default='[ "$(ulimit -n)" = 1024 ] && [ "$(pwd)" = / ] && [ "$LANG" = C ] && [ -z "${TERM:-}" ]'
+probe_default='[ "$(ulimit -n)" = 1024 ] && [ "$(pwd)" = / ] && [ "$LANG" = C ] && [ -z "$TERM" ]'
 cat >"$work/default.json" <<JSON
 {"name": "default", "subjects": [{"id": "probe", "format": "doas", "program": "/bin/sh",
   "args": ["-c", $(jq -Rn --arg s "$probe_default" '$s')]}],
