@@ -13,8 +13,16 @@
 #include "measure.h"
 #include "policy_size.h"
 
-/* The pilot's runs per subject at each of its two points (after one warmup run). */
-#define RUNNER_PILOT_RUNS 3
+/* The pilot's runs per subject at each of its two points (after RUNNER_PILOT_WARMUP warmup runs). */
+#define RUNNER_PILOT_RUNS 5
+#define RUNNER_PILOT_WARMUP 3
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
 
 /* The size the pilot interpolates along: the policy's commands, R*T*C (and actors). */
 static double point_size(const struct sweep_point *pt)
@@ -120,7 +128,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 	extreme_points(r, &ends[0], &ends[1]);
 	for (e = 0; e < 2 && rc == 0; e++) {
 		const struct sweep_point *pt = sweep_at(r->sweep, ends[e]);
-		uint64_t t0 = clock_now_ns(), t1;
+		uint64_t t0 = clock_now_ns(), t1, t2;
 
 		r->pilot[e].point = ends[e];
 		if (runner_point_write_policies(r, pt, eb) < 0)
@@ -137,7 +145,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 		}
 		if (rc == 0) {
 			measure_opts_init(&opts);
-			opts.warmup = 1;
+			opts.warmup = RUNNER_PILOT_WARMUP;
 			opts.min_runs = opts.max_runs = RUNNER_PILOT_RUNS;
 			opts.min_time_ns = 0;
 			opts.order = MEASURE_ORDER_INTERLEAVED;
@@ -147,20 +155,23 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 			if (mr == MEASURE_STOPPED)
 				errbuf_set(eb, "interrupted");
 		}
+		/* The median run: a pilot's few runs include the odd slow one (a cold cache). */
 		for (k = 0; rc == 0 && k < r->nactive; k++) {
-			uint64_t sum = 0;
+			uint64_t v[RUNNER_PILOT_RUNS];
+			size_t m = results[k].n < RUNNER_PILOT_RUNS ? results[k].n : RUNNER_PILOT_RUNS;
 
-			for (size_t j = 0; j < results[k].n; j++)
-				sum += results[k].wall_ns[j];
-			r->pilot[e].run_s[k] = results[k].n ? (double)sum / results[k].n / 1e9 : 0;
+			memcpy(v, results[k].wall_ns, m * sizeof(v[0]));
+			qsort(v, m, sizeof(v[0]), cmp_u64);
+			r->pilot[e].run_s[k] = m ? (double)v[m / 2] / 1e9 : 0;
 		}
 		for (k = 0; k < r->nactive; k++)
 			measure_result_clear(&results[k]);
 		/* The step's own cost besides the runs: writing the grant, and the deny-all after.
 		 */
+		t2 = clock_now_ns();
 		if (runner_point_write_denial(r, eb) < 0)
 			return -1;
-		r->pilot[e].write_s = (double)(clock_now_ns() - t1 + (t1 - t0)) / 1e9;
+		r->pilot[e].write_s = (double)((t1 - t0) + (clock_now_ns() - t2)) / 1e9;
 	}
 	if (rc == 0)
 		r->has_pilot = true;
