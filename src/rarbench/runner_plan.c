@@ -13,7 +13,8 @@
 #include "measure.h"
 #include "policy_size.h"
 
-/* The pilot's runs per subject at each of its two points (after RUNNER_PILOT_WARMUP warmup runs). */
+/* The pilot's runs per subject at each of its two points (after RUNNER_PILOT_WARMUP warmup runs).
+ */
 #define RUNNER_PILOT_RUNS 5
 #define RUNNER_PILOT_WARMUP 3
 
@@ -93,12 +94,13 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
 		return 0; /* unknown: the writes will say */
 	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
 		r->bad_input = true;
-		return errbuf_set(eb,
-				  "%s: $.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u needs "
-				  "%s in %s while its policies replace the previous point's; %s is free",
-				  r->cfg.manifest, value[0], value[1], value[2], value[3],
-				  human(need, h1, sizeof(h1)), r->etc_real,
-				  human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
+		return errbuf_set(
+		    eb,
+		    "%s: $.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u needs "
+		    "%s in %s while its policies replace the previous point's; %s is free",
+		    r->cfg.manifest, value[0], value[1], value[2], value[3],
+		    human(need, h1, sizeof(h1)), r->etc_real,
+		    human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	}
 	return 0;
 }
@@ -158,7 +160,8 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 		/* The median run: a pilot's few runs include the odd slow one (a cold cache). */
 		for (k = 0; rc == 0 && k < r->nactive; k++) {
 			uint64_t v[RUNNER_PILOT_RUNS];
-			size_t m = results[k].n < RUNNER_PILOT_RUNS ? results[k].n : RUNNER_PILOT_RUNS;
+			size_t m =
+			    results[k].n < RUNNER_PILOT_RUNS ? results[k].n : RUNNER_PILOT_RUNS;
 
 			memcpy(v, results[k].wall_ns, m * sizeof(v[0]));
 			qsort(v, m, sizeof(v[0]), cmp_u64);

@@ -338,10 +338,19 @@ static int fail(struct runner *r, struct errbuf *eb, bool bad_input)
 
 int runner_setup(struct runner *r, struct errbuf *eb)
 {
+	struct manifest_problems problems;
 	char tmpl[] = "/tmp/rarbench-grant-XXXXXX";
 	size_t i, done = 0, extra = 0;
 
-	r->m = manifest_load(r->cfg.manifest, eb);
+	r->m = manifest_load_all(r->cfg.manifest, 0, &problems, eb);
+	if (r->m == NULL && problems.n > 1) {
+		/* Every problem, one line each (main prints them), then how many. */
+		r->problems = problems.line;
+		r->nproblems = problems.n;
+		errbuf_set(eb, "%s: %zu problems (above)", r->cfg.manifest, problems.n);
+		return bad_input(r);
+	}
+	manifest_problems_clear(&problems);
 	if (r->m == NULL)
 		return bad_input(r); /* the message already starts with the file's name */
 	digest_sha256_hex(r->m->text, r->m->text_len, r->manifest_sha);

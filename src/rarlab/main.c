@@ -297,6 +297,7 @@ int main(int argc, char **argv)
 	size_t *sel = NULL, nsel = 0;
 	struct errbuf eb = {{0}};
 	struct manifest *manifest = NULL;
+	struct manifest_problems problems = {NULL, 0};
 	int local;
 	struct sweep *sweep = NULL;
 	struct sigaction sa;
@@ -325,7 +326,13 @@ int main(int argc, char **argv)
 	}
 	/* Checked here, whole, before any host is contacted: a manifest the hosts would
 	 * refuse goes nowhere. The hosts check it again against their own prefix. */
-	manifest = manifest_load_for(cfg.manifest, MANIFEST_REMOTE, &eb);
+	manifest = manifest_load_all(cfg.manifest, MANIFEST_REMOTE, &problems, &eb);
+	for (size_t i = 0; manifest == NULL && problems.n > 1 && i < problems.n; i++)
+		print_error(NULL, problems.line[i]);
+	if (manifest == NULL && problems.n > 1)
+		errbuf_set(&eb, "%s: %zu problems (above); no host contacted", cfg.manifest,
+			   problems.n);
+	manifest_problems_clear(&problems);
 	if (manifest == NULL) {
 		print_error(NULL, eb.msg);
 		goto out;

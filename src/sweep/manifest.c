@@ -215,6 +215,7 @@ static int parse_subjects(struct manifest_ctx *c, const cJSON *root, struct mani
 	const cJSON *subj = cJSON_GetObjectItemCaseSensitive(root, "subjects"), *it;
 	char p[MANIFEST_PATH_MAX_CHARS], b[48];
 	size_t i, k, n;
+	int bad = 0;
 
 	if (subj == NULL)
 		return manifest_fail(c, "$.subjects", "missing (an array of subjects is required)");
@@ -235,20 +236,26 @@ static int parse_subjects(struct manifest_ctx *c, const cJSON *root, struct mani
 	{
 		manifest_index_path(p, "$.subjects", i);
 		m->nsubjects = i + 1; /* so manifest_free sees a partly filled subject */
-		if (parse_subject(c, it, p, &m->subjects[i]) < 0)
-			return -1;
+		/* Each subject's problems are its own: the next ones are still read. */
+		if (parse_subject(c, it, p, &m->subjects[i]) < 0) {
+			bad = -1;
+			i++;
+			continue;
+		}
 		for (k = 0; k < i; k++) {
-			if (strcmp(m->subjects[k].id, m->subjects[i].id) == 0) {
+			if (m->subjects[k].id != NULL &&
+			    strcmp(m->subjects[k].id, m->subjects[i].id) == 0) {
 				char q[MANIFEST_PATH_MAX_CHARS];
 
 				manifest_child_path(q, p, "id");
-				return manifest_fail(c, q, "duplicate subject id \"%s\"",
-						     manifest_shown(m->subjects[i].id, b));
+				bad = manifest_fail(c, q, "duplicate subject id \"%s\"",
+						    manifest_shown(m->subjects[i].id, b));
+				break;
 			}
 		}
 		i++;
 	}
-	return 0;
+	return bad;
 }
 
 static int parse_user(struct manifest_ctx *c, struct manifest *m)
@@ -308,35 +315,40 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 					   NULL};
 	const cJSON *j;
 	uint64_t v;
-	int e;
+	int e, bad = 0;
 
 	if (!cJSON_IsObject(root))
 		return manifest_fail(c, "$", "expected an object, got %s",
 				     manifest_type_name(root));
-	if (manifest_check_keys(c, root, "$", keys) < 0 ||
-	    manifest_get_string(c, root, "$", "name", true, &m->name) < 0 ||
-	    manifest_get_string(c, root, "$", "description", false, &m->description) < 0 ||
-	    manifest_get_string(c, root, "$", "command", false, &m->command) < 0 ||
-	    manifest_get_string(c, root, "$", "bench_user", false, &m->bench_user) < 0)
-		return -1;
-	if (parse_subjects(c, root, m) < 0 || manifest_parse_axes(c, root, m) < 0 ||
-	    manifest_check_sizes(c, m) < 0 || manifest_parse_precision(c, root, m) < 0)
-		return -1;
+	/*
+	 * Every key on its own first, so that one pass reports every problem (bad collects
+	 * them; manifest_fail keeps each line); then what depends on several keys, once they
+	 * are all sound.
+	 */
+	bad |= manifest_check_keys(c, root, "$", keys);
+	bad |= manifest_get_string(c, root, "$", "name", true, &m->name);
+	bad |= manifest_get_string(c, root, "$", "description", false, &m->description);
+	bad |= manifest_get_string(c, root, "$", "command", false, &m->command);
+	bad |= manifest_get_string(c, root, "$", "bench_user", false, &m->bench_user);
+	bad |= parse_subjects(c, root, m);
+	bad |= manifest_parse_axes(c, root, m);
+	/* Before the counts below: precision mode changes their defaults. */
+	bad |= manifest_parse_precision(c, root, m);
 	if (m->command == NULL && (m->command = strdup("/usr/bin/true")) == NULL)
 		return manifest_fail(c, "$.command", "out of memory");
-	if (m->command[0] != '/')
-		return manifest_fail(c, "$.command", "must be an absolute path");
 	if (m->bench_user == NULL && (m->bench_user = strdup("rarperf")) == NULL)
 		return manifest_fail(c, "$.bench_user", "out of memory");
 	j = cJSON_GetObjectItemCaseSensitive(root, "unsafe_command");
 	if (j != NULL && !cJSON_IsBool(j))
-		return manifest_fail(c, "$.unsafe_command", "expected a boolean, got %s",
-				     manifest_type_name(j));
+		bad = manifest_fail(c, "$.unsafe_command", "expected a boolean, got %s",
+				    manifest_type_name(j));
 	m->unsafe_command = j != NULL && cJSON_IsTrue(j);
-	if (!m->unsafe_command && !manifest_command_is_safe(m->command)) {
+	if (m->command[0] != '/') {
+		bad = manifest_fail(c, "$.command", "must be an absolute path");
+	} else if (!m->unsafe_command && !manifest_command_is_safe(m->command)) {
 		char b[48];
 
-		return manifest_fail(
+		bad = manifest_fail(
 		    c, "$.command",
 		    "\"%s\" would be granted to the bench user as root with any arguments; only "
 		    "/usr/bin or /bin's true, false, id, whoami, echo, printf and sleep are safe "
@@ -344,90 +356,85 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 		    manifest_shown(m->command, b));
 	}
 	v = MANIFEST_RUN_TIMEOUT_DEFAULT_S;
-	if (manifest_get_uint(c, root, "$", "run_timeout_s", 1, MANIFEST_RUN_TIMEOUT_MAX_S, &v) < 0)
-		return -1;
+	bad |= manifest_get_uint(c, root, "$", "run_timeout_s", 1, MANIFEST_RUN_TIMEOUT_MAX_S, &v);
 	m->run_timeout_ms = (uint32_t)v * 1000u;
 
 	e = (int)m->match;
-	if (manifest_get_enum(c, root, "$", "match", match_name, POLICY_MATCH_COUNT, &e) < 0)
-		return -1;
+	bad |= manifest_get_enum(c, root, "$", "match", match_name, POLICY_MATCH_COUNT, &e);
 	m->match = (enum policy_match)e;
 	e = (int)m->order;
-	if (manifest_get_enum(c, root, "$", "order", order_name, MEASURE_ORDER_COUNT, &e) < 0)
-		return -1;
+	bad |= manifest_get_enum(c, root, "$", "order", order_name, MEASURE_ORDER_COUNT, &e);
 	m->order = (enum measure_order)e;
 	e = (int)m->sudoers_layout;
-	if (manifest_get_enum(c, root, "$", "sudoers_layout", layout_name, SUDOERS_LAYOUT_COUNT,
-			      &e) < 0)
-		return -1;
+	bad |= manifest_get_enum(c, root, "$", "sudoers_layout", layout_name, SUDOERS_LAYOUT_COUNT,
+				 &e);
 	m->sudoers_layout = (enum sudoers_layout)e;
 
 	j = cJSON_GetObjectItemCaseSensitive(root, "seed_compat");
 	if (j != NULL && !cJSON_IsBool(j))
-		return manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
-				     manifest_type_name(j));
+		bad = manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
+				    manifest_type_name(j));
 	m->seed_compat = j != NULL && cJSON_IsTrue(j);
 
 	v = m->warmup;
-	if (manifest_get_uint(c, root, "$", "warmup", 0, 1e6, &v) < 0)
-		return -1;
+	bad |= manifest_get_uint(c, root, "$", "warmup", 0, 1e6, &v);
 	m->warmup = (uint32_t)v;
 	v = m->min_runs;
-	if (manifest_get_uint(c, root, "$", "min_runs", 1, 1e7, &v) < 0)
-		return -1;
+	bad |= manifest_get_uint(c, root, "$", "min_runs", 1, 1e7, &v);
 	m->min_runs = (uint32_t)v;
 	v = m->max_runs;
-	if (manifest_get_uint(c, root, "$", "max_runs", 1, 1e7, &v) < 0)
-		return -1;
+	bad |= manifest_get_uint(c, root, "$", "max_runs", 1, 1e7, &v);
 	m->max_runs = (uint32_t)v;
+	v = m->seed;
+	bad |= manifest_get_uint(c, root, "$", "seed", 0, 9007199254740991.0, &v);
+	m->seed = v;
+	v = m->rounds;
+	bad |= manifest_get_uint(c, root, "$", "rounds", 1, 1000, &v);
+	m->rounds = (uint32_t)v;
+	v = m->repetitions;
+	bad |= manifest_get_uint(c, root, "$", "repetitions", 1, 1000, &v);
+	m->repetitions = (uint32_t)v;
+	j = cJSON_GetObjectItemCaseSensitive(root, "min_time_s");
+	if (j != NULL && !cJSON_IsNumber(j))
+		bad = manifest_fail(c, "$.min_time_s", "expected a number, got %s",
+				    manifest_type_name(j));
+	else if (j != NULL && !(j->valuedouble >= 0 && j->valuedouble <= 86400))
+		bad = manifest_fail(c, "$.min_time_s", "%g is out of range (0 to 86400)",
+				    j->valuedouble);
+	else if (j != NULL)
+		m->min_time_ns = (uint64_t)llround(j->valuedouble * 1e9);
+	v = m->max_policy_bytes;
+	bad |=
+	    manifest_get_uint(c, root, "$", "max_policy_bytes", (double)MANIFEST_POLICY_BYTES_MIN,
+			      (double)MANIFEST_POLICY_BYTES_MAX, &v);
+	m->max_policy_bytes = v;
+	bad |= manifest_parse_env(c, root, m);
+	if (bad)
+		return -1;
+
+	/* What depends on several keys. */
+	if (manifest_check_sizes(c, m) < 0)
+		return -1;
 	if (m->max_runs != 0 && m->max_runs < m->min_runs)
 		return manifest_fail(c, "$.max_runs", "%u is below min_runs (%u)", m->max_runs,
 				     m->min_runs);
-	v = m->seed;
-	if (manifest_get_uint(c, root, "$", "seed", 0, 9007199254740991.0, &v) < 0)
-		return -1;
-	m->seed = v;
-	v = m->rounds;
-	if (manifest_get_uint(c, root, "$", "rounds", 1, 1000, &v) < 0)
-		return -1;
-	m->rounds = (uint32_t)v;
 	if (m->rounds > m->min_runs)
 		return manifest_fail(c, "$.rounds",
 				     "%u is above min_runs (%u): each round needs a run", m->rounds,
 				     m->min_runs);
-	v = m->repetitions;
-	if (manifest_get_uint(c, root, "$", "repetitions", 1, 1000, &v) < 0)
-		return -1;
-	m->repetitions = (uint32_t)v;
 	if ((uint64_t)m->repetitions * m->axes[0].n * m->axes[1].n * m->axes[2].n * m->axes[3].n >
 	    MANIFEST_POINTS_MAX)
 		return manifest_fail(c, "$.repetitions", "more than %u points in all",
 				     MANIFEST_POINTS_MAX);
-
-	j = cJSON_GetObjectItemCaseSensitive(root, "min_time_s");
-	if (j != NULL) {
-		if (!cJSON_IsNumber(j))
-			return manifest_fail(c, "$.min_time_s", "expected a number, got %s",
-					     manifest_type_name(j));
-		if (!(j->valuedouble >= 0 && j->valuedouble <= 86400))
-			return manifest_fail(c, "$.min_time_s", "%g is out of range (0 to 86400)",
-					     j->valuedouble);
-		m->min_time_ns = (uint64_t)llround(j->valuedouble * 1e9);
-		/* Without max_runs nothing bounds a fast command's runs, each sample kept. */
-		if (m->max_runs == 0 && j->valuedouble > (double)MANIFEST_MIN_TIME_UNBOUNDED_MAX_S)
-			return manifest_fail(
-			    c, "$.min_time_s",
-			    "%g s without max_runs: a fast command would run for that long at "
-			    "every point, each run's sample kept; give max_runs, or at most %d s",
-			    j->valuedouble, MANIFEST_MIN_TIME_UNBOUNDED_MAX_S);
-	}
-	v = m->max_policy_bytes;
-	if (manifest_get_uint(c, root, "$", "max_policy_bytes", (double)MANIFEST_POLICY_BYTES_MIN,
-			      (double)MANIFEST_POLICY_BYTES_MAX, &v) < 0)
-		return -1;
-	m->max_policy_bytes = v;
-	if (manifest_finish_precision(c, root, m) < 0 || manifest_parse_env(c, root, m) < 0 ||
-	    parse_user(c, m) < 0)
+	/* Without max_runs nothing bounds a fast command's runs, each sample kept. */
+	if (j != NULL && m->max_runs == 0 &&
+	    j->valuedouble > (double)MANIFEST_MIN_TIME_UNBOUNDED_MAX_S)
+		return manifest_fail(
+		    c, "$.min_time_s",
+		    "%g s without max_runs: a fast command would run for that long at "
+		    "every point, each run's sample kept; give max_runs, or at most %d s",
+		    j->valuedouble, MANIFEST_MIN_TIME_UNBOUNDED_MAX_S);
+	if (manifest_finish_precision(c, root, m) < 0 || parse_user(c, m) < 0)
 		return -1;
 	/* Last: a policy's size depends on nearly every key above, the bench uid included. */
 	return manifest_check_policy_bytes(c, m);
@@ -470,6 +477,24 @@ struct manifest *manifest_parse(const char *text, size_t len, const char *source
 
 struct manifest *manifest_parse_for(const char *text, size_t len, const char *source,
 				    unsigned flags, struct errbuf *eb)
+{
+	return manifest_parse_all(text, len, source, flags, NULL, eb);
+}
+
+void manifest_problems_clear(struct manifest_problems *pr)
+{
+	if (pr == NULL)
+		return;
+	for (size_t i = 0; i < pr->n; i++)
+		free(pr->line[i]);
+	free(pr->line);
+	pr->line = NULL;
+	pr->n = 0;
+}
+
+struct manifest *manifest_parse_all(const char *text, size_t len, const char *source,
+				    unsigned flags, struct manifest_problems *problems,
+				    struct errbuf *eb)
 {
 	struct manifest_ctx c = {.source = source, .eb = eb, .remote = flags & MANIFEST_REMOTE};
 	struct manifest *m = NULL, *ret = NULL;
@@ -532,6 +557,14 @@ struct manifest *manifest_parse_for(const char *text, size_t len, const char *so
 	ret = m;
 	m = NULL;
 out:
+	if (problems != NULL) {
+		problems->line = c.problems;
+		problems->n = c.nproblems;
+	} else {
+		struct manifest_problems mine = {c.problems, c.nproblems};
+
+		manifest_problems_clear(&mine);
+	}
 	manifest_free(m);
 	cJSON_Delete(root);
 	return ret;
@@ -544,13 +577,21 @@ struct manifest *manifest_load(const char *path, struct errbuf *eb)
 
 struct manifest *manifest_load_for(const char *path, unsigned flags, struct errbuf *eb)
 {
+	return manifest_load_all(path, flags, NULL, eb);
+}
+
+struct manifest *manifest_load_all(const char *path, unsigned flags,
+				   struct manifest_problems *problems, struct errbuf *eb)
+{
 	struct manifest *m;
 	char *buf = NULL;
 	size_t len = 0;
 
+	if (problems != NULL)
+		*problems = (struct manifest_problems){NULL, 0};
 	if (fileio_read(path, MANIFEST_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0)
 		return NULL;
-	m = manifest_parse_for(buf, len, path, flags, eb);
+	m = manifest_parse_all(buf, len, path, flags, problems, eb);
 	free(buf);
 	return m;
 }

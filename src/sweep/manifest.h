@@ -20,6 +20,8 @@
 #define MANIFEST_AXIS_VALUE_MAX 1000000u
 #define MANIFEST_POINTS_MAX 100000u
 #define MANIFEST_STRING_MAX 4096
+/* A manifest's problems listed at most (manifest_load_all). */
+#define MANIFEST_PROBLEMS_MAX 64
 /*
  * max_policy_bytes: what one subject's policy files (rar-cbor: settings and
  * data together) may weigh at one point, checked for every point when the
@@ -226,6 +228,29 @@ struct manifest *manifest_load(const char *path, struct errbuf *eb);
  * bench_gid stay 0 then.
  */
 #define MANIFEST_REMOTE 1u
+
+/*
+ * Every problem a manifest has, one line each ("SOURCE: $.path: what"), in
+ * the order found: keys are read independently (every unknown key, every
+ * subject), then what depends on several keys once they are sound. At most
+ * MANIFEST_PROBLEMS_MAX. Free with manifest_problems_clear.
+ */
+struct manifest_problems {
+	char **line;
+	size_t n;
+};
+void manifest_problems_clear(struct manifest_problems *pr);
+
+/*
+ * As manifest_parse_for and manifest_load_for; when it fails (NULL, eb the
+ * first problem) and problems is not NULL, *problems holds them all (also
+ * for a manifest that loads: then none).
+ */
+struct manifest *manifest_parse_all(const char *text, size_t len, const char *source,
+				    unsigned flags, struct manifest_problems *problems,
+				    struct errbuf *eb);
+struct manifest *manifest_load_all(const char *path, unsigned flags,
+				   struct manifest_problems *problems, struct errbuf *eb);
 struct manifest *manifest_parse_for(const char *text, size_t len, const char *source,
 				    unsigned flags, struct errbuf *eb);
 struct manifest *manifest_load_for(const char *path, unsigned flags, struct errbuf *eb);

@@ -17,12 +17,21 @@ struct manifest_ctx {
 	const char *source;
 	struct errbuf *eb;
 	bool remote; /* MANIFEST_REMOTE: the bench user is not looked up here */
+	/* Every problem, one line each (manifest_fail appends; eb keeps the first). */
+	char **problems;
+	size_t nproblems;
 };
 
 /* Fills c->eb with "SOURCE: PATH: message" on one line and returns -1. */
 /* manifest_env.c: the keys limits, env, umask, cwd and cpus into m->env. 0 or -1. */
 int manifest_parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
 void manifest_env_clear(struct manifest_env *e);
+
+/*
+ * Of the problems recorded since there were `since`, keeps only the last
+ * (a search that narrowed one problem down), and makes it eb's message.
+ */
+void manifest_keep_last_problem(struct manifest_ctx *c, size_t since);
 
 int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

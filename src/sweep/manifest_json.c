@@ -14,10 +14,37 @@ int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...
 	char msg[ERRBUF_MSG_MAX];
 	va_list ap;
 
+	struct errbuf line;
+	char **grown;
+
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return errbuf_set(c->eb, "%s: %s: %s", c->source, path, msg);
+	errbuf_set(&line, "%s: %s: %s", c->source, path, msg);
+	if (c->nproblems == 0)
+		*c->eb = line;
+	/* Kept for the caller that lists them all (bounded: the first ones say enough). */
+	if (c->nproblems < MANIFEST_PROBLEMS_MAX) {
+		grown = realloc(c->problems, (c->nproblems + 1) * sizeof(*grown));
+		if (grown != NULL) {
+			c->problems = grown;
+			c->problems[c->nproblems] = strdup(line.msg);
+			if (c->problems[c->nproblems] != NULL)
+				c->nproblems++;
+		}
+	}
+	return -1;
+}
+
+void manifest_keep_last_problem(struct manifest_ctx *c, size_t since)
+{
+	if (c->nproblems <= since)
+		return;
+	errbuf_set(c->eb, "%s", c->problems[c->nproblems - 1]);
+	for (size_t i = since; i + 1 < c->nproblems; i++)
+		free(c->problems[i]);
+	c->problems[since] = c->problems[c->nproblems - 1];
+	c->nproblems = since + 1;
 }
 
 /* A user string shown in a message: its first 40 bytes made safe (sanitize), "..." after. */
@@ -67,6 +94,7 @@ int manifest_check_keys(struct manifest_ctx *c, const cJSON *obj, const char *pa
 {
 	const cJSON *it, *prev;
 	char p[MANIFEST_PATH_MAX_CHARS], b[48];
+	int bad = 0;
 	size_t i;
 
 	cJSON_ArrayForEach(it, obj)
@@ -75,13 +103,17 @@ int manifest_check_keys(struct manifest_ctx *c, const cJSON *obj, const char *pa
 			if (strcmp(allowed[i], it->string) == 0)
 				break;
 		manifest_child_path(p, path, manifest_shown(it->string, b));
-		if (allowed[i] == NULL)
-			return manifest_fail(c, p, "unknown key");
+		if (allowed[i] == NULL) {
+			bad = manifest_fail(c, p, "unknown key"); /* every one, not the first */
+			continue;
+		}
 		for (prev = obj->child; prev != it; prev = prev->next)
-			if (strcmp(prev->string, it->string) == 0)
-				return manifest_fail(c, p, "duplicate key");
+			if (strcmp(prev->string, it->string) == 0) {
+				bad = manifest_fail(c, p, "duplicate key");
+				break;
+			}
 	}
-	return 0;
+	return bad;
 }
 
 /* *out is a new copy of the string at obj.key, or NULL when absent and !required. */

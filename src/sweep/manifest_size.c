@@ -222,7 +222,7 @@ int manifest_check_policy_bytes(struct manifest_ctx *c, const struct manifest *m
 	char *paths[MANIFEST_SUBJECTS_MAX] = {NULL};
 	uint32_t largest[MANIFEST_AXIS_COUNT], value[MANIFEST_AXIS_COUNT];
 	struct errbuf eb = {0};
-	size_t i, k;
+	size_t i, k, since = 0;
 	int a, rc = -1;
 
 	for (i = 0; i < m->nsubjects; i++)
@@ -240,6 +240,7 @@ int manifest_check_policy_bytes(struct manifest_ctx *c, const struct manifest *m
 				largest[a] = m->axes[a].values[k];
 	}
 	memcpy(value, largest, sizeof(value));
+	since = c->nproblems;
 	rc = check_point(c, m, value, paths);
 	for (a = 0; rc == 1 && a < MANIFEST_AXIS_COUNT; a++) {
 		for (k = 0; k < m->axes[a].n; k++) {
@@ -254,6 +255,7 @@ int manifest_check_policy_bytes(struct manifest_ctx *c, const struct manifest *m
 			rc = check_point(c, m, largest, paths) == 0 ? 0 : 1;
 	}
 	rc = rc == 0 ? 0 : -1;
+	manifest_keep_last_problem(c, since); /* the first point over, not each one tried */
 out:
 	for (i = 0; i < m->nsubjects; i++)
 		free(paths[i]);

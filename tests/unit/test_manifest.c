@@ -575,27 +575,55 @@ static void test_pinned_environment(void)
 		CHECK_INT_EQ(m->env.ncpus, 1);
 	}
 	manifest_free(m);
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofiles\":1},"
-		     GOOD_SUBJECTS "}",
-		     "$.limits.nofiles: unknown limit");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":-1},"
-		     GOOD_SUBJECTS "}",
-		     "$.limits.nofile");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"NOEQUALS\"],"
-		     GOOD_SUBJECTS "}",
-		     "$.env[0]: expected \"NAME=value\"");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"1X=a\"],"
-		     GOOD_SUBJECTS "}",
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofiles\":1}," GOOD_SUBJECTS
+	    "}",
+	    "$.limits.nofiles: unknown limit");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":-1}," GOOD_SUBJECTS
+	    "}",
+	    "$.limits.nofile");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"NOEQUALS\"]," GOOD_SUBJECTS "}",
+	    "$.env[0]: expected \"NAME=value\"");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"1X=a\"]," GOOD_SUBJECTS
+		     "}",
 		     "$.env[0]");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"umask\":\"999\","
-		     GOOD_SUBJECTS "}",
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"umask\":\"999\"," GOOD_SUBJECTS
+		     "}",
 		     "$.umask");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"cwd\":\"tmp\","
-		     GOOD_SUBJECTS "}",
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"cwd\":\"tmp\"," GOOD_SUBJECTS "}",
 		     "$.cwd: must be an absolute path");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"cpus\":[0,0],"
-		     GOOD_SUBJECTS "}",
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"cpus\":[0,0]," GOOD_SUBJECTS "}",
 		     "$.cpus[1]: CPU 0 given twice");
+}
+
+/* Every problem in one pass, one line each with its path; the first is eb's. */
+static void test_every_problem_in_one_pass(void)
+{
+	const char *text = "{\"name\":\"t\",\"bench_user\":\"nobody\",\"colour\":1,\"shape\":2,"
+			   "\"subjects\":[{\"id\":\"a\",\"format\":\"yaml\"},{\"id\":\"b\","
+			   "\"format\":\"sudoers\",\"program\":3}],\"warmup\":\"x\","
+			   "\"axes\":{\"nb_tasks\":[]}}";
+	static const char *const want[] = {"x.json: $.colour: unknown key",
+					   "x.json: $.shape: unknown key",
+					   "x.json: $.subjects[0].format: unknown format",
+					   "x.json: $.subjects[1].program: expected a string",
+					   "x.json: $.axes.nb_tasks: empty axis",
+					   "x.json: $.warmup: expected an integer"};
+	struct manifest_problems pr;
+	struct errbuf eb = {0};
+	struct manifest *m = manifest_parse_all(text, strlen(text), "x.json", 0, &pr, &eb);
+
+	CHECK(m == NULL);
+	CHECK_INT_EQ(pr.n, 6);
+	for (size_t i = 0; i < pr.n && i < 6; i++) {
+		CHECK(strncmp(pr.line[i], want[i], strlen(want[i])) == 0);
+		CHECK(strchr(pr.line[i], '\n') == NULL);
+	}
+	CHECK(pr.n > 0 && strcmp(eb.msg, pr.line[0]) == 0);
+	manifest_problems_clear(&pr);
+	manifest_free(m);
 }
 
 int main(void)
@@ -614,5 +642,6 @@ int main(void)
 	RUN(test_load_missing_file);
 	RUN(test_command_safety_and_timeout);
 	RUN(test_pinned_environment);
+	RUN(test_every_problem_in_one_pass);
 	return HARNESS_EXIT();
 }
