@@ -66,6 +66,10 @@ echo '{"name": "x", "colour": 1, "subjects": [{"id": "s", "format": "sudoers"}]}
 (cd "$work" && "$rarbench" --manifest unknown.json --prefix "$prefix" --dry-run) >/dev/null 2>"$work/unknown.err"
 check "unknown key: exit 2, one line with its path" \
 	sh -c "[ $? -eq 2 ] && [ \$(wc -l <'$work/unknown.err') -eq 1 ] && grep -q 'unknown.json: \$.colour: unknown key' '$work/unknown.err'"
+echo '{"name": "x", "colour": 1, "warmup": "3", "axes": {"nb_tasks": []}, "subjects": [{"id": "s", "format": "yaml"}]}' >"$work/many.json"
+(cd "$work" && "$rarbench" --manifest many.json --prefix "$prefix" --dry-run) >/dev/null 2>"$work/many.err"
+check "four manifest problems: all of them, one line each with its path, then how many (exit 2)" \
+	sh -c "[ $? -eq 2 ] && grep -q '^many.json: \$.colour: unknown key' '$work/many.err' && grep -q '^many.json: \$.warmup: expected an integer' '$work/many.err' && grep -q '^many.json: \$.axes.nb_tasks: empty axis' '$work/many.err' && grep -q '^many.json: \$.subjects\[0\].format: unknown format' '$work/many.err' && grep -q '^many.json: 4 problems' '$work/many.err'"
 sed 's/sudoo/sudo/; s/, "rar_version": "9.9.9"//; /"id": "c"/d; s/"program": "{prefix}\/bin\/dosr-json"/"optional": true, "program": "{prefix}\/bin\/nothing-here"/' \
 	"$work/typos.json" >"$work/fixed.json"
 (cd "$work" && "$rarbench" --manifest fixed.json --prefix "$prefix" --dry-run) >"$work/fixed.out" 2>&1
