@@ -59,7 +59,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
-.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed demo plots
+.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo demo plots
 all: $(BINS)
 
 # --- libraries ---------------------------------------------------------------
@@ -173,25 +173,20 @@ provision:
 provision-if-needed:
 	@test -x $(RARPERF_PREFIX)/bin/sudo -a -x $(RARPERF_PREFIX)/bin/doas -a -f $(RARPERF_PREFIX)/facts.json \
 		-a -x $(RARPERF_PREFIX)/bin/dosr-json -a -x $(RARPERF_PREFIX)/bin/dosr-cbor \
+		-a -e $(RARPERF_PREFIX)/share/rarperf/policy-deny-all-sudoers \
 		|| test "$$(id -u)" -ne 0 || $(MAKE) --no-print-directory provision
 check-tests: provision-if-needed
 
-# make demo: the README's first command. On a fresh Debian 12 (as root): Ansible if missing,
-# provision this machine, run experiments/quick.json as the bench user, draw results/quick/.
+# make demo: the README's first command (tools/demo.sh): Ansible if missing, only what
+# experiments/quick.json measures when the prefix lacks it (provision-demo), the sweep, results/quick/.
 DEMO_OUT ?= results/quick
 demo:
-	@command -v ansible-playbook >/dev/null || { echo "== installing Ansible (apt-get)"; \
-		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ansible; }
-	@echo "== provisioning this machine into $(RARPERF_PREFIX) (install.yml)"
-	$(MAKE) --no-print-directory provision
-	@echo "== building rarperf"
-	$(MAKE) --no-print-directory all
-	@if [ -d $(DEMO_OUT) ]; then rm -rf $(DEMO_OUT).prev && mv $(DEMO_OUT) $(DEMO_OUT).prev; fi
-	@echo "== running experiments/quick.json (previous results, if any, in $(DEMO_OUT).prev)"
-	bin/rarbench --manifest experiments/quick.json --prefix $(RARPERF_PREFIX) --out $(DEMO_OUT)
-	@echo "== drawing figures and the report"
-	bin/rarplot -o $(DEMO_OUT) --claims experiments/claims/rar-perf-readme.tsv $(DEMO_OUT)/results.json
-	@echo "== done: $(DEMO_OUT)/report.md (with the original RaR-perf claims checked) and $(DEMO_OUT)/perf_tasks.png"
+	@RARPERF_PREFIX=$(RARPERF_PREFIX) DEMO_OUT=$(DEMO_OUT) MAKE="$(MAKE)" sh tools/demo.sh
+
+# What make demo measures and nothing more: RootAsRole's extra versions (4.0.3) are left out.
+provision-demo:
+	@sh tools/with-progress.sh $(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml \
+		-e rarperf_prefix=$(RARPERF_PREFIX) -e '{"rarperf_rootasrole_extra_versions": []}'
 
 clean:
 	rm -rf build build-asan bin

@@ -68,7 +68,7 @@ if [ "$only" = all ] || [ "$only" = asan ]; then
 fi
 if [ "$only" = all ] || [ "$only" = valgrind ]; then
 	if command -v valgrind >/dev/null; then
-		run_units build valgrind valgrind -q --error-exitcode=99 --leak-check=full \
+		run_units build valgrind env RARPERF_UNDER_VALGRIND=1 valgrind -q --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite --trace-children=no
 	else
 		echo "valgrind: missing: run sh tools/debian-deps.sh as root (make check does it first)"

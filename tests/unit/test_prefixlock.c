@@ -58,8 +58,11 @@ static void test_dead_holder_is_taken_over_with_its_record(void)
 	char *stale = NULL;
 	cJSON *rec = cJSON_CreateObject(), *got = NULL;
 
-	/* An owner that saved a record and died. */
+	/* An owner that saved a record and died. (The child of the test before died holding it
+	 * too: its description comes back here.) */
 	CHECK_INT_EQ(prefixlock_acquire(dir, "first", false, NULL, &l, &stale, &eb), 0);
+	free(stale);
+	stale = NULL;
 	cJSON_AddNumberToObject(rec, "pid", 1);
 	CHECK_INT_EQ(prefixlock_save_record(l, rec, &eb), 0);
 	prefixlock_release(l); /* the record stays: it was not cleared */
