@@ -2,8 +2,9 @@
 /*
  * Layer src/fit (libfit.a): from results to figures: results (read
  * hyperfine-format JSON), fit (this header: weighted least squares),
- * plotseries (the data behind each figure), fitreport (report.md,
- * fits.tsv). It uses src/common only.
+ * plotseries (the data behind each figure), plotstyle (each subject's
+ * look in the figures), fitreport (report.md, fits.tsv). It uses
+ * src/common only.
  */
 #ifndef RARPERF_FIT_H
 #define RARPERF_FIT_H

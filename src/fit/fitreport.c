@@ -26,26 +26,6 @@ const char *fitreport_unit(const char *axis)
 	return axis;
 }
 
-void fitreport_title(const struct results *res, const char *subject, const char *format, char *buf,
-		     size_t size)
-{
-	static const struct {
-		const char *format, *shown;
-	} shown[] = {{"rar-cbor", "CBOR"}, {"rar-json", "JSON"}, {"doas", "doas.conf"}};
-	const char *tool = res != NULL ? results_tool(res, subject) : NULL, *f = format;
-	size_t i;
-
-	for (i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
-		if (strcmp(format, shown[i].format) == 0)
-			f = shown[i].shown;
-	if (tool != NULL)
-		snprintf(buf, size, "%s (%s, %s)", subject, tool, f);
-	else if (strcmp(format, "-") == 0)
-		snprintf(buf, size, "%s", subject);
-	else
-		snprintf(buf, size, "%s/%s", subject, format);
-}
-
 /* Text from a file or the command line, as inline Markdown (report.md and the console). */
 static void fitreport_md(FILE *f, const char *s)
 {
@@ -431,6 +411,53 @@ static void fitreport_print_method_name(FILE *f, const char *name)
 		fprintf(f, " (%s)", words);
 }
 
+/* What rarbench did with contended runs, in a caption's few words. */
+static const char *fitreport_contended_short(const char *name)
+{
+	if (strcmp(name, "correct") == 0)
+		return "contended runs without their wait";
+	if (strcmp(name, "drop") == 0)
+		return "contended runs left out";
+	if (strcmp(name, "keep") == 0)
+		return "contended runs as measured";
+	if (strcmp(name, RESULTS_MIXED) == 0)
+		return "contended runs: mixed";
+	return "contended runs: unknown";
+}
+
+void fitreport_caption(enum plotseries_stat kind, const struct results *res, bool band,
+		       bool all_weighted, bool some_weighted, char *buf, size_t size)
+{
+	const char *est =
+	    res != NULL && res->estimator[0] != '\0' ? res->estimator : RESULTS_UNKNOWN;
+	const char *cont =
+	    res != NULL && res->contended[0] != '\0' ? res->contended : RESULTS_UNKNOWN;
+	const char *lines = all_weighted    ? "weighted least squares"
+			    : some_weighted ? "least squares, weighted where every point has a σ"
+					    : "least squares";
+	char point[160];
+	bool named = strcmp(est, RESULTS_UNKNOWN) != 0 && strcmp(est, RESULTS_MIXED) != 0;
+
+	if (kind == PLOTSERIES_ESTIMATE)
+		snprintf(point, sizeof(point), "rarbench's %s%sestimate (%s)", named ? est : "",
+			 named ? " " : "", fitreport_contended_short(cont));
+	else
+		snprintf(point, sizeof(point), "%s of its runs",
+			 kind == PLOTSERIES_MEAN ? "mean" : "median");
+	if (band)
+		snprintf(buf, size,
+			 "points: median over hosts of each host's %s, band: min–max over hosts;"
+			 " lines: least squares on the medians",
+			 point);
+	else
+		snprintf(buf, size, "points: %s, error bars: its 95 %% interval%s; lines: %s",
+			 point,
+			 kind == PLOTSERIES_ESTIMATE ? ""
+			 : kind == PLOTSERIES_MEAN   ? " (Student's t)"
+						     : " (order statistics)",
+			 lines);
+}
+
 /* How each point was measured, what the error bars, the weights, the ± and the brackets are. */
 static void fitreport_print_method(const struct fitreport *rep, const struct fitreport_context *ctx,
 				   FILE *f)
@@ -487,6 +514,45 @@ static void fitreport_print_method(const struct fitreport *rep, const struct fit
 	fputs(" where the two fitted lines meet, when it lies within the measured range.\n\n", f);
 }
 
+/* Each subject's look in the figures, once per subject x format (hosts share it). */
+static void fitreport_print_looks(const struct fitreport *rep, const struct fitreport_context *ctx,
+				  FILE *f)
+{
+	size_t i, j;
+	char name[200];
+
+	fputs(
+	    "\n## Looks\n\nEach subject keeps one look in every figure and format, and in every"
+	    " run: src/fit/plotstyle.c gives each subject id of the shipped manifests an Okabe–Ito"
+	    " colour (colour-blind safe), a filled point and a solid line; a variant (an id ending"
+	    " in -pam) has its subject's colour, the open point and a dashed line; other subjects"
+	    " take the colours left, with open points.\n\n",
+	    f);
+	fputs("| subject | format | drawn as | colour | points | line |\n", f);
+	fputs("|---|---|---|---|---|---|\n", f);
+	for (i = 0; i < ctx->n_styles; i++) {
+		const struct plotstyle_entry *e = &ctx->styles[i];
+
+		for (j = 0; j < i; j++)
+			if (strcmp(ctx->styles[j].subject, e->subject) == 0 &&
+			    strcmp(ctx->styles[j].format, e->format) == 0)
+				break;
+		if (j < i)
+			continue;
+		plotstyle_legend_name(e->subject, e->format,
+				      rep->res != NULL ? results_tool(rep->res, e->subject) : NULL,
+				      name, sizeof(name));
+		fputs("| ", f);
+		fitreport_md(f, e->subject);
+		fputs(" | ", f);
+		fitreport_md(f, e->format);
+		fputs(" | ", f);
+		fitreport_md(f, name);
+		fprintf(f, " | %s `%s` | %s | %s |\n", e->style.color_name, e->style.color,
+			plotstyle_point_name(e->style.point), plotstyle_dash_name(e->style.dash));
+	}
+}
+
 int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
 			     const char *path, struct errbuf *eb)
 {
@@ -523,9 +589,17 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 		fputs("\n## Figures\n\n", f);
 		for (i = 0; i < ctx->n_figures; i++) {
 			const char *name = ctx->figures[i];
+			const char *cap = ctx->captions != NULL ? ctx->captions[i] : NULL;
+			const char *prev =
+			    i > 0 && ctx->captions != NULL ? ctx->captions[i - 1] : NULL;
 			size_t len = strlen(name);
 			bool image = len > 4 && strcmp(name + len - 4, ".png") == 0;
 
+			if (cap != NULL && (prev == NULL || strcmp(cap, prev) != 0)) {
+				fputs(i > 0 ? "\n" : "", f);
+				fitreport_md(f, cap);
+				fputs("\n\n", f);
+			}
 			fputs(image ? "![" : "- [", f);
 			fitreport_md(f, name);
 			fputs("](", f);
@@ -533,6 +607,8 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 			fputs(image ? ")\n\n" : ")\n", f);
 		}
 	}
+	if (ctx->n_figures > 0 && ctx->n_styles > 0)
+		fitreport_print_looks(rep, ctx, f);
 	for (i = 0; i < ctx->n_notes; i++) {
 		fputs(i == 0 ? "\n## Notes\n\n- " : "- ", f);
 		fitreport_md(f, ctx->notes[i]);

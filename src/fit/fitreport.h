@@ -9,6 +9,7 @@
 #include "errbuf.h"
 #include "fit.h"
 #include "plotseries.h"
+#include "plotstyle.h"
 
 /* One fitted series and how it compares with the baseline on its host. */
 struct fitreport_row {
@@ -88,6 +89,13 @@ struct fitreport_context {
 	bool use_weights;
 	const char *const *figures; /* file names relative to the report, may be 0 */
 	size_t n_figures;
+	/* captions[i]: what figure file i shows and why it was drawn; NULL, or an entry NULL, for
+	 * none. Written once above the first file of each run of equal captions. */
+	const char *const *captions;
+	/* Each subject's look in the figures (plotstyle_assign), listed when figures were drawn;
+	 * may be NULL. */
+	const struct plotstyle_entry *styles;
+	size_t n_styles;
 	const char *const *notes; /* extra lines, e.g. figures skipped and why */
 	size_t n_notes;
 	/* Writes more sections after the table (e.g. the claims checked); may be NULL. */
@@ -96,12 +104,11 @@ struct fitreport_context {
 };
 
 /*
- * Writes report.md (title, inputs, method, the table, the figures). The
- * method names rarbench's estimator and treatment of contended runs
- * (rep->res, results.h: "unknown" when the files do not say) and what the
- * error bars, the weights, the ± and the brackets are. Every string from a
- * file or the command line goes through sanitize (Markdown mode, or a code
- * span of sanitised text). Atomic.
+ * Writes report.md (title, inputs, method, the table, the figures with their
+ * captions and each subject's look). The method names rarbench's estimator and treatment of
+ * contended runs (rep->res, results.h: "unknown" when the files do not say) and what the error
+ * bars, the weights, the ± and the brackets are. Every string from a file or the command line goes
+ * through sanitize (Markdown mode, or a code span of sanitised text). Atomic.
  */
 int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
 			     const char *path, struct errbuf *eb);
@@ -113,12 +120,14 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size);
 
 /*
- * A series' name for legends: "sr-cbor (RootAsRole 3.3.4, CBOR)" when res
- * knows the subject's tool, else "sudo/sudoers", or the subject alone for a
- * plain hyperfine export (format "-").
+ * The line under a figure's title, in report.md's words (fitreport_write_markdown's method):
+ * what each point is (kind; for rarbench's estimate, res's estimator and what it did with
+ * contended runs), what the error bars are or, with several hosts (band), the band, and how the
+ * lines were fitted: weighted when all_weighted, partly when only some series were
+ * (some_weighted). Into buf (size bytes, truncated). res may be NULL.
  */
-void fitreport_title(const struct results *res, const char *subject, const char *format, char *buf,
-		     size_t size);
+void fitreport_caption(enum plotseries_stat kind, const struct results *res, bool band,
+		       bool all_weighted, bool some_weighted, char *buf, size_t size);
 
 /* "task" for nb_tasks, "role" for nb_roles, "role×task" for the product, else the name. */
 const char *fitreport_unit(const char *axis);

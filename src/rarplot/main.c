@@ -12,6 +12,7 @@
 #include "plotfig.h"
 #include "plotrun.h"
 #include "plotseries.h"
+#include "plotstyle.h"
 #include "results.h"
 #include "claims.h"
 #include "sanitize.h"
@@ -255,11 +256,11 @@ int main(int argc, char **argv)
 	struct claims_check *checks = NULL;
 	size_t n_checks = 0;
 	struct rarplot_claims shown;
+	struct plotfig_out drawn = {NULL, NULL, 0, NULL, 0};
+	struct plotstyle_entry *styles = NULL;
 	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
-	char name_buf[64], notes_buf[6][ERRBUF_MSG_MAX + 64], stat_buf[64];
-	const char *notes[6];
-	char **written = NULL;
-	size_t n_written = 0, n_notes = 0, i;
+	char name_buf[64], stat_buf[64];
+	size_t i;
 	bool figure_failed = false;
 	int status = RARPLOT_EXIT_USAGE, rc;
 
@@ -305,6 +306,18 @@ int main(int argc, char **argv)
 						       sizeof(scripts), &eb) != 0))
 		goto fail;
 
+	/* One look per subject for every figure of the run, whatever each figure holds. */
+	styles = calloc(set->n_series, sizeof(*styles));
+	if (styles == NULL) {
+		errbuf_set(&eb, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < set->n_series; i++) {
+		styles[i].subject = set->series[i].subject;
+		styles[i].format = set->series[i].format;
+	}
+	plotstyle_assign(styles, set->n_series);
+
 	if (fileio_mkdirs(cfg.out_dir, &eb) != 0)
 		goto fail;
 	memset(&env, 0, sizeof(env));
@@ -312,6 +325,9 @@ int main(int argc, char **argv)
 	env.scripts_dir = scripts;
 	env.gnuplot = gnuplot;
 	env.stat = stat_buf;
+	env.stat_kind = cfg.stat;
+	env.styles = styles;
+	env.n_styles = set->n_series;
 	env.use_weights = cfg.use_weights;
 	memcpy(env.formats, cfg.formats, sizeof(env.formats));
 	env.n_formats = cfg.n_formats;
@@ -324,11 +340,9 @@ int main(int argc, char **argv)
 
 		/* A figure gnuplot cannot draw costs that figure only: the fits and the report are
 		 * still written, and the exit status says something failed. */
-		if (plotfig_render(&fig, set, &env, &written, &n_written, &eb) != 0) {
-			snprintf(notes_buf[n_notes], sizeof(notes_buf[0]), "%s not drawn: %s",
-				 fig.name, eb.msg);
-			notes[n_notes] = notes_buf[n_notes];
-			n_notes++;
+		if (plotfig_render(&fig, set, &env, &drawn, &eb) != 0) {
+			if (plotfig_out_note(&drawn, "%s not drawn: %s", fig.name, eb.msg) != 0)
+				goto oom;
 			figure_failed = true;
 		}
 		for (i = 0; i < sizeof(extra_axes) / sizeof(extra_axes[0]); i++) {
@@ -340,30 +354,28 @@ int main(int argc, char **argv)
 			/* roles x tasks adds nothing unless both axes vary on their own. */
 			if (strcmp(extra_axes[i], PLOTSERIES_AXIS_BOTH) == 0 &&
 			    (!drawn_tasks || !drawn_roles)) {
-				snprintf(notes_buf[n_notes], sizeof(notes_buf[0]),
-					 "%s not drawn: nb_roles and nb_tasks do not both vary",
-					 more.name);
-				notes[n_notes] = notes_buf[n_notes];
-				n_notes++;
+				if (plotfig_out_note(
+					&drawn,
+					"%s not drawn: nb_roles and nb_tasks do not both vary",
+					more.name) != 0)
+					goto oom;
 				continue;
 			}
 			if (plotseries_build(res, extra_axes[i], cfg.stat, &extra, &eb) != 0) {
-				snprintf(notes_buf[n_notes], sizeof(notes_buf[0]),
-					 "%s not drawn: %s", more.name, eb.msg);
-				notes[n_notes] = notes_buf[n_notes];
-				n_notes++;
+				if (plotfig_out_note(&drawn, "%s not drawn: %s", more.name,
+						     eb.msg) != 0)
+					goto oom;
 				continue;
 			}
-			rc = plotfig_render(&more, extra, &env, &written, &n_written, &eb);
+			rc = plotfig_render(&more, extra, &env, &drawn, &eb);
 			drawn_tasks |= strcmp(extra_axes[i], "nb_tasks") == 0;
 			drawn_roles |= strcmp(extra_axes[i], "nb_roles") == 0;
 			plotseries_set_free(extra);
 			extra = NULL;
 			if (rc != 0) {
-				snprintf(notes_buf[n_notes], sizeof(notes_buf[0]),
-					 "%s not drawn: %s", more.name, eb.msg);
-				notes[n_notes] = notes_buf[n_notes];
-				n_notes++;
+				if (plotfig_out_note(&drawn, "%s not drawn: %s", more.name,
+						     eb.msg) != 0)
+					goto oom;
 				figure_failed = true;
 			}
 		}
@@ -378,10 +390,13 @@ int main(int argc, char **argv)
 	ctx.stat = env.stat;
 	ctx.stat_kind = cfg.stat;
 	ctx.use_weights = cfg.use_weights;
-	ctx.figures = (const char *const *)written;
-	ctx.n_figures = n_written;
-	ctx.notes = notes;
-	ctx.n_notes = n_notes;
+	ctx.figures = (const char *const *)drawn.files;
+	ctx.captions = (const char *const *)drawn.captions;
+	ctx.n_figures = drawn.n_files;
+	ctx.styles = styles;
+	ctx.n_styles = set->n_series;
+	ctx.notes = (const char *const *)drawn.notes;
+	ctx.n_notes = drawn.n_notes;
 	if (claims != NULL) {
 		shown.checks = checks;
 		shown.n = n_checks;
@@ -399,28 +414,29 @@ int main(int argc, char **argv)
 	fitreport_print_table(rep, stdout);
 	if (claims != NULL)
 		claims_print_markdown(checks, n_checks, fitreport_unit(set->axis), stdout);
-	for (i = 0; i < n_notes; i++)
-		print_message(notes[i]);
+	for (i = 0; i < drawn.n_notes; i++)
+		print_message(drawn.notes[i]);
 	fputs("rarplot: wrote ", stderr);
 	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
 	fputs("/report.md, ", stderr);
 	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
 	fputs("/fits.tsv", stderr);
-	for (i = 0; i < n_written; i++) {
+	for (i = 0; i < drawn.n_files; i++) {
 		fputs(", ", stderr);
 		sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
 		fputc('/', stderr);
-		sanitize_fputs(written[i], SANITIZE_TEXT, stderr);
+		sanitize_fputs(drawn.files[i], SANITIZE_TEXT, stderr);
 	}
 	fputc('\n', stderr);
 	status = figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;
 	goto out;
+oom:
+	errbuf_set(&eb, "out of memory");
 fail:
 	print_message(eb.msg);
 out:
-	for (i = 0; i < n_written; i++)
-		free(written[i]);
-	free(written);
+	plotfig_out_free(&drawn);
+	free(styles);
 	free(checks);
 	claims_free(claims);
 	fitreport_free(rep);

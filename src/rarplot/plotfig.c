@@ -1,7 +1,10 @@
 /* plotfig: render one figure (perf_tasks, perf_roles, perf_both) from a series set with gnuplot. */
 #include "plotfig.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +12,78 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "fit.h"
 #include "fitreport.h"
 #include "plotrun.h"
 
 #define PLOTFIG_LIST_MAX 8192
+#define PLOTFIG_NAME_MAX 160
+#define PLOTFIG_CAPTION_MAX 1024
+
+/* The -e lists of one figure: one word per drawn series in each. */
+struct plotfig_lists {
+	char *files, *titles, *weights, *colors, *points, *dashes;
+};
+
+void plotfig_out_free(struct plotfig_out *out)
+{
+	size_t i;
+
+	for (i = 0; i < out->n_files; i++) {
+		free(out->files[i]);
+		free(out->captions[i]);
+	}
+	for (i = 0; i < out->n_notes; i++)
+		free(out->notes[i]);
+	free(out->files);
+	free(out->captions);
+	free(out->notes);
+	memset(out, 0, sizeof(*out));
+}
+
+int plotfig_out_note(struct plotfig_out *out, const char *fmt, ...)
+{
+	char buf[ERRBUF_MSG_MAX + 128];
+	char **nn;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	nn = realloc(out->notes, (out->n_notes + 1) * sizeof(*nn));
+	if (nn == NULL)
+		return -1;
+	out->notes = nn;
+	nn[out->n_notes] = strdup(buf);
+	if (nn[out->n_notes] == NULL)
+		return -1;
+	out->n_notes++;
+	return 0;
+}
+
+/* Appends a file written and its figure's caption. */
+static int plotfig_out_file(struct plotfig_out *out, const char *file, const char *caption)
+{
+	char **nf = realloc(out->files, (out->n_files + 1) * sizeof(*nf));
+	char **nc;
+
+	if (nf == NULL)
+		return -1;
+	out->files = nf;
+	nc = realloc(out->captions, (out->n_files + 1) * sizeof(*nc));
+	if (nc == NULL)
+		return -1;
+	out->captions = nc;
+	nf[out->n_files] = strdup(file);
+	nc[out->n_files] = strdup(caption);
+	if (nf[out->n_files] == NULL || nc[out->n_files] == NULL) {
+		free(nf[out->n_files]);
+		free(nc[out->n_files]);
+		return -1;
+	}
+	out->n_files++;
+	return 0;
+}
 
 struct plotfig plotfig_for_axis(const char *axis, char *name_buf, size_t len)
 {
@@ -60,18 +131,14 @@ static int plotfig_list_add(char *list, const char *word)
 	return 0;
 }
 
-static int plotfig_note(char ***written, size_t *n_written, const char *name)
+/* The number of words of a space-separated list. */
+static size_t plotfig_words(const char *list)
 {
-	char **nw = realloc(*written, (*n_written + 1) * sizeof(*nw));
+	size_t n = list[0] != '\0';
 
-	if (nw == NULL)
-		return -1;
-	*written = nw;
-	nw[*n_written] = strdup(name);
-	if (nw[*n_written] == NULL)
-		return -1;
-	(*n_written)++;
-	return 0;
+	for (; *list != '\0'; list++)
+		n += *list == ' ';
+	return n;
 }
 
 static const char *plotfig_terminal(const char *format)
@@ -83,13 +150,67 @@ static const char *plotfig_terminal(const char *format)
 	return "pngcairo";
 }
 
-/* Writes the TSVs of set into dir, adding names/titles/weights to the lists when draw. */
-static int plotfig_write_set(const struct plotseries_set *set, const char *dir, bool draw,
-			     bool use_weights, const struct results *res, char *files, char *titles,
-			     char *weights, struct errbuf *eb)
+/* Series i's legend name, from names already made safe: "RootAsRole 3.3.4 JSON". */
+static void plotfig_name(const struct plotseries *s, const struct plotfig_env *env, char *buf,
+			 size_t len)
 {
-	char subject[64], format[64], host[64], name[256], path[PLOTRUN_PATH_MAX], title[200];
-	char label[160];
+	char subject[64], format[64];
+
+	plotfig_safe(s->subject, subject, sizeof(subject));
+	plotfig_safe(s->format, format, sizeof(format));
+	plotstyle_legend_name(subject, strcmp(s->format, "-") == 0 ? "-" : format,
+			      env->res != NULL ? results_tool(env->res, s->subject) : NULL, buf,
+			      len);
+}
+
+/* Adds series k of set to the lists: its file, legend name, weight and look. */
+static int plotfig_list_series(const struct plotseries_set *set, size_t k, const char *file,
+			       bool use_weights, const struct plotfig_env *env,
+			       struct plotfig_lists *l)
+{
+	const struct plotseries *s = &set->series[k];
+	const struct plotstyle *st =
+	    plotstyle_find(env->styles, env->n_styles, s->subject, s->format);
+	char name[PLOTFIG_NAME_MAX], other[PLOTFIG_NAME_MAX], title[2 * PLOTFIG_NAME_MAX + 8];
+	char number[16];
+	size_t i;
+
+	/* Two subjects that would read alike (a variant of the same tool build) are told apart
+	 * by their ids. */
+	plotfig_name(s, env, name, sizeof(name));
+	for (i = 0; i < set->n_series; i++) {
+		if (i == k)
+			continue;
+		plotfig_name(&set->series[i], env, other, sizeof(other));
+		if (strcmp(name, other) == 0)
+			break;
+	}
+	if (i < set->n_series) {
+		plotfig_safe(s->subject, other, sizeof(other));
+		snprintf(title, sizeof(title), "\"%s (%s)\"", name, other);
+	} else {
+		snprintf(title, sizeof(title), "\"%s\"", name);
+	}
+	if (plotfig_list_add(l->files, file) != 0 || plotfig_list_add(l->titles, title) != 0 ||
+	    plotfig_list_add(l->weights, use_weights && s->weighted ? "1" : "0") != 0)
+		return -1;
+	if (st == NULL)
+		return 0;
+	if (plotfig_list_add(l->colors, st->color) != 0)
+		return -1;
+	snprintf(number, sizeof(number), "%d", st->point);
+	if (plotfig_list_add(l->points, number) != 0)
+		return -1;
+	snprintf(number, sizeof(number), "%d", st->dash);
+	return plotfig_list_add(l->dashes, number);
+}
+
+/* Writes the TSVs of set into dir, adding the series to the lists when draw. */
+static int plotfig_write_set(const struct plotseries_set *set, const char *dir, bool draw,
+			     bool use_weights, const struct plotfig_env *env,
+			     struct plotfig_lists *l, struct errbuf *eb)
+{
+	char subject[64], format[64], host[64], name[256], path[PLOTRUN_PATH_MAX];
 	size_t i;
 
 	for (i = 0; i < set->n_series; i++) {
@@ -107,35 +228,200 @@ static int plotfig_write_set(const struct plotseries_set *set, const char *dir, 
 			return errbuf_set(eb, "%s: path too long", dir);
 		if (plotseries_write_tsv(s, path, eb) != 0)
 			return -1;
-		if (!draw)
-			continue;
-		/* One gnuplot word() each: quoted, from names already made safe. */
-		fitreport_title(res, subject, strcmp(s->format, "-") == 0 ? "-" : format, label,
-				sizeof(label));
-		snprintf(title, sizeof(title), "\"%s\"", label);
-		if (plotfig_list_add(files, name) != 0 || plotfig_list_add(titles, title) != 0 ||
-		    plotfig_list_add(weights, use_weights && s->weighted ? "1" : "0") != 0)
+		if (draw && plotfig_list_series(set, i, name, use_weights, env, l) != 0)
 			return errbuf_set(eb, "too many series to draw in one figure");
 	}
 	return 0;
 }
 
+/*
+ * The drawn series' slopes (as gnuplot fits them: weighted where the figure weighs them) and
+ * how far apart they are (plotstyle_slope_span); *positive: every size and time above 0, so
+ * log axes can show every point. Returns 0 or -1.
+ */
+static int plotfig_span(const struct plotseries_set *drawn, bool use_weights, double *span,
+			double *slopes, size_t *steep, size_t *shallow, bool *positive,
+			struct errbuf *eb)
+{
+	double *x = NULL, *y = NULL, *sigma = NULL;
+	struct fit_line line;
+	struct errbuf ignored;
+	size_t i, j;
+
+	*positive = true;
+	memset(&ignored, 0, sizeof(ignored));
+	for (i = 0; i < drawn->n_series; i++) {
+		const struct plotseries *s = &drawn->series[i];
+
+		if (plotseries_xy(s, use_weights, &x, &y, &sigma, eb) != 0)
+			return -1;
+		/* A series fit_linear refuses is drawn by gnuplot as its level: no slope here. */
+		slopes[i] = fit_linear(x, y, sigma, s->n, &line, &ignored) == 0 ? line.slope : NAN;
+		free(x);
+		free(y);
+		free(sigma);
+		for (j = 0; j < s->n; j++)
+			if (!(s->pts[j].x > 0) || !(s->pts[j].y_ms > 0))
+				*positive = false;
+	}
+	*span = plotstyle_slope_span(slopes, drawn->n_series, steep, shallow);
+	return 0;
+}
+
+/* What a figure's script gets with -e, besides out and term (the header of plots/perf_tasks.gp). */
+struct plotfig_args {
+	const char *dir, *stat, *xlabel, *unit, *title, *caption;
+	const struct plotfig_lists *lists;
+	bool band, log_axes;
+};
+
+/* Runs the figure's script once per format into out_dir/<stem>.<format>. */
+static int plotfig_draw(const char *script, const char *stem, const char *report_caption,
+			const struct plotfig_env *env, const struct plotfig_args *a,
+			struct plotfig_out *out, struct errbuf *eb)
+{
+	char tmp[PLOTRUN_PATH_MAX], final[PLOTRUN_PATH_MAX], leaf[160];
+	struct plotrun_param params[] = {
+	    {"dir", a->dir, 1},
+	    {"files", a->lists->files, 1},
+	    {"titles", a->lists->titles, 1},
+	    {"weights", a->lists->weights, 1},
+	    {"colors", a->lists->colors, 1},
+	    {"points", a->lists->points, 1},
+	    {"dashes", a->lists->dashes, 1},
+	    {"stat", a->stat, 1},
+	    {"band", a->band ? "1" : "0", 0},
+	    {"logscale", a->log_axes ? "1" : "0", 0},
+	    {"xlabel", a->xlabel, 1},
+	    {"unit", a->unit, 1},
+	    {"figure_title", a->title, 1},
+	    {"caption", a->caption, 1},
+	    {"out", tmp, 1},
+	    {"term", "pngcairo", 1},
+	};
+	size_t n_params = sizeof(params) / sizeof(params[0]), i;
+
+	for (i = 0; i < env->n_formats; i++) {
+		const char *format = env->formats[i];
+
+		params[n_params - 1].value = plotfig_terminal(format);
+		snprintf(leaf, sizeof(leaf), "%s.%s", stem, format);
+		if ((size_t)snprintf(final, sizeof(final), "%s/%s", env->out_dir, leaf) >=
+			sizeof(final) ||
+		    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", env->out_dir, leaf) >=
+			sizeof(tmp))
+			return errbuf_set(eb, "%s: path too long", env->out_dir);
+		if (plotrun_run(env->gnuplot, script, params, n_params, eb) != 0) {
+			unlink(tmp);
+			return -1;
+		}
+		if (rename(tmp, final) != 0) {
+			errbuf_set_errno(eb, errno, "%s", final);
+			unlink(tmp);
+			return -1;
+		}
+		if (plotfig_out_file(out, leaf, report_caption) != 0)
+			return errbuf_set(eb, "out of memory");
+	}
+	return 0;
+}
+
+/* Whether any / every drawn series is fitted with weights. */
+static void plotfig_weighted(const struct plotseries_set *drawn, bool use_weights, bool *all,
+			     bool *some)
+{
+	size_t i;
+
+	*all = drawn->n_series > 0;
+	*some = false;
+	for (i = 0; i < drawn->n_series; i++) {
+		bool w = use_weights && drawn->series[i].weighted;
+
+		*all &= w;
+		*some |= w;
+	}
+}
+
+/* The x label and title of fig over set. */
+static void plotfig_texts(const struct plotfig *fig, const struct plotseries_set *set, char *xlabel,
+			  size_t xlabel_len, char *title, size_t title_len)
+{
+	const char *unit = fitreport_unit(fig->axis);
+
+	if (strcmp(fig->axis, PLOTSERIES_AXIS_BOTH) == 0) {
+		snprintf(xlabel, xlabel_len, "policy size: nb_roles × nb_tasks%s%s%s",
+			 set->held[0] ? " (" : "", set->held, set->held[0] ? ")" : "");
+		snprintf(title, title_len,
+			 "Time to authorise one command vs. policy size (roles × tasks)");
+	} else {
+		snprintf(xlabel, xlabel_len, "number of %ss (%s%s%s)", unit, fig->axis,
+			 set->held[0] ? "; " : "", set->held);
+		snprintf(title, title_len, "Time to authorise one command vs. number of %ss", unit);
+	}
+}
+
+/*
+ * The log-log view of a figure whose slopes span more than PLOTSTYLE_LOG_SPAN: drawn as
+ * <name>_log with the reason in its title and caption, or a note when a size or a time is not
+ * above 0.
+ */
+static int plotfig_render_log(const struct plotfig *fig, const char *script,
+			      const struct plotseries_set *drawn, const double *slopes, double span,
+			      size_t steep, size_t shallow, bool positive,
+			      const struct plotfig_env *env, struct plotfig_args *a,
+			      struct plotfig_out *out, struct errbuf *eb)
+{
+	char stem[128], title[320], caption[PLOTFIG_CAPTION_MAX];
+	char steep_name[PLOTFIG_NAME_MAX], shallow_name[PLOTFIG_NAME_MAX];
+
+	snprintf(stem, sizeof(stem), "%s_log", fig->name);
+	plotfig_name(&drawn->series[steep], env, steep_name, sizeof(steep_name));
+	plotfig_name(&drawn->series[shallow], env, shallow_name, sizeof(shallow_name));
+	if (!positive) {
+		if (plotfig_out_note(
+			out,
+			"%s not drawn: the fitted slopes span %.0f× (%s %.4g µs/%s, %s "
+			"%.4g µs/%s), but log axes need every size and time above 0",
+			stem, span, steep_name, slopes[steep] * 1e3, a->unit, shallow_name,
+			slopes[shallow] * 1e3, a->unit) != 0)
+			return errbuf_set(eb, "out of memory");
+		return 0;
+	}
+	snprintf(title, sizeof(title), "%s — log–log axes: the slopes span %.0f×", a->title, span);
+	snprintf(caption, sizeof(caption),
+		 "%s: log–log axes, drawn because the fitted slopes span %.0f× (%s %.4g µs/%s "
+		 "against %s %.4g µs/%s): on linear axes the steepest line squeezes the others "
+		 "against the x axis. The same points, error bars and lines as %s.",
+		 stem, span, steep_name, slopes[steep] * 1e3, a->unit, shallow_name,
+		 slopes[shallow] * 1e3, a->unit, fig->name);
+	a->title = title;
+	a->log_axes = true;
+	return plotfig_draw(script, stem, caption, env, a, out, eb);
+}
+
 int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
-		   const struct plotfig_env *env, char ***written, size_t *n_written,
-		   struct errbuf *eb)
+		   const struct plotfig_env *env, struct plotfig_out *out, struct errbuf *eb)
 {
 	struct plotseries_set *agg = NULL;
-	char *files = NULL, *titles = NULL, *weights = NULL;
-	char dir[PLOTRUN_PATH_MAX], script[PLOTRUN_PATH_MAX], tmp[PLOTRUN_PATH_MAX];
-	char final[PLOTRUN_PATH_MAX], leaf[128], xlabel[512];
-	bool band = set->n_hosts > 1;
-	size_t i;
+	const struct plotseries_set *drawn = set;
+	struct plotfig_lists l = {NULL, NULL, NULL, NULL, NULL, NULL};
+	struct plotfig_args a;
+	char dir[PLOTRUN_PATH_MAX], script[PLOTRUN_PATH_MAX], xlabel[512], title[256];
+	char method[512], caption[PLOTFIG_CAPTION_MAX];
+	double *slopes = NULL, span = NAN;
+	size_t steep = 0, shallow = 0;
+	bool band = set->n_hosts > 1, all_weighted, some_weighted, positive = true, log_axes;
+	bool use_weights = env->use_weights && !band;
 	int rc = -1;
 
-	files = calloc(1, PLOTFIG_LIST_MAX);
-	titles = calloc(1, PLOTFIG_LIST_MAX);
-	weights = calloc(1, PLOTFIG_LIST_MAX);
-	if (files == NULL || titles == NULL || weights == NULL) {
+	l.files = calloc(1, PLOTFIG_LIST_MAX);
+	l.titles = calloc(1, PLOTFIG_LIST_MAX);
+	l.weights = calloc(1, PLOTFIG_LIST_MAX);
+	l.colors = calloc(1, PLOTFIG_LIST_MAX);
+	l.points = calloc(1, PLOTFIG_LIST_MAX);
+	l.dashes = calloc(1, PLOTFIG_LIST_MAX);
+	if (l.files == NULL || l.titles == NULL || l.weights == NULL || l.colors == NULL ||
+	    l.points == NULL || l.dashes == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
@@ -149,60 +435,58 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 	if (fileio_mkdirs(dir, eb) != 0)
 		goto out;
 	/* Per-host series are data for people; with several hosts the figure draws the band. */
-	if (plotfig_write_set(set, dir, !band, env->use_weights, env->res, files, titles, weights,
-			      eb) != 0)
+	if (plotfig_write_set(set, dir, !band, env->use_weights, env, &l, eb) != 0)
 		goto out;
 	if (band) {
 		if (plotseries_across_hosts(set, &agg, eb) != 0)
 			goto out;
-		if (plotfig_write_set(agg, dir, true, false, env->res, files, titles, weights,
-				      eb) != 0)
+		if (plotfig_write_set(agg, dir, true, false, env, &l, eb) != 0)
 			goto out;
+		drawn = agg;
 	}
-	if (strcmp(fig->axis, PLOTSERIES_AXIS_BOTH) == 0)
-		snprintf(xlabel, sizeof(xlabel), "policy size: nb_roles × nb_tasks%s%s%s",
-			 set->held[0] ? " (" : "", set->held, set->held[0] ? ")" : "");
-	else
-		snprintf(xlabel, sizeof(xlabel), "number of %ss (%s%s%s)",
-			 fitreport_unit(fig->axis), fig->axis, set->held[0] ? "; " : "", set->held);
-	for (i = 0; i < env->n_formats; i++) {
-		const char *format = env->formats[i];
-		struct plotrun_param params[] = {
-		    {"dir", dir, 1},        {"files", files, 1},
-		    {"titles", titles, 1},  {"weights", weights, 1},
-		    {"out", tmp, 1},        {"term", plotfig_terminal(format), 1},
-		    {"stat", env->stat, 1}, {"band", band ? "1" : "0", 0},
-		    {"xlabel", xlabel, 1},  {"unit", fitreport_unit(fig->axis), 1},
-		};
+	/* The looks go to gnuplot only when every drawn series has one: one word per file. */
+	if (plotfig_words(l.colors) != plotfig_words(l.files))
+		l.colors[0] = l.points[0] = l.dashes[0] = '\0';
+	slopes = calloc(drawn->n_series + 1, sizeof(*slopes));
+	if (slopes == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	if (plotfig_span(drawn, use_weights, &span, slopes, &steep, &shallow, &positive, eb) != 0)
+		goto out;
+	log_axes = !isnan(span) && span > PLOTSTYLE_LOG_SPAN;
 
-		snprintf(leaf, sizeof(leaf), "%s.%s", fig->name, format);
-		if ((size_t)snprintf(final, sizeof(final), "%s/%s", env->out_dir, leaf) >=
-			sizeof(final) ||
-		    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", env->out_dir, leaf) >=
-			sizeof(tmp)) {
-			errbuf_set(eb, "%s: path too long", env->out_dir);
-			goto out;
-		}
-		if (plotrun_run(env->gnuplot, script, params, sizeof(params) / sizeof(params[0]),
-				eb) != 0) {
-			unlink(tmp);
-			goto out;
-		}
-		if (rename(tmp, final) != 0) {
-			errbuf_set_errno(eb, errno, "%s", final);
-			unlink(tmp);
-			goto out;
-		}
-		if (plotfig_note(written, n_written, leaf) != 0) {
-			errbuf_set(eb, "out of memory");
-			goto out;
-		}
-	}
+	plotfig_texts(fig, set, xlabel, sizeof(xlabel), title, sizeof(title));
+	plotfig_weighted(drawn, use_weights, &all_weighted, &some_weighted);
+	fitreport_caption(env->stat_kind, env->res, band, all_weighted, some_weighted, method,
+			  sizeof(method));
+	snprintf(caption, sizeof(caption), "%s: linear axes from 0%s%s%s. %c%s.", fig->name,
+		 log_axes && positive ? " (as the seed drew it; " : "",
+		 log_axes && positive ? fig->name : "",
+		 log_axes && positive ? "_log shows the same on log–log axes)" : "",
+		 toupper((unsigned char)method[0]), method + 1);
+	memset(&a, 0, sizeof(a));
+	a.dir = dir;
+	a.stat = env->stat;
+	a.xlabel = xlabel;
+	a.unit = fitreport_unit(fig->axis);
+	a.title = title;
+	a.caption = method;
+	a.lists = &l;
+	a.band = band;
+	if (plotfig_draw(script, fig->name, caption, env, &a, out, eb) != 0 ||
+	    (log_axes && plotfig_render_log(fig, script, drawn, slopes, span, steep, shallow,
+					    positive, env, &a, out, eb) != 0))
+		goto out;
 	rc = 0;
 out:
 	plotseries_set_free(agg);
-	free(files);
-	free(titles);
-	free(weights);
+	free(slopes);
+	free(l.files);
+	free(l.titles);
+	free(l.weights);
+	free(l.colors);
+	free(l.points);
+	free(l.dashes);
 	return rc;
 }

@@ -66,7 +66,41 @@ json.dump({"results": hosts}, open(out + "/merged.json", "w"))
 # too few points: two distinct sizes only
 json.dump({"results": [e for e in exact if e["parameters"]["nb_tasks"] in ("1", "2")]},
           open(out + "/twopoints.json", "w"))
+# wide.json: other subjects in another order, sizes 1..1000 as experiments/quick.json has them, and
+# one line 185x steeper than another (sr-json 10 us/task against sr-cbor 0.054); doas-pam is a PAM
+# variant of doas. zero.json: the same with a size 0, which log axes cannot show.
+wide_lines = [("sr-json", "rar-json", 1.1e-3, 1.0e-5), ("sr-cbor", "rar-cbor", 1.1e-3, 5.4e-8),
+              ("doas-pam", "doas", 2.0e-3, 3.0e-7), ("sudo", "sudoers", 3.2e-3, 1.6e-7)]
+for name, sizes in (("wide", [1, 3, 10, 32, 100, 316, 1000]), ("zero", [0, 10, 100, 1000])):
+    json.dump({"results": [entry(s, f, t, [a + b * t] * 3) for s, f, a, b in wide_lines for t in sizes]},
+              open(out + "/%s.json" % name, "w"))
 PYEOF
+# svg_looks FILE: one line per legend entry of a gnuplot SVG: its text, the colour of its sample
+# line ("r,g,b") and whether that line is dashed.
+svg_looks() {
+	$PY - "$1" <<'PYEOF'
+import re, sys
+svg = open(sys.argv[1], encoding="utf-8").read()
+for group in svg.split('<g id="gnuplot_plot_')[1:]:
+    title = re.match(r'\d+" ><title>(.*?)</title>', group).group(1)
+    if title.startswith("gnuplot_plot_"):
+        continue
+    # The key sample: the group's first path, in the entry's colour and dash.
+    path = re.search(r"<path [^>]*>", group)
+    rgb = re.search(r"stroke='rgb\(\s*(\d+),\s*(\d+),\s*(\d+)\)'", path.group(0)) if path else None
+    dashed = path is not None and "stroke-dasharray" in path.group(0)
+    print("%s\t%s\t%s" % (title, ",".join(rgb.groups()) if rgb else "none", "dashed" if dashed else "solid"))
+PYEOF
+}
+# x_last_tic FILE: the largest x tic label of a gnuplot SVG (centred numbers under the x axis).
+x_last_tic() {
+	$PY - "$1" <<'PYEOF'
+import re, sys
+svg = open(sys.argv[1], encoding="utf-8").read()
+tics = [float(v) for v in re.findall(r'text-anchor="middle">\s*<text><tspan font-family="Sans" >([0-9.e+]+)</tspan>', svg)]
+print("%g" % max(tics) if tics else "none")
+PYEOF
+}
 [ -s "$T/noisy.json" ] || { echo "not ok - synthetic results generated"; exit 1; }
 
 # --- exact lines: the known slopes, intercepts and crossover ----------------------------------
@@ -89,7 +123,7 @@ check "exact lines: the crossover of doas with sudo is 8571 tasks" \
 check "exact lines: sr-cbor's raw cost and slope vs sudo are -65.6% and -66.3%" \
 	grep -q '^| sr-cbor | rar-cbor | 18 | .* | -65.6% \[[^]]*\] | -66.3% \[[^]]*\] | none in range |$' "$T/exact.out"
 check "stdout table is the report.md table" \
-	sh -c "grep '^|' '$T/exact/report.md' | cmp -s - '$T/exact.out'"
+	sh -c "sed '/^## Figures/,\$d' '$T/exact/report.md' | grep '^|' | cmp -s - '$T/exact.out'"
 
 # --- noisy lines: against an independent least squares ---------------------------------------
 for mode in weighted unweighted; do
@@ -190,12 +224,67 @@ check "noisy: weighting changes the sudo fit" \
 check "perf_tasks.png is PNG image data" sh -c "file -b '$T/weighted/perf_tasks.png' | grep -q '^PNG image data, 1000 x 760'"
 check "perf_tasks.png is not trivial (> 20 kB)" test "$(wc -c <"$T/weighted/perf_tasks.png")" -gt 20000
 check "perf_tasks.svg is SVG" sh -c "file -b '$T/weighted/perf_tasks.svg' | grep -q 'SVG'"
-check "perf_tasks.svg has the legend with the slope" grep -q 'sudo/sudoers fit: 0.1' "$T/weighted/perf_tasks.svg"
+check "perf_tasks.svg has the legend with the intercept and slope" grep -q 'sudo/sudoers — 3.20 ms + 0.16[0-9]* ± [0-9.e-]* µs/task' "$T/weighted/perf_tasks.svg"
 check "perf_tasks.pdf is a PDF document" sh -c "file -b '$T/weighted/perf_tasks.pdf' | grep -q '^PDF document'"
 check "no temporary figure is left" sh -c "! ls -A '$T/weighted' | grep -q '^\\.'"
 check "perf_roles is skipped with a reason when nb_roles does not vary" \
 	grep -q 'perf_roles not drawn: .*only 1 distinct nb_roles value' "$T/weighted/report.md"
 check "report.md shows the figure" grep -q '^!\[perf_tasks.png\](perf_tasks.png)$' "$T/weighted/report.md"
+
+# --- one look per subject, one legend entry each, axes ending at the data, log axes -----------
+"$RARPLOT" --format png,svg -o "$T/wide" "$T/wide.json" >/dev/null 2>"$T/wide.err"
+check "wide: rarplot runs" test $? -eq 0
+svg_looks "$T/weighted/perf_tasks.svg" >"$T/looks.noisy"
+svg_looks "$T/wide/perf_tasks.svg" >"$T/looks.wide"
+look_of() { # $1 file, $2 legend name: its colour and line
+	awk -F'\t' -v n="$2" 'index($1, n " — ") == 1 { print $2, $3 }' "$1"
+}
+check "one legend entry per subject (3 subjects, 3 entries; 4 in wide)" \
+	sh -c "[ \$(wc -l <'$T/looks.noisy') -eq 3 ] && [ \$(wc -l <'$T/looks.wide') -eq 4 ]"
+check "one legend entry per subject with its points and line together (no separate fit entry)" \
+	sh -c "! grep -q ' fit: \\|95 % CI)' '$T/weighted/perf_tasks.svg' &&
+		[ \$(grep -c '<title>sudo/sudoers — ' '$T/weighted/perf_tasks.svg') -eq 1 ]"
+look_is() { # $1 looks file, $2 legend name, $3 "r,g,b solid|dashed"
+	[ "$(awk -F'\t' -v n="$2" 'index($1, n " — ") == 1 { print $2, $3 }' "$1")" = "$3" ]
+}
+same_colour_twice() {
+	look_is "$T/looks.noisy" sudo/sudoers '0,0,0 solid' && look_is "$T/looks.wide" sudo/sudoers '0,0,0 solid' &&
+		look_is "$T/looks.noisy" sr-cbor/rar-cbor '0,114,178 solid' &&
+		look_is "$T/looks.wide" sr-cbor/rar-cbor '0,114,178 solid'
+}
+check "the same subject has the same colour in two different inputs (sudo black, sr-cbor blue)" same_colour_twice
+check "a PAM variant (doas-pam) has its tool's colour (doas: bluish green) and a dashed line" \
+	sh -c "grep -q '^doas/doas — .*	0,158,115	solid\$' '$T/looks.noisy' && grep -q '^doas-pam/doas — .*	0,158,115	dashed\$' '$T/looks.wide'"
+check "every subject of a figure has its own colour and line" \
+	test "$(cut -f2,3 "$T/looks.wide" | sort -u | wc -l)" -eq 4
+check "report.md lists each subject's look, the same in both runs" \
+	sh -c "grep -qx '| sudo | sudoers | sudo/sudoers | black \`#000000\` | filled circle | solid |' '$T/weighted/report.md' &&
+		grep -qx '| sudo | sudoers | sudo/sudoers | black \`#000000\` | filled circle | solid |' '$T/wide/report.md' &&
+		grep -qx '| doas-pam | doas | doas-pam/doas | bluish green \`#009E73\` | open triangle | dashed |' '$T/wide/report.md'"
+check "the x axis ends at the largest size (10000), not at the next tic beyond" \
+	test "$(x_last_tic "$T/weighted/perf_tasks.svg")" = 10000
+check "the x axis ends at the largest size (1000), not at 1200" \
+	test "$(x_last_tic "$T/wide/perf_tasks.svg")" = 1000
+check "the figure says the estimator and what the error bars are (median)" \
+	grep -q '<text>points: median of its runs, error bars: its 95 % interval (order statistics); lines: weighted least squares</text>' "$T/weighted/perf_tasks.svg"
+check "the figure's caption in report.md says the estimator and what the error bars are (trimmed)" \
+	grep -q "^perf_tasks: linear axes from 0\. Points: rarbench's trimmed estimate (contended runs: unknown), error bars: its 95 % interval; lines: weighted least squares\.$" "$T/est/report.md"
+check "slopes within 10x of each other (5.6x): no log figure" \
+	sh -c "! ls '$T/weighted' | grep -q '_log' && ! grep -q 'perf_tasks_log' '$T/weighted/report.md'"
+check "slopes spanning 185x: perf_tasks_log in every format, besides the linear perf_tasks" \
+	sh -c "[ -s '$T/wide/perf_tasks_log.png' ] && [ -s '$T/wide/perf_tasks_log.svg' ] &&
+		[ -s '$T/wide/perf_tasks.png' ] && [ -s '$T/wide/perf_tasks.svg' ]"
+check "the log figure says why in its title, and report.md in its caption" \
+	sh -c "grep -q '<text>Time to authorise one command vs. number of tasks — log–log axes: the slopes span 185×</text>' '$T/wide/perf_tasks_log.svg' &&
+		grep -q '^perf_tasks_log: log–log axes, drawn because the fitted slopes span 185× (sr-json/rar-json 10 µs/task against sr-cbor/rar-cbor 0.054 µs/task)' '$T/wide/report.md' &&
+		grep -qx '!\[perf_tasks_log.png\](perf_tasks_log.png)' '$T/wide/report.md'"
+svg_looks "$T/wide/perf_tasks_log.svg" >"$T/looks.wide-log"
+check "the log figure has the same looks and legend entries as the linear one" cmp -s "$T/looks.wide" "$T/looks.wide-log"
+check "the log figure's x axis ends at the largest size (1000)" test "$(x_last_tic "$T/wide/perf_tasks_log.svg")" = 1000
+"$RARPLOT" --format png -o "$T/zero" "$T/zero.json" >/dev/null 2>"$T/zero.err"
+check "slopes spanning 185x with a size 0: exit 0, no log figure, a note saying why" \
+	sh -c "[ $? -eq 0 ] && [ -s '$T/zero/perf_tasks.png' ] && [ ! -e '$T/zero/perf_tasks_log.png' ] &&
+		grep -q 'perf_tasks_log not drawn: the fitted slopes span 185× .* log axes need every size and time above 0' '$T/zero/report.md'"
 
 # --- several hosts -----------------------------------------------------------------------
 check "merged results of three hosts" \
@@ -205,6 +294,8 @@ check "min/median/max slope across hosts: sudo scaled by 0.97, 1, 1.05" \
 	awk -F' [|] ' '$1 == "| sudo" && $3 == "3" { if (($6 + 0) / ($4 + 0) < 1.07 || ($6 + 0) / ($4 + 0) > 1.09) exit 1; found = 1 }
 		END { exit !found }' "$T/hosts.out"
 check "the host figure draws the band across hosts" grep -q 'min–max over hosts' "$T/hosts/perf_tasks.svg"
+check "the host figure: one legend entry per subject, not per host nor per band" \
+	test "$(svg_looks "$T/hosts/perf_tasks.svg" | wc -l)" -eq 3
 check "across hosts: the slope's variance split into within- and between-host parts" \
 	sh -c "grep -q '| mean \[95 % CI\] | within-host σ | between-host σ | between share |' '$T/hosts.out' &&
 		grep -q '^| sudo | sudoers | 3 | .* | [0-9.]* \[[0-9.]*, [0-9.]*\] | [0-9.e-]* | [0-9.e-]* | [0-9]*% |$' '$T/hosts.out'"
