@@ -34,15 +34,15 @@ extern char **environ;
 #define PROC_ORPHANS_MAX 4096
 
 struct proc_cmd {
-	char *path;                        /* resolved program */
-	char **argv;                       /* deep copy, NULL-terminated */
-	char **envp;                       /* deep copy, NULL-terminated */
-	int null_fd;                       /* proc_null_fd(), shared, never closed here */
-	int out_fd;                        /* fd for the child's stdout, or -1 to inherit */
-	int err_fd;                        /* fd for the child's stderr, or -1 to inherit */
-	int in_fd;                         /* fd for the child's stdin, or -1 to inherit */
-	int mntns_fd;                      /* a mount namespace the child joins, or -1 */
-	uint32_t timeout_ms;               /* 0: wait without a deadline */
+	char *path;          /* resolved program */
+	char **argv;         /* deep copy, NULL-terminated */
+	char **envp;         /* deep copy, NULL-terminated */
+	int null_fd;         /* proc_null_fd(), shared, never closed here */
+	int out_fd;          /* fd for the child's stdout, or -1 to inherit */
+	int err_fd;          /* fd for the child's stderr, or -1 to inherit */
+	int in_fd;           /* fd for the child's stdin, or -1 to inherit */
+	int mntns_fd;        /* a mount namespace the child joins, or -1 */
+	uint32_t timeout_ms; /* 0: wait without a deadline */
 	bool has_pin;
 	struct proc_pin pin; /* cwd and cpus point into the fields below */
 	char *pin_cwd;

@@ -501,9 +501,9 @@ static void test_kill_marked(void)
 static void test_pin_reaches_the_child(void)
 {
 	char path[] = "/tmp/test_proc_pin_XXXXXX", buf[512] = {0};
-	char *argv[] = {"sh", "-c",
-			"ulimit -n; ulimit -Hn; umask; pwd; grep Cpus_allowed_list /proc/self/status",
-			NULL};
+	char *argv[] = {
+	    "sh", "-c",
+	    "ulimit -n; ulimit -Hn; umask; pwd; grep Cpus_allowed_list /proc/self/status", NULL};
 	struct errbuf eb = {{0}};
 	struct proc_opts o = {0};
 	struct proc_pin pin = {0};
@@ -549,7 +549,8 @@ static void test_pin_reaches_the_child(void)
 		mode_t old = umask(022);
 
 		umask(old);
-		CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0 && (pin.nlimits == 0 || rl.rlim_cur != 777));
+		CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+		      (pin.nlimits == 0 || rl.rlim_cur != 777));
 		CHECK(old != 027);
 	}
 }
