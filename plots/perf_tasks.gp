@@ -104,7 +104,10 @@ do for [i=1:n] {
 legend(i) = sprintf('%s — %#.3g ms + %.4g ± %.2g µs/%s', word(titles, i), A[i], 1000*B[i], \
 	(abs(BE[i]) <= 1e-12 * abs(B[i]) ? 0 : 1000*BE[i]), unit)
 
-set title figure_title.(caption ne '' ? "\n".caption : '') noenhanced
+# The caption on two lines (points and bars; lines): one would run past a 1000-pixel figure.
+cap_cut = strstrt(caption, '; lines:')
+cap = cap_cut > 0 ? caption[1:cap_cut-1]."\n".caption[cap_cut+2:] : caption
+set title figure_title.(caption ne '' ? "\n".cap : '') noenhanced
 set xlabel xlabel noenhanced
 set ylabel sprintf('wall time per command, %s (ms)', stat) noenhanced
 set key outside below center box noenhanced spacing 1.2 width 1
