@@ -143,7 +143,7 @@ prefix_unlock "$prefix"
 	done <"$tmp/dosrs"
 	printf '],"axes":{"nb_tasks":[1,30]},"warmup":1,"min_runs":3,"max_runs":3,"min_time_s":0}\n'
 } >"$tmp/m.json"
-"$RB" --manifest "$tmp/m.json" --prefix "$prefix" --out "$tmp/out" --progress none >"$tmp/m.out" 2>&1
+"$RB" --manifest "$tmp/m.json" --prefix "$prefix" --wait --out "$tmp/out" --progress none >"$tmp/m.out" 2>&1
 rc=$?
 n=$(wc -l <"$tmp/dosrs")
 check "manifest with $n dosr subjects: grant checks pass, exit 0" [ $rc -eq 0 ] || tail -5 "$tmp/m.out"

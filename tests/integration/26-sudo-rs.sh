@@ -113,7 +113,7 @@ cat >"$tmp/m.json" <<EOF
  "axes":{"nb_tasks":[1,200]},"warmup":1,"min_runs":3,"max_runs":3,"min_time_s":0}
 EOF
 ls -d /tmp/rarbench-mntns-* 2>/dev/null | sort >"$tmp/layers.before"
-(cd "$tmp" && "$RB" --manifest m.json --prefix "$prefix" --out out --progress none) >"$tmp/m.out" 2>&1
+(cd "$tmp" && "$RB" --manifest m.json --prefix "$prefix" --wait --out out --progress none) >"$tmp/m.out" 2>&1
 rc=$?
 check "manifest with sudo-rs at 200 tasks: grant checks pass, exit 0" [ $rc -eq 0 ] || tail -3 "$tmp/m.out"
 check "manifest: sudo-rs measured at both points, every run exit 0" \

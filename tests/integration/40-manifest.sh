@@ -34,7 +34,7 @@ JSON
 manifest small '[{"id":"sudo","format":"sudoers"},{"id":"doas","format":"doas"},
  {"id":"ghost","format":"rar-json","program":"{prefix}/bin/no-such-tool","optional":true}]' '[1, 300, 1000, 3000]' 30
 start=$(date +%s)
-"$rarbench" --manifest "$work/small.json" --prefix "$prefix" --out "$work/small" \
+"$rarbench" --manifest "$work/small.json" --prefix "$prefix" --wait --out "$work/small" \
 	--progress jsonl >"$work/small.events" 2>"$work/small.err"
 rc=$?
 check "small sweep exits 0 (took $(($(date +%s) - start))s)" [ "$rc" -eq 0 ]
@@ -67,7 +67,7 @@ check "sudo slope is positive ($slope s/task)" awk -v s="$slope" 'BEGIN {exit !(
 
 # --- 2. kill -9 mid-sweep, then --resume: every point exactly once (2 rounds: 12 steps) ---
 manifest killme '[{"id":"sudo","format":"sudoers"}]' '{"range": [1, 501, 100]}' 40 2
-"$rarbench" --manifest "$work/killme.json" --prefix "$prefix" --out "$work/killme" \
+"$rarbench" --manifest "$work/killme.json" --prefix "$prefix" --wait --out "$work/killme" \
 	--progress jsonl >"$work/killme.events" 2>/dev/null &
 pid=$!
 for _ in $(seq 1 600); do # at most 60 s
@@ -79,7 +79,7 @@ kill -9 "$pid" 2>/dev/null
 { wait "$pid"; } 2>/dev/null
 before=$(($(wc -l <"$work/killme/journal.jsonl") - 1))
 check "killed run left a partial journal ($before of 12 steps)" sh -c "[ $before -ge 1 ] && [ $before -lt 12 ]"
-"$rarbench" --manifest "$work/killme.json" --prefix "$prefix" --out "$work/killme" --resume \
+"$rarbench" --manifest "$work/killme.json" --prefix "$prefix" --wait --out "$work/killme" --resume \
 	--progress jsonl >"$work/resume.events" 2>"$work/resume.err"
 check "resume exits 0" [ $? -eq 0 ]
 check "resume measured only the missing points" \
@@ -94,7 +94,7 @@ check "journal holds the header and 12 steps" [ "$(wc -l <"$work/killme/journal.
 # --- 3. a changed manifest: resume refuses ---
 sed 's/"min_runs": 40/"min_runs": 39/' "$work/killme.json" >"$work/changed.json"
 cp "$work/killme/journal.jsonl" "$work/journal.before"
-"$rarbench" --manifest "$work/changed.json" --prefix "$prefix" --out "$work/killme" --resume \
+"$rarbench" --manifest "$work/changed.json" --prefix "$prefix" --wait --out "$work/killme" --resume \
 	--progress none 2>"$work/changed.err"
 rc=$?
 check "changed manifest: resume refuses with exit 2" [ "$rc" -eq 2 ]
@@ -103,7 +103,7 @@ check "changed manifest: journal untouched" cmp -s "$work/killme/journal.jsonl" 
 
 # --- 4. a subject whose policy does not grant what it runs fails the point loudly ---
 manifest denied '[{"id":"sudo-id","format":"sudoers","args":["-n","/usr/bin/id"]}]' '[1]' 5
-"$rarbench" --manifest "$work/denied.json" --prefix "$prefix" --out "$work/denied" \
+"$rarbench" --manifest "$work/denied.json" --prefix "$prefix" --wait --out "$work/denied" \
 	--progress jsonl >"$work/denied.events" 2>"$work/denied.err"
 rc=$?
 check "denied command: exit 1" [ "$rc" -eq 1 ]
@@ -119,7 +119,7 @@ fdw=$(mktemp -d /tmp/rarperf-it-fds-XXXXXX)
 chmod 1777 "$fdw"
 manifest fds "[{\"id\":\"ls\",\"format\":\"sudoers\",\"program\":\"/bin/sh\",
  \"args\":[\"-c\",\"ls /proc/self/fd >> $fdw/fds\"]}]" '[1]' 3
-(exec 7>"$work/fd7" 251>"$work/fd251" && exec "$rarbench" --manifest "$work/fds.json" --prefix "$prefix" \
+(exec 7>"$work/fd7" 251>"$work/fd251" && exec "$rarbench" --manifest "$work/fds.json" --prefix "$prefix" --wait \
 	--out "$work/fds" --progress none >/dev/null 2>"$work/fds.err")
 check "fds: the run exits 0" [ $? -eq 0 ]
 check "fds: check and runs listed fds 0 1 2 only (and ls's own 3) in $(grep -cx 0 "$fdw/fds") runs" \
@@ -135,7 +135,7 @@ cat >"$work/prec.json" <<JSON
  "axes": {"nb_tasks": [1, 300, 1000]}, "bench_user": "$user",
  "precision": 2, "min_runs": 20, "max_runs": 200, "rounds": 2}
 JSON
-"$rarbench" --manifest "$work/prec.json" --prefix "$prefix" --out "$work/prec" \
+"$rarbench" --manifest "$work/prec.json" --prefix "$prefix" --wait --out "$work/prec" \
 	--progress jsonl >"$work/prec.events" 2>"$work/prec.err"
 rc=$?
 check "precision: exit 0" [ "$rc" -eq 0 ]
@@ -174,7 +174,7 @@ for _ in 1 2; do # two spinners for at most 60 s, on the CPU rarbench is pinned 
 	taskset -c "$cpu" timeout 60 sh -c 'while :; do :; done' &
 	busy_pids="$busy_pids $!"
 done
-taskset -c "$cpu" "$rarbench" --manifest "$work/busy.json" --prefix "$prefix" --out "$work/busy" \
+taskset -c "$cpu" "$rarbench" --manifest "$work/busy.json" --prefix "$prefix" --wait --out "$work/busy" \
 	--progress jsonl >"$work/busy.events" 2>"$work/busy.err"
 rc=$?
 for p in $busy_pids; do kill "$p" 2>/dev/null; done
@@ -198,11 +198,11 @@ cat >"$work/old.json" <<JSON
  "axes": {"nb_tasks": [1, 10, 100]}, "bench_user": "$user", "rounds": 2,
  "warmup": 1, "min_runs": 6, "max_runs": 6, "min_time_s": 0}
 JSON
-"$rarbench" --manifest "$work/old.json" --prefix "$prefix" --out "$work/old" --progress none 2>/dev/null
+"$rarbench" --manifest "$work/old.json" --prefix "$prefix" --wait --out "$work/old" --progress none 2>/dev/null
 # Strip what an older rarbench did not write, and drop the last step so the resume has work.
 jq -c 'del(.host, .remeasured, .discarded_runs) | if .subjects then .subjects |= map(del(.nivcsw)) else . end' \
 	"$work/old/journal.jsonl" | head -n -1 >"$work/old-journal" && mv "$work/old-journal" "$work/old/journal.jsonl"
-"$rarbench" --manifest "$work/old.json" --prefix "$prefix" --out "$work/old" --resume \
+"$rarbench" --manifest "$work/old.json" --prefix "$prefix" --wait --out "$work/old" --resume \
 	--progress none 2>"$work/old.err"
 check "old journal: resumes and completes" [ $? -eq 0 ]
 check "old journal: the resumed point has no nivcsw (unknown), the others are whole" \
@@ -213,7 +213,7 @@ check "old journal: the resumed point has no nivcsw (unknown), the others are wh
 # --- 5. bad manifests: one line naming the field, exit 2, nothing written ---
 bad() { # $1 name, $2 json, $3 expected text
 	printf '%s\n' "$2" >"$work/bad-$1.json"
-	"$rarbench" --manifest "$work/bad-$1.json" --prefix "$prefix" --out "$work/out-$1" \
+	"$rarbench" --manifest "$work/bad-$1.json" --prefix "$prefix" --wait --out "$work/out-$1" \
 		--progress none 2>"$work/bad-$1.err" >/dev/null
 	local rc=$?
 	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/bad-$1.err")" = 1 ] && grep -qF -- "$3" "$work/bad-$1.err" &&

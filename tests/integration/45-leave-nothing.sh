@@ -29,12 +29,12 @@ as_bench() { runuser -u "$user" -- "$@" </dev/null >/dev/null 2>&1; }
 manifest sh '"command": "/bin/sh",' '[{"id":"sudo","format":"sudoers","args":["-n","{command}","-c","exit 0"]},
  {"id":"doas","format":"doas","args":["-n","{command}","-c","exit 0"]}]' '[1, 5]'
 cp "$prefix/etc/doas.conf" "$work/doas.before"
-"$rarbench" --manifest "$work/sh.json" --prefix "$prefix" --out "$work/sh" --progress none 2>"$work/sh.err"
+"$rarbench" --manifest "$work/sh.json" --prefix "$prefix" --wait --out "$work/sh" --progress none 2>"$work/sh.err"
 rc=$?
 check "command /bin/sh without unsafe_command: exit 2 naming \$.command" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'command.*unsafe_command' '$work/sh.err' && [ ! -e '$work/sh' ]"
 sed -i 's/"command": "\/bin\/sh",/"command": "\/bin\/sh", "unsafe_command": true,/' "$work/sh.json"
-"$rarbench" --manifest "$work/sh.json" --prefix "$prefix" --out "$work/sh" --progress none 2>"$work/sh.err"
+"$rarbench" --manifest "$work/sh.json" --prefix "$prefix" --wait --out "$work/sh" --progress none 2>"$work/sh.err"
 rc=$?
 check "sweep of /bin/sh with unsafe_command: exit 0 (the grant held while measured)" [ "$rc" -eq 0 ]
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/sh.err"
@@ -50,13 +50,13 @@ check "no record, no holder left in $prefix/run" \
 # --- 2. a policy outside the prefix: exit 2, the target untouched ---
 echo precious >"$work/victim"
 manifest out '' "[{\"id\":\"x\",\"format\":\"doas\",\"program\":\"/usr/bin/true\",\"policy\":\"$work/victim\"}]" '[1]'
-"$rarbench" --manifest "$work/out.json" --prefix "$prefix" --out "$work/out" --progress none 2>"$work/out.err"
+"$rarbench" --manifest "$work/out.json" --prefix "$prefix" --wait --out "$work/out" --progress none 2>"$work/out.err"
 rc=$?
 check "policy outside PREFIX/etc: exit 2, one line naming it" \
 	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/out.err') -eq 1 ] && grep -q 'may only be written in' '$work/out.err'"
 check "policy outside PREFIX/etc: the target is untouched" [ "$(cat "$work/victim")" = precious ]
 manifest dotdot '' '[{"id":"x","format":"doas","program":"/usr/bin/true","policy":"{prefix}/etc/../../../tmp/x-rarperf"}]' '[1]'
-"$rarbench" --manifest "$work/dotdot.json" --prefix "$prefix" --out "$work/dotdot" --progress none 2>/dev/null
+"$rarbench" --manifest "$work/dotdot.json" --prefix "$prefix" --wait --out "$work/dotdot" --progress none 2>/dev/null
 check "policy escaping PREFIX/etc with ..: exit 2, nothing written" \
 	sh -c "[ $? -eq 2 ] && [ ! -e /tmp/x-rarperf ]"
 
@@ -66,7 +66,7 @@ hang='grep -qw tasks=3 {prefix}/etc/doas.conf && exec sleep 60; exit 0'
 manifest hang '"run_timeout_s": 1,' "[{\"id\":\"hang\",\"format\":\"doas\",\"program\":\"/bin/sh\",
  \"args\":[\"-c\",\"$hang\"]}]" '[1, 3, 5]'
 start=$(date +%s)
-"$rarbench" --manifest "$work/hang.json" --prefix "$prefix" --out "$work/hang" --progress none 2>"$work/hang.err"
+"$rarbench" --manifest "$work/hang.json" --prefix "$prefix" --wait --out "$work/hang" --progress none 2>"$work/hang.err"
 rc=$?
 took=$(($(date +%s) - start))
 check "hung command: exit 1 after ${took}s (bounded by the 1 s timeout)" sh -c "[ $rc -eq 1 ] && [ $took -lt 30 ]"
@@ -84,7 +84,7 @@ hangall='exec sleep 60'
 manifest killed '"run_timeout_s": 120,' "[{\"id\":\"hang\",\"format\":\"doas\",\"program\":\"/bin/sh\",
  \"args\":[\"-c\",\"$hangall\"]}$mount_subject]" '[1]'
 ls -d /tmp/rarbench-mntns-* 2>/dev/null | sort >"$work/ns.before"
-"$rarbench" --manifest "$work/killed.json" --prefix "$prefix" --out "$work/killed" --progress none 2>/dev/null &
+"$rarbench" --manifest "$work/killed.json" --prefix "$prefix" --wait --out "$work/killed" --progress none 2>/dev/null &
 pid=$!
 for _ in $(seq 1 100); do # at most 10 s for the grant check to start hanging
 	pgrep -u "$user" -f 'sleep 60' >/dev/null && break
@@ -97,7 +97,7 @@ kill -9 "$pid"
 check "after SIGKILL, the measured command outlived it (what the next run must end)" \
 	pgrep -u "$user" -f 'sleep 60' >/dev/null
 manifest next '' '[{"id":"doas","format":"doas"}]' '[1]'
-"$rarbench" --manifest "$work/next.json" --prefix "$prefix" --out "$work/next" --progress none 2>"$work/next.err"
+"$rarbench" --manifest "$work/next.json" --prefix "$prefix" --wait --out "$work/next" --progress none 2>"$work/next.err"
 rc=$?
 check "next run: exit 0 and says what it undid" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'took over the lock' '$work/next.err' && grep -q 'undid what a run that died left' '$work/next.err'"
@@ -110,9 +110,30 @@ check "next run: the dead run's policies are deny-all" \
 	sh -c "grep -q 'match=none' '$prefix/etc/doas.conf' && { [ ! -e '$prefix/etc/sudoers-ns' ] || grep -q 'match=none' '$prefix/etc/sudoers-ns'; }"
 rm -f "$prefix/etc/sudoers-ns"
 
+# --- 4b. SIGTERM mid-run: the measured group killed, every policy deny-all, lock released, exit 1 ---
+manifest term '"run_timeout_s": 120,' '[{"id":"hang","format":"doas","program":"/bin/sh","args":["-c","exec sleep 60"]}]' '[1]'
+"$rarbench" --manifest "$work/term.json" --prefix "$prefix" --wait --out "$work/term" --progress none 2>"$work/term.err" &
+pid=$!
+for _ in $(seq 1 100); do # at most 10 s for the grant check to start hanging
+	pgrep -u "$user" -f 'sleep 60' >/dev/null && break
+	sleep 0.1
+done
+start=$(date +%s%N)
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+check "SIGTERM: exit 1 in ${ms} ms, saying it was interrupted" \
+	sh -c "[ $rc -eq 1 ] && [ $ms -lt 5000 ] && grep -q 'interrupted' '$work/term.err'"
+check "SIGTERM: the measured process is gone" sh -c "! pgrep -u '$user' -f 'sleep 60' >/dev/null"
+check "SIGTERM: the policy grants nothing, no record, no holder" \
+	sh -c "grep -q 'match=none' '$prefix/etc/doas.conf' && [ ! -e '$prefix/run/state.json' ] && [ ! -e '$prefix/run/holder' ]"
+check "SIGTERM: the journal is whole (its header, then whole lines)" \
+	sh -c "jq -e . '$work/term/journal.jsonl' >/dev/null"
+
 # --- 5. one sweep at a time: the second exits 3 naming the first; with --wait it waits ---
 manifest slow '"command": "/usr/bin/sleep",' '[{"id":"doas","format":"doas","args":["-n","{command}","1"]}]' '[1, 2]'
-"$rarbench" --manifest "$work/slow.json" --prefix "$prefix" --out "$work/slow" --progress none 2>/dev/null &
+"$rarbench" --manifest "$work/slow.json" --prefix "$prefix" --wait --out "$work/slow" --progress none 2>/dev/null &
 first=$!
 for _ in $(seq 1 100); do
 	[ -e "$prefix/run/holder" ] && break

@@ -25,7 +25,7 @@ cat >"$work/env.json" <<JSON
  "min_time_s": 0, "limits": {"nofile": 777}, "umask": "077", "cwd": "/tmp",
  "env": ["PATH=/usr/bin:/bin", "LANG=C", "FOO=bar"]}
 JSON
-(ulimit -n 4096 && TERM=xterm LEAK=1 "$rarbench" --manifest "$work/env.json" --prefix "$prefix" \
+(ulimit -n 4096 && TERM=xterm LEAK=1 "$rarbench" --manifest "$work/env.json" --prefix "$prefix" --wait \
 	--out "$work/env" --progress none) 2>"$work/env.err"
 rc=$?
 check "started from a shell with nofile 4096, TERM and another variable: every run saw the pinned environment" \
@@ -48,12 +48,12 @@ cat >"$work/default.json" <<JSON
  "axes": {"nb_tasks": [1]}, "bench_user": "$user", "warmup": 1, "min_runs": 3, "max_runs": 3, "min_time_s": 0}
 JSON
 (ulimit -n 65536 2>/dev/null || ulimit -n 4096; TERM=xterm "$rarbench" --manifest "$work/default.json" \
-	--prefix "$prefix" --out "$work/default" --progress none) 2>"$work/default.err"
+	--prefix "$prefix" --wait --out "$work/default" --progress none) 2>"$work/default.err"
 check "without limits: nofile 1024 from a shell with more, cwd /, no TERM" [ $? -eq 0 ]
 
 # A limit above the hard limit of the shell rarbench runs in: exit 2, the path named, nothing run.
 sed 's/"nofile": 777/"nofile": 5000/' "$work/env.json" >"$work/high.json"
-(ulimit -n 4096 && "$rarbench" --manifest "$work/high.json" --prefix "$prefix" --out "$work/high" \
+(ulimit -n 4096 && "$rarbench" --manifest "$work/high.json" --prefix "$prefix" --wait --out "$work/high" \
 	--progress none) 2>"$work/high.err"
 rc=$?
 check "nofile 5000 under a hard limit of 4096: exit 2, one line naming \$.limits.nofile" \
