@@ -238,11 +238,12 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 			bool ours = fileio_fmt(bin, sizeof(bin), "%s/bin/", r->cfg.prefix) == 0 &&
 				    strncmp(s->program, bin, strlen(bin)) == 0;
 
-			/* make demo builds only what quick.json measures: say what builds the rest. */
-			return problem(r, eb, i, "program",
-				       "%s (%sa subject that may be missing says \"optional\": true)",
-				       reason,
-				       ours ? "make provision builds every tool of the prefix; " : "");
+			/* make demo builds only what quick.json measures: say what builds the rest.
+			 */
+			return problem(
+			    r, eb, i, "program",
+			    "%s (%sa subject that may be missing says \"optional\": true)", reason,
+			    ours ? "make provision builds every tool of the prefix; " : "");
 		}
 		s->skip_reason = strdup(reason);
 		return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
