@@ -66,11 +66,12 @@ struct policy_shape {
 	enum policy_match match;
 	bool seed_compat; /* reproduce the original RaR-perf output */
 	/*
-	 * Grant nothing: the same files, but no actor is uid and no command is
-	 * the matching one (every actor a filler uid, every command under
-	 * POLICY_FILLER_DIR). What rarbench leaves between points and after a
-	 * sweep, so the prefix's tools honour no standing grant. Not with
-	 * seed_compat. The headers say "match=none".
+	 * Grant nothing: sudoers and doas.conf hold their header and no rule;
+	 * RootAsRole's files keep the shape's roles and tasks, but no actor is
+	 * uid and no command is the matching one (every actor a filler uid,
+	 * every command under POLICY_FILLER_DIR). What rarbench leaves between
+	 * points and after a sweep, so the prefix's tools honour no standing
+	 * grant. Not with seed_compat. The headers say "match=none".
 	 */
 	bool deny_all;
 };

@@ -33,7 +33,8 @@ int policy_stage_doas(struct policy_txn *txn, const struct policy *p, const char
 		"# rarperf confgen: roles=%u users=%u tasks=%u commands=%u uid=%u match=%s%s\n",
 		s->roles, s->users, s->tasks, s->commands, s->uid, policy_match_label(s),
 		s->seed_compat ? " seed-compat (sudo side)" : "");
-	for (uint32_t r = 0; r < s->roles; r++) {
+	/* Deny-all: no rule at all (doas denies what no rule permits). */
+	for (uint32_t r = 0; r < s->roles && !s->deny_all; r++) {
 		for (uint32_t u = 0; u < s->users; u++) {
 			/* Each rule is one write: the user's prefix is built once, then the name.
 			 */

@@ -87,8 +87,9 @@ int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const c
 			s->roles, s->users, s->tasks, s->commands, s->uid, policy_match_label(s),
 			policy_sudoers_layout_name(layout));
 	}
-	/* The original joined roles with "\n": one blank line between roles. */
-	for (uint32_t r = 0; r < s->roles; r++) {
+	/* The original joined roles with "\n": one blank line between roles. Deny-all: no user
+	 * spec at all, only the header (sudo denies what no rule allows). */
+	for (uint32_t r = 0; r < s->roles && !s->deny_all; r++) {
 		if (r > 0)
 			policy_file_put(&f, "\n", 1);
 		policy_sudoers_role(p, &f, r, layout);
