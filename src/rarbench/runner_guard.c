@@ -274,7 +274,8 @@ void runner_guard_end(struct runner *r)
 		mntns_free(r->subjects[i].mntns);
 		r->subjects[i].mntns = NULL;
 	}
-	if (undone && prefixlock_clear_record(r->lock, &eb) < 0)
+	/* Only a record of this run: a dead run's that could not be undone stays for the next. */
+	if (undone && r->record != NULL && prefixlock_clear_record(r->lock, &eb) < 0)
 		fprintf(stderr, "rarbench: %s\n", eb.msg);
 	cJSON_Delete(r->record);
 	r->record = NULL;
