@@ -312,7 +312,7 @@ static void announce(struct runner *r)
 int runner_main(int argc, char **argv)
 {
 	struct errbuf eb = {0};
-	struct sigaction sa;
+	struct sigaction sa, old_hup;
 	struct runner r;
 	int status;
 
@@ -328,7 +328,9 @@ int runner_main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* A hangup stops the run too, unless it was started to outlive its terminal (nohup). */
+	if (sigaction(SIGHUP, NULL, &old_hup) == 0 && old_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	if (runner_setup(&r, &eb) < 0) {
 		for (size_t i = 0; i < r.nproblems; i++)
 			fprintf(stderr, "%s\n", r.problems[i]);
