@@ -110,6 +110,9 @@ struct runner {
 	/* runner_subjects.c: every problem found with the subjects, one line each, for main. */
 	char **problems;
 	size_t nproblems;
+	/* runner_guard.c: what it undid or could not undo, for main to print (one line each). */
+	char **notices;
+	size_t nnotices;
 	/* runner_plan.c: the pilot's two points (smallest, largest), what each step and each
 	 * active subject's run cost there. */
 	struct runner_pilot {
@@ -237,6 +240,9 @@ int runner_guard_record_targets(const struct runner *r, const cJSON *record,
  * for the next run; a message goes to stderr.
  */
 void runner_guard_end(struct runner *r);
+
+/* Appends one notice line (printf-style) to r->notices; out of memory drops it. */
+void runner_notice(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* runner_point.c. Writes shape once per target (one transaction). 0 or -1. */
 int runner_write_targets(const struct policy_shape *shape, const struct runner_target *t, size_t n,

@@ -22,6 +22,7 @@
 #include <inttypes.h>
 #include <sys/stat.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,22 @@
 
 #include "fileio.h"
 #include "mntns.h"
+
+void runner_notice(struct runner *r, const char *fmt, ...)
+{
+	char line[ERRBUF_MSG_MAX], **grown;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	grown = realloc(r->notices, (r->nnotices + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return;
+	r->notices = grown;
+	if ((r->notices[r->nnotices] = strdup(line)) != NULL)
+		r->nnotices++;
+}
 
 /* The name of the environment string that marks a run's measured processes. */
 #define RUNNER_MARKER_NAME "RARBENCH_PREFIX"
@@ -165,16 +182,14 @@ int runner_guard_begin(struct runner *r, struct errbuf *eb)
 	if (rc != 0)
 		return -1;
 	if (stale != NULL)
-		fprintf(stderr, "rarbench: took over the lock of %s from %s, which is gone\n",
-			real_prefix, stale);
+		runner_notice(r, "took over the lock of %s from %s, which is gone", real_prefix,
+			      stale);
 	free(stale);
 	/* Measured processes of a run that was killed, found by the string their
 	 * environment carries; under the lock nothing else on this prefix has it. */
 	killed = proc_kill_marked(r->marker);
 	if (killed > 0)
-		fprintf(stderr,
-			"rarbench: killed %zu measured process(es) left by an earlier run\n",
-			killed);
+		runner_notice(r, "killed %zu measured process(es) left by an earlier run", killed);
 	if (prefixlock_take_record(r->lock, &record, eb) < 0)
 		return -1;
 	if (record != NULL) {
@@ -184,10 +199,10 @@ int runner_guard_begin(struct runner *r, struct errbuf *eb)
 			rc = prefixlock_clear_record(r->lock, eb);
 		}
 		if (rc == 0)
-			fprintf(stderr,
-				"rarbench: undid what a run that died left on %s (policies written "
-				"deny-all, namespace directories removed)\n",
-				real_prefix);
+			runner_notice(r,
+				      "undid what a run that died left on %s (policies written "
+				      "deny-all, namespace directories removed)",
+				      real_prefix);
 		else
 			errbuf_prefix(eb, "%s/run/state.json: cannot undo a dead run's state",
 				      real_prefix);
@@ -261,10 +276,8 @@ void runner_guard_end(struct runner *r)
 	if (r->lock == NULL)
 		return;
 	if (r->record != NULL && runner_point_write_denial(r, &eb) < 0) {
-		fprintf(stderr,
-			"rarbench: cannot write the policies deny-all (%s): the next run on %s "
-			"will\n",
-			eb.msg, r->cfg.prefix);
+		runner_notice(r, "cannot write the policies deny-all (%s): the next run on %s will",
+			      eb.msg, r->cfg.prefix);
 		undone = false;
 	}
 	/* Nothing of ours runs now: what is left is a measured tool's escaped descendant. */
@@ -276,7 +289,7 @@ void runner_guard_end(struct runner *r)
 	}
 	/* Only a record of this run: a dead run's that could not be undone stays for the next. */
 	if (undone && r->record != NULL && prefixlock_clear_record(r->lock, &eb) < 0)
-		fprintf(stderr, "rarbench: %s\n", eb.msg);
+		runner_notice(r, "%s", eb.msg);
 	cJSON_Delete(r->record);
 	r->record = NULL;
 	prefixlock_release(r->lock);

@@ -290,6 +290,18 @@ out:
 	return status;
 }
 
+/* Prints and forgets what the guard said (runner_guard.c). */
+static void print_notices(struct runner *r)
+{
+	for (size_t i = 0; i < r->nnotices; i++) {
+		fprintf(stderr, "rarbench: %s\n", r->notices[i]);
+		free(r->notices[i]);
+	}
+	free(r->notices);
+	r->notices = NULL;
+	r->nnotices = 0;
+}
+
 /* The start event (or line), then a warning and an event per skipped subject. */
 static void announce(struct runner *r)
 {
@@ -331,7 +343,9 @@ int runner_main(int argc, char **argv)
 	/* A hangup stops the run too, unless it was started to outlive its terminal (nohup). */
 	if (sigaction(SIGHUP, NULL, &old_hup) == 0 && old_hup.sa_handler != SIG_IGN)
 		sigaction(SIGHUP, &sa, NULL);
-	if (runner_setup(&r, &eb) < 0) {
+	status = runner_setup(&r, &eb);
+	print_notices(&r);
+	if (status < 0) {
 		for (size_t i = 0; i < r.nproblems; i++)
 			fprintf(stderr, "%s\n", r.problems[i]);
 		fprintf(stderr, "%s\n", eb.msg);
@@ -365,6 +379,9 @@ int runner_main(int argc, char **argv)
 			fprintf(stderr, "rarbench: %zu points of %s written to %s\n",
 				sweep_count(r.sweep), r.m->name, r.out_abs);
 	}
+	/* The guard's end before the clear, so that what it says is printed. */
+	runner_guard_end(&r);
+	print_notices(&r);
 	runner_clear(&r);
 	return status;
 }
