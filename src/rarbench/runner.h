@@ -187,6 +187,19 @@ int runner_resolve_subjects(struct runner *r, struct errbuf *eb);
 /* Frees r->problems. */
 void runner_problems_clear(struct runner *r);
 
+/*
+ * Appends one problem line "MANIFEST: PATH: what" (printf-style what) to
+ * r->problems, the first RUNNER_PROBLEMS_MAX kept. 0, or -1 out of memory.
+ */
+int runner_problem(struct runner *r, struct errbuf *eb, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/*
+ * 0 when r->problems is empty; else -1 with r->bad_input set and eb the
+ * one problem (the list emptied), or "MANIFEST: N problems<about> (above)".
+ */
+int runner_problems_verdict(struct runner *r, const char *about, struct errbuf *eb);
+
 /* One policy file set to write (a subject's, or a dead run's from its record). */
 struct runner_target {
 	const char *id; /* names it in messages */

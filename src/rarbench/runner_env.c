@@ -76,22 +76,6 @@ static cJSON *build_record(const struct runner *r)
 	return o;
 }
 
-/* Appends one problem line about the manifest's key at path; 0, or -1 out of memory. */
-static int env_problem(struct runner *r, struct errbuf *eb, const char *path, const char *what)
-{
-	char line[PATH_MAX + 256], **grown;
-
-	snprintf(line, sizeof(line), "%s: %s: %s", r->cfg.manifest, path, what);
-	grown = realloc(r->problems, (r->nproblems + 1) * sizeof(*grown));
-	if (grown == NULL)
-		return errbuf_set(eb, "out of memory");
-	r->problems = grown;
-	if ((r->problems[r->nproblems] = strdup(line)) == NULL)
-		return errbuf_set(eb, "out of memory");
-	r->nproblems++;
-	return 0;
-}
-
 /* The pin of r->m->env, each limit checked against this host's hard limit, each CPU online. */
 static int build_pin(struct runner *r, struct errbuf *eb)
 {
@@ -120,7 +104,7 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 				snprintf(what, sizeof(what),
 					 "%" PRIu64 " is above this host's hard limit %ju", v,
 					 (uintmax_t)rl.rlim_max);
-			if (env_problem(r, eb, path, what) < 0)
+			if (runner_problem(r, eb, path, "%s", what) < 0)
 				return -1;
 			continue;
 		}
@@ -143,7 +127,7 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 				    what, sizeof(what),
 				    "CPU %u is not one this process may run on here (%ld online)",
 				    e->cpus[i], sysconf(_SC_NPROCESSORS_ONLN));
-				if (env_problem(r, eb, path, what) < 0)
+				if (runner_problem(r, eb, path, "%s", what) < 0)
 					return -1;
 				continue;
 			}
@@ -184,20 +168,9 @@ static int build_envp(struct runner *r, struct errbuf *eb)
 
 int runner_env_check(struct runner *r, struct errbuf *eb)
 {
-	size_t before = r->nproblems;
-
 	if (build_pin(r, eb) < 0)
 		return -1;
-	if (r->nproblems > before) {
-		r->bad_input = true;
-		if (r->nproblems == 1) {
-			errbuf_set(eb, "%s", r->problems[0]);
-			runner_problems_clear(r);
-			return -1;
-		}
-		return errbuf_set(eb, "%s: %zu problems (above)", r->cfg.manifest, r->nproblems);
-	}
-	return 0;
+	return runner_problems_verdict(r, "", eb);
 }
 
 int runner_env_setup(struct runner *r, struct errbuf *eb)

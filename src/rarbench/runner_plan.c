@@ -73,14 +73,7 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
 	char h1[32], h2[32];
 	size_t k;
 
-	/* Sizes never shrink as a count grows: the point with every axis at its largest is the
-	 * largest, and it is in the sweep (a product of the axes). */
-	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++) {
-		value[a] = 0;
-		for (size_t i = 0; i < r->m->axes[a].n; i++)
-			if (r->m->axes[a].values[i] > value[a])
-				value[a] = r->m->axes[a].values[i];
-	}
+	manifest_largest_values(r->m, value);
 	for (k = 0; k < r->nsubjects; k++) {
 		if (r->subjects[k].skip_reason != NULL)
 			continue;

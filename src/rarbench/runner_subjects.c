@@ -32,9 +32,7 @@ static char *join_words(char *const *words, size_t n)
 	return s;
 }
 
-/* Appends one problem line ("$.subjects[i].key: what"). 0, or -1 when out of memory. */
-static int problem(struct runner *r, struct errbuf *eb, size_t i, const char *key, const char *fmt,
-		   ...)
+int runner_problem(struct runner *r, struct errbuf *eb, const char *path, const char *fmt, ...)
 {
 	char line[2 * PATH_MAX], what[2 * PATH_MAX - 64];
 	char **grown;
@@ -45,8 +43,7 @@ static int problem(struct runner *r, struct errbuf *eb, size_t i, const char *ke
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(line, sizeof(line), "%s: $.subjects[%zu]%s%s: %s", r->cfg.manifest, i,
-		 key[0] ? "." : "", key, what);
+	snprintf(line, sizeof(line), "%s: %s: %s", r->cfg.manifest, path, what);
 	grown = realloc(r->problems, (r->nproblems + 1) * sizeof(*grown));
 	if (grown == NULL)
 		return errbuf_set(eb, "out of memory");
@@ -56,6 +53,34 @@ static int problem(struct runner *r, struct errbuf *eb, size_t i, const char *ke
 		return errbuf_set(eb, "out of memory");
 	r->nproblems++;
 	return 0;
+}
+
+int runner_problems_verdict(struct runner *r, const char *about, struct errbuf *eb)
+{
+	if (r->nproblems == 0)
+		return 0;
+	r->bad_input = true;
+	if (r->nproblems == 1) {
+		/* One problem is the one line. */
+		errbuf_set(eb, "%s", r->problems[0]);
+		runner_problems_clear(r);
+		return -1;
+	}
+	return errbuf_set(eb, "%s: %zu problems%s (above)", r->cfg.manifest, r->nproblems, about);
+}
+
+/* A problem with subject i's key ("" for the subject itself). 0, or -1 out of memory. */
+static int problem(struct runner *r, struct errbuf *eb, size_t i, const char *key, const char *fmt,
+		   ...)
+{
+	char path[64 + 64], what[2 * PATH_MAX - 64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "$.subjects[%zu]%s%.60s", i, key[0] ? "." : "", key);
+	return runner_problem(r, eb, path, "%s", what);
 }
 
 static const char *json_string(const cJSON *o, const char *key)
@@ -264,19 +289,7 @@ int runner_resolve_subjects(struct runner *r, struct errbuf *eb)
 			return -1;
 	for (i = 0; i < r->nsubjects; i++)
 		r->nactive += r->subjects[i].skip_reason == NULL;
-	if (r->nproblems == 1) {
-		/* One problem is the one line. */
-		errbuf_set(eb, "%s", r->problems[0]);
-		runner_problems_clear(r);
-		r->bad_input = true;
-		return -1;
-	}
-	if (r->nproblems > 1) {
-		r->bad_input = true;
-		return errbuf_set(eb, "%s: %zu problems with its subjects (above)", r->cfg.manifest,
-				  r->nproblems);
-	}
-	return 0;
+	return runner_problems_verdict(r, " with its subjects", eb);
 }
 
 void runner_problems_clear(struct runner *r)

@@ -218,6 +218,12 @@ struct manifest *manifest_parse(const char *text, size_t len, const char *source
  */
 bool manifest_command_is_safe(const char *command);
 
+/*
+ * Each axis's largest value: a point of the sweep (a product of the axes),
+ * and the one whose policies are largest (sizes never shrink as a count grows).
+ */
+void manifest_largest_values(const struct manifest *m, uint32_t value[MANIFEST_AXIS_COUNT]);
+
 /* Reads path (at most MANIFEST_FILE_MAX_BYTES) and parses it as above. */
 struct manifest *manifest_load(const char *path, struct errbuf *eb);
 

@@ -217,6 +217,16 @@ static int check_point(struct manifest_ctx *c, const struct manifest *m,
  */
 
 /* Contract in manifest_impl.h. */
+void manifest_largest_values(const struct manifest *m, uint32_t value[MANIFEST_AXIS_COUNT])
+{
+	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++) {
+		value[a] = 0;
+		for (size_t k = 0; k < m->axes[a].n; k++)
+			if (m->axes[a].values[k] > value[a])
+				value[a] = m->axes[a].values[k];
+	}
+}
+
 int manifest_check_policy_bytes(struct manifest_ctx *c, const struct manifest *m)
 {
 	char *paths[MANIFEST_SUBJECTS_MAX] = {NULL};
@@ -233,12 +243,7 @@ int manifest_check_policy_bytes(struct manifest_ctx *c, const struct manifest *m
 			manifest_fail(c, p, "%s", eb.msg);
 			goto out;
 		}
-	for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
-		largest[a] = 0;
-		for (k = 0; k < m->axes[a].n; k++)
-			if (m->axes[a].values[k] > largest[a])
-				largest[a] = m->axes[a].values[k];
-	}
+	manifest_largest_values(m, largest);
 	memcpy(value, largest, sizeof(value));
 	since = c->nproblems;
 	rc = check_point(c, m, value, paths);
