@@ -42,8 +42,8 @@ static char *rarlab_meta(const char *run_id)
 	return text;
 }
 
-long merge_results(const char *out_dir, const char *run_id, struct merge_host *hosts, size_t n,
-		   struct errbuf *eb)
+long merge_results(const char *out_dir, const char *run_id, const char *lab_json,
+		   struct merge_host *hosts, size_t n, struct errbuf *eb)
 {
 	struct atomicfile *af = NULL;
 	char path[PATH_MAX], *meta = NULL;
@@ -118,7 +118,10 @@ long merge_results(const char *out_dir, const char *run_id, struct merge_host *h
 			goto out;
 		}
 	}
-	fputs("}}}\n", f);
+	fputc('}', f);
+	if (lab_json != NULL)
+		fprintf(f, ",\"lab\":%s", lab_json);
+	fputs("}}\n", f);
 	if (atomicfile_commit(af, eb) < 0)
 		total = -1;
 	af = NULL;
@@ -143,7 +146,7 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 	if (af == NULL)
 		return -1;
 	tsv = atomicfile_stream(af);
-	fprintf(tsv, "host\toutcome\tpoints_done\tpoints_total\tresults\twall_s\tmessage\n");
+	fprintf(tsv, "host\toutcome\tpoints_done\tpoints_total\tresults\twall_s\tmessage\tgroup\n");
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(hosts[i].name) > width)
 			width = (int)strlen(hosts[i].name);
@@ -155,7 +158,9 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 		double wall = s->finished_ns > s->started_ns && s->started_ns
 				  ? (double)(s->finished_ns - s->started_ns) / 1e9
 				  : 0;
-		char pts[24];
+		char pts[24], group[16] = "-";
+		if (hosts[i].group > 0)
+			snprintf(group, sizeof(group), "g%u", hosts[i].group);
 		if (s->state == HOSTPOOL_FINISHED)
 			hostpool_outcome_name(s->outcome, s->exit_code, outcome, sizeof(outcome));
 		else
@@ -163,12 +168,13 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 		/* hostpool stored the message sanitised; again here, for any other caller */
 		sanitize_str(msg, sizeof(msg), s->message);
 		sanitize_str(name, sizeof(name), hosts[i].name);
-		fprintf(tsv, "%s\t%s\t%u\t%u\t%zu\t%.3f\t%s\n", name, outcome, s->done, s->total,
-			hosts[i].results, wall, msg);
+		fprintf(tsv, "%s\t%s\t%u\t%u\t%zu\t%.3f\t%s\t%s\n", name, outcome, s->done,
+			s->total, hosts[i].results, wall, msg, group);
 		snprintf(pts, sizeof(pts), "%u/%u", s->done, s->total);
 		if (f != NULL)
-			fprintf(f, "%-*s  %-11s  %9s  %7zu  %8.1f  %s\n", width, name, outcome, pts,
-				hosts[i].results, wall, msg);
+			fprintf(f, "%-*s  %-11s  %9s  %7zu  %8.1f  %s%s%s\n", width, name, outcome,
+				pts, hosts[i].results, wall, hosts[i].group ? group : "",
+				hosts[i].group ? "  " : "", msg);
 	}
 	return atomicfile_commit(af, eb);
 }

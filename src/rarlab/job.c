@@ -58,6 +58,11 @@ void job_run(struct hostpool *hp, size_t index, void *arg)
 	struct errbuf eb = {{0}};
 	uint32_t done, total;
 
+	if (ctx->early != NULL && ctx->early[index].failed) {
+		/* the identity pass could not read it: its outcome stands */
+		hostpool_finish(hp, index, ctx->early[index].outcome, 0, ctx->early[index].message);
+		return;
+	}
 	if (atomic_load(&ctx->cancel)) {
 		hostpool_finish(hp, index, HOSTPOOL_INTERRUPTED, 0, "not started");
 		return;

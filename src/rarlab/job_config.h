@@ -7,8 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hostpool.h"
 #include "hoststream.h"
 #include "inventory.h"
+#include "labident.h"
 
 #define JOB_RUN_ID_MAX 48
 #define JOB_FILE_MAX_BYTES HOSTSTREAM_FILE_MAX_BYTES /* a larger file fetched fails the host */
@@ -20,7 +22,8 @@ struct job_config {
 	const char *remote_dir; /* runs go to <remote_dir>/<run id>/<host>; relative: under home */
 	unsigned forks;
 	bool accept_new, resume;
-	bool dry_run; /* check the manifest and the selection, contact no host */
+	bool allow_mixed; /* run a lab whose hosts differ, grouped by what differs */
+	bool dry_run;     /* check the manifest and the selection, contact no host */
 	long connect_timeout_ms, command_timeout_ms;
 };
 
@@ -32,6 +35,17 @@ struct job_ctx {
 	char run_id[JOB_RUN_ID_MAX];
 	char manifest_abs[PATH_MAX];
 	atomic_int cancel;
+	/* the identity pass (job_identify): the probe, then per host its identity or why not */
+	char ident_cmd[2048];
+	struct labident **ident; /* per host; NULL: not read */
+	struct job_early *early; /* per host: a failure of the identity pass, replayed by job_run */
+};
+
+/* A host that failed before its run (the identity pass): its outcome, replayed by job_run. */
+struct job_early {
+	bool failed;
+	enum hostpool_outcome outcome;
+	char message[HOSTPOOL_TEXT_MAX];
 };
 
 #endif

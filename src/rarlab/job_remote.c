@@ -19,7 +19,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static enum hostpool_outcome outcome_of(enum sshx_fail f)
+enum hostpool_outcome job_remote_outcome(enum sshx_fail f)
 {
 	switch (f) {
 	case SSHX_FAIL_NONE:
@@ -58,7 +58,7 @@ static int remote_fetch(void *c, const struct events_file *f, const char *dst,
 		return 1; /* fetched by an earlier run */
 	(void)fileio_fmt(remote, sizeof(remote), "%s/out/%s", rf->rdir, f->name);
 	if (sshx_download(rf->s, remote, dst, JOB_FILE_MAX_BYTES, &missing, eb) < 0) {
-		*outcome = outcome_of(sshx_fail_kind(rf->s, SSHX_FAIL_EXEC));
+		*outcome = job_remote_outcome(sshx_fail_kind(rf->s, SSHX_FAIL_EXEC));
 		return -1;
 	}
 	return 0;
@@ -89,7 +89,7 @@ void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 
 	s = sshx_connect(&o, &fail, &eb);
 	if (s == NULL) {
-		hostpool_finish(hp, index, outcome_of(fail), 0, eb.msg);
+		hostpool_finish(hp, index, job_remote_outcome(fail), 0, eb.msg);
 		return;
 	}
 	if (atomic_load(&ctx->cancel)) {
@@ -105,7 +105,7 @@ void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 		goto out;
 	}
 	if (sshx_mkdirs(s, rdir, &eb) < 0 || sshx_upload(s, ctx->manifest_abs, rman, &eb) < 0) {
-		hostpool_finish(hp, index, outcome_of(sshx_fail_kind(s, SSHX_FAIL_EXEC)), 0,
+		hostpool_finish(hp, index, job_remote_outcome(sshx_fail_kind(s, SSHX_FAIL_EXEC)), 0,
 				eb.msg);
 		goto out;
 	}
@@ -122,7 +122,8 @@ void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	if (fileio_fmt(local, sizeof(local), "%s/rarbench.stderr", host_dir) == 0)
 		(void)atomicfile_write(local, tail, strlen(tail), 0644, &eb2);
 	if (rc < 0) {
-		hostpool_finish(hp, index, outcome_of(fail), 0, st->failed ? st->eb.msg : eb.msg);
+		hostpool_finish(hp, index, job_remote_outcome(fail), 0,
+				st->failed ? st->eb.msg : eb.msg);
 		goto out;
 	}
 	if (hoststream_check_end(hp, index, st, status, sshx_stderr_tail(s)) < 0)

@@ -8,6 +8,7 @@
 #include "hoststream.h"
 #include "inventory.h"
 #include "job_config.h"
+#include "sshx.h"
 
 /*
  * Runs host h over SSH: connect, upload the manifest, run rarbench feeding
@@ -15,5 +16,8 @@
  */
 void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 		    const struct inventory_host *h, const char *host_dir, struct hoststream *st);
+
+/* The host outcome an SSH failure maps to (connect, hostkey, auth, exec, timeout, ...). */
+enum hostpool_outcome job_remote_outcome(enum sshx_fail f);
 
 #endif

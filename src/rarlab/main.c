@@ -20,6 +20,7 @@
 #include "hostpool.h"
 #include "inventory.h"
 #include "job.h"
+#include "labcheck.h"
 #include "manifest.h"
 #include "merge.h"
 #include "sanitize.h"
@@ -65,7 +66,7 @@ static void usage(FILE *f)
 	    "usage: rarlab -i INVENTORY [-l PATTERN] [--forks N] [--known-hosts FILE]\n"
 	    "              [--accept-new] [--identity FILE] [--user USER] [--out DIR] [--resume]\n"
 	    "              [--connect-timeout T] [--command-timeout T] [--remote-prefix DIR]\n"
-	    "              [--remote-dir DIR] [--dry-run] MANIFEST\n"
+	    "              [--remote-dir DIR] [--allow-mixed] [--dry-run] MANIFEST\n"
 	    "Runs `rarbench --manifest` on every host of an Ansible INI inventory at once over\n"
 	    "SSH, shows each host's progress, fetches and verifies each host's results into\n"
 	    "DIR/<host>/ and writes DIR/merged.json and DIR/summary.tsv.\n"
@@ -86,10 +87,16 @@ static void usage(FILE *f)
 	    "      --remote-prefix DIR rarperf prefix on the hosts (default /opt/rarperf)\n"
 	    "      --remote-dir DIR    where runs go on each host, DIR/<run-id>/<host>/ (default\n"
 	    "                          .rarlab, relative to the remote user's home)\n"
+	    "      --allow-mixed       run a lab whose hosts differ (see below), grouped by what\n"
+	    "                          differs in the summary, DIR/lab.json and merged.json\n"
 	    "      --dry-run           check the manifest (and its subjects against this "
 	    "machine's\n"
 	    "                          prefix, when it has one); contact no host\n"
-	    "The manifest is checked here before any host is contacted.\n"
+	    "The manifest is checked here before any host is contacted. Then every host's\n"
+	    "identity is read (its facts.json and a live probe: CPU model and count, memory,\n"
+	    "kernel, Debian release, the hard limits the manifest pins, each tool's version\n"
+	    "and SHA-256, the bench user): a lab whose hosts differ is refused with a table\n"
+	    "of the differences (exit 2) unless --allow-mixed.\n"
 	    "  -h, --help              this help;  --version  the version\n"
 	    "Exit status: 0 every host ok, 1 some host failed, 2 usage or input error.\n",
 	    DEFAULT_FORKS);
@@ -132,6 +139,7 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 		O_PREFIX,
 		O_RDIR,
 		O_DRY_RUN,
+		O_MIXED,
 		O_VERSION
 	};
 	static const struct option opts[] = {
@@ -149,6 +157,7 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 	    {"remote-prefix", required_argument, NULL, O_PREFIX},
 	    {"remote-dir", required_argument, NULL, O_RDIR},
 	    {"dry-run", no_argument, NULL, O_DRY_RUN},
+	    {"allow-mixed", no_argument, NULL, O_MIXED},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, O_VERSION},
 	    {NULL, 0, NULL, 0},
@@ -217,6 +226,9 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 			break;
 		case O_DRY_RUN:
 			c->dry_run = true;
+			break;
+		case O_MIXED:
+			c->allow_mixed = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -294,6 +306,8 @@ int main(int argc, char **argv)
 	struct display *disp = NULL;
 	struct merge_host *mh = NULL;
 	const char **names = NULL;
+	char *lab_json = NULL;
+	unsigned *groups = NULL;
 	size_t *sel = NULL, nsel = 0;
 	struct errbuf eb = {{0}};
 	struct manifest *manifest = NULL;
@@ -370,8 +384,9 @@ int main(int argc, char **argv)
 	}
 	names = calloc(nsel, sizeof(*names));
 	mh = calloc(nsel, sizeof(*mh));
+	groups = calloc(nsel, sizeof(*groups));
 	hp = hostpool_new(nsel, cfg.forks, &eb);
-	if (names == NULL || mh == NULL || hp == NULL) {
+	if (names == NULL || mh == NULL || groups == NULL || hp == NULL) {
 		fprintf(stderr, "rarlab: out of memory\n");
 		goto out;
 	}
@@ -390,8 +405,13 @@ int main(int argc, char **argv)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	rc = hostpool_start(hp, job_run, ctx, &eb);
+	/* every host's identity first: a lab that differs is refused before any run */
+	rc = labcheck_run(ctx, names, nsel, manifest, groups, &lab_json, &eb);
+	if (rc == 0)
+		rc = hostpool_start(hp, job_run, ctx, &eb);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc == 2)
+		goto out; /* the table of differences is printed */
 	if (rc < 0) {
 		print_error(NULL, eb.msg);
 		rc = 1;
@@ -418,11 +438,12 @@ int main(int argc, char **argv)
 			"rarlab: interrupted; remote runs stopped, gathered results kept\n");
 	for (size_t i = 0; i < nsel; i++) {
 		mh[i].name = names[i];
+		mh[i].group = groups[i];
 		hostpool_get(hp, i, &mh[i].status);
 	}
 	rc = 0;
 	/* merge_results may turn a host that looked ok into "results" */
-	merged = merge_results(cfg.out_dir, ctx->run_id, mh, nsel, &eb);
+	merged = merge_results(cfg.out_dir, ctx->run_id, lab_json, mh, nsel, &eb);
 	if (merged < 0) {
 		print_error("merging", eb.msg);
 		rc = 1;
@@ -449,6 +470,10 @@ out:
 	display_free(disp);
 	hostpool_free(hp);
 	cancel_flag = NULL;
+	if (ctx != NULL)
+		labcheck_clear(ctx, nsel);
+	free(lab_json);
+	free(groups);
 	free(mh);
 	free(names);
 	free(ctx);

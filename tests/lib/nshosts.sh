@@ -19,10 +19,15 @@
 # (StrictHostKeyChecking=yes); each host line carries rarperf_ssh_authorized_keys_path, so
 # install.yml's rarperf_ssh role adds keys to that host's own authorized_keys file.
 # NSHOSTS_PREFIX_MNT (default /opt/rarperf) is the path each host sees its private prefix at.
+# NSHOSTS_PREFIX_LOWER (default empty): a provisioned prefix every host sees through an overlay,
+# $NSHOSTS_STATE/NAME/prefix being its writable layer (the lower prefix is never written; run/
+# is the host's own, so each host has its own prefix lock) — hosts without provisioning each.
+# NSHOSTS_MAX (default 250): the highest veth index; above 250, addresses come from 10.251.0.0/16.
+# NSHOSTS_SSHD_WRAP: a command prefix for the next sshd started (e.g. prlimit --nofile=512:512).
 #
 # What a host NAME is:
 #   - network namespace rp-NAME, joined to the root namespace by a veth pair rpvIr (root side,
-#     10.250.I.1/30) and rpvIh (host side, 10.250.I.2/30); I is the first free index in 1..250, so
+#     10.250.I.1/30) and rpvIh (host side, 10.250.I.2/30); I is the next free index in 1..250, so
 #     several test scripts can run at once. These addresses are only ever hosts a test made.
 #   - a private mount namespace in which /opt/rarperf is a bind mount of $NSHOSTS_STATE/NAME/prefix
 #     and /etc/ssh a bind mount of $NSHOSTS_STATE/NAME/etc-ssh (its own host keys and sshd_config),
@@ -39,6 +44,8 @@
 # Functions return 0 on success, 1 on failure with one line on stderr. Loops are bounded.
 
 NSHOSTS_PREFIX_MNT=${NSHOSTS_PREFIX_MNT:-/opt/rarperf}
+NSHOSTS_PREFIX_LOWER=${NSHOSTS_PREFIX_LOWER:-}
+NSHOSTS_MAX=${NSHOSTS_MAX:-250}
 NSHOSTS_STATE=${NSHOSTS_STATE:-}
 NSHOSTS_KEY=${NSHOSTS_KEY:-}
 
@@ -53,10 +60,20 @@ nshosts__index() {
 	awk -v n="$1" '$1 == n { print $2; found = 1 } END { exit !found }' "$NSHOSTS_STATE/hosts"
 }
 
+# nshosts__net I END: the address of end END (1: root side, 2: host side) of veth index I:
+# 10.250.I.END for I <= 250, then /30s of 10.251.0.0/16 (index 251 is 10.251.0.1-2).
+nshosts__net() {
+	if [ "$1" -le 250 ]; then
+		echo "10.250.$1.$2"
+	else
+		echo "10.251.$((($1 - 251) / 64)).$((($1 - 251) % 64 * 4 + $2))"
+	fi
+}
+
 # nshosts_addr NAME: prints the address of NAME (host side of its veth).
 nshosts_addr() {
 	_nh_i=$(nshosts__index "$1") || { nshosts__err "no host $1"; return 1; }
-	echo "10.250.$_nh_i.2"
+	nshosts__net "$_nh_i" 2
 }
 
 nshosts__names() {
@@ -88,12 +105,16 @@ nshosts__setup_one() {
 	esac
 	nshosts__index "$_nh_n" >/dev/null && { nshosts__err "host $_nh_n is already up"; return 1; }
 	ip netns add "rp-$_nh_n" 2>/dev/null || { nshosts__err "cannot create netns rp-$_nh_n (exists?)"; return 1; }
-	_nh_i=1
-	while [ "$_nh_i" -le 250 ]; do
+	# from the index after this script's last host: no rescan of the taken ones
+	_nh_i=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m + 1 }' "$NSHOSTS_STATE/hosts")
+	_nh_w=0
+	while [ "$_nh_w" -lt "$NSHOSTS_MAX" ]; do
+		[ "$_nh_i" -le "$NSHOSTS_MAX" ] || _nh_i=1
 		ip link add "rpv${_nh_i}r" type veth peer name "rpv${_nh_i}h" 2>/dev/null && break
 		_nh_i=$((_nh_i + 1))
+		_nh_w=$((_nh_w + 1))
 	done
-	if [ "$_nh_i" -gt 250 ]; then
+	if [ "$_nh_w" -ge "$NSHOSTS_MAX" ]; then
 		ip netns del "rp-$_nh_n"
 		nshosts__err "no free veth index"
 		return 1
@@ -101,11 +122,11 @@ nshosts__setup_one() {
 	echo "$_nh_n $_nh_i" >>"$NSHOSTS_STATE/hosts"
 	_nh_d=$NSHOSTS_STATE/$_nh_n
 	# shellcheck disable=SC2015 # any failure in the chain is fatal
-	mkdir -p "$_nh_d/prefix" "$_nh_d/etc-ssh" "$_nh_d/root" &&
+	mkdir -p "$_nh_d/prefix" "$_nh_d/etc-ssh" "$_nh_d/root" "$_nh_d/work" &&
 		ip link set "rpv${_nh_i}h" netns "rp-$_nh_n" &&
-		ip addr add "10.250.$_nh_i.1/30" dev "rpv${_nh_i}r" &&
+		ip addr add "$(nshosts__net "$_nh_i" 1)/30" dev "rpv${_nh_i}r" &&
 		ip link set "rpv${_nh_i}r" up &&
-		ip -n "rp-$_nh_n" addr add "10.250.$_nh_i.2/30" dev "rpv${_nh_i}h" &&
+		ip -n "rp-$_nh_n" addr add "$(nshosts__net "$_nh_i" 2)/30" dev "rpv${_nh_i}h" &&
 		ip -n "rp-$_nh_n" link set "rpv${_nh_i}h" up &&
 		ip -n "rp-$_nh_n" link set lo up || { nshosts__err "network setup of $_nh_n failed"; return 1; }
 	# Client tools run inside the host (ssh, ssh-keygen) keep working with the machine's client files.
@@ -117,7 +138,7 @@ nshosts__setup_one() {
 	cp "$NSHOSTS_KEY.pub" "$_nh_d/authorized_keys"
 	cat >"$_nh_d/etc-ssh/sshd_config" <<EOF
 # sshd of test host $_nh_n (tests/lib/nshosts.sh)
-ListenAddress 10.250.$_nh_i.2
+ListenAddress $(nshosts__net "$_nh_i" 2)
 Port 22
 HostKey /etc/ssh/ssh_host_ed25519_key
 PidFile $_nh_d/sshd.pid
@@ -140,9 +161,19 @@ EOF
 nshosts_start_sshd() {
 	_nh_i=$(nshosts__index "$1") || { nshosts__err "no host $1"; return 1; }
 	_nh_d=$NSHOSTS_STATE/$1
+	if [ -n "$NSHOSTS_PREFIX_LOWER" ]; then
+		# the host's prefix: its own writable layer over a provisioned prefix, with a run/
+		# of its own (opaque: the lower prefix's lock and records are not this host's)
+		mkdir -p "$_nh_d/prefix/run" && chmod 0700 "$_nh_d/prefix/run" &&
+			python3 -c 'import os, sys; os.setxattr(sys.argv[1], "trusted.overlay.opaque", b"y")' \
+				"$_nh_d/prefix/run" || { nshosts__err "overlay layer of $1 failed"; return 1; }
+		_nh_mnt="mount -t overlay overlay -o lowerdir=$NSHOSTS_PREFIX_LOWER,upperdir=\$1,workdir=$_nh_d/work \$2"
+	else
+		_nh_mnt='mount --bind "$1" "$2"'
+	fi
 	# shellcheck disable=SC2016 # expanded by the inner sh
-	ip netns exec "rp-$1" unshare --mount --propagation private sh -c \
-		'mount --bind "$1" "$2" && mount --bind "$3" /etc/ssh && mount --bind "$4" /root &&
+	ip netns exec "rp-$1" unshare --mount --propagation private ${NSHOSTS_SSHD_WRAP:-} sh -c \
+		"$_nh_mnt"' && mount --bind "$3" /etc/ssh && mount --bind "$4" /root &&
 		 exec /usr/sbin/sshd -D -e -f /etc/ssh/sshd_config' \
 		sh "$_nh_d/prefix" "$NSHOSTS_PREFIX_MNT" "$_nh_d/etc-ssh" "$_nh_d/root" </dev/null >>"$_nh_d/sshd.log" 2>&1 &
 	echo $! >"$_nh_d/sshd.launcher"

@@ -142,7 +142,7 @@ static void test_merge_streams_good_hosts_and_flags_bad_ones(void)
 	hosts[5].status.outcome = HOSTPOOL_OK;
 	hosts[0].status.outcome = HOSTPOOL_OK;
 	hosts[1].status.outcome = HOSTPOOL_OK;
-	n = merge_results(tmp, "run-1", hosts, 6, &eb);
+	n = merge_results(tmp, "run-1", NULL, hosts, 6, &eb);
 	CHECK_INT_EQ(n, 4);
 	CHECK_INT_EQ(hosts[0].results, 2);
 	CHECK_INT_EQ(hosts[1].results, 2);
