@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "labgroups.h"
 #include "sanitize.h"
 #include "student.h"
 
@@ -41,6 +42,7 @@ void results_free(struct results *res)
 	if (res == NULL)
 		return;
 	free(res->tools);
+	free(res->lab_md);
 	for (i = 0; i < res->n_points; i++)
 		results_point_clear(&res->points[i]);
 	free(res->points);
@@ -653,7 +655,8 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 	res->n_sources++;
 	results_read_all_tools(res, root);
 	results_read_method(res, root, first);
-	rc = 0;
+	/* out of memory here leaves the points read and only the groups' section out */
+	rc = labgroups_read(root, &res->lab_md) < 0 ? errbuf_set(eb, "%s: out of memory", name) : 0;
 out:
 	if (rc != 0) {
 		while (res->n_points > first)

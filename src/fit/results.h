@@ -89,6 +89,7 @@ struct results {
 	size_t n_tools;
 	char estimator[RESULTS_METHOD_MAX]; /* "median", "trimmed", ...; "" before any file */
 	char contended[RESULTS_METHOD_MAX]; /* "correct", "drop", "keep"; "" before any file */
+	char *lab_md; /* a mixed lab's groups as Markdown rows (labgroups_read), owned; or NULL */
 };
 
 /* An empty set; NULL when out of memory. Free with results_free. */

@@ -9,6 +9,7 @@
 #include "errbuf.h"
 #include "fileio.h"
 #include "fitreport.h"
+#include "labgroups.h"
 #include "plotfig.h"
 #include "plotrun.h"
 #include "plotseries.h"
@@ -214,11 +215,19 @@ struct rarplot_claims {
 	const char *unit;
 };
 
-static void print_claims(FILE *f, const void *arg)
-{
-	const struct rarplot_claims *c = arg;
+/* The report's extra sections: a mixed lab's groups of hosts, then the claims checked. */
+struct rarplot_more {
+	const char *lab_md;                  /* results' lab_md, or NULL */
+	const struct rarplot_claims *claims; /* or NULL */
+};
 
-	claims_print_markdown(c->checks, c->n, c->unit, f);
+static void print_more(FILE *f, const void *arg)
+{
+	const struct rarplot_more *m = arg;
+
+	labgroups_print_markdown(m->lab_md, f);
+	if (m->claims != NULL)
+		claims_print_markdown(m->claims->checks, m->claims->n, m->claims->unit, f);
 }
 
 /* "median", "mean", or for rarbench's estimate its estimator: "median estimate". */
@@ -256,6 +265,7 @@ int main(int argc, char **argv)
 	struct claims_check *checks = NULL;
 	size_t n_checks = 0;
 	struct rarplot_claims shown;
+	struct rarplot_more sections = {NULL, NULL};
 	struct plotfig_out drawn = {NULL, NULL, 0, NULL, 0};
 	struct plotstyle_entry *styles = NULL;
 	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
@@ -397,12 +407,14 @@ int main(int argc, char **argv)
 	ctx.n_styles = set->n_series;
 	ctx.notes = (const char *const *)drawn.notes;
 	ctx.n_notes = drawn.n_notes;
+	sections.lab_md = res->lab_md;
+	ctx.more_sections = print_more;
+	ctx.more_arg = &sections;
 	if (claims != NULL) {
 		shown.checks = checks;
 		shown.n = n_checks;
 		shown.unit = fitreport_unit(set->axis);
-		ctx.more_sections = print_claims;
-		ctx.more_arg = &shown;
+		sections.claims = &shown;
 		snprintf(path, sizeof(path), "%s/claims.tsv", cfg.out_dir);
 		if (claims_write_tsv(checks, n_checks, path, &eb) != 0)
 			goto fail;
