@@ -19,7 +19,7 @@
 
 #include "errbuf.h"
 
-#define HOSTPOOL_FORKS_MAX 256
+#define HOSTPOOL_FORKS_MAX 1024
 #define HOSTPOOL_STACK_BYTES (256 * 1024) /* worker thread stack */
 #define HOSTPOOL_TEXT_MAX 160
 

@@ -1,12 +1,19 @@
 /* display: format one status line per host; on a TTY move the cursor up and redraw them all. */
 #include "display.h"
 
+#include "clock.h"
+
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #define LINE_BYTES 512
+#define COMPACT_LISTED 10           /* failing or late hosts listed on a TTY, each */
+#define COMPACT_PLAIN_EVERY_MS 5000 /* plain mode: the summary line at most this often */
+#define LATE_ETA_FACTOR 1.5         /* late: ETA above this times the median ETA, plus... */
+#define LATE_ETA_SLACK_S 5.0        /* ...this many seconds */
 
 /*
  * What is printed comes from hosts: names are safe path components
@@ -20,8 +27,13 @@ struct display {
 	struct hostpool *hp;
 	const char *const *names;
 	size_t n, drawn;
-	unsigned *versions; /* last version printed per host (plain mode) */
-	int width;          /* name column */
+	unsigned *versions;  /* last version printed per host (plain mode) */
+	int width;           /* name column */
+	bool compact;        /* a summary line plus the hosts late or failing */
+	unsigned char *told; /* compact plain mode: TOLD_LATE, TOLD_FAILED printed */
+	double *etas;        /* compact: scratch for the median ETA */
+	long last_summary_ms;
+	char last_summary[LINE_BYTES];
 };
 
 struct display *display_new(FILE *f, bool tty, struct hostpool *hp, const char *const *names)
@@ -32,10 +44,14 @@ struct display *display_new(FILE *f, bool tty, struct hostpool *hp, const char *
 		return NULL;
 	d->n = hostpool_count(hp);
 	d->versions = calloc(d->n ? d->n : 1, sizeof(*d->versions));
-	if (d->versions == NULL) {
-		free(d);
+	d->told = calloc(d->n ? d->n : 1, sizeof(*d->told));
+	d->etas = calloc(d->n ? d->n : 1, sizeof(*d->etas));
+	if (d->versions == NULL || d->told == NULL || d->etas == NULL) {
+		display_free(d);
 		return NULL;
 	}
+	d->compact = d->n > DISPLAY_COMPACT_HOSTS;
+	d->last_summary_ms = -COMPACT_PLAIN_EVERY_MS;
 	d->f = f;
 	d->tty = tty;
 	d->hp = hp;
@@ -52,6 +68,8 @@ void display_free(struct display *d)
 	if (d == NULL)
 		return;
 	free(d->versions);
+	free(d->told);
+	free(d->etas);
 	free(d);
 }
 
@@ -80,11 +98,137 @@ static int term_columns(FILE *f)
 	return 80;
 }
 
+/* A wrapped line would break the redraw: cut at the terminal width, never inside a UTF-8
+ * character (the texts are sanitised: no escapes). */
+static void cut_line(char *line, int cols)
+{
+	if ((int)strlen(line) >= cols) {
+		int cut = cols - 1;
+		while (cut > 0 && ((unsigned char)line[cut] & 0xc0) == 0x80)
+			cut--;
+		line[cut] = '\0';
+	}
+}
+
+enum { TOLD_LATE = 1, TOLD_FAILED = 2 };
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool is_failed(const struct hostpool_status *s)
+{
+	return s->state == HOSTPOOL_FINISHED && s->outcome != HOSTPOOL_OK;
+}
+
+/* Late: running, and its ETA well above the median ETA (or unknown once half the lab is done). */
+static bool is_late(const struct hostpool_status *s, double median_eta, bool half_done)
+{
+	if (s->state == HOSTPOOL_FINISHED || s->state == HOSTPOOL_WAITING)
+		return false;
+	if (s->eta_s >= 0 && median_eta >= 0)
+		return s->eta_s > median_eta * LATE_ETA_FACTOR + LATE_ETA_SLACK_S;
+	return half_done;
+}
+
+/* The counts into line; the median ETA of the running hosts into *median (-1: none). */
+static void compact_summary(struct display *d, char *line, size_t cap, double *median,
+			    size_t *finished)
+{
+	size_t waiting = 0, running = 0, ok = 0, failed = 0, neta = 0;
+	unsigned long long done = 0, total = 0;
+	struct hostpool_status s;
+
+	for (size_t i = 0; i < d->n; i++) {
+		hostpool_get(d->hp, i, &s);
+		done += s.done;
+		total += s.total;
+		if (s.state == HOSTPOOL_WAITING)
+			waiting++;
+		else if (s.state != HOSTPOOL_FINISHED)
+			running++;
+		else if (s.outcome == HOSTPOOL_OK)
+			ok++;
+		else
+			failed++;
+		if (s.state == HOSTPOOL_RUNNING && s.eta_s >= 0)
+			d->etas[neta++] = s.eta_s;
+	}
+	qsort(d->etas, neta, sizeof(*d->etas), cmp_double);
+	*median = neta > 0 ? d->etas[neta / 2] : -1;
+	*finished = ok + failed;
+	snprintf(line, cap,
+		 "%zu hosts: %zu running, %zu waiting, %zu ok, %zu failed; points %llu/%llu", d->n,
+		 running, waiting, ok, failed, done, total);
+}
+
+/* Many hosts: a summary line, then the hosts failing and the hosts late (a few of each). */
+static void compact_update(struct display *d)
+{
+	char line[LINE_BYTES], sum[LINE_BYTES];
+	struct hostpool_status s;
+	size_t finished, listed[2] = {0, 0}, more[2] = {0, 0};
+	double median;
+	long now = clock_now_ms();
+	bool half;
+
+	compact_summary(d, sum, sizeof(sum), &median, &finished);
+	half = finished * 2 >= d->n;
+	if (d->tty) {
+		cut_line(sum, term_columns(d->f));
+		if (d->drawn > 0)
+			fprintf(d->f, "\033[%zuA", d->drawn);
+		fprintf(d->f, "\r\033[K%s\n", sum);
+		d->drawn = 1;
+	} else if (strcmp(sum, d->last_summary) != 0 &&
+		   (now - d->last_summary_ms >= COMPACT_PLAIN_EVERY_MS || finished == d->n)) {
+		fprintf(d->f, "%s\n", sum);
+		snprintf(d->last_summary, sizeof(d->last_summary), "%s", sum);
+		d->last_summary_ms = now;
+	}
+	for (int kind = 0; kind < 2; kind++)
+		for (size_t i = 0; i < d->n; i++) {
+			hostpool_get(d->hp, i, &s);
+			if (kind == 0 ? !is_failed(&s) : !is_late(&s, median, half))
+				continue;
+			format_line(d, i, &s, line, sizeof(line));
+			if (!d->tty) {
+				unsigned char bit = kind == 0 ? TOLD_FAILED : TOLD_LATE;
+				if (!(d->told[i] & bit))
+					fprintf(d->f, "%s %s\n",
+						kind == 0 ? "failed:" : "late:  ", line);
+				d->told[i] |= bit;
+			} else if (listed[kind] < COMPACT_LISTED) {
+				cut_line(line, term_columns(d->f) - 8);
+				fprintf(d->f, "\r\033[K%s %s\n",
+					kind == 0 ? "failed:" : "late:  ", line);
+				listed[kind]++;
+				d->drawn++;
+			} else {
+				more[kind]++;
+			}
+		}
+	if (d->tty && (more[0] || more[1])) {
+		fprintf(d->f, "\r\033[K(and %zu more failing, %zu more late)\n", more[0], more[1]);
+		d->drawn++;
+	}
+	if (d->tty)
+		fputs("\033[J", d->f); /* lines a longer list left below */
+	fflush(d->f);
+}
+
 void display_update(struct display *d)
 {
 	char line[LINE_BYTES];
 	struct hostpool_status s;
 
+	if (d->compact) {
+		compact_update(d);
+		return;
+	}
 	if (d->tty) {
 		int cols = term_columns(d->f);
 		if (d->drawn > 0)
@@ -92,14 +236,7 @@ void display_update(struct display *d)
 		for (size_t i = 0; i < d->n; i++) {
 			hostpool_get(d->hp, i, &s);
 			format_line(d, i, &s, line, sizeof(line));
-			/* a wrapped line would break the redraw: cut at the terminal width,
-			 * never inside a UTF-8 character (the texts are sanitised: no escapes) */
-			if ((int)strlen(line) >= cols) {
-				int cut = cols - 1;
-				while (cut > 0 && ((unsigned char)line[cut] & 0xc0) == 0x80)
-					cut--;
-				line[cut] = '\0';
-			}
+			cut_line(line, cols);
 			fprintf(d->f, "\r\033[K%s\n", line);
 		}
 		d->drawn = d->n;
