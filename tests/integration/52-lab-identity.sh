@@ -1,7 +1,7 @@
 #!/bin/bash
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 # rarlab compares a lab's hosts before running anything: five namespace hosts (tests/lib/nshosts.sh)
-# see the provisioned prefix through an overlay (their own writable layer and prefix lock); on
+# see a copy of the provisioned prefix through an overlay (their own writable layer and prefix lock); on
 # each, facts.json records its sudo's SHA-256 as roles/rarperf_facts does. c's sshd runs with
 # another hard descriptor limit, d has another sudo build (a rebuilt binary, its facts updated),
 # e refuses the coordinator's key. rarlab must refuse the lab with a table naming c and d and
@@ -21,14 +21,13 @@ rarlab=$PWD/bin/rarlab rarplot=$PWD/bin/rarplot
 tmp=$(mktemp -d /tmp/rp-it52.XXXXXX)
 cleanup() {
 	nshosts_down
-	prefix_unlock "$prefix"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# the hosts read the prefix (never write it): nobody changes it under them meanwhile
-prefix_lock "$prefix" 52-lab-identity
-NSHOSTS_PREFIX_LOWER=$prefix NSHOSTS_PREFIX_MNT=$prefix
+# the hosts read a copy of the prefix (runs on it go on meanwhile), each through an overlay
+NSHOSTS_PREFIX_MNT=$prefix
+nshosts_snapshot_prefix "$prefix" || { notok "copy of $prefix"; exit 1; }
 
 a=i$$a b=i$$b c=i$$c d=i$$d e=i$$e
 hard=$(prlimit --pid $$ --raw --noheadings -o HARD --nofile)
@@ -63,7 +62,7 @@ nshosts_revoke_key "$e"
 cat >"$tmp/m.json" <<'JSON'
 {"name": "it52", "bench_user": "rarperf",
  "subjects": [{"id": "sudo", "format": "sudoers"}],
- "axes": {"nb_tasks": [1, 10]}, "warmup": 1, "min_runs": 5, "max_runs": 5}
+ "axes": {"nb_tasks": [1, 10, 30]}, "warmup": 1, "min_runs": 5, "max_runs": 5}
 JSON
 lab() { "$rarlab" -i "$tmp/lab.ini" --known-hosts "$tmp/known_hosts" --remote-dir "$prefix/runs" \
 	--connect-timeout 5 "$@" "$tmp/m.json"; }
@@ -101,9 +100,9 @@ check "--allow-mixed runs the lab: exit 0, every host ok" \
 	test "$rc $(outcome "$tmp/mixed" "$a")$(outcome "$tmp/mixed" "$c")$(outcome "$tmp/mixed" "$d")" = "0 okokok"
 check "--allow-mixed: summary groups $a $b in g1, $c in g2, $d in g3" \
 	test "$(group "$tmp/mixed" "$a")$(group "$tmp/mixed" "$b")$(group "$tmp/mixed" "$c")$(group "$tmp/mixed" "$d")" = g1g1g2g3
-check "--allow-mixed: merged.json holds every host's 2 points and the groups" \
+check "--allow-mixed: merged.json holds every host's 3 points and the groups" \
 	test "$(jq -c '[(.results | length), (.meta.lab.groups | map(.group + ":" + (.hosts | join(","))))]' "$tmp/mixed/merged.json")" \
-	= "[8,[\"g1:$a,$b\",\"g2:$c\",\"g3:$d\"]]"
+	= "[12,[\"g1:$a,$b\",\"g2:$c\",\"g3:$d\"]]"
 if [ -x "$rarplot" ]; then
 	"$rarplot" -o "$tmp/plot" --format none "$tmp/mixed/merged.json" >/dev/null 2>"$tmp/plot.err"
 	check "rarplot's report shows the groups and what differs" sh -c "

@@ -22,6 +22,7 @@
 # NSHOSTS_PREFIX_LOWER (default empty): a provisioned prefix every host sees through an overlay,
 # $NSHOSTS_STATE/NAME/prefix being its writable layer (the lower prefix is never written; run/
 # is the host's own, so each host has its own prefix lock) — hosts without provisioning each.
+# nshosts_snapshot_prefix PREFIX sets it to a copy of PREFIX (no lock held while the hosts run).
 # NSHOSTS_MAX (default 250): the highest veth index; above 250, addresses come from 10.251.0.0/16.
 # NSHOSTS_SSHD_WRAP: a command prefix for the next sshd started (e.g. prlimit --nofile=512:512).
 #
@@ -248,6 +249,19 @@ nshosts_down() {
 	NSHOSTS_STATE=
 	NSHOSTS_KEY=
 	return 0
+}
+
+# nshosts_snapshot_prefix PREFIX: copies a provisioned PREFIX (all but its run/: setuid bits,
+# owners and file capabilities kept) into the state directory and makes it NSHOSTS_PREFIX_LOWER
+# for the hosts started after: they read the copy, so runs on PREFIX neither wait for them nor
+# change what they see (the copy takes a moment; PREFIX's lock is not needed for reading).
+nshosts_snapshot_prefix() {
+	nshosts__init || return 1
+	[ -r "$1/facts.json" ] || { nshosts__err "$1 is not a provisioned prefix"; return 1; }
+	mkdir -p "$NSHOSTS_STATE/lower" &&
+		(cd "$1" && find . -mindepth 1 -maxdepth 1 ! -name run -exec cp -a {} "$NSHOSTS_STATE/lower/" \;) &&
+		mkdir -m 0700 "$NSHOSTS_STATE/lower/run" || { nshosts__err "copy of $1 failed"; return 1; }
+	NSHOSTS_PREFIX_LOWER=$NSHOSTS_STATE/lower
 }
 
 # nshosts_inventory FILE [NAME...]: writes an Ansible INI inventory of the named hosts (default all)
