@@ -44,10 +44,12 @@ nshosts_up "${hosts[0]}" || exit 1
 # the others LAB_JOBS at a time (each takes the next free veth index; ip link add is atomic)
 jobs=${LAB_JOBS:-8}
 for ((i = 1; i < max; i += jobs)); do
+	pids=()
 	for ((j = i; j < i + jobs && j < max; j++)); do
 		{ nshosts__setup_one "${hosts[j]}" && nshosts_start_sshd "${hosts[j]}"; } &
+		pids+=($!)
 	done
-	wait
+	wait "${pids[@]}" # not the sshds: they run on
 done
 for h in "${hosts[@]}"; do
 	[ -f "$NSHOSTS_STATE/$h/sshd.launcher" ] || { echo "bench/labscale.sh: host $h did not come up" >&2; exit 1; }

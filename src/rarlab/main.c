@@ -89,7 +89,7 @@ static void usage(FILE *f)
 	    "  -i, --inventory FILE    Ansible INI inventory\n"
 	    "  -l, --limit PATTERN     hosts or groups, like ansible's --limit (a,b  !x  &y  "
 	    "glob)\n"
-	    "  -f, --forks N           hosts run at once (default %d)\n"
+	    "  -f, --forks N           hosts run at once, 1-%d (default %d)\n"
 	    "      --known-hosts FILE  the only known_hosts consulted (default "
 	    "inventory/known_hosts)\n"
 	    "      --accept-new        record unknown host keys (a changed key still fails)\n"
@@ -114,8 +114,9 @@ static void usage(FILE *f)
 	    "and SHA-256, the bench user): a lab whose hosts differ is refused with a table\n"
 	    "of the differences (exit 2) unless --allow-mixed.\n"
 	    "  -h, --help              this help;  --version  the version\n"
-	    "Exit status: 0 every host ok, 1 some host failed, 2 usage or input error.\n",
-	    DEFAULT_FORKS);
+	    "Exit status: 0 every host ok, 1 some host failed, 2 usage or input error or a lab\n"
+	    "whose hosts differ.\n",
+	    HOSTPOOL_FORKS_MAX, DEFAULT_FORKS);
 }
 
 static void config_defaults(struct job_config *c)
