@@ -25,7 +25,8 @@ max=0
 for n in $sizes; do [ "$n" -gt "$max" ] && max=$n; done
 
 . tests/lib/nshosts.sh
-NSHOSTS_PREFIX_MNT=$prefix NSHOSTS_MAX=$((max + 300))
+# indexes above 250 (addresses in 10.251.0.0/16): 1..250 stay free for tests run meanwhile
+NSHOSTS_PREFIX_MNT=$prefix NSHOSTS_MIN=251 NSHOSTS_MAX=$((max + 260))
 tmp=$(mktemp -d /tmp/rp-labscale.XXXXXX)
 cleanup() {
 	echo "tearing the lab down..."

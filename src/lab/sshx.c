@@ -37,6 +37,11 @@ static enum sshx_fail classify(const struct sshx *s, enum sshx_fail otherwise)
 	return otherwise;
 }
 
+void sshx_set_idle_timeout(struct sshx *s, long idle_timeout_ms)
+{
+	s->opts.idle_timeout_ms = idle_timeout_ms;
+}
+
 void sshx_free(struct sshx *s)
 {
 	if (s == NULL)

@@ -48,6 +48,9 @@ struct sshx;
  */
 struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, struct errbuf *eb);
 
+/* Sets the idle timeout of the next sshx_exec calls (opts->idle_timeout_ms). */
+void sshx_set_idle_timeout(struct sshx *s, long idle_timeout_ms);
+
 /* Disconnects and frees; NULL is a no-op. */
 void sshx_free(struct sshx *s);
 

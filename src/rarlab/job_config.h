@@ -11,6 +11,7 @@
 #include "hoststream.h"
 #include "inventory.h"
 #include "labident.h"
+#include "sshx.h"
 
 #define JOB_RUN_ID_MAX 48
 #define JOB_FILE_MAX_BYTES HOSTSTREAM_FILE_MAX_BYTES /* a larger file fetched fails the host */
@@ -39,6 +40,9 @@ struct job_ctx {
 	char ident_cmd[2048];
 	struct labident **ident; /* per host; NULL: not read */
 	struct job_early *early; /* per host: a failure of the identity pass, replayed by job_run */
+	/* per host, when every host runs at once: the identity pass's session, taken over by
+	 * job_remote_run (one handshake per host, not two); NULL: connect anew */
+	struct sshx **sessions;
 };
 
 /* A host that failed before its run (the identity pass): its outcome, replayed by job_run. */

@@ -122,7 +122,8 @@ void job_identify(struct hostpool *hp, size_t index, void *arg)
 		    .known_hosts = cfg->known_hosts,
 		    .accept_new = cfg->accept_new,
 		    .connect_timeout_ms = cfg->connect_timeout_ms,
-		    .idle_timeout_ms = cfg->connect_timeout_ms,
+		    .idle_timeout_ms =
+			cfg->connect_timeout_ms, /* the probe; the run sets its own */
 		    .cancel = &ctx->cancel,
 		};
 		s = sshx_connect(&so, &fail, &eb);
@@ -141,6 +142,11 @@ void job_identify(struct hostpool *hp, size_t index, void *arg)
 	ctx->ident[index] = labident_parse(o.buf, o.len, &eb);
 	if (ctx->ident[index] == NULL)
 		goto fail;
+	if (ctx->sessions != NULL && s != NULL) {
+		sshx_set_idle_timeout(s, cfg->command_timeout_ms);
+		ctx->sessions[index] = s; /* the run goes on in it */
+		s = NULL;
+	}
 	hostpool_finish(hp, index, HOSTPOOL_OK, 0, "identified");
 	goto out;
 fail:

@@ -87,7 +87,13 @@ void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	const char *tail;
 	int status, rc;
 
-	s = sshx_connect(&o, &fail, &eb);
+	/* the identity pass's session when it kept one (its options were these) */
+	if (ctx->sessions != NULL && ctx->sessions[index] != NULL) {
+		s = ctx->sessions[index];
+		ctx->sessions[index] = NULL;
+	} else {
+		s = sshx_connect(&o, &fail, &eb);
+	}
 	if (s == NULL) {
 		hostpool_finish(hp, index, job_remote_outcome(fail), 0, eb.msg);
 		return;

@@ -10,6 +10,7 @@
 #include "hostpool.h"
 #include "job_identify.h"
 #include "labident.h"
+#include "sshx.h"
 
 #define WAIT_MS 200
 
@@ -56,7 +57,12 @@ int labcheck_run(struct job_ctx *ctx, const char *const *names, size_t n, const 
 	*lab_json = NULL;
 	ctx->ident = calloc(n ? n : 1, sizeof(*ctx->ident));
 	ctx->early = calloc(n ? n : 1, sizeof(*ctx->early));
-	if (ctx->ident == NULL || ctx->early == NULL)
+	/* every host at once: each keeps its session for its run (else it would sit idle, maybe
+	 * for hours, waiting for its turn) */
+	if (ctx->cfg->forks >= n)
+		ctx->sessions = calloc(n ? n : 1, sizeof(*ctx->sessions));
+	if (ctx->ident == NULL || ctx->early == NULL ||
+	    (ctx->cfg->forks >= n && ctx->sessions == NULL))
 		return errbuf_set(eb, "out of memory");
 	if (build_command(ctx, m, eb) < 0 || identify_all(ctx, n, eb) < 0)
 		return -1;
@@ -109,6 +115,10 @@ void labcheck_clear(struct job_ctx *ctx, size_t n)
 {
 	for (size_t i = 0; ctx->ident != NULL && i < n; i++)
 		labident_free(ctx->ident[i]);
+	for (size_t i = 0; ctx->sessions != NULL && i < n; i++)
+		sshx_free(ctx->sessions[i]);
+	free(ctx->sessions);
+	ctx->sessions = NULL;
 	free(ctx->ident);
 	free(ctx->early);
 	ctx->ident = NULL;

@@ -16,14 +16,15 @@
  * writes DIR/lab.json (labident_cmp_json). Hosts that cannot be read keep
  * their failure in ctx->early (job_run replays it) and are left out of the
  * comparison. A lab that differs is printed as a table on stderr and, without
- * cfg->allow_mixed, refused. group[i] gets host i's group (0 when the lab is
+ * cfg->allow_mixed, refused. When forks >= n each host's SSH session is kept
+ * in ctx->sessions for its run. group[i] gets host i's group (0 when the lab is
  * identical). *lab_json (caller frees) is what goes into merged.json.
  * Returns 0 (go on), 2 (refused) or -1 with eb filled.
  */
 int labcheck_run(struct job_ctx *ctx, const char *const *names, size_t n, const struct manifest *m,
 		 unsigned *group, char **lab_json, struct errbuf *eb);
 
-/* Frees what labcheck_run stored in ctx (identities, early failures). */
+/* Frees what labcheck_run stored in ctx (identities, early failures, sessions not taken). */
 void labcheck_clear(struct job_ctx *ctx, size_t n);
 
 #endif

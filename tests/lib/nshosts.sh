@@ -23,7 +23,9 @@
 # $NSHOSTS_STATE/NAME/prefix being its writable layer (the lower prefix is never written; run/
 # is the host's own, so each host has its own prefix lock) — hosts without provisioning each.
 # nshosts_snapshot_prefix PREFIX sets it to a copy of PREFIX (no lock held while the hosts run).
-# NSHOSTS_MAX (default 250): the highest veth index; above 250, addresses come from 10.251.0.0/16.
+# NSHOSTS_MIN, NSHOSTS_MAX (default 1, 250): the veth indexes used; above 250, addresses come from
+# 10.251.0.0/16. A large lab takes indexes above 250 (NSHOSTS_MIN=251), leaving 1..250 to the
+# test scripts that may run meanwhile.
 # NSHOSTS_SSHD_WRAP: a command prefix for the next sshd started (e.g. prlimit --nofile=512:512).
 #
 # What a host NAME is:
@@ -46,6 +48,7 @@
 
 NSHOSTS_PREFIX_MNT=${NSHOSTS_PREFIX_MNT:-/opt/rarperf}
 NSHOSTS_PREFIX_LOWER=${NSHOSTS_PREFIX_LOWER:-}
+NSHOSTS_MIN=${NSHOSTS_MIN:-1}
 NSHOSTS_MAX=${NSHOSTS_MAX:-250}
 NSHOSTS_STATE=${NSHOSTS_STATE:-}
 NSHOSTS_KEY=${NSHOSTS_KEY:-}
@@ -107,15 +110,15 @@ nshosts__setup_one() {
 	nshosts__index "$_nh_n" >/dev/null && { nshosts__err "host $_nh_n is already up"; return 1; }
 	ip netns add "rp-$_nh_n" 2>/dev/null || { nshosts__err "cannot create netns rp-$_nh_n (exists?)"; return 1; }
 	# from the index after this script's last host: no rescan of the taken ones
-	_nh_i=$(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { print m + 1 }' "$NSHOSTS_STATE/hosts")
-	_nh_w=0
-	while [ "$_nh_w" -lt "$NSHOSTS_MAX" ]; do
-		[ "$_nh_i" -le "$NSHOSTS_MAX" ] || _nh_i=1
+	_nh_i=$(awk -v m="$((NSHOSTS_MIN - 1))" '$2 > m { m = $2 } END { print m + 1 }' "$NSHOSTS_STATE/hosts")
+	_nh_w=$NSHOSTS_MIN
+	while [ "$_nh_w" -le "$NSHOSTS_MAX" ]; do
+		[ "$_nh_i" -le "$NSHOSTS_MAX" ] || _nh_i=$NSHOSTS_MIN
 		ip link add "rpv${_nh_i}r" type veth peer name "rpv${_nh_i}h" 2>/dev/null && break
 		_nh_i=$((_nh_i + 1))
 		_nh_w=$((_nh_w + 1))
 	done
-	if [ "$_nh_w" -ge "$NSHOSTS_MAX" ]; then
+	if [ "$_nh_w" -gt "$NSHOSTS_MAX" ]; then
 		ip netns del "rp-$_nh_n"
 		nshosts__err "no free veth index"
 		return 1
