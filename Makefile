@@ -141,8 +141,8 @@ lint:
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-D_GNU_SOURCE $(ALL_INCS) src confgen
-	yamllint -s install.yml roles inventory
-	ansible-lint install.yml
+	yamllint -s install.yml check-lab.yml roles inventory
+	ansible-lint install.yml check-lab.yml
 
 # --- install -----------------------------------------------------------------
 install: all
