@@ -8,7 +8,9 @@
 # -v; target <= 0.25 MiB per host), and every host's results merged. Only the addresses of the
 # hosts made here are contacted. Needs root, jq, /usr/bin/time, a provisioned prefix.
 # Environment: LAB_SIZES (default "128 256 512"), RARPERF_PREFIX (default /opt/rarperf),
-# LAB_MANIFEST (default: sudo, nb_tasks 1 and 100, 5 runs each).
+# LAB_MANIFEST (default: sudo, nb_tasks 1 and 100, 5 runs each), LAB_CONNECT_TIMEOUT (rarlab's
+# --connect-timeout, default 60: the hosts' sshd and sftp-server share this machine's cores),
+# LAB_JOBS (hosts built at once, default 8).
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -30,6 +32,10 @@ NSHOSTS_PREFIX_MNT=$prefix NSHOSTS_MIN=251 NSHOSTS_MAX=$((max + 260))
 tmp=$(mktemp -d /tmp/rp-labscale.XXXXXX)
 cleanup() {
 	echo "tearing the lab down..."
+	# every sshd stopped at once first: nshosts_down then finds them gone
+	# shellcheck disable=SC2046 # a list of pids
+	[ -n "$NSHOSTS_STATE" ] && kill $(cat "$NSHOSTS_STATE"/*/sshd.launcher 2>/dev/null) 2>/dev/null
+	sleep 1
 	nshosts_down
 	rm -rf "$tmp"
 }
@@ -76,6 +82,7 @@ for n in $sizes; do
 	nshosts_inventory "$tmp/lab-$n.ini" "${hosts[@]:0:n}"
 	start=$(date +%s%N)
 	/usr/bin/time -v -o "$tmp/time-$n" "$rarlab" -i "$tmp/lab-$n.ini" --forks "$n" \
+		--connect-timeout "${LAB_CONNECT_TIMEOUT:-60}" \
 		--known-hosts "$tmp/known_hosts" --remote-dir "$prefix/runs" -o "$out" "$manifest" \
 		>"$tmp/stdout-$n" 2>"$tmp/stderr-$n"
 	status=$?
@@ -83,15 +90,16 @@ for n in $sizes; do
 	wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 	slowest=$(cat "$out"/*/done.json 2>/dev/null | jq -s 'map(.t) | max // 0')
 	rss_kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$tmp/time-$n")
+	cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$tmp/time-$n")
 	ok=$(awk -F'\t' 'NR > 1 && $2 == "ok"' "$out/summary.tsv" | wc -l)
 	merged=$(jq '.results | length' "$out/merged.json" 2>/dev/null || echo 0)
 	lines=$(wc -l <"$tmp/stderr-$n")
 	awk -v n="$n" -v w="$wall" -v s="$slowest" -v r="$rss_kb" -v st="$status" -v ok="$ok" \
-		-v m="$merged" -v want=$((n * points)) -v l="$lines" 'BEGIN {
+		-v m="$merged" -v want=$((n * points)) -v l="$lines" -v c="$cpu" 'BEGIN {
 		target = s * 1.01 + 1
 		tv = (w <= target) ? "met" : "MISSED"
 		mv = (r / 1024 / n <= 0.25) ? "met" : "MISSED"
-		printf "%d hosts: exit %d, %d ok, %d/%d results merged; wall %.2f s, slowest host %.2f s, overhead %.2f s (target <= %.2f s: %s); peak RSS %.1f MiB = %.3f MiB/host (target <= 0.25: %s); %d progress lines\n", n, st, ok, m, want, w, s, w - s, target - s, tv, r / 1024, r / 1024 / n, mv, l
+		printf "%d hosts: exit %d, %d ok, %d/%d results merged; wall %.2f s, slowest host %.2f s, overhead %.2f s (target <= %.2f s: %s); peak RSS %.1f MiB = %.3f MiB/host (target <= 0.25: %s); rarlab CPU %.2f s; %d progress lines\n", n, st, ok, m, want, w, s, w - s, target - s, tv, r / 1024, r / 1024 / n, mv, c, l
 	}'
 	tail -3 "$tmp/stderr-$n" | sed 's/^/    /'
 done

@@ -89,11 +89,11 @@ static void test_command_lists_pinned_limits(void)
 	char cmd[2048];
 
 	CHECK_INT_EQ(labident_command(cmd, sizeof(cmd), "/opt/rarperf", lim, 2), 0);
-	CHECK(strstr(cmd, "cat -- '/opt/rarperf/facts.json'") != NULL);
-	CHECK(strstr(cmd, "^limit\\.(nofile|nproc)=") != NULL);
+	CHECK(strncmp(cmd, "awk -v f='/opt/rarperf/facts.json' -v p='nofile,nproc' '", 56) == 0);
 	CHECK_INT_EQ(labident_command(cmd, sizeof(cmd), "/opt/rarperf", bad, 1), -1);
 	CHECK_INT_EQ(labident_command(cmd, sizeof(cmd), "/opt/it's", lim, 1), -1);
 	CHECK_INT_EQ(labident_command(cmd, 64, "/opt/rarperf", lim, 1), -1);
+	CHECK_INT_EQ(labident_command(cmd, sizeof(cmd), "/opt/a\\b", lim, 1), -1);
 }
 
 static void test_compare_groups_hosts(void)
