@@ -2,10 +2,12 @@
 #include "labcheck.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atomicfile.h"
+#include "clock.h"
 #include "fileio.h"
 #include "hostpool.h"
 #include "job_identify.h"
@@ -52,6 +54,7 @@ int labcheck_run(struct job_ctx *ctx, const char *const *names, size_t n, const 
 	struct labident_cmp *cmp = NULL;
 	char path[PATH_MAX];
 	size_t read = 0;
+	uint64_t t0;
 	int rc = -1;
 
 	*lab_json = NULL;
@@ -64,10 +67,13 @@ int labcheck_run(struct job_ctx *ctx, const char *const *names, size_t n, const 
 	if (ctx->ident == NULL || ctx->early == NULL ||
 	    (ctx->cfg->forks >= n && ctx->sessions == NULL))
 		return errbuf_set(eb, "out of memory");
+	t0 = clock_now_ns();
 	if (build_command(ctx, m, eb) < 0 || identify_all(ctx, n, eb) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		read += ctx->ident[i] != NULL;
+	fprintf(stderr, "rarlab: %zu of %zu host%s identified in %.1f s\n", read, n,
+		n == 1 ? "" : "s", (double)(clock_now_ns() - t0) / 1e9);
 	cmp = labident_compare((struct labident *const *)ctx->ident, names, n, eb);
 	if (cmp == NULL)
 		return -1;
