@@ -124,14 +124,19 @@ static bool is_failed(const struct hostpool_status *s)
 	return s->state == HOSTPOOL_FINISHED && s->outcome != HOSTPOOL_OK;
 }
 
-/* Late: running, and its ETA well above the median ETA (or unknown once half the lab is done). */
-static bool is_late(const struct hostpool_status *s, double median_eta, bool half_done)
+/*
+ * Late: not done and not fetching (nearly done), with an ETA well above the
+ * median ETA, or still at it when nine hosts in ten are done.
+ */
+static bool is_late(const struct hostpool_status *s, double median_eta, bool most_done)
 {
-	if (s->state == HOSTPOOL_FINISHED || s->state == HOSTPOOL_WAITING)
+	if (s->state == HOSTPOOL_FINISHED || s->state == HOSTPOOL_WAITING ||
+	    s->state == HOSTPOOL_FETCHING)
 		return false;
-	if (s->eta_s >= 0 && median_eta >= 0)
-		return s->eta_s > median_eta * LATE_ETA_FACTOR + LATE_ETA_SLACK_S;
-	return half_done;
+	if (s->eta_s >= 0 && median_eta >= 0 &&
+	    s->eta_s > median_eta * LATE_ETA_FACTOR + LATE_ETA_SLACK_S)
+		return true;
+	return most_done;
 }
 
 /* The counts into line; the median ETA of the running hosts into *median (-1: none). */
@@ -173,10 +178,10 @@ static void compact_update(struct display *d)
 	size_t finished, listed[2] = {0, 0}, more[2] = {0, 0};
 	double median;
 	long now = clock_now_ms();
-	bool half;
+	bool most_done;
 
 	compact_summary(d, sum, sizeof(sum), &median, &finished);
-	half = finished * 2 >= d->n;
+	most_done = finished * 10 >= d->n * 9;
 	if (d->tty) {
 		cut_line(sum, term_columns(d->f));
 		if (d->drawn > 0)
@@ -192,7 +197,7 @@ static void compact_update(struct display *d)
 	for (int kind = 0; kind < 2; kind++)
 		for (size_t i = 0; i < d->n; i++) {
 			hostpool_get(d->hp, i, &s);
-			if (kind == 0 ? !is_failed(&s) : !is_late(&s, median, half))
+			if (kind == 0 ? !is_failed(&s) : !is_late(&s, median, most_done))
 				continue;
 			format_line(d, i, &s, line, sizeof(line));
 			if (!d->tty) {
