@@ -126,14 +126,17 @@ static bool is_failed(const struct hostpool_status *s)
 
 /*
  * Late: not done and not fetching (nearly done), with an ETA well above the
- * median ETA, or still at it when nine hosts in ten are done.
+ * median ETA (once a quarter of the running hosts have one: before, the
+ * median is of the fastest few), or still at it when nine hosts in ten are
+ * done.
  */
-static bool is_late(const struct hostpool_status *s, double median_eta, bool most_done)
+static bool is_late(const struct hostpool_status *s, double median_eta, bool known_etas,
+		    bool most_done)
 {
 	if (s->state == HOSTPOOL_FINISHED || s->state == HOSTPOOL_WAITING ||
 	    s->state == HOSTPOOL_FETCHING)
 		return false;
-	if (s->eta_s >= 0 && median_eta >= 0 &&
+	if (s->eta_s >= 0 && median_eta >= 0 && known_etas &&
 	    s->eta_s > median_eta * LATE_ETA_FACTOR + LATE_ETA_SLACK_S)
 		return true;
 	return most_done;
@@ -141,7 +144,7 @@ static bool is_late(const struct hostpool_status *s, double median_eta, bool mos
 
 /* The counts into line; the median ETA of the running hosts into *median (-1: none). */
 static void compact_summary(struct display *d, char *line, size_t cap, double *median,
-			    size_t *finished)
+			    bool *known_etas, size_t *finished)
 {
 	size_t waiting = 0, running = 0, ok = 0, failed = 0, neta = 0;
 	unsigned long long done = 0, total = 0;
@@ -164,6 +167,7 @@ static void compact_summary(struct display *d, char *line, size_t cap, double *m
 	}
 	qsort(d->etas, neta, sizeof(*d->etas), cmp_double);
 	*median = neta > 0 ? d->etas[neta / 2] : -1;
+	*known_etas = neta * 4 >= running && neta > 0;
 	*finished = ok + failed;
 	snprintf(line, cap,
 		 "%zu hosts: %zu running, %zu waiting, %zu ok, %zu failed; points %llu/%llu", d->n,
@@ -178,9 +182,9 @@ static void compact_update(struct display *d)
 	size_t finished, listed[2] = {0, 0}, more[2] = {0, 0};
 	double median;
 	long now = clock_now_ms();
-	bool most_done;
+	bool most_done, known;
 
-	compact_summary(d, sum, sizeof(sum), &median, &finished);
+	compact_summary(d, sum, sizeof(sum), &median, &known, &finished);
 	most_done = finished * 10 >= d->n * 9;
 	if (d->tty) {
 		cut_line(sum, term_columns(d->f));
@@ -197,7 +201,7 @@ static void compact_update(struct display *d)
 	for (int kind = 0; kind < 2; kind++)
 		for (size_t i = 0; i < d->n; i++) {
 			hostpool_get(d->hp, i, &s);
-			if (kind == 0 ? !is_failed(&s) : !is_late(&s, median, most_done))
+			if (kind == 0 ? !is_failed(&s) : !is_late(&s, median, known, most_done))
 				continue;
 			format_line(d, i, &s, line, sizeof(line));
 			if (!d->tty) {
