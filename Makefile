@@ -59,7 +59,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
-.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo demo plots
+.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev demo plots
 all: $(BINS)
 
 # --- libraries ---------------------------------------------------------------
@@ -187,6 +187,16 @@ demo:
 provision-demo:
 	@sh tools/with-progress.sh $(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml \
 		-e rarperf_prefix=$(RARPERF_PREFIX) -e '{"rarperf_rootasrole_extra_versions": []}'
+
+# make provision-dev RAR_DEV_TREE=DIR [RAR_DEV_REV=REV] [SUDO_DEV_TREE=DIR] [DOAS_DEV_TREE=DIR]
+# [DEV_NAME=NAME]: source trees built beside the releases as dosr-dev[-NAME]-json/-cbor,
+# sudo-dev[-NAME], doas-dev[-NAME] (tools/provision-dev.sh, doc/provisioning.md); rebuilt only when
+# a tree's content changes. A tree that does not build: its last lines, exit 2, releases untouched.
+provision-dev:
+	@RARPERF_PREFIX=$(RARPERF_PREFIX) ANSIBLE_PLAYBOOK="$(ANSIBLE_PLAYBOOK)" RAR_DEV_TREE="$(RAR_DEV_TREE)" \
+		RAR_DEV_REV="$(RAR_DEV_REV)" SUDO_DEV_TREE="$(SUDO_DEV_TREE)" SUDO_DEV_REV="$(SUDO_DEV_REV)" \
+		DOAS_DEV_TREE="$(DOAS_DEV_TREE)" DOAS_DEV_REV="$(DOAS_DEV_REV)" DEV_NAME="$(DEV_NAME)" \
+		sh tools/provision-dev.sh
 
 clean:
 	rm -rf build build-asan bin

@@ -177,8 +177,10 @@ static int check_against_tool(struct runner *r, size_t i, const cJSON *tool, str
 			       format, policy_format_name(ms->format));
 	if (rar && version != NULL && strcmp(version, want) != 0)
 		return problem(r, eb, i, "rar_version",
-			       "%s is RootAsRole %s, the subject's files are for %s", s->program,
-			       version, want);
+			       "%s is RootAsRole %s%s, the subject's files are for %s%s",
+			       s->program, version, ms->build != NULL ? " (a source tree's)" : "",
+			       want,
+			       ms->build != NULL ? ": give the subject that \"rar_version\"" : "");
 	/* RootAsRole reads the files baked into it; the others, the policy facts name. */
 	if (rar && settings != NULL && !same_path(settings, s->policy))
 		return problem(r, eb, i, "policy", "%s reads %s, not %s", s->program, settings,
@@ -268,7 +270,10 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 			return problem(
 			    r, eb, i, "program",
 			    "%s (%sa subject that may be missing says \"optional\": true)", reason,
-			    ours ? "make provision builds every tool of the prefix; " : "");
+			    !ours ? ""
+			    : ms->build != NULL
+				? "make provision-dev builds a source tree's; "
+				: "make provision builds every tool of the prefix; ");
 		}
 		s->skip_reason = strdup(reason);
 		return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");

@@ -46,26 +46,12 @@ static int check_template(struct manifest_ctx *c, const char *tmpl, const char *
 	return 0;
 }
 
-static const char *const default_program[] = {"{prefix}/bin/sudo", "{prefix}/bin/doas",
-					      "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor"};
-static const char *const default_policy[] = {"{prefix}/etc/sudoers", "{prefix}/etc/doas.conf",
-					     "{prefix}/etc/rootasrole-json.json",
-					     "{prefix}/etc/rootasrole-cbor.json"};
-
-static int set_default(struct manifest_ctx *c, char **field, const char *value, const char *p)
-{
-	if (*field != NULL)
-		return 0;
-	*field = strdup(value);
-	return *field == NULL ? manifest_fail(c, p, "out of memory") : 0;
-}
-
 static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 			 struct manifest_subject *s)
 {
 	static const char *const keys[] = {
 	    "id",          "format",          "program",        "args",     "policy", "policy_data",
-	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", NULL};
+	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  NULL};
 	const cJSON *args, *it;
 	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
 	int fmt = -1;
@@ -138,26 +124,12 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 		return manifest_fail(c, q,
 				     "\"%s\": expected an absolute path without ',', ':' or '\\'",
 				     manifest_shown(s->policy_mount_at, b));
-	if (s->rar_version != NULL && strcmp(s->rar_version, POLICY_RAR_VERSION) != 0) {
-		/* Another version's build and files, named as the playbook installs them. */
-		const char *kind = s->format == POLICY_FORMAT_RAR_CBOR ? "cbor" : "json";
-		char prog[96], pol[96], data[96];
-
-		snprintf(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", s->rar_version, kind);
-		snprintf(pol, sizeof(pol), "{prefix}/etc/rootasrole-%s-%s.json", s->rar_version,
-			 kind);
-		snprintf(data, sizeof(data), "{prefix}/etc/rootasrole-%s-cbor.bin", s->rar_version);
-		if (set_default(c, &s->program, prog, p) < 0 ||
-		    set_default(c, &s->policy, pol, p) < 0 ||
-		    (s->format == POLICY_FORMAT_RAR_CBOR &&
-		     set_default(c, &s->policy_data, data, p) < 0))
-			return -1;
-	}
-	if (set_default(c, &s->program, default_program[fmt], p) < 0 ||
-	    set_default(c, &s->policy, default_policy[fmt], p) < 0)
+	if (manifest_get_string(c, j, p, "build", false, &s->build) < 0)
 		return -1;
-	if (s->format == POLICY_FORMAT_RAR_CBOR &&
-	    set_default(c, &s->policy_data, "{prefix}/etc/rootasrole-cbor.bin", p) < 0)
+	manifest_child_path(q, p, "build");
+	if (s->build != NULL && manifest_check_build(c, s->build, q) < 0)
+		return -1;
+	if (manifest_subject_defaults(c, s, p) < 0)
 		return -1;
 	manifest_child_path(q, p, "program");
 	if (check_template(c, s->program, q) < 0)
@@ -614,6 +586,7 @@ void manifest_free(struct manifest *m)
 		free(s->policy);
 		free(s->policy_data);
 		free(s->rar_version);
+		free(s->build);
 		free(s->policy_mount_at);
 	}
 	free(m->subjects);

@@ -115,6 +115,9 @@ struct manifest_subject {
 	char *policy;      /* the policy file (rar-cbor: the settings file) */
 	char *policy_data; /* rar-cbor only: the CBOR data file; NULL for the others */
 	char *rar_version; /* rar-* only: the RootAsRole version its files are for; NULL: 3.3.4 */
+	/* A build from a source tree ("dev" or "dev-NAME", make provision-dev): the default
+	 * program and files are that build's; NULL: the release's. */
+	char *build;
 	/*
 	 * For a tool whose policy path is fixed in its source (sudo-rs reads
 	 * /etc/sudoers-rs): the absolute path where it must see `policy`. The

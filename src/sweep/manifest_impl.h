@@ -36,6 +36,16 @@ void manifest_keep_last_problem(struct manifest_ctx *c, size_t since);
 int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* manifest_defaults.c: build is "dev" or "dev-NAME" (0), else -1 with c->eb filled (path p). */
+#define MANIFEST_BUILD_LEN_MAX 40
+int manifest_check_build(struct manifest_ctx *c, const char *build, const char *p);
+
+/*
+ * manifest_defaults.c: fills s's program, policy and policy_data left unset with those the
+ * playbook installs for its format, rar_version and build. 0, or -1 with c->eb filled.
+ */
+int manifest_subject_defaults(struct manifest_ctx *c, struct manifest_subject *s, const char *p);
+
 /*
  * A user string fit for a message: at most 40 chars of s, control chars as
  * '?', a longer string cut with "...". Writes into buf and returns it.

@@ -258,6 +258,59 @@ static void test_subject_dialects(void)
 	manifest_free(m);
 }
 
+/* build: a source tree's subject (make provision-dev) gets that build's program and files. */
+static void test_subject_build(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m = parse("{\"name\":\"d\",\"bench_user\":\"nobody\",\"subjects\":["
+				   "{\"id\":\"base\",\"format\":\"rar-cbor\"},"
+				   "{\"id\":\"cand\",\"format\":\"rar-cbor\",\"build\":\"dev\"},"
+				   "{\"id\":\"j\",\"format\":\"rar-json\",\"build\":\"dev-fast.2\","
+				   "\"rar_version\":\"4.0.3\"},"
+				   "{\"id\":\"s\",\"format\":\"sudoers\",\"build\":\"dev\"},"
+				   "{\"id\":\"d\",\"format\":\"doas\",\"build\":\"dev-x\","
+				   "\"program\":\"/usr/bin/doas\"}]}",
+				   &eb);
+
+	CHECK(m != NULL);
+	if (m == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		return;
+	}
+	CHECK(m->subjects[0].build == NULL);
+	CHECK_STR_EQ(m->subjects[0].program, "{prefix}/bin/dosr-cbor");
+	CHECK_STR_EQ(m->subjects[1].build, "dev");
+	CHECK_STR_EQ(m->subjects[1].program, "{prefix}/bin/dosr-dev-cbor");
+	CHECK_STR_EQ(m->subjects[1].policy, "{prefix}/etc/rootasrole-dev-cbor.json");
+	CHECK_STR_EQ(m->subjects[1].policy_data, "{prefix}/etc/rootasrole-dev-cbor.bin");
+	/* The build names the files, the version their format. */
+	CHECK_STR_EQ(m->subjects[2].program, "{prefix}/bin/dosr-dev-fast.2-json");
+	CHECK_STR_EQ(m->subjects[2].policy, "{prefix}/etc/rootasrole-dev-fast.2-json.json");
+	CHECK(m->subjects[2].policy_data == NULL);
+	CHECK_STR_EQ(m->subjects[2].rar_version, "4.0.3");
+	CHECK_STR_EQ(m->subjects[3].program, "{prefix}/bin/sudo-dev");
+	CHECK_STR_EQ(m->subjects[3].policy, "{prefix}/etc/sudo-dev/sudoers");
+	CHECK_STR_EQ(m->subjects[4].program, "/usr/bin/doas");
+	CHECK_STR_EQ(m->subjects[4].policy, "{prefix}/etc/doas-dev-x/doas.conf");
+	manifest_free(m);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"rar-cbor\",\"build\":\"release\"}]}",
+		     "$.subjects[0].build: \"release\": expected \"dev\" or \"dev-NAME\"");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"rar-cbor\",\"build\":\"dev-\"}]}",
+		     "$.subjects[0].build: \"dev-\": expected");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"build\":\"dev-A/b\"}]}",
+		     "$.subjects[0].build: \"dev-A/b\": expected");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"build\":\"devx\"}]}",
+		     "$.subjects[0].build: \"devx\": expected");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+	    "\"format\":\"doas\",\"build\":\"dev-0123456789012345678901234567890123456\"}]}",
+	    "$.subjects[0].build: \"dev-0123456789");
+}
+
 static void test_expand(void)
 {
 	struct errbuf eb = {0};
@@ -634,6 +687,7 @@ int main(void)
 	RUN(test_bad_manifests);
 	RUN(test_too_large_points);
 	RUN(test_subject_dialects);
+	RUN(test_subject_build);
 	RUN(test_expand);
 	RUN(test_precision);
 	RUN(test_policy_bytes_cap);

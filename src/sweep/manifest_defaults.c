@@ -1,0 +1,108 @@
+/* manifest_defaults: a subject's program and policy files when the manifest does not name them,
+ * as the playbook installs them: the release (per format), another RootAsRole version
+ * (rar_version), or a build from a source tree (build: "dev" or "dev-NAME"). */
+#include "manifest_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const default_program[] = {"{prefix}/bin/sudo", "{prefix}/bin/doas",
+					      "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor"};
+static const char *const default_policy[] = {"{prefix}/etc/sudoers", "{prefix}/etc/doas.conf",
+					     "{prefix}/etc/rootasrole-json.json",
+					     "{prefix}/etc/rootasrole-cbor.json"};
+
+static int set_default(struct manifest_ctx *c, char **field, const char *value, const char *p)
+{
+	if (*field != NULL)
+		return 0;
+	*field = strdup(value);
+	return *field == NULL ? manifest_fail(c, p, "out of memory") : 0;
+}
+
+int manifest_check_build(struct manifest_ctx *c, const char *build, const char *p)
+{
+	const char *name = build + 3;
+	char b[48];
+	size_t i, len = strlen(build);
+
+	if (strncmp(build, "dev", 3) != 0 || (name[0] != '\0' && name[0] != '-') ||
+	    strcmp(build, "dev-") == 0 || len > MANIFEST_BUILD_LEN_MAX)
+		goto bad;
+	for (i = 1; name[0] != '\0' && name[i] != '\0'; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') ||
+		      name[i] == '_' || name[i] == '.'))
+			goto bad;
+	return 0;
+bad:
+	return manifest_fail(c, p,
+			     "\"%s\": expected \"dev\" or \"dev-NAME\" (NAME of a-z, 0-9, '_' and "
+			     "'.', at most %d characters in all), as make provision-dev names it",
+			     manifest_shown(build, b), MANIFEST_BUILD_LEN_MAX);
+}
+
+/* The files of build (a source tree's) for s's format, as the playbook names them. */
+static int build_defaults(struct manifest_ctx *c, struct manifest_subject *s, const char *p)
+{
+	char prog[96], pol[96], data[96];
+	const char *b = s->build;
+
+	switch (s->format) {
+	case POLICY_FORMAT_SUDOERS:
+	case POLICY_FORMAT_DOAS: {
+		const char *tool = s->format == POLICY_FORMAT_SUDOERS ? "sudo" : "doas";
+		const char *file = s->format == POLICY_FORMAT_SUDOERS ? "sudoers" : "doas.conf";
+
+		snprintf(prog, sizeof(prog), "{prefix}/bin/%s-%s", tool, b);
+		snprintf(pol, sizeof(pol), "{prefix}/etc/%s-%s/%s", tool, b, file);
+		return set_default(c, &s->program, prog, p) < 0 ||
+			       set_default(c, &s->policy, pol, p) < 0
+			   ? -1
+			   : 0;
+	}
+	default: {
+		const char *kind = s->format == POLICY_FORMAT_RAR_CBOR ? "cbor" : "json";
+
+		snprintf(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", b, kind);
+		snprintf(pol, sizeof(pol), "{prefix}/etc/rootasrole-%s-%s.json", b, kind);
+		snprintf(data, sizeof(data), "{prefix}/etc/rootasrole-%s-cbor.bin", b);
+		if (set_default(c, &s->program, prog, p) < 0 ||
+		    set_default(c, &s->policy, pol, p) < 0 ||
+		    (s->format == POLICY_FORMAT_RAR_CBOR &&
+		     set_default(c, &s->policy_data, data, p) < 0))
+			return -1;
+		return 0;
+	}
+	}
+}
+
+int manifest_subject_defaults(struct manifest_ctx *c, struct manifest_subject *s, const char *p)
+{
+	int fmt = (int)s->format;
+
+	if (s->build != NULL && build_defaults(c, s, p) < 0)
+		return -1;
+	if (s->rar_version != NULL && strcmp(s->rar_version, POLICY_RAR_VERSION) != 0) {
+		/* Another version's build and files, named as the playbook installs them. */
+		const char *kind = s->format == POLICY_FORMAT_RAR_CBOR ? "cbor" : "json";
+		char prog[96], pol[96], data[96];
+
+		snprintf(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", s->rar_version, kind);
+		snprintf(pol, sizeof(pol), "{prefix}/etc/rootasrole-%s-%s.json", s->rar_version,
+			 kind);
+		snprintf(data, sizeof(data), "{prefix}/etc/rootasrole-%s-cbor.bin", s->rar_version);
+		if (set_default(c, &s->program, prog, p) < 0 ||
+		    set_default(c, &s->policy, pol, p) < 0 ||
+		    (s->format == POLICY_FORMAT_RAR_CBOR &&
+		     set_default(c, &s->policy_data, data, p) < 0))
+			return -1;
+	}
+	if (set_default(c, &s->program, default_program[fmt], p) < 0 ||
+	    set_default(c, &s->policy, default_policy[fmt], p) < 0)
+		return -1;
+	if (s->format == POLICY_FORMAT_RAR_CBOR &&
+	    set_default(c, &s->policy_data, "{prefix}/etc/rootasrole-cbor.bin", p) < 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,40 @@
+#!/bin/sh
+# provision-dev.sh: make provision-dev. Builds source trees as dev subjects beside the prefix's
+# releases (doc/provisioning.md, "Subjects from a source tree"): the whole playbook runs, so the
+# releases stay as they are, with the trees named by
+#   RAR_DEV_TREE (RootAsRole: dosr-dev[-NAME]-json/-cbor), SUDO_DEV_TREE (sudo-dev[-NAME]),
+#   DOAS_DEV_TREE (doas-dev[-NAME]); RAR_DEV_REV, SUDO_DEV_REV, DOAS_DEV_REV: a git revision of
+#   the tree instead of its working tree; DEV_NAME: the NAME that tells several trees apart.
+# The RootAsRole versions beside the main one are those the prefix already has (facts.json), so a
+# prefix provisioned by make provision-demo does not build 4.0.3 now.
+# Exit 2 on a usage error; the playbook's status otherwise (2 when a tree does not build).
+set -u
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+if [ -z "${RAR_DEV_TREE:-}${SUDO_DEV_TREE:-}${DOAS_DEV_TREE:-}" ]; then
+	echo "usage: make provision-dev RAR_DEV_TREE=DIR [RAR_DEV_REV=REV] [SUDO_DEV_TREE=DIR] [DOAS_DEV_TREE=DIR] [DEV_NAME=NAME]" >&2
+	exit 2
+fi
+case ${DEV_NAME:-} in
+*[!a-z0-9_.]*)
+	echo "provision-dev: DEV_NAME=$DEV_NAME: use only a-z, 0-9, '_' and '.'" >&2
+	exit 2
+	;;
+esac
+for t in "${RAR_DEV_TREE:-}" "${SUDO_DEV_TREE:-}" "${DOAS_DEV_TREE:-}"; do
+	[ -z "$t" ] || [ -d "$t" ] || { echo "provision-dev: $t: no such directory" >&2; exit 2; }
+done
+vars=$(jq -n --arg prefix "$prefix" --arg name "${DEV_NAME:-}" \
+	--arg rt "${RAR_DEV_TREE:-}" --arg rr "${RAR_DEV_REV:-}" \
+	--arg st "${SUDO_DEV_TREE:-}" --arg sr "${SUDO_DEV_REV:-}" \
+	--arg dt "${DOAS_DEV_TREE:-}" --arg dr "${DOAS_DEV_REV:-}" \
+	'{rarperf_prefix: $prefix,
+	  rarperf_rootasrole_dev_tree: $rt, rarperf_rootasrole_dev_rev: $rr, rarperf_rootasrole_dev_name: $name,
+	  rarperf_sudo_dev_tree: $st, rarperf_sudo_dev_rev: $sr, rarperf_sudo_dev_name: $name,
+	  rarperf_doas_dev_tree: $dt, rarperf_doas_dev_rev: $dr, rarperf_doas_dev_name: $name}') || exit 2
+if [ -r "$prefix/facts.json" ]; then
+	extra=$(jq -c '[.tools[] | select((.format // "") | startswith("rar-")) | select(.build == null)
+		| select((.path // "") | test("/dosr-[0-9]")) | .version] | unique' "$prefix/facts.json") || exit 2
+	vars=$(printf '%s' "$vars" | jq -c --argjson e "$extra" '. + {rarperf_rootasrole_extra_versions: $e}')
+fi
+exec sh "$(dirname "$0")/with-progress.sh" ${ANSIBLE_PLAYBOOK:-/usr/bin/python3 /usr/bin/ansible-playbook} \
+	-i inventory/local.ini install.yml -e "$vars"
