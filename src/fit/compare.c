@@ -4,8 +4,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A point this far from its line (relative), beyond its own interval, is not on a line. */
+#define COMPARE_MAX_RESIDUAL 0.05
 
 /* The points of one subject on the comparison's axis, sorted by x. */
 struct compare_side {
@@ -210,27 +215,86 @@ static int compare_fit(const struct compare_side *s, const double *y, const doub
 	return 0;
 }
 
-/* Notes on what makes a figure unreliable: a poor fit, a slope that is not there. */
+/*
+ * The point of (x, y) farthest from line relative to the line, when it is
+ * more than COMPARE_MAX_RESIDUAL off and more than 3 standard errors
+ * (sigma, NaN: ignored) off: a step or a curve that no line describes.
+ * Returns its index, or n when every point is near the line.
+ */
+static size_t compare_off_line(const double *x, const double *y, const double *sigma, size_t n,
+			       const struct fit_line *line, double *off)
+{
+	size_t worst = n;
+
+	*off = 0;
+	for (size_t i = 0; i < n; i++) {
+		double fx = line->intercept + line->slope * x[i], d = y[i] - fx;
+
+		if (!(fx > 0) || fabs(d) / fx <= COMPARE_MAX_RESIDUAL ||
+		    (isfinite(sigma[i]) && fabs(d) <= 3 * sigma[i]) || fabs(d) / fx <= fabs(*off))
+			continue;
+		worst = i;
+		*off = d / fx;
+	}
+	return worst;
+}
+
+/* Adds one note (dropped when the notes are full). */
+__attribute__((format(printf, 2, 3))) static void compare_note(struct compare_outcome *out,
+							       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out->n_notes == COMPARE_NOTES_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out->notes[out->n_notes++], COMPARE_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+/* Notes on what makes a figure unreliable: a poor fit, systematic residuals, a slope that is not
+ * there, a sweep whose points mostly waited for a CPU. y: the four arrays of compare_compute. */
 static void compare_notes(struct compare_outcome *out, const struct compare_side *b,
-			  const struct compare_side *c)
+			  const struct compare_side *c, const double *y)
 {
 	const struct compare_side *side[2] = {b, c};
 	const struct fit_line *line[2] = {&out->base, &out->cand};
+	size_t contended = 0;
 
+	for (size_t i = 0; i < b->n; i++)
+		contended += b->pts[i]->contended || c->pts[i]->contended;
+	if (2 * contended > b->n)
+		compare_note(out,
+			     "unreliable: %zu of %zu points had most of their runs contended (they "
+			     "waited for a CPU): the host was busy throughout the sweep",
+			     contended, b->n);
 	for (int k = 0; k < 2; k++) {
 		double t = fit_t95(line[k]->n > 2 ? line[k]->n - 2 : 0);
 
-		if (line[k]->r2 < COMPARE_MIN_R2 && out->n_notes < COMPARE_NOTES_MAX)
-			snprintf(out->notes[out->n_notes++], COMPARE_NOTE_LEN,
-				 "unreliable: the %s's line fits poorly (R² %.3f < %.2f): its "
-				 "times do not grow linearly, the intercept and slope mean little",
-				 side[k]->role, line[k]->r2, COMPARE_MIN_R2);
-		if (fabs(line[k]->slope) <= t * line[k]->slope_se &&
-		    out->n_notes < COMPARE_NOTES_MAX)
-			snprintf(out->notes[out->n_notes++], COMPARE_NOTE_LEN,
-				 "unreliable: the %s's slope is not distinguishable from 0: the "
-				 "slope ratio means little",
-				 side[k]->role);
+		double off;
+		size_t at = compare_off_line(side[k]->x, y + 2 * k * b->n, y + (2 * k + 1) * b->n,
+					     b->n, line[k], &off);
+
+		if (at < b->n)
+			compare_note(
+			    out,
+			    "unreliable: the %s's time at %g is %+.0f %% off its line (more "
+			    "than %.0f %% and 3 standard errors): a step or a curve, not a "
+			    "line",
+			    side[k]->role, side[k]->x[at], 100 * off, 100 * COMPARE_MAX_RESIDUAL);
+
+		if (line[k]->r2 < COMPARE_MIN_R2)
+			compare_note(
+			    out,
+			    "unreliable: the %s's line fits poorly (R² %.3f < %.2f): its "
+			    "times do not grow linearly, the intercept and slope mean little",
+			    side[k]->role, line[k]->r2, COMPARE_MIN_R2);
+		if (fabs(line[k]->slope) <= t * line[k]->slope_se)
+			compare_note(
+			    out,
+			    "unreliable: the %s's slope is not distinguishable from 0: the "
+			    "slope ratio means little",
+			    side[k]->role);
 	}
 }
 
@@ -383,7 +447,7 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 		}
 	}
 	compare_quantities(out, o, &pr, &ur, compare_unit(o->axis));
-	compare_notes(out, &b, &c);
+	compare_notes(out, &b, &c, y);
 	rc = 0;
 out:
 	free(y);

@@ -62,7 +62,8 @@ struct results_point {
 	double median_lo_s, median_hi_s, mean_lo_s, mean_hi_s;
 	double estimate_s, estimate_lo_s, estimate_hi_s;
 	char estimator[RESULTS_ESTIMATOR_MAX];
-	struct results_round *rounds; /* NULL when the file has none (rounds_parse.c) */
+	struct results_round *rounds; /* NULL when the file has none (results_rounds.c) */
+	bool contended;               /* rarbench.contended: most of the point's runs waited */
 	size_t n_rounds;
 	size_t n_runs; /* length of "times", or 1 when absent */
 	size_t source; /* index of the file it came from, in load order */
@@ -148,7 +149,8 @@ void results_subjects(const struct results *res, char *buf, size_t size);
  * results_rounds.c. Reads the optional "round_estimates" array of the
  * "rarbench" object rb into p->rounds (absent: none). Each entry an object
  * with "round" (an integer >= 1, distinct) and "estimate" (seconds >= 0, or
- * null). Returns 0, or -1 with "rarbench.round_estimates[i]...: what" in eb.
+ * null). Also reads the optional boolean "contended" into p->contended. Returns 0, or -1 with
+ * "rarbench.round_estimates[i]...: what" in eb.
  */
 int results_rounds_parse(const void *rb, struct results_point *p, struct errbuf *eb);
 

@@ -34,8 +34,13 @@ int results_rounds_parse(const void *rb_v, struct results_point *p, struct errbu
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(rb, "round_estimates"), *e;
 	size_t n, i = 0;
 
+	const cJSON *contended = cJSON_GetObjectItemCaseSensitive(rb, "contended");
+
 	p->rounds = NULL;
 	p->n_rounds = 0;
+	p->contended = cJSON_IsTrue(contended);
+	if (contended != NULL && !cJSON_IsBool(contended))
+		return errbuf_set(eb, "rarbench.contended: not a boolean");
 	if (arr == NULL)
 		return 0;
 	if (!cJSON_IsArray(arr))

@@ -140,6 +140,34 @@ out:
 	results_free(res);
 }
 
+/* Figures that should not be believed say so: a step off the line, a sweep mostly contended. */
+static void test_unreliable(void)
+{
+	struct results *step = load(FIXTURES "step.json", NULL);
+	struct results *busy = load(FIXTURES "contended.json", NULL);
+	struct results *fine = load(FIXTURES "paired.json", NULL);
+	struct compare_opts o = opts();
+	struct compare_outcome out;
+	struct errbuf eb = {{0}};
+
+	CHECK(step != NULL && busy != NULL && fine != NULL);
+	if (step == NULL || busy == NULL || fine == NULL)
+		goto out;
+	CHECK(compare_compute(step, &o, &out, &eb) == 0);
+	CHECK_INT_EQ(out.n_notes, 1);
+	CHECK(strstr(out.notes[0],
+		     "unreliable: the candidate's time at 500 is +10 % off its line") != NULL);
+	CHECK(compare_compute(busy, &o, &out, &eb) == 0);
+	CHECK_INT_EQ(out.n_notes, 1);
+	CHECK(strstr(out.notes[0], "8 of 8 points had most of their runs contended") != NULL);
+	CHECK(compare_compute(fine, &o, &out, &eb) == 0);
+	CHECK_INT_EQ(out.n_notes, 0);
+out:
+	results_free(fine);
+	results_free(busy);
+	results_free(step);
+}
+
 /* rarbench.round_estimates that are not what rarbench writes: one-line errors naming them. */
 static void test_rounds_parse(void)
 {
@@ -174,6 +202,7 @@ int main(void)
 	RUN(test_no_change);
 	RUN(test_bad_input);
 	RUN(test_unpaired);
+	RUN(test_unreliable);
 	RUN(test_rounds_parse);
 	return HARNESS_EXIT();
 }
