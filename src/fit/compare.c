@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +73,8 @@ static void compare_side_free(struct compare_side *s)
 }
 
 /* Gathers side s of res (one host, one file, other axes held at their minimum), sorted by x. */
-static int compare_gather(const struct results *res, const char *axis, struct compare_side *s,
-			  struct errbuf *eb)
+static int compare_gather(const struct results *res, const char *axis, size_t source,
+			  struct compare_side *s, struct errbuf *eb)
 {
 	const struct results_point *first = NULL;
 	char list[256];
@@ -86,7 +87,7 @@ static int compare_gather(const struct results *res, const char *axis, struct co
 		const struct results_point *p = &res->points[i];
 		double x;
 
-		if (strcmp(p->subject, s->name) != 0)
+		if (strcmp(p->subject, s->name) != 0 || (source != SIZE_MAX && p->source != source))
 			continue;
 		if (first == NULL)
 			first = p;
@@ -394,8 +395,9 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 		errbuf_set(eb, "baseline and candidate are the same subject %s", o->baseline);
 		goto out;
 	}
-	if (compare_gather(res, o->axis, &b, eb) != 0 ||
-	    compare_gather(res, o->axis, &c, eb) != 0 || compare_match(&b, &c, o->axis, eb) != 0)
+	if (compare_gather(res, o->axis, o->source, &b, eb) != 0 ||
+	    compare_gather(res, o->axis, o->source, &c, eb) != 0 ||
+	    compare_match(&b, &c, o->axis, eb) != 0)
 		goto out;
 	y = calloc(4 * b.n, sizeof(*y));
 	if (y == NULL) {

@@ -27,6 +27,7 @@ struct compare_opts {
 	bool allow_unpaired;              /* compare different sweeps (said in the verdict) */
 	bool use_weights;                 /* weight the fits by each point's standard error */
 	size_t resamples;                 /* bootstrap replicates; 0: PAIRED_DEFAULT_RESAMPLES */
+	size_t source; /* only the points of this file (results_point.source); SIZE_MAX: all */
 };
 
 /* One quantity: its paired and unpaired ratios, and the verdict on the one used. */
@@ -74,5 +75,43 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
  * or unpaired), ratio, lo, hi, verdict; one row per quantity and method.
  */
 int compare_write_tsv(const struct compare_outcome *out, const char *path, struct errbuf *eb);
+
+/*
+ * compare_sweeps.c. The same comparison repeated over K sweeps (K files
+ * that each hold both subjects): each sweep compared on its own (paired),
+ * then, per quantity, the mean of the K ratios, their standard deviation
+ * and CV, the 95 % interval of the mean (t(K-1) sd / sqrt K, the verdict's)
+ * and the 95 % prediction interval of the next sweep's ratio (t(K-1) sd
+ * sqrt(1 + 1/K)): the between-sweep variation no single sweep can see.
+ */
+#define COMPARE_MAX_SWEEPS 64
+struct compare_across {
+	size_t k, n_q;
+	char names[2 + PAIRED_MAX_AT][COMPARE_NAME_MAX];
+	double mean[2 + PAIRED_MAX_AT], sd[2 + PAIRED_MAX_AT];
+	struct paired_ratio ci[2 + PAIRED_MAX_AT], next[2 + PAIRED_MAX_AT];
+	enum verdict_kind verdict[2 + PAIRED_MAX_AT];
+	size_t held[2 + PAIRED_MAX_AT]; /* (sweep, other sweep) pairs whose interval held it */
+	bool regressed, improved;
+};
+
+/*
+ * The sweeps of res that hold o's subjects, in file order, into source[]
+ * (at most COMPARE_MAX_SWEEPS); 0 when some file holds one subject without
+ * the other (then the files are not sweeps of both). Returns the count.
+ */
+size_t compare_sweeps_find(const struct results *res, const struct compare_opts *o, size_t *source);
+
+/*
+ * Compares every sweep (per[i] for source[i], i < k, each with o and
+ * o->source set) and fills across. Returns 0, or -1 with eb naming the file.
+ */
+int compare_sweeps(const struct results *res, const struct compare_opts *o, const size_t *source,
+		   size_t k, struct compare_outcome *per, struct compare_across *across,
+		   struct errbuf *eb);
+
+/* Prints each sweep's changelog line, then the across-sweeps table and verdict. */
+void compare_sweeps_print(const struct compare_across *a, const struct compare_outcome *per,
+			  const struct compare_opts *o, FILE *f);
 
 #endif

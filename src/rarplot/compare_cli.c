@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,18 +123,55 @@ static int compare_cli_write(const struct compare_outcome *out, const struct com
 	return compare_write_tsv(out, path, eb);
 }
 
+/* Several sweeps of both subjects: each compared, then what varies between them. */
+static int compare_cli_sweeps(const struct compare_opts *o, const struct results *res,
+			      const size_t *source, size_t k, const char *out_dir)
+{
+	struct compare_outcome *per = calloc(k, sizeof(*per));
+	struct compare_across *a = calloc(1, sizeof(*a));
+	struct errbuf eb = {{0}};
+	int status = COMPARE_CLI_USAGE;
+
+	if (per == NULL || a == NULL) {
+		errbuf_set(&eb, "out of memory");
+		goto fail;
+	}
+	if (compare_sweeps(res, o, source, k, per, a, &eb) != 0)
+		goto fail;
+	compare_sweeps_print(a, per, o, stdout);
+	status = a->regressed ? COMPARE_CLI_REGRESSED : COMPARE_CLI_OK;
+	if (out_dir != NULL)
+		fputs("rarplot: -o: several sweeps are printed only\n", stderr);
+	goto out;
+fail:
+	fputs("rarplot: ", stderr);
+	sanitize_fputs(eb.msg, SANITIZE_TEXT, stderr);
+	fputc('\n', stderr);
+out:
+	free(a);
+	free(per);
+	return status;
+}
+
 int compare_cli_run(const struct compare_cli *c, const struct results *res, const char *axis,
 		    bool use_weights, const char *out_dir)
 {
 	struct compare_opts o = {c->baseline, c->candidate,      axis,        c->noise, c->at,
-				 c->n_at,     c->allow_unpaired, use_weights, 0};
+				 c->n_at,     c->allow_unpaired, use_weights, 0,        SIZE_MAX};
 	struct compare_outcome *out = calloc(1, sizeof(*out));
 	struct errbuf eb = {{0}};
 	int status = COMPARE_CLI_USAGE;
 
+	size_t source[COMPARE_MAX_SWEEPS], k;
+
 	if (out == NULL) {
 		fputs("rarplot: out of memory\n", stderr);
 		return COMPARE_CLI_USAGE;
+	}
+	k = compare_sweeps_find(res, &o, source);
+	if (k >= 2) {
+		free(out);
+		return compare_cli_sweeps(&o, res, source, k, out_dir);
 	}
 	if (compare_compute(res, &o, out, &eb) != 0)
 		goto fail;

@@ -4,7 +4,8 @@
 # rarbench exports each run's round and each round's estimate; a candidate with a far steeper
 # slope (doas against sudo) is a regression (exit 1); the exit status always agrees with the
 # verdicts printed; bad input exits 2 in one line naming it (a missing subject, different
-# points, two sweeps without --allow-unpaired); --allow-unpaired says so in the verdict; the
+# points, two sweeps without --allow-unpaired); two sweeps of both are compared across sweeps;
+# --allow-unpaired says so in the verdict; the
 # synthetic fixtures (tests/fixtures/compare) give their known verdicts.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -73,7 +74,12 @@ compare sudo:sr-cbor "$res"
 check "a candidate missing from the results: exit 2 naming it and the subjects there are" \
 	[ "$rc" -eq 2 ] && grep -q 'candidate sr-cbor: not in the results (subjects: sudo, doas)' "$work/err"
 compare sudo:doas "$work/a/results.json" "$work/b/results.json"
-check "a subject in two sweeps: exit 2 (compare one sweep)" \
+check "two sweeps of both: each compared, then across sweeps (CV, next sweep's interval), exit 1" \
+	[ "$rc" -eq 1 ] && grep -q '^## doas against sudo over 2 sweeps$' "$work/out" &&
+	grep -q '^| slope | .* | .* % | .* | ./2 | regressed |$' "$work/out"
+jq '{results: [.results[] | select(.parameters.subject == "sudo")]}' "$work/b/results.json" >"$work/sudo-only.json"
+compare sudo:doas "$work/a/results.json" "$work/sudo-only.json"
+check "a subject in two files, the other in one: exit 2 (compare one sweep)" \
 	[ "$rc" -eq 2 ] && grep -q 'in several files' "$work/err"
 jq '{results: [.results[] | select(.parameters.subject == "sudo")]}' "$work/a/results.json" >"$work/sudo-a.json"
 jq '{results: [.results[] | select(.parameters.subject == "doas")]}' "$work/b/results.json" >"$work/doas-b.json"

@@ -1,6 +1,7 @@
 /* test_compare: rarplot --compare's computation on the synthetic results of
  * tests/fixtures/compare (gen.py): verdicts, pairing, and the bad inputs it refuses. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,7 +27,8 @@ static struct results *load(const char *a, const char *b)
 
 static struct compare_opts opts(void)
 {
-	struct compare_opts o = {"base", "cand", "nb_tasks", 0.02, NULL, 0, false, true, 500};
+	struct compare_opts o = {"base", "cand", "nb_tasks", 0.02, NULL,
+				 0,      false,  true,       500,  SIZE_MAX};
 
 	return o;
 }
@@ -168,6 +170,36 @@ out:
 	results_free(step);
 }
 
+/* Two sweeps of both subjects: each compared, then their mean, spread and coverage. */
+static void test_sweeps(void)
+{
+	struct results *res = load(FIXTURES "paired.json", FIXTURES "paired-b.json");
+	struct compare_opts o = opts();
+	struct compare_outcome per[2];
+	struct compare_across a;
+	struct errbuf eb = {{0}};
+	size_t source[COMPARE_MAX_SWEEPS];
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK_INT_EQ(compare_sweeps_find(res, &o, source), 2);
+	CHECK(compare_sweeps(res, &o, source, 2, per, &a, &eb) == 0);
+	CHECK_INT_EQ(a.k, 2);
+	CHECK_INT_EQ(a.n_q, 3);
+	CHECK(fabs(a.mean[1] - (per[0].q[1].paired.value + per[1].q[1].paired.value) / 2) < 1e-12);
+	CHECK(a.sd[1] / a.mean[1] < 0.01);
+	CHECK(a.next[1].hi - a.next[1].lo > a.ci[1].hi - a.ci[1].lo);
+	CHECK_INT_EQ(a.verdict[0], VERDICT_REGRESSED);
+	CHECK_INT_EQ(a.verdict[1], VERDICT_IMPROVED);
+	CHECK(a.held[1] <= 2);
+	results_free(res);
+	/* A file with one subject only: not sweeps of both. */
+	res = load(FIXTURES "paired.json", FIXTURES "base-only.json");
+	CHECK(res != NULL && compare_sweeps_find(res, &o, source) == 0);
+	results_free(res);
+}
+
 /* rarbench.round_estimates that are not what rarbench writes: one-line errors naming them. */
 static void test_rounds_parse(void)
 {
@@ -203,6 +235,7 @@ int main(void)
 	RUN(test_bad_input);
 	RUN(test_unpaired);
 	RUN(test_unreliable);
+	RUN(test_sweeps);
 	RUN(test_rounds_parse);
 	return HARNESS_EXIT();
 }
