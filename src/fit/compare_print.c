@@ -55,6 +55,11 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 		sanitize_fputs(out->why_unpaired, SANITIZE_MARKDOWN, f);
 		fputs("): the two fits compared as independent.", f);
 	}
+	if (out->paired)
+		fputs(" The intervals are within this sweep: on a shared host the next sweep's "
+		      "ratio can lie outside them (doc/precision.md); several sweeps' results "
+		      "together give an interval across sweeps.",
+		      f);
 	fprintf(f,
 		" Verdict per quantity: regressed or improved when the whole interval is "
 		"beyond ±%g %%, else no change.\n\n",
