@@ -10,6 +10,7 @@
 
 #include "atomicfile.h"
 #include "contention.h"
+#include "export_rounds.h"
 #include "stats.h"
 
 #define EXPORT_NS_PER_S 1e9
@@ -133,7 +134,7 @@ static cJSON *export_number_or_null(double x)
 
 /* The "rarbench" object of one result (export.h). */
 static cJSON *export_extras_json(const struct measure_result *r, const struct export_extras *x,
-				 struct errbuf *eb)
+				 const uint32_t *run_round, struct errbuf *eb)
 {
 	struct export_summary sum;
 	cJSON *o = NULL, *ci;
@@ -173,6 +174,21 @@ static cJSON *export_extras_json(const struct measure_result *r, const struct ex
 	     export_add(o, "steal", export_number(x->steal)) != 0 ||
 	     export_add(o, "load1", export_number(x->load1)) != 0))
 		goto oom;
+	if (run_round != NULL) {
+		int64_t base = contention_baseline_ns(r);
+		cJSON *rounds;
+
+		if (x->has_reference && x->reference_ns < base)
+			base = x->reference_ns;
+		rounds =
+		    export_rounds_estimates(r, run_round, x->estimator, x->contended, base, eb);
+		if (rounds == NULL) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+		if (export_add(o, "round_estimates", rounds) != 0)
+			goto oom;
+	}
 	return o;
 oom:
 	cJSON_Delete(o);
@@ -247,7 +263,10 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 				}
 			}
 		}
-		rb = export_extras_json(r, e->extras, eb);
+		if (e->run_round != NULL &&
+		    export_add(o, "run_rounds", export_rounds_runs(r, e->run_round)) != 0)
+			goto oom;
+		rb = export_extras_json(r, e->extras, e->run_round, eb);
 		if (rb == NULL) {
 			free(params);
 			cJSON_Delete(o);

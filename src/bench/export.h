@@ -49,6 +49,10 @@ struct export_entry {
 						BTreeMap;   n_params 0: key omitted */
 	size_t n_params;
 	const struct export_extras *extras; /* NULL: hyperfine's keys only */
+	/* With extras: the round of the step each run came from (manifest mode), exported as
+	 * "run_rounds" and each round's estimate as rarbench.round_estimates (export_rounds.h);
+	 * NULL: neither. */
+	const uint32_t *run_round;
 };
 
 /*

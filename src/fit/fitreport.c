@@ -1,6 +1,7 @@
 /* fitreport: fit every series, compare each with the baseline subject, and write fits.tsv and
  * report.md. */
 #include "fitreport.h"
+#include "reliability.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -368,6 +369,7 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 	}
 	if (hosts)
 		fitreport_print_hosts(rep, f, unit);
+	reliability_print(rep, f);
 }
 
 /* What rarbench's estimator and contended treatment names mean, for the report. */

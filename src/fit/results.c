@@ -32,6 +32,7 @@ static void results_point_clear(struct results_point *p)
 		free(p->params[i].value);
 	}
 	free(p->params);
+	free(p->rounds);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -296,7 +297,7 @@ static int results_estimate(const cJSON *entry, struct results_point *p, struct 
 		p->estimator[i] = c;
 	}
 	p->estimator[i] = '\0';
-	return 0;
+	return results_rounds_parse(rb, p, eb);
 }
 
 static int results_entry(const cJSON *entry, struct results_point *p, struct errbuf *eb)

@@ -37,6 +37,19 @@ struct results_param {
  * without it (hyperfine's own, rarbench's before 0.2).
  */
 #define RESULTS_ESTIMATOR_MAX 16
+
+/*
+ * One round of a point (rarbench manifest mode's rarbench.round_estimates):
+ * the round of the step and the estimate over that round's runs alone, NaN
+ * when it fell back. The subjects of one point measured in the same round ran
+ * in the same step, interleaved: the pairs a comparison is made of.
+ */
+#define RESULTS_MAX_ROUNDS 4096u
+struct results_round {
+	unsigned round;
+	double estimate_s;
+};
+
 struct results_point {
 	char *command;
 	char *subject;
@@ -49,6 +62,9 @@ struct results_point {
 	double median_lo_s, median_hi_s, mean_lo_s, mean_hi_s;
 	double estimate_s, estimate_lo_s, estimate_hi_s;
 	char estimator[RESULTS_ESTIMATOR_MAX];
+	struct results_round *rounds; /* NULL when the file has none (results_rounds.c) */
+	bool contended;               /* rarbench.contended: most of the point's runs waited */
+	size_t n_rounds;
 	size_t n_runs; /* length of "times", or 1 when absent */
 	size_t source; /* index of the file it came from, in load order */
 	size_t index;  /* its index in that file's "results" array */
@@ -129,6 +145,15 @@ bool results_has_subject(const struct results *res, const char *subject);
  * buf (size bytes, NUL-terminated); ", ..." ends a list that does not fit.
  */
 void results_subjects(const struct results *res, char *buf, size_t size);
+
+/*
+ * results_rounds.c. Reads the optional "round_estimates" array of the
+ * "rarbench" object rb into p->rounds (absent: none). Each entry an object
+ * with "round" (an integer >= 1, distinct) and "estimate" (seconds >= 0, or
+ * null). Also reads the optional boolean "contended" into p->contended. Returns 0, or -1 with
+ * "rarbench.round_estimates[i]...: what" in eb.
+ */
+int results_rounds_parse(const void *rb, struct results_point *p, struct errbuf *eb);
 
 /* The value of parameter key of p, or NULL when p has none. */
 const char *results_point_param(const struct results_point *p, const char *key);

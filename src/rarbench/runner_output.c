@@ -28,6 +28,7 @@ struct entry_params {
  */
 struct merged {
 	struct journal_subject *subjects;
+	uint32_t **run_round; /* per subject, per run: the round of its step */
 	size_t nsubjects;
 	struct export_extras extras; /* the point's steps summed (has_point) */
 	uint32_t host_steps;         /* steps that read the host's counters */
@@ -42,9 +43,13 @@ static void merged_clear_one(struct merged *d)
 		free(d->subjects[k].result.system_ns);
 		free(d->subjects[k].result.exit_codes);
 		free(d->subjects[k].result.nivcsw);
+		if (d->run_round != NULL)
+			free(d->run_round[k]);
 	}
 	free(d->subjects);
+	free(d->run_round);
 	d->subjects = NULL;
+	d->run_round = NULL;
 }
 
 static void merged_clear(struct merged *mp, size_t n)
@@ -52,6 +57,19 @@ static void merged_clear(struct merged *mp, size_t n)
 	for (size_t i = 0; mp != NULL && i < n; i++)
 		merged_clear_one(&mp[i]);
 	free(mp);
+}
+
+/* Grows *rounds from have to have + more entries, the new ones round. 0 or -1. */
+static int append_rounds(uint32_t **rounds, size_t have, size_t more, uint32_t round)
+{
+	uint32_t *grown = realloc(*rounds, (have + more ? have + more : 1) * sizeof(**rounds));
+
+	if (grown == NULL)
+		return -1;
+	*rounds = grown;
+	for (size_t i = 0; i < more; i++)
+		grown[have + i] = round;
+	return 0;
 }
 
 /* Folds the journal's steps into one merged entry per sweep point; every step exactly once. */
@@ -92,7 +110,8 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 		}
 		if (d->subjects == NULL) {
 			d->subjects = calloc(p->nsubjects, sizeof(*d->subjects));
-			if (d->subjects == NULL) {
+			d->run_round = calloc(p->nsubjects, sizeof(*d->run_round));
+			if (d->subjects == NULL || d->run_round == NULL) {
 				errbuf_set(eb, "out of memory");
 				goto out;
 			}
@@ -117,8 +136,10 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 					   p->id);
 				goto out;
 			}
-			if (measure_result_append(&d->subjects[k].result, &p->subjects[k].result) <
-			    0) {
+			if (append_rounds(&d->run_round[k], d->subjects[k].result.n,
+					  p->subjects[k].result.n, round) < 0 ||
+			    measure_result_append(&d->subjects[k].result, &p->subjects[k].result) <
+				0) {
 				errbuf_set(eb, "out of memory");
 				goto out;
 			}
@@ -288,8 +309,9 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 			xs[e] = by_index[i].extras;
 			xs[e].has_reference = true;
 			xs[e].reference_ns = subject_reference(s, by_index, js->subject);
-			entries[e] =
-			    (struct export_entry){js->command, &js->result, ep->params, np, &xs[e]};
+			entries[e] = (struct export_entry){js->command, &js->result,
+							   ep->params,  np,
+							   &xs[e],      by_index[i].run_round[k]};
 		}
 	}
 	/* extra adopts the copy of meta. */

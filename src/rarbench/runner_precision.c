@@ -13,12 +13,14 @@
  */
 #include "runner.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "contention.h"
 #include "estimate.h"
+#include "student.h"
 
 int runner_acc_add(struct runner *r, size_t idx, const struct journal_subject *js, size_t n,
 		   uint64_t discarded, struct errbuf *eb)
@@ -108,6 +110,85 @@ void runner_acc_refresh(struct runner *r)
 	free(b);
 }
 
+/* The active index of the manifest's precision_baseline, or SIZE_MAX (none, or skipped here). */
+static size_t baseline_index(const struct runner *r)
+{
+	size_t i, k = 0;
+
+	if (r->m->precision_baseline == NULL)
+		return SIZE_MAX;
+	for (i = 0; i < r->nsubjects; i++) {
+		if (r->subjects[i].skip_reason != NULL)
+			continue;
+		if (strcmp(r->subjects[i].ms->id, r->m->precision_baseline) == 0)
+			return k;
+		k++;
+	}
+	return SIZE_MAX;
+}
+
+/* The estimate of step s of subject k at point idx (its runs alone), NaN when it fell back. */
+static double step_estimate(const struct runner *r, size_t idx, size_t k, size_t s, double *scratch)
+{
+	const struct measure_result *all = &r->acc[idx].res[k];
+	uint64_t per = round_runs(r);
+	struct measure_result one = *all;
+	struct estimate e;
+	size_t contended;
+
+	one.n = per;
+	one.wall_ns = all->wall_ns + s * per;
+	one.user_ns = all->user_ns + s * per;
+	one.system_ns = all->system_ns + s * per;
+	one.exit_codes = all->exit_codes + s * per;
+	one.nivcsw = all->nivcsw != NULL ? all->nivcsw + s * per : NULL;
+	if (contention_estimate(&one, r->m->estimator, r->m->contended,
+				runner_acc_baseline(r, idx, k), scratch, &e, &contended))
+		return NAN;
+	return e.value;
+}
+
+/*
+ * Precision aimed at a comparison (manifest precision_baseline): whether some
+ * subject's ratio to the baseline at this point is not yet known to the
+ * target. The ratio of each step is paired (the subjects ran interleaved in
+ * it); its interval is Student's t on the logs of the steps' ratios, so the
+ * drift common to both subjects cancels. -1: cannot say (steps of unequal
+ * size), judge each subject's own estimate instead.
+ */
+static int ratio_needs_more(const struct runner *r, size_t idx, size_t kb, double *scratch)
+{
+	const struct runner_acc *a = &r->acc[idx];
+	size_t steps = a->steps, s, k;
+
+	for (k = 0; k < r->nactive; k++)
+		if (a->res[k].n != steps * round_runs(r))
+			return -1;
+	if (steps < 3)
+		return 1;
+	for (k = 0; k < r->nactive; k++) {
+		double sum = 0, sum2 = 0, mean, sd, half;
+
+		if (k == kb)
+			continue;
+		for (s = 0; s < steps; s++) {
+			double q = step_estimate(r, idx, k, s, scratch) /
+				   step_estimate(r, idx, kb, s, scratch);
+
+			if (!(q > 0) || !isfinite(q))
+				return 1; /* a step that fell back is no evidence */
+			sum += log(q);
+			sum2 += log(q) * log(q);
+		}
+		mean = sum / (double)steps;
+		sd = sqrt(fmax(0, (sum2 - (double)steps * mean * mean) / (double)(steps - 1)));
+		half = student_t95(steps - 1) * sd / sqrt((double)steps);
+		if (expm1(half) > r->m->precision)
+			return 1;
+	}
+	return 0;
+}
+
 bool runner_acc_needs_more(const struct runner *r, size_t idx)
 {
 	const struct runner_acc *a = &r->acc[idx];
@@ -126,6 +207,14 @@ bool runner_acc_needs_more(const struct runner *r, size_t idx)
 	/* Out of memory here only costs a round: measure rather than stop. */
 	if (scratch == NULL)
 		return true;
+	if (baseline_index(r) != SIZE_MAX) {
+		int q = ratio_needs_more(r, idx, baseline_index(r), scratch);
+
+		if (q >= 0) {
+			free(scratch);
+			return q == 1;
+		}
+	}
 	for (k = 0; k < r->nactive && !more; k++) {
 		const struct measure_result *res = &a->res[k];
 		struct estimate e;

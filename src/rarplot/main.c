@@ -16,6 +16,7 @@
 #include "plotstyle.h"
 #include "results.h"
 #include "claims.h"
+#include "compare_cli.h"
 #include "sanitize.h"
 
 #define RARPLOT_EXIT_OK 0
@@ -37,6 +38,8 @@ struct config {
 	const char *claims; /* a claims file to check (claims.h) */
 	char **inputs;
 	size_t n_inputs;
+	bool out_given;
+	struct compare_cli compare; /* --compare and its options (compare_cli.h) */
 };
 
 static void usage(FILE *f)
@@ -45,6 +48,8 @@ static void usage(FILE *f)
 	    "usage: rarplot [-o DIR] [--stat S] [--x AXIS] [--baseline SUBJECT]\n"
 	    "               [--format png,svg,pdf|none] [--unweighted] [--plots-dir DIR]\n"
 	    "               [--claims FILE] RESULTS.json...\n"
+	    "       rarplot --compare BASELINE:CANDIDATE [--noise PCT] [--at SIZE,...]\n"
+	    "               [--allow-unpaired] [--x AXIS] [--unweighted] [-o DIR] RESULTS.json...\n"
 	    "\n"
 	    "Fits time = intercept + slope x AXIS per subject x format (x host) of\n"
 	    "hyperfine-format results (plain hyperfine exports, rarbench results.json,\n"
@@ -65,16 +70,28 @@ static void usage(FILE *f)
 	    "      --plots-dir DIR    where perf_tasks.gp and the other scripts are\n"
 	    "      --claims FILE      check published claims (experiments/claims/*.tsv) against\n"
 	    "                         the fits: report.md section and DIR/claims.tsv\n"
+	    "      --compare B:C      compare candidate subject C with baseline B: intercept,\n"
+	    "                         slope and time at --at sizes as ratios C/B with 95 %\n"
+	    "                         intervals (paired by round when both ran in the same\n"
+	    "                         steps), each improved, regressed or no change; prints\n"
+	    "                         the section (and with -o writes DIR/comparison.md, .tsv);\n"
+	    "                         several files each holding both: compared across sweeps\n"
+	    "      --noise PCT        no change while the interval reaches within +/-PCT %\n"
+	    "                         (default 2)\n"
+	    "      --at LIST          sizes for the time ratio (default: the largest measured)\n"
+	    "      --allow-unpaired   compare subjects measured in different sweeps\n"
 	    "  -h, --help             this text\n"
 	    "  -V, --version          rarperf's version\n"
 	    "\n"
-	    "Exit status: 0 ok, 1 gnuplot or output failure, 2 usage or input error.\n",
+	    "Exit status: 0 ok, 1 gnuplot or output failure, 2 usage or input error;\n"
+	    "with --compare: 0 nothing regressed, 1 something did, 2 bad input.\n",
 	    f);
 }
 
 static void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
+	compare_cli_defaults(&cfg->compare);
 	cfg->out_dir = "rarplot-out";
 	cfg->stat = PLOTSERIES_MEDIAN;
 	cfg->stat_auto = true;
@@ -125,7 +142,11 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 		OPT_FORMAT,
 		OPT_UNWEIGHTED,
 		OPT_PLOTS_DIR,
-		OPT_CLAIMS
+		OPT_CLAIMS,
+		OPT_COMPARE,
+		OPT_NOISE,
+		OPT_AT,
+		OPT_ALLOW_UNPAIRED
 	};
 	static const struct option opts[] = {
 	    {"out", required_argument, NULL, 'o'},
@@ -136,6 +157,10 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 	    {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
 	    {"plots-dir", required_argument, NULL, OPT_PLOTS_DIR},
 	    {"claims", required_argument, NULL, OPT_CLAIMS},
+	    {"compare", required_argument, NULL, OPT_COMPARE},
+	    {"noise", required_argument, NULL, OPT_NOISE},
+	    {"at", required_argument, NULL, OPT_AT},
+	    {"allow-unpaired", no_argument, NULL, OPT_ALLOW_UNPAIRED},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
@@ -146,6 +171,19 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 		switch (c) {
 		case 'o':
 			cfg->out_dir = optarg;
+			cfg->out_given = true;
+			break;
+		case OPT_COMPARE:
+		case OPT_NOISE:
+		case OPT_AT:
+		case OPT_ALLOW_UNPAIRED:
+			if (compare_cli_option(&cfg->compare,
+					       c == OPT_COMPARE ? 'c'
+					       : c == OPT_NOISE ? 'n'
+					       : c == OPT_AT    ? 'a'
+								: 'u',
+					       optarg) != 0)
+				return -1;
 			break;
 		case OPT_STAT:
 			cfg->stat_auto = false;
@@ -288,6 +326,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < cfg.n_inputs; i++)
 		if (results_load_file(res, cfg.inputs[i], &eb) != 0)
 			goto fail;
+	if (cfg.compare.pair != NULL) {
+		status = compare_cli_run(&cfg.compare, res, cfg.axis, cfg.use_weights,
+					 cfg.out_given ? cfg.out_dir : NULL);
+		goto out;
+	}
 	if (cfg.stat_auto && plotseries_all_estimated(res))
 		cfg.stat = PLOTSERIES_ESTIMATE;
 	if (cfg.stat == PLOTSERIES_ESTIMATE && !plotseries_all_estimated(res)) {

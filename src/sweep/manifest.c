@@ -254,37 +254,22 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 
 static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	static const char *const keys[] = {"name",
-					   "description",
-					   "subjects",
-					   "axes",
-					   "match",
-					   "command",
-					   "bench_user",
-					   "warmup",
-					   "min_runs",
-					   "max_runs",
-					   "min_time_s",
-					   "order",
-					   "seed",
-					   "repetitions",
-					   "sudoers_layout",
-					   "seed_compat",
-					   "rounds",
-					   "max_policy_bytes",
-					   "precision",
-					   "estimator",
-					   "contention_limit",
-					   "contended",
-					   "remeasure",
-					   "run_timeout_s",
-					   "unsafe_command",
-					   "limits",
-					   "env",
-					   "umask",
-					   "cwd",
-					   "cpus",
-					   NULL};
+	static const char *const keys[] = {"name",           "description",
+					   "subjects",       "axes",
+					   "match",          "command",
+					   "bench_user",     "warmup",
+					   "min_runs",       "max_runs",
+					   "min_time_s",     "order",
+					   "seed",           "repetitions",
+					   "sudoers_layout", "seed_compat",
+					   "rounds",         "max_policy_bytes",
+					   "precision",      "precision_baseline",
+					   "estimator",      "contention_limit",
+					   "contended",      "remeasure",
+					   "run_timeout_s",  "unsafe_command",
+					   "limits",         "env",
+					   "umask",          "cwd",
+					   "cpus",           NULL};
 	const cJSON *j;
 	uint64_t v;
 	int e, bad = 0;
@@ -596,6 +581,7 @@ void manifest_free(struct manifest *m)
 	free(m->description);
 	free(m->command);
 	free(m->bench_user);
+	free(m->precision_baseline);
 	free(m->text);
 	free(m);
 }

@@ -184,6 +184,13 @@ struct manifest {
 	 * subject meets it or has max_runs runs. 0: the fixed procedure.
 	 */
 	double precision;
+	/*
+	 * Precision mode aimed at a comparison: a subject id. A point then needs
+	 * more rounds until, for every other subject, the 95 % interval of its
+	 * ratio to this subject at the point (from the rounds' paired estimates)
+	 * is within precision; NULL: each subject's own estimate (above).
+	 */
+	char *precision_baseline;
 	enum estimate_kind estimator;      /* the per-point statistic reported (and aimed at) */
 	enum estimate_contended contended; /* what the estimate does with contended runs */
 	double contention_limit;           /* fraction of contended runs that flags a step */

@@ -68,6 +68,9 @@ int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct m
 		m->min_time_ns = 0;
 		m->remeasure = MANIFEST_PRECISION_REMEASURE;
 	}
+	if (manifest_get_string(c, root, "$", "precision_baseline", false, &m->precision_baseline) <
+	    0)
+		return -1;
 	e = (int)m->estimator;
 	if (manifest_get_enum(c, root, "$", "estimator", estimator_name, ESTIMATE_KIND_COUNT, &e) <
 	    0)
@@ -87,12 +90,34 @@ int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct m
 	return 0;
 }
 
+/* precision_baseline names a subject of the manifest, in precision mode, with another subject. */
+static int manifest_check_precision_baseline(struct manifest_ctx *c, const struct manifest *m)
+{
+	size_t i;
+
+	if (m->precision <= 0)
+		return manifest_fail(c, "$.precision_baseline",
+				     "applies only in precision mode (set \"precision\")");
+	for (i = 0; i < m->nsubjects; i++)
+		if (strcmp(m->subjects[i].id, m->precision_baseline) == 0)
+			break;
+	if (i == m->nsubjects)
+		return manifest_fail(c, "$.precision_baseline", "\"%s\" is not a subject's id",
+				     m->precision_baseline);
+	if (m->nsubjects < 2)
+		return manifest_fail(c, "$.precision_baseline",
+				     "needs another subject to compare with it");
+	return 0;
+}
+
 int manifest_finish_precision(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
 	uint32_t per_round = (m->min_runs + m->rounds - 1) / m->rounds;
 	uint64_t extra;
 
 	m->max_rounds = m->rounds;
+	if (m->precision_baseline != NULL && manifest_check_precision_baseline(c, m) < 0)
+		return -1;
 	if (m->precision <= 0)
 		return 0;
 	if (m->max_runs == 0)

@@ -52,8 +52,8 @@ static const struct export_param params[] = {{"y", "b"}, {"x", "1"}};
 
 static void test_json_schema(void)
 {
-	struct export_entry e[] = {{"a | b", &r3, params, 2, NULL},
-				   {"sleep 1.5", &r1, NULL, 0, NULL}};
+	struct export_entry e[] = {{"a | b", &r3, params, 2, NULL, NULL},
+				   {"sleep 1.5", &r1, NULL, 0, NULL, NULL}};
 	struct errbuf eb = {{0}};
 	cJSON *extra = cJSON_CreateObject(), *doc = NULL, *res, *item;
 	char path[128], *text;
@@ -137,7 +137,7 @@ static void test_json_empty_and_no_leftovers(void)
 
 static void test_json_unwritable(void)
 {
-	struct export_entry e[] = {{"x", &r1, NULL, 0, NULL}};
+	struct export_entry e[] = {{"x", &r1, NULL, 0, NULL, NULL}};
 	struct errbuf eb = {{0}};
 
 	CHECK_INT_EQ(export_json("/nonexistent-dir/x.json", e, 1, NULL, &eb), -1);
@@ -146,7 +146,7 @@ static void test_json_unwritable(void)
 
 static void test_csv(void)
 {
-	struct export_entry e[] = {{"a,\"b\"", &r3, params, 2, NULL}};
+	struct export_entry e[] = {{"a,\"b\"", &r3, params, 2, NULL, NULL}};
 	struct errbuf eb = {{0}};
 	char path[128], *text;
 
@@ -161,7 +161,8 @@ static void test_csv(void)
 
 static void test_markdown(void)
 {
-	struct export_entry e[] = {{"fast|x", &r3, NULL, 0, NULL}, {"slow", &r1, NULL, 0, NULL}};
+	struct export_entry e[] = {{"fast|x", &r3, NULL, 0, NULL, NULL},
+				   {"slow", &r1, NULL, 0, NULL, NULL}};
 	struct errbuf eb = {{0}};
 	char path[128], *text;
 
@@ -205,7 +206,7 @@ static void test_json_extras(void)
 				  .discarded_runs = 10,
 				  .steal = 0.01,
 				  .load1 = 2.5};
-	struct export_entry e = {"c", &r, NULL, 0, &x};
+	struct export_entry e = {"c", &r, NULL, 0, &x, NULL};
 	static const char *keys[] = {"command", "mean",       "stddev", "median",
 				     "user",    "system",     "min",    "max",
 				     "times",   "exit_codes", "nivcsw", "rarbench"};
@@ -284,6 +285,53 @@ static void test_json_extras(void)
 	cJSON_Delete(doc);
 }
 
+/* Manifest mode: each run's round, and each round's own estimate (the pairs of --compare). */
+static void test_json_rounds(void)
+{
+	static uint64_t w[12], u[12], sy[12];
+	static int codes[12];
+	static const uint32_t rounds[12] = {1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3};
+	struct measure_result r = {.n = 12,
+				   .wall_ns = w,
+				   .user_ns = u,
+				   .system_ns = sy,
+				   .exit_codes = codes,
+				   .complete = true};
+	struct export_extras x = {.estimator = ESTIMATE_MEDIAN,
+				  .contended = ESTIMATE_CONTENDED_KEEP,
+				  .has_point = true,
+				  .rounds = 2};
+	struct export_entry e = {"c", &r, NULL, 0, &x, rounds};
+	struct errbuf eb = {{0}};
+	cJSON *doc, *res, *re, *runs;
+
+	for (int i = 0; i < 12; i++) {
+		/* round 1 runs at 1.000..1.005 ms, round 3 at 2.000..2.005 ms */
+		w[i] = (i < 6 ? 1000000 : 2000000) + 1000 * (uint64_t)(i % 6);
+		u[i] = w[i] / 2;
+		sy[i] = 0;
+	}
+	doc = export_json_build(&e, 1, NULL, &eb);
+	CHECK(doc != NULL);
+	if (doc == NULL)
+		return;
+	res = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 0);
+	runs = cJSON_GetObjectItem(res, "run_rounds");
+	CHECK_INT_EQ(cJSON_GetArraySize(runs), 12);
+	CHECK_INT_EQ(cJSON_GetArrayItem(runs, 11)->valueint, 3);
+	re = cJSON_GetObjectItem(cJSON_GetObjectItem(res, "rarbench"), "round_estimates");
+	CHECK_INT_EQ(cJSON_GetArraySize(re), 2);
+	CHECK_INT_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(re, 0), "round")->valueint, 1);
+	CHECK_INT_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(re, 1), "round")->valueint, 3);
+	CHECK_INT_EQ(cJSON_GetObjectItem(cJSON_GetArrayItem(re, 1), "runs")->valueint, 6);
+	/* the median of 6: between the 3rd and 4th run */
+	CHECK(fabs(num(cJSON_GetObjectItem(cJSON_GetArrayItem(re, 0), "estimate")) - 0.0010025) <
+	      1e-12);
+	CHECK(fabs(num(cJSON_GetObjectItem(cJSON_GetArrayItem(re, 1), "estimate")) - 0.0020025) <
+	      1e-12);
+	cJSON_Delete(doc);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL)
@@ -294,6 +342,7 @@ int main(void)
 	RUN(test_csv);
 	RUN(test_markdown);
 	RUN(test_json_extras);
+	RUN(test_json_rounds);
 	{
 		static const char *files[] = {"out.json", "empty.json", "out.csv", "out.md"};
 		char path[128];

@@ -393,6 +393,31 @@ static void test_precision(void)
 		     "x.json: $.max_runs: 10000000 runs in rounds of 1 would take more than");
 }
 
+/* precision_baseline: a subject's id, in precision mode, with another subject to compare. */
+static void test_precision_baseline(void)
+{
+#define TWO_SUBJECTS                                                                               \
+	"\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"},{\"id\":\"doas\",\"format\":"      \
+	"\"doas\"}]"
+	struct manifest *m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":true,"
+				   "\"precision_baseline\":\"sudo\"," TWO_SUBJECTS "}",
+				   NULL);
+
+	CHECK(m != NULL && m->precision_baseline != NULL &&
+	      strcmp(m->precision_baseline, "sudo") == 0);
+	manifest_free(m);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":true,"
+		     "\"precision_baseline\":\"ghost\"," TWO_SUBJECTS "}",
+		     "x.json: $.precision_baseline: \"ghost\" is not a subject's id");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\","
+		     "\"precision_baseline\":\"sudo\"," TWO_SUBJECTS "}",
+		     "x.json: $.precision_baseline: applies only in precision mode");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":true,"
+		     "\"precision_baseline\":\"sudo\"," GOOD_SUBJECTS "}",
+		     "x.json: $.precision_baseline: needs another subject");
+#undef TWO_SUBJECTS
+}
+
 /*
  * max_policy_bytes: the issue's 10^6 tasks x 100 commands refused at load
  * under the default 256 MiB, in one line naming the point, the subject,
@@ -690,6 +715,7 @@ int main(void)
 	RUN(test_subject_build);
 	RUN(test_expand);
 	RUN(test_precision);
+	RUN(test_precision_baseline);
 	RUN(test_policy_bytes_cap);
 	RUN(test_policy_bytes_first_point_over);
 	RUN(test_min_time_bound);

@@ -1,0 +1,117 @@
+/* compare: a baseline subject against a candidate from one results set, paired in time when their
+ * runs were, with a verdict per quantity (rarplot --compare). */
+#ifndef RARPERF_COMPARE_H
+#define RARPERF_COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "errbuf.h"
+#include "paired.h"
+#include "results.h"
+#include "verdict.h"
+
+#define COMPARE_MAX_POINTS 4096
+#define COMPARE_NAME_MAX 64
+#define COMPARE_NOTES_MAX 6
+#define COMPARE_NOTE_LEN 200
+/* A fit with R² below this is too poor for its intercept and slope to be compared. */
+#define COMPARE_MIN_R2 0.9
+
+struct compare_opts {
+	const char *baseline, *candidate; /* subject names */
+	const char *axis;                 /* "nb_tasks": x of the fits */
+	double noise;                     /* 0.02: the threshold of "no change" */
+	const double *at;                 /* sizes where the times are compared */
+	size_t n_at;                      /* 0: the largest size measured */
+	bool allow_unpaired;              /* compare different sweeps (said in the verdict) */
+	bool use_weights;                 /* weight the fits by each point's standard error */
+	size_t resamples;                 /* bootstrap replicates; 0: PAIRED_DEFAULT_RESAMPLES */
+	size_t source; /* only the points of this file (results_point.source); SIZE_MAX: all */
+};
+
+/* One quantity: its paired and unpaired ratios, and the verdict on the one used. */
+struct compare_quantity {
+	char name[COMPARE_NAME_MAX]; /* "intercept", "slope", "time at 10000 tasks" */
+	struct paired_ratio paired, unpaired;
+	enum verdict_kind verdict; /* on paired when the comparison is paired, else unpaired */
+};
+
+struct compare_outcome {
+	bool paired;
+	char why_unpaired[COMPARE_NOTE_LEN]; /* "" when paired */
+	const char *stat;                    /* "estimate" or "median" */
+	size_t n_points, paired_points, resamples;
+	struct compare_quantity q[2 + PAIRED_MAX_AT];
+	size_t n_q;
+	double at[PAIRED_MAX_AT];
+	struct paired_ratio crossover;                   /* of the comparison used */
+	struct fit_line base, cand;                      /* the unpaired fits (y in seconds) */
+	char notes[COMPARE_NOTES_MAX][COMPARE_NOTE_LEN]; /* why a figure is unreliable */
+	size_t n_notes;
+	bool regressed, improved;
+};
+
+/*
+ * Compares o->candidate with o->baseline in res. Bad input (exit 2 for the
+ * caller) returns -1 with one line in eb: a subject missing (naming the
+ * subjects there are), measured on several hosts or in several files, the
+ * two measured at different points (naming the first one that differs), or
+ * different sweeps without allow_unpaired. Returns 0 and fills out.
+ */
+int compare_compute(const struct results *res, const struct compare_opts *o,
+		    struct compare_outcome *out, struct errbuf *eb);
+
+/*
+ * Prints the comparison section (Markdown, subject names through sanitize):
+ * the changelog line ("intercept −21 % [−25, −17] (improved), slope ..."),
+ * a table with the paired and the unpaired figures, the notes and the
+ * overall verdict.
+ */
+void compare_print(const struct compare_outcome *out, const struct compare_opts *o, FILE *f);
+
+/*
+ * Writes the comparison as TSV to path (atomic): quantity, method (paired
+ * or unpaired), ratio, lo, hi, verdict; one row per quantity and method.
+ */
+int compare_write_tsv(const struct compare_outcome *out, const char *path, struct errbuf *eb);
+
+/*
+ * compare_sweeps.c. The same comparison repeated over K sweeps (K files
+ * that each hold both subjects): each sweep compared on its own (paired),
+ * then, per quantity, the mean of the K ratios, their standard deviation
+ * and CV, the 95 % interval of the mean (t(K-1) sd / sqrt K, the verdict's)
+ * and the 95 % prediction interval of the next sweep's ratio (t(K-1) sd
+ * sqrt(1 + 1/K)): the between-sweep variation no single sweep can see.
+ */
+#define COMPARE_MAX_SWEEPS 64
+struct compare_across {
+	size_t k, n_q;
+	char names[2 + PAIRED_MAX_AT][COMPARE_NAME_MAX];
+	double mean[2 + PAIRED_MAX_AT], sd[2 + PAIRED_MAX_AT];
+	struct paired_ratio ci[2 + PAIRED_MAX_AT], next[2 + PAIRED_MAX_AT];
+	enum verdict_kind verdict[2 + PAIRED_MAX_AT];
+	size_t held[2 + PAIRED_MAX_AT]; /* (sweep, other sweep) pairs whose interval held it */
+	bool regressed, improved;
+};
+
+/*
+ * The sweeps of res that hold o's subjects, in file order, into source[]
+ * (at most COMPARE_MAX_SWEEPS); 0 when some file holds one subject without
+ * the other (then the files are not sweeps of both). Returns the count.
+ */
+size_t compare_sweeps_find(const struct results *res, const struct compare_opts *o, size_t *source);
+
+/*
+ * Compares every sweep (per[i] for source[i], i < k, each with o and
+ * o->source set) and fills across. Returns 0, or -1 with eb naming the file.
+ */
+int compare_sweeps(const struct results *res, const struct compare_opts *o, const size_t *source,
+		   size_t k, struct compare_outcome *per, struct compare_across *across,
+		   struct errbuf *eb);
+
+/* Prints each sweep's changelog line, then the across-sweeps table and verdict. */
+void compare_sweeps_print(const struct compare_across *a, const struct compare_outcome *per,
+			  const struct compare_opts *o, FILE *f);
+
+#endif

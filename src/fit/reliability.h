@@ -1,0 +1,31 @@
+/* reliability: which fits of a report should not be believed, and why (pure but for printing). */
+#ifndef RARPERF_RELIABILITY_H
+#define RARPERF_RELIABILITY_H
+
+#include <stdio.h>
+
+#include "fitreport.h"
+
+/* A fit with R² below this is too poor for its intercept and slope to mean much. */
+#define RELIABILITY_MIN_R2 0.9
+
+/*
+ * Whether H slopes b[h] with standard errors s[h] disagree beyond their
+ * intervals: Cochran's Q = sum ((b - weighted mean) / s)^2 above the 99 %
+ * quantile of chi-square with H - 1 degrees of freedom (Wilson-Hilferty).
+ * *q gets Q. False for fewer than 2 slopes or a standard error that is not
+ * > 0.
+ */
+bool reliability_hosts_disagree(const double *b, const double *s, size_t h, double *q);
+
+/*
+ * Prints, after the report's table, one line per thing that makes a figure
+ * unreliable, each "unreliable: ...": a fit with R² below
+ * RELIABILITY_MIN_R2, a slope whose 95 % interval reaches 0 or below, and
+ * per subject x format with several hosts, hosts whose slopes disagree
+ * beyond their intervals. Prints nothing when nothing is found (names
+ * through sanitize's Markdown mode).
+ */
+void reliability_print(const struct fitreport *rep, FILE *f);
+
+#endif

@@ -1,0 +1,67 @@
+/* verdict: improved / regressed / no change of a ratio with its interval (verdict.h). */
+#include "verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+
+enum verdict_kind verdict_judge(const struct paired_ratio *r, double noise)
+{
+	if (!isfinite(r->value) || !isfinite(r->lo) || !isfinite(r->hi))
+		return VERDICT_UNKNOWN;
+	if (r->lo - 1 > noise)
+		return VERDICT_REGRESSED;
+	if (r->hi - 1 < -noise)
+		return VERDICT_IMPROVED;
+	return VERDICT_NO_CHANGE;
+}
+
+const char *verdict_name(enum verdict_kind v)
+{
+	switch (v) {
+	case VERDICT_IMPROVED:
+		return "improved";
+	case VERDICT_REGRESSED:
+		return "regressed";
+	case VERDICT_NO_CHANGE:
+		return "no change";
+	case VERDICT_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+/* One signed number, rounded to decimals first so that -0.04 prints as 0.0. */
+static void verdict_signed(double pct, int decimals, char *buf, size_t size)
+{
+	double scale = decimals ? 10.0 : 1.0, v = round(pct * scale) / scale;
+
+	if (!isfinite(pct))
+		snprintf(buf, size, "n/a");
+	else if (v < 0)
+		snprintf(buf, size, "\u2212%.*f", decimals, -v);
+	else if (v > 0)
+		snprintf(buf, size, "+%.*f", decimals, v);
+	else
+		snprintf(buf, size, "%.*f", decimals, 0.0);
+}
+
+void verdict_format_pct(const struct paired_ratio *r, char *buf, size_t size)
+{
+	double v = 100 * (r->value - 1), lo = 100 * (r->lo - 1), hi = 100 * (r->hi - 1);
+	double big = fabs(v);
+	char a[32], b[32], c[32];
+	int d;
+
+	if (isfinite(lo) && fabs(lo) > big)
+		big = fabs(lo);
+	if (isfinite(hi) && fabs(hi) > big)
+		big = fabs(hi);
+	d = big >= 9.95 ? 0 : 1;
+	verdict_signed(v, d, a, sizeof(a));
+	verdict_signed(lo, d, b, sizeof(b));
+	verdict_signed(hi, d, c, sizeof(c));
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, size, "%s %% [%s, %s]", a, b, c);
+	else
+		snprintf(buf, size, "%s %% [no interval]", a);
+}

@@ -1,0 +1,192 @@
+/* compare_cli: rarplot --compare, its options and exit status (compare_cli.h). */
+#include "compare_cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomicfile.h"
+#include "fileio.h"
+#include "sanitize.h"
+
+#define COMPARE_CLI_OK 0
+#define COMPARE_CLI_REGRESSED 1
+#define COMPARE_CLI_USAGE 2
+
+void compare_cli_defaults(struct compare_cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->noise = VERDICT_DEFAULT_NOISE;
+}
+
+static int compare_cli_bad(const char *opt, const char *arg, const char *what)
+{
+	fprintf(stderr, "rarplot: %s ", opt);
+	sanitize_fputs(arg, SANITIZE_TEXT, stderr);
+	fprintf(stderr, ": %s\n", what);
+	return -1;
+}
+
+/* "BASELINE:CANDIDATE" into c. */
+static int compare_cli_pair(struct compare_cli *c, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	size_t nb = colon != NULL ? (size_t)(colon - arg) : 0;
+
+	if (colon == NULL || nb == 0 || colon[1] == '\0' || strchr(colon + 1, ':') != NULL)
+		return compare_cli_bad("--compare", arg, "use BASELINE:CANDIDATE (subject names)");
+	if (nb >= sizeof(c->baseline) || strlen(colon + 1) >= sizeof(c->candidate))
+		return compare_cli_bad("--compare", arg, "a subject name is too long");
+	memcpy(c->baseline, arg, nb);
+	c->baseline[nb] = '\0';
+	snprintf(c->candidate, sizeof(c->candidate), "%s", colon + 1);
+	c->pair = arg;
+	return 0;
+}
+
+/* "2%" or "2": a percentage in [0, 100) into c->noise as a fraction. */
+static int compare_cli_noise(struct compare_cli *c, const char *arg)
+{
+	char *end = NULL;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end != '\0' || errno != 0 || !(v >= 0 && v < 100))
+		return compare_cli_bad("--noise", arg, "use a percentage such as 2%");
+	c->noise = v / 100;
+	return 0;
+}
+
+/* "100,10000": sizes > 0. */
+static int compare_cli_at(struct compare_cli *c, const char *arg)
+{
+	const char *p = arg;
+
+	c->n_at = 0;
+	while (*p != '\0') {
+		char *end = NULL;
+		double v;
+
+		errno = 0;
+		v = strtod(p, &end);
+		if (end == p || errno != 0 || !isfinite(v) || v < 0 ||
+		    (*end != ',' && *end != '\0'))
+			return compare_cli_bad("--at", arg, "use sizes separated by commas");
+		if (c->n_at == PAIRED_MAX_AT)
+			return compare_cli_bad("--at", arg, "too many sizes (16 at most)");
+		c->at[c->n_at++] = v;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return c->n_at > 0 ? 0 : compare_cli_bad("--at", arg, "no size");
+}
+
+int compare_cli_option(struct compare_cli *c, int which, const char *arg)
+{
+	switch (which) {
+	case 'c':
+		return compare_cli_pair(c, arg);
+	case 'n':
+		return compare_cli_noise(c, arg);
+	case 'a':
+		return compare_cli_at(c, arg);
+	default:
+		c->allow_unpaired = true;
+		return 0;
+	}
+}
+
+/* DIR/comparison.md (the section) and DIR/comparison.tsv. */
+static int compare_cli_write(const struct compare_outcome *out, const struct compare_opts *o,
+			     const char *dir, struct errbuf *eb)
+{
+	struct atomicfile *af;
+	char path[PATH_MAX];
+
+	if (fileio_mkdirs(dir, eb) != 0)
+		return -1;
+	if (snprintf(path, sizeof(path), "%s/comparison.md", dir) >= (int)sizeof(path))
+		return errbuf_set(eb, "%s: path too long", dir);
+	af = atomicfile_open(path, 0644, eb);
+	if (af == NULL)
+		return -1;
+	compare_print(out, o, atomicfile_stream(af));
+	if (atomicfile_commit(af, eb) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/comparison.tsv", dir);
+	return compare_write_tsv(out, path, eb);
+}
+
+/* Several sweeps of both subjects: each compared, then what varies between them. */
+static int compare_cli_sweeps(const struct compare_opts *o, const struct results *res,
+			      const size_t *source, size_t k, const char *out_dir)
+{
+	struct compare_outcome *per = calloc(k, sizeof(*per));
+	struct compare_across *a = calloc(1, sizeof(*a));
+	struct errbuf eb = {{0}};
+	int status = COMPARE_CLI_USAGE;
+
+	if (per == NULL || a == NULL) {
+		errbuf_set(&eb, "out of memory");
+		goto fail;
+	}
+	if (compare_sweeps(res, o, source, k, per, a, &eb) != 0)
+		goto fail;
+	compare_sweeps_print(a, per, o, stdout);
+	status = a->regressed ? COMPARE_CLI_REGRESSED : COMPARE_CLI_OK;
+	if (out_dir != NULL)
+		fputs("rarplot: -o: several sweeps are printed only\n", stderr);
+	goto out;
+fail:
+	fputs("rarplot: ", stderr);
+	sanitize_fputs(eb.msg, SANITIZE_TEXT, stderr);
+	fputc('\n', stderr);
+out:
+	free(a);
+	free(per);
+	return status;
+}
+
+int compare_cli_run(const struct compare_cli *c, const struct results *res, const char *axis,
+		    bool use_weights, const char *out_dir)
+{
+	struct compare_opts o = {c->baseline, c->candidate,      axis,        c->noise, c->at,
+				 c->n_at,     c->allow_unpaired, use_weights, 0,        SIZE_MAX};
+	struct compare_outcome *out = calloc(1, sizeof(*out));
+	struct errbuf eb = {{0}};
+	int status = COMPARE_CLI_USAGE;
+
+	size_t source[COMPARE_MAX_SWEEPS], k;
+
+	if (out == NULL) {
+		fputs("rarplot: out of memory\n", stderr);
+		return COMPARE_CLI_USAGE;
+	}
+	k = compare_sweeps_find(res, &o, source);
+	if (k >= 2) {
+		free(out);
+		return compare_cli_sweeps(&o, res, source, k, out_dir);
+	}
+	if (compare_compute(res, &o, out, &eb) != 0)
+		goto fail;
+	compare_print(out, &o, stdout);
+	status = out->regressed ? COMPARE_CLI_REGRESSED : COMPARE_CLI_OK;
+	if (out_dir != NULL && compare_cli_write(out, &o, out_dir, &eb) != 0) {
+		status = COMPARE_CLI_REGRESSED;
+		goto fail;
+	}
+	goto out;
+fail:
+	fputs("rarplot: ", stderr);
+	sanitize_fputs(eb.msg, SANITIZE_TEXT, stderr);
+	fputc('\n', stderr);
+out:
+	free(out);
+	return status;
+}

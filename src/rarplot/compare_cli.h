@@ -1,0 +1,36 @@
+/* compare_cli: rarplot --compare BASELINE:CANDIDATE, its options, its output and exit status. */
+#ifndef RARPLOT_COMPARE_CLI_H
+#define RARPLOT_COMPARE_CLI_H
+
+#include <stdbool.h>
+
+#include "compare.h"
+#include "results.h"
+
+struct compare_cli {
+	const char *pair; /* "BASELINE:CANDIDATE"; NULL: no comparison asked */
+	char baseline[COMPARE_NAME_MAX], candidate[COMPARE_NAME_MAX];
+	double noise; /* fraction */
+	double at[PAIRED_MAX_AT];
+	size_t n_at;
+	bool allow_unpaired;
+};
+
+void compare_cli_defaults(struct compare_cli *c);
+
+/*
+ * One option: 'c' --compare, 'n' --noise, 'a' --at, 'u' --allow-unpaired.
+ * Returns 0, or -1 after printing "rarplot: --opt ...: what" on stderr.
+ */
+int compare_cli_option(struct compare_cli *c, int which, const char *arg);
+
+/*
+ * Compares and prints the section on stdout; with out_dir (may be NULL)
+ * also writes out_dir/comparison.md and comparison.tsv. Returns the exit
+ * status: 0 nothing regressed, 1 something did (or an output failed), 2 bad
+ * input (the message on stderr).
+ */
+int compare_cli_run(const struct compare_cli *c, const struct results *res, const char *axis,
+		    bool use_weights, const char *out_dir);
+
+#endif

@@ -1,0 +1,103 @@
+#!/bin/bash
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+# 65-compare: rarplot --compare on real sweeps of the provisioned prefix (sudo and doas, small):
+# rarbench exports each run's round and each round's estimate; a candidate with a far steeper
+# slope (doas against sudo) is a regression (exit 1); the exit status always agrees with the
+# verdicts printed; bad input exits 2 in one line naming it (a missing subject, different
+# points, two sweeps without --allow-unpaired); two sweeps of both are compared across sweeps;
+# --allow-unpaired says so in the verdict; the
+# synthetic fixtures (tests/fixtures/compare) give their known verdicts.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+rarbench=$PWD/bin/rarbench
+rarplot=$PWD/bin/rarplot
+fx=tests/fixtures/compare
+. tests/lib/tap.sh
+need jq
+need_prefix "$prefix"
+user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
+work=$(mktemp -d /tmp/rarperf-it-compare-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# compare ARGS...: runs rarplot --compare, its stdout in $work/out, stderr in $work/err, status in rc.
+compare() {
+	rc=0
+	"$rarplot" --compare "$@" >"$work/out" 2>"$work/err" || rc=$?
+}
+
+# --- synthetic fixtures: known verdicts and exit statuses ---
+compare base:cand "$fx/paired.json"
+check "fixture: intercept regressed, slope improved, exit 1" \
+	[ "$rc" -eq 1 ] && grep -q '^intercept +20 % \[.*\] (regressed), slope −25 % \[.*\] (improved)' "$work/out"
+compare base:cand --at 10,3000 "$fx/same.json"
+check "fixture: the same line is no change on every quantity, exit 0" \
+	[ "$rc" -eq 0 ] && [ "$(grep -o '(no change)' "$work/out" | wc -l)" -eq 4 ]
+compare base:cand "$fx/points.json"
+check "fixture: different points exit 2 naming the size" \
+	[ "$rc" -eq 2 ] && grep -q 'different points: base has nb_tasks=3000, cand has not' "$work/err"
+compare base:cand "$fx/norounds.json"
+check "fixture: no per-round estimates is refused (exit 2)" \
+	[ "$rc" -eq 2 ] && grep -q 'not paired: .*no per-round estimates' "$work/err"
+compare base:cand --noise 2x "$fx/paired.json"
+check "a bad --noise is a usage error (exit 2)" [ "$rc" -eq 2 ]
+
+# --- two tiny real sweeps ---
+# sweep NAME TASKS: sudo and doas, 3 rounds of 10 runs per point.
+sweep() {
+	cat >"$work/$1.json" <<JSON
+{"name": "$1", "subjects": [{"id": "sudo", "format": "sudoers"}, {"id": "doas", "format": "doas"}],
+ "axes": {"nb_tasks": $2}, "bench_user": "$user", "rounds": 3,
+ "warmup": 3, "min_runs": 30, "max_runs": 30, "min_time_s": 0}
+JSON
+	"$rarbench" --manifest "$work/$1.json" --prefix "$prefix" --wait --out "$work/$1" \
+		--progress none 2>"$work/$1.err"
+}
+sweep a '[1, 1000, 3000, 6000]'
+check "sweep a exits 0" [ "$?" -eq 0 ] || sed 's/^/    /' "$work/a.err"
+sweep b '[1, 1000, 6000]'
+check "sweep b exits 0" [ "$?" -eq 0 ] || sed 's/^/    /' "$work/b.err"
+res=$work/a/results.json
+check "each result has run_rounds, one per run, rounds 1..3" \
+	[ "$(jq '[.results[] | (.run_rounds | length) == (.times | length) and (.run_rounds | unique) == [1,2,3]] | all' "$res")" = true ]
+check "each result has 3 round_estimates, each 10 runs" \
+	[ "$(jq '[.results[].rarbench.round_estimates | length == 3 and all(.runs == 10)] | all' "$res")" = true ]
+
+compare sudo:doas --at 6000 "$res"
+check "doas against sudo (slope about twice sudo's): regressed, exit 1" \
+	[ "$rc" -eq 1 ] && grep -q '^intercept .*, slope +[0-9.]* % \[.*\] (regressed)' "$work/out" &&
+	grep -q 'Paired: ' "$work/out"
+compare doas:sudo "$res"
+if grep -q '(regressed)' "$work/out"; then want=1; else want=0; fi
+check "sudo against doas: the exit status ($rc) agrees with the verdicts printed" [ "$rc" -eq "$want" ]
+compare sudo:sr-cbor "$res"
+check "a candidate missing from the results: exit 2 naming it and the subjects there are" \
+	[ "$rc" -eq 2 ] && grep -q 'candidate sr-cbor: not in the results (subjects: sudo, doas)' "$work/err"
+compare sudo:doas "$work/a/results.json" "$work/b/results.json"
+# Two sweeps give t(1) = 12.7: the verdict across them depends on how far they differ, so the
+# check is that the exit status agrees with the table, not what the verdict is.
+if grep -q '| regressed |$' "$work/out"; then want=1; else want=0; fi
+check "two sweeps of both: each compared, then across sweeps (CV, next sweep, held); exit $rc agrees" \
+	[ "$rc" -eq "$want" ] && grep -q '^## doas against sudo over 2 sweeps$' "$work/out" &&
+	[ "$(grep -c '^- sweep [12]: intercept ' "$work/out")" -eq 2 ] &&
+	grep -Eq '^\| slope \| [0-9.]+ \[[-0-9.]+, [0-9.]+\] \| [0-9.]+ % \| .* \| [0-2]/2 \| (regressed|no change|improved) \|$' "$work/out"
+jq '{results: [.results[] | select(.parameters.subject == "sudo")]}' "$work/b/results.json" >"$work/sudo-only.json"
+compare sudo:doas "$work/a/results.json" "$work/sudo-only.json"
+check "a subject in two files, the other in one: exit 2 (compare one sweep)" \
+	[ "$rc" -eq 2 ] && grep -q 'in several files' "$work/err"
+jq '{results: [.results[] | select(.parameters.subject == "sudo")]}' "$work/a/results.json" >"$work/sudo-a.json"
+jq '{results: [.results[] | select(.parameters.subject == "doas")]}' "$work/b/results.json" >"$work/doas-b.json"
+compare sudo:doas "$work/sudo-a.json" "$work/doas-b.json"
+check "baseline and candidate measured at different points: exit 2 naming the first" \
+	[ "$rc" -eq 2 ] && grep -q 'different points: nb_tasks=3000 for sudo, nb_tasks=6000 for doas' "$work/err"
+jq '{results: [.results[] | select(.parameters.subject == "doas" and .parameters.nb_tasks != "3000")]}' \
+	"$work/a/results.json" >"$work/doas-a.json"
+jq '{results: [.results[] | select(.parameters.subject == "sudo")]}' "$work/b/results.json" >"$work/sudo-b.json"
+compare sudo:doas "$work/sudo-b.json" "$work/doas-a.json"
+check "different sweeps: refused without --allow-unpaired (exit 2)" \
+	[ "$rc" -eq 2 ] && grep -q 'not paired: baseline and candidate come from different files' "$work/err"
+compare sudo:doas --allow-unpaired -o "$work/cmp" "$work/sudo-b.json" "$work/doas-a.json"
+check "--allow-unpaired: compared, the verdict says unpaired, comparison.tsv written" \
+	[ "$rc" -le 1 ] && grep -q '^Verdict: .* (unpaired)\.$' "$work/out" &&
+	[ "$(head -1 "$work/cmp/comparison.tsv")" = "$(printf 'quantity\tmethod\tratio\tlo\thi\tverdict')" ]
+tap_status

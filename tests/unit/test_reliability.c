@@ -1,0 +1,66 @@
+/* test_reliability: the notes that call a report's fits unreliable, and when they stay silent. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "reliability.h"
+
+static void test_hosts_disagree(void)
+{
+	double b_same[3] = {1.00, 1.01, 0.99}, b_far[3] = {1.0, 1.5, 0.5};
+	double s[3] = {0.02, 0.02, 0.02}, zero[3] = {0.02, 0, 0.02}, q;
+
+	CHECK(!reliability_hosts_disagree(b_same, s, 3, &q));
+	CHECK(q < 9.21);
+	CHECK(reliability_hosts_disagree(b_far, s, 3, &q));
+	CHECK(fabs(q - 1250) < 1e-6); /* (0 + 0.5^2 + 0.5^2) / 0.02^2 */
+	CHECK(!reliability_hosts_disagree(b_far, zero, 3, &q));
+	CHECK(!reliability_hosts_disagree(b_far, s, 1, &q));
+}
+
+/* A report of three fits: a good one, a flat one with a poor R², and a good one on a 2nd host. */
+static void test_print(void)
+{
+	struct plotseries ser[3] = {{"sudo", "sudoers", "h1", NULL, 0, 0, 0, 0, false},
+				    {"doas", "doas", "h1", NULL, 0, 0, 0, 0, false},
+				    {"sudo", "sudoers", "h2", NULL, 0, 0, 0, 0, false}};
+	struct plotseries_set set = {NULL, NULL, ser, 3, 2};
+	struct fitreport_row rows[3];
+	struct fitreport rep = {&set, NULL, "sudo", rows, 3};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 3; i++) {
+		rows[i].series = &ser[i];
+		rows[i].fit = (struct fit_line){1, 0.002, 0.01, 0.00001, 0, 0.99, 0, 14, 14, true};
+	}
+	rows[1].fit.slope = -0.0001;
+	rows[1].fit.r2 = 0.07;
+	rows[2].fit.slope = 0.004; /* twice h1's, 200 standard errors away */
+	f = open_memstream(&text, &len);
+	reliability_print(&rep, f);
+	fclose(f);
+	CHECK(strstr(text, "unreliable: doas doas on h1: R² 0.07, the points do not lie on a line; "
+			   "the slope's 95 % interval reaches 0 or below\n") != NULL);
+	CHECK(strstr(text, "unreliable: sudo sudoers: its 2 hosts' slopes disagree") != NULL);
+	CHECK(strstr(text, "unreliable: sudo sudoers on") == NULL);
+	free(text);
+	/* Nothing to say: nothing printed (the report stays as it was). */
+	rows[1].fit = rows[0].fit;
+	rows[2].fit = rows[0].fit;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	reliability_print(&rep, f);
+	fclose(f);
+	CHECK_INT_EQ(len, 0);
+	free(text);
+}
+
+int main(void)
+{
+	RUN(test_hosts_disagree);
+	RUN(test_print);
+	return HARNESS_EXIT();
+}
