@@ -56,7 +56,9 @@ struct runner_subject {
 	char *skip_reason;      /* non-NULL: missing on this host */
 	struct proc_cmd *cmd;   /* measured: output to /dev/null */
 	struct proc_cmd *check; /* the grant check: output kept to quote it */
-	struct mntns *mntns;    /* ms->policy_mount_at: where its runs see the policy */
+	struct mntns *mntns;    /* policy_mount_at, pam_dir: what its runs see in /etc */
+	char *pam_dir;          /* the PAM service files shown at /etc/pam.d; NULL: the host's */
+	char *pam_service;      /* facts.json's pam_service of its tool; NULL: none known */
 };
 
 /*
@@ -186,6 +188,19 @@ int runner_resolve_subjects(struct runner *r, struct errbuf *eb);
 
 /* Frees r->problems. */
 void runner_problems_clear(struct runner *r);
+
+/* runner_pam.c. Subject i's PAM files (manifest "pam", facts.json's tool, which may be NULL):
+ * sets pam_dir and pam_service; problems go to r->problems. 0, or -1 (out of memory). */
+int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct errbuf *eb);
+/* The subject's namespace: its policy at policy_mount_at (policy_abs, or NULL for none) and
+ * every file of pam_dir at /etc/pam.d/<name>. NULL with eb on failure. */
+struct mntns *runner_pam_mntns(const struct runner_subject *s, const char *policy_abs,
+			       struct errbuf *eb);
+/* After a failed grant check: "; PAM service S (DIR): module M is in none of ..." for the first
+ * missing module of the subject's stack, or "" when none is missing. */
+void runner_pam_explain(const struct runner_subject *s, char *buf, size_t len);
+/* meta.pam: per measured subject, its PAM service and the files shown at /etc/pam.d. */
+cJSON *runner_pam_meta(const struct runner *r);
 
 /*
  * Appends one problem line "MANIFEST: PATH: what" (printf-style what) to

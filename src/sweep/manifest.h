@@ -105,6 +105,11 @@ struct manifest_env {
 size_t manifest_limit_count(void);
 const char *manifest_limit_name(size_t i, int *resource);
 
+enum manifest_pam { MANIFEST_PAM_AUTO, MANIFEST_PAM_OFF, MANIFEST_PAM_ON };
+
+/* Where the playbook stores Debian's PAM service files of the PAM subjects. */
+#define MANIFEST_PAM_DIR_DEFAULT "{prefix}/share/rarperf/pam.d"
+
 /* One tool measured at every point. Strings may hold {prefix} and {command}. */
 struct manifest_subject {
 	char *id;
@@ -128,7 +133,14 @@ struct manifest_subject {
 	enum sudoers_layout sudoers_layout;
 	/* A program missing from the prefix skips the subject (with a warning) instead of
 	 * failing the run; absent from facts.json skips it anyway. */
-	bool optional;
+	bool optional;	/*
+	 * "pam": which PAM service files its runs see at /etc/pam.d (experiments/README.md).
+	 * AUTO (key absent): the prefix's ({prefix}/share/rarperf/pam.d) when facts.json says
+	 * the tool opens PAM and records its stack, else the host's; OFF (false): the host's;
+	 * ON (true or a directory): pam_dir's, shown in the subject's private mount namespace.
+	 */
+	enum manifest_pam pam;
+	char *pam_dir; /* ON: the directory (may hold {prefix}); else NULL */
 };
 
 struct manifest_axis {

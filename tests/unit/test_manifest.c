@@ -184,6 +184,15 @@ static void test_bad_manifests(void)
 	    "\"format\":\"sudoers\",\"policy_mount_at\":\"etc/sudoers-rs\"}]}",
 	    "$.subjects[0].policy_mount_at: \"etc/sudoers-rs\": expected an absolute path");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"pam\":1}]}",
+		     "$.subjects[0].pam: expected true, false or a directory, got a number");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"pam\":\"pam.d\"}]}",
+		     "$.subjects[0].pam: \"pam.d\": expected an absolute directory or {prefix}/...");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"pam\":\"/{prefx}/p\"}]}",
+		     "$.subjects[0].pam: unknown placeholder");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
 		     "\"format\":\"doas\",\"sudoers_layout\":\"per-task\"}]}",
 		     "$.subjects[0].sudoers_layout: only a sudoers subject has one");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
@@ -240,7 +249,10 @@ static void test_subject_dialects(void)
 		  "{\"id\":\"sudo-rs\",\"format\":\"sudoers\",\"program\":\"{prefix}/bin/sudo-rs\","
 		  "\"policy\":\"{prefix}/etc/sudoers-rs\",\"policy_mount_at\":\"/etc/sudoers-rs\","
 		  "\"sudoers_layout\":\"per-task\"},"
-		  "{\"id\":\"sr-cbor-4.0.3\",\"format\":\"rar-cbor\",\"rar_version\":\"4.0.3\"}]}",
+		  "{\"id\":\"sr-cbor-4.0.3\",\"format\":\"rar-cbor\",\"rar_version\":\"4.0.3\"},"
+		  "{\"id\":\"sudo-pam\",\"format\":\"sudoers\",\"pam\":true},"
+		  "{\"id\":\"doas\",\"format\":\"doas\",\"pam\":false},"
+		  "{\"id\":\"doas-x\",\"format\":\"doas\",\"pam\":\"/tmp/pam.d\"}]}",
 		  &eb);
 
 	CHECK(m != NULL);
@@ -255,6 +267,12 @@ static void test_subject_dialects(void)
 	CHECK_STR_EQ(m->subjects[1].policy_mount_at, "/etc/sudoers-rs");
 	CHECK_STR_EQ(m->subjects[2].rar_version, "4.0.3");
 	CHECK(m->subjects[0].rar_version == NULL);
+	CHECK_INT_EQ(m->subjects[0].pam, MANIFEST_PAM_AUTO);
+	CHECK(m->subjects[0].pam_dir == NULL);
+	CHECK_INT_EQ(m->subjects[3].pam, MANIFEST_PAM_ON);
+	CHECK_STR_EQ(m->subjects[3].pam_dir, MANIFEST_PAM_DIR_DEFAULT);
+	CHECK_INT_EQ(m->subjects[4].pam, MANIFEST_PAM_OFF);
+	CHECK_STR_EQ(m->subjects[5].pam_dir, "/tmp/pam.d");
 	manifest_free(m);
 }
 
