@@ -147,6 +147,10 @@ int runner_env_check(struct runner *r, struct errbuf *eb);
  */
 int runner_env_setup(struct runner *r, struct errbuf *eb);
 
+/* Gives every subject's grant check and measured command the swept limit's value at pt (a no-op
+ * without a swept limit). 0, or -1 when a command has no pin for it (cannot happen). */
+int runner_env_apply_point(struct runner *r, const struct sweep_point *pt);
+
 /*
  * runner_plan.c. The pilot: at the sweep's smallest and largest point, the
  * policies written, the grants checked and each subject measured a few

@@ -130,8 +130,8 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t round, size_t step,
 		    uint32_t attempt, uint64_t *discarded)
 {
-	char values[MANIFEST_AXIS_COUNT + 2][16];
-	const char *names[MANIFEST_AXIS_COUNT + 2], *vals[MANIFEST_AXIS_COUNT + 2];
+	char values[MANIFEST_AXIS_COUNT + 3][24];
+	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
 	struct errbuf eb = {0}, deny = {0};
 	size_t np = 0;
 	int a, rc;
@@ -140,6 +140,12 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 		snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
 		names[np] = manifest_axis_name(a);
 		vals[np] = values[np];
+	}
+	if (r->m->env.nlimit_values > 0) {
+		snprintf(values[np], sizeof(values[np]), "%llu", (unsigned long long)pt->limit);
+		names[np] = r->m->env.limits[r->m->env.limit_axis].name;
+		vals[np] = values[np];
+		np++;
 	}
 	if (r->m->repetitions > 1) {
 		snprintf(values[np], sizeof(values[np]), "%u", pt->repetition);
@@ -161,6 +167,11 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 	if (runner_point_write_policies(r, pt, &eb) < 0) {
 		errbuf_prefix(&eb, "point %zu", pt->index + 1);
 		report(r, eb.msg);
+		runner_point_write_denial(r, &eb);
+		return 1;
+	}
+	if (runner_env_apply_point(r, pt) < 0) {
+		report(r, "a swept limit without its pin");
 		runner_point_write_denial(r, &eb);
 		return 1;
 	}

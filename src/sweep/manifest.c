@@ -452,7 +452,8 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 		return manifest_fail(c, "$.rounds",
 				     "%u is above min_runs (%u): each round needs a run", m->rounds,
 				     m->min_runs);
-	if ((uint64_t)m->repetitions * m->axes[0].n * m->axes[1].n * m->axes[2].n * m->axes[3].n >
+	if ((uint64_t)m->repetitions * m->axes[0].n * m->axes[1].n * m->axes[2].n * m->axes[3].n *
+		(m->env.nlimit_values > 0 ? m->env.nlimit_values : 1) >
 	    MANIFEST_POINTS_MAX)
 		return manifest_fail(c, "$.repetitions", "more than %u points in all",
 				     MANIFEST_POINTS_MAX);

@@ -71,6 +71,8 @@ enum manifest_axis_id {
 #define MANIFEST_ENV_MAX 64
 #define MANIFEST_CPUS_MAX 256
 #define MANIFEST_LIMITS_MAX 16
+/* Values of the one limit a manifest may sweep ("limits": {"nofile": [1024, 65536]}). */
+#define MANIFEST_LIMIT_VALUES_MAX 16
 
 /* One resource limit set on every measured child (soft and hard both). */
 struct manifest_limit {
@@ -92,6 +94,13 @@ struct manifest_limit {
 struct manifest_env {
 	struct manifest_limit limits[MANIFEST_LIMITS_MAX];
 	size_t nlimits;
+	/*
+	 * A limit given as an array is an axis of the sweep: every point is measured at each
+	 * value (sweep.c), limits[limit_axis] holding the first. nlimit_values 0: no such axis.
+	 */
+	size_t limit_axis;
+	uint64_t limit_values[MANIFEST_LIMIT_VALUES_MAX];
+	size_t nlimit_values;
 	bool has_env;
 	char **env; /* "NAME=value", NULL-terminated */
 	size_t nenv;

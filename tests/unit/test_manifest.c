@@ -614,6 +614,34 @@ static void test_pinned_environment(void)
 		     "$.cwd: must be an absolute path");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"cpus\":[0,0]," GOOD_SUBJECTS "}",
 		     "$.cpus[1]: CPU 0 given twice");
+	/* A limit given as an array is swept: ascending, positive, one such limit. */
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"stack\":8388608,"
+		  "\"nofile\":[1024,65536,1048576]}," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK_INT_EQ(m->env.nlimit_values, 3);
+		CHECK_INT_EQ(m->env.limit_axis, 1);
+		CHECK_STR_EQ(m->env.limits[1].name, "nofile");
+		CHECK_INT_EQ(m->env.limits[1].value, 1024);
+		CHECK_INT_EQ(m->env.limit_values[2], 1048576);
+	}
+	manifest_free(m);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[1024,"
+		     "512]}," GOOD_SUBJECTS "}",
+		     "$.limits.nofile[1]: 512: expected values in increasing order");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[0]},"
+		     GOOD_SUBJECTS "}",
+		     "$.limits.nofile[0]");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[]},"
+		     GOOD_SUBJECTS "}",
+		     "$.limits.nofile: expected 1 to 16 values");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[1,2],"
+		     "\"stack\":[1,2]}," GOOD_SUBJECTS "}",
+		     "$.limits.stack: only one limit may be swept (nofile already is)");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[1,"
+		     "\"x\"]}," GOOD_SUBJECTS "}",
+		     "$.limits.nofile[1]");
 }
 
 /* Every problem in one pass, one line each with its path; the first is eb's. */
