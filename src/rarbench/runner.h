@@ -41,6 +41,8 @@ struct runner_config {
 	bool wait;    /* wait for the prefix's lock instead of exiting RUNNER_EXIT_BUSY */
 	bool dry_run; /* check and plan, touch nothing (runner_plan.c) */
 	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
+	/* with dry_run: skip the checks of this host's own environment (rarlab's controller) */
+	bool not_this_host;
 	enum progress_mode progress;
 };
 

@@ -23,7 +23,7 @@ static void usage(FILE *f)
 {
 	fputs(
 	    "Usage: rarbench --manifest FILE [--out DIR] [--resume] [--progress bar|jsonl|none]\n"
-	    "                [--prefix DIR] [--wait] [--dry-run [--pilot]]\n"
+	    "                [--prefix DIR] [--wait] [--dry-run [--pilot | --not-this-host]]\n"
 	    "Runs the experiment described by the manifest FILE: for every point of its sweep,\n"
 	    "writes each subject's policy, checks that it grants the command, and measures\n"
 	    "every subject as the bench user. Must run as root (it writes the policies);\n"
@@ -37,6 +37,9 @@ static void usage(FILE *f)
 	    "                   (subjects, points, runs, policy bytes, disk); writes nothing\n"
 	    "  --pilot          --dry-run plus a few measured runs at the smallest and largest\n"
 	    "                   point, to estimate the wall time (as root; policies end deny-all)\n"
+	    "  --not-this-host  with --dry-run: leave out what only this host decides (limits\n"
+	    "                   against its hard limits, its CPUs): rarlab checks a manifest so,\n"
+	    "                   each lab host then checks its own environment\n"
 	    "  -h, --help       this help\n"
 	    "Writes DIR/results.json, DIR/results.tsv and DIR/journal.jsonl. See rarbench(1).\n",
 	    f);
@@ -57,6 +60,7 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 	    {"resume", no_argument, NULL, 'r'},         {"progress", required_argument, NULL, 'p'},
 	    {"prefix", required_argument, NULL, 'P'},   {"wait", no_argument, NULL, 'W'},
 	    {"dry-run", no_argument, NULL, 'n'},        {"pilot", no_argument, NULL, 'L'},
+	    {"not-this-host", no_argument, NULL, 'H'},
 	    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
 	int c;
 
@@ -86,6 +90,9 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 			break;
 		case 'L':
 			cfg->dry_run = cfg->pilot = true;
+			break;
+		case 'H':
+			cfg->not_this_host = true;
 			break;
 		case 'p':
 			if (strcmp(optarg, "bar") == 0)
@@ -117,6 +124,12 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 	}
 	if (cfg->manifest == NULL) {
 		fputs("rarbench: --manifest FILE is required\n", stderr);
+		return -1;
+	}
+	if (cfg->not_this_host && (!cfg->dry_run || cfg->pilot)) {
+		fputs("rarbench: --not-this-host goes with --dry-run alone (a run or a pilot "
+		      "happens on this host)\n",
+		      stderr);
 		return -1;
 	}
 	return 0;
