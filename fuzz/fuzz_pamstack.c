@@ -13,7 +13,8 @@ static int fuzz_check(enum pamstack_kind kind, const char *name, int optional, v
 	size_t n = strlen(name);
 
 	(void)arg;
-	if (n == 0 || n >= PAMSTACK_NAME_MAX || (kind != PAMSTACK_MODULE && kind != PAMSTACK_INCLUDE) ||
+	if (n == 0 || n >= PAMSTACK_NAME_MAX ||
+	    (kind != PAMSTACK_MODULE && kind != PAMSTACK_INCLUDE) ||
 	    (optional != 0 && optional != 1))
 		abort();
 	return 0;

@@ -58,8 +58,8 @@ static int mntns_parent_of(const char *target, char *parent, size_t size, struct
  * upper layer ns->dir/<layer> holds a link for it and for every following file of the same
  * directory. Returns how many files it showed, or -1 with eb.
  */
-static long mntns_overlay(struct mntns *ns, const struct mntns_file *files, size_t first,
-			  size_t n, unsigned layer, struct errbuf *eb)
+static long mntns_overlay(struct mntns *ns, const struct mntns_file *files, size_t first, size_t n,
+			  unsigned layer, struct errbuf *eb)
 {
 	char parent[PATH_MAX], other[PATH_MAX], base[PATH_MAX + 16];
 	char upper[PATH_MAX + 32], work[PATH_MAX + 32], link[2 * PATH_MAX + 32];

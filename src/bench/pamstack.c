@@ -40,7 +40,7 @@ static int scan_line(const char *line, size_t end, pamstack_fn fn, void *arg)
 		return 0;
 	if (strcmp(type, "@include") == 0)
 		return next_word(line, end, &pos, path) > 0 ? fn(PAMSTACK_INCLUDE, path, 0, arg)
-							     : 0;
+							    : 0;
 	if (next_word(line, end, &pos, control) == 0 || next_word(line, end, &pos, path) == 0)
 		return 0;
 	optional = type[0] == '-';

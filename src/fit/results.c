@@ -297,7 +297,6 @@ static int results_estimate(const cJSON *entry, struct results_point *p, struct 
 	return 0;
 }
 
-
 /*
  * A point of a sweep over a resource limit (rarbench's "limit.nofile" parameter) belongs to
  * its own series, one line per limit value: "sr-json (nofile 65536)". results_tool finds
@@ -526,7 +525,9 @@ static void results_read_tools(struct results *res, const cJSON *meta)
 		/* Its authentication configuration, when the facts say it: "sudo 1.9.13p3, PAM". */
 		snprintf(t->tool, sizeof(t->tool), "%.40s %.40s%s", results_family(program),
 			 version->valuestring,
-			 cJSON_IsTrue(pam) ? ", PAM" : cJSON_IsFalse(pam) ? ", no PAM" : "");
+			 cJSON_IsTrue(pam)    ? ", PAM"
+			 : cJSON_IsFalse(pam) ? ", no PAM"
+					      : "");
 		/* Bytes from a file: only what a legend and a Markdown cell can carry. */
 		for (char *q = t->tool; *q != '\0'; q++)
 			if ((unsigned char)*q < 0x20 || (unsigned char)*q > 0x7e || *q == '"' ||

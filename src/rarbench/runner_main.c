@@ -55,13 +55,17 @@ static void report(struct runner *r, const char *msg)
 /* Returns 0 to go on, 1 when --help was printed, -1 on a usage error (printed). */
 static int parse_args(int argc, char **argv, struct runner_config *cfg)
 {
-	static const struct option opts[] = {
-	    {"manifest", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
-	    {"resume", no_argument, NULL, 'r'},         {"progress", required_argument, NULL, 'p'},
-	    {"prefix", required_argument, NULL, 'P'},   {"wait", no_argument, NULL, 'W'},
-	    {"dry-run", no_argument, NULL, 'n'},        {"pilot", no_argument, NULL, 'L'},
-	    {"not-this-host", no_argument, NULL, 'H'},
-	    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"manifest", required_argument, NULL, 'm'},
+					     {"out", required_argument, NULL, 'o'},
+					     {"resume", no_argument, NULL, 'r'},
+					     {"progress", required_argument, NULL, 'p'},
+					     {"prefix", required_argument, NULL, 'P'},
+					     {"wait", no_argument, NULL, 'W'},
+					     {"dry-run", no_argument, NULL, 'n'},
+					     {"pilot", no_argument, NULL, 'L'},
+					     {"not-this-host", no_argument, NULL, 'H'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 	int c;
 
 	memset(cfg, 0, sizeof(*cfg));

@@ -37,7 +37,8 @@ int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct err
 	char path[64];
 	bool pam = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tool, "pam"));
 
-	if (pam && cJSON_IsString(service) && (s->pam_service = strdup(service->valuestring)) == NULL)
+	if (pam && cJSON_IsString(service) &&
+	    (s->pam_service = strdup(service->valuestring)) == NULL)
 		return errbuf_set(eb, "out of memory");
 	if (ms->pam == MANIFEST_PAM_OFF)
 		return 0;
@@ -63,8 +64,7 @@ int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct err
 }
 
 /* The regular files of dir, sorted, as names into names[0..*n). 0 or -1 with eb. */
-static int list_services(const char *dir, char names[][NAME_MAX + 1], size_t *n,
-			 struct errbuf *eb)
+static int list_services(const char *dir, char names[][NAME_MAX + 1], size_t *n, struct errbuf *eb)
 {
 	struct dirent **ents = NULL;
 	int count = scandir(dir, &ents, NULL, alphasort), k;
@@ -97,8 +97,8 @@ struct mntns *runner_pam_mntns(const struct runner_subject *s, const char *polic
 
 	/* /etc's overlay (the policy) before /etc/pam.d's, which lies inside it. */
 	if (policy_abs != NULL)
-		files[n++] = (struct mntns_file){.target = s->ms->policy_mount_at,
-						 .source = policy_abs};
+		files[n++] =
+		    (struct mntns_file){.target = s->ms->policy_mount_at, .source = policy_abs};
 	if (s->pam_dir != NULL) {
 		if (list_services(s->pam_dir, names, &count, eb) < 0)
 			return NULL;
@@ -108,7 +108,8 @@ struct mntns *runner_pam_mntns(const struct runner_subject *s, const char *polic
 				errbuf_set(eb, "%s/%s: path too long", s->pam_dir, names[k]);
 				return NULL;
 			}
-			files[n++] = (struct mntns_file){.target = targets[k], .source = sources[k]};
+			files[n++] =
+			    (struct mntns_file){.target = targets[k], .source = sources[k]};
 		}
 	}
 	return mntns_show_files_at(files, n, eb);
@@ -122,10 +123,14 @@ struct pam_walk {
 	char missing[PAMSTACK_NAME_MAX];
 };
 
-static const char *const pam_module_dirs[] = {
-    "/usr/lib/x86_64-linux-gnu/security", "/lib/x86_64-linux-gnu/security",
-    "/usr/lib/aarch64-linux-gnu/security", "/lib/aarch64-linux-gnu/security",
-    "/usr/lib64/security", "/usr/lib/security", "/lib/security", NULL};
+static const char *const pam_module_dirs[] = {"/usr/lib/x86_64-linux-gnu/security",
+					      "/lib/x86_64-linux-gnu/security",
+					      "/usr/lib/aarch64-linux-gnu/security",
+					      "/lib/aarch64-linux-gnu/security",
+					      "/usr/lib64/security",
+					      "/usr/lib/security",
+					      "/lib/security",
+					      NULL};
 
 static bool module_exists(const char *name)
 {

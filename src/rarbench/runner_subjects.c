@@ -237,12 +237,13 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 
 		rar_versions(r, have, sizeof(have));
 		if (ms->optional) {
-			/* make demo provisions no extra version: quick.json's 4.0.3 waits for one. */
+			/* make demo provisions no extra version: quick.json's 4.0.3 waits for one.
+			 */
 			char reason[512];
 
 			snprintf(reason, sizeof(reason),
-				 "the prefix has no RootAsRole %s build (it has %s)", ms->rar_version,
-				 have);
+				 "the prefix has no RootAsRole %s build (it has %s)",
+				 ms->rar_version, have);
 			s->skip_reason = strdup(reason);
 			return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
 		}

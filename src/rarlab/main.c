@@ -256,9 +256,14 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 static int check_locally(const struct job_config *c, bool show_plan)
 {
 	char self[PATH_MAX], prog[PATH_MAX + 16], facts[PATH_MAX];
-	char *argv[] = {
-	    prog,        "--manifest", (char *)c->manifest, "--prefix", (char *)c->remote_prefix,
-	    "--dry-run", "--not-this-host", NULL};
+	char *argv[] = {prog,
+			"--manifest",
+			(char *)c->manifest,
+			"--prefix",
+			(char *)c->remote_prefix,
+			"--dry-run",
+			"--not-this-host",
+			NULL};
 	posix_spawn_file_actions_t fa;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int status;

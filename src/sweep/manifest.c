@@ -93,7 +93,7 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 {
 	static const char *const keys[] = {
 	    "id",          "format",          "program",        "args",     "policy", "policy_data",
-	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "pam", NULL};
+	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "pam",    NULL};
 	const cJSON *args, *it;
 	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
 	int fmt = -1;

@@ -142,12 +142,13 @@ struct manifest_subject {
 	enum sudoers_layout sudoers_layout;
 	/* A program missing from the prefix skips the subject (with a warning) instead of
 	 * failing the run; absent from facts.json skips it anyway. */
-	bool optional;	/*
-	 * "pam": which PAM service files its runs see at /etc/pam.d (experiments/README.md).
-	 * AUTO (key absent): the prefix's ({prefix}/share/rarperf/pam.d) when facts.json says
-	 * the tool opens PAM and records its stack, else the host's; OFF (false): the host's;
-	 * ON (true or a directory): pam_dir's, shown in the subject's private mount namespace.
-	 */
+	bool optional; /*
+			* "pam": which PAM service files its runs see at /etc/pam.d
+			* (experiments/README.md). AUTO (key absent): the prefix's
+			* ({prefix}/share/rarperf/pam.d) when facts.json says the tool opens PAM and
+			* records its stack, else the host's; OFF (false): the host's; ON (true or a
+			* directory): pam_dir's, shown in the subject's private mount namespace.
+			*/
 	enum manifest_pam pam;
 	char *pam_dir; /* ON: the directory (may hold {prefix}); else NULL */
 };

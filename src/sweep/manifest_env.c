@@ -44,8 +44,7 @@ static int parse_limit_axis(struct manifest_ctx *c, const cJSON *arr, const char
 	size_t i = 0;
 
 	if (e->nlimit_values > 0)
-		return manifest_fail(c, p,
-				     "only one limit may be swept (%s already is)",
+		return manifest_fail(c, p, "only one limit may be swept (%s already is)",
 				     e->limits[e->limit_axis].name);
 	if (cJSON_GetArraySize(arr) < 1 || cJSON_GetArraySize(arr) > MANIFEST_LIMIT_VALUES_MAX)
 		return manifest_fail(c, p, "expected 1 to %d values", MANIFEST_LIMIT_VALUES_MAX);

@@ -186,9 +186,10 @@ static void test_bad_manifests(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
 		     "\"format\":\"doas\",\"pam\":1}]}",
 		     "$.subjects[0].pam: expected true, false or a directory, got a number");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
-		     "\"format\":\"doas\",\"pam\":\"pam.d\"}]}",
-		     "$.subjects[0].pam: \"pam.d\": expected an absolute directory or {prefix}/...");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+	    "\"format\":\"doas\",\"pam\":\"pam.d\"}]}",
+	    "$.subjects[0].pam: \"pam.d\": expected an absolute directory or {prefix}/...");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
 		     "\"format\":\"doas\",\"pam\":\"/{prefx}/p\"}]}",
 		     "$.subjects[0].pam: unknown placeholder");
@@ -630,12 +631,14 @@ static void test_pinned_environment(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[1024,"
 		     "512]}," GOOD_SUBJECTS "}",
 		     "$.limits.nofile[1]: 512: expected values in increasing order");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[0]},"
-		     GOOD_SUBJECTS "}",
-		     "$.limits.nofile[0]");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[]},"
-		     GOOD_SUBJECTS "}",
-		     "$.limits.nofile: expected 1 to 16 values");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[0]}," GOOD_SUBJECTS
+	    "}",
+	    "$.limits.nofile[0]");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[]}," GOOD_SUBJECTS
+	    "}",
+	    "$.limits.nofile: expected 1 to 16 values");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[1,2],"
 		     "\"stack\":[1,2]}," GOOD_SUBJECTS "}",
 		     "$.limits.stack: only one limit may be swept (nofile already is)");
