@@ -1,24 +1,31 @@
 /* pamstack: the modules and includes of a PAM service file (pam.conf(5), Linux-PAM's syntax). */
 #include "pamstack.h"
 
+#include <stdbool.h>
 #include <string.h>
+
+/* A word separator: blanks, and what no name holds (a NUL, a CR of a CRLF file). */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\0';
+}
 
 /* The next blank-separated word of line[*pos..end) into word; its length, 0 at the end. */
 static size_t next_word(const char *line, size_t end, size_t *pos, char *word)
 {
 	size_t start, n;
 
-	while (*pos < end && (line[*pos] == ' ' || line[*pos] == '\t'))
+	while (*pos < end && is_blank(line[*pos]))
 		(*pos)++;
 	start = *pos;
 	if (start < end && line[start] == '[') {
 		/* A bracketed control, [value=action ...], is one word. */
-		while (*pos < end && line[*pos] != ']')
+		while (*pos < end && line[*pos] != ']' && line[*pos] != '\0')
 			(*pos)++;
 		if (*pos < end)
 			(*pos)++;
 	} else {
-		while (*pos < end && line[*pos] != ' ' && line[*pos] != '\t')
+		while (*pos < end && !is_blank(line[*pos]))
 			(*pos)++;
 	}
 	n = *pos - start;

@@ -65,6 +65,14 @@ static void test_stop_and_edges(void)
 	CHECK_INT_EQ(n, 2);
 	check_scan("", "");
 	check_scan("@include\n[unterminated", "");
+	/* A CRLF file, and a NUL, separate words: no name holds either. */
+	check_scan("auth required pam_x.so\r\n@include a\r\n", "mod:pam_x.so;inc:a;");
+	{
+		struct seen s = {{0}};
+
+		CHECK_INT_EQ(pamstack_scan("@include \0b\n", 12, collect, &s), 0);
+		CHECK_STR_EQ(s.text, "inc:b;");
+	}
 	/* An over-long word is cut, not overrun. */
 	memset(huge, 'x', sizeof(huge));
 	memcpy(huge, "auth required ", 14);
