@@ -105,22 +105,26 @@ prefix_unlock "$prefix"
 cat >"$tmp/m.json" <<JSON
 {"name": "it27", "subjects": [{"id": "sudo", "format": "sudoers"},
   {"id": "sudo-pam", "format": "sudoers", "program": "{prefix}/bin/sudo-pam"},
-  {"id": "doas", "format": "doas"}, {"id": "doas-pam", "format": "doas", "program": "{prefix}/bin/doas-pam"}],
+  {"id": "doas", "format": "doas"}, {"id": "doas-pam", "format": "doas", "program": "{prefix}/bin/doas-pam"},
+  {"id": "sudo-rs", "format": "sudoers", "program": "{prefix}/bin/sudo-rs", "policy": "{prefix}/etc/sudoers-rs",
+   "policy_mount_at": "/etc/sudoers-rs", "sudoers_layout": "per-task", "optional": true}],
  "axes": {"nb_tasks": [1, 40]}, "warmup": 1, "min_runs": 3, "max_runs": 3, "min_time_s": 0}
 JSON
 for m in last first middle; do
 	jq --arg m "$m" '. + {match: $m}' "$tmp/m.json" >"$tmp/m-$m.json"
 	"$RB" --manifest "$tmp/m-$m.json" --prefix "$prefix" --wait --out "$tmp/out-$m" --progress none >"$tmp/m.out" 2>&1
 	rc=$?
-	check "manifest --match $m with sudo, sudo-pam, doas, doas-pam: grant checks pass, exit 0" [ $rc -eq 0 ] || tail -3 "$tmp/m.out"
+	check "manifest --match $m with sudo, sudo-pam, doas, doas-pam, sudo-rs: grant checks pass, exit 0" [ $rc -eq 0 ] || tail -3 "$tmp/m.out"
 done
 res=$tmp/out-last/results.json
 check "results.json: every subject measured at both points, every run exit 0" \
-	jq -e '(.results | length) == 8 and all(.results[]; all(.exit_codes[]; . == 0))' "$res"
+	jq -e '(.results | length) == 2 * (.meta.pam | length) and (.meta.pam | length) >= 4
+		and all(.results[]; all(.exit_codes[]; . == 0))' "$res"
 check "meta.pam: the PAM subjects saw the prefix's files at /etc/pam.d, the others the host's" \
 	jq -e --arg d "$pamdir" '.meta.pam | .["sudo-pam"] == {"service": "sudo", "shown_at_etc_pam_d": $d}
 		and .["doas-pam"].service == "doas" and .["doas-pam"].shown_at_etc_pam_d == $d
-		and .sudo.shown_at_etc_pam_d == "the host'"'"'s /etc/pam.d"' "$res"
+		and .sudo.shown_at_etc_pam_d == "the host'"'"'s /etc/pam.d"
+		and (.["sudo-rs"] == null or .["sudo-rs"].shown_at_etc_pam_d == $d)' "$res"
 
 mkdir "$tmp/badpam"
 printf '#%%PAM-1.0\nsession required pam_limits.so\naccount required pam_rarperf_missing.so\n@include common-session-noninteractive\n' >"$tmp/badpam/sudo"
