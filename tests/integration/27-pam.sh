@@ -136,8 +136,8 @@ JSON
 rc=$?
 check "a stack with a missing module: the grant check fails (exit 1), nothing measured" \
 	sh -c "[ $rc -eq 1 ] && ! jq -e '.results | length > 0' '$tmp/bad/results.json' >/dev/null 2>&1"
-check "... its message quotes sudo-pam's own PAM error and names the missing module" \
-	sh -c "grep -q 'subject sudo-pam denied /usr/bin/true (exit 1): sudo-pam: .*PAM' '$tmp/bad.out' &&
+check "... its message quotes sudo's own PAM error (Module is unknown) and names the missing module" \
+	sh -c "grep -q 'subject sudo-pam denied /usr/bin/true (exit 1): sudo: PAM account management error: Module is unknown' '$tmp/bad.out' &&
 		grep -q 'module pam_rarperf_missing.so is in none of PAM.s module directories' '$tmp/bad.out'" || cat "$tmp/bad.out"
 
 check "the host's /etc/pam.d is byte-identical" [ "$(pamhash)" = "$before" ]
