@@ -20,8 +20,8 @@ mkdir -p "$out"
 largest=$(printf '%s\n' $values | sort -n | tail -1)
 # rarbench refuses a value above its hard limit: raise it (root with CAP_SYS_RESOURCE), else
 # leave out the values this host cannot give and say so.
-if ! ulimit -Hn "$largest" 2>/dev/null; then
-	hard=$(ulimit -Hn)
+hard=$(ulimit -Hn)
+if [ "$hard" != unlimited ] && [ "$largest" -gt "$hard" ] && ! ulimit -Hn "$largest" 2>/dev/null; then
 	kept=$(for v in $values; do [ "$v" -le "$hard" ] && echo "$v"; done | paste -sd' ' -)
 	echo "nofile.sh: this shell cannot raise its hard limit $hard to $largest: values $kept only" >&2
 	values=$kept
