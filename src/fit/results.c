@@ -461,12 +461,20 @@ static const char *results_program_name(const cJSON *subject, char *buf, size_t 
 			{"rar-cbor", "dosr-cbor"}};
 	const cJSON *program = cJSON_GetObjectItemCaseSensitive(subject, "program");
 	const cJSON *format = cJSON_GetObjectItemCaseSensitive(subject, "format");
+	const cJSON *rar = cJSON_GetObjectItemCaseSensitive(subject, "rar_version");
 	size_t i;
 
 	if (cJSON_IsString(program)) {
 		const char *slash = strrchr(program->valuestring, '/');
 
 		snprintf(buf, size, "%s", slash != NULL ? slash + 1 : program->valuestring);
+		return buf;
+	}
+	/* Another RootAsRole version's build, as rarbench names it by default (dosr-4.0.3-cbor);
+	 * 3.3.4's is the plain dosr-<storage>. */
+	if (cJSON_IsString(rar) && strcmp(rar->valuestring, "3.3.4") != 0 &&
+	    cJSON_IsString(format) && strncmp(format->valuestring, "rar-", 4) == 0) {
+		snprintf(buf, size, "dosr-%.32s-%.8s", rar->valuestring, format->valuestring + 4);
 		return buf;
 	}
 	for (i = 0; cJSON_IsString(format) && i < sizeof(defaults) / sizeof(defaults[0]); i++)
