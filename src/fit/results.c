@@ -398,9 +398,14 @@ bool results_has_subject(const struct results *res, const char *subject)
 {
 	size_t i;
 
-	for (i = 0; i < res->n_points; i++)
-		if (strcmp(res->points[i].subject, subject) == 0)
+	/* A swept limit's series "sudo (nofile 1024)" are subject sudo's. */
+	for (i = 0; i < res->n_points; i++) {
+		const char *p = res->points[i].subject;
+		size_t len = strlen(subject);
+
+		if (strcmp(p, subject) == 0 || (strncmp(p, subject, len) == 0 && p[len] == ' '))
 			return true;
+	}
 	return false;
 }
 

@@ -368,6 +368,8 @@ static void test_limit_series_and_pam(void)
 	CHECK(results_tool(res, "sudo") == NULL);
 	/* A subject given by its RootAsRole version alone: that version's build. */
 	CHECK_STR_EQ(results_tool(res, "sr4"), "RootAsRole 4.0.3, PAM");
+	CHECK(results_has_subject(res, "sudo-pam"));
+	CHECK(!results_has_subject(res, "sudo"));
 	results_free(res);
 }
 
