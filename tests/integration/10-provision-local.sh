@@ -157,12 +157,12 @@ check "facts.json: dosr-json reads JSON, dosr-cbor CBOR, each from its own setti
 } | LC_ALL=C sort -u >"$tmp/privileged"
 jq -r '.tools | to_entries[] | select(.value.present) | select(.key | test("^(sudo|doas|sudo-pam|doas-pam|sudo-rs|dosr-.*)$"))
 	| .value.path' "$f" 2>/dev/null | LC_ALL=C sort >"$tmp/tools"
-check "setuid or capability files: sudo, doas, sudo-rs and each dosr ($(grep -c . "$tmp/privileged") files)" \
+check "setuid or capability files: sudo, doas, their PAM builds, sudo-rs and each dosr ($(grep -c . "$tmp/privileged") files)" \
 	sh -c "grep -q dosr '$tmp/tools' && [ -z \"\$(LC_ALL=C comm -23 '$tmp/tools' '$tmp/privileged')\" ]"
 # try_args NAME: a call that would run /usr/bin/true as root if the exec were allowed.
-try_args() { case $1 in sudo | doas | sudo-rs) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
+try_args() { case $1 in sudo | doas | sudo-pam | doas-pam | sudo-rs) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
 # harmless_args NAME: a call that runs nothing as root.
-harmless_args() { case $1 in sudo | sudo-rs) echo -V ;; doas) echo "-C $prefix/etc/doas.conf" ;; dosr*) echo --version ;; *) echo --version ;; esac; }
+harmless_args() { case $1 in sudo | sudo-pam | sudo-rs) echo -V ;; doas | doas-pam) echo "-C $prefix/etc/doas.conf" ;; dosr*) echo --version ;; *) echo --version ;; esac; }
 jqt() { jq -e "$@" >/dev/null 2>&1; }
 # exec_refused RC OUTPUT PATH: the kernel refused to exec PATH (EACCES). runuser 2.38 then says
 # "runuser: failed to execute PATH: Permission denied" and exits 1 (a shell's exec exits 126); a
