@@ -131,8 +131,8 @@ jq '. + {"name": "it50-env", "limits": {"nofile": [1024, 4096]}, "axes": {"nb_ta
 	"$tmp/m.json" >"$tmp/env.json"
 lab -o "$tmp/env" -l "$a,$b,$c" "$tmp/env.json" >"$tmp/env.out" 2>"$tmp/env.err"
 rc=$?
-check "nofile [1024, 4096], $c's hard limit 2048: exit 1, $a and $b ok with all their points, $c 'exit'" \
-	test "$rc $(outcome "$tmp/env" "$a") $(outcome "$tmp/env" "$b") $(outcome "$tmp/env" "$c") $(count "$tmp/env" "$a")" = "1 ok ok exit 8"
+check "nofile [1024, 4096], $c's hard limit 2048: exit 1, $a and $b ok with all their points, $c exit=2" \
+	test "$rc $(outcome "$tmp/env" "$a") $(outcome "$tmp/env" "$b") $(outcome "$tmp/env" "$c") $(count "$tmp/env" "$a")" = "1 ok ok exit=2 8"
 check "$c's reason names the limit and its hard limit" \
 	sh -c "awk -F'\t' -v h='$c' '\$1 == h' '$tmp/env/summary.tsv' | grep -q 'limits.nofile.1.: 4096 is above this host.s hard limit 2048'" ||
 	awk -F'\t' -v h="$c" '$1 == h' "$tmp/env/summary.tsv"
