@@ -126,7 +126,7 @@ check "$c's files match the sums of its done event" sh -c "cd '$tmp/out/$c' && \
 # c's sshd (and so its sessions and rarbench) restarted with a hard nofile limit of 2048; the
 # controller's own check leaves the environment to each host (this machine's limit is higher).
 nshosts_stop_sshd "$c"
-(ulimit -Hn 2048 && ulimit -Sn 2048 && nshosts_start_sshd "$c")
+(ulimit -Sn 2048 && ulimit -Hn 2048 && nshosts_start_sshd "$c")
 jq '. + {"name": "it50-env", "limits": {"nofile": [1024, 4096]}, "axes": {"nb_tasks": [1, 2]}}' \
 	"$tmp/m.json" >"$tmp/env.json"
 lab -o "$tmp/env" -l "$a,$b,$c" "$tmp/env.json" >"$tmp/env.out" 2>"$tmp/env.err"
