@@ -1,4 +1,4 @@
-/* mntns: a private mount namespace in which one file shows at a path fixed in a tool's source. */
+/* mntns: a private mount namespace in which files show at paths fixed in a tool's source. */
 #include "mntns.h"
 
 #include <errno.h>
@@ -30,33 +30,131 @@ int mntns_fd(const struct mntns *ns)
 	return ns->fd;
 }
 
-struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb)
+/* The directory part of an absolute TARGET into parent (NUL-terminated); 0 or -1 with eb. */
+static int mntns_parent_of(const char *target, char *parent, size_t size, struct errbuf *eb)
 {
-	struct mntns *ns = NULL;
-	char parent[PATH_MAX], upper[PATH_MAX + 16], work[PATH_MAX + 16], link[PATH_MAX + 32];
-	char opts[3 * PATH_MAX + 64];
 	const char *name;
-	int home = -1, cwd = -1, n;
-	struct stat st;
+	int n;
 
-	if (target[0] != '/' || source[0] != '/') {
+	if (target[0] != '/') {
 		errbuf_set(eb, "%s: policy_mount_at and the policy must be absolute paths", target);
-		return NULL;
+		return -1;
 	}
 	name = strrchr(target, '/') + 1;
-	n = snprintf(parent, sizeof(parent), "%.*s", (int)(name - target - 1), target);
-	if (name[0] == '\0' || n < 0 || (size_t)n >= sizeof(parent) || parent[0] == '\0' ||
+	n = snprintf(parent, size, "%.*s", (int)(name - target - 1), target);
+	if (name[0] == '\0' || n < 0 || (size_t)n >= size || parent[0] == '\0' ||
 	    strcspn(parent, ",:\\") != strlen(parent)) {
 		errbuf_set(eb,
 			   "%s: cannot show a file there (its directory must not be / nor hold "
 			   "',' ':' or '\\')",
 			   target);
-		return NULL;
+		return -1;
 	}
-	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		errbuf_set(eb, "%s: not a directory", parent);
-		return NULL;
+	return 0;
+}
+
+/*
+ * In the (already private) namespace: one overlay on the directory of files[first], whose
+ * upper layer ns->dir/<layer> holds a link for it and for every following file of the same
+ * directory. Returns how many files it showed, or -1 with eb.
+ */
+static long mntns_overlay(struct mntns *ns, const struct mntns_file *files, size_t first, size_t n,
+			  unsigned layer, struct errbuf *eb)
+{
+	char parent[PATH_MAX], other[PATH_MAX], base[PATH_MAX + 16];
+	char upper[PATH_MAX + 32], work[PATH_MAX + 32], link[2 * PATH_MAX + 32];
+	char opts[3 * PATH_MAX + 128];
+	size_t i;
+
+	if (mntns_parent_of(files[first].target, parent, sizeof(parent), eb) < 0)
+		return -1;
+	snprintf(base, sizeof(base), "%s/%u", ns->dir, layer);
+	snprintf(upper, sizeof(upper), "%s/upper", base);
+	snprintf(work, sizeof(work), "%s/work", base);
+	if (mkdir(base, 0700) != 0 || mkdir(upper, 0755) != 0 || mkdir(work, 0700) != 0) {
+		errbuf_set_errno(eb, errno, "%s", base);
+		return -1;
 	}
+	for (i = first; i < n; i++) {
+		if (mntns_parent_of(files[i].target, other, sizeof(other), eb) < 0)
+			return -1;
+		if (strcmp(other, parent) != 0)
+			break;
+		if (files[i].source[0] != '/') {
+			errbuf_set(eb, "%s: policy_mount_at and the policy must be absolute paths",
+				   files[i].source);
+			return -1;
+		}
+		snprintf(link, sizeof(link), "%s/%s", upper, strrchr(files[i].target, '/') + 1);
+		if (symlink(files[i].source, link) != 0) {
+			errbuf_set_errno(eb, errno, "%s", link);
+			return -1;
+		}
+	}
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s", parent, upper, work);
+	if (mount("overlay", parent, "overlay", 0, opts) != 0) {
+		errbuf_set_errno(eb, errno, "overlay on %s", parent);
+		return -1;
+	}
+	return (long)(i - first);
+}
+
+/* Every target's directory exists (checked before anything is made). */
+static int mntns_check_targets(const struct mntns_file *files, size_t n, struct errbuf *eb)
+{
+	char parent[PATH_MAX];
+	struct stat st;
+	size_t i;
+
+	if (n == 0) {
+		errbuf_set(eb, "no file to show");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (mntns_parent_of(files[i].target, parent, sizeof(parent), eb) < 0)
+			return -1;
+		if (files[i].source[0] != '/') {
+			errbuf_set(eb, "%s: policy_mount_at and the policy must be absolute paths",
+				   files[i].source);
+			return -1;
+		}
+		if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			errbuf_set(eb, "%s: not a directory", parent);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* In the new namespace: every mount private, then the overlays. 0 or -1 with eb. */
+static int mntns_populate(struct mntns *ns, const struct mntns_file *files, size_t n,
+			  struct errbuf *eb)
+{
+	unsigned layer = 0;
+	size_t i = 0;
+
+	/* Source and type are ignored by a propagation change; valgrind wants them readable. */
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0) {
+		errbuf_set_errno(eb, errno, "making the mounts of a private namespace private");
+		return -1;
+	}
+	while (i < n) {
+		long done = mntns_overlay(ns, files, i, n, layer++, eb);
+
+		if (done < 0)
+			return -1;
+		i += (size_t)done;
+	}
+	return 0;
+}
+
+struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb)
+{
+	struct mntns *ns = NULL;
+	int home = -1, cwd = -1;
+
+	if (mntns_check_targets(files, n, eb) < 0)
+		return NULL;
 	ns = calloc(1, sizeof(*ns));
 	if (ns == NULL) {
 		errbuf_set(eb, "out of memory");
@@ -69,15 +167,6 @@ struct mntns *mntns_show_file_at(const char *target, const char *source, struct 
 		ns->dir[0] = '\0';
 		goto fail;
 	}
-	snprintf(upper, sizeof(upper), "%s/upper", ns->dir);
-	snprintf(work, sizeof(work), "%s/work", ns->dir);
-	snprintf(link, sizeof(link), "%s/%s", upper, name);
-	if (mkdir(upper, 0755) != 0 || mkdir(work, 0700) != 0 || symlink(source, link) != 0) {
-		errbuf_set_errno(eb, errno, "%s", ns->dir);
-		goto fail;
-	}
-	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s", parent, upper, work);
-
 	home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
 	/* setns into a mount namespace moves the working directory to its root: keep ours. */
 	cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -91,19 +180,11 @@ struct mntns *mntns_show_file_at(const char *target, const char *source, struct 
 		goto fail;
 	}
 	/* From here on, every failure must return to the home namespace. */
-	/* Source and type are ignored by a propagation change; valgrind wants them readable. */
-	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0) {
-		errbuf_set_errno(eb, errno, "making the mounts of a private namespace private");
-		goto back;
+	if (mntns_populate(ns, files, n, eb) == 0) {
+		ns->fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+		if (ns->fd < 0)
+			errbuf_set_errno(eb, errno, "/proc/self/ns/mnt");
 	}
-	if (mount("overlay", parent, "overlay", 0, opts) != 0) {
-		errbuf_set_errno(eb, errno, "overlay on %s", parent);
-		goto back;
-	}
-	ns->fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (ns->fd < 0)
-		errbuf_set_errno(eb, errno, "/proc/self/ns/mnt");
-back:
 	if (setns(home, CLONE_NEWNS) != 0) {
 		/* Cannot happen as root; staying in the namespace would hide nothing. */
 		errbuf_set_errno(eb, errno, "returning to the original mount namespace");
@@ -127,6 +208,13 @@ fail:
 		close(cwd);
 	mntns_free(ns);
 	return NULL;
+}
+
+struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb)
+{
+	struct mntns_file f = {.target = target, .source = source};
+
+	return mntns_show_files_at(&f, 1, eb);
 }
 
 static int mntns_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)

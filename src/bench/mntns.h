@@ -1,4 +1,4 @@
-/* mntns: a private mount namespace in which one file shows at a path fixed in a tool's source. */
+/* mntns: a private mount namespace in which files show at paths fixed in a tool's source. */
 #ifndef RARPERF_MNTNS_H
 #define RARPERF_MNTNS_H
 
@@ -31,6 +31,20 @@ struct mntns;
  * overlayfs, ...).
  */
 struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb);
+
+/* One file of mntns_show_files_at: SOURCE shows at TARGET (both absolute). */
+struct mntns_file {
+	const char *target;
+	const char *source;
+};
+
+/*
+ * The same for N files in one namespace (sudo-rs's policy at /etc/sudoers-rs and PAM service
+ * files at /etc/pam.d/<service>): one overlay per run of consecutive files that share a
+ * directory, in order (a directory's overlay after its parent's, so list /etc's files before
+ * /etc/pam.d's). Every target's directory is checked before anything is made.
+ */
+struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb);
 
 /* The namespace's descriptor (O_CLOEXEC), for proc_opts.mntns_fd; owned by ns. */
 int mntns_fd(const struct mntns *ns);

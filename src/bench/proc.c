@@ -151,6 +151,20 @@ static int proc_null_fd(void)
 	return fd;
 }
 
+int proc_cmd_set_limit(struct proc_cmd *cmd, int resource, uint64_t value)
+{
+	if (cmd == NULL || !cmd->has_pin)
+		return -1;
+	for (size_t i = 0; i < cmd->pin.nlimits; i++) {
+		if (cmd->pin.limits[i].resource == resource) {
+			cmd->pin.limits[i].soft = value;
+			cmd->pin.limits[i].hard = value;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 void proc_cmd_free(struct proc_cmd *cmd)
 {
 	if (cmd == NULL)

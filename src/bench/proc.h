@@ -161,6 +161,13 @@ struct proc_cmd *proc_cmd_new(char *const *argv, const struct proc_opts *opts, s
 /* Frees a prepared command. NULL is a no-op. */
 void proc_cmd_free(struct proc_cmd *cmd);
 
+/*
+ * Sets the pinned soft and hard limit of resource (RLIMIT_*) that cmd's next runs get, as
+ * proc_opts.pin gave it (a swept limit changes from point to point). Returns 0, or -1 when the
+ * pin had no such limit (nothing changes).
+ */
+int proc_cmd_set_limit(struct proc_cmd *cmd, int resource, uint64_t value);
+
 /* The argv the command was prepared with (owned by cmd; argv[0] as given). */
 char *const *proc_cmd_argv(const struct proc_cmd *cmd);
 

@@ -247,6 +247,8 @@ int claims_check(const struct claims *c, const struct fitreport *rep, struct cla
 				continue;
 			checks[k].claim = cl;
 			checks[k].host = host;
+			checks[k].versus_tool =
+			    rep->res != NULL ? results_tool(rep->res, cl->versus) : NULL;
 			claims_check_one(cl, a, b, &checks[k]);
 			k++;
 			found++;
@@ -312,6 +314,12 @@ void claims_print_markdown(const struct claims_check *checks, size_t n, const ch
 		sanitize_fputs(ck->claim->subject, SANITIZE_MARKDOWN, f);
 		fputs(" vs ", f);
 		sanitize_fputs(ck->claim->versus, SANITIZE_MARKDOWN, f);
+		if (ck->versus_tool != NULL) {
+			/* Which sudo the verdict used: with PAM or without. */
+			fputs(" (", f);
+			sanitize_fputs(ck->versus_tool, SANITIZE_MARKDOWN, f);
+			fputs(")", f);
+		}
 		fputs(" | ", f);
 		sanitize_fputs(ck->host, SANITIZE_MARKDOWN, f);
 		fprintf(f, " | %s | %g%s | ", claims_quantity_names[ck->claim->quantity],

@@ -62,6 +62,9 @@ struct claims_check {
 	struct fit_estimate measured; /* value, se, 95 % interval */
 	bool in_range;                /* crossover: within the measured sizes */
 	enum claims_verdict verdict;
+	/* What the versus subject is, with its authentication ("sudo 1.9.13p3, PAM"), when the
+	 * results say it (results_tool; borrowed from rep->res), else NULL. */
+	const char *versus_tool;
 };
 
 /*

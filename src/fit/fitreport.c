@@ -98,6 +98,21 @@ void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size)
 		 fit_significant(e) ? "" : " (no significant difference)");
 }
 
+/*
+ * Whether subject is the baseline of row's comparisons: the baseline itself, or for a series of
+ * a swept limit ("sr-cbor (nofile 65536)") the baseline's series at the same value.
+ */
+static bool fitreport_is_baseline(const char *subject, const char *baseline, const char *row)
+{
+	const char *suffix = strstr(row, " (");
+	size_t len = strlen(baseline);
+
+	if (strcmp(subject, baseline) == 0)
+		return true;
+	return suffix != NULL && strncmp(subject, baseline, len) == 0 &&
+	       strcmp(subject + len, suffix) == 0;
+}
+
 int fitreport_compute(const struct plotseries_set *set, const char *baseline, bool use_weights,
 		      const struct results *res, struct fitreport **out, struct errbuf *eb)
 {
@@ -136,7 +151,8 @@ int fitreport_compute(const struct plotseries_set *set, const char *baseline, bo
 	}
 	for (i = 0; i < rep->n_rows; i++) {
 		for (j = 0; j < rep->n_rows; j++)
-			if (strcmp(rep->rows[j].series->subject, baseline) == 0 &&
+			if (fitreport_is_baseline(rep->rows[j].series->subject, baseline,
+						  rep->rows[i].series->subject) &&
 			    strcmp(rep->rows[j].series->host, rep->rows[i].series->host) == 0)
 				break;
 		if (j < rep->n_rows)

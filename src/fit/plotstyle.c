@@ -286,12 +286,22 @@ void plotstyle_legend_name(const char *subject, const char *format, const char *
 			snprintf(buf, size, "%s/%s", subject, format);
 		return;
 	}
-	for (i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
-		if (strcmp(format, shown[i].format) == 0) {
-			snprintf(buf, size, "%s%s", tool, shown[i].shown);
-			return;
-		}
-	snprintf(buf, size, "%s %s", tool, format);
+	const char *fmt = NULL, *auth = strstr(tool, ", ");
+	const char *series = strstr(subject, " (");
+	int base = auth != NULL ? (int)(auth - tool) : (int)strlen(tool);
+	char fmt_buf[40];
+
+	for (i = 0; i < sizeof(shown) / sizeof(shown[0]) && fmt == NULL; i++)
+		if (strcmp(format, shown[i].format) == 0)
+			fmt = shown[i].shown;
+	if (fmt == NULL) {
+		snprintf(fmt_buf, sizeof(fmt_buf), " %s", format);
+		fmt = fmt_buf;
+	}
+	/* "RootAsRole 4.0.3" ", PAM" -> "RootAsRole 4.0.3 CBOR, PAM"; a series of a swept limit
+	 * keeps its " (nofile 65536)". */
+	snprintf(buf, size, "%.*s%s%s%s", base, tool, fmt, auth != NULL ? auth : "",
+		 series != NULL ? series : "");
 }
 
 double plotstyle_slope_span(const double *slopes, size_t n, size_t *steep, size_t *shallow)

@@ -65,7 +65,9 @@ const char *plotstyle_dash_name(int dash);
 /*
  * A series' legend name into buf (size bytes, truncated, NUL-terminated): with its tool known
  * (results_tool: "RootAsRole 3.3.4") the tool and the policy format when the tool has several
- * ("RootAsRole 3.3.4 JSON", "sudo 1.9.13p3"); else "subject/format", or the subject alone for a
+ * ("RootAsRole 3.3.4 JSON", "sudo 1.9.13p3"), then the tool's authentication when it says it
+ * ("RootAsRole 4.0.3 CBOR, PAM": what follows ", " in tool) and a swept limit's value when the
+ * subject has one ("... (nofile 65536)"); else "subject/format", or the subject alone for a
  * plain hyperfine export (format "-"). tool may be NULL.
  */
 void plotstyle_legend_name(const char *subject, const char *format, const char *tool, char *buf,

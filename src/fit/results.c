@@ -300,6 +300,33 @@ static int results_estimate(const cJSON *entry, struct results_point *p, struct 
 	return results_rounds_parse(rb, p, eb);
 }
 
+/*
+ * A point of a sweep over a resource limit (rarbench's "limit.nofile" parameter) belongs to
+ * its own series, one line per limit value: "sr-json (nofile 65536)". results_tool finds
+ * the tool by the subject before " (".
+ */
+static int results_limit_series(struct results_point *p, struct errbuf *eb)
+{
+	char *grown;
+	size_t i, len;
+
+	for (i = 0; i < p->n_params; i++) {
+		const char *k = p->params[i].key;
+
+		if (strncmp(k, "limit.", 6) != 0 || k[6] == '\0')
+			continue;
+		len = strlen(p->subject) + strlen(k) + strlen(p->params[i].value) + 8;
+		grown = realloc(p->subject, len);
+		if (grown == NULL)
+			return errbuf_set(eb, "out of memory");
+		p->subject = grown;
+		snprintf(grown + strlen(grown), len - strlen(grown), " (%s %s)", k + 6,
+			 p->params[i].value);
+		return 0;
+	}
+	return 0;
+}
+
 static int results_entry(const cJSON *entry, struct results_point *p, struct errbuf *eb)
 {
 	const cJSON *command, *stddev;
@@ -337,6 +364,8 @@ static int results_entry(const cJSON *entry, struct results_point *p, struct err
 		return -1;
 	if (p->subject[0] == '\0')
 		return errbuf_set(eb, "parameters.subject: empty");
+	if (results_limit_series(p, eb) != 0)
+		return -1;
 	v = results_point_param(p, "format");
 	p->format = results_strdup(v != NULL && v[0] != '\0' ? v : "-", eb, "parameters.format");
 	if (p->format == NULL)
@@ -372,9 +401,14 @@ bool results_has_subject(const struct results *res, const char *subject)
 {
 	size_t i;
 
-	for (i = 0; i < res->n_points; i++)
-		if (strcmp(res->points[i].subject, subject) == 0)
+	/* A swept limit's series "sudo (nofile 1024)" are subject sudo's. */
+	for (i = 0; i < res->n_points; i++) {
+		const char *p = res->points[i].subject;
+		size_t len = strlen(subject);
+
+		if (strcmp(p, subject) == 0 || (strncmp(p, subject, len) == 0 && p[len] == ' '))
 			return true;
+	}
 	return false;
 }
 
@@ -414,8 +448,12 @@ const char *results_tool(const struct results *res, const char *subject)
 {
 	size_t i;
 
+	const char *paren = strstr(subject, " (");
+	size_t len = paren != NULL ? (size_t)(paren - subject) : strlen(subject);
+
 	for (i = 0; i < res->n_tools; i++)
-		if (strcmp(res->tools[i].subject, subject) == 0)
+		if (strncmp(res->tools[i].subject, subject, len) == 0 &&
+		    res->tools[i].subject[len] == '\0')
 			return res->tools[i].tool;
 	return NULL;
 }
@@ -431,6 +469,7 @@ static const char *results_program_name(const cJSON *subject, char *buf, size_t 
 			{"rar-cbor", "dosr-cbor"}};
 	const cJSON *program = cJSON_GetObjectItemCaseSensitive(subject, "program");
 	const cJSON *format = cJSON_GetObjectItemCaseSensitive(subject, "format");
+	const cJSON *rar = cJSON_GetObjectItemCaseSensitive(subject, "rar_version");
 	size_t i;
 
 	if (cJSON_IsString(program)) {
@@ -439,19 +478,29 @@ static const char *results_program_name(const cJSON *subject, char *buf, size_t 
 		snprintf(buf, size, "%s", slash != NULL ? slash + 1 : program->valuestring);
 		return buf;
 	}
+	/* Another RootAsRole version's build, as rarbench names it by default (dosr-4.0.3-cbor);
+	 * 3.3.4's is the plain dosr-<storage>. */
+	if (cJSON_IsString(rar) && strcmp(rar->valuestring, "3.3.4") != 0 &&
+	    cJSON_IsString(format) && strncmp(format->valuestring, "rar-", 4) == 0) {
+		snprintf(buf, size, "dosr-%.32s-%.8s", rar->valuestring, format->valuestring + 4);
+		return buf;
+	}
 	for (i = 0; cJSON_IsString(format) && i < sizeof(defaults) / sizeof(defaults[0]); i++)
 		if (strcmp(format->valuestring, defaults[i].format) == 0)
 			return defaults[i].program;
 	return NULL;
 }
 
-/* The family a facts.json tool name belongs to: dosr-* is RootAsRole, doas is OpenDoas. */
+/* The family a facts.json tool name belongs to: dosr-* is RootAsRole, doas and doas-pam are
+ * OpenDoas, sudo-pam is sudo (its PAM build, which the tool's "pam" says). */
 static const char *results_family(const char *program)
 {
 	if (strncmp(program, "dosr", 4) == 0)
 		return "RootAsRole";
-	if (strcmp(program, "doas") == 0)
+	if (strcmp(program, "doas") == 0 || strcmp(program, "doas-pam") == 0)
 		return "OpenDoas";
+	if (strcmp(program, "sudo-pam") == 0)
+		return "sudo";
 	return program;
 }
 
@@ -468,7 +517,7 @@ static void results_read_tools(struct results *res, const cJSON *meta)
 		return;
 	cJSON_ArrayForEach(s, subjects)
 	{
-		const cJSON *id = cJSON_GetObjectItemCaseSensitive(s, "id"), *version;
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(s, "id"), *version, *pam;
 		char buf[RESULTS_TOOL_MAX];
 		const char *program = results_program_name(s, buf, sizeof(buf));
 		struct results_tool *t;
@@ -479,6 +528,8 @@ static void results_read_tools(struct results *res, const cJSON *meta)
 			continue;
 		version = cJSON_GetObjectItemCaseSensitive(
 		    cJSON_GetObjectItemCaseSensitive(tools, program), "version");
+		pam = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(tools, program), "pam");
 		if (!cJSON_IsString(version))
 			continue;
 		t = realloc(res->tools, (res->n_tools + 1) * sizeof(*t));
@@ -487,8 +538,12 @@ static void results_read_tools(struct results *res, const cJSON *meta)
 		res->tools = t;
 		t = &res->tools[res->n_tools++];
 		snprintf(t->subject, sizeof(t->subject), "%s", id->valuestring);
-		snprintf(t->tool, sizeof(t->tool), "%.40s %.40s", results_family(program),
-			 version->valuestring);
+		/* Its authentication configuration, when the facts say it: "sudo 1.9.13p3, PAM". */
+		snprintf(t->tool, sizeof(t->tool), "%.40s %.40s%s", results_family(program),
+			 version->valuestring,
+			 cJSON_IsTrue(pam)    ? ", PAM"
+			 : cJSON_IsFalse(pam) ? ", no PAM"
+					      : "");
 		/* Bytes from a file: only what a legend and a Markdown cell can carry. */
 		for (char *q = t->tool; *q != '\0'; q++)
 			if ((unsigned char)*q < 0x20 || (unsigned char)*q > 0x7e || *q == '"' ||

@@ -137,7 +137,7 @@ int results_load_file(struct results *res, const char *path, struct errbuf *eb);
 /* "RootAsRole 3.3.4" for subject, or NULL when no file said what it is. */
 const char *results_tool(const struct results *res, const char *subject);
 
-/* Whether some result of res has subject subject. */
+/* Whether some result of res has subject subject (or a swept limit's series of it). */
 bool results_has_subject(const struct results *res, const char *subject);
 
 /*

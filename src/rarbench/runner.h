@@ -41,6 +41,8 @@ struct runner_config {
 	bool wait;    /* wait for the prefix's lock instead of exiting RUNNER_EXIT_BUSY */
 	bool dry_run; /* check and plan, touch nothing (runner_plan.c) */
 	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
+	/* with dry_run: skip the checks of this host's own environment (rarlab's controller) */
+	bool not_this_host;
 	enum progress_mode progress;
 };
 
@@ -56,7 +58,9 @@ struct runner_subject {
 	char *skip_reason;      /* non-NULL: missing on this host */
 	struct proc_cmd *cmd;   /* measured: output to /dev/null */
 	struct proc_cmd *check; /* the grant check: output kept to quote it */
-	struct mntns *mntns;    /* ms->policy_mount_at: where its runs see the policy */
+	struct mntns *mntns;    /* policy_mount_at, pam_dir: what its runs see in /etc */
+	char *pam_dir;          /* the PAM service files shown at /etc/pam.d; NULL: the host's */
+	char *pam_service;      /* facts.json's pam_service of its tool; NULL: none known */
 };
 
 /*
@@ -145,6 +149,10 @@ int runner_env_check(struct runner *r, struct errbuf *eb);
  */
 int runner_env_setup(struct runner *r, struct errbuf *eb);
 
+/* Gives every subject's grant check and measured command the swept limit's value at pt (a no-op
+ * without a swept limit). 0, or -1 when a command has no pin for it (cannot happen). */
+int runner_env_apply_point(struct runner *r, const struct sweep_point *pt);
+
 /*
  * runner_plan.c. The pilot: at the sweep's smallest and largest point, the
  * policies written, the grants checked and each subject measured a few
@@ -186,6 +194,19 @@ int runner_resolve_subjects(struct runner *r, struct errbuf *eb);
 
 /* Frees r->problems. */
 void runner_problems_clear(struct runner *r);
+
+/* runner_pam.c. Subject i's PAM files (manifest "pam", facts.json's tool, which may be NULL):
+ * sets pam_dir and pam_service; problems go to r->problems. 0, or -1 (out of memory). */
+int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct errbuf *eb);
+/* The subject's namespace: its policy at policy_mount_at (policy_abs, or NULL for none) and
+ * every file of pam_dir at /etc/pam.d/<name>. NULL with eb on failure. */
+struct mntns *runner_pam_mntns(const struct runner_subject *s, const char *policy_abs,
+			       struct errbuf *eb);
+/* After a failed grant check: "; PAM service S (DIR): module M is in none of ..." for the first
+ * missing module of the subject's stack, or "" when none is missing. */
+void runner_pam_explain(const struct runner_subject *s, char *buf, size_t len);
+/* meta.pam: per measured subject, its PAM service and the files shown at /etc/pam.d. */
+cJSON *runner_pam_meta(const struct runner *r);
 
 /*
  * Appends one problem line "MANIFEST: PATH: what" (printf-style what) to

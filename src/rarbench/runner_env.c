@@ -52,6 +52,15 @@ static cJSON *build_record(const struct runner *r)
 		cJSON_AddItemToObject(l, "hard", limit_json(rl.rlim_max));
 		cJSON_AddBoolToObject(l, "pinned", pinned);
 	}
+	if (e->nlimit_values > 0) {
+		/* The limits above hold its first value; each point its own (its id, "limit.*"). */
+		cJSON *sw = cJSON_AddObjectToObject(o, "swept_limit"), *vals;
+
+		cJSON_AddStringToObject(sw, "name", e->limits[e->limit_axis].name);
+		vals = cJSON_AddArrayToObject(sw, "values");
+		for (i = 0; vals != NULL && i < e->nlimit_values; i++)
+			cJSON_AddItemToArray(vals, cJSON_CreateNumber((double)e->limit_values[i]));
+	}
 	env = cJSON_AddArrayToObject(o, "env");
 	for (i = 0; env != NULL && r->envp != NULL && r->envp[i] != NULL; i++)
 		cJSON_AddItemToArray(env, cJSON_CreateString(r->envp[i]));
@@ -76,6 +85,49 @@ static cJSON *build_record(const struct runner *r)
 	return o;
 }
 
+/* Each value of the swept limit within this host's hard limit; problems name the value. */
+static int check_swept_limit(struct runner *r, struct errbuf *eb)
+{
+	const struct manifest_env *e = &r->m->env;
+	const struct manifest_limit *l = &e->limits[e->limit_axis];
+	char path[96];
+	struct rlimit rl;
+
+	if (e->nlimit_values == 0)
+		return 0;
+	if (getrlimit(l->resource, &rl) != 0)
+		return errbuf_set_errno(eb, errno, "getrlimit %s", l->name);
+	for (size_t k = 1; k < e->nlimit_values; k++) {
+		if (rl.rlim_max == RLIM_INFINITY || e->limit_values[k] <= (uint64_t)rl.rlim_max)
+			continue;
+		snprintf(path, sizeof(path), "$.limits.%s[%zu]", l->name, k);
+		if (runner_problem(r, eb, path, "%" PRIu64 " is above this host's hard limit %ju",
+				   e->limit_values[k], (uintmax_t)rl.rlim_max) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int runner_env_apply_point(struct runner *r, const struct sweep_point *pt)
+{
+	const struct manifest_env *e = &r->m->env;
+	int res;
+
+	if (e->nlimit_values == 0)
+		return 0;
+	res = e->limits[e->limit_axis].resource;
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		struct runner_subject *s = &r->subjects[i];
+
+		if (s->skip_reason != NULL)
+			continue;
+		if (proc_cmd_set_limit(s->check, res, pt->limit) < 0 ||
+		    proc_cmd_set_limit(s->cmd, res, pt->limit) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The pin of r->m->env, each limit checked against this host's hard limit, each CPU online. */
 static int build_pin(struct runner *r, struct errbuf *eb)
 {
@@ -90,7 +142,10 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 		struct rlimit rl;
 		uint64_t v = l->unlimited ? (uint64_t)RLIM_INFINITY : l->value;
 
-		snprintf(path, sizeof(path), "$.limits.%s", l->name);
+		if (e->nlimit_values > 0 && i == e->limit_axis)
+			snprintf(path, sizeof(path), "$.limits.%s[0]", l->name);
+		else
+			snprintf(path, sizeof(path), "$.limits.%s", l->name);
 		if (getrlimit(l->resource, &rl) != 0)
 			return errbuf_set_errno(eb, errno, "getrlimit %s", l->name);
 		/* A limit is what the host allows: above its hard limit the runs would be
@@ -168,7 +223,7 @@ static int build_envp(struct runner *r, struct errbuf *eb)
 
 int runner_env_check(struct runner *r, struct errbuf *eb)
 {
-	if (build_pin(r, eb) < 0)
+	if (build_pin(r, eb) < 0 || check_swept_limit(r, eb) < 0)
 		return -1;
 	return runner_problems_verdict(r, "", eb);
 }

@@ -23,7 +23,7 @@ static void usage(FILE *f)
 {
 	fputs(
 	    "Usage: rarbench --manifest FILE [--out DIR] [--resume] [--progress bar|jsonl|none]\n"
-	    "                [--prefix DIR] [--wait] [--dry-run [--pilot]]\n"
+	    "                [--prefix DIR] [--wait] [--dry-run [--pilot | --not-this-host]]\n"
 	    "Runs the experiment described by the manifest FILE: for every point of its sweep,\n"
 	    "writes each subject's policy, checks that it grants the command, and measures\n"
 	    "every subject as the bench user. Must run as root (it writes the policies);\n"
@@ -37,6 +37,9 @@ static void usage(FILE *f)
 	    "                   (subjects, points, runs, policy bytes, disk); writes nothing\n"
 	    "  --pilot          --dry-run plus a few measured runs at the smallest and largest\n"
 	    "                   point, to estimate the wall time (as root; policies end deny-all)\n"
+	    "  --not-this-host  with --dry-run: leave out what only this host decides (limits\n"
+	    "                   against its hard limits, its CPUs): rarlab checks a manifest so,\n"
+	    "                   each lab host then checks its own environment\n"
 	    "  -h, --help       this help\n"
 	    "Writes DIR/results.json, DIR/results.tsv and DIR/journal.jsonl. See rarbench(1).\n",
 	    f);
@@ -52,12 +55,17 @@ static void report(struct runner *r, const char *msg)
 /* Returns 0 to go on, 1 when --help was printed, -1 on a usage error (printed). */
 static int parse_args(int argc, char **argv, struct runner_config *cfg)
 {
-	static const struct option opts[] = {
-	    {"manifest", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
-	    {"resume", no_argument, NULL, 'r'},         {"progress", required_argument, NULL, 'p'},
-	    {"prefix", required_argument, NULL, 'P'},   {"wait", no_argument, NULL, 'W'},
-	    {"dry-run", no_argument, NULL, 'n'},        {"pilot", no_argument, NULL, 'L'},
-	    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"manifest", required_argument, NULL, 'm'},
+					     {"out", required_argument, NULL, 'o'},
+					     {"resume", no_argument, NULL, 'r'},
+					     {"progress", required_argument, NULL, 'p'},
+					     {"prefix", required_argument, NULL, 'P'},
+					     {"wait", no_argument, NULL, 'W'},
+					     {"dry-run", no_argument, NULL, 'n'},
+					     {"pilot", no_argument, NULL, 'L'},
+					     {"not-this-host", no_argument, NULL, 'H'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 	int c;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -86,6 +94,9 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 			break;
 		case 'L':
 			cfg->dry_run = cfg->pilot = true;
+			break;
+		case 'H':
+			cfg->not_this_host = true;
 			break;
 		case 'p':
 			if (strcmp(optarg, "bar") == 0)
@@ -119,6 +130,12 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 		fputs("rarbench: --manifest FILE is required\n", stderr);
 		return -1;
 	}
+	if (cfg->not_this_host && (!cfg->dry_run || cfg->pilot)) {
+		fputs("rarbench: --not-this-host goes with --dry-run alone (a run or a pilot "
+		      "happens on this host)\n",
+		      stderr);
+		return -1;
+	}
 	return 0;
 }
 
@@ -130,8 +147,8 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t round, size_t step,
 		    uint32_t attempt, uint64_t *discarded)
 {
-	char values[MANIFEST_AXIS_COUNT + 2][16];
-	const char *names[MANIFEST_AXIS_COUNT + 2], *vals[MANIFEST_AXIS_COUNT + 2];
+	char values[MANIFEST_AXIS_COUNT + 3][24];
+	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
 	struct errbuf eb = {0}, deny = {0};
 	size_t np = 0;
 	int a, rc;
@@ -140,6 +157,12 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 		snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
 		names[np] = manifest_axis_name(a);
 		vals[np] = values[np];
+	}
+	if (r->m->env.nlimit_values > 0) {
+		snprintf(values[np], sizeof(values[np]), "%llu", (unsigned long long)pt->limit);
+		names[np] = r->m->env.limits[r->m->env.limit_axis].name;
+		vals[np] = values[np];
+		np++;
 	}
 	if (r->m->repetitions > 1) {
 		snprintf(values[np], sizeof(values[np]), "%u", pt->repetition);
@@ -161,6 +184,11 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 	if (runner_point_write_policies(r, pt, &eb) < 0) {
 		errbuf_prefix(&eb, "point %zu", pt->index + 1);
 		report(r, eb.msg);
+		runner_point_write_denial(r, &eb);
+		return 1;
+	}
+	if (runner_env_apply_point(r, pt) < 0) {
+		report(r, "a swept limit without its pin");
 		runner_point_write_denial(r, &eb);
 		return 1;
 	}

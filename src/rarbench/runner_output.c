@@ -13,13 +13,14 @@
 #include "export.h"
 #include "stats.h"
 
-#define PARAMS_PER_ENTRY 7
+#define PARAMS_PER_ENTRY 8
 #define VALUE_LEN 24
 
 /* Per result: its parameter array and the strings it points at. */
 struct entry_params {
 	struct export_param params[PARAMS_PER_ENTRY];
-	char values[5][VALUE_LEN];
+	char values[6][VALUE_LEN];
+	char limit_key[32];
 };
 
 /*
@@ -305,6 +306,15 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 				snprintf(ep->values[4], VALUE_LEN, "%u", sp->repetition);
 				ep->params[np++] =
 				    (struct export_param){"repetition", ep->values[4]};
+			}
+			if (m->env.nlimit_values > 0) {
+				/* "limit.nofile": rarplot draws one line per value (its README). */
+				snprintf(ep->values[5], VALUE_LEN, "%llu",
+					 (unsigned long long)sp->limit);
+				snprintf(ep->limit_key, sizeof(ep->limit_key), "limit.%s",
+					 m->env.limits[m->env.limit_axis].name);
+				ep->params[np++] =
+				    (struct export_param){ep->limit_key, ep->values[5]};
 			}
 			xs[e] = by_index[i].extras;
 			xs[e].has_reference = true;

@@ -233,11 +233,18 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 			s->policy_data ? ", data " : "", s->policy_data ? s->policy_data : "",
 			s->ms->policy_mount_at ? ", shown at " : "",
 			s->ms->policy_mount_at ? s->ms->policy_mount_at : "");
+		if (s->pam_dir != NULL)
+			fprintf(out,
+				"  %-14s          PAM service files of %s shown at /etc/pam.d\n",
+				"", s->pam_dir);
 	}
 	fprintf(out, "\nPoints: %zu (", n);
 	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
 		fprintf(out, "%s%s %zu value%s", a ? ", " : "", manifest_axis_name(a), m->axes[a].n,
 			m->axes[a].n == 1 ? "" : "s");
+	if (m->env.nlimit_values > 0)
+		fprintf(out, ", %s %zu values", m->env.limits[m->env.limit_axis].name,
+			m->env.nlimit_values);
 	fprintf(out, ", repetitions %u), %u round%s each%s\n", m->repetitions, m->rounds,
 		m->rounds == 1 ? "" : "s", m->rounds > 1 ? ", points shuffled per round" : "");
 	fprintf(out, "Runs per point and subject: %u warmup, ", m->warmup);

@@ -177,10 +177,13 @@ int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
 			return RUNNER_TIMEOUT;
 		}
 		if (sample.exit_code != 0) {
+			char pam[PATH_MAX + 256];
+
 			take_stderr(r->stderr_fd, out, sizeof(out));
-			return errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s",
+			runner_pam_explain(s, pam, sizeof(pam));
+			return errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s",
 					  index, s->ms->id, r->m->command, sample.exit_code,
-					  out[0] ? ": " : "", out);
+					  out[0] ? ": " : "", out, pam);
 		}
 	}
 	return 0;

@@ -117,14 +117,17 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 		if (s->skip_reason != NULL)
 			continue;
 		po.mntns = measured.mntns = NULL;
-		if (s->ms->policy_mount_at != NULL) {
+		if (s->ms->policy_mount_at != NULL || s->pam_dir != NULL) {
 			char abs[PATH_MAX];
 
-			if (absolute_path(s->policy, abs, sizeof(abs), eb) < 0)
+			if (s->ms->policy_mount_at != NULL &&
+			    absolute_path(s->policy, abs, sizeof(abs), eb) < 0)
 				return errbuf_prefix(eb, "subject %s", s->ms->id);
-			s->mntns = mntns_show_file_at(s->ms->policy_mount_at, abs, eb);
+			s->mntns = runner_pam_mntns(s, s->ms->policy_mount_at ? abs : NULL, eb);
 			if (s->mntns == NULL)
-				return errbuf_prefix(eb, "subject %s: policy_mount_at", s->ms->id);
+				return errbuf_prefix(eb, "subject %s: %s", s->ms->id,
+						     s->ms->policy_mount_at ? "policy_mount_at"
+									    : "pam");
 			/* Its directory joins the record at once. */
 			if (runner_guard_arm(r, eb) < 0)
 				return -1;
@@ -217,6 +220,7 @@ static cJSON *build_meta(struct runner *r)
 	cJSON_AddItemToObject(meta, "environment", cJSON_Duplicate(r->environment, 1));
 	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
 	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
+	cJSON_AddItemToObject(meta, "pam", runner_pam_meta(r));
 	o = cJSON_AddObjectToObject(meta, "bench_user");
 	cJSON_AddStringToObject(o, "name", r->m->bench_user);
 	cJSON_AddNumberToObject(o, "uid", (double)r->m->bench_uid);
@@ -310,6 +314,8 @@ void runner_clear(struct runner *r)
 		free(s->policy_data);
 		free(s->command_line);
 		free(s->skip_reason);
+		free(s->pam_dir);
+		free(s->pam_service);
 	}
 	free(r->subjects);
 	runner_problems_clear(r);
@@ -385,7 +391,7 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	if (runner_guard_locate(r, eb) < 0 || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
 		return fail(r, eb, false);
 	if (runner_resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0 ||
-	    runner_env_check(r, eb) < 0)
+	    (!r->cfg.not_this_host && runner_env_check(r, eb) < 0))
 		return fail(r, eb, r->bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;

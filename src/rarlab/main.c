@@ -277,15 +277,22 @@ static int parse_args(int argc, char **argv, struct job_config *c)
  * The subjects checked against this machine's copy of the prefix, when it has one: the lab's
  * hosts are provisioned by the same playbook, so a misspelt program or a RootAsRole version the
  * prefix lacks shows here before any host is contacted. One way to check a manifest: the
- * rarbench built beside this rarlab, `--dry-run` (its plan on stdout only with show_plan).
- * Returns rarbench's exit status, or -1 when it cannot be run (then nothing is known).
+ * rarbench built beside this rarlab, `--dry-run` (its plan on stdout only with show_plan),
+ * `--not-this-host`: the pinned environment (a limit against the hard limit, a CPU) is each
+ * host's to check, and a host that cannot apply it is reported with its reason while the others
+ * run. Returns rarbench's exit status, or -1 when it cannot be run (then nothing is known).
  */
 static int check_locally(const struct job_config *c, bool show_plan)
 {
 	char self[PATH_MAX], prog[PATH_MAX + 16], facts[PATH_MAX];
-	char *argv[] = {
-	    prog,        "--manifest", (char *)c->manifest, "--prefix", (char *)c->remote_prefix,
-	    "--dry-run", NULL};
+	char *argv[] = {prog,
+			"--manifest",
+			(char *)c->manifest,
+			"--prefix",
+			(char *)c->remote_prefix,
+			"--dry-run",
+			"--not-this-host",
+			NULL};
 	posix_spawn_file_actions_t fa;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int status;

@@ -46,12 +46,40 @@ static int check_template(struct manifest_ctx *c, const char *tmpl, const char *
 	return 0;
 }
 
+/* "pam": true (the prefix's files), false (the host's), or a directory; absent: AUTO. */
+static int parse_subject_pam(struct manifest_ctx *c, const cJSON *j, const char *p,
+			     struct manifest_subject *s)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(j, "pam");
+	char q[MANIFEST_PATH_MAX_CHARS], b[48];
+
+	s->pam = MANIFEST_PAM_AUTO;
+	if (it == NULL)
+		return 0;
+	manifest_child_path(q, p, "pam");
+	if (cJSON_IsFalse(it)) {
+		s->pam = MANIFEST_PAM_OFF;
+		return 0;
+	}
+	if (!cJSON_IsTrue(it) && !cJSON_IsString(it))
+		return manifest_fail(c, q, "expected true, false or a directory, got %s",
+				     manifest_type_name(it));
+	s->pam = MANIFEST_PAM_ON;
+	s->pam_dir = strdup(cJSON_IsTrue(it) ? MANIFEST_PAM_DIR_DEFAULT : it->valuestring);
+	if (s->pam_dir == NULL)
+		return manifest_fail(c, q, "out of memory");
+	if (s->pam_dir[0] != '/' && strncmp(s->pam_dir, "{prefix}", 8) != 0)
+		return manifest_fail(c, q, "\"%s\": expected an absolute directory or {prefix}/...",
+				     manifest_shown(s->pam_dir, b));
+	return check_template(c, s->pam_dir, q);
+}
+
 static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 			 struct manifest_subject *s)
 {
 	static const char *const keys[] = {
 	    "id",          "format",          "program",        "args",     "policy", "policy_data",
-	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  NULL};
+	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  "pam", NULL};
 	const cJSON *args, *it;
 	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
 	int fmt = -1;
@@ -93,6 +121,8 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 		return manifest_fail(c, q, "expected a boolean, got %s", manifest_type_name(it));
 	}
 	s->optional = it != NULL && cJSON_IsTrue(it);
+	if (parse_subject_pam(c, j, p, s) < 0)
+		return -1;
 	if (manifest_get_string(c, j, p, "rar_version", false, &s->rar_version) < 0 ||
 	    manifest_get_string(c, j, p, "policy_mount_at", false, &s->policy_mount_at) < 0)
 		return -1;
@@ -379,7 +409,8 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 		return manifest_fail(c, "$.rounds",
 				     "%u is above min_runs (%u): each round needs a run", m->rounds,
 				     m->min_runs);
-	if ((uint64_t)m->repetitions * m->axes[0].n * m->axes[1].n * m->axes[2].n * m->axes[3].n >
+	if ((uint64_t)m->repetitions * m->axes[0].n * m->axes[1].n * m->axes[2].n * m->axes[3].n *
+		(m->env.nlimit_values > 0 ? m->env.nlimit_values : 1) >
 	    MANIFEST_POINTS_MAX)
 		return manifest_fail(c, "$.repetitions", "more than %u points in all",
 				     MANIFEST_POINTS_MAX);
@@ -573,6 +604,7 @@ void manifest_free(struct manifest *m)
 		free(s->rar_version);
 		free(s->build);
 		free(s->policy_mount_at);
+		free(s->pam_dir);
 	}
 	free(m->subjects);
 	for (i = 0; i < MANIFEST_AXIS_COUNT; i++)

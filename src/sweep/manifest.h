@@ -71,6 +71,8 @@ enum manifest_axis_id {
 #define MANIFEST_ENV_MAX 64
 #define MANIFEST_CPUS_MAX 256
 #define MANIFEST_LIMITS_MAX 16
+/* Values of the one limit a manifest may sweep ("limits": {"nofile": [1024, 65536]}). */
+#define MANIFEST_LIMIT_VALUES_MAX 16
 
 /* One resource limit set on every measured child (soft and hard both). */
 struct manifest_limit {
@@ -92,6 +94,13 @@ struct manifest_limit {
 struct manifest_env {
 	struct manifest_limit limits[MANIFEST_LIMITS_MAX];
 	size_t nlimits;
+	/*
+	 * A limit given as an array is an axis of the sweep: every point is measured at each
+	 * value (sweep.c), limits[limit_axis] holding the first. nlimit_values 0: no such axis.
+	 */
+	size_t limit_axis;
+	uint64_t limit_values[MANIFEST_LIMIT_VALUES_MAX];
+	size_t nlimit_values;
 	bool has_env;
 	char **env; /* "NAME=value", NULL-terminated */
 	size_t nenv;
@@ -104,6 +113,11 @@ struct manifest_env {
 /* The limits manifests name: i-th name and its RLIMIT_* (NULL past the last). */
 size_t manifest_limit_count(void);
 const char *manifest_limit_name(size_t i, int *resource);
+
+enum manifest_pam { MANIFEST_PAM_AUTO, MANIFEST_PAM_OFF, MANIFEST_PAM_ON };
+
+/* Where the playbook stores Debian's PAM service files of the PAM subjects. */
+#define MANIFEST_PAM_DIR_DEFAULT "{prefix}/share/rarperf/pam.d"
 
 /* One tool measured at every point. Strings may hold {prefix} and {command}. */
 struct manifest_subject {
@@ -131,7 +145,15 @@ struct manifest_subject {
 	enum sudoers_layout sudoers_layout;
 	/* A program missing from the prefix skips the subject (with a warning) instead of
 	 * failing the run; absent from facts.json skips it anyway. */
-	bool optional;
+	bool optional; /*
+			* "pam": which PAM service files its runs see at /etc/pam.d
+			* (experiments/README.md). AUTO (key absent): the prefix's
+			* ({prefix}/share/rarperf/pam.d) when facts.json says the tool opens PAM and
+			* records its stack, else the host's; OFF (false): the host's; ON (true or a
+			* directory): pam_dir's, shown in the subject's private mount namespace.
+			*/
+	enum manifest_pam pam;
+	char *pam_dir; /* ON: the directory (may hold {prefix}); else NULL */
 };
 
 struct manifest_axis {

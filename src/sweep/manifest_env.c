@@ -35,6 +35,36 @@ const char *manifest_limit_name(size_t i, int *resource)
 	return env_limits[i].name;
 }
 
+/* A limit given as an array: the sweep's limit axis, numbers ascending as written. */
+static int parse_limit_axis(struct manifest_ctx *c, const cJSON *arr, const char *p,
+			    struct manifest_env *e)
+{
+	char q[MANIFEST_PATH_MAX_CHARS];
+	const cJSON *v;
+	size_t i = 0;
+
+	if (e->nlimit_values > 0)
+		return manifest_fail(c, p, "only one limit may be swept (%s already is)",
+				     e->limits[e->limit_axis].name);
+	if (cJSON_GetArraySize(arr) < 1 || cJSON_GetArraySize(arr) > MANIFEST_LIMIT_VALUES_MAX)
+		return manifest_fail(c, p, "expected 1 to %d values", MANIFEST_LIMIT_VALUES_MAX);
+	cJSON_ArrayForEach(v, arr)
+	{
+		uint64_t x = 0;
+
+		manifest_index_path(q, p, i);
+		if (manifest_as_uint(c, v, q, 1, 9007199254740991.0, &x) < 0)
+			return -1;
+		if (i > 0 && x <= e->limit_values[i - 1])
+			return manifest_fail(c, q, "%llu: expected values in increasing order",
+					     (unsigned long long)x);
+		e->limit_values[i++] = x;
+	}
+	e->nlimit_values = i;
+	e->limit_axis = e->nlimits;
+	return 0;
+}
+
 static int parse_limits(struct manifest_ctx *c, const cJSON *root, struct manifest_env *e)
 {
 	const cJSON *lim = cJSON_GetObjectItemCaseSensitive(root, "limits"), *it;
@@ -74,10 +104,9 @@ static int parse_limits(struct manifest_ctx *c, const cJSON *root, struct manife
 		if (cJSON_IsString(it) && strcmp(it->valuestring, "unlimited") == 0) {
 			l->unlimited = true;
 		} else if (cJSON_IsArray(it)) {
-			return manifest_fail(
-			    c, p,
-			    "one value (a number or \"unlimited\"); sweeping a limit "
-			    "takes one manifest per value for now");
+			if (parse_limit_axis(c, it, p, e) < 0)
+				return -1;
+			l->value = e->limit_values[0];
 		} else {
 			uint64_t v = 0;
 

@@ -15,7 +15,8 @@ struct sweep {
 struct sweep *sweep_new(const struct manifest *m, struct errbuf *eb)
 {
 	struct sweep *s = NULL;
-	size_t total = m->repetitions, i, rest;
+	size_t nlim = m->env.nlimit_values > 0 ? m->env.nlimit_values : 1;
+	size_t total = m->repetitions * nlim, i, rest;
 	int a;
 
 	for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
@@ -46,11 +47,20 @@ struct sweep *sweep_new(const struct manifest *m, struct errbuf *eb)
 			p->value[a] = m->axes[a].values[rest % m->axes[a].n];
 			rest /= m->axes[a].n;
 		}
+		p->limit = m->env.nlimit_values > 0 ? m->env.limit_values[rest % nlim] : 0;
+		rest /= nlim;
 		p->repetition = (uint32_t)rest + 1;
 		p->index = i;
 		snprintf(p->id, sizeof(p->id),
 			 "nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u,repetition=%u",
 			 p->value[0], p->value[1], p->value[2], p->value[3], p->repetition);
+		if (m->env.nlimit_values > 0) {
+			size_t len = strlen(p->id);
+
+			snprintf(p->id + len, sizeof(p->id) - len, ",%s=%llu",
+				 m->env.limits[m->env.limit_axis].name,
+				 (unsigned long long)p->limit);
+		}
 	}
 	s->n = total;
 	return s;

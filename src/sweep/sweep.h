@@ -23,16 +23,20 @@ struct sweep_point {
 	size_t index; /* 0-based position in the sweep */
 	uint32_t value[MANIFEST_AXIS_COUNT];
 	uint32_t repetition;
-	/* "nb_roles=1,nb_users=1,nb_tasks=10,nb_commands=1,repetition=1" */
+	/* The swept limit's value (manifest_env.limit_values), 0 when no limit is swept. */
+	uint64_t limit;
+	/* "nb_roles=1,nb_users=1,nb_tasks=10,nb_commands=1,repetition=1", then ",nofile=65536"
+	 * when a limit is swept */
 	char id[SWEEP_ID_MAX];
 };
 
 struct sweep;
 
 /*
- * The cartesian product of m's axes times its repetitions. Order: the
- * repetition varies slowest, then nb_roles, nb_users, nb_tasks, and
- * nb_commands fastest; each axis in the manifest's order. m must outlive
+ * The cartesian product of m's axes times its repetitions, times the values
+ * of its swept limit if any. Order: the repetition varies slowest, then the
+ * limit, nb_roles, nb_users, nb_tasks, and nb_commands fastest; each axis in
+ * the manifest's order. m must outlive
  * nothing: the sweep copies what it needs. Returns NULL and fills eb on error.
  */
 struct sweep *sweep_new(const struct manifest *m, struct errbuf *eb);

@@ -113,6 +113,17 @@ for t in sudo doas; do
 	check "facts.json: $t's source and configure flags are those of the installed build ($key)" \
 		test -e "$prefix/share/rarperf/$t-installed-$key"
 done
+# The PAM variants: the same source, Debian's PAM flags, a build of their own (stamp named so).
+check "facts.json: sudo-pam and doas-pam present, with PAM, their service and stack recorded" \
+	sh -c "jq -e '.tools[\"sudo-pam\"] as \$s | .tools[\"doas-pam\"] as \$d | \$s.present and \$d.present
+		and \$s.pam and \$d.pam and \$s.source == .tools.sudo.source and \$d.source == .tools.doas.source
+		and \$s.pam_service == \"sudo\" and \$d.pam_service == \"doas\" and (\$s.pam_modules | length) > 2
+		and .tools[\"sudo-rs\"].pam_stack == \$s.pam_stack' '$f' >/dev/null"
+for t in sudo-pam doas-pam; do
+	key=$(jq -j --arg t "$t" '.tools[$t] | "\(.source)|\(.configure)"' "$f" | sha1sum | cut -c1-12)
+	check "facts.json: $t's source and configure flags are those of the installed build ($key)" \
+		test -e "$prefix/share/rarperf/$t-installed-build-pam-$key"
+done
 check "facts.json: paths in the prefix" sh -c "jq -e '.prefix == \"$prefix\" and .tools.sudo.path == \"$prefix/bin/sudo\" and .tools.doas.policy == \"$prefix/etc/doas.conf\"' '$f' >/dev/null"
 # RootAsRole is built from the crate registry (reachable here, as on CI): present, never skipped.
 for d in dosr-json dosr-cbor; do
@@ -144,14 +155,14 @@ check "facts.json: dosr-json reads JSON, dosr-cbor CBOR, each from its own setti
 	find "$prefix" -xdev -type f \( -perm -4000 -o -perm -2000 \) -print
 	getcap -r "$prefix" 2>/dev/null | sed 's/ [^ ]*$//'
 } | LC_ALL=C sort -u >"$tmp/privileged"
-jq -r '.tools | to_entries[] | select(.value.present) | select(.key | test("^(sudo|doas|sudo-rs|dosr-.*)$"))
+jq -r '.tools | to_entries[] | select(.value.present) | select(.key | test("^(sudo|doas|sudo-pam|doas-pam|sudo-rs|dosr-.*)$"))
 	| .value.path' "$f" 2>/dev/null | LC_ALL=C sort >"$tmp/tools"
-check "setuid or capability files: sudo, doas, sudo-rs and each dosr ($(grep -c . "$tmp/privileged") files)" \
+check "setuid or capability files: sudo, doas, their PAM builds, sudo-rs and each dosr ($(grep -c . "$tmp/privileged") files)" \
 	sh -c "grep -q dosr '$tmp/tools' && [ -z \"\$(LC_ALL=C comm -23 '$tmp/tools' '$tmp/privileged')\" ]"
 # try_args NAME: a call that would run /usr/bin/true as root if the exec were allowed.
-try_args() { case $1 in sudo | doas | sudo-rs) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
+try_args() { case $1 in sudo | doas | sudo-pam | doas-pam | sudo-rs) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
 # harmless_args NAME: a call that runs nothing as root.
-harmless_args() { case $1 in sudo | sudo-rs) echo -V ;; doas) echo "-C $prefix/etc/doas.conf" ;; dosr*) echo --version ;; *) echo --version ;; esac; }
+harmless_args() { case $1 in sudo | sudo-pam | sudo-rs) echo -V ;; doas | doas-pam) echo "-C $prefix/etc/doas.conf" ;; dosr*) echo --version ;; *) echo --version ;; esac; }
 jqt() { jq -e "$@" >/dev/null 2>&1; }
 # exec_refused RC OUTPUT PATH: the kernel refused to exec PATH (EACCES). runuser 2.38 then says
 # "runuser: failed to execute PATH: Permission denied" and exits 1 (a shell's exec exits 126); a

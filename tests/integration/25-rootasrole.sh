@@ -4,7 +4,8 @@
 # dosr-json, dosr-cbor and the extra versions) runs as the bench user under confgen's JSON or CBOR
 # policy of several shapes, each --match and --seed-compat: /usr/bin/true is granted (exit 0, run
 # as root), /usr/bin/false and /usr/bin/id are refused ("Permission denied", nothing run), a filler
-# uid of a role without the command is refused; a manifest's grant check passes for each dosr.
+# uid of a role without the command is refused; a manifest's grant check passes for each dosr;
+# RootAsRole 4's close(2) calls grow with RLIMIT_NOFILE.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root (dosr runs as the bench user, policies are root's)"; exit 77; }
@@ -118,6 +119,25 @@ while IFS=$'\t' read -r name format settings data version; do
 			notok "$name: create a throwaway user with filler uid $fuid"
 		fi
 	done
+
+	# RootAsRole 4 closes every possible descriptor one by one (issue 19): its close(2) calls
+	# follow RLIMIT_NOFILE, which is why rarbench pins it. Counted with strace (-u keeps the
+	# file capabilities), the same grant, nofile 1024 then 16384 (or this host's hard limit).
+	if [ "${version%%.*}" -ge 4 ] && command -v strace >/dev/null && command -v prlimit >/dev/null; then
+		write "$name" "$format" "$settings" "$data" --uid "$uid" >/dev/null 2>&1
+		closes() {
+			rm -f "$tmp/strace"
+			prlimit --nofile="$1:$1" strace -f -qq -c -U calls,name -e trace=close,close_range \
+				-o "$tmp/strace" -u "$user" "$bin" /usr/bin/true </dev/null >/dev/null 2>&1 || return 1
+			awk '$NF == "close" { n = $1 } END { print n + 0 }' "$tmp/strace"
+		}
+		hi=$(ulimit -Hn)
+		case $hi in unlimited | *[!0-9]*) hi=16384 ;; esac
+		[ "$hi" -gt 16384 ] && hi=16384
+		c1=$(closes 1024) c2=$(closes "$hi")
+		check "$name: close(2) calls grow with the nofile limit (${c1:-?} at 1024, ${c2:-?} at $hi)" \
+			sh -c "[ '${c1:-0}' -ge 1000 ] && [ \$((${c2:-0} - ${c1:-0})) -ge \$(($hi - 1024)) ]"
+	fi
 
 	# The original generator's output (--seed-compat: empty role names, task names 0, fillers 5001+).
 	write "$name" "$format" "$settings" "$data" --roles 2 --users 2 --tasks 20 --commands 2 --uid "$uid" \

@@ -25,13 +25,14 @@ rc=$?
 check "seed-tasks --dry-run: exit 0" [ "$rc" -eq 0 ]
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/plan.err"
 check "the plan lists the 5 subjects with their resolved programs" \
-	sh -c "grep -q 'Subjects (5 measured)' '$work/plan.out' && grep -q '$prefix/bin/dosr-cbor /usr/bin/true' '$work/plan.out' && grep -q 'shown at /etc/sudoers-rs' '$work/plan.out'"
+	sh -c "grep -q 'Subjects (9 measured)' '$work/plan.out' && grep -q '$prefix/bin/dosr-cbor /usr/bin/true' '$work/plan.out' && grep -q 'shown at /etc/sudoers-rs' '$work/plan.out'"
 check "the plan counts 14 points (15 log-spaced values, one duplicate)" grep -q '^Points: 14 ' "$work/plan.out"
 check "the plan gives the runs and the timeout" grep -q 'Runs per point and subject: 100 warmup, at least 100 runs, more to fill 3 s; a run is killed after 60 s' "$work/plan.out"
 check "the plan has one row of policy bytes per point" \
 	[ "$(awk '/^Policy bytes/{f=1; next} f && /^ +[0-9]+ +1 +1 +[0-9]+ +1 /{n++} /^$/{f=0} END{print n+0}' "$work/plan.out")" = 14 ]
 # The bytes it prints are the bytes confgen writes: the largest point's doas.conf, written here.
-doas_planned=$(awk '/^Policy bytes/{f=1} f && $4 == 10000 {print $NF}' "$work/plan.out")
+doas_planned=$(awk '/^Policy bytes/{f=1; next} f && $1 == "point" {for (i = 1; i <= NF; i++) if ($i == "doas") c = i}
+	f && $4 == 10000 {print $c}' "$work/plan.out")
 "$root/bin/confgen" --tasks 10000 --uid "$(jq -r .bench_uid "$prefix/facts.json")" --doas "$work/doas.conf" >/dev/null
 check "the planned doas.conf of 10000 tasks ($doas_planned bytes) is the size confgen writes" \
 	[ "$doas_planned" = "$(stat -c %s "$work/doas.conf")" ]
@@ -114,6 +115,6 @@ done
 check "rarlab names the problem" grep -q 'unknown.json: \$.colour: unknown key' "$work/lab-unknown.err"
 (cd "$work" && "$rarlab" -i inv.ini --dry-run "$root/experiments/quick.json") >"$work/lab-dry.out" 2>&1
 check "rarlab --dry-run: exit 0, the hosts listed, none contacted" \
-	sh -c "[ $? -eq 0 ] && grep -q 'quick.json: 5 subjects, 7 points, on 1 host: unreachable' '$work/lab-dry.out' && [ ! -e '$work/rarlab-out' ]"
+	sh -c "[ $? -eq 0 ] && grep -q 'quick.json: 8 subjects, 7 points, on 1 host: unreachable' '$work/lab-dry.out' && [ ! -e '$work/rarlab-out' ]"
 
 tap_status

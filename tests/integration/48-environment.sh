@@ -58,4 +58,30 @@ sed 's/"nofile": 777/"nofile": 5000/' "$work/env.json" >"$work/high.json"
 rc=$?
 check "nofile 5000 under a hard limit of 4096: exit 2, one line naming \$.limits.nofile" \
 	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/high.err') -eq 1 ] && grep -q 'high.json: \$.limits.nofile: 5000 is above this host.s hard limit 4096' '$work/high.err' && [ ! -e '$work/high' ]"
+
+# A swept limit: every point measured at each value, each run seeing its point's value; the
+# results and the journal say which; a value above the hard limit is refused with its index.
+probe_sweep='case $(ulimit -n):$(ulimit -Hn) in 700:700 | 900:900) exit 0 ;; esac; exit 1'
+cat >"$work/sweep.json" <<JSON
+{"name": "sweep", "subjects": [{"id": "probe", "format": "doas", "program": "/bin/sh",
+  "args": ["-c", $(jq -Rn --arg s "$probe_sweep" '$s')]}],
+ "axes": {"nb_tasks": [1, 2]}, "bench_user": "$user", "warmup": 1, "min_runs": 3, "max_runs": 3,
+ "min_time_s": 0, "limits": {"nofile": [700, 900]}}
+JSON
+(ulimit -n 4096 && "$rarbench" --manifest "$work/sweep.json" --prefix "$prefix" --wait --out "$work/sweep" \
+	--progress none) 2>"$work/sweep.err"
+rc=$?
+check "limits.nofile [700, 900]: 4 points, every run saw its point's value (soft and hard)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/sweep.err"
+check "results.json: each point says its limit (parameters limit.nofile), the record the swept values" \
+	jq -e '(.results | length) == 4 and ([.results[].parameters["limit.nofile"]] | sort == ["700","700","900","900"])
+		and .meta.environment.swept_limit == {"name": "nofile", "values": [700, 900]}' "$work/sweep/results.json"
+check "the journal's step ids name the limit" \
+	sh -c "grep -c 'nofile=900' '$work/sweep/journal.jsonl' | grep -qx 2"
+sed 's/"nofile": \[700, 900\]/"nofile": [700, 5000]/' "$work/sweep.json" >"$work/sweep-high.json"
+(ulimit -n 4096 && "$rarbench" --manifest "$work/sweep-high.json" --prefix "$prefix" --wait \
+	--out "$work/sweep-high" --progress none) 2>"$work/sweep-high.err"
+rc=$?
+check "limits.nofile [700, 5000] under a hard limit of 4096: exit 2 naming \$.limits.nofile[1], nothing run" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'sweep-high.json: \$.limits.nofile\[1\]: 5000 is above this host.s hard limit 4096' '$work/sweep-high.err' && [ ! -e '$work/sweep-high' ]"
 tap_status

@@ -122,6 +122,23 @@ check "merged.json has each host's meta" \
 check "$c's files match the sums of its done event" sh -c "cd '$tmp/out/$c' && \
 	jq -r '.files | to_entries[] | \"\(.value)  \(.key)\"' done.json | sha256sum -c --quiet"
 
+# --- a host that cannot apply the pinned environment: reported with its reason, the others run -
+# c's sshd (and so its sessions and rarbench) restarted with a hard nofile limit of 2048; the
+# controller's own check leaves the environment to each host (this machine's limit is higher).
+nshosts_stop_sshd "$c"
+(ulimit -Sn 2048 && ulimit -Hn 2048 && nshosts_start_sshd "$c")
+jq '. + {"name": "it50-env", "limits": {"nofile": [1024, 4096]}, "axes": {"nb_tasks": [1, 2]}}' \
+	"$tmp/m.json" >"$tmp/env.json"
+lab -o "$tmp/env" -l "$a,$b,$c" "$tmp/env.json" >"$tmp/env.out" 2>"$tmp/env.err"
+rc=$?
+check "nofile [1024, 4096], $c's hard limit 2048: exit 1, $a and $b ok with all their points, $c exit=2" \
+	test "$rc $(outcome "$tmp/env" "$a") $(outcome "$tmp/env" "$b") $(outcome "$tmp/env" "$c") $(count "$tmp/env" "$a")" = "1 ok ok exit=2 8"
+check "$c's reason names the limit and its hard limit" \
+	sh -c "awk -F'\t' -v h='$c' '\$1 == h' '$tmp/env/summary.tsv' | grep -q 'limits.nofile.1.: 4096 is above this host.s hard limit 2048'" ||
+	awk -F'\t' -v h="$c" '$1 == h' "$tmp/env/summary.tsv"
+nshosts_stop_sshd "$c"
+nshosts_start_sshd "$c"
+
 # --- SIGINT stops the remote run and keeps what was gathered ---------------------------------
 # rarlab itself in the background (not a function's subshell) so that it gets the signal
 : >"$tmp/int.err"

@@ -184,6 +184,16 @@ static void test_bad_manifests(void)
 	    "\"format\":\"sudoers\",\"policy_mount_at\":\"etc/sudoers-rs\"}]}",
 	    "$.subjects[0].policy_mount_at: \"etc/sudoers-rs\": expected an absolute path");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"pam\":1}]}",
+		     "$.subjects[0].pam: expected true, false or a directory, got a number");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+	    "\"format\":\"doas\",\"pam\":\"pam.d\"}]}",
+	    "$.subjects[0].pam: \"pam.d\": expected an absolute directory or {prefix}/...");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"pam\":\"/{prefx}/p\"}]}",
+		     "$.subjects[0].pam: unknown placeholder");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
 		     "\"format\":\"doas\",\"sudoers_layout\":\"per-task\"}]}",
 		     "$.subjects[0].sudoers_layout: only a sudoers subject has one");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
@@ -240,7 +250,10 @@ static void test_subject_dialects(void)
 		  "{\"id\":\"sudo-rs\",\"format\":\"sudoers\",\"program\":\"{prefix}/bin/sudo-rs\","
 		  "\"policy\":\"{prefix}/etc/sudoers-rs\",\"policy_mount_at\":\"/etc/sudoers-rs\","
 		  "\"sudoers_layout\":\"per-task\"},"
-		  "{\"id\":\"sr-cbor-4.0.3\",\"format\":\"rar-cbor\",\"rar_version\":\"4.0.3\"}]}",
+		  "{\"id\":\"sr-cbor-4.0.3\",\"format\":\"rar-cbor\",\"rar_version\":\"4.0.3\"},"
+		  "{\"id\":\"sudo-pam\",\"format\":\"sudoers\",\"pam\":true},"
+		  "{\"id\":\"doas\",\"format\":\"doas\",\"pam\":false},"
+		  "{\"id\":\"doas-x\",\"format\":\"doas\",\"pam\":\"/tmp/pam.d\"}]}",
 		  &eb);
 
 	CHECK(m != NULL);
@@ -255,6 +268,12 @@ static void test_subject_dialects(void)
 	CHECK_STR_EQ(m->subjects[1].policy_mount_at, "/etc/sudoers-rs");
 	CHECK_STR_EQ(m->subjects[2].rar_version, "4.0.3");
 	CHECK(m->subjects[0].rar_version == NULL);
+	CHECK_INT_EQ(m->subjects[0].pam, MANIFEST_PAM_AUTO);
+	CHECK(m->subjects[0].pam_dir == NULL);
+	CHECK_INT_EQ(m->subjects[3].pam, MANIFEST_PAM_ON);
+	CHECK_STR_EQ(m->subjects[3].pam_dir, MANIFEST_PAM_DIR_DEFAULT);
+	CHECK_INT_EQ(m->subjects[4].pam, MANIFEST_PAM_OFF);
+	CHECK_STR_EQ(m->subjects[5].pam_dir, "/tmp/pam.d");
 	manifest_free(m);
 }
 
@@ -674,6 +693,36 @@ static void test_pinned_environment(void)
 		     "$.cwd: must be an absolute path");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"cpus\":[0,0]," GOOD_SUBJECTS "}",
 		     "$.cpus[1]: CPU 0 given twice");
+	/* A limit given as an array is swept: ascending, positive, one such limit. */
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"stack\":8388608,"
+		  "\"nofile\":[1024,65536,1048576]}," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK_INT_EQ(m->env.nlimit_values, 3);
+		CHECK_INT_EQ(m->env.limit_axis, 1);
+		CHECK_STR_EQ(m->env.limits[1].name, "nofile");
+		CHECK_INT_EQ(m->env.limits[1].value, 1024);
+		CHECK_INT_EQ(m->env.limit_values[2], 1048576);
+	}
+	manifest_free(m);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[1024,"
+		     "512]}," GOOD_SUBJECTS "}",
+		     "$.limits.nofile[1]: 512: expected values in increasing order");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[0]}," GOOD_SUBJECTS
+	    "}",
+	    "$.limits.nofile[0]");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[]}," GOOD_SUBJECTS
+	    "}",
+	    "$.limits.nofile: expected 1 to 16 values");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[1,2],"
+		     "\"stack\":[1,2]}," GOOD_SUBJECTS "}",
+		     "$.limits.stack: only one limit may be swept (nofile already is)");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":[1,"
+		     "\"x\"]}," GOOD_SUBJECTS "}",
+		     "$.limits.nofile[1]");
 }
 
 /* Every problem in one pass, one line each with its path; the first is eb's. */

@@ -93,6 +93,51 @@ static void test_shows_file_inside_only(void)
 	CHECK(lstat(target, &st) != 0);
 }
 
+/* A policy in /etc and a PAM file in /etc/pam.d (nested overlays), the host's files beside them
+ * still visible, nothing outside. */
+static void test_shows_nested_files(void)
+{
+	char policy[256], pam[256], t1[256], t2[256], out[256];
+	struct mntns_file files[2];
+	struct errbuf eb = {0};
+	struct mntns *ns;
+	struct stat st;
+	char *text;
+
+	snprintf(policy, sizeof(policy), "%s/policy", dir);
+	snprintf(pam, sizeof(pam), "%s/service", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(t1, sizeof(t1), "/etc/rarperf-test-mntns-%d", (int)getpid());
+	snprintf(t2, sizeof(t2), "/etc/pam.d/rarperf-test-mntns-%d", (int)getpid());
+	write_file(policy, "policy\n");
+	write_file(pam, "pam\n");
+	files[0] = (struct mntns_file){.target = t1, .source = policy};
+	files[1] = (struct mntns_file){.target = t2, .source = pam};
+	ns = mntns_show_files_at(files, 2, &eb);
+	CHECK(ns != NULL);
+	if (ns == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		return;
+	}
+	CHECK_INT_EQ(cat_into(ns, t1, out), 0);
+	text = testutil_read_file(out, NULL);
+	CHECK(text != NULL && strcmp(text, "policy\n") == 0);
+	free(text);
+	CHECK_INT_EQ(cat_into(ns, t2, out), 0);
+	text = testutil_read_file(out, NULL);
+	CHECK(text != NULL && strcmp(text, "pam\n") == 0);
+	free(text);
+	/* The host's own files of both directories show through. */
+	CHECK_INT_EQ(cat_into(ns, "/etc/pam.d/other", out), 0);
+	CHECK_INT_EQ(cat_into(ns, "/etc/passwd", out), 0);
+	CHECK(lstat(t1, &st) != 0 && lstat(t2, &st) != 0);
+	mntns_free(ns);
+	CHECK(lstat(t1, &st) != 0 && lstat(t2, &st) != 0);
+	unlink(policy);
+	unlink(pam);
+	unlink(out);
+}
+
 static void test_refuses_bad_targets(void)
 {
 	struct errbuf eb = {0};
@@ -101,6 +146,7 @@ static void test_refuses_bad_targets(void)
 	CHECK(mntns_show_file_at("/x", "/tmp/x", &eb) == NULL); /* its directory is / */
 	CHECK(mntns_show_file_at("/nonexistent-rarperf/x", "/tmp/x", &eb) == NULL);
 	CHECK(strstr(eb.msg, "not a directory") != NULL);
+	CHECK(mntns_show_files_at(NULL, 0, &eb) == NULL);
 }
 
 int main(void)
@@ -112,6 +158,7 @@ int main(void)
 	if (mkdtemp(dir) == NULL)
 		return 1;
 	RUN(test_shows_file_inside_only);
+	RUN(test_shows_nested_files);
 	RUN(test_refuses_bad_targets);
 	rmdir(dir);
 	return HARNESS_EXIT();

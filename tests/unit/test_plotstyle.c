@@ -235,6 +235,15 @@ static void test_legend_names(void)
 	CHECK_STR_EQ(buf, "tool 1 ldap");
 	plotstyle_legend_name("sudo", "sudoers", "sudo 1.9.13p3", buf, 5);
 	CHECK_STR_EQ(buf, "sudo");
+	/* The authentication after the format; a swept limit's series keeps its value. */
+	plotstyle_legend_name("sr-cbor-4.0.3", "rar-cbor", "RootAsRole 4.0.3, PAM", buf,
+			      sizeof(buf));
+	CHECK_STR_EQ(buf, "RootAsRole 4.0.3 CBOR, PAM");
+	plotstyle_legend_name("sudo-pam", "sudoers", "sudo 1.9.13p3, PAM", buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "sudo 1.9.13p3, PAM");
+	plotstyle_legend_name("sr-json (nofile 65536)", "rar-json", "RootAsRole 3.3.4, no PAM", buf,
+			      sizeof(buf));
+	CHECK_STR_EQ(buf, "RootAsRole 3.3.4 JSON, no PAM (nofile 65536)");
 }
 
 static void test_slope_span(void)

@@ -341,6 +341,38 @@ static void test_subjects(void)
 	results_free(res);
 }
 
+/* A swept limit's points form one series per value; the tool, with its PAM, from the meta. */
+static void test_limit_series_and_pam(void)
+{
+	struct results *res = parse_doc(
+	    "{\"meta\":{\"manifest\":{\"subjects\":[{\"id\":\"sudo-pam\",\"format\":\"sudoers\","
+	    "\"program\":\"{prefix}/bin/sudo-pam\"},{\"id\":\"doas\",\"format\":\"doas\"},"
+	    "{\"id\":\"sr4\",\"format\":\"rar-cbor\",\"rar_version\":\"4.0.3\"}]},"
+	    "\"prefix_facts\":{\"tools\":{\"sudo-pam\":{\"version\":\"1.9.13p3\",\"pam\":true},"
+	    "\"dosr-cbor\":{\"version\":\"3.3.4\",\"pam\":false},"
+	    "\"dosr-4.0.3-cbor\":{\"version\":\"4.0.3\",\"pam\":true},"
+	    "\"doas\":{\"version\":\"6.8.2\",\"pam\":false}}}},\"results\":["
+	    "{\"command\":\"c\",\"mean\":1,\"median\":1,\"min\":1,\"max\":1,\"parameters\":{"
+	    "\"subject\":\"sudo-pam\",\"limit.nofile\":\"65536\"}},"
+	    "{\"command\":\"c\",\"mean\":1,\"median\":1,\"min\":1,\"max\":1,\"parameters\":{"
+	    "\"subject\":\"doas\"}}]}");
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK_STR_EQ(res->points[0].subject, "sudo-pam (nofile 65536)");
+	CHECK_STR_EQ(res->points[1].subject, "doas");
+	CHECK_STR_EQ(results_tool(res, "sudo-pam (nofile 65536)"), "sudo 1.9.13p3, PAM");
+	CHECK_STR_EQ(results_tool(res, "sudo-pam"), "sudo 1.9.13p3, PAM");
+	CHECK_STR_EQ(results_tool(res, "doas"), "OpenDoas 6.8.2, no PAM");
+	CHECK(results_tool(res, "sudo") == NULL);
+	/* A subject given by its RootAsRole version alone: that version's build. */
+	CHECK_STR_EQ(results_tool(res, "sr4"), "RootAsRole 4.0.3, PAM");
+	CHECK(results_has_subject(res, "sudo-pam"));
+	CHECK(!results_has_subject(res, "sudo"));
+	results_free(res);
+}
+
 int main(void)
 {
 	RUN(test_plain_hyperfine);
@@ -352,5 +384,6 @@ int main(void)
 	RUN(test_subject_from_command);
 	RUN(test_method);
 	RUN(test_subjects);
+	RUN(test_limit_series_and_pam);
 	return HARNESS_EXIT();
 }

@@ -50,6 +50,31 @@ static void test_product_and_order(void)
 	manifest_free(m);
 }
 
+/* A swept limit multiplies the points; it varies slower than the axes, and names each id. */
+static void test_swept_limit(void)
+{
+	const char *text = "{\"name\":\"s\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+			   "\"format\":\"doas\"}],\"axes\":{\"nb_tasks\":[1,10]},"
+			   "\"limits\":{\"nofile\":[1024,1048576]}}";
+	struct errbuf eb = {0};
+	struct manifest *m = manifest_parse(text, strlen(text), "s.json", &eb);
+	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
+
+	CHECK(s != NULL);
+	if (s != NULL) {
+		CHECK_INT_EQ(sweep_count(s), 4);
+		CHECK_INT_EQ(sweep_at(s, 0)->limit, 1024);
+		CHECK_INT_EQ(sweep_at(s, 1)->limit, 1024);
+		CHECK_INT_EQ(sweep_at(s, 1)->value[MANIFEST_AXIS_TASKS], 10);
+		CHECK_INT_EQ(sweep_at(s, 2)->limit, 1048576);
+		CHECK_STR_EQ(sweep_at(s, 3)->id, "nb_roles=1,nb_users=1,nb_tasks=10,nb_commands=1,"
+						 "repetition=1,nofile=1048576");
+		CHECK_INT_EQ(sweep_find(s, sweep_at(s, 2)->id), 2);
+	}
+	sweep_free(s);
+	manifest_free(m);
+}
+
 static void test_ids_unique(void)
 {
 	const char *text =
@@ -252,6 +277,7 @@ static void test_point_policy_bytes_exact(void)
 int main(void)
 {
 	RUN(test_product_and_order);
+	RUN(test_swept_limit);
 	RUN(test_ids_unique);
 	RUN(test_rounds_order_and_step_ids);
 	RUN(test_point_policy_bytes_exact);
