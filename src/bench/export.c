@@ -255,6 +255,9 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 		}
 		if (export_add(o, "rarbench", rb) != 0)
 			goto oom;
+		if (e->extras->profile != NULL &&
+		    export_add(o, "profile", cJSON_Duplicate(e->extras->profile, 1)) != 0)
+			goto oom;
 	}
 	free(params);
 	return o;

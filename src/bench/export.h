@@ -39,6 +39,8 @@ struct export_extras {
 	uint64_t discarded_runs; /* the runs of the attempts measured again */
 	double steal;            /* the host's CPU steal over the point's steps (fraction) */
 	double load1;            /* the highest 1-minute load average at the end of a step */
+	const cJSON *profile;    /* manifest mode: the point's profile of this subject (copied
+				    into "profile"); NULL: no such key */
 };
 
 /* One benchmark to export. Everything is borrowed. */

@@ -22,11 +22,11 @@ static const struct {
 	const char *name;
 	enum call_kind kind;
 } kinds[] = {
-    {"open", KIND_OPEN},       {"openat", KIND_OPEN},     {"openat2", KIND_OPEN},
-    {"creat", KIND_OPEN},      {"execve", KIND_EXEC},     {"execveat", KIND_EXEC},
-    {"read", KIND_READ},       {"pread64", KIND_READ},    {"readv", KIND_READ},
-    {"preadv", KIND_READ},     {"preadv2", KIND_READ},    {"write", KIND_WRITE},
-    {"pwrite64", KIND_WRITE},  {"writev", KIND_WRITE},    {"pwritev", KIND_WRITE},
+    {"open", KIND_OPEN},      {"openat", KIND_OPEN},  {"openat2", KIND_OPEN},
+    {"creat", KIND_OPEN},     {"execve", KIND_EXEC},  {"execveat", KIND_EXEC},
+    {"read", KIND_READ},      {"pread64", KIND_READ}, {"readv", KIND_READ},
+    {"preadv", KIND_READ},    {"preadv2", KIND_READ}, {"write", KIND_WRITE},
+    {"pwrite64", KIND_WRITE}, {"writev", KIND_WRITE}, {"pwritev", KIND_WRITE},
     {"pwritev2", KIND_WRITE},
 };
 
@@ -97,7 +97,8 @@ static long sys_slot(struct straceprof *p, const char *name, size_t len)
 
 		if (i < 0)
 			break;
-		if (strncmp(p->syscalls[i].name, name, len) == 0 && p->syscalls[i].name[len] == '\0')
+		if (strncmp(p->syscalls[i].name, name, len) == 0 &&
+		    p->syscalls[i].name[len] == '\0')
 			return i;
 	}
 	if (p->nsyscalls >= STRACEPROF_SYSCALLS_MAX)
@@ -214,7 +215,8 @@ static long find_result(const char *s, size_t len)
 		}
 		if (s[i] == '"') {
 			quoted = true;
-		} else if (s[i] == '=' && i > 0 && s[i - 1] == ' ' && i + 1 < len && s[i + 1] == ' ') {
+		} else if (s[i] == '=' && i > 0 && s[i - 1] == ' ' && i + 1 < len &&
+			   s[i + 1] == ' ') {
 			size_t j = i - 1;
 
 			while (j > 0 && s[j] == ' ')
@@ -296,8 +298,7 @@ static void pending_drop(struct straceprof *p, struct straceprof_pending *e)
 }
 
 /* "<... name resumed>rest": finishes pid's pending call (or counts it by name). */
-static int resumed(struct straceprof *p, uint32_t pid, const char *s, size_t len,
-		   struct errbuf *eb)
+static int resumed(struct straceprof *p, uint32_t pid, const char *s, size_t len, struct errbuf *eb)
 {
 	const char *gt = memchr(s, '>', len);
 	struct straceprof_pending *e = pending_of(p, pid);
@@ -390,8 +391,8 @@ int straceprof_line(struct straceprof *p, const char *line, size_t len, uint64_t
 	while (i < len && line[i] == ' ')
 		i++;
 	if (see_pid(p, (uint32_t)pid) < 0)
-		return errbuf_set(eb, "line %llu: more than %d processes", (unsigned long long)lineno,
-				  STRACEPROF_PIDS_MAX);
+		return errbuf_set(eb, "line %llu: more than %d processes",
+				  (unsigned long long)lineno, STRACEPROF_PIDS_MAX);
 	if (len - i >= 4 && (memcmp(line + i, "--- ", 4) == 0 || memcmp(line + i, "+++ ", 4) == 0))
 		return 0;
 	if (len - i >= 5 && memcmp(line + i, "<... ", 5) == 0)

@@ -362,6 +362,10 @@ int runner_main(int argc, char **argv)
 	} else {
 		announce(&r);
 		status = run_points(&r);
+		if (status == 0 && runner_profile_pass(&r, &eb) < 0) {
+			report(&r, stop_requested ? "interrupted; continue with --resume" : eb.msg);
+			status = 1;
+		}
 		if (status == 0 && runner_finish(&r, &eb) < 0) {
 			report(&r, eb.msg);
 			status = 1;

@@ -282,37 +282,17 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 
 static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	static const char *const keys[] = {"name",
-					   "description",
-					   "subjects",
-					   "axes",
-					   "match",
-					   "command",
-					   "bench_user",
-					   "warmup",
-					   "min_runs",
-					   "max_runs",
-					   "min_time_s",
-					   "order",
-					   "seed",
-					   "repetitions",
-					   "sudoers_layout",
-					   "seed_compat",
-					   "rounds",
-					   "max_policy_bytes",
-					   "precision",
-					   "estimator",
-					   "contention_limit",
-					   "contended",
-					   "remeasure",
-					   "run_timeout_s",
-					   "unsafe_command",
-					   "limits",
-					   "env",
-					   "umask",
-					   "cwd",
-					   "cpus",
-					   NULL};
+	static const char *const keys[] = {"name",           "description", "subjects",
+					   "axes",           "match",       "command",
+					   "bench_user",     "warmup",      "min_runs",
+					   "max_runs",       "min_time_s",  "order",
+					   "seed",           "repetitions", "sudoers_layout",
+					   "seed_compat",    "rounds",      "max_policy_bytes",
+					   "precision",      "estimator",   "contention_limit",
+					   "contended",      "remeasure",   "run_timeout_s",
+					   "unsafe_command", "limits",      "env",
+					   "umask",          "cwd",         "cpus",
+					   "profile",        NULL};
 	const cJSON *j;
 	uint64_t v;
 	int e, bad = 0;
@@ -375,6 +355,11 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 		bad = manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
 				    manifest_type_name(j));
 	m->seed_compat = j != NULL && cJSON_IsTrue(j);
+	j = cJSON_GetObjectItemCaseSensitive(root, "profile");
+	if (j != NULL && !cJSON_IsBool(j))
+		bad = manifest_fail(c, "$.profile", "expected a boolean, got %s",
+				    manifest_type_name(j));
+	m->profile = j != NULL && cJSON_IsTrue(j);
 
 	v = m->warmup;
 	bad |= manifest_get_uint(c, root, "$", "warmup", 0, 1e6, &v);

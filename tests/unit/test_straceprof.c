@@ -9,7 +9,8 @@
 
 /* Lines as strace 6.1 prints them with -f -qq -o FILE (taken from a real trace). */
 static const char trace[] =
-    "17512 execve(\"/usr/bin/sh\", [\"sh\", \"-c\", \"cat\"...], 0x7ffd367971a0 /* 35 vars */) = 0\n"
+    "17512 execve(\"/usr/bin/sh\", [\"sh\", \"-c\", \"cat\"...], 0x7ffd367971a0 /* 35 vars */) = "
+    "0\n"
     "17512 access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory)\n"
     "17512 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n"
     "17512 read(3, \"\\177ELF\\2\\1\\1\\3\\0\\0\\0\\0\\0\"..., 832) = 832\n"
@@ -119,7 +120,8 @@ static void test_bounds(void)
 
 	straceprof_init(&p);
 	for (int i = 0; i <= STRACEPROF_PATHS_MAX && rc == 0; i++) {
-		int n = snprintf(line, sizeof(line), "7 openat(AT_FDCWD, \"/f%d\", O_RDONLY) = 3", i);
+		int n =
+		    snprintf(line, sizeof(line), "7 openat(AT_FDCWD, \"/f%d\", O_RDONLY) = 3", i);
 		rc = straceprof_line(&p, line, (size_t)n, (uint64_t)i + 1, &eb);
 	}
 	CHECK_INT_EQ(rc, -1);
