@@ -28,6 +28,7 @@
 #include "fileio.h"
 #include "sanitize.h"
 #include "straceprof.h"
+#include "syscost.h"
 
 #define PROFILE_DIR "profile"
 #define PROFILE_TRACER "/usr/bin/strace"
@@ -136,6 +137,19 @@ static void add_trace(cJSON *o, struct straceprof *p)
 	}
 }
 
+/* The bytes of s's policy files at this point (what a read per byte would read). */
+static uint64_t policy_bytes(const struct runner_subject *s)
+{
+	struct stat st;
+	uint64_t n = 0;
+
+	if (stat(s->policy, &st) == 0)
+		n += (uint64_t)st.st_size;
+	if (s->policy_data != NULL && stat(s->policy_data, &st) == 0)
+		n += (uint64_t)st.st_size;
+	return n;
+}
+
 /* What strace or the tool wrote to stderr, first line, sanitised. */
 static void first_stderr_line(int fd, char *buf, size_t len)
 {
@@ -197,6 +211,7 @@ static int profile_subject(struct runner *r, struct runner_subject *s, const cha
 	if (why[0] != '\0')
 		cJSON_AddStringToObject(o, "message", why);
 	cJSON_AddNumberToObject(o, "traced_exit_code", ts.exit_code);
+	add_count(o, "policy_bytes", policy_bytes(s));
 	if (strcmp(status, "untraceable") != 0)
 		add_trace(o, &p);
 	if (proc_run(s->cmd, &us, eb) < 0)
@@ -284,6 +299,32 @@ out:
 	return rc;
 }
 
+/*
+ * OUT/profile-costs.tsv: this host's price of the calls the report weighs
+ * counts with (syscost), measured once per output directory, between
+ * runs, never inside one. 0 or -1.
+ */
+static int write_costs(struct runner *r, struct errbuf *eb)
+{
+	struct syscost c[SYSCOST_COUNT];
+	struct atomicfile *af;
+	char path[PATH_MAX];
+	struct stat st;
+	FILE *f;
+
+	if (fileio_fmt(path, sizeof(path), "%s/profile-costs.tsv", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	if (stat(path, &st) == 0)
+		return 0;
+	if (syscost_measure(r->cfg.out, c, eb) < 0 || (af = atomicfile_open(path, 0644, eb)) == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fprintf(f, "syscall\tns\tmeasured\n");
+	for (size_t i = 0; i < SYSCOST_COUNT; i++)
+		fprintf(f, "%s\t%.1f\t%s\n", c[i].name, c[i].ns, c[i].what);
+	return atomicfile_rename(af, eb);
+}
+
 int runner_profile_pass(struct runner *r, struct errbuf *eb)
 {
 	char dir[PATH_MAX], path[PATH_MAX], name[64];
@@ -294,7 +335,7 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 		return 0;
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, PROFILE_DIR) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
-	if (fileio_mkdirs(dir, eb) < 0)
+	if (fileio_mkdirs(dir, eb) < 0 || write_costs(r, eb) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		int rc;

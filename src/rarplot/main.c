@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "fitreport.h"
 #include "plotfig.h"
+#include "plotprofile.h"
 #include "plotrun.h"
 #include "plotseries.h"
 #include "plotstyle.h"
@@ -214,11 +215,21 @@ struct rarplot_claims {
 	const char *unit;
 };
 
-static void print_claims(FILE *f, const void *arg)
-{
-	const struct rarplot_claims *c = arg;
+/* What report.md gets after the table: the claims checked, the profiles. */
+struct rarplot_more {
+	const struct rarplot_claims *claims; /* NULL: none */
+	const struct plotprofile *profile;
+};
 
-	claims_print_markdown(c->checks, c->n, c->unit, f);
+static void print_more(FILE *f, const void *arg)
+{
+	const struct rarplot_more *m = arg;
+
+	if (m->claims != NULL)
+		claims_print_markdown(m->claims->checks, m->claims->n, m->claims->unit, f);
+	if (m->profile->pf != NULL)
+		profilefit_print_markdown(m->profile->pf, m->profile->times, m->profile->n_times,
+					  f);
 }
 
 /* "median", "mean", or for rarbench's estimate its estimator: "median estimate". */
@@ -256,6 +267,8 @@ int main(int argc, char **argv)
 	struct claims_check *checks = NULL;
 	size_t n_checks = 0;
 	struct rarplot_claims shown;
+	struct plotprofile prof = {NULL, NULL, 0};
+	struct rarplot_more extras;
 	struct plotfig_out drawn = {NULL, NULL, 0, NULL, 0};
 	struct plotstyle_entry *styles = NULL;
 	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
@@ -299,6 +312,9 @@ int main(int argc, char **argv)
 		goto fail;
 	if (cfg.claims != NULL && ((claims = claims_load(cfg.claims, &eb)) == NULL ||
 				   claims_check(claims, rep, &checks, &n_checks, &eb) != 0))
+		goto fail;
+	if (plotprofile_load(&prof, (const char *const *)cfg.inputs, cfg.n_inputs, set->axis, rep,
+			     &eb) != 0)
 		goto fail;
 	status = RARPLOT_EXIT_FAIL;
 	if (cfg.n_formats > 0 && (plotrun_find_gnuplot(gnuplot, sizeof(gnuplot), &eb) != 0 ||
@@ -397,12 +413,17 @@ int main(int argc, char **argv)
 	ctx.n_styles = set->n_series;
 	ctx.notes = (const char *const *)drawn.notes;
 	ctx.n_notes = drawn.n_notes;
+	extras.claims = NULL;
+	extras.profile = &prof;
+	ctx.more_sections = print_more;
+	ctx.more_arg = &extras;
+	if (plotprofile_write(&prof, cfg.out_dir, &eb) != 0)
+		goto fail;
 	if (claims != NULL) {
 		shown.checks = checks;
 		shown.n = n_checks;
 		shown.unit = fitreport_unit(set->axis);
-		ctx.more_sections = print_claims;
-		ctx.more_arg = &shown;
+		extras.claims = &shown;
 		snprintf(path, sizeof(path), "%s/claims.tsv", cfg.out_dir);
 		if (claims_write_tsv(checks, n_checks, path, &eb) != 0)
 			goto fail;
@@ -435,6 +456,7 @@ oom:
 fail:
 	print_message(eb.msg);
 out:
+	plotprofile_clear(&prof);
 	plotfig_out_free(&drawn);
 	free(styles);
 	free(checks);
