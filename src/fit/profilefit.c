@@ -95,7 +95,8 @@ static size_t split(const char *line, size_t len, char *buf, size_t cap, char **
 	return n;
 }
 
-/* The header of a profile.tsv: columns, the axis's, the point's (between subject and repetition). */
+/* The header of a profile.tsv: columns, the axis's, the point's (between subject and repetition).
+ */
 static int parse_header(const struct profilefit *pf, char **f, size_t n, size_t *axis_col,
 			const char *source, struct errbuf *eb)
 {
@@ -370,7 +371,8 @@ static int find_diffs(struct profilefit *pf, const struct profilefit_row *const 
 	while (i < n) {
 		size_t j = i + 1, lo = i, hi = i;
 
-		while (j < n && smp[j]->x == smp[i]->x && strcmp(smp[j]->point, smp[i]->point) == 0) {
+		while (j < n && smp[j]->x == smp[i]->x &&
+		       strcmp(smp[j]->point, smp[i]->point) == 0) {
 			lo = y[j] < y[lo] ? j : lo;
 			hi = y[j] > y[hi] ? j : hi;
 			j++;

@@ -91,7 +91,8 @@ static void shares(const struct profilefit *pf, size_t first, size_t last,
 	bool own, all_own = true;
 
 	if (pf->n_costs == 0) {
-		fprintf(f, "No prices of system calls (profile-costs.tsv) were given: no share.\n\n");
+		fprintf(f,
+			"No prices of system calls (profile-costs.tsv) were given: no share.\n\n");
 		return;
 	}
 	for (size_t i = first; i < last; i++) {
@@ -110,8 +111,9 @@ static void shares(const struct profilefit *pf, size_t first, size_t last,
 			best = s;
 		}
 	}
-	fprintf(f, "At this host's prices (profile-costs.tsv%s), the counted system calls cost "
-		   "%.3g µs per %s",
+	fprintf(f,
+		"At this host's prices (profile-costs.tsv%s), the counted system calls cost "
+		"%.3g µs per %s",
 		all_own ? "" : "; calls without a price of their own at the floor's", slope_us,
 		unit);
 	if (t != NULL && t->slope_ms > 0)
@@ -151,27 +153,31 @@ static void findings(const struct profilefit *pf, const char *s, const char *uni
 			grows += pf->lines[i].slope > GROWS_MIN ? pf->lines[i].slope : 0;
 	fputs("Findings:\n\n", f);
 	if (rd >= 1 && pol > 0 && fabs(rd / pol - 1) < 0.05) {
-		fprintf(f, "- one read(2) per policy byte: unbuffered reading (%.1f read(2) per %s "
-			   "for %.1f bytes of policy per %s, %.3f calls per byte; %.1f bytes read "
-			   "per %s in all)\n",
+		fprintf(f,
+			"- one read(2) per policy byte: unbuffered reading (%.1f read(2) per %s "
+			"for %.1f bytes of policy per %s, %.3f calls per byte; %.1f bytes read "
+			"per %s in all)\n",
 			rd, unit, pol, unit, rd / pol, bytes, unit);
 		n++;
 	} else if (rd >= GROWS_MIN && bytes > 0) {
-		fprintf(f, "- reads the policy in %.0f-byte calls (%.3g read(2) and %.3g bytes per "
-			   "%s)\n",
+		fprintf(f,
+			"- reads the policy in %.0f-byte calls (%.3g read(2) and %.3g bytes per "
+			"%s)\n",
 			bytes / rd, rd, bytes, unit);
 		n++;
 	}
 	if (fail_close >= CLOSE_LOOP_MIN) {
-		fprintf(f, "- close(2) once per possible descriptor: %.0f failed close(2) per run "
-			   "(EBADF), a loop over every descriptor number up to RLIMIT_NOFILE; its "
-			   "cost grows with that limit, not with the policy\n",
+		fprintf(f,
+			"- close(2) once per possible descriptor: %.0f failed close(2) per run "
+			"(EBADF), a loop over every descriptor number up to RLIMIT_NOFILE; its "
+			"cost grows with that limit, not with the policy\n",
 			fail_close);
 		n++;
 	}
 	if (pw >= 0.5 || gr >= 0.5) {
-		fprintf(f, "- an NSS lookup per %s: /etc/passwd opened %.2f and /etc/group %.2f "
-			   "times per %s (a name resolved for every rule)\n",
+		fprintf(f,
+			"- an NSS lookup per %s: /etc/passwd opened %.2f and /etc/group %.2f "
+			"times per %s (a name resolved for every rule)\n",
 			unit, pw, gr, unit);
 		n++;
 	}
@@ -181,13 +187,15 @@ static void findings(const struct profilefit *pf, const char *s, const char *uni
 		n++;
 	}
 	if (execs >= 1.5) {
-		fprintf(f, "- starts %.0f programs per run (successful execve(2), its own included)\n",
+		fprintf(f,
+			"- starts %.0f programs per run (successful execve(2), its own included)\n",
 			execs);
 		n++;
 	}
 	if (grows < GROWS_MIN) {
-		fprintf(f, "- no system call grows with the policy: what a %s costs is spent in user "
-			   "space (parsing and matching), not in the kernel\n",
+		fprintf(f,
+			"- no system call grows with the policy: what a %s costs is spent in user "
+			"space (parsing and matching), not in the kernel\n",
 			unit);
 		n++;
 	}
@@ -203,10 +211,11 @@ static void print_diffs(const struct profilefit *pf, FILE *f)
 
 	fputs("### Deterministic counts across repetitions and hosts\n\n", f);
 	if (pf->n_diffs_total == 0) {
-		fprintf(f, "Every system call count, byte count, file and program count is "
-			   "identical wherever a point was profiled more than once (%zu profile "
-			   "file%s; page faults, peak RSS and context switches follow the host and "
-			   "are not compared).\n\n",
+		fprintf(f,
+			"Every system call count, byte count, file and program count is "
+			"identical wherever a point was profiled more than once (%zu profile "
+			"file%s; page faults, peak RSS and context switches follow the host and "
+			"are not compared).\n\n",
 			pf->n_sources, pf->n_sources == 1 ? "" : "s");
 		return;
 	}
@@ -237,9 +246,10 @@ void profilefit_print_markdown(const struct profilefit *pf, const struct profile
 	char name[NAME_MAX_SHOWN];
 	size_t i = 0;
 
-	fprintf(f, "## Profiles: why it costs what it costs\n\n"
-		   "Each subject traced once per point by strace (doc/profile.md); every counter "
-		   "fitted against %s like the time (profile-fits.tsv).\n\n",
+	fprintf(f,
+		"## Profiles: why it costs what it costs\n\n"
+		"Each subject traced once per point by strace (doc/profile.md); every counter "
+		"fitted against %s like the time (profile-fits.tsv).\n\n",
 		pf->axis);
 	while (i < pf->n_lines) {
 		const char *s = pf->lines[i].subject;
@@ -253,9 +263,10 @@ void profilefit_print_markdown(const struct profilefit *pf, const struct profile
 				t = &times[k];
 		sanitize_markdown(name, sizeof(name), s);
 		fprintf(f, "### %s\n\n", name);
-		fprintf(f, "Per run: %.0f system calls (%.0f failed), %.0f bytes read, %.0f "
-			   "programs started, peak RSS %.0f KiB; per %s: %.3g calls, %.3g bytes "
-			   "read, %.3g KiB of peak RSS.\n\n",
+		fprintf(f,
+			"Per run: %.0f system calls (%.0f failed), %.0f bytes read, %.0f "
+			"programs started, peak RSS %.0f KiB; per %s: %.3g calls, %.3g bytes "
+			"read, %.3g KiB of peak RSS.\n\n",
 			intercept_of(pf, s, "calls"), intercept_of(pf, s, "failed"),
 			intercept_of(pf, s, "bytes_read"), intercept_of(pf, s, "execs"),
 			intercept_of(pf, s, "maxrss_kib"), unit, slope_of(pf, s, "calls"),

@@ -316,7 +316,8 @@ static int write_costs(struct runner *r, struct errbuf *eb)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	if (stat(path, &st) == 0)
 		return 0;
-	if (syscost_measure(r->cfg.out, c, eb) < 0 || (af = atomicfile_open(path, 0644, eb)) == NULL)
+	if (syscost_measure(r->cfg.out, c, eb) < 0 ||
+	    (af = atomicfile_open(path, 0644, eb)) == NULL)
 		return -1;
 	f = atomicfile_stream(af);
 	fprintf(f, "syscall\tns\tmeasured\n");
