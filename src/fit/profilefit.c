@@ -121,30 +121,83 @@ static int number(const char *s, double *v)
 	return end != s && *end == '\0' && isfinite(*v) && *v >= 0 ? 0 : -1;
 }
 
-/* Adds one data row (fields f, n of them, header h of the same count). 0 or -1. */
-static int add_row(struct profilefit *pf, char **f, char **h, size_t n, size_t axis_col,
-		   size_t source, struct errbuf *eb)
+int profilefit_add_source(struct profilefit *pf, const char *name, size_t *index, struct errbuf *eb)
+{
+	for (size_t i = 0; i < pf->n_sources; i++) {
+		if (strcmp(pf->sources[i], name) == 0) {
+			*index = i;
+			return 0;
+		}
+	}
+	if (pf->n_sources >= PROFILEFIT_SOURCES_MAX)
+		return errbuf_set(eb, "more than %d profile sources", PROFILEFIT_SOURCES_MAX);
+	if ((pf->sources[pf->n_sources] = strdup(name)) == NULL)
+		return errbuf_set(eb, "out of memory");
+	*index = pf->n_sources++;
+	return 0;
+}
+
+/* A new row (strings copied); its fields set by the caller. NULL (eb) past the bound. */
+static struct profilefit_row *new_row(struct profilefit *pf, const char *subject,
+				      const char *counter, const char *point, struct errbuf *eb)
 {
 	struct profilefit_row *r;
-	char point[512];
-	size_t used = 0;
-	double rep;
 
-	if (pf->n_rows >= PROFILEFIT_ROWS_MAX)
-		return errbuf_set(eb, "more than %u rows", PROFILEFIT_ROWS_MAX);
+	if (pf->n_rows >= PROFILEFIT_ROWS_MAX) {
+		errbuf_set(eb, "more than %u rows", PROFILEFIT_ROWS_MAX);
+		return NULL;
+	}
 	if (pf->n_rows == pf->cap_rows) {
 		size_t cap = pf->cap_rows ? 2 * pf->cap_rows : 1024;
 		struct profilefit_row *nr = realloc(pf->rows, cap * sizeof(*nr));
 
-		if (nr == NULL)
-			return errbuf_set(eb, "out of memory");
+		if (nr == NULL) {
+			errbuf_set(eb, "out of memory");
+			return NULL;
+		}
 		pf->rows = nr;
 		pf->cap_rows = cap;
 	}
-	r = &pf->rows[pf->n_rows];
+	r = &pf->rows[pf->n_rows++]; /* freed with the rest, whatever fails below */
 	memset(r, 0, sizeof(*r));
-	if (number(f[axis_col], &r->x) < 0 || number(f[n - 1], &r->value) < 0 ||
-	    number(f[n - 3], &rep) < 0 || f[0][0] == '\0' || f[n - 2][0] == '\0')
+	r->subject = strdup(subject);
+	r->counter = strdup(counter);
+	r->point = strdup(point);
+	if (r->subject == NULL || r->counter == NULL || r->point == NULL) {
+		errbuf_set(eb, "out of memory");
+		return NULL;
+	}
+	return r;
+}
+
+int profilefit_add_value(struct profilefit *pf, size_t source, const char *subject,
+			 const char *point, double x, unsigned repetition, const char *counter,
+			 double value, struct errbuf *eb)
+{
+	struct profilefit_row *r;
+
+	if (!isfinite(x) || !isfinite(value) || value < 0 || subject[0] == '\0' ||
+	    counter[0] == '\0' || source >= pf->n_sources)
+		return errbuf_set(eb, "bad value");
+	if ((r = new_row(pf, subject, counter, point, eb)) == NULL)
+		return -1;
+	r->x = x;
+	r->value = value;
+	r->repetition = repetition;
+	r->source = source;
+	return 0;
+}
+
+/* Adds one data row (fields f, n of them, header h of the same count). 0 or -1. */
+static int add_row(struct profilefit *pf, char **f, char **h, size_t n, size_t axis_col,
+		   size_t source, struct errbuf *eb)
+{
+	char point[512];
+	size_t used = 0;
+	double x, v, rep;
+
+	if (number(f[axis_col], &x) < 0 || number(f[n - 1], &v) < 0 || number(f[n - 3], &rep) < 0 ||
+	    rep > 1e6 || f[0][0] == '\0' || f[n - 2][0] == '\0')
 		return errbuf_set(eb, "bad field");
 	point[0] = '\0';
 	for (size_t i = 1; i + 3 < n; i++) {
@@ -155,15 +208,7 @@ static int add_row(struct profilefit *pf, char **f, char **h, size_t n, size_t a
 			return errbuf_set(eb, "point too long");
 		used += (size_t)w;
 	}
-	r->repetition = (unsigned)rep;
-	r->source = source;
-	r->subject = strdup(f[0]);
-	r->counter = strdup(f[n - 2]);
-	r->point = strdup(point);
-	pf->n_rows++; /* freed with the rest, whatever failed */
-	if (r->subject == NULL || r->counter == NULL || r->point == NULL)
-		return errbuf_set(eb, "out of memory");
-	return 0;
+	return profilefit_add_value(pf, source, f[0], point, x, (unsigned)rep, f[n - 2], v, eb);
 }
 
 int profilefit_add_tsv(struct profilefit *pf, const char *text, size_t len, const char *source,
@@ -174,12 +219,12 @@ int profilefit_add_tsv(struct profilefit *pf, const char *text, size_t len, cons
 	size_t start = 0, nh = 0, axis_col = 0, src, lineno = 0;
 	int rc = -1;
 
-	if (hbuf == NULL || buf == NULL || pf->n_sources >= PROFILEFIT_SOURCES_MAX ||
-	    (pf->sources[pf->n_sources] = strdup(source)) == NULL) {
-		errbuf_set(eb, "%s: out of memory or too many profiles", source);
+	if (hbuf == NULL || buf == NULL) {
+		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	src = pf->n_sources++;
+	if (profilefit_add_source(pf, source, &src, eb) < 0)
+		goto out;
 	while (start < len) {
 		const char *nl = memchr(text + start, '\n', len - start);
 		size_t end = nl != NULL ? (size_t)(nl - text) : len, n;

@@ -69,6 +69,22 @@ void profilefit_free(struct profilefit *pf);
 int profilefit_add_tsv(struct profilefit *pf, const char *text, size_t len, const char *source,
 		       struct errbuf *eb) __attribute__((warn_unused_result));
 
+/*
+ * The index of source name (an input file, or a host of a lab's merged
+ * results) in *index, added when new. 0 or -1 past PROFILEFIT_SOURCES_MAX.
+ */
+int profilefit_add_source(struct profilefit *pf, const char *name, size_t *index,
+			  struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * Adds one counter's value for subject at a point (point: every axis's
+ * value as text, the repetition aside; x: the fitted axis's value) seen in
+ * source. value must be finite and >= 0. 0 or -1.
+ */
+int profilefit_add_value(struct profilefit *pf, size_t source, const char *subject,
+			 const char *point, double x, unsigned repetition, const char *counter,
+			 double value, struct errbuf *eb) __attribute__((warn_unused_result));
+
 /* Adds the prices of a profile-costs.tsv (the first file's win). 0 or -1. */
 int profilefit_add_costs(struct profilefit *pf, const char *text, size_t len, const char *source,
 			 struct errbuf *eb) __attribute__((warn_unused_result));

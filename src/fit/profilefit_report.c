@@ -166,6 +166,13 @@ static void findings(const struct profilefit *pf, const char *s, const char *uni
 			bytes / rd, rd, bytes, unit);
 		n++;
 	}
+	if (pol > 0 && bytes / pol >= 1.5) {
+		fprintf(f,
+			"- reads its policy %.1f times: %.1f bytes read per %s for %.1f bytes of "
+			"policy\n",
+			bytes / pol, bytes, unit, pol);
+		n++;
+	}
 	if (fail_close >= CLOSE_LOOP_MIN) {
 		fprintf(f,
 			"- close(2) once per possible descriptor: %.0f failed close(2) per run "

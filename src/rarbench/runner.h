@@ -43,6 +43,7 @@ struct runner_config {
 	bool dry_run; /* check and plan, touch nothing (runner_plan.c) */
 	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
 	enum progress_mode progress;
+	const char *tracer; /* the profile pass's strace (runner_profile_check) */
 };
 
 /* One subject, resolved against the prefix. */

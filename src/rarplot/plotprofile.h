@@ -16,10 +16,12 @@ struct plotprofile {
 };
 
 /*
- * For each input FILE, reads profile.tsv and profile-costs.tsv from FILE's
- * directory when there is one (a rarbench --manifest output), fits them
- * against axis and takes each subject's time fit from rep. No profile
- * anywhere: 0 with p->pf NULL. 0, or -1 with eb naming the file.
+ * Reads the "profile" object of every result of every input (rarbench
+ * --manifest's results.json, or rarlab's merged.json: then each host is a
+ * source of its own) and profile-costs.tsv beside an input that has
+ * profiles, fits them against axis and takes each subject's time fit from
+ * rep. No profile anywhere: 0 with p->pf NULL. 0, or -1 with eb naming the
+ * file.
  */
 int plotprofile_load(struct plotprofile *p, const char *const *inputs, size_t n_inputs,
 		     const char *axis, const struct fitreport *rep, struct errbuf *eb)
