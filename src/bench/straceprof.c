@@ -109,11 +109,33 @@ static long sys_slot(struct straceprof *p, const char *name, size_t len)
 	return (long)p->nsyscalls++;
 }
 
+/*
+ * "/proc/1234/stat" as "/proc/PID/stat": a process's own entries under
+ * another name each run would make two identical runs differ.
+ */
+static void normalise_proc(const char *path, char *out, size_t cap)
+{
+	size_t d = 6;
+
+	if (strncmp(path, "/proc/", 6) == 0) {
+		while (path[d] >= '0' && path[d] <= '9')
+			d++;
+		if (d > 6 && (path[d] == '/' || path[d] == '\0') &&
+		    (size_t)snprintf(out, cap, "/proc/PID%s", path + d) < cap)
+			return;
+	}
+	snprintf(out, cap, "%s", path);
+}
+
 /* Counts one open or exec of path. 0 or -1 (eb). */
-static int add_path(struct straceprof *p, const char *path, bool exec, bool failed,
+static int add_path(struct straceprof *p, const char *given, bool exec, bool failed,
 		    struct errbuf *eb)
 {
-	size_t len = strlen(path);
+	char path[STRACEPROF_PATH_MAX];
+	size_t len;
+
+	normalise_proc(given, path, sizeof(path));
+	len = strlen(path);
 	uint32_t h = (hash(path, len) ^ (exec ? 0x9e3779b9u : 0)) & (PATH_SLOTS - 1);
 	struct straceprof_path *e;
 

@@ -41,7 +41,8 @@ struct straceprof_syscall {
 
 /* A path opened (open, openat, openat2, creat) or executed (execve, execveat). */
 struct straceprof_path {
-	char *path; /* as strace printed it between quotes: escapes kept, no control bytes */
+	char *path; /* as strace printed it between quotes: escapes kept, no control bytes;
+		       "/proc/<digits>/..." as "/proc/PID/..." */
 	uint64_t count;
 	uint64_t failed;
 	bool exec;

@@ -14,6 +14,9 @@
 /* close(2) failing more than this per run is a loop over descriptor numbers. */
 #define CLOSE_LOOP_MIN 64
 #define NAME_MAX_SHOWN 512
+/* At least this many write(2) per run of fewer bytes each on average: unbuffered writing. */
+#define SMALL_WRITES_MIN 100
+#define SMALL_WRITE_BYTES 16
 
 /* The syscall a "sys.NAME" counter counts, or NULL. */
 static const char *sys_name(const char *counter)
@@ -141,6 +144,8 @@ static void findings(const struct profilefit *pf, const char *s, const char *uni
 {
 	double rd = slope_of(pf, s, "sys.read"), bytes = slope_of(pf, s, "bytes_read");
 	double pol = slope_of(pf, s, "policy_bytes");
+	double writes = intercept_of(pf, s, "sys.write"),
+	       wbytes = intercept_of(pf, s, "bytes_written");
 	double fail_close = intercept_of(pf, s, "fail.close");
 	double pw = slope_of(pf, s, "open./etc/passwd"), gr = slope_of(pf, s, "open./etc/group");
 	double execs = intercept_of(pf, s, "execs");
@@ -164,6 +169,13 @@ static void findings(const struct profilefit *pf, const char *s, const char *uni
 			"- reads the policy in %.0f-byte calls (%.3g read(2) and %.3g bytes per "
 			"%s)\n",
 			bytes / rd, rd, bytes, unit);
+		n++;
+	}
+	if (writes >= SMALL_WRITES_MIN && wbytes / writes < SMALL_WRITE_BYTES) {
+		fprintf(f,
+			"- %.0f write(2) per run of %.1f bytes each: unbuffered writing (a file "
+			"serialised item by item)\n",
+			writes, wbytes / writes);
 		n++;
 	}
 	if (pol > 0 && bytes / pol >= 1.5) {

@@ -28,6 +28,8 @@ static const char trace[] =
     "17514 openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 3\n"
     "17514 openat(AT_FDCWD, \"/nonexist\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
     "17514 close(3)                          = 0\n"
+    "17514 openat(AT_FDCWD, \"/proc/17514/stat\", O_RDONLY) = 3\n"
+    "17514 openat(AT_FDCWD, \"/proc/9/stat\", O_RDONLY) = 3\n"
     "17514 exit_group(0)                     = ?\n"
     "17514 +++ exited with 0 +++\n"
     "17512 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 17514\n"
@@ -52,7 +54,7 @@ static void test_counts(void)
 	CHECK_INT_EQ(straceprof_parse(&p, trace, strlen(trace), &eb), 0);
 	CHECK_STR_EQ(eb.msg, "");
 	CHECK_INT_EQ(straceprof_find(&p, "read")->calls, 3);
-	CHECK_INT_EQ(straceprof_find(&p, "openat")->calls, 4);
+	CHECK_INT_EQ(straceprof_find(&p, "openat")->calls, 6);
 	CHECK_INT_EQ(straceprof_find(&p, "openat")->failed, 1);
 	CHECK_INT_EQ(straceprof_find(&p, "access")->failed, 1);
 	CHECK_INT_EQ(straceprof_find(&p, "close")->calls, 2);
@@ -65,7 +67,10 @@ static void test_counts(void)
 	CHECK_INT_EQ(p.bytes_written, 10);
 	CHECK_INT_EQ(p.execs, 2);
 	CHECK_INT_EQ(p.processes, 2);
-	CHECK_INT_EQ(p.calls, 17);
+	CHECK_INT_EQ(p.calls, 19);
+	/* A process's own /proc entries under one name, whatever its pid. */
+	pp = path_of(&p, "/proc/PID/stat", false);
+	CHECK(pp != NULL && pp->count == 2);
 	CHECK_INT_EQ(p.failed, 2);
 	pp = path_of(&p, "/etc/passwd", false);
 	CHECK(pp != NULL && pp->count == 2 && pp->failed == 0);
