@@ -8,7 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
 #include "errbuf.h"
+#include "proc.h"
 
 /*
  * The trace is outside input (strace wrote it, but the tracee chose every
@@ -93,5 +96,23 @@ int straceprof_read_file(struct straceprof *p, const char *path, struct errbuf *
 
 /* The entry for syscall name, or NULL when the trace has none. */
 const struct straceprof_syscall *straceprof_find(const struct straceprof *p, const char *name);
+
+/*
+ * straceprof_json.c. Adds p's counts to o (cJSON adopts them): calls,
+ * failed, bytes_read, bytes_written, execs, processes, then "syscalls"
+ * (name: calls, failed), "files" and "programs" (path: count, failed),
+ * sorted by name and path so that equal traces give equal text. Sorts p's
+ * tables in place.
+ */
+void straceprof_json(struct straceprof *p, cJSON *o);
+
+/*
+ * The traced form of argv: `tracer -f -qq -o trace [-u user] argv...`,
+ * prepared with opts (copied) minus its identity: strace -u switches to
+ * user itself (needs root), so a setuid program gains its privileges as
+ * when user runs it. NULL (eb) as proc_cmd_new.
+ */
+struct proc_cmd *straceprof_cmd(const char *tracer, const char *trace, const char *user,
+				char *const *argv, const struct proc_opts *opts, struct errbuf *eb);
 
 #endif

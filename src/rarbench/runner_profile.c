@@ -68,10 +68,7 @@ static int profile_path(const char *out, const char *name, char *buf, size_t len
 static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject *s,
 				   const char *trace, struct errbuf *eb)
 {
-	const char *pre[] = {r->cfg.tracer, "-f", "-qq", "-o", trace, "-u", r->user.name};
-	const size_t npre = sizeof(pre) / sizeof(pre[0]);
 	struct proc_opts po = {.envp = r->envp,
-			       .as = NULL, /* strace -u switches identity itself */
 			       .output = PROC_OUTPUT_STDERR_FD,
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
@@ -79,67 +76,14 @@ static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject
 			       .stop = r->stop,
 			       .pin = &r->pin,
 			       .mntns = s->mntns};
-	char **argv = calloc(npre + s->argc + 1, sizeof(char *));
-	struct proc_cmd *cmd;
 
-	if (argv == NULL) {
-		errbuf_set(eb, "out of memory");
-		return NULL;
-	}
-	memcpy(argv, pre, sizeof(pre));
-	memcpy(argv + npre, s->argv, s->argc * sizeof(char *));
-	cmd = proc_cmd_new(argv, &po, eb); /* copies argv */
-	free(argv);
-	return cmd;
+	return straceprof_cmd(r->cfg.tracer, trace, r->user.name, s->argv, &po, eb);
 }
 
 /* Adds n (a count) to o under key; o adopts it. */
 static void add_count(cJSON *o, const char *key, uint64_t n)
 {
 	cJSON_AddNumberToObject(o, key, (double)n);
-}
-
-static int cmp_syscall(const void *a, const void *b)
-{
-	return strcmp(((const struct straceprof_syscall *)a)->name,
-		      ((const struct straceprof_syscall *)b)->name);
-}
-
-static int cmp_path(const void *a, const void *b)
-{
-	return strcmp(((const struct straceprof_path *)a)->path,
-		      ((const struct straceprof_path *)b)->path);
-}
-
-/* The counts of p into o, sorted by name and path (a deterministic file). */
-static void add_trace(cJSON *o, struct straceprof *p)
-{
-	cJSON *sys, *files, *progs;
-
-	add_count(o, "calls", p->calls);
-	add_count(o, "failed", p->failed);
-	add_count(o, "bytes_read", p->bytes_read);
-	add_count(o, "bytes_written", p->bytes_written);
-	add_count(o, "execs", p->execs);
-	add_count(o, "processes", p->processes);
-	qsort(p->syscalls, p->nsyscalls, sizeof(*p->syscalls), cmp_syscall);
-	qsort(p->paths, p->npaths, sizeof(*p->paths), cmp_path);
-	sys = cJSON_AddObjectToObject(o, "syscalls");
-	for (size_t i = 0; sys != NULL && i < p->nsyscalls; i++) {
-		cJSON *c = cJSON_AddObjectToObject(sys, p->syscalls[i].name);
-
-		add_count(c, "calls", p->syscalls[i].calls);
-		add_count(c, "failed", p->syscalls[i].failed);
-	}
-	files = cJSON_AddObjectToObject(o, "files");
-	progs = cJSON_AddObjectToObject(o, "programs");
-	for (size_t i = 0; files != NULL && progs != NULL && i < p->npaths; i++) {
-		cJSON *c =
-		    cJSON_AddObjectToObject(p->paths[i].exec ? progs : files, p->paths[i].path);
-
-		add_count(c, "count", p->paths[i].count);
-		add_count(c, "failed", p->paths[i].failed);
-	}
 }
 
 /* The bytes of s's policy files at this point (what a read per byte would read). */
@@ -218,7 +162,7 @@ static int profile_subject(struct runner *r, struct runner_subject *s, const cha
 	cJSON_AddNumberToObject(o, "traced_exit_code", ts.exit_code);
 	add_count(o, "policy_bytes", policy_bytes(s));
 	if (strcmp(status, "untraceable") != 0)
-		add_trace(o, &p);
+		straceprof_json(&p, o);
 	if (proc_run(s->cmd, &us, eb) < 0)
 		goto out;
 	ru = cJSON_AddObjectToObject(o, "rusage");

@@ -115,4 +115,16 @@ check "strace missing: exit 2, one line naming the package strace and the role r
 	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/none.err') -eq 1 ] &&
 		grep -q 'package strace (the playbook.s role rarperf_packages installs it)' '$work/none.err' &&
 		[ ! -e '$work/none' ]"
+# Plain mode: --profile traces each command once after its runs; the export keeps hyperfine's keys.
+(cd "$work" && "$rarbench" --profile -N -r 3 --as-user "$user" --export-json "$work/plain.json" \
+	'/usr/bin/id' >/dev/null 2>"$work/plain.err")
+rc=$?
+check "rarbench --profile in plain mode: exit 0, id's profile beside hyperfine's keys, run as $user" \
+	sh -c "[ $rc -eq 0 ] && jq -e '.results[0] | .profile.status == \"ok\" and .profile.execs == 1
+		and .profile.files[\"/etc/passwd\"].count >= 1 and (.times | length) == 3 and has(\"mean\")' '$work/plain.json' >/dev/null &&
+		grep -q '^Profile of /usr/bin/id: ok' '$work/plain.err'"
+RARPERF_STRACE=/nonexistent/strace "$rarbench" --profile -N -r 3 /usr/bin/true >/dev/null 2>"$work/plain-none.err"
+rc=$?
+check "plain --profile without strace: exit 2 before any run, one line naming the package" \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/plain-none.err') -eq 1 ] && grep -q 'package strace' '$work/plain-none.err'"
 tap_status
