@@ -556,3 +556,27 @@ int profilefit_write_tsv(const struct profilefit *pf, const char *path, struct e
 	}
 	return atomicfile_rename(af, eb);
 }
+
+size_t profilefit_points(const struct profilefit *pf, const char *subject, const char *counter,
+			 double *x, double *y, size_t cap)
+{
+	size_t n = 0, k = 0;
+
+	/* Rows are sorted by subject, counter, x (profilefit_compute). */
+	for (size_t i = 0; i < pf->n_rows; i++) {
+		const struct profilefit_row *r = &pf->rows[i];
+
+		if (strcmp(r->subject, subject) != 0 || strcmp(r->counter, counter) != 0)
+			continue;
+		if (n > 0 && x[n - 1] == r->x) {
+			y[n - 1] += (r->value - y[n - 1]) / (double)++k;
+			continue;
+		}
+		if (n == cap)
+			break;
+		x[n] = r->x;
+		y[n++] = r->value;
+		k = 1;
+	}
+	return n;
+}

@@ -73,8 +73,8 @@ int profilefit_add_tsv(struct profilefit *pf, const char *text, size_t len, cons
  * The index of source name (an input file, or a host of a lab's merged
  * results) in *index, added when new. 0 or -1 past PROFILEFIT_SOURCES_MAX.
  */
-int profilefit_add_source(struct profilefit *pf, const char *name, size_t *index,
-			  struct errbuf *eb) __attribute__((warn_unused_result));
+int profilefit_add_source(struct profilefit *pf, const char *name, size_t *index, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * Adds one counter's value for subject at a point (point: every axis's
@@ -96,6 +96,13 @@ int profilefit_compute(struct profilefit *pf, struct errbuf *eb)
 /* The line of subject's counter, or NULL. */
 const struct profilefit_line *profilefit_find(const struct profilefit *pf, const char *subject,
 					      const char *counter);
+
+/*
+ * After profilefit_compute: the mean of subject's counter at each distinct
+ * x, ascending, into x and y (cap entries at most). How many.
+ */
+size_t profilefit_points(const struct profilefit *pf, const char *subject, const char *counter,
+			 double *x, double *y, size_t cap);
 
 /* The price of call name in ns (its own, else the floor "syscall"); 0 when none is known. */
 double profilefit_cost(const struct profilefit *pf, const char *name, bool *own);

@@ -397,6 +397,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (plotprofile_draw(&prof, &env, &drawn, &eb) != 0) {
+		if (plotfig_out_note(&drawn, "profile_counters not drawn: %s", eb.msg) != 0)
+			goto oom;
+		figure_failed = true;
+	}
 	snprintf(path, sizeof(path), "%s/fits.tsv", cfg.out_dir);
 	if (fitreport_write_tsv(rep, path, &eb) != 0)
 		goto fail;

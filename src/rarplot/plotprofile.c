@@ -6,12 +6,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <errno.h>
+#include <stdio.h>
+
 #include <cjson/cJSON.h>
 
 #include "fileio.h"
+#include "plotrun.h"
 
 /* Longest counter name kept (a path after "open."). */
 #define PLOTPROFILE_COUNTER_MAX 4200
+/* Sizes drawn per subject at most. */
+#define PLOTPROFILE_POINTS_MAX 1024
 
 /* dir of path (".": none) + "/" + name into buf. 0 or -1. */
 static int beside(const char *path, const char *name, char *buf, size_t len)
@@ -261,4 +267,147 @@ void plotprofile_clear(struct plotprofile *p)
 	profilefit_free(p->pf);
 	free(p->times);
 	memset(p, 0, sizeof(*p));
+}
+
+/* Appends " word" (or "word" first) to a list of cap bytes. 0 or -1 when full. */
+static int list_add(char *list, size_t cap, const char *word)
+{
+	size_t used = strlen(list);
+	int n = snprintf(list + used, cap - used, "%s%s", used > 0 ? " " : "", word);
+
+	return n < 0 || (size_t)n >= cap - used ? -1 : 0;
+}
+
+/* subject as a file-name and gnuplot-word safe name into buf. */
+static void safe_name(const char *subject, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; subject[i] != '\0' && i + 1 < len; i++) {
+		char c = subject[i];
+
+		buf[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				 (c >= '0' && c <= '9') || c == '-' || c == '.'
+			     ? c
+			     : '_';
+	}
+	buf[i] = '\0';
+}
+
+/* The look of subject among the run's styles (any format), or NULL. */
+static const struct plotstyle *style_of(const struct plotfig_env *env, const char *subject)
+{
+	for (size_t i = 0; i < env->n_styles; i++)
+		if (strcmp(env->styles[i].subject, subject) == 0 && env->styles[i].style.known)
+			return &env->styles[i].style;
+	return NULL;
+}
+
+/* One subject's TSV (x calls bytes_read) under dir; its name into file. 0 or -1. */
+static int write_subject(const struct profilefit *pf, const char *dir, size_t k,
+			 const char *subject, char *file, size_t len, struct errbuf *eb)
+{
+	double x[PLOTPROFILE_POINTS_MAX], c[PLOTPROFILE_POINTS_MAX], bx[PLOTPROFILE_POINTS_MAX],
+	    b[PLOTPROFILE_POINTS_MAX];
+	size_t n = profilefit_points(pf, subject, "calls", x, c, PLOTPROFILE_POINTS_MAX);
+	size_t nb = profilefit_points(pf, subject, "bytes_read", bx, b, PLOTPROFILE_POINTS_MAX);
+	char name[64], path[PATH_MAX];
+	FILE *f;
+
+	safe_name(subject, name, sizeof(name));
+	snprintf(file, len, "%02zu_%s.tsv", k + 1, name);
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return errbuf_set(eb, "%s: path too long", dir);
+	if ((f = fopen(path, "we")) == NULL)
+		return errbuf_set_errno(eb, errno, "%s", path);
+	fprintf(f, "# x calls bytes_read (mean per point)\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%.17g\t%.17g\t%.17g\n", x[i], c[i], i < nb && bx[i] == x[i] ? b[i] : 0);
+	if (fclose(f) != 0)
+		return errbuf_set_errno(eb, errno, "%s", path);
+	return 0;
+}
+
+int plotprofile_draw(const struct plotprofile *p, const struct plotfig_env *env,
+		     struct plotfig_out *drawn, struct errbuf *eb)
+{
+	static char files[4096], titles[4096], colors[1024], points[512], dashes[512];
+	char dir[PATH_MAX], file[96], tmp[PATH_MAX], leaf[64], num[16];
+	const char *last = "";
+	size_t k = 0;
+
+	if (p->pf == NULL)
+		return 0;
+	files[0] = titles[0] = colors[0] = points[0] = dashes[0] = '\0';
+	if (snprintf(dir, sizeof(dir), "%s/data/profile_counters", env->out_dir) >=
+	    (int)sizeof(dir))
+		return errbuf_set(eb, "%s: path too long", env->out_dir);
+	if (fileio_mkdirs(dir, eb) < 0)
+		return -1;
+	for (size_t i = 0; i < p->pf->n_lines; i++) {
+		const char *s = p->pf->lines[i].subject;
+		const struct plotstyle *st;
+		char name[64];
+
+		if (strcmp(s, last) == 0)
+			continue;
+		last = s;
+		if (write_subject(p->pf, dir, k, s, file, sizeof(file), eb) < 0)
+			return -1;
+		st = style_of(env, s);
+		safe_name(s, name, sizeof(name));
+		snprintf(num, sizeof(num), "%d", st != NULL ? st->point : (int)k + 1);
+		if (list_add(files, sizeof(files), file) < 0 ||
+		    list_add(titles, sizeof(titles), name) < 0 ||
+		    list_add(colors, sizeof(colors), st != NULL ? st->color : "#000000") < 0 ||
+		    list_add(points, sizeof(points), num) < 0)
+			return errbuf_set(eb, "too many subjects for the counters figure");
+		snprintf(num, sizeof(num), "%d", st != NULL ? st->dash : 1);
+		if (list_add(dashes, sizeof(dashes), num) < 0)
+			return errbuf_set(eb, "too many subjects for the counters figure");
+		k++;
+	}
+	for (size_t i = 0; i < env->n_formats; i++) {
+		const char *f = env->formats[i];
+		char final[PATH_MAX], script[PATH_MAX];
+		struct plotrun_param params[] = {
+		    {"dir", dir, 1},
+		    {"files", files, 1},
+		    {"titles", titles, 1},
+		    {"colors", colors, 1},
+		    {"points", points, 1},
+		    {"dashes", dashes, 1},
+		    {"xlabel", p->pf->axis, 1},
+		    {"out", tmp, 1},
+		    {"term",
+		     strcmp(f, "svg") == 0   ? "svg"
+		     : strcmp(f, "pdf") == 0 ? "pdfcairo"
+					     : "pngcairo",
+		     1},
+		};
+
+		snprintf(leaf, sizeof(leaf), "profile_counters.%s", f);
+		if (snprintf(final, sizeof(final), "%s/%s", env->out_dir, leaf) >=
+			(int)sizeof(final) ||
+		    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", env->out_dir, leaf) >=
+			(int)sizeof(tmp) ||
+		    snprintf(script, sizeof(script), "%s/profile_counters.gp", env->scripts_dir) >=
+			(int)sizeof(script))
+			return errbuf_set(eb, "%s: path too long", env->out_dir);
+		if (plotrun_run(env->gnuplot, script, params, sizeof(params) / sizeof(params[0]),
+				eb) != 0) {
+			unlink(tmp);
+			return -1;
+		}
+		if (rename(tmp, final) != 0) {
+			unlink(tmp);
+			return errbuf_set_errno(eb, errno, "%s", final);
+		}
+		if (plotfig_out_file(
+			drawn, leaf,
+			"The profile: system calls and bytes read per run of each subject "
+			"against the size (strace, one traced run per point; log-log).") != 0)
+			return errbuf_set(eb, "out of memory");
+	}
+	return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "errbuf.h"
 #include "fitreport.h"
+#include "plotfig.h"
 #include "profilefit.h"
 
 /* What report.md's profile sections need: the fits and each subject's time fit. */
@@ -33,6 +34,15 @@ int plotprofile_load(struct plotprofile *p, const char *const *inputs, size_t n_
  * 0 or -1.
  */
 int plotprofile_write(const struct plotprofile *p, const char *out_dir, struct errbuf *eb);
+
+/*
+ * The counters figure (plots/profile_counters.gp): system calls and bytes
+ * read per run against the axis, each subject in its look of the time
+ * figures; its TSV under out_dir/data/profile_counters/, one file per
+ * format in drawn. Nothing without profiles. 0 or -1 (gnuplot failed).
+ */
+int plotprofile_draw(const struct plotprofile *p, const struct plotfig_env *env,
+		     struct plotfig_out *drawn, struct errbuf *eb);
 
 /* Frees what p holds. */
 void plotprofile_clear(struct plotprofile *p);
