@@ -67,6 +67,13 @@ struct export_summary {
 	bool contended_point;
 };
 
+/*
+ * The "rusage" object of r's runs (r->ru must be set): arrays minflt,
+ * majflt, maxrss_kib, inblock, nvcsw, one entry per run. NULL when out of
+ * memory. Results and journal steps write it alike.
+ */
+cJSON *export_rusage_json(const struct measure_result *r);
+
 /* Fills *out for result r under extras x. Returns 0, or -1 (out of memory). */
 int export_summarize(const struct measure_result *r, const struct export_extras *x,
 		     struct export_summary *out, struct errbuf *eb);

@@ -43,6 +43,7 @@ static void merged_clear_one(struct merged *d)
 		free(d->subjects[k].result.system_ns);
 		free(d->subjects[k].result.exit_codes);
 		free(d->subjects[k].result.nivcsw);
+		free(d->subjects[k].result.ru);
 	}
 	free(d->subjects);
 	d->subjects = NULL;
