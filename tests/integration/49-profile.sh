@@ -80,15 +80,15 @@ rc=$?
 check "--resume after a lost profile exits 0 and profiles that point again" \
 	test "$rc" -eq 0 -a -s "$work/p/profile/point-2.json"
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/resume.err"
-# 3.3.4: every count. 4.0.3 rewrites its timestamp file (PREFIX/run/rar/ts/UID), one entry per
-# parent process it has seen, a few bytes per write(2): its writes grow run after run
-# (doc/profile.md); its reads and closes do not.
+# 3.3.4: every count. 4.0.3 rewrites its timestamp file (PREFIX/run/rar/ts/UID), which grows by
+# an entry per parent process it has seen, and polls its child (wait4, non-blocking reads): its
+# writes, reads and waits vary run to run (doc/profile.md); its closes and the files it opens do not.
 check "3.3.4's system calls, bytes, files and programs are the same as before" \
 	sh -c "jq -S '.subjects[\"sr-json\"] | del(.rusage)' '$work/point-2.before' >'$work/a' &&
 		jq -S '.subjects[\"sr-json\"] | del(.rusage)' '$work/p/profile/point-2.json' >'$work/b' && cmp -s '$work/a' '$work/b'"
-check "4.0.3's read(2), close(2) and files opened are the same as before" \
-	sh -c "jq -S '.subjects[\"sr-json-4.0.3\"] | [.syscalls.read, .syscalls.close, .bytes_read, .files]' '$work/point-2.before' >'$work/a' &&
-		jq -S '.subjects[\"sr-json-4.0.3\"] | [.syscalls.read, .syscalls.close, .bytes_read, .files]' '$work/p/profile/point-2.json' >'$work/b' && cmp -s '$work/a' '$work/b'"
+check "4.0.3's close(2) and the files it opens are the same as before" \
+	sh -c "jq -S '.subjects[\"sr-json-4.0.3\"] | [.syscalls.close, .files]' '$work/point-2.before' >'$work/a' &&
+		jq -S '.subjects[\"sr-json-4.0.3\"] | [.syscalls.close, .files]' '$work/p/profile/point-2.json' >'$work/b' && cmp -s '$work/a' '$work/b'"
 
 # Two profiles of the same points given to rarplot: a count made to differ is named with its source.
 jq '(.results[] | select(.parameters.subject == "sr-json-4.0.3") | .profile.syscalls.close.failed) += 1' \
