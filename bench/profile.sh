@@ -71,6 +71,6 @@ done
 if [ -f "$work/plot/profile-fits.tsv" ]; then
 	echo "fitted per unit (rarplot, sweep 1): subject, read(2), policy bytes, read(2) per policy byte"
 	awk -F'\t' '$2 == "sys.read" { r[$1] = $4 } $2 == "policy_bytes" { b[$1] = $4 }
-		END { for (s in r) printf "  %-16s %10.2f %10.2f %8.4f\n", s, r[s], b[s], b[s] > 0 ? r[s] / b[s] : 0 }' \
+		END { for (s in r) printf "  %-16s %10.2f %10.2f %8.4f\n", s, r[s], b[s], (b[s] > 0 ? r[s] / b[s] : 0) }' \
 		"$work/plot/profile-fits.tsv" | sort
 fi
