@@ -11,8 +11,8 @@
 /*
  * One measured price: name is the syscall it prices as strace names it
  * ("read"), or "syscall" for the floor every other call is priced at (a
- * getppid: entry and exit, no work). ns is the median over SYSCOST_ROUNDS
- * rounds of the mean over a loop of calls.
+ * getppid: entry and exit, no work). ns is the smallest over SYSCOST_ROUNDS
+ * rounds of the mean over a loop of calls (load only slows a loop).
  */
 struct syscost {
 	const char *name; /* static */
