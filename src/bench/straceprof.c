@@ -110,18 +110,25 @@ static long sys_slot(struct straceprof *p, const char *name, size_t len)
 }
 
 /*
- * "/proc/1234/stat" as "/proc/PID/stat": a process's own entries under
- * another name each run would make two identical runs differ.
+ * "/proc/1234/stat" as "/proc/PID/stat", "/dev/pts/3" as "/dev/pts/N": a
+ * process's own entries, or the terminal of whoever started the sweep,
+ * under another name each run would make two identical runs differ.
  */
 static void normalise_proc(const char *path, char *out, size_t cap)
 {
-	size_t d = 6;
+	static const struct {
+		const char *dir, *as;
+	} numbered[] = {{"/proc/", "/proc/PID"}, {"/dev/pts/", "/dev/pts/N"}};
 
-	if (strncmp(path, "/proc/", 6) == 0) {
+	for (size_t i = 0; i < sizeof(numbered) / sizeof(numbered[0]); i++) {
+		size_t len = strlen(numbered[i].dir), d = len;
+
+		if (strncmp(path, numbered[i].dir, len) != 0)
+			continue;
 		while (path[d] >= '0' && path[d] <= '9')
 			d++;
-		if (d > 6 && (path[d] == '/' || path[d] == '\0') &&
-		    (size_t)snprintf(out, cap, "/proc/PID%s", path + d) < cap)
+		if (d > len && (path[d] == '/' || path[d] == '\0') &&
+		    (size_t)snprintf(out, cap, "%s%s", numbered[i].as, path + d) < cap)
 			return;
 	}
 	snprintf(out, cap, "%s", path);

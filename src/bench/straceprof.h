@@ -45,7 +45,8 @@ struct straceprof_syscall {
 /* A path opened (open, openat, openat2, creat) or executed (execve, execveat). */
 struct straceprof_path {
 	char *path; /* as strace printed it between quotes: escapes kept, no control bytes;
-		       "/proc/<digits>/..." as "/proc/PID/..." */
+		       "/proc/<digits>/..." as "/proc/PID/...", "/dev/pts/<digits>" as
+		       "/dev/pts/N" */
 	uint64_t count;
 	uint64_t failed;
 	bool exec;

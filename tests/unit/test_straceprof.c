@@ -30,6 +30,7 @@ static const char trace[] =
     "17514 close(3)                          = 0\n"
     "17514 openat(AT_FDCWD, \"/proc/17514/stat\", O_RDONLY) = 3\n"
     "17514 openat(AT_FDCWD, \"/proc/9/stat\", O_RDONLY) = 3\n"
+    "17514 openat(AT_FDCWD, \"/dev/pts/12\", O_RDWR) = 3\n"
     "17514 exit_group(0)                     = ?\n"
     "17514 +++ exited with 0 +++\n"
     "17512 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 17514\n"
@@ -54,7 +55,7 @@ static void test_counts(void)
 	CHECK_INT_EQ(straceprof_parse(&p, trace, strlen(trace), &eb), 0);
 	CHECK_STR_EQ(eb.msg, "");
 	CHECK_INT_EQ(straceprof_find(&p, "read")->calls, 3);
-	CHECK_INT_EQ(straceprof_find(&p, "openat")->calls, 6);
+	CHECK_INT_EQ(straceprof_find(&p, "openat")->calls, 7);
 	CHECK_INT_EQ(straceprof_find(&p, "openat")->failed, 1);
 	CHECK_INT_EQ(straceprof_find(&p, "access")->failed, 1);
 	CHECK_INT_EQ(straceprof_find(&p, "close")->calls, 2);
@@ -67,7 +68,8 @@ static void test_counts(void)
 	CHECK_INT_EQ(p.bytes_written, 10);
 	CHECK_INT_EQ(p.execs, 2);
 	CHECK_INT_EQ(p.processes, 2);
-	CHECK_INT_EQ(p.calls, 19);
+	CHECK_INT_EQ(p.calls, 20);
+	CHECK(path_of(&p, "/dev/pts/N", false) != NULL);
 	/* A process's own /proc entries under one name, whatever its pid. */
 	pp = path_of(&p, "/proc/PID/stat", false);
 	CHECK(pp != NULL && pp->count == 2);
