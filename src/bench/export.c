@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,40 @@ int export_summarize(const struct measure_result *r, const struct export_extras 
 static cJSON *export_number_or_null(double x)
 {
 	return isfinite(x) ? export_number(x) : cJSON_CreateNull();
+}
+
+cJSON *export_rusage_json(const struct measure_result *r)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} fields[] = {
+	    {"minflt", offsetof(struct proc_rusage, minflt)},
+	    {"majflt", offsetof(struct proc_rusage, majflt)},
+	    {"maxrss_kib", offsetof(struct proc_rusage, maxrss_kib)},
+	    {"inblock", offsetof(struct proc_rusage, inblock)},
+	    {"nvcsw", offsetof(struct proc_rusage, nvcsw)},
+	};
+	cJSON *o = cJSON_CreateObject();
+
+	for (size_t f = 0; o != NULL && f < sizeof(fields) / sizeof(fields[0]); f++) {
+		cJSON *a = cJSON_AddArrayToObject(o, fields[f].name);
+
+		for (size_t i = 0; a != NULL && i < r->n; i++) {
+			cJSON *x = cJSON_CreateNumber(
+			    (double)*(const uint64_t *)((const char *)&r->ru[i] + fields[f].off));
+
+			if (x == NULL || !cJSON_AddItemToArray(a, x)) {
+				cJSON_Delete(x);
+				a = NULL;
+			}
+		}
+		if (a == NULL) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
+	return o;
 }
 
 /* The "rarbench" object of one result (export.h). */
@@ -266,6 +301,8 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 		if (e->run_round != NULL &&
 		    export_add(o, "run_rounds", export_rounds_runs(r, e->run_round)) != 0)
 			goto oom;
+		if (r->ru != NULL && export_add(o, "rusage", export_rusage_json(r)) != 0)
+			goto oom;
 		rb = export_extras_json(r, e->extras, e->run_round, eb);
 		if (rb == NULL) {
 			free(params);
@@ -273,6 +310,9 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 			return NULL;
 		}
 		if (export_add(o, "rarbench", rb) != 0)
+			goto oom;
+		if (e->extras->profile != NULL &&
+		    export_add(o, "profile", cJSON_Duplicate(e->extras->profile, 1)) != 0)
 			goto oom;
 	}
 	free(params);

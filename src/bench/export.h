@@ -39,6 +39,8 @@ struct export_extras {
 	uint64_t discarded_runs; /* the runs of the attempts measured again */
 	double steal;            /* the host's CPU steal over the point's steps (fraction) */
 	double load1;            /* the highest 1-minute load average at the end of a step */
+	const cJSON *profile;    /* manifest mode: the point's profile of this subject (copied
+				    into "profile"); NULL: no such key */
 };
 
 /* One benchmark to export. Everything is borrowed. */
@@ -68,6 +70,13 @@ struct export_summary {
 	bool met;       /* precision > 0, reached <= precision, and not fell_back */
 	bool contended_point;
 };
+
+/*
+ * The "rusage" object of r's runs (r->ru must be set): arrays minflt,
+ * majflt, maxrss_kib, inblock, nvcsw, one entry per run. NULL when out of
+ * memory. Results and journal steps write it alike.
+ */
+cJSON *export_rusage_json(const struct measure_result *r);
 
 /* Fills *out for result r under extras x. Returns 0, or -1 (out of memory). */
 int export_summarize(const struct measure_result *r, const struct export_extras *x,

@@ -77,6 +77,7 @@ void measure_result_clear(struct measure_result *r)
 	free(r->system_ns);
 	free(r->exit_codes);
 	free(r->nivcsw);
+	free(r->ru);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -84,6 +85,7 @@ static int measure_reserve(struct measure_result *r, size_t want, struct errbuf 
 {
 	size_t cap = r->cap ? r->cap : MEASURE_INITIAL_CAP;
 	uint64_t *w, *u, *s;
+	struct proc_rusage *ru;
 	uint32_t *c;
 	int *e;
 
@@ -106,7 +108,10 @@ static int measure_reserve(struct measure_result *r, size_t want, struct errbuf 
 	c = realloc(r->nivcsw, cap * sizeof(*c));
 	if (c != NULL)
 		r->nivcsw = c;
-	if (w == NULL || u == NULL || s == NULL || e == NULL || c == NULL)
+	ru = realloc(r->ru, cap * sizeof(*ru));
+	if (ru != NULL)
+		r->ru = ru;
+	if (w == NULL || u == NULL || s == NULL || e == NULL || c == NULL || ru == NULL)
 		return errbuf_set(eb, "out of memory for %zu samples", cap);
 	r->cap = cap;
 	return 0;
@@ -230,6 +235,7 @@ static void measure_record(struct measure_result *r, const struct proc_sample *s
 	r->system_ns[r->n] = s->system_ns;
 	r->exit_codes[r->n] = s->exit_code;
 	r->nivcsw[r->n] = s->nivcsw;
+	r->ru[r->n] = s->ru;
 	if (s->exit_code != 0)
 		r->all_succeeded = false;
 	r->n++;
@@ -506,6 +512,17 @@ int measure_result_append(struct measure_result *dst, const struct measure_resul
 	} else {
 		free(dst->nivcsw);
 		dst->nivcsw = NULL;
+	}
+	if (src->ru != NULL && (first || dst->ru != NULL)) {
+		struct proc_rusage *ru = realloc(dst->ru, n * sizeof(*ru));
+
+		if (ru == NULL)
+			return -1;
+		dst->ru = ru;
+		memcpy(ru + dst->n, src->ru, src->n * sizeof(*ru));
+	} else {
+		free(dst->ru);
+		dst->ru = NULL;
 	}
 	memcpy(w + dst->n, src->wall_ns, src->n * sizeof(*w));
 	memcpy(u + dst->n, src->user_ns, src->n * sizeof(*u));

@@ -64,12 +64,14 @@ struct measure_result {
 	uint64_t *wall_ns; /* n entries each */
 	uint64_t *user_ns;
 	uint64_t *system_ns;
-	int *exit_codes;    /* exit status, or 128+signal */
-	uint32_t *nivcsw;   /* involuntary context switches of each run (proc_sample.nivcsw); NULL
-			       when unknown (a journal written before they were recorded) */
-	bool all_succeeded; /* every exit code was 0 */
-	bool complete;      /* the benchmark finished (false when stopped or failed midway) */
-	size_t cap;         /* allocated entries (internal) */
+	int *exit_codes;  /* exit status, or 128+signal */
+	uint32_t *nivcsw; /* involuntary context switches of each run (proc_sample.nivcsw); NULL
+			     when unknown (a journal written before they were recorded) */
+	struct proc_rusage *ru; /* wait4's counters of each run (page faults, peak RSS, blocks
+				   read, voluntary switches); NULL when unknown (older journals) */
+	bool all_succeeded;     /* every exit code was 0 */
+	bool complete;          /* the benchmark finished (false when stopped or failed midway) */
+	size_t cap;             /* allocated entries (internal) */
 };
 
 void measure_result_clear(struct measure_result *r);

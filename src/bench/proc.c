@@ -454,6 +454,9 @@ int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 	out->user_ns = proc_tv_ns(&ru.ru_utime);
 	out->system_ns = proc_tv_ns(&ru.ru_stime);
 	out->nivcsw = ru.ru_nivcsw > 0 ? (uint32_t)ru.ru_nivcsw : 0;
+	out->ru = (struct proc_rusage){(uint64_t)ru.ru_minflt, (uint64_t)ru.ru_majflt,
+				       (uint64_t)ru.ru_maxrss, (uint64_t)ru.ru_inblock,
+				       (uint64_t)ru.ru_nvcsw};
 	out->status = status;
 	if (WIFEXITED(status))
 		out->exit_code = WEXITSTATUS(status);

@@ -131,6 +131,11 @@ struct proc_opts {
 	const struct proc_pin *pin; /* NULL: the child inherits limits, umask, cwd and CPUs */
 };
 
+/* wait4's counters of a run (the child and the descendants it reaped); ru_maxrss in KiB. */
+struct proc_rusage {
+	uint64_t minflt, majflt, maxrss_kib, inblock, nvcsw;
+};
+
 /* One timed run. */
 struct proc_sample {
 	uint64_t wall_ns;   /* CLOCK_MONOTONIC from just before clone to just after wait4 */
@@ -139,10 +144,11 @@ struct proc_sample {
 	/* ru_nivcsw: involuntary context switches of the child and the descendants it reaped, i.e.
 	 * how often the kernel took the CPU away from it for another task (contention). */
 	uint32_t nivcsw;
-	int status;     /* raw wait status */
-	int exit_code;  /* WEXITSTATUS, or 128+signal when killed by a signal */
-	bool timed_out; /* killed at proc_opts.timeout_ms */
-	bool stopped;   /* killed because *proc_opts.stop was set */
+	struct proc_rusage ru; /* page faults, peak RSS, blocks read, voluntary switches */
+	int status;            /* raw wait status */
+	int exit_code;         /* WEXITSTATUS, or 128+signal when killed by a signal */
+	bool timed_out;        /* killed at proc_opts.timeout_ms */
+	bool stopped;          /* killed because *proc_opts.stop was set */
 };
 
 /* A prepared command: opaque, built once, run many times. */

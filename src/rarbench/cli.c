@@ -20,6 +20,7 @@ enum {
 	OPT_SEED,
 	OPT_PRECISION,
 	OPT_ESTIMATOR,
+	OPT_PROFILE,
 };
 
 static void config_init(struct config *cfg)
@@ -68,6 +69,8 @@ void cli_usage(FILE *f)
 	    "rarbench extras:\n"
 	    "      --as-user USER            (root only) timed runs execute as USER, with USER's\n"
 	    "                                groups and a clean environment; hooks stay root\n"
+	    "      --profile                 after its runs, trace each command once with strace\n"
+	    "                                (-u USER with --as-user): \"profile\" in the JSON\n"
 	    "      --order ORDER             sequential (hyperfine's), interleaved, random\n"
 	    "      --seed N                  seed of --order random (recorded in the export)\n"
 	    "      --precision PCT           run each command until the 95 % interval of its\n"
@@ -146,6 +149,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 	    {"seed", required_argument, NULL, OPT_SEED},
 	    {"precision", required_argument, NULL, OPT_PRECISION},
 	    {"estimator", required_argument, NULL, OPT_ESTIMATOR},
+	    {"profile", no_argument, NULL, OPT_PROFILE},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
@@ -259,6 +263,9 @@ int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 			break;
 		case OPT_AS_USER:
 			cfg->as_user = optarg;
+			break;
+		case OPT_PROFILE:
+			cfg->profile = true;
 			break;
 		case OPT_ORDER:
 			if (measure_order_parse(optarg, &cfg->order) != 0)

@@ -45,6 +45,7 @@ struct config {
 	const char **names;
 	size_t n_names;
 	const char *as_user;
+	bool profile; /* --profile: each command traced once after its runs (plain_profile) */
 	enum measure_order order;
 	uint64_t seed;
 	bool have_seed;

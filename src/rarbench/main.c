@@ -17,6 +17,7 @@
 #include "runner_main.h"
 #include "measure.h"
 #include "params.h"
+#include "plain_profile.h"
 #include "proc.h"
 #include "report.h"
 #include "shellwords.h"
@@ -254,6 +255,7 @@ struct run_ctx {
 	struct report *rep;
 	cJSON *extra;
 	struct export_extras extras; /* every result's "rarbench" object */
+	cJSON **profiles;            /* --profile: plan->n entries, NULL until traced */
 };
 
 /* Rewrites every requested export with the benchmarks finished so far. */
@@ -262,22 +264,30 @@ static int export_all(struct run_ctx *ctx, struct errbuf *eb)
 	const struct config *cfg = ctx->cfg;
 	struct plan *p = ctx->plan;
 	struct export_entry *e;
+	struct export_extras *xs;
 	size_t m = 0;
 	int rc = 0;
 
 	if (!cfg->export_json && !cfg->export_csv && !cfg->export_markdown)
 		return 0;
 	e = calloc(p->n ? p->n : 1, sizeof(*e));
-	if (e == NULL)
+	xs = calloc(p->n ? p->n : 1, sizeof(*xs));
+	if (e == NULL || xs == NULL) {
+		free(e);
+		free(xs);
 		return errbuf_set(eb, "out of memory");
+	}
 	for (size_t i = 0; i < p->n; i++) {
 		if (!p->results[i].complete)
 			continue;
+		/* Each its own copy: the profile differs per command. */
+		xs[m] = ctx->extras;
+		xs[m].profile = ctx->profiles != NULL ? ctx->profiles[i] : NULL;
 		e[m].command = p->names[i];
 		e[m].result = &p->results[i];
 		e[m].params = p->params[i];
 		e[m].n_params = cfg->params.n_dims;
-		e[m].extras = &ctx->extras;
+		e[m].extras = &xs[m];
 		m++;
 	}
 	if (cfg->export_json != NULL)
@@ -288,7 +298,40 @@ static int export_all(struct run_ctx *ctx, struct errbuf *eb)
 		rc = export_markdown(cfg->export_markdown, e, m, cfg->have_unit ? &cfg->unit : NULL,
 				     eb);
 	free(e);
+	free(xs);
 	return rc;
+}
+
+/*
+ * --profile: each command traced once, after every timed run, its counts
+ * printed on one line each and the exports written again with them.
+ */
+static int profile_all(struct run_ctx *ctx, const char *tracer, struct errbuf *eb)
+{
+	struct plan *p = ctx->plan;
+
+	ctx->profiles = calloc(p->n ? p->n : 1, sizeof(cJSON *));
+	if (ctx->profiles == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (size_t i = 0; i < p->n; i++) {
+		const cJSON *o;
+
+		if (plain_profile_run(
+			tracer, p->benches[i].cmd, ctx->cfg->as_user != NULL ? &p->user : NULL,
+			ctx->cfg->as_user != NULL ? p->user_env : NULL, &ctx->profiles[i], eb) != 0)
+			return -1;
+		o = ctx->profiles[i];
+		fprintf(stderr,
+			"Profile of %s: %s, %.0f system calls (%.0f failed), %.0f bytes read, "
+			"%.0f written, %.0f programs started\n",
+			p->names[i], cJSON_GetStringValue(cJSON_GetObjectItem(o, "status")),
+			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "calls")),
+			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "failed")),
+			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_read")),
+			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_written")),
+			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "execs")));
+	}
+	return export_all(ctx, eb);
 }
 
 static int on_event(void *vctx, const struct measure_event *ev, struct errbuf *eb)
@@ -373,6 +416,7 @@ int main(int argc, char **argv)
 	struct errbuf eb = {{0}};
 	struct sigaction sa;
 	int status = RARBENCH_EXIT_USAGE, rc;
+	const char *tracer = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--manifest") == 0 || strncmp(argv[i], "--manifest=", 11) == 0)
@@ -391,6 +435,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (rc != 0) {
+		fprintf(stderr, "rarbench: %s\n", eb.msg);
+		goto out;
+	}
+	if (cfg.profile && plain_profile_check(&tracer, &eb) != 0) {
 		fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;
 	}
@@ -452,8 +500,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	report_comparison(ctx.rep, (const char *const *)plan.names, plan.results, plan.n);
+	if (cfg.profile && profile_all(&ctx, tracer, &eb) != 0) {
+		fprintf(stderr, "rarbench: %s\n", eb.msg);
+		goto out;
+	}
 	status = RARBENCH_EXIT_OK;
 out:
+	for (size_t i = 0; ctx.profiles != NULL && i < plan.n; i++)
+		cJSON_Delete(ctx.profiles[i]);
+	free(ctx.profiles);
 	report_free(ctx.rep);
 	cJSON_Delete(ctx.extra);
 	plan_free(&plan, &cfg);

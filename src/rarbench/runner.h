@@ -19,6 +19,7 @@
 #include "journal.h"
 #include "manifest.h"
 #include "proc.h"
+#include "runner_profile.h"
 #include "policy.h"
 #include "prefixlock.h"
 #include "progress.h"
@@ -44,6 +45,7 @@ struct runner_config {
 	/* with dry_run: skip the checks of this host's own environment (rarlab's controller) */
 	bool not_this_host;
 	enum progress_mode progress;
+	const char *tracer; /* the profile pass's strace (runner_profile_check) */
 };
 
 /* One subject, resolved against the prefix. */
@@ -332,6 +334,23 @@ int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
  */
 int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
 			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb);
+
+/*
+ * runner_profile.c. With the manifest's "profile": refuses (-1,
+ * r->bad_input, eb naming the Debian package and the playbook's role) a
+ * host without the tracer. Touches nothing. 0 or -1.
+ */
+int runner_profile_check(struct runner *r, struct errbuf *eb);
+
+/*
+ * With the manifest's "profile", after the timed steps: every point not yet
+ * profiled (OUT/profile/point-N.json missing) gets its policies, the grant
+ * check, one run of each active subject under strace and one untraced run
+ * for its rusage, then deny-all policies and point-N.json. A subject that
+ * cannot be traced is recorded as such. A run past run_timeout_s costs the
+ * point (r->failed_points). 0, or -1 (eb; "interrupted").
+ */
+int runner_profile_pass(struct runner *r, struct errbuf *eb);
 
 /* runner_precision.c. Builds r->acc from the steps r->done holds (precision mode only). */
 int runner_acc_init(struct runner *r, struct errbuf *eb);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "runner.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -389,7 +390,20 @@ int runner_main(int argc, char **argv)
 		}
 	} else {
 		announce(&r);
+		uint64_t t0 = clock_now_ns(), t1;
+
 		status = run_points(&r);
+		t1 = clock_now_ns();
+		if (status == 0 && runner_profile_pass(&r, &eb) < 0) {
+			report(&r, stop_requested ? "interrupted; continue with --resume" : eb.msg);
+			status = 1;
+		}
+		if (status == 0 && r.m->profile && r.cfg.progress != PROGRESS_JSONL)
+			/* What the pass costs beside the timed steps (bench/profile.sh reads it).
+			 */
+			fprintf(stderr,
+				"rarbench: profile pass %.1f s after %.1f s of timed steps\n",
+				(double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);
 		if (status == 0 && runner_finish(&r, &eb) < 0) {
 			report(&r, eb.msg);
 			status = 1;

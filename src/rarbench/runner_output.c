@@ -11,6 +11,7 @@
 #include "atomicfile.h"
 #include "contention.h"
 #include "export.h"
+#include "runner_profile.h"
 #include "stats.h"
 
 #define PARAMS_PER_ENTRY 8
@@ -46,6 +47,7 @@ static void merged_clear_one(struct merged *d)
 		free(d->subjects[k].result.nivcsw);
 		if (d->run_round != NULL)
 			free(d->run_round[k]);
+		free(d->subjects[k].result.ru);
 	}
 	free(d->subjects);
 	free(d->run_round);
@@ -267,7 +269,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	struct export_entry *entries = NULL;
 	struct export_extras *xs = NULL;
 	struct entry_params *params = NULL;
-	cJSON *extra = NULL;
+	cJSON *extra = NULL, **profiles = NULL;
 	char path[PATH_MAX];
 	size_t n = 0, i, k, e = 0;
 	int rc = -1, a;
@@ -287,9 +289,16 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
+	if ((profiles = calloc(sweep_count(s), sizeof(*profiles))) == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < sweep_count(s); i++) {
 		const struct sweep_point *sp = sweep_at(s, i);
 
+		profiles[i] = runner_profile_read(dir, i, eb);
+		if (profiles[i] == NULL && eb->msg[0] != '\0')
+			goto out;
 		for (k = 0; k < by_index[i].nsubjects; k++, e++) {
 			const struct journal_subject *js = &by_index[i].subjects[k];
 			struct entry_params *ep = &params[e];
@@ -319,6 +328,8 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 			xs[e] = by_index[i].extras;
 			xs[e].has_reference = true;
 			xs[e].reference_ns = subject_reference(s, by_index, js->subject);
+			xs[e].profile = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(profiles[i], "subjects"), js->subject);
 			entries[e] = (struct export_entry){js->command, &js->result,
 							   ep->params,  np,
 							   &xs[e],      by_index[i].run_round[k]};
@@ -333,10 +344,13 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	if (export_json(path, entries, n, extra, eb) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "%s/results.tsv", dir);
-	if (write_tsv(path, s, by_index, eb) < 0)
+	if (write_tsv(path, s, by_index, eb) < 0 || runner_profile_tsv(dir, s, eb) < 0)
 		goto out;
 	rc = 0;
 out:
+	for (i = 0; profiles != NULL && i < sweep_count(s); i++)
+		cJSON_Delete(profiles[i]);
+	free(profiles);
 	cJSON_Delete(extra);
 	free(params);
 	free(xs);

@@ -281,6 +281,11 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 		fputs("; env PATH, LANG=C", out);
 	}
 	fputs(" and the bench user's HOME, USER, LOGNAME, SHELL (nothing inherited)\n", out);
+	if (m->profile)
+		fputs(
+		    "Profile: after the timed steps, each subject traced once per point by strace "
+		    "and run once more for its rusage (doc/profile.md; not in the estimate)\n",
+		    out);
 
 	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s", "point",
 		"nb_roles", "nb_users", "nb_tasks", "nb_commands",

@@ -11,6 +11,7 @@
 #include "fitreport.h"
 #include "labgroups.h"
 #include "plotfig.h"
+#include "plotprofile.h"
 #include "plotrun.h"
 #include "plotseries.h"
 #include "plotstyle.h"
@@ -253,10 +254,11 @@ struct rarplot_claims {
 	const char *unit;
 };
 
-/* The report's extra sections: a mixed lab's groups of hosts, then the claims checked. */
+/* The report's extra sections: a mixed lab's groups of hosts, the claims checked, the profiles. */
 struct rarplot_more {
 	const char *lab_md;                  /* results' lab_md, or NULL */
 	const struct rarplot_claims *claims; /* or NULL */
+	const struct plotprofile *profile;
 };
 
 static void print_more(FILE *f, const void *arg)
@@ -266,6 +268,9 @@ static void print_more(FILE *f, const void *arg)
 	labgroups_print_markdown(m->lab_md, f);
 	if (m->claims != NULL)
 		claims_print_markdown(m->claims->checks, m->claims->n, m->claims->unit, f);
+	if (m->profile->pf != NULL)
+		profilefit_print_markdown(m->profile->pf, m->profile->times, m->profile->n_times,
+					  f);
 }
 
 /* "median", "mean", or for rarbench's estimate its estimator: "median estimate". */
@@ -303,7 +308,8 @@ int main(int argc, char **argv)
 	struct claims_check *checks = NULL;
 	size_t n_checks = 0;
 	struct rarplot_claims shown;
-	struct rarplot_more sections = {NULL, NULL};
+	struct plotprofile prof = {NULL, NULL, 0};
+	struct rarplot_more sections = {NULL, NULL, &prof};
 	struct plotfig_out drawn = {NULL, NULL, 0, NULL, 0};
 	struct plotstyle_entry *styles = NULL;
 	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
@@ -352,6 +358,9 @@ int main(int argc, char **argv)
 		goto fail;
 	if (cfg.claims != NULL && ((claims = claims_load(cfg.claims, &eb)) == NULL ||
 				   claims_check(claims, rep, &checks, &n_checks, &eb) != 0))
+		goto fail;
+	if (plotprofile_load(&prof, (const char *const *)cfg.inputs, cfg.n_inputs, set->axis, rep,
+			     &eb) != 0)
 		goto fail;
 	status = RARPLOT_EXIT_FAIL;
 	if (cfg.n_formats > 0 && (plotrun_find_gnuplot(gnuplot, sizeof(gnuplot), &eb) != 0 ||
@@ -434,6 +443,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (plotprofile_draw(&prof, &env, &drawn, &eb) != 0) {
+		if (plotfig_out_note(&drawn, "profile_counters not drawn: %s", eb.msg) != 0)
+			goto oom;
+		figure_failed = true;
+	}
 	snprintf(path, sizeof(path), "%s/fits.tsv", cfg.out_dir);
 	if (fitreport_write_tsv(rep, path, &eb) != 0)
 		goto fail;
@@ -453,6 +467,8 @@ int main(int argc, char **argv)
 	sections.lab_md = res->lab_md;
 	ctx.more_sections = print_more;
 	ctx.more_arg = &sections;
+	if (plotprofile_write(&prof, cfg.out_dir, &eb) != 0)
+		goto fail;
 	if (claims != NULL) {
 		shown.checks = checks;
 		shown.n = n_checks;
@@ -490,6 +506,7 @@ oom:
 fail:
 	print_message(eb.msg);
 out:
+	plotprofile_clear(&prof);
 	plotfig_out_free(&drawn);
 	free(styles);
 	free(checks);

@@ -61,8 +61,7 @@ int plotfig_out_note(struct plotfig_out *out, const char *fmt, ...)
 	return 0;
 }
 
-/* Appends a file written and its figure's caption. */
-static int plotfig_out_file(struct plotfig_out *out, const char *file, const char *caption)
+int plotfig_out_file(struct plotfig_out *out, const char *file, const char *caption)
 {
 	char **nf = realloc(out->files, (out->n_files + 1) * sizeof(*nf));
 	char **nc;

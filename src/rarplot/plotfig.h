@@ -56,6 +56,9 @@ void plotfig_out_free(struct plotfig_out *out);
 int plotfig_out_note(struct plotfig_out *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Appends a file written (relative to out_dir) and its figure's caption. 0, or -1 out of memory. */
+int plotfig_out_file(struct plotfig_out *out, const char *file, const char *caption);
+
 /*
  * The figure drawing set along set->axis: perf_tasks, perf_roles and
  * perf_both for their axes, otherwise "perf_<axis without nb_>" drawn by

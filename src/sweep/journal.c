@@ -8,11 +8,13 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "fileio.h"
 
 #define JSON_INT_MAX 9007199254740992.0 /* 2^53: integers above lose precision in a double */
@@ -32,6 +34,7 @@ static void subject_clear(struct journal_subject *s)
 	free(s->result.system_ns);
 	free(s->result.exit_codes);
 	free(s->result.nivcsw);
+	free(s->result.ru);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -92,6 +95,44 @@ static int read_u64s(const cJSON *o, const char *key, size_t *n, uint64_t **out,
 	return 0;
 }
 
+/* The rusage counters a step keeps per run, by name (journal and export alike). */
+static const struct {
+	const char *name;
+	size_t off;
+} ru_fields[] = {
+    {"minflt", offsetof(struct proc_rusage, minflt)},
+    {"majflt", offsetof(struct proc_rusage, majflt)},
+    {"maxrss_kib", offsetof(struct proc_rusage, maxrss_kib)},
+    {"inblock", offsetof(struct proc_rusage, inblock)},
+    {"nvcsw", offsetof(struct proc_rusage, nvcsw)},
+};
+#define RU_FIELDS (sizeof(ru_fields) / sizeof(ru_fields[0]))
+
+/* The optional "rusage" object of a subject (n runs) into r->ru. 0 (absent too) or -1. */
+static int parse_rusage(const cJSON *o, size_t n, struct measure_result *r)
+{
+	const cJSON *ru = cJSON_GetObjectItemCaseSensitive(o, "rusage");
+	uint64_t *v = NULL;
+
+	if (ru == NULL)
+		return 0;
+	if ((r->ru = calloc(n, sizeof(*r->ru))) == NULL)
+		return -1;
+	for (size_t f = 0; f < RU_FIELDS; f++) {
+		size_t len = n;
+
+		if (read_u64s(ru, ru_fields[f].name, &len, &v, JSON_INT_MAX) < 0) {
+			free(v);
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++)
+			*(uint64_t *)((char *)&r->ru[i] + ru_fields[f].off) = v[i];
+		free(v);
+		v = NULL;
+	}
+	return 0;
+}
+
 static int parse_subject(const cJSON *o, struct journal_subject *s)
 {
 	uint64_t *codes = NULL, *csw = NULL;
@@ -124,6 +165,9 @@ static int parse_subject(const cJSON *o, struct journal_subject *s)
 		for (i = 0; i < n; i++)
 			s->result.nivcsw[i] = (uint32_t)csw[i];
 	}
+	/* Optional too: journals written before rarbench kept them lack it. */
+	if (parse_rusage(o, n, &s->result) < 0)
+		goto out;
 	s->result.all_succeeded = true;
 	for (i = 0; i < n; i++) {
 		s->result.exit_codes[i] = (int)codes[i];
@@ -576,6 +620,11 @@ int journal_append_step(struct journal *j, const char *point_id, size_t index,
 					goto oom;
 				cJSON_AddItemToArray(a, x);
 			}
+		}
+		if (r->ru != NULL) {
+			if ((a = export_rusage_json(r)) == NULL)
+				goto oom;
+			cJSON_AddItemToObject(s, "rusage", a);
 		}
 	}
 	if (info != NULL && add_info(o, info) < 0)

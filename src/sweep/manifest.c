@@ -299,7 +299,8 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 					   "run_timeout_s",  "unsafe_command",
 					   "limits",         "env",
 					   "umask",          "cwd",
-					   "cpus",           NULL};
+					   "cpus",           "profile",
+					   NULL};
 	const cJSON *j;
 	uint64_t v;
 	int e, bad = 0;
@@ -362,6 +363,11 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 		bad = manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
 				    manifest_type_name(j));
 	m->seed_compat = j != NULL && cJSON_IsTrue(j);
+	j = cJSON_GetObjectItemCaseSensitive(root, "profile");
+	if (j != NULL && !cJSON_IsBool(j))
+		bad = manifest_fail(c, "$.profile", "expected a boolean, got %s",
+				    manifest_type_name(j));
+	m->profile = j != NULL && cJSON_IsTrue(j);
 
 	v = m->warmup;
 	bad |= manifest_get_uint(c, root, "$", "warmup", 0, 1e6, &v);

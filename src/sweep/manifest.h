@@ -222,6 +222,13 @@ struct manifest {
 	 * more as max_runs allows. Journal step ids carry ";round=N" when > 1.
 	 */
 	uint32_t max_rounds;
+	/*
+	 * The profile pass (runner_profile.c): after the timed runs, each subject
+	 * run once more at every point under strace. Absent: false, so a
+	 * manifest written before the key measures as it did; the shipped
+	 * experiments set it.
+	 */
+	bool profile;
 	char *text; /* the file verbatim (NUL-terminated copy) */
 	size_t text_len;
 };

@@ -166,7 +166,7 @@ ra, rb = a["results"], b["results"]
 if len(ra) != len(rb):
     errs.append("result counts %d != %d" % (len(ra), len(rb)))
 # rarbench's additions come after hyperfine's keys, which stay in hyperfine's order.
-ADDED = ["nivcsw", "rarbench"]
+ADDED = ["nivcsw", "rusage", "rarbench"]
 for i, (x, y) in enumerate(zip(ra, rb)):
     keys = list(x.keys())
     if keys[:len(y)] != list(y.keys()) or keys[len(y):] != ADDED:

@@ -188,6 +188,7 @@ static void test_contention_fields(void)
 {
 	uint64_t wall[2] = {1000, 2000}, user[2] = {1, 2}, sys[2] = {3, 4};
 	uint32_t csw[2] = {0, 7};
+	struct proc_rusage ru[2] = {{200, 0, 6700, 0, 3}, {210, 1, 6800, 8, 4}};
 	int codes[2] = {0, 0};
 	struct journal_subject subj;
 	struct journal_step_info info = {.has_host = true,
@@ -214,12 +215,14 @@ static void test_contention_fields(void)
 					      .user_ns = user,
 					      .system_ns = sys,
 					      .exit_codes = codes,
-					      .nivcsw = csw};
+					      .nivcsw = csw,
+					      .ru = ru};
 	j = journal_create(path, sha, v, "2026-01-01T00:00:00Z", &eb);
 	CHECK(j != NULL);
 	if (j != NULL) {
 		CHECK_INT_EQ(journal_append_step(j, "a;round=1", 0, &subj, 1, &info, &eb), 0);
 		subj.result.nivcsw = NULL;
+		subj.result.ru = NULL;
 		CHECK_INT_EQ(journal_append(j, "a;round=2", 0, &subj, 1, &eb), 0);
 	}
 	journal_close(j);
@@ -234,6 +237,12 @@ static void test_contention_fields(void)
 
 		CHECK(c.points[0].subjects[0].result.nivcsw != NULL &&
 		      c.points[0].subjects[0].result.nivcsw[1] == 7);
+		/* Every run's rusage back as written; none where a step had none. */
+		CHECK(c.points[0].subjects[0].result.ru != NULL &&
+		      c.points[0].subjects[0].result.ru[1].minflt == 210 &&
+		      c.points[0].subjects[0].result.ru[1].maxrss_kib == 6800 &&
+		      c.points[0].subjects[0].result.ru[0].nvcsw == 3);
+		CHECK(c.points[1].subjects[0].result.ru == NULL);
 		CHECK(i0->has_host && i0->steal == 0.25 && i0->busy == 0.5 && i0->load1 == 3.5);
 		CHECK_INT_EQ(i0->running, 4);
 		CHECK_INT_EQ(i0->remeasured, 1);

@@ -42,6 +42,8 @@ static void test_defaults(void)
 		return;
 	}
 	CHECK_STR_EQ(m->name, "t");
+	/* Absent: no profile pass (a manifest written before the key measures as it did). */
+	CHECK(!m->profile);
 	CHECK_INT_EQ(m->nsubjects, 1);
 	CHECK_STR_EQ(m->subjects[0].program, "{prefix}/bin/sudo");
 	CHECK_STR_EQ(m->subjects[0].policy, "{prefix}/etc/sudoers");
@@ -70,7 +72,7 @@ static void test_full_manifest(void)
 	    "\"nb_users\":{\"range\":[1,10,3]}},\"match\":\"first\",\"command\":\"/bin/true\","
 	    "\"bench_user\":\"nobody\",\"warmup\":3,\"min_runs\":5,\"max_runs\":7,"
 	    "\"min_time_s\":0.5,\"order\":\"random\",\"seed\":9,\"repetitions\":2,"
-	    "\"sudoers_layout\":\"per-task\",\"seed_compat\":false}",
+	    "\"sudoers_layout\":\"per-task\",\"seed_compat\":false,\"profile\":true}",
 	    &eb);
 
 	CHECK(m != NULL);
@@ -92,6 +94,7 @@ static void test_full_manifest(void)
 	CHECK_INT_EQ(m->seed, 9);
 	CHECK_INT_EQ(m->repetitions, 2);
 	CHECK_INT_EQ(m->sudoers_layout, SUDOERS_LAYOUT_PER_TASK);
+	CHECK(m->profile);
 	manifest_free(m);
 }
 
@@ -608,6 +611,9 @@ static void test_command_safety_and_timeout(void)
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"command\":\"/tmp/true\"," GOOD_SUBJECTS
 	    "}",
 	    "$.command");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"profile\":\"yes\"," GOOD_SUBJECTS
+		     "}",
+		     "$.profile: expected a boolean, got a string");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"unsafe_command\":1," GOOD_SUBJECTS
 		     "}",
 		     "$.unsafe_command: expected a boolean");

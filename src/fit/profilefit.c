@@ -1,0 +1,582 @@
+/* profilefit: fit every profile counter against the swept size; find counts that differ. */
+#include "profilefit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomicfile.h"
+#include "fit.h"
+#include "sanitize.h"
+
+#define FIELD_MAX 8192
+#define COLUMNS_MAX 16
+
+/* One row of a profile.tsv. */
+struct profilefit_row {
+	char *subject, *counter;
+	char *point; /* every axis's value, "nb_roles=1,nb_tasks=10,..." (not the repetition) */
+	unsigned repetition;
+	size_t source;
+	double x, value;
+};
+
+/* Counters wait4 gives: they follow the host (page cache, scheduler), not only the program. */
+static const char *const host_counters[] = {"minflt", "majflt", "maxrss_kib", "inblock", "nvcsw"};
+
+static bool is_host_counter(const char *c)
+{
+	for (size_t i = 0; i < sizeof(host_counters) / sizeof(host_counters[0]); i++)
+		if (strcmp(c, host_counters[i]) == 0)
+			return true;
+	return false;
+}
+
+struct profilefit *profilefit_new(const char *axis)
+{
+	struct profilefit *pf = calloc(1, sizeof(*pf));
+
+	if (pf == NULL || (pf->axis = strdup(axis)) == NULL ||
+	    (pf->sources = calloc(PROFILEFIT_SOURCES_MAX, sizeof(char *))) == NULL) {
+		profilefit_free(pf);
+		return NULL;
+	}
+	return pf;
+}
+
+void profilefit_free(struct profilefit *pf)
+{
+	if (pf == NULL)
+		return;
+	for (size_t i = 0; i < pf->n_rows; i++) {
+		free(pf->rows[i].subject);
+		free(pf->rows[i].counter);
+		free(pf->rows[i].point);
+	}
+	for (size_t i = 0; i < pf->n_lines; i++) {
+		free(pf->lines[i].subject);
+		free(pf->lines[i].counter);
+	}
+	for (size_t i = 0; i < pf->n_diffs; i++) {
+		free(pf->diffs[i].subject);
+		free(pf->diffs[i].counter);
+		free(pf->diffs[i].point);
+		free(pf->diffs[i].lo_source);
+		free(pf->diffs[i].hi_source);
+	}
+	for (size_t i = 0; pf->sources != NULL && i < pf->n_sources; i++)
+		free(pf->sources[i]);
+	free(pf->sources);
+	free(pf->rows);
+	free(pf->lines);
+	free(pf->diffs);
+	free(pf->axis);
+	free(pf);
+}
+
+/* Splits line[0..len) on tabs into f (at most COLUMNS_MAX fields, copied into buf). Count. */
+static size_t split(const char *line, size_t len, char *buf, size_t cap, char **f)
+{
+	size_t n = 0, k = 0;
+
+	if (len >= cap)
+		return 0;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	f[n++] = buf;
+	for (k = 0; k < len; k++) {
+		if (buf[k] != '\t')
+			continue;
+		if (n == COLUMNS_MAX)
+			return 0;
+		buf[k] = '\0';
+		f[n++] = buf + k + 1;
+	}
+	return n;
+}
+
+/* The header of a profile.tsv: columns, the axis's, the point's (between subject and repetition).
+ */
+static int parse_header(const struct profilefit *pf, char **f, size_t n, size_t *axis_col,
+			const char *source, struct errbuf *eb)
+{
+	*axis_col = 0;
+	if (n < 5 || strcmp(f[0], "subject") != 0 || strcmp(f[n - 3], "repetition") != 0 ||
+	    strcmp(f[n - 2], "counter") != 0 || strcmp(f[n - 1], "value") != 0)
+		return errbuf_set(eb, "%s: line 1: not a profile.tsv header", source);
+	for (size_t i = 1; i + 3 < n; i++)
+		if (strcmp(f[i], pf->axis) == 0)
+			*axis_col = i;
+	if (*axis_col == 0)
+		return errbuf_set(eb, "%s: line 1: no column %s", source, pf->axis);
+	return 0;
+}
+
+/* A number field: finite, >= 0. */
+static int number(const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return end != s && *end == '\0' && isfinite(*v) && *v >= 0 ? 0 : -1;
+}
+
+int profilefit_add_source(struct profilefit *pf, const char *name, size_t *index, struct errbuf *eb)
+{
+	for (size_t i = 0; i < pf->n_sources; i++) {
+		if (strcmp(pf->sources[i], name) == 0) {
+			*index = i;
+			return 0;
+		}
+	}
+	if (pf->n_sources >= PROFILEFIT_SOURCES_MAX)
+		return errbuf_set(eb, "more than %d profile sources", PROFILEFIT_SOURCES_MAX);
+	if ((pf->sources[pf->n_sources] = strdup(name)) == NULL)
+		return errbuf_set(eb, "out of memory");
+	*index = pf->n_sources++;
+	return 0;
+}
+
+/* A new row (strings copied); its fields set by the caller. NULL (eb) past the bound. */
+static struct profilefit_row *new_row(struct profilefit *pf, const char *subject,
+				      const char *counter, const char *point, struct errbuf *eb)
+{
+	struct profilefit_row *r;
+
+	if (pf->n_rows >= PROFILEFIT_ROWS_MAX) {
+		errbuf_set(eb, "more than %u rows", PROFILEFIT_ROWS_MAX);
+		return NULL;
+	}
+	if (pf->n_rows == pf->cap_rows) {
+		size_t cap = pf->cap_rows ? 2 * pf->cap_rows : 1024;
+		struct profilefit_row *nr = realloc(pf->rows, cap * sizeof(*nr));
+
+		if (nr == NULL) {
+			errbuf_set(eb, "out of memory");
+			return NULL;
+		}
+		pf->rows = nr;
+		pf->cap_rows = cap;
+	}
+	r = &pf->rows[pf->n_rows++]; /* freed with the rest, whatever fails below */
+	memset(r, 0, sizeof(*r));
+	r->subject = strdup(subject);
+	r->counter = strdup(counter);
+	r->point = strdup(point);
+	if (r->subject == NULL || r->counter == NULL || r->point == NULL) {
+		errbuf_set(eb, "out of memory");
+		return NULL;
+	}
+	return r;
+}
+
+int profilefit_add_value(struct profilefit *pf, size_t source, const char *subject,
+			 const char *point, double x, unsigned repetition, const char *counter,
+			 double value, struct errbuf *eb)
+{
+	struct profilefit_row *r;
+
+	if (!isfinite(x) || !isfinite(value) || value < 0 || subject[0] == '\0' ||
+	    counter[0] == '\0' || source >= pf->n_sources)
+		return errbuf_set(eb, "bad value");
+	if ((r = new_row(pf, subject, counter, point, eb)) == NULL)
+		return -1;
+	r->x = x;
+	r->value = value;
+	r->repetition = repetition;
+	r->source = source;
+	return 0;
+}
+
+/* Adds one data row (fields f, n of them, header h of the same count). 0 or -1. */
+static int add_row(struct profilefit *pf, char **f, char **h, size_t n, size_t axis_col,
+		   size_t source, struct errbuf *eb)
+{
+	char point[512];
+	size_t used = 0;
+	double x, v, rep;
+
+	if (number(f[axis_col], &x) < 0 || number(f[n - 1], &v) < 0 || number(f[n - 3], &rep) < 0 ||
+	    rep > 1e6 || f[0][0] == '\0' || f[n - 2][0] == '\0')
+		return errbuf_set(eb, "bad field");
+	point[0] = '\0';
+	for (size_t i = 1; i + 3 < n; i++) {
+		int w = snprintf(point + used, sizeof(point) - used, "%s%s=%s", i > 1 ? "," : "",
+				 h[i], f[i]);
+
+		if (w < 0 || (size_t)w >= sizeof(point) - used)
+			return errbuf_set(eb, "point too long");
+		used += (size_t)w;
+	}
+	return profilefit_add_value(pf, source, f[0], point, x, (unsigned)rep, f[n - 2], v, eb);
+}
+
+int profilefit_add_tsv(struct profilefit *pf, const char *text, size_t len, const char *source,
+		       struct errbuf *eb)
+{
+	char *hbuf = malloc(FIELD_MAX), *buf = malloc(FIELD_MAX);
+	char *h[COLUMNS_MAX], *f[COLUMNS_MAX];
+	size_t start = 0, nh = 0, axis_col = 0, src, lineno = 0;
+	int rc = -1;
+
+	if (hbuf == NULL || buf == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	if (profilefit_add_source(pf, source, &src, eb) < 0)
+		goto out;
+	while (start < len) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl != NULL ? (size_t)(nl - text) : len, n;
+
+		lineno++;
+		if (lineno == 1) {
+			nh = split(text + start, end - start, hbuf, FIELD_MAX, h);
+			if (parse_header(pf, h, nh, &axis_col, source, eb) < 0)
+				goto out;
+		} else if (end > start) {
+			n = split(text + start, end - start, buf, FIELD_MAX, f);
+			if (n != nh) {
+				errbuf_set(eb, "%s: line %zu: %zu fields, expected %zu", source,
+					   lineno, n, nh);
+				goto out;
+			}
+			if (add_row(pf, f, h, n, axis_col, src, eb) < 0) {
+				errbuf_prefix(eb, "%s: line %zu", source, lineno);
+				goto out;
+			}
+		}
+		start = end + 1;
+	}
+	if (lineno == 0) {
+		errbuf_set(eb, "%s: empty", source);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(hbuf);
+	free(buf);
+	return rc;
+}
+
+int profilefit_add_costs(struct profilefit *pf, const char *text, size_t len, const char *source,
+			 struct errbuf *eb)
+{
+	char buf[512], *f[COLUMNS_MAX];
+	size_t start = 0, lineno = 0;
+	bool had = pf->n_costs > 0;
+
+	while (start < len) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl != NULL ? (size_t)(nl - text) : len;
+		size_t n = split(text + start, end - start, buf, sizeof(buf), f);
+		bool empty = end == start;
+		double ns;
+
+		lineno++;
+		start = end + 1;
+		if (lineno == 1 || empty || had)
+			continue;
+		if (n < 2 || number(f[1], &ns) < 0 || strlen(f[0]) >= sizeof(pf->costs[0].name) ||
+		    f[0][0] == '\0')
+			return errbuf_set(eb, "%s: line %zu: expected a name and a price in ns",
+					  source, lineno);
+		if (pf->n_costs < PROFILEFIT_COSTS_MAX) {
+			snprintf(pf->costs[pf->n_costs].name, sizeof(pf->costs[0].name), "%s",
+				 f[0]);
+			pf->costs[pf->n_costs++].ns = ns;
+		}
+	}
+	return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct profilefit_row *x = a, *y = b;
+	int c = strcmp(x->subject, y->subject);
+
+	if (c == 0)
+		c = strcmp(x->counter, y->counter);
+	if (c == 0)
+		c = (x->x > y->x) - (x->x < y->x);
+	if (c == 0)
+		c = strcmp(x->point, y->point);
+	if (c == 0)
+		c = (x->source > y->source) - (x->source < y->source);
+	if (c == 0)
+		c = (x->repetition > y->repetition) - (x->repetition < y->repetition);
+	return c;
+}
+
+/* Whether two rows are of the same sample (point, source, repetition). */
+static int cmp_sample(const struct profilefit_row *x, const struct profilefit_row *y)
+{
+	int c = (x->x > y->x) - (x->x < y->x);
+
+	if (c == 0)
+		c = strcmp(x->point, y->point);
+	if (c == 0)
+		c = (x->source > y->source) - (x->source < y->source);
+	if (c == 0)
+		c = (x->repetition > y->repetition) - (x->repetition < y->repetition);
+	return c;
+}
+
+/* "SOURCE rep N" for a difference. */
+static char *where(const struct profilefit *pf, const struct profilefit_row *r)
+{
+	char buf[600];
+
+	snprintf(buf, sizeof(buf), "%s repetition %u", pf->sources[r->source], r->repetition);
+	return strdup(buf);
+}
+
+/* Records that counter's values at one point span lo (seen in a) .. hi (in b). */
+static int add_diff(struct profilefit *pf, const struct profilefit_row *s, const char *counter,
+		    double lo, const struct profilefit_row *a, double hi,
+		    const struct profilefit_row *b, struct errbuf *eb)
+{
+	struct profilefit_diff *d;
+
+	if (pf->n_diffs_total++ >= PROFILEFIT_DIFFS_MAX)
+		return 0;
+	d = &pf->diffs[pf->n_diffs++];
+	d->subject = strdup(s->subject);
+	d->counter = strdup(counter);
+	d->point = strdup(s->point);
+	d->lo_source = where(pf, a);
+	d->hi_source = where(pf, b);
+	d->lo = lo;
+	d->hi = hi;
+	if (d->subject == NULL || d->counter == NULL || d->point == NULL || d->lo_source == NULL ||
+	    d->hi_source == NULL)
+		return errbuf_set(eb, "out of memory");
+	return 0;
+}
+
+/* Fits y over the samples' x (n of them) into l. */
+static int fit_one(const struct profilefit_row *const *smp, const double *y, size_t n,
+		   struct profilefit_line *l, double *xs, struct errbuf *eb)
+{
+	struct fit_line fl;
+	size_t distinct = 0;
+	double sum = 0;
+
+	l->n = n;
+	l->min = l->max = n > 0 ? y[0] : 0;
+	for (size_t i = 0; i < n; i++) {
+		xs[i] = smp[i]->x;
+		distinct += i == 0 || smp[i]->x != smp[i - 1]->x;
+		sum += y[i];
+		l->min = y[i] < l->min ? y[i] : l->min;
+		l->max = y[i] > l->max ? y[i] : l->max;
+	}
+	l->intercept = n > 0 ? sum / (double)n : 0;
+	l->slope = 0;
+	l->r2 = 1;
+	l->fitted = distinct >= 2;
+	if (l->min == l->max || distinct < 2)
+		return 0; /* a constant (or one size): the mean, exactly */
+	if (distinct >= FIT_MIN_DISTINCT_X) {
+		if (fit_linear(xs, y, NULL, n, &fl, eb) < 0)
+			return -1;
+		l->slope = fl.slope;
+		l->intercept = fl.intercept;
+		l->r2 = fl.r2;
+		return 0;
+	}
+	/* Two sizes: the line through the means at each (x sorted ascending). */
+	{
+		double s0 = 0, s1 = 0, n0 = 0, n1 = 0, x0 = xs[0], x1 = xs[n - 1];
+
+		for (size_t i = 0; i < n; i++) {
+			if (xs[i] == x0) {
+				s0 += y[i];
+				n0++;
+			} else {
+				s1 += y[i];
+				n1++;
+			}
+		}
+		l->slope = (s1 / n1 - s0 / n0) / (x1 - x0);
+		l->intercept = s0 / n0 - l->slope * x0;
+		l->r2 = NAN;
+	}
+	return 0;
+}
+
+/* The differences between samples of one point (other sources or repetitions). */
+static int find_diffs(struct profilefit *pf, const struct profilefit_row *const *smp,
+		      const double *y, size_t n, const char *counter, struct errbuf *eb)
+{
+	size_t i = 0;
+
+	if (is_host_counter(counter))
+		return 0;
+	while (i < n) {
+		size_t j = i + 1, lo = i, hi = i;
+
+		while (j < n && smp[j]->x == smp[i]->x &&
+		       strcmp(smp[j]->point, smp[i]->point) == 0) {
+			lo = y[j] < y[lo] ? j : lo;
+			hi = y[j] > y[hi] ? j : hi;
+			j++;
+		}
+		if (y[lo] != y[hi] &&
+		    add_diff(pf, smp[i], counter, y[lo], smp[lo], y[hi], smp[hi], eb) < 0)
+			return -1;
+		i = j;
+	}
+	return 0;
+}
+
+/*
+ * One subject's counters, rows [first, last) sorted: the samples are its
+ * "calls" rows (every traced point has one); a counter missing from a
+ * sample counts 0 there (a file not opened at that size).
+ */
+static int compute_subject(struct profilefit *pf, size_t first, size_t last, struct errbuf *eb)
+{
+	const struct profilefit_row **smp = NULL;
+	double *y = NULL, *xs = NULL;
+	size_t n = 0, i, g;
+	int rc = -1;
+
+	for (i = first; i < last; i++)
+		n += strcmp(pf->rows[i].counter, "calls") == 0;
+	smp = calloc(n + 1, sizeof(*smp));
+	y = calloc(n + 1, sizeof(double));
+	xs = calloc(n + 1, sizeof(double));
+	if (smp == NULL || y == NULL || xs == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	n = 0;
+	for (i = first; i < last; i++)
+		if (strcmp(pf->rows[i].counter, "calls") == 0)
+			smp[n++] = &pf->rows[i];
+	for (g = first; g < last;) {
+		size_t end = g, k = 0;
+		struct profilefit_line *l = &pf->lines[pf->n_lines];
+
+		while (end < last && strcmp(pf->rows[end].counter, pf->rows[g].counter) == 0)
+			end++;
+		memset(y, 0, (n + 1) * sizeof(double));
+		for (i = g; i < end; i++) {
+			while (k < n && cmp_sample(smp[k], &pf->rows[i]) < 0)
+				k++;
+			if (k < n && cmp_sample(smp[k], &pf->rows[i]) == 0)
+				y[k] = pf->rows[i].value;
+		}
+		memset(l, 0, sizeof(*l));
+		l->subject = strdup(pf->rows[g].subject);
+		l->counter = strdup(pf->rows[g].counter);
+		pf->n_lines++;
+		if (l->subject == NULL || l->counter == NULL) {
+			errbuf_set(eb, "out of memory");
+			goto out;
+		}
+		if (fit_one(smp, y, n, l, xs, eb) < 0 ||
+		    find_diffs(pf, smp, y, n, l->counter, eb) < 0)
+			goto out;
+		g = end;
+	}
+	rc = 0;
+out:
+	free(smp);
+	free(y);
+	free(xs);
+	return rc;
+}
+
+int profilefit_compute(struct profilefit *pf, struct errbuf *eb)
+{
+	size_t i = 0;
+
+	qsort(pf->rows, pf->n_rows, sizeof(*pf->rows), cmp_row);
+	pf->lines = calloc(pf->n_rows + 1, sizeof(*pf->lines));
+	pf->diffs = calloc(PROFILEFIT_DIFFS_MAX, sizeof(*pf->diffs));
+	if (pf->lines == NULL || pf->diffs == NULL)
+		return errbuf_set(eb, "out of memory");
+	while (i < pf->n_rows) {
+		size_t end = i;
+
+		while (end < pf->n_rows && strcmp(pf->rows[end].subject, pf->rows[i].subject) == 0)
+			end++;
+		if (compute_subject(pf, i, end, eb) < 0)
+			return -1;
+		i = end;
+	}
+	return 0;
+}
+
+const struct profilefit_line *profilefit_find(const struct profilefit *pf, const char *subject,
+					      const char *counter)
+{
+	for (size_t i = 0; i < pf->n_lines; i++)
+		if (strcmp(pf->lines[i].subject, subject) == 0 &&
+		    strcmp(pf->lines[i].counter, counter) == 0)
+			return &pf->lines[i];
+	return NULL;
+}
+
+double profilefit_cost(const struct profilefit *pf, const char *name, bool *own)
+{
+	double floor_ns = 0;
+
+	*own = false;
+	for (size_t i = 0; i < pf->n_costs; i++) {
+		if (strcmp(pf->costs[i].name, name) == 0) {
+			*own = true;
+			return pf->costs[i].ns;
+		}
+		if (strcmp(pf->costs[i].name, "syscall") == 0)
+			floor_ns = pf->costs[i].ns;
+	}
+	return floor_ns;
+}
+
+int profilefit_write_tsv(const struct profilefit *pf, const char *path, struct errbuf *eb)
+{
+	struct atomicfile *af = atomicfile_open(path, 0644, eb);
+	char subject[256], counter[2 * FIELD_MAX];
+	FILE *f;
+
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fprintf(f, "subject\tcounter\tn\tslope_per_%s\tintercept\tr2\tmin\tmax\n", pf->axis);
+	for (size_t i = 0; i < pf->n_lines; i++) {
+		const struct profilefit_line *l = &pf->lines[i];
+
+		sanitize_text(subject, sizeof(subject), l->subject, strlen(l->subject));
+		sanitize_text(counter, sizeof(counter), l->counter, strlen(l->counter));
+		fprintf(f, "%s\t%s\t%zu\t%.6g\t%.6g\t%.6g\t%.0f\t%.0f\n", subject, counter, l->n,
+			l->slope, l->intercept, l->r2, l->min, l->max);
+	}
+	return atomicfile_rename(af, eb);
+}
+
+size_t profilefit_points(const struct profilefit *pf, const char *subject, const char *counter,
+			 double *x, double *y, size_t cap)
+{
+	size_t n = 0, k = 0;
+
+	/* Rows are sorted by subject, counter, x (profilefit_compute). */
+	for (size_t i = 0; i < pf->n_rows; i++) {
+		const struct profilefit_row *r = &pf->rows[i];
+
+		if (strcmp(r->subject, subject) != 0 || strcmp(r->counter, counter) != 0)
+			continue;
+		if (n > 0 && x[n - 1] == r->x) {
+			y[n - 1] += (r->value - y[n - 1]) / (double)++k;
+			continue;
+		}
+		if (n == cap)
+			break;
+		x[n] = r->x;
+		y[n++] = r->value;
+		k = 1;
+	}
+	return n;
+}

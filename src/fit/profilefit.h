@@ -1,0 +1,132 @@
+/* profilefit: fit every profile counter (profile.tsv) against the swept size, find counts that
+ * differ between repetitions or hosts, and say in words what the counts mean. */
+#ifndef RARPERF_PROFILEFIT_H
+#define RARPERF_PROFILEFIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "errbuf.h"
+
+/* Bounds on what profile files may hold. */
+#define PROFILEFIT_FILE_MAX_BYTES (256u << 20)
+#define PROFILEFIT_ROWS_MAX 4000000u
+#define PROFILEFIT_SOURCES_MAX 64
+#define PROFILEFIT_COSTS_MAX 32
+/* Differences kept (the first ones) for the report. */
+#define PROFILEFIT_DIFFS_MAX 40
+
+/* One counter of one subject against the axis: value = intercept + slope * x. */
+struct profilefit_line {
+	char *subject, *counter;
+	double slope, intercept, r2;
+	double min, max; /* of the values fitted */
+	size_t n;        /* rows fitted */
+	bool fitted;     /* false: fewer than two distinct x (slope 0, intercept = mean) */
+};
+
+/* A counter whose value at one point differs between repetitions or sources (hosts). */
+struct profilefit_diff {
+	char *subject, *counter, *point;
+	double lo, hi;
+	char *lo_source, *hi_source; /* where each was seen */
+};
+
+/* This host's price of a call (profile-costs.tsv). */
+struct profilefit_cost {
+	char name[32];
+	double ns;
+};
+
+struct profilefit {
+	char *axis;
+	struct profilefit_line *lines; /* sorted by subject, then counter */
+	size_t n_lines;
+	struct profilefit_diff *diffs;
+	size_t n_diffs, n_diffs_total;
+	struct profilefit_cost costs[PROFILEFIT_COSTS_MAX];
+	size_t n_costs;
+	size_t n_sources;
+	/* internal: the rows loaded */
+	struct profilefit_row *rows;
+	size_t n_rows, cap_rows;
+	char **sources;
+};
+
+/* A new empty set fitting against axis ("nb_tasks"); NULL when out of memory. */
+struct profilefit *profilefit_new(const char *axis);
+
+/* Frees pf. NULL is a no-op. */
+void profilefit_free(struct profilefit *pf);
+
+/*
+ * Adds the rows of a profile.tsv (text, len bytes; source names the file
+ * or host in messages and in differences). The header must name the axis.
+ * Every row is checked: fields, a finite non-negative value; an error names
+ * the source and the line. 0 or -1.
+ */
+int profilefit_add_tsv(struct profilefit *pf, const char *text, size_t len, const char *source,
+		       struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * The index of source name (an input file, or a host of a lab's merged
+ * results) in *index, added when new. 0 or -1 past PROFILEFIT_SOURCES_MAX.
+ */
+int profilefit_add_source(struct profilefit *pf, const char *name, size_t *index, struct errbuf *eb)
+    __attribute__((warn_unused_result));
+
+/*
+ * Adds one counter's value for subject at a point (point: every axis's
+ * value as text, the repetition aside; x: the fitted axis's value) seen in
+ * source. value must be finite and >= 0. 0 or -1.
+ */
+int profilefit_add_value(struct profilefit *pf, size_t source, const char *subject,
+			 const char *point, double x, unsigned repetition, const char *counter,
+			 double value, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/* Adds the prices of a profile-costs.tsv (the first file's win). 0 or -1. */
+int profilefit_add_costs(struct profilefit *pf, const char *text, size_t len, const char *source,
+			 struct errbuf *eb) __attribute__((warn_unused_result));
+
+/* Fits every (subject, counter) and finds the differences. 0 or -1 (out of memory). */
+int profilefit_compute(struct profilefit *pf, struct errbuf *eb)
+    __attribute__((warn_unused_result));
+
+/* The line of subject's counter, or NULL. */
+const struct profilefit_line *profilefit_find(const struct profilefit *pf, const char *subject,
+					      const char *counter);
+
+/*
+ * After profilefit_compute: the mean of subject's counter at each distinct
+ * x, ascending, into x and y (cap entries at most). How many.
+ */
+size_t profilefit_points(const struct profilefit *pf, const char *subject, const char *counter,
+			 double *x, double *y, size_t cap);
+
+/* The price of call name in ns (its own, else the floor "syscall"); 0 when none is known. */
+double profilefit_cost(const struct profilefit *pf, const char *name, bool *own);
+
+/*
+ * Writes profile-fits.tsv: subject counter n slope intercept r2 min max
+ * (names sanitised). Atomic. 0 or -1.
+ */
+int profilefit_write_tsv(const struct profilefit *pf, const char *path, struct errbuf *eb);
+
+/* A subject's time slope (ms per axis unit, from the time fit), for the shares. */
+struct profilefit_time {
+	const char *subject;
+	double slope_ms, intercept_ms;
+};
+
+/*
+ * Prints the report's profile sections to f (Markdown, names sanitised):
+ * per subject the counters with the largest slope and intercept, the share
+ * of its time slope and intercept the counted calls account for at this
+ * host's prices, and findings in words; then the counts that differ
+ * between repetitions or hosts. times: n_times entries (may be 0).
+ */
+void profilefit_print_markdown(const struct profilefit *pf, const struct profilefit_time *times,
+			       size_t n_times, FILE *f);
+
+#endif

@@ -1,0 +1,325 @@
+/* profilefit_report: the report's profile sections: counters, their share of the time, findings. */
+#include "profilefit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fitreport.h"
+#include "sanitize.h"
+
+#define TOP_COUNTERS 5
+/* A slope below this (counts per unit) is "does not grow". */
+#define GROWS_MIN 0.05
+/* close(2) failing more than this per run is a loop over descriptor numbers. */
+#define CLOSE_LOOP_MIN 64
+#define NAME_MAX_SHOWN 512
+/* At least this many write(2) per run of fewer bytes each on average: unbuffered writing. */
+#define SMALL_WRITES_MIN 100
+#define SMALL_WRITE_BYTES 16
+
+/* The syscall a "sys.NAME" counter counts, or NULL. */
+static const char *sys_name(const char *counter)
+{
+	return strncmp(counter, "sys.", 4) == 0 ? counter + 4 : NULL;
+}
+
+static double slope_of(const struct profilefit *pf, const char *subject, const char *counter)
+{
+	const struct profilefit_line *l = profilefit_find(pf, subject, counter);
+
+	return l != NULL ? l->slope : 0;
+}
+
+static double intercept_of(const struct profilefit *pf, const char *subject, const char *counter)
+{
+	const struct profilefit_line *l = profilefit_find(pf, subject, counter);
+
+	return l != NULL ? l->intercept : 0;
+}
+
+/* Whether i is among the first n of chosen. */
+static bool chosen_has(const size_t *chosen, int n, size_t i)
+{
+	for (int k = 0; k < n; k++)
+		if (chosen[k] == i)
+			return true;
+	return false;
+}
+
+/* Prints the TOP_COUNTERS sys.* lines of subject [first, last) with the largest key. */
+static void top_table(const struct profilefit *pf, size_t first, size_t last, bool by_slope,
+		      const char *unit, FILE *f)
+{
+	size_t chosen[TOP_COUNTERS];
+	char name[NAME_MAX_SHOWN];
+
+	fprintf(f, "| system call, by %s | per %s | per run |\n|---|---:|---:|\n",
+		by_slope ? "slope" : "intercept", unit);
+	for (int t = 0; t < TOP_COUNTERS; t++) {
+		size_t best = last;
+
+		for (size_t i = first; i < last; i++) {
+			const struct profilefit_line *l = &pf->lines[i];
+			double key = by_slope ? l->slope : l->intercept;
+
+			if (chosen_has(chosen, t, i) || sys_name(l->counter) == NULL || key <= 0)
+				continue;
+			if (best == last ||
+			    key > (by_slope ? pf->lines[best].slope : pf->lines[best].intercept))
+				best = i;
+		}
+		if (best == last || (by_slope && pf->lines[best].slope < GROWS_MIN)) {
+			if (t == 0)
+				fprintf(f, "| none grows | | |\n");
+			break;
+		}
+		chosen[t] = best;
+		sanitize_markdown(name, sizeof(name), sys_name(pf->lines[best].counter));
+		fprintf(f, "| %s(2) | %.3g | %.0f |\n", name, pf->lines[best].slope,
+			pf->lines[best].intercept);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * What the counted calls cost at this host's prices: sum over sys.* of count x price, per
+ * unit (slope) and per run (intercept), in us; the largest contributor to the slope.
+ */
+static void shares(const struct profilefit *pf, size_t first, size_t last,
+		   const struct profilefit_time *t, const char *unit, FILE *f)
+{
+	double slope_us = 0, icpt_us = 0, best_us = 0;
+	const char *best = NULL;
+	bool own, all_own = true;
+
+	if (pf->n_costs == 0) {
+		fprintf(f,
+			"No prices of system calls (profile-costs.tsv) were given: no share.\n\n");
+		return;
+	}
+	for (size_t i = first; i < last; i++) {
+		const char *s = sys_name(pf->lines[i].counter);
+		double ns;
+
+		if (s == NULL)
+			continue;
+		ns = profilefit_cost(pf, s, &own);
+		slope_us += pf->lines[i].slope * ns / 1000;
+		icpt_us += pf->lines[i].intercept * ns / 1000;
+		if (pf->lines[i].slope >= GROWS_MIN)
+			all_own &= own;
+		if (pf->lines[i].slope * ns / 1000 > best_us) {
+			best_us = pf->lines[i].slope * ns / 1000;
+			best = s;
+		}
+	}
+	fprintf(f,
+		"At this host's prices (profile-costs.tsv%s), the counted system calls cost "
+		"%.3g µs per %s",
+		all_own ? "" : "; calls without a price of their own at the floor's", slope_us,
+		unit);
+	if (t != NULL && t->slope_ms > 0)
+		fprintf(f, ", %.0f %% of its time slope (%.3g µs per %s)",
+			100 * slope_us / (1000 * t->slope_ms), 1000 * t->slope_ms, unit);
+	fprintf(f, ", and %.3g µs per run", icpt_us);
+	if (t != NULL && t->intercept_ms > 0)
+		fprintf(f, ", %.0f %% of its intercept (%.3g µs)",
+			100 * icpt_us / (1000 * t->intercept_ms), 1000 * t->intercept_ms);
+	fputs(".", f);
+	if (best != NULL && slope_us > 0) {
+		char name[NAME_MAX_SHOWN];
+
+		sanitize_markdown(name, sizeof(name), best);
+		fprintf(f, " The largest part of the slope: %s(2), %.3g µs per %s.", name, best_us,
+			unit);
+	}
+	fputs(" The kernel's time is only part of a call's price: what a program does between "
+	      "calls is not counted.\n\n",
+	      f);
+}
+
+/* One finding line naming the files opened at least 0.5 times more per unit. 1 when printed. */
+static size_t files_per_unit(const struct profilefit *pf, const char *s, const char *unit, FILE *f)
+{
+	char name[NAME_MAX_SHOWN];
+	size_t shown = 0;
+
+	for (size_t i = 0; i < pf->n_lines && shown < TOP_COUNTERS; i++) {
+		const struct profilefit_line *l = &pf->lines[i];
+
+		if (strcmp(l->subject, s) != 0 || strncmp(l->counter, "open.", 5) != 0 ||
+		    l->slope < 0.5)
+			continue;
+		if (shown++ == 0)
+			fprintf(f, "- files opened again per %s:", unit);
+		sanitize_markdown(name, sizeof(name), l->counter + 5);
+		fprintf(f, "%s %s (%.2f)", shown > 1 ? "," : "", name, l->slope);
+	}
+	if (shown > 0)
+		fputc('\n', f);
+	return shown > 0;
+}
+
+/* The findings in words: each a rule on the fitted counters. */
+static void findings(const struct profilefit *pf, const char *s, const char *unit, FILE *f)
+{
+	double rd = slope_of(pf, s, "sys.read"), bytes = slope_of(pf, s, "bytes_read");
+	double pol = slope_of(pf, s, "policy_bytes");
+	double writes = intercept_of(pf, s, "sys.write"),
+	       wbytes = intercept_of(pf, s, "bytes_written");
+	double fail_close = intercept_of(pf, s, "fail.close");
+	double pw = slope_of(pf, s, "open./etc/passwd"), gr = slope_of(pf, s, "open./etc/group");
+	double execs = intercept_of(pf, s, "execs");
+	double alloc = slope_of(pf, s, "sys.mmap") + slope_of(pf, s, "sys.brk");
+	double grows = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < pf->n_lines; i++)
+		if (strcmp(pf->lines[i].subject, s) == 0 && sys_name(pf->lines[i].counter) != NULL)
+			grows += pf->lines[i].slope > GROWS_MIN ? pf->lines[i].slope : 0;
+	fputs("Findings:\n\n", f);
+	if (rd >= 1 && pol > 0 && fabs(rd / pol - 1) < 0.05) {
+		fprintf(f,
+			"- one read(2) per policy byte: unbuffered reading (%.1f read(2) per %s "
+			"for %.1f bytes of policy per %s, %.3f calls per byte; %.1f bytes read "
+			"per %s in all)\n",
+			rd, unit, pol, unit, rd / pol, bytes, unit);
+		n++;
+	} else if (rd >= GROWS_MIN && bytes > 0) {
+		fprintf(f,
+			"- reads the policy in %.0f-byte calls (%.3g read(2) and %.3g bytes per "
+			"%s)\n",
+			bytes / rd, rd, bytes, unit);
+		n++;
+	}
+	if (writes >= SMALL_WRITES_MIN && wbytes / writes < SMALL_WRITE_BYTES) {
+		fprintf(f,
+			"- %.0f write(2) per run of %.1f bytes each: unbuffered writing (a file "
+			"serialised item by item)\n",
+			writes, wbytes / writes);
+		n++;
+	}
+	if (pol > 0 && bytes / pol >= 1.5) {
+		fprintf(
+		    f,
+		    "- reads %.1f bytes for every byte its policy grows by (%.1f bytes read per "
+		    "%s for %.1f bytes of policy): the policy read more than once, or another "
+		    "file read again per %s\n",
+		    bytes / pol, bytes, unit, pol, unit);
+		n++;
+	}
+	n += files_per_unit(pf, s, unit, f);
+	if (fail_close >= CLOSE_LOOP_MIN) {
+		fprintf(f,
+			"- close(2) once per possible descriptor: %.0f failed close(2) per run "
+			"(EBADF), a loop over every descriptor number up to RLIMIT_NOFILE; its "
+			"cost grows with that limit, not with the policy\n",
+			fail_close);
+		n++;
+	}
+	if (pw >= 0.5 || gr >= 0.5) {
+		fprintf(f,
+			"- an NSS lookup per %s: /etc/passwd opened %.2f and /etc/group %.2f "
+			"times per %s (a name resolved for every rule)\n",
+			unit, pw, gr, unit);
+		n++;
+	}
+	if (alloc >= 0.5) {
+		fprintf(f, "- memory mapped per %s: %.2f mmap(2) and brk(2) per %s\n", unit, alloc,
+			unit);
+		n++;
+	}
+	if (execs >= 1.5) {
+		fprintf(f,
+			"- starts %.0f programs per run (successful execve(2), its own included)\n",
+			execs);
+		n++;
+	}
+	if (grows < GROWS_MIN) {
+		fprintf(f,
+			"- no system call grows with the policy: what a %s costs is spent in user "
+			"space (parsing and matching), not in the kernel\n",
+			unit);
+		n++;
+	}
+	if (n == 0)
+		fputs("- nothing above the thresholds of doc/profile.md\n", f);
+	fputc('\n', f);
+}
+
+/* The counts that differ between repetitions or hosts. */
+static void print_diffs(const struct profilefit *pf, FILE *f)
+{
+	char a[NAME_MAX_SHOWN], b[NAME_MAX_SHOWN], c[NAME_MAX_SHOWN], d[NAME_MAX_SHOWN];
+
+	fputs("### Deterministic counts across repetitions and hosts\n\n", f);
+	if (pf->n_diffs_total == 0) {
+		fprintf(f,
+			"Every system call count, byte count, file and program count is "
+			"identical wherever a point was profiled more than once (%zu profile "
+			"file%s; page faults, peak RSS and context switches follow the host and "
+			"are not compared).\n\n",
+			pf->n_sources, pf->n_sources == 1 ? "" : "s");
+		return;
+	}
+	fprintf(f, "%zu count%s differ between profiles of the same point%s:\n\n",
+		pf->n_diffs_total, pf->n_diffs_total == 1 ? "" : "s",
+		pf->n_diffs_total > pf->n_diffs ? " (the first ones)" : "");
+	fputs("| subject | counter | point | lowest (where) | highest (where) |\n"
+	      "|---|---|---|---|---|\n",
+	      f);
+	for (size_t i = 0; i < pf->n_diffs; i++) {
+		const struct profilefit_diff *x = &pf->diffs[i];
+
+		sanitize_markdown(a, sizeof(a), x->subject);
+		sanitize_markdown(b, sizeof(b), x->counter);
+		sanitize_markdown(c, sizeof(c), x->lo_source);
+		sanitize_markdown(d, sizeof(d), x->hi_source);
+		fprintf(f, "| %s | %s | ", a, b);
+		sanitize_fputs(x->point, SANITIZE_MARKDOWN, f);
+		fprintf(f, " | %.0f (%s) | %.0f (%s) |\n", x->lo, c, x->hi, d);
+	}
+	fputc('\n', f);
+}
+
+void profilefit_print_markdown(const struct profilefit *pf, const struct profilefit_time *times,
+			       size_t n_times, FILE *f)
+{
+	const char *unit = fitreport_unit(pf->axis);
+	char name[NAME_MAX_SHOWN];
+	size_t i = 0;
+
+	fprintf(f,
+		"## Profiles: why it costs what it costs\n\n"
+		"Each subject traced once per point by strace (doc/profile.md); every counter "
+		"fitted against %s like the time (profile-fits.tsv).\n\n",
+		pf->axis);
+	while (i < pf->n_lines) {
+		const char *s = pf->lines[i].subject;
+		const struct profilefit_time *t = NULL;
+		size_t end = i;
+
+		while (end < pf->n_lines && strcmp(pf->lines[end].subject, s) == 0)
+			end++;
+		for (size_t k = 0; k < n_times; k++)
+			if (strcmp(times[k].subject, s) == 0 && t == NULL)
+				t = &times[k];
+		sanitize_markdown(name, sizeof(name), s);
+		fprintf(f, "### %s\n\n", name);
+		fprintf(f,
+			"Per run: %.0f system calls (%.0f failed), %.0f bytes read, %.0f "
+			"programs started, peak RSS %.0f KiB; per %s: %.3g calls, %.3g bytes "
+			"read, %.3g KiB of peak RSS.\n\n",
+			intercept_of(pf, s, "calls"), intercept_of(pf, s, "failed"),
+			intercept_of(pf, s, "bytes_read"), intercept_of(pf, s, "execs"),
+			intercept_of(pf, s, "maxrss_kib"), unit, slope_of(pf, s, "calls"),
+			slope_of(pf, s, "bytes_read"), slope_of(pf, s, "maxrss_kib"));
+		top_table(pf, i, end, true, unit, f);
+		top_table(pf, i, end, false, unit, f);
+		shares(pf, i, end, t, unit, f);
+		findings(pf, s, unit, f);
+		i = end;
+	}
+	print_diffs(pf, f);
+}

@@ -1,0 +1,448 @@
+/* runner_profile: the profile pass of a manifest run: each subject traced once per point. */
+/*
+ * Design. After every timed step of the sweep (run_points), the pass walks
+ * the points in sweep order. For a point whose PROFILE_DIR/point-N.json is
+ * missing it writes the point's policies, checks the grants, and for each
+ * active subject runs
+ *   strace -f -qq -o OUT/profile/trace -u BENCHUSER PROGRAM ARGS...
+ * as root, in exactly what the timed runs get (the pin's limits, umask, cwd
+ * and CPUs, the bench user's environment, the subject's mount namespace:
+ * proc_cmd_new with the measured options and no identity switch, which
+ * strace -u makes itself, so setuid and file-capability programs run as
+ * they do for the user), then one untraced run for wait4's counters (page
+ * faults and peak RSS of the traced run would include strace's). The
+ * policies deny again, and point-N.json is written whole (temp + rename):
+ * it is the pass's journal, so --resume traces only what is missing.
+ * runner_output reads the files back into results.json and profile.tsv.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomicfile.h"
+#include "fileio.h"
+#include "sanitize.h"
+#include "straceprof.h"
+#include "syscost.h"
+
+#define PROFILE_DIR "profile"
+#define PROFILE_TRACER "/usr/bin/strace"
+/* Names another strace (an absolute path): the tests point it at one that is missing. */
+#define PROFILE_TRACER_ENV "RARPERF_STRACE"
+#define PROFILE_PACKAGE "strace"
+#define PROFILE_ROLE "rarperf_packages"
+#define PROFILE_FILE_MAX_BYTES (64u << 20)
+#define PROFILE_STDERR_SHOWN 160
+#define PROFILE_TIMEOUT_FACTOR 10u
+#define PROFILE_TIMEOUT_MAX_MS (3600u * 1000u)
+
+int runner_profile_check(struct runner *r, struct errbuf *eb)
+{
+	const char *env = getenv(PROFILE_TRACER_ENV);
+
+	r->cfg.tracer = env != NULL && env[0] != '\0' ? env : PROFILE_TRACER;
+	if (!r->m->profile)
+		return 0;
+	if (r->cfg.tracer[0] != '/' || access(r->cfg.tracer, X_OK) != 0) {
+		r->bad_input = true;
+		return errbuf_set(eb,
+				  "%s: \"profile\" needs %s: install Debian's package %s (the "
+				  "playbook's role %s installs it)",
+				  r->cfg.manifest, r->cfg.tracer, PROFILE_PACKAGE, PROFILE_ROLE);
+	}
+	return 0;
+}
+
+/* OUT/profile/NAME into buf. 0 or -1. */
+static int profile_path(const char *out, const char *name, char *buf, size_t len, struct errbuf *eb)
+{
+	return fileio_fmt(buf, len, "%s/%s/%s", out, PROFILE_DIR, name) < 0
+		   ? errbuf_set(eb, "%s: path too long", out)
+		   : 0;
+}
+
+/*
+ * A traced run stops at every system call: dosr-json 3.3.4 at 10 000 tasks
+ * makes 3.5 million read(2) and took more than 60 s under strace on a
+ * loaded 2-CPU host. It gets PROFILE_TIMEOUT_FACTOR times run_timeout_s,
+ * at most PROFILE_TIMEOUT_MAX_MS.
+ */
+static uint32_t traced_timeout_ms(uint32_t run_timeout_ms)
+{
+	uint64_t t = (uint64_t)run_timeout_ms * PROFILE_TIMEOUT_FACTOR;
+
+	return t > PROFILE_TIMEOUT_MAX_MS ? PROFILE_TIMEOUT_MAX_MS : (uint32_t)t;
+}
+
+/* The traced command of subject s: strace's argv before the subject's, run as root. */
+static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject *s,
+				   const char *trace, struct errbuf *eb)
+{
+	struct proc_opts po = {.envp = r->envp,
+			       .output = PROC_OUTPUT_STDERR_FD,
+			       .output_fd = r->stderr_fd,
+			       .stdin_null = true,
+			       .timeout_ms = traced_timeout_ms(r->m->run_timeout_ms),
+			       .stop = r->stop,
+			       .pin = &r->pin,
+			       .mntns = s->mntns};
+
+	return straceprof_cmd(r->cfg.tracer, trace, r->user.name, s->argv, &po, eb);
+}
+
+/* Adds n (a count) to o under key; o adopts it. */
+static void add_count(cJSON *o, const char *key, uint64_t n)
+{
+	cJSON_AddNumberToObject(o, key, (double)n);
+}
+
+/* The bytes of s's policy files at this point (what a read per byte would read). */
+static uint64_t policy_bytes(const struct runner_subject *s)
+{
+	struct stat st;
+	uint64_t n = 0;
+
+	if (stat(s->policy, &st) == 0)
+		n += (uint64_t)st.st_size;
+	if (s->policy_data != NULL && stat(s->policy_data, &st) == 0)
+		n += (uint64_t)st.st_size;
+	return n;
+}
+
+/* What strace or the tool wrote to stderr, first line, sanitised. */
+static void first_stderr_line(int fd, char *buf, size_t len)
+{
+	char raw[PROFILE_STDERR_SHOWN];
+	ssize_t n = pread(fd, raw, sizeof(raw), 0);
+	size_t end = 0;
+
+	if (n < 0)
+		n = 0;
+	while (end < (size_t)n && raw[end] != '\n')
+		end++;
+	sanitize_text(buf, len, raw, end);
+}
+
+/*
+ * One subject at one point: the traced run, then the untraced one. Fills o;
+ * a subject that cannot be traced, or exits otherwise when traced, gets a
+ * "status" saying so (its timing stands). -1 only when the run must stop
+ * (interrupted, out of memory, a spawn failure of the untraced run).
+ */
+static int profile_subject(struct runner *r, struct runner_subject *s, const char *trace, cJSON *o,
+			   struct errbuf *eb)
+{
+	struct proc_cmd *cmd = NULL;
+	struct proc_sample ts, us;
+	struct straceprof p;
+	struct errbuf peb = {{0}};
+	char why[PROFILE_STDERR_SHOWN + 1] = "";
+	const char *status = "ok";
+	cJSON *ru;
+	int rc = -1;
+
+	straceprof_init(&p);
+	unlink(trace);
+	if (ftruncate(r->stderr_fd, 0) != 0 || lseek(r->stderr_fd, 0, SEEK_SET) != 0) {
+		errbuf_set_errno(eb, errno, "profile: temporary file");
+		goto out;
+	}
+	if ((cmd = traced_cmd(r, s, trace, eb)) == NULL || proc_run(cmd, &ts, eb) < 0)
+		goto out;
+	if (ts.stopped) {
+		errbuf_set(eb, "interrupted");
+		goto out;
+	}
+	if (ts.timed_out) {
+		status = "untraceable";
+		snprintf(why, sizeof(why), "the traced run passed %u s and was killed",
+			 traced_timeout_ms(r->m->run_timeout_ms) / 1000u);
+	} else if (straceprof_read_file(&p, trace, &peb) < 0 || p.execs == 0) {
+		status = "untraceable";
+		first_stderr_line(r->stderr_fd, why, sizeof(why));
+		if (peb.msg[0] != '\0')
+			sanitize_text(why, sizeof(why), peb.msg, strlen(peb.msg));
+	} else if (ts.exit_code != 0) {
+		/* The timed runs all exited 0 (measure_run fails otherwise). */
+		status = "exit_differs";
+		first_stderr_line(r->stderr_fd, why, sizeof(why));
+	}
+	cJSON_AddStringToObject(o, "status", status);
+	if (why[0] != '\0')
+		cJSON_AddStringToObject(o, "message", why);
+	cJSON_AddNumberToObject(o, "traced_exit_code", ts.exit_code);
+	add_count(o, "policy_bytes", policy_bytes(s));
+	if (strcmp(status, "untraceable") != 0)
+		straceprof_json(&p, o);
+	if (proc_run(s->cmd, &us, eb) < 0)
+		goto out;
+	ru = cJSON_AddObjectToObject(o, "rusage");
+	add_count(ru, "minflt", us.ru.minflt);
+	add_count(ru, "majflt", us.ru.majflt);
+	add_count(ru, "maxrss_kib", us.ru.maxrss_kib);
+	add_count(ru, "inblock", us.ru.inblock);
+	add_count(ru, "nvcsw", us.ru.nvcsw);
+	rc = 0;
+out:
+	unlink(trace);
+	proc_cmd_free(cmd);
+	straceprof_clear(&p);
+	return rc;
+}
+
+/* Writes doc to OUT/profile/point-N.json whole. 0 or -1. */
+static int write_point(struct runner *r, size_t index, const cJSON *doc, struct errbuf *eb)
+{
+	char name[64], path[PATH_MAX];
+	struct atomicfile *af;
+	char *text = cJSON_Print(doc);
+	int rc = -1;
+
+	snprintf(name, sizeof(name), "point-%zu.json", index + 1);
+	if (text == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	if (profile_path(r->cfg.out, name, path, sizeof(path), eb) < 0 ||
+	    (af = atomicfile_open(path, 0644, eb)) == NULL)
+		goto out;
+	fputs(text, atomicfile_stream(af));
+	fputc('\n', atomicfile_stream(af));
+	rc = atomicfile_rename(af, eb);
+out:
+	free(text);
+	return rc;
+}
+
+/* Profiles every active subject at pt, policies granting throughout. 0, RUNNER_TIMEOUT, -1. */
+static int profile_point(struct runner *r, const struct sweep_point *pt, struct errbuf *eb)
+{
+	char trace[PATH_MAX];
+	cJSON *doc = cJSON_CreateObject(), *subjects;
+	struct errbuf deny = {{0}};
+	int rc = -1;
+
+	if (doc == NULL)
+		return errbuf_set(eb, "out of memory");
+	cJSON_AddStringToObject(doc, "point", pt->id);
+	cJSON_AddStringToObject(doc, "tracer", "strace -f -qq -u USER");
+	subjects = cJSON_AddObjectToObject(doc, "subjects");
+	/* Absolute: the pin may change the working directory of strace. */
+	if (subjects == NULL || profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
+		goto out;
+	if (runner_point_write_policies(r, pt, eb) < 0)
+		goto deny;
+	rc = runner_point_check_grants(r, pt->index + 1, eb);
+	for (size_t i = 0; rc == 0 && i < r->nsubjects; i++) {
+		struct runner_subject *s = &r->subjects[i];
+		cJSON *o;
+
+		if (s->skip_reason != NULL)
+			continue;
+		o = cJSON_AddObjectToObject(subjects, s->ms->id);
+		if (o == NULL || profile_subject(r, s, trace, o, eb) < 0) {
+			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
+				      s->ms->id);
+			rc = -1;
+		}
+	}
+deny:
+	/* Whatever happened, the policies deny again before anything else. */
+	if (runner_point_write_denial(r, &deny) < 0) {
+		*eb = deny;
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = write_point(r, pt->index, doc, eb);
+out:
+	cJSON_Delete(doc);
+	return rc;
+}
+
+/*
+ * OUT/profile-costs.tsv: this host's price of the calls the report weighs
+ * counts with (syscost), measured once per output directory, between
+ * runs, never inside one. 0 or -1.
+ */
+static int write_costs(struct runner *r, struct errbuf *eb)
+{
+	struct syscost c[SYSCOST_COUNT];
+	struct atomicfile *af;
+	char path[PATH_MAX];
+	struct stat st;
+	FILE *f;
+
+	if (fileio_fmt(path, sizeof(path), "%s/profile-costs.tsv", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	if (stat(path, &st) == 0)
+		return 0;
+	if (syscost_measure(r->cfg.out, c, eb) < 0 ||
+	    (af = atomicfile_open(path, 0644, eb)) == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fprintf(f, "syscall\tns\tmeasured\n");
+	for (size_t i = 0; i < SYSCOST_COUNT; i++)
+		fprintf(f, "%s\t%.1f\t%s\n", c[i].name, c[i].ns, c[i].what);
+	return atomicfile_rename(af, eb);
+}
+
+int runner_profile_pass(struct runner *r, struct errbuf *eb)
+{
+	char dir[PATH_MAX], path[PATH_MAX], name[64];
+	size_t n = sweep_count(r->sweep);
+	struct stat st;
+
+	if (!r->m->profile)
+		return 0;
+	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, PROFILE_DIR) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	if (fileio_mkdirs(dir, eb) < 0 || write_costs(r, eb) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int rc;
+
+		snprintf(name, sizeof(name), "point-%zu.json", i + 1);
+		if (profile_path(r->cfg.out, name, path, sizeof(path), eb) < 0)
+			return -1;
+		if (stat(path, &st) == 0)
+			continue; /* traced by an earlier invocation (--resume) */
+		if (r->stop != NULL && *r->stop)
+			return errbuf_set(eb, "interrupted");
+		rc = profile_point(r, sweep_at(r->sweep, i), eb);
+		if (rc == RUNNER_TIMEOUT) {
+			r->failed_points++;
+			continue;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+cJSON *runner_profile_read(const char *out, size_t index, struct errbuf *eb)
+{
+	char name[64], path[PATH_MAX], *text = NULL;
+	cJSON *doc = NULL;
+	size_t len = 0;
+
+	eb->msg[0] = '\0';
+	snprintf(name, sizeof(name), "point-%zu.json", index + 1);
+	if (profile_path(out, name, path, sizeof(path), eb) < 0)
+		return NULL;
+	if (access(path, F_OK) != 0)
+		return NULL;
+	if (fileio_read(path, PROFILE_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
+		return NULL;
+	doc = cJSON_ParseWithLength(text, len);
+	free(text);
+	if (doc == NULL || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "subjects"))) {
+		cJSON_Delete(doc);
+		errbuf_set(eb, "%s: not a profile", path);
+		return NULL;
+	}
+	return doc;
+}
+
+/* One row of profile.tsv: the point's values, the subject, the counter, its value. */
+static void tsv_row(FILE *f, const struct sweep_point *pt, const char *subject, const char *prefix,
+		    const char *key, double v)
+{
+	char clean[2 * STRACEPROF_PATH_MAX];
+
+	sanitize_text(clean, sizeof(clean), key, strlen(key));
+	fprintf(f, "%s", subject);
+	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
+		fprintf(f, "\t%u", pt->value[a]);
+	fprintf(f, "\t%u\t%s%s\t%.0f\n", pt->repetition, prefix, clean, v);
+}
+
+/* Every number under o (one level; objects: their "calls" or "count"), as prefix.KEY rows. */
+static void tsv_group(FILE *f, const struct sweep_point *pt, const char *subject, const cJSON *o,
+		      const char *prefix, const char *field)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, o)
+	{
+		const cJSON *v = field != NULL ? cJSON_GetObjectItemCaseSensitive(c, field) : c;
+
+		if (c->string != NULL && cJSON_IsNumber(v))
+			tsv_row(f, pt, subject, prefix, c->string, v->valuedouble);
+	}
+}
+
+/* The rows of one point's profile doc. */
+static void tsv_point(FILE *f, const struct sweep_point *pt, const cJSON *doc)
+{
+	static const char *const totals[] = {"calls",         "failed", "bytes_read",
+					     "bytes_written", "execs",  "processes"};
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(doc, "subjects"))
+	{
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(s, "status");
+		char subject[128];
+
+		if (s->string == NULL || !cJSON_IsString(st) ||
+		    strcmp(st->valuestring, "untraceable") == 0)
+			continue;
+		sanitize_text(subject, sizeof(subject), s->string, strlen(s->string));
+		for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, totals[i]);
+
+			if (cJSON_IsNumber(v))
+				tsv_row(f, pt, subject, "", totals[i], v->valuedouble);
+		}
+		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "rusage"), "", NULL);
+		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "syscalls"), "sys.",
+			  "calls");
+		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "syscalls"), "fail.",
+			  "failed");
+		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "files"), "open.",
+			  "count");
+		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "programs"), "exec.",
+			  "count");
+	}
+}
+
+int runner_profile_tsv(const char *out, const struct sweep *s, struct errbuf *eb)
+{
+	struct atomicfile *af = NULL;
+	char path[PATH_MAX];
+	size_t found = 0;
+	FILE *f;
+
+	if (fileio_fmt(path, sizeof(path), "%s/profile.tsv", out) < 0)
+		return errbuf_set(eb, "%s: path too long", out);
+	for (size_t i = 0; i < sweep_count(s); i++) {
+		cJSON *doc = runner_profile_read(out, i, eb);
+
+		if (doc == NULL && eb->msg[0] != '\0')
+			goto fail;
+		if (doc == NULL)
+			continue;
+		if (af == NULL) {
+			if ((af = atomicfile_open(path, 0644, eb)) == NULL) {
+				cJSON_Delete(doc);
+				return -1;
+			}
+			f = atomicfile_stream(af);
+			fprintf(f, "subject");
+			for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
+				fprintf(f, "\t%s", manifest_axis_name(a));
+			fprintf(f, "\trepetition\tcounter\tvalue\n");
+		}
+		tsv_point(atomicfile_stream(af), sweep_at(s, i), doc);
+		cJSON_Delete(doc);
+		found++;
+	}
+	return found == 0 ? 0 : atomicfile_rename(af, eb);
+fail:
+	atomicfile_abort(af);
+	return -1;
+}

@@ -1,0 +1,413 @@
+/* plotprofile: the profiles beside rarplot's inputs, fitted and reported. */
+#include "plotprofile.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <errno.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "fileio.h"
+#include "plotrun.h"
+
+/* Longest counter name kept (a path after "open."). */
+#define PLOTPROFILE_COUNTER_MAX 4200
+/* Sizes drawn per subject at most. */
+#define PLOTPROFILE_POINTS_MAX 1024
+
+/* dir of path (".": none) + "/" + name into buf. 0 or -1. */
+static int beside(const char *path, const char *name, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	int n = slash == NULL ? snprintf(buf, len, "./%s", name)
+			      : snprintf(buf, len, "%.*s/%s", (int)(slash - path), path, name);
+
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* Reads profile-costs.tsv at path into pf when there is one. 0 or -1. */
+static int load_costs(struct profilefit *pf, const char *path, struct errbuf *eb)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (access(path, F_OK) != 0)
+		return 0;
+	if (fileio_read(path, PROFILEFIT_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
+		return -1;
+	rc = profilefit_add_costs(pf, text, len, path, eb);
+	free(text);
+	return rc;
+}
+
+/* Where one result's profile goes: its source, subject, point, x and repetition. */
+struct sample {
+	size_t source;
+	const char *subject;
+	char point[512];
+	double x;
+	unsigned repetition;
+};
+
+/* Adds the numbers under o (an object) as PREFIX.KEY, each object's field (or o's numbers). */
+static int add_group(struct profilefit *pf, const struct sample *sm, const cJSON *o,
+		     const char *prefix, const char *field, struct errbuf *eb)
+{
+	char counter[PLOTPROFILE_COUNTER_MAX];
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, o)
+	{
+		const cJSON *v = field != NULL ? cJSON_GetObjectItemCaseSensitive(c, field) : c;
+
+		if (c->string == NULL || !cJSON_IsNumber(v))
+			continue;
+		if (snprintf(counter, sizeof(counter), "%s%s", prefix, c->string) >=
+		    (int)sizeof(counter))
+			continue; /* a path longer than any counter kept */
+		if (profilefit_add_value(pf, sm->source, sm->subject, sm->point, sm->x,
+					 sm->repetition, counter, v->valuedouble, eb) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The counters of one result's "profile" object. */
+static int add_profile(struct profilefit *pf, const struct sample *sm, const cJSON *prof,
+		       struct errbuf *eb)
+{
+	static const char *const totals[] = {"calls", "failed",    "bytes_read",  "bytes_written",
+					     "execs", "processes", "policy_bytes"};
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(prof, "status");
+	cJSON *tot = cJSON_CreateObject();
+	int rc = -1;
+
+	if (tot == NULL)
+		return errbuf_set(eb, "out of memory");
+	if (!cJSON_IsString(st) || strcmp(st->valuestring, "untraceable") == 0) {
+		rc = 0;
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(prof, totals[i]);
+
+		if (cJSON_IsNumber(v))
+			cJSON_AddNumberToObject(tot, totals[i], v->valuedouble);
+	}
+	if (add_group(pf, sm, tot, "", NULL, eb) < 0 ||
+	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "rusage"), "", NULL, eb) < 0)
+		goto out;
+	if (add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "syscalls"), "sys.", "calls",
+		      eb) < 0 ||
+	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "syscalls"), "fail.", "failed",
+		      eb) < 0 ||
+	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "files"), "open.", "count",
+		      eb) < 0 ||
+	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "programs"), "exec.", "count",
+		      eb) < 0)
+		goto out;
+	rc = 0;
+out:
+	cJSON_Delete(tot);
+	return rc;
+}
+
+/*
+ * The sample of result r: its subject, the axes' values (the point), the
+ * repetition, and its source: the input, or "host H" of a lab's merged
+ * results. 1 when r is not a profiled result of this axis, 0, or -1.
+ */
+static int sample_of(struct profilefit *pf, const char *input, const cJSON *r, const char *axis,
+		     struct sample *sm, struct errbuf *eb)
+{
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "parameters"), *p;
+	const cJSON *subj = cJSON_GetObjectItemCaseSensitive(params, "subject");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(params, "host");
+	const cJSON *ax = cJSON_GetObjectItemCaseSensitive(params, axis);
+	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(params, "repetition");
+	char source[600], *end;
+	size_t used = 0;
+
+	if (!cJSON_IsString(subj) || !cJSON_IsString(ax) ||
+	    !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r, "profile")))
+		return 1;
+	sm->subject = subj->valuestring;
+	sm->x = strtod(ax->valuestring, &end);
+	if (*end != '\0')
+		return 1;
+	sm->repetition = cJSON_IsString(rep) ? (unsigned)strtoul(rep->valuestring, NULL, 10) : 1;
+	sm->point[0] = '\0';
+	cJSON_ArrayForEach(p, params)
+	{
+		int w;
+
+		if (!cJSON_IsString(p) || strcmp(p->string, "subject") == 0 ||
+		    strcmp(p->string, "format") == 0 || strcmp(p->string, "host") == 0 ||
+		    strcmp(p->string, "repetition") == 0)
+			continue;
+		w = snprintf(sm->point + used, sizeof(sm->point) - used, "%s%s=%s",
+			     used > 0 ? "," : "", p->string, p->valuestring);
+		if (w < 0 || (size_t)w >= sizeof(sm->point) - used)
+			return 1;
+		used += (size_t)w;
+	}
+	if (cJSON_IsString(host))
+		snprintf(source, sizeof(source), "host %.500s", host->valuestring);
+	else
+		snprintf(source, sizeof(source), "%.590s", input);
+	return profilefit_add_source(pf, source, &sm->source, eb) < 0 ? -1 : 0;
+}
+
+/* The profiles of one results file. How many results had one in *found. 0 or -1. */
+static int load_input(struct profilefit *pf, const char *input, const char *axis, size_t *found,
+		      struct errbuf *eb)
+{
+	char *text = NULL;
+	size_t len = 0;
+	cJSON *doc = NULL;
+	const cJSON *r;
+	struct sample sm;
+	int rc = -1;
+
+	if (fileio_read(input, PROFILEFIT_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
+		return -1;
+	if ((doc = cJSON_ParseWithLength(text, len)) == NULL) {
+		errbuf_set(eb, "%s: not JSON", input);
+		goto out;
+	}
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+	{
+		int s = sample_of(pf, input, r, axis, &sm, eb);
+
+		if (s < 0)
+			goto out;
+		if (s > 0)
+			continue;
+		if (add_profile(pf, &sm, cJSON_GetObjectItemCaseSensitive(r, "profile"), eb) < 0) {
+			errbuf_prefix(eb, "%s: profile of %s", input, sm.subject);
+			goto out;
+		}
+		(*found)++;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(doc);
+	free(text);
+	return rc;
+}
+
+/* Each subject's first time fit (ms, per unit) from rep. */
+static int take_times(struct plotprofile *p, const struct fitreport *rep, struct errbuf *eb)
+{
+	p->times = calloc(rep->n_rows + 1, sizeof(*p->times));
+	if (p->times == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const char *s = rep->rows[i].series->subject;
+		bool seen = false;
+
+		for (size_t k = 0; k < p->n_times; k++)
+			seen |= strcmp(p->times[k].subject, s) == 0;
+		if (!seen)
+			p->times[p->n_times++] = (struct profilefit_time){
+			    s, rep->rows[i].fit.slope, rep->rows[i].fit.intercept};
+	}
+	return 0;
+}
+
+int plotprofile_load(struct plotprofile *p, const char *const *inputs, size_t n_inputs,
+		     const char *axis, const struct fitreport *rep, struct errbuf *eb)
+{
+	char path[PATH_MAX];
+	size_t found = 0;
+
+	memset(p, 0, sizeof(*p));
+	if ((p->pf = profilefit_new(axis)) == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (size_t i = 0; i < n_inputs; i++) {
+		size_t before = found;
+
+		if (load_input(p->pf, inputs[i], axis, &found, eb) < 0)
+			return -1;
+		if (found == before)
+			continue;
+		if (beside(inputs[i], "profile-costs.tsv", path, sizeof(path)) < 0)
+			return errbuf_set(eb, "%s: path too long", inputs[i]);
+		if (load_costs(p->pf, path, eb) < 0)
+			return -1;
+	}
+	if (found == 0) {
+		profilefit_free(p->pf);
+		p->pf = NULL;
+		return 0;
+	}
+	if (profilefit_compute(p->pf, eb) < 0)
+		return -1;
+	return take_times(p, rep, eb);
+}
+
+int plotprofile_write(const struct plotprofile *p, const char *out_dir, struct errbuf *eb)
+{
+	char path[PATH_MAX];
+
+	if (p->pf == NULL)
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/profile-fits.tsv", out_dir) >= (int)sizeof(path))
+		return errbuf_set(eb, "%s: path too long", out_dir);
+	return profilefit_write_tsv(p->pf, path, eb);
+}
+
+void plotprofile_clear(struct plotprofile *p)
+{
+	profilefit_free(p->pf);
+	free(p->times);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Appends " word" (or "word" first) to a list of cap bytes. 0 or -1 when full. */
+static int list_add(char *list, size_t cap, const char *word)
+{
+	size_t used = strlen(list);
+	int n = snprintf(list + used, cap - used, "%s%s", used > 0 ? " " : "", word);
+
+	return n < 0 || (size_t)n >= cap - used ? -1 : 0;
+}
+
+/* subject as a file-name and gnuplot-word safe name into buf. */
+static void safe_name(const char *subject, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; subject[i] != '\0' && i + 1 < len; i++) {
+		char c = subject[i];
+
+		buf[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				 (c >= '0' && c <= '9') || c == '-' || c == '.'
+			     ? c
+			     : '_';
+	}
+	buf[i] = '\0';
+}
+
+/* The look of subject among the run's styles (any format), or NULL. */
+static const struct plotstyle *style_of(const struct plotfig_env *env, const char *subject)
+{
+	for (size_t i = 0; i < env->n_styles; i++)
+		if (strcmp(env->styles[i].subject, subject) == 0 && env->styles[i].style.known)
+			return &env->styles[i].style;
+	return NULL;
+}
+
+/* One subject's TSV (x calls bytes_read) under dir; its name into file. 0 or -1. */
+static int write_subject(const struct profilefit *pf, const char *dir, size_t k,
+			 const char *subject, char *file, size_t len, struct errbuf *eb)
+{
+	double x[PLOTPROFILE_POINTS_MAX], c[PLOTPROFILE_POINTS_MAX], bx[PLOTPROFILE_POINTS_MAX],
+	    b[PLOTPROFILE_POINTS_MAX];
+	size_t n = profilefit_points(pf, subject, "calls", x, c, PLOTPROFILE_POINTS_MAX);
+	size_t nb = profilefit_points(pf, subject, "bytes_read", bx, b, PLOTPROFILE_POINTS_MAX);
+	char name[64], path[PATH_MAX];
+	FILE *f;
+
+	safe_name(subject, name, sizeof(name));
+	snprintf(file, len, "%02zu_%s.tsv", k + 1, name);
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return errbuf_set(eb, "%s: path too long", dir);
+	if ((f = fopen(path, "we")) == NULL)
+		return errbuf_set_errno(eb, errno, "%s", path);
+	fprintf(f, "# x calls bytes_read (mean per point)\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%.17g\t%.17g\t%.17g\n", x[i], c[i], i < nb && bx[i] == x[i] ? b[i] : 0);
+	if (fclose(f) != 0)
+		return errbuf_set_errno(eb, errno, "%s", path);
+	return 0;
+}
+
+int plotprofile_draw(const struct plotprofile *p, const struct plotfig_env *env,
+		     struct plotfig_out *drawn, struct errbuf *eb)
+{
+	static char files[4096], titles[4096], colors[1024], points[512], dashes[512];
+	char dir[PATH_MAX], file[96], tmp[PATH_MAX], leaf[64], num[16];
+	const char *last = "";
+	size_t k = 0;
+
+	if (p->pf == NULL)
+		return 0;
+	files[0] = titles[0] = colors[0] = points[0] = dashes[0] = '\0';
+	if (snprintf(dir, sizeof(dir), "%s/data/profile_counters", env->out_dir) >=
+	    (int)sizeof(dir))
+		return errbuf_set(eb, "%s: path too long", env->out_dir);
+	if (fileio_mkdirs(dir, eb) < 0)
+		return -1;
+	for (size_t i = 0; i < p->pf->n_lines; i++) {
+		const char *s = p->pf->lines[i].subject;
+		const struct plotstyle *st;
+		char name[64];
+
+		if (strcmp(s, last) == 0)
+			continue;
+		last = s;
+		if (write_subject(p->pf, dir, k, s, file, sizeof(file), eb) < 0)
+			return -1;
+		st = style_of(env, s);
+		safe_name(s, name, sizeof(name));
+		snprintf(num, sizeof(num), "%d", st != NULL ? st->point : (int)k + 1);
+		if (list_add(files, sizeof(files), file) < 0 ||
+		    list_add(titles, sizeof(titles), name) < 0 ||
+		    list_add(colors, sizeof(colors), st != NULL ? st->color : "#000000") < 0 ||
+		    list_add(points, sizeof(points), num) < 0)
+			return errbuf_set(eb, "too many subjects for the counters figure");
+		snprintf(num, sizeof(num), "%d", st != NULL ? st->dash : 1);
+		if (list_add(dashes, sizeof(dashes), num) < 0)
+			return errbuf_set(eb, "too many subjects for the counters figure");
+		k++;
+	}
+	for (size_t i = 0; i < env->n_formats; i++) {
+		const char *f = env->formats[i];
+		char final[PATH_MAX], script[PATH_MAX];
+		struct plotrun_param params[] = {
+		    {"dir", dir, 1},
+		    {"files", files, 1},
+		    {"titles", titles, 1},
+		    {"colors", colors, 1},
+		    {"points", points, 1},
+		    {"dashes", dashes, 1},
+		    {"xlabel", p->pf->axis, 1},
+		    {"out", tmp, 1},
+		    {"term",
+		     strcmp(f, "svg") == 0   ? "svg"
+		     : strcmp(f, "pdf") == 0 ? "pdfcairo"
+					     : "pngcairo",
+		     1},
+		};
+
+		snprintf(leaf, sizeof(leaf), "profile_counters.%s", f);
+		if (snprintf(final, sizeof(final), "%s/%s", env->out_dir, leaf) >=
+			(int)sizeof(final) ||
+		    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", env->out_dir, leaf) >=
+			(int)sizeof(tmp) ||
+		    snprintf(script, sizeof(script), "%s/profile_counters.gp", env->scripts_dir) >=
+			(int)sizeof(script))
+			return errbuf_set(eb, "%s: path too long", env->out_dir);
+		if (plotrun_run(env->gnuplot, script, params, sizeof(params) / sizeof(params[0]),
+				eb) != 0) {
+			unlink(tmp);
+			return -1;
+		}
+		if (rename(tmp, final) != 0) {
+			unlink(tmp);
+			return errbuf_set_errno(eb, errno, "%s", final);
+		}
+		if (plotfig_out_file(
+			drawn, leaf,
+			"The profile: system calls and bytes read per run of each subject "
+			"against the size (strace, one traced run per point; log-log).") != 0)
+			return errbuf_set(eb, "out of memory");
+	}
+	return 0;
+}
