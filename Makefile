@@ -163,17 +163,17 @@ plots: bin/rarplot
 # --- provisioning (doc/provisioning.md) ----------------------------------------
 # make provision: sudo, doas, RootAsRole (when buildable) and rarperf into RARPERF_PREFIX with
 # Debian's Ansible and python; idempotent, so cheap when already provisioned. make check runs it
-# first when the prefix lacks sudo, doas or facts.json.
+# first unless the prefix was provisioned from this very tree (tools/provision-stamp.sh: a hash of
+# the playbook, its roles and the C tools it installs, written after a full provision).
 RARPERF_PREFIX ?= /opt/rarperf
 ANSIBLE_PLAYBOOK ?= /usr/bin/python3 /usr/bin/ansible-playbook
 provision:
 	@sh tools/with-progress.sh $(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml \
 		-e rarperf_prefix=$(RARPERF_PREFIX)
+	@sh tools/provision-stamp.sh write $(RARPERF_PREFIX)
 
 provision-if-needed:
-	@test -x $(RARPERF_PREFIX)/bin/sudo -a -x $(RARPERF_PREFIX)/bin/doas -a -f $(RARPERF_PREFIX)/facts.json \
-		-a -x $(RARPERF_PREFIX)/bin/dosr-json -a -x $(RARPERF_PREFIX)/bin/dosr-cbor \
-		-a -e $(RARPERF_PREFIX)/share/rarperf/policy-deny-all-sudoers \
+	@sh tools/provision-stamp.sh fresh $(RARPERF_PREFIX) \
 		|| test "$$(id -u)" -ne 0 || $(MAKE) --no-print-directory provision
 check-tests: provision-if-needed
 
