@@ -134,8 +134,8 @@ static void first_stderr_line(int fd, char *buf, size_t len)
  * "status" saying so (its timing stands). -1 only when the run must stop
  * (interrupted, out of memory, a spawn failure of the untraced run).
  */
-static int profile_subject(struct runner *r, struct runner_subject *s, const char *trace, cJSON *o,
-			   struct errbuf *eb)
+static int profile_subject(struct runner *r, struct runner_subject *s, const struct sweep_point *pt,
+			   const char *trace, cJSON *o, struct errbuf *eb)
 {
 	struct proc_cmd *cmd = NULL;
 	struct proc_sample ts, us;
@@ -152,7 +152,16 @@ static int profile_subject(struct runner *r, struct runner_subject *s, const cha
 		errbuf_set_errno(eb, errno, "profile: temporary file");
 		goto out;
 	}
-	if ((cmd = traced_cmd(r, s, trace, eb)) == NULL || proc_run(cmd, &ts, eb) < 0)
+	if ((cmd = traced_cmd(r, s, trace, eb)) == NULL)
+		goto out;
+	/* A swept limit: the point's value, as its timed runs had (runner_env_apply_point). */
+	if (r->m->env.nlimit_values > 0 &&
+	    proc_cmd_set_limit(cmd, r->m->env.limits[r->m->env.limit_axis].resource, pt->limit) <
+		0) {
+		errbuf_set(eb, "profile: the point's limit");
+		goto out;
+	}
+	if (proc_run(cmd, &ts, eb) < 0)
 		goto out;
 	if (ts.stopped) {
 		errbuf_set(eb, "interrupted");
@@ -235,6 +244,10 @@ static int profile_point(struct runner *r, const struct sweep_point *pt, struct 
 	/* Absolute: the pin may change the working directory of strace. */
 	if (subjects == NULL || profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
 		goto out;
+	if (runner_env_apply_point(r, pt) < 0) {
+		errbuf_set(eb, "point %zu: its limit", pt->index + 1);
+		goto out;
+	}
 	if (runner_point_write_policies(r, pt, eb) < 0)
 		goto deny;
 	rc = runner_point_check_grants(r, pt->index + 1, eb);
@@ -245,7 +258,7 @@ static int profile_point(struct runner *r, const struct sweep_point *pt, struct 
 		if (s->skip_reason != NULL)
 			continue;
 		o = cJSON_AddObjectToObject(subjects, s->ms->id);
-		if (o == NULL || profile_subject(r, s, trace, o, eb) < 0) {
+		if (o == NULL || profile_subject(r, s, pt, trace, o, eb) < 0) {
 			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
 				      s->ms->id);
 			rc = -1;
