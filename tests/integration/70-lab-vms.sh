@@ -110,7 +110,7 @@ if [ "${RARPERF_LAB_SKIP_SHIP:-0}" != 1 ] && [ -f "$prefix/facts.json" ]; then
  "warmup": 1, "min_runs": 5, "max_runs": 5}
 JSON
 	t4=$(date +%s)
-	"$rarlab" -i "$inv" --known-hosts "$kh" --remote-dir "$prefix/runs" --connect-timeout 30 \
+	"$rarlab" -i "$inv" --known-hosts "$kh" --remote-dir "$prefix/runs" --connect-timeout 60 \
 		-o "$tmp/out" "$tmp/m.json" >"$tmp/rarlab.out" 2>"$tmp/rarlab.err"
 	rc=$?
 	check "rarlab ran the tiny sudo manifest on the VM ($(($(date +%s) - t4)) s)" test $rc -eq 0
