@@ -59,7 +59,8 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
-.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev demo plots
+.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev demo plots \
+	lab-up lab-down
 all: $(BINS)
 
 # --- libraries ---------------------------------------------------------------
@@ -141,8 +142,8 @@ lint:
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-D_GNU_SOURCE $(ALL_INCS) src confgen
-	yamllint -s install.yml check-lab.yml roles inventory
-	ansible-lint install.yml check-lab.yml
+	yamllint -s install.yml check-lab.yml lab.yml roles inventory
+	ansible-lint install.yml check-lab.yml lab.yml
 
 # --- install -----------------------------------------------------------------
 install: all
@@ -197,6 +198,23 @@ provision-dev:
 		RAR_DEV_REV="$(RAR_DEV_REV)" SUDO_DEV_TREE="$(SUDO_DEV_TREE)" SUDO_DEV_REV="$(SUDO_DEV_REV)" \
 		DOAS_DEV_TREE="$(DOAS_DEV_TREE)" DOAS_DEV_REV="$(DOAS_DEV_REV)" DEV_NAME="$(DEV_NAME)" \
 		sh tools/provision-dev.sh
+
+# --- a lab of identical VMs on this machine (doc/lab.md) -------------------------
+# make lab-up LAB_VMS=N LAB_VCPUS=C LAB_MEMORY_MB=M: N libvirt VMs from one mmdebstrap image,
+# inventory/lab-vms.ini and their host keys in inventory/known_hosts; again: no change.
+# make lab-down: every domain, overlay, network and file lab-up made, nothing else.
+# LAB_FLAGS passes more -e options to lab.yml (e.g. LAB_FLAGS="-e rarperf_labvm_accel=tcg").
+LAB_VMS ?= 2
+LAB_VCPUS ?= 4
+LAB_MEMORY_MB ?= 8192
+LAB_DISK_GB ?= 20
+LAB_FLAGS ?=
+lab-up:
+	$(ANSIBLE_PLAYBOOK) lab.yml -e rarperf_labvm_count=$(LAB_VMS) -e rarperf_labvm_vcpus=$(LAB_VCPUS) \
+		-e rarperf_labvm_memory_mb=$(LAB_MEMORY_MB) -e rarperf_labvm_disk_gb=$(LAB_DISK_GB) $(LAB_FLAGS)
+
+lab-down:
+	$(ANSIBLE_PLAYBOOK) lab.yml -e rarperf_labvm_state=absent $(LAB_FLAGS)
 
 clean:
 	rm -rf build build-asan bin

@@ -589,6 +589,16 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 		fputs(i ? ", " : " ", f);
 		fitreport_md_code(f, ctx->inputs[i]);
 	}
+	if (rep->res != NULL && rep->res->n_emulated > 0) {
+		fputs("\n\n**Not comparable: emulated hosts.** ", f);
+		fitreport_md(f, rep->res->emulated);
+		fprintf(
+		    f,
+		    " (%zu) ran in VMs without KVM (TCG, qemu's emulator; their facts.json says "
+		    "`\"virtualisation\": \"tcg\"`): their times compare with each other only, "
+		    "never with a host that runs natively or under KVM.",
+		    rep->res->n_emulated);
+	}
 	fputs("\n\nEach line is time = intercept + slope × ", f);
 	fitreport_md(f, rep->set->axis);
 	fputs(", fitted by rarplot's own least squares to the ", f);

@@ -552,16 +552,38 @@ static void results_read_tools(struct results *res, const cJSON *meta)
 	}
 }
 
+/* Adds name to res->emulated when meta's facts say the host ran under TCG. */
+static void results_read_virt(struct results *res, const cJSON *meta, const char *name)
+{
+	const cJSON *virt = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(meta, "prefix_facts"), "virtualisation");
+	size_t len = strlen(res->emulated);
+	const char *ell = ", ...";
+
+	if (!cJSON_IsString(virt) || strcmp(virt->valuestring, "tcg") != 0 || name == NULL)
+		return;
+	res->n_emulated++;
+	if (len >= strlen(ell) && strcmp(res->emulated + len - strlen(ell), ell) == 0)
+		return;
+	if (len + strlen(name) + 2 + strlen(ell) + 1 > sizeof(res->emulated))
+		snprintf(res->emulated + len, sizeof(res->emulated) - len, "%s", ell);
+	else
+		snprintf(res->emulated + len, sizeof(res->emulated) - len, "%s%s", len ? ", " : "",
+			 name);
+}
+
 /* A rarbench results.json has meta; a rarlab merged.json has one meta per host. */
-static void results_read_all_tools(struct results *res, const cJSON *root)
+static void results_read_all_tools(struct results *res, const cJSON *root, const char *name)
 {
 	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta"), *h;
 	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(meta, "hosts");
 
 	results_read_tools(res, meta);
+	results_read_virt(res, meta, name);
 	cJSON_ArrayForEach(h, hosts)
 	{
 		results_read_tools(res, h);
+		results_read_virt(res, h, h->string);
 	}
 }
 
@@ -709,7 +731,7 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		i++;
 	}
 	res->n_sources++;
-	results_read_all_tools(res, root);
+	results_read_all_tools(res, root, name);
 	results_read_method(res, root, first);
 	/* out of memory here leaves the points read and only the groups' section out */
 	rc = labgroups_read(root, &res->lab_md) < 0 ? errbuf_set(eb, "%s: out of memory", name) : 0;

@@ -95,6 +95,15 @@ struct results_tool {
 #define RESULTS_UNKNOWN "unknown"
 #define RESULTS_MIXED "mixed"
 
+/*
+ * The hosts whose facts say they ran emulated ("virtualisation": "tcg" in a
+ * meta's prefix_facts: a lab VM without KVM, roles/rarperf_labvm): "a, b",
+ * the host's name in a rarlab merged.json, the file's name for a rarbench
+ * results.json; ", ..." ends a list that does not fit. Their times are
+ * comparable with nothing else.
+ */
+#define RESULTS_EMULATED_MAX 512
+
 struct results {
 	struct results_point *points;
 	size_t n_points;
@@ -106,6 +115,8 @@ struct results {
 	char estimator[RESULTS_METHOD_MAX]; /* "median", "trimmed", ...; "" before any file */
 	char contended[RESULTS_METHOD_MAX]; /* "correct", "drop", "keep"; "" before any file */
 	char *lab_md; /* a mixed lab's groups as Markdown rows (labgroups_read), owned; or NULL */
+	char emulated[RESULTS_EMULATED_MAX]; /* hosts that ran under TCG; "" when none */
+	size_t n_emulated;
 };
 
 /* An empty set; NULL when out of memory. Free with results_free. */

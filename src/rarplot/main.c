@@ -487,6 +487,12 @@ int main(int argc, char **argv)
 		claims_print_markdown(checks, n_checks, fitreport_unit(set->axis), stdout);
 	for (i = 0; i < drawn.n_notes; i++)
 		print_message(drawn.notes[i]);
+	if (res->n_emulated > 0) {
+		fputs("rarplot: warning: emulated (TCG) hosts, not comparable with any other: ",
+		      stderr);
+		sanitize_fputs(res->emulated, SANITIZE_TEXT, stderr);
+		fputs("\n", stderr);
+	}
 	fputs("rarplot: wrote ", stderr);
 	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
 	fputs("/report.md, ", stderr);

@@ -373,6 +373,35 @@ static void test_limit_series_and_pam(void)
 	results_free(res);
 }
 
+/* Hosts whose facts say TCG are listed as emulated, by host name in a merged file. */
+static void test_emulated(void)
+{
+	struct results *res;
+	struct errbuf eb = {{0}};
+	static const char merged[] = "{\"results\":[" POINT(
+	    "sudo", EST("median")) "],\"meta\":{\"hosts\":{"
+				   "\"vm1\":{\"prefix_facts\":{\"virtualisation\":\"tcg\"}},"
+				   "\"vm2\":{\"prefix_facts\":{\"virtualisation\":\"kvm\"}},"
+				   "\"vm3\":{\"prefix_facts\":{\"virtualisation\":\"tcg\"}}}}}";
+	static const char one[] = "{\"results\":[" POINT(
+	    "sudo", EST("median")) "],\"meta\":{\"prefix_facts\":{\"virtualisation\":\"tcg\"}}}";
+	static const char native[] = "{\"results\":[" POINT(
+	    "sudo", EST("median")) "],\"meta\":{\"prefix_facts\":{\"virtualisation\":\"none\"}}}";
+
+	res = parse_doc(native);
+	CHECK(res != NULL && res->n_emulated == 0 && res->emulated[0] == '\0');
+	results_free(res);
+	res = parse_doc(merged);
+	CHECK(res != NULL);
+	if (res != NULL) {
+		CHECK_STR_EQ(res->emulated, "vm1, vm3");
+		CHECK_INT_EQ((int)res->n_emulated, 2);
+		CHECK_INT_EQ(results_parse(res, one, strlen(one), "b.json", &eb), 0);
+		CHECK_STR_EQ(res->emulated, "vm1, vm3, b.json");
+	}
+	results_free(res);
+}
+
 int main(void)
 {
 	RUN(test_plain_hyperfine);
@@ -385,5 +414,6 @@ int main(void)
 	RUN(test_method);
 	RUN(test_subjects);
 	RUN(test_limit_series_and_pam);
+	RUN(test_emulated);
 	return HARNESS_EXIT();
 }

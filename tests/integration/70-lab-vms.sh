@@ -1,0 +1,142 @@
+#!/bin/bash
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+# A lab of one libvirt VM made by lab.yml (roles/rarperf_labvm), with names, range and files of
+# its own (never the user's lab): refusals before anything is made (overcommit, a colliding
+# address range), lab-up, Ansible with strict host keys, the VM's shape and virtualisation, a
+# second lab-up that changes nothing, the controller's prefix shipped with install.yml
+# (roles/rarperf_ship), a tiny sudo manifest with rarlab and rarplot's TCG mark, and lab-down
+# leaving no domain, network, overlay, file or qemu process of the lab.
+# TCG on a loaded 2-core machine is slow: RARPERF_LAB_SKIP_SHIP=1 leaves out the ship and rarlab part.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+[ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
+. tests/lib/tap.sh
+need ansible-playbook ansible jq ssh ssh-keygen ip mke2fs
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+rarlab=$PWD/bin/rarlab
+rarplot=$PWD/bin/rarplot
+[ -x "$rarlab" ] && [ -x "$rarplot" ] || { notok "bin/rarlab or bin/rarplot is missing: run make first"; exit 1; }
+
+tmp=$(mktemp -d /tmp/rp-it70.XXXXXX)
+name=rp-it70-
+net=rp-it70
+bridge=rpit70
+cidr=192.168.214.0/24
+ip=192.168.214.11
+dir=/var/lib/rarperf-lab-it70
+lab_vars=(-e rarperf_labvm_name_prefix=$name -e rarperf_labvm_network_name=$net
+	-e rarperf_labvm_network_bridge=$bridge -e rarperf_labvm_network_cidr=$cidr -e rarperf_labvm_dir=$dir
+	-e rarperf_labvm_inventory_dir="$tmp" -e rarperf_labvm_ssh_timeout=900)
+lab() { /usr/bin/python3 /usr/bin/ansible-playbook lab.yml "${lab_vars[@]}" "$@"; }
+inv=$tmp/lab-vms.ini
+kh=$tmp/known_hosts
+down() { lab -e rarperf_labvm_state=absent >"$tmp/down.log" 2>&1; }
+cleanup() {
+	virsh -q net-undefine rp-it70-other >/dev/null 2>&1
+	[ -d "$dir" ] && down
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+vssh() { ssh -n -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile="$kh" -i "$dir/id_ed25519" root@$ip "$@"; }
+recap_changed() { grep -E "^$1 +:" "$2" | sed -E 's/.* changed=([0-9]+) .*/\1/'; }
+
+# --- refusals, before anything is made ---------------------------------------------------------
+lab -e rarperf_labvm_count=1 -e rarperf_labvm_vcpus=100000 -e rarperf_labvm_memory_mb=1024 >"$tmp/over.log" 2>&1
+rc=$?
+check "overcommit refused with the numbers (100000 vCPUs for $(nproc --all) CPUs)" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'overcommit refused: 1 VMs x 100000 vCPUs = 100000 vCPUs for $(nproc --all) host CPUs' '$tmp/over.log'"
+check "overcommit: nothing was made" test ! -e "$dir"
+printf '<network><name>rp-it70-other</name><bridge name="rpit70o"/><ip address="192.168.214.1" prefix="25"/></network>\n' >"$tmp/other.xml"
+virsh -q net-define "$tmp/other.xml" >/dev/null 2>&1 || true
+lab -e rarperf_labvm_count=1 -e rarperf_labvm_vcpus=1 -e rarperf_labvm_memory_mb=1024 >"$tmp/coll.log" 2>&1
+rc=$?
+check "a network using the lab's range is refused, naming it" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'network rp-it70-other uses 192.168.214.0/25, which overlaps the lab' '$tmp/coll.log'"
+check "collision: nothing was made" test ! -e "$dir"
+virsh -q net-undefine rp-it70-other >/dev/null 2>&1
+
+# --- lab-up ------------------------------------------------------------------------------------
+up() { lab -e rarperf_labvm_count=1 -e rarperf_labvm_vcpus=1 -e rarperf_labvm_memory_mb=1024 -e rarperf_labvm_disk_gb=8 "$@"; }
+t0=$(date +%s)
+up >"$tmp/up1.log" 2>&1
+rc=$?
+t1=$(date +%s)
+if [ $rc -eq 0 ]; then ok "lab-up: one VM answers SSH ($((t1 - t0)) s, $(jq -r '"image built in \(.mmdebstrap_seconds) + \(.image_seconds) s"' "$dir"/base-*/build.json))"; else
+	notok "lab-up: one VM answers SSH (exit $rc)"
+	grep -E 'fatal|FAILED|msg|no SSH' "$tmp/up1.log" | cut -c1-400 | tail -30
+	exit 1
+fi
+virt=$(sed -n 's/^rarperf_virtualisation=//p' "$inv")
+check "known_hosts holds the VM's key, made before it booted" \
+	test "$(awk '{ print $1, $2, $3 }' "$kh")" = "$ip $(cut -d' ' -f1,2 "$dir/vms/${name}1/cfg/ssh_host_ed25519_key.pub")"
+check "the inventory declares the expected shape (1 CPU, 1024 MB, $virt)" \
+	grep -qzE 'rarperf_lab_expected_cpus=1.rarperf_lab_expected_memory_mb=1024' "$inv"
+check "ansible ping with strict host keys" env ANSIBLE_HOST_KEY_CHECKING=True \
+	/usr/bin/python3 /usr/bin/ansible -i "$inv" all -m ansible.builtin.ping
+check "ssh with StrictHostKeyChecking=yes and the written known_hosts" vssh true
+check "the VM has 1 vCPU" test "$(vssh nproc)" = 1
+mem=$(vssh "awk '/MemTotal/ { print int(\$2 / 1024) }' /proc/meminfo")
+check "the VM has 1 GiB (MemTotal $mem MB, the kernel keeps the rest)" test "${mem:-0}" -gt 900 -a "${mem:-0}" -le 1024
+guest_virt=$(vssh systemd-detect-virt --vm)
+check "the VM runs as the lab says ($virt; systemd-detect-virt: $guest_virt)" \
+	test "$virt:$guest_virt" = tcg:qemu -o "$virt:$guest_virt" = kvm:kvm
+check "its domain is named with the lab's prefix and runs" test "$(virsh -q domstate ${name}1)" = running
+
+t2=$(date +%s)
+up >"$tmp/up2.log" 2>&1
+rc=$?
+check "second lab-up changes nothing ($(($(date +%s) - t2)) s)" test $rc -eq 0 -a "$(recap_changed localhost "$tmp/up2.log")" = 0
+
+# --- the controller's prefix shipped, a tiny manifest with rarlab ------------------------------
+if [ "${RARPERF_LAB_SKIP_SHIP:-0}" != 1 ] && [ -f "$prefix/facts.json" ]; then
+	t3=$(date +%s)
+	/usr/bin/python3 /usr/bin/ansible-playbook -i "$inv" install.yml -e rarperf_prefix="$prefix" \
+		-e rarperf_ship_prefix_from="$prefix" -e rarperf_ship_stage_dir="$tmp/ship" >"$tmp/ship.log" 2>&1
+	rc=$?
+	check "install.yml shipped the controller's prefix ($(($(date +%s) - t3)) s)" test $rc -eq 0
+	[ $rc -eq 0 ] || grep -E 'fatal|FAILED' "$tmp/ship.log" | cut -c1-400 | tail -5
+	vssh cat "$prefix/facts.json" >"$tmp/facts.json"
+	check "the VM's facts.json says $virt" test "$(jq -r .virtualisation "$tmp/facts.json")" = "$virt"
+	(cd "$prefix" && for d in bin sbin libexec; do [ -d "$d" ] && find "$d" -type f -print0; done |
+		LC_ALL=C sort -z | xargs -0 sha256sum | awk '{ print $2, $1 }') >"$tmp/controller.sums"
+	jq -r '.binaries | to_entries[] | "\(.key) \(.value)"' "$tmp/facts.json" | LC_ALL=C sort >"$tmp/vm.sums"
+	check "the VM's program hashes are the controller's ($(wc -l <"$tmp/vm.sums") files)" \
+		cmp -s <(LC_ALL=C sort "$tmp/controller.sums") "$tmp/vm.sums"
+	cat >"$tmp/m.json" <<'JSON'
+{"name": "it70", "bench_user": "rarperf",
+ "subjects": [{"id": "sudo", "format": "sudoers"}],
+ "axes": {"nb_tasks": [1, 4, 16]},
+ "warmup": 1, "min_runs": 5, "max_runs": 5}
+JSON
+	t4=$(date +%s)
+	"$rarlab" -i "$inv" --known-hosts "$kh" --remote-dir "$prefix/runs" --connect-timeout 60 \
+		-o "$tmp/out" "$tmp/m.json" >"$tmp/rarlab.out" 2>"$tmp/rarlab.err"
+	rc=$?
+	check "rarlab ran the tiny sudo manifest on the VM ($(($(date +%s) - t4)) s)" test $rc -eq 0
+	[ $rc -eq 0 ] || tail -5 "$tmp/rarlab.err"
+	check "merged.json holds the VM's 3 points" \
+		test "$(jq --arg h "${name}1" '[.results[] | select(.parameters.host == $h)] | length' "$tmp/out/merged.json" 2>/dev/null)" = 3
+	"$rarplot" -o "$tmp/plots" "$tmp/out/merged.json" >/dev/null 2>"$tmp/rarplot.err" || cat "$tmp/rarplot.err"
+	if [ "$virt" = tcg ]; then
+		check "rarplot's report marks the TCG VM not comparable" \
+			grep -q "Not comparable: emulated hosts.\*\* ${name}1" "$tmp/plots/report.md"
+	fi
+else
+	echo "# ship and rarlab left out (RARPERF_LAB_SKIP_SHIP=1 or no $prefix/facts.json)"
+fi
+
+# --- lab-down ----------------------------------------------------------------------------------
+t5=$(date +%s)
+down
+rc=$?
+check "lab-down ($(($(date +%s) - t5)) s)" test $rc -eq 0
+check "lab-down: no domain of the lab" sh -c "! virsh -q list --all --name | grep -q '^$name'"
+check "lab-down: no network of the lab" sh -c "! virsh -q net-list --all --name | grep -qx '$net'"
+check "lab-down: no bridge of the lab" sh -c "! ip link show $bridge >/dev/null 2>&1"
+check "lab-down: no overlay, image, key or log (no $dir)" test ! -e "$dir"
+# [q]: the pattern must not match the command line of the sh that runs pgrep
+check "lab-down: no qemu process of the lab" sh -c "! pgrep -f '[q]emu-system.*guest=${name}1,' >/dev/null"
+check "lab-down: no inventory, no host key of the lab's in known_hosts" \
+	sh -c "[ ! -e '$inv' ] && ! grep -q '^$ip ' '$kh'"
+tap_status
