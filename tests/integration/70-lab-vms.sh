@@ -71,7 +71,7 @@ virt=$(sed -n 's/^rarperf_virtualisation=//p' "$inv")
 check "known_hosts holds the VM's key, made before it booted" \
 	test "$(awk '{ print $1, $2, $3 }' "$kh")" = "$ip $(cut -d' ' -f1,2 "$dir/vms/${name}1/cfg/ssh_host_ed25519_key.pub")"
 check "the inventory declares the expected shape (1 CPU, 1024 MB, $virt)" \
-	grep -qzE 'rarperf_lab_expected_cpus=1.rarperf_lab_expected_memory_mb=1024' "$inv"
+	grep -qzE 'rarperf_expect_cpus=1.rarperf_expect_mem_gb=1.rarperf_expect_debian=12' "$inv"
 check "ansible ping with strict host keys" env ANSIBLE_HOST_KEY_CHECKING=True \
 	/usr/bin/python3 /usr/bin/ansible -i "$inv" all -m ansible.builtin.ping
 check "ssh with StrictHostKeyChecking=yes and the written known_hosts" vssh true
