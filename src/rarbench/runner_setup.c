@@ -391,7 +391,8 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	if (runner_guard_locate(r, eb) < 0 || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
 		return fail(r, eb, false);
 	if (runner_resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0 ||
-	    (!r->cfg.not_this_host && runner_env_check(r, eb) < 0) || runner_profile_check(r, eb) < 0)
+	    (!r->cfg.not_this_host && runner_env_check(r, eb) < 0) ||
+	    runner_profile_check(r, eb) < 0)
 		return fail(r, eb, r->bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;

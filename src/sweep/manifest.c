@@ -79,7 +79,8 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 {
 	static const char *const keys[] = {
 	    "id",          "format",          "program",        "args",     "policy", "policy_data",
-	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  "pam", NULL};
+	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  "pam",
+	    NULL};
 	const cJSON *args, *it;
 	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
 	int fmt = -1;
@@ -284,22 +285,38 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 
 static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	static const char *const keys[] = {"name",           "description",
-					   "subjects",       "axes",
-					   "match",          "command",
-					   "bench_user",     "warmup",
-					   "min_runs",       "max_runs",
-					   "min_time_s",     "order",
-					   "seed",           "repetitions",
-					   "sudoers_layout", "seed_compat",
-					   "rounds",         "max_policy_bytes",
-					   "precision",      "precision_baseline",
-					   "estimator",      "contention_limit",
-					   "contended",      "remeasure",
-					   "run_timeout_s",  "unsafe_command",
-					   "limits",         "env",
-					   "umask",          "cwd",
-					   "cpus",           "profile",
+	static const char *const keys[] = {"name",
+					   "description",
+					   "subjects",
+					   "axes",
+					   "match",
+					   "command",
+					   "bench_user",
+					   "warmup",
+					   "min_runs",
+					   "max_runs",
+					   "min_time_s",
+					   "order",
+					   "seed",
+					   "repetitions",
+					   "sudoers_layout",
+					   "seed_compat",
+					   "rounds",
+					   "max_policy_bytes",
+					   "precision",
+					   "precision_baseline",
+					   "estimator",
+					   "contention_limit",
+					   "contended",
+					   "remeasure",
+					   "run_timeout_s",
+					   "unsafe_command",
+					   "limits",
+					   "env",
+					   "umask",
+					   "cwd",
+					   "cpus",
+					   "profile",
 					   NULL};
 	const cJSON *j;
 	uint64_t v;
