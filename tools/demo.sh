@@ -1,8 +1,8 @@
 #!/bin/sh
 # demo.sh: `make demo`, the README's first command. On a fresh Debian 12 as root: Ansible if it
-# is missing, then only what experiments/quick.json measures (sudo and doas with and without PAM,
-# sudo-rs and RootAsRole 3.3.4's JSON and CBOR builds: `make provision` builds every tool,
-# RootAsRole 4.0.3 too, which quick.json then measures as well) when
+# is missing, then only what experiments/quick.json needs (sudo, doas, sudo-rs and RootAsRole
+# 3.3.4's JSON and CBOR builds: `make provision` builds every tool, the PAM builds of sudo and
+# doas and RootAsRole 4.0.3 too, which quick.json then measures as well: they are optional) when
 # the prefix lacks it, then the sweep, the figures and the report. Each step says how long it
 # took; the end says where the figure and the report are and what they show.
 set -eu
@@ -26,7 +26,7 @@ if ! command -v ansible-playbook >/dev/null; then
 	step_done apt
 fi
 need_provision=0
-for f in bin/sudo bin/doas bin/sudo-pam bin/doas-pam bin/sudo-rs bin/dosr-json bin/dosr-cbor facts.json \
+for f in bin/sudo bin/doas bin/sudo-rs bin/dosr-json bin/dosr-cbor facts.json \
 	share/rarperf/policy-deny-all-sudoers; do
 	[ -e "$prefix/$f" ] || need_provision=1
 done
