@@ -125,11 +125,18 @@ check "$c's files match the sums of its done event" sh -c "cd '$tmp/out/$c' && \
 # --- a host that cannot apply the pinned environment: reported with its reason, the others run -
 # c's sshd (and so its sessions and rarbench) restarted with a hard nofile limit of 2048; the
 # controller's own check leaves the environment to each host (this machine's limit is higher).
+# Its hard limit makes the lab a mixed one: refused by the identity check (52-lab-identity),
+# run with --allow-mixed, where c fails alone.
 nshosts_stop_sshd "$c"
 (ulimit -Sn 2048 && ulimit -Hn 2048 && nshosts_start_sshd "$c")
 jq '. + {"name": "it50-env", "limits": {"nofile": [1024, 4096]}, "axes": {"nb_tasks": [1, 2]}}' \
 	"$tmp/m.json" >"$tmp/env.json"
-lab -o "$tmp/env" -l "$a,$b,$c" "$tmp/env.json" >"$tmp/env.out" 2>"$tmp/env.err"
+lab -o "$tmp/env0" -l "$a,$b,$c" "$tmp/env.json" >"$tmp/env0.out" 2>"$tmp/env0.err"
+rc=$?
+check "$c's hard limit 2048 makes a mixed lab: refused, exit 2, the table names $c's limit.nofile" \
+	sh -c "test $rc -eq 2 && grep -A3 '^  limit.nofile:' '$tmp/env0.err' | grep -qE '^    2048 +$c\$'" ||
+	cat "$tmp/env0.err"
+lab --allow-mixed -o "$tmp/env" -l "$a,$b,$c" "$tmp/env.json" >"$tmp/env.out" 2>"$tmp/env.err"
 rc=$?
 check "nofile [1024, 4096], $c's hard limit 2048: exit 1, $a and $b ok with all their points, $c exit=2" \
 	test "$rc $(outcome "$tmp/env" "$a") $(outcome "$tmp/env" "$b") $(outcome "$tmp/env" "$c") $(count "$tmp/env" "$a")" = "1 ok ok exit=2 8"
