@@ -290,24 +290,6 @@ int profilefit_add_costs(struct profilefit *pf, const char *text, size_t len, co
 	return 0;
 }
 
-static int cmp_row(const void *a, const void *b)
-{
-	const struct profilefit_row *x = a, *y = b;
-	int c = strcmp(x->subject, y->subject);
-
-	if (c == 0)
-		c = strcmp(x->counter, y->counter);
-	if (c == 0)
-		c = (x->x > y->x) - (x->x < y->x);
-	if (c == 0)
-		c = strcmp(x->point, y->point);
-	if (c == 0)
-		c = (x->source > y->source) - (x->source < y->source);
-	if (c == 0)
-		c = (x->repetition > y->repetition) - (x->repetition < y->repetition);
-	return c;
-}
-
 /* Whether two rows are of the same sample (point, source, repetition). */
 static int cmp_sample(const struct profilefit_row *x, const struct profilefit_row *y)
 {
@@ -320,6 +302,16 @@ static int cmp_sample(const struct profilefit_row *x, const struct profilefit_ro
 	if (c == 0)
 		c = (x->repetition > y->repetition) - (x->repetition < y->repetition);
 	return c;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct profilefit_row *x = a, *y = b;
+	int c = strcmp(x->subject, y->subject);
+
+	if (c == 0)
+		c = strcmp(x->counter, y->counter);
+	return c != 0 ? c : cmp_sample(x, y);
 }
 
 /* "SOURCE rep N" for a difference. */

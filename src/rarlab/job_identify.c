@@ -114,18 +114,8 @@ void job_identify(struct hostpool *hp, size_t index, void *arg)
 	if (h->local) {
 		rc = probe_local(ctx->ident_cmd, &o, cfg->connect_timeout_ms, &eb);
 	} else {
-		struct sshx_opts so = {
-		    .host = h->addr,
-		    .port = h->port,
-		    .user = h->user ? h->user : cfg->user,
-		    .identity = h->identity ? h->identity : cfg->identity,
-		    .known_hosts = cfg->known_hosts,
-		    .accept_new = cfg->accept_new,
-		    .connect_timeout_ms = cfg->connect_timeout_ms,
-		    .idle_timeout_ms =
-			cfg->connect_timeout_ms, /* the probe; the run sets its own */
-		    .cancel = &ctx->cancel,
-		};
+		/* the probe's idle timeout: the run sets its own */
+		struct sshx_opts so = job_remote_ssh_opts(ctx, h, cfg->connect_timeout_ms);
 		s = sshx_connect(&so, &fail, &eb);
 		rc = s == NULL
 			 ? -1

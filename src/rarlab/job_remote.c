@@ -64,8 +64,8 @@ static int remote_fetch(void *c, const struct events_file *f, const char *dst,
 	return 0;
 }
 
-void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
-		    const struct inventory_host *h, const char *host_dir, struct hoststream *st)
+struct sshx_opts job_remote_ssh_opts(struct job_ctx *ctx, const struct inventory_host *h,
+				     long idle_timeout_ms)
 {
 	const struct job_config *cfg = ctx->cfg;
 	struct sshx_opts o = {
@@ -76,9 +76,18 @@ void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 	    .known_hosts = cfg->known_hosts,
 	    .accept_new = cfg->accept_new,
 	    .connect_timeout_ms = cfg->connect_timeout_ms,
-	    .idle_timeout_ms = cfg->command_timeout_ms,
+	    .idle_timeout_ms = idle_timeout_ms,
 	    .cancel = &ctx->cancel,
 	};
+
+	return o;
+}
+
+void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
+		    const struct inventory_host *h, const char *host_dir, struct hoststream *st)
+{
+	const struct job_config *cfg = ctx->cfg;
+	struct sshx_opts o = job_remote_ssh_opts(ctx, h, cfg->command_timeout_ms);
 	char rdir[PATH_MAX], rman[PATH_MAX], local[PATH_MAX];
 	char full[REMOTECMD_MAX_BYTES], stop[REMOTECMD_MAX_BYTES];
 	struct sshx *s = NULL;

@@ -17,6 +17,13 @@
 void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
 		    const struct inventory_host *h, const char *host_dir, struct hoststream *st);
 
+/*
+ * The SSH options of host h: its address, port, user and key (else the run's), the run's
+ * known_hosts, connect timeout and cancel flag, and idle_timeout_ms for each read.
+ */
+struct sshx_opts job_remote_ssh_opts(struct job_ctx *ctx, const struct inventory_host *h,
+				     long idle_timeout_ms);
+
 /* The host outcome an SSH failure maps to (connect, hostkey, auth, exec, timeout, ...). */
 enum hostpool_outcome job_remote_outcome(enum sshx_fail f);
 
