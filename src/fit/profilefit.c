@@ -64,6 +64,9 @@ void profilefit_free(struct profilefit *pf)
 		free(pf->diffs[i].lo_source);
 		free(pf->diffs[i].hi_source);
 	}
+	for (size_t i = 0; i < pf->n_untraced; i++)
+		free(pf->untraced[i].subject);
+	free(pf->untraced);
 	for (size_t i = 0; pf->sources != NULL && i < pf->n_sources; i++)
 		free(pf->sources[i]);
 	free(pf->sources);
@@ -479,6 +482,32 @@ out:
 	free(y);
 	free(xs);
 	return rc;
+}
+
+int profilefit_add_untraced(struct profilefit *pf, const char *subject, double x, struct errbuf *eb)
+{
+	struct profilefit_untraced *u = NULL, *grown;
+
+	for (size_t i = 0; i < pf->n_untraced && u == NULL; i++)
+		if (strcmp(pf->untraced[i].subject, subject) == 0)
+			u = &pf->untraced[i];
+	if (u == NULL) {
+		/* One entry per subject: as many as the results have subjects, grown by one. */
+		grown = realloc(pf->untraced, (pf->n_untraced + 1) * sizeof(*grown));
+		if (grown == NULL)
+			return errbuf_set(eb, "out of memory");
+		pf->untraced = grown;
+		u = &pf->untraced[pf->n_untraced];
+		if ((u->subject = strdup(subject)) == NULL)
+			return errbuf_set(eb, "out of memory");
+		pf->n_untraced++;
+		u->points = 0;
+		u->from_x = x;
+	}
+	u->points++;
+	if (x < u->from_x)
+		u->from_x = x;
+	return 0;
 }
 
 int profilefit_compute(struct profilefit *pf, struct errbuf *eb)

@@ -39,6 +39,13 @@ struct profilefit_cost {
 	double ns;
 };
 
+/* A subject the profile pass did not trace at some points (its budget): how many, from where. */
+struct profilefit_untraced {
+	char *subject;
+	size_t points;
+	double from_x; /* the smallest x not traced */
+};
+
 struct profilefit {
 	char *axis;
 	struct profilefit_line *lines; /* sorted by subject, then counter */
@@ -48,6 +55,8 @@ struct profilefit {
 	struct profilefit_cost costs[PROFILEFIT_COSTS_MAX];
 	size_t n_costs;
 	size_t n_sources;
+	struct profilefit_untraced *untraced;
+	size_t n_untraced;
 	/* internal: the rows loaded */
 	struct profilefit_row *rows;
 	size_t n_rows, cap_rows;
@@ -84,6 +93,13 @@ int profilefit_add_source(struct profilefit *pf, const char *name, size_t *index
 int profilefit_add_value(struct profilefit *pf, size_t source, const char *subject,
 			 const char *point, double x, unsigned repetition, const char *counter,
 			 double value, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * Notes that subject was not traced at a point of x (the profile pass's
+ * budget): the report says where its counts stop. 0 or -1 (out of memory).
+ */
+int profilefit_add_untraced(struct profilefit *pf, const char *subject, double x, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* Adds the prices of a profile-costs.tsv (the first file's win). 0 or -1. */
 int profilefit_add_costs(struct profilefit *pf, const char *text, size_t len, const char *source,
@@ -128,5 +144,18 @@ struct profilefit_time {
  */
 void profilefit_print_markdown(const struct profilefit *pf, const struct profilefit_time *times,
 			       size_t n_times, FILE *f);
+
+struct claims_check;
+
+/*
+ * Prints the report's section "The claims, explained by the profiles": for
+ * each measured claim whose two subjects were profiled, the difference of
+ * their fitted counters (slope, or intercept for raw cost), the calls that
+ * weigh most at this host's prices, and their sum against the measured
+ * difference of time (times). Nothing when no claim qualifies.
+ */
+void profilefit_explain_claims(const struct profilefit *pf, const struct claims_check *checks,
+			       size_t n_checks, const struct profilefit_time *times, size_t n_times,
+			       FILE *f);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims.h"
 #include "fitreport.h"
 #include "sanitize.h"
 
@@ -236,7 +237,13 @@ static void findings(const struct profilefit *pf, const char *s, const char *uni
 			execs);
 		n++;
 	}
-	if (grows < GROWS_MIN) {
+	const struct profilefit_line *calls = profilefit_find(pf, s, "calls");
+
+	if (calls != NULL && !calls->fitted) {
+		fprintf(f, "- traced at one %s only: what grows with the policy cannot be told\n",
+			pf->axis);
+		n++;
+	} else if (grows < GROWS_MIN) {
 		fprintf(f,
 			"- no system call grows with the policy: what a %s costs is spent in user "
 			"space (parsing and matching), not in the kernel\n",
@@ -283,6 +290,24 @@ static void print_diffs(const struct profilefit *pf, FILE *f)
 	fputc('\n', f);
 }
 
+/* Where s was not traced (the profile pass's budget), when it was not traced everywhere. */
+static void untraced_points(const struct profilefit *pf, const char *s, FILE *f)
+{
+	const struct profilefit_line *calls = profilefit_find(pf, s, "calls");
+
+	for (size_t i = 0; i < pf->n_untraced; i++) {
+		const struct profilefit_untraced *u = &pf->untraced[i];
+
+		if (strcmp(u->subject, s) != 0)
+			continue;
+		fprintf(f,
+			"Not traced at %zu point(s) from %s = %g: tracing them was predicted to "
+			"overrun the profile pass's budget (`profile_budget`); its counts are "
+			"fitted from the %zu traced run(s), where they are exact.\n\n",
+			u->points, pf->axis, u->from_x, calls != NULL ? calls->n : 0);
+	}
+}
+
 void profilefit_print_markdown(const struct profilefit *pf, const struct profilefit_time *times,
 			       size_t n_times, FILE *f)
 {
@@ -315,6 +340,7 @@ void profilefit_print_markdown(const struct profilefit *pf, const struct profile
 			intercept_of(pf, s, "bytes_read"), intercept_of(pf, s, "execs"),
 			intercept_of(pf, s, "maxrss_kib"), unit, slope_of(pf, s, "calls"),
 			slope_of(pf, s, "bytes_read"), slope_of(pf, s, "maxrss_kib"));
+		untraced_points(pf, s, f);
 		top_table(pf, i, end, true, unit, f);
 		top_table(pf, i, end, false, unit, f);
 		shares(pf, i, end, t, unit, f);
@@ -322,4 +348,154 @@ void profilefit_print_markdown(const struct profilefit *pf, const struct profile
 		i = end;
 	}
 	print_diffs(pf, f);
+}
+
+/* Counters other than system calls that a claim's explanation names when they differ. */
+static const char *const OTHER_COUNTERS[] = {"bytes_read", "open./etc/passwd", "open./etc/group",
+					     "execs", "maxrss_kib"};
+#define EXPLAIN_TOP 3
+
+/* subject's counter: its slope (per unit) or its intercept (per run). */
+static double value_of(const struct profilefit *pf, const char *s, const char *counter, bool slope)
+{
+	return slope ? slope_of(pf, s, counter) : intercept_of(pf, s, counter);
+}
+
+/* a - b of every priced sys.* counter: the EXPLAIN_TOP largest |difference x price|, and the sum.
+ */
+static double explain_calls(const struct profilefit *pf, const char *a, const char *b, bool slope,
+			    const char *unit, FILE *f)
+{
+	size_t top[EXPLAIN_TOP];
+	double top_us[EXPLAIN_TOP], sum_us = 0;
+	int n = 0;
+	bool own;
+
+	for (size_t i = 0; i < pf->n_lines; i++) {
+		const char *s = sys_name(pf->lines[i].counter);
+		double us, d;
+
+		/* Each counter once: from a's lines, and b's that a lacks. */
+		if (s == NULL || (strcmp(pf->lines[i].subject, a) != 0 &&
+				  (strcmp(pf->lines[i].subject, b) != 0 ||
+				   profilefit_find(pf, a, pf->lines[i].counter) != NULL)))
+			continue;
+		d = value_of(pf, a, pf->lines[i].counter, slope) -
+		    value_of(pf, b, pf->lines[i].counter, slope);
+		us = d * profilefit_cost(pf, s, &own) / 1000;
+		sum_us += us;
+		for (int k = 0; fabs(d) >= GROWS_MIN && k < EXPLAIN_TOP; k++) {
+			if (k < n && fabs(us) <= fabs(top_us[k]))
+				continue;
+			for (int m = (n < EXPLAIN_TOP ? n : EXPLAIN_TOP - 1); m > k; m--) {
+				top[m] = top[m - 1];
+				top_us[m] = top_us[m - 1];
+			}
+			top[k] = i;
+			top_us[k] = us;
+			n += n < EXPLAIN_TOP;
+			break;
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		char name[NAME_MAX_SHOWN];
+		const char *c = pf->lines[top[k]].counter;
+
+		sanitize_markdown(name, sizeof(name), sys_name(c));
+		fprintf(f, "%s%s(2) %+.4g (%+.4g µs)", k > 0 ? ", " : "", name,
+			value_of(pf, a, c, slope) - value_of(pf, b, c, slope), top_us[k]);
+	}
+	for (size_t i = 0; i < sizeof(OTHER_COUNTERS) / sizeof(OTHER_COUNTERS[0]); i++) {
+		double d = value_of(pf, a, OTHER_COUNTERS[i], slope) -
+			   value_of(pf, b, OTHER_COUNTERS[i], slope);
+
+		if (fabs(d) >= GROWS_MIN)
+			fprintf(f, "%s%s %+.4g", n++ > 0 ? ", " : "", OTHER_COUNTERS[i], d);
+	}
+	if (n == 0)
+		fprintf(f, "no counter differs by %g or more", GROWS_MIN);
+	fprintf(f, " (per %s)", slope ? unit : "run");
+	return sum_us;
+}
+
+/* The time of subject s (ms), its slope or intercept; NAN when not given. */
+static double time_of(const struct profilefit_time *times, size_t n, const char *s, bool slope)
+{
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(times[k].subject, s) == 0)
+			return slope ? times[k].slope_ms : times[k].intercept_ms;
+	return NAN;
+}
+
+/* One row of the claims' explanation: check's claim, its time difference dt (µs), the counters. */
+static void explain_row(const struct profilefit *pf, const struct claims_check *check, double dt,
+			const char *unit, FILE *f)
+{
+	const struct claim *c = check->claim;
+	bool slope = c->quantity != CLAIMS_RAW_PCT;
+	char a[NAME_MAX_SHOWN], b[NAME_MAX_SHOWN], id[NAME_MAX_SHOWN], host[NAME_MAX_SHOWN];
+	char *cell = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&cell, &len);
+	double sum;
+
+	if (m == NULL)
+		return;
+	/* The counters first, into a cell: their sum is printed before them. */
+	sum = explain_calls(pf, c->subject, c->versus, slope, unit, m);
+	fclose(m);
+	sanitize_markdown(id, sizeof(id), c->id);
+	sanitize_markdown(a, sizeof(a), c->subject);
+	sanitize_markdown(b, sizeof(b), c->versus);
+	sanitize_markdown(host, sizeof(host), check->host != NULL ? check->host : "-");
+	fprintf(f, "| %s%s%s | %s − %s, %s | %+.4g µs | %+.4g µs", id,
+		strcmp(host, "-") != 0 ? " on " : "", strcmp(host, "-") != 0 ? host : "", a, b,
+		slope ? "slope" : "intercept", dt, sum);
+	if (isfinite(dt) && fabs(dt) > 0)
+		fprintf(f, " (%.0f %%)", 100 * sum / dt);
+	fprintf(f, " | %s |\n", cell != NULL ? cell : "");
+	free(cell);
+}
+
+void profilefit_explain_claims(const struct profilefit *pf, const struct claims_check *checks,
+			       size_t n_checks, const struct profilefit_time *times, size_t n_times,
+			       FILE *f)
+{
+	const char *unit = fitreport_unit(pf->axis);
+	bool any = false;
+
+	for (size_t i = 0; i < n_checks; i++) {
+		const struct claim *c = checks[i].claim;
+		bool slope = c->quantity != CLAIMS_RAW_PCT;
+
+		if (checks[i].verdict == CLAIMS_NOT_MEASURED ||
+		    profilefit_find(pf, c->subject, "calls") == NULL ||
+		    profilefit_find(pf, c->versus, "calls") == NULL)
+			continue;
+		if (!any)
+			fprintf(
+			    f,
+			    "## The claims, explained by the profiles\n\n"
+			    "For each claim checked above whose two subjects were profiled: the "
+			    "difference of their fitted counters (the first minus the second; per "
+			    "%s for a slope or a crossover, per run for raw cost), the system "
+			    "calls "
+			    "whose difference weighs most at this host's prices "
+			    "(profile-costs.tsv), and what all the counted calls' differences add "
+			    "up to against the measured difference of time.\n\n"
+			    "| claim | compared | measured difference | counted calls | the "
+			    "counters that differ most |\n|---|---|---:|---:|---|\n",
+			    unit);
+		any = true;
+		explain_row(pf, &checks[i],
+			    1000 * (time_of(times, n_times, c->subject, slope) -
+				    time_of(times, n_times, c->versus, slope)),
+			    unit, f);
+	}
+	if (any)
+		fputs(
+		    "\nA share far below 100 % says the difference is spent in user space "
+		    "(parsing, matching, allocating), not in the calls counted; the kernel's time "
+		    "is only part of a call's price.\n\n",
+		    f);
 }

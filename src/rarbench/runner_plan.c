@@ -281,7 +281,15 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 		fputs("; env PATH, LANG=C", out);
 	}
 	fputs(" and the bench user's HOME, USER, LOGNAME, SHELL (nothing inherited)\n", out);
-	if (m->profile)
+	if (m->profile && m->profile_budget_pct > 0)
+		fprintf(
+		    out,
+		    "Profile: after the timed steps, each subject traced once per point by "
+		    "strace while that costs at most %u %% of the timed runs' time "
+		    "(profile_budget), and run once more for its rusage (doc/profile.md; not in "
+		    "the estimate)\n",
+		    m->profile_budget_pct);
+	else if (m->profile)
 		fputs(
 		    "Profile: after the timed steps, each subject traced once per point by strace "
 		    "and run once more for its rusage (doc/profile.md; not in the estimate)\n",

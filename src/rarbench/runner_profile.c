@@ -13,6 +13,11 @@
  * faults and peak RSS of the traced run would include strace's). The
  * policies deny again, and point-N.json is written whole (temp + rename):
  * it is the pass's journal, so --resume traces only what is missing.
+ * The pass has a budget (the manifest's profile_budget, a share of the
+ * time the timed runs took): a subject whose traced run at a point is
+ * predicted to overrun it (profilebudget) gets only its untraced run there,
+ * and its profile says "skipped" and why: dosr-json 3.3.4 makes 3.5 million
+ * read(2) at 10 000 tasks, 200 s traced against 16 s timed.
  * runner_output reads the files back into results.json and profile.tsv.
  */
 #include "runner.h"
@@ -26,6 +31,8 @@
 
 #include "atomicfile.h"
 #include "fileio.h"
+#include "journal.h"
+#include "profilebudget.h"
 #include "sanitize.h"
 #include "straceprof.h"
 #include "syscost.h"
@@ -128,22 +135,40 @@ static void first_stderr_line(int fd, char *buf, size_t len)
 	sanitize_text(buf, len, raw, end);
 }
 
+/* The untraced run of s at this point, its wait4 counters into o's "rusage". 0 or -1. */
+static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us, struct errbuf *eb)
+{
+	cJSON *ru;
+
+	if (proc_run(s->cmd, us, eb) < 0)
+		return -1;
+	if (us->stopped)
+		return errbuf_set(eb, "interrupted");
+	ru = cJSON_AddObjectToObject(o, "rusage");
+	add_count(ru, "minflt", us->ru.minflt);
+	add_count(ru, "majflt", us->ru.majflt);
+	add_count(ru, "maxrss_kib", us->ru.maxrss_kib);
+	add_count(ru, "inblock", us->ru.inblock);
+	add_count(ru, "nvcsw", us->ru.nvcsw);
+	return 0;
+}
+
 /*
- * One subject at one point: the traced run, then the untraced one. Fills o;
+ * One subject at one point: the traced run (into *tsp), then the untraced one (*usp). Fills o;
  * a subject that cannot be traced, or exits otherwise when traced, gets a
  * "status" saying so (its timing stands). -1 only when the run must stop
  * (interrupted, out of memory, a spawn failure of the untraced run).
  */
 static int profile_subject(struct runner *r, struct runner_subject *s, const struct sweep_point *pt,
-			   const char *trace, cJSON *o, struct errbuf *eb)
+			   const char *trace, cJSON *o, struct proc_sample *tsp,
+			   struct proc_sample *usp, struct errbuf *eb)
 {
 	struct proc_cmd *cmd = NULL;
-	struct proc_sample ts, us;
+	struct proc_sample ts = {0}, us = {0};
 	struct straceprof p;
 	struct errbuf peb = {{0}};
 	char why[PROFILE_STDERR_SHOWN + 1] = "";
 	const char *status = "ok";
-	cJSON *ru;
 	int rc = -1;
 
 	straceprof_init(&p);
@@ -188,20 +213,63 @@ static int profile_subject(struct runner *r, struct runner_subject *s, const str
 	add_count(o, "policy_bytes", policy_bytes(s));
 	if (strcmp(status, "untraceable") != 0)
 		straceprof_json(&p, o);
-	if (proc_run(s->cmd, &us, eb) < 0)
+	if (rusage_run(s, o, &us, eb) < 0)
 		goto out;
-	ru = cJSON_AddObjectToObject(o, "rusage");
-	add_count(ru, "minflt", us.ru.minflt);
-	add_count(ru, "majflt", us.ru.majflt);
-	add_count(ru, "maxrss_kib", us.ru.maxrss_kib);
-	add_count(ru, "inblock", us.ru.inblock);
-	add_count(ru, "nvcsw", us.ru.nvcsw);
+	*tsp = ts;
+	*usp = us;
 	rc = 0;
 out:
 	unlink(trace);
 	proc_cmd_free(cmd);
 	straceprof_clear(&p);
 	return rc;
+}
+
+/* The number at o.key, or 0 when it has none. */
+static uint64_t count_of(const cJSON *o, const char *key)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(j) && j->valuedouble > 0 ? (uint64_t)j->valuedouble : 0;
+}
+
+/*
+ * Subject i (s) at pt within budget b: traced when its prediction fits what
+ * is left, else only its untraced run, with "skipped" and the reason. What
+ * the profile took is recorded in o ("profile_ns") and spent. 0 or -1.
+ */
+static int budgeted_subject(struct runner *r, struct profilebudget *b, size_t i,
+			    struct runner_subject *s, const struct sweep_point *pt,
+			    const char *trace, cJSON *o, struct errbuf *eb)
+{
+	struct proc_sample ts = {0}, us = {0};
+	uint64_t bytes = policy_bytes(s);
+	double predicted, left = b->limit_ns - b->spent_ns;
+	char why[200];
+
+	if (!profilebudget_allows(b, i, bytes, &predicted)) {
+		snprintf(why, sizeof(why),
+			 "not traced: predicted %.1f s, %.1f s left of the profile budget (%u %% "
+			 "of %.1f s of timed runs)",
+			 predicted / 1e9, left > 0 ? left / 1e9 : 0.0, r->m->profile_budget_pct,
+			 b->limit_ns * 100.0 / r->m->profile_budget_pct / 1e9);
+		cJSON_AddStringToObject(o, "status", "skipped");
+		cJSON_AddStringToObject(o, "message", why);
+		add_count(o, "policy_bytes", bytes);
+		if (rusage_run(s, o, &us, eb) < 0)
+			return -1;
+		add_count(o, "profile_ns", us.wall_ns);
+		profilebudget_spend(b, us.wall_ns);
+		return 0;
+	}
+	if (profile_subject(r, s, pt, trace, o, &ts, &us, eb) < 0)
+		return -1;
+	add_count(o, "profile_ns", ts.wall_ns + us.wall_ns);
+	if (count_of(o, "calls") > 0)
+		profilebudget_record(b, i, bytes, count_of(o, "calls"), ts.wall_ns + us.wall_ns);
+	else
+		profilebudget_spend(b, ts.wall_ns + us.wall_ns);
+	return 0;
 }
 
 /* Writes doc to OUT/profile/point-N.json whole. 0 or -1. */
@@ -228,8 +296,10 @@ out:
 	return rc;
 }
 
-/* Profiles every active subject at pt, policies granting throughout. 0, RUNNER_TIMEOUT, -1. */
-static int profile_point(struct runner *r, const struct sweep_point *pt, struct errbuf *eb)
+/* Profiles every active subject at pt within b, policies granting throughout. 0, RUNNER_TIMEOUT,
+ * -1. */
+static int profile_point(struct runner *r, struct profilebudget *b, const struct sweep_point *pt,
+			 struct errbuf *eb)
 {
 	char trace[PATH_MAX];
 	cJSON *doc = cJSON_CreateObject(), *subjects;
@@ -258,7 +328,7 @@ static int profile_point(struct runner *r, const struct sweep_point *pt, struct 
 		if (s->skip_reason != NULL)
 			continue;
 		o = cJSON_AddObjectToObject(subjects, s->ms->id);
-		if (o == NULL || profile_subject(r, s, pt, trace, o, eb) < 0) {
+		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, eb) < 0) {
 			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
 				      s->ms->id);
 			rc = -1;
@@ -304,29 +374,70 @@ static int write_costs(struct runner *r, struct errbuf *eb)
 	return atomicfile_rename(af, eb);
 }
 
-int runner_profile_pass(struct runner *r, struct errbuf *eb)
+/* The wall time of every timed run the journal holds, summed (the budget's base). 0 or -1. */
+static int timed_runs_ns(struct runner *r, uint64_t *ns, struct errbuf *eb)
 {
-	char dir[PATH_MAX], path[PATH_MAX], name[64];
+	struct journal_contents c;
+	char path[PATH_MAX];
+
+	*ns = 0;
+	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	if (journal_read(path, &c, eb) < 0)
+		return -1;
+	for (size_t p = 0; p < c.npoints; p++)
+		for (size_t k = 0; k < c.points[p].nsubjects; k++) {
+			const struct measure_result *m = &c.points[p].subjects[k].result;
+
+			for (size_t i = 0; i < m->n; i++)
+				*ns += m->wall_ns[i];
+		}
+	journal_contents_clear(&c);
+	return 0;
+}
+
+/* What an earlier invocation's point (--resume) traced and spent, into b. */
+static void budget_resumed(struct runner *r, struct profilebudget *b, const cJSON *doc)
+{
+	const cJSON *subjects = cJSON_GetObjectItemCaseSensitive(doc, "subjects");
+
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		const cJSON *o = cJSON_GetObjectItemCaseSensitive(subjects, r->subjects[i].ms->id);
+		uint64_t calls = count_of(o, "calls"), ns = count_of(o, "profile_ns");
+
+		if (calls > 0)
+			profilebudget_record(b, i, count_of(o, "policy_bytes"), calls, ns);
+		else
+			profilebudget_spend(b, ns);
+	}
+}
+
+/* Profiles every point not yet profiled, in sweep order, within b. 0 or -1. */
+static int profile_points(struct runner *r, struct profilebudget *b, struct errbuf *eb)
+{
+	char path[PATH_MAX], name[64];
 	size_t n = sweep_count(r->sweep);
 	struct stat st;
 
-	if (!r->m->profile)
-		return 0;
-	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, PROFILE_DIR) < 0)
-		return errbuf_set(eb, "%s: path too long", r->cfg.out);
-	if (fileio_mkdirs(dir, eb) < 0 || write_costs(r, eb) < 0)
-		return -1;
 	for (size_t i = 0; i < n; i++) {
 		int rc;
 
 		snprintf(name, sizeof(name), "point-%zu.json", i + 1);
 		if (profile_path(r->cfg.out, name, path, sizeof(path), eb) < 0)
 			return -1;
-		if (stat(path, &st) == 0)
-			continue; /* traced by an earlier invocation (--resume) */
+		if (stat(path, &st) == 0) {
+			/* Traced by an earlier invocation (--resume): what it spent counts. */
+			cJSON *doc = runner_profile_read(r->cfg.out, i, eb);
+
+			if (doc == NULL && eb->msg[0] != '\0')
+				return -1;
+			budget_resumed(r, b, doc);
+			cJSON_Delete(doc);
+			continue;
+		}
 		if (r->stop != NULL && *r->stop)
 			return errbuf_set(eb, "interrupted");
-		rc = profile_point(r, sweep_at(r->sweep, i), eb);
+		rc = profile_point(r, b, sweep_at(r->sweep, i), eb);
 		if (rc == RUNNER_TIMEOUT) {
 			r->failed_points++;
 			continue;
@@ -335,6 +446,26 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 			return -1;
 	}
 	return 0;
+}
+
+int runner_profile_pass(struct runner *r, struct errbuf *eb)
+{
+	struct profilebudget b;
+	char dir[PATH_MAX];
+	uint64_t timed_ns;
+	int rc;
+
+	if (!r->m->profile)
+		return 0;
+	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, PROFILE_DIR) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	if (fileio_mkdirs(dir, eb) < 0 || write_costs(r, eb) < 0 ||
+	    timed_runs_ns(r, &timed_ns, eb) < 0 ||
+	    profilebudget_init(&b, r->nsubjects, r->m->profile_budget_pct, timed_ns, eb) < 0)
+		return -1;
+	rc = profile_points(r, &b, eb);
+	profilebudget_clear(&b);
+	return rc;
 }
 
 cJSON *runner_profile_read(const char *out, size_t index, struct errbuf *eb)

@@ -271,6 +271,9 @@ static void print_more(FILE *f, const void *arg)
 	if (m->profile->pf != NULL)
 		profilefit_print_markdown(m->profile->pf, m->profile->times, m->profile->n_times,
 					  f);
+	if (m->profile->pf != NULL && m->claims != NULL)
+		profilefit_explain_claims(m->profile->pf, m->claims->checks, m->claims->n,
+					  m->profile->times, m->profile->n_times, f);
 }
 
 /* "median", "mean", or for rarbench's estimate its estimator: "median estimate". */

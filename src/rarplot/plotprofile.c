@@ -93,6 +93,11 @@ static int add_profile(struct profilefit *pf, const struct sample *sm, const cJS
 		rc = 0;
 		goto out;
 	}
+	if (strcmp(st->valuestring, "skipped") == 0) {
+		/* Not traced (the pass's budget): nothing to fit, only where the counts stop. */
+		rc = profilefit_add_untraced(pf, sm->subject, sm->x, eb);
+		goto out;
+	}
 	for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(prof, totals[i]);
 

@@ -285,39 +285,23 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 
 static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	static const char *const keys[] = {"name",
-					   "description",
-					   "subjects",
-					   "axes",
-					   "match",
-					   "command",
-					   "bench_user",
-					   "warmup",
-					   "min_runs",
-					   "max_runs",
-					   "min_time_s",
-					   "order",
-					   "seed",
-					   "repetitions",
-					   "sudoers_layout",
-					   "seed_compat",
-					   "rounds",
-					   "max_policy_bytes",
-					   "precision",
-					   "precision_baseline",
-					   "estimator",
-					   "contention_limit",
-					   "contended",
-					   "remeasure",
-					   "run_timeout_s",
-					   "unsafe_command",
-					   "limits",
-					   "env",
-					   "umask",
-					   "cwd",
-					   "cpus",
-					   "profile",
-					   NULL};
+	static const char *const keys[] = {"name",           "description",
+					   "subjects",       "axes",
+					   "match",          "command",
+					   "bench_user",     "warmup",
+					   "min_runs",       "max_runs",
+					   "min_time_s",     "order",
+					   "seed",           "repetitions",
+					   "sudoers_layout", "seed_compat",
+					   "rounds",         "max_policy_bytes",
+					   "precision",      "precision_baseline",
+					   "estimator",      "contention_limit",
+					   "contended",      "remeasure",
+					   "run_timeout_s",  "unsafe_command",
+					   "limits",         "env",
+					   "umask",          "cwd",
+					   "cpus",           "profile",
+					   "profile_budget", NULL};
 	const cJSON *j;
 	uint64_t v;
 	int e, bad = 0;
@@ -385,6 +369,9 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 		bad = manifest_fail(c, "$.profile", "expected a boolean, got %s",
 				    manifest_type_name(j));
 	m->profile = j != NULL && cJSON_IsTrue(j);
+	v = MANIFEST_PROFILE_BUDGET_DEFAULT_PCT;
+	bad |= manifest_get_uint(c, root, "$", "profile_budget", 0, 1000, &v);
+	m->profile_budget_pct = (uint32_t)v;
 
 	v = m->warmup;
 	bad |= manifest_get_uint(c, root, "$", "warmup", 0, 1e6, &v);

@@ -51,6 +51,8 @@
 /* A step with more contended runs than this fraction is flagged (and measured again). */
 #define MANIFEST_DEFAULT_CONTENTION_LIMIT 0.9
 /* A measured run (and a grant check) still going after run_timeout_s is killed with its group. */
+/* The profile pass's share of the timed runs' time, by default (issue 18: at most 15 %). */
+#define MANIFEST_PROFILE_BUDGET_DEFAULT_PCT 15
 #define MANIFEST_RUN_TIMEOUT_DEFAULT_S 60u
 #define MANIFEST_RUN_TIMEOUT_MAX_S 3600u
 /* Precision mode walks at most this many rounds (planned and extra): a bound on the journal. */
@@ -229,6 +231,13 @@ struct manifest {
 	 * experiments set it.
 	 */
 	bool profile;
+	/*
+	 * What the profile pass may cost, in percent of the time the timed runs
+	 * took (their wall times summed): a subject whose traced run at a point is
+	 * predicted to overrun what is left is not traced there, and its result
+	 * says so. 0: no budget, every point traced whatever it costs.
+	 */
+	uint32_t profile_budget_pct;
 	char *text; /* the file verbatim (NUL-terminated copy) */
 	size_t text_len;
 };

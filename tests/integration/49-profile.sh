@@ -25,7 +25,7 @@ cat >"$work/p.json" <<JSON
   {"id": "sr-json-4.0.3", "format": "rar-json", "rar_version": "4.0.3",
    "program": "{prefix}/bin/dosr-4.0.3-json", "policy": "{prefix}/etc/rootasrole-4.0.3-json.json"}],
  "axes": {"nb_tasks": [10, 40, 160]}, "bench_user": "$user", "warmup": 0, "min_runs": 2,
- "max_runs": 2, "min_time_s": 0, "limits": {"nofile": 512}, "profile": true}
+ "max_runs": 2, "min_time_s": 0, "limits": {"nofile": 512}, "profile": true, "profile_budget": 0}
 JSON
 "$rarbench" --manifest "$work/p.json" --prefix "$prefix" --wait --out "$work/p" --progress none \
 	2>"$work/p.err"
@@ -72,6 +72,24 @@ check "the report says 4.0.3 closes every possible descriptor" \
 check "the report finds every count identical (one profile per point)" \
 	grep -q "Every system call count, byte count, file and program count is identical" "$work/plot/report.md"
 
+# A budget of 1 % of two runs a point: each subject's first point is traced, the others are
+# predicted to overrun it and run untraced only, saying so; rarplot fits what was traced.
+jq '.profile_budget = 1' "$work/p.json" >"$work/budget.json"
+"$rarbench" --manifest "$work/budget.json" --prefix "$prefix" --wait --out "$work/budget" \
+	--progress none 2>"$work/budget.err"
+rc=$?
+bres=$work/budget/results.json
+check "a budget of 1 %: exit 0, each subject traced at its first point only" \
+	jq -e '[.results[] | select(.parameters.nb_tasks == "10") | .profile.status == "ok"] | all and length == 2' "$bres"
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/budget.err"
+check "the other points: status skipped, the reason, the policy's bytes and the untraced run's rusage" \
+	jq -e '[.results[] | select(.parameters.nb_tasks != "10") | .profile
+		| .status == "skipped" and (.message | test("^not traced: predicted [0-9.]+ s, [0-9.]+ s left of the profile budget \\(1 % of [0-9.]+ s of timed runs\\)$"))
+		and .policy_bytes > 0 and .rusage.maxrss_kib > 0 and (has("syscalls") | not)] | all and length == 4' "$bres"
+"$rarplot" --format none -o "$work/bplot" "$bres" >/dev/null 2>"$work/bplot.err"
+check "the report says where each subject was not traced" \
+	grep -q "Not traced at 2 point(s) from nb_tasks = 40: tracing them was predicted to overrun" "$work/bplot/report.md"
+
 # --resume profiles the missing point only, and counts the same.
 mv "$work/p/profile/point-2.json" "$work/point-2.before"
 "$rarbench" --manifest "$work/p.json" --prefix "$prefix" --wait --out "$work/p" --resume --progress none \
@@ -84,8 +102,8 @@ check "--resume after a lost profile exits 0 and profiles that point again" \
 # an entry per parent process it has seen, and polls its child (wait4, non-blocking reads): its
 # writes, reads and waits vary run to run (doc/profile.md); its closes and the files it opens do not.
 check "3.3.4's system calls, bytes, files and programs are the same as before" \
-	sh -c "jq -S '.subjects[\"sr-json\"] | del(.rusage)' '$work/point-2.before' >'$work/a' &&
-		jq -S '.subjects[\"sr-json\"] | del(.rusage)' '$work/p/profile/point-2.json' >'$work/b' && cmp -s '$work/a' '$work/b'"
+	sh -c "jq -S '.subjects[\"sr-json\"] | del(.rusage, .profile_ns)' '$work/point-2.before' >'$work/a' &&
+		jq -S '.subjects[\"sr-json\"] | del(.rusage, .profile_ns)' '$work/p/profile/point-2.json' >'$work/b' && cmp -s '$work/a' '$work/b'"
 check "4.0.3's close(2) and the files it opens are the same as before" \
 	sh -c "jq -S '.subjects[\"sr-json-4.0.3\"] | [.syscalls.close, .files]' '$work/point-2.before' >'$work/a' &&
 		jq -S '.subjects[\"sr-json-4.0.3\"] | [.syscalls.close, .files]' '$work/p/profile/point-2.json' >'$work/b' && cmp -s '$work/a' '$work/b'"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The published results (doc/results/*/*/) say only what their own results.json says: rarplot run
-# again on each results.json gives the same fits.tsv (and claims.tsv), and an independent least
+# again on each results.json gives the same fits.tsv (and claims.tsv, profile-fits.tsv), and an independent least
 # squares (Debian's numpy, tests/lib/check_fit.py) agrees with every fit to 1e-6.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -26,6 +26,9 @@ for d in doc/results/*/*/; do
 	check "$name: rarplot on its results.json exits 0" [ $? -eq 0 ] || cat "$T/$n.err"
 	check "$name: the same fits.tsv" cmp -s "$d/fits.tsv" "$T/$n/fits.tsv"
 	[ -f "$d/claims.tsv" ] && check "$name: the same claims.tsv" cmp -s "$d/claims.tsv" "$T/$n/claims.tsv"
+	[ -f "$d/profile-fits.tsv" ] &&
+		check "$name: the same profile-fits.tsv (its counters fitted from its own results.json)" \
+			cmp -s "$d/profile-fits.tsv" "$T/$n/profile-fits.tsv"
 	# shellcheck disable=SC2086 # extra inputs, one word each
 	check "$name: numpy's least squares agrees with every fit to 1e-6" \
 		/usr/bin/python3 tests/lib/check_fit.py "$d/fits.tsv" "$axis" "$d/results.json" $extra

@@ -632,10 +632,25 @@ static void test_command_safety_and_timeout(void)
 		CHECK_INT_EQ(m->run_timeout_ms, 5000);
 	}
 	manifest_free(m);
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"profile_budget\":1001," GOOD_SUBJECTS "}",
+	    "$.profile_budget");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"profile_budget\":-1," GOOD_SUBJECTS "}",
+	    "$.profile_budget");
 	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", &eb);
 	CHECK(m != NULL);
-	if (m != NULL)
+	if (m != NULL) {
 		CHECK_INT_EQ(m->run_timeout_ms, MANIFEST_RUN_TIMEOUT_DEFAULT_S * 1000);
+		CHECK_INT_EQ(m->profile_budget_pct, MANIFEST_PROFILE_BUDGET_DEFAULT_PCT);
+	}
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"profile\":true,\"profile_budget\":"
+		  "0," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL);
+	if (m != NULL)
+		CHECK_INT_EQ(m->profile_budget_pct, 0);
 	manifest_free(m);
 	CHECK(manifest_command_is_safe("/usr/bin/true"));
 	CHECK(manifest_command_is_safe("/bin/id"));
