@@ -1,0 +1,41 @@
+#!/bin/sh
+# Runs one manifest for publication and draws it: tools/publish-results.sh MANIFEST DIR [RARPLOT-OPTION...]
+#
+# The sweep runs as root in a private mount namespace whose PREFIX/etc is a private copy, so
+# that tests or other sweeps started meanwhile cannot rewrite the policies it measures; rarbench
+# still takes the prefix's lock (--wait). DIR (new, under doc/results/ for a published run)
+# receives what a reader needs to check every number again and nothing a script can remake from
+# it: the run's results.json and results.tsv, its profile.tsv and profile-costs.tsv (rarplot
+# reads them beside results.json), rarbench's messages (rarbench.out: the profile pass's cost
+# against the timed steps' is its last line), and rarplot's fits, figures and report
+# (rarplot.out). The sweep's own directory (journal, per-point files) is kept in
+# results/publish/NAME until the next run of the same manifest.
+set -eu
+cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || {
+	echo "usage: tools/publish-results.sh MANIFEST DIR [RARPLOT-OPTION...]" >&2
+	exit 2
+}
+manifest=$1 dir=$2
+shift 2
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+[ -f "$manifest" ] || { echo "publish-results: $manifest: no such manifest" >&2; exit 2; }
+[ ! -e "$dir" ] || { echo "publish-results: $dir exists: publish into a new directory" >&2; exit 2; }
+[ "$(id -u)" -eq 0 ] || { echo "publish-results: run as root (a private mount namespace)" >&2; exit 2; }
+name=$(basename "$manifest" .json)
+out=results/publish/$name
+rm -rf "$out"
+mkdir -p results/publish "$dir"
+etc=$(mktemp -d /tmp/rarperf-publish-etc.XXXXXX)
+trap 'rm -rf "$etc"' EXIT INT TERM
+cp -a "$prefix/etc/." "$etc/"
+# The namespace ends with rarbench: the bind mount never shows outside it.
+unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" "$2/etc" && shift 2 && exec "$@"' \
+	sh "$etc" "$prefix" bin/rarbench --manifest "$manifest" --prefix "$prefix" --wait \
+	--out "$out" --progress none 2>"$dir/rarbench.out"
+for f in results.json results.tsv profile.tsv profile-costs.tsv; do
+	[ ! -f "$out/$f" ] || cp "$out/$f" "$dir/$f"
+done
+bin/rarplot -o "$dir" --format png,svg "$@" "$dir/results.json" >"$dir/rarplot.out" 2>&1
+tail -n 2 "$dir/rarbench.out"
+echo "publish-results: $dir: results.json, report.md and the figures"
