@@ -7,7 +7,7 @@
 # receives what a reader needs to check every number again and nothing a script can remake from
 # it: the run's results.json and results.tsv, its profile.tsv and profile-costs.tsv (rarplot
 # reads them beside results.json), rarbench's messages (rarbench.out: the profile pass's cost
-# against the timed steps' is its last line), and rarplot's fits, figures and report
+# against the timed steps' is one of its last lines), and rarplot's fits, figures and report
 # (rarplot.out). The sweep's own directory (journal, per-point files) is kept in
 # results/publish/NAME until the next run of the same manifest.
 set -eu
