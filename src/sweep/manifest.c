@@ -317,6 +317,7 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 					   "cwd",
 					   "cpus",
 					   "profile",
+					   "reference",
 					   NULL};
 	const cJSON *j;
 	uint64_t v;
