@@ -18,7 +18,9 @@
 #   CMP_TOOLS       which tools, in order (default "precision fixed")
 #   CMP_TASKS_MAX   largest nb_tasks (default 10000)
 #   CMP_KEEP        keep the raw results in this directory (default: a temporary one, removed)
-#   CMP_EXTRA       extra manifest keys for the precision sweeps, e.g. '"precision": 0.005'
+#   CMP_EXTRA       extra manifest keys for the precision sweeps, e.g. '"precision": 0.005' or
+#                   '"reference": true' (the calibration workload, doc/precision.md)
+#   CMP_FIXED_EXTRA extra manifest keys for the fixed procedure's sweeps
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
@@ -61,7 +63,7 @@ JSON
 cat >"$work/fixed.json" <<JSON
 {"name": "comparison-fixed", "description": "seed-tasks, sudo and CBOR, the fixed procedure",
  $common, "warmup": 100, "min_runs": 100, "max_runs": 100, "min_time_s": 0,
- "order": "interleaved", "rounds": 10}
+ "order": "interleaved", "rounds": 10${CMP_FIXED_EXTRA:+, $CMP_FIXED_EXTRA}}
 JSON
 
 private() {

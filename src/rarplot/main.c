@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "fitreport.h"
 #include "labgroups.h"
+#include "normfig.h"
 #include "plotfig.h"
 #include "plotprofile.h"
 #include "plotrun.h"
@@ -451,6 +452,18 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/fits.tsv", cfg.out_dir);
 	if (fitreport_write_tsv(rep, path, &eb) != 0)
 		goto fail;
+	if (res->n_refs > 0) {
+		struct normfig_opts no = {(const char *const *)cfg.inputs,
+					  cfg.n_inputs,
+					  cfg.axis,
+					  cfg.stat,
+					  cfg.baseline,
+					  cfg.use_weights};
+		bool wrote;
+
+		if (normfig_write(&no, &env, &drawn, &wrote, &eb) != 0)
+			goto fail;
+	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.inputs = (const char *const *)cfg.inputs;
 	ctx.n_inputs = cfg.n_inputs;
