@@ -70,8 +70,8 @@ static void test_round_trip_and_widen(void)
 	CHECK(one.q[0].widened);
 	CHECK_INT_EQ((int)one.widened, 3);
 	CHECK(fabs(one.q[0].within.lo - 0.9 * exp(-1.959963984540054 * 0.01)) < 1e-12);
-	s = fit_t95(2) * sqrt(2 * 0.01 * 0.01 + 2 * back.rows[0].between_log_sd *
-							back.rows[0].between_log_sd);
+	s = fit_t95(2) *
+	    sqrt(2 * 0.01 * 0.01 + 2 * back.rows[0].between_log_sd * back.rows[0].between_log_sd);
 	CHECK(fabs(one.q[0].paired.lo - 0.9 * exp(-s)) < 1e-6);
 	CHECK(fabs(one.q[0].paired.hi - 0.9 * exp(s)) < 1e-6);
 	CHECK(one.q[0].verdict == VERDICT_NO_CHANGE);

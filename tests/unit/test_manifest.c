@@ -443,13 +443,12 @@ static void test_precision_baseline(void)
 /* reference: absent or false none; true the default units; a whole number that many. */
 static void test_reference(void)
 {
-	struct manifest *m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}",
-				   NULL);
+	struct manifest *m =
+	    parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", NULL);
 
 	CHECK(m != NULL && !m->reference && m->reference_units == 0);
 	manifest_free(m);
-	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":true," GOOD_SUBJECTS
-		  "}",
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":true," GOOD_SUBJECTS "}",
 		  NULL);
 	CHECK(m != NULL && m->reference && m->reference_units == MANIFEST_REFERENCE_UNITS_DEFAULT);
 	manifest_free(m);
@@ -460,9 +459,9 @@ static void test_reference(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":1.5," GOOD_SUBJECTS
 		     "}",
 		     "x.json: $.reference: 1.5 is not a whole number from 0 to 100000");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":\"yes\","
-		     GOOD_SUBJECTS "}",
-		     "x.json: $.reference: expected true, false or a number of work units");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":\"yes\"," GOOD_SUBJECTS "}",
+	    "x.json: $.reference: expected true, false or a number of work units");
 }
 
 /*

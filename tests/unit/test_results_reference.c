@@ -1,4 +1,5 @@
-/* test_results_reference: rarbench's "reference" read beside the results, and times in its units. */
+/* test_results_reference: rarbench's "reference" read beside the results, and times in its units.
+ */
 #include <math.h>
 #include <string.h>
 
