@@ -114,7 +114,7 @@ check "the reference: its own key, one result per point, every run of every roun
 		([.reference.results[] | (.times | length) == 30 and (.rarbench.round_estimates | length) == 3
 		  and (.parameters | has("subject") | not)] | all)' "$res")" = true ]
 check "the results hold the subjects only, hyperfine's keys unchanged; results.tsv has no reference" \
-	[ "$(jq '[.results[].parameters.subject] | unique == ["doas", "sudo"] and (.results | length) == 8' "$res")" = true ] &&
+	[ "$(jq '([.results[].parameters.subject] | unique) == ["doas", "sudo"] and (.results | length) == 8' "$res")" = true ] &&
 	! grep -q 'reference' "$work/c/results.tsv" && [ "$(wc -l <"$work/c/results.tsv")" -eq 9 ]
 "$rarplot" --format none -o "$work/plot-c" "$res" >"$work/out" 2>"$work/err"
 check "rarplot: fits in reference units beside fits.tsv (same columns, one row per subject)" \
