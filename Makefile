@@ -51,7 +51,7 @@ ALL_INCS := $(foreach l,$(LAYERS),-I$(call layer_dir,$(l)))
 ALL_LIBS = $(foreach l,$(LINK_ORDER),$(1)/lib$(l).a)
 
 PROGS := $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/main.c))))
-BINS := $(addprefix bin/,$(PROGS)) $(if $(wildcard confgen/main.c),bin/confgen)
+BINS := $(addprefix bin/,$(PROGS)) $(if $(wildcard confgen/main.c),bin/confgen) bin/rarref
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
 ASAN_TESTS := $(patsubst tests/unit/%.c,build-asan/tests/%,$(UNIT_SRCS))
@@ -97,6 +97,12 @@ bin/$(1): $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(call layer_libs,$
 	$$(CC) $$(CFLAGS) -o $$@ $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(call layer_libs,$(1),build) $$(LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
+
+# rarref: rarbench's calibration workload ("reference"), static so that its run is an exec and
+# its own work, no dynamic loader; rarbench finds it beside its own executable.
+bin/rarref: src/rarref/rarref.c
+	@mkdir -p bin
+	$(CC) -std=c11 $(WARN) -O2 -static -o $@ $<
 
 # --- tests -------------------------------------------------------------------
 build/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS)

@@ -18,7 +18,15 @@
 #   CMP_TOOLS       which tools, in order (default "precision fixed")
 #   CMP_TASKS_MAX   largest nb_tasks (default 10000)
 #   CMP_KEEP        keep the raw results in this directory (default: a temporary one, removed)
-#   CMP_EXTRA       extra manifest keys for the precision sweeps, e.g. '"precision": 0.005'
+#   CMP_EXTRA       extra manifest keys for the precision sweeps, e.g. '"precision": 0.005' or
+#                   '"reference": true' (the calibration workload, doc/precision.md)
+#   CMP_FIXED_EXTRA extra manifest keys for the fixed procedure's sweeps
+#   CMP_ANALYSE     1: measure nothing, analyse the sweeps already in CMP_KEEP
+# Then the coverage of the intervals for the next sweep (rarplot --compare --between): for each
+# ordered pair (sweep i, other sweep j) of one tool, the between-sweep variation is measured on
+# every sweep (all tools) but i and j, sweep i's paired intervals are widened with it, and the
+# pair counts as held when j's ratio lies inside ("leave two out": the variation never sees the
+# two sweeps it is tested on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
@@ -40,10 +48,14 @@ user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 if [ -n "${CMP_KEEP:-}" ]; then
 	work=$CMP_KEEP
 	mkdir -p "$work"
+elif [ "${CMP_ANALYSE:-0}" = 1 ]; then
+	echo "comparison: CMP_ANALYSE=1 needs CMP_KEEP" >&2
+	exit 2
 else
 	work=$(mktemp -d /tmp/rarperf-comparison-XXXXXX)
 	trap 'rm -rf "$work"' EXIT
 fi
+if [ "${CMP_ANALYSE:-0}" != 1 ]; then
 rm -rf "$work/etc"
 cp -a "$prefix/etc" "$work/etc"
 
@@ -61,7 +73,7 @@ JSON
 cat >"$work/fixed.json" <<JSON
 {"name": "comparison-fixed", "description": "seed-tasks, sudo and CBOR, the fixed procedure",
  $common, "warmup": 100, "min_runs": 100, "max_runs": 100, "min_time_s": 0,
- "order": "interleaved", "rounds": 10}
+ "order": "interleaved", "rounds": 10${CMP_FIXED_EXTRA:+, $CMP_FIXED_EXTRA}}
 JSON
 
 private() {
@@ -71,6 +83,7 @@ private() {
 now() { date +%s.%N; }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "$load_before" >"$work/load_before"
 for i in $(seq 1 "$repeats"); do
 	for tool in $tools; do
 		name=$tool-$i
@@ -92,6 +105,10 @@ for i in $(seq 1 "$repeats"); do
 	done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "$load_after" >"$work/load_after"
+fi
+load_before=$(cat "$work/load_before")
+load_after=$(cat "$work/load_after")
 
 # row TOOL METHOD QUANTITY: "v lo hi" per sweep, one line each.
 rows() {
@@ -130,5 +147,46 @@ for i in $(seq 1 "$repeats"); do
 	[ -f "$work/$tool-$i/results.json" ] || continue
 	jq -r --arg i "$i" --arg t "$tool" '[.results[].rarbench] | "\($t) sweep \($i): \(map(.rounds) | add) steps; \(map(select(.precision_met)) | length)/\(length) results met the target; \(map(.contended_runs) | add) of \(map(.runs_used + .contended_runs) | add) runs contended; highest load \(map(.load1) | max)"' \
 		"$work/$tool-$i/results.json"
+	done
+done
+
+# Coverage of the next-sweep intervals (leave two out, above).
+all=()
+for tool in $tools; do
+	for i in $(seq 1 "$repeats"); do all+=("$tool-$i"); done
+done
+echo
+echo "intervals for the next sweep (--between, leave two out over ${#all[@]} sweeps): sweep i's widened interval holds sweep j's ratio"
+printf '%-10s %-10s %-70s %s\n' tool ratio "values [95 % interval for the next sweep], one per (i, j)" held
+for tool in $tools; do
+	for q in slope intercept; do
+		held=0 pairs=0 list=""
+		for i in $(seq 1 "$repeats"); do
+			for j in $(seq 1 "$repeats"); do
+				[ "$i" != "$j" ] || continue
+				rest=()
+				for s in "${all[@]}"; do
+					[ "$s" = "$tool-$i" ] || [ "$s" = "$tool-$j" ] || rest+=("$work/$s/results.json")
+				done
+				bdir=$work/between-$tool-$i-$j
+				if [ ! -f "$bdir/between.tsv" ]; then
+					"$rarplot" --compare sudo:sr-cbor -o "$bdir" "${rest[@]}" >/dev/null 2>&1 ||
+						[ -f "$bdir/between.tsv" ] || { echo "comparison: between for $tool $i $j failed" >&2; exit 1; }
+				fi
+				wdir=$work/$tool-$i-w$j.cmp
+				rc=0
+				"$rarplot" --compare sudo:sr-cbor --between "$bdir/between.tsv" -o "$wdir" \
+					"$work/$tool-$i/results.json" >/dev/null 2>&1 || rc=$?
+				[ "$rc" -le 1 ] || { echo "comparison: --between on $tool-$i failed" >&2; exit 1; }
+				read -r lo hi < <(awk -F'\t' -v q="$q" '$1 == q && $2 == "paired" {print $4, $5}' "$wdir/comparison.tsv")
+				v=$(awk -F'\t' -v q="$q" '$1 == q && $2 == "paired" {print $3}' "$work/$tool-$j.cmp/comparison.tsv")
+				pairs=$((pairs + 1))
+				if awk -v v="$v" -v lo="$lo" -v hi="$hi" 'BEGIN {exit !(v >= lo && v <= hi)}'; then
+					held=$((held + 1))
+				fi
+				list="$list$(printf '[%.4f, %.4f] ' "$lo" "$hi")"
+			done
+		done
+		printf '%-10s %-10s %-70s %s\n' "$tool" "$q" "$list" "$held/$pairs"
 	done
 done

@@ -81,5 +81,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	one_host_each(out, len);
 	free(out);
+	/* the reference's results, written the same way: strict JSON, one host each */
+	out = NULL;
+	len = 0;
+	first = true;
+	f = open_memstream(&out, &len);
+	if (f == NULL)
+		return 0;
+	fputs("{\"results\":[", f);
+	if (hostresults_write_reference(f, path, "h\"1", "", &first, &eb) < 0)
+		__builtin_trap();
+	fputs("]}", f);
+	fclose(f);
+	if (jsonspan_check(out, len, &v, &eb) < 0)
+		__builtin_trap();
+	one_host_each(out, len);
+	free(out);
 	return 0;
 }

@@ -18,6 +18,9 @@
 #   logscale  1: log-log axes from the smallest to the largest size (default 0: linear from 0)
 #   xlabel  x axis label                                      (default 'nb_tasks')
 #   unit    unit of the slope in the legend                   (default 'task')
+#   yunit   unit of y and of the intercept                    (default 'ms'; rarplot's normalised
+#           figures: 'ref', reference runs)
+#   yunit_small  a thousandth of yunit, for the slope         (default 'µs'; normalised: 'mref')
 #   figure_title  the title above the plot                    (default: below)
 #   caption the line under the title: what the points, error bars and lines are (default none)
 # rarplot passes colors, points and dashes from src/fit/plotstyle.c, the one table of the looks
@@ -38,6 +41,8 @@ if (!exists("dashes")) dashes = ''
 if (!exists("out")) out = 'perf_tasks.png'
 if (!exists("term")) term = 'pngcairo'
 if (!exists("stat")) stat = 'median'
+if (!exists("yunit")) yunit = 'ms'
+if (!exists("yunit_small")) yunit_small = 'µs'
 if (!exists("band")) band = 0
 if (!exists("logscale")) logscale = 0
 if (!exists("xlabel")) xlabel = 'nb_tasks'
@@ -101,15 +106,15 @@ do for [i=1:n] {
 }
 # One legend entry per series: its point and line, the fitted intercept and slope.
 # (A standard error below 1e-12 of its slope is rounding noise of an exact fit: shown as 0.)
-legend(i) = sprintf('%s — %#.3g ms + %.4g ± %.2g µs/%s', word(titles, i), A[i], 1000*B[i], \
-	(abs(BE[i]) <= 1e-12 * abs(B[i]) ? 0 : 1000*BE[i]), unit)
+legend(i) = sprintf('%s — %#.3g %s + %.4g ± %.2g %s/%s', word(titles, i), A[i], yunit, 1000*B[i], \
+	(abs(BE[i]) <= 1e-12 * abs(B[i]) ? 0 : 1000*BE[i]), yunit_small, unit)
 
 # The caption on two lines (points and bars; lines): one would run past a 1000-pixel figure.
 cap_cut = strstrt(caption, '; lines:')
 cap = cap_cut > 0 ? caption[1:cap_cut-1]."\n".caption[cap_cut+2:] : caption
 set title figure_title.(caption ne '' ? "\n".cap : '') noenhanced
 set xlabel xlabel noenhanced
-set ylabel sprintf('wall time per command, %s (ms)', stat) noenhanced
+set ylabel sprintf('wall time per command, %s (%s)', stat, yunit) noenhanced
 set key outside below center box noenhanced spacing 1.2 width 1
 set grid
 set samples 400

@@ -34,7 +34,9 @@ struct compare_opts {
 struct compare_quantity {
 	char name[COMPARE_NAME_MAX]; /* "intercept", "slope", "time at 10000 tasks" */
 	struct paired_ratio paired, unpaired;
-	enum verdict_kind verdict; /* on paired when the comparison is paired, else unpaired */
+	enum verdict_kind verdict;  /* on paired when the comparison is paired, else unpaired */
+	bool widened;               /* paired is the interval for the next sweep (between.h) */
+	struct paired_ratio within; /* with widened: the paired interval within the sweep */
 };
 
 struct compare_outcome {
@@ -50,6 +52,8 @@ struct compare_outcome {
 	char notes[COMPARE_NOTES_MAX][COMPARE_NOTE_LEN]; /* why a figure is unreliable */
 	size_t n_notes;
 	bool regressed, improved;
+	size_t widened; /* > 0: some intervals widened with the between-sweep variation of this
+			   many sweeps (between_widen) */
 };
 
 /*

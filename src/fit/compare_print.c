@@ -55,24 +55,44 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 		sanitize_fputs(out->why_unpaired, SANITIZE_MARKDOWN, f);
 		fputs("): the two fits compared as independent.", f);
 	}
-	if (out->paired)
+	if (out->paired && out->widened > 0)
+		fprintf(f,
+			" The paired intervals printed are for the **next sweep**: this sweep's "
+			"bootstrap interval widened by the between-sweep variation measured over "
+			"%zu sweeps (--between; doc/precision.md), t(%zu) sqrt(2 h^2 + 2 s_b^2) in "
+			"logs; the within-sweep interval is in its own column.",
+			out->widened, out->widened - 1);
+	else if (out->paired)
 		fputs(" The intervals are within this sweep: on a shared host the next sweep's "
 		      "ratio can lie outside them (doc/precision.md); several sweeps' results "
-		      "together give an interval across sweeps.",
+		      "together give an interval across sweeps, and --between widens this one "
+		      "with their variation.",
 		      f);
 	fprintf(f,
 		" Verdict per quantity: regressed or improved when the whole interval is "
 		"beyond ±%g %%, else no change.\n\n",
 		100 * o->noise);
-	fputs("| quantity | paired ratio | unpaired ratio | verdict |\n|---|---|---|---|\n", f);
+	if (out->widened > 0)
+		fputs("| quantity | paired ratio, next sweep | paired, within sweep | unpaired "
+		      "ratio | "
+		      "verdict |\n|---|---|---|---|---|\n",
+		      f);
+	else
+		fputs("| quantity | paired ratio | unpaired ratio | verdict |\n|---|---|---|---|\n",
+		      f);
 	for (size_t i = 0; i < out->n_q; i++) {
 		const struct compare_quantity *q = &out->q[i];
-		char a[96], b[96];
+		char a[96], b[96], w[96];
 
 		compare_ratio(&q->paired, a, sizeof(a));
 		compare_ratio(&q->unpaired, b, sizeof(b));
-		fprintf(f, "| %s | %s | %s | %s%s |\n", q->name, out->paired ? a : "n/a", b,
-			verdict_name(q->verdict), out->paired ? "" : " (unpaired)");
+		compare_ratio(&q->within, w, sizeof(w));
+		if (out->widened > 0)
+			fprintf(f, "| %s | %s | %s | %s | %s |\n", q->name, a,
+				q->widened ? w : "(not widened)", b, verdict_name(q->verdict));
+		else
+			fprintf(f, "| %s | %s | %s | %s%s |\n", q->name, out->paired ? a : "n/a", b,
+				verdict_name(q->verdict), out->paired ? "" : " (unpaired)");
 	}
 	if (isfinite(out->crossover.value))
 		fprintf(f, "\nThe lines meet at %s = %.4g [%.4g, %.4g].\n", o->axis,
@@ -100,6 +120,10 @@ int compare_write_tsv(const struct compare_outcome *out, const char *path, struc
 			fprintf(f, "%s\t%s\t%.6g\t%.6g\t%.6g\t%s\n", q->name, m[k], r[k]->value,
 				r[k]->lo, r[k]->hi,
 				(k == 0) == out->paired ? verdict_name(q->verdict) : "-");
+		/* The paired row is the next sweep's interval; the sweep's own follows. */
+		if (q->widened)
+			fprintf(f, "%s\twithin\t%.6g\t%.6g\t%.6g\t-\n", q->name, q->within.value,
+				q->within.lo, q->within.hi);
 	}
 	return atomicfile_commit(af, eb);
 }

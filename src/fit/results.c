@@ -19,7 +19,7 @@ struct results *results_new(void)
 	return calloc(1, sizeof(struct results));
 }
 
-static void results_point_clear(struct results_point *p)
+void results_point_clear(struct results_point *p)
 {
 	size_t i;
 
@@ -47,6 +47,9 @@ void results_free(struct results *res)
 	for (i = 0; i < res->n_points; i++)
 		results_point_clear(&res->points[i]);
 	free(res->points);
+	for (i = 0; i < res->n_refs; i++)
+		results_point_clear(&res->refs[i]);
+	free(res->refs);
 	for (i = 0; i < res->n_sources; i++)
 		free(res->sources[i]);
 	free(res->sources);
@@ -327,8 +330,9 @@ static int results_limit_series(struct results_point *p, struct errbuf *eb)
 	return 0;
 }
 
-static int results_entry(const cJSON *entry, struct results_point *p, struct errbuf *eb)
+int results_entry_parse(const void *json, struct results_point *p, struct errbuf *eb)
 {
+	const cJSON *entry = json;
 	const cJSON *command, *stddev;
 	const char *v;
 
@@ -722,7 +726,7 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		memset(p, 0, sizeof(*p));
 		p->source = res->n_sources;
 		p->index = i;
-		if (results_entry(entry, p, eb) != 0) {
+		if (results_entry_parse(entry, p, eb) != 0) {
 			results_point_clear(p);
 			errbuf_prefix(eb, "%s: results[%zu]", name, i);
 			goto out;
@@ -731,6 +735,11 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		i++;
 	}
 	res->n_sources++;
+	if (results_reference_parse(res, root, res->n_sources - 1, eb) != 0) {
+		errbuf_prefix(eb, "%s", name);
+		res->n_sources--; /* out: frees its name */
+		goto out;
+	}
 	results_read_all_tools(res, root, name);
 	results_read_method(res, root, first);
 	/* out of memory here leaves the points read and only the groups' section out */

@@ -117,6 +117,10 @@ struct results {
 	char *lab_md; /* a mixed lab's groups as Markdown rows (labgroups_read), owned; or NULL */
 	char emulated[RESULTS_EMULATED_MAX]; /* hosts that ran under TCG; "" when none */
 	size_t n_emulated;
+	/* The calibration workload's points (rarbench's top-level "reference":
+	 * results_reference.c), each with its source; subject "@reference". Not among points. */
+	struct results_point *refs;
+	size_t n_refs;
 };
 
 /* An empty set; NULL when out of memory. Free with results_free. */
@@ -165,6 +169,33 @@ void results_subjects(const struct results *res, char *buf, size_t size);
  * "rarbench.round_estimates[i]...: what" in eb.
  */
 int results_rounds_parse(const void *rb, struct results_point *p, struct errbuf *eb);
+
+/*
+ * results_reference.c. Reads the optional top-level "reference" object of
+ * root (a cJSON object; rarbench's calibration: {"command", "units",
+ * "results": [...]}, each result as hyperfine's) into res->refs with source
+ * source. Returns 0, or -1 with "reference.results[i]...: what" in eb (no
+ * reference point of this document kept).
+ */
+int results_reference_parse(struct results *res, const void *root, size_t source,
+			    struct errbuf *eb);
+
+/*
+ * Expresses every time of res in reference units (results_reference.c): each
+ * point's times are divided by the reference's estimate (its median when it
+ * has none) at the same point of the same file (same host and nb_*
+ * parameters), then by 1000, so that a column "in ms" holds reference runs
+ * and one "in µs", thousandths of one; each round's estimate by the
+ * reference's in that round (the pair measured in the same step) when known.
+ * A point without its reference is dropped; *dropped counts them. Returns
+ * the number of reference points (0: res unchanged), or -1 (out of memory).
+ */
+long results_normalise(struct results *res, size_t *dropped, struct errbuf *eb);
+
+/* results.c, for its sibling files: one entry of a "results" array into p (zeroed first by the
+ * caller; cleared with results_point_clear on error too). 0, or -1 with "field: what" in eb. */
+int results_entry_parse(const void *entry, struct results_point *p, struct errbuf *eb);
+void results_point_clear(struct results_point *p);
 
 /* The value of parameter key of p, or NULL when p has none. */
 const char *results_point_param(const struct results_point *p, const char *key);

@@ -62,7 +62,7 @@ static void unmap_file(struct mapped *m)
 	m->base = NULL;
 }
 
-enum walk_mode { WALK_CHECK, WALK_RESULTS, WALK_META };
+enum walk_mode { WALK_CHECK, WALK_RESULTS, WALK_META, WALK_REFERENCE };
 
 /* One walk over a file: what it does with what it finds. */
 struct walk {
@@ -70,6 +70,7 @@ struct walk {
 	FILE *out;
 	const char *host;
 	bool *first;
+	const char *open; /* written before the first result of all (*first set), or NULL */
 	struct hostresults_counts counts;
 	struct errbuf reject; /* why the first rejected result was */
 };
@@ -164,6 +165,8 @@ static int write_result(struct walk *w, struct jsonspan r, cJSON *params, struct
 
 	if (!*w->first)
 		fputs(",\n", f);
+	else if (w->open != NULL)
+		fputs(w->open, f);
 	*w->first = false;
 	text = params != NULL ? cJSON_PrintUnformatted(params) : NULL;
 	if (params != NULL && text == NULL)
@@ -204,10 +207,60 @@ static int write_result(struct walk *w, struct jsonspan r, cJSON *params, struct
 	return ferror(f) ? errbuf_set(eb, "write error") : 0;
 }
 
+/* Checks each result of the array arr (at nesting depth) and, in WALK_RESULTS or
+ * WALK_REFERENCE, writes it. 0 or -1. */
+static int walk_results(struct walk *w, struct jsonspan arr, int depth, struct errbuf *eb)
+{
+	struct jsonspan_iter it;
+	struct jsonspan k, v;
+	int rc;
+
+	if (jsonspan_walk(&it, arr, depth, eb) < 0)
+		return -1;
+	for (size_t index = 0; (rc = jsonspan_next(&it, &k, &v, eb)) == 1; index++) {
+		cJSON *params = NULL;
+		int usable = check_result(w, v, index, &params, eb);
+		if (usable < 0)
+			return -1;
+		if (usable == 0)
+			continue;
+		w->counts.results++;
+		if (w->mode != WALK_CHECK && write_result(w, v, params, eb) < 0) {
+			cJSON_Delete(params);
+			return -1;
+		}
+		cJSON_Delete(params);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* WALK_REFERENCE: the "results" array of the top-level "reference" object ref (rarbench's
+ * calibration workload), if it is one; anything else there is left out. 0 or -1. */
+static int walk_reference(struct walk *w, struct jsonspan ref, struct errbuf *eb)
+{
+	struct jsonspan_iter it;
+	struct jsonspan k, v, arr = {0};
+	int rc;
+
+	if (ref.p == NULL || ref.p[0] != '{')
+		return 0;
+	if (jsonspan_walk(&it, ref, 1, eb) < 0)
+		return -1;
+	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1)
+		if (jsonspan_string_is(k, "results") && arr.p == NULL)
+			arr = v;
+	if (rc < 0)
+		return -1;
+	if (arr.p == NULL || arr.p[0] != '[')
+		return 0;
+	return walk_results(w, arr, 2, eb);
+}
+
 /* Walks the document text[0..len) as w->mode says. */
 static int walk_text(struct walk *w, const char *text, size_t len, struct errbuf *eb)
 {
 	struct jsonspan doc = jsonspan_trim(text, len), k, v, results = {0}, meta = {0};
+	struct jsonspan reference = {0};
 	struct jsonspan_iter it;
 	int rc;
 
@@ -224,6 +277,8 @@ static int walk_text(struct walk *w, const char *text, size_t len, struct errbuf
 			if (meta.p != NULL)
 				return errbuf_set(eb, "more than one \"meta\"");
 			meta = v;
+		} else if (jsonspan_string_is(k, "reference") && reference.p == NULL) {
+			reference = v;
 		}
 	}
 	if (rc < 0)
@@ -244,23 +299,9 @@ static int walk_text(struct walk *w, const char *text, size_t len, struct errbuf
 		cJSON_free(t);
 		return ferror(w->out) ? errbuf_set(eb, "write error") : 0;
 	}
-	if (jsonspan_walk(&it, results, 1, eb) < 0)
-		return -1;
-	for (size_t index = 0; (rc = jsonspan_next(&it, &k, &v, eb)) == 1; index++) {
-		cJSON *params = NULL;
-		int usable = check_result(w, v, index, &params, eb);
-		if (usable < 0)
-			return -1;
-		if (usable == 0)
-			continue;
-		w->counts.results++;
-		if (w->mode == WALK_RESULTS && write_result(w, v, params, eb) < 0) {
-			cJSON_Delete(params);
-			return -1;
-		}
-		cJSON_Delete(params);
-	}
-	return rc < 0 ? -1 : 0;
+	if (w->mode == WALK_REFERENCE)
+		return walk_reference(w, reference, eb);
+	return walk_results(w, results, 1, eb);
 }
 
 static int walk_file(struct walk *w, const char *path, struct errbuf *eb)
@@ -306,6 +347,15 @@ int hostresults_write_meta(FILE *f, const char *path, const char *host, bool *fi
 			   struct errbuf *eb)
 {
 	struct walk w = {.mode = WALK_META, .out = f, .host = host, .first = first};
+
+	return walk_file(&w, path, eb);
+}
+
+int hostresults_write_reference(FILE *f, const char *path, const char *host, const char *open,
+				bool *first, struct errbuf *eb)
+{
+	struct walk w = {
+	    .mode = WALK_REFERENCE, .out = f, .host = host, .first = first, .open = open};
 
 	return walk_file(&w, path, eb);
 }

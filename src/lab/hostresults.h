@@ -50,6 +50,16 @@ int hostresults_write(FILE *f, const char *path, const char *host, bool *first,
     __attribute__((warn_unused_result));
 
 /*
+ * The results of the top-level "reference" object of the file at path
+ * (rarbench's calibration workload), written as hostresults_write writes
+ * results (host added to each one's parameters), open written first when
+ * *first is set and a result is written; nothing when the file has no
+ * reference object with a "results" array. Returns 0 or -1.
+ */
+int hostresults_write_reference(FILE *f, const char *path, const char *host, const char *open,
+				bool *first, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
  * Writes "host":<its top-level meta, compact> to f, after "," unless *first
  * (then cleared); nothing when the file has no meta. Returns 0 or -1.
  */

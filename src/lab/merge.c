@@ -103,7 +103,29 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 		merged[i] = true;
 		total += (long)counts.results;
 	}
-	fprintf(f, "\n],\n\"meta\":{\"rarlab\":%s,\"hosts\":{", meta);
+	fputs("\n]", f);
+	/* The hosts' calibration workloads (rarbench's "reference"), with their host, when any
+	 * host has one: merged.json is unchanged otherwise. */
+	first = true;
+	for (size_t i = 0; i < n; i++) {
+		struct errbuf heb = {{0}};
+		char results[PATH_MAX];
+
+		if (!merged[i])
+			continue;
+		(void)fileio_fmt(results, sizeof(results), "%s/%s/results.json", out_dir,
+				 hosts[i].name);
+		if (hostresults_write_reference(f, results, hosts[i].name,
+						",\n\"reference\":{\"results\":[\n", &first,
+						&heb) < 0) {
+			errbuf_set(eb, "%s: %s", results, heb.msg);
+			total = -1;
+			goto out;
+		}
+	}
+	if (!first)
+		fputs("\n]}", f);
+	fprintf(f, ",\n\"meta\":{\"rarlab\":%s,\"hosts\":{", meta);
 	first = true;
 	for (size_t i = 0; i < n; i++) {
 		struct errbuf heb = {{0}};

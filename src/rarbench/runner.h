@@ -19,6 +19,7 @@
 #include "journal.h"
 #include "manifest.h"
 #include "proc.h"
+#include "runner_output.h"
 #include "runner_profile.h"
 #include "policy.h"
 #include "prefixlock.h"
@@ -132,7 +133,28 @@ struct runner {
 	struct proc_pin pin;
 	cpu_set_t pin_cpus;
 	cJSON *environment;
+	/* runner_reference.c: the calibration workload (manifest "reference"); ref_cmd NULL: none.
+	 */
+	struct proc_cmd *ref_cmd;
+	char *ref_argv[3];
+	char ref_units[16];
+	char ref_program[PATH_MAX];
+	char ref_command[PATH_MAX + 32];
 };
+
+/*
+ * runner_reference.c. With the manifest's "reference": finds rarref beside
+ * this executable (else -1, eb naming the path) and prepares it as a
+ * measured command with opts (the subjects' measured options, no mount
+ * namespace). A no-op without the key. 0 or -1.
+ */
+int runner_reference_setup(struct runner *r, const struct proc_opts *opts, struct errbuf *eb);
+
+/* Runs the reference once (beside the grant checks): it must exit 0 as the bench user. */
+int runner_reference_check(struct runner *r, struct errbuf *eb);
+
+/* Frees the reference's command (NULL-safe). */
+void runner_reference_clear(struct runner *r);
 
 /*
  * runner_env.c. Builds r->pin from the manifest's limits, umask, cwd and

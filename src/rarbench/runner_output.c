@@ -232,6 +232,9 @@ static int write_tsv(const char *path, const struct sweep *s, const struct merge
 			const struct journal_subject *js = &p->subjects[k];
 			struct stats_summary sum;
 
+			if (strcmp(js->subject, RUNNER_REFERENCE_ID) == 0)
+				continue;
+
 			if (js->result.n > cap) {
 				double *grown = realloc(scratch, js->result.n * sizeof(double));
 
@@ -261,6 +264,56 @@ static int write_tsv(const char *path, const struct sweep *s, const struct merge
 	return atomicfile_commit(af, eb);
 }
 
+/*
+ * Moves the reference's entries (refs[i]) out of entries (*n shrinks to the
+ * subjects', order kept) into extra's "reference" object. 0 or -1.
+ */
+static int split_reference(const struct manifest *m, struct export_entry *entries, const bool *refs,
+			   size_t *n, cJSON *extra, struct errbuf *eb)
+{
+	struct export_entry *ref = NULL;
+	cJSON *doc = NULL, *obj = NULL, *arr;
+	size_t i, nr = 0, ns = 0;
+	int rc = -1;
+
+	if (!m->reference)
+		return 0;
+	if ((ref = calloc(*n ? *n : 1, sizeof(*ref))) == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (i = 0; i < *n; i++) {
+		if (refs[i])
+			ref[nr++] = entries[i];
+		else
+			entries[ns++] = entries[i];
+	}
+	*n = ns;
+	if (nr == 0) {
+		rc = 0;
+		goto out;
+	}
+	if ((doc = export_json_build(ref, nr, NULL, eb)) == NULL)
+		goto out;
+	obj = cJSON_CreateObject();
+	arr = cJSON_DetachItemFromObjectCaseSensitive(doc, "results");
+	/* obj adopts arr and the strings and number made here. */
+	if (obj == NULL || arr == NULL ||
+	    cJSON_AddStringToObject(obj, "command", ref[0].command) == NULL ||
+	    cJSON_AddNumberToObject(obj, "units", m->reference_units) == NULL) {
+		cJSON_Delete(arr);
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	cJSON_AddItemToObject(obj, "results", arr);
+	cJSON_AddItemToObject(extra, "reference", obj);
+	obj = NULL;
+	rc = 0;
+out:
+	cJSON_Delete(obj);
+	cJSON_Delete(doc);
+	free(ref);
+	return rc;
+}
+
 int runner_output_write(const char *dir, const struct manifest *m, const struct sweep *s,
 			const struct journal_contents *c, bool partial, const cJSON *meta,
 			struct errbuf *eb)
@@ -270,6 +323,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	struct export_extras *xs = NULL;
 	struct entry_params *params = NULL;
 	cJSON *extra = NULL, **profiles = NULL;
+	bool *refs = NULL;
 	char path[PATH_MAX];
 	size_t n = 0, i, k, e = 0;
 	int rc = -1, a;
@@ -284,8 +338,9 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	entries = calloc(n, sizeof(*entries));
 	xs = calloc(n, sizeof(*xs));
 	params = calloc(n, sizeof(*params));
+	refs = calloc(n ? n : 1, sizeof(*refs));
 	extra = cJSON_CreateObject();
-	if (entries == NULL || xs == NULL || params == NULL || extra == NULL) {
+	if (entries == NULL || xs == NULL || params == NULL || refs == NULL || extra == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
@@ -302,6 +357,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 		for (k = 0; k < by_index[i].nsubjects; k++, e++) {
 			const struct journal_subject *js = &by_index[i].subjects[k];
 			struct entry_params *ep = &params[e];
+			bool is_ref = strcmp(js->subject, RUNNER_REFERENCE_ID) == 0;
 			size_t np = 0;
 
 			for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
@@ -309,8 +365,10 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 				ep->params[np++] =
 				    (struct export_param){manifest_axis_name(a), ep->values[a]};
 			}
-			ep->params[np++] = (struct export_param){"subject", js->subject};
-			ep->params[np++] = (struct export_param){"format", js->format};
+			if (!is_ref) {
+				ep->params[np++] = (struct export_param){"subject", js->subject};
+				ep->params[np++] = (struct export_param){"format", js->format};
+			}
 			if (m->repetitions > 1) {
 				snprintf(ep->values[4], VALUE_LEN, "%u", sp->repetition);
 				ep->params[np++] =
@@ -333,9 +391,12 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 			entries[e] = (struct export_entry){js->command, &js->result,
 							   ep->params,  np,
 							   &xs[e],      by_index[i].run_round[k]};
+			refs[e] = is_ref;
 		}
 	}
-	/* extra adopts the copy of meta. */
+	if (split_reference(m, entries, refs, &n, extra, eb) < 0)
+		goto out;
+	/* extra adopts the copy of meta (after "reference", when there is one). */
 	cJSON_AddItemToObject(extra, "meta", cJSON_Duplicate(meta, 1));
 	if (snprintf(path, sizeof(path), "%s/results.json", dir) >= (int)sizeof(path)) {
 		errbuf_set(eb, "%s: path too long", dir);
@@ -352,6 +413,7 @@ out:
 		cJSON_Delete(profiles[i]);
 	free(profiles);
 	cJSON_Delete(extra);
+	free(refs);
 	free(params);
 	free(xs);
 	free(entries);

@@ -11,6 +11,10 @@
 #include "manifest.h"
 #include "sweep.h"
 
+/* The journal's name for the reference's runs (manifest "reference"): never a manifest subject
+ * id (letters, digits, '-', '_', '.'), so no subject can take it. */
+#define RUNNER_REFERENCE_ID "@reference"
+
 /*
  * Writes DIR/results.json (hyperfine schema; each result's parameters are
  * nb_roles, nb_users, nb_tasks, nb_commands, subject, format, and
@@ -18,7 +22,10 @@
  * and DIR/results.tsv (doc/interfaces.md §4), both atomically, in sweep
  * order. Every point of s must be in c exactly once, and nothing else;
  * with partial, a point short of a planned round is left out instead (its
- * run timed out: meta says how many).
+ * run timed out: meta says how many). The reference's runs (RUNNER_REFERENCE_ID)
+ * are not results: they go to the top-level "reference" object
+ * ({"command", "units", "results": [...]}, each result as a subject's, its
+ * parameters the point's axes) and not to results.tsv.
  * Returns 0, or -1 with eb filled (nothing half-written).
  */
 int runner_output_write(const char *dir, const struct manifest *m, const struct sweep *s,

@@ -238,6 +238,11 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 				"  %-14s          PAM service files of %s shown at /etc/pam.d\n",
 				"", s->pam_dir);
 	}
+	if (m->reference)
+		fprintf(out,
+			"  %-14s rarref %u, beside rarbench: the calibration workload, run in "
+			"every step beside the subjects\n",
+			RUNNER_REFERENCE_ID, m->reference_units);
 	fprintf(out, "\nPoints: %zu (", n);
 	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
 		fprintf(out, "%s%s %zu value%s", a ? ", " : "", manifest_axis_name(a), m->axes[a].n,

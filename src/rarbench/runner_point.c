@@ -186,7 +186,7 @@ int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
 					  out[0] ? ": " : "", out, pam);
 		}
 	}
-	return 0;
+	return runner_reference_check(r, eb);
 }
 
 /* 1/rounds of n, rounded up (each round gets at least one when n > 0). */
@@ -251,13 +251,15 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	struct measure_opts opts;
 	struct errbuf heb = {{0}};
 	char id[SWEEP_ID_MAX];
-	size_t i, k = 0;
+	size_t i, k = 0, nb;
 	bool flagged;
 	int rc = -1, mr;
 
-	benches = calloc(r->nactive, sizeof(*benches));
-	results = calloc(r->nactive, sizeof(*results));
-	js = calloc(r->nactive, sizeof(*js));
+	/* The reference, when measured, is the last bench: interleaved with the subjects. */
+	nb = r->nactive + (r->ref_cmd != NULL);
+	benches = calloc(nb, sizeof(*benches));
+	results = calloc(nb, sizeof(*results));
+	js = calloc(nb, sizeof(*js));
 	if (benches == NULL || results == NULL || js == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
@@ -272,6 +274,13 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 		js[k].format = (char *)policy_format_name(r->subjects[i].ms->format);
 		js[k].command = r->subjects[i].command_line;
 		k++;
+	}
+	if (r->ref_cmd != NULL) {
+		benches[k] = (struct measure_bench){
+		    .name = RUNNER_REFERENCE_ID, .cmd = r->ref_cmd, .group = 0};
+		js[k].subject = RUNNER_REFERENCE_ID;
+		js[k].format = (char *)"reference";
+		js[k].command = r->ref_command;
 	}
 	measure_opts_init(&opts);
 	opts.warmup = per_round(r->m->warmup, r->m->rounds);
@@ -291,7 +300,7 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;
-	mr = measure_run(benches, r->nactive, &opts, results, eb);
+	mr = measure_run(benches, nb, &opts, results, eb);
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
 		goto out;
@@ -328,14 +337,14 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	}
 	info.remeasured = attempt;
 	info.discarded_runs = *discarded;
-	for (i = 0; i < r->nactive; i++)
+	for (i = 0; i < nb; i++)
 		js[i].result = results[i];
 	sweep_step_id(pt, round, r->m->max_rounds, id, sizeof(id));
-	rc = journal_append_step(r->journal, id, pt->index, js, r->nactive, &info, eb);
+	rc = journal_append_step(r->journal, id, pt->index, js, nb, &info, eb);
 	if (rc == 0)
-		rc = runner_acc_add(r, pt->index, js, r->nactive, *discarded, eb);
+		rc = runner_acc_add(r, pt->index, js, nb, *discarded, eb);
 out:
-	for (i = 0; results != NULL && i < r->nactive; i++)
+	for (i = 0; results != NULL && i < nb; i++)
 		measure_result_clear(&results[i]);
 	free(results);
 	free(benches);

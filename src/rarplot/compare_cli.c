@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "atomicfile.h"
+#include "between.h"
 #include "fileio.h"
 #include "sanitize.h"
 
@@ -96,6 +97,9 @@ int compare_cli_option(struct compare_cli *c, int which, const char *arg)
 		return compare_cli_noise(c, arg);
 	case 'a':
 		return compare_cli_at(c, arg);
+	case 'b':
+		c->between = arg;
+		return 0;
 	default:
 		c->allow_unpaired = true;
 		return 0;
@@ -140,8 +144,22 @@ static int compare_cli_sweeps(const struct compare_opts *o, const struct results
 		goto fail;
 	compare_sweeps_print(a, per, o, stdout);
 	status = a->regressed ? COMPARE_CLI_REGRESSED : COMPARE_CLI_OK;
-	if (out_dir != NULL)
-		fputs("rarplot: -o: several sweeps are printed only\n", stderr);
+	if (out_dir != NULL) {
+		struct between b;
+		char path[PATH_MAX], what[256];
+
+		between_from_sweeps(per, k, &b);
+		snprintf(what, sizeof(what), "rarplot --compare %s:%s over %zu sweeps", o->baseline,
+			 o->candidate, k);
+		if (fileio_mkdirs(out_dir, &eb) != 0)
+			goto fail;
+		if (snprintf(path, sizeof(path), "%s/between.tsv", out_dir) >= (int)sizeof(path)) {
+			errbuf_set(&eb, "%s: path too long", out_dir);
+			goto fail;
+		}
+		if (between_write(&b, what, path, &eb) != 0)
+			goto fail;
+	}
 	goto out;
 fail:
 	fputs("rarplot: ", stderr);
@@ -175,6 +193,13 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	}
 	if (compare_compute(res, &o, out, &eb) != 0)
 		goto fail;
+	if (c->between != NULL) {
+		struct between b;
+
+		if (between_load(c->between, &b, &eb) != 0)
+			goto fail;
+		between_widen(out, &b, o.noise);
+	}
 	compare_print(out, &o, stdout);
 	status = out->regressed ? COMPARE_CLI_REGRESSED : COMPARE_CLI_OK;
 	if (out_dir != NULL && compare_cli_write(out, &o, out_dir, &eb) != 0) {

@@ -14,19 +14,22 @@ struct compare_cli {
 	double at[PAIRED_MAX_AT];
 	size_t n_at;
 	bool allow_unpaired;
+	const char *between; /* --between FILE; NULL: within-sweep intervals */
 };
 
 void compare_cli_defaults(struct compare_cli *c);
 
 /*
- * One option: 'c' --compare, 'n' --noise, 'a' --at, 'u' --allow-unpaired.
+ * One option: 'c' --compare, 'n' --noise, 'a' --at, 'b' --between, 'u' --allow-unpaired.
  * Returns 0, or -1 after printing "rarplot: --opt ...: what" on stderr.
  */
 int compare_cli_option(struct compare_cli *c, int which, const char *arg);
 
 /*
  * Compares and prints the section on stdout; with out_dir (may be NULL)
- * also writes out_dir/comparison.md and comparison.tsv. Returns the exit
+ * also writes out_dir/comparison.md and comparison.tsv (over several sweeps:
+ * out_dir/between.tsv, their between-sweep variation). With c->between, a
+ * single sweep's paired intervals are widened (between_widen). Returns the exit
  * status: 0 nothing regressed, 1 something did (or an output failed), 2 bad
  * input (the message on stderr).
  */

@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "fitreport.h"
 #include "labgroups.h"
+#include "normfig.h"
 #include "plotfig.h"
 #include "plotprofile.h"
 #include "plotrun.h"
@@ -50,7 +51,8 @@ static void usage(FILE *f)
 	    "               [--format png,svg,pdf|none] [--unweighted] [--plots-dir DIR]\n"
 	    "               [--claims FILE] RESULTS.json...\n"
 	    "       rarplot --compare BASELINE:CANDIDATE [--noise PCT] [--at SIZE,...]\n"
-	    "               [--allow-unpaired] [--x AXIS] [--unweighted] [-o DIR] RESULTS.json...\n"
+	    "               [--allow-unpaired] [--between FILE] [--x AXIS] [--unweighted]\n"
+	    "               [-o DIR] RESULTS.json...\n"
 	    "\n"
 	    "Fits time = intercept + slope x AXIS per subject x format (x host) of\n"
 	    "hyperfine-format results (plain hyperfine exports, rarbench results.json,\n"
@@ -81,6 +83,10 @@ static void usage(FILE *f)
 	    "                         (default 2)\n"
 	    "      --at LIST          sizes for the time ratio (default: the largest measured)\n"
 	    "      --allow-unpaired   compare subjects measured in different sweeps\n"
+	    "      --between FILE     widen one sweep's paired intervals into intervals for the\n"
+	    "                         next sweep with the between-sweep variation in FILE\n"
+	    "                         (between.tsv, written by --compare over several sweeps\n"
+	    "                         with -o)\n"
 	    "  -h, --help             this text\n"
 	    "  -V, --version          rarperf's version\n"
 	    "\n"
@@ -147,7 +153,8 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 		OPT_COMPARE,
 		OPT_NOISE,
 		OPT_AT,
-		OPT_ALLOW_UNPAIRED
+		OPT_ALLOW_UNPAIRED,
+		OPT_BETWEEN
 	};
 	static const struct option opts[] = {
 	    {"out", required_argument, NULL, 'o'},
@@ -162,6 +169,7 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 	    {"noise", required_argument, NULL, OPT_NOISE},
 	    {"at", required_argument, NULL, OPT_AT},
 	    {"allow-unpaired", no_argument, NULL, OPT_ALLOW_UNPAIRED},
+	    {"between", required_argument, NULL, OPT_BETWEEN},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
@@ -178,11 +186,13 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 		case OPT_NOISE:
 		case OPT_AT:
 		case OPT_ALLOW_UNPAIRED:
+		case OPT_BETWEEN:
 			if (compare_cli_option(&cfg->compare,
-					       c == OPT_COMPARE ? 'c'
-					       : c == OPT_NOISE ? 'n'
-					       : c == OPT_AT    ? 'a'
-								: 'u',
+					       c == OPT_COMPARE   ? 'c'
+					       : c == OPT_NOISE   ? 'n'
+					       : c == OPT_AT      ? 'a'
+					       : c == OPT_BETWEEN ? 'b'
+								  : 'u',
 					       optarg) != 0)
 				return -1;
 			break;
@@ -454,6 +464,18 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/fits.tsv", cfg.out_dir);
 	if (fitreport_write_tsv(rep, path, &eb) != 0)
 		goto fail;
+	if (res->n_refs > 0) {
+		struct normfig_opts no = {(const char *const *)cfg.inputs,
+					  cfg.n_inputs,
+					  cfg.axis,
+					  cfg.stat,
+					  cfg.baseline,
+					  cfg.use_weights};
+		bool wrote;
+
+		if (normfig_write(&no, &env, &drawn, &wrote, &eb) != 0)
+			goto fail;
+	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.inputs = (const char *const *)cfg.inputs;
 	ctx.n_inputs = cfg.n_inputs;

@@ -293,6 +293,8 @@ static int plotfig_draw(const char *script, const char *stem, const char *report
 	    {"logscale", a->log_axes ? "1" : "0", 0},
 	    {"xlabel", a->xlabel, 1},
 	    {"unit", a->unit, 1},
+	    {"yunit", env->yunit != NULL ? env->yunit : "ms", 1},
+	    {"yunit_small", env->yunit_small != NULL ? env->yunit_small : "µs", 1},
 	    {"figure_title", a->title, 1},
 	    {"caption", a->caption, 1},
 	    {"out", tmp, 1},

@@ -25,6 +25,8 @@ struct plotfig_env {
 	const char *scripts_dir;        /* holds the .gp files */
 	const char *gnuplot;            /* path of the gnuplot executable */
 	const char *stat;               /* "median", "mean" or "median estimate", for the y label */
+	const char *yunit;              /* y's unit for perf_tasks.gp ("ref"); NULL: ms */
+	const char *yunit_small;        /* a thousandth of it ("mref"); NULL: µs */
 	enum plotseries_stat stat_kind; /* what y is, for the caption */
 	bool use_weights;
 	const char *formats[PLOTFIG_MAX_FORMATS]; /* "png", "svg", "pdf" */

@@ -163,6 +163,10 @@ struct manifest_axis {
 	size_t n;
 };
 
+/* rarref's work for "reference": true (chosen by measurement: doc/precision.md). */
+#define MANIFEST_REFERENCE_UNITS_DEFAULT 10u
+#define MANIFEST_REFERENCE_UNITS_MAX 100000u
+
 struct manifest {
 	char *name;
 	char *description;
@@ -238,6 +242,15 @@ struct manifest {
 	 * says so. 0: no budget, every point traced whatever it costs.
 	 */
 	uint32_t profile_budget_pct;
+	/*
+	 * Calibration (doc/precision.md): a reference workload, rarref with
+	 * reference_units units of work, measured in every step beside the
+	 * subjects and exported as results.json's "reference". Absent or false:
+	 * none, so a manifest written before the key measures as it did; true:
+	 * MANIFEST_REFERENCE_UNITS_DEFAULT units; a number: that many.
+	 */
+	bool reference;
+	uint32_t reference_units;
 	char *text; /* the file verbatim (NUL-terminated copy) */
 	size_t text_len;
 };

@@ -34,6 +34,33 @@ static int get_number(struct manifest_ctx *c, const cJSON *root, const char *key
 	return 0;
 }
 
+/* "reference": true, false or a number of rarref's work units (manifest.h). */
+static int manifest_parse_reference(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "reference");
+
+	m->reference = false;
+	m->reference_units = 0;
+	if (j == NULL || cJSON_IsFalse(j))
+		return 0;
+	if (cJSON_IsTrue(j)) {
+		m->reference = true;
+		m->reference_units = MANIFEST_REFERENCE_UNITS_DEFAULT;
+		return 0;
+	}
+	if (!cJSON_IsNumber(j))
+		return manifest_fail(c, "$.reference",
+				     "expected true, false or a number of work units, got %s",
+				     manifest_type_name(j));
+	if (!(j->valuedouble >= 0 && j->valuedouble <= MANIFEST_REFERENCE_UNITS_MAX) ||
+	    j->valuedouble != (double)(uint32_t)j->valuedouble)
+		return manifest_fail(c, "$.reference", "%g is not a whole number from 0 to %u",
+				     j->valuedouble, MANIFEST_REFERENCE_UNITS_MAX);
+	m->reference = true;
+	m->reference_units = (uint32_t)j->valuedouble;
+	return 0;
+}
+
 int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
 	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "precision");
@@ -68,6 +95,8 @@ int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct m
 		m->min_time_ns = 0;
 		m->remeasure = MANIFEST_PRECISION_REMEASURE;
 	}
+	if (manifest_parse_reference(c, root, m) < 0)
+		return -1;
 	if (manifest_get_string(c, root, "$", "precision_baseline", false, &m->precision_baseline) <
 	    0)
 		return -1;

@@ -6,7 +6,10 @@
 # verdicts printed; bad input exits 2 in one line naming it (a missing subject, different
 # points, two sweeps without --allow-unpaired); two sweeps of both are compared across sweeps;
 # --allow-unpaired says so in the verdict; the
-# synthetic fixtures (tests/fixtures/compare) give their known verdicts.
+# synthetic fixtures (tests/fixtures/compare) give their known verdicts. Calibration: a sweep
+# with "reference": true exports rarref's runs as the top-level "reference" (not a result, not
+# in results.tsv), rarplot writes its fits in reference units; two sweeps with -o write
+# between.tsv, and --between widens one sweep's paired intervals around the within-sweep ones.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
@@ -43,12 +46,12 @@ compare base:cand --noise 2x "$fx/paired.json"
 check "a bad --noise is a usage error (exit 2)" [ "$rc" -eq 2 ]
 
 # --- two tiny real sweeps ---
-# sweep NAME TASKS: sudo and doas, 3 rounds of 10 runs per point.
+# sweep NAME TASKS [EXTRA]: sudo and doas, 3 rounds of 10 runs per point (EXTRA: manifest keys).
 sweep() {
 	cat >"$work/$1.json" <<JSON
 {"name": "$1", "subjects": [{"id": "sudo", "format": "sudoers"}, {"id": "doas", "format": "doas"}],
  "axes": {"nb_tasks": $2}, "bench_user": "$user", "rounds": 3,
- "warmup": 3, "min_runs": 30, "max_runs": 30, "min_time_s": 0}
+ "warmup": 3, "min_runs": 30, "max_runs": 30, "min_time_s": 0${3:+, $3}}
 JSON
 	"$rarbench" --manifest "$work/$1.json" --prefix "$prefix" --wait --out "$work/$1" \
 		--progress none 2>"$work/$1.err"
@@ -100,4 +103,38 @@ compare sudo:doas --allow-unpaired -o "$work/cmp" "$work/sudo-b.json" "$work/doa
 check "--allow-unpaired: compared, the verdict says unpaired, comparison.tsv written" \
 	[ "$rc" -le 1 ] && grep -q '^Verdict: .* (unpaired)\.$' "$work/out" &&
 	[ "$(head -1 "$work/cmp/comparison.tsv")" = "$(printf 'quantity\tmethod\tratio\tlo\thi\tverdict')" ]
+
+# --- calibration and intervals for the next sweep ---
+sweep c '[1, 1000, 3000, 6000]' '"reference": true'
+check "sweep c (with the reference) exits 0" [ "$?" -eq 0 ] || sed 's/^/    /' "$work/c.err"
+res=$work/c/results.json
+check "the reference: its own key, one result per point, every run of every round, no subject" \
+	[ "$(jq '.reference.units == 10 and (.reference.command | endswith("/rarref 10")) and
+		(.reference.results | length) == 4 and
+		([.reference.results[] | (.times | length) == 30 and (.rarbench.round_estimates | length) == 3
+		  and (.parameters | has("subject") | not)] | all)' "$res")" = true ]
+check "the results hold the subjects only, hyperfine's keys unchanged; results.tsv has no reference" \
+	[ "$(jq '([.results[].parameters.subject] | unique) == ["doas", "sudo"] and (.results | length) == 8' "$res")" = true ] &&
+	! grep -q 'reference' "$work/c/results.tsv" && [ "$(wc -l <"$work/c/results.tsv")" -eq 9 ]
+"$rarplot" --format none -o "$work/plot-c" "$res" >"$work/out" 2>"$work/err"
+check "rarplot: fits in reference units beside fits.tsv (same columns, one row per subject)" \
+	[ "$?" -eq 0 ] && [ "$(head -1 "$work/plot-c/fits-normalised.tsv")" = "$(head -1 "$work/plot-c/fits.tsv")" ] &&
+	[ "$(awk -F'\t' 'NR > 1 && $6 > 0 && $8 > 0' "$work/plot-c/fits-normalised.tsv" | wc -l)" -eq 2 ] &&
+	grep -q '^4 reference points; 0 results without one left out' "$work/plot-c/normalised.md"
+"$rarplot" --format none -o "$work/plot-a" "$work/a/results.json" >/dev/null 2>&1
+check "results without a reference: no normalised fits" [ ! -e "$work/plot-a/fits-normalised.tsv" ]
+compare sudo:doas -o "$work/cmp-ac" "$work/a/results.json" "$res"
+check "two sweeps with -o: between.tsv with the header and one row per quantity" \
+	[ "$rc" -le 1 ] && [ "$(sed -n 2p "$work/cmp-ac/between.tsv")" = "$(printf 'quantity\tsweeps\tbetween_log_sd\twithin_log_sd')" ] &&
+	[ "$(awk -F'\t' 'NR > 2 && $2 == 2' "$work/cmp-ac/between.tsv" | wc -l)" -eq 3 ]
+compare sudo:doas --between "$work/cmp-ac/between.tsv" -o "$work/cmp-w" "$work/b/results.json"
+check "--between: each paired interval is for the next sweep and holds the within-sweep one" \
+	[ "$rc" -le 1 ] && grep -q 'for the \*\*next sweep\*\*' "$work/out" &&
+	[ "$(awk -F'\t' '$2 == "paired" {p[$1] = $4 " " $5} $2 == "within" {w[$1] = $4 " " $5}
+		END {n = 0; for (q in w) {split(p[q], a, " "); split(w[q], b, " ");
+			if (a[1] <= b[1] && a[2] >= b[2]) n++}; print n}' "$work/cmp-w/comparison.tsv")" -eq 3 ]
+printf 'quantity\tsweeps\n' >"$work/bad-between.tsv"
+compare sudo:doas --between "$work/bad-between.tsv" "$work/b/results.json"
+check "a bad --between file: exit 2 naming the file and line" \
+	[ "$rc" -eq 2 ] && grep -q 'bad-between.tsv:1: expected the header' "$work/err"
 tap_status

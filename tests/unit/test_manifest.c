@@ -440,6 +440,30 @@ static void test_precision_baseline(void)
 #undef TWO_SUBJECTS
 }
 
+/* reference: absent or false none; true the default units; a whole number that many. */
+static void test_reference(void)
+{
+	struct manifest *m =
+	    parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", NULL);
+
+	CHECK(m != NULL && !m->reference && m->reference_units == 0);
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":true," GOOD_SUBJECTS "}",
+		  NULL);
+	CHECK(m != NULL && m->reference && m->reference_units == MANIFEST_REFERENCE_UNITS_DEFAULT);
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":0," GOOD_SUBJECTS "}",
+		  NULL);
+	CHECK(m != NULL && m->reference && m->reference_units == 0);
+	manifest_free(m);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":1.5," GOOD_SUBJECTS
+		     "}",
+		     "x.json: $.reference: 1.5 is not a whole number from 0 to 100000");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":\"yes\"," GOOD_SUBJECTS "}",
+	    "x.json: $.reference: expected true, false or a number of work units");
+}
+
 /*
  * max_policy_bytes: the issue's 10^6 tasks x 100 commands refused at load
  * under the default 256 MiB, in one line naming the point, the subject,
@@ -786,6 +810,7 @@ int main(void)
 	RUN(test_expand);
 	RUN(test_precision);
 	RUN(test_precision_baseline);
+	RUN(test_reference);
 	RUN(test_policy_bytes_cap);
 	RUN(test_policy_bytes_first_point_over);
 	RUN(test_min_time_bound);

@@ -192,6 +192,51 @@ static void test_merge_streams_good_hosts_and_flags_bad_ones(void)
 	free(text);
 }
 
+/* The hosts' calibration workloads: a top-level "reference" with each one's host, only when some
+ * host has one. */
+static void test_merge_reference(void)
+{
+	static const char withref[] =
+	    "{\"results\": [{\"command\": \"sudo\", \"mean\": 0.001,"
+	    " \"parameters\": {\"nb_tasks\": \"1\", \"subject\": \"sudo\"}}],"
+	    " \"reference\": {\"command\": \"rarref 10\", \"units\": 10, \"results\":"
+	    " [{\"command\": \"rarref 10\", \"mean\": 0.002, \"parameters\": {\"nb_tasks\": \"1\","
+	    " \"host\": \"x\"}}]}}\n";
+	struct merge_host hosts[2] = {{.name = "r1"}, {.name = "plain"}};
+	struct errbuf eb = {{0}};
+	char path[512], *text = NULL;
+	const cJSON *ref, *p;
+	cJSON *root;
+	size_t len = 0;
+
+	make_host("r1", withref);
+	make_host("plain", good);
+	CHECK_INT_EQ(merge_results(tmp, "run-r", NULL, hosts, 2, &eb), 3);
+	snprintf(path, sizeof(path), "%s/merged.json", tmp);
+	CHECK_INT_EQ(fileio_read(path, 1 << 20, NULL, &text, &len, &eb), 0);
+	root = cJSON_Parse(text);
+	CHECK(root != NULL);
+	ref = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "reference"),
+					       "results");
+	CHECK_INT_EQ(cJSON_GetArraySize(ref), 1);
+	p = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ref, 0), "parameters");
+	CHECK_INT_EQ(count_keys(p, "host"), 1);
+	CHECK_STR_EQ(cJSON_GetObjectItemCaseSensitive(p, "host")->valuestring, "r1");
+	CHECK_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "results")), 3);
+	CHECK(cJSON_GetObjectItemCaseSensitive(root, "meta") != NULL);
+	cJSON_Delete(root);
+	free(text);
+	/* no host with a reference: no key */
+	CHECK_INT_EQ(merge_results(tmp, "run-r", NULL, hosts + 1, 1, &eb), 2);
+	text = NULL;
+	CHECK_INT_EQ(fileio_read(path, 1 << 20, NULL, &text, &len, &eb), 0);
+	CHECK(strstr(text, "\"reference\"") == NULL);
+	root = cJSON_Parse(text);
+	CHECK(root != NULL);
+	cJSON_Delete(root);
+	free(text);
+}
+
 static void test_summary_is_safe(void)
 {
 	struct merge_host hosts[1] = {{.name = "evil"}};
@@ -228,6 +273,7 @@ int main(void)
 		return 1;
 	RUN(test_check_refuses_hostile_files);
 	RUN(test_merge_streams_good_hosts_and_flags_bad_ones);
+	RUN(test_merge_reference);
 	RUN(test_summary_is_safe);
 	if (harness_remove_tree(tmp) != 0)
 		return 1;
