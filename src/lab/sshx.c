@@ -360,7 +360,7 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 			errbuf_set(eb, "interrupted");
 			goto out;
 		}
-		n = ssh_channel_poll_timeout(ch, SSHX_POLL_MS, 0);
+		n = ssh_channel_poll_timeout(ch, SSHX_EXEC_WAIT_MS, 0);
 		if (n == SSH_ERROR)
 			goto lost;
 		if (n > 0) {

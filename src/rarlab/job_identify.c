@@ -117,6 +117,8 @@ void job_identify(struct hostpool *hp, size_t index, void *arg)
 		/* the probe's idle timeout: the run sets its own */
 		struct sshx_opts so = job_remote_ssh_opts(ctx, h, cfg->connect_timeout_ms);
 		s = sshx_connect(&so, &fail, &eb);
+		if (s != NULL)
+			hostpool_set_state(hp, index, HOSTPOOL_RUNNING); /* connected */
 		rc = s == NULL
 			 ? -1
 			 : sshx_exec(s, ctx->ident_cmd, NULL, append, &o, &status, &fail, &eb);
