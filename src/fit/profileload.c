@@ -84,7 +84,8 @@ out:
 /*
  * The sample of result r: its subject, the axes' values (the point), the
  * repetition, and its source: the input, or "host H" of a lab's merged
- * results; source_name instead when not NULL. 1 when r is not a profiled result of this axis, 0, or -1.
+ * results; source_name instead when not NULL. 1 when r is not a profiled result of this axis, 0, or
+ * -1.
  */
 static int sample_of(struct profilefit *pf, const char *input, const char *source_name,
 		     const cJSON *r, const char *axis, struct sample *sm, struct errbuf *eb)
@@ -129,8 +130,8 @@ static int sample_of(struct profilefit *pf, const char *input, const char *sourc
 	return profilefit_add_source(pf, source, &sm->source, eb) < 0 ? -1 : 0;
 }
 
-int profileload_file(struct profilefit *pf, const char *input, const char *source,
-		     const char *axis, size_t *found, struct errbuf *eb)
+int profileload_file(struct profilefit *pf, const char *input, const char *source, const char *axis,
+		     size_t *found, struct errbuf *eb)
 {
 	char *text = NULL;
 	size_t len = 0;

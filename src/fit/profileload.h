@@ -19,8 +19,7 @@
  * a lab's merged results (parameters.host), else input. Adds how many
  * results had a profile to *found. 0, or -1 with eb naming the file.
  */
-int profileload_file(struct profilefit *pf, const char *input, const char *source,
-		     const char *axis, size_t *found, struct errbuf *eb)
-    __attribute__((warn_unused_result));
+int profileload_file(struct profilefit *pf, const char *input, const char *source, const char *axis,
+		     size_t *found, struct errbuf *eb) __attribute__((warn_unused_result));
 
 #endif

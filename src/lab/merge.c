@@ -147,7 +147,9 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 	if (af == NULL)
 		return -1;
 	tsv = atomicfile_stream(af);
-	fprintf(tsv, "host\toutcome\tpoints_done\tpoints_total\tresults\twall_s\tmessage\tgroup\tprofile\n");
+	fprintf(
+	    tsv,
+	    "host\toutcome\tpoints_done\tpoints_total\tresults\twall_s\tmessage\tgroup\tprofile\n");
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(hosts[i].name) > width)
 			width = (int)strlen(hosts[i].name);

@@ -42,9 +42,9 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 
 /*
  * Writes DIR/summary.tsv (host, outcome, points_done, points_total, results,
- * wall_s, message, group: "g1"... or "-", profile: the host's profile note or "-") and prints the same as an aligned table to f (NULL:
- * not printed). Names and messages go through sanitize_str: no byte of
- * them can drive the terminal or split a TSV line. Returns 0 or -1.
+ * wall_s, message, group: "g1"... or "-", profile: the host's profile note or "-") and prints the
+ * same as an aligned table to f (NULL: not printed). Names and messages go through sanitize_str: no
+ * byte of them can drive the terminal or split a TSV line. Returns 0 or -1.
  */
 int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n, FILE *f,
 		  struct errbuf *eb);

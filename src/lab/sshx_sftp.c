@@ -13,7 +13,7 @@
 #include "sshx_impl.h"
 
 #define GUARD_STACK_BYTES (64 * 1024) /* the SFTP watchdog thread's stack */
-#define SSHX_MKDIRS_DEPTH_MAX 64     /* directories made by one sshx_mkdirs at most */
+#define SSHX_MKDIRS_DEPTH_MAX 64      /* directories made by one sshx_mkdirs at most */
 
 /*
  * libssh's SFTP calls block without a bound of their own (a request the

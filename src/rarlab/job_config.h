@@ -45,8 +45,8 @@ struct job_ctx {
 	/* per host, when every host runs at once: the identity pass's session, taken over by
 	 * job_remote_run (one handshake per host, not two); NULL: connect anew */
 	struct sshx **sessions;
-	FILE *phase_log; /* RARLAB_PHASE_LOG (phaselog.h); NULL: none */
-	uint64_t t0_ns;  /* when rarlab started (CLOCK_MONOTONIC) */
+	FILE *phase_log;          /* RARLAB_PHASE_LOG (phaselog.h); NULL: none */
+	uint64_t t0_ns;           /* when rarlab started (CLOCK_MONOTONIC) */
 	const char *const *names; /* per host: its inventory name */
 };
 

@@ -13,7 +13,8 @@ FILE *phaselog_open(void)
 
 	if (path == NULL || path[0] == '\0' || (f = fopen(path, "we")) == NULL)
 		return NULL;
-	fprintf(f, "pass\thost\tconnecting_ms\tuploading_ms\trunning_ms\tfetching_ms\tfinished_ms\n");
+	fprintf(f,
+		"pass\thost\tconnecting_ms\tuploading_ms\trunning_ms\tfetching_ms\tfinished_ms\n");
 	return f;
 }
 
@@ -43,7 +44,6 @@ void phaselog_mark(FILE *f, const char *pass, uint64_t t0_ns)
 {
 	if (f == NULL)
 		return;
-	fprintf(f, "%s\t-\t-1\t-1\t-1\t-1\t%.1f\n", pass,
-		(double)(clock_now_ns() - t0_ns) / 1e6);
+	fprintf(f, "%s\t-\t-1\t-1\t-1\t-1\t%.1f\n", pass, (double)(clock_now_ns() - t0_ns) / 1e6);
 	fflush(f);
 }
