@@ -117,7 +117,8 @@ void job_identify(struct hostpool *hp, size_t index, void *arg)
 	const struct job_config *cfg = ctx->cfg;
 	const struct inventory_host *h = inventory_host(ctx->inv, ctx->sel[index]);
 	struct job_early *early = &ctx->early[index];
-	struct probe_out o = {malloc(PROBE_OUT_START_BYTES), 0, PROBE_OUT_START_BYTES, false, false};
+	struct probe_out o = {malloc(PROBE_OUT_START_BYTES), 0, PROBE_OUT_START_BYTES, false,
+			      false};
 	struct errbuf eb = {{0}};
 	struct sshx *s = NULL;
 	enum sshx_fail fail = SSHX_FAIL_EXEC;
