@@ -26,7 +26,9 @@
 # "Slowest host": the largest `t` of the hosts' done events, i.e. rarbench's own run on the host
 # from its setup (progress_init) to its end, measured on the host's clock. It leaves out what
 # only a coordinator adds (SSH handshake, identity probe, upload, fetch, merge) and rarbench's
-# start before its setup; on this machine it includes the wait for the shared cores.
+# start before its setup; on this machine it includes the wait for the shared cores. The phase
+# line adds the slowest run as rarlab saw it (from its exec request to the end of its output:
+# rarbench's start included).
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -197,10 +199,11 @@ for n in $sizes; do for variant in "${variants[@]}"; do
 	printf '    phases, median/max ms: identify connect %s, probe %s; run upload %s, run %s, fetch %s\n' \
 		"$(phase_stats "$ph" identify 3 5)" "$(phase_stats "$ph" identify 5 7)" \
 		"$(phase_stats "$ph" run 4 5)" "$(phase_stats "$ph" run 5 6)" "$(phase_stats "$ph" run 6 7)"
-	awk -F'\t' '$1 == "identify" || $1 == "run" { if ($7 > last[$1]) last[$1] = $7 }
+	awk -F'\t' -v w="$wall" '$1 == "identify" || $1 == "run" { if ($7 > last[$1]) last[$1] = $7 }
+		$1 == "run" && $5 >= 0 && $6 >= 0 && $6 - $5 > slow { slow = $6 - $5 }
 		$2 == "-" { mark[$1] = $7 }
-		END { printf "    at ms: identify pass over %.0f, run pass over %.0f, merged %.0f, end %.0f\n",
-			last["identify"], last["run"], mark["merge"], mark["end"] }' "$ph"
+		END { printf "    at ms: identify pass over %.0f, run pass over %.0f, merged %.0f, end %.0f; slowest run as rarlab saw it (exec to end of output) %.2f s, wall - that %.2f s\n",
+			last["identify"], last["run"], mark["merge"], mark["end"], slow / 1000, w - slow / 1000 }' "$ph"
 	[ -f "$tmp/smaps-$n" ] && printf '    rarlab memory at its peak: %s\n' "$(smaps_kinds "$tmp/smaps-$n")"
 	read -r fcpu fwall <<<"$(login_floor "${hosts[@]:0:n}")"
 	awk -v c="$fcpu" -v w="$fwall" -v n="$n" -v l="$logins" -v k="$(nproc)" 'BEGIN {
