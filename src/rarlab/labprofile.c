@@ -158,7 +158,7 @@ static void name_hosts(const struct profilefit *pf, struct merge_host *hosts, si
 		if (f != NULL && shown++ < LABPROFILE_SHOWN)
 			fprintf(f, "  %s\n", clean);
 	}
-	if (f != NULL && pf->n_diffs_total > shown && shown >= LABPROFILE_SHOWN)
+	if (f != NULL && pf->n_diffs_total > LABPROFILE_SHOWN)
 		fprintf(f, "  ... %zu differences in all (DIR/merged.json: meta.lab.profile)\n",
 			pf->n_diffs_total);
 }
