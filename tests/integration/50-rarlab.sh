@@ -215,7 +215,8 @@ if [ -x /opt/rarperf/bin/rarbench ] && [ -f /opt/rarperf/facts.json ]; then
 	"$rarlab" -i "$tmp/local.ini" -o "$tmp/local" "$tmp/m.json" >/dev/null 2>"$tmp/local.err"
 	rc=$?
 	check "local host: exit 0, all $points points merged" \
-		test "$rc $(outcome "$tmp/local" here) $(count "$tmp/local" here)" = "0 ok $points"
+		test "$rc $(outcome "$tmp/local" here) $(count "$tmp/local" here)" = "0 ok $points" ||
+		{ echo "    exit $rc"; tail -3 "$tmp/local.err" | sed 's/^/    /'; }
 else
 	notok "local host: this machine's /opt/rarperf is not provisioned (make check provisions it first)"
 fi
