@@ -2,6 +2,7 @@
 #include "profilefit.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,7 @@ void profilefit_free(struct profilefit *pf)
 		free(pf->diffs[i].point);
 		free(pf->diffs[i].lo_source);
 		free(pf->diffs[i].hi_source);
+		free(pf->diffs[i].odd_source);
 	}
 	for (size_t i = 0; i < pf->n_untraced; i++)
 		free(pf->untraced[i].subject);
@@ -326,10 +328,60 @@ static char *where(const struct profilefit *pf, const struct profilefit_row *r)
 	return strdup(buf);
 }
 
-/* Records that counter's values at one point span lo (seen in a) .. hi (in b). */
+/*
+ * Whether source c's samples among smp[i..j) all differ from those of every other source,
+ * which all hold one value (into *usual; *odd: c's first). At least one other sample.
+ */
+static bool source_alone(const struct profilefit_row *const *smp, const double *y, size_t i,
+			 size_t j, size_t c, double *odd, double *usual)
+{
+	bool have_usual = false, have_odd = false;
+
+	for (size_t k = i; k < j; k++) {
+		if (smp[k]->source == c) {
+			if (!have_odd)
+				*odd = y[k];
+			have_odd = true;
+			continue;
+		}
+		if (have_usual && y[k] != *usual)
+			return false;
+		*usual = y[k];
+		have_usual = true;
+	}
+	if (!have_usual || !have_odd)
+		return false;
+	for (size_t k = i; k < j; k++)
+		if (smp[k]->source == c && y[k] == *usual)
+			return false;
+	return true;
+}
+
+/* The one source of smp[i..j) that stands alone (source_alone), else SIZE_MAX. */
+static size_t odd_source(const struct profilefit_row *const *smp, const double *y, size_t i,
+			 size_t j, size_t lo, size_t hi, double *odd, double *usual)
+{
+	double o2, u2;
+	bool a = source_alone(smp, y, i, j, smp[lo]->source, odd, usual);
+	bool b = smp[hi]->source != smp[lo]->source &&
+		 source_alone(smp, y, i, j, smp[hi]->source, &o2, &u2);
+
+	if (a == b)
+		return SIZE_MAX; /* none, or two sources each alone: which is odd is unknown */
+	if (b) {
+		*odd = o2;
+		*usual = u2;
+		return smp[hi]->source;
+	}
+	return smp[lo]->source;
+}
+
+/* Records that counter's values at one point span lo (seen in a) .. hi (in b); odd: the source
+ * alone (odd_source), SIZE_MAX: none. */
 static int add_diff(struct profilefit *pf, const struct profilefit_row *s, const char *counter,
 		    double lo, const struct profilefit_row *a, double hi,
-		    const struct profilefit_row *b, struct errbuf *eb)
+		    const struct profilefit_row *b, size_t odd, double odd_value,
+		    double usual_value, struct errbuf *eb)
 {
 	struct profilefit_diff *d;
 
@@ -343,8 +395,11 @@ static int add_diff(struct profilefit *pf, const struct profilefit_row *s, const
 	d->hi_source = where(pf, b);
 	d->lo = lo;
 	d->hi = hi;
+	d->odd_source = odd == SIZE_MAX ? NULL : strdup(pf->sources[odd]);
+	d->odd_value = odd_value;
+	d->usual_value = usual_value;
 	if (d->subject == NULL || d->counter == NULL || d->point == NULL || d->lo_source == NULL ||
-	    d->hi_source == NULL)
+	    d->hi_source == NULL || (odd != SIZE_MAX && d->odd_source == NULL))
 		return errbuf_set(eb, "out of memory");
 	return 0;
 }
@@ -417,9 +472,14 @@ static int find_diffs(struct profilefit *pf, const struct profilefit_row *const 
 			hi = y[j] > y[hi] ? j : hi;
 			j++;
 		}
-		if (y[lo] != y[hi] &&
-		    add_diff(pf, smp[i], counter, y[lo], smp[lo], y[hi], smp[hi], eb) < 0)
-			return -1;
+		if (y[lo] != y[hi]) {
+			double ov = 0, uv = 0;
+			size_t odd = odd_source(smp, y, i, j, lo, hi, &ov, &uv);
+
+			if (add_diff(pf, smp[i], counter, y[lo], smp[lo], y[hi], smp[hi], odd, ov,
+				     uv, eb) < 0)
+				return -1;
+		}
 		i = j;
 	}
 	return 0;

@@ -12,7 +12,7 @@
 /* Bounds on what profile files may hold. */
 #define PROFILEFIT_FILE_MAX_BYTES (256u << 20)
 #define PROFILEFIT_ROWS_MAX 4000000u
-#define PROFILEFIT_SOURCES_MAX 64
+#define PROFILEFIT_SOURCES_MAX 1024 /* a lab of 1024 hosts (HOSTPOOL_FORKS_MAX) */
 #define PROFILEFIT_COSTS_MAX 32
 /* Differences kept (the first ones) for the report. */
 #define PROFILEFIT_DIFFS_MAX 40
@@ -31,6 +31,10 @@ struct profilefit_diff {
 	char *subject, *counter, *point;
 	double lo, hi;
 	char *lo_source, *hi_source; /* where each was seen */
+	/* the one source (a lab's host) whose samples all differ from the others', which all
+	 * agree (on usual_value); NULL: none such (two sources, or no agreement) */
+	char *odd_source;
+	double odd_value, usual_value; /* the odd source's first value; the others' */
 };
 
 /* This host's price of a call (profile-costs.tsv). */

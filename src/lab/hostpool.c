@@ -57,6 +57,7 @@ static void *worker(void *arg)
 		if (i < hp->nhosts) {
 			hp->hosts[i].state = HOSTPOOL_CONNECTING;
 			hp->hosts[i].started_ns = clock_now_ns();
+			hp->hosts[i].state_ns[HOSTPOOL_CONNECTING] = hp->hosts[i].started_ns;
 			hp->hosts[i].version++;
 		}
 		pthread_mutex_unlock(&hp->lock);
@@ -68,6 +69,7 @@ static void *worker(void *arg)
 			hp->hosts[i].state = HOSTPOOL_FINISHED;
 			hp->hosts[i].outcome = HOSTPOOL_EXEC;
 			hp->hosts[i].finished_ns = clock_now_ns();
+			hp->hosts[i].state_ns[HOSTPOOL_FINISHED] = hp->hosts[i].finished_ns;
 			hp->finished++;
 		}
 		pthread_cond_broadcast(&hp->changed);
@@ -160,8 +162,11 @@ static void changed(struct hostpool *hp, size_t i)
 void hostpool_set_state(struct hostpool *hp, size_t i, enum hostpool_state state)
 {
 	pthread_mutex_lock(&hp->lock);
-	if (hp->hosts[i].state != HOSTPOOL_FINISHED && state != HOSTPOOL_FINISHED)
+	if (hp->hosts[i].state != HOSTPOOL_FINISHED && state != HOSTPOOL_FINISHED) {
 		hp->hosts[i].state = state;
+		if (hp->hosts[i].state_ns[state] == 0)
+			hp->hosts[i].state_ns[state] = clock_now_ns();
+	}
 	changed(hp, i);
 }
 
@@ -198,6 +203,7 @@ void hostpool_finish(struct hostpool *hp, size_t i, enum hostpool_outcome outcom
 		hp->hosts[i].outcome = outcome;
 		hp->hosts[i].exit_code = exit_code;
 		hp->hosts[i].finished_ns = clock_now_ns();
+		hp->hosts[i].state_ns[HOSTPOOL_FINISHED] = hp->hosts[i].finished_ns;
 		hp->hosts[i].point[0] = '\0';
 		if (message != NULL)
 			sanitize_str(hp->hosts[i].message, sizeof(hp->hosts[i].message), message);

@@ -51,14 +51,15 @@ enum hostpool_outcome {
 /* A copy of one host's state (what the display and the summary read). */
 struct hostpool_status {
 	enum hostpool_state state;
-	enum hostpool_outcome outcome;    /* valid when state is HOSTPOOL_FINISHED */
-	int exit_code;                    /* HOSTPOOL_EXIT */
-	uint32_t done, total;             /* points */
-	double eta_s;                     /* -1 when unknown */
-	uint64_t started_ns, finished_ns; /* CLOCK_MONOTONIC; 0 when not yet */
-	char point[HOSTPOOL_TEXT_MAX];    /* the current point (sanitised) */
-	char message[HOSTPOOL_TEXT_MAX];  /* the last error or note (sanitised) */
-	unsigned version;                 /* bumped at every change */
+	enum hostpool_outcome outcome;            /* valid when state is HOSTPOOL_FINISHED */
+	int exit_code;                            /* HOSTPOOL_EXIT */
+	uint32_t done, total;                     /* points */
+	double eta_s;                             /* -1 when unknown */
+	uint64_t started_ns, finished_ns;         /* CLOCK_MONOTONIC; 0 when not yet */
+	uint64_t state_ns[HOSTPOOL_FINISHED + 1]; /* when each state was first entered; 0: never */
+	char point[HOSTPOOL_TEXT_MAX];            /* the current point (sanitised) */
+	char message[HOSTPOOL_TEXT_MAX];          /* the last error or note (sanitised) */
+	unsigned version;                         /* bumped at every change */
 };
 
 struct hostpool;

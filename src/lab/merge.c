@@ -158,6 +158,7 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 		  struct errbuf *eb)
 {
 	char path[PATH_MAX], outcome[32], msg[HOSTPOOL_TEXT_MAX], name[HOSTPOOL_TEXT_MAX];
+	char prof[HOSTPOOL_TEXT_MAX];
 	struct atomicfile *af;
 	FILE *tsv;
 	int width = 4;
@@ -168,7 +169,9 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 	if (af == NULL)
 		return -1;
 	tsv = atomicfile_stream(af);
-	fprintf(tsv, "host\toutcome\tpoints_done\tpoints_total\tresults\twall_s\tmessage\tgroup\n");
+	fprintf(
+	    tsv,
+	    "host\toutcome\tpoints_done\tpoints_total\tresults\twall_s\tmessage\tgroup\tprofile\n");
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(hosts[i].name) > width)
 			width = (int)strlen(hosts[i].name);
@@ -190,8 +193,9 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 		/* hostpool stored the message sanitised; again here, for any other caller */
 		sanitize_str(msg, sizeof(msg), s->message);
 		sanitize_str(name, sizeof(name), hosts[i].name);
-		fprintf(tsv, "%s\t%s\t%u\t%u\t%zu\t%.3f\t%s\t%s\n", name, outcome, s->done,
-			s->total, hosts[i].results, wall, msg, group);
+		sanitize_str(prof, sizeof(prof), hosts[i].profile[0] ? hosts[i].profile : "-");
+		fprintf(tsv, "%s\t%s\t%u\t%u\t%zu\t%.3f\t%s\t%s\t%s\n", name, outcome, s->done,
+			s->total, hosts[i].results, wall, msg, group, prof);
 		snprintf(pts, sizeof(pts), "%u/%u", s->done, s->total);
 		if (f != NULL)
 			fprintf(f, "%-*s  %-11s  %9s  %7zu  %8.1f  %s%s%s\n", width, name, outcome,

@@ -18,6 +18,9 @@ struct merge_host {
 	bool failed;     /* set by merge_results: the host's results could not be merged */
 	unsigned
 	    group; /* a mixed lab's group of hosts equal in every compared key (g1, ...); 0: none */
+	/* the profile counters against the other hosts' (labprofile): "" not compared, "same",
+	 * else the first counter that differs */
+	char profile[HOSTPOOL_TEXT_MAX];
 };
 
 /*
@@ -42,9 +45,9 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 
 /*
  * Writes DIR/summary.tsv (host, outcome, points_done, points_total, results,
- * wall_s, message, group: "g1"... or "-") and prints the same as an aligned table to f (NULL:
- * not printed). Names and messages go through sanitize_str: no byte of
- * them can drive the terminal or split a TSV line. Returns 0 or -1.
+ * wall_s, message, group: "g1"... or "-", profile: the host's profile note or "-") and prints the
+ * same as an aligned table to f (NULL: not printed). Names and messages go through sanitize_str: no
+ * byte of them can drive the terminal or split a TSV line. Returns 0 or -1.
  */
 int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n, FILE *f,
 		  struct errbuf *eb);

@@ -341,7 +341,7 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 	*exit_status = -1;
 	s->stderr_len = 0;
 	s->stderr_tail[0] = '\0';
-	buf = malloc(SSHX_COPY_CHUNK_BYTES);
+	buf = malloc(SSHX_EXEC_READ_BYTES);
 	ch = ssh_channel_new(s->session);
 	if (buf == NULL || ch == NULL) {
 		errbuf_set(eb, "out of memory");
@@ -355,26 +355,26 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 	}
 	for (;;) {
 		if (sshx_cancelled(s)) {
-			stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
+			stop_command(s, ch, stop_cmd, buf, SSHX_EXEC_READ_BYTES);
 			*fail = SSHX_FAIL_CANCELLED;
 			errbuf_set(eb, "interrupted");
 			goto out;
 		}
-		n = ssh_channel_poll_timeout(ch, SSHX_POLL_MS, 0);
+		n = ssh_channel_poll_timeout(ch, SSHX_EXEC_WAIT_MS, 0);
 		if (n == SSH_ERROR)
 			goto lost;
 		if (n > 0) {
-			n = ssh_channel_read_nonblocking(ch, buf, SSHX_COPY_CHUNK_BYTES, 0);
+			n = ssh_channel_read_nonblocking(ch, buf, SSHX_EXEC_READ_BYTES, 0);
 			if (n < 0)
 				goto lost;
 			last = clock_now_ms();
 			if (n > 0 && out(ctx, buf, (size_t)n) != 0) {
-				stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
+				stop_command(s, ch, stop_cmd, buf, SSHX_EXEC_READ_BYTES);
 				errbuf_set(eb, "command output rejected");
 				goto out;
 			}
 		}
-		int e = drain_stderr(s, ch, buf, SSHX_COPY_CHUNK_BYTES);
+		int e = drain_stderr(s, ch, buf, SSHX_EXEC_READ_BYTES);
 		if (e < 0)
 			goto lost;
 		if (e > 0)
@@ -383,7 +383,7 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 			break;
 		if (s->opts.idle_timeout_ms > 0 &&
 		    clock_now_ms() - last > s->opts.idle_timeout_ms) {
-			stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
+			stop_command(s, ch, stop_cmd, buf, SSHX_EXEC_READ_BYTES);
 			*fail = SSHX_FAIL_TIMEOUT;
 			errbuf_set(eb, "no output for %ld s", s->opts.idle_timeout_ms / 1000);
 			goto out;
@@ -401,12 +401,12 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 	case EXIT_STATUS_LOST:
 		goto lost;
 	case EXIT_STATUS_CANCELLED:
-		stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
+		stop_command(s, ch, stop_cmd, buf, SSHX_EXEC_READ_BYTES);
 		*fail = SSHX_FAIL_CANCELLED;
 		errbuf_set(eb, "interrupted");
 		goto out;
 	case EXIT_STATUS_TIMEOUT:
-		stop_command(s, ch, stop_cmd, buf, SSHX_COPY_CHUNK_BYTES);
+		stop_command(s, ch, stop_cmd, buf, SSHX_EXEC_READ_BYTES);
 		*fail = SSHX_FAIL_TIMEOUT;
 		errbuf_set(eb, "closed its output but did not exit within %ld s: stopped",
 			   s->opts.idle_timeout_ms / 1000);

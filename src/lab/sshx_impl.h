@@ -7,7 +7,8 @@
 
 #include "sshx.h"
 
-#define SSHX_COPY_CHUNK_BYTES (32 * 1024)
+#define SSHX_COPY_CHUNK_BYTES (32 * 1024) /* an SFTP transfer's chunk */
+#define SSHX_EXEC_READ_BYTES 4096         /* a running command's output read at once */
 
 /*
  * One host. Life cycle: sshx_connect fills session and fd (connected,

@@ -13,6 +13,7 @@
 #include "sshx_impl.h"
 
 #define GUARD_STACK_BYTES (64 * 1024) /* the SFTP watchdog thread's stack */
+#define SSHX_MKDIRS_DEPTH_MAX 64      /* directories made by one sshx_mkdirs at most */
 
 /*
  * libssh's SFTP calls block without a bound of their own (a request the
@@ -140,7 +141,41 @@ static int sftp_ready(struct sshx *s, struct errbuf *eb)
 	return 0;
 }
 
-/* sshx_mkdirs without the guard. */
+/*
+ * sshx_mkdirs without the guard: the deepest directory first, its parent only when it is
+ * missing (a run directory under an existing remote directory: three round trips, not two per
+ * component). buf holds path (len bytes) and is cut at each parent in turn.
+ */
+static int mkdirs_at(struct sshx *s, char *buf, size_t len, int depth, struct errbuf *eb)
+{
+	sftp_attributes a;
+	bool dir;
+
+	if (sftp_mkdir(s->sftp, buf, 0700) == 0)
+		return 0;
+	if (sftp_get_error(s->sftp) == SSH_FX_NO_SUCH_FILE && depth < SSHX_MKDIRS_DEPTH_MAX) {
+		size_t cut = len;
+		while (cut > 0 && buf[cut - 1] != '/')
+			cut--;
+		if (cut > 1) {
+			buf[cut - 1] = '\0';
+			int rc = mkdirs_at(s, buf, cut - 1, depth + 1, eb);
+			buf[cut - 1] = '/';
+			if (rc < 0)
+				return -1;
+			if (sftp_mkdir(s->sftp, buf, 0700) == 0)
+				return 0;
+		}
+	}
+	/* OpenSSH's server says only "failure" for an existing directory */
+	a = sftp_stat(s->sftp, buf);
+	dir = a != NULL && a->type == SSH_FILEXFER_TYPE_DIRECTORY;
+	sftp_attributes_free(a);
+	if (!dir)
+		return errbuf_set(eb, "SFTP mkdir %s: %s", buf, ssh_get_error(s->session));
+	return 0;
+}
+
 static int mkdirs(struct sshx *s, const char *path, struct errbuf *eb)
 {
 	char buf[1024];
@@ -150,21 +185,10 @@ static int mkdirs(struct sshx *s, const char *path, struct errbuf *eb)
 		return errbuf_set(eb, "bad remote directory '%s'", path);
 	if (sftp_ready(s, eb) < 0)
 		return -1;
-	for (size_t i = 1; i <= len; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		memcpy(buf, path, i);
-		buf[i] = '\0';
-		if (sftp_mkdir(s->sftp, buf, 0700) == 0)
-			continue;
-		/* OpenSSH's server says only "failure" for an existing directory */
-		sftp_attributes a = sftp_stat(s->sftp, buf);
-		bool dir = a != NULL && a->type == SSH_FILEXFER_TYPE_DIRECTORY;
-		sftp_attributes_free(a);
-		if (!dir)
-			return errbuf_set(eb, "SFTP mkdir %s: %s", buf, ssh_get_error(s->session));
-	}
-	return 0;
+	memcpy(buf, path, len + 1);
+	while (len > 1 && buf[len - 1] == '/')
+		buf[--len] = '\0';
+	return mkdirs_at(s, buf, len, 0, eb);
 }
 
 int sshx_mkdirs(struct sshx *s, const char *path, struct errbuf *eb)

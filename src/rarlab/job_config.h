@@ -6,6 +6,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "hostpool.h"
 #include "hoststream.h"
@@ -43,6 +45,9 @@ struct job_ctx {
 	/* per host, when every host runs at once: the identity pass's session, taken over by
 	 * job_remote_run (one handshake per host, not two); NULL: connect anew */
 	struct sshx **sessions;
+	FILE *phase_log;          /* RARLAB_PHASE_LOG (phaselog.h); NULL: none */
+	uint64_t t0_ns;           /* when rarlab started (CLOCK_MONOTONIC) */
+	const char *const *names; /* per host: its inventory name */
 };
 
 /* A host that failed before its run (the identity pass): its outcome, replayed by job_run. */

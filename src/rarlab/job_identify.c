@@ -21,11 +21,14 @@
 
 extern char **environ;
 
-/* The probe's output, bounded: more than LABIDENT_OUTPUT_MAX_BYTES stops it. */
+#define PROBE_OUT_START_BYTES 4096 /* the probe's output buffer at first (it doubles) */
+
+/* The probe's output, bounded: more than LABIDENT_OUTPUT_MAX_BYTES stops it. The buffer grows
+ * on demand: a lab of 512 hosts probes them all at once. */
 struct probe_out {
 	char *buf;
-	size_t len;
-	bool over;
+	size_t len, cap;
+	bool over, nomem;
 };
 
 static int append(void *arg, const char *data, size_t len)
@@ -35,6 +38,20 @@ static int append(void *arg, const char *data, size_t len)
 	if (o->len + len > LABIDENT_OUTPUT_MAX_BYTES) {
 		o->over = true;
 		return -1;
+	}
+	if (o->len + len > o->cap) {
+		size_t cap = o->cap;
+		char *b;
+		while (cap < o->len + len)
+			cap *= 2;
+		if (cap > LABIDENT_OUTPUT_MAX_BYTES)
+			cap = LABIDENT_OUTPUT_MAX_BYTES;
+		if ((b = realloc(o->buf, cap)) == NULL) {
+			o->nomem = true;
+			return -1;
+		}
+		o->buf = b;
+		o->cap = cap;
 	}
 	memcpy(o->buf + o->len, data, len);
 	o->len += len;
@@ -100,7 +117,8 @@ void job_identify(struct hostpool *hp, size_t index, void *arg)
 	const struct job_config *cfg = ctx->cfg;
 	const struct inventory_host *h = inventory_host(ctx->inv, ctx->sel[index]);
 	struct job_early *early = &ctx->early[index];
-	struct probe_out o = {malloc(LABIDENT_OUTPUT_MAX_BYTES), 0, false};
+	struct probe_out o = {malloc(PROBE_OUT_START_BYTES), 0, PROBE_OUT_START_BYTES, false,
+			      false};
 	struct errbuf eb = {{0}};
 	struct sshx *s = NULL;
 	enum sshx_fail fail = SSHX_FAIL_EXEC;
@@ -117,6 +135,8 @@ void job_identify(struct hostpool *hp, size_t index, void *arg)
 		/* the probe's idle timeout: the run sets its own */
 		struct sshx_opts so = job_remote_ssh_opts(ctx, h, cfg->connect_timeout_ms);
 		s = sshx_connect(&so, &fail, &eb);
+		if (s != NULL)
+			hostpool_set_state(hp, index, HOSTPOOL_RUNNING); /* connected */
 		rc = s == NULL
 			 ? -1
 			 : sshx_exec(s, ctx->ident_cmd, NULL, append, &o, &status, &fail, &eb);
@@ -142,6 +162,8 @@ void job_identify(struct hostpool *hp, size_t index, void *arg)
 fail:
 	if (o.over)
 		errbuf_set(&eb, "identity probe: more than %d bytes", LABIDENT_OUTPUT_MAX_BYTES);
+	if (o.nomem)
+		errbuf_set(&eb, "identity probe: out of memory");
 	early->failed = true;
 	sanitize_str(early->message, sizeof(early->message), eb.msg);
 	hostpool_finish(hp, index, early->outcome, 0, eb.msg);

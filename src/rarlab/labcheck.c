@@ -12,6 +12,7 @@
 #include "hostpool.h"
 #include "job_identify.h"
 #include "labident.h"
+#include "phaselog.h"
 #include "sshx.h"
 
 #define WAIT_MS 200
@@ -42,6 +43,7 @@ static int identify_all(struct job_ctx *ctx, size_t n, struct errbuf *eb)
 		goto out;
 	while (!hostpool_wait(hp, WAIT_MS))
 		;
+	phaselog_write(ctx->phase_log, "identify", hp, ctx->names, ctx->t0_ns);
 	rc = 0;
 out:
 	hostpool_free(hp);

@@ -16,14 +16,17 @@
 
 #include <libssh/libssh.h>
 
+#include "clock.h"
 #include "display.h"
 #include "fileio.h"
 #include "hostpool.h"
 #include "inventory.h"
 #include "job.h"
 #include "labcheck.h"
+#include "labprofile.h"
 #include "manifest.h"
 #include "merge.h"
+#include "phaselog.h"
 #include "sanitize.h"
 #include "sweep.h"
 
@@ -343,6 +346,7 @@ int main(int argc, char **argv)
 	int rc = 2, all_ok = 1;
 	bool hurry = false;
 	long merged;
+	uint64_t t0_ns = clock_now_ns();
 
 	config_defaults(&cfg);
 	if (parse_args(argc, argv, &cfg) != 0)
@@ -399,6 +403,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ctx->cfg = &cfg;
+	ctx->t0_ns = t0_ns;
 	ctx->inv = inv;
 	ctx->sel = sel;
 	atomic_init(&ctx->cancel, 0);
@@ -416,6 +421,8 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nsel; i++)
 		names[i] = inventory_host(inv, sel[i])->name;
+	ctx->names = names;
+	ctx->phase_log = phaselog_open();
 	raise_nofile();
 	ssh_init();
 	cancel_flag = &ctx->cancel;
@@ -455,6 +462,7 @@ int main(int argc, char **argv)
 	}
 	if (disp != NULL)
 		display_update(disp);
+	phaselog_write(ctx->phase_log, "run", hp, names, t0_ns);
 	if (hurry)
 		fprintf(stderr, "rarlab: interrupted again; not waiting for the remote runs to "
 				"stop, gathered results kept\n");
@@ -467,6 +475,11 @@ int main(int argc, char **argv)
 		hostpool_get(hp, i, &mh[i].status);
 	}
 	rc = 0;
+	/* the profile counters compared across hosts: the verdict goes into the lab's meta */
+	if (labprofile_compare(cfg.out_dir, manifest, mh, nsel, &lab_json, stdout, &eb) < 0) {
+		print_error("profile counters", eb.msg);
+		rc = 1;
+	}
 	/* merge_results may turn a host that looked ok into "results" */
 	merged = merge_results(cfg.out_dir, ctx->run_id, lab_json, mh, nsel, &eb);
 	if (merged < 0) {
@@ -478,6 +491,7 @@ int main(int argc, char **argv)
 			all_ok = 0;
 	if (!all_ok)
 		rc = 1;
+	phaselog_mark(ctx->phase_log, "merge", t0_ns);
 	if (merge_summary(cfg.out_dir, mh, nsel, stdout, &eb) < 0) {
 		print_error("summary", eb.msg);
 		rc = 1;
@@ -495,8 +509,12 @@ out:
 	display_free(disp);
 	hostpool_free(hp);
 	cancel_flag = NULL;
-	if (ctx != NULL)
+	if (ctx != NULL) {
+		phaselog_mark(ctx->phase_log, "end", t0_ns);
+		if (ctx->phase_log != NULL)
+			fclose(ctx->phase_log);
 		labcheck_clear(ctx, nsel);
+	}
 	free(lab_json);
 	free(groups);
 	free(mh);

@@ -10,8 +10,8 @@
 #include <cJSON.h>
 
 struct events_reader {
-	char *buf; /* the current partial line */
-	size_t len;
+	char *buf; /* the current partial line; grown on demand up to EVENTS_LINE_MAX_BYTES */
+	size_t len, cap;
 	unsigned long lines;
 	bool failed, saw_done;
 };
@@ -180,11 +180,6 @@ struct events_reader *events_reader_new(void)
 
 	if (r == NULL)
 		return NULL;
-	r->buf = malloc(EVENTS_LINE_MAX_BYTES);
-	if (r->buf == NULL) {
-		free(r);
-		return NULL;
-	}
 	return r;
 }
 
@@ -220,6 +215,26 @@ static int emit(struct events_reader *r, const char *line, size_t len, events_cb
 	return cb ? cb(ctx, &ev) : 0;
 }
 
+/* Room for need bytes in r->buf (need <= EVENTS_LINE_MAX_BYTES): a partial line is rare, so
+ * a reader holds no buffer until one comes. 0 or -1 (out of memory). */
+static int reserve(struct events_reader *r, size_t need)
+{
+	size_t cap = r->cap ? r->cap : 1024;
+	char *b;
+
+	if (need <= r->cap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	if (cap > EVENTS_LINE_MAX_BYTES)
+		cap = EVENTS_LINE_MAX_BYTES;
+	if ((b = realloc(r->buf, cap)) == NULL)
+		return -1;
+	r->buf = b;
+	r->cap = cap;
+	return 0;
+}
+
 int events_feed(struct events_reader *r, const char *data, size_t len, events_cb cb, void *ctx,
 		struct errbuf *eb)
 {
@@ -234,6 +249,10 @@ int events_feed(struct events_reader *r, const char *data, size_t len, events_cb
 			r->failed = true;
 			return errbuf_set(eb, "line %lu: longer than %d bytes", r->lines + 1,
 					  EVENTS_LINE_MAX_BYTES);
+		}
+		if ((nl == NULL || r->len > 0) && reserve(r, r->len + chunk) < 0) {
+			r->failed = true;
+			return errbuf_set(eb, "out of memory");
 		}
 		if (nl == NULL) {
 			memcpy(r->buf + r->len, data, chunk);

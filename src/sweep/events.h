@@ -53,7 +53,8 @@ typedef int (*events_cb)(void *ctx, const struct events_event *ev);
 
 struct events_reader;
 
-/* A new reader with a line buffer of EVENTS_LINE_MAX_BYTES. NULL when out of memory. */
+/* A new reader (its line buffer grows on demand, up to EVENTS_LINE_MAX_BYTES). NULL when out
+ * of memory. */
 struct events_reader *events_reader_new(void);
 void events_reader_free(struct events_reader *r);
 

@@ -146,6 +146,23 @@ check "$c's reason names the limit and its hard limit" \
 nshosts_stop_sshd "$c"
 nshosts_start_sshd "$c"
 
+# --- the profile counters compared across hosts: a and b, provisioned alike, count alike ------
+# (tests/unit/test_profilefit.c's test_odd_host: differing counts name the host and the counter)
+jq '. + {"name": "it50-prof", "profile": true, "axes": {"nb_tasks": [1, 4]}, "min_runs": 3, "max_runs": 3}' \
+	"$tmp/m.json" >"$tmp/prof.json"
+lab -o "$tmp/prof" -l "$a,$b" "$tmp/prof.json" >"$tmp/prof.out" 2>"$tmp/prof.err"
+rc=$?
+check "profile: true on $a and $b: exit 0, the verdict says identical on the 2 hosts profiled" \
+	sh -c "test $rc -eq 0 && grep -qx 'profile counters: identical on the 2 hosts profiled' '$tmp/prof.out'" ||
+	{ cat "$tmp/prof.out"; tail -5 "$tmp/prof.err"; }
+check "profile: summary.tsv's profile column says same for both" \
+	test "$(awk -F'\t' 'NR == 1 { print $9 } NR > 1 { print $9 }' "$tmp/prof/summary.tsv" | tr '\n' ' ')" = "profile same same "
+check "profile: merged.json's meta.lab.profile: 2 hosts, identical, no difference" \
+	test "$(jq -c '.meta.lab.profile | [.hosts, .identical, .differences_total]' "$tmp/prof/merged.json")" = "[2,true,0]"
+check "profile: a manifest without the key compares nothing (column -, no verdict)" \
+	sh -c "test \"\$(awk -F'\t' 'NR > 1 { print \$9 }' '$tmp/env/summary.tsv' | sort -u)\" = - &&
+		! grep -q 'profile counters' '$tmp/env.out' && test \"\$(jq '.meta.lab.profile' '$tmp/env/merged.json')\" = null"
+
 # --- SIGINT stops the remote run and keeps what was gathered ---------------------------------
 # rarlab itself in the background (not a function's subshell) so that it gets the signal
 : >"$tmp/int.err"
@@ -198,7 +215,8 @@ if [ -x /opt/rarperf/bin/rarbench ] && [ -f /opt/rarperf/facts.json ]; then
 	"$rarlab" -i "$tmp/local.ini" -o "$tmp/local" "$tmp/m.json" >/dev/null 2>"$tmp/local.err"
 	rc=$?
 	check "local host: exit 0, all $points points merged" \
-		test "$rc $(outcome "$tmp/local" here) $(count "$tmp/local" here)" = "0 ok $points"
+		test "$rc $(outcome "$tmp/local" here) $(count "$tmp/local" here)" = "0 ok $points" ||
+		{ echo "    exit $rc"; tail -3 "$tmp/local.err" | sed 's/^/    /'; }
 else
 	notok "local host: this machine's /opt/rarperf is not provisioned (make check provisions it first)"
 fi

@@ -262,8 +262,8 @@ done
 check "no control byte on rarlab's stdout" no_control "$tmp/run.out"
 check "no control byte on rarlab's stderr" no_control "$tmp/run.err"
 check "no control byte in summary.tsv" no_control "$tmp/out/summary.tsv"
-check "summary.tsv: eight fields on every line (the last: group)" \
-	test "$(awk -F'\t' 'NF != 8' "$tmp/out/summary.tsv" | wc -l)" -eq 0
+check "summary.tsv: nine fields on every line (the last: profile)" \
+	test "$(awk -F'\t' 'NF != 9' "$tmp/out/summary.tsv" | wc -l)" -eq 0
 check "the escapes are shown as text (\\x1b]52)" grep -qF '\x1b]52;c;' "$tmp/run.err"
 check "merged.json: good, local, escok with 2 results each, spoof with 1" \
 	test "$(count "$tmp/out" good) $(count "$tmp/out" local) $(count "$tmp/out" escok) $(count "$tmp/out" spoof)" = "2 2 2 1"

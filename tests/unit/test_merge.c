@@ -261,7 +261,7 @@ static void test_summary_is_safe(void)
 		lines += c == '\n';
 	}
 	CHECK_INT_EQ(lines, 2);
-	CHECK_INT_EQ(tabs, 14); /* 8 columns */
+	CHECK_INT_EQ(tabs, 16); /* 9 columns */
 	CHECK(strstr(text, "\\x1b]52;c;AAAA\\x07\\tx\\ny\\xc2\\x9b") != NULL);
 	free(text);
 }

@@ -99,9 +99,47 @@ static void test_diffs(void)
 	fclose(f);
 	CHECK(strstr(out, "1 count differ") != NULL);
 	CHECK(strstr(out, "host-b repetition 1") != NULL);
+	/* two hosts: which of them is the odd one is unknown */
+	CHECK(pf->diffs[0].odd_source == NULL);
 	free(out);
 	free(a);
 	free(b);
+	profilefit_free(pf);
+}
+
+/* A lab of four hosts where one counts 3 more close(2) failures at 100 tasks: that host is
+ * named alone, with the counter, its value and the others'. */
+static void test_odd_host(void)
+{
+	static const char *const names[] = {"host lab-1", "host lab-2", "host lab-3", "host lab-4"};
+	struct profilefit *pf = profilefit_new("nb_tasks");
+	struct errbuf eb = {{0}};
+	char *rows[4];
+
+	for (size_t i = 0; i < 4; i++) {
+		rows[i] = trace_rows("sudo", 1, i == 2 ? 3 : 0);
+		CHECK_INT_EQ(profilefit_add_tsv(pf, rows[i], strlen(rows[i]), names[i], &eb), 0);
+	}
+	CHECK_INT_EQ(profilefit_compute(pf, &eb), 0);
+	CHECK_INT_EQ(pf->n_diffs_total, 1);
+	CHECK_STR_EQ(pf->diffs[0].counter, "fail.close");
+	CHECK_STR_EQ(pf->diffs[0].point, "nb_roles=1,nb_users=1,nb_tasks=100,nb_commands=1");
+	CHECK(pf->diffs[0].odd_source != NULL);
+	CHECK_STR_EQ(pf->diffs[0].odd_source ? pf->diffs[0].odd_source : "", "host lab-3");
+	CHECK(pf->diffs[0].odd_value == 1022 && pf->diffs[0].usual_value == 1019);
+	profilefit_free(pf);
+	/* and when the others do not agree among themselves, no host is named */
+	pf = profilefit_new("nb_tasks");
+	for (size_t i = 0; i < 4; i++) {
+		free(rows[i]);
+		rows[i] = trace_rows("sudo", 1, i == 2 ? 3 : i == 0 ? 1 : 0);
+		CHECK_INT_EQ(profilefit_add_tsv(pf, rows[i], strlen(rows[i]), names[i], &eb), 0);
+	}
+	CHECK_INT_EQ(profilefit_compute(pf, &eb), 0);
+	CHECK_INT_EQ(pf->n_diffs_total, 1);
+	CHECK(pf->diffs[0].odd_source == NULL);
+	for (size_t i = 0; i < 4; i++)
+		free(rows[i]);
 	profilefit_free(pf);
 }
 
@@ -188,6 +226,7 @@ int main(void)
 {
 	RUN(test_fit_and_findings);
 	RUN(test_diffs);
+	RUN(test_odd_host);
 	RUN(test_refusals);
 	RUN(test_claims_explained);
 	return HARNESS_EXIT();

@@ -1,0 +1,173 @@
+/* profileload: the "profile" objects of a results file into a profilefit. */
+#include "profileload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "fileio.h"
+
+/* Where one result's profile goes: its source, subject, point, x and repetition. */
+struct sample {
+	size_t source;
+	const char *subject;
+	char point[512];
+	double x;
+	unsigned repetition;
+};
+
+/* Adds the numbers under o (an object) as PREFIX.KEY, each object's field (or o's numbers). */
+static int add_group(struct profilefit *pf, const struct sample *sm, const cJSON *o,
+		     const char *prefix, const char *field, struct errbuf *eb)
+{
+	char counter[PROFILELOAD_COUNTER_MAX];
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, o)
+	{
+		const cJSON *v = field != NULL ? cJSON_GetObjectItemCaseSensitive(c, field) : c;
+
+		if (c->string == NULL || !cJSON_IsNumber(v))
+			continue;
+		if (snprintf(counter, sizeof(counter), "%s%s", prefix, c->string) >=
+		    (int)sizeof(counter))
+			continue; /* a path longer than any counter kept */
+		if (profilefit_add_value(pf, sm->source, sm->subject, sm->point, sm->x,
+					 sm->repetition, counter, v->valuedouble, eb) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The counters of one result's "profile" object. */
+static int add_profile(struct profilefit *pf, const struct sample *sm, const cJSON *prof,
+		       struct errbuf *eb)
+{
+	static const char *const totals[] = {"calls", "failed",    "bytes_read",  "bytes_written",
+					     "execs", "processes", "policy_bytes"};
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(prof, "status");
+	cJSON *tot = cJSON_CreateObject();
+	int rc = -1;
+
+	if (tot == NULL)
+		return errbuf_set(eb, "out of memory");
+	if (!cJSON_IsString(st) || strcmp(st->valuestring, "untraceable") == 0) {
+		rc = 0;
+		goto out;
+	}
+	if (strcmp(st->valuestring, "skipped") == 0) {
+		/* Not traced (the pass's budget): nothing to fit, only where the counts stop. */
+		rc = profilefit_add_untraced(pf, sm->subject, sm->x, eb);
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(prof, totals[i]);
+
+		if (cJSON_IsNumber(v))
+			cJSON_AddNumberToObject(tot, totals[i], v->valuedouble);
+	}
+	if (add_group(pf, sm, tot, "", NULL, eb) < 0 ||
+	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "rusage"), "", NULL, eb) < 0)
+		goto out;
+	if (add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "syscalls"), "sys.", "calls",
+		      eb) < 0 ||
+	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "syscalls"), "fail.", "failed",
+		      eb) < 0 ||
+	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "files"), "open.", "count",
+		      eb) < 0 ||
+	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "programs"), "exec.", "count",
+		      eb) < 0)
+		goto out;
+	rc = 0;
+out:
+	cJSON_Delete(tot);
+	return rc;
+}
+
+/*
+ * The sample of result r: its subject, the axes' values (the point), the
+ * repetition, and its source: the input, or "host H" of a lab's merged
+ * results; source_name instead when not NULL. 1 when r is not a profiled result of this axis, 0, or
+ * -1.
+ */
+static int sample_of(struct profilefit *pf, const char *input, const char *source_name,
+		     const cJSON *r, const char *axis, struct sample *sm, struct errbuf *eb)
+{
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "parameters"), *p;
+	const cJSON *subj = cJSON_GetObjectItemCaseSensitive(params, "subject");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(params, "host");
+	const cJSON *ax = cJSON_GetObjectItemCaseSensitive(params, axis);
+	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(params, "repetition");
+	char source[600], *end;
+	size_t used = 0;
+
+	if (!cJSON_IsString(subj) || !cJSON_IsString(ax) ||
+	    !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r, "profile")))
+		return 1;
+	sm->subject = subj->valuestring;
+	sm->x = strtod(ax->valuestring, &end);
+	if (*end != '\0')
+		return 1;
+	sm->repetition = cJSON_IsString(rep) ? (unsigned)strtoul(rep->valuestring, NULL, 10) : 1;
+	sm->point[0] = '\0';
+	cJSON_ArrayForEach(p, params)
+	{
+		int w;
+
+		if (!cJSON_IsString(p) || strcmp(p->string, "subject") == 0 ||
+		    strcmp(p->string, "format") == 0 || strcmp(p->string, "host") == 0 ||
+		    strcmp(p->string, "repetition") == 0)
+			continue;
+		w = snprintf(sm->point + used, sizeof(sm->point) - used, "%s%s=%s",
+			     used > 0 ? "," : "", p->string, p->valuestring);
+		if (w < 0 || (size_t)w >= sizeof(sm->point) - used)
+			return 1;
+		used += (size_t)w;
+	}
+	if (source_name != NULL)
+		snprintf(source, sizeof(source), "%.590s", source_name);
+	else if (cJSON_IsString(host))
+		snprintf(source, sizeof(source), "host %.500s", host->valuestring);
+	else
+		snprintf(source, sizeof(source), "%.590s", input);
+	return profilefit_add_source(pf, source, &sm->source, eb) < 0 ? -1 : 0;
+}
+
+int profileload_file(struct profilefit *pf, const char *input, const char *source, const char *axis,
+		     size_t *found, struct errbuf *eb)
+{
+	char *text = NULL;
+	size_t len = 0;
+	cJSON *doc = NULL;
+	const cJSON *r;
+	struct sample sm;
+	int rc = -1;
+
+	if (fileio_read(input, PROFILEFIT_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
+		return -1;
+	if ((doc = cJSON_ParseWithLength(text, len)) == NULL) {
+		errbuf_set(eb, "%s: not JSON", input);
+		goto out;
+	}
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+	{
+		int s = sample_of(pf, input, source, r, axis, &sm, eb);
+
+		if (s < 0)
+			goto out;
+		if (s > 0)
+			continue;
+		if (add_profile(pf, &sm, cJSON_GetObjectItemCaseSensitive(r, "profile"), eb) < 0) {
+			errbuf_prefix(eb, "%s: profile of %s", input, sm.subject);
+			goto out;
+		}
+		(*found)++;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(doc);
+	free(text);
+	return rc;
+}
