@@ -185,7 +185,8 @@ provision-if-needed:
 check-tests: provision-if-needed
 
 # make demo: the README's first command (tools/demo.sh): Ansible if missing, only what
-# experiments/quick.json measures when the prefix lacks it (provision-demo), the sweep, results/quick/.
+# experiments/quick.json measures (provision-demo) unless the prefix was provisioned from this
+# tree (its demo or full stamp), the sweep, results/quick/.
 DEMO_OUT ?= results/quick
 demo:
 	@RARPERF_PREFIX=$(RARPERF_PREFIX) DEMO_OUT=$(DEMO_OUT) MAKE="$(MAKE)" sh tools/demo.sh
@@ -197,6 +198,7 @@ provision-demo:
 	@sh tools/with-progress.sh $(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml \
 		-e rarperf_prefix=$(RARPERF_PREFIX) -e '{"rarperf_rootasrole_extra_versions": []}' \
 		-e rarperf_sudo_pam=false -e rarperf_doas_pam=false
+	@sh tools/provision-stamp.sh write-demo $(RARPERF_PREFIX)
 
 # make provision-dev RAR_DEV_TREE=DIR [RAR_DEV_REV=REV] [SUDO_DEV_TREE=DIR] [DOAS_DEV_TREE=DIR]
 # [DEV_NAME=NAME]: source trees built beside the releases as dosr-dev[-NAME]-json/-cbor,

@@ -2,55 +2,73 @@
 # demo.sh: `make demo`, the README's first command. On a fresh Debian 12 as root: Ansible if it
 # is missing, then only what experiments/quick.json needs (sudo, doas, sudo-rs and RootAsRole
 # 3.3.4's JSON and CBOR builds: `make provision` builds every tool, the PAM builds of sudo and
-# doas and RootAsRole 4.0.3 too, which quick.json then measures as well: they are optional) when
-# the prefix lacks it, then the sweep, the figures and the report. Each step says how long it
-# took; the end says where the figure and the report are and what they show.
+# doas and RootAsRole 4.0.3 too, which quick.json then measures as well: they are optional)
+# unless the prefix was provisioned from this very tree (tools/provision-stamp.sh), then the
+# sweep, the figures and the report. Each step says when it starts and how long it took; the end
+# says where the figure and the report are, and the three lines that matter.
 set -eu
 cd "$(dirname "$0")/.."
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 out=${DEMO_OUT:-results/quick}
 manifest=experiments/quick.json
 make=${MAKE:-make}
+jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
-last=$start
 times=
-step_done() { # NAME: what just finished, with its seconds
+begin() { # NAME TEXT: a step starts
+	step=$1
+	step_start=$(date +%s)
+	echo "== $2"
+}
+end() { # a step ends: its time, on its own line and in the closing summary
 	now=$(date +%s)
-	times="$times${times:+, }$1 $((now - last)) s"
-	last=$now
+	echo "   $step: $((now - step_start)) s"
+	times="$times${times:+, }$step $((now - step_start)) s"
 }
 
 if ! command -v ansible-playbook >/dev/null; then
-	echo "== installing Ansible (apt-get)"
+	begin apt "installing Ansible (apt-get)"
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ansible
-	step_done apt
+	end
 fi
-need_provision=0
-for f in bin/sudo bin/doas bin/sudo-rs bin/dosr-json bin/dosr-cbor facts.json \
-	share/rarperf/policy-deny-all-sudoers; do
-	[ -e "$prefix/$f" ] || need_provision=1
-done
-if [ "$need_provision" -eq 1 ]; then
-	echo "== provisioning what $manifest measures into $prefix (the first time: a few minutes of builds)"
-	"$make" --no-print-directory provision-demo
-	step_done provisioning
+if sh tools/provision-stamp.sh fresh-demo "$prefix"; then
+	echo "== $prefix was provisioned from this tree: nothing to build (make provision builds every tool)"
 else
-	echo "== $prefix has what $manifest measures (make provision updates it, and builds every tool)"
+	begin provisioning "provisioning what $manifest measures into $prefix (the first time: a few minutes of builds)"
+	RARPERF_PREFIX=$prefix "$make" --no-print-directory provision-demo
+	end
 fi
-echo "== building rarperf"
-"$make" --no-print-directory -s all
-step_done build
+begin build "building rarperf"
+"$make" --no-print-directory -s -j"$jobs" all
+end
 if [ -d "$out" ]; then rm -rf "$out.prev" && mv "$out" "$out.prev"; fi
-echo "== measuring $manifest as the bench user (the previous results, if any, are in $out.prev)"
-bin/rarbench --manifest "$manifest" --prefix "$prefix" --out "$out"
-step_done measuring
-echo "== drawing the figures and the report"
+begin measuring "measuring $manifest as the bench user (the previous results, if any, are in $out.prev)"
+bin/rarbench --manifest "$manifest" --prefix "$prefix" --out "$out" --wait
+end
+begin drawing "drawing the figures and the report"
 bin/rarplot -o "$out" --claims experiments/claims/rar-perf-readme.tsv "$out/results.json" >"$out/table.txt"
-step_done drawing
+end
+
+figure=$out/perf_tasks.png
+[ -e "$out/perf_tasks_log.png" ] && figure="$out/perf_tasks_log.png (log-log; linear: perf_tasks.png)"
 echo
 echo "done in $(($(date +%s) - start)) s ($times):"
-echo "  figure: $out/perf_tasks.png (and .svg)"
+echo "  figure: $figure"
 echo "  report: $out/report.md (every fit with its 95 % interval; the original RaR-perf claims checked)"
-# fits.tsv: subject format host x n intercept_ms intercept_se_ms slope_us ...
-awk -F'\t' 'NR > 1 && $4 == "nb_tasks" {printf "%s%s %.2f ms + %.2f us/task", sep, $1, $6, $8; sep = "; "}
-	END {print ""}' "$out/fits.tsv" | sed 's/^/  per run: /'
+# fits.tsv: subject format host x n intercept_ms intercept_se_ms slope_us ...; ranked cheapest first.
+rank() { # COLUMN UNIT FORMAT: every subject's value in fits.tsv's COLUMN, ascending
+	awk -F'\t' -v c="$1" 'NR > 1 && $4 == "nb_tasks" {print $c "\t" $1}' "$out/fits.tsv" | sort -g |
+		awk -F'\t' -v unit="$2" -v fmt="$3" '{printf("%s%s " fmt "%s", (NR > 1 ? ", " : ""), $2, $1,
+			(NR == 1 ? " " unit : ""))} END {print ""}'
+}
+echo "  each run costs (the fit at 0 tasks): $(rank 6 ms %.2f)"
+echo "  and each task adds: $(rank 8 us %.3g)"
+# claims.tsv: id host subject versus quantity claimed measured se lo hi verdict
+awk -F'\t' 'NR > 1 && $11 != "not measured" {v = $11; sub(/ \(.*/, "", v); n[v]++; k++}
+	END {
+		printf "  RaR-perf README claims checked: %d:", k
+		split("holds|direction holds, size differs|not confirmed|contradicted", order, "|")
+		for (i = 1; i <= 4; i++) if (order[i] in n) { printf " %d %s;", n[order[i]], order[i]; delete n[order[i]] }
+		for (v in n) printf " %d %s;", n[v], v
+		print ""
+	}' "$out/claims.tsv" | sed 's/;$/ (report.md)/'

@@ -2,9 +2,14 @@
 # provision-stamp.sh: what a full `make provision` was made from, so `make check` provisions again
 # exactly when the playbook or the C tools it installs changed since the prefix was last provisioned
 # (a list of files to test for goes stale as roles add tools: the PAM builds, strace).
+# `make demo` keeps a second stamp for its smaller variant (make provision-demo), so a second demo
+# runs no Ansible at all; a full provision counts for the demo too (it builds a superset).
 # Usage: tools/provision-stamp.sh current   prints the hash of this tree's provisioning inputs
 #        tools/provision-stamp.sh write PREFIX   records it in PREFIX (after a full provision)
 #        tools/provision-stamp.sh fresh PREFIX   exit 0 when PREFIX was provisioned from this tree
+#        tools/provision-stamp.sh write-demo PREFIX   records it after make provision-demo
+#        tools/provision-stamp.sh fresh-demo PREFIX   exit 0 when PREFIX was provisioned from this
+#                                                     tree by make provision-demo or make provision
 set -eu
 cd "$(dirname "$0")/.."
 current() {
@@ -13,18 +18,26 @@ current() {
 		cut -c1-64
 }
 stamp() { echo "$1/share/rarperf/provisioned-from"; }
-case ${1:-} in
-current) current ;;
-write)
-	f=$(stamp "$2")
-	current >"$f.tmp" && mv "$f.tmp" "$f"
-	;;
-fresh)
-	f=$(stamp "$2")
-	[ -f "$f" ] && [ "$(cat "$f")" = "$(current)" ]
-	;;
+demo_stamp() { echo "$1/share/rarperf/provisioned-from-demo"; }
+write() { # FILE: the current hash, whole or not at all
+	mkdir -p "$(dirname "$1")"
+	current >"$1.tmp" && mv "$1.tmp" "$1"
+}
+same() { # FILE [FILE]: one of them holds the current hash
+	now=$(current)
+	for f; do
+		[ -f "$f" ] && [ "$(cat "$f")" = "$now" ] && return 0
+	done
+	return 1
+}
+case ${1:-}/$# in
+current/1) current ;;
+write/2) write "$(stamp "$2")" ;;
+fresh/2) same "$(stamp "$2")" ;;
+write-demo/2) write "$(demo_stamp "$2")" ;;
+fresh-demo/2) same "$(stamp "$2")" "$(demo_stamp "$2")" ;;
 *)
-	echo "usage: $0 current | write PREFIX | fresh PREFIX" >&2
+	echo "usage: $0 current | write PREFIX | fresh PREFIX | write-demo PREFIX | fresh-demo PREFIX" >&2
 	exit 2
 	;;
 esac

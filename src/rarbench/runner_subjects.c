@@ -12,6 +12,10 @@
 
 #include "fileio.h"
 
+/* What builds a RootAsRole version the prefix lacks (make demo builds only the pinned one). */
+#define RAR_VERSIONS_HINT                                                                          \
+	"make provision builds those of rarperf_rootasrole_extra_versions, 4.0.3 by default"
+
 static char *join_words(char *const *words, size_t n)
 {
 	size_t len = 1, i, off = 0, w;
@@ -244,14 +248,14 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 			char reason[512];
 
 			snprintf(reason, sizeof(reason),
-				 "the prefix has no RootAsRole %s build (it has %s)",
-				 ms->rar_version, have);
+				 "the prefix has no RootAsRole %s build (it has %s; %s)",
+				 ms->rar_version, have, RAR_VERSIONS_HINT);
 			s->skip_reason = strdup(reason);
 			return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
 		}
 		return problem(r, eb, i, "rar_version",
-			       "%s: the prefix has no RootAsRole %s build (it has %s)",
-			       ms->rar_version, ms->rar_version, have);
+			       "%s: the prefix has no RootAsRole %s build (it has %s; %s)",
+			       ms->rar_version, ms->rar_version, have, RAR_VERSIONS_HINT);
 	}
 	tool = tool_of(r, s->program);
 	if (tool != NULL && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(tool, "present"))) {
@@ -259,7 +263,9 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 		const char *why = json_string(tool, "reason");
 		char reason[PATH_MAX + 128];
 
-		snprintf(reason, sizeof(reason), "%s: absent from this prefix (facts.json: %s)",
+		snprintf(reason, sizeof(reason),
+			 "%s: absent from this prefix (facts.json: %s; make provision builds every "
+			 "tool of the prefix)",
 			 s->program, why != NULL ? why : "no reason given");
 		s->skip_reason = strdup(reason);
 		return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
