@@ -68,6 +68,15 @@ int measure_opts_validate(const struct measure_opts *opts, struct errbuf *eb)
 	return 0;
 }
 
+uint64_t measure_result_wall_sum(const struct measure_result *r)
+{
+	uint64_t ns = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		ns += r->wall_ns[i];
+	return ns;
+}
+
 void measure_result_clear(struct measure_result *r)
 {
 	if (r == NULL)

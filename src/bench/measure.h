@@ -76,6 +76,9 @@ struct measure_result {
 
 void measure_result_clear(struct measure_result *r);
 
+/* The wall times of r's runs, summed (ns). */
+uint64_t measure_result_wall_sum(const struct measure_result *r);
+
 /*
  * Appends src's runs to dst's (the arrays grow; dst->n changes only on success): the runs of
  * one subject gathered over several rounds or journal steps. nivcsw is kept only while every

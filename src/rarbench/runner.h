@@ -91,7 +91,8 @@ struct runner {
 	char **envp;
 	struct journal *journal;
 	struct journal_contents done;
-	bool *point_done;       /* sweep_count x m->max_rounds: step (point, round) journalled */
+	uint64_t timed_ns; /* the wall times of the runs journalled by this invocation, summed */
+	bool *point_done;  /* sweep_count x m->max_rounds: step (point, round) journalled */
 	struct runner_acc *acc; /* sweep_count entries in precision mode, else NULL */
 	int64_t *reference_ns;  /* per active subject: contention_reference_ns over r->acc */
 	/* Attempts measured by this invocation, and how many had too many contended runs:

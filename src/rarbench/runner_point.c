@@ -343,6 +343,8 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	rc = journal_append_step(r->journal, id, pt->index, js, nb, &info, eb);
 	if (rc == 0)
 		rc = runner_acc_add(r, pt->index, js, nb, *discarded, eb);
+	for (i = 0; rc == 0 && i < nb; i++)
+		r->timed_ns += measure_result_wall_sum(&js[i].result);
 out:
 	for (i = 0; results != NULL && i < nb; i++)
 		measure_result_clear(&results[i]);

@@ -24,6 +24,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,7 +34,6 @@
 
 #include "atomicfile.h"
 #include "fileio.h"
-#include "journal.h"
 #include "profilebudget.h"
 #include "sanitize.h"
 #include "straceprof.h"
@@ -135,6 +137,46 @@ static void first_stderr_line(int fd, char *buf, size_t len)
 	sanitize_text(buf, len, raw, end);
 }
 
+/*
+ * rarbench's own peak resident size (VmHWM, KiB), 0 when unknown. A child
+ * made by clone(CLONE_VM) runs in rarbench's memory until it execs, and the
+ * kernel keeps that memory's high-water mark in the child's ru_maxrss: no
+ * run can report less. It is recorded beside the counters as that floor.
+ */
+static uint64_t own_peak_rss_kib(void)
+{
+	char line[128];
+	uint64_t kib = 0;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmHWM: %" SCNu64, &kib) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+	return kib;
+}
+
+/*
+ * Lowers that floor before the pass: what rarbench freed goes back to the
+ * kernel, and its high-water mark restarts from what it now holds
+ * (clear_refs "5", Linux 4.0). Best effort: a kernel without it keeps the
+ * higher floor, which each profile records.
+ */
+static void lower_rss_floor(void)
+{
+	int fd;
+
+	malloc_trim(0);
+	fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "5", 1) != 1) {
+			/* best effort, see above */
+		}
+		close(fd);
+	}
+}
+
 /* The untraced run of s at this point, its wait4 counters into o's "rusage". 0 or -1. */
 static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us, struct errbuf *eb)
 {
@@ -150,6 +192,7 @@ static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us
 	add_count(ru, "maxrss_kib", us->ru.maxrss_kib);
 	add_count(ru, "inblock", us->ru.inblock);
 	add_count(ru, "nvcsw", us->ru.nvcsw);
+	add_count(o, "rss_floor_kib", own_peak_rss_kib());
 	return 0;
 }
 
@@ -374,26 +417,21 @@ static int write_costs(struct runner *r, struct errbuf *eb)
 	return atomicfile_rename(af, eb);
 }
 
-/* The wall time of every timed run the journal holds, summed (the budget's base). 0 or -1. */
-static int timed_runs_ns(struct runner *r, uint64_t *ns, struct errbuf *eb)
+/*
+ * The wall time of every timed run, summed (the budget's base): this
+ * invocation's (r->timed_ns) and, after --resume, the journalled ones it
+ * read at its start. Not read again from the journal: a run's peak RSS
+ * counts rarbench's own (clone(CLONE_VM) shares its pages until exec), so
+ * the pass keeps rarbench small.
+ */
+static uint64_t timed_runs_ns(const struct runner *r)
 {
-	struct journal_contents c;
-	char path[PATH_MAX];
+	uint64_t ns = r->timed_ns;
 
-	*ns = 0;
-	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
-		return errbuf_set(eb, "%s: path too long", r->cfg.out);
-	if (journal_read(path, &c, eb) < 0)
-		return -1;
-	for (size_t p = 0; p < c.npoints; p++)
-		for (size_t k = 0; k < c.points[p].nsubjects; k++) {
-			const struct measure_result *m = &c.points[p].subjects[k].result;
-
-			for (size_t i = 0; i < m->n; i++)
-				*ns += m->wall_ns[i];
-		}
-	journal_contents_clear(&c);
-	return 0;
+	for (size_t p = 0; p < r->done.npoints; p++)
+		for (size_t k = 0; k < r->done.points[p].nsubjects; k++)
+			ns += measure_result_wall_sum(&r->done.points[p].subjects[k].result);
+	return ns;
 }
 
 /* What an earlier invocation's point (--resume) traced and spent, into b. */
@@ -452,16 +490,16 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 {
 	struct profilebudget b;
 	char dir[PATH_MAX];
-	uint64_t timed_ns;
 	int rc;
 
 	if (!r->m->profile)
 		return 0;
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, PROFILE_DIR) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	lower_rss_floor();
 	if (fileio_mkdirs(dir, eb) < 0 || write_costs(r, eb) < 0 ||
-	    timed_runs_ns(r, &timed_ns, eb) < 0 ||
-	    profilebudget_init(&b, r->nsubjects, r->m->profile_budget_pct, timed_ns, eb) < 0)
+	    profilebudget_init(&b, r->nsubjects, r->m->profile_budget_pct, timed_runs_ns(r), eb) <
+		0)
 		return -1;
 	rc = profile_points(r, &b, eb);
 	profilebudget_clear(&b);
