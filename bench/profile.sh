@@ -45,7 +45,7 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 counts() { # DIR: one line per point, subject and counter (rusage left out)
 	for f in "$1"/profile/point-*.json; do
 		jq -r --arg p "$(basename "$f" .json)" '.subjects | to_entries[] | .key as $s | .value
-			| del(.rusage, .traced_exit_code, .message)
+			| del(.rusage, .traced_exit_code, .message, .profile_ns, .rss_floor_kib)
 			| ([paths(scalars)] | map(map(tostring) | join("."))) as $k
 			| [leaf_paths] as $lp | range(0; $lp | length) as $i
 			| "\($p)\t\($s)\t\($lp[$i] | map(tostring) | join("."))\t\(getpath($lp[$i]))"' "$f"
