@@ -359,6 +359,13 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb);
 
 /*
+ * runner_env.c. Empties the tools' own state in the prefix (RootAsRole's and
+ * sudo's timestamp files), so that what a run costs does not depend on the
+ * sweeps run before it. 0 or -1.
+ */
+int runner_reset_tool_state(const struct runner *r, struct errbuf *eb);
+
+/*
  * runner_profile.c. With the manifest's "profile": refuses (-1,
  * r->bad_input, eb naming the Debian package and the playbook's role) a
  * host without the tracer. Touches nothing. 0 or -1.

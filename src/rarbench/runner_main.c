@@ -392,7 +392,12 @@ int runner_main(int argc, char **argv)
 		announce(&r);
 		uint64_t t0 = clock_now_ns(), t1;
 
-		status = run_points(&r);
+		if (runner_reset_tool_state(&r, &eb) < 0) {
+			report(&r, eb.msg);
+			status = 1;
+		} else {
+			status = run_points(&r);
+		}
 		t1 = clock_now_ns();
 		if (status == 0 && runner_profile_pass(&r, &eb) < 0) {
 			report(&r, stop_requested ? "interrupted; continue with --resume" : eb.msg);

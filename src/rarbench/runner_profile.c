@@ -497,7 +497,9 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, PROFILE_DIR) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	lower_rss_floor();
-	if (fileio_mkdirs(dir, eb) < 0 || write_costs(r, eb) < 0 ||
+	/* Every point's counts from the same tool state, whatever the timed steps left. */
+	if (runner_reset_tool_state(r, eb) < 0 || fileio_mkdirs(dir, eb) < 0 ||
+	    write_costs(r, eb) < 0 ||
 	    profilebudget_init(&b, r->nsubjects, r->m->profile_budget_pct, timed_runs_ns(r), eb) <
 		0)
 		return -1;

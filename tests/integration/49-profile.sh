@@ -27,10 +27,15 @@ cat >"$work/p.json" <<JSON
  "axes": {"nb_tasks": [10, 40, 160]}, "bench_user": "$user", "warmup": 0, "min_runs": 2,
  "max_runs": 2, "min_time_s": 0, "limits": {"nofile": 512}, "profile": true, "profile_budget": 0}
 JSON
+# RootAsRole 4.x's timestamp file as an earlier sweep leaves it: rarbench empties it first.
+stale=$prefix/run/rar/ts/rarperf-it-stale
+[ -d "$prefix/run/rar/ts" ] && : >"$stale"
 "$rarbench" --manifest "$work/p.json" --prefix "$prefix" --wait --out "$work/p" --progress none \
 	2>"$work/p.err"
 rc=$?
 check "a sweep with \"profile\": true exits 0" [ "$rc" -eq 0 ]
+check "the tools' state in the prefix (RootAsRole's timestamp files) was emptied before the sweep" \
+	[ ! -e "$stale" ]
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/p.err"
 res=$work/p/results.json
 check "every result carries its profile beside the timing keys, traced with exit 0" \
