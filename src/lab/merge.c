@@ -42,6 +42,38 @@ static char *rarlab_meta(const char *run_id)
 	return text;
 }
 
+/* Which part of each merged host's results.json write_hosts_part copies. */
+enum host_part { HOST_PART_REFERENCE, HOST_PART_META };
+
+/*
+ * Copies part of every merged host's results.json into f, in host order
+ * (*first as hostresults_write_*). 0, or -1 with eb naming the file.
+ */
+static int write_hosts_part(FILE *f, const char *out_dir, const struct merge_host *hosts,
+			    const bool *merged, size_t n, enum host_part part, bool *first,
+			    struct errbuf *eb)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct errbuf heb = {{0}};
+		char results[PATH_MAX];
+		int rc;
+
+		if (!merged[i])
+			continue;
+		if (fileio_fmt(results, sizeof(results), "%s/%s/results.json", out_dir,
+			       hosts[i].name) < 0)
+			return errbuf_set(eb, "%s: path too long", out_dir);
+		rc = part == HOST_PART_REFERENCE
+			 ? hostresults_write_reference(f, results, hosts[i].name,
+						       ",\n\"reference\":{\"results\":[\n", first,
+						       &heb)
+			 : hostresults_write_meta(f, results, hosts[i].name, first, &heb);
+		if (rc < 0)
+			return errbuf_set(eb, "%s: %s", results, heb.msg);
+	}
+	return 0;
+}
+
 long merge_results(const char *out_dir, const char *run_id, const char *lab_json,
 		   struct merge_host *hosts, size_t n, struct errbuf *eb)
 {
@@ -107,38 +139,17 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 	/* The hosts' calibration workloads (rarbench's "reference"), with their host, when any
 	 * host has one: merged.json is unchanged otherwise. */
 	first = true;
-	for (size_t i = 0; i < n; i++) {
-		struct errbuf heb = {{0}};
-		char results[PATH_MAX];
-
-		if (!merged[i])
-			continue;
-		(void)fileio_fmt(results, sizeof(results), "%s/%s/results.json", out_dir,
-				 hosts[i].name);
-		if (hostresults_write_reference(f, results, hosts[i].name,
-						",\n\"reference\":{\"results\":[\n", &first,
-						&heb) < 0) {
-			errbuf_set(eb, "%s: %s", results, heb.msg);
-			total = -1;
-			goto out;
-		}
+	if (write_hosts_part(f, out_dir, hosts, merged, n, HOST_PART_REFERENCE, &first, eb) < 0) {
+		total = -1;
+		goto out;
 	}
 	if (!first)
 		fputs("\n]}", f);
 	fprintf(f, ",\n\"meta\":{\"rarlab\":%s,\"hosts\":{", meta);
 	first = true;
-	for (size_t i = 0; i < n; i++) {
-		struct errbuf heb = {{0}};
-		char results[PATH_MAX];
-		if (!merged[i])
-			continue;
-		(void)fileio_fmt(results, sizeof(results), "%s/%s/results.json", out_dir,
-				 hosts[i].name);
-		if (hostresults_write_meta(f, results, hosts[i].name, &first, &heb) < 0) {
-			errbuf_set(eb, "%s: %s", results, heb.msg);
-			total = -1;
-			goto out;
-		}
+	if (write_hosts_part(f, out_dir, hosts, merged, n, HOST_PART_META, &first, eb) < 0) {
+		total = -1;
+		goto out;
 	}
 	fputc('}', f);
 	if (lab_json != NULL)
