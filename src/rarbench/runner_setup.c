@@ -4,6 +4,7 @@
 
 #include "estimate.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -196,6 +197,20 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 	return r->journal ? 0 : -1;
 }
 
+/* The network interfaces this host shows (/sys/class/net), 0 when unknown. */
+static size_t count_net_interfaces(void)
+{
+	DIR *d = opendir("/sys/class/net");
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
 static cJSON *build_meta(struct runner *r)
 {
 	struct hostfacts hf;
@@ -218,7 +233,12 @@ static cJSON *build_meta(struct runner *r)
 	o = cJSON_AddObjectToObject(meta, "rarperf");
 	cJSON_AddStringToObject(o, "version", RARPERF_VERSION);
 	cJSON_AddStringToObject(o, "commit", RARPERF_GIT_COMMIT);
-	cJSON_AddItemToObject(meta, "host", hostfacts_to_json(&hf));
+	o = hostfacts_to_json(&hf);
+	/* sudo lists every interface's addresses at start: its cost follows their number
+	 * (doc/precision.md), so the number is part of what a run was measured in. */
+	if (o != NULL)
+		cJSON_AddNumberToObject(o, "net_interfaces", (double)count_net_interfaces());
+	cJSON_AddItemToObject(meta, "host", o);
 	cJSON_AddItemToObject(meta, "environment", cJSON_Duplicate(r->environment, 1));
 	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
 	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));

@@ -41,6 +41,8 @@ res=$work/p/results.json
 check "every result carries its profile beside the timing keys, traced with exit 0" \
 	jq -e '[.results[] | (.profile.status == "ok" and .profile.traced_exit_code == 0
 		and (.times | length) == 2 and .profile.syscalls.execve.calls >= 1)] | all and length == 6' "$res"
+check "the results record how many network interfaces the host showed (sudo's cost follows it)" \
+	jq -e '.meta.host.net_interfaces >= 1' "$res"
 check "every profile records rarbench's own peak RSS, the floor of a run's (doc/profile.md)" \
 	jq -e '[.results[] | .profile.rss_floor_kib > 0] | all' "$res"
 check "every timed run keeps its rusage counters (page faults, peak RSS, blocks read, switches)" \
