@@ -13,7 +13,8 @@
 # LAB_JOBS (hosts built at once, default 8), LAB_RARLAB (the rarlab to run, default bin/rarlab;
 # its rarbench beside it), LAB_KEEP (a directory to keep each size's phase log and memory map
 # in), LAB_VARIANTS (';'-separated VAR=VALUE lists, each size run once per variant with them in
-# rarlab's environment, e.g. "MALLOC_ARENA_MAX=1"; default: one run, no variable).
+# rarlab's environment, e.g. "MALLOC_ARENA_MAX=1"; default: one run, no variable), LAB_LOGIN_FLOOR
+# (0: leave out the login floor below, which takes 1-3 minutes at 512 hosts).
 #
 # Where the time goes (under each size's line): the hosts' SSH logins and their own CPU time
 # (user + system of every host's sshd and all it reaped: sshd sessions, sftp-server, shells,
@@ -207,9 +208,11 @@ for n in $sizes; do for variant in "${variants[@]}"; do
 		END { printf "    at ms: identify pass over %.0f, run pass over %.0f, merged %.0f, end %.0f; slowest run as rarlab saw it (exec to end of output) %.2f s, wall - that %.2f s\n",
 			last["identify"], last["run"], mark["merge"], mark["end"], slow / 1000, w - slow / 1000 }' "$ph"
 	[ -f "$tmp/smaps-$n" ] && printf '    rarlab memory at its peak: %s\n' "$(smaps_kinds "$tmp/smaps-$n")"
-	read -r fcpu fwall <<<"$(login_floor "${hosts[@]:0:n}")"
-	awk -v c="$fcpu" -v w="$fwall" -v n="$n" -v l="$logins" -v k="$(nproc)" 'BEGIN {
-		printf "    login floor: %d plain ssh logins took %.2f s of the hosts'"'"' CPU (%.1f ms each), %.2f s wall; %d logins: %.2f s on %d cores\n", n, c, c / n * 1000, w, l, c / n * l / k, k }'
+	if [ "${LAB_LOGIN_FLOOR:-1}" != 0 ]; then
+		read -r fcpu fwall <<<"$(login_floor "${hosts[@]:0:n}")"
+		awk -v c="$fcpu" -v w="$fwall" -v n="$n" -v l="$logins" -v k="$(nproc)" 'BEGIN {
+			printf "    login floor: %d plain ssh logins took %.2f s of the hosts'"'"' CPU (%.1f ms each), %.2f s wall; %d logins: %.2f s on %d cores\n", n, c, c / n * 1000, w, l, c / n * l / k, k }'
+	fi
 	if [ -n "${LAB_KEEP:-}" ]; then
 		cp "$ph" "$LAB_KEEP/phases-$n${variant:+-${variant//[^A-Za-z0-9]/_}}.tsv"
 		cp "$tmp/smaps-$n" "$LAB_KEEP/smaps-$n${variant:+-${variant//[^A-Za-z0-9]/_}}" 2>/dev/null

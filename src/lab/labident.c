@@ -8,6 +8,7 @@
 #include <cJSON.h>
 
 #include "fileio.h"
+#include "growbuf.h"
 #include "sanitize.h"
 
 #define KEY_MAX 64
@@ -19,8 +20,8 @@ struct pair {
 };
 
 struct labident {
-	struct pair *pairs;
-	size_t n;
+	struct pair *pairs; /* grown as keys come: a lab holds every host's at once */
+	size_t n, cap;
 };
 
 struct labident_cmp {
@@ -87,6 +88,9 @@ static int add(struct labident *id, const char *key, const char *value, struct e
 			return 0;
 	if (id->n >= LABIDENT_KEYS_MAX)
 		return errbuf_set(eb, "more than %d identity keys", LABIDENT_KEYS_MAX);
+	if (growarray(&id->pairs, &id->cap, id->n + 1, sizeof(*id->pairs), LABIDENT_KEYS_MAX, eb) <
+	    0)
+		return -1;
 	sanitize_str(id->pairs[id->n].key, KEY_MAX, key);
 	sanitize_str(id->pairs[id->n].value, LABIDENT_VALUE_MAX, value);
 	id->n++;
@@ -201,8 +205,7 @@ struct labident *labident_parse(const char *out, size_t len, struct errbuf *eb)
 	struct labident *id = calloc(1, sizeof(*id));
 	const char *live = NULL;
 
-	if (id == NULL || (id->pairs = calloc(LABIDENT_KEYS_MAX, sizeof(*id->pairs))) == NULL) {
-		free(id);
+	if (id == NULL) {
 		errbuf_set(eb, "out of memory");
 		return NULL;
 	}
@@ -222,7 +225,8 @@ struct labident *labident_parse(const char *out, size_t len, struct errbuf *eb)
 	if (add_facts(id, out, (size_t)(live - out), eb) < 0 ||
 	    add_live(id, live + sizeof(mark) - 1, out + len, eb) < 0)
 		goto fail;
-	qsort(id->pairs, id->n, sizeof(*id->pairs), pair_cmp);
+	if (id->n > 1)
+		qsort(id->pairs, id->n, sizeof(*id->pairs), pair_cmp);
 	return id;
 fail:
 	labident_free(id);
@@ -242,7 +246,7 @@ const char *labident_get(const struct labident *id, const char *key)
 	struct pair k;
 	const struct pair *p;
 
-	if (id == NULL || strlen(key) >= KEY_MAX)
+	if (id == NULL || id->n == 0 || strlen(key) >= KEY_MAX)
 		return NULL;
 	memcpy(k.key, key, strlen(key) + 1);
 	p = bsearch(&k, id->pairs, id->n, sizeof(*id->pairs), pair_cmp);

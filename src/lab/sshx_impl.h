@@ -7,8 +7,17 @@
 
 #include "sshx.h"
 
-#define SSHX_COPY_CHUNK_BYTES (32 * 1024) /* an SFTP transfer's chunk */
-#define SSHX_EXEC_READ_BYTES 4096         /* a running command's output read at once */
+/*
+ * An SFTP transfer's chunk. libssh keeps each of a session's buffers (the
+ * socket's, the packet's, the channel's) at the largest packet it has carried,
+ * and a read of N bytes comes back as one packet of N: with 32 KiB chunks every
+ * host that had fetched held about 100 KiB more until its session ended, which
+ * at 512 hosts fetching at once was the coordinator's peak (bench/labscale.sh,
+ * doc/lab.md). 8 KiB costs a round trip per 8 KiB, which a results file of
+ * megabytes pays in tenths of a second.
+ */
+#define SSHX_COPY_CHUNK_BYTES (8 * 1024)
+#define SSHX_EXEC_READ_BYTES 4096 /* a running command's output read at once */
 
 /*
  * One host. Life cycle: sshx_connect fills session and fd (connected,
