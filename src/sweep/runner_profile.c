@@ -20,7 +20,7 @@
  * read(2) at 10 000 tasks, 200 s traced against 16 s timed.
  * runner_output reads the files back into results.json and profile.tsv.
  */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -97,7 +97,7 @@ static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = traced_timeout_ms(r->m->run_timeout_ms),
-			       .stop = r->stop,
+			       .stop = r->cfg.stop,
 			       .pin = &r->pin,
 			       .mntns = s->mntns};
 
@@ -473,7 +473,7 @@ static int profile_points(struct runner *r, struct profilebudget *b, struct errb
 			cJSON_Delete(doc);
 			continue;
 		}
-		if (r->stop != NULL && *r->stop)
+		if (r->cfg.stop != NULL && *r->cfg.stop)
 			return errbuf_set(eb, "interrupted");
 		rc = profile_point(r, b, sweep_at(r->sweep, i), eb);
 		if (rc == RUNNER_TIMEOUT) {

@@ -1,6 +1,6 @@
 /* runner_setup: prepares a manifest run (manifest, prefix facts, subjects, journal) and finishes
  * it. */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include "estimate.h"
 
@@ -100,7 +100,7 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = r->m->run_timeout_ms,
-			       .stop = r->stop,
+			       .stop = r->cfg.stop,
 			       .pin = &r->pin};
 	struct proc_opts measured = po;
 	size_t i;

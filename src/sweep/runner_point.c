@@ -1,5 +1,5 @@
 /* runner_point: one step of a manifest run: write the policies, check the grants, measure. */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -296,7 +296,7 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	/* A different but reproducible shuffle per point (and per attempt). */
 	opts.seed = r->m->seed + pt->index + (uint64_t)(round - 1) * sweep_count(r->sweep) +
 		    (uint64_t)attempt * 7919u;
-	opts.stop = r->stop;
+	opts.stop = r->cfg.stop;
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;

@@ -1,6 +1,6 @@
 /* runner_pam: which PAM service files a subject's runs see at /etc/pam.d (manifest key "pam"),
  * the private mount namespace that shows them, and what a failed stack lacks. */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * journalled as the pseudo-subject RUNNER_REFERENCE_ID and exported as results.json's
  * "reference", never among the results).
  */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <stdio.h>

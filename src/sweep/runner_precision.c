@@ -11,7 +11,7 @@
  * point's decision depends only on its own steps, so the passes are
  * reproducible whatever order a resumed run meets them in.
  */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot). */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -144,7 +144,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 			opts.min_runs = opts.max_runs = RUNNER_PILOT_RUNS;
 			opts.min_time_ns = 0;
 			opts.order = MEASURE_ORDER_INTERLEAVED;
-			opts.stop = r->stop;
+			opts.stop = r->cfg.stop;
 			mr = measure_run(benches, k, &opts, results, eb);
 			rc = mr == 0 ? 0 : -1;
 			if (mr == MEASURE_STOPPED)

@@ -1,6 +1,6 @@
 /* runner_subjects: a manifest's subjects resolved against the prefix and checked against its
  * facts.json, every problem found in one pass. */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <stdarg.h>
