@@ -11,6 +11,7 @@
 #include "atomicfile.h"
 #include "contention.h"
 #include "export.h"
+#include "fileio.h"
 #include "runner_profile.h"
 #include "stats.h"
 
@@ -398,14 +399,15 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 		goto out;
 	/* extra adopts the copy of meta (after "reference", when there is one). */
 	cJSON_AddItemToObject(extra, "meta", cJSON_Duplicate(meta, 1));
-	if (snprintf(path, sizeof(path), "%s/results.json", dir) >= (int)sizeof(path)) {
+	if (fileio_fmt(path, sizeof(path), "%s/results.json", dir) < 0) {
 		errbuf_set(eb, "%s: path too long", dir);
 		goto out;
 	}
 	if (export_json(path, entries, n, extra, eb) < 0)
 		goto out;
-	snprintf(path, sizeof(path), "%s/results.tsv", dir);
-	if (write_tsv(path, s, by_index, eb) < 0 || runner_profile_tsv(dir, s, eb) < 0)
+	/* No longer than results.json's. */
+	if (fileio_fmt(path, sizeof(path), "%s/results.tsv", dir) < 0 ||
+	    write_tsv(path, s, by_index, eb) < 0 || runner_profile_tsv(dir, s, eb) < 0)
 		goto out;
 	rc = 0;
 out:

@@ -169,9 +169,10 @@ static int walk_service(struct pam_walk *w, const char *service)
 
 	if (w->depth >= PAM_INCLUDE_DEPTH)
 		return 0;
-	if (w->dir == NULL || fileio_fmt(path, sizeof(path), "%s/%s", w->dir, service) < 0 ||
-	    access(path, F_OK) != 0)
-		snprintf(path, sizeof(path), "%s/%.*s", PAM_ETC, NAME_MAX, service);
+	if ((w->dir == NULL || fileio_fmt(path, sizeof(path), "%s/%s", w->dir, service) < 0 ||
+	     access(path, F_OK) != 0) &&
+	    fileio_fmt(path, sizeof(path), "%s/%.*s", PAM_ETC, NAME_MAX, service) < 0)
+		return 0;
 	if (fileio_read(path, PAM_FILE_MAX_BYTES, NULL, &text, &len, &eb) < 0)
 		return 0;
 	w->depth++;

@@ -34,7 +34,8 @@ static int load_facts(struct runner *r, struct errbuf *eb)
 	char path[PATH_MAX], *buf = NULL;
 	size_t len = 0;
 
-	snprintf(path, sizeof(path), "%s/facts.json", r->cfg.prefix);
+	if (fileio_fmt(path, sizeof(path), "%s/facts.json", r->cfg.prefix) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.prefix);
 	if (fileio_read(path, FACTS_MAX_BYTES,
 			"cannot open (provision the prefix first: make provision)", &buf, &len,
 			eb) < 0)
@@ -79,15 +80,15 @@ static int bad_input(struct runner *r)
 static int absolute_path(const char *path, char *out, size_t size, struct errbuf *eb)
 {
 	char cwd[PATH_MAX];
-	int n;
+	int rc;
 
 	if (path[0] == '/')
-		n = snprintf(out, size, "%s", path);
+		rc = fileio_fmt(out, size, "%s", path);
 	else if (getcwd(cwd, sizeof(cwd)) == NULL)
 		return errbuf_set_errno(eb, errno, "getcwd");
 	else
-		n = snprintf(out, size, "%s/%s", cwd, path);
-	if (n < 0 || (size_t)n >= size)
+		rc = fileio_fmt(out, size, "%s/%s", cwd, path);
+	if (rc < 0)
 		return errbuf_set(eb, "%s: path too long", path);
 	return 0;
 }
@@ -152,7 +153,8 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 	const cJSON *s;
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s/journal.jsonl", r->cfg.out);
+	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	r->point_done = calloc(sweep_count(r->sweep) * r->m->max_rounds, sizeof(bool));
 	if (r->point_done == NULL)
 		return errbuf_set(eb, "out of memory");
@@ -294,7 +296,8 @@ int runner_finish(struct runner *r, struct errbuf *eb)
 	int rc = -1;
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s/journal.jsonl", r->cfg.out);
+	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	if (journal_read(path, &c, eb) < 0)
 		return -1;
 	meta = build_meta(r);
@@ -305,7 +308,10 @@ int runner_finish(struct runner *r, struct errbuf *eb)
 	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, r->failed_points > 0, meta, eb) < 0)
 		goto out;
 	for (i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s", r->cfg.out, names[i]);
+		if (fileio_fmt(path, sizeof(path), "%s/%s", r->cfg.out, names[i]) < 0) {
+			errbuf_set(eb, "%s: path too long", r->cfg.out);
+			goto out;
+		}
 		if (digest_sha256_file(path, sums[i], eb) < 0)
 			goto out;
 	}
@@ -445,8 +451,11 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 		return fail(r, eb, false);
 	if (open_journal(r, eb) < 0)
 		return fail(r, eb, r->bad_input);
-	if (realpath(r->cfg.out, r->out_abs) == NULL)
-		snprintf(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out);
+	if (realpath(r->cfg.out, r->out_abs) == NULL &&
+	    fileio_fmt(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out) < 0) {
+		errbuf_set(eb, "%s: path too long", r->cfg.out);
+		return fail(r, eb, true);
+	}
 	if (runner_acc_init(r, eb) < 0)
 		return fail(r, eb, true);
 	/* Precision mode: the planned steps, and the extra ones already journalled. */
