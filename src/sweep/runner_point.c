@@ -43,6 +43,8 @@ int runner_write_targets(const struct policy_shape *shape, const struct runner_t
 			w = policy_stage_sudoers(txn, p, t[i].policy, t[i].layout, eb);
 			break;
 		case POLICY_FORMAT_DOAS:
+			/* Its rule count was checked once for the whole sweep, at its largest
+			 * point (manifest_check_sizes), not per point and doas subject. */
 			w = policy_stage_doas(txn, p, t[i].policy, eb);
 			break;
 		case POLICY_FORMAT_RAR_JSON:

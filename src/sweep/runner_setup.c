@@ -371,11 +371,59 @@ static int fail(struct runner *r, struct errbuf *eb, bool bad_input)
 	return -1;
 }
 
+/* --out's default: results/<name>, the name reduced to characters safe in a path. */
+static void default_out(struct runner *r)
+{
+	size_t n;
+
+	snprintf(r->out_default, sizeof(r->out_default), "results/%.200s", r->m->name);
+	for (n = 8; r->out_default[n] != '\0'; n++) {
+		char ch = r->out_default[n];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.'))
+			r->out_default[n] = '_';
+	}
+	if (r->out_default[8] == '.')
+		r->out_default[8] = '_'; /* never "results/.." */
+	r->cfg.out = r->out_default;
+}
+
+/*
+ * After the checks (not in a dry run): the output directory made, the
+ * journal opened or resumed (r->point_done: its steps), the resumed
+ * precision state rebuilt, and the progress counted from what is done.
+ */
+static int open_output(struct runner *r, struct errbuf *eb)
+{
+	size_t i, done = 0, extra = 0;
+
+	utc_now(r->started, sizeof(r->started));
+	if (fileio_mkdirs(r->cfg.out, eb) < 0)
+		return fail(r, eb, false);
+	if (open_journal(r, eb) < 0)
+		return fail(r, eb, r->bad_input);
+	if (realpath(r->cfg.out, r->out_abs) == NULL &&
+	    fileio_fmt(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out) < 0) {
+		errbuf_set(eb, "%s: path too long", r->cfg.out);
+		return fail(r, eb, true);
+	}
+	if (runner_acc_init(r, eb) < 0)
+		return fail(r, eb, true);
+	/* Precision mode: the planned steps, and the extra ones already journalled. */
+	for (i = 0; i < sweep_count(r->sweep) * r->m->max_rounds; i++) {
+		done += r->point_done[i];
+		extra += r->point_done[i] && i % r->m->max_rounds >= r->m->rounds;
+	}
+	progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds + extra,
+		      done);
+	return 0;
+}
+
 int runner_setup(struct runner *r, struct errbuf *eb)
 {
 	struct manifest_problems problems;
 	char tmpl[] = "/tmp/rarbench-grant-XXXXXX";
-	size_t i, done = 0, extra = 0;
 
 	r->m = manifest_load_all(r->cfg.manifest, 0, &problems, eb);
 	if (r->m == NULL && problems.n > 1) {
@@ -389,22 +437,8 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	if (r->m == NULL)
 		return bad_input(r); /* the message already starts with the file's name */
 	digest_sha256_hex(r->m->text, r->m->text_len, r->manifest_sha);
-	if (r->cfg.out == NULL) {
-		size_t n;
-
-		/* results/<name>, the name reduced to characters safe in a path */
-		snprintf(r->out_default, sizeof(r->out_default), "results/%.200s", r->m->name);
-		for (n = 8; r->out_default[n] != '\0'; n++) {
-			char ch = r->out_default[n];
-
-			if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.'))
-				r->out_default[n] = '_';
-		}
-		if (r->out_default[8] == '.')
-			r->out_default[8] = '_'; /* never "results/.." */
-		r->cfg.out = r->out_default;
-	}
+	if (r->cfg.out == NULL)
+		default_out(r);
 	r->sweep = sweep_new(r->m, eb);
 	if (r->sweep == NULL) {
 		errbuf_prefix(eb, "%s", r->cfg.manifest);
@@ -446,24 +480,5 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	}
 	if (r->cfg.dry_run)
 		return 0; /* the pilot needs the subjects, not the output directory */
-	utc_now(r->started, sizeof(r->started));
-	if (fileio_mkdirs(r->cfg.out, eb) < 0)
-		return fail(r, eb, false);
-	if (open_journal(r, eb) < 0)
-		return fail(r, eb, r->bad_input);
-	if (realpath(r->cfg.out, r->out_abs) == NULL &&
-	    fileio_fmt(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out) < 0) {
-		errbuf_set(eb, "%s: path too long", r->cfg.out);
-		return fail(r, eb, true);
-	}
-	if (runner_acc_init(r, eb) < 0)
-		return fail(r, eb, true);
-	/* Precision mode: the planned steps, and the extra ones already journalled. */
-	for (i = 0; i < sweep_count(r->sweep) * r->m->max_rounds; i++) {
-		done += r->point_done[i];
-		extra += r->point_done[i] && i % r->m->max_rounds >= r->m->rounds;
-	}
-	progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds + extra,
-		      done);
-	return 0;
+	return open_output(r, eb);
 }
