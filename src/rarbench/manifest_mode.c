@@ -46,7 +46,10 @@ static void usage(FILE *f)
 	    f);
 }
 
-/* Returns 0 to go on, 1 when --help was printed, -1 on a usage error (printed). */
+/*
+ * Returns 0 to go on, 1 when --help was printed, -1 on a usage error (printed).
+ * Over 80 lines: one flat getopt_long switch, a case per option.
+ */
 static int parse_args(int argc, char **argv, struct runner_config *cfg)
 {
 	static const struct option opts[] = {{"manifest", required_argument, NULL, 'm'},
