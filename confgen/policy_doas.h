@@ -12,7 +12,8 @@
  * Checks that shape expands to at most POLICY_DOAS_RULES_MAX rules. Returns 0,
  * or -1 with eb naming the counts. Called once where a shape is decided
  * (confgen's validate, the manifest's size check for every point of a sweep,
- * policy_size), never again by the writers below.
+ * policy_size): the writers below do not check it again, so a shape they
+ * write MUST have passed it.
  */
 int policy_doas_validate(const struct policy_shape *shape, struct errbuf *eb);
 
@@ -23,8 +24,7 @@ int policy_doas_validate(const struct policy_shape *shape, struct errbuf *eb);
  * or others; readable lets the bench user run `doas -C`), owner root:root
  * when running as root. doas evaluates
  * every rule and the last match wins; the grant set is the same as the
- * sudoers file's. Refuses the machine's own /etc/doas.conf. p's shape MUST
- * have passed policy_doas_validate (the writer does not check it again).
+ * sudoers file's. Refuses the machine's own /etc/doas.conf.
  * Returns 0, or -1 with eb filled and path untouched.
  */
 int policy_write_doas(const struct policy *p, const char *path, struct errbuf *eb);

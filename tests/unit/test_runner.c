@@ -93,7 +93,8 @@ static void test_close_null(void)
 static void test_profile_files(void)
 {
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse(manifest_text, strlen(manifest_text), "m.json", &eb);
+	struct manifest *m =
+	    manifest_parse_all(manifest_text, strlen(manifest_text), "m.json", 0, NULL, &eb);
 	struct sweep *s = m != NULL ? sweep_new(m, &eb) : NULL;
 	char path[PATH_MAX], *text = NULL, longdir[PATH_MAX + 8];
 	cJSON *doc;
