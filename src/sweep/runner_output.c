@@ -371,11 +371,9 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	params = calloc(n, sizeof(*params));
 	refs = calloc(n ? n : 1, sizeof(*refs));
 	extra = cJSON_CreateObject();
-	if (entries == NULL || xs == NULL || params == NULL || refs == NULL || extra == NULL) {
-		errbuf_set(eb, "out of memory");
-		goto out;
-	}
-	if ((profiles = calloc(sweep_count(s), sizeof(*profiles))) == NULL) {
+	profiles = calloc(sweep_count(s), sizeof(*profiles));
+	if (entries == NULL || xs == NULL || params == NULL || refs == NULL || extra == NULL ||
+	    profiles == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}

@@ -289,6 +289,24 @@ static void step_opts(const struct runner *r, const struct sweep_point *pt, uint
 	o->stop = r->cfg.stop;
 }
 
+/* After the step: the host's counters since h0 (read before it) into info; unreadable: none. */
+static void step_host_after(struct journal_step_info *info, const struct contention_host *h0)
+{
+	struct errbuf heb = {{0}};
+	struct contention_host h1;
+	struct contention_window w;
+
+	if (info->has_host && contention_read_host(&h1, &heb) == 0) {
+		contention_window_of(h0, &h1, &w);
+		info->steal = w.steal;
+		info->busy = w.busy;
+		info->load1 = w.load1;
+		info->running = w.running;
+	} else {
+		info->has_host = false;
+	}
+}
+
 int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
 			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb)
 {
@@ -296,8 +314,7 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	struct measure_result *results = NULL;
 	struct journal_subject *js = NULL;
 	struct journal_step_info info;
-	struct contention_host h0, h1;
-	struct contention_window w;
+	struct contention_host h0;
 	struct measure_opts opts;
 	struct errbuf heb = {{0}};
 	char id[SWEEP_ID_MAX];
@@ -334,15 +351,7 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 		errbuf_prefix(eb, "point %zu", pt->index + 1);
 		goto out;
 	}
-	if (info.has_host && contention_read_host(&h1, &heb) == 0) {
-		contention_window_of(&h0, &h1, &w);
-		info.steal = w.steal;
-		info.busy = w.busy;
-		info.load1 = w.load1;
-		info.running = w.running;
-	} else {
-		info.has_host = false;
-	}
+	step_host_after(&info, &h0);
 	flagged = step_contended(r, pt->index, results);
 	r->attempts++;
 	r->flagged += flagged;
