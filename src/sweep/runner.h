@@ -62,7 +62,7 @@ struct runner_config {
 	/* Set by the caller's SIGINT/SIGTERM handler: the run stops at the next step and says
 	 * "interrupted". NULL: never. */
 	const volatile sig_atomic_t *stop;
-	FILE *err; /* where the run's messages go (one line each) */
+	FILE *err; /* where the run's messages go (one line each); not NULL */
 };
 
 struct runner;
