@@ -10,7 +10,10 @@
 
 /*
  * Checks that shape expands to at most POLICY_DOAS_RULES_MAX rules. Returns 0,
- * or -1 with eb naming the counts.
+ * or -1 with eb naming the counts. Called once where a shape is decided
+ * (confgen's validate, the manifest's size check for every point of a sweep,
+ * policy_size): the writers below do not check it again, so a shape they
+ * write MUST have passed it.
  */
 int policy_doas_validate(const struct policy_shape *shape, struct errbuf *eb);
 

@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "errbuf.h"
 #include "export.h"
-#include "runner_main.h"
+#include "manifest_mode.h"
 #include "measure.h"
 #include "params.h"
 #include "plain_profile.h"
@@ -420,7 +420,7 @@ int main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--manifest") == 0 || strncmp(argv[i], "--manifest=", 11) == 0)
-			return runner_main(argc, argv);
+			return manifest_mode_main(argc, argv);
 		if (strcmp(argv[i], "--") == 0)
 			break;
 	}

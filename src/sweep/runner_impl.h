@@ -1,7 +1,7 @@
-/* runner: the state of one `rarbench --manifest` run, shared by its setup, points and main.
- */
-#ifndef RARPERF_RUNNER_H
-#define RARPERF_RUNNER_H
+/* runner_impl: private to src/sweep/runner_*.c: the state of one manifest run (runner.h) and
+ * the functions its phases share. */
+#ifndef RARPERF_RUNNER_IMPL_H
+#define RARPERF_RUNNER_IMPL_H
 
 #include <limits.h>
 #include <sched.h>
@@ -19,35 +19,13 @@
 #include "journal.h"
 #include "manifest.h"
 #include "proc.h"
-#include "runner_output.h"
-#include "runner_profile.h"
 #include "policy.h"
 #include "prefixlock.h"
 #include "progress.h"
+#include "runner.h"
+#include "runner_output.h"
+#include "runner_profile.h"
 #include "sweep.h"
-
-#define RUNNER_DEFAULT_PREFIX "/opt/rarperf"
-
-/* Exit statuses of `rarbench --manifest` (decided in runner_main only). */
-#define RUNNER_EXIT_OK 0
-#define RUNNER_EXIT_FAIL 1
-#define RUNNER_EXIT_USAGE 2
-/* The prefix is locked by another sweep (and --wait was not given). */
-#define RUNNER_EXIT_BUSY 3
-
-struct runner_config {
-	const char *manifest;
-	const char *out;
-	const char *prefix;
-	bool resume;
-	bool wait;    /* wait for the prefix's lock instead of exiting RUNNER_EXIT_BUSY */
-	bool dry_run; /* check and plan, touch nothing (runner_plan.c) */
-	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
-	/* with dry_run: skip the checks of this host's own environment (rarlab's controller) */
-	bool not_this_host;
-	enum progress_mode progress;
-	const char *tracer; /* the profile pass's strace (runner_profile_check) */
-};
 
 /* One subject, resolved against the prefix. */
 struct runner_subject {
@@ -103,10 +81,9 @@ struct runner {
 	char started[32];
 	char out_default[256];
 	struct progress progress;
-	int stderr_fd;                     /* where the grant check's stderr goes */
-	const volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM; NULL: never */
-	bool bad_input;                    /* runner_setup failed on the user's input */
-	bool busy;                         /* runner_setup found the prefix locked */
+	int stderr_fd;  /* where the grant check's stderr goes */
+	bool bad_input; /* runner_setup failed on the user's input */
+	bool busy;      /* runner_setup found the prefix locked */
 	/* runner_guard.c: the prefix's lock, the record of what this run must undo, and the
 	 * environment string that marks its measured processes. */
 	struct prefixlock *lock;
@@ -353,7 +330,7 @@ int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
  * first) is below its remeasure count, the step is thrown away: *discarded
  * grows by its runs and RUNNER_REMEASURE is returned. Otherwise the step is
  * journalled (with attempt and *discarded) and, in precision mode, added to
- * r->acc. 0, RUNNER_REMEASURE, or -1 (eb "interrupted" when *r->stop was set).
+ * r->acc. 0, RUNNER_REMEASURE, or -1 (eb "interrupted" when *r->cfg.stop was set).
  */
 int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
 			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb);

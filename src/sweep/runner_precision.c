@@ -7,11 +7,11 @@
  * r->acc holds, per point and active subject, the runs of every journalled
  * step of that point: built from the journal at start (so --resume decides
  * exactly as the interrupted run would have), grown by runner_point_measure
- * after each step, read by run_points (runner_main.c) between passes. A
+ * after each step, read by run_points (runner.c) between passes. A
  * point's decision depends only on its own steps, so the passes are
  * reproducible whatever order a resumed run meets them in.
  */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <math.h>
 #include <stdint.h>

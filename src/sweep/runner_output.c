@@ -11,6 +11,7 @@
 #include "atomicfile.h"
 #include "contention.h"
 #include "export.h"
+#include "fileio.h"
 #include "runner_profile.h"
 #include "stats.h"
 
@@ -75,12 +76,57 @@ static int append_rounds(uint32_t **rounds, size_t have, size_t more, uint32_t r
 	return 0;
 }
 
+/* Adds journal step p (in round) to the point's merged entry d; *n_entries grows by its subjects
+ * at the point's first step. 0 or -1. */
+static int merge_step(struct merged *d, const struct journal_point *p, uint32_t round,
+		      size_t *n_entries, struct errbuf *eb)
+{
+	bool same;
+	size_t k;
+
+	d->extras.rounds++;
+	d->extras.remeasured += p->info.remeasured;
+	d->extras.discarded_runs += p->info.discarded_runs;
+	if (p->info.has_host) {
+		d->host_steps++;
+		d->extras.steal += p->info.steal; /* averaged below */
+		if (p->info.load1 > d->extras.load1)
+			d->extras.load1 = p->info.load1;
+	}
+	if (d->subjects == NULL) {
+		d->subjects = calloc(p->nsubjects, sizeof(*d->subjects));
+		d->run_round = calloc(p->nsubjects, sizeof(*d->run_round));
+		if (d->subjects == NULL || d->run_round == NULL)
+			return errbuf_set(eb, "out of memory");
+		d->nsubjects = p->nsubjects;
+		*n_entries += p->nsubjects;
+		for (k = 0; k < p->nsubjects; k++) {
+			d->subjects[k].subject = p->subjects[k].subject;
+			d->subjects[k].format = p->subjects[k].format;
+			d->subjects[k].command = p->subjects[k].command;
+			d->subjects[k].result.all_succeeded = true;
+		}
+	}
+	same = d->nsubjects == p->nsubjects;
+	for (k = 0; same && k < p->nsubjects; k++)
+		same = strcmp(d->subjects[k].subject, p->subjects[k].subject) == 0;
+	if (!same)
+		return errbuf_set(eb, "journal point %s: its rounds have different subjects",
+				  p->id);
+	for (k = 0; k < p->nsubjects; k++)
+		if (append_rounds(&d->run_round[k], d->subjects[k].result.n,
+				  p->subjects[k].result.n, round) < 0 ||
+		    measure_result_append(&d->subjects[k].result, &p->subjects[k].result) < 0)
+			return errbuf_set(eb, "out of memory");
+	return 0;
+}
+
 /* Folds the journal's steps into one merged entry per sweep point; every step exactly once. */
 static int merge_points(const struct manifest *m, const struct sweep *s,
 			const struct journal_contents *c, bool partial, struct merged *mp,
 			size_t *n_entries, struct errbuf *eb)
 {
-	size_t i, k, idx, total = sweep_count(s);
+	size_t i, idx, total = sweep_count(s);
 	uint32_t round, mr = m->max_rounds;
 	bool *seen = calloc(total * mr, sizeof(bool));
 	int rc = -1;
@@ -90,7 +136,6 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 		return errbuf_set(eb, "out of memory");
 	for (i = 0; i < c->npoints; i++) {
 		const struct journal_point *p = &c->points[i];
-		struct merged *d;
 
 		if (sweep_parse_step_id(s, p->id, mr, &idx, &round) < 0) {
 			errbuf_set(eb, "journal point %s is not in this sweep", p->id);
@@ -101,52 +146,8 @@ static int merge_points(const struct manifest *m, const struct sweep *s,
 			goto out;
 		}
 		seen[idx * mr + round - 1] = true;
-		d = &mp[idx];
-		d->extras.rounds++;
-		d->extras.remeasured += p->info.remeasured;
-		d->extras.discarded_runs += p->info.discarded_runs;
-		if (p->info.has_host) {
-			d->host_steps++;
-			d->extras.steal += p->info.steal; /* averaged below */
-			if (p->info.load1 > d->extras.load1)
-				d->extras.load1 = p->info.load1;
-		}
-		if (d->subjects == NULL) {
-			d->subjects = calloc(p->nsubjects, sizeof(*d->subjects));
-			d->run_round = calloc(p->nsubjects, sizeof(*d->run_round));
-			if (d->subjects == NULL || d->run_round == NULL) {
-				errbuf_set(eb, "out of memory");
-				goto out;
-			}
-			d->nsubjects = p->nsubjects;
-			*n_entries += p->nsubjects;
-			for (k = 0; k < p->nsubjects; k++) {
-				d->subjects[k].subject = p->subjects[k].subject;
-				d->subjects[k].format = p->subjects[k].format;
-				d->subjects[k].command = p->subjects[k].command;
-				d->subjects[k].result.all_succeeded = true;
-			}
-		}
-		if (d->nsubjects != p->nsubjects) {
-			errbuf_set(eb, "journal point %s: its rounds have different subjects",
-				   p->id);
+		if (merge_step(&mp[idx], p, round, n_entries, eb) < 0)
 			goto out;
-		}
-		for (k = 0; k < p->nsubjects; k++) {
-			if (strcmp(d->subjects[k].subject, p->subjects[k].subject) != 0) {
-				errbuf_set(eb,
-					   "journal point %s: its rounds have different subjects",
-					   p->id);
-				goto out;
-			}
-			if (append_rounds(&d->run_round[k], d->subjects[k].result.n,
-					  p->subjects[k].result.n, round) < 0 ||
-			    measure_result_append(&d->subjects[k].result, &p->subjects[k].result) <
-				0) {
-				errbuf_set(eb, "out of memory");
-				goto out;
-			}
-		}
 	}
 	/* The planned rounds are all needed; precision mode's extra ones are optional. */
 	for (i = 0; i < total * mr; i++) {
@@ -314,6 +315,38 @@ out:
 	return rc;
 }
 
+/* The parameters of one result at point sp (the axes; a subject's id and format, never the
+ * reference's; the repetition and the swept limit when there are any), in ep. Returns how many. */
+static size_t entry_params_of(const struct manifest *m, const struct sweep_point *sp,
+			      const char *subject, const char *format, bool is_ref,
+			      struct entry_params *ep)
+{
+	size_t np = 0;
+
+	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++) {
+		snprintf(ep->values[a], VALUE_LEN, "%u", sp->value[a]);
+		ep->params[np++] = (struct export_param){manifest_axis_name(a), ep->values[a]};
+	}
+	if (!is_ref) {
+		ep->params[np++] = (struct export_param){"subject", subject};
+		ep->params[np++] = (struct export_param){"format", format};
+	}
+	if (m->repetitions > 1) {
+		snprintf(ep->values[4], VALUE_LEN, "%u", sp->repetition);
+		ep->params[np++] = (struct export_param){"repetition", ep->values[4]};
+	}
+	if (m->env.nlimit_values > 0) {
+		/* "limit.nofile": rarplot draws one line per value (its README). */
+		snprintf(ep->values[5], VALUE_LEN, "%llu", (unsigned long long)sp->limit);
+		snprintf(ep->limit_key, sizeof(ep->limit_key), "limit.%s",
+			 m->env.limits[m->env.limit_axis].name);
+		ep->params[np++] = (struct export_param){ep->limit_key, ep->values[5]};
+	}
+	return np;
+}
+
+/* Contract in runner_output.h. Just over 80 lines: five arrays owned together under one cleanup
+ * label, the entries' loop and the two writes. */
 int runner_output_write(const char *dir, const struct manifest *m, const struct sweep *s,
 			const struct journal_contents *c, bool partial, const cJSON *meta,
 			struct errbuf *eb)
@@ -326,7 +359,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	bool *refs = NULL;
 	char path[PATH_MAX];
 	size_t n = 0, i, k, e = 0;
-	int rc = -1, a;
+	int rc = -1;
 
 	by_index = calloc(sweep_count(s), sizeof(*by_index));
 	if (by_index == NULL) {
@@ -340,11 +373,9 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	params = calloc(n, sizeof(*params));
 	refs = calloc(n ? n : 1, sizeof(*refs));
 	extra = cJSON_CreateObject();
-	if (entries == NULL || xs == NULL || params == NULL || refs == NULL || extra == NULL) {
-		errbuf_set(eb, "out of memory");
-		goto out;
-	}
-	if ((profiles = calloc(sweep_count(s), sizeof(*profiles))) == NULL) {
+	profiles = calloc(sweep_count(s), sizeof(*profiles));
+	if (entries == NULL || xs == NULL || params == NULL || refs == NULL || extra == NULL ||
+	    profiles == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
@@ -358,31 +389,8 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 			const struct journal_subject *js = &by_index[i].subjects[k];
 			struct entry_params *ep = &params[e];
 			bool is_ref = strcmp(js->subject, RUNNER_REFERENCE_ID) == 0;
-			size_t np = 0;
+			size_t np = entry_params_of(m, sp, js->subject, js->format, is_ref, ep);
 
-			for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
-				snprintf(ep->values[a], VALUE_LEN, "%u", sp->value[a]);
-				ep->params[np++] =
-				    (struct export_param){manifest_axis_name(a), ep->values[a]};
-			}
-			if (!is_ref) {
-				ep->params[np++] = (struct export_param){"subject", js->subject};
-				ep->params[np++] = (struct export_param){"format", js->format};
-			}
-			if (m->repetitions > 1) {
-				snprintf(ep->values[4], VALUE_LEN, "%u", sp->repetition);
-				ep->params[np++] =
-				    (struct export_param){"repetition", ep->values[4]};
-			}
-			if (m->env.nlimit_values > 0) {
-				/* "limit.nofile": rarplot draws one line per value (its README). */
-				snprintf(ep->values[5], VALUE_LEN, "%llu",
-					 (unsigned long long)sp->limit);
-				snprintf(ep->limit_key, sizeof(ep->limit_key), "limit.%s",
-					 m->env.limits[m->env.limit_axis].name);
-				ep->params[np++] =
-				    (struct export_param){ep->limit_key, ep->values[5]};
-			}
 			xs[e] = by_index[i].extras;
 			xs[e].has_reference = true;
 			xs[e].reference_ns = subject_reference(s, by_index, js->subject);
@@ -398,13 +406,16 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 		goto out;
 	/* extra adopts the copy of meta (after "reference", when there is one). */
 	cJSON_AddItemToObject(extra, "meta", cJSON_Duplicate(meta, 1));
-	if (snprintf(path, sizeof(path), "%s/results.json", dir) >= (int)sizeof(path)) {
+	if (fileio_fmt(path, sizeof(path), "%s/results.json", dir) < 0) {
 		errbuf_set(eb, "%s: path too long", dir);
 		goto out;
 	}
 	if (export_json(path, entries, n, extra, eb) < 0)
 		goto out;
-	snprintf(path, sizeof(path), "%s/results.tsv", dir);
+	if (fileio_fmt(path, sizeof(path), "%s/results.tsv", dir) < 0) {
+		errbuf_set(eb, "%s: path too long", dir);
+		goto out;
+	}
 	if (write_tsv(path, s, by_index, eb) < 0 || runner_profile_tsv(dir, s, eb) < 0)
 		goto out;
 	rc = 0;

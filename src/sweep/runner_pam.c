@@ -1,6 +1,6 @@
 /* runner_pam: which PAM service files a subject's runs see at /etc/pam.d (manifest key "pam"),
  * the private mount namespace that shows them, and what a failed stack lacks. */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -169,9 +169,10 @@ static int walk_service(struct pam_walk *w, const char *service)
 
 	if (w->depth >= PAM_INCLUDE_DEPTH)
 		return 0;
-	if (w->dir == NULL || fileio_fmt(path, sizeof(path), "%s/%s", w->dir, service) < 0 ||
-	    access(path, F_OK) != 0)
-		snprintf(path, sizeof(path), "%s/%.*s", PAM_ETC, NAME_MAX, service);
+	if ((w->dir == NULL || fileio_fmt(path, sizeof(path), "%s/%s", w->dir, service) < 0 ||
+	     access(path, F_OK) != 0) &&
+	    fileio_fmt(path, sizeof(path), "%s/%.*s", PAM_ETC, NAME_MAX, service) < 0)
+		return 0;
 	if (fileio_read(path, PAM_FILE_MAX_BYTES, NULL, &text, &len, &eb) < 0)
 		return 0;
 	w->depth++;

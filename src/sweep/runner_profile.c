@@ -1,7 +1,7 @@
 /* runner_profile: the profile pass of a manifest run: each subject traced once per point. */
 /*
  * Design. After every timed step of the sweep (run_points), the pass walks
- * the points in sweep order. For a point whose PROFILE_DIR/point-N.json is
+ * the points in sweep order. For a point whose OUT/profile/point-N.json is
  * missing it writes the point's policies, checks the grants, and for each
  * active subject runs
  *   strace -f -qq -o OUT/profile/trace -u BENCHUSER PROGRAM ARGS...
@@ -20,7 +20,7 @@
  * read(2) at 10 000 tasks, 200 s traced against 16 s timed.
  * runner_output reads the files back into results.json and profile.tsv.
  */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,13 +39,11 @@
 #include "straceprof.h"
 #include "syscost.h"
 
-#define PROFILE_DIR "profile"
 #define PROFILE_TRACER "/usr/bin/strace"
 /* Names another strace (an absolute path): the tests point it at one that is missing. */
 #define PROFILE_TRACER_ENV "RARPERF_STRACE"
 #define PROFILE_PACKAGE "strace"
 #define PROFILE_ROLE "rarperf_packages"
-#define PROFILE_FILE_MAX_BYTES (64u << 20)
 #define PROFILE_STDERR_SHOWN 160
 #define PROFILE_TIMEOUT_FACTOR 10u
 #define PROFILE_TIMEOUT_MAX_MS (3600u * 1000u)
@@ -65,14 +63,6 @@ int runner_profile_check(struct runner *r, struct errbuf *eb)
 				  r->cfg.manifest, r->cfg.tracer, PROFILE_PACKAGE, PROFILE_ROLE);
 	}
 	return 0;
-}
-
-/* OUT/profile/NAME into buf. 0 or -1. */
-static int profile_path(const char *out, const char *name, char *buf, size_t len, struct errbuf *eb)
-{
-	return fileio_fmt(buf, len, "%s/%s/%s", out, PROFILE_DIR, name) < 0
-		   ? errbuf_set(eb, "%s: path too long", out)
-		   : 0;
 }
 
 /*
@@ -97,7 +87,7 @@ static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = traced_timeout_ms(r->m->run_timeout_ms),
-			       .stop = r->stop,
+			       .stop = r->cfg.stop,
 			       .pin = &r->pin,
 			       .mntns = s->mntns};
 
@@ -318,17 +308,16 @@ static int budgeted_subject(struct runner *r, struct profilebudget *b, size_t i,
 /* Writes doc to OUT/profile/point-N.json whole. 0 or -1. */
 static int write_point(struct runner *r, size_t index, const cJSON *doc, struct errbuf *eb)
 {
-	char name[64], path[PATH_MAX];
+	char path[PATH_MAX];
 	struct atomicfile *af;
 	char *text = cJSON_Print(doc);
 	int rc = -1;
 
-	snprintf(name, sizeof(name), "point-%zu.json", index + 1);
 	if (text == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	if (profile_path(r->cfg.out, name, path, sizeof(path), eb) < 0 ||
+	if (runner_profile_point_path(r->cfg.out, index, path, sizeof(path), eb) < 0 ||
 	    (af = atomicfile_open(path, 0644, eb)) == NULL)
 		goto out;
 	fputs(text, atomicfile_stream(af));
@@ -355,7 +344,8 @@ static int profile_point(struct runner *r, struct profilebudget *b, const struct
 	cJSON_AddStringToObject(doc, "tracer", "strace -f -qq -u USER");
 	subjects = cJSON_AddObjectToObject(doc, "subjects");
 	/* Absolute: the pin may change the working directory of strace. */
-	if (subjects == NULL || profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
+	if (subjects == NULL ||
+	    runner_profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
 		goto out;
 	if (runner_env_apply_point(r, pt) < 0) {
 		errbuf_set(eb, "point %zu: its limit", pt->index + 1);
@@ -453,15 +443,14 @@ static void budget_resumed(struct runner *r, struct profilebudget *b, const cJSO
 /* Profiles every point not yet profiled, in sweep order, within b. 0 or -1. */
 static int profile_points(struct runner *r, struct profilebudget *b, struct errbuf *eb)
 {
-	char path[PATH_MAX], name[64];
+	char path[PATH_MAX];
 	size_t n = sweep_count(r->sweep);
 	struct stat st;
 
 	for (size_t i = 0; i < n; i++) {
 		int rc;
 
-		snprintf(name, sizeof(name), "point-%zu.json", i + 1);
-		if (profile_path(r->cfg.out, name, path, sizeof(path), eb) < 0)
+		if (runner_profile_point_path(r->cfg.out, i, path, sizeof(path), eb) < 0)
 			return -1;
 		if (stat(path, &st) == 0) {
 			/* Traced by an earlier invocation (--resume): what it spent counts. */
@@ -473,7 +462,7 @@ static int profile_points(struct runner *r, struct profilebudget *b, struct errb
 			cJSON_Delete(doc);
 			continue;
 		}
-		if (r->stop != NULL && *r->stop)
+		if (r->cfg.stop != NULL && *r->cfg.stop)
 			return errbuf_set(eb, "interrupted");
 		rc = profile_point(r, b, sweep_at(r->sweep, i), eb);
 		if (rc == RUNNER_TIMEOUT) {
@@ -494,7 +483,7 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 
 	if (!r->m->profile)
 		return 0;
-	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, PROFILE_DIR) < 0)
+	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, RUNNER_PROFILE_DIR) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	lower_rss_floor();
 	/* Every point's counts from the same tool state, whatever the timed steps left. */
@@ -506,127 +495,4 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 	rc = profile_points(r, &b, eb);
 	profilebudget_clear(&b);
 	return rc;
-}
-
-cJSON *runner_profile_read(const char *out, size_t index, struct errbuf *eb)
-{
-	char name[64], path[PATH_MAX], *text = NULL;
-	cJSON *doc = NULL;
-	size_t len = 0;
-
-	eb->msg[0] = '\0';
-	snprintf(name, sizeof(name), "point-%zu.json", index + 1);
-	if (profile_path(out, name, path, sizeof(path), eb) < 0)
-		return NULL;
-	if (access(path, F_OK) != 0)
-		return NULL;
-	if (fileio_read(path, PROFILE_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
-		return NULL;
-	doc = cJSON_ParseWithLength(text, len);
-	free(text);
-	if (doc == NULL || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "subjects"))) {
-		cJSON_Delete(doc);
-		errbuf_set(eb, "%s: not a profile", path);
-		return NULL;
-	}
-	return doc;
-}
-
-/* One row of profile.tsv: the point's values, the subject, the counter, its value. */
-static void tsv_row(FILE *f, const struct sweep_point *pt, const char *subject, const char *prefix,
-		    const char *key, double v)
-{
-	char clean[2 * STRACEPROF_PATH_MAX];
-
-	sanitize_text(clean, sizeof(clean), key, strlen(key));
-	fprintf(f, "%s", subject);
-	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
-		fprintf(f, "\t%u", pt->value[a]);
-	fprintf(f, "\t%u\t%s%s\t%.0f\n", pt->repetition, prefix, clean, v);
-}
-
-/* Every number under o (one level; objects: their "calls" or "count"), as prefix.KEY rows. */
-static void tsv_group(FILE *f, const struct sweep_point *pt, const char *subject, const cJSON *o,
-		      const char *prefix, const char *field)
-{
-	const cJSON *c;
-
-	cJSON_ArrayForEach(c, o)
-	{
-		const cJSON *v = field != NULL ? cJSON_GetObjectItemCaseSensitive(c, field) : c;
-
-		if (c->string != NULL && cJSON_IsNumber(v))
-			tsv_row(f, pt, subject, prefix, c->string, v->valuedouble);
-	}
-}
-
-/* The rows of one point's profile doc. */
-static void tsv_point(FILE *f, const struct sweep_point *pt, const cJSON *doc)
-{
-	static const char *const totals[] = {"calls",         "failed", "bytes_read",
-					     "bytes_written", "execs",  "processes"};
-	const cJSON *s;
-
-	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(doc, "subjects"))
-	{
-		const cJSON *st = cJSON_GetObjectItemCaseSensitive(s, "status");
-		char subject[128];
-
-		if (s->string == NULL || !cJSON_IsString(st) ||
-		    strcmp(st->valuestring, "untraceable") == 0)
-			continue;
-		sanitize_text(subject, sizeof(subject), s->string, strlen(s->string));
-		for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, totals[i]);
-
-			if (cJSON_IsNumber(v))
-				tsv_row(f, pt, subject, "", totals[i], v->valuedouble);
-		}
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "rusage"), "", NULL);
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "syscalls"), "sys.",
-			  "calls");
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "syscalls"), "fail.",
-			  "failed");
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "files"), "open.",
-			  "count");
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "programs"), "exec.",
-			  "count");
-	}
-}
-
-int runner_profile_tsv(const char *out, const struct sweep *s, struct errbuf *eb)
-{
-	struct atomicfile *af = NULL;
-	char path[PATH_MAX];
-	size_t found = 0;
-	FILE *f;
-
-	if (fileio_fmt(path, sizeof(path), "%s/profile.tsv", out) < 0)
-		return errbuf_set(eb, "%s: path too long", out);
-	for (size_t i = 0; i < sweep_count(s); i++) {
-		cJSON *doc = runner_profile_read(out, i, eb);
-
-		if (doc == NULL && eb->msg[0] != '\0')
-			goto fail;
-		if (doc == NULL)
-			continue;
-		if (af == NULL) {
-			if ((af = atomicfile_open(path, 0644, eb)) == NULL) {
-				cJSON_Delete(doc);
-				return -1;
-			}
-			f = atomicfile_stream(af);
-			fprintf(f, "subject");
-			for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
-				fprintf(f, "\t%s", manifest_axis_name(a));
-			fprintf(f, "\trepetition\tcounter\tvalue\n");
-		}
-		tsv_point(atomicfile_stream(af), sweep_at(s, i), doc);
-		cJSON_Delete(doc);
-		found++;
-	}
-	return found == 0 ? 0 : atomicfile_rename(af, eb);
-fail:
-	atomicfile_abort(af);
-	return -1;
 }

@@ -200,6 +200,55 @@ static void report_estimate(struct report *rep, const struct measure_result *r)
 	fprintf(rep->out, ", %zu of %zu runs contended\n", sum.contended, r->n);
 }
 
+/* hyperfine's warnings about r, in its order, on stderr; x: r->n seconds and room for 2 r->n
+ * more (the outlier scores). fast: a run was under REPORT_MIN_EXECUTION_NS. */
+static void report_warnings(struct report *rep, const struct measure_result *r, double *x,
+			    bool fast)
+{
+	const char *w[3] = {NULL, NULL, NULL};
+	char slow[512];
+	size_t nw = 0;
+
+	stats_modified_zscores(x, r->n, x + r->n, x + 2 * r->n);
+	if (fast)
+		w[nw++] = "Command took less than 5 ms to complete. Note that the results "
+			  "might be inaccurate because rarbench can not calibrate the shell "
+			  "startup time much more precise than this limit. You can try to use "
+			  "the `-N`/`--shell=none` option to disable the shell completely.";
+	if (!r->all_succeeded)
+		w[nw++] = "Ignoring non-zero exit code.";
+	if (r->n > 0 && x[2 * r->n] > STATS_OUTLIER_THRESHOLD) {
+		char first[32];
+
+		report_fmt(rep, x[0], NULL, first, sizeof(first));
+		snprintf(slow, sizeof(slow),
+			 "The first benchmarking run for this command was significantly "
+			 "slower than the rest (%s). This could be caused by (filesystem) "
+			 "caches that were not filled until after the first run. You should "
+			 "consider using the '--warmup' option to fill those caches before the "
+			 "actual benchmark. Alternatively, use the '--prepare' option to clear "
+			 "the caches before each timing run.",
+			 first);
+		w[nw++] = slow;
+	} else {
+		for (size_t i = 0; i < r->n; i++)
+			if (fabs(x[2 * r->n + i]) > STATS_OUTLIER_THRESHOLD) {
+				w[nw++] = "Statistical outliers were detected. Consider "
+					  "re-running this benchmark on a quiet PC without any "
+					  "interferences from other programs. It might help to "
+					  "use the '--warmup' or '--prepare' options.";
+				break;
+			}
+	}
+	if (nw > 0) {
+		fputs(" \n", rep->err);
+		for (size_t i = 0; i < nw; i++)
+			fprintf(rep->err, "  %sWarning%s: %s\n", report_c(rep, C_YELLOW),
+				report_c(rep, C_RESET), w[i]);
+		fflush(rep->err);
+	}
+}
+
 static void report_summary(struct report *rep, const struct measure_result *r, bool shell)
 {
 	double *x = malloc(r->n * 3 * sizeof(double) + 1);
@@ -256,54 +305,7 @@ static void report_summary(struct report *rep, const struct measure_result *r, b
 		}
 	}
 	fflush(rep->out);
-	{
-		/* hyperfine's warnings, in its order, on stderr. */
-		const char *w[3] = {NULL, NULL, NULL};
-		char slow[512];
-		size_t nw = 0;
-
-		stats_modified_zscores(x, r->n, x + r->n, x + 2 * r->n);
-		if (fast)
-			w[nw++] =
-			    "Command took less than 5 ms to complete. Note that the results "
-			    "might be inaccurate because rarbench can not calibrate the shell "
-			    "startup time much more precise than this limit. You can try to use "
-			    "the `-N`/`--shell=none` option to disable the shell completely.";
-		if (!r->all_succeeded)
-			w[nw++] = "Ignoring non-zero exit code.";
-		if (r->n > 0 && x[2 * r->n] > STATS_OUTLIER_THRESHOLD) {
-			char first[32];
-
-			report_fmt(rep, x[0], NULL, first, sizeof(first));
-			snprintf(
-			    slow, sizeof(slow),
-			    "The first benchmarking run for this command was significantly "
-			    "slower than the rest (%s). This could be caused by (filesystem) "
-			    "caches that were not filled until after the first run. You should "
-			    "consider using the '--warmup' option to fill those caches before the "
-			    "actual benchmark. Alternatively, use the '--prepare' option to clear "
-			    "the caches before each timing run.",
-			    first);
-			w[nw++] = slow;
-		} else {
-			for (size_t i = 0; i < r->n; i++)
-				if (fabs(x[2 * r->n + i]) > STATS_OUTLIER_THRESHOLD) {
-					w[nw++] =
-					    "Statistical outliers were detected. Consider "
-					    "re-running this benchmark on a quiet PC without any "
-					    "interferences from other programs. It might help to "
-					    "use the '--warmup' or '--prepare' options.";
-					break;
-				}
-		}
-		if (nw > 0) {
-			fputs(" \n", rep->err);
-			for (size_t i = 0; i < nw; i++)
-				fprintf(rep->err, "  %sWarning%s: %s\n", report_c(rep, C_YELLOW),
-					report_c(rep, C_RESET), w[i]);
-			fflush(rep->err);
-		}
-	}
+	report_warnings(rep, r, x, fast);
 	if (rep->style != REPORT_STYLE_NONE)
 		fputs(" \n", rep->out);
 	fflush(rep->out);

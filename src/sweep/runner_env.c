@@ -1,6 +1,6 @@
 /* runner_env: the pinned environment of a manifest run's measured children, checked against
  * this host and recorded. */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <dirent.h>
 #include <errno.h>

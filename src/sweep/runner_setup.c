@@ -1,6 +1,6 @@
 /* runner_setup: prepares a manifest run (manifest, prefix facts, subjects, journal) and finishes
  * it. */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include "estimate.h"
 
@@ -34,7 +34,8 @@ static int load_facts(struct runner *r, struct errbuf *eb)
 	char path[PATH_MAX], *buf = NULL;
 	size_t len = 0;
 
-	snprintf(path, sizeof(path), "%s/facts.json", r->cfg.prefix);
+	if (fileio_fmt(path, sizeof(path), "%s/facts.json", r->cfg.prefix) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.prefix);
 	if (fileio_read(path, FACTS_MAX_BYTES,
 			"cannot open (provision the prefix first: make provision)", &buf, &len,
 			eb) < 0)
@@ -79,15 +80,15 @@ static int bad_input(struct runner *r)
 static int absolute_path(const char *path, char *out, size_t size, struct errbuf *eb)
 {
 	char cwd[PATH_MAX];
-	int n;
+	int rc;
 
 	if (path[0] == '/')
-		n = snprintf(out, size, "%s", path);
+		rc = fileio_fmt(out, size, "%s", path);
 	else if (getcwd(cwd, sizeof(cwd)) == NULL)
 		return errbuf_set_errno(eb, errno, "getcwd");
 	else
-		n = snprintf(out, size, "%s/%s", cwd, path);
-	if (n < 0 || (size_t)n >= size)
+		rc = fileio_fmt(out, size, "%s/%s", cwd, path);
+	if (rc < 0)
 		return errbuf_set(eb, "%s: path too long", path);
 	return 0;
 }
@@ -100,7 +101,7 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = r->m->run_timeout_ms,
-			       .stop = r->stop,
+			       .stop = r->cfg.stop,
 			       .pin = &r->pin};
 	struct proc_opts measured = po;
 	size_t i;
@@ -152,7 +153,8 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 	const cJSON *s;
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s/journal.jsonl", r->cfg.out);
+	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	r->point_done = calloc(sweep_count(r->sweep) * r->m->max_rounds, sizeof(bool));
 	if (r->point_done == NULL)
 		return errbuf_set(eb, "out of memory");
@@ -294,7 +296,8 @@ int runner_finish(struct runner *r, struct errbuf *eb)
 	int rc = -1;
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s/journal.jsonl", r->cfg.out);
+	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	if (journal_read(path, &c, eb) < 0)
 		return -1;
 	meta = build_meta(r);
@@ -305,7 +308,10 @@ int runner_finish(struct runner *r, struct errbuf *eb)
 	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, r->failed_points > 0, meta, eb) < 0)
 		goto out;
 	for (i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s", r->cfg.out, names[i]);
+		if (fileio_fmt(path, sizeof(path), "%s/%s", r->cfg.out, names[i]) < 0) {
+			errbuf_set(eb, "%s: path too long", r->cfg.out);
+			goto out;
+		}
 		if (digest_sha256_file(path, sums[i], eb) < 0)
 			goto out;
 	}
@@ -365,11 +371,59 @@ static int fail(struct runner *r, struct errbuf *eb, bool bad_input)
 	return -1;
 }
 
+/* --out's default: results/<name>, the name reduced to characters safe in a path. */
+static void default_out(struct runner *r)
+{
+	size_t n;
+
+	snprintf(r->out_default, sizeof(r->out_default), "results/%.200s", r->m->name);
+	for (n = 8; r->out_default[n] != '\0'; n++) {
+		char ch = r->out_default[n];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.'))
+			r->out_default[n] = '_';
+	}
+	if (r->out_default[8] == '.')
+		r->out_default[8] = '_'; /* never "results/.." */
+	r->cfg.out = r->out_default;
+}
+
+/*
+ * After the checks (not in a dry run): the output directory made, the
+ * journal opened or resumed (r->point_done: its steps), the resumed
+ * precision state rebuilt, and the progress counted from what is done.
+ */
+static int open_output(struct runner *r, struct errbuf *eb)
+{
+	size_t i, done = 0, extra = 0;
+
+	utc_now(r->started, sizeof(r->started));
+	if (fileio_mkdirs(r->cfg.out, eb) < 0)
+		return fail(r, eb, false);
+	if (open_journal(r, eb) < 0)
+		return fail(r, eb, r->bad_input);
+	if (realpath(r->cfg.out, r->out_abs) == NULL &&
+	    fileio_fmt(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out) < 0) {
+		errbuf_set(eb, "%s: path too long", r->cfg.out);
+		return fail(r, eb, true);
+	}
+	if (runner_acc_init(r, eb) < 0)
+		return fail(r, eb, true);
+	/* Precision mode: the planned steps, and the extra ones already journalled. */
+	for (i = 0; i < sweep_count(r->sweep) * r->m->max_rounds; i++) {
+		done += r->point_done[i];
+		extra += r->point_done[i] && i % r->m->max_rounds >= r->m->rounds;
+	}
+	progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds + extra,
+		      done);
+	return 0;
+}
+
 int runner_setup(struct runner *r, struct errbuf *eb)
 {
 	struct manifest_problems problems;
 	char tmpl[] = "/tmp/rarbench-grant-XXXXXX";
-	size_t i, done = 0, extra = 0;
 
 	r->m = manifest_load_all(r->cfg.manifest, 0, &problems, eb);
 	if (r->m == NULL && problems.n > 1) {
@@ -383,22 +437,8 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	if (r->m == NULL)
 		return bad_input(r); /* the message already starts with the file's name */
 	digest_sha256_hex(r->m->text, r->m->text_len, r->manifest_sha);
-	if (r->cfg.out == NULL) {
-		size_t n;
-
-		/* results/<name>, the name reduced to characters safe in a path */
-		snprintf(r->out_default, sizeof(r->out_default), "results/%.200s", r->m->name);
-		for (n = 8; r->out_default[n] != '\0'; n++) {
-			char ch = r->out_default[n];
-
-			if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.'))
-				r->out_default[n] = '_';
-		}
-		if (r->out_default[8] == '.')
-			r->out_default[8] = '_'; /* never "results/.." */
-		r->cfg.out = r->out_default;
-	}
+	if (r->cfg.out == NULL)
+		default_out(r);
 	r->sweep = sweep_new(r->m, eb);
 	if (r->sweep == NULL) {
 		errbuf_prefix(eb, "%s", r->cfg.manifest);
@@ -440,21 +480,5 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	}
 	if (r->cfg.dry_run)
 		return 0; /* the pilot needs the subjects, not the output directory */
-	utc_now(r->started, sizeof(r->started));
-	if (fileio_mkdirs(r->cfg.out, eb) < 0)
-		return fail(r, eb, false);
-	if (open_journal(r, eb) < 0)
-		return fail(r, eb, r->bad_input);
-	if (realpath(r->cfg.out, r->out_abs) == NULL)
-		snprintf(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out);
-	if (runner_acc_init(r, eb) < 0)
-		return fail(r, eb, true);
-	/* Precision mode: the planned steps, and the extra ones already journalled. */
-	for (i = 0; i < sweep_count(r->sweep) * r->m->max_rounds; i++) {
-		done += r->point_done[i];
-		extra += r->point_done[i] && i % r->m->max_rounds >= r->m->rounds;
-	}
-	progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds + extra,
-		      done);
-	return 0;
+	return open_output(r, eb);
 }

@@ -16,7 +16,7 @@
  * A SIGKILL'd run skips the last step: its record and its marked processes
  * are what the next runner_guard_begin on the prefix undoes.
  */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -176,7 +176,7 @@ int runner_guard_begin(struct runner *r, struct errbuf *eb)
 	int rc;
 
 	snprintf(what, sizeof(what), "rarbench --manifest %.*s", PATH_MAX, r->cfg.manifest);
-	rc = prefixlock_acquire(real_prefix, what, r->cfg.wait, r->stop, &r->lock, &stale, eb);
+	rc = prefixlock_acquire(real_prefix, what, r->cfg.wait, r->cfg.stop, &r->lock, &stale, eb);
 	if (rc == PREFIXLOCK_BUSY)
 		r->busy = true;
 	if (rc != 0)

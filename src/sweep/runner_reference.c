@@ -4,12 +4,14 @@
  * journalled as the pseudo-subject RUNNER_REFERENCE_ID and exported as results.json's
  * "reference", never among the results).
  */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "fileio.h"
 
 /* The directory of this executable, into dir. 0 or -1. */
 static int self_dir(char *dir, size_t len, struct errbuf *eb)
@@ -32,14 +34,12 @@ static int self_dir(char *dir, size_t len, struct errbuf *eb)
 int runner_reference_setup(struct runner *r, const struct proc_opts *measured, struct errbuf *eb)
 {
 	char dir[PATH_MAX];
-	int n;
 
 	if (!r->m->reference)
 		return 0;
 	if (self_dir(dir, sizeof(dir), eb) < 0)
 		return -1;
-	n = snprintf(r->ref_program, sizeof(r->ref_program), "%s/rarref", dir);
-	if (n < 0 || (size_t)n >= sizeof(r->ref_program))
+	if (fileio_fmt(r->ref_program, sizeof(r->ref_program), "%s/rarref", dir) < 0)
 		return errbuf_set(eb, "reference: %s: path too long", dir);
 	if (access(r->ref_program, X_OK) != 0)
 		return errbuf_set_errno(eb, errno,

@@ -1,5 +1,5 @@
 /* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot). */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -144,7 +144,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 			opts.min_runs = opts.max_runs = RUNNER_PILOT_RUNS;
 			opts.min_time_ns = 0;
 			opts.order = MEASURE_ORDER_INTERLEAVED;
-			opts.stop = r->stop;
+			opts.stop = r->cfg.stop;
 			mr = measure_run(benches, k, &opts, results, eb);
 			rc = mr == 0 ? 0 : -1;
 			if (mr == MEASURE_STOPPED)
@@ -208,17 +208,13 @@ static double estimate_seconds(const struct runner *r)
 	return total;
 }
 
-int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
+/* The plan's subjects: each one's format, command, policy files and PAM files, or why it is
+ * skipped; the reference. */
+static void print_subjects(const struct runner *r, FILE *out)
 {
 	const struct manifest *m = r->m;
-	size_t n = sweep_count(r->sweep), i, k, biggest = 0;
-	uint64_t peak = 0, point_bytes[MANIFEST_SUBJECTS_MAX];
-	struct policy_size_bytes sz;
-	char h1[32], h2[32];
-	struct statvfs vfs;
+	size_t i;
 
-	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", r->cfg.manifest, m->name,
-		r->prefix_real);
 	fprintf(out, "\nSubjects (%zu measured):\n", r->nactive);
 	for (i = 0; i < r->nsubjects; i++) {
 		const struct runner_subject *s = &r->subjects[i];
@@ -243,6 +239,14 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 			"  %-14s rarref %u, beside rarbench: the calibration workload, run in "
 			"every step beside the subjects\n",
 			RUNNER_REFERENCE_ID, m->reference_units);
+}
+
+/* The plan's points, runs per point and subject, each run's environment and the profile pass. */
+static void print_runs(const struct runner *r, FILE *out)
+{
+	const struct manifest *m = r->m;
+	size_t n = sweep_count(r->sweep), i;
+
 	fprintf(out, "\nPoints: %zu (", n);
 	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
 		fprintf(out, "%s%s %zu value%s", a ? ", " : "", manifest_axis_name(a), m->axes[a].n,
@@ -299,6 +303,18 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 		    "Profile: after the timed steps, each subject traced once per point by strace "
 		    "and run once more for its rusage (doc/profile.md; not in the estimate)\n",
 		    out);
+}
+
+/* The policy bytes of every point and subject (computed, not written) and the disk the largest
+ * point needs. 0 or -1 (a policy that cannot be sized). */
+static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
+{
+	const struct manifest *m = r->m;
+	size_t n = sweep_count(r->sweep), i, k, biggest = 0;
+	uint64_t peak = 0, point_bytes[MANIFEST_SUBJECTS_MAX];
+	struct policy_size_bytes sz;
+	char h1[32], h2[32];
+	struct statvfs vfs;
 
 	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s", "point",
 		"nb_roles", "nb_users", "nb_tasks", "nb_commands",
@@ -341,6 +357,14 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 		fprintf(out, "; %s free there",
 			human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	fputc('\n', out);
+	return 0;
+}
+
+/* The pilot's cost per run and the estimated wall time, or why there is none. */
+static void print_time(const struct runner *r, FILE *out)
+{
+	size_t i, k;
+
 	if (r->has_pilot) {
 		double est = estimate_seconds(r);
 
@@ -362,5 +386,16 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
 		      "smallest and largest point)\n",
 		      out);
 	}
+}
+
+int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
+{
+	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", r->cfg.manifest,
+		r->m->name, r->prefix_real);
+	print_subjects(r, out);
+	print_runs(r, out);
+	if (print_bytes(r, out, eb) < 0)
+		return -1;
+	print_time(r, out);
 	return 0;
 }

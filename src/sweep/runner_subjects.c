@@ -1,6 +1,6 @@
 /* runner_subjects: a manifest's subjects resolved against the prefix and checked against its
  * facts.json, every problem found in one pass. */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -199,16 +199,13 @@ static int check_against_tool(struct runner *r, size_t i, const cJSON *tool, str
 	return 0;
 }
 
-/* Expands subject i's strings against the prefix; problems go to r->problems. */
-static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
+/* Subject i's program, policy files, argv and command line, expanded against the prefix.
+ * 0 or -1. */
+static int expand_strings(struct runner *r, size_t i, struct errbuf *eb)
 {
 	const char *prefix = r->cfg.prefix, *cmd = r->m->command;
 	const struct manifest_subject *ms = &r->m->subjects[i];
 	struct runner_subject *s = &r->subjects[i];
-	struct errbuf peb = {{0}};
-	const cJSON *tool;
-	struct stat st;
-	size_t k;
 
 	s->ms = ms;
 	s->program = manifest_expand(ms->program, prefix, cmd, eb);
@@ -222,7 +219,7 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 	if (s->argv == NULL || (s->argv[0] = strdup(s->program)) == NULL)
 		return errbuf_set(eb, "out of memory");
 	s->argc = 1;
-	for (k = 0; k < ms->nargs; k++) {
+	for (size_t k = 0; k < ms->nargs; k++) {
 		s->argv[s->argc] = manifest_expand(ms->args[k], prefix, cmd, eb);
 		if (s->argv[s->argc] == NULL)
 			return -1;
@@ -231,6 +228,20 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 	s->command_line = join_words(s->argv, s->argc);
 	if (s->command_line == NULL)
 		return errbuf_set(eb, "out of memory");
+	return 0;
+}
+
+/* Expands subject i's strings against the prefix; problems go to r->problems. */
+static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
+{
+	const struct manifest_subject *ms = &r->m->subjects[i];
+	struct runner_subject *s = &r->subjects[i];
+	struct errbuf peb = {{0}};
+	const cJSON *tool;
+	struct stat st;
+
+	if (expand_strings(r, i, eb) < 0)
+		return -1;
 	/* Written as root at every point: only where rarperf's own policies live. */
 	if (runner_guard_confine(r, s->policy, &peb) < 0 &&
 	    problem(r, eb, i, "policy", "%s", peb.msg) < 0)

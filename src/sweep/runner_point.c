@@ -1,5 +1,5 @@
 /* runner_point: one step of a manifest run: write the policies, check the grants, measure. */
-#include "runner.h"
+#include "runner_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -43,6 +43,8 @@ int runner_write_targets(const struct policy_shape *shape, const struct runner_t
 			w = policy_stage_sudoers(txn, p, t[i].policy, t[i].layout, eb);
 			break;
 		case POLICY_FORMAT_DOAS:
+			/* Its rule count was checked once for the whole sweep, at its largest
+			 * point (manifest_check_sizes), not per point and doas subject. */
 			w = policy_stage_doas(txn, p, t[i].policy, eb);
 			break;
 		case POLICY_FORMAT_RAR_JSON:
@@ -239,31 +241,13 @@ static bool remeasure_affordable(const struct runner *r, size_t idx, uint64_t st
 	return runner_acc_spent(r, idx) + step_cost + again <= r->m->max_runs;
 }
 
-int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
-			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb)
+/* The step's benches and their journal entries: the active subjects, then the reference (when
+ * measured). */
+static void step_benches(struct runner *r, struct measure_bench *benches,
+			 struct journal_subject *js)
 {
-	struct measure_bench *benches = NULL;
-	struct measure_result *results = NULL;
-	struct journal_subject *js = NULL;
-	struct journal_step_info info;
-	struct contention_host h0, h1;
-	struct contention_window w;
-	struct measure_opts opts;
-	struct errbuf heb = {{0}};
-	char id[SWEEP_ID_MAX];
-	size_t i, k = 0, nb;
-	bool flagged;
-	int rc = -1, mr;
+	size_t i, k = 0;
 
-	/* The reference, when measured, is the last bench: interleaved with the subjects. */
-	nb = r->nactive + (r->ref_cmd != NULL);
-	benches = calloc(nb, sizeof(*benches));
-	results = calloc(nb, sizeof(*results));
-	js = calloc(nb, sizeof(*js));
-	if (benches == NULL || results == NULL || js == NULL) {
-		errbuf_set(eb, "out of memory");
-		goto out;
-	}
 	for (i = 0; i < r->nsubjects; i++) {
 		if (r->subjects[i].skip_reason != NULL)
 			continue;
@@ -282,21 +266,73 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 		js[k].format = (char *)"reference";
 		js[k].command = r->ref_command;
 	}
-	measure_opts_init(&opts);
-	opts.warmup = per_round(r->m->warmup, r->m->rounds);
-	opts.min_runs = per_round(r->m->min_runs, r->m->rounds);
-	opts.max_runs = per_round(r->m->max_runs, r->m->rounds);
-	opts.min_time_ns = r->m->min_time_ns / r->m->rounds;
+}
+
+/* What measure_run does in the step: 1/rounds of the manifest's runs, a reproducible shuffle. */
+static void step_opts(const struct runner *r, const struct sweep_point *pt, uint32_t round,
+		      uint32_t attempt, struct measure_opts *o)
+{
+	measure_opts_init(o);
+	o->warmup = per_round(r->m->warmup, r->m->rounds);
+	o->min_runs = per_round(r->m->min_runs, r->m->rounds);
+	o->max_runs = per_round(r->m->max_runs, r->m->rounds);
+	o->min_time_ns = r->m->min_time_ns / r->m->rounds;
 	if (r->m->precision > 0) {
 		/* Every round, the extra ones too, takes the same runs; precision counts rounds. */
-		opts.max_runs = opts.min_runs;
-		opts.min_time_ns = 0;
+		o->max_runs = o->min_runs;
+		o->min_time_ns = 0;
 	}
-	opts.order = r->m->order;
+	o->order = r->m->order;
 	/* A different but reproducible shuffle per point (and per attempt). */
-	opts.seed = r->m->seed + pt->index + (uint64_t)(round - 1) * sweep_count(r->sweep) +
-		    (uint64_t)attempt * 7919u;
-	opts.stop = r->stop;
+	o->seed = r->m->seed + pt->index + (uint64_t)(round - 1) * sweep_count(r->sweep) +
+		  (uint64_t)attempt * 7919u;
+	o->stop = r->cfg.stop;
+}
+
+/* After the step: the host's counters since h0 (read before it) into info; unreadable: none. */
+static void step_host_after(struct journal_step_info *info, const struct contention_host *h0)
+{
+	struct errbuf heb = {{0}};
+	struct contention_host h1;
+	struct contention_window w;
+
+	if (info->has_host && contention_read_host(&h1, &heb) == 0) {
+		contention_window_of(h0, &h1, &w);
+		info->steal = w.steal;
+		info->busy = w.busy;
+		info->load1 = w.load1;
+		info->running = w.running;
+	} else {
+		info->has_host = false;
+	}
+}
+
+int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
+			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb)
+{
+	struct measure_bench *benches = NULL;
+	struct measure_result *results = NULL;
+	struct journal_subject *js = NULL;
+	struct journal_step_info info;
+	struct contention_host h0;
+	struct measure_opts opts;
+	struct errbuf heb = {{0}};
+	char id[SWEEP_ID_MAX];
+	size_t i, nb;
+	bool flagged;
+	int rc = -1, mr;
+
+	/* The reference, when measured, is the last bench: interleaved with the subjects. */
+	nb = r->nactive + (r->ref_cmd != NULL);
+	benches = calloc(nb, sizeof(*benches));
+	results = calloc(nb, sizeof(*results));
+	js = calloc(nb, sizeof(*js));
+	if (benches == NULL || results == NULL || js == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	step_benches(r, benches, js);
+	step_opts(r, pt, round, attempt, &opts);
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;
@@ -315,15 +351,7 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 		errbuf_prefix(eb, "point %zu", pt->index + 1);
 		goto out;
 	}
-	if (info.has_host && contention_read_host(&h1, &heb) == 0) {
-		contention_window_of(&h0, &h1, &w);
-		info.steal = w.steal;
-		info.busy = w.busy;
-		info.load1 = w.load1;
-		info.running = w.running;
-	} else {
-		info.has_host = false;
-	}
+	step_host_after(&info, &h0);
 	flagged = step_contended(r, pt->index, results);
 	r->attempts++;
 	r->flagged += flagged;
