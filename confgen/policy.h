@@ -1,10 +1,4 @@
 /* policy: the shape of one benchmark policy and the names every format writer draws from it. */
-/*
- * confgen, the policy library: model (this header), validate, and one thin
- * writer per format (policy_<format>.h). It is the source of the policy
- * vocabulary (formats, match positions, sudoers layouts) that manifests and
- * results spell; it uses only src/common.
- */
 #ifndef RARPERF_POLICY_H
 #define RARPERF_POLICY_H
 
