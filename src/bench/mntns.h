@@ -17,7 +17,7 @@
  * /tmp, root only) holds the link; the namespace is kept by a descriptor and
  * the caller's own namespace restored. The link (not a bind mount) follows
  * SOURCE across the atomic renames that rewrite it at every point. Lookups
- * in that directory go through overlayfs: bench/mntns.sh measures the cost
+ * in that directory go through overlayfs: selfbench/mntns.sh measures the cost
  * (C sudo, 2026-11-30: +64 us of 2.4 ms per run, +2.7 %, a constant: it moves
  * an intercept, not a slope).
  * The caller must be single-threaded (setns of a mount namespace).

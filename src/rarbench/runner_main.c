@@ -404,7 +404,7 @@ int runner_main(int argc, char **argv)
 			status = 1;
 		}
 		if (status == 0 && r.m->profile && r.cfg.progress != PROGRESS_JSONL)
-			/* What the pass costs beside the timed steps (bench/profile.sh reads it).
+			/* What the pass costs beside the timed steps (selfbench/profile.sh reads it).
 			 */
 			fprintf(stderr,
 				"rarbench: profile pass %.1f s after %.1f s of timed steps\n",
