@@ -14,7 +14,7 @@ struct policy_size_bytes {
 };
 
 /*
- * Fills *out with the exact sizes the writer of format f (policy_write_sudoers,
+ * Fills *out with the exact sizes the writer of format f (policy_stage_sudoers,
  * _doas, _rar_json, _rar_cbor) would give its files for p, writing nothing.
  * layout is read for sudoers only; rar_version (NULL: POLICY_RAR_VERSION) for
  * rar-json and rar-cbor only. named_path is the path a RootAsRole settings

@@ -486,17 +486,6 @@ static size_t line_of(const char *text, size_t len, size_t off)
 	return line;
 }
 
-struct manifest *manifest_parse(const char *text, size_t len, const char *source, struct errbuf *eb)
-{
-	return manifest_parse_for(text, len, source, 0, eb);
-}
-
-struct manifest *manifest_parse_for(const char *text, size_t len, const char *source,
-				    unsigned flags, struct errbuf *eb)
-{
-	return manifest_parse_all(text, len, source, flags, NULL, eb);
-}
-
 void manifest_problems_clear(struct manifest_problems *pr)
 {
 	if (pr == NULL)
@@ -584,16 +573,6 @@ out:
 	manifest_free(m);
 	cJSON_Delete(root);
 	return ret;
-}
-
-struct manifest *manifest_load(const char *path, struct errbuf *eb)
-{
-	return manifest_load_for(path, 0, eb);
-}
-
-struct manifest *manifest_load_for(const char *path, unsigned flags, struct errbuf *eb)
-{
-	return manifest_load_all(path, flags, NULL, eb);
 }
 
 struct manifest *manifest_load_all(const char *path, unsigned flags,
