@@ -8,7 +8,8 @@
  * into the stream it is given.
  *
  * Modules, one line each:
- *   proc          spawn one prepared command without a shell and time it (wait4 rusage)
+ *   proc          spawn one prepared command without a shell and time it (wait4 rusage);
+ *                 proc_user.c: --as-user and its environment; proc_reap.c: what runs leave behind
  *   measure       hyperfine's warmup / min-runs / max-runs / min-time loop, and the run orders
  *   stats         pure descriptive statistics over samples
  *   estimate      central estimates with their 95 % intervals, and the precision rule (pure)
