@@ -7,7 +7,8 @@
  * programs use it.
  *
  * Modules, one line each:
- *   manifest      parse and validate a manifest (manifest_*.c: axes, defaults, env, size)
+ *   manifest      parse and validate a manifest (manifest_*.c: subject, axis, defaults, env,
+ *                 precision, size, json)
  *   sweep         the points (this header): axes x repetitions in a fixed order, stable ids
  *   journal       the append-only, fsync'd record of finished points, and its reader
  *   progress      the writer of the one event protocol (JSON events or a bar)
