@@ -404,8 +404,7 @@ int runner_main(int argc, char **argv)
 			status = 1;
 		}
 		if (status == 0 && r.m->profile && r.cfg.progress != PROGRESS_JSONL)
-			/* What the pass costs beside the timed steps (selfbench/profile.sh reads it).
-			 */
+			/* The pass's cost beside the timed steps (selfbench/profile.sh). */
 			fprintf(stderr,
 				"rarbench: profile pass %.1f s after %.1f s of timed steps\n",
 				(double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);
