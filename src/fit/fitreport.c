@@ -86,7 +86,11 @@ static void fitreport_compare(struct fitreport_row *r, const struct fitreport_ro
 	r->crossover_x = r->has_crossover ? r->cmp.crossover.value : NAN;
 }
 
-void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size)
+/*
+ * "-45.2% [-48.1, -42.3]": a percentage with its 95 % interval, and
+ * " (no significant difference)" when the interval spans 0.
+ */
+static void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size)
 {
 	snprintf(buf, size, "%+.1f%% [%+.1f, %+.1f]%s", e->value, e->lo, e->hi,
 		 fit_significant(e) ? "" : " (no significant difference)");
