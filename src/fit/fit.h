@@ -61,12 +61,6 @@ int fit_linear(const double *x, const double *y, const double *sigma, size_t n,
 	       struct fit_line *out, struct errbuf *eb);
 
 /*
- * The x where two fitted lines meet, in *x_out. Returns 0, or -1 when the
- * slopes are equal (parallel lines never meet). Pure; no errbuf.
- */
-int fit_crossover(const struct fit_line *a, const struct fit_line *b, double *x_out);
-
-/*
  * The two-sided 95 % quantile of Student's t with df degrees of freedom
  * (12.706 for 1, 2.179 for 12, 1.960 as df grows); df 0 gives NAN. Pure.
  */
