@@ -52,16 +52,3 @@ int policy_stage_doas(struct policy_txn *txn, const struct policy *p, const char
 	}
 	return policy_file_finish(&f, eb);
 }
-
-int policy_write_doas(const struct policy *p, const char *path, struct errbuf *eb)
-{
-	struct policy_txn *txn = policy_txn_new(eb);
-
-	if (txn == NULL)
-		return -1;
-	if (policy_stage_doas(txn, p, path, eb) != 0) {
-		policy_txn_abort(txn);
-		return -1;
-	}
-	return policy_txn_commit(txn, eb);
-}

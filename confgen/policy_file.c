@@ -199,6 +199,13 @@ char *policy_file_abspath(const char *path, struct errbuf *eb)
 	return out;
 }
 
+/*
+ * Whether the entry name of the directory dirfd may be replaced by confgen
+ * without --force: missing, an empty regular file, or one confgen wrote
+ * (POLICY_FILE_HEADER or the extended attribute).
+ */
+static bool policy_file_is_ours(int dirfd, const char *name);
+
 /* The refusal of a target confgen did not write (policy_file_is_ours). Returns -1. */
 static int policy_file_refuse_foreign(const char *path, struct errbuf *eb)
 {
@@ -223,7 +230,7 @@ int policy_file_check_path(const char *path, bool overwrite_foreign, struct errb
 
 #define POLICY_FILE_STDIO_BUF (1u << 20)
 
-bool policy_file_is_ours(int dirfd, const char *name)
+static bool policy_file_is_ours(int dirfd, const char *name)
 {
 	char head[sizeof(POLICY_FILE_HEADER) - 1], mark[8];
 	struct stat st;

@@ -30,12 +30,6 @@
 #define POLICY_FILE_HEADER "# rarperf confgen:"
 
 /*
- * Whether the entry name of the directory dirfd may be replaced by confgen
- * without --force: missing, an empty regular file, or one confgen wrote (above).
- */
-bool policy_file_is_ours(int dirfd, const char *name);
-
-/*
  * The checks above, and unless overwrite_foreign the ownership rule, for a
  * message before anything is written. Touches nothing. 0 or -1.
  */

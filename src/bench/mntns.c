@@ -210,13 +210,6 @@ fail:
 	return NULL;
 }
 
-struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb)
-{
-	struct mntns_file f = {.target = target, .source = source};
-
-	return mntns_show_files_at(&f, 1, eb);
-}
-
 static int mntns_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st;

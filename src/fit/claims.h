@@ -54,7 +54,6 @@ enum claims_verdict {
 	CLAIMS_CONTRADICTED,    /* significantly the other way */
 	CLAIMS_NOT_MEASURED     /* one of the two subjects is not in the results */
 };
-const char *claims_verdict_name(enum claims_verdict v);
 
 struct claims_check {
 	const struct claim *claim;

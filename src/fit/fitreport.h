@@ -114,12 +114,6 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 			     const char *path, struct errbuf *eb);
 
 /*
- * "-45.2% [-48.1, -42.3]": a percentage with its 95 % interval, and
- * " (no significant difference)" when the interval spans 0.
- */
-void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size);
-
-/*
  * The line under a figure's title, in report.md's words (fitreport_write_markdown's method):
  * what each point is (kind; for rarbench's estimate, res's estimator and what it did with
  * contended runs), what the error bars are or, with several hosts (band), the band, and how the

@@ -11,6 +11,7 @@
 
 #include "fileio.h"
 #include "labgroups.h"
+#include "policy_format.h"
 #include "sanitize.h"
 #include "student.h"
 
@@ -465,16 +466,11 @@ const char *results_tool(const struct results *res, const char *subject)
 /* The program a manifest subject runs, as the facts file names it ("dosr-cbor"). */
 static const char *results_program_name(const cJSON *subject, char *buf, size_t size)
 {
-	static const struct {
-		const char *format, *program;
-	} defaults[] = {{"sudoers", "sudo"},
-			{"doas", "doas"},
-			{"rar-json", "dosr-json"},
-			{"rar-cbor", "dosr-cbor"}};
 	const cJSON *program = cJSON_GetObjectItemCaseSensitive(subject, "program");
 	const cJSON *format = cJSON_GetObjectItemCaseSensitive(subject, "format");
 	const cJSON *rar = cJSON_GetObjectItemCaseSensitive(subject, "rar_version");
-	size_t i;
+	enum policy_format f;
+	bool known = cJSON_IsString(format) && policy_format_parse(format->valuestring, &f) == 0;
 
 	if (cJSON_IsString(program)) {
 		const char *slash = strrchr(program->valuestring, '/');
@@ -484,15 +480,13 @@ static const char *results_program_name(const cJSON *subject, char *buf, size_t 
 	}
 	/* Another RootAsRole version's build, as rarbench names it by default (dosr-4.0.3-cbor);
 	 * 3.3.4's is the plain dosr-<storage>. */
-	if (cJSON_IsString(rar) && strcmp(rar->valuestring, "3.3.4") != 0 &&
-	    cJSON_IsString(format) && strncmp(format->valuestring, "rar-", 4) == 0) {
-		snprintf(buf, size, "dosr-%.32s-%.8s", rar->valuestring, format->valuestring + 4);
+	if (cJSON_IsString(rar) && strcmp(rar->valuestring, "3.3.4") != 0 && known &&
+	    policy_format_rar_storage(f) != NULL) {
+		snprintf(buf, size, "dosr-%.32s-%.8s", rar->valuestring,
+			 policy_format_rar_storage(f));
 		return buf;
 	}
-	for (i = 0; cJSON_IsString(format) && i < sizeof(defaults) / sizeof(defaults[0]); i++)
-		if (strcmp(format->valuestring, defaults[i].format) == 0)
-			return defaults[i].program;
-	return NULL;
+	return known ? policy_format_program(f) : NULL;
 }
 
 /* The family a facts.json tool name belongs to: dosr-* is RootAsRole, doas and doas-pam are

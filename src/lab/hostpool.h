@@ -1,15 +1,5 @@
 /* hostpool: run one job per host on worker threads, at most `forks` at once, with per-host state.
  */
-/*
- * Layer src/lab (liblab.a): many hosts at once: inventory (Ansible INI),
- * sshx (one host over SSH), remotecmd (the commands sent to a host),
- * hostpool (this header: the workers and the host outcomes), hoststream
- * (one host's event stream, verified fetch), jsonspan and hostresults (a
- * host's results checked in place), merge (merged.json, summary.tsv). It
- * uses src/common and src/sweep (the event reader), never a program. A host
- * is not trusted: what it sends is bounded, checked, and sanitised before a
- * terminal or a TSV.
- */
 #ifndef RARPERF_HOSTPOOL_H
 #define RARPERF_HOSTPOOL_H
 

@@ -540,12 +540,6 @@ static cJSON *u64_array(const uint64_t *v, size_t n)
 	return a;
 }
 
-int journal_append(struct journal *j, const char *point_id, size_t index,
-		   const struct journal_subject *subjects, size_t n, struct errbuf *eb)
-{
-	return journal_append_step(j, point_id, index, subjects, n, NULL, eb);
-}
-
 /* Adds info's fields to the point line o. 0, or -1 out of memory. */
 static int add_info(cJSON *o, const struct journal_step_info *info)
 {

@@ -51,7 +51,7 @@ static int build_defaults(struct manifest_ctx *c, struct manifest_subject *s, co
 	switch (s->format) {
 	case POLICY_FORMAT_SUDOERS:
 	case POLICY_FORMAT_DOAS: {
-		const char *tool = s->format == POLICY_FORMAT_SUDOERS ? "sudo" : "doas";
+		const char *tool = policy_format_program(s->format);
 		const char *file = s->format == POLICY_FORMAT_SUDOERS ? "sudoers" : "doas.conf";
 
 		snprintf(prog, sizeof(prog), "{prefix}/bin/%s-%s", tool, b);
@@ -62,7 +62,7 @@ static int build_defaults(struct manifest_ctx *c, struct manifest_subject *s, co
 			   : 0;
 	}
 	default: {
-		const char *kind = s->format == POLICY_FORMAT_RAR_CBOR ? "cbor" : "json";
+		const char *kind = policy_format_rar_storage(s->format);
 
 		snprintf(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", b, kind);
 		snprintf(pol, sizeof(pol), "{prefix}/etc/rootasrole-%s-%s.json", b, kind);
@@ -85,7 +85,7 @@ int manifest_subject_defaults(struct manifest_ctx *c, struct manifest_subject *s
 		return -1;
 	if (s->rar_version != NULL && strcmp(s->rar_version, POLICY_RAR_VERSION) != 0) {
 		/* Another version's build and files, named as the playbook installs them. */
-		const char *kind = s->format == POLICY_FORMAT_RAR_CBOR ? "cbor" : "json";
+		const char *kind = policy_format_rar_storage(s->format);
 		char prog[96], pol[96], data[96];
 
 		snprintf(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", s->rar_version, kind);

@@ -23,6 +23,13 @@ struct manifest_ctx {
 };
 
 /* Fills c->eb with "SOURCE: PATH: message" on one line and returns -1. */
+/* manifest_subject.c: "subjects" into m->subjects; every subject read, each problem kept. 0 or -1.
+ */
+int manifest_parse_subjects(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
+
+/* manifest.c: a sudoers layout's name by index, for manifest_get_enum. */
+const char *manifest_layout_name(int i);
+
 /* manifest_env.c: the keys limits, env, umask, cwd and cpus into m->env. 0 or -1. */
 int manifest_parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
 void manifest_env_clear(struct manifest_env *e);

@@ -274,7 +274,7 @@ static int run_profile(struct runner *r, uint64_t t0, uint64_t t1)
 		return RUNNER_EXIT_FAIL;
 	}
 	if (r->m->profile && r->cfg.progress != PROGRESS_JSONL)
-		/* What the pass costs beside the timed steps (bench/profile.sh reads it). */
+		/* What the pass costs beside the timed steps (selfbench/profile.sh reads it). */
 		fprintf(r->cfg.err, "rarbench: profile pass %.1f s after %.1f s of timed steps\n",
 			(double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);
 	return RUNNER_EXIT_OK;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/labscale.sh: rarlab on a lab of N namespace hosts at once (default 128, 256 and 512; one
+# selfbench/labscale.sh: rarlab on a lab of N namespace hosts at once (default 128, 256 and 512; one
 # host each: a real sshd in its network namespace, tests/lib/nshosts.sh), every host seeing the
 # copy of the provisioned prefix through an overlay of its own (its own writable layer and prefix
 # lock; the prefix itself is only copied, so runs on it go on meanwhile). For each N:
@@ -36,11 +36,11 @@ cd "$(dirname "$0")/.." || exit 2
 sizes=${LAB_SIZES:-128 256 512}
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 rarlab=${LAB_RARLAB:-$PWD/bin/rarlab}
-[ -x "$rarlab" ] || { echo "bench/labscale.sh: bin/rarlab is missing: run make" >&2; exit 2; }
-[ "$(id -u)" -eq 0 ] || { echo "bench/labscale.sh: needs root (network namespaces)" >&2; exit 2; }
-[ -r "$prefix/facts.json" ] || { echo "bench/labscale.sh: $prefix is not provisioned" >&2; exit 2; }
+[ -x "$rarlab" ] || { echo "selfbench/labscale.sh: bin/rarlab is missing: run make" >&2; exit 2; }
+[ "$(id -u)" -eq 0 ] || { echo "selfbench/labscale.sh: needs root (network namespaces)" >&2; exit 2; }
+[ -r "$prefix/facts.json" ] || { echo "selfbench/labscale.sh: $prefix is not provisioned" >&2; exit 2; }
 for c in jq /usr/bin/time ip unshare /usr/sbin/sshd; do
-	command -v "$c" >/dev/null || { echo "bench/labscale.sh: $c is missing" >&2; exit 2; }
+	command -v "$c" >/dev/null || { echo "selfbench/labscale.sh: $c is missing" >&2; exit 2; }
 done
 max=0
 for n in $sizes; do [ "$n" -gt "$max" ] && max=$n; done
@@ -78,7 +78,7 @@ for ((i = 1; i < max; i += jobs)); do
 	wait "${pids[@]}" # not the sshds: they run on
 done
 for h in "${hosts[@]}"; do
-	[ -f "$NSHOSTS_STATE/$h/sshd.launcher" ] || { echo "bench/labscale.sh: host $h did not come up" >&2; exit 1; }
+	[ -f "$NSHOSTS_STATE/$h/sshd.launcher" ] || { echo "selfbench/labscale.sh: host $h did not come up" >&2; exit 1; }
 done
 echo "built in $(($(date +%s) - t0)) s"
 nshosts_known_hosts "$tmp/known_hosts"

@@ -2,12 +2,12 @@
 # pilot.sh: how close `rarbench --manifest M --pilot`'s wall-time estimate comes to the sweep it
 # plans. Runs the pilot, then the sweep itself (timed with date), and prints both and their ratio;
 # the target is within ±30 %. Needs root, bin/rarbench (make), the prefix provisioned.
-# Usage: bench/pilot.sh [MANIFEST (experiments/quick.json)]
+# Usage: selfbench/pilot.sh [MANIFEST (experiments/quick.json)]
 set -eu
 cd "$(dirname "$0")/.."
 manifest=${1:-experiments/quick.json}
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
-out=build/bench/pilot
+out=build/selfbench/pilot
 rm -rf "$out"
 mkdir -p "$out"
 [ -x bin/rarbench ] || make -s bin/rarbench

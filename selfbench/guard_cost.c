@@ -1,4 +1,4 @@
-/* guard_cost: what a manifest run's per-run guard costs (bench/guard_cost.sh): proc_run of the
+/* guard_cost: what a manifest run's per-run guard costs (selfbench/guard_cost.sh): proc_run of the
  * same command with no timeout (blocking wait4) and with one (own process group, pidfd, poll),
  * N runs each, alternating in blocks, median wall time of each. */
 #include <stdint.h>

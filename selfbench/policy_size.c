@@ -1,4 +1,4 @@
-/* policy_size bench: ns per policy_size call on one shape, per format (bench/policy_size.sh). */
+/* policy_size bench: ns per policy_size call on one shape and format (selfbench/policy_size.sh). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,13 +7,13 @@
 # different limits (`ulimit -n 1024` and `ulimit -n 65536`): the pinned limit, not the shell's, sets
 # the intercept. Needs root, bin/rarbench and bin/rarplot (make), a provisioned prefix with
 # RootAsRole 4.0.3 (make provision), jq. The hard limit is raised to the largest value first.
-# Usage: bench/nofile.sh [VALUES ("1024 65536 1048576")] [RUNS (60)]
+# Usage: selfbench/nofile.sh [VALUES ("1024 65536 1048576")] [RUNS (60)]
 set -eu
 cd "$(dirname "$0")/.."
 values=${1:-1024 65536 1048576}
 runs=${2:-60}
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
-out=build/bench/nofile
+out=build/selfbench/nofile
 rm -rf "$out"
 mkdir -p "$out"
 [ -x bin/rarbench ] && [ -x bin/rarplot ] || make -s bin/rarbench bin/rarplot

@@ -5,13 +5,13 @@
 # bench user, RUNS runs per round, ROUNDS rounds alternating between this machine's own namespace
 # and a namespace with the same overlay on /etc, and prints each side's median of round medians
 # and their difference. Needs root, bin/rarbench (make), /opt/rarperf provisioned, jq.
-# Usage: bench/mntns.sh [RUNS (300)] [ROUNDS (6)]
+# Usage: selfbench/mntns.sh [RUNS (300)] [ROUNDS (6)]
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-300}
 rounds=${2:-6}
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
-out=build/bench/mntns
+out=build/selfbench/mntns
 mkdir -p "$out"
 [ -x bin/rarbench ] || make -s bin/rarbench
 rb=$PWD/bin/rarbench

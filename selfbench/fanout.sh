@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/fanout.sh: runs the same manifest with rarlab on 1 and on N (default 8) namespace hosts
+# selfbench/fanout.sh: runs the same manifest with rarlab on 1 and on N (default 8) namespace hosts
 # (tests/lib/nshosts.sh, provisioned by install.yml) and prints the coordinator's overhead —
 # rarlab's wall time against the slowest host's own run time (the `t` of its done event; target:
 # wall <= slowest + 5% + 1 s) — and its memory: peak RSS (/usr/bin/time), per host and per added
@@ -11,10 +11,10 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 n_hosts=${FANOUT_HOSTS:-8}
 rarlab=$PWD/bin/rarlab
-[ -x "$rarlab" ] || { echo "bench/fanout.sh: bin/rarlab is missing: run make" >&2; exit 2; }
-[ "$(id -u)" -eq 0 ] || { echo "bench/fanout.sh: needs root (network namespaces)" >&2; exit 2; }
+[ -x "$rarlab" ] || { echo "selfbench/fanout.sh: bin/rarlab is missing: run make" >&2; exit 2; }
+[ "$(id -u)" -eq 0 ] || { echo "selfbench/fanout.sh: needs root (network namespaces)" >&2; exit 2; }
 for c in ansible-playbook jq /usr/bin/time ip unshare; do
-	command -v "$c" >/dev/null || { echo "bench/fanout.sh: $c is missing" >&2; exit 2; }
+	command -v "$c" >/dev/null || { echo "selfbench/fanout.sh: $c is missing" >&2; exit 2; }
 done
 
 . tests/lib/nshosts.sh
@@ -41,12 +41,12 @@ t0=$(date +%s)
 if ! /usr/bin/python3 /usr/bin/ansible-playbook -i "$tmp/lab.ini" install.yml \
 	-e rarperf_tools_src_dir="$src" -e rarperf_tools_controller_stage_dir="$tmp/stage" \
 	-e rarperf_ssh_public_key_file="$NSHOSTS_KEY.pub" >"$tmp/play.log" 2>&1; then
-	echo "bench/fanout.sh: install.yml failed (going on if every host has rarbench):" >&2
+	echo "selfbench/fanout.sh: install.yml failed (going on if every host has rarbench):" >&2
 	grep -E 'fatal|FAILED' "$tmp/play.log" | cut -c1-200 | tail -3 >&2
 fi
 echo "provisioned in $(($(date +%s) - t0)) s"
 for h in "${hosts[@]}"; do
-	[ -x "$NSHOSTS_STATE/$h/prefix/bin/rarbench" ] || { echo "bench/fanout.sh: $h has no rarbench" >&2; exit 1; }
+	[ -x "$NSHOSTS_STATE/$h/prefix/bin/rarbench" ] || { echo "selfbench/fanout.sh: $h has no rarbench" >&2; exit 1; }
 done
 
 if [ -n "${FANOUT_MANIFEST:-}" ]; then

@@ -1,4 +1,4 @@
-/* bare_spawn: the floor for bench/overhead.sh (posix_spawn + wait4, N times, median wall). */
+/* bare_spawn: the floor for selfbench/overhead.sh (posix_spawn + wait4, N times, median wall). */
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdint.h>

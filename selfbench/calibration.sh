@@ -1,7 +1,7 @@
 #!/bin/bash
 # calibration.sh: is the reference workload (rarbench's "reference": rarref) a good unit? Reads the
 # results.json of sweeps measured with it (arguments: rarbench --manifest output directories, e.g.
-# bench/comparison.sh's CMP_KEEP sweeps) and prints, per sweep:
+# selfbench/comparison.sh's CMP_KEEP sweeps) and prints, per sweep:
 #   - the reference's own steadiness: the CV of its per-point estimates across the sweep's points
 #     (it does the same work at every point) and the median CV of a point's rounds;
 #   - how well it tracks the subjects' drift: the correlation, over every (point, round), of the
@@ -9,11 +9,11 @@
 #     (1: the host's speed moves both alike; 0: the reference sees none of the subjects' drift);
 # then each subject's slope across the sweeps, raw (µs/task) and in reference units
 # (thousandths of a reference run per task, rarplot's fits-normalised.tsv), with their CV.
-# Needs jq and bin/rarplot. Example: bash bench/calibration.sh /tmp/cmp/precision-{1,2,3}
+# Needs jq and bin/rarplot. Example: bash selfbench/calibration.sh /tmp/cmp/precision-{1,2,3}
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rarplot=$PWD/bin/rarplot
-[ "$#" -ge 1 ] || { echo "usage: bench/calibration.sh SWEEP_DIR..." >&2; exit 2; }
+[ "$#" -ge 1 ] || { echo "usage: selfbench/calibration.sh SWEEP_DIR..." >&2; exit 2; }
 command -v jq >/dev/null || { echo "calibration: jq is not installed" >&2; exit 2; }
 work=$(mktemp -d /tmp/rarperf-calibration-XXXXXX)
 trap 'rm -rf "$work"' EXIT

@@ -1,8 +1,8 @@
 #!/bin/bash
-# bench/policy_size.sh: times policy_size (confgen/policy_size.h), the exact size of each policy
+# selfbench/policy_size.sh: times policy_size (confgen/policy_size.h), the exact size of each policy
 # file computed without writing it, on the issue's two shapes: R=1 U=1 T=10000 C=1 (10 000
 # commands) and R=1 U=1 T=1000000 C=100 (10^8 commands, confgen's limit); target: well under
-# 100 ms for the large one, all four formats. Prints ns per call in-process (bench/policy_size.c,
+# 100 ms for the large one, all four formats. Prints ns per call in-process (selfbench/policy_size.c,
 # 15 rounds of BATCH calls) and the wall time of `confgen --size` (process start, checks, all four
 # formats). A benchmark, not a test. Environment: RUNS (default 11) confgen runs per shape.
 # Needs `make` first (build/libconfgen.a, bin/confgen).
@@ -10,12 +10,12 @@ set -eu
 cd "$(dirname "$0")/.."
 confgen=$PWD/bin/confgen
 for f in "$confgen" build/libconfgen.a build/libcommon.a; do
-	[ -e "$f" ] || { echo "bench/policy_size.sh: $f is missing: run make" >&2; exit 2; }
+	[ -e "$f" ] || { echo "selfbench/policy_size.sh: $f is missing: run make" >&2; exit 2; }
 done
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rarperf-bench-policy-size.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 cc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc/common -Iconfgen \
-	-o "$dir/policy_size" bench/policy_size.c build/libconfgen.a build/libcommon.a \
+	-o "$dir/policy_size" selfbench/policy_size.c build/libconfgen.a build/libcommon.a \
 	$(pkg-config --libs libcjson libcbor 2>/dev/null || echo -lcjson -lcbor)
 
 # confgen_ms R U T C: median wall time of RUNS `confgen --size` runs, all four formats, in ms.

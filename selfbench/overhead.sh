@@ -1,10 +1,10 @@
 #!/bin/sh
 # overhead.sh: times /usr/bin/true RUNS times with rarbench -N, hyperfine -N and a bare
-# posix_spawn+wait4 loop (bench/bare_spawn.c), ROUNDS times in alternation, and prints each
+# posix_spawn+wait4 loop (selfbench/bare_spawn.c), ROUNDS times in alternation, and prints each
 # tool's median run time (median of the per-round medians) and its ratio to the bare loop.
 # All three run pinned to one CPU (the last one, or $RARPERF_BENCH_CPU; "none" disables pinning):
 # with a vfork-style spawn the parent sleeps while the child runs, and pinning removes migration noise.
-# Usage: bench/overhead.sh [RUNS (2000)] [ROUNDS (5)]. Needs bin/rarbench (make), hyperfine, jq.
+# Usage: selfbench/overhead.sh [RUNS (2000)] [ROUNDS (5)]. Needs bin/rarbench (make), hyperfine, jq.
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-2000}
@@ -20,10 +20,10 @@ if [ "$nice" != 0 ] && [ -z "${RARPERF_BENCH_NICED:-}" ] && [ "$(id -u)" -eq 0 ]
 	RARPERF_BENCH_NICED=$nice exec nice -n "$nice" sh "$0" "$runs" "$rounds"
 fi
 prog=/usr/bin/true
-out=build/bench
+out=build/selfbench
 mkdir -p "$out"
 [ -x bin/rarbench ] || make -s bin/rarbench
-cc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -o "$out/bare_spawn" bench/bare_spawn.c
+cc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -o "$out/bare_spawn" selfbench/bare_spawn.c
 have_hf=1
 command -v hyperfine >/dev/null 2>&1 || have_hf=0
 

@@ -3,17 +3,17 @@
 # group of its own, waited for on a pidfd with the run_timeout_s deadline, instead of a
 # blocking wait4): the median wall time of /usr/bin/true and of the prefix's sudo -V (a setuid
 # tool) through proc_run both ways, N runs each in alternating blocks, ROUNDS times.
-# Usage: bench/guard_cost.sh [N (2000)] [ROUNDS (5)]
+# Usage: selfbench/guard_cost.sh [N (2000)] [ROUNDS (5)]
 set -eu
 cd "$(dirname "$0")/.."
 n=${1:-2000}
 rounds=${2:-5}
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
-out=build/bench/guard
+out=build/selfbench/guard
 mkdir -p "$out"
 make -s build/libbench.a build/libcommon.a
 cc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc/common -Isrc/bench -o "$out/guard_cost" \
-	bench/guard_cost.c build/libbench.a build/libcommon.a -lm
+	selfbench/guard_cost.c build/libbench.a build/libcommon.a -lm
 for prog in /usr/bin/true "$prefix/bin/sudo -V"; do
 	: >"$out/rounds"
 	i=1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/confgen.sh: times confgen on the issue's two shapes and prints wall time and peak RSS
+# selfbench/confgen.sh: times confgen on the issue's two shapes and prints wall time and peak RSS
 # against the targets (all four formats, R=1 U=1 T=10000 C=1: < 50 ms together; R=10 U=10
 # T=10000 C=10, 1 M commands: < 3 s together, peak RSS < 1 GiB). A benchmark, not a test:
 # numbers depend on the machine and its disk (every file is fsync'ed).
@@ -9,8 +9,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 confgen=${CONFGEN:-$PWD/bin/confgen}
-[ -x "$confgen" ] || { echo "bench/confgen.sh: $confgen is missing: run make" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "bench/confgen.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
+[ -x "$confgen" ] || { echo "selfbench/confgen.sh: $confgen is missing: run make" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "selfbench/confgen.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
 dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/rarperf-bench-confgen.XXXXXX")}
 trap 'rm -rf "$dir"' EXIT
 

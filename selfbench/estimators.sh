@@ -7,8 +7,8 @@
 # above the baseline) kept as measured, dropped, or corrected to their CPU time plus the baseline
 # off-CPU time, and prints per statistic and treatment the slopes, their mean and their CV.
 # doc/precision.md shows a run of it and what was chosen from it.
-#   bench/estimators.sh                       # EST_SWEEPS fresh sweeps (as root)
-#   bench/estimators.sh DIR...                # rarbench --manifest output directories
+#   selfbench/estimators.sh                       # EST_SWEEPS fresh sweeps (as root)
+#   selfbench/estimators.sh DIR...                # rarbench --manifest output directories
 # Knobs: RARPERF_PREFIX (default /opt/rarperf), EST_SWEEPS (default 6), EST_KEEP (a directory to
 # keep the sweeps in; default a temporary one).
 set -euo pipefail
