@@ -11,6 +11,7 @@
 #include "fitreport.h"
 #include "labgroups.h"
 #include "normfig.h"
+#include "numarg.h"
 #include "plotfig.h"
 #include "plotprofile.h"
 #include "plotrun.h"
@@ -95,6 +96,17 @@ static void usage(FILE *f)
 	    f);
 }
 
+/* rarplot's long-only options (the --compare ones use compare_cli_option's letters). */
+enum {
+	OPT_STAT = 256,
+	OPT_X,
+	OPT_BASELINE,
+	OPT_FORMAT,
+	OPT_UNWEIGHTED,
+	OPT_PLOTS_DIR,
+	OPT_CLAIMS,
+};
+
 static void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -139,23 +151,54 @@ static int parse_formats(struct config *cfg, const char *arg)
 	return cfg->n_formats > 0 ? 0 : -1;
 }
 
-/* Returns 0 to go on, 1 when --help or --version was printed, -1 on a usage error (printed). */
-static int parse_args(struct config *cfg, int argc, char **argv)
+/* --stat --x --baseline --format --unweighted --plots-dir --claims: the fit and its figures. */
+static int parse_fit_option(struct config *cfg, int c, struct errbuf *eb)
 {
-	enum {
-		OPT_STAT = 256,
-		OPT_X,
-		OPT_BASELINE,
-		OPT_FORMAT,
-		OPT_UNWEIGHTED,
-		OPT_PLOTS_DIR,
-		OPT_CLAIMS,
-		OPT_COMPARE,
-		OPT_NOISE,
-		OPT_AT,
-		OPT_ALLOW_UNPAIRED,
-		OPT_BETWEEN
-	};
+	switch (c) {
+	case OPT_STAT:
+		cfg->stat_auto = false;
+		if (strcmp(optarg, "median") == 0)
+			cfg->stat = PLOTSERIES_MEDIAN;
+		else if (strcmp(optarg, "mean") == 0)
+			cfg->stat = PLOTSERIES_MEAN;
+		else if (strcmp(optarg, "estimate") == 0)
+			cfg->stat = PLOTSERIES_ESTIMATE;
+		else
+			return errbuf_set(eb, "--stat %s: use estimate, median or mean", optarg);
+		return 0;
+	case OPT_X:
+		cfg->axis = strcmp(optarg, "both") == 0 ? PLOTSERIES_AXIS_BOTH : optarg;
+		return 0;
+	case OPT_BASELINE:
+		cfg->baseline = optarg;
+		cfg->baseline_given = true;
+		return 0;
+	case OPT_FORMAT:
+		if (parse_formats(cfg, optarg) != 0)
+			return errbuf_set(eb,
+					  "--format %s: use a comma-separated list of png, svg, "
+					  "pdf, or none",
+					  optarg);
+		return 0;
+	case OPT_UNWEIGHTED:
+		cfg->use_weights = false;
+		return 0;
+	case OPT_PLOTS_DIR:
+		cfg->plots_dir = optarg;
+		return 0;
+	default:
+		cfg->claims = optarg;
+		return 0;
+	}
+}
+
+/*
+ * The programs' parse_args contract (numarg.h): sets cfg's defaults and fills
+ * it from argv; NUMARG_USAGE when the usage text follows the message (or
+ * getopt's own).
+ */
+static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *eb)
+{
 	static const struct option opts[] = {
 	    {"out", required_argument, NULL, 'o'},
 	    {"stat", required_argument, NULL, OPT_STAT},
@@ -165,92 +208,54 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 	    {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
 	    {"plots-dir", required_argument, NULL, OPT_PLOTS_DIR},
 	    {"claims", required_argument, NULL, OPT_CLAIMS},
-	    {"compare", required_argument, NULL, OPT_COMPARE},
-	    {"noise", required_argument, NULL, OPT_NOISE},
-	    {"at", required_argument, NULL, OPT_AT},
-	    {"allow-unpaired", no_argument, NULL, OPT_ALLOW_UNPAIRED},
-	    {"between", required_argument, NULL, OPT_BETWEEN},
+	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' are no short options */
+	    {"compare", required_argument, NULL, 'c'},
+	    {"noise", required_argument, NULL, 'n'},
+	    {"at", required_argument, NULL, 'a'},
+	    {"allow-unpaired", no_argument, NULL, 'u'},
+	    {"between", required_argument, NULL, 'b'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
+	config_defaults(cfg);
 	while ((c = getopt_long(argc, argv, "o:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			cfg->out_dir = optarg;
 			cfg->out_given = true;
 			break;
-		case OPT_COMPARE:
-		case OPT_NOISE:
-		case OPT_AT:
-		case OPT_ALLOW_UNPAIRED:
-		case OPT_BETWEEN:
-			if (compare_cli_option(&cfg->compare,
-					       c == OPT_COMPARE   ? 'c'
-					       : c == OPT_NOISE   ? 'n'
-					       : c == OPT_AT      ? 'a'
-					       : c == OPT_BETWEEN ? 'b'
-								  : 'u',
-					       optarg) != 0)
-				return -1;
+		case 'c':
+		case 'n':
+		case 'a':
+		case 'u':
+		case 'b':
+			if (compare_cli_option(&cfg->compare, c, optarg, eb) != 0)
+				return NUMARG_ERROR;
 			break;
 		case OPT_STAT:
-			cfg->stat_auto = false;
-			if (strcmp(optarg, "median") == 0)
-				cfg->stat = PLOTSERIES_MEDIAN;
-			else if (strcmp(optarg, "mean") == 0)
-				cfg->stat = PLOTSERIES_MEAN;
-			else if (strcmp(optarg, "estimate") == 0)
-				cfg->stat = PLOTSERIES_ESTIMATE;
-			else {
-				fprintf(stderr,
-					"rarplot: --stat %s: use estimate, median or mean\n",
-					optarg);
-				return -1;
-			}
-			break;
 		case OPT_X:
-			cfg->axis = strcmp(optarg, "both") == 0 ? PLOTSERIES_AXIS_BOTH : optarg;
-			break;
 		case OPT_BASELINE:
-			cfg->baseline = optarg;
-			cfg->baseline_given = true;
-			break;
 		case OPT_FORMAT:
-			if (parse_formats(cfg, optarg) != 0) {
-				fprintf(stderr,
-					"rarplot: --format %s: use a comma-separated list of png, "
-					"svg, pdf, or none\n",
-					optarg);
-				return -1;
-			}
-			break;
 		case OPT_UNWEIGHTED:
-			cfg->use_weights = false;
-			break;
 		case OPT_PLOTS_DIR:
-			cfg->plots_dir = optarg;
-			break;
 		case OPT_CLAIMS:
-			cfg->claims = optarg;
+			if (parse_fit_option(cfg, c, eb) != 0)
+				return NUMARG_ERROR;
 			break;
 		case 'h':
-			usage(stdout);
-			return 1;
+			return NUMARG_HELP;
 		case 'V':
-			printf("rarplot %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-			return 1;
+			return NUMARG_VERSION;
 		default:
-			usage(stderr);
-			return -1;
+			return NUMARG_USAGE; /* getopt said what */
 		}
 	}
 	if (optind >= argc) {
-		fputs("rarplot: no results file given\n", stderr);
-		usage(stderr);
-		return -1;
+		errbuf_set(eb, "no results file given");
+		return NUMARG_USAGE;
 	}
 	cfg->inputs = argv + optind;
 	cfg->n_inputs = (size_t)(argc - optind);
@@ -305,6 +310,24 @@ static void print_message(const char *msg)
 	fputc('\n', stderr);
 }
 
+/* Prints what parse_args' result rc asks for (help, version, a usage error); the exit status. */
+static int parse_args_done(int rc, const struct errbuf *eb)
+{
+	if (rc == NUMARG_HELP) {
+		usage(stdout);
+		return RARPLOT_EXIT_OK;
+	}
+	if (rc == NUMARG_VERSION) {
+		printf("rarplot %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
+		return RARPLOT_EXIT_OK;
+	}
+	if (eb->msg[0] != '\0')
+		print_message(eb->msg);
+	if (rc == NUMARG_USAGE)
+		usage(stderr);
+	return RARPLOT_EXIT_USAGE;
+}
+
 /* The other standard figures, drawn when the results vary along their axes. */
 static const char *const extra_axes[] = {"nb_tasks", "nb_roles", PLOTSERIES_AXIS_BOTH};
 
@@ -331,10 +354,9 @@ int main(int argc, char **argv)
 	bool figure_failed = false;
 	int status = RARPLOT_EXIT_USAGE, rc;
 
-	config_defaults(&cfg);
-	rc = parse_args(&cfg, argc, argv);
+	rc = parse_args(argc, argv, &cfg, &eb);
 	if (rc != 0)
-		return rc > 0 ? RARPLOT_EXIT_OK : RARPLOT_EXIT_USAGE;
+		return parse_args_done(rc, &eb);
 
 	/* Everything that can reject the input happens before anything is written. */
 	res = results_new();
