@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.." || exit 2
 files=$(find "$@" -name '*.c' -type f | sort)
 [ -n "$files" ] || exit 0
 # shellcheck disable=SC2086 # one word per file name (no blanks in the tree's names)
-exec perl -e '
+exec perl -Itools -MLintC -e '
 use strict;
 use warnings;
 my %flag = (
@@ -40,24 +40,12 @@ for my $file (@ARGV) {
 	local $/;
 	my $src = <$fh>;
 	close($fh);
-	# A masked copy, offsets kept: comments become blanks (newlines kept), string and char
-	# literals keep their quotes with x inside. Calls are found in it, read in $src.
-	my $code = $src;
-	my @ok_lines;
-	$code =~ s{(/\*.*?\*/|//[^\n]*)|("(?:\\.|[^"\\\n])*"|\x27(?:\\.|[^\x27\\\n])*\x27)}{
-		my ($c, $s, $at) = ($1, $2, $-[0]);
-		if (defined $c) {
-			push @ok_lines, 1 + (substr($src, 0, $at) =~ tr/\n//)
-			    if $c =~ /lint-cloexec: ok/;
-			(my $b = $c) =~ s/[^\n]/ /g; $b
-		} else {
-			substr($s, 0, 1) . ("x" x (length($s) - 2)) . substr($s, -1)
-		}
-	}gse;
-	my %ok = map { $_ => 1 } @ok_lines;
+	# A masked copy, offsets kept (LintC.pm): calls are found in it, read in $src.
+	my ($code, $ok) = LintC::mask($src, "lint-cloexec: ok");
+	my %ok = %$ok;
 	while ($code =~ /(?<![\w.>])($names)\s*(\((?:[^()]++|(?2))*\))/g) {
 		my ($fn, $args_off, $args_len) = ($1, $-[2], length($2));
-		my $line = 1 + (substr($code, 0, $-[0]) =~ tr/\n//);
+		my $line = LintC::line_at($code, $-[0]);
 		next if $ok{$line};
 		# A declaration or definition of a function with this name is not a call.
 		my $before = substr($code, 0, $-[0]);

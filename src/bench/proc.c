@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 extern char **environ;
 
 /* The child runs a handful of calls before execve; 64 KiB is far more than it needs. */
@@ -492,7 +494,8 @@ static pid_t proc_some_child(void)
 
 		if (*end != '\0' || pid <= 0)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if (fileio_fmt(path, sizeof(path), "/proc/%ld/stat", pid) < 0)
+			continue;
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -541,7 +544,8 @@ static bool proc_environ_has(long pid, const char *kv)
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+	if (fileio_fmt(path, sizeof(path), "/proc/%ld/environ", pid) < 0)
+		return false;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;

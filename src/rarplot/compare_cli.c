@@ -110,15 +110,16 @@ static int compare_cli_write(const struct compare_outcome *out, const struct com
 
 	if (fileio_mkdirs(dir, eb) != 0)
 		return -1;
-	if (snprintf(path, sizeof(path), "%s/comparison.md", dir) >= (int)sizeof(path))
-		return errbuf_set(eb, "%s: path too long", dir);
+	if (fileio_join(path, sizeof(path), dir, "comparison.md", eb) != 0)
+		return -1;
 	af = atomicfile_open(path, 0644, eb);
 	if (af == NULL)
 		return -1;
 	compare_print(out, o, atomicfile_stream(af));
 	if (atomicfile_commit(af, eb) != 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/comparison.tsv", dir);
+	if (fileio_join(path, sizeof(path), dir, "comparison.tsv", eb) != 0)
+		return -1;
 	return compare_write_tsv(out, path, eb);
 }
 
@@ -148,11 +149,8 @@ static int compare_cli_sweeps(const struct compare_opts *o, const struct results
 			 o->candidate, k);
 		if (fileio_mkdirs(out_dir, &eb) != 0)
 			goto fail;
-		if (snprintf(path, sizeof(path), "%s/between.tsv", out_dir) >= (int)sizeof(path)) {
-			errbuf_set(&eb, "%s: path too long", out_dir);
-			goto fail;
-		}
-		if (between_write(&b, what, path, &eb) != 0)
+		if (fileio_join(path, sizeof(path), out_dir, "between.tsv", &eb) != 0 ||
+		    between_write(&b, what, path, &eb) != 0)
 			goto fail;
 	}
 	goto out;

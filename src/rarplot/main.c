@@ -483,8 +483,8 @@ int main(int argc, char **argv)
 			goto oom;
 		figure_failed = true;
 	}
-	snprintf(path, sizeof(path), "%s/fits.tsv", cfg.out_dir);
-	if (fitreport_write_tsv(rep, path, &eb) != 0)
+	if (fileio_join(path, sizeof(path), cfg.out_dir, "fits.tsv", &eb) != 0 ||
+	    fitreport_write_tsv(rep, path, &eb) != 0)
 		goto fail;
 	if (res->n_refs > 0) {
 		struct normfig_opts no = {(const char *const *)cfg.inputs,
@@ -521,12 +521,12 @@ int main(int argc, char **argv)
 		shown.n = n_checks;
 		shown.unit = fitreport_unit(set->axis);
 		sections.claims = &shown;
-		snprintf(path, sizeof(path), "%s/claims.tsv", cfg.out_dir);
-		if (claims_write_tsv(checks, n_checks, path, &eb) != 0)
+		if (fileio_join(path, sizeof(path), cfg.out_dir, "claims.tsv", &eb) != 0 ||
+		    claims_write_tsv(checks, n_checks, path, &eb) != 0)
 			goto fail;
 	}
-	snprintf(path, sizeof(path), "%s/report.md", cfg.out_dir);
-	if (fitreport_write_markdown(rep, &ctx, path, &eb) != 0)
+	if (fileio_join(path, sizeof(path), cfg.out_dir, "report.md", &eb) != 0 ||
+	    fitreport_write_markdown(rep, &ctx, path, &eb) != 0)
 		goto fail;
 
 	fitreport_print_table(rep, stdout);
