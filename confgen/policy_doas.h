@@ -28,6 +28,6 @@ int policy_write_doas(const struct policy *p, const char *path, struct errbuf *e
 
 /* As policy_write_doas, the file joining txn (see policy_stage_sudoers). 0 or -1. */
 int policy_stage_doas(struct policy_txn *txn, const struct policy *p, const char *path,
-		      struct errbuf *eb);
+		      struct errbuf *eb) __attribute__((warn_unused_result));
 
 #endif

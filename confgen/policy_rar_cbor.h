@@ -28,7 +28,8 @@ int policy_write_rar_cbor(const struct policy *p, const char *settings_path, con
 
 /* As policy_write_rar_cbor, both files joining txn (see policy_stage_sudoers). 0 or -1. */
 int policy_stage_rar_cbor(struct policy_txn *txn, const struct policy *p, const char *settings_path,
-			  const char *data_path, const char *rar_version, struct errbuf *eb);
+			  const char *data_path, const char *rar_version, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * The data path policy_write_rar_cbor uses when data_path is NULL, malloc'd

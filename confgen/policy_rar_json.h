@@ -21,7 +21,8 @@ int policy_write_rar_json(const struct policy *p, const char *path, const char *
 
 /* As policy_write_rar_json, the file joining txn (see policy_stage_sudoers). 0 or -1. */
 int policy_stage_rar_json(struct policy_txn *txn, const struct policy *p, const char *path,
-			  const char *rar_version, struct errbuf *eb);
+			  const char *rar_version, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 struct jsonw;
 

@@ -25,6 +25,7 @@ int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_
  * caller then aborts txn).
  */
 int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const char *path,
-			 enum sudoers_layout layout, struct errbuf *eb);
+			 enum sudoers_layout layout, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 #endif

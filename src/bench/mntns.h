@@ -30,7 +30,8 @@ struct mntns;
  * namespace (free with mntns_free), or NULL with eb filled (not root, no
  * overlayfs, ...).
  */
-struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb);
+struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* One file of mntns_show_files_at: SOURCE shows at TARGET (both absolute). */
 struct mntns_file {
@@ -44,7 +45,8 @@ struct mntns_file {
  * directory, in order (a directory's overlay after its parent's, so list /etc's files before
  * /etc/pam.d's). Every target's directory is checked before anything is made.
  */
-struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb);
+struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* The namespace's descriptor (O_CLOEXEC), for proc_opts.mntns_fd; owned by ns. */
 int mntns_fd(const struct mntns *ns);
