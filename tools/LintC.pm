@@ -4,9 +4,20 @@
 # a call is found in $code and read in $src; %ok holds the lines whose comment holds $marker
 # (a call that must stay as it is says so, and why, in a comment on its first line).
 # line_at($code, $offset) is the 1-based line of an offset.
+# c_files(@args) lists the .c files below the files or folders given (default: src and
+# confgen, the tree's C sources), sorted.
 package LintC;
 use strict;
 use warnings;
+use File::Find;
+
+sub c_files {
+	my @roots = @_ ? @_ : ("src", "confgen");
+	my @found;
+	find({ wanted => sub { push @found, $File::Find::name if -f $_ && /\.c$/ }, no_chdir => 1 },
+	    @roots);
+	return sort @found;
+}
 
 sub mask {
 	my ($src, $marker) = @_;

@@ -12,10 +12,6 @@
 # Default: the C sources under src/ and confgen/.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-[ "$#" -gt 0 ] || set -- src confgen
-files=$(find "$@" -name '*.c' -type f | sort)
-[ -n "$files" ] || exit 0
-# shellcheck disable=SC2086 # one word per file name (no blanks in the tree's names)
 exec perl -Itools -MLintC -e '
 use strict;
 use warnings;
@@ -35,7 +31,7 @@ my %banned = (
 );
 my $names = join("|", sort(keys %flag), sort(keys %banned), "fopen", "freopen");
 my $bad = 0;
-for my $file (@ARGV) {
+for my $file (LintC::c_files(@ARGV)) {
 	open(my $fh, "<", $file) or die "$file: $!\n";
 	local $/;
 	my $src = <$fh>;
@@ -71,4 +67,4 @@ for my $file (@ARGV) {
 	}
 }
 exit $bad;
-' $files
+' "$@"

@@ -14,16 +14,12 @@
 # Default: the C sources under src/ and confgen/.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-[ "$#" -gt 0 ] || set -- src confgen
-files=$(find "$@" -name '*.c' -type f | sort)
-[ -n "$files" ] || exit 0
-# shellcheck disable=SC2086 # one word per file name (no blanks in the tree's names)
 exec perl -Itools -MLintC -e '
 use strict;
 use warnings;
 my $pathy = qr/path|dir|file|tmp|link|target|prog|exe|sock|lock/i;
 my $bad = 0;
-for my $file (@ARGV) {
+for my $file (LintC::c_files(@ARGV)) {
 	open(my $fh, "<", $file) or die "$file: $!\n";
 	local $/;
 	my $src = <$fh>;
@@ -67,4 +63,4 @@ for my $file (@ARGV) {
 	}
 }
 exit $bad;
-' $files
+' "$@"
