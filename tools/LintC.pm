@@ -4,6 +4,7 @@
 # a call is found in $code and read in $src; %ok holds the lines whose comment holds $marker
 # (a call that must stay as it is says so, and why, in a comment on its first line).
 # line_at($code, $offset) is the 1-based line of an offset.
+# slurp($file) is the text of a file.
 # c_files(@args) lists the .c files below the files or folders given (default: src and
 # confgen, the tree's C sources), sorted.
 package LintC;
@@ -33,6 +34,15 @@ sub mask {
 		}
 	}gse;
 	return ($code, \%ok);
+}
+
+sub slurp {
+	my ($file) = @_;
+	open(my $fh, "<", $file) or die "$file: $!\n";
+	local $/;
+	my $text = <$fh>;
+	close($fh);
+	return $text;
 }
 
 sub line_at {

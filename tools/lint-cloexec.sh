@@ -32,10 +32,7 @@ my %banned = (
 my $names = join("|", sort(keys %flag), sort(keys %banned), "fopen", "freopen");
 my $bad = 0;
 for my $file (LintC::c_files(@ARGV)) {
-	open(my $fh, "<", $file) or die "$file: $!\n";
-	local $/;
-	my $src = <$fh>;
-	close($fh);
+	my $src = LintC::slurp($file);
 	# A masked copy, offsets kept (LintC.pm): calls are found in it, read in $src.
 	my ($code, $ok) = LintC::mask($src, "lint-cloexec: ok");
 	my %ok = %$ok;

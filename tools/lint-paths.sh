@@ -20,10 +20,7 @@ use warnings;
 my $pathy = qr/path|dir|file|tmp|link|target|prog|exe|sock|lock/i;
 my $bad = 0;
 for my $file (LintC::c_files(@ARGV)) {
-	open(my $fh, "<", $file) or die "$file: $!\n";
-	local $/;
-	my $src = <$fh>;
-	close($fh);
+	my $src = LintC::slurp($file);
 	my ($code, $ok) = LintC::mask($src, "lint: not a path");
 	my (undef, $fits) = LintC::mask($src, "lint: sized to fit");
 	while ($code =~ /(?<![\w.>])(snprintf|fileio_fmt)\s*(\((?:[^()]++|(?2))*\))/g) {
