@@ -139,6 +139,29 @@ static void config_defaults(struct job_config *c)
 /* The longest timeout taken: 30 days. */
 #define RARLAB_TIMEOUT_MAX_S (86400.0 * 30)
 
+/* rarlab's long options; 'c', 'x', 'r', 'V' are long-only (not in the short options). */
+enum { O_KNOWN = 256, O_ACCEPT, O_IDENTITY, O_RESUME, O_PREFIX, O_DRY_RUN, O_MIXED };
+static const struct option rarlab_options[] = {
+    {"inventory", required_argument, NULL, 'i'},
+    {"limit", required_argument, NULL, 'l'},
+    {"forks", required_argument, NULL, 'f'},
+    {"known-hosts", required_argument, NULL, O_KNOWN},
+    {"accept-new", no_argument, NULL, O_ACCEPT},
+    {"identity", required_argument, NULL, O_IDENTITY},
+    {"user", required_argument, NULL, 'u'},
+    {"out", required_argument, NULL, 'o'},
+    {"resume", no_argument, NULL, O_RESUME},
+    {"connect-timeout", required_argument, NULL, 'c'},
+    {"command-timeout", required_argument, NULL, 'x'},
+    {"remote-prefix", required_argument, NULL, O_PREFIX},
+    {"remote-dir", required_argument, NULL, 'r'},
+    {"dry-run", no_argument, NULL, O_DRY_RUN},
+    {"allow-mixed", no_argument, NULL, O_MIXED},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
 /* --forks --connect-timeout --command-timeout --remote-dir: the options with a checked value. */
 static int parse_checked(struct job_config *c, int ch, struct errbuf *eb)
 {
@@ -178,32 +201,10 @@ static int parse_checked(struct job_config *c, int ch, struct errbuf *eb)
  */
 static int parse_args(int argc, char **argv, struct job_config *c, struct errbuf *eb)
 {
-	enum { O_KNOWN = 256, O_ACCEPT, O_IDENTITY, O_RESUME, O_PREFIX, O_DRY_RUN, O_MIXED };
-	static const struct option opts[] = {
-	    {"inventory", required_argument, NULL, 'i'},
-	    {"limit", required_argument, NULL, 'l'},
-	    {"forks", required_argument, NULL, 'f'},
-	    {"known-hosts", required_argument, NULL, O_KNOWN},
-	    {"accept-new", no_argument, NULL, O_ACCEPT},
-	    {"identity", required_argument, NULL, O_IDENTITY},
-	    {"user", required_argument, NULL, 'u'},
-	    {"out", required_argument, NULL, 'o'},
-	    {"resume", no_argument, NULL, O_RESUME},
-	    /* 'c', 'x', 'r', 'V': long-only, their letters are not in the short options */
-	    {"connect-timeout", required_argument, NULL, 'c'},
-	    {"command-timeout", required_argument, NULL, 'x'},
-	    {"remote-prefix", required_argument, NULL, O_PREFIX},
-	    {"remote-dir", required_argument, NULL, 'r'},
-	    {"dry-run", no_argument, NULL, O_DRY_RUN},
-	    {"allow-mixed", no_argument, NULL, O_MIXED},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
 	int ch;
 
 	config_defaults(c);
-	while ((ch = getopt_long(argc, argv, "i:l:f:u:o:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "i:l:f:u:o:h", rarlab_options, NULL)) != -1) {
 		switch (ch) {
 		case 'i':
 			c->inventory = optarg;
