@@ -331,12 +331,86 @@ static int parse_args_done(int rc, const struct errbuf *eb)
 /* The other standard figures, drawn when the results vary along their axes. */
 static const char *const extra_axes[] = {"nb_tasks", "nb_roles", PLOTSERIES_AXIS_BOTH};
 
+/*
+ * The standard figures: the one along the chosen axis, then the others when the results vary
+ * along them. A figure gnuplot cannot draw costs that figure only (a note in drawn, *failed
+ * set): the fits and the report are still written. With --format none every figure's TSV is
+ * still written and no gnuplot runs. Returns 0, or -1 when out of memory.
+ */
+static int draw_figures(const struct config *cfg, const struct plotseries_set *set,
+			const struct plotfig_env *env, struct plotfig_out *drawn, bool *failed,
+			struct errbuf *eb)
+{
+	bool drawn_tasks = strcmp(cfg->axis, "nb_tasks") == 0;
+	bool drawn_roles = strcmp(cfg->axis, "nb_roles") == 0;
+	char name_buf[64];
+	struct plotfig fig = plotfig_for_axis(cfg->axis, name_buf, sizeof(name_buf));
+	struct plotseries_set *extra = NULL;
+	size_t i;
+	int rc;
+
+	if (plotfig_render(&fig, set, env, drawn, eb) != 0) {
+		if (plotfig_out_note(drawn, "%s not drawn: %s", fig.name, eb->msg) != 0)
+			return -1;
+		*failed = true;
+	}
+	for (i = 0; i < sizeof(extra_axes) / sizeof(extra_axes[0]); i++) {
+		struct plotfig more = plotfig_for_axis(extra_axes[i], name_buf, sizeof(name_buf));
+
+		if (strcmp(extra_axes[i], cfg->axis) == 0)
+			continue;
+		/* roles x tasks adds nothing unless both axes vary on their own. */
+		if (strcmp(extra_axes[i], PLOTSERIES_AXIS_BOTH) == 0 &&
+		    (!drawn_tasks || !drawn_roles)) {
+			if (plotfig_out_note(drawn,
+					     "%s not drawn: nb_roles and nb_tasks do not both vary",
+					     more.name) != 0)
+				return -1;
+			continue;
+		}
+		if (plotseries_build(env->res, extra_axes[i], cfg->stat, &extra, eb) != 0) {
+			if (plotfig_out_note(drawn, "%s not drawn: %s", more.name, eb->msg) != 0)
+				return -1;
+			continue;
+		}
+		rc = plotfig_render(&more, extra, env, drawn, eb);
+		drawn_tasks |= strcmp(extra_axes[i], "nb_tasks") == 0;
+		drawn_roles |= strcmp(extra_axes[i], "nb_roles") == 0;
+		plotseries_set_free(extra);
+		extra = NULL;
+		if (rc != 0) {
+			if (plotfig_out_note(drawn, "%s not drawn: %s", more.name, eb->msg) != 0)
+				return -1;
+			*failed = true;
+		}
+	}
+	return 0;
+}
+
+/* "rarplot: wrote DIR/report.md, DIR/fits.tsv, DIR/FIGURE..." on stderr. */
+static void print_wrote(const char *out_dir, const struct plotfig_out *drawn)
+{
+	fputs("rarplot: wrote ", stderr);
+	sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
+	fputs("/report.md, ", stderr);
+	sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
+	fputs("/fits.tsv", stderr);
+	for (size_t i = 0; i < drawn->n_files; i++) {
+		fputs(", ", stderr);
+		sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
+		fputc('/', stderr);
+		sanitize_fputs(drawn->files[i], SANITIZE_TEXT, stderr);
+	}
+	fputc('\n', stderr);
+}
+
+/* Long: rarplot's phases in order (load, check, fit, draw, write, print), one cleanup for all. */
 int main(int argc, char **argv)
 {
 	struct config cfg;
 	struct errbuf eb = {{0}};
 	struct results *res = NULL;
-	struct plotseries_set *set = NULL, *extra = NULL;
+	struct plotseries_set *set = NULL;
 	struct fitreport *rep = NULL;
 	struct plotfig_env env;
 	struct fitreport_context ctx;
@@ -349,7 +423,7 @@ int main(int argc, char **argv)
 	struct plotfig_out drawn = {NULL, NULL, 0, NULL, 0};
 	struct plotstyle_entry *styles = NULL;
 	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
-	char name_buf[64], stat_buf[64];
+	char stat_buf[64];
 	size_t i;
 	bool figure_failed = false;
 	int status = RARPLOT_EXIT_USAGE, rc;
@@ -429,54 +503,8 @@ int main(int argc, char **argv)
 	memcpy(env.formats, cfg.formats, sizeof(env.formats));
 	env.n_formats = cfg.n_formats;
 	env.res = res;
-	/* With --format none the loop still writes every figure's TSV, and runs no gnuplot. */
-	{
-		bool drawn_tasks = strcmp(cfg.axis, "nb_tasks") == 0;
-		bool drawn_roles = strcmp(cfg.axis, "nb_roles") == 0;
-		struct plotfig fig = plotfig_for_axis(cfg.axis, name_buf, sizeof(name_buf));
-
-		/* A figure gnuplot cannot draw costs that figure only: the fits and the report are
-		 * still written, and the exit status says something failed. */
-		if (plotfig_render(&fig, set, &env, &drawn, &eb) != 0) {
-			if (plotfig_out_note(&drawn, "%s not drawn: %s", fig.name, eb.msg) != 0)
-				goto oom;
-			figure_failed = true;
-		}
-		for (i = 0; i < sizeof(extra_axes) / sizeof(extra_axes[0]); i++) {
-			struct plotfig more =
-			    plotfig_for_axis(extra_axes[i], name_buf, sizeof(name_buf));
-
-			if (strcmp(extra_axes[i], cfg.axis) == 0)
-				continue;
-			/* roles x tasks adds nothing unless both axes vary on their own. */
-			if (strcmp(extra_axes[i], PLOTSERIES_AXIS_BOTH) == 0 &&
-			    (!drawn_tasks || !drawn_roles)) {
-				if (plotfig_out_note(
-					&drawn,
-					"%s not drawn: nb_roles and nb_tasks do not both vary",
-					more.name) != 0)
-					goto oom;
-				continue;
-			}
-			if (plotseries_build(res, extra_axes[i], cfg.stat, &extra, &eb) != 0) {
-				if (plotfig_out_note(&drawn, "%s not drawn: %s", more.name,
-						     eb.msg) != 0)
-					goto oom;
-				continue;
-			}
-			rc = plotfig_render(&more, extra, &env, &drawn, &eb);
-			drawn_tasks |= strcmp(extra_axes[i], "nb_tasks") == 0;
-			drawn_roles |= strcmp(extra_axes[i], "nb_roles") == 0;
-			plotseries_set_free(extra);
-			extra = NULL;
-			if (rc != 0) {
-				if (plotfig_out_note(&drawn, "%s not drawn: %s", more.name,
-						     eb.msg) != 0)
-					goto oom;
-				figure_failed = true;
-			}
-		}
-	}
+	if (draw_figures(&cfg, set, &env, &drawn, &figure_failed, &eb) != 0)
+		goto oom;
 
 	if (plotprofile_draw(&prof, &env, &drawn, &eb) != 0) {
 		if (plotfig_out_note(&drawn, "profile_counters not drawn: %s", eb.msg) != 0)
@@ -540,18 +568,7 @@ int main(int argc, char **argv)
 		sanitize_fputs(res->emulated, SANITIZE_TEXT, stderr);
 		fputs("\n", stderr);
 	}
-	fputs("rarplot: wrote ", stderr);
-	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
-	fputs("/report.md, ", stderr);
-	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
-	fputs("/fits.tsv", stderr);
-	for (i = 0; i < drawn.n_files; i++) {
-		fputs(", ", stderr);
-		sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
-		fputc('/', stderr);
-		sanitize_fputs(drawn.files[i], SANITIZE_TEXT, stderr);
-	}
-	fputc('\n', stderr);
+	print_wrote(cfg.out_dir, &drawn);
 	status = figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;
 	goto out;
 oom:
@@ -565,7 +582,6 @@ out:
 	free(checks);
 	claims_free(claims);
 	fitreport_free(rep);
-	plotseries_set_free(extra);
 	plotseries_set_free(set);
 	results_free(res);
 	return status;
