@@ -1,9 +1,7 @@
-/* numarg: the number parsers of every command line (counts, bounded doubles, seconds, percentages).
- */
+/* numarg: every command line's number parsers (counts, bounded numbers, seconds, percentages). */
 #ifndef RARPERF_NUMARG_H
 #define RARPERF_NUMARG_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "errbuf.h"
