@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 enum numarg_status numarg_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
