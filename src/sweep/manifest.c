@@ -74,15 +74,24 @@ static int parse_subject_pam(struct manifest_ctx *c, const cJSON *j, const char 
 	return check_template(c, s->pam_dir, q);
 }
 
-/* "id": letters, digits, '-', '_' and '.' (it names files and TSV rows). */
-static int parse_subject_id(struct manifest_ctx *c, const cJSON *j, const char *p,
-			    struct manifest_subject *s)
+static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
+			 struct manifest_subject *s)
 {
-	char q[MANIFEST_PATH_MAX_CHARS], b[48];
+	static const char *const keys[] = {
+	    "id",          "format",          "program",        "args",     "policy", "policy_data",
+	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  "pam",
+	    NULL};
+	const cJSON *args, *it;
+	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
+	int fmt = -1;
+	size_t i;
 
-	if (manifest_get_string(c, j, p, "id", true, &s->id) < 0)
+	if (!cJSON_IsObject(j))
+		return manifest_fail(c, p, "expected an object, got %s", manifest_type_name(j));
+	if (manifest_check_keys(c, j, p, keys) < 0 ||
+	    manifest_get_string(c, j, p, "id", true, &s->id) < 0)
 		return -1;
-	for (size_t i = 0; s->id[i] != '\0'; i++) {
+	for (i = 0; s->id[i] != '\0'; i++) {
 		char ch = s->id[i];
 
 		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
@@ -93,17 +102,6 @@ static int parse_subject_id(struct manifest_ctx *c, const cJSON *j, const char *
 					     manifest_shown(s->id, b));
 		}
 	}
-	return 0;
-}
-
-/* "format", the files named ("program", "policy", "policy_data") and "optional". */
-static int parse_subject_files(struct manifest_ctx *c, const cJSON *j, const char *p,
-			       struct manifest_subject *s)
-{
-	char q[MANIFEST_PATH_MAX_CHARS];
-	const cJSON *it;
-	int fmt = -1;
-
 	manifest_child_path(q, p, "format");
 	if (cJSON_GetObjectItemCaseSensitive(j, "format") == NULL)
 		return manifest_fail(c, q, "missing (sudoers, doas, rar-json or rar-cbor)");
@@ -124,15 +122,8 @@ static int parse_subject_files(struct manifest_ctx *c, const cJSON *j, const cha
 		return manifest_fail(c, q, "expected a boolean, got %s", manifest_type_name(it));
 	}
 	s->optional = it != NULL && cJSON_IsTrue(it);
-	return 0;
-}
-
-/* What only some formats take: "rar_version", "sudoers_layout", "policy_mount_at", "build". */
-static int parse_subject_variant(struct manifest_ctx *c, const cJSON *j, const char *p,
-				 struct manifest_subject *s)
-{
-	char q[MANIFEST_PATH_MAX_CHARS], b[48];
-
+	if (parse_subject_pam(c, j, p, s) < 0)
+		return -1;
 	if (manifest_get_string(c, j, p, "rar_version", false, &s->rar_version) < 0 ||
 	    manifest_get_string(c, j, p, "policy_mount_at", false, &s->policy_mount_at) < 0)
 		return -1;
@@ -169,15 +160,8 @@ static int parse_subject_variant(struct manifest_ctx *c, const cJSON *j, const c
 	manifest_child_path(q, p, "build");
 	if (s->build != NULL && manifest_check_build(c, s->build, q) < 0)
 		return -1;
-	return 0;
-}
-
-/* The files' templates, once the defaults filled what the manifest left out. */
-static int parse_subject_templates(struct manifest_ctx *c, const char *p,
-				   const struct manifest_subject *s)
-{
-	char q[MANIFEST_PATH_MAX_CHARS];
-
+	if (manifest_subject_defaults(c, s, p) < 0)
+		return -1;
 	manifest_child_path(q, p, "program");
 	if (check_template(c, s->program, q) < 0)
 		return -1;
@@ -187,17 +171,8 @@ static int parse_subject_templates(struct manifest_ctx *c, const char *p,
 	manifest_child_path(q, p, "policy_data");
 	if (s->policy_data != NULL && check_template(c, s->policy_data, q) < 0)
 		return -1;
-	return 0;
-}
 
-/* "args": strings with templates; absent: -n (sudo, doas) and {command}. */
-static int parse_subject_args(struct manifest_ctx *c, const cJSON *j, const char *p,
-			      struct manifest_subject *s)
-{
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(j, "args"), *it;
-	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS];
-	size_t i = 0;
-
+	args = cJSON_GetObjectItemCaseSensitive(j, "args");
 	manifest_child_path(q, p, "args");
 	if (args == NULL) {
 		/* sudo and doas get -n: a policy that asks for a password fails instead of hanging.
@@ -221,6 +196,7 @@ static int parse_subject_args(struct manifest_ctx *c, const cJSON *j, const char
 	s->args = calloc((size_t)cJSON_GetArraySize(args) + 1, sizeof(*s->args));
 	if (s->args == NULL)
 		return manifest_fail(c, q, "out of memory");
+	i = 0;
 	cJSON_ArrayForEach(it, args)
 	{
 		manifest_index_path(r, q, i++);
@@ -235,25 +211,6 @@ static int parse_subject_args(struct manifest_ctx *c, const cJSON *j, const char
 			return manifest_fail(c, r, "out of memory");
 	}
 	return 0;
-}
-
-/* One subject, its checks in the order a reader meets its keys; the first problem ends it. */
-static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
-			 struct manifest_subject *s)
-{
-	static const char *const keys[] = {
-	    "id",          "format",          "program",        "args",     "policy", "policy_data",
-	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  "pam",
-	    NULL};
-
-	if (!cJSON_IsObject(j))
-		return manifest_fail(c, p, "expected an object, got %s", manifest_type_name(j));
-	if (manifest_check_keys(c, j, p, keys) < 0 || parse_subject_id(c, j, p, s) < 0 ||
-	    parse_subject_files(c, j, p, s) < 0 || parse_subject_pam(c, j, p, s) < 0 ||
-	    parse_subject_variant(c, j, p, s) < 0 || manifest_subject_defaults(c, s, p) < 0 ||
-	    parse_subject_templates(c, p, s) < 0)
-		return -1;
-	return parse_subject_args(c, j, p, s);
 }
 
 static int parse_subjects(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
