@@ -111,6 +111,7 @@ struct policy *policy_build(const struct policy_shape *shape, struct errbuf *eb)
 	p->filler_prefix = malloc(p->filler_prefix_len + 1);
 	if (p->filler_prefix == NULL)
 		goto oom;
+	/* lint: sized to fit (filler_prefix_len above) */
 	snprintf(p->filler_prefix, p->filler_prefix_len + 1, "%s/%s.", POLICY_FILLER_DIR, base);
 
 	switch (shape->match) {

@@ -30,6 +30,6 @@ int policy_doas_validate(const struct policy_shape *shape, struct errbuf *eb);
  * caller then aborts txn and path stays untouched).
  */
 int policy_stage_doas(struct policy_txn *txn, const struct policy *p, const char *path,
-		      struct errbuf *eb);
+		      struct errbuf *eb) __attribute__((warn_unused_result));
 
 #endif

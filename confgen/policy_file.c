@@ -11,6 +11,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 /* The machine's own policies, as directory + base name; base NULL refuses the whole directory. */
 static const struct {
 	const char *dir, *base;
@@ -78,8 +80,10 @@ static int policy_file_dir_resolve(struct policy_file_dir *d, const struct stat 
 	struct stat st;
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", d->fd);
-	n = readlink(link, buf, sizeof(buf) - 1);
+	/* Cannot be cut (64 bytes hold any descriptor); checked all the same: realpath then. */
+	n = fileio_fmt(link, sizeof(link), "/proc/self/fd/%d", d->fd) == 0
+		? readlink(link, buf, sizeof(buf) - 1)
+		: -1;
 	if (n > 0 && buf[0] == '/') {
 		buf[n] = '\0';
 		d->resolved = strdup(buf);

@@ -25,7 +25,8 @@
  * caller then aborts txn and both paths stay untouched).
  */
 int policy_stage_rar_cbor(struct policy_txn *txn, const struct policy *p, const char *settings_path,
-			  const char *data_path, const char *rar_version, struct errbuf *eb);
+			  const char *data_path, const char *rar_version, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * The data path policy_stage_rar_cbor uses when data_path is NULL, malloc'd

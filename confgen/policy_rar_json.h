@@ -19,7 +19,8 @@
  * caller then aborts txn and path stays untouched).
  */
 int policy_stage_rar_json(struct policy_txn *txn, const struct policy *p, const char *path,
-			  const char *rar_version, struct errbuf *eb);
+			  const char *rar_version, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 struct jsonw;
 

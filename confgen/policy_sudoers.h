@@ -19,6 +19,7 @@
  * caller then aborts txn and path stays untouched).
  */
 int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const char *path,
-			 enum sudoers_layout layout, struct errbuf *eb);
+			 enum sudoers_layout layout, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 #endif

@@ -107,7 +107,7 @@ cJSON *export_json_build(const struct export_entry *entries, size_t n, const cJS
  * the previous version or the new one, never half-written.
  */
 int export_json(const char *path, const struct export_entry *entries, size_t n, const cJSON *extra,
-		struct errbuf *eb);
+		struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
  * hyperfine's CSV: header
@@ -115,7 +115,8 @@ int export_json(const char *path, const struct export_entry *entries, size_t n, 
  * (parameter columns from the union of names, in first-seen order), values
  * in seconds; commands quoted when needed. Atomic. Returns 0 or -1.
  */
-int export_csv(const char *path, const struct export_entry *entries, size_t n, struct errbuf *eb);
+int export_csv(const char *path, const struct export_entry *entries, size_t n, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * hyperfine's Markdown table: | Command | Mean [unit] | Min [unit] | Max [unit] | Relative |
@@ -123,6 +124,7 @@ int export_csv(const char *path, const struct export_entry *entries, size_t n, s
  * hyperfine (from the first result's mean unless fixed). Atomic.
  */
 int export_markdown(const char *path, const struct export_entry *entries, size_t n,
-		    const enum export_time_unit *unit, struct errbuf *eb);
+		    const enum export_time_unit *unit, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 #endif

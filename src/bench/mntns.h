@@ -39,7 +39,8 @@ struct mntns_file {
  * made. Returns the namespace (free with mntns_free), or NULL with eb filled (not root, no
  * overlayfs, ...).
  */
-struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb);
+struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* The namespace's descriptor (O_CLOEXEC), for proc_opts.mntns_fd; owned by ns. */
 int mntns_fd(const struct mntns *ns);

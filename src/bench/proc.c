@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 extern char **environ;
 
 /* The child runs a handful of calls before execve; 64 KiB is far more than it needs. */

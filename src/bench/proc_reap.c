@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 /* proc_kill_orphans gives up after this many (a fork bomb outpacing it). */
 #define PROC_ORPHANS_MAX 4096
 
@@ -42,7 +44,8 @@ static pid_t proc_some_child(void)
 
 		if (*end != '\0' || pid <= 0)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if (fileio_fmt(path, sizeof(path), "/proc/%ld/stat", pid) < 0)
+			continue;
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -72,7 +75,8 @@ static bool proc_environ_has(long pid, const char *kv)
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+	if (fileio_fmt(path, sizeof(path), "/proc/%ld/environ", pid) < 0)
+		return false;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;

@@ -106,3 +106,10 @@ int fileio_fmt(char *buf, size_t cap, const char *format, ...)
 	va_end(ap);
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
+
+int fileio_join(char *buf, size_t cap, const char *dir, const char *name, struct errbuf *eb)
+{
+	if (fileio_fmt(buf, cap, "%s/%s", dir, name) < 0)
+		return errbuf_set(eb, "%s: path too long", dir);
+	return 0;
+}

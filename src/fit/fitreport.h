@@ -50,7 +50,8 @@ void fitreport_free(struct fitreport *rep);
  * (the last four: 95 % intervals, value -/+ t95(n - 2) x standard error).
  * Atomic. Returns 0 or -1.
  */
-int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct errbuf *eb);
+int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * Prints the comparison table (Markdown, names through sanitize's Markdown
@@ -111,7 +112,8 @@ struct fitreport_context {
  * through sanitize (Markdown mode, or a code span of sanitised text). Atomic.
  */
 int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
-			     const char *path, struct errbuf *eb);
+			     const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * The line under a figure's title, in report.md's words (fitreport_write_markdown's method):

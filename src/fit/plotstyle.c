@@ -308,7 +308,7 @@ void plotstyle_legend_name(const char *subject, const char *format, const char *
 		if (strcmp(format, "-") == 0)
 			snprintf(buf, size, "%s", subject);
 		else
-			snprintf(buf, size, "%s/%s", subject, format);
+			snprintf(buf, size, "%s/%s", subject, format); /* lint: not a path */
 		return;
 	}
 	const char *auth = strstr(tool, ", ");

@@ -147,7 +147,8 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
  * Reads the file at path (at most RESULTS_FILE_MAX_BYTES) and parses it
  * with results_parse. Returns 0 or -1 with a message naming the file.
  */
-int results_load_file(struct results *res, const char *path, struct errbuf *eb);
+int results_load_file(struct results *res, const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* "RootAsRole 3.3.4" for subject, or NULL when no file said what it is. */
 const char *results_tool(const struct results *res, const char *subject);

@@ -113,17 +113,18 @@ static int add_tools(struct labident *id, const cJSON *tools, struct errbuf *eb)
 
 	cJSON_ArrayForEach(t, tools)
 	{
+		/* At most 32 bytes: every key below fits KEY_MAX. */
 		if (t->string == NULL || strlen(t->string) > 32)
 			continue;
 		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present"))) {
-			(void)fileio_fmt(key, sizeof(key), "tool.%s.present", t->string);
+			snprintf(key, sizeof(key), "tool.%s.present", t->string);
 			if (add(id, key, "no", eb) < 0)
 				return -1;
 			continue;
 		}
 		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 			const char *v = str_of(t, fields[i]);
-			(void)fileio_fmt(key, sizeof(key), "tool.%s.%s", t->string, fields[i]);
+			snprintf(key, sizeof(key), "tool.%s.%s", t->string, fields[i]);
 			if (add(id, key, v ? v : MISSING, eb) < 0)
 				return -1;
 		}
@@ -150,15 +151,15 @@ static int add_facts(struct labident *id, const char *text, size_t len, struct e
 	}
 	rp = cJSON_GetObjectItemCaseSensitive(root, "rarperf");
 	uid = cJSON_GetObjectItemCaseSensitive(root, "bench_uid");
-	(void)fileio_fmt(buf, sizeof(buf), "%s %s",
-			 str_of(rp, "version") ? str_of(rp, "version") : "?",
-			 str_of(rp, "commit") ? str_of(rp, "commit") : "?");
+	/* A value shown in the lab's table: cut to LABIDENT_VALUE_MAX like any other. */
+	snprintf(buf, sizeof(buf), "%s %s", str_of(rp, "version") ? str_of(rp, "version") : "?",
+		 str_of(rp, "commit") ? str_of(rp, "commit") : "?");
 	rc = add(id, "rarperf", buf, eb);
 	if (rc == 0)
 		rc = add(id, "bench_user",
 			 str_of(root, "bench_user") ? str_of(root, "bench_user") : MISSING, eb);
 	if (rc == 0 && cJSON_IsNumber(uid)) {
-		(void)fileio_fmt(buf, sizeof(buf), "%.0f", uid->valuedouble);
+		snprintf(buf, sizeof(buf), "%.0f", uid->valuedouble);
 		rc = add(id, "bench_uid", buf, eb);
 	}
 	if (rc == 0)
@@ -188,8 +189,7 @@ static int add_live(struct labident *id, const char *p, const char *end, struct 
 			continue;
 		if (strcmp(line, "mem_kb") == 0) {
 			char gib[32];
-			(void)fileio_fmt(gib, sizeof(gib), "%.1f",
-					 strtod(eq + 1, NULL) / 1048576.0);
+			snprintf(gib, sizeof(gib), "%.1f", strtod(eq + 1, NULL) / 1048576.0);
 			if (add(id, "memory_gib", gib, eb) < 0)
 				return -1;
 		} else if (add(id, line, eq + 1, eb) < 0) {

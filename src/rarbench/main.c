@@ -426,8 +426,8 @@ int main(int argc, char **argv)
 	}
 	plan.output_fd = -1;
 	rc = cli_parse(argc, argv, &cfg, &eb);
-	if (rc == CLI_HELP || rc == CLI_VERSION) {
-		if (rc == CLI_HELP)
+	if (rc == NUMARG_HELP || rc == NUMARG_VERSION) {
+		if (rc == NUMARG_HELP)
 			cli_usage(stdout);
 		else
 			printf("rarbench %s (hyperfine 1.15 compatible)\n", RARPERF_VERSION);

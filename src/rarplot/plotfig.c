@@ -223,8 +223,8 @@ static int plotfig_write_set(const struct plotseries_set *set, const char *dir, 
 		else
 			snprintf(name, sizeof(name), "%02zu_%s_%s_%s.tsv", i + 1, subject, format,
 				 host);
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
-			return errbuf_set(eb, "%s: path too long", dir);
+		if (fileio_join(path, sizeof(path), dir, name, eb) != 0)
+			return -1;
 		if (plotseries_write_tsv(s, path, eb) != 0)
 			return -1;
 		if (draw && plotfig_list_series(set, i, name, use_weights, env, l) != 0)
@@ -389,7 +389,7 @@ static int plotfig_render_log(const struct plotfig *fig, const char *script,
 		return 0;
 	}
 	snprintf(title, sizeof(title), "%s — log–log axes: the slopes span %.0f×", a->title, span);
-	snprintf(caption, sizeof(caption),
+	snprintf(caption, sizeof(caption), /* lint: not a path */
 		 "%s: log–log axes, drawn because the fitted slopes span %.0f× (%s %.4g µs/%s "
 		 "against %s %.4g µs/%s): on linear axes the steepest line squeezes the others "
 		 "against the x axis. The same points, error bars and lines as %s.",
