@@ -102,7 +102,7 @@ static int check_swept_limit(struct runner *r, struct errbuf *eb)
 	for (size_t k = 1; k < e->nlimit_values; k++) {
 		if (rl.rlim_max == RLIM_INFINITY || e->limit_values[k] <= (uint64_t)rl.rlim_max)
 			continue;
-		snprintf(path, sizeof(path), "$.limits.%s[%zu]", l->name, k);
+		snprintf(path, sizeof(path), "$.limits.%s[%zu]", l->name, k); /* lint: not a path */
 		if (runner_problem(r, eb, path, "%" PRIu64 " is above this host's hard limit %ju",
 				   e->limit_values[k], (uintmax_t)rl.rlim_max) < 0)
 			return -1;
@@ -144,10 +144,9 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 		struct rlimit rl;
 		uint64_t v = l->unlimited ? (uint64_t)RLIM_INFINITY : l->value;
 
-		if (e->nlimit_values > 0 && i == e->limit_axis)
-			snprintf(path, sizeof(path), "$.limits.%s[0]", l->name);
-		else
-			snprintf(path, sizeof(path), "$.limits.%s", l->name);
+		/* the manifest's JSON path of the limit: "[0]" when it is the swept one */
+		snprintf(path, sizeof(path), "$.limits.%s%s", l->name, /* lint: not a path */
+			 e->nlimit_values > 0 && i == e->limit_axis ? "[0]" : "");
 		if (getrlimit(l->resource, &rl) != 0)
 			return errbuf_set_errno(eb, errno, "getrlimit %s", l->name);
 		/* A limit is what the host allows: above its hard limit the runs would be
@@ -179,6 +178,7 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 		CPU_ZERO(&r->pin_cpus);
 		for (i = 0; i < e->ncpus; i++) {
 			if (!CPU_ISSET(e->cpus[i], &online)) {
+				/* lint: not a path */
 				snprintf(path, sizeof(path), "$.cpus[%zu]", i);
 				snprintf(
 				    what, sizeof(what),

@@ -64,9 +64,9 @@ int runner_guard_confine(const struct runner *r, const char *path, struct errbuf
 	size_t len = strlen(r->etc_real);
 
 	if (slash == NULL)
-		snprintf(dir, sizeof(dir), ".");
+		snprintf(dir, sizeof(dir), "."); /* lint: sized to fit */
 	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
+		snprintf(dir, sizeof(dir), "/"); /* lint: sized to fit */
 	else if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - path), path) < 0)
 		return errbuf_set(eb, "%s: path too long", path);
 	if (realpath(dir, real) == NULL)

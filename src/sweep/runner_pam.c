@@ -49,7 +49,7 @@ int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct err
 				     r->cfg.prefix, r->m->command, eb);
 	if (s->pam_dir == NULL)
 		return -1;
-	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i);
+	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
 	if (!is_dir(s->pam_dir))
 		return runner_problem(r, eb, path,
 				      "%s: no such directory (make provision stores Debian's PAM "

@@ -376,6 +376,7 @@ static void default_out(struct runner *r)
 {
 	size_t n;
 
+	/* lint: sized to fit (at most 208 bytes of 256) */
 	snprintf(r->out_default, sizeof(r->out_default), "results/%.200s", r->m->name);
 	for (n = 8; r->out_default[n] != '\0'; n++) {
 		char ch = r->out_default[n];

@@ -83,6 +83,7 @@ static int problem(struct runner *r, struct errbuf *eb, size_t i, const char *ke
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	/* lint: not a path (a JSON path, sized for its %.60s) */
 	snprintf(path, sizeof(path), "$.subjects[%zu]%s%.60s", i, key[0] ? "." : "", key);
 	return runner_problem(r, eb, path, "%s", what);
 }
