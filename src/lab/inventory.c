@@ -12,6 +12,7 @@
 #define LINE_MAX_BYTES 4096
 
 #include "fileio.h"
+#include "growbuf.h"
 #include "inventory_impl.h"
 
 static char *xstrndup(const char *s, size_t n)
@@ -25,23 +26,10 @@ static char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, ncap * elem);
-	if (p == NULL)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
+/* A variable takes at least a byte of the file: the file's cap bounds their number. */
+#define VARS_MAX ((size_t)INVENTORY_FILE_MAX_BYTES)
+/* A member list holds distinct hosts or groups (fewer groups than hosts may exist). */
+#define MEMBERS_MAX ((size_t)INVENTORY_HOSTS_MAX)
 
 static void vars_free(struct vars *vs)
 {
@@ -69,7 +57,7 @@ static int vars_set(struct vars *vs, const char *key, size_t klen, const char *v
 			return 0;
 		}
 	}
-	if (grow((void **)&vs->v, &vs->cap, vs->n + 1, sizeof(*vs->v)) < 0)
+	if (growarray(&vs->v, &vs->cap, vs->n + 1, sizeof(*vs->v), VARS_MAX, NULL) < 0)
 		return -1;
 	k = xstrndup(key, klen);
 	v = xstrndup(value, vlen);
@@ -178,7 +166,8 @@ static long get_group(struct inventory *inv, const char *name, size_t len, unsig
 	if (inv->ngroups >= INVENTORY_GROUPS_MAX)
 		return errbuf_set(eb, "%s:%u: more than %d groups", inv->file, line,
 				  INVENTORY_GROUPS_MAX);
-	if (grow((void **)&inv->groups, &inv->groups_cap, inv->ngroups + 1, sizeof(*inv->groups)))
+	if (growarray(&inv->groups, &inv->groups_cap, inv->ngroups + 1, sizeof(*inv->groups),
+		      INVENTORY_GROUPS_MAX, eb) < 0)
 		return errbuf_set(eb, "out of memory");
 	gr = &inv->groups[inv->ngroups];
 	memset(gr, 0, sizeof(*gr));
@@ -193,7 +182,7 @@ static int add_index(size_t **arr, size_t *n, size_t *cap, size_t v)
 	for (size_t i = 0; i < *n; i++)
 		if ((*arr)[i] == v)
 			return 0;
-	if (grow((void **)arr, cap, *n + 1, sizeof(**arr)) < 0)
+	if (growarray(arr, cap, *n + 1, sizeof(**arr), MEMBERS_MAX, NULL) < 0)
 		return -1;
 	(*arr)[(*n)++] = v;
 	return 0;
@@ -216,14 +205,12 @@ static long add_host(struct inventory *inv, size_t g, const char *name, size_t l
 		if (inv->nhosts >= INVENTORY_HOSTS_MAX)
 			return errbuf_set(eb, "%s:%u: more than %d hosts", inv->file, line,
 					  INVENTORY_HOSTS_MAX);
-		if (grow((void **)&inv->hosts, &inv->hosts_cap, inv->nhosts + 1,
-			 sizeof(*inv->hosts)) < 0)
+		/* recs grows in step with hosts, one record per host */
+		if (growarray(&inv->hosts, &inv->hosts_cap, inv->nhosts + 1, sizeof(*inv->hosts),
+			      INVENTORY_HOSTS_MAX, eb) < 0 ||
+		    growarray(&inv->recs, &inv->recs_cap, inv->nhosts + 1, sizeof(*inv->recs),
+			      INVENTORY_HOSTS_MAX, eb) < 0)
 			return errbuf_set(eb, "out of memory");
-		/* recs grows in step with hosts: realloc it to the same capacity */
-		void *p = realloc(inv->recs, inv->hosts_cap * sizeof(*inv->recs));
-		if (p == NULL)
-			return errbuf_set(eb, "out of memory");
-		inv->recs = p;
 		memset(&inv->hosts[inv->nhosts], 0, sizeof(*inv->hosts));
 		memset(&inv->recs[inv->nhosts], 0, sizeof(*inv->recs));
 		inv->hosts[inv->nhosts].name = xstrndup(name, len);

@@ -37,9 +37,9 @@ struct inventory {
 	const char *file;
 	struct group *groups;
 	size_t ngroups, groups_cap;
-	struct hrec *recs;
+	struct hrec *recs; /* per host, beside hosts */
 	struct inventory_host *hosts;
-	size_t nhosts, hosts_cap;
+	size_t nhosts, hosts_cap, recs_cap;
 };
 
 /* True when host h is in group g directly or through its children ("all" holds every host). */

@@ -24,7 +24,7 @@ static void host_failed(struct merge_host *h, const struct errbuf *eb)
 	h->results = 0;
 	(void)fileio_fmt(msg, sizeof(msg), "not merged: %s", eb->msg);
 	h->status.state = HOSTPOOL_FINISHED;
-	h->status.outcome = HOSTPOOL_RESULTS;
+	h->status.outcome = HOST_RESULTS;
 	sanitize_str(h->status.message, sizeof(h->status.message), msg);
 }
 
@@ -112,7 +112,7 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 		    !hoststream_host_complete(dir, NULL, NULL)) {
 			/* an ok host always has a complete record: never report one without */
 			if (hosts[i].status.state == HOSTPOOL_FINISHED &&
-			    hosts[i].status.outcome == HOSTPOOL_OK) {
+			    hosts[i].status.outcome == HOST_OK) {
 				errbuf_set(&heb, "its files or results.json are not complete");
 				host_failed(&hosts[i], &heb);
 			}
@@ -198,7 +198,7 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 		if (hosts[i].group > 0)
 			snprintf(group, sizeof(group), "g%u", hosts[i].group);
 		if (s->state == HOSTPOOL_FINISHED)
-			hostpool_outcome_name(s->outcome, s->exit_code, outcome, sizeof(outcome));
+			host_outcome_name(s->outcome, s->exit_code, outcome, sizeof(outcome));
 		else
 			snprintf(outcome, sizeof(outcome), "interrupted");
 		/* hostpool stored the message sanitised; again here, for any other caller */
