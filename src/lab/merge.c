@@ -18,14 +18,17 @@
 /* Marks host h as not merged, with why (from eb) as its message. */
 static void host_failed(struct merge_host *h, const struct errbuf *eb)
 {
-	char msg[HOSTPOOL_TEXT_MAX];
+	struct errbuf why = *eb;
+	size_t len;
 
 	h->failed = true;
 	h->results = 0;
-	(void)fileio_fmt(msg, sizeof(msg), "not merged: %s", eb->msg);
+	errbuf_prefix(&why, "not merged");
 	h->status.state = HOSTPOOL_FINISHED;
 	h->status.outcome = HOST_RESULTS;
-	sanitize_str(h->status.message, sizeof(h->status.message), msg);
+	/* the message holds HOSTPOOL_TEXT_MAX bytes: the reason is cut there, then sanitised */
+	len = strnlen(why.msg, sizeof(h->status.message) - 1);
+	sanitize_escape(h->status.message, sizeof(h->status.message), why.msg, len, SANITIZE_TEXT);
 }
 
 /* The "rarlab" part of the merged meta, compact. NULL when out of memory. */
