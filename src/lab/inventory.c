@@ -279,8 +279,9 @@ static int host_line_vars(struct expand *x, size_t h);
 /* Expands one [a:b] or [a:b:step] range in pat (recursively for later ranges). */
 static int expand_host(struct expand *x, const char *pat, size_t len)
 {
-	const char *lb = memchr(pat, '[', len), *rb, *c1, *c2;
+	const char *lb = memchr(pat, '[', len);
 	char buf[LINE_MAX_BYTES];
+	struct inventory_range r;
 	long h;
 
 	if (lb == NULL) {
@@ -292,79 +293,20 @@ static int expand_host(struct expand *x, const char *pat, size_t len)
 			return -1;
 		return host_line_vars(x, (size_t)h);
 	}
-	rb = memchr(lb, ']', len - (size_t)(lb - pat));
-	c1 = memchr(lb, ':', rb ? (size_t)(rb - lb) : 0);
-	if (rb == NULL || c1 == NULL)
-		return errbuf_set(x->eb, "%s:%u: bad host range in '%.*s' (want name[a:b])",
-				  x->inv->file, x->line, (int)len, pat);
-	c2 = memchr(c1 + 1, ':', (size_t)(rb - c1 - 1));
-	const char *a = lb + 1, *b = c1 + 1;
-	size_t alen = (size_t)(c1 - a), blen = (size_t)((c2 ? c2 : rb) - b);
-	long step = 1;
-	if (c2 != NULL) {
-		char *e;
-		char sbuf[16];
-		size_t sl = (size_t)(rb - c2 - 1);
-		if (sl == 0 || sl >= sizeof(sbuf))
-			return errbuf_set(x->eb, "%s:%u: bad range step", x->inv->file, x->line);
-		memcpy(sbuf, c2 + 1, sl);
-		sbuf[sl] = '\0';
-		errno = 0;
-		step = strtol(sbuf, &e, 10);
-		if (errno != 0 || *e != '\0' || !isdigit((unsigned char)sbuf[0]) || step < 1 ||
-		    step > 100000)
-			return errbuf_set(x->eb, "%s:%u: bad range step '%s'", x->inv->file,
-					  x->line, sbuf);
-	}
-	size_t pre = (size_t)(lb - pat), post = len - (size_t)(rb + 1 - pat);
-	bool alpha =
-	    alen == 1 && blen == 1 && isalpha((unsigned char)*a) && isalpha((unsigned char)*b);
-	long from, to;
-	int width = 0;
-	if (alpha) {
-		from = (unsigned char)*a;
-		to = (unsigned char)*b;
-	} else {
-		char nb[24];
-		char *e;
-		if (alen == 0 || blen == 0 || alen >= sizeof(nb) || blen >= sizeof(nb))
-			return errbuf_set(x->eb, "%s:%u: bad host range in '%.*s'", x->inv->file,
-					  x->line, (int)len, pat);
-		memcpy(nb, a, alen);
-		nb[alen] = '\0';
-		errno = 0;
-		from = strtol(nb, &e, 10);
-		if (errno != 0 || *e != '\0' || !isdigit((unsigned char)nb[0]))
-			return errbuf_set(x->eb, "%s:%u: bad range start '%s'%s", x->inv->file,
-					  x->line, nb, errno == ERANGE ? " (too large)" : "");
-		if (alen > 1 && nb[0] == '0')
-			width = (int)alen;
-		memcpy(nb, b, blen);
-		nb[blen] = '\0';
-		errno = 0;
-		to = strtol(nb, &e, 10);
-		if (errno != 0 || *e != '\0' || !isdigit((unsigned char)nb[0]))
-			return errbuf_set(x->eb, "%s:%u: bad range end '%s'%s", x->inv->file,
-					  x->line, nb, errno == ERANGE ? " (too large)" : "");
-	}
-	/* both are >= 0: to - from cannot overflow; the count is bounded before any loop */
-	if (from > to)
-		return errbuf_set(x->eb, "%s:%u: bad host range %ld..%ld", x->inv->file, x->line,
-				  from, to);
-	if ((to - from) / step >= INVENTORY_RANGE_MAX)
-		return errbuf_set(x->eb, "%s:%u: host range expands to more than %d hosts",
-				  x->inv->file, x->line, INVENTORY_RANGE_MAX);
-	long count = (to - from) / step + 1;
+	if (inventory_range_parse(pat, len, lb, x->inv->file, x->line, &r, x->eb) < 0)
+		return -1;
+	size_t pre = (size_t)(lb - pat), post = len - (size_t)(r.rb + 1 - pat);
+	long count = (r.to - r.from) / r.step + 1;
 	for (long k = 0; k < count; k++) {
 		/* from + k * step <= to: no overflow, whatever the bounds */
-		long i = from + k * step;
+		long i = r.from + k * r.step;
 		int n;
-		if (alpha)
+		if (r.alpha)
 			n = snprintf(buf, sizeof(buf), "%.*s%c%.*s", (int)pre, pat, (char)i,
-				     (int)post, rb + 1);
+				     (int)post, r.rb + 1);
 		else
-			n = snprintf(buf, sizeof(buf), "%.*s%0*ld%.*s", (int)pre, pat, width, i,
-				     (int)post, rb + 1);
+			n = snprintf(buf, sizeof(buf), "%.*s%0*ld%.*s", (int)pre, pat, r.width, i,
+				     (int)post, r.rb + 1);
 		if (n < 0 || (size_t)n >= sizeof(buf))
 			return errbuf_set(x->eb, "%s:%u: host name too long", x->inv->file,
 					  x->line);
