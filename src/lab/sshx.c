@@ -324,6 +324,7 @@ static enum exit_wait wait_exit_status(struct sshx *s, ssh_channel ch, int *stat
 	return w;
 }
 
+/* ~95 lines: one channel's life cycle behind one cleanup label (STYLE 5); its waits are helpers. */
 int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_output_cb out,
 	      void *ctx, int *exit_status, enum host_outcome *fail, struct errbuf *eb)
 {
