@@ -34,7 +34,7 @@ static int load_hosts(struct profilefit *pf, const char *out_dir, const char *ax
 		size_t found = 0;
 
 		if (hosts[i].status.state != HOSTPOOL_FINISHED ||
-		    hosts[i].status.outcome != HOSTPOOL_OK)
+		    hosts[i].status.outcome != HOST_OK)
 			continue;
 		if (fileio_fmt(path, sizeof(path), "%s/%s/results.json", out_dir, hosts[i].name) <
 			0 ||

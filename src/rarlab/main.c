@@ -502,7 +502,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	for (size_t i = 0; i < nsel; i++)
-		if (mh[i].status.state != HOSTPOOL_FINISHED || mh[i].status.outcome != HOSTPOOL_OK)
+		if (mh[i].status.state != HOSTPOOL_FINISHED || mh[i].status.outcome != HOST_OK)
 			all_ok = 0;
 	if (!all_ok)
 		rc = 1;
