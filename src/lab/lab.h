@@ -10,7 +10,8 @@
  *   sshx        one host over libssh: pinned host key, key auth, SFTP, exec (sshx_sftp.c)
  *   remotecmd   the shell commands sent to a host: run rarbench recording its pid, stop it
  *   host_outcome the one outcome enum: how a host ended (struct host_end)
- *   hostpool    one job per host on worker threads, at most `forks` at once; the workers end each host
+ *   hostpool    one job per host on worker threads, at most `forks` at once; the
+ *               workers end each host
  *   hoststream  one host's event stream: progress, the end checked, files fetched and verified
  *   labident    what a lab host is (facts.json and a live probe), hosts compared
  *   jsonspan    strict JSON checked where it lies: walks and compact copies, no tree
