@@ -83,6 +83,6 @@ void atomicfile_abort(struct atomicfile *af);
 
 /* Writes len bytes of data to path atomically with mode. Returns 0 or -1. */
 int atomicfile_write(const char *path, const void *data, size_t len, mode_t mode,
-		     struct errbuf *eb);
+		     struct errbuf *eb) __attribute__((warn_unused_result));
 
 #endif

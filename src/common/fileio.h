@@ -31,7 +31,7 @@ int fileio_mkdirs(const char *path, struct errbuf *eb) __attribute__((warn_unuse
  * checked (tools/lint-paths.sh refuses a discarded one).
  */
 int fileio_fmt(char *buf, size_t cap, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4), warn_unused_result));
 
 /*
  * "DIR/NAME" into buf of cap bytes. Returns 0, or -1 with eb "DIR: path too

@@ -93,8 +93,9 @@ static int remote_exec(struct job_ctx *ctx, const char *host_dir, struct sshx *s
 	rc = sshx_exec(s, full, stop, hoststream_on_output, st, status, &fail, &end->eb);
 	/* the tail of the host's stderr, for the post-mortem (best effort) */
 	tail = sshx_stderr_tail(s);
-	if (fileio_fmt(local, sizeof(local), "%s/rarbench.stderr", host_dir) == 0)
-		(void)atomicfile_write(local, tail, strlen(tail), 0644, &eb2);
+	if (fileio_fmt(local, sizeof(local), "%s/rarbench.stderr", host_dir) == 0 &&
+	    atomicfile_write(local, tail, strlen(tail), 0644, &eb2) < 0)
+		eb2.msg[0] = '\0'; /* best effort: the host's own outcome says what happened */
 	if (rc < 0) {
 		if (st->failed)
 			return host_end_set(end, fail, "%s", st->eb.msg);
