@@ -22,7 +22,8 @@
 
 #define JSONGET_PATH_MAX_CHARS 128 /* a JSON path in a message ("$.subjects[2].args[0]") */
 
-/* The largest integer a double holds exactly (2^53; above it they lose precision): the top of any count read from JSON. */
+/* The largest integer a double holds exactly (2^53; above it they lose precision): the top of any
+ * count read from JSON. */
 #define JSONGET_INT_MAX 9007199254740992.0
 
 enum jsonget_need { JSONGET_OPTIONAL, JSONGET_REQUIRED };

@@ -1,5 +1,6 @@
 /* events: split rarbench's progress stream into lines and parse each into a struct events_event. */
 #include "events.h"
+#include "jsonget.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -21,18 +22,12 @@ static void copy_text(char *dst, size_t cap, const char *src)
 	snprintf(dst, cap, "%s", src);
 }
 
+/* A top-level field as a uint32 (jsonget's wording, "done: -1 is out of range (0 to 4294967295)").
+ */
 static int get_u32(const cJSON *obj, const char *key, uint32_t *out, bool required,
 		   struct errbuf *eb)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	if (it == NULL && !required)
-		return 0;
-	if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0) || it->valuedouble > 4294967295.0 ||
-	    it->valuedouble != floor(it->valuedouble))
-		return errbuf_set(eb, "field \"%s\" must be a non-negative integer", key);
-	*out = (uint32_t)it->valuedouble;
-	return 0;
+	return jsonget_u32(obj, "", key, required ? JSONGET_REQUIRED : JSONGET_OPTIONAL, out, eb);
 }
 
 static int parse_params(const cJSON *params, struct events_event *ev, struct errbuf *eb)
@@ -72,13 +67,12 @@ static bool is_sha256_hex(const char *s)
 
 static int parse_done(const cJSON *root, struct events_event *ev, struct errbuf *eb)
 {
-	const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(root, "files"), *it;
+	uint64_t status = 0;
 
-	if (!cJSON_IsNumber(status) || status->valuedouble != floor(status->valuedouble) ||
-	    status->valuedouble < 0 || status->valuedouble > 255)
-		return errbuf_set(eb, "done: field \"status\" must be an integer 0-255");
-	ev->status = (int)status->valuedouble;
+	if (jsonget_uint(root, "", "status", JSONGET_REQUIRED, 0, 255, &status, eb) < 0)
+		return errbuf_prefix(eb, "done");
+	ev->status = (int)status;
 	/* not in rarbench's event; rarlab's done.json records the points with them */
 	if (get_u32(root, "done", &ev->done, false, eb) < 0 ||
 	    get_u32(root, "total", &ev->total, false, eb) < 0)

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -16,8 +15,8 @@
 
 #include "export.h"
 #include "fileio.h"
-
-#define JSON_INT_MAX 9007199254740992.0 /* 2^53: integers above lose precision in a double */
+#include "growbuf.h"
+#include "jsonget.h"
 
 struct journal {
 	int fd;
@@ -60,13 +59,18 @@ void journal_contents_clear(struct journal_contents *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * The journal's checks are jsonget's; a line that fails one is "not a journal
+ * point" as a whole (the reader says which line), so their messages go unread.
+ */
 static char *dup_string(const cJSON *o, const char *key, size_t max)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+	struct errbuf unread;
+	const char *v;
 
-	if (!cJSON_IsString(j) || j->valuestring[0] == '\0' || strlen(j->valuestring) > max)
+	if (jsonget_string(o, "", key, JSONGET_REQUIRED, max, &v, &unread) < 0)
 		return NULL;
-	return strdup(j->valuestring);
+	return strdup(v);
 }
 
 /* Reads array key of o into a new array of n u64 (n set by the first array read when 0). */
@@ -85,11 +89,10 @@ static int read_u64s(const cJSON *o, const char *key, size_t *n, uint64_t **out,
 		return -1;
 	cJSON_ArrayForEach(it, a)
 	{
-		double d = it->valuedouble;
+		struct errbuf unread;
 
-		if (!cJSON_IsNumber(it) || !(d >= 0 && d <= max && d == floor(d)))
+		if (jsonget_as_uint(it, key, 0, max, &(*out)[i++], &unread) < 0)
 			return -1;
-		(*out)[i++] = (uint64_t)d;
 	}
 	*n = len;
 	return 0;
@@ -121,7 +124,7 @@ static int parse_rusage(const cJSON *o, size_t n, struct measure_result *r)
 	for (size_t f = 0; f < RU_FIELDS; f++) {
 		size_t len = n;
 
-		if (read_u64s(ru, ru_fields[f].name, &len, &v, JSON_INT_MAX) < 0) {
+		if (read_u64s(ru, ru_fields[f].name, &len, &v, JSONGET_INT_MAX) < 0) {
 			free(v);
 			return -1;
 		}
@@ -146,9 +149,9 @@ static int parse_subject(const cJSON *o, struct journal_subject *s)
 	s->command = dup_string(o, "command", 65536);
 	if (s->subject == NULL || s->format == NULL || s->command == NULL)
 		goto out;
-	if (read_u64s(o, "wall_ns", &n, &s->result.wall_ns, JSON_INT_MAX) < 0 ||
-	    read_u64s(o, "user_ns", &n, &s->result.user_ns, JSON_INT_MAX) < 0 ||
-	    read_u64s(o, "system_ns", &n, &s->result.system_ns, JSON_INT_MAX) < 0 ||
+	if (read_u64s(o, "wall_ns", &n, &s->result.wall_ns, JSONGET_INT_MAX) < 0 ||
+	    read_u64s(o, "user_ns", &n, &s->result.user_ns, JSONGET_INT_MAX) < 0 ||
+	    read_u64s(o, "system_ns", &n, &s->result.system_ns, JSONGET_INT_MAX) < 0 ||
 	    read_u64s(o, "exit_codes", &n, &codes, 65535) < 0)
 		goto out;
 	/* Optional: journals written before rarbench recorded context switches lack it. */
@@ -187,21 +190,18 @@ out:
 /* A finite number in [0, max] at o.key into *out; absent keeps *out. 0 or -1. */
 static int read_number(const cJSON *o, const char *key, double max, double *out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+	struct errbuf unread;
 
-	if (j == NULL)
-		return 0;
-	if (!cJSON_IsNumber(j) || !(j->valuedouble >= 0 && j->valuedouble <= max))
-		return -1;
-	*out = j->valuedouble;
-	return 0;
+	return jsonget_double(o, "", key, JSONGET_OPTIONAL, 0, max, out, &unread);
 }
 
 /* The optional step info of a point line (journal.h). */
 static int parse_info(const cJSON *o, struct journal_step_info *info)
 {
 	const cJSON *host = cJSON_GetObjectItemCaseSensitive(o, "host");
-	double remeasured = 0, discarded = 0, running = 0;
+	double running = 0;
+	uint64_t remeasured = 0;
+	struct errbuf unread;
 
 	if (host != NULL) {
 		if (!cJSON_IsObject(host) || read_number(host, "steal", 1, &info->steal) < 0 ||
@@ -212,31 +212,33 @@ static int parse_info(const cJSON *o, struct journal_step_info *info)
 		info->has_host = true;
 		info->running = (unsigned)running;
 	}
-	if (read_number(o, "remeasured", 1000, &remeasured) < 0 ||
-	    read_number(o, "discarded_runs", JSON_INT_MAX, &discarded) < 0 ||
-	    remeasured != floor(remeasured) || discarded != floor(discarded))
+	info->discarded_runs = 0;
+	if (jsonget_uint(o, "", "remeasured", JSONGET_OPTIONAL, 0, 1000, &remeasured, &unread) <
+		0 ||
+	    jsonget_uint(o, "", "discarded_runs", JSONGET_OPTIONAL, 0, JSONGET_INT_MAX,
+			 &info->discarded_runs, &unread) < 0)
 		return -1;
 	info->remeasured = (uint32_t)remeasured;
-	info->discarded_runs = (uint64_t)discarded;
 	return 0;
 }
 
 static int parse_point(const cJSON *o, struct journal_point *p)
 {
-	const cJSON *subj, *it, *idx;
+	const cJSON *subj, *it;
+	struct errbuf unread;
+	uint64_t index;
 	size_t i = 0;
 
 	if (!cJSON_IsObject(o))
 		return -1;
 	p->id = dup_string(o, "point", 256);
-	idx = cJSON_GetObjectItemCaseSensitive(o, "index");
 	subj = cJSON_GetObjectItemCaseSensitive(o, "subjects");
-	if (p->id == NULL || !cJSON_IsNumber(idx) || !(idx->valuedouble >= 0) ||
-	    idx->valuedouble > 1e9 || idx->valuedouble != floor(idx->valuedouble) ||
+	if (p->id == NULL ||
+	    jsonget_uint(o, "", "index", JSONGET_REQUIRED, 0, 1e9, &index, &unread) < 0 ||
 	    !cJSON_IsArray(subj) || cJSON_GetArraySize(subj) < 1 ||
 	    cJSON_GetArraySize(subj) > JOURNAL_SUBJECTS_MAX)
 		return -1;
-	p->index = (size_t)idx->valuedouble;
+	p->index = (size_t)index;
 	if (parse_info(o, &p->info) < 0)
 		return -1;
 	p->subjects = calloc((size_t)cJSON_GetArraySize(subj), sizeof(*p->subjects));
@@ -325,17 +327,12 @@ int journal_parse(const char *text, size_t len, const char *source, struct journ
 					goto out;
 				}
 			}
-			if (out->npoints == cap) {
-				size_t ncap = cap ? cap * 2 : 16;
-				struct journal_point *np = realloc(out->points, ncap * sizeof(*np));
-
-				if (np == NULL) {
-					point_clear(&p);
-					errbuf_set(eb, "%s: out of memory", source);
-					goto out;
-				}
-				out->points = np;
-				cap = ncap;
+			/* A point is a line of the file: the file's cap bounds them. */
+			if (growarray(&out->points, &cap, out->npoints + 1, sizeof(*out->points),
+				      JOURNAL_FILE_MAX_BYTES, eb) < 0) {
+				point_clear(&p);
+				errbuf_prefix(eb, "%s", source);
+				goto out;
 			}
 			out->points[out->npoints++] = p;
 			memset(&p, 0, sizeof(p));

@@ -87,8 +87,8 @@ int manifest_get_uint(struct manifest_ctx *c, const cJSON *obj, const char *path
 		      double lo, double hi, uint64_t *out);
 
 /* As manifest_get_uint for a finite number in [lo, hi]. */
-int manifest_get_double(struct manifest_ctx *c, const cJSON *obj, const char *path,
-			const char *key, double lo, double hi, double *out);
+int manifest_get_double(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+			double lo, double hi, double *out);
 
 /*
  * *out becomes the value i in [0, n) whose name(i) is the string at obj.key

@@ -1,4 +1,5 @@
-/* manifest_json: the manifest's JSON accessors: jsonget's checks, every problem kept with the source file. */
+/* manifest_json: the manifest's JSON accessors: jsonget's checks, every problem kept with the
+ * source file. */
 #include "growbuf.h"
 #include "jsonget.h"
 #include "manifest_impl.h"
@@ -150,8 +151,8 @@ int manifest_get_uint(struct manifest_ctx *c, const cJSON *obj, const char *path
 }
 
 /* A number in [lo, hi] at obj.key; absent keeps *out. */
-int manifest_get_double(struct manifest_ctx *c, const cJSON *obj, const char *path,
-			const char *key, double lo, double hi, double *out)
+int manifest_get_double(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+			double lo, double hi, double *out)
 {
 	struct errbuf eb;
 
