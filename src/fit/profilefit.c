@@ -8,6 +8,7 @@
 
 #include "atomicfile.h"
 #include "fit.h"
+#include "growbuf.h"
 #include "sanitize.h"
 
 #define FIELD_MAX 8192
@@ -152,17 +153,9 @@ static struct profilefit_row *new_row(struct profilefit *pf, const char *subject
 		errbuf_set(eb, "more than %u rows", PROFILEFIT_ROWS_MAX);
 		return NULL;
 	}
-	if (pf->n_rows == pf->cap_rows) {
-		size_t cap = pf->cap_rows ? 2 * pf->cap_rows : 1024;
-		struct profilefit_row *nr = realloc(pf->rows, cap * sizeof(*nr));
-
-		if (nr == NULL) {
-			errbuf_set(eb, "out of memory");
-			return NULL;
-		}
-		pf->rows = nr;
-		pf->cap_rows = cap;
-	}
+	if (growarray(&pf->rows, &pf->cap_rows, pf->n_rows + 1, sizeof(*pf->rows),
+		      PROFILEFIT_ROWS_MAX, eb) < 0)
+		return NULL;
 	r = &pf->rows[pf->n_rows++]; /* freed with the rest, whatever fails below */
 	memset(r, 0, sizeof(*r));
 	r->subject = strdup(subject);
@@ -546,17 +539,16 @@ out:
 
 int profilefit_add_untraced(struct profilefit *pf, const char *subject, double x, struct errbuf *eb)
 {
-	struct profilefit_untraced *u = NULL, *grown;
+	struct profilefit_untraced *u = NULL;
 
 	for (size_t i = 0; i < pf->n_untraced && u == NULL; i++)
 		if (strcmp(pf->untraced[i].subject, subject) == 0)
 			u = &pf->untraced[i];
 	if (u == NULL) {
-		/* One entry per subject: as many as the results have subjects, grown by one. */
-		grown = realloc(pf->untraced, (pf->n_untraced + 1) * sizeof(*grown));
-		if (grown == NULL)
-			return errbuf_set(eb, "out of memory");
-		pf->untraced = grown;
+		/* One entry per subject: as many as the results have subjects. */
+		if (growarray(&pf->untraced, &pf->cap_untraced, pf->n_untraced + 1,
+			      sizeof(*pf->untraced), PROFILEFIT_ROWS_MAX, eb) < 0)
+			return -1;
 		u = &pf->untraced[pf->n_untraced];
 		if ((u->subject = strdup(subject)) == NULL)
 			return errbuf_set(eb, "out of memory");
