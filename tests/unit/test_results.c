@@ -143,7 +143,8 @@ static void test_errors(void)
 	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"nb_tasks\":3}}]}",
 		     "parameters.nb_tasks: not a string");
 	expect_error("{\"results\":[{" ENTRY_OK ",\"times\":[1,\"x\"]}]}", "times[1]");
-	expect_error("{\"results\":[{\"command\":\"x\",\"mean\":-1}]}", "mean: -1 is out of range (0 to inf)");
+	expect_error("{\"results\":[{\"command\":\"x\",\"mean\":-1}]}",
+		     "mean: -1 is out of range (0 to inf)");
 	expect_error("{\"results\":[{\"command\":\"   \",\"mean\":1,\"stddev\":0,\"median\":1,"
 		     "\"min\":1,\"max\":1}]}",
 		     "command");
