@@ -150,17 +150,6 @@ int manifest_get_uint(struct manifest_ctx *c, const cJSON *obj, const char *path
 	return 0;
 }
 
-/* A number in [lo, hi] at obj.key; absent keeps *out. */
-int manifest_get_double(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
-			double lo, double hi, double *out)
-{
-	struct errbuf eb;
-
-	if (jsonget_double(obj, path, key, JSONGET_OPTIONAL, lo, hi, out, &eb) < 0)
-		return manifest_problem(c, eb.msg);
-	return 0;
-}
-
 /* The value whose name(i) is the string at obj.key; absent keeps *out. */
 int manifest_get_enum(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
 		      const char *(*name)(int), int n, int *out)

@@ -45,6 +45,7 @@ static int manifest_parse_reference(struct manifest_ctx *c, const cJSON *root, s
 int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
 	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "precision");
+	struct errbuf line;
 	uint64_t v;
 	int e;
 
@@ -91,8 +92,9 @@ int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct m
 			      &e) < 0)
 		return -1;
 	m->contended = (enum estimate_contended)e;
-	if (manifest_get_double(c, root, "$", "contention_limit", 0, 1, &m->contention_limit) < 0)
-		return -1;
+	if (jsonget_double(root, "$", "contention_limit", JSONGET_OPTIONAL, 0, 1,
+			   &m->contention_limit, &line) < 0)
+		return manifest_problem(c, line.msg);
 	v = m->remeasure;
 	if (manifest_get_uint(c, root, "$", "remeasure", 0, 10, &v) < 0)
 		return -1;
