@@ -233,6 +233,23 @@ oom:
 	return NULL;
 }
 
+/* The involuntary context switches of r's runs, one number each; NULL when out of memory. */
+static cJSON *export_nivcsw_json(const struct measure_result *r)
+{
+	cJSON *csw = cJSON_CreateArray();
+
+	for (size_t i = 0; csw != NULL && i < r->n; i++) {
+		cJSON *c = cJSON_CreateNumber(r->nivcsw[i]);
+
+		if (c == NULL || !cJSON_AddItemToArray(csw, c)) { /* csw adopts c */
+			cJSON_Delete(c);
+			cJSON_Delete(csw);
+			return NULL;
+		}
+	}
+	return csw;
+}
+
 static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb)
 {
 	const struct measure_result *r = e->result;
@@ -286,20 +303,8 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 	if (e->extras != NULL) {
 		cJSON *rb;
 
-		if (r->nivcsw != NULL) {
-			cJSON *csw = cJSON_AddArrayToObject(o, "nivcsw");
-
-			if (csw == NULL)
-				goto oom;
-			for (size_t i = 0; i < r->n; i++) {
-				cJSON *c = cJSON_CreateNumber(r->nivcsw[i]);
-
-				if (c == NULL || !cJSON_AddItemToArray(csw, c)) {
-					cJSON_Delete(c);
-					goto oom;
-				}
-			}
-		}
+		if (r->nivcsw != NULL && export_add(o, "nivcsw", export_nivcsw_json(r)) != 0)
+			goto oom;
 		if (e->run_round != NULL &&
 		    export_add(o, "run_rounds", export_rounds_runs(r, e->run_round)) != 0)
 			goto oom;

@@ -138,33 +138,43 @@ const char *results_tool(const struct results *res, const char *subject)
 	return NULL;
 }
 
-int results_parse(struct results *res, const char *buf, size_t len, const char *name,
-		  struct errbuf *eb)
+/* buf as one JSON value (blanks after it allowed), or NULL with "NAME: not valid JSON (...)". */
+static cJSON *results_root(const char *buf, size_t len, const char *name, struct errbuf *eb)
 {
-	cJSON *root = NULL;
-	const cJSON *arr, *entry;
 	const char *end = NULL;
-	bool grew_sources = false;
-	size_t first = res->n_points, n, i = 0;
-	int rc = -1;
+	cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
 
-	root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-	/* cJSON stops after the first value; anything but blanks after it is an error. */
-	while (root != NULL && end != NULL && end < buf + len &&
-	       (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
-		end++;
-	if (root != NULL && end != NULL && end < buf + len && *end != '\0') {
-		errbuf_set(eb, "%s: not valid JSON (trailing data at byte %zu)", name,
-			   (size_t)(end - buf));
-		goto out;
-	}
 	if (root == NULL) {
 		const char *at = cJSON_GetErrorPtr();
 		size_t off = at != NULL && at >= buf && at <= buf + len ? (size_t)(at - buf) : 0;
 
 		errbuf_set(eb, "%s: not valid JSON (near byte %zu)", name, off);
-		goto out;
+		return NULL;
 	}
+	/* cJSON stops after the first value; anything but blanks after it is an error. */
+	while (end != NULL && end < buf + len &&
+	       (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
+		end++;
+	if (end != NULL && end < buf + len && *end != '\0') {
+		errbuf_set(eb, "%s: not valid JSON (trailing data at byte %zu)", name,
+			   (size_t)(end - buf));
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+int results_parse(struct results *res, const char *buf, size_t len, const char *name,
+		  struct errbuf *eb)
+{
+	cJSON *root = NULL;
+	const cJSON *arr, *entry;
+	bool grew_sources = false;
+	size_t first = res->n_points, n, i = 0;
+	int rc = -1;
+
+	if ((root = results_root(buf, len, name, eb)) == NULL)
+		goto out;
 	if (!cJSON_IsObject(root)) {
 		errbuf_set(eb, "%s: not a JSON object with a \"results\" array", name);
 		goto out;
