@@ -128,8 +128,11 @@ static int measure_grow(struct measure_result *r, size_t want, bool csw, bool ru
 	return 0;
 }
 
+/* Room for want samples in each of r's arrays; a run is recorded next, so one more at least. */
 static int measure_reserve(struct measure_result *r, size_t want, struct errbuf *eb)
 {
+	if (want < r->n + 1)
+		want = r->n + 1;
 	if (want <= r->cap && r->nivcsw != NULL && r->ru != NULL)
 		return 0;
 	return measure_grow(r, want, true, true, eb);
@@ -322,6 +325,8 @@ static int measure_extend(struct measure_group *g, uint64_t *total, struct errbu
 	return 0;
 }
 
+/* Over 80 lines: hyperfine's phases in their order (setup, warmup, the sizing round, timed
+ * rounds with the precision extension, cleanup), each a loop that reads best in sequence. */
 static int measure_group_run(struct measure_group *g, struct errbuf *eb)
 {
 	const struct measure_opts *opts = g->opts;
