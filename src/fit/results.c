@@ -3,8 +3,6 @@
 #include "results.h"
 
 #include <cJSON.h>
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +10,6 @@
 #include "fileio.h"
 #include "growbuf.h"
 #include "labgroups.h"
-#include "sanitize.h"
-#include "student.h"
 
 struct results *results_new(void)
 {

@@ -5,7 +5,6 @@
 #include "manifest_impl.h"
 #include "sanitize.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
