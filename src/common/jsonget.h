@@ -1,14 +1,12 @@
 /*
- * jsonget: the checked reader every parser of rarperf's JSON inputs uses on a
- * cJSON tree. Each getter is told where the value sits (the JSON path of the
- * object, "$.subjects[2]", and the key) and its bounds, and on failure fills
- * the caller's errbuf with ONE wording, "PATH: message":
- *   missing (an integer is required)       a required key is absent
- *   expected an integer, got a string      wrong type (a string, a number, ...)
- *   expected an integer, got 1.5           a number that is not whole
- *   7 is out of range (1 to 5)             integers in %.0f, other numbers in %g
- *   must not be empty / longer than N bytes
- * An absent optional key leaves *out alone (the caller's default).
+ * jsonget: the checked reader rarperf's JSON parsers share (manifest, journal,
+ * events, results), over a cJSON tree they parsed. Each getter is told where the value sits (the
+ * JSON path of the object, "$.subjects[2]", and the key) and its bounds, and on failure fills the
+ * caller's errbuf with ONE wording, "PATH: message": missing (an integer is required)       a
+ * required key is absent expected an integer, got a string      wrong type (a string, a number,
+ * ...) expected an integer, got 1.5           a number that is not whole 7 is out of range (1 to 5)
+ * integers in %.0f, other numbers in %g (inf, cJSON's 1e999, is out of any range) must not be empty
+ * / longer than N bytes An absent optional key leaves *out alone (the caller's default).
  */
 #ifndef RARPERF_JSONGET_H
 #define RARPERF_JSONGET_H
