@@ -74,10 +74,12 @@ build-asan/%.o: %.c
 
 define layer_rule
 build/$(call layer_dir,$(1))/%.o build-asan/$(call layer_dir,$(1))/%.o: INCS = $(call layer_incs,$(1))
-build/lib$(1).a: $(patsubst %.c,build/%.o,$(call layer_srcs,$(1)))
-	$$(AR) rcs $$@ $$^
-build-asan/lib$(1).a: $(patsubst %.c,build-asan/%.o,$(call layer_srcs,$(1)))
-	$$(AR) rcs $$@ $$^
+# Each archive is written anew from its members (and again when the Makefile changes), so a
+# source moved to another layer (confgen/jsonw.c to src/common) leaves no stale copy behind.
+build/lib$(1).a: $(patsubst %.c,build/%.o,$(call layer_srcs,$(1))) Makefile
+	rm -f $$@ && $$(AR) rcs $$@ $$(filter %.o,$$^)
+build-asan/lib$(1).a: $(patsubst %.c,build-asan/%.o,$(call layer_srcs,$(1))) Makefile
+	rm -f $$@ && $$(AR) rcs $$@ $$(filter %.o,$$^)
 endef
 $(foreach l,$(LAYERS),$(eval $(call layer_rule,$(l))))
 

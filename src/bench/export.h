@@ -11,6 +11,12 @@
 #include "estimate.h"
 #include "measure.h"
 
+/*
+ * The largest JSON export written (STYLE 9): what rarplot and rarlab read back
+ * (RESULTS_FILE_MAX_BYTES); a larger one is refused, not written.
+ */
+#define EXPORT_JSON_MAX_BYTES (256u * 1024 * 1024)
+
 /* One parameter of a result: exported as a string, like hyperfine's. */
 struct export_param {
 	const char *name;

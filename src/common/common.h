@@ -17,6 +17,9 @@
  *   sanitize      host or file text made safe for a terminal, a TSV or Markdown
  *   student       Student's t and binomial quantiles for 95 % intervals (pure)
  *   policy_format the four policy formats' names, and the tool and storage each implies
+ *   jsonget       checked JSON getters over cJSON: the value's path, bounds, one error wording
+ *   jsonw         the one JSON writer (a stream, or a capped growbuf): policies, the export
+ *   numarg        every command line's number parsers and the one parse_args contract
  *
  * This header declares nothing: include the module's own header.
  */

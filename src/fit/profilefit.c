@@ -9,6 +9,7 @@
 
 #include "atomicfile.h"
 #include "fit.h"
+#include "growbuf.h"
 #include "sanitize.h"
 
 /* Counters wait4 gives: they follow the host (page cache, scheduler), not only the program. */
@@ -319,17 +320,16 @@ out:
 
 int profilefit_add_untraced(struct profilefit *pf, const char *subject, double x, struct errbuf *eb)
 {
-	struct profilefit_untraced *u = NULL, *grown;
+	struct profilefit_untraced *u = NULL;
 
 	for (size_t i = 0; i < pf->n_untraced && u == NULL; i++)
 		if (strcmp(pf->untraced[i].subject, subject) == 0)
 			u = &pf->untraced[i];
 	if (u == NULL) {
-		/* One entry per subject: as many as the results have subjects, grown by one. */
-		grown = realloc(pf->untraced, (pf->n_untraced + 1) * sizeof(*grown));
-		if (grown == NULL)
-			return errbuf_set(eb, "out of memory");
-		pf->untraced = grown;
+		/* One entry per subject: as many as the results have subjects. */
+		if (growarray(&pf->untraced, &pf->cap_untraced, pf->n_untraced + 1,
+			      sizeof(*pf->untraced), PROFILEFIT_ROWS_MAX, eb) < 0)
+			return -1;
 		u = &pf->untraced[pf->n_untraced];
 		if ((u->subject = strdup(subject)) == NULL)
 			return errbuf_set(eb, "out of memory");

@@ -60,7 +60,7 @@ struct profilefit {
 	size_t n_costs;
 	size_t n_sources;
 	struct profilefit_untraced *untraced;
-	size_t n_untraced;
+	size_t n_untraced, cap_untraced;
 	/* internal: the rows loaded */
 	struct profilefit_row *rows;
 	size_t n_rows, cap_rows;

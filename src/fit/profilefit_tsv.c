@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growbuf.h"
+
 #define COLUMNS_MAX 16
 
 /* Splits line[0..len) on tabs into f (at most COLUMNS_MAX fields, copied into buf). Count. */
@@ -82,17 +84,9 @@ static struct profilefit_row *new_row(struct profilefit *pf, const char *subject
 		errbuf_set(eb, "more than %u rows", PROFILEFIT_ROWS_MAX);
 		return NULL;
 	}
-	if (pf->n_rows == pf->cap_rows) {
-		size_t cap = pf->cap_rows ? 2 * pf->cap_rows : 1024;
-		struct profilefit_row *nr = realloc(pf->rows, cap * sizeof(*nr));
-
-		if (nr == NULL) {
-			errbuf_set(eb, "out of memory");
-			return NULL;
-		}
-		pf->rows = nr;
-		pf->cap_rows = cap;
-	}
+	if (growarray(&pf->rows, &pf->cap_rows, pf->n_rows + 1, sizeof(*pf->rows),
+		      PROFILEFIT_ROWS_MAX, eb) < 0)
+		return NULL;
 	r = &pf->rows[pf->n_rows++]; /* freed with the rest, whatever fails below */
 	memset(r, 0, sizeof(*r));
 	r->subject = strdup(subject);

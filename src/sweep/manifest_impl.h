@@ -8,9 +8,10 @@
 #include <stdint.h>
 
 #include "errbuf.h"
+#include "jsonget.h"
 #include "manifest.h"
 
-#define MANIFEST_PATH_MAX_CHARS 128 /* a JSON path in a message ("$.subjects[2].args[0]") */
+#define MANIFEST_PATH_MAX_CHARS JSONGET_PATH_MAX_CHARS
 
 /* Where errors go: every message names the source file, then the JSON path. */
 struct manifest_ctx {
@@ -19,7 +20,7 @@ struct manifest_ctx {
 	bool remote; /* MANIFEST_REMOTE: the bench user is not looked up here */
 	/* Every problem, one line each (manifest_fail appends; eb keeps the first). */
 	char **problems;
-	size_t nproblems;
+	size_t nproblems, problems_cap;
 };
 
 /* Fills c->eb with "SOURCE: PATH: message" on one line and returns -1. */
@@ -42,6 +43,9 @@ void manifest_keep_last_problem(struct manifest_ctx *c, size_t since);
 
 int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Records a problem already worded "PATH: message" (a jsonget error) as manifest_fail does. -1. */
+int manifest_problem(struct manifest_ctx *c, const char *line);
 
 /* manifest_defaults.c: build is "dev" or "dev-NAME" (0), else -1 with c->eb filled (path p). */
 #define MANIFEST_BUILD_LEN_MAX 40
@@ -88,6 +92,10 @@ int manifest_as_uint(struct manifest_ctx *c, const cJSON *j, const char *p, doub
 /* As manifest_as_uint for obj.key; an absent key keeps *out (the default). */
 int manifest_get_uint(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
 		      double lo, double hi, uint64_t *out);
+
+/* As manifest_get_uint for a finite number in [lo, hi]. */
+int manifest_get_double(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+			double lo, double hi, double *out);
 
 /*
  * *out becomes the value i in [0, n) whose name(i) is the string at obj.key

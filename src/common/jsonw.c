@@ -1,4 +1,4 @@
-/* jsonw: a streaming JSON writer laid out like serde_json's pretty printer (2-space indent). */
+/* jsonw: the one JSON writer, serde_json's pretty layout, to a stream or a capped buffer. */
 #include "jsonw.h"
 
 #include <cjson/cJSON.h>
@@ -11,10 +11,32 @@ void jsonw_init(struct jsonw *w, FILE *out)
 	w->out = out;
 }
 
+void jsonw_init_buf(struct jsonw *w, struct growbuf *buf)
+{
+	memset(w, 0, sizeof(*w));
+	w->buf = buf;
+}
+
+/* Marks w failed (the first reason is kept). */
+static void jsonw_fail(struct jsonw *w, const char *why)
+{
+	if (!w->failed)
+		errbuf_set(&w->err, "%s", why);
+	w->failed = true;
+}
+
 static void jsonw_put(struct jsonw *w, const char *s, size_t len)
 {
-	if (len > 0 && fwrite_unlocked(s, 1, len, w->out) != len)
-		w->failed = true;
+	struct errbuf eb;
+
+	if (len == 0 || w->failed)
+		return;
+	if (w->buf != NULL) {
+		if (growbuf_append(w->buf, s, len, &eb) < 0)
+			jsonw_fail(w, eb.msg);
+	} else if (fwrite_unlocked(s, 1, len, w->out) != len) {
+		jsonw_fail(w, "write error");
+	}
 }
 
 static void jsonw_newline_indent(struct jsonw *w)
@@ -65,7 +87,7 @@ static void jsonw_quoted(struct jsonw *w, const char *s, size_t len)
 	if (item != NULL)
 		printed = cJSON_PrintUnformatted(item);
 	if (printed == NULL)
-		w->failed = true;
+		jsonw_fail(w, "out of memory");
 	else
 		jsonw_put(w, printed, strlen(printed));
 	cJSON_free(printed);
@@ -104,7 +126,7 @@ static void jsonw_open(struct jsonw *w, const char *bracket)
 	jsonw_before_item(w);
 	jsonw_put(w, bracket, 1);
 	if (w->depth >= JSONW_DEPTH_MAX) {
-		w->failed = true;
+		jsonw_fail(w, "nested too deep");
 		return;
 	}
 	w->has_items[w->depth++] = false;
@@ -115,7 +137,7 @@ static void jsonw_close(struct jsonw *w, const char *bracket)
 	bool had;
 
 	if (w->depth == 0) {
-		w->failed = true;
+		jsonw_fail(w, "a close without an open");
 		return;
 	}
 	had = w->has_items[--w->depth];
@@ -174,9 +196,45 @@ void jsonw_bool(struct jsonw *w, bool v)
 	jsonw_put(w, v ? "true" : "false", v ? 4 : 5);
 }
 
+void jsonw_cjson(struct jsonw *w, const cJSON *item)
+{
+	const cJSON *child;
+	char *leaf;
+
+	if (cJSON_IsString(item)) {
+		jsonw_string(w, item->valuestring);
+		return;
+	}
+	if (!cJSON_IsObject(item) && !cJSON_IsArray(item)) {
+		/* numbers, booleans, null and raw text: cJSON's own bytes */
+		jsonw_before_item(w);
+		leaf = cJSON_PrintUnformatted(item);
+		if (leaf == NULL)
+			jsonw_fail(w, "out of memory");
+		else
+			jsonw_put(w, leaf, strlen(leaf));
+		cJSON_free(leaf);
+		return;
+	}
+	jsonw_open(w, cJSON_IsObject(item) ? "{" : "[");
+	for (child = item->child; child != NULL && !w->failed; child = child->next) {
+		if (cJSON_IsObject(item))
+			jsonw_key(w, child->string != NULL ? child->string : "");
+		jsonw_cjson(w, child);
+	}
+	jsonw_close(w, cJSON_IsObject(item) ? "}" : "]");
+}
+
 int jsonw_finish(struct jsonw *w)
 {
-	if (w->failed || w->depth != 0 || ferror(w->out))
-		return -1;
-	return 0;
+	if (!w->failed && w->depth != 0)
+		jsonw_fail(w, "a container left open");
+	if (!w->failed && w->out != NULL && ferror(w->out))
+		jsonw_fail(w, "write error");
+	return w->failed ? -1 : 0;
+}
+
+const char *jsonw_error(const struct jsonw *w)
+{
+	return w->failed ? w->err.msg : "";
 }
