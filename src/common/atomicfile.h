@@ -82,7 +82,7 @@ int atomicfile_commit(struct atomicfile *af, struct errbuf *eb) __attribute__((w
 void atomicfile_abort(struct atomicfile *af);
 
 /* Writes len bytes of data to path atomically with mode. Returns 0 or -1. */
-int atomicfile_write(const char *path, const void *data, size_t len, mode_t mode,
-		     struct errbuf *eb) __attribute__((warn_unused_result));
+int atomicfile_write(const char *path, const void *data, size_t len, mode_t mode, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 #endif
