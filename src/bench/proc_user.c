@@ -9,25 +9,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growbuf.h"
+
 #define PROC_USER_PATH "/usr/local/bin:/usr/bin:/bin"
 #define PROC_MAX_GROUPS 65536
 
 int proc_env_append(char ***envp, const char *kv, struct errbuf *eb)
 {
-	size_t n = 0;
-	char **grown, *copy;
+	size_t n = 0, cap;
+	char *copy;
 
 	while ((*envp)[n] != NULL)
 		n++;
 	copy = strdup(kv);
-	grown = copy != NULL ? realloc(*envp, (n + 2) * sizeof(*grown)) : NULL;
-	if (grown == NULL) {
+	cap = n + 1; /* what *envp holds for sure: n strings and the NULL */
+	if (copy == NULL || growarray(envp, &cap, n + 2, sizeof(**envp), SIZE_MAX, eb) < 0) {
 		free(copy);
 		return errbuf_set(eb, "out of memory");
 	}
-	grown[n] = copy;
-	grown[n + 1] = NULL;
-	*envp = grown;
+	(*envp)[n] = copy;
+	(*envp)[n + 1] = NULL;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "growbuf.h"
 #include "numarg.h"
 
 enum {
@@ -94,14 +95,15 @@ static int parse_u64(const char *opt, const char *s, uint64_t *out, struct errbu
 	return numarg_get_u64(&w, s, 0, UINT64_MAX, out, eb);
 }
 
+/* Appends s to *v (n entries, allocated for at least n: growarray may reallocate to the same size).
+ */
 static int push_str(const char ***v, size_t *n, const char *s, struct errbuf *eb)
 {
-	const char **grown = realloc(*v, (*n + 1) * sizeof(**v));
+	size_t cap = *n;
 
-	if (grown == NULL)
-		return errbuf_set(eb, "out of memory");
-	grown[(*n)++] = s;
-	*v = grown;
+	if (growarray(v, &cap, *n + 1, sizeof(**v), SIZE_MAX, eb) < 0)
+		return -1;
+	(*v)[(*n)++] = s;
 	return 0;
 }
 

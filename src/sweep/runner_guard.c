@@ -29,20 +29,23 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "growbuf.h"
 #include "mntns.h"
+
+/* notices kept for the summary; more are dropped (a runaway would fill memory) */
+#define NOTICES_MAX 4096
 
 void runner_notice(struct runner *r, const char *fmt, ...)
 {
-	char line[ERRBUF_MSG_MAX], **grown;
+	char line[ERRBUF_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	grown = realloc(r->notices, (r->nnotices + 1) * sizeof(*grown));
-	if (grown == NULL)
+	if (growarray(&r->notices, &r->cap_notices, r->nnotices + 1, sizeof(*r->notices),
+		      NOTICES_MAX, NULL) < 0)
 		return;
-	r->notices = grown;
 	if ((r->notices[r->nnotices] = strdup(line)) != NULL)
 		r->nnotices++;
 }

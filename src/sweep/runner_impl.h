@@ -94,10 +94,10 @@ struct runner {
 	size_t failed_points;       /* points left unmeasured (a run timed out) */
 	/* runner_subjects.c: every problem found with the subjects, one line each, for main. */
 	char **problems;
-	size_t nproblems;
+	size_t nproblems, cap_problems;
 	/* runner_guard.c: what it undid or could not undo, for main to print (one line each). */
 	char **notices;
-	size_t nnotices;
+	size_t nnotices, cap_notices;
 	/* runner_plan.c: the pilot's two points (smallest, largest), what each step and each
 	 * active subject's run cost there. */
 	struct runner_pilot {

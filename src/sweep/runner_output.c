@@ -12,6 +12,7 @@
 #include "contention.h"
 #include "export.h"
 #include "fileio.h"
+#include "growbuf.h"
 #include "runner_profile.h"
 #include "stats.h"
 
@@ -236,16 +237,11 @@ static int write_tsv(const char *path, const struct sweep *s, const struct merge
 			if (strcmp(js->subject, RUNNER_REFERENCE_ID) == 0)
 				continue;
 
-			if (js->result.n > cap) {
-				double *grown = realloc(scratch, js->result.n * sizeof(double));
-
-				if (grown == NULL) {
-					free(scratch);
-					atomicfile_abort(af);
-					return errbuf_set(eb, "%s: out of memory", path);
-				}
-				scratch = grown;
-				cap = js->result.n;
+			if (growarray(&scratch, &cap, js->result.n, sizeof(*scratch), SIZE_MAX,
+				      eb) < 0) {
+				free(scratch);
+				atomicfile_abort(af);
+				return errbuf_prefix(eb, "%s", path);
 			}
 			stats_summarize_u64(js->result.wall_ns, js->result.n, scratch, &sum);
 			fprintf(f, "%s\t%s\t-\t%u\t%u\t%u\t%u\t%u\t%zu", js->subject, js->format,

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "growbuf.h"
 
 /* What builds a RootAsRole version the prefix lacks (make demo builds only the pinned one). */
 #define RAR_VERSIONS_HINT                                                                          \
@@ -39,7 +40,6 @@ static char *join_words(char *const *words, size_t n)
 int runner_problem(struct runner *r, struct errbuf *eb, const char *path, const char *fmt, ...)
 {
 	char line[2 * PATH_MAX], what[2 * PATH_MAX - 64];
-	char **grown;
 	va_list ap;
 
 	if (r->nproblems == RUNNER_PROBLEMS_MAX)
@@ -48,10 +48,9 @@ int runner_problem(struct runner *r, struct errbuf *eb, const char *path, const 
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	snprintf(line, sizeof(line), "%s: %s: %s", r->cfg.manifest, path, what);
-	grown = realloc(r->problems, (r->nproblems + 1) * sizeof(*grown));
-	if (grown == NULL)
-		return errbuf_set(eb, "out of memory");
-	r->problems = grown;
+	if (growarray(&r->problems, &r->cap_problems, r->nproblems + 1, sizeof(*r->problems),
+		      RUNNER_PROBLEMS_MAX, eb) < 0)
+		return -1;
 	r->problems[r->nproblems] = strdup(line);
 	if (r->problems[r->nproblems] == NULL)
 		return errbuf_set(eb, "out of memory");
