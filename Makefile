@@ -74,10 +74,12 @@ build-asan/%.o: %.c
 
 define layer_rule
 build/$(call layer_dir,$(1))/%.o build-asan/$(call layer_dir,$(1))/%.o: INCS = $(call layer_incs,$(1))
-build/lib$(1).a: $(patsubst %.c,build/%.o,$(call layer_srcs,$(1)))
-	$$(AR) rcs $$@ $$^
-build-asan/lib$(1).a: $(patsubst %.c,build-asan/%.o,$(call layer_srcs,$(1)))
-	$$(AR) rcs $$@ $$^
+# Each archive is written anew from its members (and again when the Makefile changes), so a
+# source moved to another layer (confgen/jsonw.c to src/common) leaves no stale copy behind.
+build/lib$(1).a: $(patsubst %.c,build/%.o,$(call layer_srcs,$(1))) Makefile
+	rm -f $$@ && $$(AR) rcs $$@ $$(filter %.o,$$^)
+build-asan/lib$(1).a: $(patsubst %.c,build-asan/%.o,$(call layer_srcs,$(1))) Makefile
+	rm -f $$@ && $$(AR) rcs $$@ $$(filter %.o,$$^)
 endef
 $(foreach l,$(LAYERS),$(eval $(call layer_rule,$(l))))
 
@@ -91,7 +93,7 @@ bin/confgen: build/confgen/main.o build/libconfgen.a build/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $< build/libconfgen.a build/libcommon.a $(LDLIBS)
 
 define prog_rule
-build/src/$(1)/%.o: INCS = $(call layer_incs,$(1))
+build/src/$(1)/%.o build-asan/src/$(1)/%.o: INCS = $(call layer_incs,$(1))
 bin/$(1): $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(call layer_libs,$(1),build)
 	@mkdir -p bin
 	$$(CC) $$(CFLAGS) -o $$@ $(patsubst %.c,build/%.o,$(wildcard src/$(1)/*.c)) $(call layer_libs,$(1),build) $$(LDLIBS)
@@ -107,11 +109,23 @@ bin/rarref: src/rarref/rarref.c
 # --- tests -------------------------------------------------------------------
 build/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(ALL_INCS) $(CFLAGS) -Itests/unit -o $@ $< $(LIBS) $(LDLIBS)
+	$(CC) $(BASE_CFLAGS) $(ALL_INCS) $(TEST_INCS) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_OBJS) $(LIBS) $(LDLIBS)
 
 build-asan/tests/%: tests/unit/%.c tests/unit/harness.h $(ASAN_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(ALL_INCS) $(ASAN_FLAGS) -Itests/unit -o $@ $< $(ASAN_LIBS) $(LDLIBS)
+	$(CC) $(BASE_CFLAGS) $(ALL_INCS) $(TEST_INCS) $(ASAN_FLAGS) -Itests/unit -o $@ $< $(TEST_OBJS) $(ASAN_LIBS) $(LDLIBS)
+
+# A test of a program's own module (tests/unit/test_M.c where src/<prog>/M.c exists, such as
+# rarbench's report) sees that program's headers and links that one object besides the layers.
+define prog_test_rule
+build/tests/test_$(2) build-asan/tests/test_$(2): TEST_INCS = -Isrc/$(1)
+build/tests/test_$(2): TEST_OBJS = build/src/$(1)/$(2).o
+build/tests/test_$(2): build/src/$(1)/$(2).o
+build-asan/tests/test_$(2): TEST_OBJS = build-asan/src/$(1)/$(2).o
+build-asan/tests/test_$(2): build-asan/src/$(1)/$(2).o
+endef
+$(foreach t,$(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS)),$(foreach p,$(PROGS),\
+	$(if $(wildcard src/$(p)/$(t).c),$(eval $(call prog_test_rule,$(p),$(t))))))
 
 unit: $(UNIT_TESTS)
 asan: $(ASAN_TESTS)
@@ -143,8 +157,10 @@ fuzz: $(FUZZERS)
 
 # --- style -------------------------------------------------------------------
 # tools/lint-cloexec.sh: every descriptor opened in src/ and confgen/ is close-on-exec.
+# tools/lint-paths.sh: no path formatted without checking that it fit (STYLE 18).
 lint:
 	sh tools/lint-cloexec.sh
+	sh tools/lint-paths.sh
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-D_GNU_SOURCE $(ALL_INCS) src confgen

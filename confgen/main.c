@@ -1,11 +1,11 @@
 /* confgen: writes equivalent sudoers, doas.conf and RootAsRole (JSON, CBOR) benchmark policies. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errbuf.h"
+#include "numarg.h"
 #include "policy.h"
 #include "policy_doas.h"
 #include "policy_file.h"
@@ -79,20 +79,14 @@ static void usage(FILE *out)
 	    out);
 }
 
-/* Parses a decimal uint32 (no sign, no blanks). Returns 0, or -1 with eb naming what. */
+/* A decimal uint32 (no sign, no blanks). Returns 0, or -1 with eb naming what. */
 static int parse_u32(const char *what, const char *s, uint32_t *v, struct errbuf *eb)
 {
-	char *end = NULL;
-	unsigned long long n;
+	const struct numarg_words w = {what, "a number", NUMARG_WORDING_QUOTED};
+	uint64_t n = 0;
 
-	if (s[0] < '0' || s[0] > '9')
-		return errbuf_set(eb, "%s: \"%s\" is not a number", what, s);
-	errno = 0;
-	n = strtoull(s, &end, 10);
-	if (*end != '\0')
-		return errbuf_set(eb, "%s: \"%s\" is not a number", what, s);
-	if (errno == ERANGE || n > UINT32_MAX)
-		return errbuf_set(eb, "%s: %s is out of range", what, s);
+	if (numarg_get_u64(&w, s, 0, UINT32_MAX, &n, eb) != 0)
+		return -1;
 	*v = (uint32_t)n;
 	return 0;
 }
@@ -144,102 +138,132 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* Fills cfg from argv. Returns 0, 1 after --help/--version, or -1 with eb filled. */
+/* The shape given by name: --roles --users --tasks --commands --uid. */
+static int parse_shape_option(struct config *cfg, int opt, struct errbuf *eb)
+{
+	static const char *const names[] = {"--roles", "--users", "--tasks", "--commands", "--uid"};
+	uint32_t *field[] = {&cfg->shape.roles, &cfg->shape.users, &cfg->shape.tasks,
+			     &cfg->shape.commands, &cfg->shape.uid};
+
+	if (parse_u32(names[opt - OPT_ROLES], optarg, field[opt - OPT_ROLES], eb) != 0)
+		return -1;
+	cfg->shape_named = true;
+	if (opt == OPT_UID)
+		cfg->uid_set = true;
+	return 0;
+}
+
+/* One option of getopt_long (not the shape, not -h/-V); *rar_format keeps --rar-format's value. */
+static int parse_option(struct config *cfg, int opt, const char **rar_format, char **argv,
+			struct errbuf *eb)
+{
+	switch (opt) {
+	case OPT_COMMAND:
+		cfg->shape.command = optarg;
+		return 0;
+	case OPT_MATCH:
+		if (policy_match_parse(optarg, &cfg->shape.match) != 0)
+			return errbuf_set(eb, "--match: \"%s\" is not last, first or middle",
+					  optarg);
+		return 0;
+	case OPT_SUDOERS:
+		cfg->sudoers = optarg;
+		return 0;
+	case OPT_SUDOERS_LAYOUT:
+		if (policy_sudoers_layout_parse(optarg, &cfg->sudoers_layout) != 0)
+			return errbuf_set(
+			    eb, "--sudoers-layout: \"%s\" is not per-role or per-task", optarg);
+		return 0;
+	case OPT_DOAS:
+		cfg->doas = optarg;
+		return 0;
+	case OPT_RAR_JSON:
+		cfg->rar_json = optarg;
+		return 0;
+	case OPT_RAR_CBOR:
+		cfg->rar_cbor = optarg;
+		return 0;
+	case OPT_RAR_CBOR_DATA:
+		cfg->rar_cbor_data = optarg;
+		return 0;
+	case OPT_RAR_FORMAT:
+		*rar_format = optarg;
+		if (strcmp(optarg, "json") != 0 && strcmp(optarg, "cbor") != 0)
+			return errbuf_set(eb, "--rar-format: \"%s\" is not json or cbor", optarg);
+		cfg->rar_format_cbor = strcmp(optarg, "cbor") == 0;
+		return 0;
+	case OPT_SEED_COMPAT:
+		cfg->shape.seed_compat = true;
+		return 0;
+	case OPT_DENY_ALL:
+		cfg->shape.deny_all = true;
+		return 0;
+	case OPT_FORCE:
+		cfg->force = true;
+		return 0;
+	case OPT_RAR_VERSION:
+		if (policy_rar_version_check(optarg, eb) != 0)
+			return errbuf_prefix(eb, "--rar-version");
+		cfg->rar_version = optarg;
+		return 0;
+	case OPT_SIZE:
+		cfg->size_only = true;
+		return 0;
+	case ':':
+		return errbuf_set(eb, "%s: needs a value", argv[optind - 1]);
+	default:
+		return errbuf_set(eb, "%s: unknown option (see confgen --help)", argv[optind - 1]);
+	}
+}
+
+/* The positional form's seven arguments (the original generator's command line) into cfg. */
+static int parse_positional(struct config *cfg, char **pos, struct errbuf *eb)
+{
+	static const char *const names[] = {"NB_ROLES", "NB_USERS", "NB_TASKS", "NB_COMMANDS",
+					    "USER_ID"};
+	uint32_t *field[] = {&cfg->shape.roles, &cfg->shape.users, &cfg->shape.tasks,
+			     &cfg->shape.commands, &cfg->shape.uid};
+
+	if (cfg->shape_named)
+		return errbuf_set(eb, "--roles/--users/--tasks/--commands/--uid: not with the "
+				      "positional form, which takes the shape from its arguments");
+	if (cfg->sudoers != NULL)
+		return errbuf_set(eb, "SUDOERS: --sudoers given too");
+	for (int i = 0; i < 5; i++)
+		if (parse_u32(names[i], pos[i + 2], field[i], eb) != 0)
+			return -1;
+	cfg->uid_set = true;
+	cfg->sudoers = pos[0];
+	if (cfg->rar_format_cbor) {
+		if (cfg->rar_cbor != NULL)
+			return errbuf_set(eb, "RAR_FILE: --rar-cbor given too");
+		cfg->rar_cbor = pos[1];
+	} else {
+		if (cfg->rar_json != NULL)
+			return errbuf_set(eb, "RAR_FILE: --rar-json given too");
+		cfg->rar_json = pos[1];
+	}
+	return 0;
+}
+
+/* The programs' parse_args contract (numarg.h): sets cfg's defaults, then fills it from argv. */
 static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 {
-	static const char *const positional_names[CONFGEN_POSITIONAL_COUNT] = {
-	    "SUDOERS", "RAR_FILE", "NB_ROLES", "NB_USERS", "NB_TASKS", "NB_COMMANDS", "USER_ID"};
 	const char *rar_format = NULL;
 	int opt, npos;
 
+	config_init(cfg);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":hV", long_options, NULL)) != -1) {
-		switch (opt) {
-		case OPT_ROLES:
-		case OPT_USERS:
-		case OPT_TASKS:
-		case OPT_COMMANDS:
-		case OPT_UID: {
-			uint32_t *field[] = {&cfg->shape.roles, &cfg->shape.users,
-					     &cfg->shape.tasks, &cfg->shape.commands,
-					     &cfg->shape.uid};
-			char what[32];
-
-			snprintf(what, sizeof(what), "--%s", long_options[opt - OPT_ROLES].name);
-			if (parse_u32(what, optarg, field[opt - OPT_ROLES], eb) != 0)
-				return -1;
-			cfg->shape_named = true;
-			if (opt == OPT_UID)
-				cfg->uid_set = true;
-			break;
-		}
-		case OPT_COMMAND:
-			cfg->shape.command = optarg;
-			break;
-		case OPT_MATCH:
-			if (policy_match_parse(optarg, &cfg->shape.match) != 0)
-				return errbuf_set(
-				    eb, "--match: \"%s\" is not last, first or middle", optarg);
-			break;
-		case OPT_SUDOERS:
-			cfg->sudoers = optarg;
-			break;
-		case OPT_SUDOERS_LAYOUT:
-			if (policy_sudoers_layout_parse(optarg, &cfg->sudoers_layout) != 0)
-				return errbuf_set(
-				    eb, "--sudoers-layout: \"%s\" is not per-role or per-task",
-				    optarg);
-			break;
-		case OPT_DOAS:
-			cfg->doas = optarg;
-			break;
-		case OPT_RAR_JSON:
-			cfg->rar_json = optarg;
-			break;
-		case OPT_RAR_CBOR:
-			cfg->rar_cbor = optarg;
-			break;
-		case OPT_RAR_CBOR_DATA:
-			cfg->rar_cbor_data = optarg;
-			break;
-		case OPT_RAR_FORMAT:
-			rar_format = optarg;
-			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "cbor") != 0)
-				return errbuf_set(eb, "--rar-format: \"%s\" is not json or cbor",
-						  optarg);
-			cfg->rar_format_cbor = strcmp(optarg, "cbor") == 0;
-			break;
-		case OPT_SEED_COMPAT:
-			cfg->shape.seed_compat = true;
-			break;
-		case OPT_DENY_ALL:
-			cfg->shape.deny_all = true;
-			break;
-		case OPT_FORCE:
-			cfg->force = true;
-			break;
-		case OPT_RAR_VERSION:
-			if (policy_rar_version_check(optarg, eb) != 0)
-				return errbuf_prefix(eb, "--rar-version");
-			cfg->rar_version = optarg;
-			break;
-		case OPT_SIZE:
-			cfg->size_only = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			printf("confgen %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-			return 1;
-		case ':':
-			return errbuf_set(eb, "%s: needs a value", argv[optind - 1]);
-		default:
-			return errbuf_set(eb, "%s: unknown option (see confgen --help)",
-					  argv[optind - 1]);
-		}
+		if (opt == 'h')
+			return NUMARG_HELP;
+		if (opt == 'V')
+			return NUMARG_VERSION;
+		if ((opt >= OPT_ROLES && opt <= OPT_UID
+			 ? parse_shape_option(cfg, opt, eb)
+			 : parse_option(cfg, opt, &rar_format, argv, eb)) != 0)
+			return NUMARG_ERROR;
 	}
-
 	npos = argc - optind;
 	if (npos != 0 && npos != CONFGEN_POSITIONAL_COUNT)
 		return errbuf_set(
@@ -247,30 +271,8 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 		    CONFGEN_POSITIONAL_COUNT,
 		    "SUDOERS RAR_FILE NB_ROLES NB_USERS NB_TASKS NB_COMMANDS USER_ID");
 	if (npos == CONFGEN_POSITIONAL_COUNT) {
-		char **pos = argv + optind;
-		uint32_t *field[] = {&cfg->shape.roles, &cfg->shape.users, &cfg->shape.tasks,
-				     &cfg->shape.commands, &cfg->shape.uid};
-
-		if (cfg->shape_named)
-			return errbuf_set(
-			    eb, "--roles/--users/--tasks/--commands/--uid: not with the "
-				"positional form, which takes the shape from its arguments");
-		if (cfg->sudoers != NULL)
-			return errbuf_set(eb, "SUDOERS: --sudoers given too");
-		for (int i = 0; i < 5; i++)
-			if (parse_u32(positional_names[i + 2], pos[i + 2], field[i], eb) != 0)
-				return -1;
-		cfg->uid_set = true;
-		cfg->sudoers = pos[0];
-		if (cfg->rar_format_cbor) {
-			if (cfg->rar_cbor != NULL)
-				return errbuf_set(eb, "RAR_FILE: --rar-cbor given too");
-			cfg->rar_cbor = pos[1];
-		} else {
-			if (cfg->rar_json != NULL)
-				return errbuf_set(eb, "RAR_FILE: --rar-json given too");
-			cfg->rar_json = pos[1];
-		}
+		if (parse_positional(cfg, argv + optind, eb) != 0)
+			return NUMARG_ERROR;
 	} else if (rar_format != NULL) {
 		return errbuf_set(eb, "--rar-format: only for the positional RAR_FILE; use "
 				      "--rar-json or --rar-cbor");
@@ -456,10 +458,15 @@ int main(int argc, char **argv)
 	struct errbuf eb = {{0}};
 	int rc;
 
-	config_init(&cfg);
 	rc = parse_args(argc, argv, &cfg, &eb);
-	if (rc == 1)
+	if (rc == NUMARG_HELP) {
+		usage(stdout);
 		return CONFGEN_EXIT_OK;
+	}
+	if (rc == NUMARG_VERSION) {
+		printf("confgen %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
+		return CONFGEN_EXIT_OK;
+	}
 	if (rc != 0 || validate(&cfg, &eb) != 0) {
 		fprintf(stderr, "confgen: %s\n", eb.msg);
 		return CONFGEN_EXIT_USAGE;

@@ -111,6 +111,7 @@ struct policy *policy_build(const struct policy_shape *shape, struct errbuf *eb)
 	p->filler_prefix = malloc(p->filler_prefix_len + 1);
 	if (p->filler_prefix == NULL)
 		goto oom;
+	/* lint: sized to fit (filler_prefix_len above) */
 	snprintf(p->filler_prefix, p->filler_prefix_len + 1, "%s/%s.", POLICY_FILLER_DIR, base);
 
 	switch (shape->match) {
@@ -244,10 +245,9 @@ size_t policy_command_name(const struct policy *p, enum policy_side side, uint32
 /*
  * The policy vocabulary: one name table per enum, indexed by its value. Every
  * program, manifest and result spells these words through the functions
- * below.
+ * below (the format names through src/common's policy_format, which the
+ * readers of results share).
  */
-static const char *const policy_format_names[POLICY_FORMAT_COUNT] = {"sudoers", "doas", "rar-json",
-								     "rar-cbor"};
 static const char *const policy_match_names[POLICY_MATCH_COUNT] = {"last", "first", "middle"};
 static const char *const sudoers_layout_names[SUDOERS_LAYOUT_COUNT] = {"per-role", "per-task"};
 
@@ -264,21 +264,6 @@ static int policy_index_of(const char *const *names, size_t n, const char *s)
 		if (strcmp(s, names[i]) == 0)
 			return (int)i;
 	return -1;
-}
-
-const char *policy_format_name(enum policy_format f)
-{
-	return policy_name_of(policy_format_names, POLICY_FORMAT_COUNT, (unsigned)f);
-}
-
-int policy_format_parse(const char *s, enum policy_format *f)
-{
-	int i = policy_index_of(policy_format_names, POLICY_FORMAT_COUNT, s);
-
-	if (i < 0)
-		return -1;
-	*f = (enum policy_format)i;
-	return 0;
 }
 
 const char *policy_match_name(enum policy_match m)

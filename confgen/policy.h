@@ -1,10 +1,4 @@
 /* policy: the shape of one benchmark policy and the names every format writer draws from it. */
-/*
- * confgen, the policy library: model (this header), validate, and one thin
- * writer per format (policy_<format>.h). It is the source of the policy
- * vocabulary (formats, match positions, sudoers layouts) that manifests and
- * results spell; it uses only src/common.
- */
 #ifndef RARPERF_POLICY_H
 #define RARPERF_POLICY_H
 
@@ -13,6 +7,8 @@
 #include <stdint.h>
 
 #include "errbuf.h"
+/* The four output formats, named the same everywhere (CLI, manifests, results). */
+#include "policy_format.h"
 
 /*
  * The model is a shape plus naming functions: nothing per command is
@@ -130,21 +126,6 @@ size_t policy_command_name(const struct policy *p, enum policy_side side, uint32
  */
 bool policy_is_match_command(const struct policy *p, enum policy_side side, uint32_t r, uint32_t t,
 			     uint32_t c);
-
-/* The four output formats, named the same everywhere (CLI, manifests, results). */
-enum policy_format {
-	POLICY_FORMAT_SUDOERS,
-	POLICY_FORMAT_DOAS,
-	POLICY_FORMAT_RAR_JSON,
-	POLICY_FORMAT_RAR_CBOR
-};
-#define POLICY_FORMAT_COUNT 4
-
-/* "sudoers", "doas", "rar-json" or "rar-cbor". */
-const char *policy_format_name(enum policy_format f);
-
-/* Parses a format name into *f. Returns 0 or -1. */
-int policy_format_parse(const char *s, enum policy_format *f);
 
 /* The name of a match position ("last", "first", "middle"). */
 const char *policy_match_name(enum policy_match m);

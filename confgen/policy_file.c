@@ -11,6 +11,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 /* The machine's own policies, as directory + base name; base NULL refuses the whole directory. */
 static const struct {
 	const char *dir, *base;
@@ -78,8 +80,10 @@ static int policy_file_dir_resolve(struct policy_file_dir *d, const struct stat 
 	struct stat st;
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", d->fd);
-	n = readlink(link, buf, sizeof(buf) - 1);
+	/* Cannot be cut (64 bytes hold any descriptor); checked all the same: realpath then. */
+	n = fileio_fmt(link, sizeof(link), "/proc/self/fd/%d", d->fd) == 0
+		? readlink(link, buf, sizeof(buf) - 1)
+		: -1;
 	if (n > 0 && buf[0] == '/') {
 		buf[n] = '\0';
 		d->resolved = strdup(buf);
@@ -199,6 +203,13 @@ char *policy_file_abspath(const char *path, struct errbuf *eb)
 	return out;
 }
 
+/*
+ * Whether the entry name of the directory dirfd may be replaced by confgen
+ * without --force: missing, an empty regular file, or one confgen wrote
+ * (POLICY_FILE_HEADER or the extended attribute).
+ */
+static bool policy_file_is_ours(int dirfd, const char *name);
+
 /* The refusal of a target confgen did not write (policy_file_is_ours). Returns -1. */
 static int policy_file_refuse_foreign(const char *path, struct errbuf *eb)
 {
@@ -223,7 +234,7 @@ int policy_file_check_path(const char *path, bool overwrite_foreign, struct errb
 
 #define POLICY_FILE_STDIO_BUF (1u << 20)
 
-bool policy_file_is_ours(int dirfd, const char *name)
+static bool policy_file_is_ours(int dirfd, const char *name)
 {
 	char head[sizeof(POLICY_FILE_HEADER) - 1], mark[8];
 	struct stat st;

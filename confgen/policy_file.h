@@ -30,23 +30,18 @@
 #define POLICY_FILE_HEADER "# rarperf confgen:"
 
 /*
- * Whether the entry name of the directory dirfd may be replaced by confgen
- * without --force: missing, an empty regular file, or one confgen wrote (above).
- */
-bool policy_file_is_ours(int dirfd, const char *name);
-
-/*
  * The checks above, and unless overwrite_foreign the ownership rule, for a
  * message before anything is written. Touches nothing. 0 or -1.
  */
-int policy_file_check_path(const char *path, bool overwrite_foreign, struct errbuf *eb);
+int policy_file_check_path(const char *path, bool overwrite_foreign, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * Returns path made absolute by resolving its (opened) directory, the base
  * name kept as given, malloc'd; NULL with eb filled when the directory
  * cannot be opened or fails the checks above.
  */
-char *policy_file_abspath(const char *path, struct errbuf *eb);
+char *policy_file_abspath(const char *path, struct errbuf *eb) __attribute__((warn_unused_result));
 
 /* One policy file being written: a temporary sibling with a large stdio buffer. */
 struct policy_file {
@@ -67,14 +62,15 @@ struct policy_file {
  * zeroed.
  */
 int policy_file_open(struct policy_file *f, struct policy_txn *txn, const char *path, mode_t mode,
-		     struct errbuf *eb);
+		     struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
  * Flushes and fsyncs f (a write error such as ENOSPC shows here) and hands
  * it to its transaction, which renames it at policy_txn_commit. Releases f
  * in every case; on failure the temporary file is gone. Returns 0 or -1.
  */
-int policy_file_finish(struct policy_file *f, struct errbuf *eb);
+int policy_file_finish(struct policy_file *f, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* Writes n bytes of s to f; a write error shows at policy_file_finish. */
 void policy_file_put(struct policy_file *f, const char *s, size_t n);

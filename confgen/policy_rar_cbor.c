@@ -281,17 +281,3 @@ out:
 	free(default_data);
 	return rc;
 }
-
-int policy_write_rar_cbor(const struct policy *p, const char *settings_path, const char *data_path,
-			  const char *rar_version, struct errbuf *eb)
-{
-	struct policy_txn *txn = policy_txn_new(eb);
-
-	if (txn == NULL)
-		return -1;
-	if (policy_stage_rar_cbor(txn, p, settings_path, data_path, rar_version, eb) != 0) {
-		policy_txn_abort(txn);
-		return -1;
-	}
-	return policy_txn_commit(txn, eb);
-}

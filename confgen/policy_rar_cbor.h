@@ -20,18 +20,16 @@
  * version both files claim; from 4.0 the settings file is CBOR too (the same
  * members as one indefinite map), as RootAsRole 4 built with RAR_CFG_TYPE=cbor
  * reads it (policy_rar_settings_follow_storage).
- * Both files are written whole before either is renamed (one policy_txn).
- * Returns 0, or -1 with eb filled and both paths untouched.
+ * Both files only join txn (written, synced): they change together at
+ * policy_txn_commit (policy_txn.h). Returns 0, or -1 with eb filled (the
+ * caller then aborts txn and both paths stay untouched).
  */
-int policy_write_rar_cbor(const struct policy *p, const char *settings_path, const char *data_path,
-			  const char *rar_version, struct errbuf *eb);
-
-/* As policy_write_rar_cbor, both files joining txn (see policy_stage_sudoers). 0 or -1. */
 int policy_stage_rar_cbor(struct policy_txn *txn, const struct policy *p, const char *settings_path,
-			  const char *data_path, const char *rar_version, struct errbuf *eb);
+			  const char *data_path, const char *rar_version, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
- * The data path policy_write_rar_cbor uses when data_path is NULL, malloc'd
+ * The data path policy_stage_rar_cbor uses when data_path is NULL, malloc'd
  * (the caller frees it), or NULL when out of memory.
  */
 char *policy_rar_cbor_default_data_path(const char *settings_path);

@@ -148,17 +148,3 @@ out:
 	policy_file_abort(&f);
 	return rc;
 }
-
-int policy_write_rar_json(const struct policy *p, const char *path, const char *rar_version,
-			  struct errbuf *eb)
-{
-	struct policy_txn *txn = policy_txn_new(eb);
-
-	if (txn == NULL)
-		return -1;
-	if (policy_stage_rar_json(txn, p, path, rar_version, eb) != 0) {
-		policy_txn_abort(txn);
-		return -1;
-	}
-	return policy_txn_commit(txn, eb);
-}

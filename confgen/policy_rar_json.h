@@ -7,21 +7,20 @@
 #include "policy_txn.h"
 
 /*
- * Writes p's RootAsRole side to path atomically: version (rar_version, NULL
+ * Writes p's RootAsRole side to path: version (rar_version, NULL
  * for POLICY_RAR_VERSION; checked by the caller), storage (method json,
  * settings.path = path made absolute), options (authentication skip)
  * and roles, mode 0644, owner root:root when running as root. Strings are
  * escaped by cJSON; the document is streamed, never held whole in memory.
  * An immutable target (chattr +i) is cleared first or the error says why
  * it cannot be. Refuses /etc/security/rootasrole.json.
- * Returns 0, or -1 with eb filled and path untouched.
+ * The file only joins txn (written, synced): path changes at
+ * policy_txn_commit (policy_txn.h). Returns 0, or -1 with eb filled (the
+ * caller then aborts txn and path stays untouched).
  */
-int policy_write_rar_json(const struct policy *p, const char *path, const char *rar_version,
-			  struct errbuf *eb);
-
-/* As policy_write_rar_json, the file joining txn (see policy_stage_sudoers). 0 or -1. */
 int policy_stage_rar_json(struct policy_txn *txn, const struct policy *p, const char *path,
-			  const char *rar_version, struct errbuf *eb);
+			  const char *rar_version, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 struct jsonw;
 

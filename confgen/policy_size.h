@@ -14,7 +14,7 @@ struct policy_size_bytes {
 };
 
 /*
- * Fills *out with the exact sizes the writer of format f (policy_write_sudoers,
+ * Fills *out with the exact sizes the writer of format f (policy_stage_sudoers,
  * _doas, _rar_json, _rar_cbor) would give its files for p, writing nothing.
  * layout is read for sudoers only; rar_version (NULL: POLICY_RAR_VERSION) for
  * rar-json and rar-cbor only. named_path is the path a RootAsRole settings
@@ -24,7 +24,7 @@ struct policy_size_bytes {
  *
  * Closed form: sums of decimal (and CBOR head) lengths over index ranges, a
  * few hundred operations whatever the shape, so 10^8 commands cost well
- * under a microsecond of work per format (bench/policy_size.sh). Every
+ * under a microsecond of work per format (selfbench/policy_size.sh). Every
  * count fits: the largest file confgen's limits allow is below 2^57 bytes.
  *
  * Returns 0, or -1 with eb filled (the writer would refuse too): an unknown

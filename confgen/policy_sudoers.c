@@ -96,17 +96,3 @@ int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const c
 	}
 	return policy_file_finish(&f, eb);
 }
-
-int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_layout layout,
-			 struct errbuf *eb)
-{
-	struct policy_txn *txn = policy_txn_new(eb);
-
-	if (txn == NULL)
-		return -1;
-	if (policy_stage_sudoers(txn, p, path, layout, eb) != 0) {
-		policy_txn_abort(txn);
-		return -1;
-	}
-	return policy_txn_commit(txn, eb);
-}

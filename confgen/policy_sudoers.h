@@ -7,24 +7,19 @@
 #include "policy_txn.h"
 
 /*
- * Writes p's sudo side to path atomically, mode 0440, owner root:root when
+ * Writes p's sudo side to path, mode 0440, owner root:root when
  * running as root (left to the caller's uid otherwise; sudo itself then
  * refuses the file). Per role r and task t one "Cmnd_Alias R<r>T<t> = ..."
  * line of the task's commands; then, with SUDOERS_LAYOUT_PER_ROLE, one user
  * spec per role granting "(ALL) NOPASSWD:" to all its aliases, or with
  * SUDOERS_LAYOUT_PER_TASK one user spec per task. Users are written "#uid".
  * Refuses the machine's own sudoers paths (policy_file_check_path).
- * Returns 0, or -1 with eb filled and path untouched.
- */
-int policy_write_sudoers(const struct policy *p, const char *path, enum sudoers_layout layout,
-			 struct errbuf *eb);
-
-/*
- * As policy_write_sudoers, but the file only joins txn (written, synced):
- * path changes at policy_txn_commit. Returns 0, or -1 with eb filled (the
- * caller then aborts txn).
+ * The file only joins txn (written, synced): path changes at
+ * policy_txn_commit (policy_txn.h). Returns 0, or -1 with eb filled (the
+ * caller then aborts txn and path stays untouched).
  */
 int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const char *path,
-			 enum sudoers_layout layout, struct errbuf *eb);
+			 enum sudoers_layout layout, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 #endif

@@ -37,7 +37,7 @@ bool policy_txn_may_overwrite_foreign(const struct policy_txn *txn);
  * abort. On failure (out of memory) af is aborted at once. Returns 0 or -1.
  */
 int policy_txn_add(struct policy_txn *txn, struct atomicfile *af, const char *path,
-		   struct errbuf *eb);
+		   struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
  * Renames every adopted file into place, in the order they were added, and
@@ -50,7 +50,8 @@ int policy_txn_add(struct policy_txn *txn, struct atomicfile *af, const char *pa
  * renamed before it in place and removes the others' temporary files.
  * Returns 0 or -1 with eb filled.
  */
-int policy_txn_commit(struct policy_txn *txn, struct errbuf *eb);
+int policy_txn_commit(struct policy_txn *txn, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* Removes every adopted temporary file and frees txn; no target changes. NULL is a no-op. */
 void policy_txn_abort(struct policy_txn *txn);

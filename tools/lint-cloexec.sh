@@ -12,11 +12,7 @@
 # Default: the C sources under src/ and confgen/.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-[ "$#" -gt 0 ] || set -- src confgen
-files=$(find "$@" -name '*.c' -type f | sort)
-[ -n "$files" ] || exit 0
-# shellcheck disable=SC2086 # one word per file name (no blanks in the tree's names)
-exec perl -e '
+exec perl -Itools -MLintC -e '
 use strict;
 use warnings;
 my %flag = (
@@ -35,29 +31,14 @@ my %banned = (
 );
 my $names = join("|", sort(keys %flag), sort(keys %banned), "fopen", "freopen");
 my $bad = 0;
-for my $file (@ARGV) {
-	open(my $fh, "<", $file) or die "$file: $!\n";
-	local $/;
-	my $src = <$fh>;
-	close($fh);
-	# A masked copy, offsets kept: comments become blanks (newlines kept), string and char
-	# literals keep their quotes with x inside. Calls are found in it, read in $src.
-	my $code = $src;
-	my @ok_lines;
-	$code =~ s{(/\*.*?\*/|//[^\n]*)|("(?:\\.|[^"\\\n])*"|\x27(?:\\.|[^\x27\\\n])*\x27)}{
-		my ($c, $s, $at) = ($1, $2, $-[0]);
-		if (defined $c) {
-			push @ok_lines, 1 + (substr($src, 0, $at) =~ tr/\n//)
-			    if $c =~ /lint-cloexec: ok/;
-			(my $b = $c) =~ s/[^\n]/ /g; $b
-		} else {
-			substr($s, 0, 1) . ("x" x (length($s) - 2)) . substr($s, -1)
-		}
-	}gse;
-	my %ok = map { $_ => 1 } @ok_lines;
+for my $file (LintC::c_files(@ARGV)) {
+	my $src = LintC::slurp($file);
+	# A masked copy, offsets kept (LintC.pm): calls are found in it, read in $src.
+	my ($code, $ok) = LintC::mask($src, "lint-cloexec: ok");
+	my %ok = %$ok;
 	while ($code =~ /(?<![\w.>])($names)\s*(\((?:[^()]++|(?2))*\))/g) {
 		my ($fn, $args_off, $args_len) = ($1, $-[2], length($2));
-		my $line = 1 + (substr($code, 0, $-[0]) =~ tr/\n//);
+		my $line = LintC::line_at($code, $-[0]);
 		next if $ok{$line};
 		# A declaration or definition of a function with this name is not a call.
 		my $before = substr($code, 0, $-[0]);
@@ -83,4 +64,4 @@ for my $file (@ARGV) {
 	}
 }
 exit $bad;
-' $files
+' "$@"

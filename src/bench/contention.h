@@ -97,7 +97,8 @@ int contention_parse_loadavg(const char *text, struct contention_host *h);
  * Reads /proc/stat and /proc/loadavg (never inside a timed region: the
  * runner calls it between steps). Returns 0, or -1 with eb filled.
  */
-int contention_read_host(struct contention_host *h, struct errbuf *eb);
+int contention_read_host(struct contention_host *h, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* The window from a to b (b later). Fractions are 0 when no tick passed. */
 void contention_window_of(const struct contention_host *a, const struct contention_host *b,

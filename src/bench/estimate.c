@@ -21,16 +21,6 @@ const char *estimate_contended_name(enum estimate_contended c)
 	return (unsigned)c < ESTIMATE_CONTENDED_COUNT ? estimate_contended_names[c] : "?";
 }
 
-int estimate_contended_parse(const char *s, enum estimate_contended *c)
-{
-	for (size_t i = 0; i < ESTIMATE_CONTENDED_COUNT; i++)
-		if (strcmp(s, estimate_contended_names[i]) == 0) {
-			*c = (enum estimate_contended)i;
-			return 0;
-		}
-	return -1;
-}
-
 const char *estimate_kind_name(enum estimate_kind k)
 {
 	return (unsigned)k < ESTIMATE_KIND_COUNT ? estimate_names[k] : "?";

@@ -49,9 +49,6 @@ enum estimate_contended {
 /* "correct", "drop", "keep"; "?" out of range. */
 const char *estimate_contended_name(enum estimate_contended c);
 
-/* Parses a name into *c. Returns 0, or -1 when s names none. */
-int estimate_contended_parse(const char *s, enum estimate_contended *c);
-
 /* "median", "mean", "trimmed", "min"; "?" out of range. */
 const char *estimate_kind_name(enum estimate_kind k);
 

@@ -1,6 +1,8 @@
 /* export: hyperfine-format JSON, CSV and Markdown exports of measure results, written atomically.
  */
 #include "export.h"
+#include "growbuf.h"
+#include "jsonw.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -231,6 +233,23 @@ oom:
 	return NULL;
 }
 
+/* The involuntary context switches of r's runs, one number each; NULL when out of memory. */
+static cJSON *export_nivcsw_json(const struct measure_result *r)
+{
+	cJSON *csw = cJSON_CreateArray();
+
+	for (size_t i = 0; csw != NULL && i < r->n; i++) {
+		cJSON *c = cJSON_CreateNumber(r->nivcsw[i]);
+
+		if (c == NULL || !cJSON_AddItemToArray(csw, c)) { /* csw adopts c */
+			cJSON_Delete(c);
+			cJSON_Delete(csw);
+			return NULL;
+		}
+	}
+	return csw;
+}
+
 static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb)
 {
 	const struct measure_result *r = e->result;
@@ -284,20 +303,8 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 	if (e->extras != NULL) {
 		cJSON *rb;
 
-		if (r->nivcsw != NULL) {
-			cJSON *csw = cJSON_AddArrayToObject(o, "nivcsw");
-
-			if (csw == NULL)
-				goto oom;
-			for (size_t i = 0; i < r->n; i++) {
-				cJSON *c = cJSON_CreateNumber(r->nivcsw[i]);
-
-				if (c == NULL || !cJSON_AddItemToArray(csw, c)) {
-					cJSON_Delete(c);
-					goto oom;
-				}
-			}
-		}
+		if (r->nivcsw != NULL && export_add(o, "nivcsw", export_nivcsw_json(r)) != 0)
+			goto oom;
 		if (e->run_round != NULL &&
 		    export_add(o, "run_rounds", export_rounds_runs(r, e->run_round)) != 0)
 			goto oom;
@@ -376,106 +383,25 @@ static int export_write_text(const char *path, const char *text, struct errbuf *
 	return atomicfile_commit(af, eb);
 }
 
-/* A growable text buffer for the pretty printer. */
-struct export_buf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void export_put(struct export_buf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *grown;
-
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		grown = realloc(b->p, cap);
-		if (grown == NULL) {
-			b->oom = true;
-			return;
-		}
-		b->p = grown;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void export_puts(struct export_buf *b, const char *s)
-{
-	export_put(b, s, strlen(s));
-}
-
-static void export_indent(struct export_buf *b, int depth)
-{
-	for (int i = 0; i < depth; i++)
-		export_put(b, "  ", 2);
-}
-
-/* serde_json's pretty layout (two spaces, one element per line), as hyperfine writes it. */
-static void export_pretty(struct export_buf *b, const cJSON *item, int depth)
-{
-	const cJSON *child;
-	bool obj = cJSON_IsObject(item);
-
-	if (!obj && !cJSON_IsArray(item)) {
-		char *leaf = cJSON_PrintUnformatted(item);
-
-		if (leaf == NULL) {
-			b->oom = true;
-			return;
-		}
-		export_puts(b, leaf);
-		cJSON_free(leaf);
-		return;
-	}
-	if (item->child == NULL) {
-		export_puts(b, obj ? "{}" : "[]");
-		return;
-	}
-	export_puts(b, obj ? "{\n" : "[\n");
-	for (child = item->child; child != NULL; child = child->next) {
-		export_indent(b, depth + 1);
-		if (obj) {
-			cJSON *key = cJSON_CreateString(child->string);
-			char *k = key != NULL ? cJSON_PrintUnformatted(key) : NULL;
-
-			if (k == NULL)
-				b->oom = true;
-			else
-				export_puts(b, k);
-			export_puts(b, ": ");
-			cJSON_free(k);
-			cJSON_Delete(key);
-		}
-		export_pretty(b, child, depth + 1);
-		export_puts(b, child->next != NULL ? ",\n" : "\n");
-	}
-	export_indent(b, depth);
-	export_puts(b, obj ? "}" : "]");
-}
-
 int export_json(const char *path, const struct export_entry *entries, size_t n, const cJSON *extra,
 		struct errbuf *eb)
 {
 	cJSON *doc = export_json_build(entries, n, extra, eb);
-	struct export_buf b = {0};
+	struct growbuf b;
+	struct jsonw w;
 	int rc = -1;
 
 	if (doc == NULL)
 		return -1;
-	export_pretty(&b, doc, 0);
-	export_puts(&b, "\n");
-	if (b.oom)
-		errbuf_set(eb, "out of memory printing the JSON export");
-	else
-		rc = export_write_text(path, b.p, eb);
-	free(b.p);
+	/* serde_json's pretty layout, as hyperfine writes it, and its final newline. */
+	growbuf_init(&b, EXPORT_JSON_MAX_BYTES);
+	jsonw_init_buf(&w, &b);
+	jsonw_cjson(&w, doc);
+	if (jsonw_finish(&w) != 0)
+		errbuf_set(eb, "printing the JSON export: %s", jsonw_error(&w));
+	else if (growbuf_puts(&b, "\n", eb) == 0)
+		rc = export_write_text(path, b.data, eb);
+	growbuf_free(&b);
 	cJSON_Delete(doc);
 	return rc;
 }

@@ -11,6 +11,12 @@
 #include "estimate.h"
 #include "measure.h"
 
+/*
+ * The largest JSON export written (STYLE 9): what rarplot and rarlab read back
+ * (RESULTS_FILE_MAX_BYTES); a larger one is refused, not written.
+ */
+#define EXPORT_JSON_MAX_BYTES (256u * 1024 * 1024)
+
 /* One parameter of a result: exported as a string, like hyperfine's. */
 struct export_param {
 	const char *name;
@@ -107,7 +113,7 @@ cJSON *export_json_build(const struct export_entry *entries, size_t n, const cJS
  * the previous version or the new one, never half-written.
  */
 int export_json(const char *path, const struct export_entry *entries, size_t n, const cJSON *extra,
-		struct errbuf *eb);
+		struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
  * hyperfine's CSV: header
@@ -115,7 +121,8 @@ int export_json(const char *path, const struct export_entry *entries, size_t n, 
  * (parameter columns from the union of names, in first-seen order), values
  * in seconds; commands quoted when needed. Atomic. Returns 0 or -1.
  */
-int export_csv(const char *path, const struct export_entry *entries, size_t n, struct errbuf *eb);
+int export_csv(const char *path, const struct export_entry *entries, size_t n, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * hyperfine's Markdown table: | Command | Mean [unit] | Min [unit] | Max [unit] | Relative |
@@ -123,6 +130,7 @@ int export_csv(const char *path, const struct export_entry *entries, size_t n, s
  * hyperfine (from the first result's mean unless fixed). Atomic.
  */
 int export_markdown(const char *path, const struct export_entry *entries, size_t n,
-		    const enum export_time_unit *unit, struct errbuf *eb);
+		    const enum export_time_unit *unit, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 #endif

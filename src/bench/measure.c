@@ -7,9 +7,12 @@
 #include <sys/wait.h>
 
 #include "contention.h"
+#include "growbuf.h"
 
 /* First allocation of a benchmark's sample arrays; they double between runs when needed. */
 #define MEASURE_INITIAL_CAP 64
+/* The most samples one benchmark's arrays hold: max_runs' cap, its rounds merged included. */
+#define MEASURE_SAMPLES_MAX ((size_t)MEASURE_MAX_RUNS_CAP * 4)
 
 struct measure_group {
 	const struct measure_bench *benches; /* the whole array */
@@ -90,40 +93,49 @@ void measure_result_clear(struct measure_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * growarray for one sample array of r, when on: a NULL one (never had, or dropped) starts
+ * empty, any other holds r->cap entries. *least becomes the fewest entries any array holds.
+ */
+static int measure_grow_one(void *array, bool on, size_t elem, const struct measure_result *r,
+			    size_t want, size_t *least, struct errbuf *eb)
+{
+	size_t cap = *(void **)array != NULL ? r->cap : 0;
+
+	if (!on)
+		return 0;
+	if (growarray(array, &cap, want, elem, MEASURE_SAMPLES_MAX, eb) < 0)
+		return -1;
+	if (cap < *least)
+		*least = cap;
+	return 0;
+}
+
+/* Makes r's sample arrays (nivcsw and ru only when csw and ru) hold want entries each. */
+static int measure_grow(struct measure_result *r, size_t want, bool csw, bool ru, struct errbuf *eb)
+{
+	size_t least = SIZE_MAX;
+
+	if (measure_grow_one(&r->wall_ns, true, sizeof(*r->wall_ns), r, want, &least, eb) < 0 ||
+	    measure_grow_one(&r->user_ns, true, sizeof(*r->user_ns), r, want, &least, eb) < 0 ||
+	    measure_grow_one(&r->system_ns, true, sizeof(*r->system_ns), r, want, &least, eb) < 0 ||
+	    measure_grow_one(&r->exit_codes, true, sizeof(*r->exit_codes), r, want, &least, eb) <
+		0 ||
+	    measure_grow_one(&r->nivcsw, csw, sizeof(*r->nivcsw), r, want, &least, eb) < 0 ||
+	    measure_grow_one(&r->ru, ru, sizeof(*r->ru), r, want, &least, eb) < 0)
+		return errbuf_prefix(eb, "samples");
+	r->cap = least;
+	return 0;
+}
+
+/* Room for want samples in each of r's arrays; a run is recorded next, so one more at least. */
 static int measure_reserve(struct measure_result *r, size_t want, struct errbuf *eb)
 {
-	size_t cap = r->cap ? r->cap : MEASURE_INITIAL_CAP;
-	uint64_t *w, *u, *s;
-	struct proc_rusage *ru;
-	uint32_t *c;
-	int *e;
-
-	if (want <= r->cap)
+	if (want < r->n + 1)
+		want = r->n + 1;
+	if (want <= r->cap && r->nivcsw != NULL && r->ru != NULL)
 		return 0;
-	while (cap < want)
-		cap *= 2;
-	w = realloc(r->wall_ns, cap * sizeof(*w));
-	if (w != NULL)
-		r->wall_ns = w;
-	u = realloc(r->user_ns, cap * sizeof(*u));
-	if (u != NULL)
-		r->user_ns = u;
-	s = realloc(r->system_ns, cap * sizeof(*s));
-	if (s != NULL)
-		r->system_ns = s;
-	e = realloc(r->exit_codes, cap * sizeof(*e));
-	if (e != NULL)
-		r->exit_codes = e;
-	c = realloc(r->nivcsw, cap * sizeof(*c));
-	if (c != NULL)
-		r->nivcsw = c;
-	ru = realloc(r->ru, cap * sizeof(*ru));
-	if (ru != NULL)
-		r->ru = ru;
-	if (w == NULL || u == NULL || s == NULL || e == NULL || c == NULL || ru == NULL)
-		return errbuf_set(eb, "out of memory for %zu samples", cap);
-	r->cap = cap;
-	return 0;
+	return measure_grow(r, want, true, true, eb);
 }
 
 static uint64_t measure_sub(uint64_t a, uint64_t b)
@@ -297,14 +309,9 @@ static int measure_extend(struct measure_group *g, uint64_t *total, struct errbu
 
 		if (r->n >= g->cap[i])
 			continue;
-		if (2 * r->n > g->scratch_cap) {
-			double *grown = realloc(g->scratch, 2 * r->n * sizeof(double));
-
-			if (grown == NULL)
-				return errbuf_set(eb, "out of memory");
-			g->scratch = grown;
-			g->scratch_cap = 2 * r->n;
-		}
+		if (growarray(&g->scratch, &g->scratch_cap, 2 * r->n, sizeof(*g->scratch),
+			      2 * MEASURE_SAMPLES_MAX, eb) < 0)
+			return -1;
 		if (!contention_estimate(r, g->opts->estimator, g->opts->contended,
 					 contention_baseline_ns(r), g->scratch, &e, &contended) &&
 		    estimate_meets(&e, g->opts->precision))
@@ -318,6 +325,8 @@ static int measure_extend(struct measure_group *g, uint64_t *total, struct errbu
 	return 0;
 }
 
+/* Over 80 lines: hyperfine's phases in their order (setup, warmup, the sizing round, timed
+ * rounds with the precision extension, cleanup), each a loop that reads best in sequence. */
 static int measure_group_run(struct measure_group *g, struct errbuf *eb)
 {
 	const struct measure_opts *opts = g->opts;
@@ -497,48 +506,33 @@ int measure_result_append(struct measure_result *dst, const struct measure_resul
 	size_t n = dst->n + src->n;
 	bool first = dst->n == 0;
 	bool csw = src->nivcsw != NULL && (dst->n == 0 || dst->nivcsw != NULL);
-	uint64_t *w, *u, *sy;
-	uint32_t *c;
-	int *e;
+	bool ru = src->ru != NULL && (first || dst->ru != NULL);
+	struct errbuf unused; /* the caller says "out of memory" */
 
-	if ((w = realloc(dst->wall_ns, n * sizeof(*w))) == NULL)
+	if (measure_grow(dst, n, csw, ru, &unused) < 0)
 		return -1;
-	dst->wall_ns = w;
-	if ((u = realloc(dst->user_ns, n * sizeof(*u))) == NULL)
-		return -1;
-	dst->user_ns = u;
-	if ((sy = realloc(dst->system_ns, n * sizeof(*sy))) == NULL)
-		return -1;
-	dst->system_ns = sy;
-	if ((e = realloc(dst->exit_codes, n * sizeof(*e))) == NULL)
-		return -1;
-	dst->exit_codes = e;
 	if (csw) {
-		if ((c = realloc(dst->nivcsw, n * sizeof(*c))) == NULL)
-			return -1;
-		dst->nivcsw = c;
-		memcpy(c + dst->n, src->nivcsw, src->n * sizeof(*c));
+		if (src->n > 0)
+			memcpy(dst->nivcsw + dst->n, src->nivcsw, src->n * sizeof(*dst->nivcsw));
 	} else {
 		free(dst->nivcsw);
 		dst->nivcsw = NULL;
 	}
-	if (src->ru != NULL && (first || dst->ru != NULL)) {
-		struct proc_rusage *ru = realloc(dst->ru, n * sizeof(*ru));
-
-		if (ru == NULL)
-			return -1;
-		dst->ru = ru;
-		memcpy(ru + dst->n, src->ru, src->n * sizeof(*ru));
+	if (ru) {
+		if (src->n > 0)
+			memcpy(dst->ru + dst->n, src->ru, src->n * sizeof(*dst->ru));
 	} else {
 		free(dst->ru);
 		dst->ru = NULL;
 	}
-	memcpy(w + dst->n, src->wall_ns, src->n * sizeof(*w));
-	memcpy(u + dst->n, src->user_ns, src->n * sizeof(*u));
-	memcpy(sy + dst->n, src->system_ns, src->n * sizeof(*sy));
-	memcpy(e + dst->n, src->exit_codes, src->n * sizeof(*e));
+	if (src->n > 0) {
+		memcpy(dst->wall_ns + dst->n, src->wall_ns, src->n * sizeof(*dst->wall_ns));
+		memcpy(dst->user_ns + dst->n, src->user_ns, src->n * sizeof(*dst->user_ns));
+		memcpy(dst->system_ns + dst->n, src->system_ns, src->n * sizeof(*dst->system_ns));
+		memcpy(dst->exit_codes + dst->n, src->exit_codes,
+		       src->n * sizeof(*dst->exit_codes));
+	}
 	dst->n = n;
-	dst->cap = n;
 	dst->complete = true;
 	dst->all_succeeded = (first || dst->all_succeeded) && src->all_succeeded;
 	return 0;

@@ -1,10 +1,5 @@
 /* measure: hyperfine's warmup / min-runs / max-runs / min-time loop over several commands, in an
  * order. */
-/*
- * Layer src/bench (libbench.a), the timing core: proc (spawn + wait4),
- * measure (this header: the run loop and the order vocabulary), stats,
- * params, shellwords, export, report, hostfacts. It uses src/common only.
- */
 #ifndef RARPERF_MEASURE_H
 #define RARPERF_MEASURE_H
 

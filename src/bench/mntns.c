@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 struct mntns {
 	int fd;             /* /proc/self/ns/mnt of the namespace */
 	char dir[PATH_MAX]; /* the overlay's upper and work directories live here */
@@ -68,9 +70,10 @@ static long mntns_overlay(struct mntns *ns, const struct mntns_file *files, size
 
 	if (mntns_parent_of(files[first].target, parent, sizeof(parent), eb) < 0)
 		return -1;
-	snprintf(base, sizeof(base), "%s/%u", ns->dir, layer);
-	snprintf(upper, sizeof(upper), "%s/upper", base);
-	snprintf(work, sizeof(work), "%s/work", base);
+	if (fileio_fmt(base, sizeof(base), "%s/%u", ns->dir, layer) < 0 ||
+	    fileio_join(upper, sizeof(upper), base, "upper", eb) != 0 ||
+	    fileio_join(work, sizeof(work), base, "work", eb) != 0)
+		return errbuf_set(eb, "%s: path too long", ns->dir);
 	if (mkdir(base, 0700) != 0 || mkdir(upper, 0755) != 0 || mkdir(work, 0700) != 0) {
 		errbuf_set_errno(eb, errno, "%s", base);
 		return -1;
@@ -85,7 +88,9 @@ static long mntns_overlay(struct mntns *ns, const struct mntns_file *files, size
 				   files[i].source);
 			return -1;
 		}
-		snprintf(link, sizeof(link), "%s/%s", upper, strrchr(files[i].target, '/') + 1);
+		if (fileio_join(link, sizeof(link), upper, strrchr(files[i].target, '/') + 1, eb) !=
+		    0)
+			return -1;
 		if (symlink(files[i].source, link) != 0) {
 			errbuf_set_errno(eb, errno, "%s", link);
 			return -1;
@@ -161,8 +166,8 @@ struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, stru
 		return NULL;
 	}
 	ns->fd = -1;
-	snprintf(ns->dir, sizeof(ns->dir), "%sXXXXXX", MNTNS_DIR_PREFIX);
-	if (mkdtemp(ns->dir) == NULL) {
+	if (fileio_fmt(ns->dir, sizeof(ns->dir), "%sXXXXXX", MNTNS_DIR_PREFIX) < 0 ||
+	    mkdtemp(ns->dir) == NULL) {
 		errbuf_set_errno(eb, errno, "%s", ns->dir);
 		ns->dir[0] = '\0';
 		goto fail;
@@ -208,13 +213,6 @@ fail:
 		close(cwd);
 	mntns_free(ns);
 	return NULL;
-}
-
-struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb)
-{
-	struct mntns_file f = {.target = target, .source = source};
-
-	return mntns_show_files_at(&f, 1, eb);
 }
 
 static int mntns_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)

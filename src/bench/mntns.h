@@ -17,20 +17,12 @@
  * /tmp, root only) holds the link; the namespace is kept by a descriptor and
  * the caller's own namespace restored. The link (not a bind mount) follows
  * SOURCE across the atomic renames that rewrite it at every point. Lookups
- * in that directory go through overlayfs: bench/mntns.sh measures the cost
+ * in that directory go through overlayfs: selfbench/mntns.sh measures the cost
  * (C sudo, 2026-11-30: +64 us of 2.4 ms per run, +2.7 %, a constant: it moves
  * an intercept, not a slope).
  * The caller must be single-threaded (setns of a mount namespace).
  */
 struct mntns;
-
-/*
- * Builds the namespace. TARGET and SOURCE are absolute; TARGET's directory
- * must exist and hold no ',' ':' or '\\' (overlay options). Returns the
- * namespace (free with mntns_free), or NULL with eb filled (not root, no
- * overlayfs, ...).
- */
-struct mntns *mntns_show_file_at(const char *target, const char *source, struct errbuf *eb);
 
 /* One file of mntns_show_files_at: SOURCE shows at TARGET (both absolute). */
 struct mntns_file {
@@ -39,12 +31,16 @@ struct mntns_file {
 };
 
 /*
- * The same for N files in one namespace (sudo-rs's policy at /etc/sudoers-rs and PAM service
- * files at /etc/pam.d/<service>): one overlay per run of consecutive files that share a
- * directory, in order (a directory's overlay after its parent's, so list /etc's files before
- * /etc/pam.d's). Every target's directory is checked before anything is made.
+ * Builds the namespace in which each of the N files shows at its target (sudo-rs's policy at
+ * /etc/sudoers-rs and PAM service files at /etc/pam.d/<service>). A target's directory must
+ * exist and hold no ',' ':' or '\\' (overlay options). One overlay per run of consecutive
+ * files that share a directory, in order (a directory's overlay after its parent's, so list
+ * /etc's files before /etc/pam.d's). Every target's directory is checked before anything is
+ * made. Returns the namespace (free with mntns_free), or NULL with eb filled (not root, no
+ * overlayfs, ...).
  */
-struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb);
+struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* The namespace's descriptor (O_CLOEXEC), for proc_opts.mntns_fd; owned by ns. */
 int mntns_fd(const struct mntns *ns);
@@ -55,7 +51,7 @@ const char *mntns_dir(const struct mntns *ns);
 /*
  * Removes dir, the layers' directory of a namespace whose process died (its
  * namespace, and the overlay with it, ended then): only a path of the form
- * mntns_show_file_at makes (/tmp/rarbench-mntns-XXXXXX) is touched. 0 or -1.
+ * mntns_show_files_at makes (/tmp/rarbench-mntns-XXXXXX) is touched. 0 or -1.
  */
 int mntns_remove_leftover(const char *dir);
 

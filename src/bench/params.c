@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growbuf.h"
 #include "template.h"
 
 void params_clear(struct params *p)
@@ -45,10 +46,11 @@ static int params_push(struct params *p, const char *name, char **values, size_t
 	if (total > PARAMS_MAX_COMBINATIONS)
 		return errbuf_set(eb, "more than %d parameter combinations",
 				  PARAMS_MAX_COMBINATIONS);
-	d = realloc(p->dims, (p->n_dims + 1) * sizeof(*d));
-	if (d == NULL)
-		return errbuf_set(eb, "out of memory");
-	p->dims = d;
+	/* each dimension multiplies the combinations by 2 at least: they bound the count */
+	if (growarray(&p->dims, &p->cap_dims, p->n_dims + 1, sizeof(*p->dims),
+		      PARAMS_MAX_COMBINATIONS, eb) < 0)
+		return -1;
+	d = p->dims;
 	d[p->n_dims].name = strdup(name);
 	if (d[p->n_dims].name == NULL)
 		return errbuf_set(eb, "out of memory");

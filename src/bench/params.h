@@ -20,7 +20,7 @@ struct params_dim {
 /* All parameters; zero-initialise, fill with params_add_*, free with params_clear. */
 struct params {
 	struct params_dim *dims;
-	size_t n_dims;
+	size_t n_dims, cap_dims;
 };
 
 /*

@@ -5,8 +5,6 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
-#include <pwd.h>
-#include <dirent.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -21,17 +19,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 extern char **environ;
 
 /* The child runs a handful of calls before execve; 64 KiB is far more than it needs. */
 #define PROC_CHILD_STACK_BYTES (64 * 1024)
 #define PROC_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
-#define PROC_USER_PATH "/usr/local/bin:/usr/bin:/bin"
-#define PROC_MAX_GROUPS 65536
 /* Descriptors the child closes one by one when the kernel lacks close_range (before 5.9). */
 #define PROC_CLOSE_LOOP_MAX (1u << 20)
-/* proc_kill_orphans gives up after this many (a fork bomb outpacing it). */
-#define PROC_ORPHANS_MAX 4096
 
 struct proc_cmd {
 	char *path;          /* resolved program */
@@ -178,6 +174,7 @@ void proc_cmd_free(struct proc_cmd *cmd)
 	free(cmd);
 }
 
+/* One copy step per option, kept together so that its oom/fail exits free them all (84 lines). */
 struct proc_cmd *proc_cmd_new(char *const *argv, const struct proc_opts *opts, struct errbuf *eb)
 {
 	struct proc_cmd *cmd = NULL;
@@ -465,233 +462,4 @@ int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 	else
 		out->exit_code = 128;
 	return 0;
-}
-
-int proc_become_subreaper(struct errbuf *eb)
-{
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
-		return errbuf_set_errno(eb, errno, "prctl(PR_SET_CHILD_SUBREAPER)");
-	return 0;
-}
-
-/* The pid of one of our remaining children (from /proc), or 0 when none is left. */
-static pid_t proc_some_child(void)
-{
-	char path[64], buf[256];
-	pid_t self = getpid(), found = 0;
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-
-	if (d == NULL)
-		return 0;
-	while (found == 0 && (e = readdir(d)) != NULL) {
-		char *end, *paren;
-		long pid = strtol(e->d_name, &end, 10), ppid;
-		ssize_t n;
-		int fd;
-
-		if (*end != '\0' || pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		/* "pid (comm) state ppid ...": comm may hold spaces and ')', so from the last ')'.
-		 */
-		paren = strrchr(buf, ')');
-		if (paren == NULL || sscanf(paren + 1, " %*c %ld", &ppid) != 1)
-			continue;
-		if (ppid == self)
-			found = (pid_t)pid;
-	}
-	closedir(d);
-	return found;
-}
-
-int proc_env_append(char ***envp, const char *kv, struct errbuf *eb)
-{
-	size_t n = 0;
-	char **grown, *copy;
-
-	while ((*envp)[n] != NULL)
-		n++;
-	copy = strdup(kv);
-	grown = copy != NULL ? realloc(*envp, (n + 2) * sizeof(*grown)) : NULL;
-	if (grown == NULL) {
-		free(copy);
-		return errbuf_set(eb, "out of memory");
-	}
-	grown[n] = copy;
-	grown[n + 1] = NULL;
-	*envp = grown;
-	return 0;
-}
-
-/* Whether the NUL-separated environment of /proc/<pid> holds kv (at most 256 KiB read). */
-static bool proc_environ_has(long pid, const char *kv)
-{
-	static char buf[256 * 1024];
-	char path[64];
-	size_t len = strlen(kv), off = 0;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	while (off < sizeof(buf) && (n = read(fd, buf + off, sizeof(buf) - off)) > 0)
-		off += (size_t)n;
-	close(fd);
-	for (size_t i = 0; i < off;) {
-		size_t end = i;
-
-		while (end < off && buf[end] != '\0')
-			end++;
-		if (end - i == len && memcmp(buf + i, kv, len) == 0)
-			return true;
-		i = end + 1;
-	}
-	return false;
-}
-
-size_t proc_kill_marked(const char *kv)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	size_t killed = 0;
-	long self = (long)getpid();
-
-	if (d == NULL)
-		return 0;
-	while ((e = readdir(d)) != NULL) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-
-		if (*end != '\0' || pid <= 1 || pid == self || !proc_environ_has(pid, kv))
-			continue;
-		if (kill((pid_t)pid, SIGKILL) == 0)
-			killed++;
-	}
-	closedir(d);
-	return killed;
-}
-
-size_t proc_kill_orphans(void)
-{
-	size_t killed = 0;
-	pid_t pid;
-	int status;
-
-	/* Reap what has already exited, then end the rest one by one; bounded by what exists. */
-	while (waitpid(-1, &status, WNOHANG) > 0)
-		;
-	while ((pid = proc_some_child()) > 0 && killed < PROC_ORPHANS_MAX) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		killed++;
-	}
-	return killed;
-}
-
-int proc_user_lookup(const char *user, struct proc_user *u, struct errbuf *eb)
-{
-	struct passwd *pw;
-	char *end = NULL;
-	int ngroups = 32;
-
-	memset(u, 0, sizeof(*u));
-	errno = 0;
-	pw = getpwnam(user);
-	if (pw == NULL && user[0] >= '0' && user[0] <= '9') {
-		unsigned long id = strtoul(user, &end, 10);
-
-		if (end != NULL && *end == '\0' && id <= UINT32_MAX)
-			pw = getpwuid((uid_t)id);
-	}
-	if (pw == NULL)
-		return errbuf_set(eb, "--as-user: no such user '%s'", user);
-	u->name = strdup(pw->pw_name);
-	u->home = strdup(pw->pw_dir != NULL ? pw->pw_dir : "/");
-	u->shell = strdup(pw->pw_shell != NULL && pw->pw_shell[0] ? pw->pw_shell : "/bin/sh");
-	u->uid = pw->pw_uid;
-	u->gid = pw->pw_gid;
-	if (u->name == NULL || u->home == NULL || u->shell == NULL)
-		goto oom;
-	for (;;) {
-		int n = ngroups;
-		gid_t *g = realloc(u->groups, (size_t)ngroups * sizeof(gid_t));
-
-		if (g == NULL)
-			goto oom;
-		u->groups = g;
-		if (getgrouplist(u->name, u->gid, u->groups, &n) >= 0) {
-			u->n_groups = (size_t)n;
-			break;
-		}
-		if (n <= ngroups)
-			n = ngroups * 2;
-		if (n > PROC_MAX_GROUPS) {
-			proc_user_clear(u);
-			return errbuf_set(eb, "--as-user: user '%s' has too many groups", user);
-		}
-		ngroups = n;
-	}
-	return 0;
-oom:
-	proc_user_clear(u);
-	return errbuf_set(eb, "out of memory");
-}
-
-void proc_user_clear(struct proc_user *u)
-{
-	if (u == NULL)
-		return;
-	free(u->name);
-	free(u->groups);
-	free(u->home);
-	free(u->shell);
-	memset(u, 0, sizeof(*u));
-}
-
-static char *proc_kv(const char *k, const char *v)
-{
-	size_t len = strlen(k) + strlen(v) + 2;
-	char *s = malloc(len);
-
-	if (s != NULL)
-		snprintf(s, len, "%s=%s", k, v);
-	return s;
-}
-
-char **proc_env_for_user(const struct proc_user *u, struct errbuf *eb)
-{
-	const char *term = getenv("TERM");
-	char **env = calloc(8, sizeof(*env));
-	size_t i = 0;
-
-	if (env == NULL)
-		goto oom;
-	env[i++] = proc_kv("PATH", PROC_USER_PATH);
-	env[i++] = proc_kv("HOME", u->home);
-	env[i++] = proc_kv("USER", u->name);
-	env[i++] = proc_kv("LOGNAME", u->name);
-	env[i++] = proc_kv("SHELL", u->shell);
-	env[i++] = proc_kv("LANG", "C");
-	if (term != NULL)
-		env[i++] = proc_kv("TERM", term);
-	for (size_t j = 0; j < i; j++)
-		if (env[j] == NULL)
-			goto oom;
-	return env;
-oom:
-	proc_env_free(env);
-	errbuf_set(eb, "out of memory");
-	return NULL;
 }

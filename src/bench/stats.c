@@ -124,14 +124,3 @@ void stats_modified_zscores(const double *x, size_t n, double *scratch, double *
 	for (size_t i = 0; i < n; i++)
 		z[i] = (x[i] - median) / mad;
 }
-
-size_t stats_count_outliers(const double *x, size_t n, double threshold, double *scratch)
-{
-	size_t count = 0;
-
-	stats_modified_zscores(x, n, scratch, scratch + n);
-	for (size_t i = 0; i < n; i++)
-		if (fabs(scratch[n + i]) > threshold)
-			count++;
-	return count;
-}

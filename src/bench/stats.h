@@ -54,10 +54,4 @@ void stats_summarize_u64(const uint64_t *x, size_t n, double *scratch, struct st
  */
 void stats_modified_zscores(const double *x, size_t n, double *scratch, double *z);
 
-/*
- * Number of samples whose |modified Z-score| exceeds threshold; scratch must
- * hold 2n doubles.
- */
-size_t stats_count_outliers(const double *x, size_t n, double threshold, double *scratch);
-
 #endif

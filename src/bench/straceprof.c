@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growbuf.h"
+
 /* Open-addressing tables: twice the bound, a power of two. */
 #define SYS_SLOTS 1024u
 #define PATH_SLOTS 16384u
@@ -157,13 +159,9 @@ static int add_path(struct straceprof *p, const char *given, bool exec, bool fai
 	}
 	if (p->npaths >= STRACEPROF_PATHS_MAX)
 		return errbuf_set(eb, "more than %d distinct paths", STRACEPROF_PATHS_MAX);
-	if (p->npaths % 256 == 0) {
-		struct straceprof_path *n = realloc(p->paths, (p->npaths + 256) * sizeof(*n));
-
-		if (n == NULL)
-			return errbuf_set(eb, "out of memory");
-		p->paths = n;
-	}
+	if (growarray(&p->paths, &p->cap_paths, p->npaths + 1, sizeof(*p->paths),
+		      STRACEPROF_PATHS_MAX, eb) < 0)
+		return -1;
 	e = &p->paths[p->npaths];
 	memset(e, 0, sizeof(*e));
 	if ((e->path = strdup(path)) == NULL)

@@ -57,7 +57,7 @@ struct straceprof {
 	struct straceprof_syscall *syscalls; /* nsyscalls, in first-seen order */
 	size_t nsyscalls;
 	struct straceprof_path *paths; /* npaths, in first-seen order */
-	size_t npaths;
+	size_t npaths, cap_paths;
 	uint64_t calls;         /* every syscall */
 	uint64_t failed;        /* those that returned -1 */
 	uint64_t bytes_read;    /* what read, pread64, readv, preadv(2) returned, summed */

@@ -106,7 +106,7 @@ struct atomicfile *atomicfile_openat_marked(int dirfd, const char *name, const c
 	}
 	for (attempt = 0; attempt < ATOMICFILE_TMP_ATTEMPTS; attempt++) {
 		atomicfile_random_suffix(suffix, sizeof(suffix));
-		snprintf(af->tmp_name, len, ".%s.%s", name, suffix);
+		snprintf(af->tmp_name, len, ".%s.%s", name, suffix); /* lint: sized to fit */
 		fd = openat(af->dirfd, af->tmp_name,
 			    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
 		if (fd >= 0 || errno != EEXIST)

@@ -16,7 +16,8 @@ struct atomicfile;
  * Nothing at path changes until atomicfile_commit. Returns NULL and fills
  * eb on failure.
  */
-struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf *eb);
+struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * As atomicfile_open for the entry name (one path component) of the
@@ -28,7 +29,7 @@ struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf 
  * The caller keeps dirfd. Returns NULL and fills eb on failure.
  */
 struct atomicfile *atomicfile_openat(int dirfd, const char *name, const char *shown, mode_t mode,
-				     struct errbuf *eb);
+				     struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
  * As atomicfile_openat, and the temporary file gets the extended attribute
@@ -37,7 +38,8 @@ struct atomicfile *atomicfile_openat(int dirfd, const char *name, const char *sh
  * (ENOTSUP) is not an error: the file is written without it.
  */
 struct atomicfile *atomicfile_openat_marked(int dirfd, const char *name, const char *shown,
-					    mode_t mode, const char *xattr, struct errbuf *eb);
+					    mode_t mode, const char *xattr, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* The stdio stream of the temporary file; owned by the handle. NULL once synced. */
 FILE *atomicfile_stream(struct atomicfile *af);
@@ -50,7 +52,8 @@ const char *atomicfile_name(const struct atomicfile *af);
  * Sets the owner the file will have (fchown before the rename). Only root
  * can give a file away; the call fails with a message otherwise.
  */
-int atomicfile_set_owner(struct atomicfile *af, uid_t uid, gid_t gid, struct errbuf *eb);
+int atomicfile_set_owner(struct atomicfile *af, uid_t uid, gid_t gid, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * Flushes, checks for write errors, fsyncs and closes the temporary file;
@@ -58,14 +61,14 @@ int atomicfile_set_owner(struct atomicfile *af, uid_t uid, gid_t gid, struct err
  * atomicfile_abort, which the caller still owes. Lets several files be
  * written whole before any is renamed. Returns 0 or -1.
  */
-int atomicfile_sync(struct atomicfile *af, struct errbuf *eb);
+int atomicfile_sync(struct atomicfile *af, struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
  * Renames the temporary file (synced first if it is not yet) over the
  * target and fsyncs the directory. Frees af whatever the outcome; on
  * failure the temporary file is removed and the target untouched. 0 or -1.
  */
-int atomicfile_rename(struct atomicfile *af, struct errbuf *eb);
+int atomicfile_rename(struct atomicfile *af, struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
  * atomicfile_sync then atomicfile_rename: flushes, fsyncs, renames the
@@ -73,13 +76,13 @@ int atomicfile_rename(struct atomicfile *af, struct errbuf *eb);
  * outcome; on failure the temporary file is removed and path is untouched.
  * Returns 0 or -1.
  */
-int atomicfile_commit(struct atomicfile *af, struct errbuf *eb);
+int atomicfile_commit(struct atomicfile *af, struct errbuf *eb) __attribute__((warn_unused_result));
 
 /* Removes the temporary file and frees af. NULL is a no-op. */
 void atomicfile_abort(struct atomicfile *af);
 
 /* Writes len bytes of data to path atomically with mode. Returns 0 or -1. */
-int atomicfile_write(const char *path, const void *data, size_t len, mode_t mode,
-		     struct errbuf *eb);
+int atomicfile_write(const char *path, const void *data, size_t len, mode_t mode, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 #endif

@@ -12,6 +12,7 @@
 void digest_sha256_hex(const void *data, size_t len, char out[DIGEST_SHA256_HEX_LEN + 1]);
 
 /* SHA-256 of the file at path, as above. Returns 0, or -1 with eb filled. */
-int digest_sha256_file(const char *path, char out[DIGEST_SHA256_HEX_LEN + 1], struct errbuf *eb);
+int digest_sha256_file(const char *path, char out[DIGEST_SHA256_HEX_LEN + 1], struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 #endif

@@ -1,10 +1,4 @@
 /* errbuf: the caller-owned error message every library function fills on failure. */
-/*
- * Layer src/common (libcommon.a): what every other layer shares: errbuf,
- * atomicfile, fileio (capped reads, mkdir -p), clock, digest, template,
- * sanitize (host or file text made safe for a terminal, a TSV or Markdown). It
- * uses nothing of rarperf's; every folder may use it.
- */
 #ifndef RARPERF_ERRBUF_H
 #define RARPERF_ERRBUF_H
 

@@ -1,11 +1,13 @@
 /* fileio: whole-file reads with a hard cap, mkdir -p, and path formatting that refuses truncation.
  */
 #include "fileio.h"
+#include "growbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +19,7 @@
 int fileio_read(const char *path, size_t max_bytes, const char *open_what, char **text, size_t *len,
 		struct errbuf *eb)
 {
-	char *buf = NULL, *grown;
-	size_t cap = 0, n = 0;
+	struct growbuf b;
 	int fd, rc = -1;
 	ssize_t got;
 
@@ -30,24 +31,20 @@ int fileio_read(const char *path, size_t max_bytes, const char *open_what, char 
 			return errbuf_set_errno(eb, errno, "%s: %s", path, open_what);
 		return errbuf_set_errno(eb, errno, "%s", path);
 	}
+	/* Room for max_bytes + 1: one byte more tells a file that is too large. */
+	growbuf_init(&b, max_bytes < SIZE_MAX - 1 ? max_bytes + 1 : SIZE_MAX - 1);
 	for (;;) {
-		if (n == cap) {
-			/* grows to max_bytes + 1: one byte more tells a file that is too large */
-			if (cap > max_bytes) {
-				errbuf_set(eb, "%s: larger than %zu bytes", path, max_bytes);
-				goto out;
-			}
-			cap = cap == 0 ? FILEIO_CHUNK_BYTES : cap * 2;
-			if (cap > max_bytes + 1)
-				cap = max_bytes + 1;
-			grown = realloc(buf, cap + 1);
-			if (grown == NULL) {
-				errbuf_set(eb, "%s: out of memory", path);
-				goto out;
-			}
-			buf = grown;
+		size_t room =
+		    b.max - b.len < FILEIO_CHUNK_BYTES ? b.max - b.len : FILEIO_CHUNK_BYTES;
+
+		if (b.len > max_bytes)
+			break;
+		if (growbuf_reserve(&b, room, eb) < 0) {
+			errbuf_prefix(eb, "%s", path);
+			goto out;
 		}
-		got = read(fd, buf + n, cap - n);
+		/* read straight into the room reserved (growbuf.h: len bytes, then the NUL) */
+		got = read(fd, b.data + b.len, room);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -56,23 +53,23 @@ int fileio_read(const char *path, size_t max_bytes, const char *open_what, char 
 		}
 		if (got == 0)
 			break;
-		n += (size_t)got;
+		b.len += (size_t)got;
 	}
-	if (n > max_bytes) {
+	if (b.data != NULL)
+		b.data[b.len] = '\0'; /* the NUL growbuf keeps after its bytes */
+	if (b.len > max_bytes) {
 		errbuf_set(eb, "%s: larger than %zu bytes", path, max_bytes);
 		goto out;
 	}
-	if (buf == NULL && (buf = malloc(1)) == NULL) {
+	*len = b.len;
+	if ((*text = growbuf_release(&b, NULL)) == NULL) {
+		*len = 0;
 		errbuf_set(eb, "%s: out of memory", path);
 		goto out;
 	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	buf = NULL;
 	rc = 0;
 out:
-	free(buf);
+	growbuf_free(&b);
 	close(fd);
 	return rc;
 }
@@ -105,4 +102,11 @@ int fileio_fmt(char *buf, size_t cap, const char *format, ...)
 	n = vsnprintf(buf, cap, format, ap);
 	va_end(ap);
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+int fileio_join(char *buf, size_t cap, const char *dir, const char *name, struct errbuf *eb)
+{
+	if (fileio_fmt(buf, cap, "%s/%s", dir, name) < 0)
+		return errbuf_set(eb, "%s: path too long", dir);
+	return 0;
 }

@@ -25,8 +25,19 @@ int fileio_read(const char *path, size_t max_bytes, const char *open_what, char 
  */
 int fileio_mkdirs(const char *path, struct errbuf *eb) __attribute__((warn_unused_result));
 
-/* snprintf into buf of cap bytes: 0, or -1 when the result did not fit (buf then cut). */
+/*
+ * snprintf into buf of cap bytes: 0, or -1 when the result did not fit (buf
+ * then cut). For paths, whose cut would name another file: the result must be
+ * checked (tools/lint-paths.sh refuses a discarded one).
+ */
 int fileio_fmt(char *buf, size_t cap, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4), warn_unused_result));
+
+/*
+ * "DIR/NAME" into buf of cap bytes. Returns 0, or -1 with eb "DIR: path too
+ * long" (buf then cut).
+ */
+int fileio_join(char *buf, size_t cap, const char *dir, const char *name, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 #endif

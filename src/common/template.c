@@ -1,5 +1,6 @@
 /* template: expands "{name}" placeholders, left to right, without re-expanding what it inserted. */
 #include "template.h"
+#include "growbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,13 @@ static const struct template_var *template_match(const char *s, const struct tem
 char *template_expand(const char *tmpl, const struct template_var *vars, size_t n,
 		      const char **unknown, struct errbuf *eb)
 {
-	size_t cap = strlen(tmpl) + 1, len = 0;
-	char *out = malloc(cap), *grown;
+	struct growbuf out;
 	const char *s = tmpl;
+	char *text;
 
 	if (unknown != NULL)
 		*unknown = NULL;
-	if (out == NULL)
-		goto oom;
+	growbuf_init(&out, TEMPLATE_MAX_BYTES);
 	while (*s != '\0') {
 		const struct template_var *v = *s == '{' ? template_match(s, vars, n) : NULL;
 		const char *val = v != NULL ? v->value : s;
@@ -36,25 +36,18 @@ char *template_expand(const char *tmpl, const struct template_var *vars, size_t 
 
 		if (*s == '{' && v == NULL && unknown != NULL) {
 			*unknown = s;
-			free(out);
+			growbuf_free(&out);
 			errbuf_set(eb, "unknown placeholder");
 			return NULL;
 		}
-		if (len + vlen + 1 > cap) {
-			cap = (len + vlen + 1) * 2;
-			grown = realloc(out, cap);
-			if (grown == NULL)
-				goto oom;
-			out = grown;
+		if (growbuf_append(&out, val, vlen, eb) < 0) {
+			growbuf_free(&out);
+			return NULL;
 		}
-		memcpy(out + len, val, vlen);
-		len += vlen;
 		s += skip;
 	}
-	out[len] = '\0';
-	return out;
-oom:
-	free(out);
-	errbuf_set(eb, "out of memory");
-	return NULL;
+	text = growbuf_release(&out, NULL);
+	if (text == NULL)
+		errbuf_set(eb, "out of memory");
+	return text;
 }

@@ -6,6 +6,9 @@
 
 #include "errbuf.h"
 
+/* The longest expansion (STYLE 9): far beyond a command line, short of a runaway. */
+#define TEMPLATE_MAX_BYTES (64u * 1024 * 1024)
+
 /* One placeholder: "{name}" stands for value. */
 struct template_var {
 	const char *name;
@@ -17,7 +20,8 @@ struct template_var {
  * replaced by its value, vars tried in their order at each position. A '{'
  * that opens no known name is copied as it is, unless unknown is not NULL:
  * then it stops the expansion, *unknown points at it, and the result is
- * NULL with eb "unknown placeholder". NULL with eb "out of memory" otherwise.
+ * NULL with eb "unknown placeholder". NULL with eb "out of memory ..." or
+ * "larger than TEMPLATE_MAX_BYTES bytes" otherwise.
  */
 char *template_expand(const char *tmpl, const struct template_var *vars, size_t n,
 		      const char **unknown, struct errbuf *eb);

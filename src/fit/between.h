@@ -39,7 +39,8 @@ void between_from_sweeps(const struct compare_outcome *per, size_t k, struct bet
  * Writes b as TSV: one "#" line naming what (sanitised), BETWEEN_HEADER,
  * one row per quantity (%.6g). Atomic. 0 or -1.
  */
-int between_write(const struct between *b, const char *what, const char *path, struct errbuf *eb);
+int between_write(const struct between *b, const char *what, const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * Parses len bytes of between.tsv named name: "#" lines, the header, rows
@@ -52,7 +53,8 @@ int between_parse(const char *buf, size_t len, const char *name, struct between 
 		  struct errbuf *eb);
 
 /* Reads path (at most BETWEEN_FILE_MAX_BYTES) with between_parse. 0 or -1. */
-int between_load(const char *path, struct between *b, struct errbuf *eb);
+int between_load(const char *path, struct between *b, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * Widens out's paired intervals (a paired comparison; else nothing) into

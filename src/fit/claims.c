@@ -157,7 +157,8 @@ struct claims *claims_load(const char *path, struct errbuf *eb)
 	return c;
 }
 
-const char *claims_verdict_name(enum claims_verdict v)
+/* A verdict as the report words it. */
+static const char *claims_verdict_name(enum claims_verdict v)
 {
 	static const char *const names[] = {"holds", "direction holds, size differs",
 					    "not confirmed (no significant difference)",

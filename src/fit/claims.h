@@ -43,7 +43,7 @@ struct claims {
 /* Parses text (len bytes, need not be NUL-terminated); name is the file named in errors. */
 struct claims *claims_parse(const char *text, size_t len, const char *name, struct errbuf *eb);
 /* Reads and parses the file at path. NULL with eb filled on any error. */
-struct claims *claims_load(const char *path, struct errbuf *eb);
+struct claims *claims_load(const char *path, struct errbuf *eb) __attribute__((warn_unused_result));
 void claims_free(struct claims *c);
 
 /* One claim checked on one host. */
@@ -54,7 +54,6 @@ enum claims_verdict {
 	CLAIMS_CONTRADICTED,    /* significantly the other way */
 	CLAIMS_NOT_MEASURED     /* one of the two subjects is not in the results */
 };
-const char *claims_verdict_name(enum claims_verdict v);
 
 struct claims_check {
 	const struct claim *claim;
@@ -87,6 +86,6 @@ void claims_print_markdown(const struct claims_check *checks, size_t n, const ch
  * hi verdict, names through sanitize_text. Atomic.
  */
 int claims_write_tsv(const struct claims_check *checks, size_t n, const char *path,
-		     struct errbuf *eb);
+		     struct errbuf *eb) __attribute__((warn_unused_result));
 
 #endif

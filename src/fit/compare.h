@@ -78,7 +78,8 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
  * Writes the comparison as TSV to path (atomic): quantity, method (paired
  * or unpaired), ratio, lo, hi, verdict; one row per quantity and method.
  */
-int compare_write_tsv(const struct compare_outcome *out, const char *path, struct errbuf *eb);
+int compare_write_tsv(const struct compare_outcome *out, const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * compare_sweeps.c. The same comparison repeated over K sweeps (K files

@@ -94,16 +94,6 @@ int fit_linear(const double *x, const double *y, const double *sigma, size_t n,
 	return 0;
 }
 
-int fit_crossover(const struct fit_line *a, const struct fit_line *b, double *x_out)
-{
-	double dslope = a->slope - b->slope;
-
-	if (dslope == 0)
-		return -1;
-	*x_out = (b->intercept - a->intercept) / dslope;
-	return 0;
-}
-
 double fit_t95(size_t df)
 {
 	return student_t95(df);

@@ -1,10 +1,23 @@
 /* fit: weighted and unweighted straight-line least squares with standard errors (pure, no I/O). */
 /*
- * Layer src/fit (libfit.a): from results to figures: results (read
- * hyperfine-format JSON), fit (this header: weighted least squares),
- * plotseries (the data behind each figure), plotstyle (each subject's
- * look in the figures), fitreport (report.md, fits.tsv). It uses
- * src/common only.
+ * Layer src/fit (libfit.a): from results to fits, comparisons and figures'
+ * data. It uses src/common only (Makefile fit_USES); rarplot and rarlab use it.
+ *
+ * Modules, one line each:
+ *   results     read hyperfine-format JSON (results_reference: reference units; _rounds)
+ *   fit         weighted and unweighted least squares (this header, pure)
+ *   plotseries  results turned into per subject x format x host series, as TSV
+ *   plotstyle   each subject's look in every figure, its legend name (pure)
+ *   fitreport   every series fitted and compared with the baseline: fits.tsv, report.md
+ *   reliability which fits of a report should not be believed, and why
+ *   claims      published statements about two tools' lines, checked
+ *   compare     a baseline subject against a candidate, with verdicts (rarplot --compare)
+ *   paired      two subjects compared from runs paired in time, bootstrap over rounds
+ *   between     the between-sweep variation of a comparison (between.tsv)
+ *   verdict     improved / regressed / no change of a ratio, and its wording (pure)
+ *   labgroups   a mixed lab's groups of hosts, for reports
+ *   profileload a results file's "profile" objects into a profilefit
+ *   profilefit  profile counters fitted, compared between runs, explained in words
  */
 #ifndef RARPERF_FIT_H
 #define RARPERF_FIT_H
@@ -46,12 +59,6 @@ struct fit_line {
  */
 int fit_linear(const double *x, const double *y, const double *sigma, size_t n,
 	       struct fit_line *out, struct errbuf *eb);
-
-/*
- * The x where two fitted lines meet, in *x_out. Returns 0, or -1 when the
- * slopes are equal (parallel lines never meet). Pure; no errbuf.
- */
-int fit_crossover(const struct fit_line *a, const struct fit_line *b, double *x_out);
 
 /*
  * The two-sided 95 % quantile of Student's t with df degrees of freedom

@@ -1,6 +1,7 @@
 /* fitreport: fit every series, compare each with the baseline subject, and write fits.tsv and
  * report.md. */
 #include "fitreport.h"
+#include "fitreport_impl.h"
 #include "reliability.h"
 
 #include <math.h>
@@ -27,8 +28,7 @@ const char *fitreport_unit(const char *axis)
 	return axis;
 }
 
-/* Text from a file or the command line, as inline Markdown (report.md and the console). */
-static void fitreport_md(FILE *f, const char *s)
+void fitreport_md(FILE *f, const char *s)
 {
 	sanitize_fputs(s, SANITIZE_MARKDOWN, f);
 }
@@ -39,12 +39,7 @@ static void fitreport_tsv(FILE *f, const char *s)
 	sanitize_fputs(s, SANITIZE_TEXT, f);
 }
 
-/*
- * A name (a path, a subject) as a Markdown code span, where nothing is
- * markup and only the text sanitiser applies; as escaped text when it holds
- * a backtick, which would end the span.
- */
-static void fitreport_md_code(FILE *f, const char *s)
+void fitreport_md_code(FILE *f, const char *s)
 {
 	if (strchr(s, '`') != NULL) {
 		fitreport_md(f, s);
@@ -55,8 +50,7 @@ static void fitreport_md_code(FILE *f, const char *s)
 	fputc('`', f);
 }
 
-/* A link target: the bytes of a plain file name kept, every other byte percent-encoded. */
-static void fitreport_md_target(FILE *f, const char *s)
+void fitreport_md_target(FILE *f, const char *s)
 {
 	for (; *s != '\0'; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -92,7 +86,11 @@ static void fitreport_compare(struct fitreport_row *r, const struct fitreport_ro
 	r->crossover_x = r->has_crossover ? r->cmp.crossover.value : NAN;
 }
 
-void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size)
+/*
+ * "-45.2% [-48.1, -42.3]": a percentage with its 95 % interval, and
+ * " (no significant difference)" when the interval spans 0.
+ */
+static void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size)
 {
 	snprintf(buf, size, "%+.1f%% [%+.1f, %+.1f]%s", e->value, e->lo, e->hi,
 		 fit_significant(e) ? "" : " (no significant difference)");
@@ -386,265 +384,4 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 	if (hosts)
 		fitreport_print_hosts(rep, f, unit);
 	reliability_print(rep, f);
-}
-
-/* What rarbench's estimator and contended treatment names mean, for the report. */
-static const char *fitreport_method_words(const char *name)
-{
-	static const struct {
-		const char *name, *words;
-	} words[] = {
-	    {"median", "the median of the runs"},
-	    {"mean", "the mean of the runs"},
-	    {"trimmed", "the 20 % trimmed mean of the runs"},
-	    {"min", "the fastest run"},
-	    {"correct", "each counted as its CPU time plus the baseline off-CPU time, i.e. its wall"
-			" time without the wait"},
-	    {"drop", "left out of the estimate, or every run used when fewer than 6 are clean"},
-	    {"keep", "taken at their wall time as measured"},
-	    {RESULTS_MIXED, "the input files differ"},
-	    {RESULTS_UNKNOWN, "the results do not say"},
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strcmp(name, words[i].name) == 0)
-			return words[i].words;
-	return NULL;
-}
-
-/* "`name` (what it means)", or "unknown (the results do not say)". */
-static void fitreport_print_method_name(FILE *f, const char *name)
-{
-	const char *words;
-
-	if (name == NULL || name[0] == '\0')
-		name = RESULTS_UNKNOWN;
-	words = fitreport_method_words(name);
-	if (strcmp(name, RESULTS_UNKNOWN) == 0 || strcmp(name, RESULTS_MIXED) == 0)
-		fitreport_md(f, name);
-	else
-		fitreport_md_code(f, name);
-	if (words != NULL)
-		fprintf(f, " (%s)", words);
-}
-
-/* What rarbench did with contended runs, in a caption's few words. */
-static const char *fitreport_contended_short(const char *name)
-{
-	if (strcmp(name, "correct") == 0)
-		return "contended runs without their wait";
-	if (strcmp(name, "drop") == 0)
-		return "contended runs left out";
-	if (strcmp(name, "keep") == 0)
-		return "contended runs as measured";
-	if (strcmp(name, RESULTS_MIXED) == 0)
-		return "contended runs: mixed";
-	return "contended runs: unknown";
-}
-
-void fitreport_caption(enum plotseries_stat kind, const struct results *res, bool band,
-		       bool all_weighted, bool some_weighted, char *buf, size_t size)
-{
-	const char *est =
-	    res != NULL && res->estimator[0] != '\0' ? res->estimator : RESULTS_UNKNOWN;
-	const char *cont =
-	    res != NULL && res->contended[0] != '\0' ? res->contended : RESULTS_UNKNOWN;
-	const char *lines = all_weighted    ? "weighted least squares"
-			    : some_weighted ? "least squares, weighted where every point has a σ"
-					    : "least squares";
-	char point[160];
-	bool named = strcmp(est, RESULTS_UNKNOWN) != 0 && strcmp(est, RESULTS_MIXED) != 0;
-
-	if (kind == PLOTSERIES_ESTIMATE)
-		snprintf(point, sizeof(point), "rarbench's %s%sestimate (%s)", named ? est : "",
-			 named ? " " : "", fitreport_contended_short(cont));
-	else
-		snprintf(point, sizeof(point), "%s of its runs",
-			 kind == PLOTSERIES_MEAN ? "mean" : "median");
-	if (band)
-		snprintf(buf, size,
-			 "points: median over hosts of each host's %s, band: min–max over hosts;"
-			 " lines: least squares on the medians",
-			 point);
-	else
-		snprintf(buf, size, "points: %s, error bars: its 95 %% interval%s; lines: %s",
-			 point,
-			 kind == PLOTSERIES_ESTIMATE ? ""
-			 : kind == PLOTSERIES_MEAN   ? " (Student's t)"
-						     : " (order statistics)",
-			 lines);
-}
-
-/* How each point was measured, what the error bars, the weights, the ± and the brackets are. */
-static void fitreport_print_method(const struct fitreport *rep, const struct fitreport_context *ctx,
-				   FILE *f)
-{
-	const char *est = rep->res != NULL ? rep->res->estimator : NULL;
-	const char *cont = rep->res != NULL ? rep->res->contended : NULL;
-
-	fputs("- **Each point** is ", f);
-	if (ctx->stat_kind == PLOTSERIES_ESTIMATE)
-		fputs("rarbench's estimate of its time, with its 95 % interval.\n", f);
-	else
-		fprintf(f,
-			"the %s of the wall times of all its runs, as measured (contended runs"
-			" with their wait): rarbench's estimator and treatment of contended runs"
-			" below do not enter it.\n",
-			ctx->stat_kind == PLOTSERIES_MEAN ? "mean" : "median");
-	fputs("- **rarbench's estimator** (from the results' meta): ", f);
-	fitreport_print_method_name(f, est);
-	fputs("; **contended runs** (runs that waited for a CPU another task held): ", f);
-	fitreport_print_method_name(f, cont);
-	fputs(".\n", f);
-	fputs("- **Error bars** in the figures: each point's 95 % interval, ", f);
-	if (ctx->stat_kind == PLOTSERIES_ESTIMATE)
-		fputs("rarbench's interval of its estimate", f);
-	else if (ctx->stat_kind == PLOTSERIES_MEAN)
-		fputs("Student's t interval of the mean", f);
-	else
-		fputs("the distribution-free interval of the median from the order statistics of"
-		      " its times (none below 6 runs)",
-		      f);
-	fputs(". With several hosts a figure draws instead the median over hosts as points and"
-	      " the min–max over hosts as a band.\n",
-	      f);
-	if (ctx->use_weights)
-		fprintf(
-		    f,
-		    "- **Weights**: each point weighs 1/σ², σ its standard error: %s, when every"
-		    " point of the series has one; otherwise the series is unweighted.\n",
-		    ctx->stat_kind == PLOTSERIES_ESTIMATE
-			? "the half-width of its 95 % interval ÷ 1.96"
-			: "stddev/√runs");
-	else
-		fputs("- **Weights**: every point has the same weight.\n", f);
-	fputs("- **±** in the tables: the standard error of the intercept or the slope, asymptotic"
-	      " as gnuplot's `fit` reports it (scaled by sqrt(WSSR/(n-2))). **Brackets**: 95 %"
-	      " intervals, value ± t(n-2) × standard error; for the percentages, the delta method"
-	      " over both fits' standard errors. An interval spanning 0 is reported as no"
-	      " significant difference.\n",
-	      f);
-	fputs("- Raw cost compares intercepts and slope compares slopes with the same host's ", f);
-	fitreport_md_code(f, rep->baseline);
-	fputs("; negative is cheaper. The crossover is the ", f);
-	fitreport_md(f, rep->set->axis);
-	fputs(" where the two fitted lines meet, when it lies within the measured range.\n\n", f);
-}
-
-/* Each subject's look in the figures, once per subject x format (hosts share it). */
-static void fitreport_print_looks(const struct fitreport *rep, const struct fitreport_context *ctx,
-				  FILE *f)
-{
-	size_t i, j;
-	char name[200];
-
-	fputs(
-	    "\n## Looks\n\nEach subject keeps one look in every figure and format, and in every"
-	    " run: src/fit/plotstyle.c gives each subject id of the shipped manifests an Okabe–Ito"
-	    " colour (colour-blind safe), a filled point and a solid line; a variant (an id ending"
-	    " in -pam) has its subject's colour, the open point and a dashed line; other subjects"
-	    " take the colours left, with open points.\n\n",
-	    f);
-	fputs("| subject | format | drawn as | colour | points | line |\n", f);
-	fputs("|---|---|---|---|---|---|\n", f);
-	for (i = 0; i < ctx->n_styles; i++) {
-		const struct plotstyle_entry *e = &ctx->styles[i];
-
-		for (j = 0; j < i; j++)
-			if (strcmp(ctx->styles[j].subject, e->subject) == 0 &&
-			    strcmp(ctx->styles[j].format, e->format) == 0)
-				break;
-		if (j < i)
-			continue;
-		plotstyle_legend_name(e->subject, e->format,
-				      rep->res != NULL ? results_tool(rep->res, e->subject) : NULL,
-				      name, sizeof(name));
-		fputs("| ", f);
-		fitreport_md(f, e->subject);
-		fputs(" | ", f);
-		fitreport_md(f, e->format);
-		fputs(" | ", f);
-		fitreport_md(f, name);
-		fprintf(f, " | %s `%s` | %s | %s |\n", e->style.color_name, e->style.color,
-			plotstyle_point_name(e->style.point), plotstyle_dash_name(e->style.dash));
-	}
-}
-
-int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
-			     const char *path, struct errbuf *eb)
-{
-	struct atomicfile *af;
-	FILE *f;
-	size_t i;
-
-	af = atomicfile_open(path, 0644, eb);
-	if (af == NULL)
-		return -1;
-	f = atomicfile_stream(af);
-	fputs("# rarplot report: time against ", f);
-	fitreport_md(f, rep->set->axis);
-	fputs("\n\nInputs:", f);
-	for (i = 0; i < ctx->n_inputs; i++) {
-		fputs(i ? ", " : " ", f);
-		fitreport_md_code(f, ctx->inputs[i]);
-	}
-	if (rep->res != NULL && rep->res->n_emulated > 0) {
-		fputs("\n\n**Not comparable: emulated hosts.** ", f);
-		fitreport_md(f, rep->res->emulated);
-		fprintf(
-		    f,
-		    " (%zu) ran in VMs without KVM (TCG, qemu's emulator; their facts.json says "
-		    "`\"virtualisation\": \"tcg\"`): their times compare with each other only, "
-		    "never with a host that runs natively or under KVM.",
-		    rep->res->n_emulated);
-	}
-	fputs("\n\nEach line is time = intercept + slope × ", f);
-	fitreport_md(f, rep->set->axis);
-	fputs(", fitted by rarplot's own least squares to the ", f);
-	fitreport_md(f, ctx->stat);
-	fputs(" wall time of each point", f);
-	if (rep->set->held != NULL && rep->set->held[0] != '\0') {
-		fputs(", with the other axes held at ", f);
-		fitreport_md(f, rep->set->held);
-	}
-	fputs(".\n\n", f);
-	fitreport_print_method(rep, ctx, f);
-	fitreport_print_table(rep, f);
-	if (ctx->more_sections != NULL)
-		ctx->more_sections(f, ctx->more_arg);
-	if (ctx->n_figures > 0) {
-		fputs("\n## Figures\n\n", f);
-		for (i = 0; i < ctx->n_figures; i++) {
-			const char *name = ctx->figures[i];
-			const char *cap = ctx->captions != NULL ? ctx->captions[i] : NULL;
-			const char *prev =
-			    i > 0 && ctx->captions != NULL ? ctx->captions[i - 1] : NULL;
-			size_t len = strlen(name);
-			bool image = len > 4 && strcmp(name + len - 4, ".png") == 0;
-
-			if (cap != NULL && (prev == NULL || strcmp(cap, prev) != 0)) {
-				fputs(i > 0 ? "\n" : "", f);
-				fitreport_md(f, cap);
-				fputs("\n\n", f);
-			}
-			fputs(image ? "![" : "- [", f);
-			fitreport_md(f, name);
-			fputs("](", f);
-			fitreport_md_target(f, name);
-			fputs(image ? ")\n\n" : ")\n", f);
-		}
-	}
-	if (ctx->n_figures > 0 && ctx->n_styles > 0)
-		fitreport_print_looks(rep, ctx, f);
-	for (i = 0; i < ctx->n_notes; i++) {
-		fputs(i == 0 ? "\n## Notes\n\n- " : "- ", f);
-		fitreport_md(f, ctx->notes[i]);
-		fputc('\n', f);
-	}
-	if (ferror(f)) {
-		atomicfile_abort(af);
-		return errbuf_set(eb, "%s: write error", path);
-	}
-	return atomicfile_commit(af, eb);
 }

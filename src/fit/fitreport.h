@@ -50,7 +50,8 @@ void fitreport_free(struct fitreport *rep);
  * (the last four: 95 % intervals, value -/+ t95(n - 2) x standard error).
  * Atomic. Returns 0 or -1.
  */
-int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct errbuf *eb);
+int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * Prints the comparison table (Markdown, names through sanitize's Markdown
@@ -111,13 +112,8 @@ struct fitreport_context {
  * through sanitize (Markdown mode, or a code span of sanitised text). Atomic.
  */
 int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
-			     const char *path, struct errbuf *eb);
-
-/*
- * "-45.2% [-48.1, -42.3]": a percentage with its 95 % interval, and
- * " (no significant difference)" when the interval spans 0.
- */
-void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size);
+			     const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /*
  * The line under a figure's title, in report.md's words (fitreport_write_markdown's method):

@@ -4,20 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growbuf.h"
 #include "sanitize.h"
-
-/* Appends s (already safe Markdown) to *md. */
-static int append(char **md, const char *s)
-{
-	size_t old = *md ? strlen(*md) : 0, n = strlen(s);
-	char *p = realloc(*md, old + n + 1);
-
-	if (p == NULL)
-		return -1;
-	memcpy(p + old, s, n + 1);
-	*md = p;
-	return 0;
-}
 
 /* The group's hosts ("a, b") or values ("key value; ...") into buf, made safe. */
 static void group_text(const cJSON *grp, bool values, char *buf, size_t cap)
@@ -48,29 +36,34 @@ int labgroups_read(const cJSON *root, char **md)
 	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "meta"), "lab");
 	const cJSON *grp;
 	char hosts[LABGROUPS_TEXT_MAX], values[LABGROUPS_TEXT_MAX], name[64];
-	char *row;
+	struct errbuf unused; /* the caller says "out of memory" */
+	struct growbuf b;
 
 	if (!cJSON_IsObject(lab) ||
 	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lab, "identical")))
 		return 0;
+	growbuf_init(&b, LABGROUPS_MD_MAX_BYTES);
+	if (*md != NULL && growbuf_puts(&b, *md, &unused) < 0)
+		goto fail;
 	cJSON_ArrayForEach(grp, cJSON_GetObjectItemCaseSensitive(lab, "groups"))
 	{
 		const cJSON *g = cJSON_GetObjectItemCaseSensitive(grp, "group");
 		sanitize_markdown(name, sizeof(name), cJSON_IsString(g) ? g->valuestring : "?");
 		group_text(grp, false, hosts, sizeof(hosts));
 		group_text(grp, true, values, sizeof(values));
-		row = malloc(strlen(name) + strlen(hosts) + strlen(values) + 16);
-		if (row == NULL)
-			return -1;
-		snprintf(row, strlen(name) + strlen(hosts) + strlen(values) + 16,
-			 "| %s | %s | %s |\n", name, hosts, values);
-		if (append(md, row) < 0) {
-			free(row);
-			return -1;
-		}
-		free(row);
+		if (growbuf_printf(&b, &unused, "| %s | %s | %s |\n", name, hosts, values) < 0)
+			goto fail;
 	}
+	if (b.len == 0) { /* no group: *md stays as it was (NULL: no section) */
+		growbuf_free(&b);
+		return 0;
+	}
+	free(*md);
+	*md = growbuf_release(&b, NULL);
 	return 0;
+fail:
+	growbuf_free(&b);
+	return -1;
 }
 
 void labgroups_print_markdown(const char *md, FILE *f)

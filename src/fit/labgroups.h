@@ -10,13 +10,15 @@
 #include <stdbool.h>
 
 #define LABGROUPS_TEXT_MAX 4096 /* one group's hosts or values, as shown; longer is cut */
+#define LABGROUPS_MD_MAX_BYTES (16u * 1024 * 1024) /* every row of every file read */
 
 /*
  * Reads meta.lab of a rarlab merged.json (root: the document) and appends
  * one Markdown table row per group, "| g1 | host, host | key value; ... |",
- * to *md (grown with realloc, owned by the caller; texts through
- * sanitize_markdown). A lab that was identical, or no meta.lab, adds
- * nothing. Returns 0, or -1 when out of memory.
+ * to *md (a new string replaces it, owned by the caller; texts through
+ * sanitize_markdown; at most LABGROUPS_MD_MAX_BYTES in all). A lab that was
+ * identical, or no meta.lab, adds nothing. Returns 0, or -1 when out of
+ * memory (*md unchanged).
  */
 int labgroups_read(const cJSON *root, char **md);
 

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t paired_next(uint64_t *state)
+/* The 64-bit generator behind the bootstrap (splitmix64): *state advances. */
+static uint64_t paired_next(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 

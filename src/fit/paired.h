@@ -88,7 +88,4 @@ int paired_compare(const struct paired_point *pts, size_t n, const struct paired
 void paired_unpaired(const struct fit_line *cand, const struct fit_line *base, const double *at,
 		     size_t n_at, struct paired_result *out);
 
-/* The 64-bit generator behind the bootstrap (splitmix64): *state advances. */
-uint64_t paired_next(uint64_t *state);
-
 #endif

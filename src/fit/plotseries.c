@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "atomicfile.h"
+#include "growbuf.h"
 #include "sanitize.h"
 #include "fit.h"
 
@@ -116,10 +117,13 @@ static int plotseries_check_axis(const struct results *res, const char *axis, st
 	return 0;
 }
 
+/* The group of p's series in *groups (*n of them, room for *cap), added when new; NULL: no memory.
+ */
 static struct plotseries_group *plotseries_group_of(struct plotseries_group **groups, size_t *n,
-						    const struct results_point *p)
+						    size_t *cap, const struct results_point *p)
 {
-	struct plotseries_group *g, *ng;
+	struct plotseries_group *g;
+	struct errbuf unused; /* the caller says "out of memory" */
 	size_t i;
 
 	for (i = 0; i < *n; i++) {
@@ -128,11 +132,10 @@ static struct plotseries_group *plotseries_group_of(struct plotseries_group **gr
 		    strcmp(g->s.host, p->host) == 0)
 			return g;
 	}
-	ng = realloc(*groups, (*n + 1) * sizeof(*ng));
-	if (ng == NULL)
+	/* a series has a point at least: the points bound them */
+	if (growarray(groups, cap, *n + 1, sizeof(**groups), RESULTS_MAX_POINTS, &unused) < 0)
 		return NULL;
-	*groups = ng;
-	g = &ng[(*n)++];
+	g = &(*groups)[(*n)++];
 	memset(g, 0, sizeof(*g));
 	g->s.subject = p->subject;
 	g->s.format = p->format;
@@ -252,15 +255,11 @@ static size_t plotseries_distinct_x(const struct plotseries *s)
 
 static int plotseries_push(struct plotseries_group *g, const struct plotseries_point *pt)
 {
-	if (g->s.n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 16;
-		struct plotseries_point *np = realloc(g->s.pts, cap * sizeof(*np));
+	struct errbuf unused; /* the caller says "out of memory" */
 
-		if (np == NULL)
-			return -1;
-		g->s.pts = np;
-		g->cap = cap;
-	}
+	if (growarray(&g->s.pts, &g->cap, g->s.n + 1, sizeof(*g->s.pts), RESULTS_MAX_POINTS,
+		      &unused) < 0)
+		return -1;
 	g->s.pts[g->s.n++] = *pt;
 	return 0;
 }
@@ -321,7 +320,7 @@ int plotseries_build(const struct results *res, const char *axis, enum plotserie
 {
 	struct plotseries_group *groups = NULL, *g;
 	struct plotseries_set *set = NULL;
-	size_t n_groups = 0, i, k;
+	size_t n_groups = 0, cap_groups = 0, i, k;
 	int rc = -1;
 
 	*out = NULL;
@@ -332,7 +331,7 @@ int plotseries_build(const struct results *res, const char *axis, enum plotserie
 		const struct results_point *p = &res->points[i];
 		double x;
 
-		g = plotseries_group_of(&groups, &n_groups, p);
+		g = plotseries_group_of(&groups, &n_groups, &cap_groups, p);
 		if (g == NULL) {
 			errbuf_set(eb, "out of memory");
 			goto out;
@@ -346,7 +345,7 @@ int plotseries_build(const struct results *res, const char *axis, enum plotserie
 		const struct results_point *p = &res->points[i];
 		struct plotseries_point pt;
 
-		g = plotseries_group_of(&groups, &n_groups, p);
+		g = plotseries_group_of(&groups, &n_groups, &cap_groups, p);
 		if (g == NULL || !plotseries_at_held(g, p))
 			continue;
 		memset(&pt, 0, sizeof(pt));

@@ -93,7 +93,8 @@ void plotseries_set_free(struct plotseries_set *set);
  * ci_high_ms (NaN where unknown), numbers with 17 significant digits so a
  * reader gets the exact doubles rarplot fitted. Atomic. Returns 0 or -1.
  */
-int plotseries_write_tsv(const struct plotseries *s, const char *path, struct errbuf *eb);
+int plotseries_write_tsv(const struct plotseries *s, const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* Gathers x and y of s into fresh arrays for the fit; sigma NULL unless weighted. */
 int plotseries_xy(const struct plotseries *s, bool use_weights, double **x, double **y,

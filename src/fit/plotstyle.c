@@ -2,10 +2,13 @@
  * a figure also needs log axes (pure, no I/O). */
 #include "plotstyle.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "policy_format.h"
 
 /* The Okabe-Ito palette (Okabe and Ito 2008, "Color Universal Design"), in its usual order. */
 enum {
@@ -32,16 +35,17 @@ static const struct {
  * blues), a filled point, and the open point its variants draw.
  */
 static const struct {
-	const char *subject, *format;
+	const char *subject;
+	enum policy_format format;
 	int color, point, open_point;
 } plotstyle_known[] = {
-    {"sudo", "sudoers", OI_BLACK, 7, 6},
-    {"sudo-rs", "sudoers", OI_ORANGE, 5, 4},
-    {"doas", "doas", OI_GREEN, 9, 8},
-    {"sr-json", "rar-json", OI_VERMILLION, 11, 10},
-    {"sr-cbor", "rar-cbor", OI_BLUE, 13, 12},
-    {"sr-json-4.0.3", "rar-json", OI_PURPLE, 15, 14},
-    {"sr-cbor-4.0.3", "rar-cbor", OI_SKY_BLUE, 3, 2},
+    {"sudo", POLICY_FORMAT_SUDOERS, OI_BLACK, 7, 6},
+    {"sudo-rs", POLICY_FORMAT_SUDOERS, OI_ORANGE, 5, 4},
+    {"doas", POLICY_FORMAT_DOAS, OI_GREEN, 9, 8},
+    {"sr-json", POLICY_FORMAT_RAR_JSON, OI_VERMILLION, 11, 10},
+    {"sr-cbor", POLICY_FORMAT_RAR_CBOR, OI_BLUE, 13, 12},
+    {"sr-json-4.0.3", POLICY_FORMAT_RAR_JSON, OI_PURPLE, 15, 14},
+    {"sr-cbor-4.0.3", POLICY_FORMAT_RAR_CBOR, OI_SKY_BLUE, 3, 2},
 };
 
 /* A subject id with one of these suffixes is a variant of the subject without it. */
@@ -96,7 +100,8 @@ static int plotstyle_known_row(const char *subject, size_t base_len, const char 
 	for (i = 0; i < sizeof(plotstyle_known) / sizeof(plotstyle_known[0]); i++)
 		if (strlen(plotstyle_known[i].subject) == base_len &&
 		    strncmp(subject, plotstyle_known[i].subject, base_len) == 0 &&
-		    (strcmp(format, plotstyle_known[i].format) == 0 || strcmp(format, "-") == 0))
+		    (strcmp(format, policy_format_name(plotstyle_known[i].format)) == 0 ||
+		     strcmp(format, "-") == 0))
 			return (int)i;
 	return -1;
 }
@@ -269,35 +274,49 @@ const char *plotstyle_dash_name(int dash)
 	return "other line";
 }
 
+/*
+ * The words a legend adds after the tool for format: RootAsRole's storage in capitals (" JSON",
+ * " CBOR"); nothing for the tools with one policy format (sudoers, doas.conf) or for "-"; an
+ * unknown format as given. Points into buf (size bytes) or a constant.
+ */
+static const char *plotstyle_format_shown(const char *format, char *buf, size_t size)
+{
+	enum policy_format f;
+	const char *storage;
+	size_t i;
+
+	if (strcmp(format, "-") == 0)
+		return "";
+	if (policy_format_parse(format, &f) != 0) {
+		snprintf(buf, size, " %s", format);
+		return buf;
+	}
+	storage = policy_format_rar_storage(f);
+	if (storage == NULL)
+		return "";
+	buf[0] = ' ';
+	for (i = 0; storage[i] != '\0' && i + 2 < size; i++)
+		buf[i + 1] = (char)toupper((unsigned char)storage[i]);
+	buf[i + 1] = '\0';
+	return buf;
+}
+
 void plotstyle_legend_name(const char *subject, const char *format, const char *tool, char *buf,
 			   size_t size)
 {
-	/* The tools with one policy format (sudoers, doas.conf) need not name it. */
-	static const struct {
-		const char *format, *shown;
-	} shown[] = {
-	    {"rar-json", " JSON"}, {"rar-cbor", " CBOR"}, {"sudoers", ""}, {"doas", ""}, {"-", ""}};
-	size_t i;
-
 	if (tool == NULL) {
 		if (strcmp(format, "-") == 0)
 			snprintf(buf, size, "%s", subject);
 		else
-			snprintf(buf, size, "%s/%s", subject, format);
+			snprintf(buf, size, "%s/%s", subject, format); /* lint: not a path */
 		return;
 	}
-	const char *fmt = NULL, *auth = strstr(tool, ", ");
+	const char *auth = strstr(tool, ", ");
 	const char *series = strstr(subject, " (");
 	int base = auth != NULL ? (int)(auth - tool) : (int)strlen(tool);
 	char fmt_buf[40];
+	const char *fmt = plotstyle_format_shown(format, fmt_buf, sizeof(fmt_buf));
 
-	for (i = 0; i < sizeof(shown) / sizeof(shown[0]) && fmt == NULL; i++)
-		if (strcmp(format, shown[i].format) == 0)
-			fmt = shown[i].shown;
-	if (fmt == NULL) {
-		snprintf(fmt_buf, sizeof(fmt_buf), " %s", format);
-		fmt = fmt_buf;
-	}
 	/* "RootAsRole 4.0.3" ", PAM" -> "RootAsRole 4.0.3 CBOR, PAM"; a series of a swept limit
 	 * keeps its " (nofile 65536)". */
 	snprintf(buf, size, "%.*s%s%s%s", base, tool, fmt, auth != NULL ? auth : "",

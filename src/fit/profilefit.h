@@ -60,7 +60,7 @@ struct profilefit {
 	size_t n_costs;
 	size_t n_sources;
 	struct profilefit_untraced *untraced;
-	size_t n_untraced;
+	size_t n_untraced, cap_untraced;
 	/* internal: the rows loaded */
 	struct profilefit_row *rows;
 	size_t n_rows, cap_rows;
@@ -131,7 +131,8 @@ double profilefit_cost(const struct profilefit *pf, const char *name, bool *own)
  * Writes profile-fits.tsv: subject counter n slope intercept r2 min max
  * (names sanitised). Atomic. 0 or -1.
  */
-int profilefit_write_tsv(const struct profilefit *pf, const char *path, struct errbuf *eb);
+int profilefit_write_tsv(const struct profilefit *pf, const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* A subject's time slope (ms per axis unit, from the time fit), for the shares. */
 struct profilefit_time {

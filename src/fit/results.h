@@ -109,9 +109,9 @@ struct results {
 	size_t n_points;
 	size_t cap_points;
 	char **sources; /* file names, owned */
-	size_t n_sources;
+	size_t n_sources, cap_sources;
 	struct results_tool *tools; /* what each subject is, when the files say it */
-	size_t n_tools;
+	size_t n_tools, cap_tools;
 	char estimator[RESULTS_METHOD_MAX]; /* "median", "trimmed", ...; "" before any file */
 	char contended[RESULTS_METHOD_MAX]; /* "correct", "drop", "keep"; "" before any file */
 	char *lab_md; /* a mixed lab's groups as Markdown rows (labgroups_read), owned; or NULL */
@@ -120,7 +120,7 @@ struct results {
 	/* The calibration workload's points (rarbench's top-level "reference":
 	 * results_reference.c), each with its source; subject "@reference". Not among points. */
 	struct results_point *refs;
-	size_t n_refs;
+	size_t n_refs, cap_refs;
 };
 
 /* An empty set; NULL when out of memory. Free with results_free. */
@@ -147,7 +147,8 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
  * Reads the file at path (at most RESULTS_FILE_MAX_BYTES) and parses it
  * with results_parse. Returns 0 or -1 with a message naming the file.
  */
-int results_load_file(struct results *res, const char *path, struct errbuf *eb);
+int results_load_file(struct results *res, const char *path, struct errbuf *eb)
+    __attribute__((warn_unused_result));
 
 /* "RootAsRole 3.3.4" for subject, or NULL when no file said what it is. */
 const char *results_tool(const struct results *res, const char *subject);
@@ -192,8 +193,16 @@ int results_reference_parse(struct results *res, const void *root, size_t source
  */
 long results_normalise(struct results *res, size_t *dropped, struct errbuf *eb);
 
-/* results.c, for its sibling files: one entry of a "results" array into p (zeroed first by the
- * caller; cleared with results_point_clear on error too). 0, or -1 with "field: what" in eb. */
+/*
+ * results_meta.c. Reads the "meta" of root (a cJSON object; one per host in
+ * a rarlab merged.json) into res: the subjects' tools, the emulated hosts
+ * (name is the file's), and the estimator of the points from first on.
+ * Nothing there is required: what is unreadable is left out.
+ */
+void results_meta_read(struct results *res, const void *root, const char *name, size_t first);
+
+/* results_entry.c, for its sibling files: one entry of a "results" array into p (zeroed first by
+ * the caller; cleared with results_point_clear on error too). 0, or -1 with "field: what" in eb. */
 int results_entry_parse(const void *entry, struct results_point *p, struct errbuf *eb);
 void results_point_clear(struct results_point *p);
 

@@ -2,6 +2,7 @@
  * results_reference: rarbench's calibration workload in a results file (the top-level
  * "reference" object) and every time expressed in its units (results.h).
  */
+#include "growbuf.h"
 #include "results.h"
 
 #include <math.h>
@@ -14,7 +15,6 @@ int results_reference_parse(struct results *res, const void *root, size_t source
 {
 	const cJSON *ref = cJSON_GetObjectItemCaseSensitive((const cJSON *)root, "reference");
 	const cJSON *arr, *entry;
-	struct results_point *grown;
 	size_t first = res->n_refs, n, i = 0;
 
 	if (ref == NULL)
@@ -28,10 +28,9 @@ int results_reference_parse(struct results *res, const void *root, size_t source
 	n = (size_t)cJSON_GetArraySize(arr);
 	if (n > RESULTS_MAX_POINTS || res->n_refs + n > RESULTS_MAX_POINTS)
 		return errbuf_set(eb, "reference.results: more than %u in all", RESULTS_MAX_POINTS);
-	grown = realloc(res->refs, (res->n_refs + n + 1) * sizeof(*grown));
-	if (grown == NULL)
-		return errbuf_set(eb, "reference.results: out of memory");
-	res->refs = grown;
+	if (growarray(&res->refs, &res->cap_refs, res->n_refs + n, sizeof(*res->refs),
+		      RESULTS_MAX_POINTS, eb) != 0)
+		return errbuf_prefix(eb, "reference.results");
 	cJSON_ArrayForEach(entry, arr)
 	{
 		struct results_point *p = &res->refs[res->n_refs];

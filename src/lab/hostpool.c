@@ -46,9 +46,29 @@ size_t hostpool_count(const struct hostpool *hp)
 	return hp->nhosts;
 }
 
+/* The one place a host ends: its outcome, its message (sanitised), the time. */
+static void hostpool_finish(struct hostpool *hp, size_t i, const struct host_end *end)
+{
+	pthread_mutex_lock(&hp->lock);
+	if (hp->hosts[i].state != HOSTPOOL_FINISHED) {
+		hp->hosts[i].state = HOSTPOOL_FINISHED;
+		hp->hosts[i].outcome = end->outcome;
+		hp->hosts[i].exit_code = end->exit_code;
+		hp->hosts[i].finished_ns = clock_now_ns();
+		hp->hosts[i].state_ns[HOSTPOOL_FINISHED] = hp->hosts[i].finished_ns;
+		hp->hosts[i].point[0] = '\0';
+		sanitize_str(hp->hosts[i].message, sizeof(hp->hosts[i].message), end->eb.msg);
+		hp->finished++;
+	}
+	hp->hosts[i].version++;
+	pthread_cond_broadcast(&hp->changed);
+	pthread_mutex_unlock(&hp->lock);
+}
+
 static void *worker(void *arg)
 {
 	struct hostpool *hp = arg;
+	struct host_end end;
 
 	for (;;) {
 		size_t i;
@@ -63,17 +83,13 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&hp->lock);
 		if (i >= hp->nhosts)
 			break;
-		hp->job(hp, i, hp->ctx);
+		/* a job that sets nothing ends exec with its last message */
+		host_end_set(&end, HOST_EXEC, NULL);
 		pthread_mutex_lock(&hp->lock);
-		if (hp->hosts[i].state != HOSTPOOL_FINISHED) {
-			hp->hosts[i].state = HOSTPOOL_FINISHED;
-			hp->hosts[i].outcome = HOSTPOOL_EXEC;
-			hp->hosts[i].finished_ns = clock_now_ns();
-			hp->hosts[i].state_ns[HOSTPOOL_FINISHED] = hp->hosts[i].finished_ns;
-			hp->finished++;
-		}
-		pthread_cond_broadcast(&hp->changed);
+		snprintf(end.eb.msg, sizeof(end.eb.msg), "%s", hp->hosts[i].message);
 		pthread_mutex_unlock(&hp->lock);
+		hp->job(hp, i, hp->ctx, &end);
+		hostpool_finish(hp, i, &end);
 	}
 	return NULL;
 }
@@ -194,43 +210,11 @@ void hostpool_set_message(struct hostpool *hp, size_t i, const char *message)
 	changed(hp, i);
 }
 
-void hostpool_finish(struct hostpool *hp, size_t i, enum hostpool_outcome outcome, int exit_code,
-		     const char *message)
-{
-	pthread_mutex_lock(&hp->lock);
-	if (hp->hosts[i].state != HOSTPOOL_FINISHED) {
-		hp->hosts[i].state = HOSTPOOL_FINISHED;
-		hp->hosts[i].outcome = outcome;
-		hp->hosts[i].exit_code = exit_code;
-		hp->hosts[i].finished_ns = clock_now_ns();
-		hp->hosts[i].state_ns[HOSTPOOL_FINISHED] = hp->hosts[i].finished_ns;
-		hp->hosts[i].point[0] = '\0';
-		if (message != NULL)
-			sanitize_str(hp->hosts[i].message, sizeof(hp->hosts[i].message), message);
-		hp->finished++;
-	}
-	changed(hp, i);
-}
-
 void hostpool_get(struct hostpool *hp, size_t i, struct hostpool_status *out)
 {
 	pthread_mutex_lock(&hp->lock);
 	*out = hp->hosts[i];
 	pthread_mutex_unlock(&hp->lock);
-}
-
-const char *hostpool_outcome_name(enum hostpool_outcome o, int exit_code, char *buf, size_t cap)
-{
-	/* The one table of outcome names (sshx's failures map onto these in job_remote.c). */
-	static const char *const names[] = {"ok",      "connect", "hostkey",     "auth",   "exec",
-					    "timeout", "exit",    "interrupted", "results"};
-
-	if (o == HOSTPOOL_EXIT)
-		snprintf(buf, cap, "exit=%d", exit_code);
-	else
-		snprintf(buf, cap, "%s",
-			 (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o] : "?");
-	return buf;
 }
 
 const char *hostpool_state_name(enum hostpool_state s)

@@ -1,15 +1,5 @@
 /* hostpool: run one job per host on worker threads, at most `forks` at once, with per-host state.
  */
-/*
- * Layer src/lab (liblab.a): many hosts at once: inventory (Ansible INI),
- * sshx (one host over SSH), remotecmd (the commands sent to a host),
- * hostpool (this header: the workers and the host outcomes), hoststream
- * (one host's event stream, verified fetch), jsonspan and hostresults (a
- * host's results checked in place), merge (merged.json, summary.tsv). It
- * uses src/common and src/sweep (the event reader), never a program. A host
- * is not trusted: what it sends is bounded, checked, and sanitised before a
- * terminal or a TSV.
- */
 #ifndef RARPERF_HOSTPOOL_H
 #define RARPERF_HOSTPOOL_H
 
@@ -18,6 +8,7 @@
 #include <stdint.h>
 
 #include "errbuf.h"
+#include "host_outcome.h"
 
 #define HOSTPOOL_FORKS_MAX 1024
 #define HOSTPOOL_STACK_BYTES (256 * 1024) /* worker thread stack */
@@ -32,27 +23,11 @@ enum hostpool_state {
 	HOSTPOOL_FINISHED,
 };
 
-/*
- * A finished host's outcome (ok, connect, hostkey, auth, exec, timeout,
- * exit=N, interrupted, results).
- */
-enum hostpool_outcome {
-	HOSTPOOL_OK,
-	HOSTPOOL_CONNECT,
-	HOSTPOOL_HOSTKEY,
-	HOSTPOOL_AUTH,
-	HOSTPOOL_EXEC,
-	HOSTPOOL_TIMEOUT,
-	HOSTPOOL_EXIT,        /* the remote run exited with a non-zero status */
-	HOSTPOOL_INTERRUPTED, /* stopped by SIGINT or SIGTERM */
-	HOSTPOOL_RESULTS,     /* the run ended, but its results are missing or unusable */
-};
-
 /* A copy of one host's state (what the display and the summary read). */
 struct hostpool_status {
 	enum hostpool_state state;
-	enum hostpool_outcome outcome;            /* valid when state is HOSTPOOL_FINISHED */
-	int exit_code;                            /* HOSTPOOL_EXIT */
+	enum host_outcome outcome;                /* valid when state is HOSTPOOL_FINISHED */
+	int exit_code;                            /* HOST_EXIT */
 	uint32_t done, total;                     /* points */
 	double eta_s;                             /* -1 when unknown */
 	uint64_t started_ns, finished_ns;         /* CLOCK_MONOTONIC; 0 when not yet */
@@ -65,11 +40,13 @@ struct hostpool_status {
 struct hostpool;
 
 /*
- * The job for host index; runs on a worker thread and reports through the
- * hostpool_set_* calls, ending with hostpool_finish (done for it when it
- * returns without). ctx is the one given to hostpool_start.
+ * The job for host index; runs on a worker thread, reports its progress
+ * through the hostpool_set_* calls and returns the host's end in *end: the
+ * pool then finishes the host (the one place a host ends). *end comes
+ * filled with HOST_EXEC and the host's last message, what a job that sets
+ * nothing ends with. ctx is the one given to hostpool_start.
  */
-typedef void (*hostpool_job)(struct hostpool *hp, size_t index, void *ctx);
+typedef void (*hostpool_job)(struct hostpool *hp, size_t index, void *ctx, struct host_end *end);
 
 /* A pool for nhosts hosts, all WAITING. forks is clamped to 1..HOSTPOOL_FORKS_MAX. */
 struct hostpool *hostpool_new(size_t nhosts, unsigned forks, struct errbuf *eb);
@@ -93,8 +70,6 @@ void hostpool_set_progress(struct hostpool *hp, size_t index, uint32_t done, uin
 			   double eta_s);
 void hostpool_set_point(struct hostpool *hp, size_t index, const char *point);
 void hostpool_set_message(struct hostpool *hp, size_t index, const char *message);
-void hostpool_finish(struct hostpool *hp, size_t index, enum hostpool_outcome outcome,
-		     int exit_code, const char *message);
 
 /* A consistent copy of host index's state. */
 void hostpool_get(struct hostpool *hp, size_t index, struct hostpool_status *out);
@@ -102,8 +77,6 @@ void hostpool_get(struct hostpool *hp, size_t index, struct hostpool_status *out
 /* Number of hosts. */
 size_t hostpool_count(const struct hostpool *hp);
 
-/* "ok", "connect", ..., "exit=N" into buf. */
-const char *hostpool_outcome_name(enum hostpool_outcome o, int exit_code, char *buf, size_t cap);
 const char *hostpool_state_name(enum hostpool_state s);
 
 #endif

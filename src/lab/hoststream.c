@@ -188,10 +188,10 @@ static const char *hoststream_last_line(const char *text, char *out, size_t cap)
 
 /*
  * After the run: checks how it ended and whether the done event is there.
- * Returns 0 when the files can be fetched, else finishes the host.
+ * Returns 0 when the files can be fetched, else -1 with *end filled.
  */
-int hoststream_check_end(struct hostpool *hp, size_t index, struct hoststream *st, int exit_status,
-			 const char *stderr_tail)
+int hoststream_check_end(struct hoststream *st, int exit_status, const char *stderr_tail,
+			 struct host_end *end)
 {
 	char line[HOSTPOOL_TEXT_MAX];
 	bool saw_done = false;
@@ -199,75 +199,58 @@ int hoststream_check_end(struct hostpool *hp, size_t index, struct hoststream *s
 	if (!st->failed &&
 	    events_finish(st->reader, hoststream_on_event, st, &saw_done, &st->eb) != 0)
 		st->failed = true;
-	if (st->failed) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, st->eb.msg);
-		return -1;
-	}
+	if (st->failed)
+		return host_end_set(end, HOST_EXEC, "%s", st->eb.msg);
 	if (exit_status != 0) {
 		hoststream_last_line(stderr_tail, line, sizeof(line));
-		hostpool_finish(hp, index, exit_status < 0 ? HOSTPOOL_EXEC : HOSTPOOL_EXIT,
-				exit_status, line[0] ? line : "rarbench killed by a signal");
+		host_end_set(end, exit_status < 0 ? HOST_EXEC : HOST_EXIT, "%s",
+			     line[0] ? line : "rarbench killed by a signal");
+		end->exit_code = exit_status;
 		return -1;
 	}
-	if (!st->saw_done || st->done.status != 0) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0,
-				st->saw_done ? "done event with a failure status"
-					     : "rarbench ended without a done event");
-		return -1;
-	}
-	if (hoststream_files_ok(&st->done, &st->eb) < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_RESULTS, 0, st->eb.msg);
-		return -1;
-	}
+	if (!st->saw_done || st->done.status != 0)
+		return host_end_set(end, HOST_EXEC, "%s",
+				    st->saw_done ? "done event with a failure status"
+						 : "rarbench ended without a done event");
+	if (hoststream_files_ok(&st->done, &st->eb) < 0)
+		return host_end_set(end, HOST_RESULTS, "%s", st->eb.msg);
 	return 0;
 }
 
-void hoststream_fetch_and_finish(struct hostpool *hp, size_t index, const struct hoststream *st,
-				 const char *host_dir, hoststream_fetch_fn fetch, void *c,
-				 bool unlink_bad)
+int hoststream_fetch(const struct hoststream *st, const char *host_dir, hoststream_fetch_fn fetch,
+		     void *c, bool unlink_bad, struct host_end *end)
 {
-	enum hostpool_outcome outcome = HOSTPOOL_EXEC;
 	struct hostresults_counts counts;
-	struct errbuf eb = {{0}};
 	char local[PATH_MAX];
 
-	hostpool_set_state(hp, index, HOSTPOOL_FETCHING);
+	hostpool_set_state(st->hp, st->index, HOSTPOOL_FETCHING);
 	/* the names were checked by hoststream_check_end: never a path, never done.json */
-	if (hoststream_files_ok(&st->done, &eb) < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_RESULTS, 0, eb.msg);
-		return;
-	}
+	if (hoststream_files_ok(&st->done, &end->eb) < 0)
+		return host_end_set(end, HOST_RESULTS, NULL);
 	for (size_t i = 0; i < st->done.nfiles; i++) {
 		const struct events_file *f = &st->done.files[i];
+		enum host_outcome outcome = HOST_EXEC;
 		int rc;
-		if (fileio_fmt(local, sizeof(local), "%s/%s", host_dir, f->name) < 0) {
-			hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "path too long");
-			return;
-		}
-		rc = fetch(c, f, local, &outcome, &eb);
-		if (rc < 0) {
-			hostpool_finish(hp, index, outcome, 0, eb.msg);
-			return;
-		}
+		if (fileio_fmt(local, sizeof(local), "%s/%s", host_dir, f->name) < 0)
+			return host_end_set(end, HOST_EXEC, "path too long");
+		rc = fetch(c, f, local, &outcome, &end->eb);
+		if (rc < 0)
+			return host_end_set(end, outcome, NULL);
 		if (rc == 0 && !hoststream_file_matches(local, f->sha256)) {
-			snprintf(eb.msg, sizeof(eb.msg), "%s: SHA-256 differs from the done event",
-				 f->name);
 			if (unlink_bad)
 				unlink(local);
-			hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
-			return;
+			return host_end_set(end, HOST_EXEC,
+					    "%s: SHA-256 differs from the done event", f->name);
 		}
 	}
 	/* a host is ok only with results the merge can use */
 	if (fileio_fmt(local, sizeof(local), "%s/results.json", host_dir) < 0 ||
-	    hostresults_check(local, &counts, &eb) < 0) {
-		errbuf_prefix(&eb, "results.json");
-		hostpool_finish(hp, index, HOSTPOOL_RESULTS, 0, eb.msg);
-		return;
+	    hostresults_check(local, &counts, &end->eb) < 0) {
+		errbuf_prefix(&end->eb, "results.json");
+		return host_end_set(end, HOST_RESULTS, NULL);
 	}
-	if (hoststream_write_done(host_dir, st, &eb) < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
-		return;
-	}
-	hostpool_finish(hp, index, HOSTPOOL_OK, 0, "");
+	if (hoststream_write_done(host_dir, st, &end->eb) < 0)
+		return host_end_set(end, HOST_EXEC, NULL);
+	host_end_set(end, HOST_OK, "%s", "");
+	return 0;
 }

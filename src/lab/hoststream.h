@@ -19,8 +19,9 @@
  * The life cycle, whatever carries the stream (a local child or SSH):
  * zero a struct hoststream with hp, index and a new events_reader; feed it
  * the child's stdout with hoststream_on_output; when the child ended, call
- * hoststream_check_end, and when that returns 0, hoststream_fetch_and_finish.
- * Every failure path finishes the host in the pool; the caller frees reader.
+ * hoststream_check_end, and when that returns 0, hoststream_fetch. Each
+ * returns the host's end in a struct host_end, which the job hands back to
+ * the pool (hostpool.h); the caller frees reader.
  */
 
 /* The events of one host's stream, forwarded to the pool. */
@@ -64,12 +65,11 @@ int hoststream_on_output(void *c, const char *data, size_t len);
  * After the run: flushes the event reader and checks how rarbench ended
  * (exit_status: its exit code, -1 when killed; stderr_tail: its stderr, of
  * which the last line names a failure) and that the done event succeeded
- * with the files hoststream_files_ok accepts (else HOSTPOOL_RESULTS).
- * Returns 0 when the files can be fetched, else finishes the host and
- * returns -1.
+ * with the files hoststream_files_ok accepts (else HOST_RESULTS).
+ * Returns 0 when the files can be fetched, else -1 with *end filled.
  */
-int hoststream_check_end(struct hostpool *hp, size_t index, struct hoststream *st, int exit_status,
-			 const char *stderr_tail);
+int hoststream_check_end(struct hoststream *st, int exit_status, const char *stderr_tail,
+			 struct host_end *end);
 
 /*
  * Brings file f of the done event to dst (its path under the host's
@@ -77,19 +77,17 @@ int hoststream_check_end(struct hostpool *hp, size_t index, struct hoststream *s
  * already there with f's SHA-256, or -1 with eb filled and *outcome set.
  */
 typedef int (*hoststream_fetch_fn)(void *c, const struct events_file *f, const char *dst,
-				   enum hostpool_outcome *outcome, struct errbuf *eb);
+				   enum host_outcome *outcome, struct errbuf *eb);
 
 /*
  * The end both carriers share: fetches each file of st's done event into
  * host_dir with fetch(c, ...), verifies its SHA-256 against the done event
  * (a mismatch fails the host; with unlink_bad the bad file is removed),
- * checks results.json with hostresults_check (HOSTPOOL_RESULTS when it is
- * not usable), then writes host_dir/done.json and finishes the host OK.
- * Finishes the host (with the fetch's outcome, or HOSTPOOL_EXEC) on the
- * first failure.
+ * checks results.json with hostresults_check (HOST_RESULTS when it is not
+ * usable), then writes host_dir/done.json. Returns 0 with *end HOST_OK, or
+ * -1 with *end the first failure (the fetch's outcome, or HOST_EXEC).
  */
-void hoststream_fetch_and_finish(struct hostpool *hp, size_t index, const struct hoststream *st,
-				 const char *host_dir, hoststream_fetch_fn fetch, void *c,
-				 bool unlink_bad);
+int hoststream_fetch(const struct hoststream *st, const char *host_dir, hoststream_fetch_fn fetch,
+		     void *c, bool unlink_bad, struct host_end *end);
 
 #endif

@@ -12,6 +12,7 @@
 #define LINE_MAX_BYTES 4096
 
 #include "fileio.h"
+#include "growbuf.h"
 #include "inventory_impl.h"
 
 static char *xstrndup(const char *s, size_t n)
@@ -25,23 +26,10 @@ static char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, ncap * elem);
-	if (p == NULL)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
+/* A variable takes at least a byte of the file: the file's cap bounds their number. */
+#define VARS_MAX ((size_t)INVENTORY_FILE_MAX_BYTES)
+/* A member list holds distinct hosts or groups (fewer groups than hosts may exist). */
+#define MEMBERS_MAX ((size_t)INVENTORY_HOSTS_MAX)
 
 static void vars_free(struct vars *vs)
 {
@@ -69,7 +57,7 @@ static int vars_set(struct vars *vs, const char *key, size_t klen, const char *v
 			return 0;
 		}
 	}
-	if (grow((void **)&vs->v, &vs->cap, vs->n + 1, sizeof(*vs->v)) < 0)
+	if (growarray(&vs->v, &vs->cap, vs->n + 1, sizeof(*vs->v), VARS_MAX, NULL) < 0)
 		return -1;
 	k = xstrndup(key, klen);
 	v = xstrndup(value, vlen);
@@ -178,7 +166,8 @@ static long get_group(struct inventory *inv, const char *name, size_t len, unsig
 	if (inv->ngroups >= INVENTORY_GROUPS_MAX)
 		return errbuf_set(eb, "%s:%u: more than %d groups", inv->file, line,
 				  INVENTORY_GROUPS_MAX);
-	if (grow((void **)&inv->groups, &inv->groups_cap, inv->ngroups + 1, sizeof(*inv->groups)))
+	if (growarray(&inv->groups, &inv->groups_cap, inv->ngroups + 1, sizeof(*inv->groups),
+		      INVENTORY_GROUPS_MAX, eb) < 0)
 		return errbuf_set(eb, "out of memory");
 	gr = &inv->groups[inv->ngroups];
 	memset(gr, 0, sizeof(*gr));
@@ -193,7 +182,7 @@ static int add_index(size_t **arr, size_t *n, size_t *cap, size_t v)
 	for (size_t i = 0; i < *n; i++)
 		if ((*arr)[i] == v)
 			return 0;
-	if (grow((void **)arr, cap, *n + 1, sizeof(**arr)) < 0)
+	if (growarray(arr, cap, *n + 1, sizeof(**arr), MEMBERS_MAX, NULL) < 0)
 		return -1;
 	(*arr)[(*n)++] = v;
 	return 0;
@@ -216,14 +205,12 @@ static long add_host(struct inventory *inv, size_t g, const char *name, size_t l
 		if (inv->nhosts >= INVENTORY_HOSTS_MAX)
 			return errbuf_set(eb, "%s:%u: more than %d hosts", inv->file, line,
 					  INVENTORY_HOSTS_MAX);
-		if (grow((void **)&inv->hosts, &inv->hosts_cap, inv->nhosts + 1,
-			 sizeof(*inv->hosts)) < 0)
+		/* recs grows in step with hosts, one record per host */
+		if (growarray(&inv->hosts, &inv->hosts_cap, inv->nhosts + 1, sizeof(*inv->hosts),
+			      INVENTORY_HOSTS_MAX, eb) < 0 ||
+		    growarray(&inv->recs, &inv->recs_cap, inv->nhosts + 1, sizeof(*inv->recs),
+			      INVENTORY_HOSTS_MAX, eb) < 0)
 			return errbuf_set(eb, "out of memory");
-		/* recs grows in step with hosts: realloc it to the same capacity */
-		void *p = realloc(inv->recs, inv->hosts_cap * sizeof(*inv->recs));
-		if (p == NULL)
-			return errbuf_set(eb, "out of memory");
-		inv->recs = p;
 		memset(&inv->hosts[inv->nhosts], 0, sizeof(*inv->hosts));
 		memset(&inv->recs[inv->nhosts], 0, sizeof(*inv->recs));
 		inv->hosts[inv->nhosts].name = xstrndup(name, len);
@@ -292,8 +279,9 @@ static int host_line_vars(struct expand *x, size_t h);
 /* Expands one [a:b] or [a:b:step] range in pat (recursively for later ranges). */
 static int expand_host(struct expand *x, const char *pat, size_t len)
 {
-	const char *lb = memchr(pat, '[', len), *rb, *c1, *c2;
+	const char *lb = memchr(pat, '[', len);
 	char buf[LINE_MAX_BYTES];
+	struct inventory_range r;
 	long h;
 
 	if (lb == NULL) {
@@ -305,79 +293,20 @@ static int expand_host(struct expand *x, const char *pat, size_t len)
 			return -1;
 		return host_line_vars(x, (size_t)h);
 	}
-	rb = memchr(lb, ']', len - (size_t)(lb - pat));
-	c1 = memchr(lb, ':', rb ? (size_t)(rb - lb) : 0);
-	if (rb == NULL || c1 == NULL)
-		return errbuf_set(x->eb, "%s:%u: bad host range in '%.*s' (want name[a:b])",
-				  x->inv->file, x->line, (int)len, pat);
-	c2 = memchr(c1 + 1, ':', (size_t)(rb - c1 - 1));
-	const char *a = lb + 1, *b = c1 + 1;
-	size_t alen = (size_t)(c1 - a), blen = (size_t)((c2 ? c2 : rb) - b);
-	long step = 1;
-	if (c2 != NULL) {
-		char *e;
-		char sbuf[16];
-		size_t sl = (size_t)(rb - c2 - 1);
-		if (sl == 0 || sl >= sizeof(sbuf))
-			return errbuf_set(x->eb, "%s:%u: bad range step", x->inv->file, x->line);
-		memcpy(sbuf, c2 + 1, sl);
-		sbuf[sl] = '\0';
-		errno = 0;
-		step = strtol(sbuf, &e, 10);
-		if (errno != 0 || *e != '\0' || !isdigit((unsigned char)sbuf[0]) || step < 1 ||
-		    step > 100000)
-			return errbuf_set(x->eb, "%s:%u: bad range step '%s'", x->inv->file,
-					  x->line, sbuf);
-	}
-	size_t pre = (size_t)(lb - pat), post = len - (size_t)(rb + 1 - pat);
-	bool alpha =
-	    alen == 1 && blen == 1 && isalpha((unsigned char)*a) && isalpha((unsigned char)*b);
-	long from, to;
-	int width = 0;
-	if (alpha) {
-		from = (unsigned char)*a;
-		to = (unsigned char)*b;
-	} else {
-		char nb[24];
-		char *e;
-		if (alen == 0 || blen == 0 || alen >= sizeof(nb) || blen >= sizeof(nb))
-			return errbuf_set(x->eb, "%s:%u: bad host range in '%.*s'", x->inv->file,
-					  x->line, (int)len, pat);
-		memcpy(nb, a, alen);
-		nb[alen] = '\0';
-		errno = 0;
-		from = strtol(nb, &e, 10);
-		if (errno != 0 || *e != '\0' || !isdigit((unsigned char)nb[0]))
-			return errbuf_set(x->eb, "%s:%u: bad range start '%s'%s", x->inv->file,
-					  x->line, nb, errno == ERANGE ? " (too large)" : "");
-		if (alen > 1 && nb[0] == '0')
-			width = (int)alen;
-		memcpy(nb, b, blen);
-		nb[blen] = '\0';
-		errno = 0;
-		to = strtol(nb, &e, 10);
-		if (errno != 0 || *e != '\0' || !isdigit((unsigned char)nb[0]))
-			return errbuf_set(x->eb, "%s:%u: bad range end '%s'%s", x->inv->file,
-					  x->line, nb, errno == ERANGE ? " (too large)" : "");
-	}
-	/* both are >= 0: to - from cannot overflow; the count is bounded before any loop */
-	if (from > to)
-		return errbuf_set(x->eb, "%s:%u: bad host range %ld..%ld", x->inv->file, x->line,
-				  from, to);
-	if ((to - from) / step >= INVENTORY_RANGE_MAX)
-		return errbuf_set(x->eb, "%s:%u: host range expands to more than %d hosts",
-				  x->inv->file, x->line, INVENTORY_RANGE_MAX);
-	long count = (to - from) / step + 1;
+	if (inventory_range_parse(pat, len, lb, x->inv->file, x->line, &r, x->eb) < 0)
+		return -1;
+	size_t pre = (size_t)(lb - pat), post = len - (size_t)(r.rb + 1 - pat);
+	long count = (r.to - r.from) / r.step + 1;
 	for (long k = 0; k < count; k++) {
 		/* from + k * step <= to: no overflow, whatever the bounds */
-		long i = from + k * step;
+		long i = r.from + k * r.step;
 		int n;
-		if (alpha)
+		if (r.alpha)
 			n = snprintf(buf, sizeof(buf), "%.*s%c%.*s", (int)pre, pat, (char)i,
-				     (int)post, rb + 1);
+				     (int)post, r.rb + 1);
 		else
-			n = snprintf(buf, sizeof(buf), "%.*s%0*ld%.*s", (int)pre, pat, width, i,
-				     (int)post, rb + 1);
+			n = snprintf(buf, sizeof(buf), "%.*s%0*ld%.*s", (int)pre, pat, r.width, i,
+				     (int)post, r.rb + 1);
 		if (n < 0 || (size_t)n >= sizeof(buf))
 			return errbuf_set(x->eb, "%s:%u: host name too long", x->inv->file,
 					  x->line);

@@ -37,10 +37,26 @@ struct inventory {
 	const char *file;
 	struct group *groups;
 	size_t ngroups, groups_cap;
-	struct hrec *recs;
+	struct hrec *recs; /* per host, beside hosts */
 	struct inventory_host *hosts;
-	size_t nhosts, hosts_cap;
+	size_t nhosts, hosts_cap, recs_cap;
 };
+
+/* One [a:b] or [a:b:step] range of a host pattern (Ansible's ranges). */
+struct inventory_range {
+	const char *rb; /* its ']' */
+	long from, to, step;
+	int width;  /* a numeric range's zero-padded width; 0: none */
+	bool alpha; /* a letter range ([a:f]) */
+};
+
+/*
+ * Parses the range that opens at lb in pat (len bytes) into r: its bounds,
+ * step and padding, at most INVENTORY_RANGE_MAX values. Returns 0, or -1
+ * with eb naming file:line.
+ */
+int inventory_range_parse(const char *pat, size_t len, const char *lb, const char *file,
+			  unsigned line, struct inventory_range *r, struct errbuf *eb);
 
 /* True when host h is in group g directly or through its children ("all" holds every host). */
 bool inventory_in_group(const struct inventory *inv, size_t g, size_t h, int depth);

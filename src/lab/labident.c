@@ -1,7 +1,9 @@
 /* labident: a host's identity from its probe's output; the lab's hosts compared and grouped. */
 #include "labident.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +106,18 @@ static const char *str_of(const cJSON *o, const char *name)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* Formats a value a host sent into buf: a longer one is cut (labident.h), never an error. */
+static void value_fmt(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void value_fmt(char *buf, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, cap, fmt, ap);
+	va_end(ap);
+}
+
 /* The tools of facts.json: tool.<name>.version, .sha256, .source, .configure (or .present). */
 static int add_tools(struct labident *id, const cJSON *tools, struct errbuf *eb)
 {
@@ -113,17 +127,20 @@ static int add_tools(struct labident *id, const cJSON *tools, struct errbuf *eb)
 
 	cJSON_ArrayForEach(t, tools)
 	{
+		/* At most 32 bytes: every key below fits KEY_MAX. */
 		if (t->string == NULL || strlen(t->string) > 32)
 			continue;
 		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present"))) {
-			(void)fileio_fmt(key, sizeof(key), "tool.%s.present", t->string);
+			if (fileio_fmt(key, sizeof(key), "tool.%s.present", t->string) < 0)
+				return errbuf_set(eb, "tool.%s: key too long", t->string);
 			if (add(id, key, "no", eb) < 0)
 				return -1;
 			continue;
 		}
 		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 			const char *v = str_of(t, fields[i]);
-			(void)fileio_fmt(key, sizeof(key), "tool.%s.%s", t->string, fields[i]);
+			if (fileio_fmt(key, sizeof(key), "tool.%s.%s", t->string, fields[i]) < 0)
+				return errbuf_set(eb, "tool.%s: key too long", t->string);
 			if (add(id, key, v ? v : MISSING, eb) < 0)
 				return -1;
 		}
@@ -150,15 +167,14 @@ static int add_facts(struct labident *id, const char *text, size_t len, struct e
 	}
 	rp = cJSON_GetObjectItemCaseSensitive(root, "rarperf");
 	uid = cJSON_GetObjectItemCaseSensitive(root, "bench_uid");
-	(void)fileio_fmt(buf, sizeof(buf), "%s %s",
-			 str_of(rp, "version") ? str_of(rp, "version") : "?",
-			 str_of(rp, "commit") ? str_of(rp, "commit") : "?");
+	value_fmt(buf, sizeof(buf), "%s %s", str_of(rp, "version") ? str_of(rp, "version") : "?",
+		  str_of(rp, "commit") ? str_of(rp, "commit") : "?");
 	rc = add(id, "rarperf", buf, eb);
 	if (rc == 0)
 		rc = add(id, "bench_user",
 			 str_of(root, "bench_user") ? str_of(root, "bench_user") : MISSING, eb);
 	if (rc == 0 && cJSON_IsNumber(uid)) {
-		(void)fileio_fmt(buf, sizeof(buf), "%.0f", uid->valuedouble);
+		value_fmt(buf, sizeof(buf), "%.0f", uid->valuedouble);
 		rc = add(id, "bench_uid", buf, eb);
 	}
 	if (rc == 0)
@@ -188,8 +204,7 @@ static int add_live(struct labident *id, const char *p, const char *end, struct 
 			continue;
 		if (strcmp(line, "mem_kb") == 0) {
 			char gib[32];
-			(void)fileio_fmt(gib, sizeof(gib), "%.1f",
-					 strtod(eq + 1, NULL) / 1048576.0);
+			value_fmt(gib, sizeof(gib), "%.1f", strtod(eq + 1, NULL) / 1048576.0);
 			if (add(id, "memory_gib", gib, eb) < 0)
 				return -1;
 		} else if (add(id, line, eq + 1, eb) < 0) {

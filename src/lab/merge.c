@@ -18,14 +18,17 @@
 /* Marks host h as not merged, with why (from eb) as its message. */
 static void host_failed(struct merge_host *h, const struct errbuf *eb)
 {
-	char msg[HOSTPOOL_TEXT_MAX];
+	struct errbuf why = *eb;
+	size_t len;
 
 	h->failed = true;
 	h->results = 0;
-	(void)fileio_fmt(msg, sizeof(msg), "not merged: %s", eb->msg);
+	errbuf_prefix(&why, "not merged");
 	h->status.state = HOSTPOOL_FINISHED;
-	h->status.outcome = HOSTPOOL_RESULTS;
-	sanitize_str(h->status.message, sizeof(h->status.message), msg);
+	h->status.outcome = HOST_RESULTS;
+	/* the message holds HOSTPOOL_TEXT_MAX bytes: the reason is cut there, then sanitised */
+	len = strnlen(why.msg, sizeof(h->status.message) - 1);
+	sanitize_escape(h->status.message, sizeof(h->status.message), why.msg, len, SANITIZE_TEXT);
 }
 
 /* The "rarlab" part of the merged meta, compact. NULL when out of memory. */
@@ -74,6 +77,45 @@ static int write_hosts_part(FILE *f, const char *out_dir, const struct merge_hos
 	return 0;
 }
 
+/*
+ * Writes host h's results to f when its record is complete (else an ok host
+ * is marked failed). Returns 1 when merged (h->results, h->rejected set), 0
+ * when not, -1 with eb filled on a write error (merged.json is not written).
+ */
+static int merge_host(FILE *f, const char *out_dir, struct merge_host *h, bool *first,
+		      struct errbuf *eb)
+{
+	struct hostresults_counts counts = {0, 0};
+	struct errbuf heb = {{0}};
+	char dir[PATH_MAX], results[PATH_MAX];
+
+	h->results = 0;
+	h->rejected = 0;
+	h->failed = false;
+	if (fileio_fmt(dir, sizeof(dir), "%s/%s", out_dir, h->name) < 0 ||
+	    fileio_fmt(results, sizeof(results), "%s/results.json", dir) < 0 ||
+	    !hoststream_host_complete(dir, NULL, NULL)) {
+		/* an ok host always has a complete record: never report one without */
+		if (h->status.state == HOSTPOOL_FINISHED && h->status.outcome == HOST_OK) {
+			errbuf_set(&heb, "its files or results.json are not complete");
+			host_failed(h, &heb);
+		}
+		return 0;
+	}
+	/* hoststream_host_complete checked the file: a failure here is a write error,
+	 * or the file changed under us */
+	if (hostresults_write(f, results, h->name, first, &counts, &heb) < 0)
+		return errbuf_set(eb, "%s: %s", results, heb.msg);
+	h->results = counts.results;
+	h->rejected = counts.rejected;
+	if (counts.rejected > 0) {
+		errbuf_set(&heb, "%zu results rejected", counts.rejected);
+		host_failed(h, &heb);
+		h->results = counts.results;
+	}
+	return 1;
+}
+
 long merge_results(const char *out_dir, const char *run_id, const char *lab_json,
 		   struct merge_host *hosts, size_t n, struct errbuf *eb)
 {
@@ -101,39 +143,13 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 	total = 0;
 	/* one host at a time: its file is checked whole, then its results are written */
 	for (size_t i = 0; i < n; i++) {
-		struct hostresults_counts counts = {0, 0};
-		struct errbuf heb = {{0}};
-		char dir[PATH_MAX], results[PATH_MAX];
-		hosts[i].results = 0;
-		hosts[i].rejected = 0;
-		hosts[i].failed = false;
-		if (fileio_fmt(dir, sizeof(dir), "%s/%s", out_dir, hosts[i].name) < 0 ||
-		    fileio_fmt(results, sizeof(results), "%s/results.json", dir) < 0 ||
-		    !hoststream_host_complete(dir, NULL, NULL)) {
-			/* an ok host always has a complete record: never report one without */
-			if (hosts[i].status.state == HOSTPOOL_FINISHED &&
-			    hosts[i].status.outcome == HOSTPOOL_OK) {
-				errbuf_set(&heb, "its files or results.json are not complete");
-				host_failed(&hosts[i], &heb);
-			}
-			continue;
-		}
-		/* hoststream_host_complete checked the file: a failure here is a write error,
-		 * or the file changed under us, and merged.json is not written */
-		if (hostresults_write(f, results, hosts[i].name, &first, &counts, &heb) < 0) {
-			errbuf_set(eb, "%s: %s", results, heb.msg);
+		int rc = merge_host(f, out_dir, &hosts[i], &first, eb);
+		if (rc < 0) {
 			total = -1;
 			goto out;
 		}
-		hosts[i].results = counts.results;
-		hosts[i].rejected = counts.rejected;
-		if (counts.rejected > 0) {
-			errbuf_set(&heb, "%zu results rejected", counts.rejected);
-			host_failed(&hosts[i], &heb);
-			hosts[i].results = counts.results;
-		}
-		merged[i] = true;
-		total += (long)counts.results;
+		merged[i] = rc > 0;
+		total += (long)hosts[i].results;
 	}
 	fputs("\n]", f);
 	/* The hosts' calibration workloads (rarbench's "reference"), with their host, when any
@@ -198,7 +214,7 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 		if (hosts[i].group > 0)
 			snprintf(group, sizeof(group), "g%u", hosts[i].group);
 		if (s->state == HOSTPOOL_FINISHED)
-			hostpool_outcome_name(s->outcome, s->exit_code, outcome, sizeof(outcome));
+			host_outcome_name(s->outcome, s->exit_code, outcome, sizeof(outcome));
 		else
 			snprintf(outcome, sizeof(outcome), "interrupted");
 		/* hostpool stored the message sanitised; again here, for any other caller */

@@ -36,7 +36,7 @@ struct merge_host {
  * lab's comparison, labident_cmp_json; NULL: no "lab"). Sets hosts[i].results and
  * .rejected. A host whose file cannot be merged, or of which some results
  * were rejected, gets failed set, and its status turned into
- * HOSTPOOL_RESULTS with the reason as message; the other hosts are merged
+ * HOST_RESULTS with the reason as message; the other hosts are merged
  * all the same. Returns the number of results merged, or -1 when
  * merged.json cannot be written.
  */

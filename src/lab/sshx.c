@@ -27,16 +27,16 @@ bool sshx_cancelled(const struct sshx *s)
 }
 
 /* A libssh failure: "timeout" when libssh says so, else lost connection or the given kind. */
-static enum sshx_fail classify(const struct sshx *s, enum sshx_fail otherwise)
+static enum host_outcome classify(const struct sshx *s, enum host_outcome otherwise)
 {
 	const char *msg = ssh_get_error(s->session);
 
-	if (s->lost != SSHX_FAIL_NONE)
+	if (s->lost != HOST_OK)
 		return s->lost;
 	if (msg != NULL && (strstr(msg, "imeout") != NULL || strstr(msg, "timed out") != NULL))
-		return SSHX_FAIL_TIMEOUT;
+		return HOST_TIMEOUT;
 	if (!ssh_is_connected(s->session))
-		return SSHX_FAIL_CONNECT;
+		return HOST_CONNECT;
 	return otherwise;
 }
 
@@ -59,12 +59,12 @@ void sshx_free(struct sshx *s)
 	free(s);
 }
 
-static int verify_host_key(struct sshx *s, enum sshx_fail *fail, struct errbuf *eb)
+static int verify_host_key(struct sshx *s, enum host_outcome *fail, struct errbuf *eb)
 {
 	enum ssh_known_hosts_e st;
 	int rc = -1;
 
-	*fail = SSHX_FAIL_HOSTKEY;
+	*fail = HOST_HOSTKEY;
 	pthread_mutex_lock(&known_hosts_lock);
 	st = ssh_session_is_known_server(s->session);
 	switch (st) {
@@ -104,12 +104,12 @@ static int verify_host_key(struct sshx *s, enum sshx_fail *fail, struct errbuf *
 	return rc;
 }
 
-static int authenticate(struct sshx *s, enum sshx_fail *fail, struct errbuf *eb)
+static int authenticate(struct sshx *s, enum host_outcome *fail, struct errbuf *eb)
 {
 	ssh_key key = NULL;
 	int rc;
 
-	*fail = SSHX_FAIL_AUTH;
+	*fail = HOST_AUTH;
 	if (s->opts.identity != NULL) {
 		/* no passphrase and no auth callback: an encrypted key fails, never prompts */
 		if (ssh_pki_import_privkey_file(s->opts.identity, NULL, NULL, NULL, &key) != SSH_OK)
@@ -124,20 +124,20 @@ static int authenticate(struct sshx *s, enum sshx_fail *fail, struct errbuf *eb)
 	if (rc == SSH_AUTH_SUCCESS)
 		return 0;
 	if (rc == SSH_AUTH_ERROR)
-		*fail = classify(s, SSHX_FAIL_AUTH);
+		*fail = classify(s, HOST_AUTH);
 	return errbuf_set(eb, "%s: public key refused%s%s", s->opts.host,
 			  rc == SSH_AUTH_ERROR ? ": " : "",
 			  rc == SSH_AUTH_ERROR ? ssh_get_error(s->session) : "");
 }
 
-struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, struct errbuf *eb)
+struct sshx *sshx_connect(const struct sshx_opts *opts, enum host_outcome *fail, struct errbuf *eb)
 {
 	struct sshx *s = calloc(1, sizeof(*s));
 	long timeout_s, timeout_us;
 
 	int port = opts->port > 0 ? opts->port : 22, no = 0, yes = 1;
 
-	*fail = SSHX_FAIL_CONNECT;
+	*fail = HOST_CONNECT;
 	if (s == NULL) {
 		errbuf_set(eb, "out of memory");
 		return NULL;
@@ -165,7 +165,7 @@ struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, st
 		goto fail;
 	}
 	if (ssh_connect(s->session) != SSH_OK) {
-		*fail = classify(s, SSHX_FAIL_CONNECT);
+		*fail = classify(s, HOST_CONNECT);
 		errbuf_set(eb, "%s:%d: %s", opts->host, port, ssh_get_error(s->session));
 		goto fail;
 	}
@@ -180,25 +180,20 @@ struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, st
 	}
 	if (verify_host_key(s, fail, eb) < 0 || authenticate(s, fail, eb) < 0)
 		goto fail;
-	*fail = SSHX_FAIL_NONE;
+	*fail = HOST_OK;
 	return s;
 fail:
 	sshx_free(s);
 	return NULL;
 }
 
-enum sshx_fail sshx_fail_kind(const struct sshx *s, enum sshx_fail otherwise)
+enum host_outcome sshx_fail_kind(const struct sshx *s, enum host_outcome otherwise)
 {
-	if (s->lost != SSHX_FAIL_NONE)
+	if (s->lost != HOST_OK)
 		return s->lost;
 	if (!ssh_is_connected(s->session))
-		return SSHX_FAIL_CONNECT;
+		return HOST_CONNECT;
 	return otherwise;
-}
-
-bool sshx_connected(const struct sshx *s)
-{
-	return ssh_is_connected(s->session) != 0;
 }
 
 const char *sshx_stderr_tail(const struct sshx *s)
@@ -362,15 +357,16 @@ static enum exit_wait wait_exit_status(struct sshx *s, ssh_channel ch, int *stat
 	return w;
 }
 
+/* ~95 lines: one channel's life cycle behind one cleanup label (STYLE 5); its waits are helpers. */
 int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_output_cb out,
-	      void *ctx, int *exit_status, enum sshx_fail *fail, struct errbuf *eb)
+	      void *ctx, int *exit_status, enum host_outcome *fail, struct errbuf *eb)
 {
 	ssh_channel ch = NULL;
 	char *buf = NULL;
 	long last = clock_now_ms();
 	int rc = -1, n;
 
-	*fail = SSHX_FAIL_EXEC;
+	*fail = HOST_EXEC;
 	*exit_status = -1;
 	s->stderr_len = 0;
 	s->stderr_tail[0] = '\0';
@@ -382,7 +378,7 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 	}
 	if (ssh_channel_open_session(ch) != SSH_OK ||
 	    ssh_channel_request_exec(ch, command) != SSH_OK) {
-		*fail = classify(s, SSHX_FAIL_EXEC);
+		*fail = classify(s, HOST_EXEC);
 		errbuf_set(eb, "cannot start the command: %s", ssh_get_error(s->session));
 		goto out;
 	}
@@ -390,7 +386,7 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 	for (;;) {
 		if (sshx_cancelled(s)) {
 			stop_command(s, ch, stop_cmd, buf, SSHX_EXEC_READ_BYTES);
-			*fail = SSHX_FAIL_CANCELLED;
+			*fail = HOST_INTERRUPTED;
 			errbuf_set(eb, "interrupted");
 			goto out;
 		}
@@ -418,7 +414,7 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 		if (s->opts.idle_timeout_ms > 0 &&
 		    clock_now_ms() - last > s->opts.idle_timeout_ms) {
 			stop_command(s, ch, stop_cmd, buf, SSHX_EXEC_READ_BYTES);
-			*fail = SSHX_FAIL_TIMEOUT;
+			*fail = HOST_TIMEOUT;
 			errbuf_set(eb, "no output for %ld s", s->opts.idle_timeout_ms / 1000);
 			goto out;
 		}
@@ -429,27 +425,27 @@ int sshx_exec(struct sshx *s, const char *command, const char *stop_cmd, sshx_ou
 	 */
 	switch (wait_exit_status(s, ch, exit_status)) {
 	case EXIT_STATUS_KNOWN:
-		*fail = SSHX_FAIL_NONE;
+		*fail = HOST_OK;
 		rc = 0;
 		goto out;
 	case EXIT_STATUS_LOST:
 		goto lost;
 	case EXIT_STATUS_CANCELLED:
 		stop_command(s, ch, stop_cmd, buf, SSHX_EXEC_READ_BYTES);
-		*fail = SSHX_FAIL_CANCELLED;
+		*fail = HOST_INTERRUPTED;
 		errbuf_set(eb, "interrupted");
 		goto out;
 	case EXIT_STATUS_TIMEOUT:
 		stop_command(s, ch, stop_cmd, buf, SSHX_EXEC_READ_BYTES);
-		*fail = SSHX_FAIL_TIMEOUT;
+		*fail = HOST_TIMEOUT;
 		errbuf_set(eb, "closed its output but did not exit within %ld s: stopped",
 			   s->opts.idle_timeout_ms / 1000);
 		goto out;
 	}
 lost:
-	*fail = classify(s, SSHX_FAIL_CONNECT);
-	if (*fail == SSHX_FAIL_EXEC)
-		*fail = SSHX_FAIL_CONNECT;
+	*fail = classify(s, HOST_CONNECT);
+	if (*fail == HOST_EXEC)
+		*fail = HOST_CONNECT;
 	errbuf_set(eb, "connection lost: %s", ssh_get_error(s->session));
 out:
 	if (ch != NULL) {

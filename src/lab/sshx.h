@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "errbuf.h"
+#include "host_outcome.h" /* why a call failed: a host outcome (HOST_OK: it did not) */
 
 #define SSHX_POLL_MS 100 /* how often a watchdog or a stopping command checks cancel/timeout */
 /* How long a running command's loop waits for output before it checks cancel and its idle
@@ -15,17 +16,6 @@
 #define SSHX_EXEC_WAIT_MS 500
 #define SSHX_STDERR_TAIL_BYTES 2048          /* the last bytes of a command's stderr kept */
 #define SSHX_DOWNLOAD_MAX_BYTES (256L << 20) /* a larger remote file is an error */
-
-/* Why a call failed: the host outcome it maps to. */
-enum sshx_fail {
-	SSHX_FAIL_NONE,
-	SSHX_FAIL_CONNECT,   /* TCP, key exchange, lost connection */
-	SSHX_FAIL_HOSTKEY,   /* unknown (without accept_new), changed or unreadable host key */
-	SSHX_FAIL_AUTH,      /* no key accepted */
-	SSHX_FAIL_EXEC,      /* channel, SFTP or the output consumer failed */
-	SSHX_FAIL_TIMEOUT,   /* connect or command timeout */
-	SSHX_FAIL_CANCELLED, /* *cancel became non-zero */
-};
 
 struct sshx_opts {
 	const char *host;         /* address or name */
@@ -49,7 +39,7 @@ struct sshx;
  * verified. opts is copied (its strings must outlive the handle). Returns a
  * handle, or NULL with *fail and eb filled.
  */
-struct sshx *sshx_connect(const struct sshx_opts *opts, enum sshx_fail *fail, struct errbuf *eb);
+struct sshx *sshx_connect(const struct sshx_opts *opts, enum host_outcome *fail, struct errbuf *eb);
 
 /* Sets the idle timeout of the next sshx_exec calls (opts->idle_timeout_ms). */
 void sshx_set_idle_timeout(struct sshx *s, long idle_timeout_ms);
@@ -87,24 +77,21 @@ typedef int (*sshx_output_cb)(void *ctx, const char *data, size_t len);
  * sessions) stop_command, when not NULL, run in a second channel; then the
  * channel is closed. Once the command closed its output, its exit status is
  * awaited at most idle_timeout_ms (and cancel is honoured), then it is
- * stopped the same way (SSHX_FAIL_TIMEOUT). Returns 0 when the command
+ * stopped the same way (HOST_TIMEOUT). Returns 0 when the command
  * exited, with its status in *exit_status (-1 when killed by a signal), or
  * -1 with *fail and eb filled.
  */
 int sshx_exec(struct sshx *s, const char *command, const char *stop_command, sshx_output_cb out,
-	      void *ctx, int *exit_status, enum sshx_fail *fail, struct errbuf *eb);
+	      void *ctx, int *exit_status, enum host_outcome *fail, struct errbuf *eb);
 
 /* The kept tail of the last command's stderr (NUL-terminated, possibly empty). */
 const char *sshx_stderr_tail(const struct sshx *s);
 
 /*
- * Why the last failed call failed: SSHX_FAIL_TIMEOUT or SSHX_FAIL_CANCELLED
- * when a watchdog cut the connection, SSHX_FAIL_CONNECT when it is gone,
+ * Why the last failed call failed: HOST_TIMEOUT or HOST_INTERRUPTED
+ * when a watchdog cut the connection, HOST_CONNECT when it is gone,
  * else otherwise.
  */
-enum sshx_fail sshx_fail_kind(const struct sshx *s, enum sshx_fail otherwise);
-
-/* False once the connection is gone (to tell a lost host from a failed SFTP call). */
-bool sshx_connected(const struct sshx *s);
+enum host_outcome sshx_fail_kind(const struct sshx *s, enum host_outcome otherwise);
 
 #endif

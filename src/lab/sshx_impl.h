@@ -29,8 +29,8 @@ struct sshx {
 	struct sshx_opts opts;
 	ssh_session session;
 	sftp_session sftp;
-	int fd;              /* the session's socket, for the watchdog */
-	enum sshx_fail lost; /* set once a watchdog cut the connection */
+	int fd;                 /* the session's socket, for the watchdog */
+	enum host_outcome lost; /* set once a watchdog cut the connection */
 	char stderr_tail[SSHX_STDERR_TAIL_BYTES + 1];
 	size_t stderr_len;
 };

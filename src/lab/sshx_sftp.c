@@ -31,7 +31,7 @@ struct guard {
 	pthread_cond_t cond;
 	long last_ms;
 	bool done, running;
-	enum sshx_fail fired; /* SSHX_FAIL_NONE, _TIMEOUT or _CANCELLED */
+	enum host_outcome fired; /* HOST_OK, HOST_TIMEOUT or HOST_INTERRUPTED */
 };
 
 static void *guard_main(void *arg)
@@ -52,7 +52,7 @@ static void *guard_main(void *arg)
 			break;
 		if (sshx_cancelled(g->s) ||
 		    clock_now_ms() - g->last_ms > g->s->opts.connect_timeout_ms) {
-			g->fired = sshx_cancelled(g->s) ? SSHX_FAIL_CANCELLED : SSHX_FAIL_TIMEOUT;
+			g->fired = sshx_cancelled(g->s) ? HOST_INTERRUPTED : HOST_TIMEOUT;
 			/* the blocked libssh read in the other thread sees the end of the stream */
 			shutdown(g->s->fd, SHUT_RDWR);
 			break;
@@ -72,7 +72,7 @@ static int guard_begin(struct sshx *s, struct guard *g, struct errbuf *eb)
 	memset(g, 0, sizeof(*g));
 	g->s = s;
 	g->last_ms = clock_now_ms();
-	if (s->lost != SSHX_FAIL_NONE)
+	if (s->lost != HOST_OK)
 		return errbuf_set(eb, "%s: connection already lost", s->opts.host);
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_condattr_init(&ca);
@@ -116,10 +116,10 @@ static int guard_end(struct sshx *s, struct guard *g, const char *what, struct e
 	pthread_cond_destroy(&g->cond);
 	pthread_mutex_destroy(&g->lock);
 	g->running = false;
-	if (g->fired == SSHX_FAIL_NONE)
+	if (g->fired == HOST_OK)
 		return 0;
 	s->lost = g->fired;
-	if (g->fired == SSHX_FAIL_CANCELLED)
+	if (g->fired == HOST_INTERRUPTED)
 		return errbuf_set(eb, "%s: interrupted", what);
 	return errbuf_set(eb, "%s: no answer from %s for %ld s", what, s->opts.host,
 			  s->opts.connect_timeout_ms / 1000);

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "growbuf.h"
+#include "numarg.h"
 
 enum {
 	OPT_STYLE = 256,
@@ -85,29 +87,23 @@ void cli_usage(FILE *f)
 	    f);
 }
 
+/* A count or seed: "OPT: 'ARG' is not a non-negative integer" otherwise. */
 static int parse_u64(const char *opt, const char *s, uint64_t *out, struct errbuf *eb)
 {
-	char *end = NULL;
-	unsigned long long v;
+	const struct numarg_words w = {opt, "a non-negative integer", NUMARG_WORDING_IS_NOT};
 
-	errno = 0;
-	if (s[0] == '-' || s[0] == '\0')
-		return errbuf_set(eb, "%s: '%s' is not a non-negative integer", opt, s);
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0')
-		return errbuf_set(eb, "%s: '%s' is not a non-negative integer", opt, s);
-	*out = v;
-	return 0;
+	return numarg_get_u64(&w, s, 0, UINT64_MAX, out, eb);
 }
 
+/* Appends s to *v (n entries, allocated for at least n: growarray may reallocate to the same size).
+ */
 static int push_str(const char ***v, size_t *n, const char *s, struct errbuf *eb)
 {
-	const char **grown = realloc(*v, (*n + 1) * sizeof(**v));
+	size_t cap = *n;
 
-	if (grown == NULL)
-		return errbuf_set(eb, "out of memory");
-	grown[(*n)++] = s;
-	*v = grown;
+	if (growarray(v, &cap, *n + 1, sizeof(**v), SIZE_MAX, eb) < 0)
+		return -1;
+	(*v)[(*n)++] = s;
 	return 0;
 }
 
@@ -121,195 +117,162 @@ static const char *next_arg(int argc, char **argv, const char *opt, struct errbu
 	return argv[optind++];
 }
 
-int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
+/* Options that return CLI_NOT_MINE leave c to the next group. */
+#define CLI_NOT_MINE 1
+
+/* -w -m -M -r --seed: the run counts (hyperfine's bounds are checked in cli_check). */
+static int cli_counts(struct config *cfg, int c, struct errbuf *eb)
 {
-	static const struct option longopts[] = {
-	    {"warmup", required_argument, NULL, 'w'},
-	    {"min-runs", required_argument, NULL, 'm'},
-	    {"max-runs", required_argument, NULL, 'M'},
-	    {"runs", required_argument, NULL, 'r'},
-	    {"setup", required_argument, NULL, 's'},
-	    {"prepare", required_argument, NULL, 'p'},
-	    {"cleanup", required_argument, NULL, 'c'},
-	    {"parameter-scan", required_argument, NULL, 'P'},
-	    {"parameter-step-size", required_argument, NULL, 'D'},
-	    {"parameter-list", required_argument, NULL, 'L'},
-	    {"shell", required_argument, NULL, 'S'},
-	    {"ignore-failure", no_argument, NULL, 'i'},
-	    {"style", required_argument, NULL, OPT_STYLE},
-	    {"time-unit", required_argument, NULL, 'u'},
-	    {"export-json", required_argument, NULL, OPT_EXPORT_JSON},
-	    {"export-csv", required_argument, NULL, OPT_EXPORT_CSV},
-	    {"export-markdown", required_argument, NULL, OPT_EXPORT_MARKDOWN},
-	    {"show-output", no_argument, NULL, OPT_SHOW_OUTPUT},
-	    {"output", required_argument, NULL, OPT_OUTPUT},
-	    {"command-name", required_argument, NULL, 'n'},
-	    {"as-user", required_argument, NULL, OPT_AS_USER},
-	    {"order", required_argument, NULL, OPT_ORDER},
-	    {"seed", required_argument, NULL, OPT_SEED},
-	    {"precision", required_argument, NULL, OPT_PRECISION},
-	    {"estimator", required_argument, NULL, OPT_ESTIMATOR},
-	    {"profile", no_argument, NULL, OPT_PROFILE},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
-
-	config_init(cfg);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":w:m:M:r:s:p:c:P:D:L:S:Niu:n:hV", longopts, NULL)) !=
-	       -1) {
-		const char *v1, *v2;
-
-		switch (c) {
-		case 'w':
-			if (parse_u64("--warmup", optarg, &cfg->warmup, eb) != 0)
-				return -1;
-			break;
-		case 'm':
-			if (parse_u64("--min-runs", optarg, &cfg->min_runs, eb) != 0)
-				return -1;
-			cfg->have_min = true;
-			break;
-		case 'M':
-			if (parse_u64("--max-runs", optarg, &cfg->max_runs, eb) != 0)
-				return -1;
-			cfg->have_max = true;
-			break;
-		case 'r':
-			if (parse_u64("--runs", optarg, &cfg->runs, eb) != 0)
-				return -1;
-			cfg->have_runs = true;
-			break;
-		case 's':
-			cfg->setup = optarg;
-			break;
-		case 'p':
-			if (push_str(&cfg->prepare, &cfg->n_prepare, optarg, eb) != 0)
-				return -1;
-			break;
-		case 'c':
-			cfg->cleanup = optarg;
-			break;
-		case 'P':
-			if (cfg->scan[0] != NULL)
-				return errbuf_set(eb, "--parameter-scan can be given only once");
-			cfg->scan[0] = optarg;
-			cfg->scan[1] = next_arg(argc, argv, "--parameter-scan", eb);
-			if (cfg->scan[1] == NULL)
-				return -1;
-			cfg->scan[2] = next_arg(argc, argv, "--parameter-scan", eb);
-			if (cfg->scan[2] == NULL)
-				return -1;
-			break;
-		case 'D':
-			cfg->scan_step = optarg;
-			break;
-		case 'L':
-			v1 = optarg;
-			v2 = next_arg(argc, argv, "--parameter-list", eb);
-			if (v2 == NULL || params_add_list(&cfg->params, v1, v2, eb) != 0)
-				return -1;
-			cfg->have_list = true;
-			break;
-		case 'S':
-			cfg->shell = strcmp(optarg, "none") == 0      ? NULL
-				     : strcmp(optarg, "default") == 0 ? "sh"
-								      : optarg;
-			break;
-		case 'N':
-			cfg->shell = NULL;
-			break;
-		case 'i':
-			cfg->ignore_failure = true;
-			break;
-		case OPT_STYLE:
-			if (report_style_parse(optarg, &cfg->style) != 0)
-				return errbuf_set(eb, "--style: unknown style '%s'", optarg);
-			cfg->have_style = true;
-			break;
-		case 'u':
-			if (strcmp(optarg, "millisecond") == 0)
-				cfg->unit = EXPORT_UNIT_MILLISECOND;
-			else if (strcmp(optarg, "second") == 0)
-				cfg->unit = EXPORT_UNIT_SECOND;
-			else
-				return errbuf_set(
-				    eb, "--time-unit: '%s' is not millisecond or second", optarg);
-			cfg->have_unit = true;
-			break;
-		case OPT_EXPORT_JSON:
-			cfg->export_json = optarg;
-			break;
-		case OPT_EXPORT_CSV:
-			cfg->export_csv = optarg;
-			break;
-		case OPT_EXPORT_MARKDOWN:
-			cfg->export_markdown = optarg;
-			break;
-		case OPT_SHOW_OUTPUT:
-			cfg->show_output = true;
-			break;
-		case OPT_OUTPUT:
-			if (strcmp(optarg, "pipe") == 0)
-				return errbuf_set(eb, "--output pipe is not supported; use null, "
-						      "inherit or a file");
-			cfg->output = optarg;
-			break;
-		case 'n':
-			if (push_str(&cfg->names, &cfg->n_names, optarg, eb) != 0)
-				return -1;
-			break;
-		case OPT_AS_USER:
-			cfg->as_user = optarg;
-			break;
-		case OPT_PROFILE:
-			cfg->profile = true;
-			break;
-		case OPT_ORDER:
-			if (measure_order_parse(optarg, &cfg->order) != 0)
-				return errbuf_set(eb,
-						  "--order: '%s' is not sequential, interleaved "
-						  "or random",
-						  optarg);
-			break;
-		case OPT_SEED:
-			if (parse_u64("--seed", optarg, &cfg->seed, eb) != 0)
-				return -1;
-			cfg->have_seed = true;
-			break;
-		case OPT_PRECISION: {
-			char *end = NULL;
-			double pct;
-
-			errno = 0;
-			pct = strtod(optarg, &end);
-			if (errno != 0 || end == optarg || *end != '\0' || !(pct > 0 && pct < 100))
-				return errbuf_set(eb,
-						  "--precision: '%s' is not a percentage above 0 "
-						  "and below 100",
-						  optarg);
-			cfg->precision = pct / 100.0;
-			break;
-		}
-		case OPT_ESTIMATOR:
-			if (estimate_kind_parse(optarg, &cfg->estimator) != 0)
-				return errbuf_set(eb,
-						  "--estimator: '%s' is not median, mean, trimmed "
-						  "or min",
-						  optarg);
-			break;
-		case 'h':
-			return CLI_HELP;
-		case 'V':
-			return CLI_VERSION;
-		case ':':
-			return errbuf_set(eb, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return errbuf_set(eb, "unknown option '%s' (see --help)", argv[optind - 1]);
-		}
+	switch (c) {
+	case 'w':
+		return parse_u64("--warmup", optarg, &cfg->warmup, eb);
+	case 'm':
+		cfg->have_min = true;
+		return parse_u64("--min-runs", optarg, &cfg->min_runs, eb);
+	case 'M':
+		cfg->have_max = true;
+		return parse_u64("--max-runs", optarg, &cfg->max_runs, eb);
+	case 'r':
+		cfg->have_runs = true;
+		return parse_u64("--runs", optarg, &cfg->runs, eb);
+	case OPT_SEED:
+		cfg->have_seed = true;
+		return parse_u64("--seed", optarg, &cfg->seed, eb);
+	default:
+		return CLI_NOT_MINE;
 	}
+}
+
+/* -s -p -c -P -D -L: the hooks and the parameters (-P and -L take extra argv elements). */
+static int cli_hooks(struct config *cfg, int c, int argc, char **argv, struct errbuf *eb)
+{
+	const char *v2;
+
+	switch (c) {
+	case 's':
+		cfg->setup = optarg;
+		return 0;
+	case 'p':
+		return push_str(&cfg->prepare, &cfg->n_prepare, optarg, eb);
+	case 'c':
+		cfg->cleanup = optarg;
+		return 0;
+	case 'P':
+		if (cfg->scan[0] != NULL)
+			return errbuf_set(eb, "--parameter-scan can be given only once");
+		cfg->scan[0] = optarg;
+		cfg->scan[1] = next_arg(argc, argv, "--parameter-scan", eb);
+		if (cfg->scan[1] == NULL)
+			return -1;
+		cfg->scan[2] = next_arg(argc, argv, "--parameter-scan", eb);
+		return cfg->scan[2] == NULL ? -1 : 0;
+	case 'D':
+		cfg->scan_step = optarg;
+		return 0;
+	case 'L':
+		v2 = next_arg(argc, argv, "--parameter-list", eb);
+		if (v2 == NULL || params_add_list(&cfg->params, optarg, v2, eb) != 0)
+			return -1;
+		cfg->have_list = true;
+		return 0;
+	default:
+		return CLI_NOT_MINE;
+	}
+}
+
+/* --style -u --export-* --show-output --output -n: what is shown and written. */
+static int cli_output(struct config *cfg, int c, struct errbuf *eb)
+{
+	switch (c) {
+	case OPT_STYLE:
+		if (report_style_parse(optarg, &cfg->style) != 0)
+			return errbuf_set(eb, "--style: unknown style '%s'", optarg);
+		cfg->have_style = true;
+		return 0;
+	case 'u':
+		if (strcmp(optarg, "millisecond") == 0)
+			cfg->unit = EXPORT_UNIT_MILLISECOND;
+		else if (strcmp(optarg, "second") == 0)
+			cfg->unit = EXPORT_UNIT_SECOND;
+		else
+			return errbuf_set(eb, "--time-unit: '%s' is not millisecond or second",
+					  optarg);
+		cfg->have_unit = true;
+		return 0;
+	case OPT_EXPORT_JSON:
+		cfg->export_json = optarg;
+		return 0;
+	case OPT_EXPORT_CSV:
+		cfg->export_csv = optarg;
+		return 0;
+	case OPT_EXPORT_MARKDOWN:
+		cfg->export_markdown = optarg;
+		return 0;
+	case OPT_SHOW_OUTPUT:
+		cfg->show_output = true;
+		return 0;
+	case OPT_OUTPUT:
+		if (strcmp(optarg, "pipe") == 0)
+			return errbuf_set(eb, "--output pipe is not supported; use null, "
+					      "inherit or a file");
+		cfg->output = optarg;
+		return 0;
+	case 'n':
+		return push_str(&cfg->names, &cfg->n_names, optarg, eb);
+	default:
+		return CLI_NOT_MINE;
+	}
+}
+
+/* -S -N -i --as-user --profile --order --precision --estimator: how the runs are made. */
+static int cli_runs(struct config *cfg, int c, struct errbuf *eb)
+{
+	const struct numarg_words pct_words = {"--precision", "a percentage above 0 and below 100",
+					       NUMARG_WORDING_IS_NOT};
+	const struct numarg_bounds pct_bounds = {0, 100, NUMARG_OPEN_LO | NUMARG_OPEN_HI};
+	double pct = 0;
+
+	switch (c) {
+	case 'S':
+		cfg->shell = strcmp(optarg, "none") == 0      ? NULL
+			     : strcmp(optarg, "default") == 0 ? "sh"
+							      : optarg;
+		return 0;
+	case 'N':
+		cfg->shell = NULL;
+		return 0;
+	case 'i':
+		cfg->ignore_failure = true;
+		return 0;
+	case OPT_AS_USER:
+		cfg->as_user = optarg;
+		return 0;
+	case OPT_PROFILE:
+		cfg->profile = true;
+		return 0;
+	case OPT_ORDER:
+		if (measure_order_parse(optarg, &cfg->order) != 0)
+			return errbuf_set(
+			    eb, "--order: '%s' is not sequential, interleaved or random", optarg);
+		return 0;
+	case OPT_PRECISION:
+		if (numarg_get_double(&pct_words, optarg, &pct_bounds, &pct, eb) != 0)
+			return -1;
+		cfg->precision = pct / 100.0;
+		return 0;
+	case OPT_ESTIMATOR:
+		if (estimate_kind_parse(optarg, &cfg->estimator) != 0)
+			return errbuf_set(
+			    eb, "--estimator: '%s' is not median, mean, trimmed or min", optarg);
+		return 0;
+	default:
+		return CLI_NOT_MINE;
+	}
+}
+
+/* After the options: the commands, the parameter scan, hyperfine's run bounds, the seed. */
+static int cli_check(struct config *cfg, int argc, char **argv, struct errbuf *eb)
+{
 	if (optind >= argc)
 		return errbuf_set(eb, "no command to benchmark (see --help)");
 	cfg->commands = argv + optind;
@@ -347,6 +310,66 @@ int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 			    ((uint64_t)getpid() << 32);
 	}
 	return 0;
+}
+
+int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
+{
+	static const struct option longopts[] = {
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"min-runs", required_argument, NULL, 'm'},
+	    {"max-runs", required_argument, NULL, 'M'},
+	    {"runs", required_argument, NULL, 'r'},
+	    {"setup", required_argument, NULL, 's'},
+	    {"prepare", required_argument, NULL, 'p'},
+	    {"cleanup", required_argument, NULL, 'c'},
+	    {"parameter-scan", required_argument, NULL, 'P'},
+	    {"parameter-step-size", required_argument, NULL, 'D'},
+	    {"parameter-list", required_argument, NULL, 'L'},
+	    {"shell", required_argument, NULL, 'S'},
+	    {"ignore-failure", no_argument, NULL, 'i'},
+	    {"style", required_argument, NULL, OPT_STYLE},
+	    {"time-unit", required_argument, NULL, 'u'},
+	    {"export-json", required_argument, NULL, OPT_EXPORT_JSON},
+	    {"export-csv", required_argument, NULL, OPT_EXPORT_CSV},
+	    {"export-markdown", required_argument, NULL, OPT_EXPORT_MARKDOWN},
+	    {"show-output", no_argument, NULL, OPT_SHOW_OUTPUT},
+	    {"output", required_argument, NULL, OPT_OUTPUT},
+	    {"command-name", required_argument, NULL, 'n'},
+	    {"as-user", required_argument, NULL, OPT_AS_USER},
+	    {"order", required_argument, NULL, OPT_ORDER},
+	    {"seed", required_argument, NULL, OPT_SEED},
+	    {"precision", required_argument, NULL, OPT_PRECISION},
+	    {"estimator", required_argument, NULL, OPT_ESTIMATOR},
+	    {"profile", no_argument, NULL, OPT_PROFILE},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c, rc;
+
+	config_init(cfg);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":w:m:M:r:s:p:c:P:D:L:S:Niu:n:hV", longopts, NULL)) !=
+	       -1) {
+		if (c == 'h')
+			return NUMARG_HELP;
+		if (c == 'V')
+			return NUMARG_VERSION;
+		if (c == ':')
+			return errbuf_set(eb, "option '%s' needs a value", argv[optind - 1]);
+		rc = cli_counts(cfg, c, eb);
+		if (rc == CLI_NOT_MINE)
+			rc = cli_hooks(cfg, c, argc, argv, eb);
+		if (rc == CLI_NOT_MINE)
+			rc = cli_output(cfg, c, eb);
+		if (rc == CLI_NOT_MINE)
+			rc = cli_runs(cfg, c, eb);
+		if (rc == CLI_NOT_MINE)
+			return errbuf_set(eb, "unknown option '%s' (see --help)", argv[optind - 1]);
+		if (rc != 0)
+			return NUMARG_ERROR;
+	}
+	return cli_check(cfg, argc, argv, eb);
 }
 
 void cli_config_clear(struct config *cfg)

@@ -11,12 +11,9 @@
 #include "estimate.h"
 #include "export.h"
 #include "measure.h"
+#include "numarg.h"
 #include "params.h"
 #include "report.h"
-
-/* Positive returns of cli_parse: the caller prints the help or version and exits 0. */
-#define CLI_HELP 1
-#define CLI_VERSION 2
 
 /*
  * The parsed command line. Strings point into argv (not owned); prepare,
@@ -60,9 +57,10 @@ struct config {
  * options plus rarbench's extras) and validates the result: run bounds,
  * parameter scan or lists, and a seed drawn from the clock for --order random
  * without --seed. cfg->commands points into argv. Prints nothing.
- * Returns 0 to run the benchmarks; CLI_HELP or CLI_VERSION when -h or -V is
- * met before any error (the caller prints and exits 0); -1 with eb set on a
- * usage error (exit 2). On every return cfg is initialised: call cli_config_clear.
+ * The programs' parse_args contract (numarg.h): returns 0 to run the
+ * benchmarks; NUMARG_HELP or NUMARG_VERSION when -h or -V is met before any
+ * error (the caller prints and exits 0); NUMARG_ERROR with eb set on a usage
+ * error (exit 2). On every return cfg is initialised: call cli_config_clear.
  */
 int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb);
 

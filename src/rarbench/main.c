@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "errbuf.h"
 #include "export.h"
-#include "runner_main.h"
+#include "manifest_mode.h"
 #include "measure.h"
 #include "params.h"
 #include "plain_profile.h"
@@ -420,14 +420,14 @@ int main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--manifest") == 0 || strncmp(argv[i], "--manifest=", 11) == 0)
-			return runner_main(argc, argv);
+			return manifest_mode_main(argc, argv);
 		if (strcmp(argv[i], "--") == 0)
 			break;
 	}
 	plan.output_fd = -1;
 	rc = cli_parse(argc, argv, &cfg, &eb);
-	if (rc == CLI_HELP || rc == CLI_VERSION) {
-		if (rc == CLI_HELP)
+	if (rc == NUMARG_HELP || rc == NUMARG_VERSION) {
+		if (rc == NUMARG_HELP)
 			cli_usage(stdout);
 		else
 			printf("rarbench %s (hyperfine 1.15 compatible)\n", RARPERF_VERSION);

@@ -79,7 +79,7 @@ static void format_line(const struct display *d, size_t i, const struct hostpool
 	char state[32], eta[24] = "";
 
 	if (s->state == HOSTPOOL_FINISHED)
-		hostpool_outcome_name(s->outcome, s->exit_code, state, sizeof(state));
+		host_outcome_name(s->outcome, s->exit_code, state, sizeof(state));
 	else
 		snprintf(state, sizeof(state), "%s", hostpool_state_name(s->state));
 	if (s->state == HOSTPOOL_RUNNING && s->eta_s >= 0)
@@ -121,7 +121,7 @@ static int cmp_double(const void *a, const void *b)
 
 static bool is_failed(const struct hostpool_status *s)
 {
-	return s->state == HOSTPOOL_FINISHED && s->outcome != HOSTPOOL_OK;
+	return s->state == HOSTPOOL_FINISHED && s->outcome != HOST_OK;
 }
 
 /*
@@ -158,7 +158,7 @@ static void compact_summary(struct display *d, char *line, size_t cap, double *m
 			waiting++;
 		else if (s.state != HOSTPOOL_FINISHED)
 			running++;
-		else if (s.outcome == HOSTPOOL_OK)
+		else if (s.outcome == HOST_OK)
 			ok++;
 		else
 			failed++;

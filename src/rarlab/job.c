@@ -45,35 +45,35 @@ int job_prepare(struct job_ctx *ctx, struct errbuf *eb)
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(ctx->run_id, sizeof(ctx->run_id), "%s-%x-%lx", stamp, (unsigned)getpid(),
 		 (unsigned long)ts.tv_nsec);
-	(void)fileio_fmt(buf, sizeof(buf), "%s\n", ctx->run_id);
+	if (fileio_fmt(buf, sizeof(buf), "%s\n", ctx->run_id) < 0)
+		return errbuf_set(eb, "run id too long");
 	return atomicfile_write(path, buf, strlen(buf), 0644, eb);
 }
 
-void job_run(struct hostpool *hp, size_t index, void *arg)
+void job_run(struct hostpool *hp, size_t index, void *arg, struct host_end *end)
 {
 	struct job_ctx *ctx = arg;
 	const struct inventory_host *h = inventory_host(ctx->inv, ctx->sel[index]);
 	struct hoststream st = {.hp = hp, .index = index};
 	char host_dir[PATH_MAX];
-	struct errbuf eb = {{0}};
 	uint32_t done, total;
 
 	if (ctx->early != NULL && ctx->early[index].failed) {
 		/* the identity pass could not read it: its outcome stands */
-		hostpool_finish(hp, index, ctx->early[index].outcome, 0, ctx->early[index].message);
+		host_end_set(end, ctx->early[index].outcome, "%s", ctx->early[index].message);
 		return;
 	}
 	if (atomic_load(&ctx->cancel)) {
-		hostpool_finish(hp, index, HOSTPOOL_INTERRUPTED, 0, "not started");
+		host_end_set(end, HOST_INTERRUPTED, "not started");
 		return;
 	}
 	/* h->name is a safe path component (inventory.h): host_dir stays under DIR */
 	if (fileio_fmt(host_dir, sizeof(host_dir), "%s/%s", ctx->cfg->out_dir, h->name) < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "DIR/<host>: path too long");
+		host_end_set(end, HOST_EXEC, "DIR/<host>: path too long");
 		return;
 	}
-	if (fileio_mkdirs(host_dir, &eb) < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
+	if (fileio_mkdirs(host_dir, &end->eb) < 0) {
+		host_end_set(end, HOST_EXEC, NULL);
 		return;
 	}
 	if (!ctx->cfg->resume) {
@@ -84,17 +84,17 @@ void job_run(struct hostpool *hp, size_t index, void *arg)
 	}
 	if (ctx->cfg->resume && hoststream_host_complete(host_dir, &done, &total)) {
 		hostpool_set_progress(hp, index, done, total, -1);
-		hostpool_finish(hp, index, HOSTPOOL_OK, 0, "fetched by an earlier run");
+		host_end_set(end, HOST_OK, "fetched by an earlier run");
 		return;
 	}
 	st.reader = events_reader_new();
 	if (st.reader == NULL) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "out of memory");
+		host_end_set(end, HOST_EXEC, "out of memory");
 		return;
 	}
 	if (h->local)
-		job_local_run(hp, index, ctx, host_dir, &st);
+		job_local_run(ctx, host_dir, &st, end);
 	else
-		job_remote_run(hp, index, ctx, h, host_dir, &st);
+		job_remote_run(ctx, h, host_dir, &st, end);
 	events_reader_free(st.reader);
 }

@@ -16,7 +16,7 @@
  */
 int job_prepare(struct job_ctx *ctx, struct errbuf *eb);
 
-/* The hostpool job: runs host index of ctx (a struct job_ctx *). */
-void job_run(struct hostpool *hp, size_t index, void *ctx);
+/* The hostpool job: runs host index of ctx (a struct job_ctx *), its end into *end. */
+void job_run(struct hostpool *hp, size_t index, void *ctx, struct host_end *end);
 
 #endif

@@ -53,7 +53,7 @@ struct job_ctx {
 /* A host that failed before its run (the identity pass): its outcome, replayed by job_run. */
 struct job_early {
 	bool failed;
-	enum hostpool_outcome outcome;
+	enum host_outcome outcome;
 	char message[HOSTPOOL_TEXT_MAX];
 };
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "growbuf.h"
 #include "job_config.h"
 #include "job_remote.h"
 #include "labident.h"
@@ -21,40 +22,26 @@
 
 extern char **environ;
 
-#define PROBE_OUT_START_BYTES 4096 /* the probe's output buffer at first (it doubles) */
-
 /* The probe's output, bounded: more than LABIDENT_OUTPUT_MAX_BYTES stops it. The buffer grows
  * on demand: a lab of 512 hosts probes them all at once. */
 struct probe_out {
-	char *buf;
-	size_t len, cap;
+	struct growbuf buf;
 	bool over, nomem;
 };
 
 static int append(void *arg, const char *data, size_t len)
 {
 	struct probe_out *o = arg;
+	struct errbuf eb;
 
-	if (o->len + len > LABIDENT_OUTPUT_MAX_BYTES) {
+	if (len > LABIDENT_OUTPUT_MAX_BYTES - o->buf.len) {
 		o->over = true;
 		return -1;
 	}
-	if (o->len + len > o->cap) {
-		size_t cap = o->cap;
-		char *b;
-		while (cap < o->len + len)
-			cap *= 2;
-		if (cap > LABIDENT_OUTPUT_MAX_BYTES)
-			cap = LABIDENT_OUTPUT_MAX_BYTES;
-		if ((b = realloc(o->buf, cap)) == NULL) {
-			o->nomem = true;
-			return -1;
-		}
-		o->buf = b;
-		o->cap = cap;
+	if (growbuf_append(&o->buf, data, len, &eb) < 0) {
+		o->nomem = true;
+		return -1;
 	}
-	memcpy(o->buf + o->len, data, len);
-	o->len += len;
 	return 0;
 }
 
@@ -111,45 +98,40 @@ static int probe_local(const char *cmd, struct probe_out *o, long timeout_ms, st
 	return rc;
 }
 
-void job_identify(struct hostpool *hp, size_t index, void *arg)
+void job_identify(struct hostpool *hp, size_t index, void *arg, struct host_end *end)
 {
 	struct job_ctx *ctx = arg;
 	const struct job_config *cfg = ctx->cfg;
 	const struct inventory_host *h = inventory_host(ctx->inv, ctx->sel[index]);
 	struct job_early *early = &ctx->early[index];
-	struct probe_out o = {malloc(PROBE_OUT_START_BYTES), 0, PROBE_OUT_START_BYTES, false,
-			      false};
-	struct errbuf eb = {{0}};
+	struct probe_out o = {.over = false, .nomem = false};
+	struct errbuf *eb = &end->eb;
 	struct sshx *s = NULL;
-	enum sshx_fail fail = SSHX_FAIL_EXEC;
+	enum host_outcome fail = HOST_EXEC;
 	int status = 0, rc;
 
-	early->outcome = HOSTPOOL_EXEC;
-	if (o.buf == NULL) {
-		errbuf_set(&eb, "out of memory");
-		goto fail;
-	}
+	growbuf_init(&o.buf, LABIDENT_OUTPUT_MAX_BYTES);
+	early->outcome = HOST_EXEC;
 	if (h->local) {
-		rc = probe_local(ctx->ident_cmd, &o, cfg->connect_timeout_ms, &eb);
+		rc = probe_local(ctx->ident_cmd, &o, cfg->connect_timeout_ms, eb);
 	} else {
 		/* the probe's idle timeout: the run sets its own */
 		struct sshx_opts so = job_remote_ssh_opts(ctx, h, cfg->connect_timeout_ms);
-		s = sshx_connect(&so, &fail, &eb);
+		s = sshx_connect(&so, &fail, eb);
 		if (s != NULL)
 			hostpool_set_state(hp, index, HOSTPOOL_RUNNING); /* connected */
-		rc = s == NULL
-			 ? -1
-			 : sshx_exec(s, ctx->ident_cmd, NULL, append, &o, &status, &fail, &eb);
+		rc = s == NULL ? -1
+			       : sshx_exec(s, ctx->ident_cmd, NULL, append, &o, &status, &fail, eb);
 		if (rc < 0)
-			early->outcome = job_remote_outcome(fail);
+			early->outcome = fail;
 	}
 	if (rc < 0)
 		goto fail;
 	if (status != 0) {
-		errbuf_set(&eb, "identity probe: exit status %d", status);
+		errbuf_set(eb, "identity probe: exit status %d", status);
 		goto fail;
 	}
-	ctx->ident[index] = labident_parse(o.buf, o.len, &eb);
+	ctx->ident[index] = labident_parse(o.buf.data ? o.buf.data : "", o.buf.len, eb);
 	if (ctx->ident[index] == NULL)
 		goto fail;
 	if (ctx->sessions != NULL && s != NULL) {
@@ -157,17 +139,17 @@ void job_identify(struct hostpool *hp, size_t index, void *arg)
 		ctx->sessions[index] = s; /* the run goes on in it */
 		s = NULL;
 	}
-	hostpool_finish(hp, index, HOSTPOOL_OK, 0, "identified");
+	host_end_set(end, HOST_OK, "identified");
 	goto out;
 fail:
 	if (o.over)
-		errbuf_set(&eb, "identity probe: more than %d bytes", LABIDENT_OUTPUT_MAX_BYTES);
+		errbuf_set(eb, "identity probe: more than %d bytes", LABIDENT_OUTPUT_MAX_BYTES);
 	if (o.nomem)
-		errbuf_set(&eb, "identity probe: out of memory");
+		errbuf_set(eb, "identity probe: out of memory");
 	early->failed = true;
-	sanitize_str(early->message, sizeof(early->message), eb.msg);
-	hostpool_finish(hp, index, early->outcome, 0, eb.msg);
+	sanitize_str(early->message, sizeof(early->message), eb->msg);
+	host_end_set(end, early->outcome, NULL);
 out:
 	sshx_free(s);
-	free(o.buf);
+	growbuf_free(&o.buf);
 }

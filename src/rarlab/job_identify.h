@@ -12,8 +12,9 @@
  * (over SSH, or /bin/sh for ansible_connection=local) and stores the parsed
  * identity in ctx->ident[index]; a host that cannot be read gets
  * ctx->early[index] filled (its outcome: connect, hostkey, auth, ...).
- * ctx is a struct job_ctx *. Always finishes the host.
+ * ctx is a struct job_ctx *. The host's end (ok, or why it cannot be
+ * read) goes to *end.
  */
-void job_identify(struct hostpool *hp, size_t index, void *ctx);
+void job_identify(struct hostpool *hp, size_t index, void *ctx, struct host_end *end);
 
 #endif

@@ -145,150 +145,184 @@ static void close_from_3(void)
 
 /* hoststream_fetch_fn: copies <c>/<name> (c: rarbench's output directory) to dst. */
 static int local_fetch(void *c, const struct events_file *f, const char *dst,
-		       enum hostpool_outcome *outcome, struct errbuf *eb)
+		       enum host_outcome *outcome, struct errbuf *eb)
 {
 	char src[PATH_MAX];
 
-	*outcome = HOSTPOOL_EXEC;
+	*outcome = HOST_EXEC;
 	if (fileio_fmt(src, sizeof(src), "%s/%s", (const char *)c, f->name) < 0)
 		return errbuf_set(eb, "%s: path too long", (const char *)c);
 	return copy_file(src, dst, eb) < 0 ? -1 : 0;
 }
 
-/* ansible_connection=local: rarbench as a child, the same event reader on its stdout. */
-void job_local_run(struct hostpool *hp, size_t index, struct job_ctx *ctx, const char *host_dir,
-		   struct hoststream *st)
-{
-	const struct job_config *cfg = ctx->cfg;
+/* One local run: rarbench's paths, its output pipe and stderr log, the child. */
+struct local_run {
 	char prog[PATH_MAX], out_dir[PATH_MAX], errlog[PATH_MAX];
-	char *argv[] = {prog,         "--manifest", ctx->manifest_abs, "--out", out_dir,
-			"--progress", "jsonl",      "--resume",        NULL};
-	char *buf = malloc(READ_CHUNK_BYTES);
-	struct errbuf eb = {{0}};
-	int pfd[2] = {-1, -1}, errfd = -1, wstatus, status;
-	long last = clock_now_ms();
+	int pfd[2], errfd;
 	pid_t pid;
+};
 
-	if (fileio_fmt(prog, sizeof(prog), "%s/bin/rarbench", cfg->remote_prefix) < 0 ||
-	    fileio_fmt(out_dir, sizeof(out_dir), "%s/run", host_dir) < 0 ||
-	    fileio_fmt(errlog, sizeof(errlog), "%s/rarbench.stderr", host_dir) < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "path too long");
-		goto out;
-	}
-	if (buf == NULL || pipe2(pfd, O_CLOEXEC) < 0 ||
-	    (errfd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "cannot set up the local run");
-		goto out;
-	}
-	hostpool_set_state(hp, index, HOSTPOOL_RUNNING);
-	pid = fork();
-	if (pid < 0) {
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, "fork failed");
-		goto out;
-	}
-	if (pid == 0) {
-		struct sigaction dfl;
-		sigset_t none;
-		int devnull;
-		/* its own process group: a stop reaches what it runs too */
-		setpgid(0, 0);
-		memset(&dfl, 0, sizeof(dfl));
-		dfl.sa_handler = SIG_DFL;
-		sigaction(SIGPIPE, &dfl,
-			  NULL); /* rarlab ignores it; an ignored signal survives exec */
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL); /* workers run with SIGINT blocked */
-		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		/* dup2 clears close-on-exec on 0, 1 and 2 only */
-		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(pfd[1], 1) < 0 ||
-		    dup2(errfd, 2) < 0)
-			_exit(127);
-		close_from_3();
-		execv(prog, argv);
+/* In the child: stdin /dev/null, stdout the pipe, stderr the log, then rarbench. */
+static void local_exec(struct job_ctx *ctx, struct local_run *r)
+{
+	char *argv[] = {r->prog,      "--manifest", ctx->manifest_abs, "--out", r->out_dir,
+			"--progress", "jsonl",      "--resume",        NULL};
+	struct sigaction dfl;
+	sigset_t none;
+	int devnull;
+
+	/* its own process group: a stop reaches what it runs too */
+	setpgid(0, 0);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGPIPE, &dfl, NULL); /* rarlab ignores it; an ignored signal survives exec */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL); /* workers run with SIGINT blocked */
+	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	/* dup2 clears close-on-exec on 0, 1 and 2 only */
+	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(r->pfd[1], 1) < 0 || dup2(r->errfd, 2) < 0)
 		_exit(127);
-	}
-	setpgid(pid, pid); /* also here: whichever of the two runs first */
-	close(pfd[1]);
-	pfd[1] = -1;
+	close_from_3();
+	execv(r->prog, argv);
+	_exit(127);
+}
+
+/* Starts rarbench as r's child (the host RUNNING). Returns 0, or -1 with *end filled. */
+static int local_start(struct job_ctx *ctx, const char *host_dir, const struct hoststream *st,
+		       struct local_run *r, struct host_end *end)
+{
+	if (fileio_fmt(r->prog, sizeof(r->prog), "%s/bin/rarbench", ctx->cfg->remote_prefix) < 0 ||
+	    fileio_fmt(r->out_dir, sizeof(r->out_dir), "%s/run", host_dir) < 0 ||
+	    fileio_fmt(r->errlog, sizeof(r->errlog), "%s/rarbench.stderr", host_dir) < 0)
+		return host_end_set(end, HOST_EXEC, "path too long");
+	if (pipe2(r->pfd, O_CLOEXEC) < 0 ||
+	    (r->errfd = open(r->errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
+		return host_end_set(end, HOST_EXEC, "cannot set up the local run");
+	hostpool_set_state(st->hp, st->index, HOSTPOOL_RUNNING);
+	r->pid = fork();
+	if (r->pid < 0)
+		return host_end_set(end, HOST_EXEC, "fork failed");
+	if (r->pid == 0)
+		local_exec(ctx, r);
+	setpgid(r->pid, r->pid); /* also here: whichever of the two runs first */
+	close(r->pfd[1]);
+	r->pfd[1] = -1;
+	return 0;
+}
+
+/*
+ * Feeds the child's stdout to st until EOF. On cancel, a malformed stream or
+ * command_timeout_ms of silence, stops the child and returns -1 with *end.
+ */
+static int local_stream(struct job_ctx *ctx, struct hoststream *st, struct local_run *r, char *buf,
+			struct host_end *end)
+{
+	long timeout_ms = ctx->cfg->command_timeout_ms, last = clock_now_ms();
+
 	for (;;) {
-		struct pollfd p = {pfd[0], POLLIN, 0};
+		struct pollfd p = {r->pfd[0], POLLIN, 0};
 		ssize_t n;
 		if (atomic_load(&ctx->cancel) || st->failed ||
-		    (cfg->command_timeout_ms > 0 &&
-		     clock_now_ms() - last > cfg->command_timeout_ms)) {
+		    (timeout_ms > 0 && clock_now_ms() - last > timeout_ms)) {
 			bool cancel = atomic_load(&ctx->cancel) != 0, failed = st->failed;
-			signal_child(pid, SIGINT);
-			reap(pid, LOCAL_STOP_GRACE_MS);
-			hostpool_finish(hp, index,
-					cancel   ? HOSTPOOL_INTERRUPTED
-					: failed ? HOSTPOOL_EXEC
-						 : HOSTPOOL_TIMEOUT,
-					0,
-					cancel   ? "interrupted"
-					: failed ? st->eb.msg
-						 : "no output for too long");
-			goto out;
+			signal_child(r->pid, SIGINT);
+			reap(r->pid, LOCAL_STOP_GRACE_MS);
+			if (cancel)
+				return host_end_set(end, HOST_INTERRUPTED, "interrupted");
+			if (failed)
+				return host_end_set(end, HOST_EXEC, "%s", st->eb.msg);
+			return host_end_set(end, HOST_TIMEOUT, "no output for too long");
 		}
 		if (poll(&p, 1, POLL_MS) <= 0)
 			continue;
-		n = read(pfd[0], buf, READ_CHUNK_BYTES);
+		n = read(r->pfd[0], buf, READ_CHUNK_BYTES);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			break;
+			return 0;
 		last = clock_now_ms();
 		hoststream_on_output(st, buf, (size_t)n);
 	}
-	/* EOF: its exit follows, unless it goes on running (then stopped like a silent run) */
-	last = clock_now_ms();
+}
+
+/*
+ * After EOF: its exit follows, unless it goes on running (then stopped like
+ * a silent run). Returns 0 with rarbench's exit code in *status (-1: killed),
+ * or -1 with *end filled.
+ */
+static int local_wait(struct job_ctx *ctx, const struct local_run *r, int *status,
+		      struct host_end *end)
+{
+	long timeout_ms = ctx->cfg->command_timeout_ms, last = clock_now_ms();
+	int wstatus;
+
 	for (;;) {
-		pid_t r = waitpid(pid, &wstatus, WNOHANG);
-		if (r == pid || (r < 0 && errno != EINTR)) {
-			if (r < 0)
+		pid_t w = waitpid(r->pid, &wstatus, WNOHANG);
+		if (w == r->pid || (w < 0 && errno != EINTR)) {
+			if (w < 0)
 				wstatus = -1;
 			break;
 		}
 		bool cancel = atomic_load(&ctx->cancel) != 0;
-		if (cancel || clock_now_ms() - last > cfg->command_timeout_ms) {
-			signal_child(pid, SIGINT);
-			reap(pid, LOCAL_STOP_GRACE_MS);
-			(void)fileio_fmt(eb.msg, sizeof(eb.msg),
-					 "closed its output but did not exit within %ld s: stopped",
-					 cfg->command_timeout_ms / 1000);
-			hostpool_finish(hp, index, cancel ? HOSTPOOL_INTERRUPTED : HOSTPOOL_TIMEOUT,
-					0, cancel ? "interrupted" : eb.msg);
-			goto out;
+		if (cancel || clock_now_ms() - last > timeout_ms) {
+			signal_child(r->pid, SIGINT);
+			reap(r->pid, LOCAL_STOP_GRACE_MS);
+			if (cancel)
+				return host_end_set(end, HOST_INTERRUPTED, "interrupted");
+			return host_end_set(
+			    end, HOST_TIMEOUT,
+			    "closed its output but did not exit within %ld s: stopped",
+			    timeout_ms / 1000);
 		}
 		struct timespec ts = {0, 20 * 1000000L};
 		nanosleep(&ts, NULL);
 	}
-	status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-	if (WIFEXITED(wstatus) && status == 127) {
-		(void)fileio_fmt(eb.msg, sizeof(eb.msg), "cannot run %s", prog);
-		hostpool_finish(hp, index, HOSTPOOL_EXEC, 0, eb.msg);
+	*status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	if (WIFEXITED(wstatus) && *status == 127)
+		return host_end_set(end, HOST_EXEC, "cannot run %s", r->prog);
+	return 0;
+}
+
+/* The last non-empty line of the child's stderr log (for the message), "" when none. */
+static void local_stderr_tail(const char *errlog, char *tail, size_t cap)
+{
+	char line[HOSTPOOL_TEXT_MAX];
+	FILE *f = fopen(errlog, "re");
+
+	tail[0] = '\0';
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (line[0] != '\n')
+			snprintf(tail, cap, "%s", line);
+	fclose(f);
+}
+
+/* ansible_connection=local: rarbench as a child, the same event reader on its stdout. */
+void job_local_run(struct job_ctx *ctx, const char *host_dir, struct hoststream *st,
+		   struct host_end *end)
+{
+	struct local_run r = {.pfd = {-1, -1}, .errfd = -1, .pid = -1};
+	char *buf = malloc(READ_CHUNK_BYTES), tail[HOSTPOOL_TEXT_MAX];
+	int status;
+
+	if (buf == NULL) {
+		host_end_set(end, HOST_EXEC, "cannot set up the local run");
 		goto out;
 	}
-	{
-		char tail[HOSTPOOL_TEXT_MAX] = "";
-		FILE *f = fopen(errlog, "re");
-		if (f != NULL) {
-			/* keep the last line of the child's stderr for the message */
-			char line[HOSTPOOL_TEXT_MAX];
-			while (fgets(line, sizeof(line), f) != NULL)
-				if (line[0] != '\n')
-					snprintf(tail, sizeof(tail), "%s", line);
-			fclose(f);
-		}
-		if (hoststream_check_end(hp, index, st, status, tail) < 0)
-			goto out;
-	}
-	hoststream_fetch_and_finish(hp, index, st, host_dir, local_fetch, out_dir, false);
+	if (local_start(ctx, host_dir, st, &r, end) < 0 ||
+	    local_stream(ctx, st, &r, buf, end) < 0 || local_wait(ctx, &r, &status, end) < 0)
+		goto out;
+	local_stderr_tail(r.errlog, tail, sizeof(tail));
+	if (hoststream_check_end(st, status, tail, end) < 0)
+		goto out;
+	hoststream_fetch(st, host_dir, local_fetch, r.out_dir, false, end);
 out:
-	if (pfd[0] >= 0)
-		close(pfd[0]);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
-	if (errfd >= 0)
-		close(errfd);
+	if (r.pfd[0] >= 0)
+		close(r.pfd[0]);
+	if (r.pfd[1] >= 0)
+		close(r.pfd[1]);
+	if (r.errfd >= 0)
+		close(r.errfd);
 	free(buf);
 }

@@ -11,10 +11,10 @@
 
 /*
  * Runs rarbench as a local child (ansible_connection=local) feeding st, then
- * hoststream_fetch_and_finish from its output directory host_dir/run.
- * Always finishes the host.
+ * hoststream_fetch from its output directory host_dir/run. The host's end
+ * (ok or the first failure) goes to *end.
  */
-void job_local_run(struct hostpool *hp, size_t index, struct job_ctx *ctx, const char *host_dir,
-		   struct hoststream *st);
+void job_local_run(struct job_ctx *ctx, const char *host_dir, struct hoststream *st,
+		   struct host_end *end);
 
 #endif

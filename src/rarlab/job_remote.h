@@ -12,10 +12,11 @@
 
 /*
  * Runs host h over SSH: connect, upload the manifest, run rarbench feeding
- * st, then hoststream_fetch_and_finish. Always finishes the host.
+ * st, then hoststream_fetch. The host's end (ok or the first failure) goes
+ * to *end.
  */
-void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
-		    const struct inventory_host *h, const char *host_dir, struct hoststream *st);
+void job_remote_run(struct job_ctx *ctx, const struct inventory_host *h, const char *host_dir,
+		    struct hoststream *st, struct host_end *end);
 
 /*
  * The SSH options of host h: its address, port, user and key (else the run's), the run's
@@ -23,8 +24,5 @@ void job_remote_run(struct hostpool *hp, size_t index, struct job_ctx *ctx,
  */
 struct sshx_opts job_remote_ssh_opts(struct job_ctx *ctx, const struct inventory_host *h,
 				     long idle_timeout_ms);
-
-/* The host outcome an SSH failure maps to (connect, hostkey, auth, exec, timeout, ...). */
-enum hostpool_outcome job_remote_outcome(enum sshx_fail f);
 
 #endif

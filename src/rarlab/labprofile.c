@@ -34,7 +34,7 @@ static int load_hosts(struct profilefit *pf, const char *out_dir, const char *ax
 		size_t found = 0;
 
 		if (hosts[i].status.state != HOSTPOOL_FINISHED ||
-		    hosts[i].status.outcome != HOSTPOOL_OK)
+		    hosts[i].status.outcome != HOST_OK)
 			continue;
 		if (fileio_fmt(path, sizeof(path), "%s/%s/results.json", out_dir, hosts[i].name) <
 			0 ||
@@ -43,6 +43,7 @@ static int load_hosts(struct profilefit *pf, const char *out_dir, const char *ax
 		if (profileload_file(pf, path, source, axis, &found, eb) < 0)
 			return -1;
 		if (found > 0) {
+			/* lint: not a path */
 			snprintf(hosts[i].profile, sizeof(hosts[i].profile), "same");
 			(*profiled)++;
 		}

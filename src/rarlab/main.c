@@ -7,7 +7,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include "labprofile.h"
 #include "manifest.h"
 #include "merge.h"
+#include "numarg.h"
 #include "phaselog.h"
 #include "sanitize.h"
 #include "sweep.h"
@@ -134,59 +134,77 @@ static void config_defaults(struct job_config *c)
 	c->command_timeout_ms = DEFAULT_COMMAND_TIMEOUT_MS;
 }
 
-/* Seconds (decimal allowed) into milliseconds; -1 when not a positive number. */
-static long parse_seconds(const char *s)
-{
-	char *end;
-	double v;
+#define RARLAB_STR(x) #x
+#define RARLAB_XSTR(x) RARLAB_STR(x)
+/* The longest timeout taken: 30 days. */
+#define RARLAB_TIMEOUT_MAX_S (86400.0 * 30)
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(v > 0) || v > 86400.0 * 30)
-		return -1;
-	return (long)ceil(v * 1000.0);
+/* rarlab's long options; 'c', 'x', 'r', 'V' are long-only (not in the short options). */
+enum { O_KNOWN = 256, O_ACCEPT, O_IDENTITY, O_RESUME, O_PREFIX, O_DRY_RUN, O_MIXED };
+static const struct option rarlab_options[] = {
+    {"inventory", required_argument, NULL, 'i'},
+    {"limit", required_argument, NULL, 'l'},
+    {"forks", required_argument, NULL, 'f'},
+    {"known-hosts", required_argument, NULL, O_KNOWN},
+    {"accept-new", no_argument, NULL, O_ACCEPT},
+    {"identity", required_argument, NULL, O_IDENTITY},
+    {"user", required_argument, NULL, 'u'},
+    {"out", required_argument, NULL, 'o'},
+    {"resume", no_argument, NULL, O_RESUME},
+    {"connect-timeout", required_argument, NULL, 'c'},
+    {"command-timeout", required_argument, NULL, 'x'},
+    {"remote-prefix", required_argument, NULL, O_PREFIX},
+    {"remote-dir", required_argument, NULL, 'r'},
+    {"dry-run", no_argument, NULL, O_DRY_RUN},
+    {"allow-mixed", no_argument, NULL, O_MIXED},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/* --forks --connect-timeout --command-timeout --remote-dir: the options with a checked value. */
+static int parse_checked(struct job_config *c, int ch, struct errbuf *eb)
+{
+	static const struct numarg_words forks = {"--forks", "1-" RARLAB_XSTR(HOSTPOOL_FORKS_MAX),
+						  NUMARG_WORDING_IS_NOT};
+	const struct numarg_words timeout = {ch == 'c' ? "--connect-timeout" : "--command-timeout",
+					     "a number of seconds", NUMARG_WORDING_IS_NOT};
+	enum numarg_status st;
+	uint64_t n = 0;
+	long ms = 0;
+
+	switch (ch) {
+	case 'f':
+		if (numarg_get_u64(&forks, optarg, 1, HOSTPOOL_FORKS_MAX, &n, eb) != 0)
+			return -1;
+		c->forks = (unsigned)n;
+		return 0;
+	case 'c':
+	case 'x':
+		st = numarg_seconds_ms(optarg, RARLAB_TIMEOUT_MAX_S, &ms);
+		if (st != NUMARG_OK)
+			return numarg_error(eb, &timeout, optarg, st);
+		*(ch == 'c' ? &c->connect_timeout_ms : &c->command_timeout_ms) = ms;
+		return 0;
+	default:
+		if (optarg[0] == '\0' || strstr(optarg, "..") != NULL)
+			return errbuf_set(eb, "--remote-dir: bad directory '%s'", optarg);
+		c->remote_dir = optarg;
+		return 0;
+	}
 }
 
-static int parse_args(int argc, char **argv, struct job_config *c)
+/*
+ * The programs' parse_args contract (numarg.h): sets c's defaults and fills it
+ * from argv; NUMARG_USAGE when the usage text follows the message (or
+ * getopt's own).
+ */
+static int parse_args(int argc, char **argv, struct job_config *c, struct errbuf *eb)
 {
-	enum {
-		O_KNOWN = 256,
-		O_ACCEPT,
-		O_IDENTITY,
-		O_RESUME,
-		O_CTIMEOUT,
-		O_XTIMEOUT,
-		O_PREFIX,
-		O_RDIR,
-		O_DRY_RUN,
-		O_MIXED,
-		O_VERSION
-	};
-	static const struct option opts[] = {
-	    {"inventory", required_argument, NULL, 'i'},
-	    {"limit", required_argument, NULL, 'l'},
-	    {"forks", required_argument, NULL, 'f'},
-	    {"known-hosts", required_argument, NULL, O_KNOWN},
-	    {"accept-new", no_argument, NULL, O_ACCEPT},
-	    {"identity", required_argument, NULL, O_IDENTITY},
-	    {"user", required_argument, NULL, 'u'},
-	    {"out", required_argument, NULL, 'o'},
-	    {"resume", no_argument, NULL, O_RESUME},
-	    {"connect-timeout", required_argument, NULL, O_CTIMEOUT},
-	    {"command-timeout", required_argument, NULL, O_XTIMEOUT},
-	    {"remote-prefix", required_argument, NULL, O_PREFIX},
-	    {"remote-dir", required_argument, NULL, O_RDIR},
-	    {"dry-run", no_argument, NULL, O_DRY_RUN},
-	    {"allow-mixed", no_argument, NULL, O_MIXED},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, O_VERSION},
-	    {NULL, 0, NULL, 0},
-	};
 	int ch;
-	char *end;
-	long v;
 
-	while ((ch = getopt_long(argc, argv, "i:l:f:u:o:h", opts, NULL)) != -1) {
+	config_defaults(c);
+	while ((ch = getopt_long(argc, argv, "i:l:f:u:o:h", rarlab_options, NULL)) != -1) {
 		switch (ch) {
 		case 'i':
 			c->inventory = optarg;
@@ -195,14 +213,11 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 			c->limit = optarg;
 			break;
 		case 'f':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || v < 1 || v > HOSTPOOL_FORKS_MAX) {
-				fprintf(stderr, "rarlab: --forks: '%s' is not 1-%d\n", optarg,
-					HOSTPOOL_FORKS_MAX);
-				return 2;
-			}
-			c->forks = (unsigned)v;
+		case 'c':
+		case 'x':
+		case 'r':
+			if (parse_checked(c, ch, eb) != 0)
+				return NUMARG_ERROR;
 			break;
 		case O_KNOWN:
 			c->known_hosts = optarg;
@@ -222,27 +237,8 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 		case O_RESUME:
 			c->resume = true;
 			break;
-		case O_CTIMEOUT:
-		case O_XTIMEOUT:
-			v = parse_seconds(optarg);
-			if (v < 0) {
-				fprintf(stderr, "rarlab: --%s: '%s' is not a number of seconds\n",
-					ch == O_CTIMEOUT ? "connect-timeout" : "command-timeout",
-					optarg);
-				return 2;
-			}
-			*(ch == O_CTIMEOUT ? &c->connect_timeout_ms : &c->command_timeout_ms) = v;
-			break;
 		case O_PREFIX:
 			c->remote_prefix = optarg;
-			break;
-		case O_RDIR:
-			if (optarg[0] == '\0' || strstr(optarg, "..") != NULL) {
-				fprintf(stderr, "rarlab: --remote-dir: bad directory '%s'\n",
-					optarg);
-				return 2;
-			}
-			c->remote_dir = optarg;
 			break;
 		case O_DRY_RUN:
 			c->dry_run = true;
@@ -251,29 +247,48 @@ static int parse_args(int argc, char **argv, struct job_config *c)
 			c->allow_mixed = true;
 			break;
 		case 'h':
-			usage(stdout);
-			exit(0);
-		case O_VERSION:
-			printf("rarlab %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-			exit(0);
+			return NUMARG_HELP;
+		case 'V':
+			return NUMARG_VERSION;
 		default:
-			usage(stderr);
-			return 2;
+			return NUMARG_USAGE; /* getopt said what */
 		}
 	}
 	if (c->inventory == NULL || optind != argc - 1) {
-		fprintf(stderr, "rarlab: %s\n",
-			c->inventory == NULL ? "-i INVENTORY is required"
-					     : "one MANIFEST is required");
-		usage(stderr);
-		return 2;
+		errbuf_set(eb, "%s",
+			   c->inventory == NULL ? "-i INVENTORY is required"
+						: "one MANIFEST is required");
+		return NUMARG_USAGE;
 	}
 	c->manifest = argv[optind];
-	if (c->remote_prefix[0] != '/') {
-		fprintf(stderr, "rarlab: --remote-prefix must be an absolute path\n");
+	if (c->remote_prefix[0] != '/')
+		return errbuf_set(eb, "--remote-prefix must be an absolute path");
+	return 0;
+}
+
+/*
+ * Prints what parse_args' result rc asks for (help, version, a usage error).
+ * Returns the exit status when main ends there, -1 to go on.
+ */
+static int parse_args_done(int rc, const struct errbuf *eb)
+{
+	switch (rc) {
+	case 0:
+		return -1;
+	case NUMARG_HELP:
+		usage(stdout);
+		return 0;
+	case NUMARG_VERSION:
+		printf("rarlab %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
+		return 0;
+	default:
+		/* The user's own arguments: printed as given (print_error is for host bytes). */
+		if (eb->msg[0] != '\0')
+			fprintf(stderr, "rarlab: %s\n", eb->msg);
+		if (rc == NUMARG_USAGE)
+			usage(stderr);
 		return 2;
 	}
-	return 0;
 }
 
 /*
@@ -348,9 +363,9 @@ int main(int argc, char **argv)
 	long merged;
 	uint64_t t0_ns = clock_now_ns();
 
-	config_defaults(&cfg);
-	if (parse_args(argc, argv, &cfg) != 0)
-		return 2;
+	if ((rc = parse_args_done(parse_args(argc, argv, &cfg, &eb), &eb)) >= 0)
+		return rc;
+	rc = 2;
 	inv = inventory_load(cfg.inventory, &eb);
 	if (inv == NULL) {
 		print_error(NULL, eb.msg);
@@ -487,7 +502,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	for (size_t i = 0; i < nsel; i++)
-		if (mh[i].status.state != HOSTPOOL_FINISHED || mh[i].status.outcome != HOSTPOOL_OK)
+		if (mh[i].status.state != HOSTPOOL_FINISHED || mh[i].status.outcome != HOST_OK)
 			all_ok = 0;
 	if (!all_ok)
 		rc = 1;

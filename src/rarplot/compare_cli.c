@@ -1,7 +1,6 @@
 /* compare_cli: rarplot --compare, its options and exit status (compare_cli.h). */
 #include "compare_cli.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -12,6 +11,7 @@
 #include "atomicfile.h"
 #include "between.h"
 #include "fileio.h"
+#include "numarg.h"
 #include "sanitize.h"
 
 #define COMPARE_CLI_OK 0
@@ -24,24 +24,25 @@ void compare_cli_defaults(struct compare_cli *c)
 	c->noise = VERDICT_DEFAULT_NOISE;
 }
 
-static int compare_cli_bad(const char *opt, const char *arg, const char *what)
+/* "--opt ARG: what" into eb (main prints it sanitized: ARG is the user's bytes). Returns -1. */
+static int compare_cli_bad(const char *opt, const char *arg, const char *what, struct errbuf *eb)
 {
-	fprintf(stderr, "rarplot: %s ", opt);
-	sanitize_fputs(arg, SANITIZE_TEXT, stderr);
-	fprintf(stderr, ": %s\n", what);
-	return -1;
+	const struct numarg_words w = {opt, what, NUMARG_WORDING_USE};
+
+	return numarg_error(eb, &w, arg, NUMARG_NOT_NUMBER);
 }
 
 /* "BASELINE:CANDIDATE" into c. */
-static int compare_cli_pair(struct compare_cli *c, const char *arg)
+static int compare_cli_pair(struct compare_cli *c, const char *arg, struct errbuf *eb)
 {
 	const char *colon = strchr(arg, ':');
 	size_t nb = colon != NULL ? (size_t)(colon - arg) : 0;
 
 	if (colon == NULL || nb == 0 || colon[1] == '\0' || strchr(colon + 1, ':') != NULL)
-		return compare_cli_bad("--compare", arg, "use BASELINE:CANDIDATE (subject names)");
+		return compare_cli_bad("--compare", arg, "use BASELINE:CANDIDATE (subject names)",
+				       eb);
 	if (nb >= sizeof(c->baseline) || strlen(colon + 1) >= sizeof(c->candidate))
-		return compare_cli_bad("--compare", arg, "a subject name is too long");
+		return compare_cli_bad("--compare", arg, "a subject name is too long", eb);
 	memcpy(c->baseline, arg, nb);
 	c->baseline[nb] = '\0';
 	snprintf(c->candidate, sizeof(c->candidate), "%s", colon + 1);
@@ -50,53 +51,47 @@ static int compare_cli_pair(struct compare_cli *c, const char *arg)
 }
 
 /* "2%" or "2": a percentage in [0, 100) into c->noise as a fraction. */
-static int compare_cli_noise(struct compare_cli *c, const char *arg)
+static int compare_cli_noise(struct compare_cli *c, const char *arg, struct errbuf *eb)
 {
-	char *end = NULL;
-	double v;
+	const struct numarg_bounds pct = {0, 100, NUMARG_OPEN_HI | NUMARG_PERCENT_SIGN};
+	double v = 0;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end != arg && *end == '%')
-		end++;
-	if (end == arg || *end != '\0' || errno != 0 || !(v >= 0 && v < 100))
-		return compare_cli_bad("--noise", arg, "use a percentage such as 2%");
+	if (numarg_double(arg, &pct, &v) != NUMARG_OK)
+		return compare_cli_bad("--noise", arg, "use a percentage such as 2%", eb);
 	c->noise = v / 100;
 	return 0;
 }
 
-/* "100,10000": sizes > 0. */
-static int compare_cli_at(struct compare_cli *c, const char *arg)
+/* "100,10000": sizes >= 0. */
+static int compare_cli_at(struct compare_cli *c, const char *arg, struct errbuf *eb)
 {
-	const char *p = arg;
+	const struct numarg_bounds size = {0, INFINITY, 0};
+	const char *p = arg, *end = NULL;
 
 	c->n_at = 0;
 	while (*p != '\0') {
-		char *end = NULL;
-		double v;
+		double v = 0;
 
-		errno = 0;
-		v = strtod(p, &end);
-		if (end == p || errno != 0 || !isfinite(v) || v < 0 ||
+		if (numarg_double_prefix(p, &size, &v, &end) != NUMARG_OK ||
 		    (*end != ',' && *end != '\0'))
-			return compare_cli_bad("--at", arg, "use sizes separated by commas");
+			return compare_cli_bad("--at", arg, "use sizes separated by commas", eb);
 		if (c->n_at == PAIRED_MAX_AT)
-			return compare_cli_bad("--at", arg, "too many sizes (16 at most)");
+			return compare_cli_bad("--at", arg, "too many sizes (16 at most)", eb);
 		c->at[c->n_at++] = v;
 		p = *end == ',' ? end + 1 : end;
 	}
-	return c->n_at > 0 ? 0 : compare_cli_bad("--at", arg, "no size");
+	return c->n_at > 0 ? 0 : compare_cli_bad("--at", arg, "no size", eb);
 }
 
-int compare_cli_option(struct compare_cli *c, int which, const char *arg)
+int compare_cli_option(struct compare_cli *c, int which, const char *arg, struct errbuf *eb)
 {
 	switch (which) {
 	case 'c':
-		return compare_cli_pair(c, arg);
+		return compare_cli_pair(c, arg, eb);
 	case 'n':
-		return compare_cli_noise(c, arg);
+		return compare_cli_noise(c, arg, eb);
 	case 'a':
-		return compare_cli_at(c, arg);
+		return compare_cli_at(c, arg, eb);
 	case 'b':
 		c->between = arg;
 		return 0;
@@ -115,15 +110,16 @@ static int compare_cli_write(const struct compare_outcome *out, const struct com
 
 	if (fileio_mkdirs(dir, eb) != 0)
 		return -1;
-	if (snprintf(path, sizeof(path), "%s/comparison.md", dir) >= (int)sizeof(path))
-		return errbuf_set(eb, "%s: path too long", dir);
+	if (fileio_join(path, sizeof(path), dir, "comparison.md", eb) != 0)
+		return -1;
 	af = atomicfile_open(path, 0644, eb);
 	if (af == NULL)
 		return -1;
 	compare_print(out, o, atomicfile_stream(af));
 	if (atomicfile_commit(af, eb) != 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/comparison.tsv", dir);
+	if (fileio_join(path, sizeof(path), dir, "comparison.tsv", eb) != 0)
+		return -1;
 	return compare_write_tsv(out, path, eb);
 }
 
@@ -153,11 +149,8 @@ static int compare_cli_sweeps(const struct compare_opts *o, const struct results
 			 o->candidate, k);
 		if (fileio_mkdirs(out_dir, &eb) != 0)
 			goto fail;
-		if (snprintf(path, sizeof(path), "%s/between.tsv", out_dir) >= (int)sizeof(path)) {
-			errbuf_set(&eb, "%s: path too long", out_dir);
-			goto fail;
-		}
-		if (between_write(&b, what, path, &eb) != 0)
+		if (fileio_join(path, sizeof(path), out_dir, "between.tsv", &eb) != 0 ||
+		    between_write(&b, what, path, &eb) != 0)
 			goto fail;
 	}
 	goto out;

@@ -21,9 +21,9 @@ void compare_cli_defaults(struct compare_cli *c);
 
 /*
  * One option: 'c' --compare, 'n' --noise, 'a' --at, 'b' --between, 'u' --allow-unpaired.
- * Returns 0, or -1 after printing "rarplot: --opt ...: what" on stderr.
+ * Returns 0, or -1 with eb "--opt ARG: what" (ARG as given: print it sanitized).
  */
-int compare_cli_option(struct compare_cli *c, int which, const char *arg);
+int compare_cli_option(struct compare_cli *c, int which, const char *arg, struct errbuf *eb);
 
 /*
  * Compares and prints the section on stdout; with out_dir (may be NULL)

@@ -11,6 +11,7 @@
 #include "fitreport.h"
 #include "labgroups.h"
 #include "normfig.h"
+#include "numarg.h"
 #include "plotfig.h"
 #include "plotprofile.h"
 #include "plotrun.h"
@@ -95,6 +96,17 @@ static void usage(FILE *f)
 	    f);
 }
 
+/* rarplot's long-only options (the --compare ones use compare_cli_option's letters). */
+enum {
+	OPT_STAT = 256,
+	OPT_X,
+	OPT_BASELINE,
+	OPT_FORMAT,
+	OPT_UNWEIGHTED,
+	OPT_PLOTS_DIR,
+	OPT_CLAIMS,
+};
+
 static void config_defaults(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -139,23 +151,54 @@ static int parse_formats(struct config *cfg, const char *arg)
 	return cfg->n_formats > 0 ? 0 : -1;
 }
 
-/* Returns 0 to go on, 1 when --help or --version was printed, -1 on a usage error (printed). */
-static int parse_args(struct config *cfg, int argc, char **argv)
+/* --stat --x --baseline --format --unweighted --plots-dir --claims: the fit and its figures. */
+static int parse_fit_option(struct config *cfg, int c, struct errbuf *eb)
 {
-	enum {
-		OPT_STAT = 256,
-		OPT_X,
-		OPT_BASELINE,
-		OPT_FORMAT,
-		OPT_UNWEIGHTED,
-		OPT_PLOTS_DIR,
-		OPT_CLAIMS,
-		OPT_COMPARE,
-		OPT_NOISE,
-		OPT_AT,
-		OPT_ALLOW_UNPAIRED,
-		OPT_BETWEEN
-	};
+	switch (c) {
+	case OPT_STAT:
+		cfg->stat_auto = false;
+		if (strcmp(optarg, "median") == 0)
+			cfg->stat = PLOTSERIES_MEDIAN;
+		else if (strcmp(optarg, "mean") == 0)
+			cfg->stat = PLOTSERIES_MEAN;
+		else if (strcmp(optarg, "estimate") == 0)
+			cfg->stat = PLOTSERIES_ESTIMATE;
+		else
+			return errbuf_set(eb, "--stat %s: use estimate, median or mean", optarg);
+		return 0;
+	case OPT_X:
+		cfg->axis = strcmp(optarg, "both") == 0 ? PLOTSERIES_AXIS_BOTH : optarg;
+		return 0;
+	case OPT_BASELINE:
+		cfg->baseline = optarg;
+		cfg->baseline_given = true;
+		return 0;
+	case OPT_FORMAT:
+		if (parse_formats(cfg, optarg) != 0)
+			return errbuf_set(eb,
+					  "--format %s: use a comma-separated list of png, svg, "
+					  "pdf, or none",
+					  optarg);
+		return 0;
+	case OPT_UNWEIGHTED:
+		cfg->use_weights = false;
+		return 0;
+	case OPT_PLOTS_DIR:
+		cfg->plots_dir = optarg;
+		return 0;
+	default:
+		cfg->claims = optarg;
+		return 0;
+	}
+}
+
+/*
+ * The programs' parse_args contract (numarg.h): sets cfg's defaults and fills
+ * it from argv; NUMARG_USAGE when the usage text follows the message (or
+ * getopt's own).
+ */
+static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *eb)
+{
 	static const struct option opts[] = {
 	    {"out", required_argument, NULL, 'o'},
 	    {"stat", required_argument, NULL, OPT_STAT},
@@ -165,92 +208,54 @@ static int parse_args(struct config *cfg, int argc, char **argv)
 	    {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
 	    {"plots-dir", required_argument, NULL, OPT_PLOTS_DIR},
 	    {"claims", required_argument, NULL, OPT_CLAIMS},
-	    {"compare", required_argument, NULL, OPT_COMPARE},
-	    {"noise", required_argument, NULL, OPT_NOISE},
-	    {"at", required_argument, NULL, OPT_AT},
-	    {"allow-unpaired", no_argument, NULL, OPT_ALLOW_UNPAIRED},
-	    {"between", required_argument, NULL, OPT_BETWEEN},
+	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' are no short options */
+	    {"compare", required_argument, NULL, 'c'},
+	    {"noise", required_argument, NULL, 'n'},
+	    {"at", required_argument, NULL, 'a'},
+	    {"allow-unpaired", no_argument, NULL, 'u'},
+	    {"between", required_argument, NULL, 'b'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
+	config_defaults(cfg);
 	while ((c = getopt_long(argc, argv, "o:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			cfg->out_dir = optarg;
 			cfg->out_given = true;
 			break;
-		case OPT_COMPARE:
-		case OPT_NOISE:
-		case OPT_AT:
-		case OPT_ALLOW_UNPAIRED:
-		case OPT_BETWEEN:
-			if (compare_cli_option(&cfg->compare,
-					       c == OPT_COMPARE   ? 'c'
-					       : c == OPT_NOISE   ? 'n'
-					       : c == OPT_AT      ? 'a'
-					       : c == OPT_BETWEEN ? 'b'
-								  : 'u',
-					       optarg) != 0)
-				return -1;
+		case 'c':
+		case 'n':
+		case 'a':
+		case 'u':
+		case 'b':
+			if (compare_cli_option(&cfg->compare, c, optarg, eb) != 0)
+				return NUMARG_ERROR;
 			break;
 		case OPT_STAT:
-			cfg->stat_auto = false;
-			if (strcmp(optarg, "median") == 0)
-				cfg->stat = PLOTSERIES_MEDIAN;
-			else if (strcmp(optarg, "mean") == 0)
-				cfg->stat = PLOTSERIES_MEAN;
-			else if (strcmp(optarg, "estimate") == 0)
-				cfg->stat = PLOTSERIES_ESTIMATE;
-			else {
-				fprintf(stderr,
-					"rarplot: --stat %s: use estimate, median or mean\n",
-					optarg);
-				return -1;
-			}
-			break;
 		case OPT_X:
-			cfg->axis = strcmp(optarg, "both") == 0 ? PLOTSERIES_AXIS_BOTH : optarg;
-			break;
 		case OPT_BASELINE:
-			cfg->baseline = optarg;
-			cfg->baseline_given = true;
-			break;
 		case OPT_FORMAT:
-			if (parse_formats(cfg, optarg) != 0) {
-				fprintf(stderr,
-					"rarplot: --format %s: use a comma-separated list of png, "
-					"svg, pdf, or none\n",
-					optarg);
-				return -1;
-			}
-			break;
 		case OPT_UNWEIGHTED:
-			cfg->use_weights = false;
-			break;
 		case OPT_PLOTS_DIR:
-			cfg->plots_dir = optarg;
-			break;
 		case OPT_CLAIMS:
-			cfg->claims = optarg;
+			if (parse_fit_option(cfg, c, eb) != 0)
+				return NUMARG_ERROR;
 			break;
 		case 'h':
-			usage(stdout);
-			return 1;
+			return NUMARG_HELP;
 		case 'V':
-			printf("rarplot %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-			return 1;
+			return NUMARG_VERSION;
 		default:
-			usage(stderr);
-			return -1;
+			return NUMARG_USAGE; /* getopt said what */
 		}
 	}
 	if (optind >= argc) {
-		fputs("rarplot: no results file given\n", stderr);
-		usage(stderr);
-		return -1;
+		errbuf_set(eb, "no results file given");
+		return NUMARG_USAGE;
 	}
 	cfg->inputs = argv + optind;
 	cfg->n_inputs = (size_t)(argc - optind);
@@ -305,15 +310,107 @@ static void print_message(const char *msg)
 	fputc('\n', stderr);
 }
 
+/* Prints what parse_args' result rc asks for (help, version, a usage error); the exit status. */
+static int parse_args_done(int rc, const struct errbuf *eb)
+{
+	if (rc == NUMARG_HELP) {
+		usage(stdout);
+		return RARPLOT_EXIT_OK;
+	}
+	if (rc == NUMARG_VERSION) {
+		printf("rarplot %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
+		return RARPLOT_EXIT_OK;
+	}
+	if (eb->msg[0] != '\0')
+		print_message(eb->msg);
+	if (rc == NUMARG_USAGE)
+		usage(stderr);
+	return RARPLOT_EXIT_USAGE;
+}
+
 /* The other standard figures, drawn when the results vary along their axes. */
 static const char *const extra_axes[] = {"nb_tasks", "nb_roles", PLOTSERIES_AXIS_BOTH};
 
+/*
+ * The standard figures: the one along the chosen axis, then the others when the results vary
+ * along them. A figure gnuplot cannot draw costs that figure only (a note in drawn, *failed
+ * set): the fits and the report are still written. With --format none every figure's TSV is
+ * still written and no gnuplot runs. Returns 0, or -1 when out of memory.
+ */
+static int draw_figures(const struct config *cfg, const struct plotseries_set *set,
+			const struct plotfig_env *env, struct plotfig_out *drawn, bool *failed,
+			struct errbuf *eb)
+{
+	bool drawn_tasks = strcmp(cfg->axis, "nb_tasks") == 0;
+	bool drawn_roles = strcmp(cfg->axis, "nb_roles") == 0;
+	char name_buf[64];
+	struct plotfig fig = plotfig_for_axis(cfg->axis, name_buf, sizeof(name_buf));
+	struct plotseries_set *extra = NULL;
+	size_t i;
+	int rc;
+
+	if (plotfig_render(&fig, set, env, drawn, eb) != 0) {
+		if (plotfig_out_note(drawn, "%s not drawn: %s", fig.name, eb->msg) != 0)
+			return -1;
+		*failed = true;
+	}
+	for (i = 0; i < sizeof(extra_axes) / sizeof(extra_axes[0]); i++) {
+		struct plotfig more = plotfig_for_axis(extra_axes[i], name_buf, sizeof(name_buf));
+
+		if (strcmp(extra_axes[i], cfg->axis) == 0)
+			continue;
+		/* roles x tasks adds nothing unless both axes vary on their own. */
+		if (strcmp(extra_axes[i], PLOTSERIES_AXIS_BOTH) == 0 &&
+		    (!drawn_tasks || !drawn_roles)) {
+			if (plotfig_out_note(drawn,
+					     "%s not drawn: nb_roles and nb_tasks do not both vary",
+					     more.name) != 0)
+				return -1;
+			continue;
+		}
+		if (plotseries_build(env->res, extra_axes[i], cfg->stat, &extra, eb) != 0) {
+			if (plotfig_out_note(drawn, "%s not drawn: %s", more.name, eb->msg) != 0)
+				return -1;
+			continue;
+		}
+		rc = plotfig_render(&more, extra, env, drawn, eb);
+		drawn_tasks |= strcmp(extra_axes[i], "nb_tasks") == 0;
+		drawn_roles |= strcmp(extra_axes[i], "nb_roles") == 0;
+		plotseries_set_free(extra);
+		extra = NULL;
+		if (rc != 0) {
+			if (plotfig_out_note(drawn, "%s not drawn: %s", more.name, eb->msg) != 0)
+				return -1;
+			*failed = true;
+		}
+	}
+	return 0;
+}
+
+/* "rarplot: wrote DIR/report.md, DIR/fits.tsv, DIR/FIGURE..." on stderr. */
+static void print_wrote(const char *out_dir, const struct plotfig_out *drawn)
+{
+	fputs("rarplot: wrote ", stderr);
+	sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
+	fputs("/report.md, ", stderr);
+	sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
+	fputs("/fits.tsv", stderr);
+	for (size_t i = 0; i < drawn->n_files; i++) {
+		fputs(", ", stderr);
+		sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
+		fputc('/', stderr);
+		sanitize_fputs(drawn->files[i], SANITIZE_TEXT, stderr);
+	}
+	fputc('\n', stderr);
+}
+
+/* Long: rarplot's phases in order (load, check, fit, draw, write, print), one cleanup for all. */
 int main(int argc, char **argv)
 {
 	struct config cfg;
 	struct errbuf eb = {{0}};
 	struct results *res = NULL;
-	struct plotseries_set *set = NULL, *extra = NULL;
+	struct plotseries_set *set = NULL;
 	struct fitreport *rep = NULL;
 	struct plotfig_env env;
 	struct fitreport_context ctx;
@@ -326,15 +423,14 @@ int main(int argc, char **argv)
 	struct plotfig_out drawn = {NULL, NULL, 0, NULL, 0};
 	struct plotstyle_entry *styles = NULL;
 	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
-	char name_buf[64], stat_buf[64];
+	char stat_buf[64];
 	size_t i;
 	bool figure_failed = false;
 	int status = RARPLOT_EXIT_USAGE, rc;
 
-	config_defaults(&cfg);
-	rc = parse_args(&cfg, argc, argv);
+	rc = parse_args(argc, argv, &cfg, &eb);
 	if (rc != 0)
-		return rc > 0 ? RARPLOT_EXIT_OK : RARPLOT_EXIT_USAGE;
+		return parse_args_done(rc, &eb);
 
 	/* Everything that can reject the input happens before anything is written. */
 	res = results_new();
@@ -407,62 +503,16 @@ int main(int argc, char **argv)
 	memcpy(env.formats, cfg.formats, sizeof(env.formats));
 	env.n_formats = cfg.n_formats;
 	env.res = res;
-	/* With --format none the loop still writes every figure's TSV, and runs no gnuplot. */
-	{
-		bool drawn_tasks = strcmp(cfg.axis, "nb_tasks") == 0;
-		bool drawn_roles = strcmp(cfg.axis, "nb_roles") == 0;
-		struct plotfig fig = plotfig_for_axis(cfg.axis, name_buf, sizeof(name_buf));
-
-		/* A figure gnuplot cannot draw costs that figure only: the fits and the report are
-		 * still written, and the exit status says something failed. */
-		if (plotfig_render(&fig, set, &env, &drawn, &eb) != 0) {
-			if (plotfig_out_note(&drawn, "%s not drawn: %s", fig.name, eb.msg) != 0)
-				goto oom;
-			figure_failed = true;
-		}
-		for (i = 0; i < sizeof(extra_axes) / sizeof(extra_axes[0]); i++) {
-			struct plotfig more =
-			    plotfig_for_axis(extra_axes[i], name_buf, sizeof(name_buf));
-
-			if (strcmp(extra_axes[i], cfg.axis) == 0)
-				continue;
-			/* roles x tasks adds nothing unless both axes vary on their own. */
-			if (strcmp(extra_axes[i], PLOTSERIES_AXIS_BOTH) == 0 &&
-			    (!drawn_tasks || !drawn_roles)) {
-				if (plotfig_out_note(
-					&drawn,
-					"%s not drawn: nb_roles and nb_tasks do not both vary",
-					more.name) != 0)
-					goto oom;
-				continue;
-			}
-			if (plotseries_build(res, extra_axes[i], cfg.stat, &extra, &eb) != 0) {
-				if (plotfig_out_note(&drawn, "%s not drawn: %s", more.name,
-						     eb.msg) != 0)
-					goto oom;
-				continue;
-			}
-			rc = plotfig_render(&more, extra, &env, &drawn, &eb);
-			drawn_tasks |= strcmp(extra_axes[i], "nb_tasks") == 0;
-			drawn_roles |= strcmp(extra_axes[i], "nb_roles") == 0;
-			plotseries_set_free(extra);
-			extra = NULL;
-			if (rc != 0) {
-				if (plotfig_out_note(&drawn, "%s not drawn: %s", more.name,
-						     eb.msg) != 0)
-					goto oom;
-				figure_failed = true;
-			}
-		}
-	}
+	if (draw_figures(&cfg, set, &env, &drawn, &figure_failed, &eb) != 0)
+		goto oom;
 
 	if (plotprofile_draw(&prof, &env, &drawn, &eb) != 0) {
 		if (plotfig_out_note(&drawn, "profile_counters not drawn: %s", eb.msg) != 0)
 			goto oom;
 		figure_failed = true;
 	}
-	snprintf(path, sizeof(path), "%s/fits.tsv", cfg.out_dir);
-	if (fitreport_write_tsv(rep, path, &eb) != 0)
+	if (fileio_join(path, sizeof(path), cfg.out_dir, "fits.tsv", &eb) != 0 ||
+	    fitreport_write_tsv(rep, path, &eb) != 0)
 		goto fail;
 	if (res->n_refs > 0) {
 		struct normfig_opts no = {(const char *const *)cfg.inputs,
@@ -499,12 +549,12 @@ int main(int argc, char **argv)
 		shown.n = n_checks;
 		shown.unit = fitreport_unit(set->axis);
 		sections.claims = &shown;
-		snprintf(path, sizeof(path), "%s/claims.tsv", cfg.out_dir);
-		if (claims_write_tsv(checks, n_checks, path, &eb) != 0)
+		if (fileio_join(path, sizeof(path), cfg.out_dir, "claims.tsv", &eb) != 0 ||
+		    claims_write_tsv(checks, n_checks, path, &eb) != 0)
 			goto fail;
 	}
-	snprintf(path, sizeof(path), "%s/report.md", cfg.out_dir);
-	if (fitreport_write_markdown(rep, &ctx, path, &eb) != 0)
+	if (fileio_join(path, sizeof(path), cfg.out_dir, "report.md", &eb) != 0 ||
+	    fitreport_write_markdown(rep, &ctx, path, &eb) != 0)
 		goto fail;
 
 	fitreport_print_table(rep, stdout);
@@ -518,18 +568,7 @@ int main(int argc, char **argv)
 		sanitize_fputs(res->emulated, SANITIZE_TEXT, stderr);
 		fputs("\n", stderr);
 	}
-	fputs("rarplot: wrote ", stderr);
-	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
-	fputs("/report.md, ", stderr);
-	sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
-	fputs("/fits.tsv", stderr);
-	for (i = 0; i < drawn.n_files; i++) {
-		fputs(", ", stderr);
-		sanitize_fputs(cfg.out_dir, SANITIZE_TEXT, stderr);
-		fputc('/', stderr);
-		sanitize_fputs(drawn.files[i], SANITIZE_TEXT, stderr);
-	}
-	fputc('\n', stderr);
+	print_wrote(cfg.out_dir, &drawn);
 	status = figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;
 	goto out;
 oom:
@@ -543,7 +582,6 @@ out:
 	free(checks);
 	claims_free(claims);
 	fitreport_free(rep);
-	plotseries_set_free(extra);
 	plotseries_set_free(set);
 	results_free(res);
 	return status;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "atomicfile.h"
+#include "fileio.h"
 #include "fitreport.h"
 #include "results.h"
 
@@ -60,11 +61,10 @@ int normfig_write(const struct normfig_opts *o, const struct plotfig_env *env,
 	if (plotseries_build(res, o->axis, o->stat, &set, eb) != 0 ||
 	    fitreport_compute(set, o->baseline, o->use_weights, res, &rep, eb) != 0)
 		goto out;
-	snprintf(path, sizeof(path), "%s/fits-normalised.tsv", env->out_dir);
-	if (fitreport_write_tsv(rep, path, eb) != 0)
-		goto out;
-	snprintf(path, sizeof(path), "%s/normalised.md", env->out_dir);
-	if (write_markdown(rep, res, dropped, path, eb) != 0)
+	if (fileio_join(path, sizeof(path), env->out_dir, "fits-normalised.tsv", eb) != 0 ||
+	    fitreport_write_tsv(rep, path, eb) != 0 ||
+	    fileio_join(path, sizeof(path), env->out_dir, "normalised.md", eb) != 0 ||
+	    write_markdown(rep, res, dropped, path, eb) != 0)
 		goto out;
 	*wrote = true;
 	fig = plotfig_for_axis(o->axis, name, sizeof(name));

@@ -14,9 +14,12 @@
 #include "fileio.h"
 #include "fit.h"
 #include "fitreport.h"
+#include "growbuf.h"
 #include "plotrun.h"
 
 #define PLOTFIG_LIST_MAX 8192
+/* Files, captions or notes of one run: a few per subject and statistic, far below this. */
+#define PLOTFIG_ITEMS_MAX (1u << 20)
 #define PLOTFIG_NAME_MAX 160
 #define PLOTFIG_CAPTION_MAX 1024
 
@@ -41,21 +44,31 @@ void plotfig_out_free(struct plotfig_out *out)
 	memset(out, 0, sizeof(*out));
 }
 
+/*
+ * Room for one more string after the n of *list. struct plotfig_out keeps no
+ * capacity (rarplot/main.c fills it positionally): growarray from the count,
+ * a realloc per item as before, for the few dozen a run has.
+ */
+static int plotfig_out_grow(char ***list, size_t n)
+{
+	struct errbuf unused; /* the callers say "out of memory" */
+	size_t cap = n;
+
+	return growarray(list, &cap, n + 1, sizeof(**list), PLOTFIG_ITEMS_MAX, &unused);
+}
+
 int plotfig_out_note(struct plotfig_out *out, const char *fmt, ...)
 {
 	char buf[ERRBUF_MSG_MAX + 128];
-	char **nn;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	nn = realloc(out->notes, (out->n_notes + 1) * sizeof(*nn));
-	if (nn == NULL)
+	if (plotfig_out_grow(&out->notes, out->n_notes) < 0)
 		return -1;
-	out->notes = nn;
-	nn[out->n_notes] = strdup(buf);
-	if (nn[out->n_notes] == NULL)
+	out->notes[out->n_notes] = strdup(buf);
+	if (out->notes[out->n_notes] == NULL)
 		return -1;
 	out->n_notes++;
 	return 0;
@@ -63,16 +76,13 @@ int plotfig_out_note(struct plotfig_out *out, const char *fmt, ...)
 
 int plotfig_out_file(struct plotfig_out *out, const char *file, const char *caption)
 {
-	char **nf = realloc(out->files, (out->n_files + 1) * sizeof(*nf));
-	char **nc;
+	char **nf, **nc;
 
-	if (nf == NULL)
+	if (plotfig_out_grow(&out->files, out->n_files) < 0 ||
+	    plotfig_out_grow(&out->captions, out->n_files) < 0)
 		return -1;
-	out->files = nf;
-	nc = realloc(out->captions, (out->n_files + 1) * sizeof(*nc));
-	if (nc == NULL)
-		return -1;
-	out->captions = nc;
+	nf = out->files;
+	nc = out->captions;
 	nf[out->n_files] = strdup(file);
 	nc[out->n_files] = strdup(caption);
 	if (nf[out->n_files] == NULL || nc[out->n_files] == NULL) {
@@ -223,8 +233,8 @@ static int plotfig_write_set(const struct plotseries_set *set, const char *dir, 
 		else
 			snprintf(name, sizeof(name), "%02zu_%s_%s_%s.tsv", i + 1, subject, format,
 				 host);
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
-			return errbuf_set(eb, "%s: path too long", dir);
+		if (fileio_join(path, sizeof(path), dir, name, eb) != 0)
+			return -1;
 		if (plotseries_write_tsv(s, path, eb) != 0)
 			return -1;
 		if (draw && plotfig_list_series(set, i, name, use_weights, env, l) != 0)
@@ -389,7 +399,7 @@ static int plotfig_render_log(const struct plotfig *fig, const char *script,
 		return 0;
 	}
 	snprintf(title, sizeof(title), "%s — log–log axes: the slopes span %.0f×", a->title, span);
-	snprintf(caption, sizeof(caption),
+	snprintf(caption, sizeof(caption), /* lint: not a path */
 		 "%s: log–log axes, drawn because the fitted slopes span %.0f× (%s %.4g µs/%s "
 		 "against %s %.4g µs/%s): on linear axes the steepest line squeezes the others "
 		 "against the x axis. The same points, error bars and lines as %s.",

@@ -98,8 +98,8 @@ int plotprofile_write(const struct plotprofile *p, const char *out_dir, struct e
 
 	if (p->pf == NULL)
 		return 0;
-	if (snprintf(path, sizeof(path), "%s/profile-fits.tsv", out_dir) >= (int)sizeof(path))
-		return errbuf_set(eb, "%s: path too long", out_dir);
+	if (fileio_join(path, sizeof(path), out_dir, "profile-fits.tsv", eb) != 0)
+		return -1;
 	return profilefit_write_tsv(p->pf, path, eb);
 }
 
@@ -156,9 +156,10 @@ static int write_subject(const struct profilefit *pf, const char *dir, size_t k,
 	FILE *f;
 
 	safe_name(subject, name, sizeof(name));
-	snprintf(file, len, "%02zu_%s.tsv", k + 1, name);
-	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
-		return errbuf_set(eb, "%s: path too long", dir);
+	if (fileio_fmt(file, len, "%02zu_%s.tsv", k + 1, name) < 0)
+		return errbuf_set(eb, "%s: name too long", name);
+	if (fileio_join(path, sizeof(path), dir, file, eb) != 0)
+		return -1;
 	if ((f = fopen(path, "we")) == NULL)
 		return errbuf_set_errno(eb, errno, "%s", path);
 	fprintf(f, "# x calls bytes_read (mean per point)\n");

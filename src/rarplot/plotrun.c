@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 extern char **environ;
 
 /* The longest -e argument we build; every value comes from rarplot itself. */
@@ -67,7 +69,8 @@ int plotrun_find_scripts(const char *dir_override, const char *datadir, char *ou
 	got = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (got > 0) {
 		exe[got] = '\0';
-		snprintf(bindir, sizeof(bindir), "%s", dirname(exe));
+		if (fileio_fmt(bindir, sizeof(bindir), "%s", dirname(exe)) < 0)
+			return errbuf_set(eb, "%s: path too long", exe);
 		if (snprintf(tried[n_tried], PLOTRUN_PATH_MAX, "%s/../share/rarperf/plots",
 			     bindir) < PLOTRUN_PATH_MAX)
 			n_tried++;

@@ -1,5 +1,7 @@
 /* events: split rarbench's progress stream into lines and parse each into a struct events_event. */
 #include "events.h"
+#include "growbuf.h"
+#include "jsonget.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -10,8 +12,9 @@
 #include <cJSON.h>
 
 struct events_reader {
-	char *buf; /* the current partial line; grown on demand up to EVENTS_LINE_MAX_BYTES */
-	size_t len, cap;
+	/* The current partial line, capped at EVENTS_LINE_MAX_BYTES. A partial line is rare:
+	 * a reader holds no memory but while one is pending. */
+	struct growbuf line;
 	unsigned long lines;
 	bool failed, saw_done;
 };
@@ -21,18 +24,12 @@ static void copy_text(char *dst, size_t cap, const char *src)
 	snprintf(dst, cap, "%s", src);
 }
 
+/* A top-level field as a uint32 (jsonget's wording, "done: -1 is out of range (0 to 4294967295)").
+ */
 static int get_u32(const cJSON *obj, const char *key, uint32_t *out, bool required,
 		   struct errbuf *eb)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	if (it == NULL && !required)
-		return 0;
-	if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0) || it->valuedouble > 4294967295.0 ||
-	    it->valuedouble != floor(it->valuedouble))
-		return errbuf_set(eb, "field \"%s\" must be a non-negative integer", key);
-	*out = (uint32_t)it->valuedouble;
-	return 0;
+	return jsonget_u32(obj, "", key, required ? JSONGET_REQUIRED : JSONGET_OPTIONAL, out, eb);
 }
 
 static int parse_params(const cJSON *params, struct events_event *ev, struct errbuf *eb)
@@ -72,13 +69,12 @@ static bool is_sha256_hex(const char *s)
 
 static int parse_done(const cJSON *root, struct events_event *ev, struct errbuf *eb)
 {
-	const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(root, "files"), *it;
+	uint64_t status = 0;
 
-	if (!cJSON_IsNumber(status) || status->valuedouble != floor(status->valuedouble) ||
-	    status->valuedouble < 0 || status->valuedouble > 255)
-		return errbuf_set(eb, "done: field \"status\" must be an integer 0-255");
-	ev->status = (int)status->valuedouble;
+	if (jsonget_uint(root, "", "status", JSONGET_REQUIRED, 0, 255, &status, eb) < 0)
+		return errbuf_prefix(eb, "done");
+	ev->status = (int)status;
 	/* not in rarbench's event; rarlab's done.json records the points with them */
 	if (get_u32(root, "done", &ev->done, false, eb) < 0 ||
 	    get_u32(root, "total", &ev->total, false, eb) < 0)
@@ -180,6 +176,7 @@ struct events_reader *events_reader_new(void)
 
 	if (r == NULL)
 		return NULL;
+	growbuf_init(&r->line, EVENTS_LINE_MAX_BYTES);
 	return r;
 }
 
@@ -187,7 +184,7 @@ void events_reader_free(struct events_reader *r)
 {
 	if (r == NULL)
 		return;
-	free(r->buf);
+	growbuf_free(&r->line);
 	free(r);
 }
 
@@ -215,26 +212,6 @@ static int emit(struct events_reader *r, const char *line, size_t len, events_cb
 	return cb ? cb(ctx, &ev) : 0;
 }
 
-/* Room for need bytes in r->buf (need <= EVENTS_LINE_MAX_BYTES): a partial line is rare, so
- * a reader holds no buffer until one comes. 0 or -1 (out of memory). */
-static int reserve(struct events_reader *r, size_t need)
-{
-	size_t cap = r->cap ? r->cap : 1024;
-	char *b;
-
-	if (need <= r->cap)
-		return 0;
-	while (cap < need)
-		cap *= 2;
-	if (cap > EVENTS_LINE_MAX_BYTES)
-		cap = EVENTS_LINE_MAX_BYTES;
-	if ((b = realloc(r->buf, cap)) == NULL)
-		return -1;
-	r->buf = b;
-	r->cap = cap;
-	return 0;
-}
-
 int events_feed(struct events_reader *r, const char *data, size_t len, events_cb cb, void *ctx,
 		struct errbuf *eb)
 {
@@ -245,26 +222,22 @@ int events_feed(struct events_reader *r, const char *data, size_t len, events_cb
 		size_t chunk = nl ? (size_t)(nl - data) : len;
 		int rc;
 
-		if (r->len + chunk > EVENTS_LINE_MAX_BYTES) {
+		if (r->line.len + chunk > EVENTS_LINE_MAX_BYTES) {
 			r->failed = true;
 			return errbuf_set(eb, "line %lu: longer than %d bytes", r->lines + 1,
 					  EVENTS_LINE_MAX_BYTES);
 		}
-		if ((nl == NULL || r->len > 0) && reserve(r, r->len + chunk) < 0) {
-			r->failed = true;
-			return errbuf_set(eb, "out of memory");
-		}
-		if (nl == NULL) {
-			memcpy(r->buf + r->len, data, chunk);
-			r->len += chunk;
-			return 0;
-		}
-		if (r->len == 0) {
-			rc = emit(r, data, chunk, cb, ctx, eb);
+		if (nl != NULL && r->line.len == 0) {
+			rc = emit(r, data, chunk, cb, ctx, eb); /* a whole line: no copy */
 		} else {
-			memcpy(r->buf + r->len, data, chunk);
-			rc = emit(r, r->buf, r->len + chunk, cb, ctx, eb);
-			r->len = 0;
+			if (growbuf_append(&r->line, data, chunk, eb) < 0) {
+				r->failed = true;
+				return -1;
+			}
+			if (nl == NULL)
+				return 0;
+			rc = emit(r, r->line.data, r->line.len, cb, ctx, eb);
+			growbuf_free(&r->line);
 		}
 		if (rc != 0)
 			return rc;
@@ -281,9 +254,9 @@ int events_finish(struct events_reader *r, events_cb cb, void *ctx, bool *saw_do
 
 	if (r->failed)
 		return errbuf_set(eb, "event stream already failed");
-	if (r->len > 0) {
-		rc = emit(r, r->buf, r->len, cb, ctx, eb);
-		r->len = 0;
+	if (r->line.len > 0) {
+		rc = emit(r, r->line.data, r->line.len, cb, ctx, eb);
+		growbuf_free(&r->line);
 	}
 	if (saw_done != NULL)
 		*saw_done = r->saw_done;

@@ -104,13 +104,10 @@ struct journal *journal_create(const char *path, const char *manifest_sha256, co
 struct journal *journal_reopen(const char *path, size_t valid_len, struct errbuf *eb);
 
 /*
- * Appends one point line (subjects[i].result must hold >= 1 run) and
- * fsyncs it. Returns 0 or -1.
+ * Appends one point line (subjects[i].result must hold >= 1 run), with what
+ * the step saw (info NULL: nothing beside the results), and fsyncs it.
+ * Returns 0 or -1.
  */
-int journal_append(struct journal *j, const char *point_id, size_t index,
-		   const struct journal_subject *subjects, size_t n, struct errbuf *eb);
-
-/* journal_append with what the step saw (info NULL: as journal_append). */
 int journal_append_step(struct journal *j, const char *point_id, size_t index,
 			const struct journal_subject *subjects, size_t n,
 			const struct journal_step_info *info, struct errbuf *eb);

@@ -14,17 +14,12 @@
 #include <string.h>
 
 /* The vocabulary's owners, indexed for manifest_get_enum. */
-static const char *format_name(int i)
-{
-	return policy_format_name((enum policy_format)i);
-}
-
 static const char *match_name(int i)
 {
 	return policy_match_name((enum policy_match)i);
 }
 
-static const char *layout_name(int i)
+const char *manifest_layout_name(int i)
 {
 	return policy_sudoers_layout_name((enum sudoers_layout)i);
 }
@@ -32,233 +27,6 @@ static const char *layout_name(int i)
 static const char *order_name(int i)
 {
 	return measure_order_name((enum measure_order)i);
-}
-
-/* Checks a template's placeholders by expanding it with dummy values. */
-static int check_template(struct manifest_ctx *c, const char *tmpl, const char *p)
-{
-	struct errbuf eb = {0};
-	char *s = manifest_expand(tmpl, "/p", "/c", &eb);
-
-	if (s == NULL)
-		return manifest_fail(c, p, "%s", eb.msg);
-	free(s);
-	return 0;
-}
-
-/* "pam": true (the prefix's files), false (the host's), or a directory; absent: AUTO. */
-static int parse_subject_pam(struct manifest_ctx *c, const cJSON *j, const char *p,
-			     struct manifest_subject *s)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(j, "pam");
-	char q[MANIFEST_PATH_MAX_CHARS], b[48];
-
-	s->pam = MANIFEST_PAM_AUTO;
-	if (it == NULL)
-		return 0;
-	manifest_child_path(q, p, "pam");
-	if (cJSON_IsFalse(it)) {
-		s->pam = MANIFEST_PAM_OFF;
-		return 0;
-	}
-	if (!cJSON_IsTrue(it) && !cJSON_IsString(it))
-		return manifest_fail(c, q, "expected true, false or a directory, got %s",
-				     manifest_type_name(it));
-	s->pam = MANIFEST_PAM_ON;
-	s->pam_dir = strdup(cJSON_IsTrue(it) ? MANIFEST_PAM_DIR_DEFAULT : it->valuestring);
-	if (s->pam_dir == NULL)
-		return manifest_fail(c, q, "out of memory");
-	if (s->pam_dir[0] != '/' && strncmp(s->pam_dir, "{prefix}", 8) != 0)
-		return manifest_fail(c, q, "\"%s\": expected an absolute directory or {prefix}/...",
-				     manifest_shown(s->pam_dir, b));
-	return check_template(c, s->pam_dir, q);
-}
-
-static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
-			 struct manifest_subject *s)
-{
-	static const char *const keys[] = {
-	    "id",          "format",          "program",        "args",     "policy", "policy_data",
-	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  "pam",
-	    NULL};
-	const cJSON *args, *it;
-	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS], b[48];
-	int fmt = -1;
-	size_t i;
-
-	if (!cJSON_IsObject(j))
-		return manifest_fail(c, p, "expected an object, got %s", manifest_type_name(j));
-	if (manifest_check_keys(c, j, p, keys) < 0 ||
-	    manifest_get_string(c, j, p, "id", true, &s->id) < 0)
-		return -1;
-	for (i = 0; s->id[i] != '\0'; i++) {
-		char ch = s->id[i];
-
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.')) {
-			manifest_child_path(q, p, "id");
-			return manifest_fail(c, q,
-					     "\"%s\": use only letters, digits, '-', '_' and '.'",
-					     manifest_shown(s->id, b));
-		}
-	}
-	manifest_child_path(q, p, "format");
-	if (cJSON_GetObjectItemCaseSensitive(j, "format") == NULL)
-		return manifest_fail(c, q, "missing (sudoers, doas, rar-json or rar-cbor)");
-	if (manifest_get_enum(c, j, p, "format", format_name, POLICY_FORMAT_COUNT, &fmt) < 0)
-		return -1;
-	s->format = (enum policy_format)fmt;
-	if (manifest_get_string(c, j, p, "program", false, &s->program) < 0 ||
-	    manifest_get_string(c, j, p, "policy", false, &s->policy) < 0 ||
-	    manifest_get_string(c, j, p, "policy_data", false, &s->policy_data) < 0)
-		return -1;
-	if (s->policy_data != NULL && s->format != POLICY_FORMAT_RAR_CBOR) {
-		manifest_child_path(q, p, "policy_data");
-		return manifest_fail(c, q, "only a rar-cbor subject has a separate data file");
-	}
-	it = cJSON_GetObjectItemCaseSensitive(j, "optional");
-	if (it != NULL && !cJSON_IsBool(it)) {
-		manifest_child_path(q, p, "optional");
-		return manifest_fail(c, q, "expected a boolean, got %s", manifest_type_name(it));
-	}
-	s->optional = it != NULL && cJSON_IsTrue(it);
-	if (parse_subject_pam(c, j, p, s) < 0)
-		return -1;
-	if (manifest_get_string(c, j, p, "rar_version", false, &s->rar_version) < 0 ||
-	    manifest_get_string(c, j, p, "policy_mount_at", false, &s->policy_mount_at) < 0)
-		return -1;
-	manifest_child_path(q, p, "rar_version");
-	if (s->rar_version != NULL) {
-		struct errbuf veb = {0};
-
-		if (s->format != POLICY_FORMAT_RAR_JSON && s->format != POLICY_FORMAT_RAR_CBOR)
-			return manifest_fail(c, q, "only a rar-json or rar-cbor subject has one");
-		if (policy_rar_version_check(s->rar_version, &veb) != 0)
-			return manifest_fail(c, q, "%s", veb.msg);
-	}
-	if (cJSON_GetObjectItemCaseSensitive(j, "sudoers_layout") != NULL) {
-		int e = 0;
-
-		manifest_child_path(q, p, "sudoers_layout");
-		if (s->format != POLICY_FORMAT_SUDOERS)
-			return manifest_fail(c, q, "only a sudoers subject has one");
-		if (manifest_get_enum(c, j, p, "sudoers_layout", layout_name, SUDOERS_LAYOUT_COUNT,
-				      &e) < 0)
-			return -1;
-		s->has_sudoers_layout = true;
-		s->sudoers_layout = (enum sudoers_layout)e;
-	}
-	manifest_child_path(q, p, "policy_mount_at");
-	if (s->policy_mount_at != NULL &&
-	    (s->policy_mount_at[0] != '/' ||
-	     strcspn(s->policy_mount_at, ",:\\") != strlen(s->policy_mount_at)))
-		return manifest_fail(c, q,
-				     "\"%s\": expected an absolute path without ',', ':' or '\\'",
-				     manifest_shown(s->policy_mount_at, b));
-	if (manifest_get_string(c, j, p, "build", false, &s->build) < 0)
-		return -1;
-	manifest_child_path(q, p, "build");
-	if (s->build != NULL && manifest_check_build(c, s->build, q) < 0)
-		return -1;
-	if (manifest_subject_defaults(c, s, p) < 0)
-		return -1;
-	manifest_child_path(q, p, "program");
-	if (check_template(c, s->program, q) < 0)
-		return -1;
-	manifest_child_path(q, p, "policy");
-	if (check_template(c, s->policy, q) < 0)
-		return -1;
-	manifest_child_path(q, p, "policy_data");
-	if (s->policy_data != NULL && check_template(c, s->policy_data, q) < 0)
-		return -1;
-
-	args = cJSON_GetObjectItemCaseSensitive(j, "args");
-	manifest_child_path(q, p, "args");
-	if (args == NULL) {
-		/* sudo and doas get -n: a policy that asks for a password fails instead of hanging.
-		 */
-		bool nonint = s->format == POLICY_FORMAT_SUDOERS || s->format == POLICY_FORMAT_DOAS;
-
-		s->args = calloc(2, sizeof(*s->args));
-		if (s->args == NULL)
-			return manifest_fail(c, q, "out of memory");
-		if (nonint && (s->args[s->nargs++] = strdup("-n")) == NULL)
-			return manifest_fail(c, q, "out of memory");
-		if ((s->args[s->nargs++] = strdup("{command}")) == NULL)
-			return manifest_fail(c, q, "out of memory");
-		return 0;
-	}
-	if (!cJSON_IsArray(args))
-		return manifest_fail(c, q, "expected an array of strings, got %s",
-				     manifest_type_name(args));
-	if (cJSON_GetArraySize(args) > 64)
-		return manifest_fail(c, q, "more than 64 arguments");
-	s->args = calloc((size_t)cJSON_GetArraySize(args) + 1, sizeof(*s->args));
-	if (s->args == NULL)
-		return manifest_fail(c, q, "out of memory");
-	i = 0;
-	cJSON_ArrayForEach(it, args)
-	{
-		manifest_index_path(r, q, i++);
-		if (!cJSON_IsString(it))
-			return manifest_fail(c, r, "expected a string, got %s",
-					     manifest_type_name(it));
-		if (strlen(it->valuestring) > MANIFEST_STRING_MAX)
-			return manifest_fail(c, r, "longer than %d bytes", MANIFEST_STRING_MAX);
-		if (check_template(c, it->valuestring, r) < 0)
-			return -1;
-		if ((s->args[s->nargs++] = strdup(it->valuestring)) == NULL)
-			return manifest_fail(c, r, "out of memory");
-	}
-	return 0;
-}
-
-static int parse_subjects(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
-{
-	const cJSON *subj = cJSON_GetObjectItemCaseSensitive(root, "subjects"), *it;
-	char p[MANIFEST_PATH_MAX_CHARS], b[48];
-	size_t i, k, n;
-	int bad = 0;
-
-	if (subj == NULL)
-		return manifest_fail(c, "$.subjects", "missing (an array of subjects is required)");
-	if (!cJSON_IsArray(subj))
-		return manifest_fail(c, "$.subjects", "expected an array, got %s",
-				     manifest_type_name(subj));
-	n = (size_t)cJSON_GetArraySize(subj);
-	if (n == 0)
-		return manifest_fail(c, "$.subjects", "empty (give at least one subject)");
-	if (n > MANIFEST_SUBJECTS_MAX)
-		return manifest_fail(c, "$.subjects", "more than %d subjects",
-				     MANIFEST_SUBJECTS_MAX);
-	m->subjects = calloc(n, sizeof(*m->subjects));
-	if (m->subjects == NULL)
-		return manifest_fail(c, "$.subjects", "out of memory");
-	i = 0;
-	cJSON_ArrayForEach(it, subj)
-	{
-		manifest_index_path(p, "$.subjects", i);
-		m->nsubjects = i + 1; /* so manifest_free sees a partly filled subject */
-		/* Each subject's problems are its own: the next ones are still read. */
-		if (parse_subject(c, it, p, &m->subjects[i]) < 0) {
-			bad = -1;
-			i++;
-			continue;
-		}
-		for (k = 0; k < i; k++) {
-			if (m->subjects[k].id != NULL &&
-			    strcmp(m->subjects[k].id, m->subjects[i].id) == 0) {
-				char q[MANIFEST_PATH_MAX_CHARS];
-
-				manifest_child_path(q, p, "id");
-				bad = manifest_fail(c, q, "duplicate subject id \"%s\"",
-						    manifest_shown(m->subjects[i].id, b));
-				break;
-			}
-		}
-		i++;
-	}
-	return bad;
 }
 
 static int parse_user(struct manifest_ctx *c, struct manifest *m)
@@ -283,68 +51,50 @@ static int parse_user(struct manifest_ctx *c, struct manifest *m)
 	return 0;
 }
 
-static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
-{
-	static const char *const keys[] = {"name",
-					   "description",
-					   "subjects",
-					   "axes",
-					   "match",
-					   "command",
-					   "bench_user",
-					   "warmup",
-					   "min_runs",
-					   "max_runs",
-					   "min_time_s",
-					   "order",
-					   "seed",
-					   "repetitions",
-					   "sudoers_layout",
-					   "seed_compat",
-					   "rounds",
-					   "max_policy_bytes",
-					   "precision",
-					   "precision_baseline",
-					   "estimator",
-					   "contention_limit",
-					   "contended",
-					   "remeasure",
-					   "run_timeout_s",
-					   "unsafe_command",
-					   "limits",
-					   "env",
-					   "umask",
-					   "cwd",
-					   "cpus",
-					   "profile",
-					   "profile_budget",
-					   "reference",
-					   NULL};
-	const cJSON *j;
-	uint64_t v;
-	int e, bad = 0;
+/* The keys a manifest may have at its top level. */
+static const char *const root_keys[] = {"name",
+					"description",
+					"subjects",
+					"axes",
+					"match",
+					"command",
+					"bench_user",
+					"warmup",
+					"min_runs",
+					"max_runs",
+					"min_time_s",
+					"order",
+					"seed",
+					"repetitions",
+					"sudoers_layout",
+					"seed_compat",
+					"rounds",
+					"max_policy_bytes",
+					"precision",
+					"precision_baseline",
+					"estimator",
+					"contention_limit",
+					"contended",
+					"remeasure",
+					"run_timeout_s",
+					"unsafe_command",
+					"limits",
+					"env",
+					"umask",
+					"cwd",
+					"cpus",
+					"profile",
+					"profile_budget",
+					"reference",
+					NULL};
 
-	if (!cJSON_IsObject(root))
-		return manifest_fail(c, "$", "expected an object, got %s",
-				     manifest_type_name(root));
-	/*
-	 * Every key on its own first, so that one pass reports every problem (bad collects
-	 * them; manifest_fail keeps each line); then what depends on several keys, once they
-	 * are all sound.
-	 */
-	bad |= manifest_check_keys(c, root, "$", keys);
-	bad |= manifest_get_string(c, root, "$", "name", true, &m->name);
-	bad |= manifest_get_string(c, root, "$", "description", false, &m->description);
-	bad |= manifest_get_string(c, root, "$", "command", false, &m->command);
-	bad |= manifest_get_string(c, root, "$", "bench_user", false, &m->bench_user);
-	bad |= parse_subjects(c, root, m);
-	bad |= manifest_parse_axes(c, root, m);
-	/* Before the counts below: precision mode changes their defaults. */
-	bad |= manifest_parse_precision(c, root, m);
-	if (m->command == NULL && (m->command = strdup("/usr/bin/true")) == NULL)
-		return manifest_fail(c, "$.command", "out of memory");
-	if (m->bench_user == NULL && (m->bench_user = strdup("rarperf")) == NULL)
-		return manifest_fail(c, "$.bench_user", "out of memory");
+/* "command" (set) and "unsafe_command": the command must be absolute, and safe unless the manifest
+ * says otherwise. 0, or -1 with every problem kept. */
+static int parse_command(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	const cJSON *j;
+	int bad = 0;
+
 	j = cJSON_GetObjectItemCaseSensitive(root, "unsafe_command");
 	if (j != NULL && !cJSON_IsBool(j))
 		bad = manifest_fail(c, "$.unsafe_command", "expected a boolean, got %s",
@@ -362,34 +112,16 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 		    "(set \"unsafe_command\": true to grant it anyway)",
 		    manifest_shown(m->command, b));
 	}
-	v = MANIFEST_RUN_TIMEOUT_DEFAULT_S;
-	bad |= manifest_get_uint(c, root, "$", "run_timeout_s", 1, MANIFEST_RUN_TIMEOUT_MAX_S, &v);
-	m->run_timeout_ms = (uint32_t)v * 1000u;
+	return bad;
+}
 
-	e = (int)m->match;
-	bad |= manifest_get_enum(c, root, "$", "match", match_name, POLICY_MATCH_COUNT, &e);
-	m->match = (enum policy_match)e;
-	e = (int)m->order;
-	bad |= manifest_get_enum(c, root, "$", "order", order_name, MEASURE_ORDER_COUNT, &e);
-	m->order = (enum measure_order)e;
-	e = (int)m->sudoers_layout;
-	bad |= manifest_get_enum(c, root, "$", "sudoers_layout", layout_name, SUDOERS_LAYOUT_COUNT,
-				 &e);
-	m->sudoers_layout = (enum sudoers_layout)e;
-
-	j = cJSON_GetObjectItemCaseSensitive(root, "seed_compat");
-	if (j != NULL && !cJSON_IsBool(j))
-		bad = manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
-				    manifest_type_name(j));
-	m->seed_compat = j != NULL && cJSON_IsTrue(j);
-	j = cJSON_GetObjectItemCaseSensitive(root, "profile");
-	if (j != NULL && !cJSON_IsBool(j))
-		bad = manifest_fail(c, "$.profile", "expected a boolean, got %s",
-				    manifest_type_name(j));
-	m->profile = j != NULL && cJSON_IsTrue(j);
-	v = MANIFEST_PROFILE_BUDGET_DEFAULT_PCT;
-	bad |= manifest_get_uint(c, root, "$", "profile_budget", 0, 1000, &v);
-	m->profile_budget_pct = (uint32_t)v;
+/* The run counts and bounds: warmup, min/max_runs, seed, rounds, repetitions, min_time_s,
+ * max_policy_bytes. 0, or -1 with every problem kept. */
+static int parse_counts(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	const cJSON *j;
+	uint64_t v;
+	int bad = 0;
 
 	v = m->warmup;
 	bad |= manifest_get_uint(c, root, "$", "warmup", 0, 1e6, &v);
@@ -423,11 +155,14 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 	    manifest_get_uint(c, root, "$", "max_policy_bytes", (double)MANIFEST_POLICY_BYTES_MIN,
 			      (double)MANIFEST_POLICY_BYTES_MAX, &v);
 	m->max_policy_bytes = v;
-	bad |= manifest_parse_env(c, root, m);
-	if (bad)
-		return -1;
+	return bad;
+}
 
-	/* What depends on several keys. */
+/* What depends on several keys, once each is sound; the policy size last. 0 or -1. */
+static int check_across(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "min_time_s");
+
 	if (manifest_check_sizes(c, m) < 0)
 		return -1;
 	if (m->max_runs != 0 && m->max_runs < m->min_runs)
@@ -454,6 +189,71 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 		return -1;
 	/* Last: a policy's size depends on nearly every key above, the bench uid included. */
 	return manifest_check_policy_bytes(c, m);
+}
+
+static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	const cJSON *j;
+	uint64_t v;
+	int e, bad = 0;
+
+	if (!cJSON_IsObject(root))
+		return manifest_fail(c, "$", "expected an object, got %s",
+				     manifest_type_name(root));
+	/*
+	 * Every key on its own first, so that one pass reports every problem (bad collects
+	 * them; manifest_fail keeps each line); then what depends on several keys, once they
+	 * are all sound.
+	 */
+	bad |= manifest_check_keys(c, root, "$", root_keys);
+	bad |= manifest_get_string(c, root, "$", "name", true, &m->name);
+	bad |= manifest_get_string(c, root, "$", "description", false, &m->description);
+	bad |= manifest_get_string(c, root, "$", "command", false, &m->command);
+	bad |= manifest_get_string(c, root, "$", "bench_user", false, &m->bench_user);
+	bad |= manifest_parse_subjects(c, root, m);
+	bad |= manifest_parse_axes(c, root, m);
+	/* Before the counts below: precision mode changes their defaults. */
+	bad |= manifest_parse_precision(c, root, m);
+	if (m->command == NULL && (m->command = strdup("/usr/bin/true")) == NULL)
+		return manifest_fail(c, "$.command", "out of memory");
+	if (m->bench_user == NULL && (m->bench_user = strdup("rarperf")) == NULL)
+		return manifest_fail(c, "$.bench_user", "out of memory");
+	bad |= parse_command(c, root, m);
+	v = MANIFEST_RUN_TIMEOUT_DEFAULT_S;
+	bad |= manifest_get_uint(c, root, "$", "run_timeout_s", 1, MANIFEST_RUN_TIMEOUT_MAX_S, &v);
+	m->run_timeout_ms = (uint32_t)v * 1000u;
+
+	e = (int)m->match;
+	bad |= manifest_get_enum(c, root, "$", "match", match_name, POLICY_MATCH_COUNT, &e);
+	m->match = (enum policy_match)e;
+	e = (int)m->order;
+	bad |= manifest_get_enum(c, root, "$", "order", order_name, MEASURE_ORDER_COUNT, &e);
+	m->order = (enum measure_order)e;
+	e = (int)m->sudoers_layout;
+	bad |= manifest_get_enum(c, root, "$", "sudoers_layout", manifest_layout_name,
+				 SUDOERS_LAYOUT_COUNT, &e);
+	m->sudoers_layout = (enum sudoers_layout)e;
+
+	j = cJSON_GetObjectItemCaseSensitive(root, "seed_compat");
+	if (j != NULL && !cJSON_IsBool(j))
+		bad = manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
+				    manifest_type_name(j));
+	m->seed_compat = j != NULL && cJSON_IsTrue(j);
+	j = cJSON_GetObjectItemCaseSensitive(root, "profile");
+	if (j != NULL && !cJSON_IsBool(j))
+		bad = manifest_fail(c, "$.profile", "expected a boolean, got %s",
+				    manifest_type_name(j));
+	m->profile = j != NULL && cJSON_IsTrue(j);
+	v = MANIFEST_PROFILE_BUDGET_DEFAULT_PCT;
+	bad |= manifest_get_uint(c, root, "$", "profile_budget", 0, 1000, &v);
+	m->profile_budget_pct = (uint32_t)v;
+
+	bad |= parse_counts(c, root, m);
+	bad |= manifest_parse_env(c, root, m);
+	if (bad)
+		return -1;
+
+	return check_across(c, root, m);
 }
 
 bool manifest_command_is_safe(const char *command)
@@ -484,17 +284,6 @@ static size_t line_of(const char *text, size_t len, size_t off)
 		if (text[i] == '\n')
 			line++;
 	return line;
-}
-
-struct manifest *manifest_parse(const char *text, size_t len, const char *source, struct errbuf *eb)
-{
-	return manifest_parse_for(text, len, source, 0, eb);
-}
-
-struct manifest *manifest_parse_for(const char *text, size_t len, const char *source,
-				    unsigned flags, struct errbuf *eb)
-{
-	return manifest_parse_all(text, len, source, flags, NULL, eb);
 }
 
 void manifest_problems_clear(struct manifest_problems *pr)
@@ -584,16 +373,6 @@ out:
 	manifest_free(m);
 	cJSON_Delete(root);
 	return ret;
-}
-
-struct manifest *manifest_load(const char *path, struct errbuf *eb)
-{
-	return manifest_load_for(path, 0, eb);
-}
-
-struct manifest *manifest_load_for(const char *path, unsigned flags, struct errbuf *eb)
-{
-	return manifest_load_all(path, flags, NULL, eb);
 }
 
 struct manifest *manifest_load_all(const char *path, unsigned flags,

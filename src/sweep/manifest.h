@@ -256,20 +256,6 @@ struct manifest {
 };
 
 /*
- * Parses len bytes of JSON text into a new manifest. source names the input
- * in error messages ("experiments/x.json"). Every error is one line of the
- * form "SOURCE: $.json.path: what is wrong". Unknown keys, wrong types,
- * empty axes, unknown formats and a bench user missing from the passwd
- * database (or root) are errors, and so is a point where some subject's
- * policy files would exceed max_policy_bytes (manifest_policy_bytes with no
- * prefix; the message names the point, the subject, the size and the cap).
- * Returns NULL and fills eb on error; the caller frees the result with
- * manifest_free.
- */
-struct manifest *manifest_parse(const char *text, size_t len, const char *source,
-				struct errbuf *eb);
-
-/*
  * Whether command may be granted without "unsafe_command": /usr/bin/X or
  * /bin/X with X one of true, false, id, whoami, echo, printf, sleep:
  * programs that, whatever their arguments, run nothing else and open no
@@ -285,14 +271,10 @@ bool manifest_command_is_safe(const char *command);
  */
 void manifest_largest_values(const struct manifest *m, uint32_t value[MANIFEST_AXIS_COUNT]);
 
-/* Reads path (at most MANIFEST_FILE_MAX_BYTES) and parses it as above. */
-struct manifest *manifest_load(const char *path, struct errbuf *eb);
-
 /*
- * As manifest_parse and manifest_load, with flags: MANIFEST_REMOTE checks
- * everything but the bench user, which is looked up on the hosts that will
- * run it (rarlab's coordinator need not have that user); bench_uid and
- * bench_gid stay 0 then.
+ * manifest_parse_all's flag: check everything but the bench user, which is
+ * looked up on the hosts that will run it (rarlab's coordinator need not
+ * have that user); bench_uid and bench_gid stay 0 then.
  */
 #define MANIFEST_REMOTE 1u
 
@@ -309,18 +291,25 @@ struct manifest_problems {
 void manifest_problems_clear(struct manifest_problems *pr);
 
 /*
- * As manifest_parse_for and manifest_load_for; when it fails (NULL, eb the
- * first problem) and problems is not NULL, *problems holds them all (also
- * for a manifest that loads: then none).
+ * Parses len bytes of JSON text into a new manifest. source names the input
+ * in error messages ("experiments/x.json"). Every error is one line of the
+ * form "SOURCE: $.json.path: what is wrong". Unknown keys, wrong types,
+ * empty axes, unknown formats and a bench user missing from the passwd
+ * database (or root; unless flags has MANIFEST_REMOTE) are errors, and so is
+ * a point where some subject's policy files would exceed max_policy_bytes
+ * (manifest_policy_bytes with no prefix; the message names the point, the
+ * subject, the size and the cap). Returns the manifest (the caller frees it
+ * with manifest_free), or NULL with eb holding the first problem; then, when
+ * problems is not NULL, *problems holds them all (also for a manifest that
+ * loads: then none).
  */
 struct manifest *manifest_parse_all(const char *text, size_t len, const char *source,
 				    unsigned flags, struct manifest_problems *problems,
 				    struct errbuf *eb);
+
+/* Reads path (at most MANIFEST_FILE_MAX_BYTES) and parses it as manifest_parse_all. */
 struct manifest *manifest_load_all(const char *path, unsigned flags,
 				   struct manifest_problems *problems, struct errbuf *eb);
-struct manifest *manifest_parse_for(const char *text, size_t len, const char *source,
-				    unsigned flags, struct errbuf *eb);
-struct manifest *manifest_load_for(const char *path, unsigned flags, struct errbuf *eb);
 
 /* Frees m and everything it owns. NULL is a no-op. */
 void manifest_free(struct manifest *m);

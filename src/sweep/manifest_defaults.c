@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
+
 static const char *const default_program[] = {"{prefix}/bin/sudo", "{prefix}/bin/doas",
 					      "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor"};
 static const char *const default_policy[] = {"{prefix}/etc/sudoers", "{prefix}/etc/doas.conf",
@@ -42,39 +44,47 @@ bad:
 			     manifest_shown(build, b), MANIFEST_BUILD_LEN_MAX);
 }
 
+/*
+ * RootAsRole's program, policy and (CBOR) data files for v, a version or a
+ * build ("dev-NAME"), as the playbook names them.
+ */
+static int rar_defaults(struct manifest_ctx *c, struct manifest_subject *s, const char *v,
+			const char *p)
+{
+	const char *kind = policy_format_rar_storage(s->format);
+	char prog[96], pol[96], data[96], shown[48];
+
+	if (fileio_fmt(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", v, kind) < 0 ||
+	    fileio_fmt(pol, sizeof(pol), "{prefix}/etc/rootasrole-%s-%s.json", v, kind) < 0 ||
+	    fileio_fmt(data, sizeof(data), "{prefix}/etc/rootasrole-%s-cbor.bin", v) < 0)
+		return manifest_fail(c, p, "\"%s\": too long for a file name",
+				     manifest_shown(v, shown));
+	if (set_default(c, &s->program, prog, p) < 0 || set_default(c, &s->policy, pol, p) < 0 ||
+	    (s->format == POLICY_FORMAT_RAR_CBOR && set_default(c, &s->policy_data, data, p) < 0))
+		return -1;
+	return 0;
+}
+
 /* The files of build (a source tree's) for s's format, as the playbook names them. */
 static int build_defaults(struct manifest_ctx *c, struct manifest_subject *s, const char *p)
 {
-	char prog[96], pol[96], data[96];
 	const char *b = s->build;
 
-	switch (s->format) {
-	case POLICY_FORMAT_SUDOERS:
-	case POLICY_FORMAT_DOAS: {
-		const char *tool = s->format == POLICY_FORMAT_SUDOERS ? "sudo" : "doas";
+	if (s->format == POLICY_FORMAT_SUDOERS || s->format == POLICY_FORMAT_DOAS) {
+		const char *tool = policy_format_program(s->format);
 		const char *file = s->format == POLICY_FORMAT_SUDOERS ? "sudoers" : "doas.conf";
+		char prog[96], pol[96], shown[48];
 
-		snprintf(prog, sizeof(prog), "{prefix}/bin/%s-%s", tool, b);
-		snprintf(pol, sizeof(pol), "{prefix}/etc/%s-%s/%s", tool, b, file);
+		if (fileio_fmt(prog, sizeof(prog), "{prefix}/bin/%s-%s", tool, b) < 0 ||
+		    fileio_fmt(pol, sizeof(pol), "{prefix}/etc/%s-%s/%s", tool, b, file) < 0)
+			return manifest_fail(c, p, "\"%s\": too long for a file name",
+					     manifest_shown(b, shown));
 		return set_default(c, &s->program, prog, p) < 0 ||
 			       set_default(c, &s->policy, pol, p) < 0
 			   ? -1
 			   : 0;
 	}
-	default: {
-		const char *kind = s->format == POLICY_FORMAT_RAR_CBOR ? "cbor" : "json";
-
-		snprintf(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", b, kind);
-		snprintf(pol, sizeof(pol), "{prefix}/etc/rootasrole-%s-%s.json", b, kind);
-		snprintf(data, sizeof(data), "{prefix}/etc/rootasrole-%s-cbor.bin", b);
-		if (set_default(c, &s->program, prog, p) < 0 ||
-		    set_default(c, &s->policy, pol, p) < 0 ||
-		    (s->format == POLICY_FORMAT_RAR_CBOR &&
-		     set_default(c, &s->policy_data, data, p) < 0))
-			return -1;
-		return 0;
-	}
-	}
+	return rar_defaults(c, s, b, p);
 }
 
 int manifest_subject_defaults(struct manifest_ctx *c, struct manifest_subject *s, const char *p)
@@ -85,17 +95,7 @@ int manifest_subject_defaults(struct manifest_ctx *c, struct manifest_subject *s
 		return -1;
 	if (s->rar_version != NULL && strcmp(s->rar_version, POLICY_RAR_VERSION) != 0) {
 		/* Another version's build and files, named as the playbook installs them. */
-		const char *kind = s->format == POLICY_FORMAT_RAR_CBOR ? "cbor" : "json";
-		char prog[96], pol[96], data[96];
-
-		snprintf(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", s->rar_version, kind);
-		snprintf(pol, sizeof(pol), "{prefix}/etc/rootasrole-%s-%s.json", s->rar_version,
-			 kind);
-		snprintf(data, sizeof(data), "{prefix}/etc/rootasrole-%s-cbor.bin", s->rar_version);
-		if (set_default(c, &s->program, prog, p) < 0 ||
-		    set_default(c, &s->policy, pol, p) < 0 ||
-		    (s->format == POLICY_FORMAT_RAR_CBOR &&
-		     set_default(c, &s->policy_data, data, p) < 0))
+		if (rar_defaults(c, s, s->rar_version, p) < 0)
 			return -1;
 	}
 	if (set_default(c, &s->program, default_program[fmt], p) < 0 ||

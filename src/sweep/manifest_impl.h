@@ -8,9 +8,10 @@
 #include <stdint.h>
 
 #include "errbuf.h"
+#include "jsonget.h"
 #include "manifest.h"
 
-#define MANIFEST_PATH_MAX_CHARS 128 /* a JSON path in a message ("$.subjects[2].args[0]") */
+#define MANIFEST_PATH_MAX_CHARS JSONGET_PATH_MAX_CHARS
 
 /* Where errors go: every message names the source file, then the JSON path. */
 struct manifest_ctx {
@@ -19,10 +20,17 @@ struct manifest_ctx {
 	bool remote; /* MANIFEST_REMOTE: the bench user is not looked up here */
 	/* Every problem, one line each (manifest_fail appends; eb keeps the first). */
 	char **problems;
-	size_t nproblems;
+	size_t nproblems, problems_cap;
 };
 
 /* Fills c->eb with "SOURCE: PATH: message" on one line and returns -1. */
+/* manifest_subject.c: "subjects" into m->subjects; every subject read, each problem kept. 0 or -1.
+ */
+int manifest_parse_subjects(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
+
+/* manifest.c: a sudoers layout's name by index, for manifest_get_enum. */
+const char *manifest_layout_name(int i);
+
 /* manifest_env.c: the keys limits, env, umask, cwd and cpus into m->env. 0 or -1. */
 int manifest_parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest *m);
 void manifest_env_clear(struct manifest_env *e);
@@ -35,6 +43,9 @@ void manifest_keep_last_problem(struct manifest_ctx *c, size_t since);
 
 int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Records a problem already worded "PATH: message" (a jsonget error) as manifest_fail does. -1. */
+int manifest_problem(struct manifest_ctx *c, const char *line);
 
 /* manifest_defaults.c: build is "dev" or "dev-NAME" (0), else -1 with c->eb filled (path p). */
 #define MANIFEST_BUILD_LEN_MAX 40
@@ -81,6 +92,10 @@ int manifest_as_uint(struct manifest_ctx *c, const cJSON *j, const char *p, doub
 /* As manifest_as_uint for obj.key; an absent key keeps *out (the default). */
 int manifest_get_uint(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
 		      double lo, double hi, uint64_t *out);
+
+/* As manifest_get_uint for a finite number in [lo, hi]. */
+int manifest_get_double(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
+			double lo, double hi, double *out);
 
 /*
  * *out becomes the value i in [0, n) whose name(i) is the string at obj.key

@@ -1,39 +1,46 @@
-/* manifest_json: checked JSON accessors whose errors name the source file and the JSON path. */
+/* manifest_json: the manifest's JSON accessors: jsonget's checks, every problem kept with the
+ * source file. */
+#include "growbuf.h"
+#include "jsonget.h"
 #include "manifest_impl.h"
 #include "sanitize.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Records line ("PATH: message", jsonget's wording) as "SOURCE: PATH: message". -1. */
+int manifest_problem(struct manifest_ctx *c, const char *line)
+{
+	struct errbuf full, ignored;
+
+	errbuf_set(&full, "%s: %s", c->source, line);
+	if (c->nproblems == 0)
+		*c->eb = full;
+	/* Kept for the caller that lists them all (bounded: the first ones say enough). */
+	if (c->nproblems < MANIFEST_PROBLEMS_MAX &&
+	    growarray(&c->problems, &c->problems_cap, c->nproblems + 1, sizeof(*c->problems),
+		      MANIFEST_PROBLEMS_MAX, &ignored) == 0) {
+		c->problems[c->nproblems] = strdup(full.msg);
+		if (c->problems[c->nproblems] != NULL)
+			c->nproblems++;
+	}
+	return -1;
+}
+
 /* Every error is "SOURCE: PATH: message" on one line. */
 int manifest_fail(struct manifest_ctx *c, const char *path, const char *fmt, ...)
 {
 	char msg[ERRBUF_MSG_MAX];
-	va_list ap;
-
 	struct errbuf line;
-	char **grown;
+	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	errbuf_set(&line, "%s: %s: %s", c->source, path, msg);
-	if (c->nproblems == 0)
-		*c->eb = line;
-	/* Kept for the caller that lists them all (bounded: the first ones say enough). */
-	if (c->nproblems < MANIFEST_PROBLEMS_MAX) {
-		grown = realloc(c->problems, (c->nproblems + 1) * sizeof(*grown));
-		if (grown != NULL) {
-			c->problems = grown;
-			c->problems[c->nproblems] = strdup(line.msg);
-			if (c->problems[c->nproblems] != NULL)
-				c->nproblems++;
-		}
-	}
-	return -1;
+	jsonget_fail(&line, path, "%s", msg);
+	return manifest_problem(c, line.msg);
 }
 
 void manifest_keep_last_problem(struct manifest_ctx *c, size_t since)
@@ -60,32 +67,17 @@ const char *manifest_shown(const char *s, char buf[48])
 
 const char *manifest_type_name(const cJSON *j)
 {
-	if (cJSON_IsString(j))
-		return "a string";
-	if (cJSON_IsNumber(j))
-		return "a number";
-	if (cJSON_IsBool(j))
-		return "a boolean";
-	if (cJSON_IsNull(j))
-		return "null";
-	if (cJSON_IsArray(j))
-		return "an array";
-	if (cJSON_IsObject(j))
-		return "an object";
-	return "invalid";
+	return jsonget_type_name(j);
 }
 
 void manifest_child_path(char *out, const char *parent, const char *key)
 {
-	/* A path too long for the buffer is cut: it only names the place in a message. */
-	if (snprintf(out, MANIFEST_PATH_MAX_CHARS, "%s.%s", parent, key) >= MANIFEST_PATH_MAX_CHARS)
-		out[MANIFEST_PATH_MAX_CHARS - 1] = '\0';
+	jsonget_child(out, parent, key);
 }
 
 void manifest_index_path(char *out, const char *parent, size_t i)
 {
-	if (snprintf(out, MANIFEST_PATH_MAX_CHARS, "%s[%zu]", parent, i) >= MANIFEST_PATH_MAX_CHARS)
-		out[MANIFEST_PATH_MAX_CHARS - 1] = '\0';
+	jsonget_index(out, parent, i);
 }
 
 /* Refuses keys not in allowed (NULL-terminated) and duplicate keys. */
@@ -120,25 +112,21 @@ int manifest_check_keys(struct manifest_ctx *c, const cJSON *obj, const char *pa
 int manifest_get_string(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
 			bool required, char **out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	struct errbuf eb;
+	const char *v = NULL;
 	char p[MANIFEST_PATH_MAX_CHARS];
 
 	*out = NULL;
-	manifest_child_path(p, path, key);
-	if (j == NULL) {
-		if (required)
-			return manifest_fail(c, p, "missing (a string is required)");
+	if (jsonget_string(obj, path, key, required ? JSONGET_REQUIRED : JSONGET_OPTIONAL,
+			   MANIFEST_STRING_MAX, &v, &eb) < 0)
+		return manifest_problem(c, eb.msg);
+	if (v == NULL)
 		return 0;
-	}
-	if (!cJSON_IsString(j))
-		return manifest_fail(c, p, "expected a string, got %s", manifest_type_name(j));
-	if (j->valuestring[0] == '\0')
-		return manifest_fail(c, p, "must not be empty");
-	if (strlen(j->valuestring) > MANIFEST_STRING_MAX)
-		return manifest_fail(c, p, "longer than %d bytes", MANIFEST_STRING_MAX);
-	*out = strdup(j->valuestring);
-	if (*out == NULL)
+	*out = strdup(v);
+	if (*out == NULL) {
+		manifest_child_path(p, path, key);
 		return manifest_fail(c, p, "out of memory");
+	}
 	return 0;
 }
 
@@ -146,29 +134,19 @@ int manifest_get_string(struct manifest_ctx *c, const cJSON *obj, const char *pa
 int manifest_as_uint(struct manifest_ctx *c, const cJSON *j, const char *p, double lo, double hi,
 		     uint64_t *out)
 {
-	double d;
+	struct errbuf eb;
 
-	if (!cJSON_IsNumber(j))
-		return manifest_fail(c, p, "expected an integer, got %s", manifest_type_name(j));
-	d = j->valuedouble;
-	if (!(d == floor(d)))
-		return manifest_fail(c, p, "expected an integer, got %g", d);
-	if (d < lo || d > hi)
-		return manifest_fail(c, p, "%.0f is out of range (%.0f to %.0f)", d, lo, hi);
-	*out = (uint64_t)d;
-	return 0;
+	return jsonget_as_uint(j, p, lo, hi, out, &eb) < 0 ? manifest_problem(c, eb.msg) : 0;
 }
 
 int manifest_get_uint(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
 		      double lo, double hi, uint64_t *out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char p[MANIFEST_PATH_MAX_CHARS];
+	struct errbuf eb;
 
-	if (j == NULL)
-		return 0; /* keep the default */
-	manifest_child_path(p, path, key);
-	return manifest_as_uint(c, j, p, lo, hi, out);
+	if (jsonget_uint(obj, path, key, JSONGET_OPTIONAL, lo, hi, out, &eb) < 0)
+		return manifest_problem(c, eb.msg);
+	return 0;
 }
 
 /* The value whose name(i) is the string at obj.key; absent keeps *out. */

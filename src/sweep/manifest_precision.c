@@ -2,7 +2,6 @@
  * contended, contention_limit, remeasure) and the defaults precision mode brings. */
 #include "manifest_impl.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,24 +13,6 @@ static const char *estimator_name(int i)
 static const char *contended_name(int i)
 {
 	return estimate_contended_name((enum estimate_contended)i);
-}
-
-/* A number in [lo, hi] at root.key into *out; absent keeps *out. */
-static int get_number(struct manifest_ctx *c, const cJSON *root, const char *key, double lo,
-		      double hi, double *out)
-{
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
-	char p[MANIFEST_PATH_MAX_CHARS];
-
-	if (j == NULL)
-		return 0;
-	manifest_child_path(p, "$", key);
-	if (!cJSON_IsNumber(j))
-		return manifest_fail(c, p, "expected a number, got %s", manifest_type_name(j));
-	if (!(j->valuedouble >= lo && j->valuedouble <= hi))
-		return manifest_fail(c, p, "%g is out of range (%g to %g)", j->valuedouble, lo, hi);
-	*out = j->valuedouble;
-	return 0;
 }
 
 /* "reference": true, false or a number of rarref's work units (manifest.h). */
@@ -64,6 +45,7 @@ static int manifest_parse_reference(struct manifest_ctx *c, const cJSON *root, s
 int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
 	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "precision");
+	struct errbuf line;
 	uint64_t v;
 	int e;
 
@@ -110,8 +92,9 @@ int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct m
 			      &e) < 0)
 		return -1;
 	m->contended = (enum estimate_contended)e;
-	if (get_number(c, root, "contention_limit", 0, 1, &m->contention_limit) < 0)
-		return -1;
+	if (jsonget_double(root, "$", "contention_limit", JSONGET_OPTIONAL, 0, 1,
+			   &m->contention_limit, &line) < 0)
+		return manifest_problem(c, line.msg);
 	v = m->remeasure;
 	if (manifest_get_uint(c, root, "$", "remeasure", 0, 10, &v) < 0)
 		return -1;

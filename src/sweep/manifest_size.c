@@ -40,6 +40,7 @@ static char *absolute_resolved(const char *path, struct errbuf *eb)
 		errbuf_set_errno(eb, errno, "getcwd");
 		return NULL;
 	} else if ((abs = malloc(strlen(cwd) + 1 + strlen(path) + 1)) != NULL) {
+		/* lint: sized to fit (the malloc above) */
 		snprintf(abs, strlen(cwd) + 1 + strlen(path) + 1, "%s/%s", cwd, path);
 	}
 	if (abs == NULL)

@@ -26,11 +26,6 @@ struct prefixlock {
 	char record[PATH_MAX];
 };
 
-const char *prefixlock_dir(const struct prefixlock *lock)
-{
-	return lock->dir;
-}
-
 /* The holder file's text, one line, malloc'd; NULL when there is none. */
 static char *prefixlock_read_holder(const struct prefixlock *lock)
 {

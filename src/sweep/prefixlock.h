@@ -66,9 +66,6 @@ int prefixlock_save_record(struct prefixlock *lock, const cJSON *record, struct 
 /* Removes the record: the state it listed is undone. 0 or -1. */
 int prefixlock_clear_record(struct prefixlock *lock, struct errbuf *eb);
 
-/* PREFIX/run, the lock's directory (owned by lock). */
-const char *prefixlock_dir(const struct prefixlock *lock);
-
 /*
  * Removes the holder file and releases the lock; the record stays when it
  * was not cleared (the next owner undoes it). NULL is a no-op.

@@ -1,11 +1,24 @@
 /* sweep: the points of a manifest's sweep (axes x repetitions) in a fixed order, each with a stable
  * id. */
 /*
- * Layer src/sweep (libsweep.a): experiment manifests and their sweeps:
- * manifest (parse, validate), sweep (this header: the points), journal
- * (resumable results), progress and events (the writer and the reader of
- * the one event protocol). It uses src/common, confgen (the policy
- * vocabulary) and src/bench (the order vocabulary, measured results).
+ * Layer src/sweep (libsweep.a): experiment manifests, their sweeps and the runner
+ * that measures them. It uses
+ * src/common, confgen (the policy vocabulary) and src/bench (the order
+ * vocabulary, measured results) (Makefile sweep_USES); src/lab and the
+ * programs use it.
+ *
+ * Modules, one line each:
+ *   manifest      parse and validate a manifest (manifest_*.c: subject, axis, defaults, env,
+ *                 precision, size, json)
+ *   sweep         the points (this header): axes x repetitions in a fixed order, stable ids
+ *   journal       the append-only, fsync'd record of finished points, and its reader
+ *   progress      the writer of the one event protocol (JSON events or a bar)
+ *   events        the reader of that protocol
+ *   prefixlock    one sweep at a time per prefix, and the record of what it must undo
+ *   profilebudget which traced runs the profile pass can afford
+ *   runner        a manifest run: open, plan (dry run), run, close (runner.h; the
+ *                 struct stays in runner_impl.h; runner_*.c: setup, subjects, env,
+ *                 guard, pam, point, precision, reference, profile, output)
  */
 #ifndef RARPERF_SWEEP_H
 #define RARPERF_SWEEP_H

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness.h"
+#include "policy_txn.h"
+
 /* Reads a whole file into a NUL-terminated malloc'd buffer; *len gets its size. NULL on error. */
 static inline char *testutil_read_file(const char *path, size_t *len)
 {
@@ -150,6 +153,36 @@ static inline void testutil_hex(struct testutil_buf *b, const unsigned char *dat
 {
 	for (size_t i = 0; i < len; i++)
 		testutil_printf(b, "%02x%s", data[i], (i % 32 == 31 || i + 1 == len) ? "\n" : " ");
+}
+
+/*
+ * One policy write as confgen's main and the runner do it:
+ * testutil_txn_fresh() starts a transaction for one policy_stage_* call,
+ * testutil_txn_end() commits it when that call returned 0 and aborts it
+ * otherwise. Used as
+ *   testutil_txn_end(policy_stage_doas(testutil_txn_fresh(), p, path, &eb), &eb)
+ */
+static struct policy_txn *testutil_txn;
+
+static inline struct policy_txn *testutil_txn_fresh(void)
+{
+	struct errbuf eb = {{0}};
+
+	testutil_txn = policy_txn_new(&eb);
+	CHECK(testutil_txn != NULL);
+	return testutil_txn;
+}
+
+static inline int testutil_txn_end(int staged, struct errbuf *eb)
+{
+	struct policy_txn *txn = testutil_txn;
+
+	testutil_txn = NULL;
+	if (staged != 0) {
+		policy_txn_abort(txn);
+		return -1;
+	}
+	return policy_txn_commit(txn, eb);
 }
 
 #endif

@@ -18,14 +18,12 @@ static void test_names(void)
 	CHECK_INT_EQ(estimate_kind_parse("min", &k), 0);
 	CHECK_INT_EQ(k, ESTIMATE_MIN);
 	CHECK_INT_EQ(estimate_kind_parse("mode", &k), -1);
-	{
-		enum estimate_contended c = ESTIMATE_CONTENDED_KEEP;
-
-		CHECK_STR_EQ(estimate_contended_name(ESTIMATE_CONTENDED_CORRECT), "correct");
-		CHECK_INT_EQ(estimate_contended_parse("drop", &c), 0);
-		CHECK_INT_EQ(c, ESTIMATE_CONTENDED_DROP);
-		CHECK_INT_EQ(estimate_contended_parse("hide", &c), -1);
-	}
+	/* The names manifests spell (manifest_precision.c parses them through this table). */
+	CHECK_STR_EQ(estimate_contended_name(ESTIMATE_CONTENDED_CORRECT), "correct");
+	CHECK_STR_EQ(estimate_contended_name(ESTIMATE_CONTENDED_DROP), "drop");
+	CHECK_STR_EQ(estimate_contended_name(ESTIMATE_CONTENDED_KEEP), "keep");
+	CHECK_STR_EQ(estimate_contended_name((enum estimate_contended)ESTIMATE_CONTENDED_COUNT),
+		     "?");
 }
 
 static void test_mean_t_interval(void)

@@ -214,16 +214,19 @@ static void test_bad_values(void)
 	CHECK(strstr(eb.msg, "sigma") != NULL);
 }
 
+/* Where two lines meet, as fit_compare gives it (the crossover of a against baseline b). */
 static void test_crossover(void)
 {
-	struct fit_line a = {.intercept = 3.0, .slope = 0.001};
-	struct fit_line b = {.intercept = 1.0, .slope = 0.003};
-	double xc = 0;
+	struct fit_line a = {.intercept = 3.0, .slope = 0.001, .n = 10};
+	struct fit_line b = {.intercept = 1.0, .slope = 0.003, .n = 10};
+	struct fit_comparison cmp;
 
-	CHECK_INT_EQ(fit_crossover(&a, &b, &xc), 0);
-	CHECK(rel_close(xc, 1000.0, 1e-12));
+	fit_compare(&a, &b, &cmp);
+	CHECK(cmp.has_crossover);
+	CHECK(rel_close(cmp.crossover.value, 1000.0, 1e-12));
 	b.slope = a.slope;
-	CHECK_INT_EQ(fit_crossover(&a, &b, &xc), -1);
+	fit_compare(&a, &b, &cmp);
+	CHECK(!cmp.has_crossover);
 }
 
 int main(void)

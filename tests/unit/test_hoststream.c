@@ -22,18 +22,42 @@ struct fake {
 };
 
 static int fake_fetch(void *c, const struct events_file *f, const char *dst,
-		      enum hostpool_outcome *outcome, struct errbuf *eb)
+		      enum host_outcome *outcome, struct errbuf *eb)
 {
 	const struct fake *fk = c;
 	const char *text = strcmp(f->name, "results.json") == 0 ? fk->results : "x\n";
 	FILE *out = fopen(dst, "we");
 
-	*outcome = HOSTPOOL_EXEC;
+	*outcome = HOST_EXEC;
 	if (out == NULL)
 		return errbuf_set(eb, "%s: cannot write", dst);
 	fputs(text, out);
 	fclose(out);
 	return 0;
+}
+
+/* One host's run for the pool: its stream's text, the fake fetch, its directory. */
+struct host_run {
+	const char *events;
+	struct fake fk;
+	const char *dir;
+};
+
+/* The hostpool job: the stream through hoststream and the fake fetch (exit status 0). */
+static void stream_job(struct hostpool *hp, size_t i, void *c, struct host_end *end)
+{
+	struct host_run *r = c;
+	struct hoststream st = {.hp = hp, .index = i, .reader = events_reader_new()};
+
+	if (st.reader == NULL) {
+		host_end_set(end, HOST_EXEC, "out of memory");
+		return;
+	}
+	if (hoststream_on_output(&st, r->events, strlen(r->events)) != 0)
+		host_end_set(end, HOST_EXEC, "%s", st.eb.msg);
+	else if (hoststream_check_end(&st, 0, "", end) == 0)
+		hoststream_fetch(&st, r->dir, fake_fetch, &r->fk, true, end);
+	events_reader_free(st.reader);
 }
 
 /*
@@ -44,27 +68,22 @@ static struct hostpool_status run_host(const char *host, const char *events, con
 {
 	struct errbuf eb = {{0}};
 	struct hostpool *hp = hostpool_new(1, 1, &eb);
-	struct hoststream st = {.hp = hp, .index = 0};
-	struct fake fk = {results};
 	struct hostpool_status s;
 	char dir[256];
+	struct host_run r = {events, {results}, dir};
+	int loops = 0;
 
 	memset(&s, 0, sizeof(s));
 	snprintf(dir, sizeof(dir), "%s/%s", tmp, host);
 	mkdir(dir, 0755);
-	st.reader = events_reader_new();
-	if (hp == NULL || st.reader == NULL) {
+	if (hp == NULL || hostpool_start(hp, stream_job, &r, &eb) < 0) {
 		CHECK(0);
 		goto out;
 	}
-	if (hoststream_on_output(&st, events, strlen(events)) == 0 &&
-	    hoststream_check_end(hp, 0, &st, 0, "") == 0)
-		hoststream_fetch_and_finish(hp, 0, &st, dir, fake_fetch, &fk, true);
-	else if (st.failed)
-		hostpool_finish(hp, 0, HOSTPOOL_EXEC, 0, st.eb.msg);
+	while (!hostpool_wait(hp, 100) && loops++ < 100)
+		;
 	hostpool_get(hp, 0, &s);
 out:
-	events_reader_free(st.reader);
 	hostpool_free(hp);
 	return s;
 }
@@ -106,7 +125,7 @@ static void test_good_host_is_ok_with_a_done_record(void)
 
 	done_event(ev, sizeof(ev), names, texts, 2);
 	s = run_host("good", ev, good);
-	CHECK_INT_EQ(s.outcome, HOSTPOOL_OK);
+	CHECK_INT_EQ(s.outcome, HOST_OK);
 	snprintf(path, sizeof(path), "%s/good/done.json", tmp);
 	CHECK_INT_EQ(fileio_read(path, 4096, NULL, &text, &len, &eb), 0);
 	root = cJSON_Parse(text);
@@ -131,26 +150,26 @@ static void test_bad_results_are_not_ok(void)
 
 	done_event(ev, sizeof(ev), names, nojson, 1);
 	s = run_host("nojson", ev, nojson[0]);
-	CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+	CHECK_INT_EQ(s.outcome, HOST_RESULTS);
 	CHECK_STR_EQ(s.message, "results.json: not a JSON object");
 	snprintf(path, sizeof(path), "%s/nojson/done.json", tmp);
 	CHECK(access(path, F_OK) != 0);
 
 	done_event(ev, sizeof(ev), only_tsv, texts, 1);
 	s = run_host("nores", ev, good);
-	CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+	CHECK_INT_EQ(s.outcome, HOST_RESULTS);
 	CHECK_STR_EQ(s.message, "done event lists no results.json");
 
 	/* a done event with no files at all */
 	s = run_host("nofiles", "{\"event\":\"done\",\"t\":2,\"status\":0}\n", good);
-	CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+	CHECK_INT_EQ(s.outcome, HOST_RESULTS);
 	s = run_host("nonobj", ev, good);
-	CHECK(s.outcome != HOSTPOOL_OK);
+	CHECK(s.outcome != HOST_OK);
 	{
 		const char *t2[] = {"{\"results\":[42,null]}"};
 		done_event(ev, sizeof(ev), names, t2, 1);
 		s = run_host("nonobj", ev, t2[0]);
-		CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+		CHECK_INT_EQ(s.outcome, HOST_RESULTS);
 	}
 }
 
@@ -169,7 +188,7 @@ static void test_unexpected_file_names(void)
 		const char *texts[] = {good, "{}"};
 		done_event(ev, sizeof(ev), names, texts, 2);
 		s = run_host("names", ev, good);
-		CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+		CHECK_INT_EQ(s.outcome, HOST_RESULTS);
 		CHECK(strncmp(s.message, "done event lists an unexpected file", 35) == 0);
 		/* what reaches the display is sanitised */
 		CHECK(strchr(s.message, '\x1b') == NULL);
@@ -180,7 +199,7 @@ static void test_unexpected_file_names(void)
 		const char *texts[] = {good, good};
 		done_event(ev, sizeof(ev), names, texts, 2);
 		s = run_host("names", ev, good);
-		CHECK_INT_EQ(s.outcome, HOSTPOOL_RESULTS);
+		CHECK_INT_EQ(s.outcome, HOST_RESULTS);
 		CHECK_STR_EQ(s.message, "done event lists results.json twice");
 	}
 	/* a '/' or a leading '.' never passes the event reader */
@@ -189,7 +208,7 @@ static void test_unexpected_file_names(void)
 		const char *texts[] = {good, good};
 		done_event(ev, sizeof(ev), names, texts, 2);
 		s = run_host("names", ev, good);
-		CHECK_INT_EQ(s.outcome, HOSTPOOL_EXEC);
+		CHECK_INT_EQ(s.outcome, HOST_EXEC);
 	}
 	snprintf(path, sizeof(path), "%s/names/done.json", tmp);
 	CHECK(access(path, F_OK) != 0);

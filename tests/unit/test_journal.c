@@ -47,7 +47,7 @@ static void write_journal(const char *path, int npoints)
 	CHECK(j != NULL);
 	for (i = 0; j != NULL && i < npoints; i++) {
 		snprintf(id, sizeof(id), "nb_tasks=%d", i + 1);
-		CHECK_INT_EQ(journal_append(j, id, (size_t)i, subj, 2, &eb), 0);
+		CHECK_INT_EQ(journal_append_step(j, id, (size_t)i, subj, 2, NULL, &eb), 0);
 	}
 	journal_close(j);
 	cJSON_Delete(v);
@@ -223,7 +223,7 @@ static void test_contention_fields(void)
 		CHECK_INT_EQ(journal_append_step(j, "a;round=1", 0, &subj, 1, &info, &eb), 0);
 		subj.result.nivcsw = NULL;
 		subj.result.ru = NULL;
-		CHECK_INT_EQ(journal_append(j, "a;round=2", 0, &subj, 1, &eb), 0);
+		CHECK_INT_EQ(journal_append_step(j, "a;round=2", 0, &subj, 1, NULL, &eb), 0);
 	}
 	journal_close(j);
 	/* a line written before rarbench recorded contention */

@@ -1,4 +1,5 @@
-/* Tests for jsonw: layout, separators, escaping through cJSON, and sticky errors. */
+/* Tests for jsonw: layout, separators, escaping through cJSON, sticky errors, the buffer sink
+ * and its cap, and cJSON trees. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 
@@ -142,8 +143,105 @@ static void test_errors_are_sticky(void)
 	free(text);
 }
 
+/* The same document written to a buffer is the stream's text. */
+static void test_buffer_sink_matches_stream(void)
+{
+	struct growbuf b;
+	struct jsonw w;
+	int rc = 0;
+	char *text = render(doc_layout, &rc);
+
+	growbuf_init(&b, 1024);
+	jsonw_init_buf(&w, &b);
+	doc_layout(&w);
+	CHECK_INT_EQ(jsonw_finish(&w), 0);
+	CHECK_STR_EQ(jsonw_error(&w), "");
+	CHECK_STR_EQ(b.data, text);
+	growbuf_free(&b);
+	free(text);
+}
+
+/* The buffer's cap is an error that says why, never a longer text. */
+static void test_buffer_cap_fails(void)
+{
+	struct growbuf b;
+	struct jsonw w;
+
+	growbuf_init(&b, 10);
+	jsonw_init_buf(&w, &b);
+	doc_layout(&w);
+	CHECK_INT_EQ(jsonw_finish(&w), -1);
+	CHECK_STR_EQ(jsonw_error(&w), "larger than 10 bytes");
+	CHECK(b.len <= 10);
+	growbuf_free(&b);
+}
+
+/* A cJSON tree printed in the writer's layout: keys in order, leaves as cJSON prints them. */
+static void test_cjson_tree(void)
+{
+	static const char in[] = "{\"a\":[1,-2.5,true,null,{},[]],\"b\\n\":{\"c\":\"\\u00e9\\\"\"},"
+				 "\"d\":[[{\"e\":0}]]}";
+	cJSON *doc = cJSON_Parse(in);
+	struct growbuf b;
+	struct jsonw w;
+
+	CHECK(doc != NULL);
+	growbuf_init(&b, 4096);
+	jsonw_init_buf(&w, &b);
+	jsonw_cjson(&w, doc);
+	CHECK_INT_EQ(jsonw_finish(&w), 0);
+	CHECK_STR_EQ(b.data, "{\n"
+			     "  \"a\": [\n"
+			     "    1,\n"
+			     "    -2.5,\n"
+			     "    true,\n"
+			     "    null,\n"
+			     "    {},\n"
+			     "    []\n"
+			     "  ],\n"
+			     "  \"b\\n\": {\n"
+			     "    \"c\": \"\xc3\xa9\\\"\"\n"
+			     "  },\n"
+			     "  \"d\": [\n"
+			     "    [\n"
+			     "      {\n"
+			     "        \"e\": 0\n"
+			     "      }\n"
+			     "    ]\n"
+			     "  ]\n"
+			     "}");
+	growbuf_free(&b);
+	cJSON_Delete(doc);
+}
+
+/* A tree nested deeper than the writer follows fails instead of recursing on. */
+static void test_cjson_too_deep(void)
+{
+	cJSON *doc = cJSON_CreateArray(), *at = doc;
+	struct growbuf b;
+	struct jsonw w;
+
+	for (int i = 0; i < JSONW_DEPTH_MAX + 1 && at != NULL; i++) {
+		cJSON *inner = cJSON_CreateArray();
+
+		cJSON_AddItemToArray(at, inner); /* at adopts inner */
+		at = inner;
+	}
+	growbuf_init(&b, 1 << 20);
+	jsonw_init_buf(&w, &b);
+	jsonw_cjson(&w, doc);
+	CHECK_INT_EQ(jsonw_finish(&w), -1);
+	CHECK_STR_EQ(jsonw_error(&w), "nested too deep");
+	growbuf_free(&b);
+	cJSON_Delete(doc);
+}
+
 int main(void)
 {
+	RUN(test_buffer_sink_matches_stream);
+	RUN(test_buffer_cap_fails);
+	RUN(test_cjson_tree);
+	RUN(test_cjson_too_deep);
 	RUN(test_layout_like_serde_pretty);
 	RUN(test_escaping_round_trips);
 	RUN(test_errors_are_sticky);

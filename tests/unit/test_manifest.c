@@ -6,7 +6,7 @@
 
 static struct manifest *parse(const char *text, struct errbuf *eb)
 {
-	return manifest_parse(text, strlen(text), "x.json", eb);
+	return manifest_parse_all(text, strlen(text), "x.json", 0, NULL, eb);
 }
 
 #define GOOD_SUBJECTS "\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"}]"
@@ -613,7 +613,7 @@ static void test_load_missing_file(void)
 {
 	struct errbuf eb = {0};
 
-	CHECK(manifest_load("/nonexistent/m.json", &eb) == NULL);
+	CHECK(manifest_load_all("/nonexistent/m.json", 0, NULL, &eb) == NULL);
 	CHECK(strstr(eb.msg, "/nonexistent/m.json") != NULL);
 }
 

@@ -136,21 +136,21 @@ static void test_merge_streams_good_hosts_and_flags_bad_ones(void)
 	make_host("nojson", "{\"results\": [1, 2");
 	for (size_t i = 0; i < 6; i++) {
 		hosts[i].status.state = HOSTPOOL_FINISHED;
-		hosts[i].status.outcome = HOSTPOOL_EXEC;
+		hosts[i].status.outcome = HOST_EXEC;
 	}
 	/* a host the pool calls ok without a complete record is not ok in the end */
-	hosts[5].status.outcome = HOSTPOOL_OK;
-	hosts[0].status.outcome = HOSTPOOL_OK;
-	hosts[1].status.outcome = HOSTPOOL_OK;
+	hosts[5].status.outcome = HOST_OK;
+	hosts[0].status.outcome = HOST_OK;
+	hosts[1].status.outcome = HOST_OK;
 	n = merge_results(tmp, "run-1", NULL, hosts, 6, &eb);
 	CHECK_INT_EQ(n, 4);
 	CHECK_INT_EQ(hosts[0].results, 2);
 	CHECK_INT_EQ(hosts[1].results, 2);
 	CHECK_INT_EQ(hosts[2].results, 0);
 	CHECK(!hosts[0].failed && !hosts[1].failed);
-	CHECK_INT_EQ(hosts[0].status.outcome, HOSTPOOL_OK);
+	CHECK_INT_EQ(hosts[0].status.outcome, HOST_OK);
 	CHECK(hosts[5].failed);
-	CHECK_INT_EQ(hosts[5].status.outcome, HOSTPOOL_RESULTS);
+	CHECK_INT_EQ(hosts[5].status.outcome, HOST_RESULTS);
 
 	snprintf(path, sizeof(path), "%s/merged.json", tmp);
 	CHECK_INT_EQ(fileio_read(path, 1 << 20, NULL, &text, &len, &eb), 0);
@@ -245,7 +245,7 @@ static void test_summary_is_safe(void)
 	size_t len = 0, tabs = 0, lines = 0;
 
 	hosts[0].status.state = HOSTPOOL_FINISHED;
-	hosts[0].status.outcome = HOSTPOOL_EXIT;
+	hosts[0].status.outcome = HOST_EXIT;
 	hosts[0].status.exit_code = 3;
 	/* what a caller might hand over unsanitised: an OSC 52, a tab, a newline */
 	snprintf(hosts[0].status.message, sizeof(hosts[0].status.message),

@@ -62,7 +62,7 @@ static void test_shows_file_inside_only(void)
 	snprintf(target, sizeof(target), "/etc/rarperf-test-mntns-%d", (int)getpid());
 	write_file(source, "first\n");
 	CHECK_INT_EQ(chdir(dir), 0);
-	ns = mntns_show_file_at(target, source, &eb);
+	ns = mntns_show_files_at(&(struct mntns_file){target, source}, 1, &eb);
 	CHECK(ns != NULL);
 	if (ns == NULL) {
 		fprintf(stderr, "  %s\n", eb.msg);
@@ -142,9 +142,11 @@ static void test_refuses_bad_targets(void)
 {
 	struct errbuf eb = {0};
 
-	CHECK(mntns_show_file_at("relative/x", "/tmp/x", &eb) == NULL);
-	CHECK(mntns_show_file_at("/x", "/tmp/x", &eb) == NULL); /* its directory is / */
-	CHECK(mntns_show_file_at("/nonexistent-rarperf/x", "/tmp/x", &eb) == NULL);
+	CHECK(mntns_show_files_at(&(struct mntns_file){"relative/x", "/tmp/x"}, 1, &eb) == NULL);
+	CHECK(mntns_show_files_at(&(struct mntns_file){"/x", "/tmp/x"}, 1, &eb) ==
+	      NULL); /* its directory is / */
+	CHECK(mntns_show_files_at(&(struct mntns_file){"/nonexistent-rarperf/x", "/tmp/x"}, 1,
+				  &eb) == NULL);
 	CHECK(strstr(eb.msg, "not a directory") != NULL);
 	CHECK(mntns_show_files_at(NULL, 0, &eb) == NULL);
 }

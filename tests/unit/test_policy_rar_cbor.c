@@ -184,8 +184,13 @@ static void check_shape(uint32_t r, uint32_t u, uint32_t t, uint32_t c, enum pol
 	snprintf(jpath, sizeof(jpath), "%s/p.json", dir);
 	snprintf(spath, sizeof(spath), "%s/s.json", dir);
 	snprintf(bpath, sizeof(bpath), "%s/s.bin", dir);
-	CHECK_INT_EQ(policy_write_rar_json(p, jpath, NULL, &eb), 0);
-	CHECK_INT_EQ(policy_write_rar_cbor(p, spath, NULL, NULL, &eb), 0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p, jpath, NULL, &eb), &eb),
+	    0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_cbor(testutil_txn_fresh(), p, spath, NULL, NULL, &eb),
+			     &eb),
+	    0);
 	jtext = testutil_read_file(jpath, NULL);
 	btext = testutil_read_file(bpath, &blen);
 	CHECK(jtext != NULL && btext != NULL);
@@ -267,7 +272,10 @@ static void test_rar4_settings_are_cbor(void)
 		return;
 	snprintf(spath, sizeof(spath), "%s/v4.json", dir);
 	snprintf(bpath, sizeof(bpath), "%s/v4.bin", dir);
-	CHECK_INT_EQ(policy_write_rar_cbor(p, spath, bpath, "4.0.3", &eb), 0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(
+		policy_stage_rar_cbor(testutil_txn_fresh(), p, spath, bpath, "4.0.3", &eb), &eb),
+	    0);
 	text = testutil_read_file(spath, &len);
 	CHECK(text != NULL && len > 0);
 	if (text != NULL) {
@@ -293,7 +301,10 @@ static void test_rar4_settings_are_cbor(void)
 	}
 	free(text);
 	/* 3.x keeps a JSON settings file, whatever the version it claims. */
-	CHECK_INT_EQ(policy_write_rar_cbor(p, spath, bpath, "3.3.3", &eb), 0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(
+		policy_stage_rar_cbor(testutil_txn_fresh(), p, spath, bpath, "3.3.3", &eb), &eb),
+	    0);
 	text = testutil_read_file(spath, NULL);
 	CHECK(text != NULL && strstr(text, "\"version\": \"3.3.3\"") != NULL);
 	free(text);

@@ -101,7 +101,10 @@ static void check_shape_in(const struct policy_shape *shape, const char *d, bool
 		goto cbor;
 	snprintf(path, sizeof(path), "%s/sudoers", d);
 	for (int l = 0; l < SUDOERS_LAYOUT_COUNT; l++) {
-		CHECK_INT_EQ(policy_write_sudoers(p, path, (enum sudoers_layout)l, &eb), 0);
+		CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, path,
+								   (enum sudoers_layout)l, &eb),
+					      &eb),
+			     0);
 		CHECK_INT_EQ(policy_size(p, POLICY_FORMAT_SUDOERS, (enum sudoers_layout)l, NULL,
 					 NULL, &sz, &eb),
 			     0);
@@ -114,12 +117,16 @@ static void check_shape_in(const struct policy_shape *shape, const char *d, bool
 		0 &&
 	    sz.policy_bytes <= TEST_FILE_BYTES_MAX) {
 		snprintf(path, sizeof(path), "%s/doas.conf", d);
-		CHECK_INT_EQ(policy_write_doas(p, path, &eb), 0);
+		CHECK_INT_EQ(
+		    testutil_txn_end(policy_stage_doas(testutil_txn_fresh(), p, path, &eb), &eb),
+		    0);
 		expect_size("doas", desc, path, sz.policy_bytes);
 	}
 
 	snprintf(path, sizeof(path), "%s/rar.json", d);
-	CHECK_INT_EQ(policy_write_rar_json(p, path, version, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(
+			 policy_stage_rar_json(testutil_txn_fresh(), p, path, version, &eb), &eb),
+		     0);
 	abs = policy_file_abspath(path, &eb);
 	CHECK(abs != NULL);
 	CHECK_INT_EQ(
@@ -132,7 +139,10 @@ static void check_shape_in(const struct policy_shape *shape, const char *d, bool
 cbor:
 	snprintf(path, sizeof(path), "%s/rar-cbor.json", d);
 	snprintf(data, sizeof(data), "%s/rar-cbor.bin", d);
-	CHECK_INT_EQ(policy_write_rar_cbor(p, path, data, version, &eb), 0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(
+		policy_stage_rar_cbor(testutil_txn_fresh(), p, path, data, version, &eb), &eb),
+	    0);
 	abs = policy_file_abspath(data, &eb);
 	CHECK(abs != NULL);
 	CHECK_INT_EQ(

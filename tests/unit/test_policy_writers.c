@@ -153,20 +153,29 @@ static void test_golden_small_shape(void)
 	if (p == NULL)
 		return;
 	path_in(a, sizeof(a), "small.sudoers");
-	CHECK_INT_EQ(policy_write_sudoers(p, a, SUDOERS_LAYOUT_PER_ROLE, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, a,
+							   SUDOERS_LAYOUT_PER_ROLE, &eb),
+				      &eb),
+		     0);
 	check_golden_file("small.sudoers", "small.sudoers");
 	path_in(a, sizeof(a), "small-per-task.sudoers");
-	CHECK_INT_EQ(policy_write_sudoers(p, a, SUDOERS_LAYOUT_PER_TASK, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, a,
+							   SUDOERS_LAYOUT_PER_TASK, &eb),
+				      &eb),
+		     0);
 	check_golden_file("small-per-task.sudoers", "small-per-task.sudoers");
 	path_in(a, sizeof(a), "small.doas.conf");
-	CHECK_INT_EQ(policy_write_doas(p, a, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_doas(testutil_txn_fresh(), p, a, &eb), &eb), 0);
 	check_golden_file("small.doas.conf", "small.doas.conf");
 	path_in(a, sizeof(a), "small.json");
-	CHECK_INT_EQ(policy_write_rar_json(p, a, NULL, &eb), 0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p, a, NULL, &eb), &eb), 0);
 	check_golden_file("small.json", "small.rar.json");
 	path_in(a, sizeof(a), "small-cbor.json");
 	path_in(b, sizeof(b), "small-data.cbor");
-	CHECK_INT_EQ(policy_write_rar_cbor(p, a, b, NULL, &eb), 0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_cbor(testutil_txn_fresh(), p, a, b, NULL, &eb), &eb),
+	    0);
 	check_golden_file("small-cbor.json", "small.rar-cbor-settings.json");
 	check_golden_cbor("small-data.cbor", "small.rar.cbor.hex", "small.rar.cbor.txt");
 	if (eb.msg[0] != '\0')
@@ -187,16 +196,22 @@ static void test_golden_seed_compat(void)
 	if (p == NULL)
 		return;
 	path_in(a, sizeof(a), "seed.sudoers");
-	CHECK_INT_EQ(policy_write_sudoers(p, a, SUDOERS_LAYOUT_PER_ROLE, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, a,
+							   SUDOERS_LAYOUT_PER_ROLE, &eb),
+				      &eb),
+		     0);
 	check_golden_file("seed.sudoers", "seed.sudoers");
 	path_in(a, sizeof(a), "seed.doas.conf");
-	CHECK_INT_EQ(policy_write_doas(p, a, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_doas(testutil_txn_fresh(), p, a, &eb), &eb), 0);
 	check_golden_file("seed.doas.conf", "seed.doas.conf");
 	path_in(a, sizeof(a), "rootasrole-json.json");
-	CHECK_INT_EQ(policy_write_rar_json(p, a, NULL, &eb), 0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p, a, NULL, &eb), &eb), 0);
 	check_golden_file("rootasrole-json.json", "seed.rar.json");
 	path_in(a, sizeof(a), "rootasrole.json");
-	CHECK_INT_EQ(policy_write_rar_cbor(p, a, NULL, NULL, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(
+			 policy_stage_rar_cbor(testutil_txn_fresh(), p, a, NULL, NULL, &eb), &eb),
+		     0);
 	check_golden_file("rootasrole.json", "seed.rar-cbor-settings.json");
 	/* seed.rar.cbor.hex was typed from the spec, not generated: byte for byte. */
 	check_golden_cbor("rootasrole.bin", "seed.rar.cbor.hex", "seed.rar.cbor.txt");
@@ -218,7 +233,10 @@ static void test_golden_seed_sudoers_2222(void)
 	if (p == NULL)
 		return;
 	path_in(a, sizeof(a), "seed2222.sudoers");
-	CHECK_INT_EQ(policy_write_sudoers(p, a, SUDOERS_LAYOUT_PER_ROLE, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, a,
+							   SUDOERS_LAYOUT_PER_ROLE, &eb),
+				      &eb),
+		     0);
 	check_golden_file("seed2222.sudoers", "seed2222.sudoers");
 	policy_free(p);
 }
@@ -252,7 +270,10 @@ static void expect_refused(const struct policy *p, const char *path)
 {
 	struct errbuf eb = {{0}};
 
-	CHECK_INT_EQ(policy_write_sudoers(p, path, SUDOERS_LAYOUT_PER_ROLE, &eb), -1);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, path,
+							   SUDOERS_LAYOUT_PER_ROLE, &eb),
+				      &eb),
+		     -1);
 	if (strstr(eb.msg, "refusing") == NULL) {
 		fprintf(stderr, "  %s: not refused: %s\n", path, eb.msg);
 		CHECK(0);
@@ -278,11 +299,17 @@ static void test_refuses_machine_policies(void)
 	if (access("/etc/sudoers.d", F_OK) == 0)
 		expect_refused(p, "/etc/sudoers.d/rarperf");
 	if (access("/etc/security", F_OK) == 0) {
-		CHECK_INT_EQ(policy_write_rar_json(p, "/etc/security/rootasrole.json", NULL, &eb),
+		CHECK_INT_EQ(testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p,
+								    "/etc/security/rootasrole.json",
+								    NULL, &eb),
+					      &eb),
 			     -1);
 		CHECK(strstr(eb.msg, "refusing") != NULL);
-		CHECK_INT_EQ(
-		    policy_write_rar_cbor(p, "/etc/security/rootasrole.json", NULL, NULL, &eb), -1);
+		CHECK_INT_EQ(testutil_txn_end(policy_stage_rar_cbor(testutil_txn_fresh(), p,
+								    "/etc/security/rootasrole.json",
+								    NULL, NULL, &eb),
+					      &eb),
+			     -1);
 		CHECK(strstr(eb.msg, "refusing") != NULL);
 	}
 	/* A directory link resolving to /etc is refused too. */
@@ -308,15 +335,28 @@ static void test_errors_touch_nothing(void)
 	CHECK(p != NULL);
 	if (p == NULL)
 		return;
-	CHECK_INT_EQ(policy_write_doas(p, "/nonexistent-dir/doas.conf", &eb), -1);
+	CHECK_INT_EQ(
+	    testutil_txn_end(
+		policy_stage_doas(testutil_txn_fresh(), p, "/nonexistent-dir/doas.conf", &eb), &eb),
+	    -1);
 	CHECK(strstr(eb.msg, "/nonexistent-dir/doas.conf") != NULL);
-	CHECK_INT_EQ(policy_write_rar_cbor(p, "/nonexistent-dir/x.json", NULL, NULL, &eb), -1);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_cbor(testutil_txn_fresh(), p,
+						   "/nonexistent-dir/x.json", NULL, NULL, &eb),
+			     &eb),
+	    -1);
 	/* Data file and settings file the same: refused before writing either. */
 	path_in(path, sizeof(path), "same.json");
-	CHECK_INT_EQ(policy_write_rar_cbor(p, path, path, NULL, &eb), -1);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_cbor(testutil_txn_fresh(), p, path, path, NULL, &eb),
+			     &eb),
+	    -1);
 	CHECK(access(path, F_OK) != 0);
 	/* A directory in the way. */
-	CHECK_INT_EQ(policy_write_sudoers(p, dir, SUDOERS_LAYOUT_PER_ROLE, &eb), -1);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, dir,
+							   SUDOERS_LAYOUT_PER_ROLE, &eb),
+				      &eb),
+		     -1);
 	policy_free(p);
 }
 
@@ -347,14 +387,19 @@ static void test_rewrites_immutable_file(void)
 	if (p == NULL)
 		return;
 	path_in(path, sizeof(path), "immutable.json");
-	CHECK_INT_EQ(policy_write_rar_json(p, path, NULL, &eb), 0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p, path, NULL, &eb), &eb),
+	    0);
 	fd = open(path, O_RDONLY);
 	CHECK(fd >= 0);
 	if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
 		flags |= FS_IMMUTABLE_FL;
 		if (ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0) {
 			close(fd);
-			CHECK_INT_EQ(policy_write_rar_json(p, path, NULL, &eb), 0);
+			CHECK_INT_EQ(testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p,
+									    path, NULL, &eb),
+						      &eb),
+				     0);
 			fd = open(path, O_RDONLY);
 			CHECK(fd >= 0);
 			flags = 0;
@@ -460,7 +505,10 @@ static void test_transaction_all_or_nothing(void)
 	CHECK_INT_EQ(mkdir(sub, 0755), 0);
 	snprintf(sudoers, sizeof(sudoers), "%s/sudoers", sub);
 	snprintf(doas, sizeof(doas), "%s/doas.conf", sub);
-	CHECK_INT_EQ(policy_write_sudoers(p, sudoers, SUDOERS_LAYOUT_PER_ROLE, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, sudoers,
+							   SUDOERS_LAYOUT_PER_ROLE, &eb),
+				      &eb),
+		     0);
 	before = testutil_read_file(sudoers, NULL);
 	txn = policy_txn_new(&eb);
 	CHECK(txn != NULL);
@@ -536,10 +584,19 @@ static void test_deny_all_grants_nothing(void)
 	path_in(json, sizeof(json), "deny.json");
 	path_in(cbor, sizeof(cbor), "deny-cbor.json");
 	path_in(data, sizeof(data), "deny-cbor.bin");
-	CHECK_INT_EQ(policy_write_sudoers(p, sudoers, SUDOERS_LAYOUT_PER_ROLE, &eb), 0);
-	CHECK_INT_EQ(policy_write_doas(p, doas, &eb), 0);
-	CHECK_INT_EQ(policy_write_rar_json(p, json, NULL, &eb), 0);
-	CHECK_INT_EQ(policy_write_rar_cbor(p, cbor, data, NULL, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, sudoers,
+							   SUDOERS_LAYOUT_PER_ROLE, &eb),
+				      &eb),
+		     0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_doas(testutil_txn_fresh(), p, doas, &eb), &eb),
+		     0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p, json, NULL, &eb), &eb),
+	    0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_cbor(testutil_txn_fresh(), p, cbor, data, NULL, &eb),
+			     &eb),
+	    0);
 	CHECK(strstr(slurp(sudoers), "match=none") != NULL);
 	CHECK(strstr(slurp(sudoers), "#4242") == NULL);
 	CHECK(strstr(slurp(sudoers), "/bin/sh") == NULL);
@@ -582,23 +639,35 @@ static void test_never_overwrites_a_foreign_file(void)
 		fputs("precious\n", f);
 		fclose(f);
 	}
-	CHECK_INT_EQ(policy_write_sudoers(p, victim, SUDOERS_LAYOUT_PER_ROLE, &eb), -1);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_sudoers(testutil_txn_fresh(), p, victim,
+							   SUDOERS_LAYOUT_PER_ROLE, &eb),
+				      &eb),
+		     -1);
 	CHECK(strstr(eb.msg, "was not written by confgen") != NULL);
-	CHECK_INT_EQ(policy_write_rar_json(p, victim, NULL, &eb), -1);
-	CHECK_INT_EQ(policy_write_doas(p, victim, &eb), -1);
+	CHECK_INT_EQ(testutil_txn_end(
+			 policy_stage_rar_json(testutil_txn_fresh(), p, victim, NULL, &eb), &eb),
+		     -1);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_doas(testutil_txn_fresh(), p, victim, &eb), &eb),
+		     -1);
 	CHECK_STR_EQ(slurp(victim), "precious\n");
 	CHECK_INT_EQ(policy_file_check_path(victim, false, &eb), -1);
 	CHECK_INT_EQ(policy_file_check_path(victim, true, &eb), 0);
 	CHECK_INT_EQ(symlink(victim, link), 0);
-	CHECK_INT_EQ(policy_write_doas(p, link, &eb), -1);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_doas(testutil_txn_fresh(), p, link, &eb), &eb),
+		     -1);
 	CHECK_STR_EQ(slurp(victim), "precious\n");
 	/* Its own: written twice (the JSON carries no header: the extended attribute). */
-	CHECK_INT_EQ(policy_write_rar_json(p, mine, NULL, &eb), 0);
-	CHECK_INT_EQ(policy_write_rar_json(p, mine, NULL, &eb), 0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p, mine, NULL, &eb), &eb),
+	    0);
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p, mine, NULL, &eb), &eb),
+	    0);
 	f = fopen(empty, "w");
 	if (f != NULL)
 		fclose(f);
-	CHECK_INT_EQ(policy_write_doas(p, empty, &eb), 0);
+	CHECK_INT_EQ(testutil_txn_end(policy_stage_doas(testutil_txn_fresh(), p, empty, &eb), &eb),
+		     0);
 	txn = policy_txn_new(&eb);
 	CHECK(txn != NULL);
 	if (txn != NULL) {

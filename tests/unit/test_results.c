@@ -137,13 +137,14 @@ static void test_errors(void)
 	expect_error("{\"results\":[]}", "results: empty");
 	expect_error("{\"results\":[{" ENTRY_OK "}, 3]}", "results[1]: not an object");
 	expect_error("{\"results\":[{\"command\":\"x\",\"mean\":\"1\"}]}",
-		     "results[0]: mean: not a number");
+		     "results[0]: mean: expected a number, got a string");
 	expect_error("{\"results\":[{\"command\":\"x\",\"mean\":1,\"median\":1,\"min\":1}]}",
 		     "results[0]: max: missing");
 	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"nb_tasks\":3}}]}",
 		     "parameters.nb_tasks: not a string");
 	expect_error("{\"results\":[{" ENTRY_OK ",\"times\":[1,\"x\"]}]}", "times[1]");
-	expect_error("{\"results\":[{\"command\":\"x\",\"mean\":-1}]}", "mean: -1 is not a time");
+	expect_error("{\"results\":[{\"command\":\"x\",\"mean\":-1}]}",
+		     "mean: -1 is out of range (0 to inf)");
 	expect_error("{\"results\":[{\"command\":\"   \",\"mean\":1,\"stddev\":0,\"median\":1,"
 		     "\"min\":1,\"max\":1}]}",
 		     "command");
@@ -208,7 +209,7 @@ static void test_intervals(void)
 		     "\"ci95\":[1,1]}}]}",
 		     "rarbench.estimator");
 	expect_error("{\"results\":[{" ENTRY_OK ",\"rarbench\":{\"estimate\":-1}}]}",
-		     "rarbench: estimate: -1 is not a time");
+		     "rarbench.estimate: -1 is out of range (0 to inf)");
 }
 
 static void test_unreadable_file(void)

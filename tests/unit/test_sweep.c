@@ -10,6 +10,7 @@
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_sudoers.h"
+#include "policy_txn.h"
 #include "sweep.h"
 
 static void test_product_and_order(void)
@@ -18,7 +19,7 @@ static void test_product_and_order(void)
 			   "\"format\":\"doas\"}],\"axes\":{\"nb_roles\":[1,2],\"nb_tasks\":[10,20,"
 			   "30]},\"repetitions\":2}";
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse(text, strlen(text), "s.json", &eb);
+	struct manifest *m = manifest_parse_all(text, strlen(text), "s.json", 0, NULL, &eb);
 	struct sweep *s = NULL;
 	const struct sweep_point *p;
 
@@ -57,7 +58,7 @@ static void test_swept_limit(void)
 			   "\"format\":\"doas\"}],\"axes\":{\"nb_tasks\":[1,10]},"
 			   "\"limits\":{\"nofile\":[1024,1048576]}}";
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse(text, strlen(text), "s.json", &eb);
+	struct manifest *m = manifest_parse_all(text, strlen(text), "s.json", 0, NULL, &eb);
 	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
 
 	CHECK(s != NULL);
@@ -82,7 +83,7 @@ static void test_ids_unique(void)
 	    "\"format\":\"doas\"}],\"axes\":{\"nb_roles\":[1,2,3],\"nb_users\":[1,2],"
 	    "\"nb_tasks\":{\"logspace\":[1,100,5]},\"nb_commands\":[1,3]}}";
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse(text, strlen(text), "s.json", &eb);
+	struct manifest *m = manifest_parse_all(text, strlen(text), "s.json", 0, NULL, &eb);
 	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
 	size_t i, k, dup = 0;
 
@@ -105,7 +106,7 @@ static void test_rounds_order_and_step_ids(void)
 			   "\"format\":\"doas\"}],\"axes\":{\"nb_tasks\":{\"range\":[1,20,1]}},"
 			   "\"min_runs\":3,\"rounds\":3}";
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse(text, strlen(text), "s.json", &eb);
+	struct manifest *m = manifest_parse_all(text, strlen(text), "s.json", 0, NULL, &eb);
 	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
 	size_t a[20], b[20], seen[20] = {0}, i, idx = 0, moved = 0;
 	uint32_t round = 0;
@@ -155,6 +156,7 @@ static int write_point(const struct manifest *m, const struct sweep_point *pt, s
 	const struct manifest_subject *ms = &m->subjects[i];
 	struct policy_shape shape;
 	struct errbuf eb = {0};
+	struct policy_txn *txn = NULL;
 	struct policy *p;
 	int rc = -1;
 
@@ -170,25 +172,31 @@ static int write_point(const struct manifest *m, const struct sweep_point *pt, s
 	*policy = manifest_expand(ms->policy, prefix, m->command, &eb);
 	*data = ms->policy_data ? manifest_expand(ms->policy_data, prefix, m->command, &eb) : NULL;
 	p = policy_build(&shape, &eb);
-	if (p == NULL || *policy == NULL)
+	if (p == NULL || *policy == NULL || (txn = policy_txn_new(&eb)) == NULL)
 		goto out;
 	switch (ms->format) {
 	case POLICY_FORMAT_SUDOERS:
-		rc = policy_write_sudoers(
-		    p, *policy, ms->has_sudoers_layout ? ms->sudoers_layout : m->sudoers_layout,
-		    &eb);
+		rc = policy_stage_sudoers(
+		    txn, p, *policy,
+		    ms->has_sudoers_layout ? ms->sudoers_layout : m->sudoers_layout, &eb);
 		break;
 	case POLICY_FORMAT_DOAS:
-		rc = policy_write_doas(p, *policy, &eb);
+		rc = policy_stage_doas(txn, p, *policy, &eb);
 		break;
 	case POLICY_FORMAT_RAR_JSON:
-		rc = policy_write_rar_json(p, *policy, ms->rar_version, &eb);
+		rc = policy_stage_rar_json(txn, p, *policy, ms->rar_version, &eb);
 		break;
 	case POLICY_FORMAT_RAR_CBOR:
-		rc = policy_write_rar_cbor(p, *policy, *data, ms->rar_version, &eb);
+		rc = policy_stage_rar_cbor(txn, p, *policy, *data, ms->rar_version, &eb);
 		break;
 	}
+	/* The commit frees txn; a failed stage leaves it to the abort below. */
+	if (rc == 0) {
+		rc = policy_txn_commit(txn, &eb);
+		txn = NULL;
+	}
 out:
+	policy_txn_abort(txn);
 	if (rc != 0)
 		fprintf(stderr, "  write: %s\n", eb.msg);
 	policy_free(p);
@@ -222,7 +230,7 @@ static void test_point_policy_bytes_exact(void)
 	    "\"policy\":\"{prefix}/etc/r4.json\",\"policy_data\":\"{prefix}/etc/r4.bin\"},"
 	    "{\"id\":\"cbor3\",\"format\":\"rar-cbor\"}]}";
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse(tmpl, strlen(tmpl), "s.json", &eb);
+	struct manifest *m = manifest_parse_all(tmpl, strlen(tmpl), "s.json", 0, NULL, &eb);
 	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
 	struct policy_size_bytes sz, bare;
 	char *resolved = NULL;

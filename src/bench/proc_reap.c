@@ -1,0 +1,136 @@
+/* proc_reap: what a measured command leaves behind — the subreaper, orphans and marked processes
+ * ended. */
+#include "proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fileio.h"
+
+/* proc_kill_orphans gives up after this many (a fork bomb outpacing it). */
+#define PROC_ORPHANS_MAX 4096
+
+int proc_become_subreaper(struct errbuf *eb)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		return errbuf_set_errno(eb, errno, "prctl(PR_SET_CHILD_SUBREAPER)");
+	return 0;
+}
+
+/* The pid of one of our remaining children (from /proc), or 0 when none is left. */
+static pid_t proc_some_child(void)
+{
+	char path[64], buf[256];
+	pid_t self = getpid(), found = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (d == NULL)
+		return 0;
+	while (found == 0 && (e = readdir(d)) != NULL) {
+		char *end, *paren;
+		long pid = strtol(e->d_name, &end, 10), ppid;
+		ssize_t n;
+		int fd;
+
+		if (*end != '\0' || pid <= 0)
+			continue;
+		if (fileio_fmt(path, sizeof(path), "/proc/%ld/stat", pid) < 0)
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold spaces and ')', so from the last ')'.
+		 */
+		paren = strrchr(buf, ')');
+		if (paren == NULL || sscanf(paren + 1, " %*c %ld", &ppid) != 1)
+			continue;
+		if (ppid == self)
+			found = (pid_t)pid;
+	}
+	closedir(d);
+	return found;
+}
+
+/* Whether the NUL-separated environment of /proc/<pid> holds kv (at most 256 KiB read). */
+static bool proc_environ_has(long pid, const char *kv)
+{
+	static char buf[256 * 1024];
+	char path[64];
+	size_t len = strlen(kv), off = 0;
+	ssize_t n;
+	int fd;
+
+	if (fileio_fmt(path, sizeof(path), "/proc/%ld/environ", pid) < 0)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	while (off < sizeof(buf) && (n = read(fd, buf + off, sizeof(buf) - off)) > 0)
+		off += (size_t)n;
+	close(fd);
+	for (size_t i = 0; i < off;) {
+		size_t end = i;
+
+		while (end < off && buf[end] != '\0')
+			end++;
+		if (end - i == len && memcmp(buf + i, kv, len) == 0)
+			return true;
+		i = end + 1;
+	}
+	return false;
+}
+
+size_t proc_kill_marked(const char *kv)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t killed = 0;
+	long self = (long)getpid();
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (*end != '\0' || pid <= 1 || pid == self || !proc_environ_has(pid, kv))
+			continue;
+		if (kill((pid_t)pid, SIGKILL) == 0)
+			killed++;
+	}
+	closedir(d);
+	return killed;
+}
+
+size_t proc_kill_orphans(void)
+{
+	size_t killed = 0;
+	pid_t pid;
+	int status;
+
+	/* Reap what has already exited, then end the rest one by one; bounded by what exists. */
+	while (waitpid(-1, &status, WNOHANG) > 0)
+		;
+	while ((pid = proc_some_child()) > 0 && killed < PROC_ORPHANS_MAX) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		killed++;
+	}
+	return killed;
+}

@@ -1,0 +1,28 @@
+/* common: the folder header of src/common — what the layer is for, what it may use, its modules. */
+/*
+ * Layer src/common (libcommon.a): what every other layer shares. It uses
+ * nothing of rarperf's (Makefile common_USES is empty); every folder may use
+ * it. Nothing here knows about policies, sweeps or hosts, except the names of
+ * the policy formats (policy_format), which confgen and the readers of
+ * results must spell the same way.
+ *
+ * Modules, one line each:
+ *   errbuf        the caller-owned error message every library function fills
+ *   atomicfile    a file written through a temporary sibling, fsync'd, renamed
+ *   fileio        capped whole-file reads, mkdir -p, path formatting that refuses truncation
+ *   growbuf       the one way to grow memory: a capped byte buffer and growarray
+ *   clock         now on CLOCK_MONOTONIC, in integer ns or ms
+ *   digest        SHA-256 of a buffer or a file, as hex
+ *   template      "{name}" placeholder expansion
+ *   sanitize      host or file text made safe for a terminal, a TSV or Markdown
+ *   student       Student's t and binomial quantiles for 95 % intervals (pure)
+ *   policy_format the four policy formats' names, and the tool and storage each implies
+ *   jsonget       checked JSON getters over cJSON: the value's path, bounds, one error wording
+ *   jsonw         the one JSON writer (a stream, or a capped growbuf): policies, the export
+ *   numarg        every command line's number parsers and the one parse_args contract
+ *
+ * This header declares nothing: include the module's own header.
+ */
+#ifndef RARPERF_COMMON_H
+#define RARPERF_COMMON_H
+#endif

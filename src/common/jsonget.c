@@ -1,0 +1,149 @@
+/* jsonget: bounded, path-aware getters over a cJSON tree with one error wording (jsonget.h). */
+#include "jsonget.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *jsonget_type_name(const cJSON *j)
+{
+	if (cJSON_IsString(j))
+		return "a string";
+	if (cJSON_IsNumber(j))
+		return "a number";
+	if (cJSON_IsBool(j))
+		return "a boolean";
+	if (cJSON_IsNull(j))
+		return "null";
+	if (cJSON_IsArray(j))
+		return "an array";
+	if (cJSON_IsObject(j))
+		return "an object";
+	return "invalid";
+}
+
+void jsonget_child(char *out, const char *parent, const char *key)
+{
+	/* Truncation is fine here: the path only names the place in a message. */
+	if (snprintf(out, JSONGET_PATH_MAX_CHARS, "%s%s%s", parent, parent[0] ? "." : "", key) >=
+	    JSONGET_PATH_MAX_CHARS)
+		out[JSONGET_PATH_MAX_CHARS - 1] = '\0';
+}
+
+void jsonget_index(char *out, const char *parent, size_t i)
+{
+	if (snprintf(out, JSONGET_PATH_MAX_CHARS, "%s[%zu]", parent, i) >= JSONGET_PATH_MAX_CHARS)
+		out[JSONGET_PATH_MAX_CHARS - 1] = '\0';
+}
+
+int jsonget_fail(struct errbuf *eb, const char *path, const char *fmt, ...)
+{
+	char msg[ERRBUF_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return errbuf_set(eb, "%s: %s", path, msg);
+}
+
+int jsonget_as_uint(const cJSON *j, const char *path, double lo, double hi, uint64_t *out,
+		    struct errbuf *eb)
+{
+	double d;
+
+	if (!cJSON_IsNumber(j))
+		return jsonget_fail(eb, path, "expected an integer, got %s", jsonget_type_name(j));
+	d = j->valuedouble;
+	if (!(d == floor(d)))
+		return jsonget_fail(eb, path, "expected an integer, got %g", d);
+	if (d < lo || d > hi)
+		return jsonget_fail(eb, path, "%.0f is out of range (%.0f to %.0f)", d, lo, hi);
+	*out = (uint64_t)d;
+	return 0;
+}
+
+int jsonget_as_double(const cJSON *j, const char *path, double lo, double hi, double *out,
+		      struct errbuf *eb)
+{
+	if (!cJSON_IsNumber(j))
+		return jsonget_fail(eb, path, "expected a number, got %s", jsonget_type_name(j));
+	/* cJSON reads 1e999 as inf: no bound admits it. */
+	if (!(j->valuedouble >= lo && j->valuedouble <= hi) || !isfinite(j->valuedouble))
+		return jsonget_fail(eb, path, "%g is out of range (%g to %g)", j->valuedouble, lo,
+				    hi);
+	*out = j->valuedouble;
+	return 0;
+}
+
+int jsonget_as_string(const cJSON *j, const char *path, size_t max, const char **out,
+		      struct errbuf *eb)
+{
+	if (!cJSON_IsString(j))
+		return jsonget_fail(eb, path, "expected a string, got %s", jsonget_type_name(j));
+	if (j->valuestring[0] == '\0')
+		return jsonget_fail(eb, path, "must not be empty");
+	if (strnlen(j->valuestring, max + 1) > max)
+		return jsonget_fail(eb, path, "longer than %zu bytes", max);
+	*out = j->valuestring;
+	return 0;
+}
+
+/*
+ * obj.key's item into *item and its path into p. 1 when there is one to read,
+ * 0 when absent and optional, -1 when absent and required ("a NOUN is required").
+ */
+static int jsonget_member(const cJSON *obj, const char *path, const char *key,
+			  enum jsonget_need need, const char *noun, char *p, const cJSON **item,
+			  struct errbuf *eb)
+{
+	*item = cJSON_GetObjectItemCaseSensitive(obj, key);
+	jsonget_child(p, path, key);
+	if (*item != NULL)
+		return 1;
+	if (need == JSONGET_REQUIRED)
+		return jsonget_fail(eb, p, "missing (%s is required)", noun);
+	return 0;
+}
+
+int jsonget_uint(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
+		 double lo, double hi, uint64_t *out, struct errbuf *eb)
+{
+	char p[JSONGET_PATH_MAX_CHARS];
+	const cJSON *j;
+	int rc = jsonget_member(obj, path, key, need, "an integer", p, &j, eb);
+
+	return rc <= 0 ? rc : jsonget_as_uint(j, p, lo, hi, out, eb);
+}
+
+int jsonget_u32(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
+		uint32_t *out, struct errbuf *eb)
+{
+	uint64_t v = *out;
+
+	if (jsonget_uint(obj, path, key, need, 0, UINT32_MAX, &v, eb) < 0)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int jsonget_double(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
+		   double lo, double hi, double *out, struct errbuf *eb)
+{
+	char p[JSONGET_PATH_MAX_CHARS];
+	const cJSON *j;
+	int rc = jsonget_member(obj, path, key, need, "a number", p, &j, eb);
+
+	return rc <= 0 ? rc : jsonget_as_double(j, p, lo, hi, out, eb);
+}
+
+int jsonget_string(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
+		   size_t max, const char **out, struct errbuf *eb)
+{
+	char p[JSONGET_PATH_MAX_CHARS];
+	const cJSON *j;
+	int rc = jsonget_member(obj, path, key, need, "a string", p, &j, eb);
+
+	return rc <= 0 ? rc : jsonget_as_string(j, p, max, out, eb);
+}

@@ -1,0 +1,21 @@
+/* fitreport_impl: the Markdown writers fitreport.c and fitreport_markdown.c share (not for other
+ * modules). */
+#ifndef RARPERF_FITREPORT_IMPL_H
+#define RARPERF_FITREPORT_IMPL_H
+
+#include <stdio.h>
+
+/* Text from a file or the command line, as inline Markdown (report.md and the console). */
+void fitreport_md(FILE *f, const char *s);
+
+/*
+ * A name (a path, a subject) as a Markdown code span, where nothing is
+ * markup and only the text sanitiser applies; as escaped text when it holds
+ * a backtick, which would end the span.
+ */
+void fitreport_md_code(FILE *f, const char *s);
+
+/* A link target: the bytes of a plain file name kept, every other byte percent-encoded. */
+void fitreport_md_target(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,210 @@
+/* results_meta: what a document's "meta" says beside its points: each subject's tool and
+ * version, the hosts that ran emulated, and the estimator and contended treatment (results.h). */
+#include <cJSON.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "growbuf.h"
+#include "policy_format.h"
+#include "results.h"
+
+/* The program a manifest subject runs, as the facts file names it ("dosr-cbor"). */
+static const char *results_program_name(const cJSON *subject, char *buf, size_t size)
+{
+	const cJSON *program = cJSON_GetObjectItemCaseSensitive(subject, "program");
+	const cJSON *format = cJSON_GetObjectItemCaseSensitive(subject, "format");
+	const cJSON *rar = cJSON_GetObjectItemCaseSensitive(subject, "rar_version");
+	enum policy_format f;
+	bool known = cJSON_IsString(format) && policy_format_parse(format->valuestring, &f) == 0;
+
+	if (cJSON_IsString(program)) {
+		const char *slash = strrchr(program->valuestring, '/');
+
+		snprintf(buf, size, "%s", slash != NULL ? slash + 1 : program->valuestring);
+		return buf;
+	}
+	/* Another RootAsRole version's build, as rarbench names it by default (dosr-4.0.3-cbor);
+	 * 3.3.4's is the plain dosr-<storage>. */
+	if (cJSON_IsString(rar) && strcmp(rar->valuestring, "3.3.4") != 0 && known &&
+	    policy_format_rar_storage(f) != NULL) {
+		snprintf(buf, size, "dosr-%.32s-%.8s", rar->valuestring,
+			 policy_format_rar_storage(f));
+		return buf;
+	}
+	return known ? policy_format_program(f) : NULL;
+}
+
+/* The family a facts.json tool name belongs to: dosr-* is RootAsRole, doas and doas-pam are
+ * OpenDoas, sudo-pam is sudo (its PAM build, which the tool's "pam" says). */
+static const char *results_family(const char *program)
+{
+	if (strncmp(program, "dosr", 4) == 0)
+		return "RootAsRole";
+	if (strcmp(program, "doas") == 0 || strcmp(program, "doas-pam") == 0)
+		return "OpenDoas";
+	if (strcmp(program, "sudo-pam") == 0)
+		return "sudo";
+	return program;
+}
+
+/* Records what each subject of one rarbench meta is (first file to say it wins). */
+static void results_read_tools(struct results *res, const cJSON *meta)
+{
+	const cJSON *subjects = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(meta, "manifest"), "subjects");
+	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(meta, "prefix_facts"), "tools");
+	const cJSON *s;
+	struct errbuf unread;
+
+	if (!cJSON_IsArray(subjects) || !cJSON_IsObject(tools))
+		return;
+	cJSON_ArrayForEach(s, subjects)
+	{
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(s, "id"), *version, *pam;
+		char buf[RESULTS_TOOL_MAX];
+		const char *program = results_program_name(s, buf, sizeof(buf));
+		struct results_tool *t;
+
+		if (!cJSON_IsString(id) || program == NULL || results_tool(res, id->valuestring) ||
+		    res->n_tools == RESULTS_TOOLS_MAX ||
+		    strlen(id->valuestring) >= RESULTS_TOOL_MAX)
+			continue;
+		version = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(tools, program), "version");
+		pam = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(tools, program), "pam");
+		if (!cJSON_IsString(version))
+			continue;
+		if (growarray(&res->tools, &res->cap_tools, res->n_tools + 1, sizeof(*res->tools),
+			      RESULTS_TOOLS_MAX, &unread) != 0)
+			return; /* out of memory: the tools known so far */
+		t = &res->tools[res->n_tools++];
+		snprintf(t->subject, sizeof(t->subject), "%s", id->valuestring);
+		/* Its authentication configuration, when the facts say it: "sudo 1.9.13p3, PAM". */
+		snprintf(t->tool, sizeof(t->tool), "%.40s %.40s%s", results_family(program),
+			 version->valuestring,
+			 cJSON_IsTrue(pam)    ? ", PAM"
+			 : cJSON_IsFalse(pam) ? ", no PAM"
+					      : "");
+		/* Bytes from a file: only what a legend and a Markdown cell can carry. */
+		for (char *q = t->tool; *q != '\0'; q++)
+			if ((unsigned char)*q < 0x20 || (unsigned char)*q > 0x7e || *q == '"' ||
+			    *q == '\'' || *q == '\\' || *q == '|')
+				*q = '?';
+	}
+}
+
+/* Adds name to res->emulated when meta's facts say the host ran under TCG. */
+static void results_read_virt(struct results *res, const cJSON *meta, const char *name)
+{
+	const cJSON *virt = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(meta, "prefix_facts"), "virtualisation");
+	size_t len = strlen(res->emulated);
+	const char *ell = ", ...";
+
+	if (!cJSON_IsString(virt) || strcmp(virt->valuestring, "tcg") != 0 || name == NULL)
+		return;
+	res->n_emulated++;
+	if (len >= strlen(ell) && strcmp(res->emulated + len - strlen(ell), ell) == 0)
+		return;
+	if (len + strlen(name) + 2 + strlen(ell) + 1 > sizeof(res->emulated))
+		snprintf(res->emulated + len, sizeof(res->emulated) - len, "%s", ell);
+	else
+		snprintf(res->emulated + len, sizeof(res->emulated) - len, "%s%s", len ? ", " : "",
+			 name);
+}
+
+/* A rarbench results.json has meta; a rarlab merged.json has one meta per host. */
+static void results_read_all_tools(struct results *res, const cJSON *root, const char *name)
+{
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta"), *h;
+	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(meta, "hosts");
+
+	results_read_tools(res, meta);
+	results_read_virt(res, meta, name);
+	cJSON_ArrayForEach(h, hosts)
+	{
+		results_read_tools(res, h);
+		results_read_virt(res, h, h->string);
+	}
+}
+
+/* Folds one more say into what is known: the first sets it, a different one makes it mixed. */
+static void results_method_fold(char *known, const char *more)
+{
+	if (known[0] == '\0')
+		snprintf(known, RESULTS_METHOD_MAX, "%s", more);
+	else if (strcmp(known, more) != 0)
+		snprintf(known, RESULTS_METHOD_MAX, "%s", RESULTS_MIXED);
+}
+
+/* item's string when it is a short name ([a-z0-9_-], shorter than RESULTS_METHOD_MAX). */
+static const char *results_method_name(const cJSON *item)
+{
+	const char *s = cJSON_IsString(item) ? item->valuestring : NULL;
+	size_t i;
+
+	if (s == NULL || s[0] == '\0' || strlen(s) >= RESULTS_METHOD_MAX)
+		return RESULTS_UNKNOWN;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+		      s[i] == '-'))
+			return RESULTS_UNKNOWN;
+	return s;
+}
+
+/* The estimator and contended treatment one rarbench meta states, folded into est and cont. */
+static void results_read_measure(const cJSON *meta, const struct results *res, size_t first,
+				 char *est, char *cont)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(meta, "measure"), *drop;
+	const char *e = results_method_name(cJSON_GetObjectItemCaseSensitive(m, "estimator"));
+	char from_points[RESULTS_METHOD_MAX] = "";
+	size_t i;
+
+	if (strcmp(e, RESULTS_UNKNOWN) == 0) {
+		/* No meta (hyperfine's own, a trimmed file): what the results themselves say. */
+		for (i = first; i < res->n_points; i++)
+			results_method_fold(from_points, res->points[i].estimator[0] != '\0'
+							     ? res->points[i].estimator
+							     : RESULTS_UNKNOWN);
+		if (from_points[0] != '\0')
+			e = from_points;
+	}
+	results_method_fold(est, e);
+	drop = cJSON_GetObjectItemCaseSensitive(m, "drop_contended");
+	if (cJSON_IsBool(drop))
+		results_method_fold(cont, cJSON_IsTrue(drop) ? "drop" : "keep");
+	else
+		results_method_fold(
+		    cont, results_method_name(cJSON_GetObjectItemCaseSensitive(m, "contended")));
+}
+
+/* What this document (its points from first on) says of the estimator, folded into res. */
+static void results_read_method(struct results *res, const cJSON *root, size_t first)
+{
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta"), *h;
+	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(meta, "hosts");
+	char est[RESULTS_METHOD_MAX] = "", cont[RESULTS_METHOD_MAX] = "";
+
+	if (cJSON_GetArraySize(hosts) > 0 &&
+	    cJSON_GetObjectItemCaseSensitive(meta, "measure") == NULL) {
+		cJSON_ArrayForEach(h, hosts)
+		{
+			results_read_measure(h, res, first, est, cont);
+		}
+	} else {
+		results_read_measure(meta, res, first, est, cont);
+	}
+	results_method_fold(res->estimator, est);
+	results_method_fold(res->contended, cont);
+}
+
+void results_meta_read(struct results *res, const void *root, const char *name, size_t first)
+{
+	results_read_all_tools(res, root, name);
+	results_read_method(res, root, first);
+}

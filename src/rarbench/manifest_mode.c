@@ -1,0 +1,165 @@
+/* manifest_mode: rarbench's --manifest mode: its command line and signals over src/sweep's runner.
+ */
+#include "manifest_mode.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+static volatile sig_atomic_t stop_requested;
+
+/* Only sets a flag: proc's children share our memory until exec (proc.h). */
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fputs(
+	    "Usage: rarbench --manifest FILE [--out DIR] [--resume] [--progress bar|jsonl|none]\n"
+	    "                [--prefix DIR] [--wait] [--dry-run [--pilot | --not-this-host]]\n"
+	    "Runs the experiment described by the manifest FILE: for every point of its sweep,\n"
+	    "writes each subject's policy, checks that it grants the command, and measures\n"
+	    "every subject as the bench user. Must run as root (it writes the policies);\n"
+	    "measured runs drop to the manifest's bench user.\n"
+	    "  --out DIR        output directory (default results/<name>)\n"
+	    "  --resume         continue the journal in DIR, skipping finished points\n"
+	    "  --progress MODE  bar (default on a terminal), jsonl (events on stdout), none\n"
+	    "  --prefix DIR     the provisioned prefix (default " RUNNER_DEFAULT_PREFIX ")\n"
+	    "  --wait           wait while another run holds the prefix (else exit 3)\n"
+	    "  --dry-run        check the manifest against the prefix and print the plan\n"
+	    "                   (subjects, points, runs, policy bytes, disk); writes nothing\n"
+	    "  --pilot          --dry-run plus a few measured runs at the smallest and largest\n"
+	    "                   point, to estimate the wall time (as root; policies end deny-all)\n"
+	    "  --not-this-host  with --dry-run: leave out what only this host decides (limits\n"
+	    "                   against its hard limits, its CPUs): rarlab checks a manifest so,\n"
+	    "                   each lab host then checks its own environment\n"
+	    "  -h, --help       this help\n"
+	    "Writes DIR/results.json, DIR/results.tsv and DIR/journal.jsonl. See rarbench(1).\n",
+	    f);
+}
+
+/*
+ * Returns 0 to go on, 1 when --help was printed, -1 on a usage error (printed).
+ * Over 80 lines: one flat getopt_long switch, a case per option.
+ */
+static int parse_args(int argc, char **argv, struct runner_config *cfg)
+{
+	static const struct option opts[] = {{"manifest", required_argument, NULL, 'm'},
+					     {"out", required_argument, NULL, 'o'},
+					     {"resume", no_argument, NULL, 'r'},
+					     {"progress", required_argument, NULL, 'p'},
+					     {"prefix", required_argument, NULL, 'P'},
+					     {"wait", no_argument, NULL, 'W'},
+					     {"dry-run", no_argument, NULL, 'n'},
+					     {"pilot", no_argument, NULL, 'L'},
+					     {"not-this-host", no_argument, NULL, 'H'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	int c;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->prefix = RUNNER_DEFAULT_PREFIX;
+	cfg->progress = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_NONE;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			cfg->manifest = optarg;
+			break;
+		case 'o':
+			cfg->out = optarg;
+			break;
+		case 'r':
+			cfg->resume = true;
+			break;
+		case 'P':
+			cfg->prefix = optarg;
+			break;
+		case 'W':
+			cfg->wait = true;
+			break;
+		case 'n':
+			cfg->dry_run = true;
+			break;
+		case 'L':
+			cfg->dry_run = cfg->pilot = true;
+			break;
+		case 'H':
+			cfg->not_this_host = true;
+			break;
+		case 'p':
+			if (strcmp(optarg, "bar") == 0)
+				cfg->progress = PROGRESS_BAR;
+			else if (strcmp(optarg, "jsonl") == 0)
+				cfg->progress = PROGRESS_JSONL;
+			else if (strcmp(optarg, "none") == 0)
+				cfg->progress = PROGRESS_NONE;
+			else {
+				fprintf(stderr,
+					"rarbench: --progress: unknown mode \"%s\" (expected "
+					"bar, jsonl or none)\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "rarbench: --manifest mode takes no operand (got \"%s\")\n",
+			argv[optind]);
+		return -1;
+	}
+	if (cfg->manifest == NULL) {
+		fputs("rarbench: --manifest FILE is required\n", stderr);
+		return -1;
+	}
+	if (cfg->not_this_host && (!cfg->dry_run || cfg->pilot)) {
+		fputs("rarbench: --not-this-host goes with --dry-run alone (a run or a pilot "
+		      "happens on this host)\n",
+		      stderr);
+		return -1;
+	}
+	return 0;
+}
+
+int manifest_mode_main(int argc, char **argv)
+{
+	struct runner_config cfg;
+	struct sigaction sa, old_hup;
+	struct runner *r = NULL;
+	int status;
+
+	status = parse_args(argc, argv, &cfg);
+	if (status != 0)
+		return status > 0 ? RUNNER_EXIT_OK : RUNNER_EXIT_USAGE;
+	cfg.stop = &stop_requested;
+	cfg.err = stderr;
+	/* Before the setup: waiting for the prefix's lock, and every later step, can be
+	 * interrupted; no SA_RESTART, so a blocking wait returns EINTR and sees the flag. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* A hangup stops the run too, unless it was started to outlive its terminal (nohup). */
+	if (sigaction(SIGHUP, NULL, &old_hup) == 0 && old_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	status = runner_open(&cfg, &r);
+	if (status == RUNNER_EXIT_OK)
+		status = cfg.dry_run ? runner_plan(r, stdout) : runner_run(r);
+	runner_close(r);
+	return status;
+}

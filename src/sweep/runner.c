@@ -1,0 +1,329 @@
+/* runner: a manifest run's life cycle (runner.h's design note): open, plan or run, close. */
+#include "runner_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+
+/* Whether the caller's signal handler asked the run to stop. */
+static bool stopped(const struct runner *r)
+{
+	return r->cfg.stop != NULL && *r->cfg.stop != 0;
+}
+
+/* Reports a failure on cfg.err (and as an event). */
+static void report(struct runner *r, const char *msg)
+{
+	fprintf(r->cfg.err, "%srarbench: %s\n", r->cfg.progress == PROGRESS_BAR ? "\n" : "", msg);
+	progress_error(&r->progress, msg);
+}
+
+/*
+ * One step: a point in one round; attempt counts the times it was measured
+ * again (contention), *discarded their runs. Returns 0, RUNNER_REMEASURE, or
+ * the exit status.
+ */
+static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t round, size_t step,
+		    uint32_t attempt, uint64_t *discarded)
+{
+	char values[MANIFEST_AXIS_COUNT + 3][24];
+	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
+	struct errbuf eb = {0}, deny = {0};
+	size_t np = 0;
+	int a, rc;
+
+	for (a = 0; a < MANIFEST_AXIS_COUNT; a++, np++) {
+		snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
+		names[np] = manifest_axis_name(a);
+		vals[np] = values[np];
+	}
+	if (r->m->env.nlimit_values > 0) {
+		snprintf(values[np], sizeof(values[np]), "%llu", (unsigned long long)pt->limit);
+		names[np] = r->m->env.limits[r->m->env.limit_axis].name;
+		vals[np] = values[np];
+		np++;
+	}
+	if (r->m->repetitions > 1) {
+		snprintf(values[np], sizeof(values[np]), "%u", pt->repetition);
+		names[np] = "repetition";
+		vals[np] = values[np];
+		np++;
+	}
+	if (r->m->max_rounds > 1) {
+		snprintf(values[np], sizeof(values[np]), "%u", round);
+		names[np] = "round";
+		vals[np] = values[np];
+		np++;
+	}
+	if (attempt == 0)
+		progress_point_start(&r->progress, step, names, vals, np);
+	else
+		progress_remeasure(&r->progress, step,
+				   "more contended runs than contention_limit; measured again");
+	if (runner_point_write_policies(r, pt, &eb) < 0) {
+		errbuf_prefix(&eb, "point %zu", pt->index + 1);
+		report(r, eb.msg);
+		runner_point_write_denial(r, &eb);
+		return 1;
+	}
+	if (runner_env_apply_point(r, pt) < 0) {
+		report(r, "a swept limit without its pin");
+		runner_point_write_denial(r, &eb);
+		return 1;
+	}
+	rc = runner_point_check_grants(r, pt->index + 1, &eb);
+	if (rc == 0)
+		rc = runner_point_measure(r, pt, round, attempt, discarded, &eb);
+	/* The grant lasts as long as the step: whatever happened, the policies deny again. */
+	if (runner_point_write_denial(r, &deny) < 0) {
+		report(r, deny.msg);
+		return 1;
+	}
+	if (rc == RUNNER_REMEASURE)
+		return RUNNER_REMEASURE;
+	if (rc == RUNNER_TIMEOUT) {
+		/* A hung or stopped tool costs this point, not the sweep: --resume measures it. */
+		report(r, eb.msg);
+		r->failed_points++;
+		return 0;
+	}
+	if (rc < 0) {
+		report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
+		return 1;
+	}
+	progress_point_done(&r->progress, step);
+	return 0;
+}
+
+/*
+ * One pass: the points todo[0..n) (sweep indices) in round, numbered
+ * steps[0..n) in the progress events. A step measured under contention
+ * goes to the end of the pass, at most remeasure times. Returns the exit
+ * status.
+ */
+static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, size_t n,
+		    uint32_t round)
+{
+	size_t cap = n * (r->m->remeasure + 1) + 1, len = n, i;
+	size_t *queue = calloc(cap, sizeof(size_t)), *step = calloc(cap, sizeof(size_t));
+	uint32_t *attempt = calloc(cap, sizeof(uint32_t));
+	uint64_t *discarded = calloc(cap, sizeof(uint64_t));
+	int status = 0, rc;
+
+	if (queue == NULL || step == NULL || attempt == NULL || discarded == NULL) {
+		report(r, "out of memory");
+		status = 1;
+		goto out;
+	}
+	memcpy(queue, todo, n * sizeof(size_t));
+	memcpy(step, steps, n * sizeof(size_t));
+	for (i = 0; i < len && status == 0; i++) {
+		if (stopped(r)) {
+			report(r, "interrupted; continue with --resume");
+			status = 1;
+			break;
+		}
+		rc = run_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
+			      &discarded[i]);
+		if (rc == RUNNER_REMEASURE && len < cap) {
+			/* Later in the pass: a burst of load has a chance to end. */
+			queue[len] = queue[i];
+			step[len] = step[i];
+			attempt[len] = attempt[i] + 1;
+			discarded[len] = discarded[i];
+			len++;
+		} else if (rc != 0) {
+			status = 1;
+		}
+	}
+out:
+	free(queue);
+	free(step);
+	free(attempt);
+	free(discarded);
+	return status;
+}
+
+/*
+ * The measuring loop: rounds passes over the sweep (points shuffled per
+ * pass when rounds > 1), skipping steps the journal holds; in precision
+ * mode, then passes over the points short of the precision, until none is
+ * or max_rounds (runner_precision.c). Returns the exit status.
+ */
+static int run_points(struct runner *r)
+{
+	size_t n = sweep_count(r->sweep), i, k, needing, extra_steps = 0;
+	size_t *order = calloc(n, sizeof(size_t)), *todo = calloc(n, sizeof(size_t));
+	size_t *steps = calloc(n, sizeof(size_t));
+	uint32_t round, mr = r->m->max_rounds;
+	int status = 0;
+
+	if (order == NULL || todo == NULL || steps == NULL) {
+		report(r, "out of memory");
+		status = 1;
+		goto out;
+	}
+	for (round = 1; round <= mr && status == 0; round++) {
+		bool extra = round > r->m->rounds;
+
+		/* The subjects' references as of the pass's start (runner_precision.c). */
+		runner_acc_refresh(r);
+		sweep_round_order(r->sweep, round, mr, r->m->seed, order);
+		k = needing = 0;
+		for (i = 0; i < n; i++) {
+			if (extra && !runner_acc_needs_more(r, order[i]))
+				continue;
+			needing++;
+			if (r->point_done[order[i] * mr + round - 1])
+				continue;
+			todo[k] = order[i];
+			/* Extra rounds number their steps after every planned one. */
+			steps[k] = extra ? n * r->m->rounds + extra_steps + k + 1
+					 : (size_t)(round - 1) * n + i + 1;
+			k++;
+		}
+		if (extra && needing == 0)
+			break;
+		if (extra) {
+			progress_grow(&r->progress, k);
+			extra_steps += k;
+		}
+		status = run_pass(r, todo, steps, k, round);
+	}
+out:
+	free(order);
+	free(todo);
+	free(steps);
+	return status;
+}
+
+/* Prints and forgets what the guard said (runner_guard.c). */
+static void print_notices(struct runner *r)
+{
+	for (size_t i = 0; i < r->nnotices; i++) {
+		fprintf(r->cfg.err, "rarbench: %s\n", r->notices[i]);
+		free(r->notices[i]);
+	}
+	free(r->notices);
+	r->notices = NULL;
+	r->nnotices = 0;
+}
+
+/* The start event (or line), then a warning and an event per skipped subject. */
+static void announce(struct runner *r)
+{
+	const char *ids[MANIFEST_SUBJECTS_MAX];
+	size_t i, k = 0;
+
+	for (i = 0; i < r->nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
+		if (r->subjects[i].skip_reason == NULL)
+			ids[k++] = r->subjects[i].ms->id;
+	progress_start(&r->progress, r->m->name, ids, k, r->out_abs);
+	for (i = 0; i < r->nsubjects; i++) {
+		if (r->subjects[i].skip_reason == NULL)
+			continue;
+		fprintf(r->cfg.err, "rarbench: warning: skipping subject %s: %s\n",
+			r->subjects[i].ms->id, r->subjects[i].skip_reason);
+		progress_skip(&r->progress, r->subjects[i].ms->id, r->subjects[i].skip_reason);
+	}
+}
+
+int runner_open(const struct runner_config *cfg, struct runner **rp)
+{
+	struct errbuf eb = {0};
+	struct runner *r = calloc(1, sizeof(*r));
+
+	*rp = r;
+	if (r == NULL) {
+		fputs("rarbench: out of memory\n", cfg->err);
+		return RUNNER_EXIT_FAIL;
+	}
+	r->cfg = *cfg;
+	r->stderr_fd = -1;
+	if (runner_setup(r, &eb) == 0) {
+		print_notices(r);
+		return RUNNER_EXIT_OK;
+	}
+	print_notices(r);
+	for (size_t i = 0; i < r->nproblems; i++)
+		fprintf(r->cfg.err, "%s\n", r->problems[i]);
+	fprintf(r->cfg.err, "%s\n", eb.msg);
+	return r->busy ? RUNNER_EXIT_BUSY : r->bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
+}
+
+int runner_plan(struct runner *r, FILE *out)
+{
+	struct errbuf eb = {0};
+
+	if ((r->cfg.pilot && runner_plan_pilot(r, &eb) < 0) || runner_plan_print(r, out, &eb) < 0) {
+		fprintf(r->cfg.err, "rarbench: %s\n", eb.msg);
+		return RUNNER_EXIT_FAIL;
+	}
+	return RUNNER_EXIT_OK;
+}
+
+/* After the timed steps: the profile pass (with the manifest's "profile") and what it cost. */
+static int run_profile(struct runner *r, uint64_t t0, uint64_t t1)
+{
+	struct errbuf eb = {0};
+
+	if (runner_profile_pass(r, &eb) < 0) {
+		report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
+		return RUNNER_EXIT_FAIL;
+	}
+	if (r->m->profile && r->cfg.progress != PROGRESS_JSONL)
+		/* What the pass costs beside the timed steps (selfbench/profile.sh reads it). */
+		fprintf(r->cfg.err, "rarbench: profile pass %.1f s after %.1f s of timed steps\n",
+			(double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);
+	return RUNNER_EXIT_OK;
+}
+
+int runner_run(struct runner *r)
+{
+	struct errbuf eb = {0};
+	uint64_t t0, t1;
+	int status;
+
+	announce(r);
+	t0 = clock_now_ns();
+	if (runner_reset_tool_state(r, &eb) < 0) {
+		report(r, eb.msg);
+		status = RUNNER_EXIT_FAIL;
+	} else {
+		status = run_points(r);
+	}
+	t1 = clock_now_ns();
+	if (status == 0)
+		status = run_profile(r, t0, t1);
+	if (status == 0 && runner_finish(r, &eb) < 0) {
+		report(r, eb.msg);
+		status = RUNNER_EXIT_FAIL;
+	}
+	if (status == 0 && r->failed_points > 0) {
+		/* results.json holds the points measured; --resume measures the rest. */
+		fprintf(r->cfg.err,
+			"rarbench: %zu point(s) of %s left unmeasured (a run passed "
+			"run_timeout_s); measure them with --resume\n",
+			r->failed_points, r->m->name);
+		status = RUNNER_EXIT_FAIL;
+	} else if (status != 0) {
+		progress_done(&r->progress, status, NULL, NULL, 0);
+	} else if (r->cfg.progress != PROGRESS_JSONL) {
+		fprintf(r->cfg.err, "rarbench: %zu points of %s written to %s\n",
+			sweep_count(r->sweep), r->m->name, r->out_abs);
+	}
+	return status;
+}
+
+void runner_close(struct runner *r)
+{
+	if (r == NULL)
+		return;
+	/* The guard's end before the clear, so that what it says is printed. */
+	runner_guard_end(r);
+	print_notices(r);
+	runner_clear(r);
+	free(r);
+}

@@ -1,0 +1,97 @@
+/* runner: one run of an experiment manifest (`rarbench --manifest`): every point written,
+ * checked and measured against a provisioned prefix. */
+/*
+ * Design. A run is one opaque struct runner and four calls, in this order:
+ *
+ *   runner_open   setup: the manifest, the prefix's facts and the bench user
+ *                 loaded and checked, the subjects resolved, the prefix's lock
+ *                 taken (what a dead run left undone), every policy written
+ *                 deny-all under a record of what to undo, the journal opened
+ *                 (or resumed).
+ *   runner_plan   --dry-run: the plan (and with a pilot a few measured runs).
+ *   runner_run    per point, in a shuffled order per round:
+ *                   write   the subjects' policies for the point (confgen);
+ *                   check   each grants the command (one run, its stderr kept);
+ *                   measure every subject as the bench user, the host's
+ *                           counters read around it;
+ *                   re-measure a step with too many contended runs (at the
+ *                           end of the pass, a bounded number of times);
+ *                   accumulate the step into the journal (precision mode: the
+ *                           estimate that decides extra rounds);
+ *                 the policies deny again after every step. Then the profile
+ *                 pass and the finish: results.json and results.tsv rebuilt
+ *                 from the journal.
+ *   runner_close  on every path: policies deny-all, orphans killed, mount
+ *                 namespaces removed, record cleared, lock released; freed.
+ *
+ * The runner owns everything it opens; the strings of its config are
+ * borrowed and must outlive it. Its messages (one line each) go to cfg->err,
+ * the progress events to stderr (bar) or stdout (jsonl). The wide state is
+ * private to src/sweep/runner_*.c (runner_impl.h).
+ */
+#ifndef RARPERF_RUNNER_H
+#define RARPERF_RUNNER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "progress.h"
+
+#define RUNNER_DEFAULT_PREFIX "/opt/rarperf"
+
+/* Exit statuses of a run (what runner_open, runner_plan and runner_run return). */
+#define RUNNER_EXIT_OK 0
+#define RUNNER_EXIT_FAIL 1
+#define RUNNER_EXIT_USAGE 2
+/* The prefix is locked by another sweep (and wait was not set). */
+#define RUNNER_EXIT_BUSY 3
+
+struct runner_config {
+	const char *manifest;
+	const char *out;
+	const char *prefix;
+	bool resume;
+	bool wait;    /* wait for the prefix's lock instead of exiting RUNNER_EXIT_BUSY */
+	bool dry_run; /* check and plan, touch nothing (runner_plan.c) */
+	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
+	/* with dry_run: skip the checks of this host's own environment (rarlab's controller) */
+	bool not_this_host;
+	enum progress_mode progress;
+	const char *tracer; /* the profile pass's strace (runner_profile_check) */
+	/* Set by the caller's SIGINT/SIGTERM handler: the run stops at the next step and says
+	 * "interrupted". NULL: never. */
+	const volatile sig_atomic_t *stop;
+	FILE *err; /* where the run's messages go (one line each); not NULL */
+};
+
+struct runner;
+
+/*
+ * The setup (above) of a run of cfg (copied; its strings borrowed). *rp is
+ * the runner, also when the setup failed (runner_close undoes what it took),
+ * NULL only when out of memory. Returns RUNNER_EXIT_OK, or the exit status
+ * (USAGE: the manifest or the command line; BUSY: the prefix is locked;
+ * FAIL: this host) once the problems were written to cfg->err.
+ */
+int runner_open(const struct runner_config *cfg, struct runner **rp);
+
+/*
+ * --dry-run: with cfg->pilot the pilot's measured runs, then the plan of
+ * the run printed to out (subjects, points, runs, policy bytes, disk, time).
+ * Returns an exit status.
+ */
+int runner_plan(struct runner *r, FILE *out);
+
+/*
+ * Every point measured (above), the profile pass, the results written; a
+ * summary line to cfg->err unless the progress is jsonl. Returns an exit
+ * status (FAIL also when a point was left unmeasured: --resume measures it).
+ */
+int runner_run(struct runner *r);
+
+/* Undoes what the run took, on every path (above), writes what it undid to cfg->err and frees
+ * r. NULL-safe. */
+void runner_close(struct runner *r);
+
+#endif

@@ -1,0 +1,289 @@
+/* runner_env: the pinned environment of a manifest run's measured children, checked against
+ * this host and recorded. */
+#include "runner_impl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fileio.h"
+
+#define RUNNER_ENV_PATH "PATH=/usr/local/bin:/usr/bin:/bin"
+
+/* A limit's value as JSON: a number, or "unlimited". */
+static cJSON *limit_json(rlim_t v)
+{
+	return v == RLIM_INFINITY ? cJSON_CreateString("unlimited") : cJSON_CreateNumber((double)v);
+}
+
+/* Every limit as the children get it (pinned or inherited), the env, umask, cwd, CPUs, ASLR. */
+static cJSON *build_record(const struct runner *r)
+{
+	const struct manifest_env *e = &r->m->env;
+	cJSON *o = cJSON_CreateObject(), *lim, *env, *cpus;
+	char buf[32], *aslr = NULL;
+	size_t i, k, len = 0;
+
+	if (o == NULL)
+		return NULL;
+	/* o adopts every item added below. */
+	lim = cJSON_AddObjectToObject(o, "limits");
+	for (i = 0; lim != NULL && i < manifest_limit_count(); i++) {
+		int res;
+		const char *name = manifest_limit_name(i, &res);
+		struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
+		bool pinned = false;
+		cJSON *l = cJSON_AddObjectToObject(lim, name);
+
+		getrlimit(res, &rl);
+		for (k = 0; k < r->pin.nlimits; k++) {
+			if (r->pin.limits[k].resource == res) {
+				rl.rlim_cur = (rlim_t)r->pin.limits[k].soft;
+				rl.rlim_max = (rlim_t)r->pin.limits[k].hard;
+				pinned = true;
+			}
+		}
+		cJSON_AddItemToObject(l, "soft", limit_json(rl.rlim_cur));
+		cJSON_AddItemToObject(l, "hard", limit_json(rl.rlim_max));
+		cJSON_AddBoolToObject(l, "pinned", pinned);
+	}
+	if (e->nlimit_values > 0) {
+		/* The limits above hold its first value; each point its own (its id, "limit.*"). */
+		cJSON *sw = cJSON_AddObjectToObject(o, "swept_limit"), *vals;
+
+		cJSON_AddStringToObject(sw, "name", e->limits[e->limit_axis].name);
+		vals = cJSON_AddArrayToObject(sw, "values");
+		for (i = 0; vals != NULL && i < e->nlimit_values; i++)
+			cJSON_AddItemToArray(vals, cJSON_CreateNumber((double)e->limit_values[i]));
+	}
+	env = cJSON_AddArrayToObject(o, "env");
+	for (i = 0; env != NULL && r->envp != NULL && r->envp[i] != NULL; i++)
+		cJSON_AddItemToArray(env, cJSON_CreateString(r->envp[i]));
+	snprintf(buf, sizeof(buf), "%03o", e->umask);
+	cJSON_AddStringToObject(o, "umask", buf);
+	cJSON_AddStringToObject(o, "cwd", e->cwd);
+	if (e->ncpus > 0) {
+		cpus = cJSON_AddArrayToObject(o, "cpus");
+		for (i = 0; cpus != NULL && i < e->ncpus; i++)
+			cJSON_AddItemToArray(cpus, cJSON_CreateNumber(e->cpus[i]));
+	} else {
+		cJSON_AddNullToObject(o, "cpus");
+	}
+	/* Address-space randomisation moves code and data run to run: recorded, not changed. */
+	if (fileio_read("/proc/sys/kernel/randomize_va_space", 64, "cannot open", &aslr, &len,
+			&(struct errbuf){{0}}) == 0 &&
+	    len > 0 && aslr[0] >= '0' && aslr[0] <= '9')
+		cJSON_AddNumberToObject(o, "aslr", aslr[0] - '0');
+	else
+		cJSON_AddNullToObject(o, "aslr");
+	free(aslr);
+	return o;
+}
+
+/* Each value of the swept limit within this host's hard limit; problems name the value. */
+static int check_swept_limit(struct runner *r, struct errbuf *eb)
+{
+	const struct manifest_env *e = &r->m->env;
+	const struct manifest_limit *l = &e->limits[e->limit_axis];
+	char path[96];
+	struct rlimit rl;
+
+	if (e->nlimit_values == 0)
+		return 0;
+	if (getrlimit(l->resource, &rl) != 0)
+		return errbuf_set_errno(eb, errno, "getrlimit %s", l->name);
+	for (size_t k = 1; k < e->nlimit_values; k++) {
+		if (rl.rlim_max == RLIM_INFINITY || e->limit_values[k] <= (uint64_t)rl.rlim_max)
+			continue;
+		snprintf(path, sizeof(path), "$.limits.%s[%zu]", l->name, k); /* lint: not a path */
+		if (runner_problem(r, eb, path, "%" PRIu64 " is above this host's hard limit %ju",
+				   e->limit_values[k], (uintmax_t)rl.rlim_max) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int runner_env_apply_point(struct runner *r, const struct sweep_point *pt)
+{
+	const struct manifest_env *e = &r->m->env;
+	int res;
+
+	if (e->nlimit_values == 0)
+		return 0;
+	res = e->limits[e->limit_axis].resource;
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		struct runner_subject *s = &r->subjects[i];
+
+		if (s->skip_reason != NULL)
+			continue;
+		if (proc_cmd_set_limit(s->check, res, pt->limit) < 0 ||
+		    proc_cmd_set_limit(s->cmd, res, pt->limit) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The pin of r->m->env, each limit checked against this host's hard limit, each CPU online. */
+static int build_pin(struct runner *r, struct errbuf *eb)
+{
+	const struct manifest_env *e = &r->m->env;
+	char path[64], what[160];
+	cpu_set_t online;
+	size_t i;
+
+	memset(&r->pin, 0, sizeof(r->pin));
+	for (i = 0; i < e->nlimits && i < PROC_PIN_LIMITS_MAX; i++) {
+		const struct manifest_limit *l = &e->limits[i];
+		struct rlimit rl;
+		uint64_t v = l->unlimited ? (uint64_t)RLIM_INFINITY : l->value;
+
+		/* the manifest's JSON path of the limit: "[0]" when it is the swept one */
+		snprintf(path, sizeof(path), "$.limits.%s%s", l->name, /* lint: not a path */
+			 e->nlimit_values > 0 && i == e->limit_axis ? "[0]" : "");
+		if (getrlimit(l->resource, &rl) != 0)
+			return errbuf_set_errno(eb, errno, "getrlimit %s", l->name);
+		/* A limit is what the host allows: above its hard limit the runs would be
+		 * measured in an environment no user of this host gets. */
+		if (rl.rlim_max != RLIM_INFINITY && (l->unlimited || v > (uint64_t)rl.rlim_max)) {
+			if (l->unlimited)
+				snprintf(what, sizeof(what),
+					 "unlimited is above this host's hard limit %ju",
+					 (uintmax_t)rl.rlim_max);
+			else
+				snprintf(what, sizeof(what),
+					 "%" PRIu64 " is above this host's hard limit %ju", v,
+					 (uintmax_t)rl.rlim_max);
+			if (runner_problem(r, eb, path, "%s", what) < 0)
+				return -1;
+			continue;
+		}
+		r->pin.limits[r->pin.nlimits].resource = l->resource;
+		r->pin.limits[r->pin.nlimits].soft = v;
+		/* The hard limit too: a tool could otherwise raise its soft limit back. */
+		r->pin.limits[r->pin.nlimits].hard = v;
+		r->pin.nlimits++;
+	}
+	r->pin.umask = (int)e->umask;
+	r->pin.cwd = e->cwd;
+	if (e->ncpus > 0) {
+		if (sched_getaffinity(0, sizeof(online), &online) != 0)
+			CPU_ZERO(&online);
+		CPU_ZERO(&r->pin_cpus);
+		for (i = 0; i < e->ncpus; i++) {
+			if (!CPU_ISSET(e->cpus[i], &online)) {
+				/* lint: not a path */
+				snprintf(path, sizeof(path), "$.cpus[%zu]", i);
+				snprintf(
+				    what, sizeof(what),
+				    "CPU %u is not one this process may run on here (%ld online)",
+				    e->cpus[i], sysconf(_SC_NPROCESSORS_ONLN));
+				if (runner_problem(r, eb, path, "%s", what) < 0)
+					return -1;
+				continue;
+			}
+			CPU_SET(e->cpus[i], &r->pin_cpus);
+		}
+		r->pin.cpus = &r->pin_cpus;
+	}
+	return 0;
+}
+
+/* HOME, USER, LOGNAME, SHELL from the bench user; the manifest's env or PATH and LANG=C. */
+static int build_envp(struct runner *r, struct errbuf *eb)
+{
+	const struct manifest_env *e = &r->m->env;
+	const char *fixed[] = {"HOME",    r->user.home, "USER",  r->user.name,
+			       "LOGNAME", r->user.name, "SHELL", r->user.shell};
+	char kv[PATH_MAX + 16];
+	size_t i;
+
+	r->envp = calloc(1, sizeof(*r->envp));
+	if (r->envp == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (i = 0; i < 8; i += 2) {
+		snprintf(kv, sizeof(kv), "%s=%s", fixed[i], fixed[i + 1] ? fixed[i + 1] : "");
+		if (proc_env_append(&r->envp, kv, eb) < 0)
+			return -1;
+	}
+	if (e->has_env) {
+		for (i = 0; i < e->nenv; i++)
+			if (proc_env_append(&r->envp, e->env[i], eb) < 0)
+				return -1;
+	} else if (proc_env_append(&r->envp, RUNNER_ENV_PATH, eb) < 0 ||
+		   proc_env_append(&r->envp, "LANG=C", eb) < 0) {
+		return -1;
+	}
+	return proc_env_append(&r->envp, r->marker, eb);
+}
+
+int runner_env_check(struct runner *r, struct errbuf *eb)
+{
+	if (build_pin(r, eb) < 0 || check_swept_limit(r, eb) < 0)
+		return -1;
+	return runner_problems_verdict(r, "", eb);
+}
+
+int runner_env_setup(struct runner *r, struct errbuf *eb)
+{
+	if (build_envp(r, eb) < 0)
+		return -1;
+	cJSON_Delete(r->environment);
+	r->environment = build_record(r);
+	if (r->environment == NULL)
+		return errbuf_set(eb, "out of memory");
+	/* A resumed sweep must be measured in the same environment: the journal's header
+	 * compares it with the versions. */
+	if (r->versions != NULL &&
+	    !cJSON_AddItemToObject(r->versions, "environment", cJSON_Duplicate(r->environment, 1)))
+		return errbuf_set(eb, "out of memory");
+	return 0;
+}
+
+/*
+ * The tools' own state in the prefix, emptied before the timed steps and the
+ * profile pass: RootAsRole 4.x rewrites its whole timestamp file (one
+ * entry per parent process it has seen, serialised a few bytes per
+ * write(2)) on every run, so without this its cost per run grows with every
+ * sweep ever run on the host (measured: 13 731 write(2) a run after a day of
+ * tests on one prefix). sudo's timestamp directory likewise. Relative to
+ * the prefix; only regular files directly inside are removed.
+ */
+static const char *const TOOL_STATE_DIRS[] = {"run/rar/ts", "run/sudo/ts"};
+
+int runner_reset_tool_state(const struct runner *r, struct errbuf *eb)
+{
+	for (size_t i = 0; i < sizeof(TOOL_STATE_DIRS) / sizeof(TOOL_STATE_DIRS[0]); i++) {
+		char dir[PATH_MAX], path[PATH_MAX];
+		struct dirent *e;
+		DIR *d;
+
+		if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->prefix_real, TOOL_STATE_DIRS[i]) < 0)
+			return errbuf_set(eb, "%s: path too long", r->prefix_real);
+		if ((d = opendir(dir)) == NULL) {
+			if (errno == ENOENT)
+				continue;
+			return errbuf_set_errno(eb, errno, "%s", dir);
+		}
+		while ((e = readdir(d)) != NULL) {
+			struct stat st;
+
+			if (fileio_fmt(path, sizeof(path), "%s/%s", dir, e->d_name) < 0 ||
+			    lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+				continue;
+			if (unlink(path) < 0) {
+				errbuf_set_errno(eb, errno, "%s: cannot remove", path);
+				closedir(d);
+				return -1;
+			}
+		}
+		closedir(d);
+	}
+	return 0;
+}

@@ -1,0 +1,300 @@
+/* runner_guard: the privileged state of a manifest run (lock, grants, namespaces, processes),
+ * made on record and undone on every path. */
+/*
+ * What a sweep makes that outlives a mistake: policies in PREFIX/etc that
+ * grant the bench user a command as root (honoured by the prefix's setuid
+ * and capability tools), private mount namespaces with a directory under
+ * /tmp, and measured processes. The order (STYLE 20):
+ *   runner_guard_begin  lock the prefix; undo a dead run's record;
+ *   runner_guard_arm    record the policies and namespaces, then write every
+ *                       policy deny-all; from here a grant exists only
+ *                       between runner_point_write_policies and the
+ *                       runner_point_write_denial that ends each step;
+ *   runner_guard_end    deny-all, processes killed, namespaces removed,
+ *                       record cleared, lock released — on success, error
+ *                       and signal alike (runner_clear calls it).
+ * A SIGKILL'd run skips the last step: its record and its marked processes
+ * are what the next runner_guard_begin on the prefix undoes.
+ */
+#include "runner_impl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sys/stat.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "growbuf.h"
+#include "mntns.h"
+
+/* notices kept for the summary; more are dropped (a runaway would fill memory) */
+#define NOTICES_MAX 4096
+
+void runner_notice(struct runner *r, const char *fmt, ...)
+{
+	char line[ERRBUF_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (growarray(&r->notices, &r->cap_notices, r->nnotices + 1, sizeof(*r->notices),
+		      NOTICES_MAX, NULL) < 0)
+		return;
+	if ((r->notices[r->nnotices] = strdup(line)) != NULL)
+		r->nnotices++;
+}
+
+/* The name of the environment string that marks a run's measured processes. */
+#define RUNNER_MARKER_NAME "RARBENCH_PREFIX"
+
+static const char *record_string(const cJSON *o, const char *key)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(j) ? j->valuestring : NULL;
+}
+
+int runner_guard_confine(const struct runner *r, const char *path, struct errbuf *eb)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t len = strlen(r->etc_real);
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), "."); /* lint: sized to fit */
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/"); /* lint: sized to fit */
+	else if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - path), path) < 0)
+		return errbuf_set(eb, "%s: path too long", path);
+	if (realpath(dir, real) == NULL)
+		return errbuf_set_errno(eb, errno, "%s: directory %s", path, dir);
+	if (strncmp(real, r->etc_real, len) != 0 || (real[len] != '\0' && real[len] != '/'))
+		return errbuf_set(eb,
+				  "%s: policies may only be written in %s (this one's directory "
+				  "is %s)",
+				  path, r->etc_real, real);
+	return 0;
+}
+
+int runner_guard_record_targets(const struct runner *r, const cJSON *record,
+				struct runner_target *t, size_t *n, struct errbuf *eb)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, "policies"), *e;
+
+	*n = 0;
+	if (list != NULL && !cJSON_IsArray(list))
+		return errbuf_set(eb, "policies: not an array");
+	cJSON_ArrayForEach(e, list)
+	{
+		const char *format = record_string(e, "format"), *layout;
+		size_t k = *n;
+
+		if (k == MANIFEST_SUBJECTS_MAX)
+			return errbuf_set(eb, "more than %d policies", MANIFEST_SUBJECTS_MAX);
+		memset(&t[k], 0, sizeof(t[k]));
+		t[k].id = record_string(e, "id");
+		t[k].policy = record_string(e, "policy");
+		t[k].policy_data = record_string(e, "policy_data");
+		t[k].rar_version = record_string(e, "rar_version");
+		layout = record_string(e, "sudoers_layout");
+		if (t[k].id == NULL || format == NULL || t[k].policy == NULL ||
+		    policy_format_parse(format, &t[k].format) != 0)
+			return errbuf_set(eb, "policy %zu: incomplete", k + 1);
+		if (layout != NULL && policy_sudoers_layout_parse(layout, &t[k].layout) != 0)
+			return errbuf_set(eb, "policy %zu: unknown layout", k + 1);
+		if (t[k].rar_version != NULL && policy_rar_version_check(t[k].rar_version, eb) != 0)
+			return errbuf_prefix(eb, "policy %zu", k + 1);
+		/* A record is a file on disk: what it names is written as root, so only in etc. */
+		if (runner_guard_confine(r, t[k].policy, eb) < 0 ||
+		    (t[k].policy_data != NULL && runner_guard_confine(r, t[k].policy_data, eb) < 0))
+			return -1;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Writes the policies a dead run's record lists deny-all. */
+static int undo_policies(struct runner *r, const cJSON *record, struct errbuf *eb)
+{
+	struct runner_target t[MANIFEST_SUBJECTS_MAX];
+	struct policy_shape shape;
+	size_t n;
+
+	if (runner_guard_record_targets(r, record, t, &n, eb) < 0)
+		return -1;
+	if (n == 0)
+		return 0;
+	policy_shape_init(&shape);
+	shape.deny_all = true;
+	return runner_write_targets(&shape, t, n, eb);
+}
+
+/* Removes the namespace directories a dead run's record lists. */
+static void undo_namespaces(const cJSON *record)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(record, "mntns"))
+	{
+		if (cJSON_IsString(e))
+			mntns_remove_leftover(e->valuestring);
+	}
+}
+
+int runner_guard_locate(struct runner *r, struct errbuf *eb)
+{
+	char etc[PATH_MAX];
+	struct stat st;
+
+	if (realpath(r->cfg.prefix, r->prefix_real) == NULL)
+		return errbuf_set_errno(eb, errno, "%s (provision it first: make provision)",
+					r->cfg.prefix);
+	if (fileio_fmt(etc, sizeof(etc), "%s/etc", r->prefix_real) < 0 ||
+	    realpath(etc, r->etc_real) == NULL)
+		return errbuf_set(eb, "%s/etc: missing (provision it first: make provision)",
+				  r->prefix_real);
+	/* The directory's identity too: hosts in mount namespaces (tests/lib/nshosts.sh) each see
+	 * their own prefix at the same path, and must never end each other's runs. */
+	if (stat(r->prefix_real, &st) != 0)
+		return errbuf_set_errno(eb, errno, "%s", r->prefix_real);
+	if (fileio_fmt(r->marker, sizeof(r->marker), "%s=%s:%ju:%ju", RUNNER_MARKER_NAME,
+		       r->prefix_real, (uintmax_t)st.st_dev, (uintmax_t)st.st_ino) < 0)
+		return errbuf_set(eb, "%s: path too long", r->prefix_real);
+	return 0;
+}
+
+int runner_guard_begin(struct runner *r, struct errbuf *eb)
+{
+	const char *real_prefix = r->prefix_real;
+	char what[PATH_MAX + 32];
+	char *stale = NULL;
+	cJSON *record = NULL;
+	size_t killed;
+	int rc;
+
+	snprintf(what, sizeof(what), "rarbench --manifest %.*s", PATH_MAX, r->cfg.manifest);
+	rc = prefixlock_acquire(real_prefix, what, r->cfg.wait, r->cfg.stop, &r->lock, &stale, eb);
+	if (rc == PREFIXLOCK_BUSY)
+		r->busy = true;
+	if (rc != 0)
+		return -1;
+	if (stale != NULL)
+		runner_notice(r, "took over the lock of %s from %s, which is gone", real_prefix,
+			      stale);
+	free(stale);
+	/* Measured processes of a run that was killed, found by the string their
+	 * environment carries; under the lock nothing else on this prefix has it. */
+	killed = proc_kill_marked(r->marker);
+	if (killed > 0)
+		runner_notice(r, "killed %zu measured process(es) left by an earlier run", killed);
+	if (prefixlock_take_record(r->lock, &record, eb) < 0)
+		return -1;
+	if (record != NULL) {
+		rc = undo_policies(r, record, eb);
+		if (rc == 0) {
+			undo_namespaces(record);
+			rc = prefixlock_clear_record(r->lock, eb);
+		}
+		if (rc == 0)
+			runner_notice(r,
+				      "undid what a run that died left on %s (policies written "
+				      "deny-all, namespace directories removed)",
+				      real_prefix);
+		else
+			errbuf_prefix(eb, "%s/run/state.json: cannot undo a dead run's state",
+				      real_prefix);
+		cJSON_Delete(record);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The record of this run's state: its active policies and namespaces. NULL: out of memory. */
+static cJSON *build_record(const struct runner *r)
+{
+	cJSON *rec = cJSON_CreateObject(), *list, *ns;
+	size_t i;
+
+	if (rec == NULL)
+		return NULL;
+	/* rec adopts every item added below. */
+	cJSON_AddNumberToObject(rec, "pid", (double)getpid());
+	cJSON_AddStringToObject(rec, "manifest", r->cfg.manifest);
+	list = cJSON_AddArrayToObject(rec, "policies");
+	ns = cJSON_AddArrayToObject(rec, "mntns");
+	if (list == NULL || ns == NULL)
+		goto oom;
+	for (i = 0; i < r->nsubjects; i++) {
+		const struct runner_subject *s = &r->subjects[i];
+		enum sudoers_layout layout;
+		cJSON *e;
+
+		if (s->skip_reason != NULL)
+			continue;
+		layout = s->ms->has_sudoers_layout ? s->ms->sudoers_layout : r->m->sudoers_layout;
+		e = cJSON_CreateObject();
+		if (e == NULL || !cJSON_AddItemToArray(list, e))
+			goto oom;
+		cJSON_AddStringToObject(e, "id", s->ms->id);
+		cJSON_AddStringToObject(e, "format", policy_format_name(s->ms->format));
+		cJSON_AddStringToObject(e, "policy", s->policy);
+		if (s->policy_data != NULL)
+			cJSON_AddStringToObject(e, "policy_data", s->policy_data);
+		if (s->ms->rar_version != NULL)
+			cJSON_AddStringToObject(e, "rar_version", s->ms->rar_version);
+		cJSON_AddStringToObject(e, "sudoers_layout", policy_sudoers_layout_name(layout));
+		if (s->mntns != NULL)
+			cJSON_AddItemToArray(ns, cJSON_CreateString(mntns_dir(s->mntns)));
+	}
+	return rec;
+oom:
+	cJSON_Delete(rec);
+	return NULL;
+}
+
+int runner_guard_arm(struct runner *r, struct errbuf *eb)
+{
+	cJSON_Delete(r->record);
+	r->record = build_record(r);
+	if (r->record == NULL)
+		return errbuf_set(eb, "out of memory");
+	if (prefixlock_save_record(r->lock, r->record, eb) < 0)
+		return -1;
+	return runner_point_write_denial(r, eb);
+}
+
+void runner_guard_end(struct runner *r)
+{
+	struct errbuf eb = {{0}};
+	bool undone = true;
+	size_t i;
+
+	if (r->lock == NULL)
+		return;
+	if (r->record != NULL && runner_point_write_denial(r, &eb) < 0) {
+		runner_notice(r, "cannot write the policies deny-all (%s): the next run on %s will",
+			      eb.msg, r->cfg.prefix);
+		undone = false;
+	}
+	/* Nothing of ours runs now: what is left is a measured tool's escaped descendant. */
+	proc_kill_orphans();
+	proc_kill_marked(r->marker);
+	for (i = 0; i < r->nsubjects; i++) {
+		mntns_free(r->subjects[i].mntns);
+		r->subjects[i].mntns = NULL;
+	}
+	/* Only a record of this run: a dead run's that could not be undone stays for the next. */
+	if (undone && r->record != NULL && prefixlock_clear_record(r->lock, &eb) < 0)
+		runner_notice(r, "%s", eb.msg);
+	cJSON_Delete(r->record);
+	r->record = NULL;
+	prefixlock_release(r->lock);
+	r->lock = NULL;
+}

@@ -1,0 +1,401 @@
+/* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot). */
+#include "runner_impl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "clock.h"
+#include "measure.h"
+#include "policy_size.h"
+
+/* The pilot's runs per subject at each of its two points (after RUNNER_PILOT_WARMUP warmup runs).
+ */
+#define RUNNER_PILOT_RUNS 5
+#define RUNNER_PILOT_WARMUP 3
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The size the pilot interpolates along: the policy's commands, R*T*C (and actors). */
+static double point_size(const struct sweep_point *pt)
+{
+	return (double)pt->value[MANIFEST_AXIS_ROLES] * pt->value[MANIFEST_AXIS_TASKS] *
+		   pt->value[MANIFEST_AXIS_COMMANDS] +
+	       (double)pt->value[MANIFEST_AXIS_ROLES] * pt->value[MANIFEST_AXIS_USERS];
+}
+
+/* The sweep's smallest and largest points by point_size. */
+static void extreme_points(const struct runner *r, size_t *lo, size_t *hi)
+{
+	size_t n = sweep_count(r->sweep), i;
+
+	*lo = *hi = 0;
+	for (i = 1; i < n; i++) {
+		double s = point_size(sweep_at(r->sweep, i));
+
+		if (s < point_size(sweep_at(r->sweep, *lo)))
+			*lo = i;
+		if (s > point_size(sweep_at(r->sweep, *hi)))
+			*hi = i;
+	}
+}
+
+/* "12.3 MiB" */
+static const char *human(uint64_t b, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, unit[u]);
+	return buf;
+}
+
+int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
+{
+	uint32_t value[MANIFEST_AXIS_COUNT];
+	struct policy_size_bytes sz;
+	uint64_t need = 0;
+	struct statvfs vfs;
+	char h1[32], h2[32];
+	size_t k;
+
+	manifest_largest_values(r->m, value);
+	for (k = 0; k < r->nsubjects; k++) {
+		if (r->subjects[k].skip_reason != NULL)
+			continue;
+		if (manifest_policy_bytes(r->m, value, k, r->cfg.prefix, &sz, eb) < 0)
+			return errbuf_prefix(eb, "subject %s", r->subjects[k].ms->id);
+		need += sz.policy_bytes + sz.data_bytes;
+	}
+	/* The point's files are written whole beside the previous point's before the renames. */
+	need *= 2;
+	if (statvfs(r->etc_real, &vfs) != 0)
+		return 0; /* unknown: the writes will say */
+	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
+		r->bad_input = true;
+		return errbuf_set(
+		    eb,
+		    "%s: $.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u needs "
+		    "%s in %s while its policies replace the previous point's; %s is free",
+		    r->cfg.manifest, value[0], value[1], value[2], value[3],
+		    human(need, h1, sizeof(h1)), r->etc_real,
+		    human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
+	}
+	return 0;
+}
+
+/* Runs per round of one subject whose runs take t_s: hyperfine's rule, per round. */
+static double runs_per_round(const struct manifest *m, double t_s)
+{
+	double min = ceil((double)m->min_runs / m->rounds), runs = min;
+	double max = m->max_runs ? ceil((double)m->max_runs / m->rounds) : INFINITY;
+	double time_s = (double)m->min_time_ns / 1e9 / m->rounds;
+
+	if (m->precision > 0)
+		return min; /* the planned rounds; precision mode may add rounds up to max_runs */
+	if (t_s > 0 && time_s / t_s > runs)
+		runs = floor(time_s / t_s);
+	return runs < max ? runs : max;
+}
+
+int runner_plan_pilot(struct runner *r, struct errbuf *eb)
+{
+	struct measure_bench benches[MANIFEST_SUBJECTS_MAX];
+	struct measure_result results[MANIFEST_SUBJECTS_MAX];
+	struct measure_opts opts;
+	size_t ends[2], e, i, k;
+	int rc = 0, mr;
+
+	extreme_points(r, &ends[0], &ends[1]);
+	for (e = 0; e < 2 && rc == 0; e++) {
+		const struct sweep_point *pt = sweep_at(r->sweep, ends[e]);
+		uint64_t t0 = clock_now_ns(), t1, t2;
+
+		r->pilot[e].point = ends[e];
+		if (runner_point_write_policies(r, pt, eb) < 0)
+			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
+		t1 = clock_now_ns();
+		rc = runner_point_check_grants(r, ends[e] + 1, eb);
+		memset(results, 0, sizeof(results));
+		for (i = 0, k = 0; rc == 0 && i < r->nsubjects; i++) {
+			if (r->subjects[i].skip_reason != NULL)
+				continue;
+			benches[k] = (struct measure_bench){
+			    .name = r->subjects[i].ms->id, .cmd = r->subjects[i].cmd, .group = 0};
+			k++;
+		}
+		if (rc == 0) {
+			measure_opts_init(&opts);
+			opts.warmup = RUNNER_PILOT_WARMUP;
+			opts.min_runs = opts.max_runs = RUNNER_PILOT_RUNS;
+			opts.min_time_ns = 0;
+			opts.order = MEASURE_ORDER_INTERLEAVED;
+			opts.stop = r->cfg.stop;
+			mr = measure_run(benches, k, &opts, results, eb);
+			rc = mr == 0 ? 0 : -1;
+			if (mr == MEASURE_STOPPED)
+				errbuf_set(eb, "interrupted");
+		}
+		/* The median run: a pilot's few runs include the odd slow one (a cold cache). */
+		for (k = 0; rc == 0 && k < r->nactive; k++) {
+			uint64_t v[RUNNER_PILOT_RUNS];
+			size_t m =
+			    results[k].n < RUNNER_PILOT_RUNS ? results[k].n : RUNNER_PILOT_RUNS;
+
+			memcpy(v, results[k].wall_ns, m * sizeof(v[0]));
+			qsort(v, m, sizeof(v[0]), cmp_u64);
+			r->pilot[e].run_s[k] = m ? (double)v[m / 2] / 1e9 : 0;
+		}
+		for (k = 0; k < r->nactive; k++)
+			measure_result_clear(&results[k]);
+		/* The step's own cost besides the runs: writing the grant, and the deny-all after.
+		 */
+		t2 = clock_now_ns();
+		if (runner_point_write_denial(r, eb) < 0)
+			return -1;
+		r->pilot[e].write_s = (double)((t1 - t0) + (clock_now_ns() - t2)) / 1e9;
+	}
+	if (rc == 0)
+		r->has_pilot = true;
+	return rc;
+}
+
+/* Pilot value v (per end) interpolated linearly along point_size at pt. */
+static double interpolate(const struct runner *r, const struct sweep_point *pt, double lo,
+			  double hi)
+{
+	double s0 = point_size(sweep_at(r->sweep, r->pilot[0].point));
+	double s1 = point_size(sweep_at(r->sweep, r->pilot[1].point));
+
+	if (s1 <= s0)
+		return (lo + hi) / 2;
+	return lo + (hi - lo) * (point_size(pt) - s0) / (s1 - s0);
+}
+
+/* The estimated wall time of the whole sweep, in seconds, from the pilot. */
+static double estimate_seconds(const struct runner *r)
+{
+	const struct manifest *m = r->m;
+	double total = 0, warm = ceil((double)m->warmup / m->rounds);
+	size_t i, k;
+
+	for (i = 0; i < sweep_count(r->sweep); i++) {
+		const struct sweep_point *pt = sweep_at(r->sweep, i);
+		double step = interpolate(r, pt, r->pilot[0].write_s, r->pilot[1].write_s);
+
+		for (k = 0; k < r->nactive; k++) {
+			double t = interpolate(r, pt, r->pilot[0].run_s[k], r->pilot[1].run_s[k]);
+
+			/* warmup, the grant check, and the runs */
+			step += (warm + 1 + runs_per_round(m, t)) * t;
+		}
+		total += step * m->rounds;
+	}
+	return total;
+}
+
+/* The plan's subjects: each one's format, command, policy files and PAM files, or why it is
+ * skipped; the reference. */
+static void print_subjects(const struct runner *r, FILE *out)
+{
+	const struct manifest *m = r->m;
+	size_t i;
+
+	fprintf(out, "\nSubjects (%zu measured):\n", r->nactive);
+	for (i = 0; i < r->nsubjects; i++) {
+		const struct runner_subject *s = &r->subjects[i];
+
+		if (s->skip_reason != NULL) {
+			fprintf(out, "  %-14s skipped: %s\n", s->ms->id, s->skip_reason);
+			continue;
+		}
+		fprintf(out, "  %-14s %-8s %s\n", s->ms->id, policy_format_name(s->ms->format),
+			s->command_line);
+		fprintf(out, "  %-14s          policy %s%s%s%s%s\n", "", s->policy,
+			s->policy_data ? ", data " : "", s->policy_data ? s->policy_data : "",
+			s->ms->policy_mount_at ? ", shown at " : "",
+			s->ms->policy_mount_at ? s->ms->policy_mount_at : "");
+		if (s->pam_dir != NULL)
+			fprintf(out,
+				"  %-14s          PAM service files of %s shown at /etc/pam.d\n",
+				"", s->pam_dir);
+	}
+	if (m->reference)
+		fprintf(out,
+			"  %-14s rarref %u, beside rarbench: the calibration workload, run in "
+			"every step beside the subjects\n",
+			RUNNER_REFERENCE_ID, m->reference_units);
+}
+
+/* The plan's points, runs per point and subject, each run's environment and the profile pass. */
+static void print_runs(const struct runner *r, FILE *out)
+{
+	const struct manifest *m = r->m;
+	size_t n = sweep_count(r->sweep), i;
+
+	fprintf(out, "\nPoints: %zu (", n);
+	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
+		fprintf(out, "%s%s %zu value%s", a ? ", " : "", manifest_axis_name(a), m->axes[a].n,
+			m->axes[a].n == 1 ? "" : "s");
+	if (m->env.nlimit_values > 0)
+		fprintf(out, ", %s %zu values", m->env.limits[m->env.limit_axis].name,
+			m->env.nlimit_values);
+	fprintf(out, ", repetitions %u), %u round%s each%s\n", m->repetitions, m->rounds,
+		m->rounds == 1 ? "" : "s", m->rounds > 1 ? ", points shuffled per round" : "");
+	fprintf(out, "Runs per point and subject: %u warmup, ", m->warmup);
+	if (m->precision > 0)
+		fprintf(out, "%u to %u runs (precision %.3g %%, at most %u rounds)", m->min_runs,
+			m->max_runs, m->precision * 100, m->max_rounds);
+	else {
+		fprintf(out, "at least %u runs", m->min_runs);
+		if (m->min_time_ns > 0)
+			fprintf(out, ", more to fill %.3g s", (double)m->min_time_ns / 1e9);
+		if (m->max_runs)
+			fprintf(out, ", at most %u", m->max_runs);
+	}
+	fprintf(out, "; a run is killed after %u s\n", m->run_timeout_ms / 1000u);
+
+	fputs("Each run's environment:", out);
+	for (i = 0; i < m->env.nlimits; i++) {
+		if (m->env.limits[i].unlimited)
+			fprintf(out, " %s unlimited,", m->env.limits[i].name);
+		else
+			fprintf(out, " %s %" PRIu64 ",", m->env.limits[i].name,
+				m->env.limits[i].value);
+	}
+	fprintf(out, " umask %03o, cwd %s, CPUs ", m->env.umask, m->env.cwd);
+	if (m->env.ncpus == 0)
+		fputs("any", out);
+	for (i = 0; i < m->env.ncpus; i++)
+		fprintf(out, "%s%u", i ? "," : "", m->env.cpus[i]);
+	if (m->env.has_env) {
+		fputs("; env", out);
+		for (i = 0; i < m->env.nenv; i++)
+			fprintf(out, " %.*s", (int)strcspn(m->env.env[i], "="), m->env.env[i]);
+	} else {
+		fputs("; env PATH, LANG=C", out);
+	}
+	fputs(" and the bench user's HOME, USER, LOGNAME, SHELL (nothing inherited)\n", out);
+	if (m->profile && m->profile_budget_pct > 0)
+		fprintf(
+		    out,
+		    "Profile: after the timed steps, each subject traced once per point by "
+		    "strace while that costs at most %u %% of the timed runs' time "
+		    "(profile_budget), and run once more for its rusage (doc/profile.md; not in "
+		    "the estimate)\n",
+		    m->profile_budget_pct);
+	else if (m->profile)
+		fputs(
+		    "Profile: after the timed steps, each subject traced once per point by strace "
+		    "and run once more for its rusage (doc/profile.md; not in the estimate)\n",
+		    out);
+}
+
+/* The policy bytes of every point and subject (computed, not written) and the disk the largest
+ * point needs. 0 or -1 (a policy that cannot be sized). */
+static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
+{
+	const struct manifest *m = r->m;
+	size_t n = sweep_count(r->sweep), i, k, biggest = 0;
+	uint64_t peak = 0, point_bytes[MANIFEST_SUBJECTS_MAX];
+	struct policy_size_bytes sz;
+	char h1[32], h2[32];
+	struct statvfs vfs;
+
+	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s", "point",
+		"nb_roles", "nb_users", "nb_tasks", "nb_commands",
+		m->repetitions > 1 ? " rep" : "");
+	for (i = 0; i < r->nsubjects; i++)
+		if (r->subjects[i].skip_reason == NULL)
+			fprintf(out, " %12.12s", r->subjects[i].ms->id);
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		const struct sweep_point *pt = sweep_at(r->sweep, i);
+		uint64_t sum = 0;
+
+		for (k = 0; k < r->nsubjects; k++) {
+			if (r->subjects[k].skip_reason != NULL)
+				continue;
+			if (sweep_point_policy_bytes(r->m, pt, k, r->cfg.prefix, &sz, eb) < 0)
+				return errbuf_prefix(eb, "point %zu: subject %s", i + 1,
+						     r->subjects[k].ms->id);
+			point_bytes[k] = sz.policy_bytes + sz.data_bytes;
+			sum += point_bytes[k];
+		}
+		if (sum > peak) {
+			peak = sum;
+			biggest = i;
+		}
+		fprintf(out, "  %5zu %8u %8u %8u %11u", i + 1, pt->value[MANIFEST_AXIS_ROLES],
+			pt->value[MANIFEST_AXIS_USERS], pt->value[MANIFEST_AXIS_TASKS],
+			pt->value[MANIFEST_AXIS_COMMANDS]);
+		if (m->repetitions > 1)
+			fprintf(out, " %3u", pt->repetition);
+		for (k = 0; k < r->nsubjects; k++)
+			if (r->subjects[k].skip_reason == NULL)
+				fprintf(out, " %12" PRIu64, point_bytes[k]);
+		fputc('\n', out);
+	}
+	/* A point's files are written beside the previous point's before they replace them. */
+	fprintf(out, "\nDisk: at most %s in %s (point %zu, twice while it replaces the one before)",
+		human(2 * peak, h1, sizeof(h1)), r->etc_real, biggest + 1);
+	if (statvfs(r->etc_real, &vfs) == 0)
+		fprintf(out, "; %s free there",
+			human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
+	fputc('\n', out);
+	return 0;
+}
+
+/* The pilot's cost per run and the estimated wall time, or why there is none. */
+static void print_time(const struct runner *r, FILE *out)
+{
+	size_t i, k;
+
+	if (r->has_pilot) {
+		double est = estimate_seconds(r);
+
+		fprintf(out, "\nPilot (%d runs of each subject at points %zu and %zu):\n",
+			RUNNER_PILOT_RUNS, r->pilot[0].point + 1, r->pilot[1].point + 1);
+		for (i = 0, k = 0; i < r->nsubjects; i++) {
+			if (r->subjects[i].skip_reason != NULL)
+				continue;
+			fprintf(out, "  %-14s %10.3f ms  %10.3f ms\n", r->subjects[i].ms->id,
+				r->pilot[0].run_s[k] * 1e3, r->pilot[1].run_s[k] * 1e3);
+			k++;
+		}
+		fprintf(out,
+			"Estimated wall time: %.0f s (%.1f min), linear in the policy size "
+			"between the pilot's points\n",
+			est, est / 60);
+	} else {
+		fputs("\nWall time: unknown without a pilot (--pilot measures a few runs at the "
+		      "smallest and largest point)\n",
+		      out);
+	}
+}
+
+int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
+{
+	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", r->cfg.manifest,
+		r->m->name, r->prefix_real);
+	print_subjects(r, out);
+	print_runs(r, out);
+	if (print_bytes(r, out, eb) < 0)
+		return -1;
+	print_time(r, out);
+	return 0;
+}

@@ -1,0 +1,498 @@
+/* runner_profile: the profile pass of a manifest run: each subject traced once per point. */
+/*
+ * Design. After every timed step of the sweep (run_points), the pass walks
+ * the points in sweep order. For a point whose OUT/profile/point-N.json is
+ * missing it writes the point's policies, checks the grants, and for each
+ * active subject runs
+ *   strace -f -qq -o OUT/profile/trace -u BENCHUSER PROGRAM ARGS...
+ * as root, in exactly what the timed runs get (the pin's limits, umask, cwd
+ * and CPUs, the bench user's environment, the subject's mount namespace:
+ * proc_cmd_new with the measured options and no identity switch, which
+ * strace -u makes itself, so setuid and file-capability programs run as
+ * they do for the user), then one untraced run for wait4's counters (page
+ * faults and peak RSS of the traced run would include strace's). The
+ * policies deny again, and point-N.json is written whole (temp + rename):
+ * it is the pass's journal, so --resume traces only what is missing.
+ * The pass has a budget (the manifest's profile_budget, a share of the
+ * time the timed runs took): a subject whose traced run at a point is
+ * predicted to overrun it (profilebudget) gets only its untraced run there,
+ * and its profile says "skipped" and why: dosr-json 3.3.4 makes 3.5 million
+ * read(2) at 10 000 tasks, 200 s traced against 16 s timed.
+ * runner_output reads the files back into results.json and profile.tsv.
+ */
+#include "runner_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomicfile.h"
+#include "fileio.h"
+#include "profilebudget.h"
+#include "sanitize.h"
+#include "straceprof.h"
+#include "syscost.h"
+
+#define PROFILE_TRACER "/usr/bin/strace"
+/* Names another strace (an absolute path): the tests point it at one that is missing. */
+#define PROFILE_TRACER_ENV "RARPERF_STRACE"
+#define PROFILE_PACKAGE "strace"
+#define PROFILE_ROLE "rarperf_packages"
+#define PROFILE_STDERR_SHOWN 160
+#define PROFILE_TIMEOUT_FACTOR 10u
+#define PROFILE_TIMEOUT_MAX_MS (3600u * 1000u)
+
+int runner_profile_check(struct runner *r, struct errbuf *eb)
+{
+	const char *env = getenv(PROFILE_TRACER_ENV);
+
+	r->cfg.tracer = env != NULL && env[0] != '\0' ? env : PROFILE_TRACER;
+	if (!r->m->profile)
+		return 0;
+	if (r->cfg.tracer[0] != '/' || access(r->cfg.tracer, X_OK) != 0) {
+		r->bad_input = true;
+		return errbuf_set(eb,
+				  "%s: \"profile\" needs %s: install Debian's package %s (the "
+				  "playbook's role %s installs it)",
+				  r->cfg.manifest, r->cfg.tracer, PROFILE_PACKAGE, PROFILE_ROLE);
+	}
+	return 0;
+}
+
+/*
+ * A traced run stops at every system call: dosr-json 3.3.4 at 10 000 tasks
+ * makes 3.5 million read(2) and took more than 60 s under strace on a
+ * loaded 2-CPU host. It gets PROFILE_TIMEOUT_FACTOR times run_timeout_s,
+ * at most PROFILE_TIMEOUT_MAX_MS.
+ */
+static uint32_t traced_timeout_ms(uint32_t run_timeout_ms)
+{
+	uint64_t t = (uint64_t)run_timeout_ms * PROFILE_TIMEOUT_FACTOR;
+
+	return t > PROFILE_TIMEOUT_MAX_MS ? PROFILE_TIMEOUT_MAX_MS : (uint32_t)t;
+}
+
+/* The traced command of subject s: strace's argv before the subject's, run as root. */
+static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject *s,
+				   const char *trace, struct errbuf *eb)
+{
+	struct proc_opts po = {.envp = r->envp,
+			       .output = PROC_OUTPUT_STDERR_FD,
+			       .output_fd = r->stderr_fd,
+			       .stdin_null = true,
+			       .timeout_ms = traced_timeout_ms(r->m->run_timeout_ms),
+			       .stop = r->cfg.stop,
+			       .pin = &r->pin,
+			       .mntns = s->mntns};
+
+	return straceprof_cmd(r->cfg.tracer, trace, r->user.name, s->argv, &po, eb);
+}
+
+/* Adds n (a count) to o under key; o adopts it. */
+static void add_count(cJSON *o, const char *key, uint64_t n)
+{
+	cJSON_AddNumberToObject(o, key, (double)n);
+}
+
+/* The bytes of s's policy files at this point (what a read per byte would read). */
+static uint64_t policy_bytes(const struct runner_subject *s)
+{
+	struct stat st;
+	uint64_t n = 0;
+
+	if (stat(s->policy, &st) == 0)
+		n += (uint64_t)st.st_size;
+	if (s->policy_data != NULL && stat(s->policy_data, &st) == 0)
+		n += (uint64_t)st.st_size;
+	return n;
+}
+
+/* What strace or the tool wrote to stderr, first line, sanitised. */
+static void first_stderr_line(int fd, char *buf, size_t len)
+{
+	char raw[PROFILE_STDERR_SHOWN];
+	ssize_t n = pread(fd, raw, sizeof(raw), 0);
+	size_t end = 0;
+
+	if (n < 0)
+		n = 0;
+	while (end < (size_t)n && raw[end] != '\n')
+		end++;
+	sanitize_text(buf, len, raw, end);
+}
+
+/*
+ * rarbench's own peak resident size (VmHWM, KiB), 0 when unknown. A child
+ * made by clone(CLONE_VM) runs in rarbench's memory until it execs, and the
+ * kernel keeps that memory's high-water mark in the child's ru_maxrss: no
+ * run can report less. It is recorded beside the counters as that floor.
+ */
+static uint64_t own_peak_rss_kib(void)
+{
+	char line[128];
+	uint64_t kib = 0;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmHWM: %" SCNu64, &kib) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+	return kib;
+}
+
+/*
+ * Lowers that floor before the pass: what rarbench freed goes back to the
+ * kernel, and its high-water mark restarts from what it now holds
+ * (clear_refs "5", Linux 4.0). Best effort: a kernel without it keeps the
+ * higher floor, which each profile records.
+ */
+static void lower_rss_floor(void)
+{
+	int fd;
+
+	malloc_trim(0);
+	fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "5", 1) != 1) {
+			/* best effort, see above */
+		}
+		close(fd);
+	}
+}
+
+/* The untraced run of s at this point, its wait4 counters into o's "rusage". 0 or -1. */
+static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us, struct errbuf *eb)
+{
+	cJSON *ru;
+
+	if (proc_run(s->cmd, us, eb) < 0)
+		return -1;
+	if (us->stopped)
+		return errbuf_set(eb, "interrupted");
+	ru = cJSON_AddObjectToObject(o, "rusage");
+	add_count(ru, "minflt", us->ru.minflt);
+	add_count(ru, "majflt", us->ru.majflt);
+	add_count(ru, "maxrss_kib", us->ru.maxrss_kib);
+	add_count(ru, "inblock", us->ru.inblock);
+	add_count(ru, "nvcsw", us->ru.nvcsw);
+	add_count(o, "rss_floor_kib", own_peak_rss_kib());
+	return 0;
+}
+
+/*
+ * One subject at one point: the traced run (into *tsp), then the untraced one (*usp). Fills o;
+ * a subject that cannot be traced, or exits otherwise when traced, gets a
+ * "status" saying so (its timing stands). -1 only when the run must stop
+ * (interrupted, out of memory, a spawn failure of the untraced run).
+ */
+static int profile_subject(struct runner *r, struct runner_subject *s, const struct sweep_point *pt,
+			   const char *trace, cJSON *o, struct proc_sample *tsp,
+			   struct proc_sample *usp, struct errbuf *eb)
+{
+	struct proc_cmd *cmd = NULL;
+	struct proc_sample ts = {0}, us = {0};
+	struct straceprof p;
+	struct errbuf peb = {{0}};
+	char why[PROFILE_STDERR_SHOWN + 1] = "";
+	const char *status = "ok";
+	int rc = -1;
+
+	straceprof_init(&p);
+	unlink(trace);
+	if (ftruncate(r->stderr_fd, 0) != 0 || lseek(r->stderr_fd, 0, SEEK_SET) != 0) {
+		errbuf_set_errno(eb, errno, "profile: temporary file");
+		goto out;
+	}
+	if ((cmd = traced_cmd(r, s, trace, eb)) == NULL)
+		goto out;
+	/* A swept limit: the point's value, as its timed runs had (runner_env_apply_point). */
+	if (r->m->env.nlimit_values > 0 &&
+	    proc_cmd_set_limit(cmd, r->m->env.limits[r->m->env.limit_axis].resource, pt->limit) <
+		0) {
+		errbuf_set(eb, "profile: the point's limit");
+		goto out;
+	}
+	if (proc_run(cmd, &ts, eb) < 0)
+		goto out;
+	if (ts.stopped) {
+		errbuf_set(eb, "interrupted");
+		goto out;
+	}
+	if (ts.timed_out) {
+		status = "untraceable";
+		snprintf(why, sizeof(why), "the traced run passed %u s and was killed",
+			 traced_timeout_ms(r->m->run_timeout_ms) / 1000u);
+	} else if (straceprof_read_file(&p, trace, &peb) < 0 || p.execs == 0) {
+		status = "untraceable";
+		first_stderr_line(r->stderr_fd, why, sizeof(why));
+		if (peb.msg[0] != '\0')
+			sanitize_text(why, sizeof(why), peb.msg, strlen(peb.msg));
+	} else if (ts.exit_code != 0) {
+		/* The timed runs all exited 0 (measure_run fails otherwise). */
+		status = "exit_differs";
+		first_stderr_line(r->stderr_fd, why, sizeof(why));
+	}
+	cJSON_AddStringToObject(o, "status", status);
+	if (why[0] != '\0')
+		cJSON_AddStringToObject(o, "message", why);
+	cJSON_AddNumberToObject(o, "traced_exit_code", ts.exit_code);
+	add_count(o, "policy_bytes", policy_bytes(s));
+	if (strcmp(status, "untraceable") != 0)
+		straceprof_json(&p, o);
+	if (rusage_run(s, o, &us, eb) < 0)
+		goto out;
+	*tsp = ts;
+	*usp = us;
+	rc = 0;
+out:
+	unlink(trace);
+	proc_cmd_free(cmd);
+	straceprof_clear(&p);
+	return rc;
+}
+
+/* The number at o.key, or 0 when it has none. */
+static uint64_t count_of(const cJSON *o, const char *key)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(j) && j->valuedouble > 0 ? (uint64_t)j->valuedouble : 0;
+}
+
+/*
+ * Subject i (s) at pt within budget b: traced when its prediction fits what
+ * is left, else only its untraced run, with "skipped" and the reason. What
+ * the profile took is recorded in o ("profile_ns") and spent. 0 or -1.
+ */
+static int budgeted_subject(struct runner *r, struct profilebudget *b, size_t i,
+			    struct runner_subject *s, const struct sweep_point *pt,
+			    const char *trace, cJSON *o, struct errbuf *eb)
+{
+	struct proc_sample ts = {0}, us = {0};
+	uint64_t bytes = policy_bytes(s);
+	double predicted, left = b->limit_ns - b->spent_ns;
+	char why[200];
+
+	if (!profilebudget_allows(b, i, bytes, &predicted)) {
+		snprintf(why, sizeof(why),
+			 "not traced: predicted %.1f s, %.1f s left of the profile budget (%u %% "
+			 "of %.1f s of timed runs)",
+			 predicted / 1e9, left > 0 ? left / 1e9 : 0.0, r->m->profile_budget_pct,
+			 b->limit_ns * 100.0 / r->m->profile_budget_pct / 1e9);
+		cJSON_AddStringToObject(o, "status", "skipped");
+		cJSON_AddStringToObject(o, "message", why);
+		add_count(o, "policy_bytes", bytes);
+		if (rusage_run(s, o, &us, eb) < 0)
+			return -1;
+		add_count(o, "profile_ns", us.wall_ns);
+		profilebudget_spend(b, us.wall_ns);
+		return 0;
+	}
+	if (profile_subject(r, s, pt, trace, o, &ts, &us, eb) < 0)
+		return -1;
+	add_count(o, "profile_ns", ts.wall_ns + us.wall_ns);
+	if (count_of(o, "calls") > 0)
+		profilebudget_record(b, i, bytes, count_of(o, "calls"), ts.wall_ns + us.wall_ns);
+	else
+		profilebudget_spend(b, ts.wall_ns + us.wall_ns);
+	return 0;
+}
+
+/* Writes doc to OUT/profile/point-N.json whole. 0 or -1. */
+static int write_point(struct runner *r, size_t index, const cJSON *doc, struct errbuf *eb)
+{
+	char path[PATH_MAX];
+	struct atomicfile *af;
+	char *text = cJSON_Print(doc);
+	int rc = -1;
+
+	if (text == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	if (runner_profile_point_path(r->cfg.out, index, path, sizeof(path), eb) < 0 ||
+	    (af = atomicfile_open(path, 0644, eb)) == NULL)
+		goto out;
+	fputs(text, atomicfile_stream(af));
+	fputc('\n', atomicfile_stream(af));
+	rc = atomicfile_rename(af, eb);
+out:
+	free(text);
+	return rc;
+}
+
+/* Profiles every active subject at pt within b, policies granting throughout. 0, RUNNER_TIMEOUT,
+ * -1. */
+static int profile_point(struct runner *r, struct profilebudget *b, const struct sweep_point *pt,
+			 struct errbuf *eb)
+{
+	char trace[PATH_MAX];
+	cJSON *doc = cJSON_CreateObject(), *subjects;
+	struct errbuf deny = {{0}};
+	int rc = -1;
+
+	if (doc == NULL)
+		return errbuf_set(eb, "out of memory");
+	cJSON_AddStringToObject(doc, "point", pt->id);
+	cJSON_AddStringToObject(doc, "tracer", "strace -f -qq -u USER");
+	subjects = cJSON_AddObjectToObject(doc, "subjects");
+	/* Absolute: the pin may change the working directory of strace. */
+	if (subjects == NULL ||
+	    runner_profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
+		goto out;
+	if (runner_env_apply_point(r, pt) < 0) {
+		errbuf_set(eb, "point %zu: its limit", pt->index + 1);
+		goto out;
+	}
+	if (runner_point_write_policies(r, pt, eb) < 0)
+		goto deny;
+	rc = runner_point_check_grants(r, pt->index + 1, eb);
+	for (size_t i = 0; rc == 0 && i < r->nsubjects; i++) {
+		struct runner_subject *s = &r->subjects[i];
+		cJSON *o;
+
+		if (s->skip_reason != NULL)
+			continue;
+		o = cJSON_AddObjectToObject(subjects, s->ms->id);
+		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, eb) < 0) {
+			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
+				      s->ms->id);
+			rc = -1;
+		}
+	}
+deny:
+	/* Whatever happened, the policies deny again before anything else. */
+	if (runner_point_write_denial(r, &deny) < 0) {
+		*eb = deny;
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = write_point(r, pt->index, doc, eb);
+out:
+	cJSON_Delete(doc);
+	return rc;
+}
+
+/*
+ * OUT/profile-costs.tsv: this host's price of the calls the report weighs
+ * counts with (syscost), measured once per output directory, between
+ * runs, never inside one. 0 or -1.
+ */
+static int write_costs(struct runner *r, struct errbuf *eb)
+{
+	struct syscost c[SYSCOST_COUNT];
+	struct atomicfile *af;
+	char path[PATH_MAX];
+	struct stat st;
+	FILE *f;
+
+	if (fileio_fmt(path, sizeof(path), "%s/profile-costs.tsv", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	if (stat(path, &st) == 0)
+		return 0;
+	if (syscost_measure(r->cfg.out, c, eb) < 0 ||
+	    (af = atomicfile_open(path, 0644, eb)) == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fprintf(f, "syscall\tns\tmeasured\n");
+	for (size_t i = 0; i < SYSCOST_COUNT; i++)
+		fprintf(f, "%s\t%.1f\t%s\n", c[i].name, c[i].ns, c[i].what);
+	return atomicfile_rename(af, eb);
+}
+
+/*
+ * The wall time of every timed run, summed (the budget's base): this
+ * invocation's (r->timed_ns) and, after --resume, the journalled ones it
+ * read at its start. Not read again from the journal: a run's peak RSS
+ * counts rarbench's own (clone(CLONE_VM) shares its pages until exec), so
+ * the pass keeps rarbench small.
+ */
+static uint64_t timed_runs_ns(const struct runner *r)
+{
+	uint64_t ns = r->timed_ns;
+
+	for (size_t p = 0; p < r->done.npoints; p++)
+		for (size_t k = 0; k < r->done.points[p].nsubjects; k++)
+			ns += measure_result_wall_sum(&r->done.points[p].subjects[k].result);
+	return ns;
+}
+
+/* What an earlier invocation's point (--resume) traced and spent, into b. */
+static void budget_resumed(struct runner *r, struct profilebudget *b, const cJSON *doc)
+{
+	const cJSON *subjects = cJSON_GetObjectItemCaseSensitive(doc, "subjects");
+
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		const cJSON *o = cJSON_GetObjectItemCaseSensitive(subjects, r->subjects[i].ms->id);
+		uint64_t calls = count_of(o, "calls"), ns = count_of(o, "profile_ns");
+
+		if (calls > 0)
+			profilebudget_record(b, i, count_of(o, "policy_bytes"), calls, ns);
+		else
+			profilebudget_spend(b, ns);
+	}
+}
+
+/* Profiles every point not yet profiled, in sweep order, within b. 0 or -1. */
+static int profile_points(struct runner *r, struct profilebudget *b, struct errbuf *eb)
+{
+	char path[PATH_MAX];
+	size_t n = sweep_count(r->sweep);
+	struct stat st;
+
+	for (size_t i = 0; i < n; i++) {
+		int rc;
+
+		if (runner_profile_point_path(r->cfg.out, i, path, sizeof(path), eb) < 0)
+			return -1;
+		if (stat(path, &st) == 0) {
+			/* Traced by an earlier invocation (--resume): what it spent counts. */
+			cJSON *doc = runner_profile_read(r->cfg.out, i, eb);
+
+			if (doc == NULL && eb->msg[0] != '\0')
+				return -1;
+			budget_resumed(r, b, doc);
+			cJSON_Delete(doc);
+			continue;
+		}
+		if (r->cfg.stop != NULL && *r->cfg.stop)
+			return errbuf_set(eb, "interrupted");
+		rc = profile_point(r, b, sweep_at(r->sweep, i), eb);
+		if (rc == RUNNER_TIMEOUT) {
+			r->failed_points++;
+			continue;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int runner_profile_pass(struct runner *r, struct errbuf *eb)
+{
+	struct profilebudget b;
+	char dir[PATH_MAX];
+	int rc;
+
+	if (!r->m->profile)
+		return 0;
+	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, RUNNER_PROFILE_DIR) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	lower_rss_floor();
+	/* Every point's counts from the same tool state, whatever the timed steps left. */
+	if (runner_reset_tool_state(r, eb) < 0 || fileio_mkdirs(dir, eb) < 0 ||
+	    write_costs(r, eb) < 0 ||
+	    profilebudget_init(&b, r->nsubjects, r->m->profile_budget_pct, timed_runs_ns(r), eb) <
+		0)
+		return -1;
+	rc = profile_points(r, &b, eb);
+	profilebudget_clear(&b);
+	return rc;
+}
