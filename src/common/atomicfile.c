@@ -30,6 +30,7 @@ struct atomicfile {
 	char *tmp_name; /* the temporary file's name in dirfd, NULL once gone */
 	char *shown;    /* the target as the caller named it, for messages */
 	int synced;
+	int in_place; /* the target is a device or a FIFO: written to, never replaced */
 };
 
 static void atomicfile_free(struct atomicfile *af)
@@ -65,6 +66,34 @@ static void atomicfile_random_suffix(char *buf, size_t len)
 	for (i = 0; i + 1 < len && i < sizeof(rnd); i++)
 		buf[i] = alphabet[rnd[i] % (sizeof(alphabet) - 1)];
 	buf[i] = '\0';
+}
+
+/*
+ * A target that is a character or block device or a FIFO ("--export-json
+ * /dev/null", a pipe) is written to where it is: a rename would replace the
+ * device node with a regular file (it did: /dev/null became one, and apt broke).
+ * Such a target holds no file to keep whole. 0 (af->in_place says which) or -1.
+ */
+static int open_in_place(struct atomicfile *af, struct errbuf *eb)
+{
+	struct stat st;
+	int fd;
+
+	if (fstatat(af->dirfd, af->name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode)))
+		return 0;
+	fd = openat(af->dirfd, af->name, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return errbuf_set_errno(eb, errno, "%s", af->shown);
+	af->stream = fdopen(fd, "w");
+	if (af->stream == NULL) {
+		close(fd);
+		return errbuf_set_errno(eb, errno, "%s", af->shown);
+	}
+	free(af->tmp_name);
+	af->tmp_name = NULL;
+	af->in_place = 1;
+	return 0;
 }
 
 struct atomicfile *atomicfile_openat(int dirfd, const char *name, const char *shown, mode_t mode,
@@ -104,6 +133,10 @@ struct atomicfile *atomicfile_openat_marked(int dirfd, const char *name, const c
 		errbuf_set_errno(eb, errno, "%s: directory descriptor", shown);
 		goto fail;
 	}
+	if (open_in_place(af, eb) != 0)
+		goto fail;
+	if (af->in_place)
+		return af;
 	for (attempt = 0; attempt < ATOMICFILE_TMP_ATTEMPTS; attempt++) {
 		atomicfile_random_suffix(suffix, sizeof(suffix));
 		snprintf(af->tmp_name, len, ".%s.%s", name, suffix); /* lint: sized to fit */
@@ -187,6 +220,8 @@ const char *atomicfile_name(const struct atomicfile *af)
 
 int atomicfile_set_owner(struct atomicfile *af, uid_t uid, gid_t gid, struct errbuf *eb)
 {
+	if (af->in_place)
+		return 0; /* a device keeps its owner */
 	if (af->stream == NULL || fchown(fileno(af->stream), uid, gid) != 0)
 		return errbuf_set_errno(eb, af->stream == NULL ? EBADF : errno,
 					"%s: cannot give the file to %u:%u", af->shown,
@@ -208,7 +243,7 @@ int atomicfile_sync(struct atomicfile *af, struct errbuf *eb)
 		fclose(stream);
 		return -1;
 	}
-	if (fsync(fileno(stream)) != 0) {
+	if (!af->in_place && fsync(fileno(stream)) != 0) {
 		errbuf_set_errno(eb, errno, "%s: fsync", af->shown);
 		fclose(stream);
 		return -1;
@@ -227,6 +262,10 @@ int atomicfile_rename(struct atomicfile *af, struct errbuf *eb)
 
 	if (!af->synced && atomicfile_sync(af, eb) != 0)
 		goto out;
+	if (af->in_place) {
+		rc = 0;
+		goto out;
+	}
 	if (renameat(af->dirfd, af->tmp_name, af->dirfd, af->name) != 0) {
 		errbuf_set_errno(eb, errno, "%s: rename into place", af->shown);
 		goto out;

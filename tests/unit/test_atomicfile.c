@@ -139,6 +139,29 @@ static void test_sync_then_abort(void)
 	CHECK(atomicfile_openat(AT_FDCWD, "a/b", "a/b", 0644, &eb) == NULL);
 }
 
+/* A FIFO (as a device, /dev/null) is written to where it is, never replaced by a file. */
+static void test_a_fifo_is_written_in_place(void)
+{
+	struct errbuf eb = {0};
+	char path[256], buf[16] = {0};
+	struct stat st;
+	int rd;
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	CHECK_INT_EQ(mkfifo(path, 0600), 0);
+	/* a reader first, so that opening it to write does not wait */
+	rd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	CHECK(rd >= 0);
+	CHECK_INT_EQ(atomicfile_write(path, "piped\n", 6, 0644, &eb), 0);
+	CHECK_INT_EQ((int)read(rd, buf, sizeof(buf) - 1), 6);
+	CHECK_STR_EQ(buf, "piped\n");
+	CHECK_INT_EQ(lstat(path, &st), 0);
+	CHECK(S_ISFIFO(st.st_mode));
+	CHECK_INT_EQ((int)(st.st_mode & 07777), 0600);
+	close(rd);
+	unlink(path);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL)
@@ -148,6 +171,7 @@ int main(void)
 	RUN(test_missing_directory_is_an_error);
 	RUN(test_follows_the_directory_opened_first);
 	RUN(test_sync_then_abort);
+	RUN(test_a_fifo_is_written_in_place);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "%s/out.txt", dir);
 	unlink(cmd);
