@@ -339,107 +339,134 @@ static int check_locally(const struct job_config *c, bool show_plan)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int main(int argc, char **argv)
-{
+/*
+ * What main holds from the command line to the summary. Everything starts NULL (or 0) and is
+ * made in main's order; lab_free frees it all, whatever was made.
+ */
+struct lab {
 	struct job_config cfg;
-	struct job_ctx *ctx = NULL;
-	struct inventory *inv = NULL;
-	struct hostpool *hp = NULL;
-	struct display *disp = NULL;
-	struct merge_host *mh = NULL;
-	const char **names = NULL;
-	char *lab_json = NULL;
-	unsigned *groups = NULL;
-	size_t *sel = NULL, nsel = 0;
-	struct errbuf eb = {{0}};
-	struct manifest *manifest = NULL;
-	struct manifest_problems problems = {NULL, 0};
-	int local;
-	struct sweep *sweep = NULL;
-	struct sigaction sa;
-	sigset_t block, old;
-	int rc = 2, all_ok = 1;
-	bool hurry = false;
-	long merged;
-	uint64_t t0_ns = clock_now_ns();
+	uint64_t t0_ns; /* when rarlab started */
+	struct inventory *inv;
+	size_t *sel, nsel; /* the hosts -l selected: pool index -> inventory index */
+	struct job_ctx *ctx;
+	struct manifest *manifest;
+	struct sweep *sweep;   /* --dry-run: the points counted */
+	const char **names;    /* per host: its inventory name */
+	struct merge_host *mh; /* per host: what merging and the summary read */
+	unsigned *groups;      /* per host: its group in a mixed lab */
+	char *lab_json;
+	struct hostpool *hp;
+	struct display *disp;
+};
 
-	if ((rc = parse_args_done(parse_args(argc, argv, &cfg, &eb), &eb)) >= 0)
-		return rc;
-	rc = 2;
-	inv = inventory_load(cfg.inventory, &eb);
-	if (inv == NULL) {
-		print_error(NULL, eb.msg);
-		goto out;
+/*
+ * The inventory loaded and the hosts --limit selects into l->sel (the job's context is
+ * allocated here too, one out-of-memory check for both). Returns 0, or -1 once said why.
+ */
+static int select_hosts(struct lab *l, struct errbuf *eb)
+{
+	l->inv = inventory_load(l->cfg.inventory, eb);
+	if (l->inv == NULL) {
+		print_error(NULL, eb->msg);
+		return -1;
 	}
-	sel = calloc(inventory_count(inv) + 1, sizeof(*sel));
-	ctx = calloc(1, sizeof(*ctx));
-	if (sel == NULL || ctx == NULL) {
+	l->sel = calloc(inventory_count(l->inv) + 1, sizeof(*l->sel));
+	l->ctx = calloc(1, sizeof(*l->ctx));
+	if (l->sel == NULL || l->ctx == NULL) {
 		fprintf(stderr, "rarlab: out of memory\n");
-		goto out;
+		return -1;
 	}
-	if (inventory_select(inv, cfg.limit, sel, &nsel, &eb) < 0) {
-		print_error(cfg.inventory, eb.msg);
-		goto out;
+	if (inventory_select(l->inv, l->cfg.limit, l->sel, &l->nsel, eb) < 0) {
+		print_error(l->cfg.inventory, eb->msg);
+		return -1;
 	}
-	/* Checked here, whole, before any host is contacted: a manifest the hosts would
-	 * refuse goes nowhere. The hosts check it again against their own prefix. */
-	manifest = manifest_load_all(cfg.manifest, MANIFEST_REMOTE, &problems, &eb);
-	for (size_t i = 0; manifest == NULL && problems.n > 1 && i < problems.n; i++)
+	return 0;
+}
+
+/*
+ * Checked here, whole, before any host is contacted: a manifest the hosts would refuse goes
+ * nowhere. The hosts check it again against their own prefix. Returns 0, or -1 once said why
+ * (every problem, when there are several).
+ */
+static int load_whole_manifest(struct lab *l, struct errbuf *eb)
+{
+	struct manifest_problems problems = {NULL, 0};
+
+	l->manifest = manifest_load_all(l->cfg.manifest, MANIFEST_REMOTE, &problems, eb);
+	for (size_t i = 0; l->manifest == NULL && problems.n > 1 && i < problems.n; i++)
 		print_error(NULL, problems.line[i]);
-	if (manifest == NULL && problems.n > 1)
-		errbuf_set(&eb, "%s: %zu problems (above); no host contacted", cfg.manifest,
+	if (l->manifest == NULL && problems.n > 1)
+		errbuf_set(eb, "%s: %zu problems (above); no host contacted", l->cfg.manifest,
 			   problems.n);
 	manifest_problems_clear(&problems);
-	if (manifest == NULL) {
-		print_error(NULL, eb.msg);
-		goto out;
+	if (l->manifest == NULL) {
+		print_error(NULL, eb->msg);
+		return -1;
 	}
-	local = check_locally(&cfg, cfg.dry_run);
-	if (local == 2 || local == 3 || (cfg.dry_run && local > 0))
-		goto out; /* rarbench said why, on stderr */
-	if (cfg.dry_run) {
-		sweep = sweep_new(manifest, &eb);
-		if (sweep == NULL) {
-			print_error(cfg.manifest, eb.msg);
-			goto out;
-		}
-		printf("\n%s: %zu subject%s, %zu points, on %zu host%s:", cfg.manifest,
-		       manifest->nsubjects, manifest->nsubjects == 1 ? "" : "s", sweep_count(sweep),
-		       nsel, nsel == 1 ? "" : "s");
-		for (size_t i = 0; i < nsel; i++)
-			printf(" %s", inventory_host(inv, sel[i])->name);
-		printf("\nno host contacted; %s\n",
-		       local == 0
-			   ? "the subjects were checked against this machine's prefix, each "
-			     "host checks them again against its own"
-			   : "this machine has no prefix to check the subjects against: each "
-			     "host checks them against its own");
-		rc = 0;
-		goto out;
+	return 0;
+}
+
+/*
+ * --dry-run: the points and the hosts they would run on, and whether this machine's prefix
+ * checked the subjects (local, check_locally's status). Returns the exit status.
+ */
+static int print_dry_run(struct lab *l, int local, struct errbuf *eb)
+{
+	l->sweep = sweep_new(l->manifest, eb);
+	if (l->sweep == NULL) {
+		print_error(l->cfg.manifest, eb->msg);
+		return 2;
 	}
-	ctx->cfg = &cfg;
-	ctx->t0_ns = t0_ns;
-	ctx->inv = inv;
-	ctx->sel = sel;
+	printf("\n%s: %zu subject%s, %zu points, on %zu host%s:", l->cfg.manifest,
+	       l->manifest->nsubjects, l->manifest->nsubjects == 1 ? "" : "s",
+	       sweep_count(l->sweep), l->nsel, l->nsel == 1 ? "" : "s");
+	for (size_t i = 0; i < l->nsel; i++)
+		printf(" %s", inventory_host(l->inv, l->sel[i])->name);
+	printf("\nno host contacted; %s\n",
+	       local == 0 ? "the subjects were checked against this machine's prefix, each "
+			    "host checks them again against its own"
+			  : "this machine has no prefix to check the subjects against: each "
+			    "host checks them against its own");
+	return 0;
+}
+
+/*
+ * The job's context filled (its run id and directories by job_prepare), the per-host arrays
+ * and the pool made, the phase log opened. Returns 0, or -1 once said why.
+ */
+static int prepare_hosts(struct lab *l, struct errbuf *eb)
+{
+	struct job_ctx *ctx = l->ctx;
+
+	ctx->cfg = &l->cfg;
+	ctx->t0_ns = l->t0_ns;
+	ctx->inv = l->inv;
+	ctx->sel = l->sel;
 	atomic_init(&ctx->cancel, 0);
-	if (job_prepare(ctx, &eb) < 0) {
-		print_error(NULL, eb.msg);
-		goto out;
+	if (job_prepare(ctx, eb) < 0) {
+		print_error(NULL, eb->msg);
+		return -1;
 	}
-	names = calloc(nsel, sizeof(*names));
-	mh = calloc(nsel, sizeof(*mh));
-	groups = calloc(nsel, sizeof(*groups));
-	hp = hostpool_new(nsel, cfg.forks, &eb);
-	if (names == NULL || mh == NULL || groups == NULL || hp == NULL) {
+	l->names = calloc(l->nsel, sizeof(*l->names));
+	l->mh = calloc(l->nsel, sizeof(*l->mh));
+	l->groups = calloc(l->nsel, sizeof(*l->groups));
+	l->hp = hostpool_new(l->nsel, l->cfg.forks, eb);
+	if (l->names == NULL || l->mh == NULL || l->groups == NULL || l->hp == NULL) {
 		fprintf(stderr, "rarlab: out of memory\n");
-		goto out;
+		return -1;
 	}
-	for (size_t i = 0; i < nsel; i++)
-		names[i] = inventory_host(inv, sel[i])->name;
-	ctx->names = names;
+	for (size_t i = 0; i < l->nsel; i++)
+		l->names[i] = inventory_host(l->inv, l->sel[i])->name;
+	ctx->names = l->names;
 	ctx->phase_log = phaselog_open();
-	raise_nofile();
-	ssh_init();
+	return 0;
+}
+
+/* SIGINT and SIGTERM go to on_signal, which counts them in ctx->cancel; SIGPIPE is ignored. */
+static void take_signals(struct job_ctx *ctx)
+{
+	struct sigaction sa;
+
 	cancel_flag = &ctx->cancel;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -447,16 +474,152 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/*
+ * Every host's identity first: a lab that differs is refused before any run. Then the
+ * workers start. Returns 0, 2 (refused: the table of differences is printed) or -1.
+ */
+static int check_identities_then_start(struct lab *l, struct errbuf *eb)
+{
+	sigset_t block, old;
+	int rc;
+
 	/* workers inherit a mask without SIGINT/SIGTERM: only this thread takes them */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	/* every host's identity first: a lab that differs is refused before any run */
-	rc = labcheck_run(ctx, names, nsel, manifest, groups, &lab_json, &eb);
+	rc = labcheck_run(l->ctx, l->names, l->nsel, l->manifest, l->groups, &l->lab_json, eb);
 	if (rc == 0)
-		rc = hostpool_start(hp, job_run, ctx, &eb);
+		rc = hostpool_start(l->hp, job_run, l->ctx, eb);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/*
+ * Shows each host's progress until every host is done, or until a second interrupt.
+ * Returns true for the second (hurry: the workers are not waited for).
+ */
+static bool watch_the_run(struct lab *l)
+{
+	bool hurry = false;
+
+	fprintf(stderr, "rarlab: run %s: %zu host%s, at most %u at once, results in %s\n",
+		l->ctx->run_id, l->nsel, l->nsel == 1 ? "" : "s", l->cfg.forks, l->cfg.out_dir);
+	l->disp = display_new(stderr, isatty(fileno(stderr)), l->hp, l->names);
+	while (!hostpool_wait(l->hp, REFRESH_MS)) {
+		if (l->disp != NULL)
+			display_update(l->disp);
+		if (atomic_load(&l->ctx->cancel) >= 2) {
+			hurry = true;
+			break;
+		}
+	}
+	if (l->disp != NULL)
+		display_update(l->disp);
+	phaselog_write(l->ctx->phase_log, "run", l->hp, l->names, l->t0_ns);
+	if (hurry)
+		fprintf(stderr, "rarlab: interrupted again; not waiting for the remote runs to "
+				"stop, gathered results kept\n");
+	else if (atomic_load(&l->ctx->cancel))
+		fprintf(stderr,
+			"rarlab: interrupted; remote runs stopped, gathered results kept\n");
+	return hurry;
+}
+
+/*
+ * The hosts' results compared (profile counters), merged into merged.json and summed up.
+ * Returns the exit status: 1 when a host failed or a step did, else 0.
+ */
+static int merge_and_sum_up(struct lab *l, struct errbuf *eb)
+{
+	const char *out_dir = l->cfg.out_dir;
+	int rc = 0, all_ok = 1;
+	long merged;
+
+	for (size_t i = 0; i < l->nsel; i++) {
+		l->mh[i].name = l->names[i];
+		l->mh[i].group = l->groups[i];
+		hostpool_get(l->hp, i, &l->mh[i].status);
+	}
+	/* the profile counters compared across hosts: the verdict goes into the lab's meta */
+	if (labprofile_compare(out_dir, l->manifest, l->mh, l->nsel, &l->lab_json, stdout, eb) <
+	    0) {
+		print_error("profile counters", eb->msg);
+		rc = 1;
+	}
+	/* merge_results may turn a host that looked ok into "results" */
+	merged = merge_results(out_dir, l->ctx->run_id, l->lab_json, l->mh, l->nsel, eb);
+	if (merged < 0) {
+		print_error("merging", eb->msg);
+		rc = 1;
+	}
+	for (size_t i = 0; i < l->nsel; i++)
+		if (l->mh[i].status.state != HOSTPOOL_FINISHED ||
+		    l->mh[i].status.outcome != HOST_OK)
+			all_ok = 0;
+	if (!all_ok)
+		rc = 1;
+	phaselog_mark(l->ctx->phase_log, "merge", l->t0_ns);
+	if (merge_summary(out_dir, l->mh, l->nsel, stdout, eb) < 0) {
+		print_error("summary", eb->msg);
+		rc = 1;
+	}
+	if (merged >= 0)
+		printf("%ld results from %zu host%s in %s/merged.json\n", merged, l->nsel,
+		       l->nsel == 1 ? "" : "s", out_dir);
+	return rc;
+}
+
+/* Frees whatever of l was made, in reverse order; the phase log gets its "end" line. */
+static void lab_free(struct lab *l)
+{
+	display_free(l->disp);
+	hostpool_free(l->hp);
+	cancel_flag = NULL;
+	if (l->ctx != NULL) {
+		phaselog_mark(l->ctx->phase_log, "end", l->t0_ns);
+		if (l->ctx->phase_log != NULL)
+			fclose(l->ctx->phase_log);
+		labcheck_clear(l->ctx, l->nsel);
+	}
+	free(l->lab_json);
+	free(l->groups);
+	free(l->mh);
+	free(l->names);
+	free(l->ctx);
+	free(l->sel);
+	inventory_free(l->inv);
+	sweep_free(l->sweep);
+	manifest_free(l->manifest);
+}
+
+int main(int argc, char **argv)
+{
+	struct lab l = {.t0_ns = clock_now_ns()};
+	struct errbuf eb = {{0}};
+	int rc, local;
+	bool hurry;
+
+	if ((rc = parse_args_done(parse_args(argc, argv, &l.cfg, &eb), &eb)) >= 0)
+		return rc;
+	rc = 2;
+	if (select_hosts(&l, &eb) < 0 || load_whole_manifest(&l, &eb) < 0)
+		goto out;
+	local = check_locally(&l.cfg, l.cfg.dry_run);
+	if (local == 2 || local == 3 || (l.cfg.dry_run && local > 0))
+		goto out; /* rarbench said why, on stderr */
+	if (l.cfg.dry_run) {
+		rc = print_dry_run(&l, local, &eb);
+		goto out;
+	}
+	if (prepare_hosts(&l, &eb) < 0)
+		goto out;
+	raise_nofile();
+	ssh_init();
+	take_signals(l.ctx);
+	rc = check_identities_then_start(&l, &eb);
 	if (rc == 2)
 		goto out; /* the table of differences is printed */
 	if (rc < 0) {
@@ -464,56 +627,8 @@ int main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	fprintf(stderr, "rarlab: run %s: %zu host%s, at most %u at once, results in %s\n",
-		ctx->run_id, nsel, nsel == 1 ? "" : "s", cfg.forks, cfg.out_dir);
-	disp = display_new(stderr, isatty(fileno(stderr)), hp, names);
-	while (!hostpool_wait(hp, REFRESH_MS)) {
-		if (disp != NULL)
-			display_update(disp);
-		if (atomic_load(&ctx->cancel) >= 2) {
-			hurry = true;
-			break;
-		}
-	}
-	if (disp != NULL)
-		display_update(disp);
-	phaselog_write(ctx->phase_log, "run", hp, names, t0_ns);
-	if (hurry)
-		fprintf(stderr, "rarlab: interrupted again; not waiting for the remote runs to "
-				"stop, gathered results kept\n");
-	else if (atomic_load(&ctx->cancel))
-		fprintf(stderr,
-			"rarlab: interrupted; remote runs stopped, gathered results kept\n");
-	for (size_t i = 0; i < nsel; i++) {
-		mh[i].name = names[i];
-		mh[i].group = groups[i];
-		hostpool_get(hp, i, &mh[i].status);
-	}
-	rc = 0;
-	/* the profile counters compared across hosts: the verdict goes into the lab's meta */
-	if (labprofile_compare(cfg.out_dir, manifest, mh, nsel, &lab_json, stdout, &eb) < 0) {
-		print_error("profile counters", eb.msg);
-		rc = 1;
-	}
-	/* merge_results may turn a host that looked ok into "results" */
-	merged = merge_results(cfg.out_dir, ctx->run_id, lab_json, mh, nsel, &eb);
-	if (merged < 0) {
-		print_error("merging", eb.msg);
-		rc = 1;
-	}
-	for (size_t i = 0; i < nsel; i++)
-		if (mh[i].status.state != HOSTPOOL_FINISHED || mh[i].status.outcome != HOST_OK)
-			all_ok = 0;
-	if (!all_ok)
-		rc = 1;
-	phaselog_mark(ctx->phase_log, "merge", t0_ns);
-	if (merge_summary(cfg.out_dir, mh, nsel, stdout, &eb) < 0) {
-		print_error("summary", eb.msg);
-		rc = 1;
-	}
-	if (merged >= 0)
-		printf("%ld results from %zu host%s in %s/merged.json\n", merged, nsel,
-		       nsel == 1 ? "" : "s", cfg.out_dir);
+	hurry = watch_the_run(&l);
+	rc = merge_and_sum_up(&l, &eb);
 	if (hurry) {
 		/* workers may still be stopping their hosts: leave without joining them */
 		fflush(stdout);
@@ -521,23 +636,6 @@ int main(int argc, char **argv)
 		_exit(rc);
 	}
 out:
-	display_free(disp);
-	hostpool_free(hp);
-	cancel_flag = NULL;
-	if (ctx != NULL) {
-		phaselog_mark(ctx->phase_log, "end", t0_ns);
-		if (ctx->phase_log != NULL)
-			fclose(ctx->phase_log);
-		labcheck_clear(ctx, nsel);
-	}
-	free(lab_json);
-	free(groups);
-	free(mh);
-	free(names);
-	free(ctx);
-	free(sel);
-	inventory_free(inv);
-	sweep_free(sweep);
-	manifest_free(manifest);
+	lab_free(&l);
 	return rc;
 }
