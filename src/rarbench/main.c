@@ -450,6 +450,86 @@ static int calibrate(struct run_ctx *ctx, struct measure_opts *mo, struct errbuf
 	return rc;
 }
 
+/* --manifest anywhere before "--": the sweep runner (manifest_mode.h) takes the command line. */
+static bool wants_manifest_mode(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--manifest") == 0 || strncmp(argv[i], "--manifest=", 11) == 0)
+			return true;
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	}
+	return false;
+}
+
+/* The report, the exports' "rarbench" object and every result's extras. Returns 0, or -1 (OOM). */
+static int run_ctx_init(struct run_ctx *ctx, const struct config *cfg, struct plan *plan)
+{
+	ctx->cfg = cfg;
+	ctx->plan = plan;
+	ctx->rep = report_new(stdout, stderr, cfg->have_style ? cfg->style : default_style(cfg),
+			      cfg->have_unit ? &cfg->unit : NULL);
+	ctx->extra = build_extra(cfg);
+	ctx->extras.estimator = cfg->estimator;
+	ctx->extras.contended = ESTIMATE_CONTENDED_CORRECT;
+	ctx->extras.precision = cfg->precision;
+	ctx->extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
+	if (ctx->rep == NULL || ctx->extra == NULL)
+		return -1;
+	report_set_extras(ctx->rep, &ctx->extras);
+	return 0;
+}
+
+static void run_ctx_clear(struct run_ctx *ctx, const struct plan *plan)
+{
+	for (size_t i = 0; ctx->profiles != NULL && i < plan->n; i++)
+		cJSON_Delete(ctx->profiles[i]);
+	free(ctx->profiles);
+	report_free(ctx->rep);
+	cJSON_Delete(ctx->extra);
+}
+
+/* SIGINT and SIGTERM stop the runs (rarbench_stop): the finished benchmarks are still exported. */
+static void take_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rarbench_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void measure_opts_from_config(struct measure_opts *mo, const struct config *cfg,
+				     struct run_ctx *ctx)
+{
+	measure_opts_init(mo);
+	mo->warmup = cfg->warmup;
+	mo->min_runs = cfg->min_runs;
+	mo->max_runs = cfg->have_max ? cfg->max_runs : 0;
+	mo->order = cfg->order;
+	mo->seed = cfg->seed;
+	mo->ignore_failure = cfg->ignore_failure;
+	mo->precision = cfg->precision;
+	mo->estimator = cfg->estimator;
+	mo->contended = ESTIMATE_CONTENDED_CORRECT;
+	mo->stop = &rarbench_stop;
+	mo->on_event = on_event;
+	mo->ctx = ctx;
+}
+
+/* Interrupted: the benchmarks finished so far exported. Returns the exit status, 128 + signal. */
+static int export_what_finished(struct run_ctx *ctx)
+{
+	struct errbuf eb = {{0}};
+
+	if (export_all(ctx, &eb) != 0)
+		fprintf(stderr, "rarbench: %s\n", eb.msg);
+	fprintf(stderr, "rarbench: interrupted; exported the finished benchmarks\n");
+	return 128 + (int)rarbench_stop;
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -457,16 +537,11 @@ int main(int argc, char **argv)
 	struct measure_opts mo;
 	struct run_ctx ctx = {0};
 	struct errbuf eb = {{0}};
-	struct sigaction sa;
 	int status = RARBENCH_EXIT_USAGE, rc;
 	const char *tracer = NULL;
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--manifest") == 0 || strncmp(argv[i], "--manifest=", 11) == 0)
-			return manifest_mode_main(argc, argv);
-		if (strcmp(argv[i], "--") == 0)
-			break;
-	}
+	if (wants_manifest_mode(argc, argv))
+		return manifest_mode_main(argc, argv);
 	plan.output_fd = -1;
 	rc = cli_parse(argc, argv, &cfg, &eb);
 	if (rc == NUMARG_HELP || rc == NUMARG_VERSION) {
@@ -491,51 +566,18 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	status = RARBENCH_EXIT_FAIL;
-	ctx.cfg = &cfg;
-	ctx.plan = &plan;
-	ctx.rep = report_new(stdout, stderr, cfg.have_style ? cfg.style : default_style(&cfg),
-			     cfg.have_unit ? &cfg.unit : NULL);
-	ctx.extra = build_extra(&cfg);
-	ctx.extras.estimator = cfg.estimator;
-	ctx.extras.contended = ESTIMATE_CONTENDED_CORRECT;
-	ctx.extras.precision = cfg.precision;
-	ctx.extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
-	if (ctx.rep == NULL || ctx.extra == NULL) {
+	if (run_ctx_init(&ctx, &cfg, &plan) != 0) {
 		fprintf(stderr, "rarbench: out of memory\n");
 		goto out;
 	}
-	report_set_extras(ctx.rep, &ctx.extras);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = rarbench_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
-	measure_opts_init(&mo);
-	mo.warmup = cfg.warmup;
-	mo.min_runs = cfg.min_runs;
-	mo.max_runs = cfg.have_max ? cfg.max_runs : 0;
-	mo.order = cfg.order;
-	mo.seed = cfg.seed;
-	mo.ignore_failure = cfg.ignore_failure;
-	mo.precision = cfg.precision;
-	mo.estimator = cfg.estimator;
-	mo.contended = ESTIMATE_CONTENDED_CORRECT;
-	mo.stop = &rarbench_stop;
-	mo.on_event = on_event;
-	mo.ctx = &ctx;
-
+	take_signals();
+	measure_opts_from_config(&mo, &cfg, &ctx);
 	rc = cfg.shell != NULL ? calibrate(&ctx, &mo, &eb) : 0;
 	if (rc == 0)
 		rc = measure_run(plan.benches, plan.n, &mo, plan.results, &eb);
 	report_clear(ctx.rep);
 	if (rc == MEASURE_STOPPED) {
-		struct errbuf eb2 = {{0}};
-
-		if (export_all(&ctx, &eb2) != 0)
-			fprintf(stderr, "rarbench: %s\n", eb2.msg);
-		fprintf(stderr, "rarbench: interrupted; exported the finished benchmarks\n");
-		status = 128 + (int)rarbench_stop;
+		status = export_what_finished(&ctx);
 		goto out;
 	}
 	if (rc != 0) {
@@ -549,11 +591,7 @@ int main(int argc, char **argv)
 	}
 	status = RARBENCH_EXIT_OK;
 out:
-	for (size_t i = 0; ctx.profiles != NULL && i < plan.n; i++)
-		cJSON_Delete(ctx.profiles[i]);
-	free(ctx.profiles);
-	report_free(ctx.rep);
-	cJSON_Delete(ctx.extra);
+	run_ctx_clear(&ctx, &plan);
 	plan_free(&plan, &cfg);
 	cli_config_clear(&cfg);
 	return status;
