@@ -21,6 +21,7 @@
 #include "claims.h"
 #include "compare_cli.h"
 #include "sanitize.h"
+#include "stdfigs.h"
 
 #define RARPLOT_EXIT_OK 0
 #define RARPLOT_EXIT_FAIL 1
@@ -328,65 +329,6 @@ static int parse_args_done(int rc, const struct errbuf *eb)
 	return RARPLOT_EXIT_USAGE;
 }
 
-/* The other standard figures, drawn when the results vary along their axes. */
-static const char *const extra_axes[] = {"nb_tasks", "nb_roles", PLOTSERIES_AXIS_BOTH};
-
-/*
- * The standard figures: the one along the chosen axis, then the others when the results vary
- * along them. A figure gnuplot cannot draw costs that figure only (a note in drawn, *failed
- * set): the fits and the report are still written. With --format none every figure's TSV is
- * still written and no gnuplot runs. Returns 0, or -1 when out of memory.
- */
-static int draw_figures(const struct config *cfg, const struct plotseries_set *set,
-			const struct plotfig_env *env, struct plotfig_out *drawn, bool *failed,
-			struct errbuf *eb)
-{
-	bool drawn_tasks = strcmp(cfg->axis, "nb_tasks") == 0;
-	bool drawn_roles = strcmp(cfg->axis, "nb_roles") == 0;
-	char name_buf[64];
-	struct plotfig fig = plotfig_for_axis(cfg->axis, name_buf, sizeof(name_buf));
-	struct plotseries_set *extra = NULL;
-	size_t i;
-	int rc;
-
-	if (plotfig_render(&fig, set, env, drawn, eb) != 0) {
-		if (plotfig_out_note(drawn, "%s not drawn: %s", fig.name, eb->msg) != 0)
-			return -1;
-		*failed = true;
-	}
-	for (i = 0; i < sizeof(extra_axes) / sizeof(extra_axes[0]); i++) {
-		struct plotfig more = plotfig_for_axis(extra_axes[i], name_buf, sizeof(name_buf));
-
-		if (strcmp(extra_axes[i], cfg->axis) == 0)
-			continue;
-		/* roles x tasks adds nothing unless both axes vary on their own. */
-		if (strcmp(extra_axes[i], PLOTSERIES_AXIS_BOTH) == 0 &&
-		    (!drawn_tasks || !drawn_roles)) {
-			if (plotfig_out_note(drawn,
-					     "%s not drawn: nb_roles and nb_tasks do not both vary",
-					     more.name) != 0)
-				return -1;
-			continue;
-		}
-		if (plotseries_build(env->res, extra_axes[i], cfg->stat, &extra, eb) != 0) {
-			if (plotfig_out_note(drawn, "%s not drawn: %s", more.name, eb->msg) != 0)
-				return -1;
-			continue;
-		}
-		rc = plotfig_render(&more, extra, env, drawn, eb);
-		drawn_tasks |= strcmp(extra_axes[i], "nb_tasks") == 0;
-		drawn_roles |= strcmp(extra_axes[i], "nb_roles") == 0;
-		plotseries_set_free(extra);
-		extra = NULL;
-		if (rc != 0) {
-			if (plotfig_out_note(drawn, "%s not drawn: %s", more.name, eb->msg) != 0)
-				return -1;
-			*failed = true;
-		}
-	}
-	return 0;
-}
-
 /* "rarplot: wrote DIR/report.md, DIR/fits.tsv, DIR/FIGURE..." on stderr. */
 static void print_wrote(const char *out_dir, const struct plotfig_out *drawn)
 {
@@ -511,7 +453,8 @@ static int prepare_figures(const struct config *cfg, struct plot *pl, struct err
 /* The standard figures and the profile's: one that fails is a note. Returns -1 out of memory. */
 static int draw_all_figures(const struct config *cfg, struct plot *pl, struct errbuf *eb)
 {
-	if (draw_figures(cfg, pl->set, &pl->env, &pl->drawn, &pl->figure_failed, eb) != 0)
+	if (stdfigs_draw(cfg->axis, cfg->stat, pl->set, &pl->env, &pl->drawn, &pl->figure_failed,
+			 eb) != 0)
 		return -1;
 	if (plotprofile_draw(&pl->prof, &pl->env, &pl->drawn, eb) != 0) {
 		if (plotfig_out_note(&pl->drawn, "profile_counters not drawn: %s", eb->msg) != 0)
