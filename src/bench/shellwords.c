@@ -28,6 +28,36 @@ static bool shellwords_blank(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
+/* Ends the word in buf[0..bl) and adds a copy to words[*nw]. Returns 0, or -1 out of memory. */
+static int add_word(char **words, size_t *nw, char *buf, size_t bl)
+{
+	buf[bl] = '\0';
+	words[*nw] = strdup(buf);
+	return words[(*nw)++] == NULL ? -1 : 0;
+}
+
+/*
+ * The inside of "...", p just past the opening quote: a backslash escapes only $ ` " \ and
+ * newline (backslash-newline is dropped). Copies it to buf + *bl; returns what follows the
+ * closing quote, or NULL when there is none.
+ */
+static const char *copy_double_quoted(const char *p, char *buf, size_t *bl)
+{
+	for (;;) {
+		if (*p == '\0')
+			return NULL;
+		if (*p == '"')
+			return p + 1;
+		if (*p == '\\' && p[1] != '\0' && strchr("$`\"\\\n", p[1]) != NULL) {
+			if (p[1] != '\n')
+				buf[(*bl)++] = p[1];
+			p += 2;
+			continue;
+		}
+		buf[(*bl)++] = *p++;
+	}
+}
+
 char **shellwords_split(const char *s, struct errbuf *eb)
 {
 	size_t len = strlen(s);
@@ -47,9 +77,7 @@ char **shellwords_split(const char *s, struct errbuf *eb)
 
 		if (shellwords_blank(c)) {
 			if (in_word) {
-				buf[bl] = '\0';
-				words[nw] = strdup(buf);
-				if (words[nw++] == NULL)
+				if (add_word(words, &nw, buf, bl) != 0)
 					goto oom;
 				bl = 0;
 				in_word = false;
@@ -80,24 +108,10 @@ char **shellwords_split(const char *s, struct errbuf *eb)
 			p = end + 1;
 		} else if (c == '"') {
 			in_word = true;
-			p++;
-			for (;;) {
-				if (*p == '\0') {
-					errbuf_set(eb, "unterminated double quote in '%s'", s);
-					goto fail;
-				}
-				if (*p == '"') {
-					p++;
-					break;
-				}
-				if (*p == '\\' && p[1] != '\0' &&
-				    strchr("$`\"\\\n", p[1]) != NULL) {
-					if (p[1] != '\n')
-						buf[bl++] = p[1];
-					p += 2;
-					continue;
-				}
-				buf[bl++] = *p++;
+			p = copy_double_quoted(p + 1, buf, &bl);
+			if (p == NULL) {
+				errbuf_set(eb, "unterminated double quote in '%s'", s);
+				goto fail;
 			}
 		} else {
 			in_word = true;
@@ -105,12 +119,8 @@ char **shellwords_split(const char *s, struct errbuf *eb)
 			p++;
 		}
 	}
-	if (in_word) {
-		buf[bl] = '\0';
-		words[nw] = strdup(buf);
-		if (words[nw++] == NULL)
-			goto oom;
-	}
+	if (in_word && add_word(words, &nw, buf, bl) != 0)
+		goto oom;
 	free(buf);
 	return words;
 oom:

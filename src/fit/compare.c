@@ -374,6 +374,54 @@ static const char *compare_unit(const char *axis)
 	return axis;
 }
 
+/*
+ * Every point's y and sigma into y (baseline y, baseline sigma, candidate y, candidate sigma,
+ * b->n each): rarbench's estimate when every point of both has one (*est stays true), else the
+ * median. *weighted stays true only when every point has a sigma.
+ */
+static void compare_fill_y(const struct compare_side *b, const struct compare_side *c, double *y,
+			   bool *est, bool *weighted)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		*est = *est && isfinite(b->pts[i]->estimate_s) && isfinite(c->pts[i]->estimate_s);
+	for (i = 0; i < b->n; i++) {
+		compare_y(b->pts[i], *est, &y[i], &y[b->n + i]);
+		compare_y(c->pts[i], *est, &y[2 * b->n + i], &y[3 * b->n + i]);
+		*weighted = *weighted && isfinite(y[b->n + i]) && isfinite(y[3 * b->n + i]);
+	}
+}
+
+/*
+ * Both sides ran in the same rounds: the paired intervals into *pr and out. When no point has
+ * two rounds both measured, out falls back to unpaired, refused without --allow-unpaired.
+ * Returns 0 or -1.
+ */
+static int compare_pair_rounds(const struct compare_side *b, const struct compare_side *c,
+			       const double *y, bool weighted, const struct compare_opts *o,
+			       size_t n_at, struct compare_outcome *out, struct paired_result *pr,
+			       struct errbuf *eb)
+{
+	struct compare_opts ow = *o;
+
+	ow.use_weights = weighted;
+	if (compare_paired(b, c, y, y + b->n, y + 2 * b->n, y + 3 * b->n, &ow, out->at, n_at, pr,
+			   eb) != 0)
+		return -1;
+	out->paired_points = pr->paired_points;
+	out->resamples = pr->resamples;
+	if (pr->paired_points == 0) {
+		out->paired = false;
+		snprintf(out->why_unpaired, sizeof(out->why_unpaired),
+			 "no point has two rounds that both subjects measured");
+		if (!o->allow_unpaired)
+			return errbuf_set(eb, "%s and %s are not paired: %s", o->baseline,
+					  o->candidate, out->why_unpaired);
+	}
+	return 0;
+}
+
 int compare_compute(const struct results *res, const struct compare_opts *o,
 		    struct compare_outcome *out, struct errbuf *eb)
 {
@@ -404,13 +452,7 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < b.n; i++)
-		est = est && isfinite(b.pts[i]->estimate_s) && isfinite(c.pts[i]->estimate_s);
-	for (i = 0; i < b.n; i++) {
-		compare_y(b.pts[i], est, &y[i], &y[b.n + i]);
-		compare_y(c.pts[i], est, &y[2 * b.n + i], &y[3 * b.n + i]);
-		weighted = weighted && isfinite(y[b.n + i]) && isfinite(y[3 * b.n + i]);
-	}
+	compare_fill_y(&b, &c, y, &est, &weighted);
 	out->stat = est ? "estimate" : "median";
 	out->n_points = b.n;
 	n_at = o->n_at ? o->n_at : 1;
@@ -428,26 +470,8 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 			   o->baseline, o->candidate, out->why_unpaired);
 		goto out;
 	}
-	if (out->paired) {
-		struct compare_opts ow = *o;
-
-		ow.use_weights = weighted;
-		if (compare_paired(&b, &c, y, y + b.n, y + 2 * b.n, y + 3 * b.n, &ow, out->at, n_at,
-				   &pr, eb) != 0)
-			goto out;
-		out->paired_points = pr.paired_points;
-		out->resamples = pr.resamples;
-		if (pr.paired_points == 0) {
-			out->paired = false;
-			snprintf(out->why_unpaired, sizeof(out->why_unpaired),
-				 "no point has two rounds that both subjects measured");
-			if (!o->allow_unpaired) {
-				errbuf_set(eb, "%s and %s are not paired: %s", o->baseline,
-					   o->candidate, out->why_unpaired);
-				goto out;
-			}
-		}
-	}
+	if (out->paired && compare_pair_rounds(&b, &c, y, weighted, o, n_at, out, &pr, eb) != 0)
+		goto out;
 	compare_quantities(out, o, &pr, &ur, compare_unit(o->axis));
 	compare_notes(out, &b, &c, y);
 	rc = 0;

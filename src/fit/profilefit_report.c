@@ -162,24 +162,15 @@ static size_t files_per_unit(const struct profilefit *pf, const char *s, const c
 	return shown > 0;
 }
 
-/* The findings in words: each a rule on the fitted counters. */
-static void findings(const struct profilefit *pf, const char *s, const char *unit, FILE *f)
+/* How the policy is read and written: unbuffered reads or writes, bytes read per byte. */
+static size_t io_findings(const struct profilefit *pf, const char *s, const char *unit, FILE *f)
 {
 	double rd = slope_of(pf, s, "sys.read"), bytes = slope_of(pf, s, "bytes_read");
 	double pol = slope_of(pf, s, "policy_bytes");
 	double writes = intercept_of(pf, s, "sys.write"),
 	       wbytes = intercept_of(pf, s, "bytes_written");
-	double fail_close = intercept_of(pf, s, "fail.close");
-	double pw = slope_of(pf, s, "open./etc/passwd"), gr = slope_of(pf, s, "open./etc/group");
-	double execs = intercept_of(pf, s, "execs");
-	double alloc = slope_of(pf, s, "sys.mmap") + slope_of(pf, s, "sys.brk");
-	double grows = 0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < pf->n_lines; i++)
-		if (strcmp(pf->lines[i].subject, s) == 0 && sys_name(pf->lines[i].counter) != NULL)
-			grows += pf->lines[i].slope > GROWS_MIN ? pf->lines[i].slope : 0;
-	fputs("Findings:\n\n", f);
 	if (rd >= 1 && pol > 0 && fabs(rd / pol - 1) < 0.05) {
 		fprintf(f,
 			"- one read(2) per policy byte: unbuffered reading (%.1f read(2) per %s "
@@ -210,7 +201,19 @@ static void findings(const struct profilefit *pf, const char *s, const char *uni
 		    bytes / pol, bytes, unit, pol, unit);
 		n++;
 	}
-	n += files_per_unit(pf, s, unit, f);
+	return n;
+}
+
+/* What the program does besides reading: a close loop, NSS lookups, memory, programs started. */
+static size_t process_findings(const struct profilefit *pf, const char *s, const char *unit,
+			       FILE *f)
+{
+	double fail_close = intercept_of(pf, s, "fail.close");
+	double pw = slope_of(pf, s, "open./etc/passwd"), gr = slope_of(pf, s, "open./etc/group");
+	double execs = intercept_of(pf, s, "execs");
+	double alloc = slope_of(pf, s, "sys.mmap") + slope_of(pf, s, "sys.brk");
+	size_t n = 0;
+
 	if (fail_close >= CLOSE_LOOP_MIN) {
 		fprintf(f,
 			"- close(2) once per possible descriptor: %.0f failed close(2) per run "
@@ -237,19 +240,43 @@ static void findings(const struct profilefit *pf, const char *s, const char *uni
 			execs);
 		n++;
 	}
-	const struct profilefit_line *calls = profilefit_find(pf, s, "calls");
+	return n;
+}
 
+/* Whether any system call grows with the policy (or the trace cannot tell: one size only). */
+static size_t growth_finding(const struct profilefit *pf, const char *s, const char *unit, FILE *f)
+{
+	const struct profilefit_line *calls = profilefit_find(pf, s, "calls");
+	double grows = 0;
+
+	for (size_t i = 0; i < pf->n_lines; i++)
+		if (strcmp(pf->lines[i].subject, s) == 0 && sys_name(pf->lines[i].counter) != NULL)
+			grows += pf->lines[i].slope > GROWS_MIN ? pf->lines[i].slope : 0;
 	if (calls != NULL && !calls->fitted) {
 		fprintf(f, "- traced at one %s only: what grows with the policy cannot be told\n",
 			pf->axis);
-		n++;
-	} else if (grows < GROWS_MIN) {
+		return 1;
+	}
+	if (grows < GROWS_MIN) {
 		fprintf(f,
 			"- no system call grows with the policy: what a %s costs is spent in user "
 			"space (parsing and matching), not in the kernel\n",
 			unit);
-		n++;
+		return 1;
 	}
+	return 0;
+}
+
+/* The findings in words: each a rule on the fitted counters. */
+static void findings(const struct profilefit *pf, const char *s, const char *unit, FILE *f)
+{
+	size_t n = 0;
+
+	fputs("Findings:\n\n", f);
+	n += io_findings(pf, s, unit, f);
+	n += files_per_unit(pf, s, unit, f);
+	n += process_findings(pf, s, unit, f);
+	n += growth_finding(pf, s, unit, f);
 	if (n == 0)
 		fputs("- nothing above the thresholds of doc/profile.md\n", f);
 	fputc('\n', f);

@@ -135,13 +135,12 @@ static struct proc_cmd *build_cmd(const struct plan *p, const struct config *cfg
 	return cmd;
 }
 
-static int plan_build(struct plan *p, const struct config *cfg, struct errbuf *eb)
+/* The number of benchmarks, p->n, and the counts of --command-name and --prepare checked against
+ * it. */
+static int plan_count(struct plan *p, const struct config *cfg, size_t combos, struct errbuf *eb)
 {
-	size_t combos = params_combinations(&cfg->params);
 	bool has_params = cfg->params.n_dims > 0;
-	struct proc_opts run_opts = {0}, hook_opts = {0};
 
-	p->output_fd = -1;
 	if (cfg->n_commands > RARBENCH_MAX_COMMANDS ||
 	    combos > RARBENCH_MAX_COMMANDS / cfg->n_commands)
 		return errbuf_set(eb, "too many benchmarks");
@@ -158,6 +157,14 @@ static int plan_build(struct plan *p, const struct config *cfg, struct errbuf *e
 		return errbuf_set(eb,
 				  "The '--prepare' option has to be provided just once or N times, "
 				  "where N is the number of benchmark commands.");
+	return 0;
+}
+
+/* --shell split into its words; --as-user looked up: the timed runs run as it, in its environment.
+ */
+static int plan_shell_and_user(struct plan *p, const struct config *cfg, struct proc_opts *run_opts,
+			       struct errbuf *eb)
+{
 	if (cfg->shell != NULL) {
 		p->shell_words = shellwords_split(cfg->shell, eb);
 		if (p->shell_words == NULL)
@@ -174,19 +181,102 @@ static int plan_build(struct plan *p, const struct config *cfg, struct errbuf *e
 		p->user_env = proc_env_for_user(&p->user, eb);
 		if (p->user_env == NULL)
 			return -1;
-		run_opts.as = &p->user;
-		run_opts.envp = p->user_env;
+		run_opts->as = &p->user;
+		run_opts->envp = p->user_env;
 	}
-	run_opts.stdin_null = hook_opts.stdin_null = true;
+	return 0;
+}
+
+/* stdin from /dev/null; the output (--show-output, --output) the same for the runs and the hooks.
+ */
+static int plan_output(struct plan *p, const struct config *cfg, struct proc_opts *run_opts,
+		       struct proc_opts *hook_opts, struct errbuf *eb)
+{
+	run_opts->stdin_null = hook_opts->stdin_null = true;
 	if (cfg->show_output || (cfg->output != NULL && strcmp(cfg->output, "inherit") == 0)) {
-		run_opts.output = hook_opts.output = PROC_OUTPUT_INHERIT;
+		run_opts->output = hook_opts->output = PROC_OUTPUT_INHERIT;
 	} else if (cfg->output != NULL && strcmp(cfg->output, "null") != 0) {
 		p->output_fd = open(cfg->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (p->output_fd < 0)
 			return errbuf_set_errno(eb, errno, "--output %s", cfg->output);
-		run_opts.output = hook_opts.output = PROC_OUTPUT_FD;
-		run_opts.output_fd = hook_opts.output_fd = p->output_fd;
+		run_opts->output = hook_opts->output = PROC_OUTPUT_FD;
+		run_opts->output_fd = hook_opts->output_fd = p->output_fd;
 	}
+	return 0;
+}
+
+/* Benchmark i's name (--command-name's, substituted, or its command line) and parameters. */
+static int plan_name_and_params(struct plan *p, const struct config *cfg, size_t combo, size_t ci,
+				struct errbuf *eb)
+{
+	bool has_params = cfg->params.n_dims > 0;
+	size_t i = combo * cfg->n_commands + ci;
+	const char *name_tmpl = NULL;
+
+	if (has_params && cfg->n_names > 0)
+		name_tmpl = cfg->names[cfg->n_names == 1 ? 0 : i];
+	else if (!has_params && ci < cfg->n_names)
+		name_tmpl = cfg->names[ci];
+	p->names[i] = name_tmpl != NULL ? params_substitute(&cfg->params, combo, name_tmpl, eb)
+					: strdup(p->cmdlines[i]);
+	if (p->names[i] == NULL)
+		return errbuf_set(eb, "out of memory");
+	p->params[i] = calloc(cfg->params.n_dims ? cfg->params.n_dims : 1, sizeof(**p->params));
+	if (p->params[i] == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (size_t d = 0; d < cfg->params.n_dims; d++) {
+		p->params[i][d].name = cfg->params.dims[d].name;
+		p->params[i][d].value = strdup(params_value(&cfg->params, combo, d));
+		if (p->params[i][d].value == NULL)
+			return errbuf_set(eb, "out of memory");
+	}
+	return 0;
+}
+
+/* Benchmark i, command ci of combination combo: its command line, name, parameters, commands. */
+static int plan_bench(struct plan *p, const struct config *cfg, size_t combo, size_t ci,
+		      const struct proc_opts *run_opts, const struct proc_opts *hook_opts,
+		      struct errbuf *eb)
+{
+	size_t i = combo * cfg->n_commands + ci;
+	struct measure_bench *b = &p->benches[i];
+
+	p->cmdlines[i] = params_substitute(&cfg->params, combo, cfg->commands[ci], eb);
+	if (p->cmdlines[i] == NULL)
+		return -1;
+	if (plan_name_and_params(p, cfg, combo, ci, eb) != 0)
+		return -1;
+	b->name = p->names[i];
+	b->group = combo;
+	b->cmd = p->cmds[4 * i] =
+	    build_cmd(p, cfg, combo, cfg->commands[ci], run_opts, "command", eb);
+	if (b->cmd == NULL)
+		return -1;
+	if (cfg->setup != NULL &&
+	    (b->setup = p->cmds[4 * i + 1] =
+		 build_cmd(p, cfg, combo, cfg->setup, hook_opts, "--setup", eb)) == NULL)
+		return -1;
+	if (cfg->n_prepare > 0 && (b->prepare = p->cmds[4 * i + 2] = build_cmd(
+				       p, cfg, combo, cfg->prepare[cfg->n_prepare == 1 ? 0 : ci],
+				       hook_opts, "--prepare", eb)) == NULL)
+		return -1;
+	if (cfg->cleanup != NULL &&
+	    (b->cleanup = p->cmds[4 * i + 3] =
+		 build_cmd(p, cfg, combo, cfg->cleanup, hook_opts, "--cleanup", eb)) == NULL)
+		return -1;
+	return 0;
+}
+
+static int plan_build(struct plan *p, const struct config *cfg, struct errbuf *eb)
+{
+	size_t combos = params_combinations(&cfg->params);
+	struct proc_opts run_opts = {0}, hook_opts = {0};
+
+	p->output_fd = -1;
+	if (plan_count(p, cfg, combos, eb) != 0 ||
+	    plan_shell_and_user(p, cfg, &run_opts, eb) != 0 ||
+	    plan_output(p, cfg, &run_opts, &hook_opts, eb) != 0)
+		return -1;
 	p->cmdlines = calloc(p->n, sizeof(*p->cmdlines));
 	p->names = calloc(p->n, sizeof(*p->names));
 	p->benches = calloc(p->n, sizeof(*p->benches));
@@ -195,57 +285,10 @@ static int plan_build(struct plan *p, const struct config *cfg, struct errbuf *e
 	p->cmds = calloc(4 * p->n, sizeof(*p->cmds));
 	if (!p->cmdlines || !p->names || !p->benches || !p->results || !p->params || !p->cmds)
 		return errbuf_set(eb, "out of memory");
-	for (size_t combo = 0; combo < combos; combo++) {
-		for (size_t ci = 0; ci < cfg->n_commands; ci++) {
-			size_t i = combo * cfg->n_commands + ci;
-			const char *name_tmpl = NULL;
-			struct measure_bench *b = &p->benches[i];
-
-			p->cmdlines[i] =
-			    params_substitute(&cfg->params, combo, cfg->commands[ci], eb);
-			if (p->cmdlines[i] == NULL)
+	for (size_t combo = 0; combo < combos; combo++)
+		for (size_t ci = 0; ci < cfg->n_commands; ci++)
+			if (plan_bench(p, cfg, combo, ci, &run_opts, &hook_opts, eb) != 0)
 				return -1;
-			if (has_params && cfg->n_names > 0)
-				name_tmpl = cfg->names[cfg->n_names == 1 ? 0 : i];
-			else if (!has_params && ci < cfg->n_names)
-				name_tmpl = cfg->names[ci];
-			p->names[i] = name_tmpl != NULL
-					  ? params_substitute(&cfg->params, combo, name_tmpl, eb)
-					  : strdup(p->cmdlines[i]);
-			if (p->names[i] == NULL)
-				return errbuf_set(eb, "out of memory");
-			p->params[i] = calloc(cfg->params.n_dims ? cfg->params.n_dims : 1,
-					      sizeof(**p->params));
-			if (p->params[i] == NULL)
-				return errbuf_set(eb, "out of memory");
-			for (size_t d = 0; d < cfg->params.n_dims; d++) {
-				p->params[i][d].name = cfg->params.dims[d].name;
-				p->params[i][d].value =
-				    strdup(params_value(&cfg->params, combo, d));
-				if (p->params[i][d].value == NULL)
-					return errbuf_set(eb, "out of memory");
-			}
-			b->name = p->names[i];
-			b->group = combo;
-			b->cmd = p->cmds[4 * i] =
-			    build_cmd(p, cfg, combo, cfg->commands[ci], &run_opts, "command", eb);
-			if (b->cmd == NULL)
-				return -1;
-			if (cfg->setup != NULL &&
-			    (b->setup = p->cmds[4 * i + 1] = build_cmd(
-				 p, cfg, combo, cfg->setup, &hook_opts, "--setup", eb)) == NULL)
-				return -1;
-			if (cfg->n_prepare > 0 &&
-			    (b->prepare = p->cmds[4 * i + 2] = build_cmd(
-				 p, cfg, combo, cfg->prepare[cfg->n_prepare == 1 ? 0 : ci],
-				 &hook_opts, "--prepare", eb)) == NULL)
-				return -1;
-			if (cfg->cleanup != NULL &&
-			    (b->cleanup = p->cmds[4 * i + 3] = build_cmd(
-				 p, cfg, combo, cfg->cleanup, &hook_opts, "--cleanup", eb)) == NULL)
-				return -1;
-		}
-	}
 	return 0;
 }
 
@@ -407,6 +450,86 @@ static int calibrate(struct run_ctx *ctx, struct measure_opts *mo, struct errbuf
 	return rc;
 }
 
+/* --manifest anywhere before "--": the sweep runner (manifest_mode.h) takes the command line. */
+static bool wants_manifest_mode(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--manifest") == 0 || strncmp(argv[i], "--manifest=", 11) == 0)
+			return true;
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	}
+	return false;
+}
+
+/* The report, the exports' "rarbench" object and every result's extras. Returns 0, or -1 (OOM). */
+static int run_ctx_init(struct run_ctx *ctx, const struct config *cfg, struct plan *plan)
+{
+	ctx->cfg = cfg;
+	ctx->plan = plan;
+	ctx->rep = report_new(stdout, stderr, cfg->have_style ? cfg->style : default_style(cfg),
+			      cfg->have_unit ? &cfg->unit : NULL);
+	ctx->extra = build_extra(cfg);
+	ctx->extras.estimator = cfg->estimator;
+	ctx->extras.contended = ESTIMATE_CONTENDED_CORRECT;
+	ctx->extras.precision = cfg->precision;
+	ctx->extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
+	if (ctx->rep == NULL || ctx->extra == NULL)
+		return -1;
+	report_set_extras(ctx->rep, &ctx->extras);
+	return 0;
+}
+
+static void run_ctx_clear(struct run_ctx *ctx, const struct plan *plan)
+{
+	for (size_t i = 0; ctx->profiles != NULL && i < plan->n; i++)
+		cJSON_Delete(ctx->profiles[i]);
+	free(ctx->profiles);
+	report_free(ctx->rep);
+	cJSON_Delete(ctx->extra);
+}
+
+/* SIGINT and SIGTERM stop the runs (rarbench_stop): the finished benchmarks are still exported. */
+static void take_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rarbench_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void measure_opts_from_config(struct measure_opts *mo, const struct config *cfg,
+				     struct run_ctx *ctx)
+{
+	measure_opts_init(mo);
+	mo->warmup = cfg->warmup;
+	mo->min_runs = cfg->min_runs;
+	mo->max_runs = cfg->have_max ? cfg->max_runs : 0;
+	mo->order = cfg->order;
+	mo->seed = cfg->seed;
+	mo->ignore_failure = cfg->ignore_failure;
+	mo->precision = cfg->precision;
+	mo->estimator = cfg->estimator;
+	mo->contended = ESTIMATE_CONTENDED_CORRECT;
+	mo->stop = &rarbench_stop;
+	mo->on_event = on_event;
+	mo->ctx = ctx;
+}
+
+/* Interrupted: the benchmarks finished so far exported. Returns the exit status, 128 + signal. */
+static int export_what_finished(struct run_ctx *ctx)
+{
+	struct errbuf eb = {{0}};
+
+	if (export_all(ctx, &eb) != 0)
+		fprintf(stderr, "rarbench: %s\n", eb.msg);
+	fprintf(stderr, "rarbench: interrupted; exported the finished benchmarks\n");
+	return 128 + (int)rarbench_stop;
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -414,16 +537,11 @@ int main(int argc, char **argv)
 	struct measure_opts mo;
 	struct run_ctx ctx = {0};
 	struct errbuf eb = {{0}};
-	struct sigaction sa;
 	int status = RARBENCH_EXIT_USAGE, rc;
 	const char *tracer = NULL;
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--manifest") == 0 || strncmp(argv[i], "--manifest=", 11) == 0)
-			return manifest_mode_main(argc, argv);
-		if (strcmp(argv[i], "--") == 0)
-			break;
-	}
+	if (wants_manifest_mode(argc, argv))
+		return manifest_mode_main(argc, argv);
 	plan.output_fd = -1;
 	rc = cli_parse(argc, argv, &cfg, &eb);
 	if (rc == NUMARG_HELP || rc == NUMARG_VERSION) {
@@ -448,51 +566,18 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	status = RARBENCH_EXIT_FAIL;
-	ctx.cfg = &cfg;
-	ctx.plan = &plan;
-	ctx.rep = report_new(stdout, stderr, cfg.have_style ? cfg.style : default_style(&cfg),
-			     cfg.have_unit ? &cfg.unit : NULL);
-	ctx.extra = build_extra(&cfg);
-	ctx.extras.estimator = cfg.estimator;
-	ctx.extras.contended = ESTIMATE_CONTENDED_CORRECT;
-	ctx.extras.precision = cfg.precision;
-	ctx.extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
-	if (ctx.rep == NULL || ctx.extra == NULL) {
+	if (run_ctx_init(&ctx, &cfg, &plan) != 0) {
 		fprintf(stderr, "rarbench: out of memory\n");
 		goto out;
 	}
-	report_set_extras(ctx.rep, &ctx.extras);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = rarbench_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
-	measure_opts_init(&mo);
-	mo.warmup = cfg.warmup;
-	mo.min_runs = cfg.min_runs;
-	mo.max_runs = cfg.have_max ? cfg.max_runs : 0;
-	mo.order = cfg.order;
-	mo.seed = cfg.seed;
-	mo.ignore_failure = cfg.ignore_failure;
-	mo.precision = cfg.precision;
-	mo.estimator = cfg.estimator;
-	mo.contended = ESTIMATE_CONTENDED_CORRECT;
-	mo.stop = &rarbench_stop;
-	mo.on_event = on_event;
-	mo.ctx = &ctx;
-
+	take_signals();
+	measure_opts_from_config(&mo, &cfg, &ctx);
 	rc = cfg.shell != NULL ? calibrate(&ctx, &mo, &eb) : 0;
 	if (rc == 0)
 		rc = measure_run(plan.benches, plan.n, &mo, plan.results, &eb);
 	report_clear(ctx.rep);
 	if (rc == MEASURE_STOPPED) {
-		struct errbuf eb2 = {{0}};
-
-		if (export_all(&ctx, &eb2) != 0)
-			fprintf(stderr, "rarbench: %s\n", eb2.msg);
-		fprintf(stderr, "rarbench: interrupted; exported the finished benchmarks\n");
-		status = 128 + (int)rarbench_stop;
+		status = export_what_finished(&ctx);
 		goto out;
 	}
 	if (rc != 0) {
@@ -506,11 +591,7 @@ int main(int argc, char **argv)
 	}
 	status = RARBENCH_EXIT_OK;
 out:
-	for (size_t i = 0; ctx.profiles != NULL && i < plan.n; i++)
-		cJSON_Delete(ctx.profiles[i]);
-	free(ctx.profiles);
-	report_free(ctx.rep);
-	cJSON_Delete(ctx.extra);
+	run_ctx_clear(&ctx, &plan);
 	plan_free(&plan, &cfg);
 	cli_config_clear(&cfg);
 	return status;

@@ -6,7 +6,6 @@
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,19 +21,16 @@
 #include "inventory.h"
 #include "job.h"
 #include "labcheck.h"
+#include "labcli.h"
 #include "labprofile.h"
 #include "manifest.h"
 #include "merge.h"
-#include "numarg.h"
 #include "phaselog.h"
 #include "sanitize.h"
 #include "sweep.h"
 
 extern char **environ;
 
-#define DEFAULT_FORKS 16
-#define DEFAULT_CONNECT_TIMEOUT_MS 10000L
-#define DEFAULT_COMMAND_TIMEOUT_MS 3600000L
 #define REFRESH_MS 200
 
 static atomic_int *cancel_flag;
@@ -76,219 +72,6 @@ static void print_error(const char *prefix, const char *msg)
 
 	sanitize_str(clean, sizeof(clean), msg);
 	fprintf(stderr, "rarlab: %s%s%s\n", prefix ? prefix : "", prefix ? ": " : "", clean);
-}
-
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "usage: rarlab -i INVENTORY [-l PATTERN] [--forks N] [--known-hosts FILE]\n"
-	    "              [--accept-new] [--identity FILE] [--user USER] [--out DIR] [--resume]\n"
-	    "              [--connect-timeout T] [--command-timeout T] [--remote-prefix DIR]\n"
-	    "              [--remote-dir DIR] [--allow-mixed] [--dry-run] MANIFEST\n"
-	    "Runs `rarbench --manifest` on every host of an Ansible INI inventory at once over\n"
-	    "SSH, shows each host's progress, fetches and verifies each host's results into\n"
-	    "DIR/<host>/ and writes DIR/merged.json and DIR/summary.tsv.\n"
-	    "  -i, --inventory FILE    Ansible INI inventory\n"
-	    "  -l, --limit PATTERN     hosts or groups, like ansible's --limit (a,b  !x  &y  "
-	    "glob)\n"
-	    "  -f, --forks N           hosts run at once, 1-%d (default %d)\n"
-	    "      --known-hosts FILE  the only known_hosts consulted (default "
-	    "inventory/known_hosts)\n"
-	    "      --accept-new        record unknown host keys (a changed key still fails)\n"
-	    "      --identity FILE     private key (default: the agent, then ~/.ssh/id_*)\n"
-	    "  -u, --user USER         remote user when the inventory sets no ansible_user\n"
-	    "  -o, --out DIR           output directory (default rarlab-out)\n"
-	    "      --resume            continue the run in DIR: skip complete hosts, resume the "
-	    "rest\n"
-	    "      --connect-timeout T connect/auth timeout, seconds (default 10)\n"
-	    "      --command-timeout T longest silence of a running host, seconds (default 3600)\n"
-	    "      --remote-prefix DIR rarperf prefix on the hosts (default /opt/rarperf)\n"
-	    "      --remote-dir DIR    where runs go on each host, DIR/<run-id>/<host>/ (default\n"
-	    "                          .rarlab, relative to the remote user's home)\n"
-	    "      --allow-mixed       run a lab whose hosts differ (see below), grouped by what\n"
-	    "                          differs in the summary, DIR/lab.json and merged.json\n"
-	    "      --dry-run           check the manifest (and its subjects against this "
-	    "machine's\n"
-	    "                          prefix, when it has one); contact no host\n"
-	    "The manifest is checked here before any host is contacted. Then every host's\n"
-	    "identity is read (its facts.json and a live probe: CPU model and count, memory,\n"
-	    "kernel, Debian release, the hard limits the manifest pins, each tool's version\n"
-	    "and SHA-256, the bench user): a lab whose hosts differ is refused with a table\n"
-	    "of the differences (exit 2) unless --allow-mixed.\n"
-	    "  -h, --help              this help;  --version  the version\n"
-	    "Exit status: 0 every host ok, 1 some host failed, 2 usage or input error or a lab\n"
-	    "whose hosts differ.\n",
-	    HOSTPOOL_FORKS_MAX, DEFAULT_FORKS);
-}
-
-static void config_defaults(struct job_config *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->known_hosts = "inventory/known_hosts";
-	c->out_dir = "rarlab-out";
-	c->remote_prefix = "/opt/rarperf";
-	c->remote_dir = ".rarlab";
-	c->forks = DEFAULT_FORKS;
-	c->connect_timeout_ms = DEFAULT_CONNECT_TIMEOUT_MS;
-	c->command_timeout_ms = DEFAULT_COMMAND_TIMEOUT_MS;
-}
-
-#define RARLAB_STR(x) #x
-#define RARLAB_XSTR(x) RARLAB_STR(x)
-/* The longest timeout taken: 30 days. */
-#define RARLAB_TIMEOUT_MAX_S (86400.0 * 30)
-
-/* rarlab's long options; 'c', 'x', 'r', 'V' are long-only (not in the short options). */
-enum { O_KNOWN = 256, O_ACCEPT, O_IDENTITY, O_RESUME, O_PREFIX, O_DRY_RUN, O_MIXED };
-static const struct option rarlab_options[] = {
-    {"inventory", required_argument, NULL, 'i'},
-    {"limit", required_argument, NULL, 'l'},
-    {"forks", required_argument, NULL, 'f'},
-    {"known-hosts", required_argument, NULL, O_KNOWN},
-    {"accept-new", no_argument, NULL, O_ACCEPT},
-    {"identity", required_argument, NULL, O_IDENTITY},
-    {"user", required_argument, NULL, 'u'},
-    {"out", required_argument, NULL, 'o'},
-    {"resume", no_argument, NULL, O_RESUME},
-    {"connect-timeout", required_argument, NULL, 'c'},
-    {"command-timeout", required_argument, NULL, 'x'},
-    {"remote-prefix", required_argument, NULL, O_PREFIX},
-    {"remote-dir", required_argument, NULL, 'r'},
-    {"dry-run", no_argument, NULL, O_DRY_RUN},
-    {"allow-mixed", no_argument, NULL, O_MIXED},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
-};
-
-/* --forks --connect-timeout --command-timeout --remote-dir: the options with a checked value. */
-static int parse_checked(struct job_config *c, int ch, struct errbuf *eb)
-{
-	static const struct numarg_words forks = {"--forks", "1-" RARLAB_XSTR(HOSTPOOL_FORKS_MAX),
-						  NUMARG_WORDING_IS_NOT};
-	const struct numarg_words timeout = {ch == 'c' ? "--connect-timeout" : "--command-timeout",
-					     "a number of seconds", NUMARG_WORDING_IS_NOT};
-	enum numarg_status st;
-	uint64_t n = 0;
-	long ms = 0;
-
-	switch (ch) {
-	case 'f':
-		if (numarg_get_u64(&forks, optarg, 1, HOSTPOOL_FORKS_MAX, &n, eb) != 0)
-			return -1;
-		c->forks = (unsigned)n;
-		return 0;
-	case 'c':
-	case 'x':
-		st = numarg_seconds_ms(optarg, RARLAB_TIMEOUT_MAX_S, &ms);
-		if (st != NUMARG_OK)
-			return numarg_error(eb, &timeout, optarg, st);
-		*(ch == 'c' ? &c->connect_timeout_ms : &c->command_timeout_ms) = ms;
-		return 0;
-	default:
-		if (optarg[0] == '\0' || strstr(optarg, "..") != NULL)
-			return errbuf_set(eb, "--remote-dir: bad directory '%s'", optarg);
-		c->remote_dir = optarg;
-		return 0;
-	}
-}
-
-/*
- * The programs' parse_args contract (numarg.h): sets c's defaults and fills it
- * from argv; NUMARG_USAGE when the usage text follows the message (or
- * getopt's own).
- */
-static int parse_args(int argc, char **argv, struct job_config *c, struct errbuf *eb)
-{
-	int ch;
-
-	config_defaults(c);
-	while ((ch = getopt_long(argc, argv, "i:l:f:u:o:h", rarlab_options, NULL)) != -1) {
-		switch (ch) {
-		case 'i':
-			c->inventory = optarg;
-			break;
-		case 'l':
-			c->limit = optarg;
-			break;
-		case 'f':
-		case 'c':
-		case 'x':
-		case 'r':
-			if (parse_checked(c, ch, eb) != 0)
-				return NUMARG_ERROR;
-			break;
-		case O_KNOWN:
-			c->known_hosts = optarg;
-			break;
-		case O_ACCEPT:
-			c->accept_new = true;
-			break;
-		case O_IDENTITY:
-			c->identity = optarg;
-			break;
-		case 'u':
-			c->user = optarg;
-			break;
-		case 'o':
-			c->out_dir = optarg;
-			break;
-		case O_RESUME:
-			c->resume = true;
-			break;
-		case O_PREFIX:
-			c->remote_prefix = optarg;
-			break;
-		case O_DRY_RUN:
-			c->dry_run = true;
-			break;
-		case O_MIXED:
-			c->allow_mixed = true;
-			break;
-		case 'h':
-			return NUMARG_HELP;
-		case 'V':
-			return NUMARG_VERSION;
-		default:
-			return NUMARG_USAGE; /* getopt said what */
-		}
-	}
-	if (c->inventory == NULL || optind != argc - 1) {
-		errbuf_set(eb, "%s",
-			   c->inventory == NULL ? "-i INVENTORY is required"
-						: "one MANIFEST is required");
-		return NUMARG_USAGE;
-	}
-	c->manifest = argv[optind];
-	if (c->remote_prefix[0] != '/')
-		return errbuf_set(eb, "--remote-prefix must be an absolute path");
-	return 0;
-}
-
-/*
- * Prints what parse_args' result rc asks for (help, version, a usage error).
- * Returns the exit status when main ends there, -1 to go on.
- */
-static int parse_args_done(int rc, const struct errbuf *eb)
-{
-	switch (rc) {
-	case 0:
-		return -1;
-	case NUMARG_HELP:
-		usage(stdout);
-		return 0;
-	case NUMARG_VERSION:
-		printf("rarlab %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-		return 0;
-	default:
-		/* The user's own arguments: printed as given (print_error is for host bytes). */
-		if (eb->msg[0] != '\0')
-			fprintf(stderr, "rarlab: %s\n", eb->msg);
-		if (rc == NUMARG_USAGE)
-			usage(stderr);
-		return 2;
-	}
 }
 
 /*
@@ -339,107 +122,134 @@ static int check_locally(const struct job_config *c, bool show_plan)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int main(int argc, char **argv)
-{
+/*
+ * What main holds from the command line to the summary. Everything starts NULL (or 0) and is
+ * made in main's order; lab_free frees it all, whatever was made.
+ */
+struct lab {
 	struct job_config cfg;
-	struct job_ctx *ctx = NULL;
-	struct inventory *inv = NULL;
-	struct hostpool *hp = NULL;
-	struct display *disp = NULL;
-	struct merge_host *mh = NULL;
-	const char **names = NULL;
-	char *lab_json = NULL;
-	unsigned *groups = NULL;
-	size_t *sel = NULL, nsel = 0;
-	struct errbuf eb = {{0}};
-	struct manifest *manifest = NULL;
-	struct manifest_problems problems = {NULL, 0};
-	int local;
-	struct sweep *sweep = NULL;
-	struct sigaction sa;
-	sigset_t block, old;
-	int rc = 2, all_ok = 1;
-	bool hurry = false;
-	long merged;
-	uint64_t t0_ns = clock_now_ns();
+	uint64_t t0_ns; /* when rarlab started */
+	struct inventory *inv;
+	size_t *sel, nsel; /* the hosts -l selected: pool index -> inventory index */
+	struct job_ctx *ctx;
+	struct manifest *manifest;
+	struct sweep *sweep;   /* --dry-run: the points counted */
+	const char **names;    /* per host: its inventory name */
+	struct merge_host *mh; /* per host: what merging and the summary read */
+	unsigned *groups;      /* per host: its group in a mixed lab */
+	char *lab_json;
+	struct hostpool *hp;
+	struct display *disp;
+};
 
-	if ((rc = parse_args_done(parse_args(argc, argv, &cfg, &eb), &eb)) >= 0)
-		return rc;
-	rc = 2;
-	inv = inventory_load(cfg.inventory, &eb);
-	if (inv == NULL) {
-		print_error(NULL, eb.msg);
-		goto out;
+/*
+ * The inventory loaded and the hosts --limit selects into l->sel (the job's context is
+ * allocated here too, one out-of-memory check for both). Returns 0, or -1 once said why.
+ */
+static int select_hosts(struct lab *l, struct errbuf *eb)
+{
+	l->inv = inventory_load(l->cfg.inventory, eb);
+	if (l->inv == NULL) {
+		print_error(NULL, eb->msg);
+		return -1;
 	}
-	sel = calloc(inventory_count(inv) + 1, sizeof(*sel));
-	ctx = calloc(1, sizeof(*ctx));
-	if (sel == NULL || ctx == NULL) {
+	l->sel = calloc(inventory_count(l->inv) + 1, sizeof(*l->sel));
+	l->ctx = calloc(1, sizeof(*l->ctx));
+	if (l->sel == NULL || l->ctx == NULL) {
 		fprintf(stderr, "rarlab: out of memory\n");
-		goto out;
+		return -1;
 	}
-	if (inventory_select(inv, cfg.limit, sel, &nsel, &eb) < 0) {
-		print_error(cfg.inventory, eb.msg);
-		goto out;
+	if (inventory_select(l->inv, l->cfg.limit, l->sel, &l->nsel, eb) < 0) {
+		print_error(l->cfg.inventory, eb->msg);
+		return -1;
 	}
-	/* Checked here, whole, before any host is contacted: a manifest the hosts would
-	 * refuse goes nowhere. The hosts check it again against their own prefix. */
-	manifest = manifest_load_all(cfg.manifest, MANIFEST_REMOTE, &problems, &eb);
-	for (size_t i = 0; manifest == NULL && problems.n > 1 && i < problems.n; i++)
+	return 0;
+}
+
+/*
+ * Checked here, whole, before any host is contacted: a manifest the hosts would refuse goes
+ * nowhere. The hosts check it again against their own prefix. Returns 0, or -1 once said why
+ * (every problem, when there are several).
+ */
+static int load_whole_manifest(struct lab *l, struct errbuf *eb)
+{
+	struct manifest_problems problems = {NULL, 0};
+
+	l->manifest = manifest_load_all(l->cfg.manifest, MANIFEST_REMOTE, &problems, eb);
+	for (size_t i = 0; l->manifest == NULL && problems.n > 1 && i < problems.n; i++)
 		print_error(NULL, problems.line[i]);
-	if (manifest == NULL && problems.n > 1)
-		errbuf_set(&eb, "%s: %zu problems (above); no host contacted", cfg.manifest,
+	if (l->manifest == NULL && problems.n > 1)
+		errbuf_set(eb, "%s: %zu problems (above); no host contacted", l->cfg.manifest,
 			   problems.n);
 	manifest_problems_clear(&problems);
-	if (manifest == NULL) {
-		print_error(NULL, eb.msg);
-		goto out;
+	if (l->manifest == NULL) {
+		print_error(NULL, eb->msg);
+		return -1;
 	}
-	local = check_locally(&cfg, cfg.dry_run);
-	if (local == 2 || local == 3 || (cfg.dry_run && local > 0))
-		goto out; /* rarbench said why, on stderr */
-	if (cfg.dry_run) {
-		sweep = sweep_new(manifest, &eb);
-		if (sweep == NULL) {
-			print_error(cfg.manifest, eb.msg);
-			goto out;
-		}
-		printf("\n%s: %zu subject%s, %zu points, on %zu host%s:", cfg.manifest,
-		       manifest->nsubjects, manifest->nsubjects == 1 ? "" : "s", sweep_count(sweep),
-		       nsel, nsel == 1 ? "" : "s");
-		for (size_t i = 0; i < nsel; i++)
-			printf(" %s", inventory_host(inv, sel[i])->name);
-		printf("\nno host contacted; %s\n",
-		       local == 0
-			   ? "the subjects were checked against this machine's prefix, each "
-			     "host checks them again against its own"
-			   : "this machine has no prefix to check the subjects against: each "
-			     "host checks them against its own");
-		rc = 0;
-		goto out;
+	return 0;
+}
+
+/*
+ * --dry-run: the points and the hosts they would run on, and whether this machine's prefix
+ * checked the subjects (local, check_locally's status). Returns the exit status.
+ */
+static int print_dry_run(struct lab *l, int local, struct errbuf *eb)
+{
+	l->sweep = sweep_new(l->manifest, eb);
+	if (l->sweep == NULL) {
+		print_error(l->cfg.manifest, eb->msg);
+		return 2;
 	}
-	ctx->cfg = &cfg;
-	ctx->t0_ns = t0_ns;
-	ctx->inv = inv;
-	ctx->sel = sel;
+	printf("\n%s: %zu subject%s, %zu points, on %zu host%s:", l->cfg.manifest,
+	       l->manifest->nsubjects, l->manifest->nsubjects == 1 ? "" : "s",
+	       sweep_count(l->sweep), l->nsel, l->nsel == 1 ? "" : "s");
+	for (size_t i = 0; i < l->nsel; i++)
+		printf(" %s", inventory_host(l->inv, l->sel[i])->name);
+	printf("\nno host contacted; %s\n",
+	       local == 0 ? "the subjects were checked against this machine's prefix, each "
+			    "host checks them again against its own"
+			  : "this machine has no prefix to check the subjects against: each "
+			    "host checks them against its own");
+	return 0;
+}
+
+/*
+ * The job's context filled (its run id and directories by job_prepare), the per-host arrays
+ * and the pool made, the phase log opened. Returns 0, or -1 once said why.
+ */
+static int prepare_hosts(struct lab *l, struct errbuf *eb)
+{
+	struct job_ctx *ctx = l->ctx;
+
+	ctx->cfg = &l->cfg;
+	ctx->t0_ns = l->t0_ns;
+	ctx->inv = l->inv;
+	ctx->sel = l->sel;
 	atomic_init(&ctx->cancel, 0);
-	if (job_prepare(ctx, &eb) < 0) {
-		print_error(NULL, eb.msg);
-		goto out;
+	if (job_prepare(ctx, eb) < 0) {
+		print_error(NULL, eb->msg);
+		return -1;
 	}
-	names = calloc(nsel, sizeof(*names));
-	mh = calloc(nsel, sizeof(*mh));
-	groups = calloc(nsel, sizeof(*groups));
-	hp = hostpool_new(nsel, cfg.forks, &eb);
-	if (names == NULL || mh == NULL || groups == NULL || hp == NULL) {
+	l->names = calloc(l->nsel, sizeof(*l->names));
+	l->mh = calloc(l->nsel, sizeof(*l->mh));
+	l->groups = calloc(l->nsel, sizeof(*l->groups));
+	l->hp = hostpool_new(l->nsel, l->cfg.forks, eb);
+	if (l->names == NULL || l->mh == NULL || l->groups == NULL || l->hp == NULL) {
 		fprintf(stderr, "rarlab: out of memory\n");
-		goto out;
+		return -1;
 	}
-	for (size_t i = 0; i < nsel; i++)
-		names[i] = inventory_host(inv, sel[i])->name;
-	ctx->names = names;
+	for (size_t i = 0; i < l->nsel; i++)
+		l->names[i] = inventory_host(l->inv, l->sel[i])->name;
+	ctx->names = l->names;
 	ctx->phase_log = phaselog_open();
-	raise_nofile();
-	ssh_init();
+	return 0;
+}
+
+/* SIGINT and SIGTERM go to on_signal, which counts them in ctx->cancel; SIGPIPE is ignored. */
+static void take_signals(struct job_ctx *ctx)
+{
+	struct sigaction sa;
+
 	cancel_flag = &ctx->cancel;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -447,16 +257,152 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/*
+ * Every host's identity first: a lab that differs is refused before any run. Then the
+ * workers start. Returns 0, 2 (refused: the table of differences is printed) or -1.
+ */
+static int check_identities_then_start(struct lab *l, struct errbuf *eb)
+{
+	sigset_t block, old;
+	int rc;
+
 	/* workers inherit a mask without SIGINT/SIGTERM: only this thread takes them */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	/* every host's identity first: a lab that differs is refused before any run */
-	rc = labcheck_run(ctx, names, nsel, manifest, groups, &lab_json, &eb);
+	rc = labcheck_run(l->ctx, l->names, l->nsel, l->manifest, l->groups, &l->lab_json, eb);
 	if (rc == 0)
-		rc = hostpool_start(hp, job_run, ctx, &eb);
+		rc = hostpool_start(l->hp, job_run, l->ctx, eb);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/*
+ * Shows each host's progress until every host is done, or until a second interrupt.
+ * Returns true for the second (hurry: the workers are not waited for).
+ */
+static bool watch_the_run(struct lab *l)
+{
+	bool hurry = false;
+
+	fprintf(stderr, "rarlab: run %s: %zu host%s, at most %u at once, results in %s\n",
+		l->ctx->run_id, l->nsel, l->nsel == 1 ? "" : "s", l->cfg.forks, l->cfg.out_dir);
+	l->disp = display_new(stderr, isatty(fileno(stderr)), l->hp, l->names);
+	while (!hostpool_wait(l->hp, REFRESH_MS)) {
+		if (l->disp != NULL)
+			display_update(l->disp);
+		if (atomic_load(&l->ctx->cancel) >= 2) {
+			hurry = true;
+			break;
+		}
+	}
+	if (l->disp != NULL)
+		display_update(l->disp);
+	phaselog_write(l->ctx->phase_log, "run", l->hp, l->names, l->t0_ns);
+	if (hurry)
+		fprintf(stderr, "rarlab: interrupted again; not waiting for the remote runs to "
+				"stop, gathered results kept\n");
+	else if (atomic_load(&l->ctx->cancel))
+		fprintf(stderr,
+			"rarlab: interrupted; remote runs stopped, gathered results kept\n");
+	return hurry;
+}
+
+/*
+ * The hosts' results compared (profile counters), merged into merged.json and summed up.
+ * Returns the exit status: 1 when a host failed or a step did, else 0.
+ */
+static int merge_and_sum_up(struct lab *l, struct errbuf *eb)
+{
+	const char *out_dir = l->cfg.out_dir;
+	int rc = 0, all_ok = 1;
+	long merged;
+
+	for (size_t i = 0; i < l->nsel; i++) {
+		l->mh[i].name = l->names[i];
+		l->mh[i].group = l->groups[i];
+		hostpool_get(l->hp, i, &l->mh[i].status);
+	}
+	/* the profile counters compared across hosts: the verdict goes into the lab's meta */
+	if (labprofile_compare(out_dir, l->manifest, l->mh, l->nsel, &l->lab_json, stdout, eb) <
+	    0) {
+		print_error("profile counters", eb->msg);
+		rc = 1;
+	}
+	/* merge_results may turn a host that looked ok into "results" */
+	merged = merge_results(out_dir, l->ctx->run_id, l->lab_json, l->mh, l->nsel, eb);
+	if (merged < 0) {
+		print_error("merging", eb->msg);
+		rc = 1;
+	}
+	for (size_t i = 0; i < l->nsel; i++)
+		if (l->mh[i].status.state != HOSTPOOL_FINISHED ||
+		    l->mh[i].status.outcome != HOST_OK)
+			all_ok = 0;
+	if (!all_ok)
+		rc = 1;
+	phaselog_mark(l->ctx->phase_log, "merge", l->t0_ns);
+	if (merge_summary(out_dir, l->mh, l->nsel, stdout, eb) < 0) {
+		print_error("summary", eb->msg);
+		rc = 1;
+	}
+	if (merged >= 0)
+		printf("%ld results from %zu host%s in %s/merged.json\n", merged, l->nsel,
+		       l->nsel == 1 ? "" : "s", out_dir);
+	return rc;
+}
+
+/* Frees whatever of l was made, in reverse order; the phase log gets its "end" line. */
+static void lab_free(struct lab *l)
+{
+	display_free(l->disp);
+	hostpool_free(l->hp);
+	cancel_flag = NULL;
+	if (l->ctx != NULL) {
+		phaselog_mark(l->ctx->phase_log, "end", l->t0_ns);
+		if (l->ctx->phase_log != NULL)
+			fclose(l->ctx->phase_log);
+		labcheck_clear(l->ctx, l->nsel);
+	}
+	free(l->lab_json);
+	free(l->groups);
+	free(l->mh);
+	free(l->names);
+	free(l->ctx);
+	free(l->sel);
+	inventory_free(l->inv);
+	sweep_free(l->sweep);
+	manifest_free(l->manifest);
+}
+
+int main(int argc, char **argv)
+{
+	struct lab l = {.t0_ns = clock_now_ns()};
+	struct errbuf eb = {{0}};
+	int rc, local;
+	bool hurry;
+
+	if ((rc = labcli_done(labcli_parse(argc, argv, &l.cfg, &eb), &eb)) >= 0)
+		return rc;
+	rc = 2;
+	if (select_hosts(&l, &eb) < 0 || load_whole_manifest(&l, &eb) < 0)
+		goto out;
+	local = check_locally(&l.cfg, l.cfg.dry_run);
+	if (local == 2 || local == 3 || (l.cfg.dry_run && local > 0))
+		goto out; /* rarbench said why, on stderr */
+	if (l.cfg.dry_run) {
+		rc = print_dry_run(&l, local, &eb);
+		goto out;
+	}
+	if (prepare_hosts(&l, &eb) < 0)
+		goto out;
+	raise_nofile();
+	ssh_init();
+	take_signals(l.ctx);
+	rc = check_identities_then_start(&l, &eb);
 	if (rc == 2)
 		goto out; /* the table of differences is printed */
 	if (rc < 0) {
@@ -464,56 +410,8 @@ int main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	fprintf(stderr, "rarlab: run %s: %zu host%s, at most %u at once, results in %s\n",
-		ctx->run_id, nsel, nsel == 1 ? "" : "s", cfg.forks, cfg.out_dir);
-	disp = display_new(stderr, isatty(fileno(stderr)), hp, names);
-	while (!hostpool_wait(hp, REFRESH_MS)) {
-		if (disp != NULL)
-			display_update(disp);
-		if (atomic_load(&ctx->cancel) >= 2) {
-			hurry = true;
-			break;
-		}
-	}
-	if (disp != NULL)
-		display_update(disp);
-	phaselog_write(ctx->phase_log, "run", hp, names, t0_ns);
-	if (hurry)
-		fprintf(stderr, "rarlab: interrupted again; not waiting for the remote runs to "
-				"stop, gathered results kept\n");
-	else if (atomic_load(&ctx->cancel))
-		fprintf(stderr,
-			"rarlab: interrupted; remote runs stopped, gathered results kept\n");
-	for (size_t i = 0; i < nsel; i++) {
-		mh[i].name = names[i];
-		mh[i].group = groups[i];
-		hostpool_get(hp, i, &mh[i].status);
-	}
-	rc = 0;
-	/* the profile counters compared across hosts: the verdict goes into the lab's meta */
-	if (labprofile_compare(cfg.out_dir, manifest, mh, nsel, &lab_json, stdout, &eb) < 0) {
-		print_error("profile counters", eb.msg);
-		rc = 1;
-	}
-	/* merge_results may turn a host that looked ok into "results" */
-	merged = merge_results(cfg.out_dir, ctx->run_id, lab_json, mh, nsel, &eb);
-	if (merged < 0) {
-		print_error("merging", eb.msg);
-		rc = 1;
-	}
-	for (size_t i = 0; i < nsel; i++)
-		if (mh[i].status.state != HOSTPOOL_FINISHED || mh[i].status.outcome != HOST_OK)
-			all_ok = 0;
-	if (!all_ok)
-		rc = 1;
-	phaselog_mark(ctx->phase_log, "merge", t0_ns);
-	if (merge_summary(cfg.out_dir, mh, nsel, stdout, &eb) < 0) {
-		print_error("summary", eb.msg);
-		rc = 1;
-	}
-	if (merged >= 0)
-		printf("%ld results from %zu host%s in %s/merged.json\n", merged, nsel,
-		       nsel == 1 ? "" : "s", cfg.out_dir);
+	hurry = watch_the_run(&l);
+	rc = merge_and_sum_up(&l, &eb);
 	if (hurry) {
 		/* workers may still be stopping their hosts: leave without joining them */
 		fflush(stdout);
@@ -521,23 +419,6 @@ int main(int argc, char **argv)
 		_exit(rc);
 	}
 out:
-	display_free(disp);
-	hostpool_free(hp);
-	cancel_flag = NULL;
-	if (ctx != NULL) {
-		phaselog_mark(ctx->phase_log, "end", t0_ns);
-		if (ctx->phase_log != NULL)
-			fclose(ctx->phase_log);
-		labcheck_clear(ctx, nsel);
-	}
-	free(lab_json);
-	free(groups);
-	free(mh);
-	free(names);
-	free(ctx);
-	free(sel);
-	inventory_free(inv);
-	sweep_free(sweep);
-	manifest_free(manifest);
+	lab_free(&l);
 	return rc;
 }

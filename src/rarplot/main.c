@@ -21,6 +21,7 @@
 #include "claims.h"
 #include "compare_cli.h"
 #include "sanitize.h"
+#include "stdfigs.h"
 
 #define RARPLOT_EXIT_OK 0
 #define RARPLOT_EXIT_FAIL 1
@@ -328,65 +329,6 @@ static int parse_args_done(int rc, const struct errbuf *eb)
 	return RARPLOT_EXIT_USAGE;
 }
 
-/* The other standard figures, drawn when the results vary along their axes. */
-static const char *const extra_axes[] = {"nb_tasks", "nb_roles", PLOTSERIES_AXIS_BOTH};
-
-/*
- * The standard figures: the one along the chosen axis, then the others when the results vary
- * along them. A figure gnuplot cannot draw costs that figure only (a note in drawn, *failed
- * set): the fits and the report are still written. With --format none every figure's TSV is
- * still written and no gnuplot runs. Returns 0, or -1 when out of memory.
- */
-static int draw_figures(const struct config *cfg, const struct plotseries_set *set,
-			const struct plotfig_env *env, struct plotfig_out *drawn, bool *failed,
-			struct errbuf *eb)
-{
-	bool drawn_tasks = strcmp(cfg->axis, "nb_tasks") == 0;
-	bool drawn_roles = strcmp(cfg->axis, "nb_roles") == 0;
-	char name_buf[64];
-	struct plotfig fig = plotfig_for_axis(cfg->axis, name_buf, sizeof(name_buf));
-	struct plotseries_set *extra = NULL;
-	size_t i;
-	int rc;
-
-	if (plotfig_render(&fig, set, env, drawn, eb) != 0) {
-		if (plotfig_out_note(drawn, "%s not drawn: %s", fig.name, eb->msg) != 0)
-			return -1;
-		*failed = true;
-	}
-	for (i = 0; i < sizeof(extra_axes) / sizeof(extra_axes[0]); i++) {
-		struct plotfig more = plotfig_for_axis(extra_axes[i], name_buf, sizeof(name_buf));
-
-		if (strcmp(extra_axes[i], cfg->axis) == 0)
-			continue;
-		/* roles x tasks adds nothing unless both axes vary on their own. */
-		if (strcmp(extra_axes[i], PLOTSERIES_AXIS_BOTH) == 0 &&
-		    (!drawn_tasks || !drawn_roles)) {
-			if (plotfig_out_note(drawn,
-					     "%s not drawn: nb_roles and nb_tasks do not both vary",
-					     more.name) != 0)
-				return -1;
-			continue;
-		}
-		if (plotseries_build(env->res, extra_axes[i], cfg->stat, &extra, eb) != 0) {
-			if (plotfig_out_note(drawn, "%s not drawn: %s", more.name, eb->msg) != 0)
-				return -1;
-			continue;
-		}
-		rc = plotfig_render(&more, extra, env, drawn, eb);
-		drawn_tasks |= strcmp(extra_axes[i], "nb_tasks") == 0;
-		drawn_roles |= strcmp(extra_axes[i], "nb_roles") == 0;
-		plotseries_set_free(extra);
-		extra = NULL;
-		if (rc != 0) {
-			if (plotfig_out_note(drawn, "%s not drawn: %s", more.name, eb->msg) != 0)
-				return -1;
-			*failed = true;
-		}
-	}
-	return 0;
-}
-
 /* "rarplot: wrote DIR/report.md, DIR/fits.tsv, DIR/FIGURE..." on stderr. */
 static void print_wrote(const char *out_dir, const struct plotfig_out *drawn)
 {
@@ -404,185 +346,249 @@ static void print_wrote(const char *out_dir, const struct plotfig_out *drawn)
 	fputc('\n', stderr);
 }
 
-/* Long: rarplot's phases in order (load, check, fit, draw, write, print), one cleanup for all. */
+/* What main makes from the inputs to the figures: all NULL (or 0) until made, plot_free frees it.
+ */
+struct plot {
+	struct results *res;
+	struct plotseries_set *set;
+	struct fitreport *rep;
+	struct claims *claims;
+	struct claims_check *checks;
+	size_t n_checks;
+	struct plotprofile prof;
+	struct plotfig_out drawn;
+	struct plotstyle_entry *styles;
+	struct plotfig_env env;
+	char gnuplot[PLOTRUN_PATH_MAX], scripts[PLOTRUN_PATH_MAX];
+	char stat_buf[64];
+	bool figure_failed;
+};
+
+static void plot_free(struct plot *pl)
+{
+	plotprofile_clear(&pl->prof);
+	plotfig_out_free(&pl->drawn);
+	free(pl->styles);
+	free(pl->checks);
+	claims_free(pl->claims);
+	fitreport_free(pl->rep);
+	plotseries_set_free(pl->set);
+	results_free(pl->res);
+}
+
+/* --stat chosen (estimate when every result has one) and checked, --baseline checked. */
+static int check_stat_and_baseline(struct config *cfg, const struct results *res, struct errbuf *eb)
+{
+	if (cfg->stat_auto && plotseries_all_estimated(res))
+		cfg->stat = PLOTSERIES_ESTIMATE;
+	if (cfg->stat == PLOTSERIES_ESTIMATE && !plotseries_all_estimated(res))
+		return errbuf_set(eb,
+				  "--stat estimate: some results have no rarbench estimate "
+				  "(files from hyperfine or an older rarbench); use --stat median");
+	if (cfg->baseline_given && !results_has_subject(res, cfg->baseline)) {
+		char subjects[ERRBUF_MSG_MAX / 2];
+
+		results_subjects(res, subjects, sizeof(subjects));
+		return errbuf_set(eb,
+				  "--baseline %.64s: no such subject in the inputs; subjects: %s",
+				  cfg->baseline, subjects);
+	}
+	return 0;
+}
+
+/* The series along the axis, their fits, the claims checked against them, the profiles. */
+static int fit(const struct config *cfg, struct plot *pl, struct errbuf *eb)
+{
+	stat_name(cfg, pl->res, pl->stat_buf, sizeof(pl->stat_buf));
+	if (plotseries_build(pl->res, cfg->axis, cfg->stat, &pl->set, eb) != 0 ||
+	    fitreport_compute(pl->set, cfg->baseline, cfg->use_weights, pl->res, &pl->rep, eb) != 0)
+		return -1;
+	if (cfg->claims != NULL &&
+	    ((pl->claims = claims_load(cfg->claims, eb)) == NULL ||
+	     claims_check(pl->claims, pl->rep, &pl->checks, &pl->n_checks, eb) != 0))
+		return -1;
+	return plotprofile_load(&pl->prof, (const char *const *)cfg->inputs, cfg->n_inputs,
+				pl->set->axis, pl->rep, eb);
+}
+
+/*
+ * gnuplot and the scripts found (unless --format none), one look per subject, the output
+ * directory made and the figures' environment filled.
+ */
+static int prepare_figures(const struct config *cfg, struct plot *pl, struct errbuf *eb)
+{
+	struct plotfig_env *env = &pl->env;
+
+	if (cfg->n_formats > 0 &&
+	    (plotrun_find_gnuplot(pl->gnuplot, sizeof(pl->gnuplot), eb) != 0 ||
+	     plotrun_find_scripts(cfg->plots_dir, RARPERF_DATADIR, pl->scripts, sizeof(pl->scripts),
+				  eb) != 0))
+		return -1;
+	/* One look per subject for every figure of the run, whatever each figure holds. */
+	pl->styles = calloc(pl->set->n_series, sizeof(*pl->styles));
+	if (pl->styles == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (size_t i = 0; i < pl->set->n_series; i++) {
+		pl->styles[i].subject = pl->set->series[i].subject;
+		pl->styles[i].format = pl->set->series[i].format;
+	}
+	plotstyle_assign(pl->styles, pl->set->n_series);
+	if (fileio_mkdirs(cfg->out_dir, eb) != 0)
+		return -1;
+	memset(env, 0, sizeof(*env));
+	env->out_dir = cfg->out_dir;
+	env->scripts_dir = pl->scripts;
+	env->gnuplot = pl->gnuplot;
+	env->stat = pl->stat_buf;
+	env->stat_kind = cfg->stat;
+	env->styles = pl->styles;
+	env->n_styles = pl->set->n_series;
+	env->use_weights = cfg->use_weights;
+	memcpy(env->formats, cfg->formats, sizeof(env->formats));
+	env->n_formats = cfg->n_formats;
+	env->res = pl->res;
+	return 0;
+}
+
+/* The standard figures and the profile's: one that fails is a note. Returns -1 out of memory. */
+static int draw_all_figures(const struct config *cfg, struct plot *pl, struct errbuf *eb)
+{
+	if (stdfigs_draw(cfg->axis, cfg->stat, pl->set, &pl->env, &pl->drawn, &pl->figure_failed,
+			 eb) != 0)
+		return -1;
+	if (plotprofile_draw(&pl->prof, &pl->env, &pl->drawn, eb) != 0) {
+		if (plotfig_out_note(&pl->drawn, "profile_counters not drawn: %s", eb->msg) != 0)
+			return -1;
+		pl->figure_failed = true;
+	}
+	return 0;
+}
+
+/* DIR/fits.tsv, and the normalised figures when the inputs hold reference runs. */
+static int write_fits(const struct config *cfg, struct plot *pl, struct errbuf *eb)
+{
+	char path[PLOTRUN_PATH_MAX];
+
+	if (fileio_join(path, sizeof(path), cfg->out_dir, "fits.tsv", eb) != 0 ||
+	    fitreport_write_tsv(pl->rep, path, eb) != 0)
+		return -1;
+	if (pl->res->n_refs > 0) {
+		struct normfig_opts no = {(const char *const *)cfg->inputs,
+					  cfg->n_inputs,
+					  cfg->axis,
+					  cfg->stat,
+					  cfg->baseline,
+					  cfg->use_weights};
+		bool wrote;
+
+		if (normfig_write(&no, &pl->env, &pl->drawn, &wrote, eb) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* DIR/report.md with its extra sections, the profiles' files and DIR/claims.tsv. */
+static int write_report(const struct config *cfg, struct plot *pl, struct errbuf *eb)
+{
+	struct fitreport_context ctx;
+	struct rarplot_claims shown;
+	struct rarplot_more sections = {NULL, NULL, &pl->prof};
+	char path[PLOTRUN_PATH_MAX];
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.inputs = (const char *const *)cfg->inputs;
+	ctx.n_inputs = cfg->n_inputs;
+	ctx.stat = pl->env.stat;
+	ctx.stat_kind = cfg->stat;
+	ctx.use_weights = cfg->use_weights;
+	ctx.figures = (const char *const *)pl->drawn.files;
+	ctx.captions = (const char *const *)pl->drawn.captions;
+	ctx.n_figures = pl->drawn.n_files;
+	ctx.styles = pl->styles;
+	ctx.n_styles = pl->set->n_series;
+	ctx.notes = (const char *const *)pl->drawn.notes;
+	ctx.n_notes = pl->drawn.n_notes;
+	sections.lab_md = pl->res->lab_md;
+	ctx.more_sections = print_more;
+	ctx.more_arg = &sections;
+	if (plotprofile_write(&pl->prof, cfg->out_dir, eb) != 0)
+		return -1;
+	if (pl->claims != NULL) {
+		shown.checks = pl->checks;
+		shown.n = pl->n_checks;
+		shown.unit = fitreport_unit(pl->set->axis);
+		sections.claims = &shown;
+		if (fileio_join(path, sizeof(path), cfg->out_dir, "claims.tsv", eb) != 0 ||
+		    claims_write_tsv(pl->checks, pl->n_checks, path, eb) != 0)
+			return -1;
+	}
+	if (fileio_join(path, sizeof(path), cfg->out_dir, "report.md", eb) != 0 ||
+	    fitreport_write_markdown(pl->rep, &ctx, path, eb) != 0)
+		return -1;
+	return 0;
+}
+
+/* The table and the claims on stdout; the notes, a warning for emulated hosts, what was written. */
+static void print_summary(const struct config *cfg, const struct plot *pl)
+{
+	fitreport_print_table(pl->rep, stdout);
+	if (pl->claims != NULL)
+		claims_print_markdown(pl->checks, pl->n_checks, fitreport_unit(pl->set->axis),
+				      stdout);
+	for (size_t i = 0; i < pl->drawn.n_notes; i++)
+		print_message(pl->drawn.notes[i]);
+	if (pl->res->n_emulated > 0) {
+		fputs("rarplot: warning: emulated (TCG) hosts, not comparable with any other: ",
+		      stderr);
+		sanitize_fputs(pl->res->emulated, SANITIZE_TEXT, stderr);
+		fputs("\n", stderr);
+	}
+	print_wrote(cfg->out_dir, &pl->drawn);
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
 	struct errbuf eb = {{0}};
-	struct results *res = NULL;
-	struct plotseries_set *set = NULL;
-	struct fitreport *rep = NULL;
-	struct plotfig_env env;
-	struct fitreport_context ctx;
-	struct claims *claims = NULL;
-	struct claims_check *checks = NULL;
-	size_t n_checks = 0;
-	struct rarplot_claims shown;
-	struct plotprofile prof = {NULL, NULL, 0};
-	struct rarplot_more sections = {NULL, NULL, &prof};
-	struct plotfig_out drawn = {NULL, NULL, 0, NULL, 0};
-	struct plotstyle_entry *styles = NULL;
-	char gnuplot[PLOTRUN_PATH_MAX] = "", scripts[PLOTRUN_PATH_MAX] = "", path[PLOTRUN_PATH_MAX];
-	char stat_buf[64];
-	size_t i;
-	bool figure_failed = false;
+	struct plot pl;
 	int status = RARPLOT_EXIT_USAGE, rc;
 
 	rc = parse_args(argc, argv, &cfg, &eb);
 	if (rc != 0)
 		return parse_args_done(rc, &eb);
+	memset(&pl, 0, sizeof(pl));
 
 	/* Everything that can reject the input happens before anything is written. */
-	res = results_new();
-	if (res == NULL) {
+	pl.res = results_new();
+	if (pl.res == NULL) {
 		fputs("rarplot: out of memory\n", stderr);
 		goto out;
 	}
-	for (i = 0; i < cfg.n_inputs; i++)
-		if (results_load_file(res, cfg.inputs[i], &eb) != 0)
+	for (size_t i = 0; i < cfg.n_inputs; i++)
+		if (results_load_file(pl.res, cfg.inputs[i], &eb) != 0)
 			goto fail;
 	if (cfg.compare.pair != NULL) {
-		status = compare_cli_run(&cfg.compare, res, cfg.axis, cfg.use_weights,
+		status = compare_cli_run(&cfg.compare, pl.res, cfg.axis, cfg.use_weights,
 					 cfg.out_given ? cfg.out_dir : NULL);
 		goto out;
 	}
-	if (cfg.stat_auto && plotseries_all_estimated(res))
-		cfg.stat = PLOTSERIES_ESTIMATE;
-	if (cfg.stat == PLOTSERIES_ESTIMATE && !plotseries_all_estimated(res)) {
-		errbuf_set(&eb, "--stat estimate: some results have no rarbench estimate (files "
-				"from hyperfine or an older rarbench); use --stat median");
-		goto fail;
-	}
-	if (cfg.baseline_given && !results_has_subject(res, cfg.baseline)) {
-		char subjects[ERRBUF_MSG_MAX / 2];
-
-		results_subjects(res, subjects, sizeof(subjects));
-		errbuf_set(&eb, "--baseline %.64s: no such subject in the inputs; subjects: %s",
-			   cfg.baseline, subjects);
-		goto fail;
-	}
-	stat_name(&cfg, res, stat_buf, sizeof(stat_buf));
-	if (plotseries_build(res, cfg.axis, cfg.stat, &set, &eb) != 0 ||
-	    fitreport_compute(set, cfg.baseline, cfg.use_weights, res, &rep, &eb) != 0)
-		goto fail;
-	if (cfg.claims != NULL && ((claims = claims_load(cfg.claims, &eb)) == NULL ||
-				   claims_check(claims, rep, &checks, &n_checks, &eb) != 0))
-		goto fail;
-	if (plotprofile_load(&prof, (const char *const *)cfg.inputs, cfg.n_inputs, set->axis, rep,
-			     &eb) != 0)
+	if (check_stat_and_baseline(&cfg, pl.res, &eb) != 0 || fit(&cfg, &pl, &eb) != 0)
 		goto fail;
 	status = RARPLOT_EXIT_FAIL;
-	if (cfg.n_formats > 0 && (plotrun_find_gnuplot(gnuplot, sizeof(gnuplot), &eb) != 0 ||
-				  plotrun_find_scripts(cfg.plots_dir, RARPERF_DATADIR, scripts,
-						       sizeof(scripts), &eb) != 0))
+	if (prepare_figures(&cfg, &pl, &eb) != 0)
 		goto fail;
-
-	/* One look per subject for every figure of the run, whatever each figure holds. */
-	styles = calloc(set->n_series, sizeof(*styles));
-	if (styles == NULL) {
+	if (draw_all_figures(&cfg, &pl, &eb) != 0) {
 		errbuf_set(&eb, "out of memory");
 		goto fail;
 	}
-	for (i = 0; i < set->n_series; i++) {
-		styles[i].subject = set->series[i].subject;
-		styles[i].format = set->series[i].format;
-	}
-	plotstyle_assign(styles, set->n_series);
-
-	if (fileio_mkdirs(cfg.out_dir, &eb) != 0)
+	if (write_fits(&cfg, &pl, &eb) != 0 || write_report(&cfg, &pl, &eb) != 0)
 		goto fail;
-	memset(&env, 0, sizeof(env));
-	env.out_dir = cfg.out_dir;
-	env.scripts_dir = scripts;
-	env.gnuplot = gnuplot;
-	env.stat = stat_buf;
-	env.stat_kind = cfg.stat;
-	env.styles = styles;
-	env.n_styles = set->n_series;
-	env.use_weights = cfg.use_weights;
-	memcpy(env.formats, cfg.formats, sizeof(env.formats));
-	env.n_formats = cfg.n_formats;
-	env.res = res;
-	if (draw_figures(&cfg, set, &env, &drawn, &figure_failed, &eb) != 0)
-		goto oom;
-
-	if (plotprofile_draw(&prof, &env, &drawn, &eb) != 0) {
-		if (plotfig_out_note(&drawn, "profile_counters not drawn: %s", eb.msg) != 0)
-			goto oom;
-		figure_failed = true;
-	}
-	if (fileio_join(path, sizeof(path), cfg.out_dir, "fits.tsv", &eb) != 0 ||
-	    fitreport_write_tsv(rep, path, &eb) != 0)
-		goto fail;
-	if (res->n_refs > 0) {
-		struct normfig_opts no = {(const char *const *)cfg.inputs,
-					  cfg.n_inputs,
-					  cfg.axis,
-					  cfg.stat,
-					  cfg.baseline,
-					  cfg.use_weights};
-		bool wrote;
-
-		if (normfig_write(&no, &env, &drawn, &wrote, &eb) != 0)
-			goto fail;
-	}
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.inputs = (const char *const *)cfg.inputs;
-	ctx.n_inputs = cfg.n_inputs;
-	ctx.stat = env.stat;
-	ctx.stat_kind = cfg.stat;
-	ctx.use_weights = cfg.use_weights;
-	ctx.figures = (const char *const *)drawn.files;
-	ctx.captions = (const char *const *)drawn.captions;
-	ctx.n_figures = drawn.n_files;
-	ctx.styles = styles;
-	ctx.n_styles = set->n_series;
-	ctx.notes = (const char *const *)drawn.notes;
-	ctx.n_notes = drawn.n_notes;
-	sections.lab_md = res->lab_md;
-	ctx.more_sections = print_more;
-	ctx.more_arg = &sections;
-	if (plotprofile_write(&prof, cfg.out_dir, &eb) != 0)
-		goto fail;
-	if (claims != NULL) {
-		shown.checks = checks;
-		shown.n = n_checks;
-		shown.unit = fitreport_unit(set->axis);
-		sections.claims = &shown;
-		if (fileio_join(path, sizeof(path), cfg.out_dir, "claims.tsv", &eb) != 0 ||
-		    claims_write_tsv(checks, n_checks, path, &eb) != 0)
-			goto fail;
-	}
-	if (fileio_join(path, sizeof(path), cfg.out_dir, "report.md", &eb) != 0 ||
-	    fitreport_write_markdown(rep, &ctx, path, &eb) != 0)
-		goto fail;
-
-	fitreport_print_table(rep, stdout);
-	if (claims != NULL)
-		claims_print_markdown(checks, n_checks, fitreport_unit(set->axis), stdout);
-	for (i = 0; i < drawn.n_notes; i++)
-		print_message(drawn.notes[i]);
-	if (res->n_emulated > 0) {
-		fputs("rarplot: warning: emulated (TCG) hosts, not comparable with any other: ",
-		      stderr);
-		sanitize_fputs(res->emulated, SANITIZE_TEXT, stderr);
-		fputs("\n", stderr);
-	}
-	print_wrote(cfg.out_dir, &drawn);
-	status = figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;
+	print_summary(&cfg, &pl);
+	status = pl.figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;
 	goto out;
-oom:
-	errbuf_set(&eb, "out of memory");
 fail:
 	print_message(eb.msg);
 out:
-	plotprofile_clear(&prof);
-	plotfig_out_free(&drawn);
-	free(styles);
-	free(checks);
-	claims_free(claims);
-	fitreport_free(rep);
-	plotseries_set_free(set);
-	results_free(res);
+	plot_free(&pl);
 	return status;
 }

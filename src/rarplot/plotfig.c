@@ -410,6 +410,51 @@ static int plotfig_render_log(const struct plotfig *fig, const char *script,
 	return plotfig_draw(script, stem, caption, env, a, out, eb);
 }
 
+/* The gnuplot word lists, each PLOTFIG_LIST_MAX bytes. Returns 0, or -1 out of memory. */
+static int plotfig_lists_new(struct plotfig_lists *l, struct errbuf *eb)
+{
+	l->files = calloc(1, PLOTFIG_LIST_MAX);
+	l->titles = calloc(1, PLOTFIG_LIST_MAX);
+	l->weights = calloc(1, PLOTFIG_LIST_MAX);
+	l->colors = calloc(1, PLOTFIG_LIST_MAX);
+	l->points = calloc(1, PLOTFIG_LIST_MAX);
+	l->dashes = calloc(1, PLOTFIG_LIST_MAX);
+	if (l->files == NULL || l->titles == NULL || l->weights == NULL || l->colors == NULL ||
+	    l->points == NULL || l->dashes == NULL)
+		return errbuf_set(eb, "out of memory");
+	return 0;
+}
+
+static void plotfig_lists_free(struct plotfig_lists *l)
+{
+	free(l->files);
+	free(l->titles);
+	free(l->weights);
+	free(l->colors);
+	free(l->points);
+	free(l->dashes);
+}
+
+/*
+ * The method (fitreport_caption's words, the report's caption) and the caption of the figure on
+ * linear axes, which points to the log-log one when there is one (log_note).
+ */
+static void plotfig_caption(const struct plotfig *fig, const struct plotfig_env *env,
+			    const struct plotseries_set *drawn, bool band, bool use_weights,
+			    bool log_note, char *method, size_t method_len, char *caption,
+			    size_t caption_len)
+{
+	bool all_weighted, some_weighted;
+
+	plotfig_weighted(drawn, use_weights, &all_weighted, &some_weighted);
+	fitreport_caption(env->stat_kind, env->res, band, all_weighted, some_weighted, method,
+			  method_len);
+	snprintf(caption, caption_len, "%s: linear axes from 0%s%s%s. %c%s.", fig->name,
+		 log_note ? " (as the seed drew it; " : "", log_note ? fig->name : "",
+		 log_note ? "_log shows the same on log–log axes)" : "",
+		 toupper((unsigned char)method[0]), method + 1);
+}
+
 int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 		   const struct plotfig_env *env, struct plotfig_out *out, struct errbuf *eb)
 {
@@ -421,21 +466,12 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 	char method[512], caption[PLOTFIG_CAPTION_MAX];
 	double *slopes = NULL, span = NAN;
 	size_t steep = 0, shallow = 0;
-	bool band = set->n_hosts > 1, all_weighted, some_weighted, positive = true, log_axes;
+	bool band = set->n_hosts > 1, positive = true, log_axes;
 	bool use_weights = env->use_weights && !band;
 	int rc = -1;
 
-	l.files = calloc(1, PLOTFIG_LIST_MAX);
-	l.titles = calloc(1, PLOTFIG_LIST_MAX);
-	l.weights = calloc(1, PLOTFIG_LIST_MAX);
-	l.colors = calloc(1, PLOTFIG_LIST_MAX);
-	l.points = calloc(1, PLOTFIG_LIST_MAX);
-	l.dashes = calloc(1, PLOTFIG_LIST_MAX);
-	if (l.files == NULL || l.titles == NULL || l.weights == NULL || l.colors == NULL ||
-	    l.points == NULL || l.dashes == NULL) {
-		errbuf_set(eb, "out of memory");
+	if (plotfig_lists_new(&l, eb) != 0)
 		goto out;
-	}
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/data/%s", env->out_dir, fig->name) >=
 		sizeof(dir) ||
 	    (size_t)snprintf(script, sizeof(script), "%s/%s", env->scripts_dir, fig->script) >=
@@ -468,14 +504,8 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 	log_axes = !isnan(span) && span > PLOTSTYLE_LOG_SPAN;
 
 	plotfig_texts(fig, set, xlabel, sizeof(xlabel), title, sizeof(title));
-	plotfig_weighted(drawn, use_weights, &all_weighted, &some_weighted);
-	fitreport_caption(env->stat_kind, env->res, band, all_weighted, some_weighted, method,
-			  sizeof(method));
-	snprintf(caption, sizeof(caption), "%s: linear axes from 0%s%s%s. %c%s.", fig->name,
-		 log_axes && positive ? " (as the seed drew it; " : "",
-		 log_axes && positive ? fig->name : "",
-		 log_axes && positive ? "_log shows the same on log–log axes)" : "",
-		 toupper((unsigned char)method[0]), method + 1);
+	plotfig_caption(fig, env, drawn, band, use_weights, log_axes && positive, method,
+			sizeof(method), caption, sizeof(caption));
 	memset(&a, 0, sizeof(a));
 	a.dir = dir;
 	a.stat = env->stat;
@@ -493,11 +523,6 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 out:
 	plotseries_set_free(agg);
 	free(slopes);
-	free(l.files);
-	free(l.titles);
-	free(l.weights);
-	free(l.colors);
-	free(l.points);
-	free(l.dashes);
+	plotfig_lists_free(&l);
 	return rc;
 }

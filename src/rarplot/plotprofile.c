@@ -170,22 +170,19 @@ static int write_subject(const struct profilefit *pf, const char *dir, size_t k,
 	return 0;
 }
 
-int plotprofile_draw(const struct plotprofile *p, const struct plotfig_env *env,
-		     struct plotfig_out *drawn, struct errbuf *eb)
+/* The gnuplot word lists of the counters figure: one word per subject. */
+struct profile_lists {
+	char files[4096], titles[4096], colors[1024], points[512], dashes[512];
+};
+
+/* Each subject's counters written under dir, its file, name and look added to l. */
+static int write_subjects(const struct plotprofile *p, const struct plotfig_env *env,
+			  const char *dir, struct profile_lists *l, struct errbuf *eb)
 {
-	static char files[4096], titles[4096], colors[1024], points[512], dashes[512];
-	char dir[PATH_MAX], file[96], tmp[PATH_MAX], leaf[64], num[16];
+	char file[96], num[16];
 	const char *last = "";
 	size_t k = 0;
 
-	if (p->pf == NULL)
-		return 0;
-	files[0] = titles[0] = colors[0] = points[0] = dashes[0] = '\0';
-	if (snprintf(dir, sizeof(dir), "%s/data/profile_counters", env->out_dir) >=
-	    (int)sizeof(dir))
-		return errbuf_set(eb, "%s: path too long", env->out_dir);
-	if (fileio_mkdirs(dir, eb) < 0)
-		return -1;
 	for (size_t i = 0; i < p->pf->n_lines; i++) {
 		const char *s = p->pf->lines[i].subject;
 		const struct plotstyle *st;
@@ -199,57 +196,82 @@ int plotprofile_draw(const struct plotprofile *p, const struct plotfig_env *env,
 		st = style_of(env, s);
 		safe_name(s, name, sizeof(name));
 		snprintf(num, sizeof(num), "%d", st != NULL ? st->point : (int)k + 1);
-		if (list_add(files, sizeof(files), file) < 0 ||
-		    list_add(titles, sizeof(titles), name) < 0 ||
-		    list_add(colors, sizeof(colors), st != NULL ? st->color : "#000000") < 0 ||
-		    list_add(points, sizeof(points), num) < 0)
+		if (list_add(l->files, sizeof(l->files), file) < 0 ||
+		    list_add(l->titles, sizeof(l->titles), name) < 0 ||
+		    list_add(l->colors, sizeof(l->colors), st != NULL ? st->color : "#000000") <
+			0 ||
+		    list_add(l->points, sizeof(l->points), num) < 0)
 			return errbuf_set(eb, "too many subjects for the counters figure");
 		snprintf(num, sizeof(num), "%d", st != NULL ? st->dash : 1);
-		if (list_add(dashes, sizeof(dashes), num) < 0)
+		if (list_add(l->dashes, sizeof(l->dashes), num) < 0)
 			return errbuf_set(eb, "too many subjects for the counters figure");
 		k++;
 	}
-	for (size_t i = 0; i < env->n_formats; i++) {
-		const char *f = env->formats[i];
-		char final[PATH_MAX], script[PATH_MAX];
-		struct plotrun_param params[] = {
-		    {"dir", dir, 1},
-		    {"files", files, 1},
-		    {"titles", titles, 1},
-		    {"colors", colors, 1},
-		    {"points", points, 1},
-		    {"dashes", dashes, 1},
-		    {"xlabel", p->pf->axis, 1},
-		    {"out", tmp, 1},
-		    {"term",
-		     strcmp(f, "svg") == 0   ? "svg"
-		     : strcmp(f, "pdf") == 0 ? "pdfcairo"
-					     : "pngcairo",
-		     1},
-		};
+	return 0;
+}
 
-		snprintf(leaf, sizeof(leaf), "profile_counters.%s", f);
-		if (snprintf(final, sizeof(final), "%s/%s", env->out_dir, leaf) >=
-			(int)sizeof(final) ||
-		    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", env->out_dir, leaf) >=
-			(int)sizeof(tmp) ||
-		    snprintf(script, sizeof(script), "%s/profile_counters.gp", env->scripts_dir) >=
-			(int)sizeof(script))
-			return errbuf_set(eb, "%s: path too long", env->out_dir);
-		if (plotrun_run(env->gnuplot, script, params, sizeof(params) / sizeof(params[0]),
-				eb) != 0) {
-			unlink(tmp);
-			return -1;
-		}
-		if (rename(tmp, final) != 0) {
-			unlink(tmp);
-			return errbuf_set_errno(eb, errno, "%s", final);
-		}
-		if (plotfig_out_file(
-			drawn, leaf,
-			"The profile: system calls and bytes read per run of each subject "
-			"against the size (strace, one traced run per point; log-log).") != 0)
-			return errbuf_set(eb, "out of memory");
+/* The figure in format f: drawn to a hidden file, renamed into place when gnuplot succeeds. */
+static int draw_format(const struct plotprofile *p, const struct plotfig_env *env, const char *dir,
+		       const char *f, const struct profile_lists *l, struct plotfig_out *drawn,
+		       struct errbuf *eb)
+{
+	char final[PATH_MAX], script[PATH_MAX], tmp[PATH_MAX], leaf[64];
+	struct plotrun_param params[] = {
+	    {"dir", dir, 1},
+	    {"files", l->files, 1},
+	    {"titles", l->titles, 1},
+	    {"colors", l->colors, 1},
+	    {"points", l->points, 1},
+	    {"dashes", l->dashes, 1},
+	    {"xlabel", p->pf->axis, 1},
+	    {"out", tmp, 1},
+	    {"term",
+	     strcmp(f, "svg") == 0   ? "svg"
+	     : strcmp(f, "pdf") == 0 ? "pdfcairo"
+				     : "pngcairo",
+	     1},
+	};
+
+	snprintf(leaf, sizeof(leaf), "profile_counters.%s", f);
+	if (snprintf(final, sizeof(final), "%s/%s", env->out_dir, leaf) >= (int)sizeof(final) ||
+	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", env->out_dir, leaf) >= (int)sizeof(tmp) ||
+	    snprintf(script, sizeof(script), "%s/profile_counters.gp", env->scripts_dir) >=
+		(int)sizeof(script))
+		return errbuf_set(eb, "%s: path too long", env->out_dir);
+	if (plotrun_run(env->gnuplot, script, params, sizeof(params) / sizeof(params[0]), eb) !=
+	    0) {
+		unlink(tmp);
+		return -1;
 	}
+	if (rename(tmp, final) != 0) {
+		unlink(tmp);
+		return errbuf_set_errno(eb, errno, "%s", final);
+	}
+	if (plotfig_out_file(drawn, leaf,
+			     "The profile: system calls and bytes read per run of each subject "
+			     "against the size (strace, one traced run per point; log-log).") != 0)
+		return errbuf_set(eb, "out of memory");
+	return 0;
+}
+
+int plotprofile_draw(const struct plotprofile *p, const struct plotfig_env *env,
+		     struct plotfig_out *drawn, struct errbuf *eb)
+{
+	static struct profile_lists l;
+	char dir[PATH_MAX];
+
+	if (p->pf == NULL)
+		return 0;
+	l.files[0] = l.titles[0] = l.colors[0] = l.points[0] = l.dashes[0] = '\0';
+	if (snprintf(dir, sizeof(dir), "%s/data/profile_counters", env->out_dir) >=
+	    (int)sizeof(dir))
+		return errbuf_set(eb, "%s: path too long", env->out_dir);
+	if (fileio_mkdirs(dir, eb) < 0)
+		return -1;
+	if (write_subjects(p, env, dir, &l, eb) != 0)
+		return -1;
+	for (size_t i = 0; i < env->n_formats; i++)
+		if (draw_format(p, env, dir, env->formats[i], &l, drawn, eb) != 0)
+			return -1;
 	return 0;
 }

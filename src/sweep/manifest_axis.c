@@ -40,6 +40,99 @@ size_t manifest_logspace(uint32_t start, uint32_t stop, uint32_t n, uint32_t *ou
 	return count;
 }
 
+/* An axis given as a list of values: [1, 10, 100]. */
+static int parse_axis_list(struct manifest_ctx *c, const cJSON *j, const char *p,
+			   struct manifest_axis *axis)
+{
+	char q[MANIFEST_PATH_MAX_CHARS];
+	uint64_t v;
+	size_t i, n = (size_t)cJSON_GetArraySize(j);
+	const cJSON *it;
+
+	if (n == 0)
+		return manifest_fail(c, p, "empty axis (give at least one value)");
+	if (n > MANIFEST_AXIS_VALUES_MAX)
+		return manifest_fail(c, p, "more than %d values", MANIFEST_AXIS_VALUES_MAX);
+	axis->values = calloc(n, sizeof(*axis->values));
+	if (axis->values == NULL)
+		return manifest_fail(c, p, "out of memory");
+	i = 0;
+	cJSON_ArrayForEach(it, j)
+	{
+		manifest_index_path(q, p, i);
+		if (manifest_as_uint(c, it, q, 1, MANIFEST_AXIS_VALUE_MAX, &v) < 0)
+			return -1;
+		axis->values[i++] = (uint32_t)v;
+	}
+	axis->n = n;
+	return 0;
+}
+
+/* The values of {"logspace":[start,stop,n]} or {"range":[start,stop,step]} (v, checked), at q. */
+static int fill_axis(struct manifest_ctx *c, const char *q, bool is_log, const uint64_t v[3],
+		     struct manifest_axis *axis)
+{
+	size_t n;
+
+	if (is_log) {
+		axis->values = calloc(v[2], sizeof(*axis->values));
+		if (axis->values == NULL)
+			return manifest_fail(c, q, "out of memory");
+		axis->n = manifest_logspace((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
+					    axis->values, v[2]);
+		return 0;
+	}
+	n = (size_t)((v[1] - v[0]) / v[2] + 1);
+	if (n > MANIFEST_AXIS_VALUES_MAX)
+		return manifest_fail(c, q, "more than %d values", MANIFEST_AXIS_VALUES_MAX);
+	axis->values = calloc(n, sizeof(*axis->values));
+	if (axis->values == NULL)
+		return manifest_fail(c, q, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		axis->values[i] = (uint32_t)(v[0] + i * v[2]);
+	axis->n = n;
+	return 0;
+}
+
+/* An axis given as {"logspace":[start,stop,n]} or {"range":[start,stop,step]}. */
+static int parse_axis_spec(struct manifest_ctx *c, const cJSON *j, const char *p,
+			   struct manifest_axis *axis)
+{
+	char q[MANIFEST_PATH_MAX_CHARS];
+	uint64_t v[3];
+	const cJSON *spec = j->child;
+	bool is_log;
+
+	if (spec == NULL || spec->next != NULL)
+		return manifest_fail(c, p,
+				     "expected {\"logspace\":[start,stop,n]} or "
+				     "{\"range\":[start,stop,step]}");
+	is_log = strcmp(spec->string, "logspace") == 0;
+	manifest_child_path(q, p, spec->string);
+	if (!is_log && strcmp(spec->string, "range") != 0) {
+		char b[48];
+
+		return manifest_fail(c, q, "unknown key \"%s\" (expected logspace or range)",
+				     manifest_shown(spec->string, b));
+	}
+	if (!cJSON_IsArray(spec) || cJSON_GetArraySize(spec) != 3)
+		return manifest_fail(c, q, "expected an array of 3 integers");
+	for (size_t i = 0; i < 3; i++) {
+		char r[MANIFEST_PATH_MAX_CHARS];
+
+		manifest_index_path(r, q, i);
+		if (manifest_as_uint(c, cJSON_GetArrayItem(spec, (int)i), r, 1,
+				     i == 2 && is_log ? MANIFEST_AXIS_VALUES_MAX
+						      : MANIFEST_AXIS_VALUE_MAX,
+				     &v[i]) < 0)
+			return -1;
+	}
+	if (v[1] < v[0])
+		return manifest_fail(c, q, "stop (%llu) is below start (%llu)",
+				     (unsigned long long)v[1], (unsigned long long)v[0]);
+	return fill_axis(c, q, is_log, v, axis);
+}
+
 /*
  * One axis at path p: a list of integers, {"logspace":[start,stop,n]} or
  * {"range":[start,stop,step]}; fills axis (freed by manifest_free).
@@ -47,82 +140,10 @@ size_t manifest_logspace(uint32_t start, uint32_t stop, uint32_t n, uint32_t *ou
 static int parse_axis(struct manifest_ctx *c, const cJSON *j, const char *p,
 		      struct manifest_axis *axis)
 {
-	char q[MANIFEST_PATH_MAX_CHARS];
-	uint64_t v[3];
-	size_t i, n;
-	const cJSON *it;
-
-	if (cJSON_IsArray(j)) {
-		n = (size_t)cJSON_GetArraySize(j);
-		if (n == 0)
-			return manifest_fail(c, p, "empty axis (give at least one value)");
-		if (n > MANIFEST_AXIS_VALUES_MAX)
-			return manifest_fail(c, p, "more than %d values", MANIFEST_AXIS_VALUES_MAX);
-		axis->values = calloc(n, sizeof(*axis->values));
-		if (axis->values == NULL)
-			return manifest_fail(c, p, "out of memory");
-		i = 0;
-		cJSON_ArrayForEach(it, j)
-		{
-			manifest_index_path(q, p, i);
-			if (manifest_as_uint(c, it, q, 1, MANIFEST_AXIS_VALUE_MAX, &v[0]) < 0)
-				return -1;
-			axis->values[i++] = (uint32_t)v[0];
-		}
-		axis->n = n;
-		return 0;
-	}
-	if (cJSON_IsObject(j)) {
-		const cJSON *spec = j->child;
-		bool is_log;
-
-		if (spec == NULL || spec->next != NULL)
-			return manifest_fail(c, p,
-					     "expected {\"logspace\":[start,stop,n]} or "
-					     "{\"range\":[start,stop,step]}");
-		is_log = strcmp(spec->string, "logspace") == 0;
-		manifest_child_path(q, p, spec->string);
-		if (!is_log && strcmp(spec->string, "range") != 0) {
-			char b[48];
-
-			return manifest_fail(c, q,
-					     "unknown key \"%s\" (expected logspace or range)",
-					     manifest_shown(spec->string, b));
-		}
-		if (!cJSON_IsArray(spec) || cJSON_GetArraySize(spec) != 3)
-			return manifest_fail(c, q, "expected an array of 3 integers");
-		for (i = 0; i < 3; i++) {
-			char r[MANIFEST_PATH_MAX_CHARS];
-
-			manifest_index_path(r, q, i);
-			if (manifest_as_uint(c, cJSON_GetArrayItem(spec, (int)i), r, 1,
-					     i == 2 && is_log ? MANIFEST_AXIS_VALUES_MAX
-							      : MANIFEST_AXIS_VALUE_MAX,
-					     &v[i]) < 0)
-				return -1;
-		}
-		if (v[1] < v[0])
-			return manifest_fail(c, q, "stop (%llu) is below start (%llu)",
-					     (unsigned long long)v[1], (unsigned long long)v[0]);
-		if (is_log) {
-			axis->values = calloc(v[2], sizeof(*axis->values));
-			if (axis->values == NULL)
-				return manifest_fail(c, q, "out of memory");
-			axis->n = manifest_logspace((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
-						    axis->values, v[2]);
-			return 0;
-		}
-		n = (size_t)((v[1] - v[0]) / v[2] + 1);
-		if (n > MANIFEST_AXIS_VALUES_MAX)
-			return manifest_fail(c, q, "more than %d values", MANIFEST_AXIS_VALUES_MAX);
-		axis->values = calloc(n, sizeof(*axis->values));
-		if (axis->values == NULL)
-			return manifest_fail(c, q, "out of memory");
-		for (i = 0; i < n; i++)
-			axis->values[i] = (uint32_t)(v[0] + i * v[2]);
-		axis->n = n;
-		return 0;
-	}
+	if (cJSON_IsArray(j))
+		return parse_axis_list(c, j, p, axis);
+	if (cJSON_IsObject(j))
+		return parse_axis_spec(c, j, p, axis);
 	return manifest_fail(
 	    c, p,
 	    "expected an array of integers, {\"logspace\":[...]} or {\"range\":[...]}, "
