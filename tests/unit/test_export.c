@@ -254,7 +254,9 @@ static void test_json_extras(void)
 	CHECK(fabs(num(cJSON_GetObjectItem(rb, "estimate")) - 0.001004) < 1e-12);
 	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "runs_used")->valueint, 8);
 	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "contended_runs")->valueint, 1);
-	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "preempted_runs")->valueint, 3);
+	/* runs 0, 3, 6 were switched out but lost no measurable time; the slow run 4 was not
+	 * switched out: none preempted (contention_preempted) */
+	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "preempted_runs")->valueint, 0);
 	/* n = 8: ranks 1 and 8 (coverage 99.2 %): the 1.000 and 1.008 ms runs */
 	CHECK(fabs(num(cJSON_GetArrayItem(cJSON_GetObjectItem(rb, "ci95"), 0)) - 0.001) < 1e-12);
 	CHECK(fabs(num(cJSON_GetArrayItem(cJSON_GetObjectItem(rb, "ci95"), 1)) - 0.001008) < 1e-12);
