@@ -40,7 +40,8 @@ static void test_offcpu_and_baseline(void)
 	/* five runs were switched out, but only run 3 lost measurable time by it (run 7's 40 us
 	 * are within the slack, the others lost nothing) */
 	CHECK_INT_EQ(contention_preempted(&res), 1);
-	csw[3] = 0; /* run 3 waited without being switched out (it was not running yet): not preempted */
+	csw[3] =
+	    0; /* run 3 waited without being switched out (it was not running yet): not preempted */
 	CHECK_INT_EQ(contention_preempted(&res), 0);
 	csw[3] = 1;
 	res.nivcsw = NULL;
