@@ -19,7 +19,8 @@ static const char *fitreport_method_words(const char *name)
 	    {"trimmed", "the 20 % trimmed mean of the runs"},
 	    {"min", "the fastest run"},
 	    {"correct", "each counted as its CPU time plus the baseline off-CPU time, i.e. its wall"
-			" time without the wait"},
+			" time without the wait; not neutral between tools: a tool that forks or"
+			" waits is corrected more, doc/precision.md"},
 	    {"drop", "left out of the estimate, or every run used when fewer than 6 are clean"},
 	    {"keep", "taken at their wall time as measured"},
 	    {RESULTS_MIXED, "the input files differ"},
@@ -149,10 +150,13 @@ static void fitreport_print_method(const struct fitreport *rep, const struct fit
 			" %zu paired per round, as `rarplot --compare` computes them — each point"
 			" of the row taken relative to the baseline's in the same round and step,"
 			" the interval from %d bootstrap resamples of the rounds — so `rarplot"
-			" --compare` prints the same interval for the same pair; the others"
-			" (marked †) by the delta method over both fits' standard errors.",
+			" --compare` prints the same interval for the same pair%s.",
 			rep->n_paired, rep->n_rows > 0 ? rep->n_rows - 1 : 0,
-			PAIRED_DEFAULT_RESAMPLES);
+			PAIRED_DEFAULT_RESAMPLES,
+			rep->n_paired + 1 < rep->n_rows
+			    ? "; the others (marked †) by the delta method over both fits' standard"
+			      " errors"
+			    : "");
 	else
 		fputs("- **Comparisons** (raw vs, slope vs, crossover, and the claims): the delta"
 		      " method over both fits' standard errors (no pair of subjects here has"
