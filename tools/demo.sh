@@ -72,3 +72,13 @@ awk -F'\t' 'NR > 1 && $11 != "not measured" {v = $11; sub(/ \(.*/, "", v); n[v]+
 		for (v in n) printf " %d %s;", n[v], v
 		print ""
 	}' "$out/claims.tsv" | sed 's/;$/ (report.md)/'
+# A fit resting mostly on contended or noisy points (report.md's "unreliable:" lines) is said here
+# too, where a new user reads the result, with the contended share of each such subject's runs.
+unreliable=$(grep -c '^unreliable: ' "$out/table.txt" || true)
+if [ "${unreliable:-0}" -gt 0 ]; then
+	echo "  unreliable: $unreliable fit(s) (report.md, and [unreliable] in the figure's legend):"
+	grep '^unreliable: ' "$out/table.txt" | sed 's/^unreliable: /    /; s/ contended (most of their runs.*/ contended or noisy/'
+	echo "    measure again on a quiet host (doc/precision.md) before quoting them"
+else
+	echo "  reliability: no fit rests mostly on contended or noisy points (report.md)"
+fi

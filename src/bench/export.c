@@ -192,6 +192,10 @@ static cJSON *export_extras_json(const struct measure_result *r, const struct ex
 	if (cJSON_GetArraySize(ci) != 2 ||
 	    export_add(o, "runs_used", cJSON_CreateNumber((double)sum.est.n)) != 0 ||
 	    export_add(o, "contended_runs", cJSON_CreateNumber((double)sum.contended)) != 0 ||
+	    /* The share a reader compares across points and tools (report.md shows it). */
+	    export_add(o, "contended_share",
+		       r->n > 0 ? export_number((double)sum.contended / (double)r->n)
+				: cJSON_CreateNull()) != 0 ||
 	    export_add(o, "contended_treatment",
 		       cJSON_CreateString(estimate_contended_name(x->contended))) != 0 ||
 	    export_add(o, "preempted_runs",

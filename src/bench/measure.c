@@ -52,7 +52,7 @@ void measure_opts_init(struct measure_opts *opts)
 	opts->min_time_ns = MEASURE_DEFAULT_MIN_TIME_NS;
 	opts->order = MEASURE_ORDER_SEQUENTIAL;
 	opts->estimator = ESTIMATE_MEDIAN;
-	opts->contended = ESTIMATE_CONTENDED_CORRECT;
+	opts->contended = ESTIMATE_CONTENDED_DEFAULT;
 }
 
 int measure_opts_validate(const struct measure_opts *opts, struct errbuf *eb)

@@ -5,6 +5,12 @@
 
 #include <stdio.h>
 
+#include "fitreport.h"
+
+/* r compared with its baseline b (fitreport_compare_rows), and the crossover kept when in range. */
+void fitreport_row_compare(const struct fitreport *rep, struct fitreport_row *r,
+			   const struct fitreport_row *b);
+
 /* Text from a file or the command line, as inline Markdown (report.md and the console). */
 void fitreport_md(FILE *f, const char *s);
 

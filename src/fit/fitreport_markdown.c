@@ -2,6 +2,7 @@
  * subject's look, around fitreport's table. */
 #include "fitreport.h"
 #include "fitreport_impl.h"
+#include "verdict.h"
 
 #include <string.h>
 
@@ -18,7 +19,8 @@ static const char *fitreport_method_words(const char *name)
 	    {"trimmed", "the 20 % trimmed mean of the runs"},
 	    {"min", "the fastest run"},
 	    {"correct", "each counted as its CPU time plus the baseline off-CPU time, i.e. its wall"
-			" time without the wait"},
+			" time without the wait; not neutral between tools: a tool that forks or"
+			" waits is corrected more, doc/precision.md"},
 	    {"drop", "left out of the estimate, or every run used when fewer than 6 are clean"},
 	    {"keep", "taken at their wall time as measured"},
 	    {RESULTS_MIXED, "the input files differ"},
@@ -140,15 +142,37 @@ static void fitreport_print_method(const struct fitreport *rep, const struct fit
 		fputs("- **Weights**: every point has the same weight.\n", f);
 	fputs("- **±** in the tables: the standard error of the intercept or the slope, asymptotic"
 	      " as gnuplot's `fit` reports it (scaled by sqrt(WSSR/(n-2))). **Brackets**: 95 %"
-	      " intervals, value ± t(n-2) × standard error; for the percentages, the delta method"
-	      " over both fits' standard errors. An interval spanning 0 is reported as no"
-	      " significant difference.\n",
+	      " intervals, value ± t(n-2) × standard error.\n",
 	      f);
+	if (rep->n_paired > 0)
+		fprintf(f,
+			"- **Comparisons** (raw vs, slope vs, crossover, and the claims): %zu of"
+			" %zu paired per round, as `rarplot --compare` computes them — each point"
+			" of the row taken relative to the baseline's in the same round and step,"
+			" the interval from %d bootstrap resamples of the rounds — so `rarplot"
+			" --compare` prints the same interval for the same pair%s.",
+			rep->n_paired, rep->n_rows > 0 ? rep->n_rows - 1 : 0,
+			PAIRED_DEFAULT_RESAMPLES,
+			rep->n_paired + 1 < rep->n_rows
+			    ? "; the others (marked †) by the delta method over both fits' standard"
+			      " errors"
+			    : "");
+	else
+		fputs("- **Comparisons** (raw vs, slope vs, crossover, and the claims): the delta"
+		      " method over both fits' standard errors (no pair of subjects here has"
+		      " per-round estimates of one sweep, or --comparisons delta).",
+		      f);
+	fprintf(f,
+		" Verdict: regressed (higher) or improved (lower) when the whole interval lies"
+		" beyond ±%g %%, else no change; a ratio over a baseline of 0 is undefined.\n",
+		100 * VERDICT_DEFAULT_NOISE);
 	fputs("- Raw cost compares intercepts and slope compares slopes with the same host's ", f);
 	fitreport_md_code(f, rep->baseline);
 	fputs("; negative is cheaper. The crossover is the ", f);
 	fitreport_md(f, rep->set->axis);
-	fputs(" where the two fitted lines meet, when it lies within the measured range.\n\n", f);
+	fputs(" where the two fitted lines meet when it lies within the measured range, else"
+	      " \"none in range\" (where lines would meet beyond the sweep is no measurement).\n\n",
+	      f);
 }
 
 /* Each subject's look in the figures, once per subject x format (hosts share it). */

@@ -79,7 +79,7 @@ void cli_usage(FILE *f)
 	    "                                estimate is within PCT % of it (at least -m runs,\n"
 	    "                                at most -M, else what the 3 s rule would give)\n"
 	    "      --estimator E             median (default), mean, trimmed or min: the estimate\n"
-	    "                                (contended runs without their wait) in the export's\n"
+	    "                                (of every run as measured) in the export's\n"
 	    "                                \"rarbench\" object and the summary\n"
 	    "\n"
 	    "Exit status: 0 ok, 1 a measurement failed, 2 usage or input error,\n"

@@ -471,7 +471,7 @@ static int run_ctx_init(struct run_ctx *ctx, const struct config *cfg, struct pl
 			      cfg->have_unit ? &cfg->unit : NULL);
 	ctx->extra = build_extra(cfg);
 	ctx->extras.estimator = cfg->estimator;
-	ctx->extras.contended = ESTIMATE_CONTENDED_CORRECT;
+	ctx->extras.contended = ESTIMATE_CONTENDED_DEFAULT;
 	ctx->extras.precision = cfg->precision;
 	ctx->extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
 	if (ctx->rep == NULL || ctx->extra == NULL)
@@ -513,7 +513,7 @@ static void measure_opts_from_config(struct measure_opts *mo, const struct confi
 	mo->ignore_failure = cfg->ignore_failure;
 	mo->precision = cfg->precision;
 	mo->estimator = cfg->estimator;
-	mo->contended = ESTIMATE_CONTENDED_CORRECT;
+	mo->contended = ESTIMATE_CONTENDED_DEFAULT;
 	mo->stop = &rarbench_stop;
 	mo->on_event = on_event;
 	mo->ctx = ctx;

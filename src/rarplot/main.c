@@ -38,6 +38,7 @@ struct config {
 	size_t n_formats;
 	char formats_buf[64];
 	bool use_weights;
+	bool delta; /* --comparisons delta: every comparison by the delta method */
 	const char *plots_dir;
 	const char *claims; /* a claims file to check (claims.h) */
 	char **inputs;
@@ -51,7 +52,7 @@ static void usage(FILE *f)
 	fputs(
 	    "usage: rarplot [-o DIR] [--stat S] [--x AXIS] [--baseline SUBJECT]\n"
 	    "               [--format png,svg,pdf|none] [--unweighted] [--plots-dir DIR]\n"
-	    "               [--claims FILE] RESULTS.json...\n"
+	    "               [--claims FILE] [--comparisons paired|delta] RESULTS.json...\n"
 	    "       rarplot --compare BASELINE:CANDIDATE [--noise PCT] [--at SIZE,...]\n"
 	    "               [--allow-unpaired] [--between FILE] [--x AXIS] [--unweighted]\n"
 	    "               [-o DIR] RESULTS.json...\n"
@@ -75,6 +76,10 @@ static void usage(FILE *f)
 	    "      --plots-dir DIR    where perf_tasks.gp and the other scripts are\n"
 	    "      --claims FILE      check published claims (experiments/claims/*.tsv) against\n"
 	    "                         the fits: report.md section and DIR/claims.tsv\n"
+	    "      --comparisons M    paired (default): report.md's comparisons and claims as\n"
+	    "                         --compare computes them (paired per round, the same\n"
+	    "                         interval) where the sweep has rounds; delta: the delta\n"
+	    "                         method over both fits everywhere (as before 0.2)\n"
 	    "      --compare B:C      compare candidate subject C with baseline B: intercept,\n"
 	    "                         slope and time at --at sizes as ratios C/B with 95 %\n"
 	    "                         intervals (paired by round when both ran in the same\n"
@@ -106,6 +111,7 @@ enum {
 	OPT_UNWEIGHTED,
 	OPT_PLOTS_DIR,
 	OPT_CLAIMS,
+	OPT_COMPARISONS,
 };
 
 static void config_defaults(struct config *cfg)
@@ -187,6 +193,11 @@ static int parse_fit_option(struct config *cfg, int c, struct errbuf *eb)
 	case OPT_PLOTS_DIR:
 		cfg->plots_dir = optarg;
 		return 0;
+	case OPT_COMPARISONS:
+		if (strcmp(optarg, "paired") != 0 && strcmp(optarg, "delta") != 0)
+			return errbuf_set(eb, "--comparisons %s: use paired or delta", optarg);
+		cfg->delta = strcmp(optarg, "delta") == 0;
+		return 0;
 	default:
 		cfg->claims = optarg;
 		return 0;
@@ -209,6 +220,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	    {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
 	    {"plots-dir", required_argument, NULL, OPT_PLOTS_DIR},
 	    {"claims", required_argument, NULL, OPT_CLAIMS},
+	    {"comparisons", required_argument, NULL, OPT_COMPARISONS},
 	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' are no short options */
 	    {"compare", required_argument, NULL, 'c'},
 	    {"noise", required_argument, NULL, 'n'},
@@ -243,6 +255,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 		case OPT_UNWEIGHTED:
 		case OPT_PLOTS_DIR:
 		case OPT_CLAIMS:
+		case OPT_COMPARISONS:
 			if (parse_fit_option(cfg, c, eb) != 0)
 				return NUMARG_ERROR;
 			break;
@@ -403,6 +416,8 @@ static int fit(const struct config *cfg, struct plot *pl, struct errbuf *eb)
 	if (plotseries_build(pl->res, cfg->axis, cfg->stat, &pl->set, eb) != 0 ||
 	    fitreport_compute(pl->set, cfg->baseline, cfg->use_weights, pl->res, &pl->rep, eb) != 0)
 		return -1;
+	/* One verdict per comparison: the table and the claims as --compare computes them. */
+	fitreport_pair(pl->rep, !cfg->delta && cfg->stat == PLOTSERIES_ESTIMATE, cfg->use_weights);
 	if (cfg->claims != NULL &&
 	    ((pl->claims = claims_load(cfg->claims, eb)) == NULL ||
 	     claims_check(pl->claims, pl->rep, &pl->checks, &pl->n_checks, eb) != 0))

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "clock.h"
 #include "fileio.h"
 #include "profilebudget.h"
 #include "sanitize.h"
@@ -273,7 +274,7 @@ static uint64_t count_of(const cJSON *o, const char *key)
  */
 static int budgeted_subject(struct runner *r, struct profilebudget *b, size_t i,
 			    struct runner_subject *s, const struct sweep_point *pt,
-			    const char *trace, cJSON *o, struct errbuf *eb)
+			    const char *trace, cJSON *o, uint64_t *spent_ns, struct errbuf *eb)
 {
 	struct proc_sample ts = {0}, us = {0};
 	uint64_t bytes = policy_bytes(s);
@@ -287,17 +288,20 @@ static int budgeted_subject(struct runner *r, struct profilebudget *b, size_t i,
 			 predicted / 1e9, left > 0 ? left / 1e9 : 0.0, r->m->profile_budget_pct,
 			 b->limit_ns * 100.0 / r->m->profile_budget_pct / 1e9);
 		cJSON_AddStringToObject(o, "status", "skipped");
+		cJSON_AddStringToObject(o, "reason", "profile_budget");
 		cJSON_AddStringToObject(o, "message", why);
 		add_count(o, "policy_bytes", bytes);
 		if (rusage_run(s, o, &us, eb) < 0)
 			return -1;
 		add_count(o, "profile_ns", us.wall_ns);
 		profilebudget_spend(b, us.wall_ns);
+		*spent_ns += us.wall_ns;
 		return 0;
 	}
 	if (profile_subject(r, s, pt, trace, o, &ts, &us, eb) < 0)
 		return -1;
 	add_count(o, "profile_ns", ts.wall_ns + us.wall_ns);
+	*spent_ns += ts.wall_ns + us.wall_ns;
 	if (count_of(o, "calls") > 0)
 		profilebudget_record(b, i, bytes, count_of(o, "calls"), ts.wall_ns + us.wall_ns);
 	else
@@ -328,14 +332,50 @@ out:
 	return rc;
 }
 
-/* Profiles every active subject at pt within b, policies granting throughout. 0, RUNNER_TIMEOUT,
- * -1. */
+/* Whether some active subject has not been traced yet (its first point always is). */
+static bool budget_unseen(const struct runner *r, const struct profilebudget *b)
+{
+	for (size_t i = 0; i < r->nsubjects && i < b->nsubjects; i++)
+		if (r->subjects[i].skip_reason == NULL && b->subjects[i].seen == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A point the budget cannot afford at all: every active subject "skipped" with its reason, no
+ * policy written, no run made (they would cost what the budget has not got). 0 or -1.
+ */
+static int budget_skip_point(struct runner *r, const struct profilebudget *b, cJSON *subjects,
+			     struct errbuf *eb)
+{
+	char why[200];
+
+	profilebudget_explain(b, r->m->profile_budget_pct, why, sizeof(why));
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		cJSON *o;
+
+		if (r->subjects[i].skip_reason != NULL)
+			continue;
+		o = cJSON_AddObjectToObject(subjects, r->subjects[i].ms->id);
+		if (o == NULL || cJSON_AddStringToObject(o, "status", "skipped") == NULL ||
+		    cJSON_AddStringToObject(o, "reason", "profile_budget") == NULL ||
+		    cJSON_AddStringToObject(o, "message", why) == NULL)
+			return errbuf_set(eb, "out of memory");
+		add_count(o, "profile_ns", 0);
+	}
+	return 0;
+}
+
+/* Profiles every active subject at pt within b, policies granting throughout. Everything it
+ * costs (policy writes, grant checks, traced and untraced runs) is spent from b. 0,
+ * RUNNER_TIMEOUT, -1. */
 static int profile_point(struct runner *r, struct profilebudget *b, const struct sweep_point *pt,
 			 struct errbuf *eb)
 {
 	char trace[PATH_MAX];
 	cJSON *doc = cJSON_CreateObject(), *subjects;
 	struct errbuf deny = {{0}};
+	uint64_t t0 = clock_now_ns(), runs_ns = 0;
 	int rc = -1;
 
 	if (doc == NULL)
@@ -347,6 +387,12 @@ static int profile_point(struct runner *r, struct profilebudget *b, const struct
 	if (subjects == NULL ||
 	    runner_profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
 		goto out;
+	if (!budget_unseen(r, b) && !profilebudget_point_allowed(b)) {
+		rc = budget_skip_point(r, b, subjects, eb);
+		if (rc == 0)
+			rc = write_point(r, pt->index, doc, eb);
+		goto out;
+	}
 	if (runner_env_apply_point(r, pt) < 0) {
 		errbuf_set(eb, "point %zu: its limit", pt->index + 1);
 		goto out;
@@ -361,7 +407,7 @@ static int profile_point(struct runner *r, struct profilebudget *b, const struct
 		if (s->skip_reason != NULL)
 			continue;
 		o = cJSON_AddObjectToObject(subjects, s->ms->id);
-		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, eb) < 0) {
+		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, &runs_ns, eb) < 0) {
 			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
 				      s->ms->id);
 			rc = -1;
@@ -373,6 +419,8 @@ deny:
 		*eb = deny;
 		rc = -1;
 	}
+	/* The policies' writing and denial, the grant checks: the point's cost beyond its runs. */
+	profilebudget_point_done(b, clock_now_ns() - t0, runs_ns);
 	if (rc == 0)
 		rc = write_point(r, pt->index, doc, eb);
 out:
@@ -479,6 +527,7 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 {
 	struct profilebudget b;
 	char dir[PATH_MAX];
+	uint64_t t0 = clock_now_ns();
 	int rc;
 
 	if (!r->m->profile)
@@ -492,6 +541,8 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 	    profilebudget_init(&b, r->nsubjects, r->m->profile_budget_pct, timed_runs_ns(r), eb) <
 		0)
 		return -1;
+	/* Resetting the tools' state and pricing the calls are the pass's costs too. */
+	profilebudget_spend(&b, clock_now_ns() - t0);
 	rc = profile_points(r, &b, eb);
 	profilebudget_clear(&b);
 	return rc;
