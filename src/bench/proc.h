@@ -216,6 +216,13 @@ int proc_set_launcher(const char *path, struct errbuf *eb);
  */
 void proc_launchers_stop(void);
 
+/*
+ * The floor of cmd's runs' maxrss_kib: the peak resident size (VmHWM) of the rarlaunch that
+ * runs them, whose address space a child starts from (about 100 KiB). 0 when it is not
+ * running (before cmd's first run) or unknown.
+ */
+uint64_t proc_cmd_floor_kib(const struct proc_cmd *cmd);
+
 /* The pid of the running rarlaunch for net, 0 when none runs (tests). */
 pid_t proc_launcher_pid(enum proc_net net);
 

@@ -15,6 +15,7 @@
 #include "proc_impl.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -92,6 +93,24 @@ static const char *proc_launcher_path(struct errbuf *eb)
 pid_t proc_launcher_pid(enum proc_net net)
 {
 	return launchers[net == PROC_NET_LOOPBACK].pid;
+}
+
+uint64_t proc_cmd_floor_kib(const struct proc_cmd *cmd)
+{
+	pid_t pid = proc_launcher_pid(cmd->net);
+	char path[64], line[128];
+	uint64_t kib = 0;
+	FILE *f;
+
+	if (pid <= 0 || fileio_fmt(path, sizeof(path), "/proc/%ld/status", (long)pid) < 0)
+		return 0;
+	f = fopen(path, "re");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmHWM: %" SCNu64, &kib) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+	return kib;
 }
 
 /* Ends l: closes its socket (it exits at EOF), kills it and reaps it. */

@@ -1,6 +1,8 @@
 /* Tests for proc: spawning real programs, exit codes, signal deaths, PATH lookup, output and users.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -13,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -555,6 +558,201 @@ static void test_pin_reaches_the_child(void)
 	}
 }
 
+/*
+ * A run's peak RSS is its own: /usr/bin/true under 2 MiB and a program that touches 64 MiB
+ * at 64-66 MiB, however large this process is (runs used to start in its memory and report
+ * its high-water mark).
+ */
+static void test_maxrss_is_the_childs(void)
+{
+	char *t_argv[] = {"/usr/bin/true", NULL};
+	char *dd_argv[] = {"dd", "if=/dev/zero", "of=/dev/null", "bs=64M", "count=1", NULL};
+	size_t big = 32u << 20;
+	char *mine = malloc(big);
+	struct errbuf eb = {{0}};
+	struct proc_cmd *t = mk(t_argv, &eb), *dd = mk(dd_argv, &eb);
+	struct proc_sample s;
+
+	CHECK(mine != NULL && t != NULL && dd != NULL);
+	if (mine == NULL || t == NULL || dd == NULL)
+		goto out;
+	memset(mine, 1, big);
+	CHECK_INT_EQ(proc_run(t, &s, &eb), 0);
+	CHECK(s.ru.maxrss_kib > 0 && s.ru.maxrss_kib < 2048);
+	CHECK_INT_EQ(proc_run(dd, &s, &eb), 0);
+	CHECK_INT_EQ(s.exit_code, 0);
+	CHECK(s.ru.maxrss_kib >= 64 * 1024 && s.ru.maxrss_kib <= 66 * 1024);
+	CHECK_INT_EQ(proc_run(t, &s, &eb), 0);
+	CHECK(s.ru.maxrss_kib < 2048); /* rarlaunch kept nothing of dd's */
+out:
+	free(mine);
+	proc_cmd_free(t);
+	proc_cmd_free(dd);
+}
+
+/* How many processes hold the environment string kv. */
+static size_t count_marked(const char *kv)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		char path[300], buf[4096];
+		ssize_t len;
+		int fd;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/environ", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		for (ssize_t i = 0; i < len; i += (ssize_t)strlen(buf + i) + 1) {
+			buf[len] = '\0';
+			if (strcmp(buf + i, kv) == 0) {
+				n++;
+				break;
+			}
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+static uint64_t test_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * Issue 36, finding 6: a run whose rarlaunch cannot answer (here stopped outright, as a child
+ * stopped before its exec holds it in vfork) costs at most timeout + PROC_LAUNCH_GRACE_MS:
+ * rarlaunch and its child are killed, nothing of the run is left, the next run works.
+ */
+static void test_held_launcher_is_bounded(void)
+{
+	char mark[64];
+	char *argv[] = {"sleep", "30", NULL};
+	char *envp[] = {"PATH=/usr/bin:/bin", mark, NULL};
+	struct proc_opts o = {.stdin_null = true, .timeout_ms = 1000, .envp = envp};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c;
+	struct proc_sample s;
+	pid_t launcher, helper;
+	uint64_t t0, ms;
+
+	snprintf(mark, sizeof(mark), "RARPERF_TEST_HELD=%ld", (long)getpid());
+	c = proc_cmd_new(argv, &o, &eb);
+	CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	proc_cmd_set_limit(c, 0, 0); /* no pin: a no-op */
+	{
+		char *t_argv[] = {"true", NULL};
+		struct proc_cmd *t = mk(t_argv, &eb);
+
+		CHECK(t != NULL && proc_run(t, &s, &eb) == 0); /* rarlaunch now runs */
+		proc_cmd_free(t);
+	}
+	launcher = proc_launcher_pid(PROC_NET_HOST);
+	CHECK(launcher > 0);
+	helper = fork();
+	if (helper == 0) {
+		usleep(300000);
+		kill(launcher, SIGSTOP);
+		_exit(0);
+	}
+	t0 = test_now_ms();
+	CHECK_INT_EQ(proc_run(c, &s, &eb), 0);
+	ms = test_now_ms() - t0;
+	waitpid(helper, NULL, 0);
+	CHECK(s.launcher_killed);
+	CHECK(s.timed_out);
+	CHECK(ms >= 1000 && ms < 1000 + PROC_LAUNCH_GRACE_MS + 1000);
+	CHECK(kill(launcher, 0) != 0); /* killed and reaped */
+	usleep(100000);
+	CHECK_INT_EQ(count_marked(mark), 0);
+	CHECK(proc_launcher_pid(PROC_NET_HOST) == 0);
+	{
+		char *t_argv[] = {"true", NULL};
+		struct proc_cmd *t = mk(t_argv, &eb);
+
+		CHECK(t != NULL && proc_run(t, &s, &eb) == 0 && s.exit_code == 0);
+		CHECK(proc_launcher_pid(PROC_NET_HOST) != launcher);
+		proc_cmd_free(t);
+	}
+	proc_cmd_free(c);
+}
+
+/*
+ * The race itself: a user stops every process of its own as fast as it can (kill -1
+ * SIGSTOP) while runs start as that user, some of them stopped between the identity switch
+ * and execve. Every run ends within its bound, and afterwards nothing of them runs. The uid
+ * is one no account has, so that kill -1 reaches only this test's processes.
+ */
+static void test_user_stopping_its_runs_is_bounded(void)
+{
+	const uid_t uid = 61234;
+	gid_t gid = 61234;
+	struct proc_user u = {.name = "t6", .uid = uid, .gid = gid, .groups = &gid, .n_groups = 1};
+	char mark[64];
+	char *argv[] = {"/usr/bin/true", NULL};
+	char *envp[] = {"PATH=/usr/bin:/bin", mark, NULL};
+	struct proc_opts o = {.stdin_null = true, .timeout_ms = 300, .envp = envp, .as = &u};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c;
+	struct proc_sample s;
+	size_t runs = 0, held = 0, timed_out = 0, worst = 0;
+	pid_t stopper;
+	uint64_t end;
+
+	if (geteuid() != 0) {
+		printf("# test_user_stopping_its_runs_is_bounded: SKIP needs root\n");
+		return;
+	}
+	snprintf(mark, sizeof(mark), "RARPERF_TEST_F6=%ld", (long)getpid());
+	c = proc_cmd_new(argv, &o, &eb);
+	CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	stopper = fork();
+	if (stopper == 0) {
+		if (setgroups(1, &gid) != 0 || setresgid(gid, gid, gid) != 0 ||
+		    setresuid(uid, uid, uid) != 0)
+			_exit(1);
+		for (;;)
+			kill(-1, SIGSTOP);
+	}
+	end = test_now_ms() + 4000;
+	while (test_now_ms() < end) {
+		uint64_t t0 = test_now_ms(), ms;
+
+		CHECK_INT_EQ(proc_run(c, &s, &eb), 0);
+		ms = test_now_ms() - t0;
+		if (ms > worst)
+			worst = ms;
+		runs++;
+		held += s.launcher_killed;
+		timed_out += s.timed_out;
+	}
+	kill(stopper, SIGKILL);
+	waitpid(stopper, NULL, 0);
+	printf("# %zu runs: %zu stopped after exec, %zu held rarlaunch; longest %zu ms\n", runs,
+	       timed_out - held, held, worst);
+	CHECK(runs > 0);
+	CHECK(worst < 300 + PROC_LAUNCH_GRACE_MS + 1000);
+	usleep(100000);
+	CHECK_INT_EQ(count_marked(mark), 0);
+	proc_cmd_free(c);
+}
+
 int main(void)
 {
 	/* Runs start from rarlaunch; the suite runs from the top of the tree (tests/run.sh). */
@@ -581,5 +779,8 @@ int main(void)
 	RUN(test_stop_flag_kills_the_run);
 	RUN(test_kill_marked);
 	RUN(test_pin_reaches_the_child);
+	RUN(test_maxrss_is_the_childs);
+	RUN(test_held_launcher_is_bounded);
+	RUN(test_user_stopping_its_runs_is_bounded);
 	return HARNESS_EXIT();
 }
