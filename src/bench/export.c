@@ -292,8 +292,8 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 	times = cJSON_AddArrayToObject(o, "times");
 	/* hyperfine 1.20's key, in its place: each run's own peak RSS in bytes (wait4's maxrss
 	 * of the run, which starts from rarlaunch's small address space: proc.h). */
-	if (times == NULL || (r->ru != NULL && export_add(o, "memory_usage_byte",
-							  export_memory_json(r)) != 0))
+	if (times == NULL ||
+	    (r->ru != NULL && export_add(o, "memory_usage_byte", export_memory_json(r)) != 0))
 		goto oom;
 	codes = cJSON_AddArrayToObject(o, "exit_codes");
 	if (codes == NULL)
