@@ -9,7 +9,7 @@
  * the child's descriptors as SCM_RIGHTS) and reads one reply; rarlaunch reads the clock, starts
  * the child from its own small address space (vfork), waits for it and answers with the wall
  * time and wait4's counters. rarbench never shares its memory with a child any more: a child's
- * peak RSS starts from rarlaunch's (about 100 KiB) instead of rarbench's, and a child stopped
+ * peak RSS starts from rarlaunch's (about 0.7 MiB) instead of rarbench's, and a child stopped
  * before its exec holds rarlaunch, never rarbench, which waits with a bound and kills both.
  *
  * Both sides are root-run programs of this project; still, every message is parsed as bytes

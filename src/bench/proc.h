@@ -16,7 +16,7 @@
  * MUST invariants of the measured path (proc_run):
  *  - a run starts from rarlaunch (src/rarlaunch, installed beside this program), never from
  *    this process: rarbench's memory is never shared with a child, so a run's wait4 maxrss is
- *    its own (from rarlaunch's ~100 KiB address space), not this process's high-water mark,
+ *    its own (from rarlaunch's ~0.7 MiB address space), not this process's high-water mark,
  *    and a child stopped between its identity switch and its execve holds rarlaunch's vfork,
  *    not this process (issue 36, finding 6): the wait for a reply is bounded and both are
  *    killed when it passes;
@@ -141,7 +141,8 @@ struct proc_opts {
 /*
  * wait4's counters of a run (the child and the descendants it reaped). maxrss_kib is the peak
  * resident size of the child or of a descendant it waited for, at least rarlaunch's own
- * (about 100 KiB, the address space the child starts from).
+ * (about 0.7 MiB: a static program's text, mapped 64 KiB at a time; the address space the
+ * child starts from).
  */
 struct proc_rusage {
 	uint64_t minflt, majflt, maxrss_kib, inblock, nvcsw;
@@ -218,7 +219,7 @@ void proc_launchers_stop(void);
 
 /*
  * The floor of cmd's runs' maxrss_kib: the peak resident size (VmHWM) of the rarlaunch that
- * runs them, whose address space a child starts from (about 100 KiB). 0 when it is not
+ * runs them, whose address space a child starts from (about 0.7 MiB). 0 when it is not
  * running (before cmd's first run) or unknown.
  */
 uint64_t proc_cmd_floor_kib(const struct proc_cmd *cmd);
