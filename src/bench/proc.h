@@ -130,9 +130,11 @@ struct proc_opts {
 	 */
 	uint32_t timeout_ms;
 	/*
-	 * With timeout_ms: a run is also killed with its group as soon as a
+	 * A run is also killed (with its group, under timeout_ms) as soon as a
 	 * signal interrupts the wait and *stop is non-zero (SIGINT/SIGTERM):
-	 * proc_sample.stopped. NULL: only the timeout ends a run early.
+	 * rarlaunch is told to, and killed itself when it has not answered within
+	 * PROC_LAUNCH_GRACE_MS: proc_sample.stopped. NULL: only the timeout ends a
+	 * run early.
 	 */
 	const volatile sig_atomic_t *stop;
 	const struct proc_pin *pin; /* NULL: the child inherits limits, umask, cwd and CPUs */
