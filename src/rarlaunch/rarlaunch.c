@@ -17,7 +17,8 @@
  *  - the command gets stdin, stdout and stderr and no other descriptor (close_range);
  *  - this program stays small (static, no heap): a child's peak RSS at exec starts from this
  *    address space's high-water mark, which its wait4 maxrss then reports as a
- *    floor (about 700 KiB, what a minimal static program holds; a dynamic /usr/bin/true holds 1 MiB).
+ *    floor (about 700 KiB, what a minimal static program holds; a dynamic /usr/bin/true holds
+ *    1 MiB).
  */
 #include <errno.h>
 #include <net/if.h>

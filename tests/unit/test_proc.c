@@ -584,7 +584,8 @@ static void test_maxrss_is_the_childs(void)
 	CHECK_INT_EQ(s.exit_code, 0);
 	CHECK(s.ru.maxrss_kib >= 64 * 1024 && s.ru.maxrss_kib <= 66 * 1024);
 	if (s.ru.maxrss_kib < 64 * 1024 || s.ru.maxrss_kib > 66 * 1024)
-		fprintf(stderr, "  dd bs=64M: maxrss %llu KiB\n", (unsigned long long)s.ru.maxrss_kib);
+		fprintf(stderr, "  dd bs=64M: maxrss %llu KiB\n",
+			(unsigned long long)s.ru.maxrss_kib);
 	CHECK_INT_EQ(proc_run(t, &s, &eb), 0);
 	CHECK(s.ru.maxrss_kib < 2048); /* rarlaunch kept nothing of dd's */
 out:
@@ -885,7 +886,8 @@ static void test_child_stopped_before_exec_is_bounded(void)
 
 	if (geteuid() != 0 || getenv("RARPERF_UNDER_VALGRIND") != NULL) {
 		/* valgrind does not know seccomp's listener */
-		printf("# test_child_stopped_before_exec_is_bounded: SKIP needs root, not valgrind\n");
+		printf(
+		    "# test_child_stopped_before_exec_is_bounded: SKIP needs root, not valgrind\n");
 		return;
 	}
 	pid = fork();
