@@ -570,8 +570,11 @@ static void test_maxrss_is_the_childs(void)
 	char *dd_argv[] = {"dd", "if=/dev/zero", "of=/dev/null", "bs=64M", "count=1", NULL};
 	size_t big = 32u << 20;
 	char *mine = malloc(big);
+	/* A small environment: this process's may preload libraries (valgrind's). */
+	char *envp[] = {"PATH=/usr/bin:/bin", NULL};
+	struct proc_opts o = {.stdin_null = true, .envp = envp};
 	struct errbuf eb = {{0}};
-	struct proc_cmd *t = mk(t_argv, &eb), *dd = mk(dd_argv, &eb);
+	struct proc_cmd *t = proc_cmd_new(t_argv, &o, &eb), *dd = proc_cmd_new(dd_argv, &o, &eb);
 	struct proc_sample s;
 
 	CHECK(mine != NULL && t != NULL && dd != NULL);
