@@ -237,6 +237,23 @@ oom:
 	return NULL;
 }
 
+/* The peak RSS of r's runs in bytes, one number each; NULL when out of memory. */
+static cJSON *export_memory_json(const struct measure_result *r)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; a != NULL && i < r->n; i++) {
+		cJSON *x = cJSON_CreateNumber((double)(r->ru[i].maxrss_kib * 1024u));
+
+		if (x == NULL || !cJSON_AddItemToArray(a, x)) { /* a adopts x */
+			cJSON_Delete(x);
+			cJSON_Delete(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /* The involuntary context switches of r's runs, one number each; NULL when out of memory. */
 static cJSON *export_nivcsw_json(const struct measure_result *r)
 {
@@ -277,8 +294,13 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 	    export_add(o, "max", export_number(row.wall.max)) != 0)
 		goto oom;
 	times = cJSON_AddArrayToObject(o, "times");
+	/* hyperfine 1.20's key, in its place: each run's own peak RSS in bytes (wait4's maxrss
+	 * of the run, which starts from rarlaunch's small address space: proc.h). */
+	if (times == NULL ||
+	    (r->ru != NULL && export_add(o, "memory_usage_byte", export_memory_json(r)) != 0))
+		goto oom;
 	codes = cJSON_AddArrayToObject(o, "exit_codes");
-	if (times == NULL || codes == NULL)
+	if (codes == NULL)
 		goto oom;
 	for (size_t i = 0; i < r->n; i++) {
 		cJSON *t = export_number((double)r->wall_ns[i] / EXPORT_NS_PER_S);

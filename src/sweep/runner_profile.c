@@ -23,9 +23,7 @@
 #include "runner_impl.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,46 +126,6 @@ static void first_stderr_line(int fd, char *buf, size_t len)
 	sanitize_text(buf, len, raw, end);
 }
 
-/*
- * rarbench's own peak resident size (VmHWM, KiB), 0 when unknown. A child
- * made by clone(CLONE_VM) runs in rarbench's memory until it execs, and the
- * kernel keeps that memory's high-water mark in the child's ru_maxrss: no
- * run can report less. It is recorded beside the counters as that floor.
- */
-static uint64_t own_peak_rss_kib(void)
-{
-	char line[128];
-	uint64_t kib = 0;
-	FILE *f = fopen("/proc/self/status", "re");
-
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "VmHWM: %" SCNu64, &kib) == 1)
-			break;
-	if (f != NULL)
-		fclose(f);
-	return kib;
-}
-
-/*
- * Lowers that floor before the pass: what rarbench freed goes back to the
- * kernel, and its high-water mark restarts from what it now holds
- * (clear_refs "5", Linux 4.0). Best effort: a kernel without it keeps the
- * higher floor, which each profile records.
- */
-static void lower_rss_floor(void)
-{
-	int fd;
-
-	malloc_trim(0);
-	fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (write(fd, "5", 1) != 1) {
-			/* best effort, see above */
-		}
-		close(fd);
-	}
-}
-
 /* The untraced run of s at this point, its wait4 counters into o's "rusage". 0 or -1. */
 static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us, struct errbuf *eb)
 {
@@ -183,7 +141,8 @@ static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us
 	add_count(ru, "maxrss_kib", us->ru.maxrss_kib);
 	add_count(ru, "inblock", us->ru.inblock);
 	add_count(ru, "nvcsw", us->ru.nvcsw);
-	add_count(o, "rss_floor_kib", own_peak_rss_kib());
+	/* The least maxrss_kib a run can report: rarlaunch's own peak (proc.h), not rarbench's. */
+	add_count(o, "rss_floor_kib", proc_cmd_floor_kib(s->cmd));
 	return 0;
 }
 
@@ -534,7 +493,6 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 		return 0;
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, RUNNER_PROFILE_DIR) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
-	lower_rss_floor();
 	/* Every point's counts from the same tool state, whatever the timed steps left. */
 	if (runner_reset_tool_state(r, eb) < 0 || fileio_mkdirs(dir, eb) < 0 ||
 	    write_costs(r, eb) < 0 ||

@@ -43,8 +43,12 @@ check "every result carries its profile beside the timing keys, traced with exit
 		and (.times | length) == 2 and .profile.syscalls.execve.calls >= 1)] | all and length == 6' "$res"
 check "the results record how many network interfaces the host showed (sudo's cost follows it)" \
 	jq -e '.meta.host.net_interfaces >= 1' "$res"
-check "every profile records rarbench's own peak RSS, the floor of a run's (doc/profile.md)" \
-	jq -e '[.results[] | .profile.rss_floor_kib > 0] | all' "$res"
+check "every profile records rarlaunch's peak RSS, the floor of a run's, under 2 MiB (doc/profile.md)" \
+	jq -e '[.results[] | .profile.rss_floor_kib > 0 and .profile.rss_floor_kib < 2048] | all' "$res"
+check "each run's own peak: memory_usage_byte per run, above the floor, rusage.maxrss_kib in KiB" \
+	jq -e '[.results[] | .profile.rss_floor_kib as $f | (.memory_usage_byte | length) == 2
+		and .memory_usage_byte == [.rusage.maxrss_kib[] * 1024] and (.rusage.maxrss_kib | min) >= $f]
+		| all' "$res"
 check "every timed run keeps its rusage counters (page faults, peak RSS, blocks read, switches)" \
 	jq -e '[.results[] | .rusage | (.minflt | length) == 2 and (.maxrss_kib | min) > 0
 		and (.majflt | length) == 2 and (.inblock | length) == 2 and (.nvcsw | length) == 2] | all' "$res"
