@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "runner.h"
+#include "sanitize.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -103,7 +104,7 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 			else if (strcmp(optarg, "none") == 0)
 				cfg->progress = PROGRESS_NONE;
 			else {
-				fprintf(stderr,
+				sanitize_fprintf(stderr,
 					"rarbench: --progress: unknown mode \"%s\" (expected "
 					"bar, jsonl or none)\n",
 					optarg);
@@ -119,7 +120,7 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "rarbench: --manifest mode takes no operand (got \"%s\")\n",
+		sanitize_fprintf(stderr, "rarbench: --manifest mode takes no operand (got \"%s\")\n",
 			argv[optind]);
 		return -1;
 	}

@@ -345,6 +345,7 @@ void runner_clear(struct runner *r)
 		free(s->skip_reason);
 		free(s->pam_dir);
 		free(s->pam_service);
+		free(s->unsafe);
 	}
 	free(r->subjects);
 	runner_problems_clear(r);
