@@ -504,8 +504,9 @@ int straceprof_check_tracer(const char *tracer, struct errbuf *eb)
 
 	if (geteuid() != 0 || trustpath_check(tracer, NULL, &teb) == 0)
 		return 0;
-	return errbuf_set(eb,
-			  "RARPERF_STRACE: %s is not root's alone (%s): rarbench runs the tracer as "
-			  "root, so whoever can write it would be root",
-			  tracer, teb.msg);
+	return errbuf_set(
+	    eb,
+	    "RARPERF_STRACE: %s is not root's alone (%s): rarbench runs the tracer as "
+	    "root, so whoever can write it would be root",
+	    tracer, teb.msg);
 }

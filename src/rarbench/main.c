@@ -365,15 +365,16 @@ static int profile_all(struct run_ctx *ctx, const char *tracer, struct errbuf *e
 			ctx->cfg->as_user != NULL ? p->user_env : NULL, &ctx->profiles[i], eb) != 0)
 			return -1;
 		o = ctx->profiles[i];
-		sanitize_fprintf(stderr,
-			"Profile of %s: %s, %.0f system calls (%.0f failed), %.0f bytes read, "
-			"%.0f written, %.0f programs started\n",
-			p->names[i], cJSON_GetStringValue(cJSON_GetObjectItem(o, "status")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "calls")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "failed")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_read")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_written")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "execs")));
+		sanitize_fprintf(
+		    stderr,
+		    "Profile of %s: %s, %.0f system calls (%.0f failed), %.0f bytes read, "
+		    "%.0f written, %.0f programs started\n",
+		    p->names[i], cJSON_GetStringValue(cJSON_GetObjectItem(o, "status")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "calls")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "failed")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_read")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_written")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "execs")));
 	}
 	return export_all(ctx, eb);
 }

@@ -173,9 +173,9 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 			 struct manifest_subject *s)
 {
 	static const char *const keys[] = {
-	    "id",          "format",          "program",        "args",     "policy", "policy_data",
-	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  "pam",
-	    "unsafe_program", "unsafe_pam", NULL};
+	    "id",          "format",      "program",         "args",           "policy",
+	    "policy_data", "rar_version", "policy_mount_at", "sudoers_layout", "optional",
+	    "build",       "pam",         "unsafe_program",  "unsafe_pam",     NULL};
 	char q[MANIFEST_PATH_MAX_CHARS], b[48];
 	int fmt = -1;
 

@@ -17,7 +17,8 @@ static bool stopped(const struct runner *r)
 /* Reports a failure on cfg.err (and as an event). */
 static void report(struct runner *r, const char *msg)
 {
-	sanitize_fprintf(r->cfg.err, "%srarbench: %s\n", r->cfg.progress == PROGRESS_BAR ? "\n" : "", msg);
+	sanitize_fprintf(r->cfg.err, "%srarbench: %s\n",
+			 r->cfg.progress == PROGRESS_BAR ? "\n" : "", msg);
 	progress_error(&r->progress, msg);
 }
 
@@ -226,7 +227,7 @@ static void announce(struct runner *r)
 		if (r->subjects[i].skip_reason == NULL)
 			continue;
 		sanitize_fprintf(r->cfg.err, "rarbench: warning: skipping subject %s: %s\n",
-			r->subjects[i].ms->id, r->subjects[i].skip_reason);
+				 r->subjects[i].ms->id, r->subjects[i].skip_reason);
 		progress_skip(&r->progress, r->subjects[i].ms->id, r->subjects[i].skip_reason);
 	}
 }
@@ -276,8 +277,9 @@ static int run_profile(struct runner *r, uint64_t t0, uint64_t t1)
 	}
 	if (r->m->profile && r->cfg.progress != PROGRESS_JSONL)
 		/* What the pass costs beside the timed steps (selfbench/profile.sh reads it). */
-		sanitize_fprintf(r->cfg.err, "rarbench: profile pass %.1f s after %.1f s of timed steps\n",
-			(double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);
+		sanitize_fprintf(r->cfg.err,
+				 "rarbench: profile pass %.1f s after %.1f s of timed steps\n",
+				 (double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);
 	return RUNNER_EXIT_OK;
 }
 
@@ -305,15 +307,15 @@ int runner_run(struct runner *r)
 	if (status == 0 && r->failed_points > 0) {
 		/* results.json holds the points measured; --resume measures the rest. */
 		sanitize_fprintf(r->cfg.err,
-			"rarbench: %zu point(s) of %s left unmeasured (a run passed "
-			"run_timeout_s); measure them with --resume\n",
-			r->failed_points, r->m->name);
+				 "rarbench: %zu point(s) of %s left unmeasured (a run passed "
+				 "run_timeout_s); measure them with --resume\n",
+				 r->failed_points, r->m->name);
 		status = RUNNER_EXIT_FAIL;
 	} else if (status != 0) {
 		progress_done(&r->progress, status, NULL, NULL, 0);
 	} else if (r->cfg.progress != PROGRESS_JSONL) {
 		sanitize_fprintf(r->cfg.err, "rarbench: %zu points of %s written to %s\n",
-			sweep_count(r->sweep), r->m->name, r->out_abs);
+				 sweep_count(r->sweep), r->m->name, r->out_abs);
 	}
 	return status;
 }

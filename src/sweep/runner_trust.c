@@ -70,10 +70,11 @@ static int check_program(struct runner *r, size_t i, struct errbuf *eb)
 	 * directory shown at /etc/pam.d, a policy) would be root through them. No key
 	 * lifts this: the prefix's own set-user-ID builds are what is measured. */
 	if (trustpath_is_setid(real) && !in_prefix(r, real))
-		return runner_problem(r, eb, path,
-				      "%s is set-user-ID or set-group-ID and outside the prefix %s: "
-				      "only the prefix's own builds are measured as set-ID subjects",
-				      s->program, r->prefix_real);
+		return runner_problem(
+		    r, eb, path,
+		    "%s is set-user-ID or set-group-ID and outside the prefix %s: "
+		    "only the prefix's own builds are measured as set-ID subjects",
+		    s->program, r->prefix_real);
 	if (trusted)
 		return 0;
 	if (!s->ms->unsafe_program)
