@@ -223,6 +223,13 @@ static void announce(struct runner *r)
 		if (r->subjects[i].skip_reason == NULL)
 			ids[k++] = r->subjects[i].ms->id;
 	progress_start(&r->progress, r->m->name, ids, k, r->out_abs);
+	/* What the manifest asked for with unsafe_program / unsafe_pam, as the plan says it. */
+	for (i = 0; i < r->nsubjects; i++) {
+		const char *line = r->subjects[i].unsafe, *nl;
+
+		for (; line != NULL && (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+			sanitize_fprintf(r->cfg.err, "rarbench: %.*s\n", (int)(nl - line), line);
+	}
 	for (i = 0; i < r->nsubjects; i++) {
 		if (r->subjects[i].skip_reason == NULL)
 			continue;
