@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -51,6 +52,7 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 	char cand[PATH_MAX];
 	const char *p;
 	struct stat st;
+	bool bad = false;
 	int links = 0;
 
 	if (path == NULL || path[0] == '\0')
@@ -64,8 +66,7 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 	}
 	if (lstat("/", &st) != 0)
 		return errbuf_set_errno(eb, errno, "/");
-	if (judge("/", &st, eb) < 0)
-		return -1;
+	bad = judge("/", &st, eb) < 0;
 	p = rest;
 	for (;;) {
 		size_t n;
@@ -104,14 +105,18 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 				cur[0] = '\0';
 			continue;
 		}
+		/* Walk on: the deepest component at fault is the one to name (the user's directory
+		 * under /tmp, rather than /tmp); eb keeps the last verdict against. */
 		if (judge(cand, &st, eb) < 0)
-			return -1;
+			bad = true;
 		while (*p == '/')
 			p++;
 		if (*p != '\0' && !S_ISDIR(st.st_mode))
 			return errbuf_set_errno(eb, ENOTDIR, "%s", cand);
 		memcpy(cur, cand, strlen(cand) + 1);
 	}
+	if (bad)
+		return -1;
 	if (resolved != NULL)
 		memcpy(resolved, cur[0] != '\0' ? cur : "/",
 		       strlen(cur[0] != '\0' ? cur : "/") + 1);
@@ -163,9 +168,12 @@ out:
 	return rc;
 }
 
-bool trustpath_is_setid(const char *path)
+bool trustpath_is_privileged(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID)) != 0;
+	if (stat(path, &st) != 0)
+		return false;
+	return (st.st_mode & (S_ISUID | S_ISGID)) != 0 ||
+	       getxattr(path, "security.capability", NULL, 0) > 0;
 }

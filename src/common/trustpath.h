@@ -25,7 +25,8 @@
  *
  * Returns 0 when path (absolute, or relative to the working directory) is
  * trusted, with its resolved path in resolved (PATH_MAX bytes) when resolved
- * is not NULL; -1 otherwise, eb saying why in words that name the component:
+ * is not NULL; -1 otherwise, eb saying why in words that name the deepest
+ * component at fault (the user's directory under /tmp rather than /tmp):
  * "/tmp is writable by others (mode 1777)", "/tmp/p is owned by uid 1000",
  * "/srv/x is writable by group 27 (mode 0775)", "/x/y: No such file ...".
  */
@@ -42,9 +43,10 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 int trustpath_check_dir(const char *dir, struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
- * Whether the file at path (symbolic links followed) is set-user-ID or
- * set-group-ID. false when it cannot be stat'ed.
+ * Whether running the file at path (symbolic links followed) gains a
+ * privilege: set-user-ID, set-group-ID, or file capabilities (the
+ * security.capability attribute, as ping's). false when it cannot be stat'ed.
  */
-bool trustpath_is_setid(const char *path);
+bool trustpath_is_privileged(const char *path);
 
 #endif

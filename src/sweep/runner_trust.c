@@ -69,11 +69,12 @@ static int check_program(struct runner *r, size_t i, struct errbuf *eb)
 	/* su, the host's sudo, pkexec...: one that reads files a manifest can name (a PAM
 	 * directory shown at /etc/pam.d, a policy) would be root through them. No key
 	 * lifts this: the prefix's own set-user-ID builds are what is measured. */
-	if (trustpath_is_setid(real) && !in_prefix(r, real))
+	if (trustpath_is_privileged(real) && !in_prefix(r, real))
 		return runner_problem(
 		    r, eb, path,
-		    "%s is set-user-ID or set-group-ID and outside the prefix %s: "
-		    "only the prefix's own builds are measured as set-ID subjects",
+		    "%s is set-user-ID or set-group-ID (or has file capabilities) "
+		    "and outside the prefix %s: only the prefix's own builds are "
+		    "measured as privileged subjects",
 		    s->program, r->prefix_real);
 	if (trusted)
 		return 0;
@@ -112,32 +113,35 @@ static int check_pam(struct runner *r, size_t i, struct errbuf *eb)
 			   s->ms->id, s->pam_dir, teb.msg);
 }
 
-/* The policy files' directory (in PREFIX/etc, runner_guard_confine) and policy_mount_at's. */
-static int check_policy(struct runner *r, size_t i, struct errbuf *eb)
+/* Checks the directory of file (a policy, or policy_mount_at) with trustpath; problems at key. */
+static int check_dir_of(struct runner *r, size_t i, const char *key, const char *file,
+			const char *why, struct errbuf *eb)
 {
-	struct runner_subject *s = &r->subjects[i];
-	const char *at = s->ms->policy_mount_at;
+	const char *slash = file != NULL ? strrchr(file, '/') : NULL;
 	struct errbuf teb = {{0}};
 	char path[64], dir[PATH_MAX];
-	const char *slash;
 
-	snprintf(path, sizeof(path), "$.subjects[%zu].policy", i); /* lint: not a path */
-	if (r->etc_real[0] != '\0' && trustpath_check(r->etc_real, NULL, &teb) < 0)
-		return runner_problem(r, eb, path,
-				      "%s holds the policies the tools read as root, and is not "
-				      "root's alone (%s)",
-				      r->etc_real, teb.msg);
-	if (at == NULL || (slash = strrchr(at, '/')) == NULL)
+	if (slash == NULL)
 		return 0;
-	snprintf(path, sizeof(path), "$.subjects[%zu].policy_mount_at", i); /* lint: not a path */
-	if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - at), at) < 0)
-		return runner_problem(r, eb, path, "%s: path too long", at);
-	if (trustpath_check(dir[0] != '\0' ? dir : "/", NULL, &teb) < 0)
-		return runner_problem(r, eb, path,
-				      "%s: its directory is not root's alone (%s): the tool reads "
-				      "its policy there as root",
-				      at, teb.msg);
-	return 0;
+	snprintf(path, sizeof(path), "$.subjects[%zu].%s", i, key); /* lint: not a path */
+	if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - file), file) < 0)
+		return runner_problem(r, eb, path, "%s: path too long", file);
+	if (trustpath_check(dir[0] != '\0' ? dir : "/", NULL, &teb) == 0)
+		return 0;
+	return runner_problem(r, eb, path, "%s: its directory is not root's alone (%s): %s", file,
+			      teb.msg, why);
+}
+
+/* The policy files' directories (in PREFIX/etc, runner_guard_confine) and policy_mount_at's. */
+static int check_policy(struct runner *r, size_t i, struct errbuf *eb)
+{
+	const struct runner_subject *s = &r->subjects[i];
+	static const char why[] = "the tool reads its policy there as root";
+
+	if (check_dir_of(r, i, "policy", s->policy, why, eb) < 0 ||
+	    check_dir_of(r, i, "policy_data", s->policy_data, why, eb) < 0)
+		return -1;
+	return check_dir_of(r, i, "policy_mount_at", s->ms->policy_mount_at, why, eb);
 }
 
 int runner_trust_subject(struct runner *r, size_t i, struct errbuf *eb)
