@@ -239,7 +239,6 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 	struct errbuf peb = {{0}};
 	const cJSON *tool;
 	struct stat st;
-	size_t before;
 
 	if (expand_strings(r, i, eb) < 0)
 		return -1;
@@ -307,11 +306,7 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 		s->skip_reason = strdup(reason);
 		return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
 	}
-	before = r->nproblems;
-	if (runner_pam_resolve(r, i, tool, eb) < 0)
-		return -1;
-	/* Root's files only (a PAM problem already said is not said twice). */
-	if (r->nproblems == before && runner_trust_subject(r, i, eb) < 0)
+	if (runner_pam_resolve(r, i, tool, eb) < 0 || runner_trust_subject(r, i, eb) < 0)
 		return -1;
 	return tool != NULL ? check_against_tool(r, i, tool, eb) : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fileio.h"
 #include "trustpath.h"
@@ -95,9 +96,12 @@ static int check_pam(struct runner *r, size_t i, struct errbuf *eb)
 {
 	struct runner_subject *s = &r->subjects[i];
 	struct errbuf teb = {{0}};
+	struct stat st;
 	char path[64];
 
-	if (s->pam_dir == NULL || trustpath_check_dir(s->pam_dir, &teb) == 0)
+	/* A missing directory is runner_pam_resolve's problem, already said. */
+	if (s->pam_dir == NULL || stat(s->pam_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    trustpath_check_dir(s->pam_dir, &teb) == 0)
 		return 0;
 	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
 	if (!s->ms->unsafe_pam)

@@ -86,7 +86,7 @@ manifest su "[{\"id\":\"su\",\"format\":\"doas\",\"program\":\"$su\",\"args\":[\
  \"pam\":\"$u/pam\"}]"
 locked su "$rarbench" --manifest "$work/su.json" --prefix "$prefix" --out "$work/su-out" --progress none
 check "finding 1 (su, the bench user's script and PAM files): exit 2, one line naming \$.subjects[0].program; the script never ran, nothing left" \
-	refused su $? '^[^ ]*su.json: \$\.subjects\[0\]\.program: .* is set-user-ID or set-group-ID.* and outside the prefix'
+	refused su $? 'su.json: \$\.subjects\[0\]\.program: .* is set-user-ID or set-group-ID.* and outside the prefix'
 # No key lifts the set-ID rule.
 jq '.subjects[0] += {"unsafe_program": true, "unsafe_pam": true}' "$work/su.json" >"$work/su2.json"
 locked su2 "$rarbench" --manifest "$work/su2.json" --prefix "$prefix" --out "$work/su2-out" --progress none
