@@ -5,8 +5,7 @@
 # with one line naming the field; its strings reach the terminal escaped; RARPERF_STRACE runs as
 # root only when root's; a killed write's temporaries are removed by the next sweep. Each refused
 # run must leave nothing: the hostile script never ran, PREFIX/etc is as it was, and the run's
-# /tmp stays empty. Each run has a mount namespace of its own (rb below), so that other sweeps
-# running meanwhile cannot blur what this one changed.
+# /tmp stays empty (each refused run has a mount namespace of its own: rb below).
 # RARBENCH=/path/to/rarbench runs it against another build (today's main fails it).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -28,15 +27,19 @@ esc=$(printf '\033')
 
 # as_user SCRIPT: runs sh -c SCRIPT as the bench user (the hostile files are theirs).
 as_user() { runuser -u "$user" -- sh -c "$1" </dev/null; }
-# rb NAME ARGS...: rarbench ARGS as root in a mount namespace of its own, where /tmp is an empty
-# tmpfs and PREFIX/etc a tmpfs holding a copy of $work/etc (taken at the start): other sweeps
-# (other tests, in parallel) cannot change it, so its state after the run is this run's alone.
+# rb NAME ARGS...: rarbench ARGS as root, refused before it needs the prefix: in a mount
+# namespace of its own, where /tmp is an empty tmpfs and PREFIX/etc a tmpfs holding a copy of
+# $work/etc (taken at the start), so that other sweeps (other tests, in parallel) cannot blur
+# what this run changed; and with the prefix's lock held by this test, so that a build that
+# does get further (today's main) stops at the lock (exit 3) instead of acting on the copy.
 # stdout, stderr, what /tmp held at the end and PREFIX/etc's state before and after go to
-# $work/NAME.{out,err,tmp,etc-before,etc-after,etc-ls,doas.conf}; returns rarbench's status.
+# $work/NAME.{out,err,tmp,etc-before,etc-after}; returns rarbench's status.
 rb() {
 	n=$1
 	shift
-	unshare --mount --propagation private -- sh -c '
+	prefix_lock "$prefix" "46-hostile-manifest: $n"
+	# The lock's descriptor stays with this shell: rarbench and its children get none of it.
+	9<&- unshare --mount --propagation private -- sh -c '
 		w=$1 n=$2 etc=$3/etc
 		shift 3
 		state() { (cd "$etc" && find . -printf "%p %m %u\n" | sort && find . -type f -exec sha256sum {} + | sort); }
@@ -47,9 +50,17 @@ rb() {
 		rc=$?
 		ls -A /tmp >"$w/$n.tmp"
 		state >"$w/$n.etc-after"
-		ls -A "$etc" >"$w/$n.etc-ls"
-		cat "$etc/doas.conf" >"$w/$n.doas.conf"
 		exit $rc' rb "$work" "$n" "$prefix" "$@"
+	rbrc=$?
+	prefix_unlock "$prefix"
+	return $rbrc
+}
+# run NAME ARGS...: rarbench ARGS as root, a run that measures (it takes the prefix's lock, and
+# may undo what a dead run left on the real prefix: so no private namespace).
+run() {
+	n=$1
+	shift
+	"$@" >"$work/$n.out" 2>"$work/$n.err"
 }
 nothing_left() { # NAME: the script did not run, /tmp empty, PREFIX/etc as it was, no output
 	[ ! -e "$u/ran" ] && [ ! -s "$work/$1.tmp" ] && [ ! -e "$work/$1-out" ] &&
@@ -78,8 +89,8 @@ JSON
 prefix_lock "$prefix" "46-hostile-manifest: a copy of the policies"
 cp -a "$prefix/etc" "$work/etc"
 prefix_unlock "$prefix"
-# The bench user's script: what runs it as root writes uid=0 into $u/ran.
-as_user "printf '#!/bin/sh\nid >$u/ran\n' >$u/evil.sh && chmod 0755 $u/evil.sh"
+# The bench user's script: what runs it as root appends uid=0 to $u/ran.
+as_user "printf '#!/bin/sh\nid >>$u/ran\n' >$u/evil.sh && chmod 0755 $u/evil.sh"
 # Their PAM directory: su, sudo and doas let anyone in and run the script in the session.
 as_user "mkdir $u/pam && for s in su sudo doas; do
 	printf 'auth sufficient pam_permit.so\naccount sufficient pam_permit.so\nsession optional pam_exec.so $u/evil.sh\n' >$u/pam/\$s
@@ -89,12 +100,12 @@ done"
 su=$(command -v su)
 manifest su "[{\"id\":\"su\",\"format\":\"doas\",\"program\":\"$su\",\"args\":[\"-c\",\"$u/evil.sh\",\"root\"],
  \"pam\":\"$u/pam\"}]"
-rb su "$rarbench" --manifest "$work/su.json" --prefix "$prefix" --wait --out "$work/su-out" --progress none
+rb su "$rarbench" --manifest "$work/su.json" --prefix "$prefix" --out "$work/su-out" --progress none
 check "finding 1 (su, the bench user's script and PAM files): exit 2, one line naming \$.subjects[0].program; the script never ran, nothing left" \
 	refused su $? 'su.json: \$\.subjects\[0\]\.program: .* is set-user-ID or set-group-ID.* and outside the prefix'
 # No key lifts the set-ID rule.
 jq '.subjects[0] += {"unsafe_program": true, "unsafe_pam": true}' "$work/su.json" >"$work/su2.json"
-rb su2 "$rarbench" --manifest "$work/su2.json" --prefix "$prefix" --wait --out "$work/su2-out" --progress none
+rb su2 "$rarbench" --manifest "$work/su2.json" --prefix "$prefix" --out "$work/su2-out" --progress none
 check "finding 1 with unsafe_program and unsafe_pam: still exit 2 (a set-ID program outside the prefix)" \
 	refused su2 $? 'outside the prefix'
 
@@ -111,7 +122,7 @@ if [ -n "$pamtool" ]; then
 	extra=
 	[ "$pamtool" = sudo-rs ] && extra=',"policy":"{prefix}/etc/sudoers-rs","policy_mount_at":"/etc/sudoers-rs","sudoers_layout":"per-task"'
 	manifest pam "[{\"id\":\"$pamtool\",\"format\":\"$fmt\",\"program\":\"{prefix}/bin/$pamtool\",\"pam\":\"$u/pam\"$extra}]"
-	rb pam "$rarbench" --manifest "$work/pam.json" --prefix "$prefix" --wait --out "$work/pam-out" --progress none
+	rb pam "$rarbench" --manifest "$work/pam.json" --prefix "$prefix" --out "$work/pam-out" --progress none
 	check "the bench user's PAM directory for $pamtool: exit 2, one line naming \$.subjects[0].pam and its owner; nothing left" \
 		refused pam $? "\$\.subjects\[0\]\.pam: $u/pam is not root's alone (.*owned by uid $uid"
 	# With unsafe_pam the dry run says so in plain words (and nothing is run).
@@ -127,7 +138,7 @@ fi
 
 # A program the bench user wrote (not set-ID): refused unless unsafe_program.
 manifest prog "[{\"id\":\"mine\",\"format\":\"doas\",\"program\":\"$u/evil.sh\"}]"
-rb prog "$rarbench" --manifest "$work/prog.json" --prefix "$prefix" --wait --out "$work/prog-out" --progress none
+rb prog "$rarbench" --manifest "$work/prog.json" --prefix "$prefix" --out "$work/prog-out" --progress none
 check "a program the bench user wrote: exit 2, one line naming \$.subjects[0].program and unsafe_program" \
 	refused prog $? '\$\.subjects\[0\]\.program: .*not root.s alone.*unsafe_program'
 rm -f "$u/ran"
@@ -146,37 +157,37 @@ check "finding 7: --dry-run of a manifest full of ESC: exit 0, the plan printed"
 check "finding 7: no ESC byte in the dry run's stdout or stderr (shown as \\x1b)" \
 	sh -c "! grep -q '$esc' '$work/escplan.out' '$work/escplan.err' && grep -q 'esc.x1b\[2J' '$work/escplan.out'"
 jq '.subjects[0].pam = "/nonexistent/\u001b[2Jpam"' "$work/esc.json" >"$work/escpam.json"
-rb escpam "$rarbench" --manifest "$work/escpam.json" --prefix "$prefix" --wait --out "$work/escpam-out" --progress none
+rb escpam "$rarbench" --manifest "$work/escpam.json" --prefix "$prefix" --out "$work/escpam-out" --progress none
 check "finding 7: a refused PAM path with ESC: exit 2, one line, escaped" \
 	refused escpam $? '\$\.subjects\[0\]\.pam: /nonexistent/.x1b\[2Jpam'
 check "finding 7: ... no ESC byte in it" sh -c "! grep -q '$esc' '$work/escpam.err'"
 # The run itself (progress none, then the bar: only the bar's own "clear line" is an ESC), with
 # two temporaries a killed write left (an hour old): one in PREFIX/etc, one in the output.
-stale=.doas.conf.Zq46Xy
-: >"$work/etc/$stale" && touch -d '1 hour ago' "$work/etc/$stale"
+prefix_lock "$prefix" "46-hostile-manifest: a killed write's temporary"
+stale=$prefix/etc/.doas.conf.Zq46Xy
+: >"$stale" && touch -d '1 hour ago' "$stale"
+prefix_unlock "$prefix"
+trap 'rm -rf "$work"; rm -f "$stale"' EXIT
 mkdir -p "$work/esc-out" && : >"$work/esc-out/.results.json.Zq46Xy" &&
 	touch -d '1 hour ago' "$work/esc-out/.results.json.Zq46Xy"
-rb escrun "$rarbench" --manifest "$work/esc.json" --prefix "$prefix" --wait --out "$work/esc-out" --progress none
+run escrun "$rarbench" --manifest "$work/esc.json" --prefix "$prefix" --wait --out "$work/esc-out" --progress none
 rc=$?
 check "finding 7: the run: exit 0, no ESC byte in its stdout or stderr" \
 	sh -c "[ $rc -eq 0 ] && ! grep -q '$esc' '$work/escrun.out' '$work/escrun.err'" || sed 's/^/    /' "$work/escrun.err"
 check "finding 7: the skipped subject's reason is shown escaped" grep -q 'skipping subject ghost: .*no-such-.x1b\[2J' "$work/escrun.err"
 check "finding 8: the killed write's temporaries are gone (PREFIX/etc and the output), and said so" \
-	sh -c "! grep -qx '$stale' '$work/escrun.etc-ls' && [ ! -e '$work/esc-out/.results.json.Zq46Xy' ] &&
+	sh -c "[ ! -e '$stale' ] && [ ! -e '$work/esc-out/.results.json.Zq46Xy' ] &&
 		grep -q 'removed 1 temporary file(s) that a killed write left in $prefix/etc' '$work/escrun.err'"
-check "the run's policy grants nothing after it (deny-all: match=none)" grep -q 'match=none' "$work/escrun.doas.conf"
-rm -f "$work/etc/$stale"
-rb escbar "$rarbench" --manifest "$work/esc.json" --prefix "$prefix" --wait --out "$work/esc-bar" --progress bar
+run escbar "$rarbench" --manifest "$work/esc.json" --prefix "$prefix" --wait --out "$work/esc-bar" --progress bar
 rc=$?
 check "finding 7: with the progress bar, its own ESC[K is the only escape" \
 	sh -c "[ $rc -eq 0 ] && ! tr -d '\r' <'$work/escbar.err' | sed 's/${esc}\[K//g' | grep -q '$esc'"
-check "finding 7: the runs left /tmp empty" sh -c "[ ! -s '$work/escrun.tmp' ] && [ ! -s '$work/escbar.tmp' ]"
 
 # --- finding 8: RARPERF_STRACE is run as root only when it is root's ---------------------------
 as_user "printf '#!/bin/sh\nid >$u/ran\nexit 1\n' >$u/strace && chmod 0755 $u/strace"
 manifest prof '[{"id":"doas","format":"doas"}]' '"profile": true,'
 RARPERF_STRACE=$u/strace rb strace "$rarbench" --manifest "$work/prof.json" --prefix "$prefix" \
-	--wait --out "$work/strace-out" --progress none
+	--out "$work/strace-out" --progress none
 check "RARPERF_STRACE written by the bench user (manifest): exit 2, one line naming it, never run" \
 	refused strace $? "RARPERF_STRACE: $u/strace is not root's alone"
 RARPERF_STRACE=$u/strace rb plainstrace "$rarbench" --profile -N -r 2 /usr/bin/true
