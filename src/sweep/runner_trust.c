@@ -141,9 +141,13 @@ static int check_policy(struct runner *r, size_t i, struct errbuf *eb)
 {
 	const struct runner_subject *s = &r->subjects[i];
 	static const char why[] = "the tool reads its policy there as root";
+	struct errbuf ceb = {{0}};
 
-	if (check_dir_of(r, i, "policy", s->policy, why, eb) < 0 ||
-	    check_dir_of(r, i, "policy_data", s->policy_data, why, eb) < 0)
+	/* One outside PREFIX/etc is runner_guard_confine's problem, already said. */
+	if ((runner_guard_confine(r, s->policy, &ceb) == 0 &&
+	     check_dir_of(r, i, "policy", s->policy, why, eb) < 0) ||
+	    (s->policy_data != NULL && runner_guard_confine(r, s->policy_data, &ceb) == 0 &&
+	     check_dir_of(r, i, "policy_data", s->policy_data, why, eb) < 0))
 		return -1;
 	return check_dir_of(r, i, "policy_mount_at", s->ms->policy_mount_at, why, eb);
 }
