@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "runner.h"
+#include "sanitize.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -103,10 +104,11 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 			else if (strcmp(optarg, "none") == 0)
 				cfg->progress = PROGRESS_NONE;
 			else {
-				fprintf(stderr,
-					"rarbench: --progress: unknown mode \"%s\" (expected "
-					"bar, jsonl or none)\n",
-					optarg);
+				sanitize_fprintf(
+				    stderr,
+				    "rarbench: --progress: unknown mode \"%s\" (expected "
+				    "bar, jsonl or none)\n",
+				    optarg);
 				return -1;
 			}
 			break;
@@ -119,8 +121,9 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "rarbench: --manifest mode takes no operand (got \"%s\")\n",
-			argv[optind]);
+		sanitize_fprintf(stderr,
+				 "rarbench: --manifest mode takes no operand (got \"%s\")\n",
+				 argv[optind]);
 		return -1;
 	}
 	if (cfg->manifest == NULL) {

@@ -42,6 +42,7 @@ struct runner_subject {
 	struct mntns *mntns;    /* policy_mount_at, pam_dir: what its runs see in /etc */
 	char *pam_dir;          /* the PAM service files shown at /etc/pam.d; NULL: the host's */
 	char *pam_service;      /* facts.json's pam_service of its tool; NULL: none known */
+	char *unsafe;           /* runner_trust.c: "UNSAFE: ..." lines the manifest asked for */
 };
 
 /*
@@ -193,6 +194,15 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb);
  * many) or with eb filled when out of memory.
  */
 int runner_resolve_subjects(struct runner *r, struct errbuf *eb);
+
+/*
+ * runner_trust.c. Subject i's program (never a set-ID one outside the prefix),
+ * PAM directory and files, policy directory and policy_mount_at's directory
+ * must be root's along their whole path (trustpath.h); the manifest's
+ * unsafe_program / unsafe_pam turn those two refusals into "UNSAFE: ..."
+ * lines in s->unsafe. Problems go to r->problems. 0, or -1 out of memory.
+ */
+int runner_trust_subject(struct runner *r, size_t i, struct errbuf *eb);
 
 /* Frees r->problems. */
 void runner_problems_clear(struct runner *r);

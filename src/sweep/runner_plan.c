@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "measure.h"
 #include "policy_size.h"
+#include "sanitize.h"
 
 /* The pilot's runs per subject at each of its two points (after RUNNER_PILOT_WARMUP warmup runs).
  */
@@ -388,14 +389,53 @@ static void print_time(const struct runner *r, FILE *out)
 	}
 }
 
-int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
+/* What the manifest asked to run that root's files alone would not: in plain words, first. */
+static void print_unsafe(const struct runner *r, FILE *out)
+{
+	for (size_t i = 0; i < r->nsubjects; i++)
+		if (r->subjects[i].unsafe != NULL)
+			fputs(r->subjects[i].unsafe, out);
+	if (r->m->unsafe_command)
+		fprintf(out,
+			"UNSAFE: the command %s is granted to %s as root at every point "
+			"(unsafe_command): if it can run another program or write a file, whoever "
+			"can act as %s is root while the sweep runs\n",
+			r->m->command, r->m->bench_user, r->m->bench_user);
+}
+
+static int plan_text(struct runner *r, FILE *out, struct errbuf *eb)
 {
 	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", r->cfg.manifest,
 		r->m->name, r->prefix_real);
+	print_unsafe(r, out);
 	print_subjects(r, out);
 	print_runs(r, out);
 	if (print_bytes(r, out, eb) < 0)
 		return -1;
 	print_time(r, out);
 	return 0;
+}
+
+int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = -1;
+
+	/* Written whole, then through the sanitiser: every manifest or facts string of the
+	 * plan (name, commands, paths, skip reasons) reaches the terminal escaped. */
+	if (mem == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	rc = plan_text(r, mem, eb);
+	if (fclose(mem) != 0 && rc == 0)
+		rc = errbuf_set(eb, "out of memory");
+	mem = NULL;
+	if (rc == 0 && sanitize_write_lines(text, len, out) == EOF)
+		rc = errbuf_set(eb, "writing the plan failed");
+out:
+	free(text);
+	return rc;
 }

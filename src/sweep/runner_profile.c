@@ -61,6 +61,10 @@ int runner_profile_check(struct runner *r, struct errbuf *eb)
 				  "playbook's role %s installs it)",
 				  r->cfg.manifest, r->cfg.tracer, PROFILE_PACKAGE, PROFILE_ROLE);
 	}
+	if (straceprof_check_tracer(r->cfg.tracer, eb) < 0) {
+		r->bad_input = true;
+		return -1;
+	}
 	return 0;
 }
 

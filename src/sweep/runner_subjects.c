@@ -306,7 +306,7 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 		s->skip_reason = strdup(reason);
 		return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
 	}
-	if (runner_pam_resolve(r, i, tool, eb) < 0)
+	if (runner_pam_resolve(r, i, tool, eb) < 0 || runner_trust_subject(r, i, eb) < 0)
 		return -1;
 	return tool != NULL ? check_against_tool(r, i, tool, eb) : 0;
 }

@@ -277,6 +277,32 @@ static void test_subject_dialects(void)
 	CHECK_STR_EQ(m->subjects[3].pam_dir, MANIFEST_PAM_DIR_DEFAULT);
 	CHECK_INT_EQ(m->subjects[4].pam, MANIFEST_PAM_OFF);
 	CHECK_STR_EQ(m->subjects[5].pam_dir, "/tmp/pam.d");
+	CHECK(!m->subjects[5].unsafe_pam && !m->subjects[5].unsafe_program);
+	manifest_free(m);
+}
+
+/* unsafe_program and unsafe_pam: booleans per subject, false when absent (runner_trust.c). */
+static void test_subject_unsafe_keys(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m =
+	    parse("{\"name\":\"u\",\"bench_user\":\"nobody\",\"subjects\":["
+		  "{\"id\":\"a\",\"format\":\"doas\",\"pam\":\"/tmp/p\",\"unsafe_pam\":true,"
+		  "\"program\":\"/tmp/x\",\"unsafe_program\":true},"
+		  "{\"id\":\"b\",\"format\":\"doas\",\"unsafe_pam\":false}]}",
+		  &eb);
+
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK(m->subjects[0].unsafe_pam && m->subjects[0].unsafe_program);
+		CHECK(!m->subjects[1].unsafe_pam && !m->subjects[1].unsafe_program);
+	}
+	manifest_free(m);
+	m = parse("{\"name\":\"u\",\"bench_user\":\"nobody\",\"subjects\":["
+		  "{\"id\":\"a\",\"format\":\"doas\",\"unsafe_pam\":\"yes\"}]}",
+		  &eb);
+	CHECK(m == NULL);
+	CHECK(strstr(eb.msg, "$.subjects[0].unsafe_pam: expected a boolean, got a string") != NULL);
 	manifest_free(m);
 }
 
@@ -806,6 +832,7 @@ int main(void)
 	RUN(test_bad_manifests);
 	RUN(test_too_large_points);
 	RUN(test_subject_dialects);
+	RUN(test_subject_unsafe_keys);
 	RUN(test_subject_build);
 	RUN(test_expand);
 	RUN(test_precision);
