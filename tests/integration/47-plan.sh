@@ -123,6 +123,6 @@ done
 check "rarlab names the problem" grep -q 'unknown.json: \$.colour: unknown key' "$work/lab-unknown.err"
 (cd "$work" && "$rarlab" -i inv.ini --dry-run "$root/experiments/quick.json") >"$work/lab-dry.out" 2>&1
 check "rarlab --dry-run: exit 0, the hosts listed, none contacted" \
-	sh -c "[ $? -eq 0 ] && grep -q 'quick.json: 8 subjects, 7 points, on 1 host: unreachable' '$work/lab-dry.out' && [ ! -e '$work/rarlab-out' ]"
+	sh -c "[ $? -eq 0 ] && grep -q 'quick.json: 9 subjects, 7 points, on 1 host: unreachable' '$work/lab-dry.out' && [ ! -e '$work/rarlab-out' ]"
 
 tap_status
