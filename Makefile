@@ -59,7 +59,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
-.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev demo plots \
+.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev provision-history demo plots \
 	lab-up lab-down
 all: $(BINS)
 
@@ -216,6 +216,14 @@ provision-demo:
 		-e rarperf_prefix=$(RARPERF_PREFIX) -e '{"rarperf_rootasrole_extra_versions": ["4.2.0"]}' \
 		-e rarperf_sudo_pam=false -e rarperf_doas_pam=false
 	@sh tools/provision-stamp.sh write-demo $(RARPERF_PREFIX)
+
+# make provision-history RAR_RELEASES=all|"3.3.4 4.2.0 ...": RootAsRole releases from the crate
+# registry, each storage it supports, as dosr-<version>-<storage> beside the prefix's builds, every
+# one in facts.json (present, or absent with the reason); a build cache keyed by version, storage,
+# features, toolchain and settings makes a second run build nothing (tools/provision-history.sh,
+# doc/rootasrole-history.md). Not part of make check: about 4 to 8 minutes of cargo per release.
+provision-history:
+	@RARPERF_PREFIX=$(RARPERF_PREFIX) RAR_RELEASES="$(RAR_RELEASES)" bash tools/provision-history.sh
 
 # make provision-dev RAR_DEV_TREE=DIR [RAR_DEV_REV=REV] [SUDO_DEV_TREE=DIR] [DOAS_DEV_TREE=DIR]
 # [DEV_NAME=NAME]: source trees built beside the releases as dosr-dev[-NAME]-json/-cbor,
