@@ -35,7 +35,10 @@ confgen=${CONFGEN:-$top/bin/confgen}
 index=${RAR_HISTORY_INDEX:-https://index.crates.io}
 releases=${RAR_RELEASES:-}
 
-die() { echo "provision-history: $*" >&2; exit "${2:-1}"; }
+die() { # MESSAGE [STATUS]
+	echo "provision-history: $1" >&2
+	exit "${2:-1}"
+}
 [ -n "$releases" ] || die 'usage: make provision-history RAR_RELEASES=all|"3.3.4 4.2.0 ..."' 2
 for f in $formats; do
 	case $f in json | cbor) ;; *) die "RAR_HISTORY_FORMATS: $f: json or cbor" 2 ;; esac
@@ -60,7 +63,7 @@ if [ "$releases" = all ]; then
 	releases=$(jq -r 'select(.yanked | not) | .vers' "$entry" | grep -E '^[0-9]+\.[0-9]+\.[0-9]+$' | sort -V)
 fi
 for v in $releases; do
-	jq -e --arg v "$v" 'select(.vers == $v)' "$entry" >/dev/null ||
+	jq -r .vers "$entry" | grep -qxF "$v" ||
 		die "RAR_RELEASES: $v is no release of rootasrole on $index" 2
 done
 
@@ -126,7 +129,7 @@ for v in $releases; do
 		# A format confgen cannot write is not built: nothing could measure it.
 		probe=$(mktemp -d /tmp/rar-history.XXXXXX)
 		if ! err=$("$confgen" --deny-all --uid 4242 --rar-version "$v" --rar-json "$probe/p.json" 2>&1); then
-			reason="confgen cannot write its policy format: ${err#confgen: --rar-version: }"
+			reason="confgen: ${err#confgen: --rar-version: }"
 		fi
 		rm -rf "$probe"
 		if [ -z "$reason" ] && ! fetch "$v"; then
