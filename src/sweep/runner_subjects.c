@@ -16,7 +16,7 @@
 /* What builds a RootAsRole version the prefix lacks (make demo: the pinned one and the newest). */
 #define RAR_VERSIONS_HINT                                                                          \
 	"make provision builds those of rarperf_rootasrole_extra_versions, 4.0.3 and 4.2.0 by "    \
-	"default"
+	"default; make provision-history RAR_RELEASES=V any other release"
 
 static char *join_words(char *const *words, size_t n)
 {
