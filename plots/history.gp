@@ -50,10 +50,10 @@ set grid ytics lc rgb '#dddddd'
 set key top left opaque box lc rgb '#bbbbbb'
 set style fill transparent solid 0.25 noborder
 
-set multiplot layout 2,1 title sprintf('%s: its releases in version order, %s', line, (anchor eq '' ? 'no anchor' : anchor . ' as the grey band'))
+set multiplot layout 2,1 title sprintf('%s: its releases in version order, %s', line, (anchor eq '' ? 'no anchor' : anchor . ' as the grey band')) noenhanced
 
 # The intercept.
-set ylabel 'intercept (ms): one run at ' . axis . ' = 0'
+set ylabel 'intercept (ms): one run at ' . axis . ' = 0' noenhanced
 unset arrow
 do for [s in steps_i] { set arrow from s, graph 0 to s, graph 1 nohead dt 2 lw 2 lc rgb '#d55e00' }
 set yrange [0:*]
@@ -62,7 +62,7 @@ plot (anchor eq '' || anchor_i_lo != anchor_i_lo ? NaN : anchor_i_hi) with fille
      NaN with lines dt 2 lw 2 lc rgb '#d55e00' title 'a step (rarplot --history)'
 
 # The slope.
-set ylabel sprintf('slope (us per %s)', axis)
+set ylabel sprintf('slope (us per %s)', axis) noenhanced
 unset arrow
 do for [s in steps_s] { set arrow from s, graph 0 to s, graph 1 nohead dt 2 lw 2 lc rgb '#d55e00' }
 set yrange [*:*]
