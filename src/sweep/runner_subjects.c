@@ -138,7 +138,11 @@ static void rar_versions(const struct runner *r, char *buf, size_t len)
 	{
 		const char *f = json_string(t, "format"), *v = json_string(t, "version");
 
-		if (f == NULL || v == NULL || strncmp(f, "rar-", 4) != 0 || strstr(buf, v) != NULL)
+		/* An absent build (make provision-history records why) is no version the prefix
+		 * has. */
+		if (f == NULL || v == NULL || strncmp(f, "rar-", 4) != 0 ||
+		    strstr(buf, v) != NULL ||
+		    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
 			continue;
 		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s",
 					off ? ", " : "", v);
@@ -158,7 +162,9 @@ static bool has_rar_version(const struct runner *r, const char *version)
 	{
 		const char *f = json_string(t, "format"), *v = json_string(t, "version");
 
-		if (f != NULL && v != NULL && strncmp(f, "rar-", 4) == 0 && strcmp(v, version) == 0)
+		if (f != NULL && v != NULL && strncmp(f, "rar-", 4) == 0 &&
+		    strcmp(v, version) == 0 &&
+		    !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
 			return true;
 	}
 	return false;
