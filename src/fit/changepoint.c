@@ -110,7 +110,7 @@ size_t changepoint_adjacent(const double *value, const double *se, const double 
 /* Whether test j comes before test i in the ascending order of p (ties: the caller's order). */
 static bool ranks_before(const struct changepoint_test *t, size_t j, size_t i)
 {
-	return t[j].p < t[i].p || (t[j].p == t[i].p && j < i);
+	return (j < i && t[j].p <= t[i].p) || t[j].p < t[i].p;
 }
 
 void changepoint_holm(struct changepoint_test *t, size_t n, double alpha, double min_rel_pct)

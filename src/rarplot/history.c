@@ -326,16 +326,18 @@ static int write_file(const char *dir, const char *name, const char *text, size_
 	return atomicfile_write(path, text, len, 0644, eb);
 }
 
-/* history.tsv and history-steps.tsv; data/history/LINE.tsv for the figure (x = order). */
-static int write_tables(const struct history *h, const struct history_opts *o, struct errbuf *eb)
+/* Closes the memory stream f (its text in *buf, *len) and writes it to dir/name. 0 or -1. */
+static int flush_to(FILE *f, char **buf, size_t *len, const char *dir, const char *name,
+		    struct errbuf *eb)
 {
-	char *buf = NULL, name[HISTORY_NAME_MAX + 32], dir[PLOTRUN_PATH_MAX];
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int rc = -1;
+	if (fclose(f) != 0)
+		return errbuf_set(eb, "out of memory");
+	return write_file(dir, name, *buf, *len, eb);
+}
 
-	if (f == NULL)
-		return errbuf_set_errno(eb, errno, "open_memstream");
+/* history.tsv: every release of every line with its intervals. */
+static void print_history_tsv(const struct history *h, FILE *f)
+{
 	fputs("line\tversion\torder\tsubject\tn\tintercept_ms\tintercept_lo_ms\tintercept_hi_ms\t"
 	      "slope_us\tslope_lo_us\tslope_hi_us\n",
 	      f);
@@ -347,21 +349,11 @@ static int write_tables(const struct history *h, const struct history_opts *o, s
 				h->lines[l].name, h->lines[l].rel[r].version, r + 1, x->subject,
 				x->n, x->v[0], x->lo[0], x->hi[0], x->v[1], x->lo[1], x->hi[1]);
 		}
-	if (fclose(f) != 0) {
-		f = NULL;
-		errbuf_set(eb, "out of memory");
-		goto out;
-	}
-	f = NULL;
-	if (write_file(o->out_dir, "history.tsv", buf, len, eb) != 0)
-		goto out;
-	free(buf);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	if (f == NULL) {
-		errbuf_set_errno(eb, errno, "open_memstream");
-		goto out;
-	}
+}
+
+/* history-steps.tsv: every test, stepped or not. */
+static void print_steps_tsv(const struct history *h, FILE *f)
+{
 	fputs("line\tparameter\tfrom\tto\tdiff\trel_pct\tse\tt\tdf\tp\tp_holm\tstep\n", f);
 	for (size_t i = 0; i < h->n_tests; i++) {
 		const struct changepoint_test *t = &h->tests[i];
@@ -372,55 +364,60 @@ static int write_tables(const struct history *h, const struct history_opts *o, s
 			l->rel[t->after].version, l->rel[t->after + 1].version, t->diff, t->rel_pct,
 			t->se, t->t, t->df, t->p, t->p_holm, t->step ? "step" : "-");
 	}
-	if (fclose(f) != 0) {
-		f = NULL;
-		errbuf_set(eb, "out of memory");
-		goto out;
-	}
-	f = NULL;
-	if (write_file(o->out_dir, "history-steps.tsv", buf, len, eb) != 0)
-		goto out;
-	if (fileio_fmt(dir, sizeof(dir), "%s/data/history", o->out_dir) != 0) {
-		errbuf_set(eb, "%s: path too long", o->out_dir);
-		goto out;
-	}
-	if (fileio_mkdirs(dir, eb) != 0)
-		goto out;
-	for (size_t l = 0; l < h->n_lines; l++) {
-		free(buf);
-		buf = NULL;
-		f = open_memstream(&buf, &len);
-		if (f == NULL) {
-			errbuf_set_errno(eb, errno, "open_memstream");
-			goto out;
-		}
-		fputs("# order version intercept_ms lo hi slope_us lo hi\n", f);
-		for (size_t r = 0; r < h->lines[l].n; r++) {
-			const struct history_fit *x = &h->lines[l].rel[r].fit;
+}
 
-			fprintf(f, "%zu\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\n", r + 1,
-				h->lines[l].rel[r].version, x->v[0], x->lo[0], x->hi[0], x->v[1],
-				x->lo[1], x->hi[1]);
-		}
-		if (fclose(f) != 0) {
-			f = NULL;
-			errbuf_set(eb, "out of memory");
-			goto out;
-		}
-		f = NULL;
-		if (fileio_fmt(name, sizeof(name), "%s.tsv", h->lines[l].name) != 0 ||
-		    write_file(dir, name, buf, len, eb) != 0) {
-			if (eb->msg[0] == '\0')
-				errbuf_set(eb, "%s: name too long", h->lines[l].name);
-			goto out;
-		}
+/* data/history/LINE.tsv, what plots/history.gp draws (x = the release's order). */
+static void print_line_tsv(const struct history_line *l, FILE *f)
+{
+	fputs("# order version intercept_ms lo hi slope_us lo hi\n", f);
+	for (size_t r = 0; r < l->n; r++) {
+		const struct history_fit *x = &l->rel[r].fit;
+
+		fprintf(f, "%zu\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\n", r + 1,
+			l->rel[r].version, x->v[0], x->lo[0], x->hi[0], x->v[1], x->lo[1],
+			x->hi[1]);
 	}
-	rc = 0;
-out:
-	if (f != NULL)
-		fclose(f);
-	free(buf);
-	return rc;
+}
+
+/* history.tsv, history-steps.tsv and data/history/LINE.tsv for each line. */
+static int write_tables(const struct history *h, const struct history_opts *o, struct errbuf *eb)
+{
+	char name[HISTORY_NAME_MAX + 32], dir[PLOTRUN_PATH_MAX];
+	size_t n_files = 2 + h->n_lines;
+
+	if (fileio_fmt(dir, sizeof(dir), "%s/data/history", o->out_dir) != 0)
+		return errbuf_set(eb, "%s: path too long", o->out_dir);
+	if (h->n_lines > 0 && fileio_mkdirs(dir, eb) != 0)
+		return -1;
+	for (size_t k = 0; k < n_files; k++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int rc;
+
+		if (f == NULL)
+			return errbuf_set_errno(eb, errno, "open_memstream");
+		if (k == 0)
+			print_history_tsv(h, f);
+		else if (k == 1)
+			print_steps_tsv(h, f);
+		else
+			print_line_tsv(&h->lines[k - 2], f);
+		if (k >= 2 && fileio_fmt(name, sizeof(name), "%s.tsv", h->lines[k - 2].name) != 0) {
+			fclose(f);
+			free(buf);
+			return errbuf_set(eb, "%s: name too long", h->lines[k - 2].name);
+		}
+		rc = flush_to(f, &buf, &len, k < 2 ? o->out_dir : dir,
+			      k == 0   ? "history.tsv"
+			      : k == 1 ? "history-steps.tsv"
+				       : name,
+			      eb);
+		free(buf);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* Appends the space-separated list of where each line's steps of param lie (order + 0.5). */
