@@ -106,6 +106,10 @@ fetch() {
 		rm -rf "$cache/src-$v" && mv "$cache/src-$v.new" "$cache/src-$v"
 }
 
+# RootAsRole 4 runs PAM account and session management even with authentication skip: its records
+# name the service, so that rarbench shows it the prefix's Debian stack as for the role's builds.
+pam_service=$(/usr/bin/python3 -c 'import yaml; print(yaml.safe_load(open("roles/rarperf_rootasrole/defaults/main.yml"))["rarperf_rootasrole_env"]["RAR_PAM_SERVICE"])') ||
+	die "roles/rarperf_rootasrole/defaults/main.yml: no RAR_PAM_SERVICE"
 toolchain=$(rustc -vV 2>/dev/null | tr '\n' ' ')
 [ -n "$toolchain" ] || die "rustc -vV failed"
 records=$cache/records.$$
@@ -183,12 +187,14 @@ for v in $releases; do
 				'{($n): {present: false, version: $v, format: $f, history: true, reason: $r}}' >>"$records"
 		else
 			jq -c --arg n "$name" --arg v "$v" --arg f "rar-$f" --arg p "$prefix/bin/$name" \
-				--arg s "$etc.json" --arg d "$data" --arg feat "$features" --arg pam "$prefix" \
-				'{($n): {present: true, version: $v, format: $f, history: true, source: .source,
+				--arg s "$etc.json" --arg d "$data" --arg feat "$features" --arg svc "$pam_service" \
+				'($v | split(".") | .[0] | tonumber >= 4) as $pam |
+				 {($n): ({present: true, version: $v, format: $f, history: true, source: .source,
 				  cargo: .cargo, rustc: .rustc, build_seconds: .seconds, build_key: .key,
 				  configure: ("cargo build --release --locked --bin " + .binary + " --features " + $feat),
-				  capabilities: "=p", pam: ($v | split(".") | .[0] | tonumber >= 4),
-				  path: $p, policy: $d, settings: $s}}' "$out.json" >>"$records"
+				  capabilities: "=p", pam: $pam, path: $p, policy: $d, settings: $s}
+				  + (if $pam then {pam_service: $svc, pam_note: ("RootAsRole 4 runs PAM account and session management (service " + $svc + ") even with authentication skip")} else {} end))}' \
+				"$out.json" >>"$records"
 		fi
 		printf '%s\t%s\t%s\t%s\n' "$name" "$out" "$v" "$f" >>"$records.bins"
 	done
@@ -225,7 +231,12 @@ while IFS=$'\t' read -r name out v f; do
 done <"$records.bins"
 rm -f "$records.bins"
 jq -s 'add' "$records" >"$records.all"
-jq --slurpfile h "$records.all" '.tools += $h[0]' "$prefix/facts.json" >"$prefix/facts.json.new" &&
+# A PAM build gets the stack the prefix stores for its service, as roles/rarperf_facts gives it.
+jq --slurpfile h "$records.all" '.tools as $old | .tools += ($h[0] | with_entries(
+	if .value.pam_service then .value.pam_service as $svc |
+	  .value += ([$old[] | select(.pam_service == $svc and .pam_stack)] | first
+	    | if . then {pam_stack, pam_stack_shown_at, pam_modules} else {} end)
+	else . end))' "$prefix/facts.json" >"$prefix/facts.json.new" &&
 	mv "$prefix/facts.json.new" "$prefix/facts.json" || die "facts.json could not be updated"
 rm -f "$records.all"
 echo "provision-history: $prefix/facts.json lists $(jq '[.tools[] | select(.history)] | length' "$prefix/facts.json") history builds ($(jq '[.tools[] | select(.history and .present)] | length' "$prefix/facts.json") present)"
