@@ -2,7 +2,7 @@
 # history-aa.sh: the false-alarm rate of rarplot --history's change points on A/A data. One build
 # (dosr-cbor, RootAsRole 3.3.4) is entered as AA_RELEASES releases of one line (ids sr-cbor-1.0.0,
 # sr-cbor-1.0.1, ...: the same program and policy, so any step found is a false alarm), with sudo
-# as the anchor, as experiments/history.json measures a release (4 sizes, 10 interleaved rounds);
+# as the anchor, as experiments/history.json measures a release (7 sizes, 10 rounds in random order);
 # AA_REPEATS sweeps, each analysed alone. The criterion (issue 35): no step in at least 9 runs of
 # 10. Prints each run's steps (history-steps.tsv) and the count.
 # Root, a provisioned prefix; sweeps wait for the prefix's lock. Knobs:

@@ -17,7 +17,8 @@
 #
 # A version is bad when `rarplot --compare GOOD:candidate` finds a regression (exit 1): the
 # intercept, the slope or the time at the largest size worse beyond its noise band, on paired
-# interleaved runs of experiments/regression.json's design. Knobs (environment):
+# runs of experiments/regression.json's design, each round in a shuffled order (interleaved, A B A B,
+# favours the second of two similar binaries by 3 to 4 %: doc/rootasrole-history.md). Knobs:
 #   RARPERF_PREFIX (/opt/rarperf)  RAR_BISECT_STORAGE (cbor)  RAR_BISECT_NOISE (2: percent,
 #   rarplot --compare --noise)  RAR_BISECT_RUNS (200: runs per point)  RAR_BISECT_KEEP (a
 #   directory to keep each measurement in)  RAR_BISECT_GOOD (run mode: the good build's program
@@ -45,7 +46,7 @@ measure() {
 	local name=$1 out=$work/$1 line rc
 	jq --argjson b "$2" --argjson c "$3" --argjson r "$runs" \
 		'.name = "bisect" | .subjects = [$b + {"id": "baseline"}, $c + {"id": "candidate"}]
-		 | .min_runs = $r | .max_runs = $r' "$rarperf/experiments/regression.json" >"$work/$name.json" ||
+		 | .min_runs = $r | .max_runs = $r | .order = "random"' "$rarperf/experiments/regression.json" >"$work/$name.json" ||
 		return 2
 	"$rarperf/bin/rarbench" --manifest "$work/$name.json" --prefix "$prefix" --out "$out" --wait \
 		--progress none >"$out.log" 2>&1 || { tail -3 "$out.log" >&2; return 2; }
