@@ -59,7 +59,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
-.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev demo plots \
+.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev provision-history demo plots \
 	lab-up lab-down
 all: $(BINS)
 
@@ -135,6 +135,12 @@ build-asan/tests/test_$(2): build-asan/src/$(1)/$(2).o
 endef
 $(foreach t,$(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS)),$(foreach p,$(PROGS),\
 	$(if $(wildcard src/$(p)/$(t).c),$(eval $(call prog_test_rule,$(p),$(t))))))
+# rarplot's history writes its report section and runs gnuplot from two more objects.
+HISTORY_TEST_OBJS = src/rarplot/history_report.o src/rarplot/plotrun.o
+build/tests/test_history: TEST_OBJS += $(addprefix build/,$(HISTORY_TEST_OBJS))
+build/tests/test_history: $(addprefix build/,$(HISTORY_TEST_OBJS))
+build-asan/tests/test_history: TEST_OBJS += $(addprefix build-asan/,$(HISTORY_TEST_OBJS))
+build-asan/tests/test_history: $(addprefix build-asan/,$(HISTORY_TEST_OBJS))
 
 unit: $(UNIT_TESTS)
 asan: $(ASAN_TESTS)
@@ -216,14 +222,23 @@ DEMO_OUT ?= results/quick
 demo:
 	@RARPERF_PREFIX=$(RARPERF_PREFIX) DEMO_OUT=$(DEMO_OUT) MAKE="$(MAKE)" sh tools/demo.sh
 
-# What make demo measures and nothing more: RootAsRole's extra versions (4.0.3) and the PAM builds
-# of sudo and doas (a second sudo build: about a minute) are left out; quick.json's subjects for
-# them are optional, and `make provision` adds them.
+# What make demo measures and nothing more: of RootAsRole's extra versions only the newest
+# (4.2.0, quick.json's subject beside 3.3.4); 4.0.3 and the PAM builds of sudo and doas (a second
+# sudo build: about a minute) are left out; quick.json's subjects for them are optional, and
+# `make provision` adds them.
 provision-demo:
 	@sh tools/with-progress.sh $(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml \
-		-e rarperf_prefix=$(RARPERF_PREFIX) -e '{"rarperf_rootasrole_extra_versions": []}' \
+		-e rarperf_prefix=$(RARPERF_PREFIX) -e '{"rarperf_rootasrole_extra_versions": ["4.2.0"]}' \
 		-e rarperf_sudo_pam=false -e rarperf_doas_pam=false
 	@sh tools/provision-stamp.sh write-demo $(RARPERF_PREFIX)
+
+# make provision-history RAR_RELEASES=all|"3.3.4 4.2.0 ...": RootAsRole releases from the crate
+# registry, each storage it supports, as dosr-<version>-<storage> beside the prefix's builds, every
+# one in facts.json (present, or absent with the reason); a build cache keyed by version, storage,
+# features, toolchain and settings makes a second run build nothing (tools/provision-history.sh,
+# doc/rootasrole-history.md). Not part of make check: about 4 to 8 minutes of cargo per release.
+provision-history:
+	@RARPERF_PREFIX=$(RARPERF_PREFIX) RAR_RELEASES="$(RAR_RELEASES)" bash tools/provision-history.sh
 
 # make provision-dev RAR_DEV_TREE=DIR [RAR_DEV_REV=REV] [SUDO_DEV_TREE=DIR] [DOAS_DEV_TREE=DIR]
 # [DEV_NAME=NAME]: source trees built beside the releases as dosr-dev[-NAME]-json/-cbor,

@@ -9,6 +9,7 @@
 #include "errbuf.h"
 #include "fileio.h"
 #include "fitreport.h"
+#include "history.h"
 #include "labgroups.h"
 #include "normfig.h"
 #include "numarg.h"
@@ -18,6 +19,7 @@
 #include "plotseries.h"
 #include "plotstyle.h"
 #include "results.h"
+#include "changepoint.h"
 #include "claims.h"
 #include "compare_cli.h"
 #include "sanitize.h"
@@ -44,6 +46,7 @@ struct config {
 	char **inputs;
 	size_t n_inputs;
 	bool out_given;
+	bool history; /* --history: releases in version order, their steps (history.h) */
 	struct compare_cli compare; /* --compare and its options (compare_cli.h) */
 };
 
@@ -80,6 +83,9 @@ static void usage(FILE *f)
 	    "                         --compare computes them (paired per round, the same\n"
 	    "                         interval) where the sweep has rounds; delta: the delta\n"
 	    "                         method over both fits everywhere (as before 0.2)\n"
+	    "      --history          releases in version order (subjects LINE-X.Y.Z): intercept\n"
+	    "                         and slope per release, the baseline as a band, steps\n"
+	    "                         (history.tsv, history-steps.tsv, history_LINE.*, report.md)\n"
 	    "      --compare B:C      compare candidate subject C with baseline B: intercept,\n"
 	    "                         slope and time at --at sizes as ratios C/B with 95 %\n"
 	    "                         intervals (paired by round when both ran in the same\n"
@@ -112,6 +118,7 @@ enum {
 	OPT_PLOTS_DIR,
 	OPT_CLAIMS,
 	OPT_COMPARISONS,
+	OPT_HISTORY,
 };
 
 static void config_defaults(struct config *cfg)
@@ -221,6 +228,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	    {"plots-dir", required_argument, NULL, OPT_PLOTS_DIR},
 	    {"claims", required_argument, NULL, OPT_CLAIMS},
 	    {"comparisons", required_argument, NULL, OPT_COMPARISONS},
+	    {"history", no_argument, NULL, OPT_HISTORY},
 	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' are no short options */
 	    {"compare", required_argument, NULL, 'c'},
 	    {"noise", required_argument, NULL, 'n'},
@@ -258,6 +266,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 		case OPT_COMPARISONS:
 			if (parse_fit_option(cfg, c, eb) != 0)
 				return NUMARG_ERROR;
+			break;
+		case OPT_HISTORY:
+			cfg->history = true;
 			break;
 		case 'h':
 			return NUMARG_HELP;
@@ -561,6 +572,26 @@ static void print_summary(const struct config *cfg, const struct plot *pl)
 	print_wrote(cfg->out_dir, &pl->drawn);
 }
 
+/* --history, after report.md: reads the tables just written (history.h). */
+static int run_history(const struct config *cfg, const struct plot *pl, struct errbuf *eb)
+{
+	const struct history_opts o = {
+	    .out_dir = cfg->out_dir,
+	    .inputs = (const char *const *)cfg->inputs,
+	    .n_inputs = cfg->n_inputs,
+	    .axis = strcmp(cfg->axis, PLOTSERIES_AXIS_BOTH) == 0 ? NULL : cfg->axis,
+	    .anchor = cfg->baseline,
+	    .gnuplot = pl->gnuplot,
+	    .scripts_dir = pl->scripts,
+	    .formats = cfg->formats,
+	    .n_formats = cfg->n_formats,
+	    .alpha = CHANGEPOINT_ALPHA,
+	    .min_rel_pct = CHANGEPOINT_MIN_REL_PCT,
+	};
+
+	return history_run(&o, eb);
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -597,6 +628,8 @@ int main(int argc, char **argv)
 		goto fail;
 	}
 	if (write_fits(&cfg, &pl, &eb) != 0 || write_report(&cfg, &pl, &eb) != 0)
+		goto fail;
+	if (cfg.history && run_history(&cfg, &pl, &eb) != 0)
 		goto fail;
 	print_summary(&cfg, &pl);
 	status = pl.figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;

@@ -13,9 +13,10 @@
 #include "fileio.h"
 #include "growbuf.h"
 
-/* What builds a RootAsRole version the prefix lacks (make demo builds only the pinned one). */
+/* What builds a RootAsRole version the prefix lacks (make demo: the pinned one and the newest). */
 #define RAR_VERSIONS_HINT                                                                          \
-	"make provision builds those of rarperf_rootasrole_extra_versions, 4.0.3 by default"
+	"make provision builds those of rarperf_rootasrole_extra_versions, 4.0.3 and 4.2.0 by "    \
+	"default; make provision-history RAR_RELEASES=V any other release"
 
 static char *join_words(char *const *words, size_t n)
 {
@@ -137,7 +138,11 @@ static void rar_versions(const struct runner *r, char *buf, size_t len)
 	{
 		const char *f = json_string(t, "format"), *v = json_string(t, "version");
 
-		if (f == NULL || v == NULL || strncmp(f, "rar-", 4) != 0 || strstr(buf, v) != NULL)
+		/* An absent build (make provision-history records why) is no version the prefix
+		 * has. */
+		if (f == NULL || v == NULL || strncmp(f, "rar-", 4) != 0 ||
+		    strstr(buf, v) != NULL ||
+		    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
 			continue;
 		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s",
 					off ? ", " : "", v);
@@ -157,7 +162,9 @@ static bool has_rar_version(const struct runner *r, const char *version)
 	{
 		const char *f = json_string(t, "format"), *v = json_string(t, "version");
 
-		if (f != NULL && v != NULL && strncmp(f, "rar-", 4) == 0 && strcmp(v, version) == 0)
+		if (f != NULL && v != NULL && strncmp(f, "rar-", 4) == 0 &&
+		    strcmp(v, version) == 0 &&
+		    !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
 			return true;
 	}
 	return false;
@@ -254,8 +261,7 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 
 		rar_versions(r, have, sizeof(have));
 		if (ms->optional) {
-			/* make demo provisions no extra version: quick.json's 4.0.3 waits for one.
-			 */
+			/* make demo provisions only the newest extra version (4.2.0). */
 			char reason[512];
 
 			snprintf(reason, sizeof(reason),

@@ -48,7 +48,7 @@ check "--dry-run works as any user" sh -c "[ $? -eq 0 ] && grep -q '^Points: 7 '
 cat >"$work/typos.json" <<JSON
 {"name": "typos", "subjects": [
  {"id": "a", "format": "sudoers", "program": "{prefix}/bin/sudoo"},
- {"id": "b", "format": "rar-json", "rar_version": "9.9.9"},
+ {"id": "b", "format": "rar-json", "rar_version": "4.1.7"},
  {"id": "c", "format": "doas", "policy": "/tmp/rarperf-plan-victim"},
  {"id": "d", "format": "rar-cbor", "program": "{prefix}/bin/dosr-json"}],
  "axes": {"nb_tasks": [1, 10]}}
@@ -57,16 +57,20 @@ JSON
 rc=$?
 check "problems: exit 2" [ "$rc" -eq 2 ]
 check "misspelt program: named with its JSON path" grep -q '^typos.json: \$.subjects\[0\].program: .*/bin/sudoo is missing' "$work/typos.err"
-check "rar_version 9.9.9: names the versions the prefix has" \
-	grep -q '^typos.json: \$.subjects\[1\].rar_version: 9.9.9: the prefix has no RootAsRole 9.9.9 build (it has .*3.3.4' "$work/typos.err"
-check "rar_version 9.9.9: says which make target builds RootAsRole's versions" \
-	grep -q 'rar_version: 9.9.9: .*make provision builds those of rarperf_rootasrole_extra_versions' "$work/typos.err"
+check "rar_version 4.1.7: names the versions the prefix has" \
+	grep -q '^typos.json: \$.subjects\[1\].rar_version: 4.1.7: the prefix has no RootAsRole 4.1.7 build (it has .*3.3.4' "$work/typos.err"
+check "rar_version 4.1.7: says which make target builds RootAsRole's versions" \
+	grep -q 'rar_version: 4.1.7: .*make provision builds those of rarperf_rootasrole_extra_versions' "$work/typos.err"
 check "a program of the prefix that is missing: says make provision builds every tool" \
 	grep -q 'program: .*/bin/sudoo is missing (make provision builds every tool of the prefix' "$work/typos.err"
 check "policy outside the prefix: named" grep -q '^typos.json: \$.subjects\[2\].policy: .*may only be written in' "$work/typos.err"
 check "a JSON build given CBOR files: named" grep -q '^typos.json: \$.subjects\[3\].format: .*dosr-json reads rar-json policies, not rar-cbor' "$work/typos.err"
 check "all of them in one pass, then the count" grep -Eq '^rarbench: typos.json: [4-9] problems with its subjects' "$work/typos.err"
 check "nothing printed on stdout, nothing written" sh -c "[ ! -s '$work/typos.out' ] && [ ! -e /tmp/rarperf-plan-victim ] && [ ! -e '$work/results' ]"
+echo '{"name": "v", "subjects": [{"id": "s", "format": "rar-json", "rar_version": "9.9.9"}]}' >"$work/v999.json"
+(cd "$work" && "$rarbench" --manifest v999.json --prefix "$prefix" --dry-run) >/dev/null 2>"$work/v999.err"
+check "rar_version 9.9.9: a format confgen cannot write, refused with the series it writes (exit 2)" \
+	sh -c "[ $? -eq 2 ] && grep -q 'v999.json: \\$.subjects\\[0\\].rar_version: .*9.9.9.*cannot write.*4.2.x' '$work/v999.err'"
 echo '{"name": "x", "colour": 1, "subjects": [{"id": "s", "format": "sudoers"}]}' >"$work/unknown.json"
 (cd "$work" && "$rarbench" --manifest unknown.json --prefix "$prefix" --dry-run) >/dev/null 2>"$work/unknown.err"
 check "unknown key: exit 2, one line with its path" \
@@ -75,7 +79,7 @@ echo '{"name": "x", "colour": 1, "warmup": "3", "axes": {"nb_tasks": []}, "subje
 (cd "$work" && "$rarbench" --manifest many.json --prefix "$prefix" --dry-run) >/dev/null 2>"$work/many.err"
 check "four manifest problems: all of them, one line each with its path, then how many (exit 2)" \
 	sh -c "[ $? -eq 2 ] && grep -q '^many.json: \$.colour: unknown key' '$work/many.err' && grep -q '^many.json: \$.warmup: expected an integer' '$work/many.err' && grep -q '^many.json: \$.axes.nb_tasks: empty axis' '$work/many.err' && grep -q '^many.json: \$.subjects\[0\].format: unknown format' '$work/many.err' && grep -q '^many.json: 4 problems' '$work/many.err'"
-sed 's/sudoo/sudo/; s/, "rar_version": "9.9.9"//; /"id": "c"/d; s/"program": "{prefix}\/bin\/dosr-json"/"optional": true, "program": "{prefix}\/bin\/nothing-here"/' \
+sed 's/sudoo/sudo/; s/, "rar_version": "4.1.7"//; /"id": "c"/d; s/"program": "{prefix}\/bin\/dosr-json"/"optional": true, "program": "{prefix}\/bin\/nothing-here"/' \
 	"$work/typos.json" >"$work/fixed.json"
 (cd "$work" && "$rarbench" --manifest fixed.json --prefix "$prefix" --dry-run) >"$work/fixed.out" 2>&1
 check "an optional subject that is missing is skipped, not an error" \
@@ -119,6 +123,6 @@ done
 check "rarlab names the problem" grep -q 'unknown.json: \$.colour: unknown key' "$work/lab-unknown.err"
 (cd "$work" && "$rarlab" -i inv.ini --dry-run "$root/experiments/quick.json") >"$work/lab-dry.out" 2>&1
 check "rarlab --dry-run: exit 0, the hosts listed, none contacted" \
-	sh -c "[ $? -eq 0 ] && grep -q 'quick.json: 8 subjects, 7 points, on 1 host: unreachable' '$work/lab-dry.out' && [ ! -e '$work/rarlab-out' ]"
+	sh -c "[ $? -eq 0 ] && grep -q 'quick.json: 9 subjects, 7 points, on 1 host: unreachable' '$work/lab-dry.out' && [ ! -e '$work/rarlab-out' ]"
 
 tap_status
