@@ -99,9 +99,11 @@ int manifest_check_keys(struct manifest_ctx *c, const cJSON *obj, const char *pa
 		if (allowed[i] == NULL) {
 			const char *near = suggest_nearest(it->string, allowed);
 
-			/* every one, not the first; the nearest allowed key when it looks like a typo */
+			/* every one, not the first; the nearest allowed key when it looks like a
+			 * typo */
 			if (near != NULL)
-				bad = manifest_fail(c, p, "unknown key (did you mean \"%s\"?)", near);
+				bad =
+				    manifest_fail(c, p, "unknown key (did you mean \"%s\"?)", near);
 			else
 				bad = manifest_fail(c, p, "unknown key");
 			continue;

@@ -163,7 +163,8 @@ static void test_bad_manifests(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"zigzag\"," GOOD_SUBJECTS
 		     "}",
 		     "$.order: unknown order \"zigzag\"");
-	expect_error("{\"name\":\"t\",\n\"bench_user\":\"nobody\",,}", "line 2, column 24: not valid JSON");
+	expect_error("{\"name\":\"t\",\n\"bench_user\":\"nobody\",,}",
+		     "line 2, column 24: not valid JSON");
 	/* A trailing comma: the column of the bracket, and the fix. */
 	expect_error("{\"name\":\"t\",\n  \"seed\": 1,\n}",
 		     "line 3, column 1: not valid JSON (a comma before a closing bracket: JSON "
@@ -180,12 +181,13 @@ static void test_bad_manifests(void)
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_role\":[1]}," GOOD_SUBJECTS
 	    "}",
 	    "$.axes.nb_role: unknown key (did you mean \"nb_roles\"?)");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"interleave\","
-		     GOOD_SUBJECTS "}",
-		     "$.order: unknown order \"interleave\" (did you mean \"interleaved\"?)");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":"
-		     "{\"logspac\":[1,10,2]}}," GOOD_SUBJECTS "}",
-		     "$.axes.nb_tasks.logspac: unknown key \"logspac\" (did you mean \"logspace\"?)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"interleave\"," GOOD_SUBJECTS "}",
+	    "$.order: unknown order \"interleave\" (did you mean \"interleaved\"?)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":"
+	    "{\"logspac\":[1,10,2]}}," GOOD_SUBJECTS "}",
+	    "$.axes.nb_tasks.logspac: unknown key \"logspac\" (did you mean \"logspace\"?)");
 	expect_error(
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_runs\":4,\"rounds\":5," GOOD_SUBJECTS
 	    "}",

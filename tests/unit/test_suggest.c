@@ -29,11 +29,11 @@ static void test_distance_refuses_overlong_words(void)
 
 static void test_nearest_finds_the_newcomers_typos(void)
 {
-	static const char *const keys[] = {"name",	  "description", "subjects", "axes",
-					   "repetitions", "rounds",	     "seed",	 NULL};
+	static const char *const keys[] = {"name",        "description", "subjects", "axes",
+					   "repetitions", "rounds",      "seed",     NULL};
 	static const char *const axes[] = {"nb_roles", "nb_users", "nb_tasks", "nb_commands", NULL};
-	static const char *const bins[] = {"confgen", "doas",	   "dosr-cbor", "dosr-json",
-					   "rarbench", "sudo",	   "sudo-rs",	NULL};
+	static const char *const bins[] = {"confgen",  "doas", "dosr-cbor", "dosr-json",
+					   "rarbench", "sudo", "sudo-rs",   NULL};
 
 	CHECK_STR_EQ(suggest_nearest("repetition", keys), "repetitions");
 	CHECK_STR_EQ(suggest_nearest("Repetitions", keys), "repetitions");
@@ -58,8 +58,9 @@ static void test_nearest_says_nothing_for_unrelated_words(void)
 static void test_ties_go_to_the_earliest_and_a_unique_prefix_wins(void)
 {
 	CHECK_STR_EQ(suggest_nearest("ab", (const char *const[]){"ax", "ay", NULL}), "ax");
-	CHECK_STR_EQ(suggest_nearest("nb_com", (const char *const[]){"nb_roles", "nb_commands", NULL}),
-		     "nb_commands");
+	CHECK_STR_EQ(
+	    suggest_nearest("nb_com", (const char *const[]){"nb_roles", "nb_commands", NULL}),
+	    "nb_commands");
 	/* Two candidates start with the word and neither is near: no guess. */
 	CHECK(suggest_nearest("nb_", (const char *const[]){"nb_roles", "nb_tasks", NULL}) == NULL);
 }
