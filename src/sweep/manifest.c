@@ -447,8 +447,15 @@ struct manifest *manifest_load_all(const char *path, unsigned flags,
 
 	if (problems != NULL)
 		*problems = (struct manifest_problems){NULL, 0};
-	if (fileio_read(path, MANIFEST_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0)
+	if (fileio_read(path, MANIFEST_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0) {
+		size_t n = strlen(eb->msg);
+
+		/* The path is relative to where rarbench runs: say where the shipped ones are. */
+		if (errno == ENOENT && n + 1 < sizeof(eb->msg))
+			snprintf(eb->msg + n, sizeof(eb->msg) - n, /* lint: not a path */
+				 " (the shipped manifests are rarperf's experiments/*.json)");
 		return NULL;
+	}
 	m = manifest_parse_all(buf, len, path, flags, problems, eb);
 	free(buf);
 	return m;
