@@ -62,8 +62,10 @@ mistake "3. typo'd program" "did you mean $prefix/bin/dosr-cbor?" dry "$work/pro
 
 jq '.subjects[1] = {"id": "sr-cbor", "format": "rar-cbor", "rar_version": "3.3.5"}' \
 	"$work/good.json" >"$work/version.json"
-mistake "4. typo'd RootAsRole version" 'the prefix has no RootAsRole 3.3.5 build (it has 3.3.4' \
+mistake "4. typo'd RootAsRole version" 'the prefix has no RootAsRole 3.3.5 build (it has ' \
 	dry "$work/version.json"
+check "4. the message lists the versions the prefix has, 3.3.4 among them" \
+	grep -qE 'build \(it has ([0-9.]+, )*3\.3\.4[,;]' "$work/4. typo'd RootAsRole version.err"
 
 # 5. A trailing comma, as an editor leaves it after deleting the last key.
 sed 's/"max_runs": 10/"max_runs": 10,/' "$work/good.json" >"$work/comma.json"

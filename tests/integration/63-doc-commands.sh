@@ -16,7 +16,7 @@ prefix=${RARPERF_PREFIX:-/opt/rarperf}
 need_prefix "$prefix"
 work=$(mktemp -d /tmp/rarperf-it-doc-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-docs="README.md $(ls doc/guide-*.md)"
+docs="README.md $(ls doc/guide-*.md | tr '\n' ' ')"
 
 # blocks FILE: writes each "sh doc-test" block of FILE to $work/NAME-N.sh; prints their paths.
 blocks() {
