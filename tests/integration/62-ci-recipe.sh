@@ -75,7 +75,7 @@ mktree "$tmp/slow"
 # A real slowdown: main() sleeps 2 ms first, as a slower start-up path would cost every call.
 sed -i '0,/^fn main() {$/s//fn main() {\n    std::thread::sleep(std::time::Duration::from_millis(2));/' "$tmp/slow/src/sr/main.rs"
 check "the slow tree's main() sleeps 2 ms first" \
-	grep -A1 -x 'fn main() {' "$tmp/slow/src/sr/main.rs" | grep -q 'from_millis(2)'
+	sh -c "grep -A1 -x 'fn main() {' '$tmp/slow/src/sr/main.rs' | grep -q 'from_millis(2)'"
 
 # A self-hosted runner's leftovers: an earlier job's output directory with its journal.
 mkdir -p "$tmp/out/sweep"
@@ -89,8 +89,9 @@ t1=$(date +%s)
 check "A/A: the recipe exits 0 ($((t1 - t0)) s, with an earlier job's journal in its --out)" [ "$rc" -eq 0 ] ||
 	tail -20 "$tmp/aa.log" | sed 's/^/    /'
 check "A/A: the baseline is the tree's own release ($version)" \
-	jq -e --arg v "$version" '.subjects[0].rar_version == $v and .subjects[1].build == "dev-it62aa"' "$tmp/out/manifest.json"
-check "A/A: the verdict says no regression" sh -c "grep -q '^Verdict' '$tmp/out/verdict.txt' || grep -q 'intercept' '$tmp/out/verdict.txt'; ! grep -q '(regressed)' '$tmp/out/verdict.txt'"
+	jq -e --arg v "$version" '.subjects[0].rar_version == $v and .subjects[1].build == "dev-it62aa"' "$tmp/out/manifest.json" >/dev/null
+check "A/A: the verdict gives the intercept and finds no regression" \
+	sh -c "grep -q '^intercept' '$tmp/out/verdict.txt' && ! grep -q '(regressed)' '$tmp/out/verdict.txt'"
 check "A/A: the leftover journal is gone, the sweep's own is there" \
 	sh -c "! grep -q leftover '$tmp/out/sweep/journal.jsonl' && [ -s '$tmp/out/sweep/results.json' ]"
 grep -m1 'intercept' "$tmp/out/verdict.txt" | sed 's/^/# A\/A: /'
@@ -105,5 +106,5 @@ check "slowed tree: the recipe exits 1 ($((t1 - t0)) s)" [ "$rc" -eq 1 ] ||
 check "slowed tree: the intercept regressed" grep -q 'intercept +[0-9.]* % \[[^]]*\] (regressed)' "$tmp/out/verdict.txt"
 grep -m1 'intercept' "$tmp/out/verdict.txt" | sed 's/^/# slowed: /'
 check "slowed tree: the results name the tree's commit" \
-	jq -e '[.. | objects | select(has("commit"))] | length > 0' "$tmp/out/sweep/results.json"
+	jq -e '[.. | objects | select(has("commit"))] | length > 0' "$tmp/out/sweep/results.json" >/dev/null
 tap_status
