@@ -12,9 +12,10 @@
 # runs what was tested; the baseline is the tree's own release (its rar_version in the manifest).
 # The two trees are built as dosr-dev-it62aa-* and dosr-dev-it62slow-* (DEV_NAME), kept in the
 # prefix like 27-dev-build's: a later run finds both built (content unchanged) and only measures.
-# Time: two sweeps of experiments/regression.json (35-80 s each on 2 cores) and two converges of
-# the playbook (about 30 s each when nothing is built; the first run builds both trees: cargo
-# compiles RootAsRole's own crates twice per tree, a few minutes).
+# Time (2-core machine shared with other work, load 4-6, 2026-12-01): 4 min 50 s with both trees
+# already built (each job: a converge of the playbook that builds nothing, then a sweep of
+# experiments/regression.json: 141 s and 149 s); 8 min 43 s the first time, when cargo builds
+# both trees (279 s and 245 s for the two jobs).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
@@ -32,6 +33,8 @@ tmp=$(mktemp -d /tmp/rp-it62.XXXXXX)
 chmod 0755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
+
+jqe() { jq -e "$@" >/dev/null; }
 
 # --- the recipe, from the guide ------------------------------------------------------------------
 guide=doc/guide-ci.md
@@ -89,7 +92,7 @@ t1=$(date +%s)
 check "A/A: the recipe exits 0 ($((t1 - t0)) s, with an earlier job's journal in its --out)" [ "$rc" -eq 0 ] ||
 	tail -20 "$tmp/aa.log" | sed 's/^/    /'
 check "A/A: the baseline is the tree's own release ($version)" \
-	jq -e --arg v "$version" '.subjects[0].rar_version == $v and .subjects[1].build == "dev-it62aa"' "$tmp/out/manifest.json" >/dev/null
+	jqe --arg v "$version" '.subjects[0].rar_version == $v and .subjects[1].build == "dev-it62aa"' "$tmp/out/manifest.json"
 check "A/A: the verdict gives the intercept and finds no regression" \
 	sh -c "grep -q '^intercept' '$tmp/out/verdict.txt' && ! grep -q '(regressed)' '$tmp/out/verdict.txt'"
 check "A/A: the leftover journal is gone, the sweep's own is there" \
@@ -106,5 +109,5 @@ check "slowed tree: the recipe exits 1 ($((t1 - t0)) s)" [ "$rc" -eq 1 ] ||
 check "slowed tree: the intercept regressed" grep -q 'intercept +[0-9.]* % \[[^]]*\] (regressed)' "$tmp/out/verdict.txt"
 grep -m1 'intercept' "$tmp/out/verdict.txt" | sed 's/^/# slowed: /'
 check "slowed tree: the results name the tree's commit" \
-	jq -e '[.. | objects | select(has("commit"))] | length > 0' "$tmp/out/sweep/results.json" >/dev/null
+	jqe '[.. | objects | select(has("commit"))] | length > 0' "$tmp/out/sweep/results.json"
 tap_status
