@@ -1,5 +1,6 @@
 /* runner_subjects: a manifest's subjects resolved against the prefix and checked against its
  * facts.json, every problem found in one pass. */
+#include "binhint.h"
 #include "runner_impl.h"
 
 #include <errno.h>
@@ -295,15 +296,19 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 		snprintf(reason, sizeof(reason), "%s is %s", s->program,
 			 access(s->program, F_OK) != 0 ? "missing" : "not an executable file");
 		if (!ms->optional) {
-			char bin[PATH_MAX];
+			char bin[PATH_MAX], hint[1024] = "";
 			bool ours = fileio_fmt(bin, sizeof(bin), "%s/bin/", r->cfg.prefix) == 0 &&
 				    strncmp(s->program, bin, strlen(bin)) == 0;
+
+			if (ours) /* a typo of one of the prefix's names: say the name */
+				binhint_for(s->program, hint, sizeof(hint));
 
 			/* make demo builds only what quick.json measures: say what builds the rest.
 			 */
 			return problem(
 			    r, eb, i, "program",
-			    "%s (%sa subject that may be missing says \"optional\": true)", reason,
+			    "%s (%s%sa subject that may be missing says \"optional\": true)",
+			    reason, hint,
 			    !ours ? ""
 			    : ms->build != NULL
 				? "make provision-dev builds a source tree's; "

@@ -61,8 +61,8 @@ check "rar_version 4.1.7: names the versions the prefix has" \
 	grep -q '^typos.json: \$.subjects\[1\].rar_version: 4.1.7: the prefix has no RootAsRole 4.1.7 build (it has .*3.3.4' "$work/typos.err"
 check "rar_version 4.1.7: says which make target builds RootAsRole's versions" \
 	grep -q 'rar_version: 4.1.7: .*make provision builds those of rarperf_rootasrole_extra_versions' "$work/typos.err"
-check "a program of the prefix that is missing: says make provision builds every tool" \
-	grep -q 'program: .*/bin/sudoo is missing (make provision builds every tool of the prefix' "$work/typos.err"
+check "a program of the prefix that is missing: names the nearest (sudo) and says make provision builds every tool" \
+	grep -q 'program: .*/bin/sudoo is missing (did you mean .*/bin/sudo? make provision builds every tool of the prefix' "$work/typos.err"
 check "policy outside the prefix: named" grep -q '^typos.json: \$.subjects\[2\].policy: .*may only be written in' "$work/typos.err"
 check "a JSON build given CBOR files: named" grep -q '^typos.json: \$.subjects\[3\].format: .*dosr-json reads rar-json policies, not rar-cbor' "$work/typos.err"
 check "all of them in one pass, then the count" grep -Eq '^rarbench: typos.json: [4-9] problems with its subjects' "$work/typos.err"

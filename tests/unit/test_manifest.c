@@ -163,7 +163,31 @@ static void test_bad_manifests(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"zigzag\"," GOOD_SUBJECTS
 		     "}",
 		     "$.order: unknown order \"zigzag\"");
-	expect_error("{\"name\":\"t\",\n\"bench_user\":\"nobody\",,}", "line 2: not valid JSON");
+	expect_error("{\"name\":\"t\",\n\"bench_user\":\"nobody\",,}",
+		     "line 2, column 24: not valid JSON");
+	/* A trailing comma: the column of the bracket, and the fix. */
+	expect_error("{\"name\":\"t\",\n  \"seed\": 1,\n}",
+		     "line 3, column 1: not valid JSON (a comma before a closing bracket: JSON "
+		     "allows no trailing comma, remove it)");
+	expect_error("{\"name\":\"t\",\"axes\":{\"nb_roles\":[1,2,]}}",
+		     "line 1, column 37: not valid JSON (a comma before a closing bracket");
+	expect_error("{\"name\":\"t\",\n\"axes\":{\"nb_roles\":[1,",
+		     "not valid JSON (the file ends with a bracket or a quote left open");
+	/* Did you mean: a key, an axis, an enum value, an axis spec. */
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"repetition\":3," GOOD_SUBJECTS
+		     "}",
+		     "$.repetition: unknown key (did you mean \"repetitions\"?)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_role\":[1]}," GOOD_SUBJECTS
+	    "}",
+	    "$.axes.nb_role: unknown key (did you mean \"nb_roles\"?)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"interleave\"," GOOD_SUBJECTS "}",
+	    "$.order: unknown order \"interleave\" (did you mean \"interleaved\"?)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":"
+	    "{\"logspac\":[1,10,2]}}," GOOD_SUBJECTS "}",
+	    "$.axes.nb_tasks.logspac: unknown key \"logspac\" (did you mean \"logspace\"?)");
 	expect_error(
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_runs\":4,\"rounds\":5," GOOD_SUBJECTS
 	    "}",
