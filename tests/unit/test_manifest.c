@@ -404,7 +404,7 @@ static void test_precision(void)
 
 	/* the fixed procedure stays the default: an old manifest means what it meant */
 	CHECK(m != NULL && m->precision == 0 && m->max_rounds == 1 && m->remeasure == 0 &&
-	      m->estimator == ESTIMATE_MEDIAN && m->contended == ESTIMATE_CONTENDED_CORRECT);
+	      m->estimator == ESTIMATE_MEDIAN && m->contended == ESTIMATE_CONTENDED_KEEP);
 	manifest_free(m);
 	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":true," GOOD_SUBJECTS "}",
 		  &eb);
