@@ -121,8 +121,9 @@ check "its domain is named with the lab's prefix and runs" test "$(virsh -q doms
 qpid=$(pgrep -f "[q]emu-system.*guest=${name}1,")
 check "the inventory names 127.0.0.1 and the VM's port" grep -qx "${name}1 ansible_host=$ip ansible_port=$port" "$inv"
 check "no libvirt network and no bridge named by lab.yml ($net, $bridge)" no_lab_net
-check "no new bridge in this namespace (before: ${bridges0:-none}; now: $(bridges))" test "$(bridges)" = "$bridges0"
-check "no new libvirt network (before: ${nets0:-none}; now: $(nets))" test "$(nets)" = "$nets0"
+bridges1=$(bridges) nets1=$(nets)
+check "no new bridge in this namespace (before: ${bridges0:-none}; now: ${bridges1:-none})" test "$bridges1" = "$bridges0"
+check "no new libvirt network (before: ${nets0:-none}; now: ${nets1:-none})" test "$nets1" = "$nets0"
 check "the domain has no libvirt interface (domiflist empty)" test -z "$(virsh -q domiflist "${name}1")"
 check "its qemu (pid ${qpid:-none}) holds no tap device" sh -c "[ -n '$qpid' ] && ! ls -l /proc/$qpid/fd | grep -q /dev/net/tun"
 check "its qemu's sockets are on 127.0.0.1 only ($(ss -Htanp | grep -c "pid=$qpid,") sockets, listening on $ip:$port)" \
