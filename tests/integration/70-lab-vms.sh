@@ -166,11 +166,20 @@ if [ "${RARPERF_LAB_SKIP_SHIP:-0}" != 1 ] && [ -f "$prefix/facts.json" ]; then
 	[ $rc -eq 0 ] || grep -E 'fatal|FAILED' "$tmp/ship.log" | cut -c1-400 | tail -5
 	vssh cat "$prefix/facts.json" >"$tmp/facts.json"
 	check "the VM's facts.json says $virt" test "$(jq -r .virtualisation "$tmp/facts.json")" = "$virt"
-	(cd "$prefix" && for d in bin sbin libexec; do [ -d "$d" ] && find "$d" -type f -print0; done |
-		LC_ALL=C sort -z | xargs -0 sha256sum | awk '{ print $2, $1 }') >"$tmp/controller.sums"
+	# The controller's side is the archive shipped (taken under the prefix's lock), not the prefix
+	# now: the prefix is shared, and another session's provisioning may have rewritten it since.
+	# (a hard link in the archive is a regular file in the prefix, as find -type f saw it there)
+	shipped=$(vssh cat "$prefix/share/rarperf/shipped.sha256")
+	/usr/bin/python3 -c 'import hashlib, sys, tarfile
+with tarfile.open(sys.argv[1]) as t:
+    for m in t:
+        p = m.name[2:] if m.name.startswith("./") else m.name
+        if (m.isfile() or m.islnk()) and p.split("/")[0] in ("bin", "sbin", "libexec"):
+            print(p, hashlib.sha256(t.extractfile(m).read()).hexdigest())' \
+		"$tmp/ship/prefix-$shipped.tar" 2>/dev/null | LC_ALL=C sort >"$tmp/controller.sums"
 	jq -r '.binaries | to_entries[] | "\(.key) \(.value)"' "$tmp/facts.json" | LC_ALL=C sort >"$tmp/vm.sums"
-	check "the VM's program hashes are the controller's ($(wc -l <"$tmp/vm.sums") files)" \
-		cmp -s <(LC_ALL=C sort "$tmp/controller.sums") "$tmp/vm.sums"
+	check "the VM's program hashes are those of the controller's prefix it shipped ($(wc -l <"$tmp/vm.sums") files, archive ${shipped:0:16})" \
+		sh -c "[ -s '$tmp/controller.sums' ] && cmp -s '$tmp/controller.sums' '$tmp/vm.sums'"
 	t4=$(date +%s)
 	"$rarlab" -i "$inv" --known-hosts "$kh" --remote-dir "$prefix/runs" --connect-timeout 60 \
 		-o "$tmp/out" "$tmp/m.json" >"$tmp/rarlab.out" 2>"$tmp/rarlab.err"
