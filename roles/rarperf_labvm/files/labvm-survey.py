@@ -76,7 +76,8 @@ def main(argv):
     expected = {f"{prefix}{i}": lab_uuid(f"{prefix}{i}") for i in range(1, int(count) + 1)}
     conflicts, domains, stray, vms = [], {}, [], []
     last = int(first_index) + int(count) - 1
-    if user and (int(port_base) < 1024 or int(port_base) + int(count) > 65535):
+    ports_ok = int(port_base) >= 1024 and int(port_base) + int(count) <= 65535
+    if user and not ports_ok:
         conflicts.append(f"ports {int(port_base) + 1}-{int(port_base) + int(count)} are not all in 1025-65535")
     if not user and (int(host_index) < 1 or int(first_index) <= int(host_index)
                      or last >= lab_net.num_addresses - 1):
@@ -109,7 +110,7 @@ def main(argv):
         elif dom in expected:
             conflicts.append(f"domain {dom} exists and is not this lab's (UUID {dom_uuid}, "
                              f"the lab's would be {expected[dom]})")
-    if user:
+    if user and ports_ok:
         # a running VM of the lab holds its own port; any other listener would get its connections
         for vm in vms:
             if not domains.get(vm["name"], {}).get("active") and port_taken(vm["port"]):
