@@ -111,7 +111,7 @@ else
 fi
 
 # --- 4. rarlab checks the manifest before contacting any host ---
-printf '[bench]\nunreachable ansible_host=192.0.2.1\n' >"$work/inv.ini"
+printf '[bench]\nunreachable ansible_host=127.0.0.1 ansible_port=9\n' >"$work/inv.ini"
 for m in typos unknown; do
 	start=$(date +%s%N)
 	(cd "$work" && "$rarlab" -i inv.ini --connect-timeout 30 "$m.json") >"$work/lab-$m.out" 2>"$work/lab-$m.err"
