@@ -45,7 +45,6 @@ struct estimate_costs {
 	struct runcost run[MANIFEST_SUBJECTS_MAX];
 	struct runcost ref;
 	char sweep_path[PATH_MAX];
-	bool sweep_read; /* the last sweep's results.json was there and readable */
 };
 
 /* The last sweep in the output directory, or NULL (none there, or not a results file). */
@@ -62,8 +61,8 @@ static struct runcost_sweep *estimate_last_sweep(const struct runner *r, struct 
 		return NULL;
 	/* Unreadable or not results: the estimate falls back to the priors, it does not fail. */
 	if (fileio_read(c->sweep_path, RUNCOST_MAX_BYTES, NULL, &text, &len, &eb) == 0 &&
-	    runcost_sweep_parse(text, len, &sw, &eb) == 0)
-		c->sweep_read = true;
+	    runcost_sweep_parse(text, len, &sw, &eb) != 0)
+		sw = NULL;
 	free(text);
 	return sw;
 }
