@@ -241,14 +241,14 @@ provision-history:
 	@RARPERF_PREFIX=$(RARPERF_PREFIX) RAR_RELEASES="$(RAR_RELEASES)" bash tools/provision-history.sh
 
 # make provision-dev RAR_DEV_TREE=DIR [RAR_DEV_REV=REV] [SUDO_DEV_TREE=DIR] [DOAS_DEV_TREE=DIR]
-# [DEV_NAME=NAME]: source trees built beside the releases as dosr-dev[-NAME]-json/-cbor,
-# sudo-dev[-NAME], doas-dev[-NAME] (tools/provision-dev.sh, doc/provisioning.md); rebuilt only when
-# a tree's content changes. A tree that does not build: its last lines, exit 2, releases untouched.
+# [DEV_NAME=NAME] [DEV_STORAGES=cbor]: source trees built beside the releases as
+# dosr-dev[-NAME]-json/-cbor (DEV_STORAGES: only those), sudo-dev[-NAME], doas-dev[-NAME]
+# (tools/provision-dev.sh, doc/provisioning.md); rebuilt only when a tree's content changes. A tree that does not build: its last lines, exit 2, releases untouched.
 provision-dev:
 	@RARPERF_PREFIX=$(RARPERF_PREFIX) ANSIBLE_PLAYBOOK="$(ANSIBLE_PLAYBOOK)" RAR_DEV_TREE="$(RAR_DEV_TREE)" \
 		RAR_DEV_REV="$(RAR_DEV_REV)" SUDO_DEV_TREE="$(SUDO_DEV_TREE)" SUDO_DEV_REV="$(SUDO_DEV_REV)" \
 		DOAS_DEV_TREE="$(DOAS_DEV_TREE)" DOAS_DEV_REV="$(DOAS_DEV_REV)" DEV_NAME="$(DEV_NAME)" \
-		sh tools/provision-dev.sh
+		DEV_STORAGES="$(DEV_STORAGES)" sh tools/provision-dev.sh
 
 # --- a lab of identical VMs on this machine (doc/lab.md) -------------------------
 # make lab-up LAB_VMS=N LAB_VCPUS=C LAB_MEMORY_MB=M: N libvirt VMs from one mmdebstrap image,

@@ -323,7 +323,7 @@ static double fitreport_shown_se(double se, double value)
 	return se <= 1e-12 * fabs(value) ? 0.0 : se;
 }
 
-void fitreport_print_table(const struct fitreport *rep, FILE *f)
+void fitreport_print_rows(const struct fitreport *rep, FILE *f)
 {
 	const char *unit = fitreport_unit(rep->set->axis);
 	bool hosts = rep->set->n_hosts > 1;
@@ -409,8 +409,18 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 		fputs("\n† not paired (another sweep or host, or no rounds): the delta method over "
 		      "both fits.\n",
 		      f);
-	if (hosts)
-		fitreport_print_hosts(rep, f, unit);
+}
+
+void fitreport_print_spread(const struct fitreport *rep, FILE *f)
+{
+	if (rep->set->n_hosts > 1)
+		fitreport_print_hosts(rep, f, fitreport_unit(rep->set->axis));
+}
+
+void fitreport_print_table(const struct fitreport *rep, FILE *f)
+{
+	fitreport_print_rows(rep, f);
+	fitreport_print_spread(rep, f);
 	reliability_print_shares(rep, f);
 	reliability_print(rep, f);
 }

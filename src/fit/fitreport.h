@@ -130,17 +130,24 @@ struct fitreport_context {
 	size_t n_styles;
 	const char *const *notes; /* extra lines, e.g. figures skipped and why */
 	size_t n_notes;
-	/* Writes more sections after the table (e.g. the claims checked); may be NULL. */
+	/* Write more sections (called with more_arg; each may be NULL): verdict_sections after
+	 * the verdicts (e.g. the claims checked), more_sections after the fits (e.g. the
+	 * profiles). */
+	void (*verdict_sections)(FILE *f, const void *arg);
 	void (*more_sections)(FILE *f, const void *arg);
 	const void *more_arg;
 };
 
 /*
- * Writes report.md (title, inputs, method, the table, the figures with their
- * captions and each subject's look). The method names rarbench's estimator and treatment of
- * contended runs (rep->res, results.h: "unknown" when the files do not say) and what the error
- * bars, the weights, the ± and the brackets are. Every string from a file or the command line goes
- * through sanitize (Markdown mode, or a code span of sanitised text). Atomic.
+ * Writes report.md in the reader's order: the title; the question (the axis,
+ * its sizes, the subjects with their tools, the baseline, the inputs); the
+ * figures with their captions; the verdicts (the table, its reliability,
+ * ctx's verdict_sections); what was skipped (res's skipped subjects with their
+ * reasons, ctx's notes); the fits (and the slopes across hosts,
+ * more_sections); the method; each subject's look. The method names rarbench's estimator and
+ * treatment of contended runs (rep->res, results.h: "unknown" when the files do not say) and what
+ * the error bars, the weights, the ± and the brackets are. Every string from a file or the command
+ * line goes through sanitize (Markdown mode, or a code span of sanitised text). Atomic.
  */
 int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
 			     const char *path, struct errbuf *eb)

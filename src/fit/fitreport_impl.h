@@ -24,4 +24,11 @@ void fitreport_md_code(FILE *f, const char *s);
 /* A link target: the bytes of a plain file name kept, every other byte percent-encoded. */
 void fitreport_md_target(FILE *f, const char *s);
 
+/* The comparison table of fitreport_print_table alone (its rows, and the † note when some are not
+ * paired). */
+void fitreport_print_rows(const struct fitreport *rep, FILE *f);
+
+/* With several hosts, fitreport_print_table's table of the slopes across hosts; else nothing. */
+void fitreport_print_spread(const struct fitreport *rep, FILE *f);
+
 #endif

@@ -301,13 +301,21 @@ struct rarplot_more {
 	const struct plotprofile *profile;
 };
 
+/* After the verdicts: the claims checked are verdicts too. */
+static void print_verdict_sections(FILE *f, const void *arg)
+{
+	const struct rarplot_more *m = arg;
+
+	if (m->claims != NULL)
+		claims_print_markdown(m->claims->checks, m->claims->n, m->claims->unit, f);
+}
+
+/* After the fits: a mixed lab's groups of hosts, the profiles and what they explain. */
 static void print_more(FILE *f, const void *arg)
 {
 	const struct rarplot_more *m = arg;
 
 	labgroups_print_markdown(m->lab_md, f);
-	if (m->claims != NULL)
-		claims_print_markdown(m->claims->checks, m->claims->n, m->claims->unit, f);
 	if (m->profile->pf != NULL)
 		profilefit_print_markdown(m->profile->pf, m->profile->times, m->profile->n_times,
 					  f);
@@ -563,6 +571,7 @@ static int write_report(const struct config *cfg, struct plot *pl, struct errbuf
 	ctx.notes = (const char *const *)pl->drawn.notes;
 	ctx.n_notes = pl->drawn.n_notes;
 	sections.lab_md = pl->res->lab_md;
+	ctx.verdict_sections = print_verdict_sections;
 	ctx.more_sections = print_more;
 	ctx.more_arg = &sections;
 	if (plotprofile_write(&pl->prof, cfg->out_dir, eb) != 0)

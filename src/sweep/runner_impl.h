@@ -179,6 +179,21 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb);
  */
 int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb);
 
+/*
+ * runner_estimate.c. Prints the sweep's wall time estimated from the
+ * procedure, as a range with where each subject's cost per run came from
+ * (facts.json, the last sweep's results.json in cfg.out, built-in per-tool
+ * costs: runcost.h); labelled as the estimate, or after_pilot as the one
+ * besides the pilot's. 0 or -1 (a policy that cannot be sized).
+ */
+int runner_estimate_print(struct runner *r, FILE *out, bool after_pilot, struct errbuf *eb);
+
+/* A point's size: the policy's entries, R x T x C + R x U (runcost_entries). */
+double runner_point_entries(const struct sweep_point *pt);
+
+/* Runs per round of one subject whose runs take t_s: hyperfine's rule, per round. */
+double runner_runs_per_round(const struct manifest *m, double t_s);
+
 /* At most this many problem lines are kept (the first ones). */
 #define RUNNER_PROBLEMS_MAX 64
 

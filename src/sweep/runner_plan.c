@@ -1,4 +1,5 @@
-/* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot). */
+/* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot;
+ * without one, runner_estimate.c). */
 #include "runner_impl.h"
 
 #include <errno.h>
@@ -29,9 +30,7 @@ static int cmp_u64(const void *a, const void *b)
 /* The size the pilot interpolates along: the policy's commands, R*T*C (and actors). */
 static double point_size(const struct sweep_point *pt)
 {
-	return (double)pt->value[MANIFEST_AXIS_ROLES] * pt->value[MANIFEST_AXIS_TASKS] *
-		   pt->value[MANIFEST_AXIS_COMMANDS] +
-	       (double)pt->value[MANIFEST_AXIS_ROLES] * pt->value[MANIFEST_AXIS_USERS];
+	return runner_point_entries(pt);
 }
 
 /* The sweep's smallest and largest points by point_size. */
@@ -97,20 +96,6 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
 		    human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	}
 	return 0;
-}
-
-/* Runs per round of one subject whose runs take t_s: hyperfine's rule, per round. */
-static double runs_per_round(const struct manifest *m, double t_s)
-{
-	double min = ceil((double)m->min_runs / m->rounds), runs = min;
-	double max = m->max_runs ? ceil((double)m->max_runs / m->rounds) : INFINITY;
-	double time_s = (double)m->min_time_ns / 1e9 / m->rounds;
-
-	if (m->precision > 0)
-		return min; /* the planned rounds; precision mode may add rounds up to max_runs */
-	if (t_s > 0 && time_s / t_s > runs)
-		runs = floor(time_s / t_s);
-	return runs < max ? runs : max;
 }
 
 int runner_plan_pilot(struct runner *r, struct errbuf *eb)
@@ -202,7 +187,7 @@ static double estimate_seconds(const struct runner *r)
 			double t = interpolate(r, pt, r->pilot[0].run_s[k], r->pilot[1].run_s[k]);
 
 			/* warmup, the grant check, and the runs */
-			step += (warm + 1 + runs_per_round(m, t)) * t;
+			step += (warm + 1 + runner_runs_per_round(m, t)) * t;
 		}
 		total += step * m->rounds;
 	}
@@ -361,15 +346,16 @@ static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
 	return 0;
 }
 
-/* The pilot's cost per run and the estimated wall time, or why there is none. */
-static void print_time(const struct runner *r, FILE *out)
+/* The pilot's cost per run and its estimated wall time, then the estimate from the procedure. */
+static int print_time(struct runner *r, FILE *out, struct errbuf *eb)
 {
 	size_t i, k;
 
+	fputc('\n', out);
 	if (r->has_pilot) {
 		double est = estimate_seconds(r);
 
-		fprintf(out, "\nPilot (%d runs of each subject at points %zu and %zu):\n",
+		fprintf(out, "Pilot (%d runs of each subject at points %zu and %zu):\n",
 			RUNNER_PILOT_RUNS, r->pilot[0].point + 1, r->pilot[1].point + 1);
 		for (i = 0, k = 0; i < r->nsubjects; i++) {
 			if (r->subjects[i].skip_reason != NULL)
@@ -382,11 +368,8 @@ static void print_time(const struct runner *r, FILE *out)
 			"Estimated wall time: %.0f s (%.1f min), linear in the policy size "
 			"between the pilot's points\n",
 			est, est / 60);
-	} else {
-		fputs("\nWall time: unknown without a pilot (--pilot measures a few runs at the "
-		      "smallest and largest point)\n",
-		      out);
 	}
+	return runner_estimate_print(r, out, r->has_pilot, eb);
 }
 
 /* What the manifest asked to run that root's files alone would not: in plain words, first. */
@@ -412,8 +395,7 @@ static int plan_text(struct runner *r, FILE *out, struct errbuf *eb)
 	print_runs(r, out);
 	if (print_bytes(r, out, eb) < 0)
 		return -1;
-	print_time(r, out);
-	return 0;
+	return print_time(r, out, eb);
 }
 
 int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)

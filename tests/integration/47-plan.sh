@@ -37,6 +37,11 @@ doas_planned=$(awk '/^Policy bytes/{f=1; next} f && $1 == "point" {for (i = 1; i
 check "the planned doas.conf of 10000 tasks ($doas_planned bytes) is the size confgen writes" \
 	[ "$doas_planned" = "$(stat -c %s "$work/doas.conf")" ]
 check "the plan gives the disk needed and the free space" grep -q '^Disk: at most .* free there' "$work/plan.out"
+check "the plan estimates the wall time from the procedure, without a pilot, with its source" \
+	grep -Eq '^Estimated wall time: about [0-9.]+-[0-9.]+ (s|min|h) \(the runs x each subject' "$work/plan.out"
+check "with no earlier sweep in --out, the costs are the built-in per-tool ones, named" \
+	grep -q '^  cost per run from built-in per-tool costs (doc/results/2026-12-01-debian12-2core) for sudo, sudo-rs, ' "$work/plan.out"
+check "no 'unknown without a pilot' any more" sh -c "! grep -q 'unknown without a pilot' '$work/plan.out'"
 etc_state >"$work/etc.after"
 check "--dry-run left $prefix/etc and run/ byte-identical" cmp -s "$work/etc.before" "$work/etc.after"
 check "--dry-run created no output directory" [ ! -e "$work/results" ]
@@ -109,6 +114,39 @@ if jq -e '.tools["dosr-4.0.3-cbor"].present' "$prefix/facts.json" >/dev/null 2>&
 else
 	notok "the prefix has RootAsRole 4.0.3 (facts.json): make provision"
 fi
+
+# --- 3b. the estimate against a real sweep: a tiny manifest planned, run, planned again ---
+# range_s PLAN: the estimate's low and high ends in seconds.
+range_s() {
+	sed -n 's/^Estimated wall time: about \([0-9.]*\)-\([0-9.]*\) \(s\|min\|h\) .*/\1 \2 \3/p' "$1" |
+		awk '{ f = $3 == "min" ? 60 : $3 == "h" ? 3600 : 1; print $1 * f, $2 * f }'
+}
+cat >"$work/tiny.json" <<JSON
+{"name": "tiny", "subjects": [{"id": "sudo", "format": "sudoers"}, {"id": "doas", "format": "doas"},
+ {"id": "sr-cbor", "format": "rar-cbor", "program": "{prefix}/bin/dosr-cbor"}],
+ "axes": {"nb_roles": [1], "nb_users": [1], "nb_tasks": [1, 30, 300], "nb_commands": [1]},
+ "command": "/usr/bin/true", "warmup": 9, "min_runs": 150, "max_runs": 150, "min_time_s": 0,
+ "order": "interleaved", "rounds": 3, "seed": 1}
+JSON
+"$rarbench" --manifest "$work/tiny.json" --prefix "$prefix" --dry-run --out "$work/tiny" >"$work/tiny-before.out" 2>&1
+read -r prior_lo prior_hi < <(range_s "$work/tiny-before.out")
+"$rarbench" --manifest "$work/tiny.json" --prefix "$prefix" --wait --progress none --out "$work/tiny" \
+	>/dev/null 2>"$work/tiny.err"
+check "the tiny sweep runs" test $? -eq 0 || sed 's/^/    /' "$work/tiny.err"
+# Its wall time from its own meta: from the prefix's lock taken to the results written.
+real_s=$(jq -r '(.meta.finished | fromdateiso8601) - (.meta.started | fromdateiso8601)' "$work/tiny/results.json")
+"$rarbench" --manifest "$work/tiny.json" --prefix "$prefix" --dry-run --out "$work/tiny" >"$work/tiny-after.out" 2>&1
+read -r lo hi < <(range_s "$work/tiny-after.out")
+echo "# tiny sweep: ${real_s} s; estimated before it ${prior_lo:-?}-${prior_hi:-?} s (built-in costs), after it ${lo:-?}-${hi:-?} s (its own)"
+check "after the sweep, the costs are the last sweep's, named with its directory" \
+	grep -q "^  cost per run from the last sweep in $work/tiny for sudo, doas, sr-cbor;" "$work/tiny-after.out"
+within2() { # LO HI REAL: the range's middle (geometric) within a factor of 2 of REAL
+	awk -v lo="$1" -v hi="$2" -v real="$3" 'BEGIN { m = sqrt(lo * hi); exit !(lo > 0 && real > 0 && m <= 2 * real && m >= real / 2) }'
+}
+check "the estimate from the last sweep (${lo:-?}-${hi:-?} s) lies within a factor of 2 of the real ${real_s} s" \
+	within2 "${lo:-0}" "${hi:-0}" "${real_s:-0}"
+check "the estimate from built-in costs (${prior_lo:-?}-${prior_hi:-?} s) lies within a factor of 2 of the real ${real_s} s" \
+	within2 "${prior_lo:-0}" "${prior_hi:-0}" "${real_s:-0}"
 
 # --- 4. rarlab checks the manifest before contacting any host ---
 printf '[bench]\nunreachable ansible_host=127.0.0.1 ansible_port=9\n' >"$work/inv.ini"

@@ -279,7 +279,9 @@ static void test_report_markdown(void)
 			    used > 13 ? "," : "", i + k, i + k, i * 10,
 			    k ? "<img src=x onerror=alert(1)>" : "sudo", i + k, i + k, i + k);
 	snprintf(doc + used, sizeof(doc) - used,
-		 "],\"meta\":{\"measure\":{\"estimator\":\"median\",\"contended\":\"drop\"}}}");
+		 "],\"meta\":{\"measure\":{\"estimator\":\"median\",\"contended\":\"drop\"},"
+		 "\"skipped_subjects\":[{\"id\":\"d<b>\",\"reason\":\"<i>gone</i>\"},"
+		 "{\"id\":\"d<b>\",\"reason\":\"<i>gone</i>\"}]}}");
 	CHECK(res != NULL);
 	CHECK(mkdtemp(dir) != NULL);
 	if (res == NULL || results_parse(res, doc, strlen(doc), "a.json", &eb) != 0 ||
@@ -305,7 +307,14 @@ static void test_report_markdown(void)
 		goto out;
 	CHECK(strstr(md, "\n| \\<img src=x onerror=alert(1)\\> | f\\* | 4 |") != NULL);
 	CHECK(strstr(md, "- perf_roles not drawn: \\<script\\>x\\</script\\>\n") != NULL);
-	CHECK(strstr(md, "Inputs: `a.json`, we\\`ird.json\n") != NULL);
+	CHECK(strstr(md, "Inputs: `a.json`, we\\`ird.json.\n") != NULL);
+	/* the question first, the subjects named as text; a skipped subject once, with its reason
+	 */
+	CHECK(strncmp(strstr(md, "\n## "), "\n## The question\n", 17) == 0);
+	CHECK(strstr(md, "\n- \\<img src=x onerror=alert(1)\\>, f\\* policy\n") != NULL);
+	CHECK(strstr(md, "\n- subject d\\<b\\> not measured: \\<i\\>gone\\</i\\> (`a.json`)\n") !=
+	      NULL);
+	CHECK(strstr(strstr(md, "d\\<b\\> not measured") + 1, "d\\<b\\> not measured") == NULL);
 	CHECK(no_live_tag(md));
 	/* the method: estimator, contended runs, error bars, weights, the ± */
 	CHECK(strstr(md,
