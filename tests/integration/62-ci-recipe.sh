@@ -53,7 +53,7 @@ check "the recipe has no pipe that would lose rarplot's exit status" \
 job() {
 	local rc=0
 	for b in "$tmp"/recipe-1.sh "$tmp"/recipe-2.sh; do
-		(cd "$root" && TOOL=$2 DEV_NAME=$1 OUT=$tmp/out RARPERF_PREFIX=$prefix bash "$b") >>"$3" 2>&1 || {
+		(cd "$root" && TOOL=$2 DEV_NAME=$1 DEV_STORAGES=cbor OUT=$tmp/out RARPERF_PREFIX=$prefix bash "$b") >>"$3" 2>&1 || {
 			rc=$?
 			break
 		}
