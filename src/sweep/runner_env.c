@@ -235,29 +235,28 @@ int runner_env_check(struct runner *r, struct errbuf *eb)
 	return runner_problems_verdict(r, "", eb);
 }
 
-/*
- * What judges a run contended (contention.h): "psi" when rarlaunch has its cgroup's CPU
- * pressure (psi.h), "off-cpu" when the host has none. Asking starts rarlaunch; a dry run
- * starts nothing and records null.
- */
-static int add_contention_source(struct runner *r, struct errbuf *eb)
+cJSON *runner_env_record(const struct runner *r)
 {
-	cJSON *v;
+	cJSON *o = cJSON_Duplicate(r->environment, 1), *v;
+	struct errbuf eb = {{0}};
 	int rc;
 
+	if (o == NULL)
+		return NULL;
+	/* What judged the runs contended (contention.h); rarlaunch ran them, so asking starts
+	 * nothing new. A dry run ran nothing: null. */
 	if (r->cfg.dry_run) {
 		v = cJSON_CreateNull();
 	} else {
-		rc = proc_launcher_stall(r->pin.net, eb);
-		if (rc < 0)
-			return -1;
-		v = cJSON_CreateString(rc == 0 ? "psi" : "off-cpu");
+		rc = proc_launcher_stall(r->pin.net, &eb);
+		v = rc < 0 ? cJSON_CreateNull() : cJSON_CreateString(rc == 0 ? "psi" : "off-cpu");
 	}
-	if (v == NULL || !cJSON_AddItemToObject(r->environment, "contention_source", v)) {
+	if (v == NULL || !cJSON_AddItemToObject(o, "contention_source", v)) {
 		cJSON_Delete(v);
-		return errbuf_set(eb, "out of memory");
+		cJSON_Delete(o);
+		return NULL;
 	}
-	return 0;
+	return o;
 }
 
 int runner_env_setup(struct runner *r, struct errbuf *eb)
@@ -268,8 +267,6 @@ int runner_env_setup(struct runner *r, struct errbuf *eb)
 	r->environment = build_record(r);
 	if (r->environment == NULL)
 		return errbuf_set(eb, "out of memory");
-	if (add_contention_source(r, eb) < 0)
-		return -1;
 	/* A resumed sweep must be measured in the same environment: the journal's header
 	 * compares it with the versions. */
 	if (r->versions != NULL &&
