@@ -26,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(msg, data + 1, size - 1);
 	if (launch_reply_parse(msg, size - 1, LAUNCH_REPLY_MAGIC, 7, &r, &eb) == 0) {
 		if (r.seq != 7 || r.magic != LAUNCH_REPLY_MAGIC || (r.flags & ~LAUNCH_R_ALL) != 0 ||
+		    r.version != LAUNCH_PROTO_VERSION || r.stall_ns > r.wall_ns ||
+		    (!(r.flags & LAUNCH_R_STALL) && r.stall_ns != 0) ||
 		    (!(r.flags & LAUNCH_R_SPAWN_FAILED) && !WIFEXITED(r.status) &&
 		     !WIFSIGNALED(r.status)))
 			__builtin_trap();

@@ -4,12 +4,16 @@
 # 4.0.3 JSON and CBOR when the prefix has them) at CONT_TASKS tasks, interleaved, CONT_RUNS runs in
 # 10 rounds, twice: as the host is ("quiet"), then with one CPU hog per core (busy loops pinned with
 # taskset, started here and stopped here, bounded by `timeout`). From the journals' raw runs
-# (wall, user and system time, ru_nivcsw) it prints per subject and condition:
-#   flagged   the share of runs contention.h calls contended (off-CPU time more than
-#             max(50 us, 1 % of the wall time) above the subject's best run);
-#   preempted the share with ru_nivcsw > 0 that also lost that much time (contention_preempted);
+# (wall, user and system time, ru_nivcsw, the CPU stall) it prints per subject and condition:
+#   flagged   the share of runs contention.h calls contended: with the CPU stall (rarlaunch's
+#             cgroup's PSI, the journal's "stall_ns") more than max(100 us, 1 % of the wall
+#             time) of waiting for a CPU; without it (a host without PSI, an older journal) an
+#             off-CPU time more than max(50 us, 1 %) above the subject's best run;
+#   preempted the share that lost any time (stall > 0), or without the stall the share with
+#             ru_nivcsw > 0 that also lost the slack (contention_preempted);
 #   raw       the median wall time and its 95 % interval (estimate.h's order statistics);
-#   corrected the median with contended runs counted as CPU time + baseline (contended: correct);
+#   corrected the median with contended runs counted as wall - stall (without the stall: CPU
+#             time + baseline) (contended: correct);
 # and per estimator the shift loaded/quiet - 1 of every subject: a neutral estimator moves every
 # subject alike (doc/precision.md, "Is the estimator neutral?").
 #   selfbench/contention.sh                  # both sweeps (as root), then the table
@@ -99,7 +103,8 @@ fi
 /usr/bin/python3 - "$quiet" "$loaded" <<'PYEOF'
 import json, math, sys
 
-SLACK_NS, SLACK_REL = 50e3, 0.01  # contention.h
+SLACK_NS, SLACK_REL = 50e3, 0.01  # contention.h, the off-CPU rule
+STALL_MIN_NS, STALL_REL = 100e3, 0.01  # contention.h, the stall rule
 
 
 def load(d):
@@ -109,7 +114,9 @@ def load(d):
             continue
         o = json.loads(line)
         for s in o.get("subjects", []):
-            p = subj.setdefault(s["subject"], {"w": [], "u": [], "s": [], "c": []})
+            p = subj.setdefault(s["subject"], {"w": [], "u": [], "s": [], "c": [], "t": []})
+            # None: this step's stall unknown (no PSI): the off-CPU rule judges its runs.
+            p["t"] += s.get("stall_ns", [None] * len(s["wall_ns"]))
             p["w"] += s["wall_ns"]
             p["u"] += s["user_ns"]
             p["s"] += s["system_ns"]
@@ -138,20 +145,31 @@ def median_ci(x):
 def judge(p):
     off = [w - u - s for w, u, s in zip(p["w"], p["u"], p["s"])]
     base = min(off)
-    flag = [o - base > max(SLACK_NS, SLACK_REL * w) for o, w in zip(off, p["w"])]
-    corr = [u + s + base if f else w for f, w, u, s in zip(flag, p["w"], p["u"], p["s"])]
-    pre = sum(1 for f, c in zip(flag, p["c"]) if f and c > 0)
+    flag, corr, pre = [], [], 0
+    for w, u, s, o, c, t in zip(p["w"], p["u"], p["s"], off, p["c"], p["t"]):
+        if t is not None:
+            f = t > max(STALL_MIN_NS, STALL_REL * w)
+            corr.append(w - t if f else w)
+            pre += t > 0
+        else:
+            f = o - base > max(SLACK_NS, SLACK_REL * w)
+            corr.append(u + s + base if f else w)
+            pre += f and c > 0
+        flag.append(f)
     n = len(p["w"])
+    known = [t for t in p["t"] if t is not None]
     return {"n": n, "flag": sum(flag) / n, "pre": pre / n, "raw": median_ci(p["w"]),
-            "corr": median_ci(corr), "offmed": sorted(off)[n // 2] - base}
+            "corr": median_ci(corr), "offmed": sorted(off)[n // 2] - base,
+            "stallmed": sorted(known)[len(known) // 2] if known else None,
+            "src": "psi" if len(known) == n else "off-cpu" if not known else "mixed"}
 
 
 q, l = load(sys.argv[1]), load(sys.argv[2])
 print("quiet: %s  loaded: %s" % (sys.argv[1], sys.argv[2]))
-print("| subject | runs | flagged quiet | flagged loaded | preempted quiet | preempted loaded"
-      " | off-CPU spread quiet (µs) | raw median quiet (ms) | loaded | shift"
-      " | corrected quiet (ms) | loaded | shift |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| subject | runs | judged by | flagged quiet | flagged loaded | preempted quiet"
+      " | preempted loaded | median stall quiet / loaded (µs) | off-CPU spread quiet (µs)"
+      " | raw median quiet (ms) | loaded | shift | corrected quiet (ms) | loaded | shift |")
+print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 shifts = {"raw": [], "corr": []}
 for name in q:
     if name not in l:
@@ -166,9 +184,12 @@ for name in q:
         row.append("%.4f [%.4f, %.4f] | %.4f [%.4f, %.4f] | %+.1f %% [%+.1f, %+.1f]" % (
             ma / 1e6, la / 1e6, ha / 1e6, mb / 1e6, lb / 1e6, hb / 1e6, sh,
             100 * (lb / ha - 1), 100 * (hb / la - 1)))
-    print("| %s | %d/%d | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %.0f | %s | %s |" % (
-        name, a["n"], b["n"], 100 * a["flag"], 100 * b["flag"], 100 * a["pre"],
-        100 * b["pre"], a["offmed"] / 1e3, row[0], row[1]))
+    st = " / ".join("-" if x["stallmed"] is None else "%.0f" % (x["stallmed"] / 1e3)
+                    for x in (a, b))
+    print("| %s | %d/%d | %s | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %s | %.0f | %s | %s |" % (
+        name, a["n"], b["n"], a["src"] if a["src"] == b["src"] else a["src"] + "/" + b["src"],
+        100 * a["flag"], 100 * b["flag"], 100 * a["pre"], 100 * b["pre"], st,
+        a["offmed"] / 1e3, row[0], row[1]))
 for k, label in (("raw", "raw median (contended: keep, the default)"),
                  ("corr", "corrected median (contended: correct)")):
     s = shifts[k]

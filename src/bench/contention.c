@@ -47,10 +47,29 @@ int64_t contention_reference_ns(int64_t *baselines, size_t n)
 	return baselines[(n - 1) / 2];
 }
 
+bool contention_stall_known(const struct measure_result *r, size_t i)
+{
+	return r->stall_ns != NULL && r->stall_ns[i] >= 0;
+}
+
+bool contention_stall_contended(int64_t stall_ns, uint64_t wall_ns)
+{
+	int64_t limit = (int64_t)(CONTENTION_STALL_REL * (double)wall_ns);
+
+	if (limit < CONTENTION_STALL_MIN_NS)
+		limit = CONTENTION_STALL_MIN_NS;
+	return stall_ns > limit;
+}
+
 bool contention_run_contended(const struct measure_result *r, size_t i, int64_t baseline_ns)
 {
-	int64_t off = contention_offcpu_ns(r->wall_ns[i], r->user_ns[i], r->system_ns[i]);
-	int64_t slack = (int64_t)(CONTENTION_SLACK_REL * (double)r->wall_ns[i]);
+	int64_t off, slack;
+
+	if (contention_stall_known(r, i))
+		return contention_stall_contended(r->stall_ns[i], r->wall_ns[i]);
+	/* No PSI (a journal from before it, a host without cgroup2): the off-CPU rule. */
+	off = contention_offcpu_ns(r->wall_ns[i], r->user_ns[i], r->system_ns[i]);
+	slack = (int64_t)(CONTENTION_SLACK_REL * (double)r->wall_ns[i]);
 
 	if (slack < CONTENTION_SLACK_NS)
 		slack = CONTENTION_SLACK_NS;
@@ -71,8 +90,12 @@ size_t contention_preempted(const struct measure_result *r)
 	int64_t base = contention_baseline_ns(r);
 	size_t n = 0;
 
-	for (size_t i = 0; r->nivcsw != NULL && i < r->n; i++)
-		n += r->nivcsw[i] > 0 && contention_run_contended(r, i, base);
+	for (size_t i = 0; i < r->n; i++) {
+		if (contention_stall_known(r, i))
+			n += r->stall_ns[i] > 0;
+		else if (r->nivcsw != NULL)
+			n += r->nivcsw[i] > 0 && contention_run_contended(r, i, base);
+	}
 	return n;
 }
 
@@ -89,6 +112,11 @@ bool contention_estimate(const struct measure_result *r, enum estimate_kind k,
 			(*contended)++;
 			if (treat == ESTIMATE_CONTENDED_DROP)
 				continue;
+			if (treat == ESTIMATE_CONTENDED_CORRECT && contention_stall_known(r, i)) {
+				/* The run without the time it waited for a CPU. */
+				scratch[m++] = (double)r->wall_ns[i] - (double)r->stall_ns[i];
+				continue;
+			}
 			if (treat == ESTIMATE_CONTENDED_CORRECT) {
 				/* The run without its wait: its CPU time and the baseline off-CPU.
 				 */

@@ -1,6 +1,6 @@
 /* contention: what the kernel says about interference: which runs waited for a CPU held by
- * others (from their off-CPU time), the estimate over the others, and the host's CPU steal and
- * load over a window (/proc/stat, /proc/loadavg). */
+ * others (from their cgroup's CPU pressure, else their off-CPU time), the estimate over the others,
+ * and the host's CPU steal and load over a window (/proc/stat, /proc/loadavg). */
 #ifndef RARPERF_CONTENTION_H
 #define RARPERF_CONTENTION_H
 
@@ -13,7 +13,20 @@
 #include "measure.h"
 
 /*
- * A run's off-CPU time is its wall time minus the CPU time of the command
+ * A run whose CPU stall is known (rarlaunch's cgroup's PSI, psi.h: the time one of the run's
+ * processes was runnable and waited for a CPU something else held) is contended when that
+ * stall exceeds max(CONTENTION_STALL_MIN_NS, CONTENTION_STALL_REL x its wall time). The stall
+ * does not grow when a tool forks, waits for a child or reads a file, so the rule judges every
+ * tool alike, and it is judged against zero, not against the point's best run.
+ * doc/precision.md gives the measurement behind the limits: quiet runs stall a few
+ * microseconds (a kernel thread's wake-up), runs beside a CPU hog lose milliseconds.
+ */
+#define CONTENTION_STALL_MIN_NS 100000LL
+#define CONTENTION_STALL_REL 0.01
+
+/*
+ * Without the stall (a host with no cgroup2 or PSI, a journal written before it was
+ * recorded): a run's off-CPU time is its wall time minus the CPU time of the command
  * and the descendants it reaped (wait4's rusage): exec, wake-ups, I/O and,
  * on a busy host, the time it sat runnable while another task held the CPU.
  * A run is contended when its off-CPU time exceeds the baseline (the
@@ -44,14 +57,22 @@ int64_t contention_baseline_ns(const struct measure_result *r);
  */
 int64_t contention_reference_ns(int64_t *baselines, size_t n);
 
-/* Whether run i of r is contended against baseline_ns (above). */
+/* Whether run i of r has its CPU stall (r->stall_ns non-NULL and that entry >= 0). */
+bool contention_stall_known(const struct measure_result *r, size_t i);
+
+/* The stall rule above: a run of wall_ns that waited stall_ns for a CPU is contended. */
+bool contention_stall_contended(int64_t stall_ns, uint64_t wall_ns);
+
+/* Whether run i of r is contended: by its stall when known, else against baseline_ns (the
+ * off-CPU rule above). */
 bool contention_run_contended(const struct measure_result *r, size_t i, int64_t baseline_ns);
 
 /* How many runs of r are contended against baseline_ns. */
 size_t contention_count(const struct measure_result *r, int64_t baseline_ns);
 
 /*
- * How many runs of r were preempted and lost measurable time by it: at least
+ * How many runs of r were preempted and lost measurable time by it. With the stall known: a
+ * stall above zero (PSI counts in microseconds: at least 1 us lost). Otherwise at least
  * one involuntary context switch (ru_nivcsw > 0) and an off-CPU time more
  * than the slack above r's own best run's (contention_run_contended against
  * contention_baseline_ns(r)). A switch alone is not counted: kernel threads
@@ -63,8 +84,8 @@ size_t contention_preempted(const struct measure_result *r);
 /*
  * The estimate of kind k over r's wall times (ns), each contended run (with
  * baseline_ns as above: pass contention_baseline_ns(r) to judge r by itself)
- * treated as treat says (estimate.h): corrected to its CPU time plus
- * baseline_ns, left out, or kept. Left out, and fewer than
+ * treated as treat says (estimate.h): corrected (to its wall time minus its stall when
+ * known, else to its CPU time plus baseline_ns), left out, or kept. Left out, and fewer than
  * ESTIMATE_PRECISION_MIN_RUNS runs uncontended, the estimate falls back to
  * every run as measured (out->n tells how many it rests on). scratch holds
  * 2 r->n doubles. *contended gets the number of contended runs. Returns true

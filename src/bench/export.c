@@ -199,8 +199,9 @@ static cJSON *export_extras_json(const struct measure_result *r, const struct ex
 	    export_add(o, "contended_treatment",
 		       cJSON_CreateString(estimate_contended_name(x->contended))) != 0 ||
 	    export_add(o, "preempted_runs",
-		       r->nivcsw != NULL ? cJSON_CreateNumber((double)sum.preempted)
-					 : cJSON_CreateNull()) != 0 ||
+		       r->nivcsw != NULL || r->stall_ns != NULL
+			   ? cJSON_CreateNumber((double)sum.preempted)
+			   : cJSON_CreateNull()) != 0 ||
 	    export_add(o, "precision",
 		       x->precision > 0 ? export_number(x->precision) : cJSON_CreateNull()) != 0 ||
 	    export_add(o, "precision_reached", export_number_or_null(sum.reached)) != 0 ||
@@ -271,6 +272,24 @@ static cJSON *export_nivcsw_json(const struct measure_result *r)
 	return csw;
 }
 
+/* Each run's CPU stall in ns (null where unknown); NULL when out of memory. */
+static cJSON *export_stall_json(const struct measure_result *r)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; a != NULL && i < r->n; i++) {
+		cJSON *c = r->stall_ns[i] >= 0 ? cJSON_CreateNumber((double)r->stall_ns[i])
+					       : cJSON_CreateNull();
+
+		if (c == NULL || !cJSON_AddItemToArray(a, c)) { /* a adopts c */
+			cJSON_Delete(c);
+			cJSON_Delete(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb)
 {
 	const struct measure_result *r = e->result;
@@ -330,6 +349,10 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 		cJSON *rb;
 
 		if (r->nivcsw != NULL && export_add(o, "nivcsw", export_nivcsw_json(r)) != 0)
+			goto oom;
+		/* How long each run waited for a CPU (contention.h judges by it; hyperfine has no
+		 * such key). */
+		if (r->stall_ns != NULL && export_add(o, "cpu_stall_ns", export_stall_json(r)) != 0)
 			goto oom;
 		if (e->run_round != NULL &&
 		    export_add(o, "run_rounds", export_rounds_runs(r, e->run_round)) != 0)

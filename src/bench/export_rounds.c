@@ -42,6 +42,8 @@ static void export_rounds_select(const struct measure_result *r, const uint32_t 
 		sub->exit_codes[n] = r->exit_codes[i];
 		if (sub->nivcsw != NULL)
 			sub->nivcsw[n] = r->nivcsw[i];
+		if (sub->stall_ns != NULL)
+			sub->stall_ns[n] = r->stall_ns[i];
 		n++;
 	}
 	sub->n = n;
@@ -87,9 +89,11 @@ cJSON *export_rounds_estimates(const struct measure_result *r, const uint32_t *r
 	sub.system_ns = malloc(n * sizeof(*sub.system_ns));
 	sub.exit_codes = malloc(n * sizeof(*sub.exit_codes));
 	sub.nivcsw = r->nivcsw != NULL ? malloc(n * sizeof(*sub.nivcsw)) : NULL;
+	sub.stall_ns = r->stall_ns != NULL ? malloc(n * sizeof(*sub.stall_ns)) : NULL;
 	scratch = malloc(2 * n * sizeof(*scratch));
 	if (a == NULL || sub.wall_ns == NULL || sub.user_ns == NULL || sub.system_ns == NULL ||
-	    sub.exit_codes == NULL || (r->nivcsw != NULL && sub.nivcsw == NULL) || scratch == NULL)
+	    sub.exit_codes == NULL || (r->nivcsw != NULL && sub.nivcsw == NULL) ||
+	    (r->stall_ns != NULL && sub.stall_ns == NULL) || scratch == NULL)
 		goto oom;
 	for (size_t i = 0; i < r->n; i++) {
 		size_t j;
@@ -118,5 +122,6 @@ out:
 	free(sub.system_ns);
 	free(sub.exit_codes);
 	free(sub.nivcsw);
+	free(sub.stall_ns);
 	return a;
 }

@@ -183,10 +183,23 @@ int launch_reply_parse(const void *buf, size_t len, uint32_t magic, uint32_t seq
 	memcpy(&r, buf, sizeof(r));
 	if (r.magic != magic)
 		return errbuf_set(eb, "reply: bad magic 0x%08x", r.magic);
+	if (r.version != LAUNCH_PROTO_VERSION)
+		return errbuf_set(eb,
+				  "reply of protocol version %u, not %u (bin/rarlaunch from "
+				  "another build)",
+				  r.version, LAUNCH_PROTO_VERSION);
 	if (r.seq != seq)
 		return errbuf_set(eb, "reply to request %u, not %u", r.seq, seq);
 	if ((r.flags & ~LAUNCH_R_ALL) != 0)
 		return errbuf_set(eb, "reply: unknown flags 0x%x", r.flags);
+	if (r.stall_err < 0 || r.stall_err > LAUNCH_ERRNO_MAX)
+		return errbuf_set(eb, "reply: stall errno %d", r.stall_err);
+	/* rarlaunch bounds a stall by the run's wall time (its reads are just outside the window);
+	 * none without PSI. */
+	if ((!(r.flags & LAUNCH_R_STALL) && r.stall_ns != 0) ||
+	    (magic == LAUNCH_REPLY_MAGIC && r.stall_ns > r.wall_ns))
+		return errbuf_set(eb, "reply: stall of %llu ns in a run of %llu ns",
+				  (unsigned long long)r.stall_ns, (unsigned long long)r.wall_ns);
 	if (r.err < 0 || r.err > LAUNCH_ERRNO_MAX ||
 	    ((r.flags & (LAUNCH_R_EXEC_FAILED | LAUNCH_R_SPAWN_FAILED)) != 0 && r.err == 0))
 		return errbuf_set(eb, "reply: errno %d", r.err);

@@ -25,9 +25,12 @@
 
 #include "errbuf.h"
 
-#define LAUNCH_REQ_MAGIC 0x31514c52u   /* "RLQ1" */
-#define LAUNCH_REPLY_MAGIC 0x31414c52u /* "RLA1" */
-#define LAUNCH_HELLO_MAGIC 0x31484c52u /* "RLH1" */
+/* Version 2 added the CPU stall (psi.h): a rarlaunch of another version (an older bin/ beside
+ * a newer rarbench) is refused by magic, version and size, never half-read. */
+#define LAUNCH_REQ_MAGIC 0x32514c52u   /* "RLQ2" */
+#define LAUNCH_REPLY_MAGIC 0x32414c52u /* "RLA2" */
+#define LAUNCH_HELLO_MAGIC 0x32484c52u /* "RLH2" */
+#define LAUNCH_PROTO_VERSION 2u
 
 /* The largest request (argv, environment, groups): it fits a SOCK_SEQPACKET message. */
 #define LAUNCH_REQ_MAX_BYTES (128u * 1024)
@@ -58,7 +61,8 @@
 #define LAUNCH_R_STOPPED 0x02u      /* killed on a LAUNCH_STOP */
 #define LAUNCH_R_EXEC_FAILED 0x04u  /* the child could not exec: err says why */
 #define LAUNCH_R_SPAWN_FAILED 0x08u /* no child was started: err says why */
-#define LAUNCH_R_ALL 0x0fu
+#define LAUNCH_R_STALL 0x10u        /* stall_ns is known (hello: rarlaunch has its PSI cgroup) */
+#define LAUNCH_R_ALL 0x1fu
 
 struct launch_limit {
 	uint32_t resource, pad;
@@ -105,6 +109,11 @@ struct launch_reply {
 	uint32_t pid;
 	uint64_t wall_ns, user_ns, system_ns;
 	uint64_t minflt, majflt, maxrss_kib, inblock, nvcsw, nivcsw;
+	/* With LAUNCH_R_STALL: the time the run's cgroup had a task waiting for a CPU (psi.h),
+	 * read outside the timed window; else 0. */
+	uint64_t stall_ns;
+	uint32_t version;  /* LAUNCH_PROTO_VERSION */
+	int32_t stall_err; /* hello without LAUNCH_R_STALL: why there is no PSI cgroup (errno) */
 };
 
 /* A command's request, as rarbench builds it once per prepared command. */
@@ -144,8 +153,9 @@ int launch_req_parse(const unsigned char *buf, size_t len, size_t nfds, struct l
 
 /*
  * Checks a reply of len bytes: exactly sizeof(struct launch_reply), the magic, seq as sent,
- * known flags, a wait status that is an exit or a death by signal (unless the spawn failed),
- * an errno in range. Copies it into *out. 0, or -1 (eb: what is wrong).
+ * LAUNCH_PROTO_VERSION, known flags, a stall no longer than the wall time of a run, a wait status
+ * that is an exit or a death by signal (unless the spawn failed), an errno in range. Copies it into
+ * *out. 0, or -1 (eb: what is wrong).
  */
 int launch_reply_parse(const void *buf, size_t len, uint32_t magic, uint32_t seq,
 		       struct launch_reply *out, struct errbuf *eb);

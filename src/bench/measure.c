@@ -89,6 +89,7 @@ void measure_result_clear(struct measure_result *r)
 	free(r->system_ns);
 	free(r->exit_codes);
 	free(r->nivcsw);
+	free(r->stall_ns);
 	free(r->ru);
 	memset(r, 0, sizeof(*r));
 }
@@ -111,8 +112,10 @@ static int measure_grow_one(void *array, bool on, size_t elem, const struct meas
 	return 0;
 }
 
-/* Makes r's sample arrays (nivcsw and ru only when csw and ru) hold want entries each. */
-static int measure_grow(struct measure_result *r, size_t want, bool csw, bool ru, struct errbuf *eb)
+/* Makes r's sample arrays (nivcsw, stall_ns and ru only when csw, stall and ru) hold want
+ * entries each. */
+static int measure_grow(struct measure_result *r, size_t want, bool csw, bool stall, bool ru,
+			struct errbuf *eb)
 {
 	size_t least = SIZE_MAX;
 
@@ -122,6 +125,7 @@ static int measure_grow(struct measure_result *r, size_t want, bool csw, bool ru
 	    measure_grow_one(&r->exit_codes, true, sizeof(*r->exit_codes), r, want, &least, eb) <
 		0 ||
 	    measure_grow_one(&r->nivcsw, csw, sizeof(*r->nivcsw), r, want, &least, eb) < 0 ||
+	    measure_grow_one(&r->stall_ns, stall, sizeof(*r->stall_ns), r, want, &least, eb) < 0 ||
 	    measure_grow_one(&r->ru, ru, sizeof(*r->ru), r, want, &least, eb) < 0)
 		return errbuf_prefix(eb, "samples");
 	r->cap = least;
@@ -133,9 +137,9 @@ static int measure_reserve(struct measure_result *r, size_t want, struct errbuf 
 {
 	if (want < r->n + 1)
 		want = r->n + 1;
-	if (want <= r->cap && r->nivcsw != NULL && r->ru != NULL)
+	if (want <= r->cap && r->nivcsw != NULL && r->stall_ns != NULL && r->ru != NULL)
 		return 0;
-	return measure_grow(r, want, true, true, eb);
+	return measure_grow(r, want, true, true, true, eb);
 }
 
 static uint64_t measure_sub(uint64_t a, uint64_t b)
@@ -264,6 +268,7 @@ static void measure_record(struct measure_result *r, const struct proc_sample *s
 	r->system_ns[r->n] = s->system_ns;
 	r->exit_codes[r->n] = s->exit_code;
 	r->nivcsw[r->n] = s->nivcsw;
+	r->stall_ns[r->n] = s->stall_ns;
 	r->ru[r->n] = s->ru;
 	if (s->exit_code != 0)
 		r->all_succeeded = false;
@@ -514,11 +519,20 @@ int measure_result_append(struct measure_result *dst, const struct measure_resul
 	size_t n = dst->n + src->n;
 	bool first = dst->n == 0;
 	bool csw = src->nivcsw != NULL && (dst->n == 0 || dst->nivcsw != NULL);
+	bool stall = src->stall_ns != NULL && (first || dst->stall_ns != NULL);
 	bool ru = src->ru != NULL && (first || dst->ru != NULL);
 	struct errbuf unused; /* the caller says "out of memory" */
 
-	if (measure_grow(dst, n, csw, ru, &unused) < 0)
+	if (measure_grow(dst, n, csw, stall, ru, &unused) < 0)
 		return -1;
+	if (stall) {
+		if (src->n > 0)
+			memcpy(dst->stall_ns + dst->n, src->stall_ns,
+			       src->n * sizeof(*dst->stall_ns));
+	} else {
+		free(dst->stall_ns);
+		dst->stall_ns = NULL;
+	}
 	if (csw) {
 		if (src->n > 0)
 			memcpy(dst->nivcsw + dst->n, src->nivcsw, src->n * sizeof(*dst->nivcsw));

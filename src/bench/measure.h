@@ -62,6 +62,9 @@ struct measure_result {
 	int *exit_codes;  /* exit status, or 128+signal */
 	uint32_t *nivcsw; /* involuntary context switches of each run (proc_sample.nivcsw); NULL
 			     when unknown (a journal written before they were recorded) */
+	/* How long each run waited for a CPU (proc_sample.stall_ns, -1: unknown for that run);
+	 * NULL when unknown for all (a journal written before it was recorded) */
+	int64_t *stall_ns;
 	struct proc_rusage *ru; /* wait4's counters of each run (page faults, peak RSS, blocks
 				   read, voluntary switches); NULL when unknown (older journals) */
 	bool all_succeeded;     /* every exit code was 0 */

@@ -158,6 +158,9 @@ struct proc_sample {
 	/* ru_nivcsw: involuntary context switches of the child and the descendants it reaped, i.e.
 	 * how often the kernel took the CPU away from it for another task (contention). */
 	uint32_t nivcsw;
+	/* How long the run's processes waited for a CPU held by something else (rarlaunch's
+	 * cgroup's PSI "some" time over the run, psi.h); -1 when unknown (no cgroup2 or PSI). */
+	int64_t stall_ns;
 	struct proc_rusage ru; /* page faults, peak RSS, blocks read, voluntary switches */
 	int status;            /* raw wait status */
 	int exit_code;         /* WEXITSTATUS, or 128+signal when killed by a signal */
@@ -225,6 +228,13 @@ void proc_launchers_stop(void);
  * running (before cmd's first run) or unknown.
  */
 uint64_t proc_cmd_floor_kib(const struct proc_cmd *cmd);
+
+/*
+ * Whether the runs of net's rarlaunch (started now when none runs) get their CPU stall
+ * (proc_sample.stall_ns): 0 when they do, an errno when the host gives none (ENOENT: no
+ * cgroup2 mount or no PSI), -1 (eb) when rarlaunch cannot start.
+ */
+int proc_launcher_stall(enum proc_net net, struct errbuf *eb);
 
 /* The pid of the running rarlaunch for net, 0 when none runs (tests). */
 pid_t proc_launcher_pid(enum proc_net net);

@@ -40,10 +40,12 @@ struct proc_launcher {
 	pid_t owner; /* the process that started it (a fork of it starts its own) */
 	int sock;
 	uint32_t seq;
+	int stall_err; /* from the hello: 0 when its runs' CPU stall is known (psi.h), an errno */
 };
 
-static struct proc_launcher launchers[2] = {{0, 0, -1, 0}, {0, 0, -1, 0}};
+static struct proc_launcher launchers[2] = {{0, 0, -1, 0, 0}, {0, 0, -1, 0, 0}};
 static char launcher_path[PATH_MAX];
+static bool atexit_set;
 
 int proc_set_launcher(const char *path, struct errbuf *eb)
 {
@@ -95,6 +97,22 @@ pid_t proc_launcher_pid(enum proc_net net)
 	return launchers[net == PROC_NET_LOOPBACK].pid;
 }
 
+static int proc_launcher_start(struct proc_launcher *l, enum proc_net net, struct errbuf *eb);
+
+int proc_launcher_stall(enum proc_net net, struct errbuf *eb)
+{
+	struct proc_launcher *l = &launchers[net == PROC_NET_LOOPBACK];
+
+	if (l->pid > 0 && l->owner != getpid()) {
+		close(l->sock);
+		l->pid = 0;
+		l->sock = -1;
+	}
+	if (l->pid <= 0 && proc_launcher_start(l, net, eb) < 0)
+		return -1;
+	return l->stall_err;
+}
+
 uint64_t proc_cmd_floor_kib(const struct proc_cmd *cmd)
 {
 	pid_t pid = proc_launcher_pid(cmd->net);
@@ -114,6 +132,9 @@ uint64_t proc_cmd_floor_kib(const struct proc_cmd *cmd)
 }
 
 /* Ends l: closes its socket (it exits at EOF), kills it and reaps it. */
+/* How long (ms) a rarlaunch whose socket closed may take to leave before it is killed. */
+#define PROC_LAUNCH_END_MS 1000
+
 static void proc_launcher_end(struct proc_launcher *l, bool hard)
 {
 	int status;
@@ -132,9 +153,19 @@ static void proc_launcher_end(struct proc_launcher *l, bool hard)
 		proc_kill_children_of(l->pid);
 	}
 	close(l->sock);
+	/* Not hard: it sees the socket close, leaves and removes its cgroup (psi.h); killed only
+	 * when it does not within the bound. */
+	for (int i = 0; !hard && i < PROC_LAUNCH_END_MS; i++) {
+		pid_t w = waitpid(l->pid, &status, WNOHANG);
+
+		if (w == l->pid || (w < 0 && errno != EINTR))
+			goto out;
+		nanosleep(&(struct timespec){0, 1000000L}, NULL);
+	}
 	kill(l->pid, SIGKILL);
 	while (waitpid(l->pid, &status, 0) < 0 && errno == EINTR)
 		;
+out:
 	l->pid = 0;
 	l->sock = -1;
 }
@@ -201,6 +232,10 @@ static int proc_launcher_start(struct proc_launcher *l, enum proc_net net, struc
 	l->pid = pid;
 	l->owner = getpid();
 	l->sock = sv[0];
+	/* At exit it ends cleanly (its cgroup removed); a rarbench killed leaves the cgroup to
+	 * the next start. */
+	if (!atexit_set && atexit(proc_launchers_stop) == 0)
+		atexit_set = true;
 	l->seq = 0;
 	if (proc_poll_sock(l->sock, PROC_LAUNCH_HELLO_MS) != 1) {
 		errbuf_set(eb, "%s did not start", path);
@@ -220,6 +255,9 @@ static int proc_launcher_start(struct proc_launcher *l, enum proc_net net, struc
 				 "%s: a network namespace with only the loopback interface", path);
 		goto fail;
 	}
+	l->stall_err = (hello.flags & LAUNCH_R_STALL) ? 0
+		       : hello.stall_err != 0         ? hello.stall_err
+						      : ENOENT;
 	return 0;
 fail:
 	proc_launcher_end(l, true);
@@ -342,6 +380,7 @@ int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 	int rc;
 
 	out->timed_out = out->stopped = out->launcher_killed = false;
+	out->stall_ns = -1;
 	if (l->pid > 0 && l->owner != getpid()) {
 		/* A fork of the process that started it: the socket is the parent's. */
 		close(l->sock);
@@ -369,6 +408,7 @@ int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 	out->user_ns = r.user_ns;
 	out->system_ns = r.system_ns;
 	out->nivcsw = r.nivcsw > UINT32_MAX ? UINT32_MAX : (uint32_t)r.nivcsw;
+	out->stall_ns = (r.flags & LAUNCH_R_STALL) ? (int64_t)r.stall_ns : -1;
 	out->ru = (struct proc_rusage){r.minflt, r.majflt, r.maxrss_kib, r.inblock, r.nvcsw};
 	out->status = r.status;
 	if (WIFEXITED(r.status))

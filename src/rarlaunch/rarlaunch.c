@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@
 #include <unistd.h>
 
 #include "launchproto.h"
+#include "psi.h"
 
 #define LAUNCH_CHILD_STACK_BYTES (64 * 1024)
 /* Descriptors the child closes one by one when the kernel lacks close_range (before 5.9). */
@@ -49,6 +51,8 @@ static const int launch_ignored[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE};
 static unsigned char req_buf[LAUNCH_REQ_MAX_BYTES] __attribute__((aligned(16)));
 static char *strv[LAUNCH_STRV_MAX + 2];
 static char child_stack[LAUNCH_CHILD_STACK_BYTES] __attribute__((aligned(16)));
+/* This process's own cgroup (psi.h); pressure_fd -1 when the host has none. */
+static struct psi_cgroup cgroup = {.pressure_fd = -1};
 
 struct launch_child {
 	const struct launch_job *job;
@@ -203,6 +207,8 @@ static void run_job(int sock, const struct launch_job *job, const int *fds, size
 	struct launch_child c = {.job = job, .fds = {-1, -1, -1, -1}};
 	struct timespec t0, t1;
 	struct rusage ru;
+	uint64_t stall0 = 0, stall1 = 0;
+	bool stall = false;
 	int status = 0, pidfd = -1;
 	size_t k = 0;
 	pid_t pid, w;
@@ -210,6 +216,8 @@ static void run_job(int sock, const struct launch_job *job, const int *fds, size
 	for (size_t i = 0; i < LAUNCH_FDS_MAX && k < nfds; i++)
 		if (job->flags & fd_flags[i])
 			c.fds[i] = fds[k++];
+	/* The stall counter just outside the timed window, on both sides. */
+	stall = psi_read_ns(&cgroup, &stall0) == 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = clone(launch_child, child_stack + sizeof(child_stack),
 		    CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &c, &pidfd, NULL, NULL);
@@ -224,6 +232,7 @@ static void run_job(int sock, const struct launch_job *job, const int *fds, size
 		w = wait4(pid, &status, 0, &ru);
 	while (w < 0 && errno == EINTR);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	stall = stall && psi_read_ns(&cgroup, &stall1) == 0 && stall1 >= stall0;
 	/* What the group did not hold dies too; in a group, nothing of it outlives the run. */
 	if ((r->flags & (LAUNCH_R_TIMED_OUT | LAUNCH_R_STOPPED)) && job->timeout_ms > 0)
 		kill(-pid, SIGKILL);
@@ -247,6 +256,12 @@ static void run_job(int sock, const struct launch_job *job, const int *fds, size
 	r->inblock = (uint64_t)ru.ru_inblock;
 	r->nvcsw = (uint64_t)ru.ru_nvcsw;
 	r->nivcsw = (uint64_t)ru.ru_nivcsw;
+	if (stall) {
+		/* Bounded by the window: the reads just outside it may add a wait of this process.
+		 */
+		r->flags |= LAUNCH_R_STALL;
+		r->stall_ns = stall1 - stall0 < r->wall_ns ? stall1 - stall0 : r->wall_ns;
+	}
 }
 
 /* A network namespace of our own with only lo, up. 0, or an errno. */
@@ -312,12 +327,15 @@ static ssize_t recv_req(int sock, int *fds, size_t *nfds)
 	return n;
 }
 
+static int serve(int sock);
+
 int main(int argc, char **argv)
 {
 	struct launch_reply r;
 	struct sigaction ign;
 	char *end;
 	long sock, ppid;
+	int ret;
 
 	if (argc != 4)
 		return 2;
@@ -338,11 +356,25 @@ int main(int argc, char **argv)
 		sigaction(launch_ignored[i], &ign, NULL);
 	memset(&r, 0, sizeof(r));
 	r.magic = LAUNCH_HELLO_MAGIC;
+	r.version = LAUNCH_PROTO_VERSION;
 	r.pid = (uint32_t)getpid();
 	if (strcmp(argv[3], "loopback") == 0)
 		r.err = pin_network();
-	if (send_reply((int)sock, &r) != 0)
-		return 1;
+	/* Into a cgroup of its own: every run's wait for a CPU, and nothing else's, is counted. */
+	r.stall_err = psi_open(&cgroup, getpid());
+	if (r.stall_err == 0)
+		r.flags |= LAUNCH_R_STALL;
+	ret = send_reply((int)sock, &r) != 0 ? 1 : serve((int)sock);
+	/* Killed with rarbench (PDEATHSIG), it cannot: the next start removes the cgroup. */
+	psi_close(&cgroup);
+	return ret;
+}
+
+/* Answers run requests until the socket closes: 0, or 1 when it fails. */
+static int serve(int sock)
+{
+	struct launch_reply r;
+
 	for (;;) {
 		struct launch_job job;
 		struct errbuf eb;
@@ -354,6 +386,7 @@ int main(int argc, char **argv)
 			return n == 0 ? 0 : 1;
 		memset(&r, 0, sizeof(r));
 		r.magic = LAUNCH_REPLY_MAGIC;
+		r.version = LAUNCH_PROTO_VERSION;
 		if (launch_req_parse(req_buf, (size_t)n, nfds, &job, strv, &eb) == 0) {
 			r.seq = job.seq;
 			run_job((int)sock, &job, fds, nfds, &r);

@@ -151,6 +151,18 @@ struct journal *journal_reopen(const char *path, size_t valid_len, struct errbuf
 	return j;
 }
 
+/* Whether every run of r has its CPU stall: the journal keeps it only then (a host without
+ * PSI gives none, and a reader then judges by off-CPU time). */
+static bool journal_stall_known(const struct measure_result *r)
+{
+	if (r->stall_ns == NULL)
+		return false;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->stall_ns[i] < 0)
+			return false;
+	return true;
+}
+
 static cJSON *u64_array(const uint64_t *v, size_t n)
 {
 	cJSON *a = cJSON_CreateArray(), *x;
@@ -236,6 +248,17 @@ int journal_append_step(struct journal *j, const char *point_id, size_t index,
 				goto oom;
 			for (k = 0; k < r->n; k++) {
 				cJSON *x = cJSON_CreateNumber((double)r->nivcsw[k]);
+
+				if (x == NULL)
+					goto oom;
+				cJSON_AddItemToArray(a, x);
+			}
+		}
+		if (journal_stall_known(r)) {
+			if ((a = cJSON_AddArrayToObject(s, "stall_ns")) == NULL)
+				goto oom;
+			for (k = 0; k < r->n; k++) {
+				cJSON *x = cJSON_CreateNumber((double)r->stall_ns[k]);
 
 				if (x == NULL)
 					goto oom;

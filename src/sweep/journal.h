@@ -21,11 +21,11 @@
  *   {"journal":1,"manifest_sha256":"<hex>","versions":{...},"started":"<UTC>"}
  *   {"point":"<sweep id>","index":N,"subjects":[{"subject":"sudo","format":"sudoers",
  *     "command":"...","wall_ns":[..],"user_ns":[..],"system_ns":[..],"exit_codes":[..],
- *     "nivcsw":[..]}, ...],
+ *     "nivcsw":[..],"stall_ns":[..]}, ...],
  *    "host":{"steal":F,"busy":F,"load1":F,"running":N},"remeasured":N,"discarded_runs":N}
- * "nivcsw", "host", "remeasured" and "discarded_runs" are optional (journals
- * written before rarbench recorded contention lack them; they read as unknown
- * and 0).
+ * "nivcsw", "stall_ns", "host", "remeasured" and "discarded_runs" are optional
+ * (journals written before rarbench recorded contention, or, for stall_ns, the
+ * CPU stall of every run, lack them; they read as unknown and 0).
  * Every line ends in '\n' and is fsync'd before the next point starts. A
  * last line without its '\n' or that does not parse (kill -9 mid-write) is
  * ignored; a bad line followed by good ones is an error.

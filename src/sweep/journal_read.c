@@ -21,6 +21,7 @@ static void subject_clear(struct journal_subject *s)
 	free(s->result.system_ns);
 	free(s->result.exit_codes);
 	free(s->result.nivcsw);
+	free(s->result.stall_ns);
 	free(s->result.ru);
 	memset(s, 0, sizeof(*s));
 }
@@ -126,7 +127,7 @@ static int parse_rusage(const cJSON *o, size_t n, struct measure_result *r)
 
 static int parse_subject(const cJSON *o, struct journal_subject *s)
 {
-	uint64_t *codes = NULL, *csw = NULL;
+	uint64_t *codes = NULL, *csw = NULL, *stall = NULL;
 	size_t n = 0, i;
 	int rc = -1;
 
@@ -146,9 +147,21 @@ static int parse_subject(const cJSON *o, struct journal_subject *s)
 	if (cJSON_GetObjectItemCaseSensitive(o, "nivcsw") != NULL &&
 	    read_u64s(o, "nivcsw", &n, &csw, UINT32_MAX) < 0)
 		goto out;
+	/* Optional: journals written before rarbench recorded the CPU stall, or on a host without
+	 * PSI, lack it (the runs are then judged by their off-CPU time). */
+	if (cJSON_GetObjectItemCaseSensitive(o, "stall_ns") != NULL &&
+	    read_u64s(o, "stall_ns", &n, &stall, JSONGET_INT_MAX) < 0)
+		goto out;
 	s->result.exit_codes = calloc(n, sizeof(int));
 	if (s->result.exit_codes == NULL)
 		goto out;
+	if (stall != NULL) {
+		s->result.stall_ns = calloc(n, sizeof(int64_t));
+		if (s->result.stall_ns == NULL)
+			goto out;
+		for (i = 0; i < n; i++)
+			s->result.stall_ns[i] = (int64_t)stall[i];
+	}
 	if (csw != NULL) {
 		s->result.nivcsw = calloc(n, sizeof(uint32_t));
 		if (s->result.nivcsw == NULL)
@@ -172,6 +185,7 @@ static int parse_subject(const cJSON *o, struct journal_subject *s)
 out:
 	free(codes);
 	free(csw);
+	free(stall);
 	return rc;
 }
 

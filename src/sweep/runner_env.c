@@ -235,6 +235,30 @@ int runner_env_check(struct runner *r, struct errbuf *eb)
 	return runner_problems_verdict(r, "", eb);
 }
 
+cJSON *runner_env_record(const struct runner *r)
+{
+	cJSON *o = cJSON_Duplicate(r->environment, 1), *v;
+	struct errbuf eb = {{0}};
+	int rc;
+
+	if (o == NULL)
+		return NULL;
+	/* What judged the runs contended (contention.h); rarlaunch ran them, so asking starts
+	 * nothing new. A dry run ran nothing: null. */
+	if (r->cfg.dry_run) {
+		v = cJSON_CreateNull();
+	} else {
+		rc = proc_launcher_stall(r->pin.net, &eb);
+		v = rc < 0 ? cJSON_CreateNull() : cJSON_CreateString(rc == 0 ? "psi" : "off-cpu");
+	}
+	if (v == NULL || !cJSON_AddItemToObject(o, "contention_source", v)) {
+		cJSON_Delete(v);
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
 int runner_env_setup(struct runner *r, struct errbuf *eb)
 {
 	if (build_envp(r, eb) < 0)

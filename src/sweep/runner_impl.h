@@ -152,6 +152,14 @@ int runner_env_check(struct runner *r, struct errbuf *eb);
  */
 int runner_env_setup(struct runner *r, struct errbuf *eb);
 
+/*
+ * results.json's meta.environment: r->environment and "contention_source", what judged the runs
+ * contended: "psi" (their CPU stall) or "off-cpu" (the host gave no stall; contention.h), null
+ * in a dry run. Asked of rarlaunch at the end, so it starts where the runs did (inside any
+ * cgroup the sweep moved into). NULL when out of memory.
+ */
+cJSON *runner_env_record(const struct runner *r);
+
 /* Gives every subject's grant check and measured command the swept limit's value at pt (a no-op
  * without a swept limit). 0, or -1 when a command has no pin for it (cannot happen). */
 int runner_env_apply_point(struct runner *r, const struct sweep_point *pt);

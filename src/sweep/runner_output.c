@@ -47,6 +47,7 @@ static void merged_clear_one(struct merged *d)
 		free(d->subjects[k].result.system_ns);
 		free(d->subjects[k].result.exit_codes);
 		free(d->subjects[k].result.nivcsw);
+		free(d->subjects[k].result.stall_ns);
 		if (d->run_round != NULL)
 			free(d->run_round[k]);
 		free(d->subjects[k].result.ru);

@@ -146,6 +146,7 @@ static double step_estimate(const struct runner *r, size_t idx, size_t k, size_t
 	one.system_ns = all->system_ns + s * per;
 	one.exit_codes = all->exit_codes + s * per;
 	one.nivcsw = all->nivcsw != NULL ? all->nivcsw + s * per : NULL;
+	one.stall_ns = all->stall_ns != NULL ? all->stall_ns + s * per : NULL;
 	if (contention_estimate(&one, r->m->estimator, r->m->contended,
 				runner_acc_baseline(r, idx, k), scratch, &e, &contended))
 		return NAN;

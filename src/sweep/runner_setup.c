@@ -242,7 +242,7 @@ static cJSON *build_meta(struct runner *r)
 	if (o != NULL)
 		cJSON_AddNumberToObject(o, "net_interfaces", (double)count_net_interfaces());
 	cJSON_AddItemToObject(meta, "host", o);
-	cJSON_AddItemToObject(meta, "environment", cJSON_Duplicate(r->environment, 1));
+	cJSON_AddItemToObject(meta, "environment", runner_env_record(r));
 	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
 	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
 	cJSON_AddItemToObject(meta, "pam", runner_pam_meta(r));

@@ -197,8 +197,9 @@ if len(ra) != len(rb):
     errs.append("result counts %d != %d" % (len(ra), len(rb)))
 # rarbench's additions come after hyperfine's keys, which stay in hyperfine's order; hyperfine
 # 1.20's memory_usage_byte (Debian's 1.15 lacks it) comes right after "times", as in 1.20.
-ADDED = ["nivcsw", "rusage", "rarbench"]
+# "cpu_stall_ns" after "nivcsw" where the host gives the CPU stall (cgroup2 with PSI).
 for i, (x, y) in enumerate(zip(ra, rb)):
+    ADDED = ["nivcsw"] + (["cpu_stall_ns"] if "cpu_stall_ns" in x else []) + ["rusage", "rarbench"]
     keys = list(x.keys())
     if "memory_usage_byte" not in y:
         if keys[keys.index("times") + 1] != "memory_usage_byte":

@@ -49,6 +49,46 @@ static void test_offcpu_and_baseline(void)
 	res.nivcsw = csw;
 }
 
+/* With the CPU stall known (PSI): contended when it exceeds max(100 us, 1 % of the wall time),
+ * whatever the off-CPU time; preempted when any time was lost; corrected by removing it. */
+static void test_stall_rule(void)
+{
+	int64_t stall[10];
+	double scratch[20];
+	struct estimate e;
+	size_t contended;
+
+	setup();
+	CHECK(!contention_stall_contended(100000, 1000000)); /* 100 us of 1 ms: the floor */
+	CHECK(contention_stall_contended(100001, 1000000));
+	CHECK(!contention_stall_contended(200000, 20000000)); /* 1 % of 20 ms */
+	CHECK(contention_stall_contended(200001, 20000000));
+	CHECK(!contention_stall_contended(0, 0));
+	for (int i = 0; i < 10; i++)
+		stall[i] = 0;
+	/* Run 3's 2 ms off-CPU were a child's wait or I/O, not a wait for a CPU: not contended
+	 * (the off-CPU rule flagged it). Run 5 waited 150 us with no more off-CPU time. */
+	stall[5] = 150000;
+	stall[8] = 3; /* 3 us: lost something, not enough to matter */
+	res.stall_ns = stall;
+	CHECK(!contention_run_contended(&res, 3, 100000));
+	CHECK(contention_run_contended(&res, 5, 100000));
+	CHECK_INT_EQ(contention_count(&res, 100000), 1);
+	/* The baseline does not matter any more: the stall is judged against zero. */
+	CHECK_INT_EQ(contention_count(&res, 0), 1);
+	CHECK_INT_EQ(contention_preempted(&res), 2);
+	/* Corrected: run 5 counts its wall time without its stall. */
+	contention_estimate(&res, ESTIMATE_MEAN, ESTIMATE_CONTENDED_CORRECT, 100000, scratch, &e,
+			    &contended);
+	CHECK_INT_EQ(contended, 1);
+	CHECK(fabs(e.value - (8 * 1000000.0 + 3000000.0 + 1040000.0 - 150000.0) / 10) < 1e-6);
+	/* A run whose stall is unknown (-1) falls back to the off-CPU rule, alone. */
+	stall[3] = -1;
+	CHECK(contention_stall_known(&res, 5) && !contention_stall_known(&res, 3));
+	CHECK_INT_EQ(contention_count(&res, 100000), 2);
+	res.stall_ns = NULL;
+}
+
 static void test_estimate_without_contended(void)
 {
 	double scratch[20];
@@ -125,6 +165,7 @@ static void test_read_host(void)
 int main(void)
 {
 	RUN(test_offcpu_and_baseline);
+	RUN(test_stall_rule);
 	RUN(test_estimate_without_contended);
 	RUN(test_parse_proc);
 	RUN(test_read_host);

@@ -296,6 +296,53 @@ static void test_json_extras(void)
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(rb, "preempted_runs")));
 	CHECK(cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItem(rb, "ci95"), 0)));
 	CHECK(cJSON_GetObjectItem(rb, "rounds") == NULL);
+	CHECK(cJSON_GetObjectItem(res, "cpu_stall_ns") == NULL);
+	cJSON_Delete(doc);
+}
+
+/* Each run's CPU stall (psi.h) as "cpu_stall_ns", null where unknown; the stall judges: the run
+ * that was slow off-CPU but never waited for a CPU is not contended, the one that waited is. */
+static void test_json_stall(void)
+{
+	static uint64_t w[8], u[8], sy[8];
+	static int64_t stall[8];
+	static int codes[8];
+	struct measure_result r = {.n = 8,
+				   .wall_ns = w,
+				   .user_ns = u,
+				   .system_ns = sy,
+				   .exit_codes = codes,
+				   .stall_ns = stall,
+				   .complete = true};
+	struct export_extras x = {.estimator = ESTIMATE_MEDIAN,
+				  .contended = ESTIMATE_CONTENDED_KEEP};
+	struct export_entry e = {.command = "sudo true", .result = &r, .extras = &x};
+	struct errbuf eb = {{0}};
+	cJSON *doc, *res, *a, *rb;
+
+	for (int i = 0; i < 8; i++) {
+		w[i] = 1000000;
+		u[i] = 600000;
+		sy[i] = 300000;
+	}
+	w[2] = 6000000; /* 5 ms waiting for a child: no stall */
+	w[5] = 3000000; /* 2 ms waiting for a CPU */
+	stall[5] = 2000000;
+	stall[6] = 20000; /* 20 us: lost, below the limit */
+	stall[7] = -1;    /* unknown: the off-CPU rule, within its slack */
+	doc = export_json_build(&e, 1, NULL, &eb);
+	CHECK(doc != NULL);
+	if (doc == NULL)
+		return;
+	res = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 0);
+	a = cJSON_GetObjectItem(res, "cpu_stall_ns");
+	CHECK_INT_EQ(cJSON_GetArraySize(a), 8);
+	CHECK(num(cJSON_GetArrayItem(a, 5)) == 2000000.0);
+	CHECK(num(cJSON_GetArrayItem(a, 0)) == 0.0);
+	CHECK(cJSON_IsNull(cJSON_GetArrayItem(a, 7)));
+	rb = cJSON_GetObjectItem(res, "rarbench");
+	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "contended_runs")->valueint, 1);
+	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "preempted_runs")->valueint, 2);
 	cJSON_Delete(doc);
 }
 
@@ -356,6 +403,7 @@ int main(void)
 	RUN(test_csv);
 	RUN(test_markdown);
 	RUN(test_json_extras);
+	RUN(test_json_stall);
 	RUN(test_json_rounds);
 	{
 		static const char *files[] = {"out.json", "empty.json", "out.csv", "out.md"};

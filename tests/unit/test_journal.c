@@ -203,6 +203,7 @@ static void test_contention_fields(void)
 	cJSON *v = versions("1.9.13p3");
 	struct journal *j;
 	char path[128];
+	int64_t stall[2] = {0, 2500000};
 
 	snprintf(path, sizeof(path), "%s/j-csw.jsonl", dir);
 	unlink(path);
@@ -220,9 +221,12 @@ static void test_contention_fields(void)
 	j = journal_create(path, sha, v, "2026-01-01T00:00:00Z", &eb);
 	CHECK(j != NULL);
 	if (j != NULL) {
+		subj.result.stall_ns = stall;
 		CHECK_INT_EQ(journal_append_step(j, "a;round=1", 0, &subj, 1, &info, &eb), 0);
 		subj.result.nivcsw = NULL;
 		subj.result.ru = NULL;
+		/* One run's stall unknown: the step keeps none (its runs read as unknown). */
+		stall[0] = -1;
 		CHECK_INT_EQ(journal_append_step(j, "a;round=2", 0, &subj, 1, NULL, &eb), 0);
 	}
 	journal_close(j);
@@ -243,6 +247,11 @@ static void test_contention_fields(void)
 		      c.points[0].subjects[0].result.ru[1].maxrss_kib == 6800 &&
 		      c.points[0].subjects[0].result.ru[0].nvcsw == 3);
 		CHECK(c.points[1].subjects[0].result.ru == NULL);
+		CHECK(c.points[0].subjects[0].result.stall_ns != NULL &&
+		      c.points[0].subjects[0].result.stall_ns[0] == 0 &&
+		      c.points[0].subjects[0].result.stall_ns[1] == 2500000);
+		CHECK(c.points[1].subjects[0].result.stall_ns == NULL);
+		CHECK(c.points[2].subjects[0].result.stall_ns == NULL);
 		CHECK(i0->has_host && i0->steal == 0.25 && i0->busy == 0.5 && i0->load1 == 3.5);
 		CHECK_INT_EQ(i0->running, 4);
 		CHECK_INT_EQ(i0->remeasured, 1);

@@ -147,6 +147,7 @@ static struct launch_reply reply_of(uint32_t seq)
 
 	memset(&r, 0, sizeof(r));
 	r.magic = LAUNCH_REPLY_MAGIC;
+	r.version = LAUNCH_PROTO_VERSION;
 	r.seq = seq;
 	r.pid = 1234;
 	r.status = 3 << 8; /* exit 3 */
@@ -196,11 +197,52 @@ static void test_reply_checks(void)
 	CHECK_INT_EQ(launch_reply_parse(&bad, sizeof(bad), LAUNCH_REPLY_MAGIC, 9, &got, &eb), 0);
 }
 
+/* Version 2: the CPU stall, and a reply of another protocol version refused by name. */
+static void test_reply_stall_and_version(void)
+{
+	struct launch_reply r = reply_of(4), got, bad;
+	struct errbuf eb = {{0}};
+
+	r.flags = LAUNCH_R_STALL;
+	r.stall_ns = 250000;
+	CHECK_INT_EQ(launch_reply_parse(&r, sizeof(r), LAUNCH_REPLY_MAGIC, 4, &got, &eb), 0);
+	CHECK_INT_EQ(got.stall_ns, 250000);
+	/* A stall as long as the run: it waited throughout. Longer: impossible. */
+	bad = r;
+	bad.stall_ns = bad.wall_ns;
+	CHECK_INT_EQ(launch_reply_parse(&bad, sizeof(bad), LAUNCH_REPLY_MAGIC, 4, &got, &eb), 0);
+	bad.stall_ns = bad.wall_ns + 1;
+	CHECK_INT_EQ(launch_reply_parse(&bad, sizeof(bad), LAUNCH_REPLY_MAGIC, 4, &got, &eb), -1);
+	CHECK(strstr(eb.msg, "stall") != NULL);
+	/* A stall without the flag that says it is known. */
+	bad = r;
+	bad.flags = 0;
+	CHECK_INT_EQ(launch_reply_parse(&bad, sizeof(bad), LAUNCH_REPLY_MAGIC, 4, &got, &eb), -1);
+	bad = r;
+	bad.stall_err = -1;
+	CHECK_INT_EQ(launch_reply_parse(&bad, sizeof(bad), LAUNCH_REPLY_MAGIC, 4, &got, &eb), -1);
+	/* An old or newer rarlaunch: its version, whatever else the message holds. */
+	bad = r;
+	bad.version = 1;
+	CHECK_INT_EQ(launch_reply_parse(&bad, sizeof(bad), LAUNCH_REPLY_MAGIC, 4, &got, &eb), -1);
+	CHECK(strstr(eb.msg, "version 1") != NULL);
+	/* A hello without PSI says why. */
+	bad = r;
+	bad.magic = LAUNCH_HELLO_MAGIC;
+	bad.seq = 0;
+	bad.flags = 0;
+	bad.stall_ns = 0;
+	bad.stall_err = ENOENT;
+	CHECK_INT_EQ(launch_reply_parse(&bad, sizeof(bad), LAUNCH_HELLO_MAGIC, 0, &got, &eb), 0);
+	CHECK_INT_EQ(got.stall_err, ENOENT);
+}
+
 int main(void)
 {
 	RUN(test_request_round_trip);
 	RUN(test_request_malformed);
 	RUN(test_request_too_big);
 	RUN(test_reply_checks);
+	RUN(test_reply_stall_and_version);
 	return HARNESS_EXIT();
 }
