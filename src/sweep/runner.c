@@ -22,17 +22,19 @@ static void report(struct runner *r, const char *msg)
 
 /*
  * One step: a point in one round; attempt counts the times it was measured
- * again (contention), *discarded their runs. Returns 0, RUNNER_REMEASURE, or
- * the exit status.
+ * again (contention), *discarded their runs. What failed or timed out is
+ * reported here. Whatever the outcome, the policies deny again and what the
+ * grant started is killed before it returns.
  */
-static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t round, size_t step,
-		    uint32_t attempt, uint64_t *discarded)
+static enum runner_step run_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
+				 size_t step, uint32_t attempt, uint64_t *discarded)
 {
 	char values[MANIFEST_AXIS_COUNT + 3][24];
 	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
 	struct errbuf eb = {0}, deny = {0};
+	enum runner_step rc;
 	size_t np = 0;
-	int a, rc;
+	int a;
 
 	for (a = 0; a < MANIFEST_AXIS_COUNT; a++, np++) {
 		snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
@@ -64,37 +66,39 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 				   "more contended runs than contention_limit; measured again");
 	if (runner_point_write_policies(r, pt, &eb) < 0) {
 		errbuf_prefix(&eb, "point %zu", pt->index + 1);
-		report(r, eb.msg);
-		runner_point_write_denial(r, &eb);
-		return 1;
+		rc = RUNNER_STEP_FAILED;
+	} else if (runner_env_apply_point(r, pt) < 0) {
+		errbuf_set(&eb, "point %zu: a swept limit without its pin", pt->index + 1);
+		rc = RUNNER_STEP_FAILED;
+	} else {
+		rc = runner_point_check_grants(r, pt->index + 1, &eb);
+		if (rc == RUNNER_STEP_OK)
+			rc = runner_point_measure(r, pt, round, attempt, discarded, &eb);
 	}
-	if (runner_env_apply_point(r, pt) < 0) {
-		report(r, "a swept limit without its pin");
-		runner_point_write_denial(r, &eb);
-		return 1;
-	}
-	rc = runner_point_check_grants(r, pt->index + 1, &eb);
-	if (rc == 0)
-		rc = runner_point_measure(r, pt, round, attempt, discarded, &eb);
-	/* The grant lasts as long as the step: whatever happened, the policies deny again. */
+	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
+	 * what it started dies with it. A denial that cannot be written ends the sweep. */
 	if (runner_point_write_denial(r, &deny) < 0) {
-		report(r, deny.msg);
-		return 1;
+		if (rc == RUNNER_STEP_FAILED)
+			report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
+		eb = deny;
+		rc = RUNNER_STEP_FAILED;
 	}
-	if (rc == RUNNER_REMEASURE)
-		return RUNNER_REMEASURE;
-	if (rc == RUNNER_TIMEOUT) {
+	runner_guard_point_end(r);
+	switch (rc) {
+	case RUNNER_STEP_OK:
+		progress_point_done(&r->progress, step);
+		break;
+	case RUNNER_STEP_REMEASURE:
+		break;
+	case RUNNER_STEP_TIMEDOUT:
 		/* A hung or stopped tool costs this point, not the sweep: --resume measures it. */
 		report(r, eb.msg);
-		r->failed_points++;
-		return 0;
-	}
-	if (rc < 0) {
+		break;
+	case RUNNER_STEP_FAILED:
 		report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
-		return 1;
+		break;
 	}
-	progress_point_done(&r->progress, step);
-	return 0;
+	return rc;
 }
 
 /*
@@ -110,7 +114,8 @@ static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, s
 	size_t *queue = calloc(cap, sizeof(size_t)), *step = calloc(cap, sizeof(size_t));
 	uint32_t *attempt = calloc(cap, sizeof(uint32_t));
 	uint64_t *discarded = calloc(cap, sizeof(uint64_t));
-	int status = 0, rc;
+	enum runner_step rc;
+	int status = 0;
 
 	if (queue == NULL || step == NULL || attempt == NULL || discarded == NULL) {
 		report(r, "out of memory");
@@ -127,15 +132,27 @@ static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, s
 		}
 		rc = run_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
 			      &discarded[i]);
-		if (rc == RUNNER_REMEASURE && len < cap) {
+		switch (rc) {
+		case RUNNER_STEP_OK:
+			break;
+		case RUNNER_STEP_REMEASURE:
+			if (len == cap)
+				break; /* cannot happen: cap counts every attempt remeasure allows
+					*/
 			/* Later in the pass: a burst of load has a chance to end. */
 			queue[len] = queue[i];
 			step[len] = step[i];
 			attempt[len] = attempt[i] + 1;
 			discarded[len] = discarded[i];
 			len++;
-		} else if (rc != 0) {
+			break;
+		case RUNNER_STEP_TIMEDOUT:
+			r->failed_points++;
+			break;
+		case RUNNER_STEP_FAILED:
+			/* Never measured again: a failure is not contention. */
 			status = 1;
+			break;
 		}
 	}
 out:

@@ -154,7 +154,7 @@ static int reset_output(int fd)
  * Runs each subject once as the bench user: a denied command exits fast and
  * non-zero, and would poison the figure, so the point fails here.
  */
-int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
+enum runner_step runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
 {
 	char out[STDERR_SHOWN_BYTES + 1];
 	struct proc_sample sample;
@@ -165,30 +165,37 @@ int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
 
 		if (s->skip_reason != NULL)
 			continue;
-		if (reset_output(r->stderr_fd) < 0)
-			return errbuf_set_errno(eb, errno, "grant check: temporary file");
-		if (proc_run(s->check, &sample, eb) < 0)
-			return errbuf_prefix(eb, "point %zu: subject %s", index, s->ms->id);
-		if (sample.stopped)
-			return errbuf_set(eb, "interrupted");
+		if (reset_output(r->stderr_fd) < 0) {
+			errbuf_set_errno(eb, errno, "grant check: temporary file");
+			return RUNNER_STEP_FAILED;
+		}
+		if (proc_run(s->check, &sample, eb) < 0) {
+			errbuf_prefix(eb, "point %zu: subject %s", index, s->ms->id);
+			return RUNNER_STEP_FAILED;
+		}
+		if (sample.stopped) {
+			errbuf_set(eb, "interrupted");
+			return RUNNER_STEP_FAILED;
+		}
 		if (sample.timed_out) {
 			errbuf_set(eb,
 				   "point %zu: subject %s: the grant check passed run_timeout_s "
 				   "(%u s) and was killed with its process group",
 				   index, s->ms->id, r->m->run_timeout_ms / 1000u);
-			return RUNNER_TIMEOUT;
+			return RUNNER_STEP_TIMEDOUT;
 		}
 		if (sample.exit_code != 0) {
 			char pam[PATH_MAX + 256];
 
 			take_stderr(r->stderr_fd, out, sizeof(out));
 			runner_pam_explain(s, pam, sizeof(pam));
-			return errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s",
-					  index, s->ms->id, r->m->command, sample.exit_code,
-					  out[0] ? ": " : "", out, pam);
+			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
+				   s->ms->id, r->m->command, sample.exit_code, out[0] ? ": " : "",
+				   out, pam);
+			return RUNNER_STEP_FAILED;
 		}
 	}
-	return runner_reference_check(r, eb);
+	return runner_reference_check(r, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
 }
 
 /* 1/rounds of n, rounded up (each round gets at least one when n > 0). */
@@ -307,8 +314,9 @@ static void step_host_after(struct journal_step_info *info, const struct content
 	}
 }
 
-int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
-			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb)
+enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
+				      uint32_t round, uint32_t attempt, uint64_t *discarded,
+				      struct errbuf *eb)
 {
 	struct measure_bench *benches = NULL;
 	struct measure_result *results = NULL;
@@ -320,7 +328,8 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	char id[SWEEP_ID_MAX];
 	size_t i, nb;
 	bool flagged;
-	int rc = -1, mr;
+	enum runner_step rc = RUNNER_STEP_FAILED;
+	int mr;
 
 	/* The reference, when measured, is the last bench: interleaved with the subjects. */
 	nb = r->nactive + (r->ref_cmd != NULL);
@@ -344,7 +353,7 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	if (mr == MEASURE_TIMEOUT) {
 		errbuf_prefix(eb, "point %zu (run_timeout_s %u)", pt->index + 1,
 			      r->m->run_timeout_ms / 1000u);
-		rc = RUNNER_TIMEOUT;
+		rc = RUNNER_STEP_TIMEDOUT;
 		goto out;
 	}
 	if (mr < 0) {
@@ -360,7 +369,7 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 				 results[0].n)) {
 		for (i = 0; i < r->nactive; i++)
 			*discarded += results[i].n;
-		rc = RUNNER_REMEASURE;
+		rc = RUNNER_STEP_REMEASURE;
 		goto out;
 	}
 	info.remeasured = attempt;
@@ -368,11 +377,12 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	for (i = 0; i < nb; i++)
 		js[i].result = results[i];
 	sweep_step_id(pt, round, r->m->max_rounds, id, sizeof(id));
-	rc = journal_append_step(r->journal, id, pt->index, js, nb, &info, eb);
-	if (rc == 0)
-		rc = runner_acc_add(r, pt->index, js, nb, *discarded, eb);
-	for (i = 0; rc == 0 && i < nb; i++)
+	if (journal_append_step(r->journal, id, pt->index, js, nb, &info, eb) < 0 ||
+	    runner_acc_add(r, pt->index, js, nb, *discarded, eb) < 0)
+		goto out;
+	for (i = 0; i < nb; i++)
 		r->timed_ns += measure_result_wall_sum(&js[i].result);
+	rc = RUNNER_STEP_OK;
 out:
 	for (i = 0; results != NULL && i < nb; i++)
 		measure_result_clear(&results[i]);

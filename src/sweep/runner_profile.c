@@ -328,18 +328,20 @@ out:
 	return rc;
 }
 
-/* Profiles every active subject at pt within b, policies granting throughout. 0, RUNNER_TIMEOUT,
- * -1. */
-static int profile_point(struct runner *r, struct profilebudget *b, const struct sweep_point *pt,
-			 struct errbuf *eb)
+/* Profiles every active subject at pt within b, policies granting throughout; what the grant
+ * started is killed after. RUNNER_STEP_OK, _TIMEDOUT or _FAILED. */
+static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
+				      const struct sweep_point *pt, struct errbuf *eb)
 {
 	char trace[PATH_MAX];
 	cJSON *doc = cJSON_CreateObject(), *subjects;
 	struct errbuf deny = {{0}};
-	int rc = -1;
+	enum runner_step rc = RUNNER_STEP_FAILED;
 
-	if (doc == NULL)
-		return errbuf_set(eb, "out of memory");
+	if (doc == NULL) {
+		errbuf_set(eb, "out of memory");
+		return RUNNER_STEP_FAILED;
+	}
 	cJSON_AddStringToObject(doc, "point", pt->id);
 	cJSON_AddStringToObject(doc, "tracer", "strace -f -qq -u USER");
 	subjects = cJSON_AddObjectToObject(doc, "subjects");
@@ -354,7 +356,7 @@ static int profile_point(struct runner *r, struct profilebudget *b, const struct
 	if (runner_point_write_policies(r, pt, eb) < 0)
 		goto deny;
 	rc = runner_point_check_grants(r, pt->index + 1, eb);
-	for (size_t i = 0; rc == 0 && i < r->nsubjects; i++) {
+	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->nsubjects; i++) {
 		struct runner_subject *s = &r->subjects[i];
 		cJSON *o;
 
@@ -364,17 +366,18 @@ static int profile_point(struct runner *r, struct profilebudget *b, const struct
 		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, eb) < 0) {
 			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
 				      s->ms->id);
-			rc = -1;
+			rc = RUNNER_STEP_FAILED;
 		}
 	}
 deny:
 	/* Whatever happened, the policies deny again before anything else. */
 	if (runner_point_write_denial(r, &deny) < 0) {
 		*eb = deny;
-		rc = -1;
+		rc = RUNNER_STEP_FAILED;
 	}
-	if (rc == 0)
-		rc = write_point(r, pt->index, doc, eb);
+	runner_guard_point_end(r);
+	if (rc == RUNNER_STEP_OK && write_point(r, pt->index, doc, eb) < 0)
+		rc = RUNNER_STEP_FAILED;
 out:
 	cJSON_Delete(doc);
 	return rc;
@@ -448,7 +451,6 @@ static int profile_points(struct runner *r, struct profilebudget *b, struct errb
 	struct stat st;
 
 	for (size_t i = 0; i < n; i++) {
-		int rc;
 
 		if (runner_profile_point_path(r->cfg.out, i, path, sizeof(path), eb) < 0)
 			return -1;
@@ -464,13 +466,16 @@ static int profile_points(struct runner *r, struct profilebudget *b, struct errb
 		}
 		if (r->cfg.stop != NULL && *r->cfg.stop)
 			return errbuf_set(eb, "interrupted");
-		rc = profile_point(r, b, sweep_at(r->sweep, i), eb);
-		if (rc == RUNNER_TIMEOUT) {
+		switch (profile_point(r, b, sweep_at(r->sweep, i), eb)) {
+		case RUNNER_STEP_OK:
+		case RUNNER_STEP_REMEASURE: /* not a profile's outcome */
+			break;
+		case RUNNER_STEP_TIMEDOUT:
 			r->failed_points++;
-			continue;
-		}
-		if (rc < 0)
+			break;
+		case RUNNER_STEP_FAILED:
 			return -1;
+		}
 	}
 	return 0;
 }
