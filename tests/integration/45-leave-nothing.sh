@@ -3,18 +3,62 @@
 # What a sweep leaves behind, against the provisioned prefix: no standing grant after a sweep
 # (even of /bin/sh, which needs unsafe_command), no policy written outside PREFIX/etc, a hung
 # measured command killed at its timeout while the sweep goes on, nothing left after SIGKILL
-# once the next run has started (process, namespace directory, grant), and one sweep at a time.
+# once the next run has started — a root process a real setuid tool (doas) started with a fresh
+# environment, the private mount namespace it ran in (looked at from inside: its own mount
+# table), the namespace's directory, the grant — every catchable fatal signal ending in deny-all,
+# PREFIX/run closed to other users, a policy write that fails mid-sweep ending the sweep (never
+# measured again), and one sweep at a time.
+# RARBENCH=/path/to/rarbench runs it against another build (it must fail on one without these).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
-rarbench=$PWD/bin/rarbench
+rarbench=${RARBENCH:-$PWD/bin/rarbench}
 . tests/lib/tap.sh
 
-need jq runuser
+need jq runuser flock chattr findmnt
 need_prefix "$prefix"
 user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 work=$(mktemp -d /tmp/rarperf-it-leave-XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# Root sleeps this test made a sweep start (through doas): whatever a failing build left is
+# killed at the end, each by its pid, checked against its command line first.
+started_pids=
+cleanup() {
+	for p in $started_pids; do
+		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in
+		"/usr/bin/sleep 36"*) kill -9 "$p" 2>/dev/null ;;
+		esac
+	done
+	chattr -i "$prefix/etc/sudoers-it-fail" 2>/dev/null
+	rm -f "$prefix/etc/sudoers-it-fail" "$prefix/etc/sudoers-it-fail.link" "$prefix/etc/sudoers-ns"
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# root_sleep ARG: the pid of the root "/usr/bin/sleep ARG" a sweep started (waits 10 s at most).
+root_sleep() {
+	local p
+	for _ in $(seq 1 100); do
+		p=$(pgrep -u 0 -xf "/usr/bin/sleep $1" | head -n 1)
+		if [ -n "$p" ]; then
+			echo "$p"
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+# in_mntns INODE: whether any process still runs in the mount namespace INODE.
+in_mntns() {
+	local f
+	for f in /proc/[0-9]*/ns/mnt; do
+		[ "$(stat -Lc %i "$f" 2>/dev/null)" = "$1" ] && return 0
+	done
+	return 1
+}
+# bench_denied: the bench user cannot run the safe command through doas now.
+bench_denied() {
+	! runuser -u "$user" -- "$prefix/bin/doas" -n /usr/bin/sleep 0 </dev/null >/dev/null 2>&1
+}
 
 # manifest NAME EXTRA_KEYS SUBJECTS TASKS -> $work/NAME.json
 manifest() {
@@ -76,39 +120,50 @@ check "hung command: the other two points are in results.json" \
 check "hung command: no sleep of it is left" sh -c "! pgrep -u '$user' -f 'sleep 60' >/dev/null"
 
 # --- 4. SIGKILL mid-run, then a new run: nothing left ---
-mount_subject=
-if [ -d /etc ]; then
-	mount_subject=',{"id":"ns","format":"sudoers","program":"/bin/true","policy":"{prefix}/etc/sudoers-ns","policy_mount_at":"/etc/rarperf-it-ns"}'
-fi
-hangall='exec sleep 60'
-manifest killed '"run_timeout_s": 120,' "[{\"id\":\"hang\",\"format\":\"doas\",\"program\":\"/bin/sh\",
- \"args\":[\"-c\",\"$hangall\"]}$mount_subject]" '[1]'
+# The grant check runs doas, a real setuid tool, which resets the environment and starts
+# /usr/bin/sleep as root; the subject's runs join a private mount namespace (policy_mount_at).
+manifest killed '"command": "/usr/bin/sleep", "run_timeout_s": 120,' \
+	'[{"id":"doas","format":"doas","args":["-n","{command}","3601"],"policy_mount_at":"/etc/rarperf-it-ns"}]' '[1]'
 ls -d /tmp/rarbench-mntns-* 2>/dev/null | sort >"$work/ns.before"
 "$rarbench" --manifest "$work/killed.json" --prefix "$prefix" --wait --out "$work/killed" --progress none 2>/dev/null &
 pid=$!
-for _ in $(seq 1 100); do # at most 10 s for the grant check to start hanging
-	pgrep -u "$user" -f 'sleep 60' >/dev/null && break
-	sleep 0.1
-done
-check "killed run: its measured command was running" pgrep -u "$user" -f 'sleep 60' >/dev/null
-check "killed run: it held the prefix's lock and a record" [ -e "$prefix/run/state.json" ]
+spid=$(root_sleep 3601)
+started_pids="$started_pids $spid"
+check "killed run: doas started /usr/bin/sleep as root" [ -n "$spid" ]
+env_marked=no
+[ -n "$spid" ] && tr '\0' '\n' <"/proc/$spid/environ" | grep -q '^RARBENCH_PREFIX=' && env_marked=yes
+check "killed run: the root sleep's environment does not carry RARBENCH_PREFIX (doas reset it)" \
+	[ "$env_marked" = no ]
+check "killed run: the sleep runs in the private namespace (its own mount table shows the overlay)" \
+	sh -c "[ -n '$spid' ] && grep -q 'rarbench-mntns' /proc/$spid/mountinfo && ! grep -q rarbench-mntns /proc/self/mountinfo"
+nsino=$(stat -Lc %i "/proc/$spid/ns/mnt" 2>/dev/null)
+nsdir=$(sed -n 's/.*\(rarbench-mntns-[A-Za-z0-9]*\).*/\1/p' "/proc/$spid/mountinfo" 2>/dev/null | head -n 1)
+check "killed run: it held the prefix's lock and a record naming the namespace directory" \
+	sh -c "[ -n '$nsdir' ] && grep -q '$nsdir' '$prefix/run/state.json'"
 kill -9 "$pid"
 { wait "$pid"; } 2>/dev/null
-check "after SIGKILL, the measured command outlived it (what the next run must end)" \
-	pgrep -u "$user" -f 'sleep 60' >/dev/null
+check "after SIGKILL, the root sleep outlived it (what the next run must end)" kill -0 "$spid"
 manifest next '' '[{"id":"doas","format":"doas"}]' '[1]'
 "$rarbench" --manifest "$work/next.json" --prefix "$prefix" --wait --out "$work/next" --progress none 2>"$work/next.err"
 rc=$?
 check "next run: exit 0 and says what it undid" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'took over the lock' '$work/next.err' && grep -q 'undid what a run that died left' '$work/next.err'"
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/next.err"
-check "next run: no leftover measured process" sh -c "! pgrep -u '$user' -f 'sleep 60' >/dev/null"
+sleep 0.2
+check "next run: the root sleep doas started is gone" sh -c "! kill -0 '$spid' 2>/dev/null"
+left=yes
+[ -n "$nsino" ] && ! in_mntns "$nsino" && left=no
+check "next run: no process left in the dead run's mount namespace (inode $nsino)" [ "$left" = no ]
+check "next run: no process's mount table holds the namespace's overlay ($nsdir)" \
+	sh -c "[ -n '$nsdir' ] && ! grep -qs '$nsdir' /proc/[0-9]*/mountinfo"
 ls -d /tmp/rarbench-mntns-* 2>/dev/null | sort >"$work/ns.after"
-check "next run: no /tmp/rarbench-mntns-* directory beyond those before" cmp -s "$work/ns.before" "$work/ns.after"
-check "next run: no overlay mount left in this namespace" sh -c "! grep -q rarbench-mntns /proc/self/mountinfo"
+check "next run: its directory /tmp/$nsdir is gone, no other left" \
+	sh -c "[ -n '$nsdir' ] && [ ! -e '/tmp/$nsdir' ] && ! comm -13 '$work/ns.before' '$work/ns.after' | grep -q ."
 check "next run: the dead run's policies are deny-all" \
-	sh -c "grep -q 'match=none' '$prefix/etc/doas.conf' && { [ ! -e '$prefix/etc/sudoers-ns' ] || grep -q 'match=none' '$prefix/etc/sudoers-ns'; }"
-rm -f "$prefix/etc/sudoers-ns"
+	sh -c "grep -q 'match=none' '$prefix/etc/doas.conf'"
+check "next run: the bench user cannot run the command" bench_denied
+cg2=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
+check "next run: no sweep cgroup of the dead run left" sh -c "[ -z '$cg2' ] || [ ! -e '$cg2/rarperf-sweep-$pid' ]"
 
 # --- 4b. SIGTERM mid-run: the measured group killed, every policy deny-all, lock released, exit 1 ---
 manifest term '"run_timeout_s": 120,' '[{"id":"hang","format":"doas","program":"/bin/sh","args":["-c","exec sleep 60"]}]' '[1]'
@@ -130,6 +185,69 @@ check "SIGTERM: the policy grants nothing, no record, no holder" \
 	sh -c "grep -q 'match=none' '$prefix/etc/doas.conf' && [ ! -e '$prefix/run/state.json' ] && [ ! -e '$prefix/run/holder' ]"
 check "SIGTERM: the journal is whole (its header, then whole lines)" \
 	sh -c "jq -e . '$work/term/journal.jsonl' >/dev/null"
+
+# --- 4c. every catchable fatal signal mid-point: deny-all, the grant's root process ended ---
+for sig in QUIT XCPU USR1 ALRM; do
+	manifest "sig$sig" '"command": "/usr/bin/sleep", "run_timeout_s": 120,' \
+		'[{"id":"doas","format":"doas","args":["-n","{command}","3602"]}]' '[1]'
+	"$rarbench" --manifest "$work/sig$sig.json" --prefix "$prefix" --wait --out "$work/sig$sig" \
+		--progress none 2>"$work/sig$sig.err" &
+	pid=$!
+	spid=$(root_sleep 3602)
+	started_pids="$started_pids $spid"
+	check "SIG$sig: the point's root sleep (through doas) was running" [ -n "$spid" ]
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	check "SIG$sig: exit 1, saying it was interrupted" \
+		sh -c "[ $rc -eq 1 ] && grep -q interrupted '$work/sig$sig.err'"
+	check "SIG$sig: doas.conf is deny-all" grep -q 'match=none' "$prefix/etc/doas.conf"
+	check "SIG$sig: the bench user cannot run the command" bench_denied
+	check "SIG$sig: the root sleep is gone, no record, no holder" \
+		sh -c "! kill -0 '$spid' 2>/dev/null && [ ! -e '$prefix/run/state.json' ] && [ ! -e '$prefix/run/holder' ]"
+	# What a failing build left, for the next case to start clean.
+	[ -e "$prefix/run/state.json" ] && "$rarbench" --manifest "$work/next.json" --prefix "$prefix" --wait \
+		--out "$work/sig$sig-next" --progress none 2>/dev/null
+done
+
+# --- 4d. PREFIX/run is root's alone: no other user can even open the lock ---
+check "PREFIX/run is 0700, its lock 0600, both root's" \
+	sh -c "[ \"\$(stat -c %a:%u '$prefix/run')\" = 700:0 ] && [ \"\$(stat -c %a:%u '$prefix/run/lock')\" = 600:0 ]"
+runuser -u nobody -- flock -n "$prefix/run/lock" true 2>"$work/flock.err"
+check "runuser -u nobody -- flock PREFIX/run/lock: cannot open it" grep -q 'Permission denied' "$work/flock.err"
+
+# --- 4e. a policy write that fails mid-sweep: the sweep ends (exit 1), never measured again ---
+# A second name for a policy file, made immutable after the first point: the write's transaction
+# refuses to clear the attribute of a file with other hard links, so every later write of it fails.
+manifest failwrite '"command": "/usr/bin/sleep", "remeasure": 3,' \
+	'[{"id":"doas","format":"doas","args":["-n","{command}","0.2"]},
+	  {"id":"aux","format":"sudoers","program":"/usr/bin/true","policy":"{prefix}/etc/sudoers-it-fail"}]' '[1, 2, 3, 4]'
+"$rarbench" --manifest "$work/failwrite.json" --prefix "$prefix" --wait --out "$work/failwrite" --progress jsonl \
+	>"$work/failwrite.jsonl" 2>"$work/failwrite.err" &
+pid=$!
+for _ in $(seq 1 300); do # the first point journalled (a header and one step)
+	[ "$(wc -l <"$work/failwrite/journal.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break
+	sleep 0.05
+done
+ln "$prefix/etc/sudoers-it-fail" "$prefix/etc/sudoers-it-fail.link" && chattr +i "$prefix/etc/sudoers-it-fail"
+wait "$pid"
+rc=$?
+check "failed policy write: exit 1 with the error naming the file" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'sudoers-it-fail.*immutable' '$work/failwrite.err'"
+[ "$rc" -eq 1 ] || sed 's/^/    /' "$work/failwrite.err"
+check "failed policy write: never measured again (no remeasure event)" \
+	sh -c "! grep -q '\"remeasure\"' '$work/failwrite.jsonl' && ! grep -q 'measured again' '$work/failwrite.err'"
+check "failed policy write: the other policy (doas.conf) is deny-all all the same" \
+	grep -q 'match=none' "$prefix/etc/doas.conf"
+check "failed policy write: the bench user cannot run the command" bench_denied
+chattr -i "$prefix/etc/sudoers-it-fail"
+rm -f "$prefix/etc/sudoers-it-fail.link"
+# Its record stays (a file it could not deny): the next run undoes it.
+"$rarbench" --manifest "$work/next.json" --prefix "$prefix" --wait --out "$work/next2" --progress none 2>"$work/next2.err"
+rc=$?
+check "after it, the next run undoes its record (exit 0)" \
+	sh -c "[ $rc -eq 0 ] && [ ! -e '$prefix/run/state.json' ] && grep -q 'match=none' '$prefix/etc/sudoers-it-fail'"
+rm -f "$prefix/etc/sudoers-it-fail"
 
 # --- 5. one sweep at a time: the second exits 3 naming the first; with --wait it waits ---
 manifest slow '"command": "/usr/bin/sleep",' '[{"id":"doas","format":"doas","args":["-n","{command}","1"]}]' '[1, 2]'
