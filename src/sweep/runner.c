@@ -20,6 +20,25 @@ static void report(struct runner *r, const char *msg)
 	progress_error(&r->progress, msg);
 }
 
+/* The subjects left out of a step they hung at, one line each: the point's others are kept. */
+static void report_hung(struct runner *r, const struct sweep_point *pt)
+{
+	char line[ERRBUF_MSG_MAX];
+
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		if (!r->subjects[i].hung)
+			continue;
+		snprintf(
+		    line, sizeof(line),
+		    "point %zu: subject %s timed out (a run passed run_timeout_s, %u s, and was "
+		    "killed with its process group); its runs of this point are left out, the "
+		    "other subjects' kept",
+		    pt->index + 1, r->subjects[i].ms->id, r->m->run_timeout_ms / 1000u);
+		report(r, line);
+		r->hung_runs++;
+	}
+}
+
 /*
  * One step: a point in one round; attempt counts the times it was measured
  * again (contention), *discarded their runs. What failed or timed out is
@@ -84,6 +103,8 @@ static enum runner_step run_step(struct runner *r, const struct sweep_point *pt,
 		rc = RUNNER_STEP_FAILED;
 	}
 	runner_guard_point_end(r);
+	if (rc == RUNNER_STEP_OK)
+		report_hung(r, pt);
 	switch (rc) {
 	case RUNNER_STEP_OK:
 		progress_point_done(&r->progress, step);
@@ -318,7 +339,13 @@ int runner_run(struct runner *r)
 		report(r, eb.msg);
 		status = RUNNER_EXIT_FAIL;
 	}
-	if (status == 0 && r->failed_points > 0) {
+	if (status == 0 && r->hung_runs > 0 && r->failed_points == 0) {
+		fprintf(r->cfg.err,
+			"rarbench: %zu subject(s) of %s timed out at a point and were left out of "
+			"it (run_timeout_s); the other subjects' results are in %s\n",
+			r->hung_runs, r->m->name, r->out_abs);
+		status = RUNNER_EXIT_FAIL;
+	} else if (status == 0 && r->failed_points > 0) {
 		/* results.json holds the points measured; --resume measures the rest. */
 		fprintf(r->cfg.err,
 			"rarbench: %zu point(s) of %s left unmeasured (a run passed "

@@ -135,15 +135,23 @@ static int undo_policies(struct runner *r, const cJSON *record, struct errbuf *e
 {
 	struct runner_target t[MANIFEST_SUBJECTS_MAX];
 	struct policy_shape shape;
-	size_t n;
+	size_t n, i;
+	int rc = 0;
 
 	if (runner_guard_record_targets(r, record, t, &n, eb) < 0)
 		return -1;
-	if (n == 0)
-		return 0;
 	policy_shape_init(&shape);
 	shape.deny_all = true;
-	return runner_write_targets(&shape, t, n, eb);
+	/* Each on its own, every one tried (runner_point_write_denial); the first error kept. */
+	for (i = 0; i < n; i++) {
+		struct errbuf one = {{0}};
+
+		if (runner_write_targets(&shape, &t[i], 1, &one) < 0 && rc == 0) {
+			*eb = one;
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 /* Removes the namespace directories a dead run's record lists. */

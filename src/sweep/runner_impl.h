@@ -44,6 +44,7 @@ struct runner_subject {
 	char *mntns_dir;        /* its layers' directory, recorded before it is made */
 	char *pam_dir;          /* the PAM service files shown at /etc/pam.d; NULL: the host's */
 	char *pam_service;      /* facts.json's pam_service of its tool; NULL: none known */
+	bool hung;              /* this step: a run passed run_timeout_s; left out of the step */
 };
 
 /*
@@ -95,6 +96,7 @@ struct runner {
 	char prefix_real[PATH_MAX]; /* the prefix resolved */
 	char etc_real[PATH_MAX];    /* PREFIX/etc resolved: where policies may be written */
 	size_t failed_points;       /* points left unmeasured (a run timed out) */
+	size_t hung_runs;           /* subjects left out of a point they hung at, others kept */
 	/* runner_subjects.c: every problem found with the subjects, one line each, for main. */
 	char **problems;
 	size_t nproblems, cap_problems;
@@ -304,7 +306,8 @@ void runner_notice(struct runner *r, const char *fmt, ...) __attribute__((format
 int runner_write_targets(const struct policy_shape *shape, const struct runner_target *t, size_t n,
 			 struct errbuf *eb);
 
-/* Writes every active subject's policy deny-all (policy.h: deny_all). 0 or -1. */
+/* Writes every active subject's policy deny-all (policy.h: deny_all), each on its own: one
+ * that cannot be written leaves the others written. 0, or -1 with the first error. */
 int runner_point_write_denial(struct runner *r, struct errbuf *eb);
 
 /*
@@ -343,9 +346,13 @@ enum runner_step {
 };
 
 /*
- * Runs each active subject once as the bench user; a non-zero exit (the
- * policy denied the command) fails with the tool's first stderr line.
- * index names the point in messages. RUNNER_STEP_OK, _TIMEDOUT or _FAILED.
+ * Starts a step: runs each active subject once as the bench user; a non-zero
+ * exit (the policy denied the command) fails with the tool's first stderr
+ * line. A subject whose check passes run_timeout_s is marked hung and left
+ * out of the step when every point has one step (one round, no precision
+ * mode), else the point times out. index names the point in messages.
+ * RUNNER_STEP_OK, _TIMEDOUT (every subject hung, or no partial steps) or
+ * _FAILED.
  */
 enum runner_step runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb);
 
@@ -357,9 +364,10 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
  * first) is below its remeasure count, the step is thrown away: *discarded
  * grows by its runs and RUNNER_STEP_REMEASURE is returned. Otherwise the
  * step is journalled (with attempt and *discarded) and, in precision mode,
- * added to r->acc: RUNNER_STEP_OK. RUNNER_STEP_TIMEDOUT when a run passed
- * run_timeout_s, RUNNER_STEP_FAILED otherwise (eb "interrupted" when
- * *r->cfg.stop was set).
+ * added to r->acc: RUNNER_STEP_OK. A subject whose run passes run_timeout_s
+ * is marked hung and the step measured again without it, as in the check. RUNNER_STEP_TIMEDOUT when
+ * a run passed run_timeout_s, RUNNER_STEP_FAILED otherwise (eb "interrupted" when *r->cfg.stop was
+ * set).
  */
 enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,

@@ -111,13 +111,25 @@ int runner_point_write_denial(struct runner *r, struct errbuf *eb)
 {
 	struct runner_target t[MANIFEST_SUBJECTS_MAX];
 	struct policy_shape shape;
+	size_t i;
+	int rc = 0;
 
 	policy_shape_init(&shape);
 	shape.uid = (uint32_t)r->m->bench_uid;
 	shape.command = r->m->command;
 	shape.deny_all = true;
 	runner_targets(r, t);
-	return runner_write_targets(&shape, t, r->nactive, eb);
+	/* One file at a time, every one tried: a file that cannot be written (another hard link
+	 * keeps it immutable) must not leave the others granting. The first error is kept. */
+	for (i = 0; i < r->nactive; i++) {
+		struct errbuf one = {{0}};
+
+		if (runner_write_targets(&shape, &t[i], 1, &one) < 0 && rc == 0) {
+			*eb = one;
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 /*
@@ -151,6 +163,26 @@ static int reset_output(int fd)
 }
 
 /*
+ * Whether a subject that hangs may be left out of a step, its other subjects kept: only when
+ * every point has one step (one round, no precision mode), so that no point's rounds differ in
+ * their subjects.
+ */
+static bool partial_steps(const struct runner *r)
+{
+	return r->m->max_rounds == 1 && r->m->precision <= 0;
+}
+
+/* How many active subjects a step measures (the hung ones left out). */
+static size_t step_subjects(const struct runner *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsubjects; i++)
+		n += r->subjects[i].skip_reason == NULL && !r->subjects[i].hung;
+	return n;
+}
+
+/*
  * Runs each subject once as the bench user: a denied command exits fast and
  * non-zero, and would poison the figure, so the point fails here.
  */
@@ -160,6 +192,9 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 	struct proc_sample sample;
 	size_t i;
 
+	/* A new step: every active subject is in it until it hangs. */
+	for (i = 0; i < r->nsubjects; i++)
+		r->subjects[i].hung = false;
 	for (i = 0; i < r->nsubjects; i++) {
 		struct runner_subject *s = &r->subjects[i];
 
@@ -182,7 +217,12 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 				   "point %zu: subject %s: the grant check passed run_timeout_s "
 				   "(%u s) and was killed with its process group",
 				   index, s->ms->id, r->m->run_timeout_ms / 1000u);
-			return RUNNER_STEP_TIMEDOUT;
+			/* Left out of the step, the others measured (partial_steps). */
+			if (!partial_steps(r))
+				return RUNNER_STEP_TIMEDOUT;
+			s->hung = true;
+			eb->msg[0] = '\0';
+			continue;
 		}
 		if (sample.exit_code != 0) {
 			char pam[PATH_MAX + 256];
@@ -194,6 +234,13 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 				   out, pam);
 			return RUNNER_STEP_FAILED;
 		}
+	}
+	if (step_subjects(r) == 0) {
+		errbuf_set(eb,
+			   "point %zu: every subject's grant check passed run_timeout_s (%u s) and "
+			   "was killed with its process group",
+			   index, r->m->run_timeout_ms / 1000u);
+		return RUNNER_STEP_TIMEDOUT;
 	}
 	return runner_reference_check(r, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
 }
@@ -210,9 +257,10 @@ static uint64_t per_round(uint64_t n, uint32_t rounds)
  * baseline the point has shown so far (a step contended throughout would
  * otherwise be its own clean reference).
  */
-static bool step_contended(const struct runner *r, size_t idx, const struct measure_result *res)
+static bool step_contended(const struct runner *r, size_t idx, const struct measure_result *res,
+			   size_t nsub)
 {
-	for (size_t k = 0; k < r->nactive; k++) {
+	for (size_t k = 0; k < nsub; k++) {
 		int64_t base = contention_baseline_ns(&res[k]), before;
 
 		before = runner_acc_baseline(r, idx, k);
@@ -248,15 +296,15 @@ static bool remeasure_affordable(const struct runner *r, size_t idx, uint64_t st
 	return runner_acc_spent(r, idx) + step_cost + again <= r->m->max_runs;
 }
 
-/* The step's benches and their journal entries: the active subjects, then the reference (when
- * measured). */
-static void step_benches(struct runner *r, struct measure_bench *benches,
-			 struct journal_subject *js)
+/* The step's benches and their journal entries: the active subjects not left out of it (hung),
+ * then the reference (when measured). Returns how many benches. */
+static size_t step_benches(struct runner *r, struct measure_bench *benches,
+			   struct journal_subject *js)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason != NULL)
+		if (r->subjects[i].skip_reason != NULL || r->subjects[i].hung)
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
 		benches[k] = (struct measure_bench){
@@ -272,7 +320,24 @@ static void step_benches(struct runner *r, struct measure_bench *benches,
 		js[k].subject = RUNNER_REFERENCE_ID;
 		js[k].format = (char *)"reference";
 		js[k].command = r->ref_command;
+		k++;
 	}
+	return k;
+}
+
+/* The active subject whose name starts msg ("ID: ..."), as measure_run names a hung bench;
+ * NULL when none (the reference). */
+static struct runner_subject *named_subject(struct runner *r, const char *msg)
+{
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		const char *id = r->subjects[i].ms->id;
+		size_t len = strlen(id);
+
+		if (r->subjects[i].skip_reason == NULL && !r->subjects[i].hung &&
+		    strncmp(msg, id, len) == 0 && msg[len] == ':')
+			return &r->subjects[i];
+	}
+	return NULL;
 }
 
 /* What measure_run does in the step: 1/rounds of the manifest's runs, a reproducible shuffle. */
@@ -326,7 +391,7 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	struct measure_opts opts;
 	struct errbuf heb = {{0}};
 	char id[SWEEP_ID_MAX];
-	size_t i, nb;
+	size_t i, nb, nsub;
 	bool flagged;
 	enum runner_step rc = RUNNER_STEP_FAILED;
 	int mr;
@@ -340,12 +405,27 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	step_benches(r, benches, js);
 	step_opts(r, pt, round, attempt, &opts);
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;
-	mr = measure_run(benches, nb, &opts, results, eb);
+	for (;;) {
+		struct runner_subject *hung;
+
+		nb = step_benches(r, benches, js);
+		nsub = step_subjects(r);
+		mr = measure_run(benches, nb, &opts, results, eb);
+		if (mr != MEASURE_TIMEOUT || !partial_steps(r) || nsub < 2 ||
+		    (hung = named_subject(r, eb->msg)) == NULL)
+			break;
+		/* A hung subject costs its own runs of the point, not the others': the step is
+		 * measured again without it (run_step reports it). */
+		hung->hung = true;
+		for (i = 0; i < nb; i++)
+			measure_result_clear(&results[i]);
+		memset(results, 0, nb * sizeof(*results));
+		eb->msg[0] = '\0';
+	}
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
 		goto out;
@@ -361,13 +441,13 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 		goto out;
 	}
 	step_host_after(&info, &h0);
-	flagged = step_contended(r, pt->index, results);
+	flagged = step_contended(r, pt->index, results, nsub);
 	r->attempts++;
 	r->flagged += flagged;
 	if (flagged && attempt < r->m->remeasure && !busy_throughout(r) &&
 	    remeasure_affordable(r, pt->index, *discarded / r->nactive + results[0].n,
 				 results[0].n)) {
-		for (i = 0; i < r->nactive; i++)
+		for (i = 0; i < nsub; i++)
 			*discarded += results[i].n;
 		rc = RUNNER_STEP_REMEASURE;
 		goto out;

@@ -360,7 +360,7 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 		struct runner_subject *s = &r->subjects[i];
 		cJSON *o;
 
-		if (s->skip_reason != NULL)
+		if (s->skip_reason != NULL || s->hung)
 			continue;
 		o = cJSON_AddObjectToObject(subjects, s->ms->id);
 		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, eb) < 0) {
