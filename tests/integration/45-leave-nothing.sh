@@ -119,6 +119,31 @@ check "hung command: the other two points are in results.json" \
 	[ "$(jq -r '[.results[].parameters.nb_tasks] | sort | join(",")' "$work/hang/results.json" 2>/dev/null)" = "1,5" ]
 check "hung command: no sleep of it is left" sh -c "! pgrep -u '$user' -f 'sleep 60' >/dev/null"
 
+# --- 3b. a subject that hangs beside sudo: it costs its own runs of that point, not the others' ---
+# hangcheck hangs in its grant check at 3 tasks; hangrun passes its check at 5 tasks and hangs in
+# its first measured run. sudo never hangs: its three points must all be in results.json.
+flag=$work/hangrun.flag
+chmod 0755 "$work"
+hc='grep -qw tasks=3 {prefix}/etc/doas.conf && exec sleep 60; exit 0'
+hr="grep -qw tasks=5 {prefix}/etc/sudoers-it-hang || exit 0; [ -e $flag ] && exec sleep 60; touch $flag"
+manifest hangpart '"run_timeout_s": 2,' "[{\"id\":\"sudo\",\"format\":\"sudoers\"},
+ {\"id\":\"hangcheck\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"args\":[\"-c\",\"$hc\"]},
+ {\"id\":\"hangrun\",\"format\":\"sudoers\",\"program\":\"/bin/sh\",\"policy\":\"{prefix}/etc/sudoers-it-hang\",
+  \"args\":[\"-c\",\"$hr\"]}]" '[1, 3, 5]'
+"$rarbench" --manifest "$work/hangpart.json" --prefix "$prefix" --wait --out "$work/hangpart" --progress none 2>"$work/hangpart.err"
+rc=$?
+rm -f "$prefix/etc/sudoers-it-hang"
+points_of() { jq -r --arg s "$1" '[.results[] | select(.parameters.subject == $s) | .parameters.nb_tasks] | sort | join(",")' \
+	"$work/hangpart/results.json" 2>/dev/null; }
+check "hung subjects beside sudo: exit 1" [ "$rc" -eq 1 ]
+check "hung subjects beside sudo: sudo's three points are all in results.json" [ "$(points_of sudo)" = "1,3,5" ]
+check "hung in its grant check at 3 tasks: its other points kept (1,5)" [ "$(points_of hangcheck)" = "1,5" ]
+check "hung in a measured run at 5 tasks: its other points kept (1,3)" [ "$(points_of hangrun)" = "1,3" ]
+check "each hung subject reported as timed out at its point" \
+	sh -c "grep -q 'point 2: subject hangcheck timed out' '$work/hangpart.err' && grep -q 'point 3: subject hangrun timed out' '$work/hangpart.err'"
+[ "$rc" -eq 1 ] || sed 's/^/    /' "$work/hangpart.err"
+check "hung subjects: no sleep of theirs is left" sh -c "! pgrep -u '$user' -xf 'sleep 60' >/dev/null"
+
 # --- 4. SIGKILL mid-run, then a new run: nothing left ---
 # The grant check runs doas, a real setuid tool, which resets the environment and starts
 # /usr/bin/sleep as root; the subject's runs join a private mount namespace (policy_mount_at).
