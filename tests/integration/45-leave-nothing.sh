@@ -122,8 +122,9 @@ check "hung command: no sleep of it is left" sh -c "! pgrep -u '$user' -f 'sleep
 # --- 3b. a subject that hangs beside sudo: it costs its own runs of that point, not the others' ---
 # hangcheck hangs in its grant check at 3 tasks; hangrun passes its check at 5 tasks and hangs in
 # its first measured run. sudo never hangs: its three points must all be in results.json.
-flag=$work/hangrun.flag
-chmod 0755 "$work"
+chmod 0711 "$work"
+install -d -m 0700 -o "$user" "$work/hang"
+flag=$work/hang/flag
 hc='grep -qw tasks=3 {prefix}/etc/doas.conf && exec sleep 60; exit 0'
 hr="grep -qw tasks=5 {prefix}/etc/sudoers-it-hang || exit 0; [ -e $flag ] && exec sleep 60; touch $flag"
 manifest hangpart '"run_timeout_s": 2,' "[{\"id\":\"sudo\",\"format\":\"sudoers\"},
