@@ -252,7 +252,7 @@ manifest failwrite '"command": "/usr/bin/sleep", "remeasure": 3,' \
 	>"$work/failwrite.jsonl" 2>"$work/failwrite.err" &
 pid=$!
 for _ in $(seq 1 300); do # the first point journalled (a header and one step)
-	[ "$(wc -l <"$work/failwrite/journal.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break
+	[ "$(wc -l 2>/dev/null <"$work/failwrite/journal.jsonl" || echo 0)" -ge 2 ] && break
 	sleep 0.05
 done
 ln "$prefix/etc/sudoers-it-fail" "$prefix/etc/sudoers-it-fail.link" && chattr +i "$prefix/etc/sudoers-it-fail"
