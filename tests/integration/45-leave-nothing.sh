@@ -15,8 +15,29 @@ prefix=${RARPERF_PREFIX:-/opt/rarperf}
 rarbench=${RARBENCH:-$PWD/bin/rarbench}
 . tests/lib/tap.sh
 
-need jq runuser flock chattr findmnt
+need jq runuser flock chattr findmnt unshare
 need_prefix "$prefix"
+# The cases below kill runs mid-point and read the prefix's policies and run/ between runs: on a
+# prefix other sweeps share, one of theirs could take the lock a killed run frees and undo its
+# state first. So the script runs again in a private mount namespace that sees, at the prefix's
+# path, a copy of it (setuid bits, owners, capabilities kept; run/ with the modes the provisioned
+# one has): its own lock, policies and record. Processes, cgroups and /tmp stay the machine's.
+if [ -z "${RARPERF_IT45_COPY:-}" ]; then
+	copy=$(mktemp -d /var/tmp/rarperf-it45-prefix-XXXXXX) || exit 1
+	(cd "$prefix" && find . -mindepth 1 -maxdepth 1 ! -name run -exec cp -a {} "$copy/" \;) &&
+		install -d -m "$(stat -c %a "$prefix/run")" "$copy/run" &&
+		install -m "$(stat -c %a "$prefix/run/lock" 2>/dev/null || echo 600)" /dev/null "$copy/run/lock" || {
+		notok "cannot copy $prefix to $copy"
+		rm -rf "$copy"
+		exit 1
+	}
+	chmod 0755 "$copy"
+	RARPERF_IT45_COPY=$copy unshare --mount --propagation private \
+		bash -c 'mount --bind "$RARPERF_IT45_COPY" "$1" && shift && exec bash "$@"' _ "$prefix" "$0"
+	rc=$?
+	rm -rf "$copy"
+	exit "$rc"
+fi
 user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 work=$(mktemp -d /tmp/rarperf-it-leave-XXXXXX)
 # Root sleeps this test made a sweep start (through doas): whatever a failing build left is
