@@ -45,7 +45,7 @@ work=$(mktemp -d /tmp/rarperf-it-leave-XXXXXX)
 started_pids=
 cleanup() {
 	for p in $started_pids; do
-		case "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" in
+		case "$(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline")" in
 		"/usr/bin/sleep 36"*) kill -9 "$p" 2>/dev/null ;;
 		esac
 	done
@@ -76,6 +76,13 @@ in_mntns() {
 	done
 	return 1
 }
+# alive PID: the process exists and is not a zombie (a reparented one may wait to be reaped).
+alive() {
+	local st
+	st=$(sed -n 's/^[0-9]* ([^)]*) \(.\).*/\1/p' 2>/dev/null <"/proc/$1/stat")
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+gone() { ! alive "$1"; }
 # bench_denied: the bench user cannot run the safe command through doas now.
 bench_denied() {
 	! runuser -u "$user" -- "$prefix/bin/doas" -n /usr/bin/sleep 0 </dev/null >/dev/null 2>&1
@@ -147,14 +154,14 @@ chmod 0711 "$work"
 install -d -m 0700 -o "$user" "$work/hang"
 flag=$work/hang/flag
 hc='grep -qw tasks=3 {prefix}/etc/doas.conf && exec sleep 60; exit 0'
-hr="grep -qw tasks=5 {prefix}/etc/sudoers-it-hang || exit 0; [ -e $flag ] && exec sleep 60; touch $flag"
+hr="grep -qw tasks=5 {prefix}/etc/doas-it-hang.conf || exit 0; [ -e $flag ] && exec sleep 60; touch $flag"
 manifest hangpart '"run_timeout_s": 2,' "[{\"id\":\"sudo\",\"format\":\"sudoers\"},
  {\"id\":\"hangcheck\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"args\":[\"-c\",\"$hc\"]},
- {\"id\":\"hangrun\",\"format\":\"sudoers\",\"program\":\"/bin/sh\",\"policy\":\"{prefix}/etc/sudoers-it-hang\",
+ {\"id\":\"hangrun\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"policy\":\"{prefix}/etc/doas-it-hang.conf\",
   \"args\":[\"-c\",\"$hr\"]}]" '[1, 3, 5]'
 "$rarbench" --manifest "$work/hangpart.json" --prefix "$prefix" --wait --out "$work/hangpart" --progress none 2>"$work/hangpart.err"
 rc=$?
-rm -f "$prefix/etc/sudoers-it-hang"
+rm -f "$prefix/etc/doas-it-hang.conf"
 points_of() { jq -r --arg s "$1" '[.results[] | select(.parameters.subject == $s) | .parameters.nb_tasks] | sort | join(",")' \
 	"$work/hangpart/results.json" 2>/dev/null; }
 check "hung subjects beside sudo: exit 1" [ "$rc" -eq 1 ]
@@ -189,7 +196,7 @@ check "killed run: it held the prefix's lock and a record naming the namespace d
 	sh -c "[ -n '$nsdir' ] && grep -q '$nsdir' '$prefix/run/state.json'"
 kill -9 "$pid"
 { wait "$pid"; } 2>/dev/null
-check "after SIGKILL, the root sleep outlived it (what the next run must end)" kill -0 "$spid"
+check "after SIGKILL, the root sleep outlived it (what the next run must end)" alive "$spid"
 manifest next '' '[{"id":"doas","format":"doas"}]' '[1]'
 "$rarbench" --manifest "$work/next.json" --prefix "$prefix" --wait --out "$work/next" --progress none 2>"$work/next.err"
 rc=$?
@@ -197,7 +204,7 @@ check "next run: exit 0 and says what it undid" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'took over the lock' '$work/next.err' && grep -q 'undid what a run that died left' '$work/next.err'"
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/next.err"
 sleep 0.2
-check "next run: the root sleep doas started is gone" sh -c "! kill -0 '$spid' 2>/dev/null"
+check "next run: the root sleep doas started is gone" gone "$spid"
 left=yes
 [ -n "$nsino" ] && ! in_mntns "$nsino" && left=no
 check "next run: no process left in the dead run's mount namespace (inode $nsino)" [ "$left" = no ]
@@ -250,8 +257,9 @@ for sig in QUIT XCPU USR1 ALRM; do
 		sh -c "[ $rc -eq 1 ] && grep -q interrupted '$work/sig$sig.err'"
 	check "SIG$sig: doas.conf is deny-all" grep -q 'match=none' "$prefix/etc/doas.conf"
 	check "SIG$sig: the bench user cannot run the command" bench_denied
-	check "SIG$sig: the root sleep is gone, no record, no holder" \
-		sh -c "! kill -0 '$spid' 2>/dev/null && [ ! -e '$prefix/run/state.json' ] && [ ! -e '$prefix/run/holder' ]"
+	check "SIG$sig: the root sleep is gone" gone "$spid"
+	check "SIG$sig: no record, no holder" \
+		sh -c "[ ! -e '$prefix/run/state.json' ] && [ ! -e '$prefix/run/holder' ]"
 	# What a failing build left, for the next case to start clean.
 	[ -e "$prefix/run/state.json" ] && "$rarbench" --manifest "$work/next.json" --prefix "$prefix" --wait \
 		--out "$work/sig$sig-next" --progress none 2>/dev/null
