@@ -115,7 +115,7 @@ check "after it, doas -n /bin/sh as the bench user is denied" \
 check "after it, sudo -n /bin/sh as the bench user is denied" \
 	sh -c "! runuser -u '$user' -- '$prefix/bin/sudo' -n /bin/sh -c id </dev/null >/dev/null 2>&1"
 check "after it, not even /usr/bin/true is granted (deny-all: match=none)" \
-	sh -c "! runuser -u '$user' -- '$prefix/bin/doas' -n /usr/bin/true && grep -q 'match=none' '$prefix/etc/doas.conf' && grep -q 'match=none' '$prefix/etc/sudoers'"
+	sh -c "! runuser -u '$user' -- '$prefix/bin/doas' -n /usr/bin/true 2>/dev/null && grep -q 'match=none' '$prefix/etc/doas.conf' && grep -q 'match=none' '$prefix/etc/sudoers'"
 check "no record, no holder left in $prefix/run" \
 	sh -c "[ ! -e '$prefix/run/state.json' ] && [ ! -e '$prefix/run/holder' ]"
 
