@@ -54,7 +54,11 @@ static void on_fault(int sig)
 	raise(sig); /* SA_RESETHAND: the default action now, with its core dump */
 }
 
-/* Installs on_signal and on_fault; a signal ignored at start (nohup's SIGHUP) stays ignored. */
+/*
+ * Installs on_signal and on_fault. INT, TERM and ALRM (the stop timer's) always; any other
+ * signal ignored at start stays ignored (nohup's SIGHUP, a script's background job's SIGQUIT):
+ * it cannot end the run, so no deny-all is skipped.
+ */
 static void catch_signals(void)
 {
 	struct sigevent sev;
@@ -69,14 +73,16 @@ static void catch_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigfillset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
 	for (i = 0; i < sizeof(STOP_SIGNALS) / sizeof(STOP_SIGNALS[0]); i++)
-		sigaction(STOP_SIGNALS[i], &sa, NULL);
+		if (sigaction(STOP_SIGNALS[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(STOP_SIGNALS[i], &sa, NULL);
 	/* The real-time signals end a process by default too. */
 	for (int rt = SIGRTMIN; rt <= SIGRTMAX; rt++)
-		sigaction(rt, &sa, NULL);
-	/* A hangup stops the run too, unless it was started to outlive its terminal (nohup). */
-	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+		if (sigaction(rt, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(rt, &sa, NULL);
 	sa.sa_handler = on_fault;
 	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
 	for (i = 0; i < sizeof(FAULT_SIGNALS) / sizeof(FAULT_SIGNALS[0]); i++)
