@@ -21,11 +21,11 @@ static volatile sig_atomic_t stop_requested;
 static timer_t stop_timer;
 static bool have_stop_timer;
 
-/* Every catchable signal whose default action ends the process: each stops the run through
- * the main loop, which writes the policies deny-all and ends what the sweep started. */
-static const int STOP_SIGNALS[] = {SIGINT,  SIGTERM, SIGQUIT, SIGXCPU,   SIGXFSZ,
-				   SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
-				   SIGPIPE, SIGPWR,  SIGIO,   SIGSTKFLT};
+/* Every catchable signal whose default action ends the process, beside INT, TERM and ALRM
+ * (catch_signals): each stops the run through the main loop, which writes the policies
+ * deny-all and ends what the sweep started. */
+static const int STOP_SIGNALS[] = {SIGHUP,    SIGQUIT, SIGXCPU, SIGXFSZ, SIGUSR1, SIGUSR2,
+				   SIGVTALRM, SIGPROF, SIGPIPE, SIGPWR,  SIGIO,   SIGSTKFLT};
 /* Faults cannot return to the main loop: the guard's async-signal-safe deny-all, then death. */
 static const int FAULT_SIGNALS[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGTRAP};
 
