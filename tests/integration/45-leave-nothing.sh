@@ -285,8 +285,12 @@ manifest failwrite '"command": "/usr/bin/sleep", "remeasure": 3,' \
 "$rarbench" --manifest "$work/failwrite.json" --prefix "$prefix" --wait --out "$work/failwrite" --progress jsonl \
 	>"$work/failwrite.jsonl" 2>"$work/failwrite.err" &
 pid=$!
-for _ in $(seq 1 300); do # the first point journalled (a header and one step)
-	[ "$(wc -l 2>/dev/null <"$work/failwrite/journal.jsonl" || echo 0)" -ge 2 ] && break
+waited=0
+lines=0
+while [ "$waited" -lt 600 ]; do # the first point journalled (a header and one step)
+	lines=$(wc -l 2>/dev/null <"$work/failwrite/journal.jsonl" || echo 0)
+	[ "$lines" -ge 2 ] && break
+	waited=$((waited + 1))
 	sleep 0.05
 done
 ln "$prefix/etc/sudoers-it-fail" "$prefix/etc/sudoers-it-fail.link" && chattr +i "$prefix/etc/sudoers-it-fail"
@@ -294,7 +298,8 @@ wait "$pid"
 rc=$?
 check "failed policy write: exit 1 with the error naming the file" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'sudoers-it-fail.*immutable' '$work/failwrite.err'"
-grep -q 'sudoers-it-fail.*immutable' "$work/failwrite.err" || sed 's/^/    /' "$work/failwrite.err"
+grep -q 'sudoers-it-fail.*immutable' "$work/failwrite.err" ||
+	{ echo "    exit $rc, made immutable after $lines journal line(s) (${waited}x50 ms); its events:"; sed 's/^/    /' "$work/failwrite.err" "$work/failwrite.jsonl"; }
 check "failed policy write: never measured again (no remeasure event)" \
 	sh -c "! grep -q '\"remeasure\"' '$work/failwrite.jsonl' && ! grep -q 'measured again' '$work/failwrite.err'"
 check "failed policy write: the other policy (doas.conf) is deny-all all the same" \
