@@ -20,13 +20,16 @@ need_prefix "$prefix"
 # The cases below kill runs mid-point and read the prefix's policies and run/ between runs: on a
 # prefix other sweeps share, one of theirs could take the lock a killed run frees and undo its
 # state first. So the script runs again in a private mount namespace that sees, at the prefix's
-# path, a copy of it (setuid bits, owners, capabilities kept; run/ with the modes the provisioned
-# one has): its own lock, policies and record. Processes, cgroups and /tmp stay the machine's.
+# path, a copy of it (setuid bits, owners, capabilities kept; run/ as an older provisioning left it,
+# 0755 with a 0644 lock, for rarbench to close): its own lock, policies and record. Processes,
+# cgroups and /tmp stay the machine's.
 if [ -z "${RARPERF_IT45_COPY:-}" ]; then
 	copy=$(mktemp -d /var/tmp/rarperf-it45-prefix-XXXXXX) || exit 1
-	(cd "$prefix" && find . -mindepth 1 -maxdepth 1 ! -name run -exec cp -a {} "$copy/" \;) &&
-		install -d -m "$(stat -c %a "$prefix/run")" "$copy/run" &&
-		install -m "$(stat -c %a "$prefix/run/lock" 2>/dev/null || echo 600)" /dev/null "$copy/run/lock" || {
+	# A sweep on the shared prefix may be renaming a policy meanwhile: its temporary files
+	# come and go (cp's complaint about one is no failure); what the copy needs is checked.
+	(cd "$prefix" && find . -mindepth 1 -maxdepth 1 ! -name run -exec cp -a {} "$copy/" \; 2>/dev/null)
+	[ -r "$copy/facts.json" ] && [ -u "$copy/bin/doas" ] && [ -r "$copy/etc/doas.conf" ] &&
+		install -d -m 0755 "$copy/run" && install -m 0644 /dev/null "$copy/run/lock" || {
 		notok "cannot copy $prefix to $copy"
 		rm -rf "$copy"
 		exit 1
