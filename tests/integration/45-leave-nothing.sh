@@ -296,7 +296,15 @@ while [ "$waited" -lt 600 ]; do # the first point journalled (a header and one s
 	waited=$((waited + 1))
 	sleep 0.05
 done
-ln "$prefix/etc/sudoers-it-fail" "$prefix/etc/sudoers-it-fail.link" && chattr +i "$prefix/etc/sudoers-it-fail"
+# The sweep renames a new file over it at every write: the link and the attribute must land on
+# one inode, else (a rename between the two) again.
+f=$prefix/etc/sudoers-it-fail
+for _ in $(seq 1 50); do
+	ln -f "$f" "$f.link" && chattr +i "$f" &&
+		[ "$(stat -c %i "$f")" = "$(stat -c %i "$f.link")" ] && lsattr "$f" | grep -q '^----i' && break
+	chattr -i "$f" "$f.link" 2>/dev/null
+	sleep 0.02
+done
 wait "$pid"
 rc=$?
 check "failed policy write: exit 1 with the error naming the file" \
