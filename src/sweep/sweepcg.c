@@ -149,6 +149,7 @@ struct sweepcg *sweepcg_create(struct errbuf *eb)
 {
 	struct sweepcg *cg = calloc(1, sizeof(*cg));
 	char mnt[PATH_MAX];
+	int made;
 
 	if (cg == NULL) {
 		errbuf_set(eb, "out of memory");
@@ -163,7 +164,17 @@ struct sweepcg *sweepcg_create(struct errbuf *eb)
 		errbuf_set(eb, "%s: path too long", mnt);
 		goto fail;
 	}
-	if (mkdir(cg->path, 0700) != 0) {
+	made = mkdir(cg->path, 0700);
+	if (made != 0 && errno == EEXIST) {
+		size_t killed;
+
+		/* Named after this pid, so no live run's: a dead one's that no record named (its
+		 * successor predates cgroups). Emptied, removed and made anew. */
+		if (sweepcg_remove_leftover(cg->path, &killed, eb) < 0)
+			goto fail;
+		made = mkdir(cg->path, 0700);
+	}
+	if (made != 0) {
 		errbuf_set_errno(eb, errno, "%s", cg->path);
 		goto fail;
 	}
@@ -236,9 +247,12 @@ int sweepcg_remove_leftover(const char *path, size_t *killed, struct errbuf *eb)
 	int round;
 
 	*killed = 0;
-	if (sweepcg_mount(mnt, sizeof(mnt)) < 0 ||
-	    fileio_fmt(expect, sizeof(expect), "%s/" SWEEPCG_NAME, mnt) < 0)
-		return errbuf_set(eb, "%s: no cgroup2 file system mounted to find it in", path);
+	/* No cgroup2 on this boot: the recorded cgroup, and whatever it held, ended with the last.
+	 */
+	if (sweepcg_mount(mnt, sizeof(mnt)) < 0)
+		return 0;
+	if (fileio_fmt(expect, sizeof(expect), "%s/" SWEEPCG_NAME, mnt) < 0)
+		return errbuf_set(eb, "%s: path too long", mnt);
 	len = strlen(expect);
 	if (strncmp(path, expect, len) != 0 || path[len] == '\0')
 		return errbuf_set(eb, "%s: not a sweep's cgroup (%s<pid>)", path, expect);

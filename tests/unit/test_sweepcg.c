@@ -139,7 +139,24 @@ static void test_leftover_emptied_and_removed(void)
 	CHECK(stat(path, &st) != 0);
 	/* Gone already: nothing to do. */
 	CHECK_INT_EQ(sweepcg_remove_leftover(path, &killed, &eb), 0);
-	(void)cg;
+	/* A stale cgroup named after this pid (no record named it): emptied and made anew. */
+	{
+		char mine[PATH_MAX];
+		struct sweepcg *again;
+
+		cg = sweepcg_create(&eb);
+		CHECK(cg != NULL);
+		if (cg != NULL) {
+			snprintf(mine, sizeof(mine), "%s", sweepcg_path(cg));
+			again =
+			    sweepcg_create(&eb); /* the first one left in place, as a crash would */
+			CHECK(again != NULL && strcmp(sweepcg_path(again), mine) == 0);
+			sweepcg_free(again);
+			CHECK(stat(mine, &st) != 0);
+			sweepcg_free(cg); /* its directory went with again's: a no-op now */
+			cg = NULL;
+		}
+	}
 	(void)child;
 }
 
