@@ -52,6 +52,7 @@ static enum runner_step run_step(struct runner *r, const struct sweep_point *pt,
 	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
 	struct errbuf eb = {0}, deny = {0};
 	enum runner_step rc;
+	bool denied = true;
 	size_t np = 0;
 	int a;
 
@@ -101,6 +102,7 @@ static enum runner_step run_step(struct runner *r, const struct sweep_point *pt,
 			report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
 		eb = deny;
 		rc = RUNNER_STEP_FAILED;
+		denied = false;
 	}
 	runner_guard_point_end(r);
 	if (rc == RUNNER_STEP_OK)
@@ -116,7 +118,8 @@ static enum runner_step run_step(struct runner *r, const struct sweep_point *pt,
 		report(r, eb.msg);
 		break;
 	case RUNNER_STEP_FAILED:
-		report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
+		/* A denial that failed is said as such, even after a stop. */
+		report(r, stopped(r) && denied ? "interrupted; continue with --resume" : eb.msg);
 		break;
 	}
 	return rc;
