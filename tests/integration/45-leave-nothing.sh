@@ -273,6 +273,29 @@ for sig in QUIT XCPU USR1 ALRM; do
 		--out "$work/sig$sig-next" --progress none 2>/dev/null
 done
 
+# --- 4c'. a fault (SIGSEGV) mid-point: deny-all written by its handler before it dies ---
+manifest sigsegv '"command": "/usr/bin/sleep", "run_timeout_s": 120,' \
+	'[{"id":"doas","format":"doas","args":["-n","{command}","3609"]}]' '[1]'
+(ulimit -c 0 && exec env --default-signal "$rarbench" --manifest "$work/sigsegv.json" --prefix "$prefix" --wait \
+	--out "$work/sigsegv" --progress none 2>"$work/sigsegv.err") &
+pid=$!
+sleep 0.1
+rpid=$(pgrep -P "$pid" -x rarbench | head -n 1)
+[ -n "$rpid" ] || rpid=$pid
+spid=$(root_sleep "$rpid" 3609)
+started_pids="$started_pids $spid"
+check "SIGSEGV: the point's root sleep (through doas) was running" [ -n "$spid" ]
+kill -SEGV "$rpid"
+wait "$pid"
+rc=$?
+check "SIGSEGV: it died of the fault (exit $rc)" [ "$rc" -eq 139 ]
+check "SIGSEGV: doas.conf is deny-all before any other run" grep -q 'match=none' "$prefix/etc/doas.conf"
+check "SIGSEGV: the bench user cannot run the command" bench_denied
+"$rarbench" --manifest "$work/next.json" --prefix "$prefix" --wait --out "$work/sigsegv-next" --progress none 2>/dev/null
+sleep 0.2
+check "SIGSEGV: the next run ends the root sleep" gone "$spid"
+check "SIGSEGV: the next run clears the record" [ ! -e "$prefix/run/state.json" ]
+
 # --- 4d. PREFIX/run is root's alone: no other user can even open the lock ---
 check "PREFIX/run is 0700, its lock 0600, both root's" \
 	sh -c "[ \"\$(stat -c %a:%u '$prefix/run')\" = 700:0 ] && [ \"\$(stat -c %a:%u '$prefix/run/lock')\" = 600:0 ]"
