@@ -138,7 +138,7 @@ check "policy escaping PREFIX/etc with ..: exit 2, nothing written" \
 
 # --- 3. a hung measured command: killed at run_timeout_s, the other points measured ---
 # The tool hangs only at the 3-task point (its policy says so), in the grant check.
-hang='grep -qw tasks=3 {prefix}/etc/doas.conf && exec sleep 60; exit 0'
+hang='grep -qw tasks=3 {prefix}/etc/doas.conf && exec sleep 3661; exit 0'
 manifest hang '"run_timeout_s": 1,' "[{\"id\":\"hang\",\"format\":\"doas\",\"program\":\"/bin/sh\",
  \"args\":[\"-c\",\"$hang\"]}]" '[1, 3, 5]'
 start=$(date +%s)
@@ -149,7 +149,7 @@ check "hung command: exit 1 after ${took}s (bounded by the 1 s timeout)" sh -c "
 check "hung command: the message names the point and the timeout" grep -q 'point 2.*run_timeout_s' "$work/hang.err"
 check "hung command: the other two points are in results.json" \
 	[ "$(jq -r '[.results[].parameters.nb_tasks] | sort | join(",")' "$work/hang/results.json" 2>/dev/null)" = "1,5" ]
-check "hung command: no sleep of it is left" sh -c "! pgrep -u '$user' -f 'sleep 60' >/dev/null"
+check "hung command: no sleep of it is left" sh -c "! pgrep -u '$user' -xf 'sleep 3661' >/dev/null"
 
 # --- 3b. a subject that hangs beside sudo: it costs its own runs of that point, not the others' ---
 # hangcheck hangs in its grant check at 3 tasks; hangrun passes its check at 5 tasks and hangs in
@@ -157,8 +157,8 @@ check "hung command: no sleep of it is left" sh -c "! pgrep -u '$user' -f 'sleep
 chmod 0711 "$work"
 install -d -m 0700 -o "$user" "$work/hang"
 flag=$work/hang/flag
-hc='grep -qw tasks=3 {prefix}/etc/doas.conf && exec sleep 60; exit 0'
-hr="grep -qw tasks=5 {prefix}/etc/doas-it-hang.conf || exit 0; [ -e $flag ] && exec sleep 60; touch $flag"
+hc='grep -qw tasks=3 {prefix}/etc/doas.conf && exec sleep 3662; exit 0'
+hr="grep -qw tasks=5 {prefix}/etc/doas-it-hang.conf || exit 0; [ -e $flag ] && exec sleep 3662; touch $flag"
 manifest hangpart '"run_timeout_s": 2,' "[{\"id\":\"sudo\",\"format\":\"sudoers\"},
  {\"id\":\"hangcheck\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"args\":[\"-c\",\"$hc\"]},
  {\"id\":\"hangrun\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"policy\":\"{prefix}/etc/doas-it-hang.conf\",
@@ -175,7 +175,7 @@ check "hung in a measured run at 5 tasks: its other points kept (1,3)" [ "$(poin
 check "each hung subject reported as timed out at its point" \
 	sh -c "grep -q 'point 2: subject hangcheck timed out' '$work/hangpart.err' && grep -q 'point 3: subject hangrun timed out' '$work/hangpart.err'"
 [ "$rc" -eq 1 ] || sed 's/^/    /' "$work/hangpart.err"
-check "hung subjects: no sleep of theirs is left" sh -c "! pgrep -u '$user' -xf 'sleep 60' >/dev/null"
+check "hung subjects: no sleep of theirs is left" sh -c "! pgrep -u '$user' -xf 'sleep 3662' >/dev/null"
 
 # --- 4. SIGKILL mid-run, then a new run: nothing left ---
 # The grant check runs doas, a real setuid tool, which resets the environment and starts
@@ -224,11 +224,11 @@ cg2=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
 check "next run: no sweep cgroup of the dead run left" sh -c "[ -z '$cg2' ] || [ ! -e '$cg2/rarperf-sweep-$pid' ]"
 
 # --- 4b. SIGTERM mid-run: the measured group killed, every policy deny-all, lock released, exit 1 ---
-manifest term '"run_timeout_s": 120,' '[{"id":"hang","format":"doas","program":"/bin/sh","args":["-c","exec sleep 60"]}]' '[1]'
+manifest term '"run_timeout_s": 120,' '[{"id":"hang","format":"doas","program":"/bin/sh","args":["-c","exec sleep 3663"]}]' '[1]'
 "$rarbench" --manifest "$work/term.json" --prefix "$prefix" --wait --out "$work/term" --progress none 2>"$work/term.err" &
 pid=$!
 for _ in $(seq 1 100); do # at most 10 s for the grant check to start hanging
-	pgrep -u "$user" -f 'sleep 60' >/dev/null && break
+	pgrep -u "$user" -xf 'sleep 3663' >/dev/null && break
 	sleep 0.1
 done
 start=$(date +%s%N)
@@ -238,7 +238,7 @@ rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
 check "SIGTERM: exit 1 in ${ms} ms, saying it was interrupted" \
 	sh -c "[ $rc -eq 1 ] && [ $ms -lt 5000 ] && grep -q 'interrupted' '$work/term.err'"
-check "SIGTERM: the measured process is gone" sh -c "! pgrep -u '$user' -f 'sleep 60' >/dev/null"
+check "SIGTERM: the measured process is gone" sh -c "! pgrep -u '$user' -xf 'sleep 3663' >/dev/null"
 check "SIGTERM: the policy grants nothing, no record, no holder" \
 	sh -c "grep -q 'match=none' '$prefix/etc/doas.conf' && [ ! -e '$prefix/run/state.json' ] && [ ! -e '$prefix/run/holder' ]"
 check "SIGTERM: the journal is whole (its header, then whole lines)" \
