@@ -379,6 +379,36 @@ static void step_host_after(struct journal_step_info *info, const struct content
 	}
 }
 
+/*
+ * measure_run over the step's benches (step_benches) into results; a subject
+ * whose run passes run_timeout_s is marked hung and the step measured again
+ * without it, while partial steps are allowed and another subject remains
+ * (a hung subject costs its own runs of the point, not the others'; run_step
+ * reports it). *nb and *nsub: the benches and subjects of the last attempt.
+ * Returns measure_run's value.
+ */
+static int measure_step(struct runner *r, const struct measure_opts *opts,
+			struct measure_bench *benches, struct journal_subject *js,
+			struct measure_result *results, size_t *nb, size_t *nsub, struct errbuf *eb)
+{
+	struct runner_subject *hung;
+	int mr;
+
+	for (;;) {
+		*nb = step_benches(r, benches, js);
+		*nsub = step_subjects(r);
+		mr = measure_run(benches, *nb, opts, results, eb);
+		if (mr != MEASURE_TIMEOUT || !partial_steps(r) || *nsub < 2 ||
+		    (hung = named_subject(r, eb->msg)) == NULL)
+			return mr;
+		hung->hung = true;
+		for (size_t i = 0; i < *nb; i++)
+			measure_result_clear(&results[i]);
+		memset(results, 0, *nb * sizeof(*results));
+		eb->msg[0] = '\0';
+	}
+}
+
 enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
 				      struct errbuf *eb)
@@ -409,23 +439,7 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;
-	for (;;) {
-		struct runner_subject *hung;
-
-		nb = step_benches(r, benches, js);
-		nsub = step_subjects(r);
-		mr = measure_run(benches, nb, &opts, results, eb);
-		if (mr != MEASURE_TIMEOUT || !partial_steps(r) || nsub < 2 ||
-		    (hung = named_subject(r, eb->msg)) == NULL)
-			break;
-		/* A hung subject costs its own runs of the point, not the others': the step is
-		 * measured again without it (run_step reports it). */
-		hung->hung = true;
-		for (i = 0; i < nb; i++)
-			measure_result_clear(&results[i]);
-		memset(results, 0, nb * sizeof(*results));
-		eb->msg[0] = '\0';
-	}
+	mr = measure_step(r, &opts, benches, js, results, &nb, &nsub, eb);
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
 		goto out;
