@@ -347,11 +347,14 @@ int runner_guard_arm(struct runner *r, struct errbuf *eb)
 
 size_t runner_guard_point_end(struct runner *r)
 {
-	/* No run of ours is in progress: what the cgroup holds beside rarbench is what a
-	 * grant started (a root sleep, a daemon) and would outlive the grant. */
-	size_t killed = sweepcg_kill_others(r->cgroup);
+	size_t killed;
 
+	/* No run of ours is in progress: rarbench's own children go first, the way proc ends
+	 * them; what the cgroup still holds beside rarbench is what a grant started (a root
+	 * sleep, a daemon in a session of its own) and would outlive the grant. */
 	proc_kill_orphans();
+	killed = sweepcg_kill_others(r->cgroup);
+	proc_kill_orphans(); /* reaps what the cgroup's kill made of our children */
 	return killed;
 }
 

@@ -58,16 +58,28 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# root_sleep PID ARG: the pid of the root "/usr/bin/sleep ARG" the sweep PID started (its child:
-# doas execs it in the grant check's process); waits 60 s at most (the sweep may wait for the lock).
+# descends PID ANCESTOR: whether ANCESTOR is PID's parent, or its parent's (a launcher between).
+descends() {
+	local p=$1 i
+	for i in 1 2 3 4; do
+		p=$(awk '{print $4}' 2>/dev/null <"/proc/$p/stat")
+		[ -n "$p" ] && [ "$p" -gt 1 ] || return 1
+		[ "$p" = "$2" ] && return 0
+	done
+	return 1
+}
+# root_sleep PID ARG: the pid of the root "/usr/bin/sleep ARG" the sweep PID started (doas execs
+# it in the grant check's process: a child of rarbench, or of the launcher it runs from); waits
+# 60 s at most (the sweep may wait for the lock).
 root_sleep() {
 	local p
 	for _ in $(seq 1 600); do
-		p=$(pgrep -P "$1" -u 0 -xf "/usr/bin/sleep $2" | head -n 1)
-		if [ -n "$p" ]; then
-			echo "$p"
-			return 0
-		fi
+		for p in $(pgrep -u 0 -xf "/usr/bin/sleep $2"); do
+			if descends "$p" "$1"; then
+				echo "$p"
+				return 0
+			fi
+		done
 		sleep 0.1
 	done
 	return 1
