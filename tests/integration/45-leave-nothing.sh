@@ -46,7 +46,15 @@ work=$(mktemp -d /tmp/rarperf-it-leave-XXXXXX)
 # Root sleeps this test made a sweep start (through doas): whatever a failing build left is
 # killed at the end, each by its pid, checked against its command line first.
 started_pids=
+test_start=$(date +%s)
 cleanup() {
+	local p age
+	# A failing build can leave root sleeps the test never saw start: those with this test's
+	# arguments that started after it did are its own.
+	for p in $(pgrep -u 0 -xf '/usr/bin/sleep 360[0-9]'); do
+		age=$(ps -o etimes= -p "$p" 2>/dev/null | tr -d ' ')
+		[ -n "$age" ] && [ "$age" -le $(($(date +%s) - test_start)) ] && started_pids="$started_pids $p"
+	done
 	for p in $started_pids; do
 		case "$(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline")" in
 		"/usr/bin/sleep 36"*) kill -9 "$p" 2>/dev/null ;;
