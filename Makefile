@@ -51,7 +51,7 @@ ALL_INCS := $(foreach l,$(LAYERS),-I$(call layer_dir,$(l)))
 ALL_LIBS = $(foreach l,$(LINK_ORDER),$(1)/lib$(l).a)
 
 PROGS := $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/main.c))))
-BINS := $(addprefix bin/,$(PROGS)) $(if $(wildcard confgen/main.c),bin/confgen) bin/rarref
+BINS := $(addprefix bin/,$(PROGS)) $(if $(wildcard confgen/main.c),bin/confgen) bin/rarref bin/rarlaunch
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
 ASAN_TESTS := $(patsubst tests/unit/%.c,build-asan/tests/%,$(UNIT_SRCS))
@@ -59,7 +59,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
-.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev demo plots \
+.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev provision-history demo plots \
 	lab-up lab-down
 all: $(BINS)
 
@@ -106,7 +106,16 @@ bin/rarref: src/rarref/rarref.c
 	@mkdir -p bin
 	$(CC) -std=c11 $(WARN) -O2 -static -o $@ $<
 
+# rarlaunch: the process measured runs start from (src/bench/launchproto.h), static and small so
+# that a run's peak RSS starts from its ~100 KiB, not from rarbench's; found beside rarbench.
+RARLAUNCH_SRCS := src/rarlaunch/rarlaunch.c src/bench/launchproto.c src/common/errbuf.c
+bin/rarlaunch: $(RARLAUNCH_SRCS) src/bench/launchproto.h
+	@mkdir -p bin
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -static -Isrc/bench -Isrc/common -o $@ $(RARLAUNCH_SRCS)
+
 # --- tests -------------------------------------------------------------------
+# Unit tests that run commands start them from bin/rarlaunch.
+$(UNIT_TESTS) $(ASAN_TESTS): | bin/rarlaunch
 build/tests/%: tests/unit/%.c tests/unit/harness.h $(LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(ALL_INCS) $(TEST_INCS) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_OBJS) $(LIBS) $(LDLIBS)
@@ -126,6 +135,12 @@ build-asan/tests/test_$(2): build-asan/src/$(1)/$(2).o
 endef
 $(foreach t,$(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS)),$(foreach p,$(PROGS),\
 	$(if $(wildcard src/$(p)/$(t).c),$(eval $(call prog_test_rule,$(p),$(t))))))
+# rarplot's history writes its report section and runs gnuplot from two more objects.
+HISTORY_TEST_OBJS = src/rarplot/history_report.o src/rarplot/plotrun.o
+build/tests/test_history: TEST_OBJS += $(addprefix build/,$(HISTORY_TEST_OBJS))
+build/tests/test_history: $(addprefix build/,$(HISTORY_TEST_OBJS))
+build-asan/tests/test_history: TEST_OBJS += $(addprefix build-asan/,$(HISTORY_TEST_OBJS))
+build-asan/tests/test_history: $(addprefix build-asan/,$(HISTORY_TEST_OBJS))
 
 unit: $(UNIT_TESTS)
 asan: $(ASAN_TESTS)
@@ -207,24 +222,33 @@ DEMO_OUT ?= results/quick
 demo:
 	@RARPERF_PREFIX=$(RARPERF_PREFIX) DEMO_OUT=$(DEMO_OUT) MAKE="$(MAKE)" sh tools/demo.sh
 
-# What make demo measures and nothing more: RootAsRole's extra versions (4.0.3) and the PAM builds
-# of sudo and doas (a second sudo build: about a minute) are left out; quick.json's subjects for
-# them are optional, and `make provision` adds them.
+# What make demo measures and nothing more: of RootAsRole's extra versions only the newest
+# (4.2.0, quick.json's subject beside 3.3.4); 4.0.3 and the PAM builds of sudo and doas (a second
+# sudo build: about a minute) are left out; quick.json's subjects for them are optional, and
+# `make provision` adds them.
 provision-demo:
 	@sh tools/with-progress.sh $(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml \
-		-e rarperf_prefix=$(RARPERF_PREFIX) -e '{"rarperf_rootasrole_extra_versions": []}' \
+		-e rarperf_prefix=$(RARPERF_PREFIX) -e '{"rarperf_rootasrole_extra_versions": ["4.2.0"]}' \
 		-e rarperf_sudo_pam=false -e rarperf_doas_pam=false
 	@sh tools/provision-stamp.sh write-demo $(RARPERF_PREFIX)
 
+# make provision-history RAR_RELEASES=all|"3.3.4 4.2.0 ...": RootAsRole releases from the crate
+# registry, each storage it supports, as dosr-<version>-<storage> beside the prefix's builds, every
+# one in facts.json (present, or absent with the reason); a build cache keyed by version, storage,
+# features, toolchain and settings makes a second run build nothing (tools/provision-history.sh,
+# doc/rootasrole-history.md). Not part of make check: about 4 to 8 minutes of cargo per release.
+provision-history:
+	@RARPERF_PREFIX=$(RARPERF_PREFIX) RAR_RELEASES="$(RAR_RELEASES)" bash tools/provision-history.sh
+
 # make provision-dev RAR_DEV_TREE=DIR [RAR_DEV_REV=REV] [SUDO_DEV_TREE=DIR] [DOAS_DEV_TREE=DIR]
-# [DEV_NAME=NAME]: source trees built beside the releases as dosr-dev[-NAME]-json/-cbor,
-# sudo-dev[-NAME], doas-dev[-NAME] (tools/provision-dev.sh, doc/provisioning.md); rebuilt only when
-# a tree's content changes. A tree that does not build: its last lines, exit 2, releases untouched.
+# [DEV_NAME=NAME] [DEV_STORAGES=cbor]: source trees built beside the releases as
+# dosr-dev[-NAME]-json/-cbor (DEV_STORAGES: only those), sudo-dev[-NAME], doas-dev[-NAME]
+# (tools/provision-dev.sh, doc/provisioning.md); rebuilt only when a tree's content changes. A tree that does not build: its last lines, exit 2, releases untouched.
 provision-dev:
 	@RARPERF_PREFIX=$(RARPERF_PREFIX) ANSIBLE_PLAYBOOK="$(ANSIBLE_PLAYBOOK)" RAR_DEV_TREE="$(RAR_DEV_TREE)" \
 		RAR_DEV_REV="$(RAR_DEV_REV)" SUDO_DEV_TREE="$(SUDO_DEV_TREE)" SUDO_DEV_REV="$(SUDO_DEV_REV)" \
 		DOAS_DEV_TREE="$(DOAS_DEV_TREE)" DOAS_DEV_REV="$(DOAS_DEV_REV)" DEV_NAME="$(DEV_NAME)" \
-		sh tools/provision-dev.sh
+		DEV_STORAGES="$(DEV_STORAGES)" sh tools/provision-dev.sh
 
 # --- a lab of identical VMs on this machine (doc/lab.md) -------------------------
 # make lab-up LAB_VMS=N LAB_VCPUS=C LAB_MEMORY_MB=M: N libvirt VMs from one mmdebstrap image,

@@ -296,15 +296,27 @@ int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout)
 	return 0;
 }
 
-int policy_rar_version_check(const char *version, struct errbuf *eb)
+/*
+ * The RootAsRole series confgen writes, MAJOR.MINOR with any patch, read from each release's
+ * source (doc/rootasrole-history.md): 3.1 keeps SetBehavior a u8 in CBOR, 3.2 and 3.3 the
+ * hardened integers with a JSON settings file, 4.0 to 4.2 read a CBOR build's settings as CBOR
+ * (4.1 and 4.2 also refuse a policy file or directory writable by others, which confgen never
+ * writes). 3.0 is left out: its dosr (then "sr") reads only /etc/security/rootasrole.json, a
+ * path compiled in that rarperf does not own, and a release newer than the last one read may
+ * change the schema.
+ */
+static const struct {
+	unsigned major, minor;
+} policy_rar_series[] = {{3, 1}, {3, 2}, {3, 3}, {4, 0}, {4, 1}, {4, 2}};
+
+#define POLICY_RAR_WRITABLE "3.1.x, 3.2.x, 3.3.x, 4.0.x, 4.1.x, 4.2.x"
+
+/* Parses MAJOR.MINOR.PATCH (decimal, no leading zero, each at most 65535). Returns 0 or -1. */
+static int policy_rar_version_parse(const char *version, unsigned out[3])
 {
 	const char *c = version;
 	int parts = 0;
 
-	if (version == NULL)
-		return 0;
-	if (strlen(version) > POLICY_RAR_VERSION_LEN_MAX)
-		return errbuf_set(eb, "RootAsRole version \"%.20s...\": too long", version);
 	while (parts < 3) {
 		unsigned long v = 0;
 		const char *start = c;
@@ -312,16 +324,44 @@ int policy_rar_version_check(const char *version, struct errbuf *eb)
 		while (*c >= '0' && *c <= '9' && v <= 65535)
 			v = v * 10 + (unsigned long)(*c++ - '0');
 		if (c == start || v > 65535 || (c - start > 1 && *start == '0'))
-			break;
-		parts++;
+			return -1;
+		out[parts++] = (unsigned)v;
 		if (parts < 3 && *c++ != '.')
-			break;
+			return -1;
 	}
-	if (parts != 3 || *c != '\0')
+	return *c == '\0' ? 0 : -1;
+}
+
+int policy_rar_version_check(const char *version, struct errbuf *eb)
+{
+	unsigned v[3];
+
+	if (version == NULL)
+		return 0;
+	if (strlen(version) > POLICY_RAR_VERSION_LEN_MAX)
+		return errbuf_set(eb, "RootAsRole version \"%.20s...\": too long", version);
+	if (policy_rar_version_parse(version, v) != 0)
 		return errbuf_set(
 		    eb, "RootAsRole version \"%s\": expected MAJOR.MINOR.PATCH, e.g. 3.3.4",
 		    version);
-	return 0;
+	for (size_t i = 0; i < sizeof(policy_rar_series) / sizeof(policy_rar_series[0]); i++)
+		if (v[0] == policy_rar_series[i].major && v[1] == policy_rar_series[i].minor)
+			return 0;
+	return errbuf_set(eb,
+			  "RootAsRole version \"%s\": confgen cannot write its policy format; it "
+			  "writes " POLICY_RAR_WRITABLE,
+			  version);
+}
+
+bool policy_rar_hardened_enums(const char *version)
+{
+	unsigned v[3];
+
+	if (version == NULL)
+		version = POLICY_RAR_VERSION;
+	if (policy_rar_version_parse(version, v) != 0)
+		return true;
+	return v[0] > 3 || (v[0] == 3 && v[1] >= 2);
 }
 
 bool policy_rar_settings_follow_storage(const char *version)

@@ -147,9 +147,13 @@ int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout);
  * is the same in both. NULL means POLICY_RAR_VERSION.
  *
  * policy_rar_version_check: 0 when version is MAJOR.MINOR.PATCH (decimal,
- * each at most 65535), else -1 with eb saying so.
+ * each at most 65535) of a series confgen writes (3.1 to 4.2), else -1 with
+ * eb saying so and listing the series it writes.
  */
 int policy_rar_version_check(const char *version, struct errbuf *eb);
+/* Whether version (checked, or NULL) writes SetBehavior as the hardened integers in CBOR (3.2
+ * and later); 3.1 writes a u8 (None 0, All 1). */
+bool policy_rar_hardened_enums(const char *version);
 /* Whether version (checked, or NULL) reads a CBOR build's settings file as CBOR (4.0 and later). */
 bool policy_rar_settings_follow_storage(const char *version);
 

@@ -12,8 +12,9 @@
 
 #define POLICY_RAR_CBOR_DATA_MODE 0400 /* what RootAsRole's own saver creates */
 #define POLICY_RAR_CBOR_SETTINGS_MODE 0644
-/* RootAsRole's hardened SetBehavior::All (spec §2 note 3). */
+/* RootAsRole's hardened SetBehavior::All (spec §2 note 3), and 3.1's u8 (None 0, All 1). */
 #define POLICY_RAR_CBOR_SET_ALL 181786330u
+#define POLICY_RAR_CBOR_SET_ALL_3_1 1u
 
 /* The longest head libcbor emits: one initial byte and an 8-byte argument. */
 #define POLICY_RAR_CBOR_HEAD_MAX 9
@@ -66,19 +67,20 @@ static void policy_rar_cbor_array_begin(FILE *out, size_t n)
 	policy_rar_cbor_head(out, buf, cbor_encode_array_start(n, buf, sizeof(buf)));
 }
 
-/* A chooser {_ "d": All, "f": 0} under key. */
-static void policy_rar_cbor_chooser(FILE *out, const char *key)
+/* A chooser {_ "d": All, "f": 0} under key; set_all is All's integer in the version written. */
+static void policy_rar_cbor_chooser(FILE *out, const char *key, uint32_t set_all)
 {
 	policy_rar_cbor_text(out, key);
 	policy_rar_cbor_map_begin(out);
 	policy_rar_cbor_text(out, "d");
-	policy_rar_cbor_uint(out, POLICY_RAR_CBOR_SET_ALL);
+	policy_rar_cbor_uint(out, set_all);
 	policy_rar_cbor_text(out, "f");
 	policy_rar_cbor_uint(out, 0);
 	policy_rar_cbor_map_end(out);
 }
 
-static void policy_rar_cbor_task(const struct policy *p, FILE *out, uint32_t r, uint32_t t)
+static void policy_rar_cbor_task(const struct policy *p, FILE *out, uint32_t r, uint32_t t,
+				 uint32_t set_all)
 {
 	const struct policy_shape *s = policy_get_shape(p);
 	char cmd[POLICY_NAME_LEN_MAX];
@@ -93,8 +95,8 @@ static void policy_rar_cbor_task(const struct policy *p, FILE *out, uint32_t r, 
 	}
 	policy_rar_cbor_text(out, "i"); /* cred */
 	policy_rar_cbor_map_begin(out);
-	policy_rar_cbor_chooser(out, "u");
-	policy_rar_cbor_chooser(out, "g");
+	policy_rar_cbor_chooser(out, "u", set_all);
+	policy_rar_cbor_chooser(out, "g", set_all);
 	policy_rar_cbor_map_end(out);
 	policy_rar_cbor_text(out, "c"); /* commands: default none, so a plain array */
 	policy_rar_cbor_array_begin(out, s->commands);
@@ -105,7 +107,7 @@ static void policy_rar_cbor_task(const struct policy *p, FILE *out, uint32_t r, 
 	policy_rar_cbor_map_end(out);
 }
 
-static void policy_rar_cbor_role(const struct policy *p, FILE *out, uint32_t r)
+static void policy_rar_cbor_role(const struct policy *p, FILE *out, uint32_t r, uint32_t set_all)
 {
 	const struct policy_shape *s = policy_get_shape(p);
 	char name[32];
@@ -131,7 +133,7 @@ static void policy_rar_cbor_role(const struct policy *p, FILE *out, uint32_t r)
 	policy_rar_cbor_text(out, "t");
 	policy_rar_cbor_array_begin(out, s->tasks);
 	for (uint32_t t = 0; t < s->tasks; t++)
-		policy_rar_cbor_task(p, out, r, t);
+		policy_rar_cbor_task(p, out, r, t, set_all);
 	policy_rar_cbor_map_end(out);
 }
 
@@ -139,6 +141,8 @@ int policy_rar_cbor_stream(const struct policy *p, FILE *out, const char *rar_ve
 			   struct errbuf *eb)
 {
 	const struct policy_shape *s = policy_get_shape(p);
+	uint32_t set_all = policy_rar_hardened_enums(rar_version) ? POLICY_RAR_CBOR_SET_ALL
+								  : POLICY_RAR_CBOR_SET_ALL_3_1;
 
 	/* Top level keys are long: RootAsRole's flatten wrapper is human-readable (spec §2 note 1).
 	 */
@@ -153,7 +157,7 @@ int policy_rar_cbor_stream(const struct policy *p, FILE *out, const char *rar_ve
 	policy_rar_cbor_text(out, "roles");
 	policy_rar_cbor_array_begin(out, s->roles);
 	for (uint32_t r = 0; r < s->roles && !ferror(out); r++)
-		policy_rar_cbor_role(p, out, r);
+		policy_rar_cbor_role(p, out, r, set_all);
 	policy_rar_cbor_map_end(out);
 	if (ferror(out))
 		return errbuf_set_errno(eb, errno, "write");

@@ -27,6 +27,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: guard_cost N PROGRAM [ARG...]\n");
 		return 2;
 	}
+	/* Runs start from rarlaunch; guard_cost.sh runs from the top of the tree. */
+	if (proc_set_launcher("bin/rarlaunch", &eb) != 0) {
+		fprintf(stderr, "guard_cost: %s\n", eb.msg);
+		return 1;
+	}
 	guarded.timeout_ms = 60000;
 	cmd[0] = proc_cmd_new(argv + 2, &plain, &eb);
 	cmd[1] = proc_cmd_new(argv + 2, &guarded, &eb);

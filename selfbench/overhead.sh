@@ -4,6 +4,8 @@
 # tool's median run time (median of the per-round medians) and its ratio to the bare loop.
 # All three run pinned to one CPU (the last one, or $RARPERF_BENCH_CPU; "none" disables pinning):
 # with a vfork-style spawn the parent sleeps while the child runs, and pinning removes migration noise.
+# RARBENCH_BASE=PATH adds another rarbench build (e.g. one from before rarlaunch) to the rounds, as
+# "base". It also prints rarlaunch's own peak RSS (VmHWM, the floor of every run's maxrss_kib).
 # Usage: selfbench/overhead.sh [RUNS (2000)] [ROUNDS (5)]. Needs bin/rarbench (make), hyperfine, jq.
 set -eu
 cd "$(dirname "$0")/.."
@@ -35,6 +37,8 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else prin
 : >"$out/bare.min"
 : >"$out/rarbench.min"
 : >"$out/hyperfine.min"
+: >"$out/base.txt"
+: >"$out/base.min"
 i=1
 while [ "$i" -le "$rounds" ]; do
 	"$out/bare_spawn" "$runs" "$prog" >"$out/bare.now"
@@ -43,6 +47,11 @@ while [ "$i" -le "$rounds" ]; do
 	bin/rarbench -N --style none --runs "$runs" --export-json "$out/rarbench.json" "$prog" 2>/dev/null
 	jq -r '.results[0].median' "$out/rarbench.json" >>"$out/rarbench.txt"
 	jq -r '.results[0].min' "$out/rarbench.json" >>"$out/rarbench.min"
+	if [ -n "${RARBENCH_BASE:-}" ]; then
+		"$RARBENCH_BASE" -N --style none --runs "$runs" --export-json "$out/base.json" "$prog" 2>/dev/null
+		jq -r '.results[0].median' "$out/base.json" >>"$out/base.txt"
+		jq -r '.results[0].min' "$out/base.json" >>"$out/base.min"
+	fi
 	if [ "$have_hf" = 1 ]; then
 		hyperfine -N --style none --runs "$runs" --export-json "$out/hyperfine.json" "$prog" 2>/dev/null \
 			>/dev/null
@@ -65,6 +74,11 @@ if [ "$have_hf" = 1 ]; then
 else
 	echo "hyperfine  not installed"
 fi
+if [ -n "${RARBENCH_BASE:-}" ]; then
+	base=$(median <"$out/base.txt")
+	printf '%-10s median %10.1f us   ratio %s   (%s)\n' base "$(echo "$base" | awk '{print $1*1e6}')" \
+		"$(awk -v a="$base" -v b="$bare" 'BEGIN {printf "%.3f", a/b}')" "$RARBENCH_BASE"
+fi
 # The fastest run of all rounds: the least disturbed estimate of each tool's floor.
 lo() { sort -g "$1" | head -1 | awk '{printf "%.1f", $1*1e6}'; }
 printf 'fastest run: bare %s us, rarbench %s us' "$(lo "$out/bare.min")" "$(lo "$out/rarbench.min")"
@@ -74,6 +88,15 @@ echo
 # back) is steadier than the ratio of overall medians.
 ratios() { paste "$out/bare.txt" "$1" | awk '{print $2/$1}' | median; }
 printf 'median of per-round ratios: rarbench %.3f' "$(ratios "$out/rarbench.txt")"
+[ -n "${RARBENCH_BASE:-}" ] && printf ', base %.3f' "$(ratios "$out/base.txt")"
 [ "$have_hf" = 1 ] && printf ', hyperfine %.3f' "$(ratios "$out/hyperfine.txt")"
 echo
 echo "per-round medians (s): bare $(tr '\n' ' ' <"$out/bare.txt")| rarbench $(tr '\n' ' ' <"$out/rarbench.txt")| hyperfine $(tr '\n' ' ' <"$out/hyperfine.txt")"
+# rarlaunch's own peak resident size: every run's maxrss starts from it.
+bin/rarbench -N --style none --runs 1 'sleep 1' >/dev/null 2>&1 &
+rbp=$!
+sleep 0.5
+for p in $(pgrep -P "$rbp" rarlaunch); do
+	echo "rarlaunch VmHWM: $(awk '/VmHWM/ {print $2, $3}' "/proc/$p/status")"
+done
+wait "$rbp"

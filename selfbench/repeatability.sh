@@ -2,7 +2,7 @@
 # repeatability.sh: how steady is the slope of the seed's sudo sweep, and what does it cost?
 # Runs the sweep REP_REPEATS times with each of, alternating:
 #   precision  rarbench --manifest in precision mode with its default settings ("precision": true:
-#              1 % target, the median with contended runs corrected for their wait;
+#              1 % target, the median of every run as measured, contended: keep;
 #              doc/precision.md);
 #   fixed      rarbench --manifest with the fixed procedure (warmup REP_WARMUP, REP_RUNS runs per
 #              point in REP_ROUNDS rounds), its mean-based slope as before;

@@ -1,8 +1,8 @@
 #!/bin/sh
 # demo.sh: `make demo`, the README's first command. On a fresh Debian 12 as root: Ansible if it
 # is missing, then only what experiments/quick.json needs (sudo, doas, sudo-rs and RootAsRole
-# 3.3.4's JSON and CBOR builds: `make provision` builds every tool, the PAM builds of sudo and
-# doas and RootAsRole 4.0.3 too, which quick.json then measures as well: they are optional)
+# 4.2.0's, the newest, and 3.3.4's JSON and CBOR builds: `make provision` builds every tool, the
+# PAM builds of sudo and doas too, which quick.json then measures as well: they are optional)
 # unless the prefix was provisioned from this very tree (tools/provision-stamp.sh), then the
 # sweep, the figures and the report. Each step says when it starts and how long it took; the end
 # says where the figure and the report are, and the three lines that matter.
@@ -46,7 +46,9 @@ begin measuring "measuring $manifest as the bench user (the previous results, if
 bin/rarbench --manifest "$manifest" --prefix "$prefix" --out "$out" --wait
 end
 begin drawing "drawing the figures and the report"
-bin/rarplot -o "$out" --claims experiments/claims/rar-perf-readme.tsv "$out/results.json" >"$out/table.txt"
+# The README's claims as written (about 3.x) and the same claims for the newest release, 4.2.0.
+cat experiments/claims/rar-perf-readme.tsv experiments/claims/rar-perf-readme-newest.tsv >"$out/claims-checked.tsv"
+bin/rarplot -o "$out" --claims "$out/claims-checked.tsv" "$out/results.json" >"$out/table.txt"
 end
 
 figure=$out/perf_tasks.png
@@ -63,6 +65,10 @@ rank() { # COLUMN UNIT FORMAT: every subject's value in fits.tsv's COLUMN, ascen
 }
 echo "  each run costs (the fit at 0 tasks): $(rank 6 ms %.2f)"
 echo "  and each task adds: $(rank 8 us %.3g)"
+# The newest RootAsRole against sudo, in one line (quick.json's sr-*-4.2.0 subjects).
+newest=$(awk -F'\t' 'NR > 1 && $4 == "nb_tasks" && ($1 == "sudo" || $1 ~ /^sr-(json|cbor)-4[.]2[.]0$/) {
+		printf("%s%s %.2f ms + %.3g us/task", (k++ ? ", " : ""), $1, $6, $8)}' "$out/fits.tsv")
+echo "  newest RootAsRole (4.2.0) beside sudo: $newest"
 # claims.tsv: id host subject versus quantity claimed measured se lo hi verdict
 awk -F'\t' 'NR > 1 && $11 != "not measured" {v = $11; sub(/ \(.*/, "", v); n[v]++; k++}
 	END {
@@ -72,3 +78,13 @@ awk -F'\t' 'NR > 1 && $11 != "not measured" {v = $11; sub(/ \(.*/, "", v); n[v]+
 		for (v in n) printf " %d %s;", n[v], v
 		print ""
 	}' "$out/claims.tsv" | sed 's/;$/ (report.md)/'
+# A fit resting mostly on contended or noisy points (report.md's "unreliable:" lines) is said here
+# too, where a new user reads the result, with the contended share of each such subject's runs.
+unreliable=$(grep -c '^unreliable: ' "$out/table.txt" || true)
+if [ "${unreliable:-0}" -gt 0 ]; then
+	echo "  unreliable: $unreliable fit(s) (report.md, and [unreliable] in the figure's legend):"
+	grep '^unreliable: ' "$out/table.txt" | sed 's/^unreliable: /    /; s/ contended (most of their runs.*/ contended or noisy/'
+	echo "    measure again on a quiet host (doc/precision.md) before quoting them"
+else
+	echo "  reliability: no fit rests mostly on contended or noisy points (report.md)"
+fi

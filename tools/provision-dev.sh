@@ -4,7 +4,10 @@
 # releases stay as they are, with the trees named by
 #   RAR_DEV_TREE (RootAsRole: dosr-dev[-NAME]-json/-cbor), SUDO_DEV_TREE (sudo-dev[-NAME]),
 #   DOAS_DEV_TREE (doas-dev[-NAME]); RAR_DEV_REV, SUDO_DEV_REV, DOAS_DEV_REV: a git revision of
-#   the tree instead of its working tree; DEV_NAME: the NAME that tells several trees apart.
+#   the tree instead of its working tree; DEV_NAME: the NAME that tells several trees apart;
+#   DEV_STORAGES: the RootAsRole storages to build, "json,cbor" (default) or one of them (a
+#   storage is one more compile of the tree's crates and their LTO link: a CI check that
+#   measures dosr-dev-cbor alone needs only cbor).
 # The RootAsRole versions beside the main one are those the prefix already has (facts.json), so a
 # prefix provisioned by make provision-demo does not build 4.0.3 now.
 # Exit 2 on a usage error; the playbook's status otherwise (2 when a tree does not build).
@@ -20,15 +23,21 @@ case ${DEV_NAME:-} in
 	exit 2
 	;;
 esac
+storages=$(printf '%s' "${DEV_STORAGES:-json,cbor}" | jq -Rc 'split(",")') || exit 2
+if ! printf '%s' "$storages" | jq -e 'length > 0 and all(. == "json" or . == "cbor") and (unique | length) == length' >/dev/null; then
+	echo "provision-dev: DEV_STORAGES=${DEV_STORAGES:-}: use json, cbor or json,cbor" >&2
+	exit 2
+fi
 for t in "${RAR_DEV_TREE:-}" "${SUDO_DEV_TREE:-}" "${DOAS_DEV_TREE:-}"; do
 	[ -z "$t" ] || [ -d "$t" ] || { echo "provision-dev: $t: no such directory" >&2; exit 2; }
 done
 vars=$(jq -n --arg prefix "$prefix" --arg name "${DEV_NAME:-}" \
 	--arg rt "${RAR_DEV_TREE:-}" --arg rr "${RAR_DEV_REV:-}" \
 	--arg st "${SUDO_DEV_TREE:-}" --arg sr "${SUDO_DEV_REV:-}" \
-	--arg dt "${DOAS_DEV_TREE:-}" --arg dr "${DOAS_DEV_REV:-}" \
+	--arg dt "${DOAS_DEV_TREE:-}" --arg dr "${DOAS_DEV_REV:-}" --argjson fmts "$storages" \
 	'{rarperf_prefix: $prefix,
 	  rarperf_rootasrole_dev_tree: $rt, rarperf_rootasrole_dev_rev: $rr, rarperf_rootasrole_dev_name: $name,
+	  rarperf_rootasrole_dev_formats: $fmts,
 	  rarperf_sudo_dev_tree: $st, rarperf_sudo_dev_rev: $sr, rarperf_sudo_dev_name: $name,
 	  rarperf_doas_dev_tree: $dt, rarperf_doas_dev_rev: $dr, rarperf_doas_dev_name: $name}') || exit 2
 if [ -r "$prefix/facts.json" ]; then

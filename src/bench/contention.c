@@ -68,10 +68,11 @@ size_t contention_count(const struct measure_result *r, int64_t baseline_ns)
 
 size_t contention_preempted(const struct measure_result *r)
 {
+	int64_t base = contention_baseline_ns(r);
 	size_t n = 0;
 
 	for (size_t i = 0; r->nivcsw != NULL && i < r->n; i++)
-		n += r->nivcsw[i] > 0;
+		n += r->nivcsw[i] > 0 && contention_run_contended(r, i, base);
 	return n;
 }
 

@@ -50,7 +50,14 @@ bool contention_run_contended(const struct measure_result *r, size_t i, int64_t 
 /* How many runs of r are contended against baseline_ns. */
 size_t contention_count(const struct measure_result *r, int64_t baseline_ns);
 
-/* How many runs of r the kernel preempted (ru_nivcsw > 0); 0 when r->nivcsw is NULL. */
+/*
+ * How many runs of r were preempted and lost measurable time by it: at least
+ * one involuntary context switch (ru_nivcsw > 0) and an off-CPU time more
+ * than the slack above r's own best run's (contention_run_contended against
+ * contention_baseline_ns(r)). A switch alone is not counted: kernel threads
+ * take the CPU from nearly every run for microseconds (doc/precision.md), and
+ * a count of 98-100 % said nothing. 0 when r->nivcsw is NULL.
+ */
 size_t contention_preempted(const struct measure_result *r);
 
 /*

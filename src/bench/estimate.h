@@ -31,19 +31,24 @@ struct estimate {
 };
 
 /*
- * What the estimate does with a contended run (contention.h: one that
- * waited for a CPU held by another task):
- *   correct: counts it as its CPU time plus the baseline off-CPU time, i.e.
- *            its wall time without the wait (the default: every run stays,
- *            none is chosen for being fast, doc/precision.md);
- *   drop:    leaves it out (falling back to every run below 6 clean ones);
- *   keep:    takes its wall time as measured.
+ * What the estimate does with a contended run (contention.h: one whose
+ * off-CPU time exceeds its point's baseline by more than the slack):
+ *   keep:    takes its wall time as measured (the default: the raw median,
+ *            hyperfine's view; the only treatment selfbench/contention.sh found
+ *            neutral between tools, doc/precision.md);
+ *   correct: counts it as its CPU time plus the baseline off-CPU time. A tool
+ *            that forks, waits for a child or reads files has off-CPU time that
+ *            varies without any contention, so it is "corrected" more than a
+ *            tool that does not: an option, named in the export and the report;
+ *   drop:    leaves it out (falling back to every run below 6 clean ones).
  */
 enum estimate_contended {
 	ESTIMATE_CONTENDED_CORRECT,
 	ESTIMATE_CONTENDED_DROP,
 	ESTIMATE_CONTENDED_KEEP
 };
+/* Every program's default (rarbench -N, manifests, the runner). */
+#define ESTIMATE_CONTENDED_DEFAULT ESTIMATE_CONTENDED_KEEP
 #define ESTIMATE_CONTENDED_COUNT 3
 
 /* "correct", "drop", "keep"; "?" out of range. */

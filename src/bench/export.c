@@ -192,6 +192,10 @@ static cJSON *export_extras_json(const struct measure_result *r, const struct ex
 	if (cJSON_GetArraySize(ci) != 2 ||
 	    export_add(o, "runs_used", cJSON_CreateNumber((double)sum.est.n)) != 0 ||
 	    export_add(o, "contended_runs", cJSON_CreateNumber((double)sum.contended)) != 0 ||
+	    /* The share a reader compares across points and tools (report.md shows it). */
+	    export_add(o, "contended_share",
+		       r->n > 0 ? export_number((double)sum.contended / (double)r->n)
+				: cJSON_CreateNull()) != 0 ||
 	    export_add(o, "contended_treatment",
 		       cJSON_CreateString(estimate_contended_name(x->contended))) != 0 ||
 	    export_add(o, "preempted_runs",
@@ -231,6 +235,23 @@ oom:
 	cJSON_Delete(o);
 	errbuf_set(eb, "out of memory building the JSON export");
 	return NULL;
+}
+
+/* The peak RSS of r's runs in bytes, one number each; NULL when out of memory. */
+static cJSON *export_memory_json(const struct measure_result *r)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; a != NULL && i < r->n; i++) {
+		cJSON *x = cJSON_CreateNumber((double)(r->ru[i].maxrss_kib * 1024u));
+
+		if (x == NULL || !cJSON_AddItemToArray(a, x)) { /* a adopts x */
+			cJSON_Delete(x);
+			cJSON_Delete(a);
+			return NULL;
+		}
+	}
+	return a;
 }
 
 /* The involuntary context switches of r's runs, one number each; NULL when out of memory. */
@@ -273,8 +294,13 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 	    export_add(o, "max", export_number(row.wall.max)) != 0)
 		goto oom;
 	times = cJSON_AddArrayToObject(o, "times");
+	/* hyperfine 1.20's key, in its place: each run's own peak RSS in bytes (wait4's maxrss
+	 * of the run, which starts from rarlaunch's small address space: proc.h). */
+	if (times == NULL ||
+	    (r->ru != NULL && export_add(o, "memory_usage_byte", export_memory_json(r)) != 0))
+		goto oom;
 	codes = cJSON_AddArrayToObject(o, "exit_codes");
-	if (times == NULL || codes == NULL)
+	if (codes == NULL)
 		goto oom;
 	for (size_t i = 0; i < r->n; i++) {
 		cJSON *t = export_number((double)r->wall_ns[i] / EXPORT_NS_PER_S);

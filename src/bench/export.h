@@ -91,13 +91,14 @@ int export_summarize(const struct measure_result *r, const struct export_extras 
 enum export_time_unit { EXPORT_UNIT_SECOND, EXPORT_UNIT_MILLISECOND };
 
 /*
- * Builds hyperfine 1.15's JSON document:
+ * Builds hyperfine's JSON document (1.15's keys and 1.20's "memory_usage_byte"):
  *   {"results":[{"command","mean","stddev","median","user","system","min",
- *                "max","times","exit_codes","parameters"?,
+ *                "max","times","memory_usage_byte"?,"exit_codes","parameters"?,
  *                "nivcsw"?, "rarbench"?}, ...], <extra>...}
  * (the last two only for entries with extras: hyperfine's keys come first,
  * unchanged, in its order)
  * in seconds (stddev null for one run, exit_codes 128+n for signal deaths,
+ * memory_usage_byte each run's own peak RSS in bytes, when r->ru is known,
  * numbers always written with a decimal point or exponent, like serde).
  * extra may be NULL; else each member of the extra object is deep-copied,
  * in order, as a top-level key after "results" (rarbench's "rarbench"

@@ -52,7 +52,7 @@ void measure_opts_init(struct measure_opts *opts)
 	opts->min_time_ns = MEASURE_DEFAULT_MIN_TIME_NS;
 	opts->order = MEASURE_ORDER_SEQUENTIAL;
 	opts->estimator = ESTIMATE_MEDIAN;
-	opts->contended = ESTIMATE_CONTENDED_CORRECT;
+	opts->contended = ESTIMATE_CONTENDED_DEFAULT;
 }
 
 int measure_opts_validate(const struct measure_opts *opts, struct errbuf *eb)
@@ -221,6 +221,14 @@ static int measure_once(struct measure_group *g, size_t off, uint64_t *prep_ns,
 		return errbuf_prefix(eb, "%s", b->name);
 	if (s->stopped || measure_stopped(g->opts))
 		return MEASURE_STOPPED;
+	if (s->timed_out && s->launcher_killed) {
+		/* Issue 36, finding 6: a child stopped before its exec holds rarlaunch's vfork. */
+		errbuf_set(eb,
+			   "%s: no answer from rarlaunch within the run's timeout and %u ms (a run "
+			   "stopped before its exec?): it and the run were killed",
+			   b->name, PROC_LAUNCH_GRACE_MS);
+		return MEASURE_TIMEOUT;
+	}
 	if (s->timed_out) {
 		errbuf_set(eb, "%s: a run passed its timeout and was killed with its process group",
 			   b->name);

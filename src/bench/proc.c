@@ -20,39 +20,12 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "launchproto.h"
+#include "proc_impl.h"
 
 extern char **environ;
 
-/* The child runs a handful of calls before execve; 64 KiB is far more than it needs. */
-#define PROC_CHILD_STACK_BYTES (64 * 1024)
 #define PROC_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
-/* Descriptors the child closes one by one when the kernel lacks close_range (before 5.9). */
-#define PROC_CLOSE_LOOP_MAX (1u << 20)
-
-struct proc_cmd {
-	char *path;          /* resolved program */
-	char **argv;         /* deep copy, NULL-terminated */
-	char **envp;         /* deep copy, NULL-terminated */
-	int null_fd;         /* proc_null_fd(), shared, never closed here */
-	int out_fd;          /* fd for the child's stdout, or -1 to inherit */
-	int err_fd;          /* fd for the child's stderr, or -1 to inherit */
-	int in_fd;           /* fd for the child's stdin, or -1 to inherit */
-	int mntns_fd;        /* a mount namespace the child joins, or -1 */
-	uint32_t timeout_ms; /* 0: wait without a deadline */
-	bool has_pin;
-	struct proc_pin pin; /* cwd and cpus point into the fields below */
-	char *pin_cwd;
-	cpu_set_t pin_cpus;
-	const volatile sig_atomic_t *stop; /* with timeout_ms: kill the run when set */
-	bool switch_user;
-	uid_t uid;
-	gid_t gid;
-	gid_t *groups;
-	size_t n_groups;
-	char *stack; /* the child's stack (CLONE_VM) */
-	/* Written by the child before _exit when execve fails; read by the parent. */
-	volatile int exec_errno;
-};
 
 static char **proc_strv_dup(char *const *v)
 {
@@ -147,6 +120,66 @@ static int proc_null_fd(void)
 	return fd;
 }
 
+/* A standard descriptor the child inherits: sent when this process has it open. */
+static int proc_inherited_fd(int fd)
+{
+	return fcntl(fd, F_GETFD) >= 0 ? fd : -1;
+}
+
+/* cmd's request for rarlaunch (launchproto.h) into cmd->req, and the descriptors it sends. */
+static int proc_cmd_build_req(struct proc_cmd *cmd, struct errbuf *eb)
+{
+	struct launch_limit limits[PROC_PIN_LIMITS_MAX];
+	struct launch_spec spec = {.timeout_ms = cmd->timeout_ms,
+				   .uid = cmd->uid,
+				   .gid = cmd->gid,
+				   .groups = cmd->groups,
+				   .n_groups = cmd->n_groups,
+				   .path = cmd->path,
+				   .argv = cmd->argv,
+				   .envp = cmd->envp,
+				   .umask = -1};
+	int std[3] = {cmd->in_fd >= 0 ? cmd->in_fd : proc_inherited_fd(STDIN_FILENO),
+		      cmd->out_fd >= 0 ? cmd->out_fd : proc_inherited_fd(STDOUT_FILENO),
+		      cmd->err_fd >= 0 ? cmd->err_fd : proc_inherited_fd(STDERR_FILENO)};
+	static const uint32_t std_flags[3] = {LAUNCH_F_IN, LAUNCH_F_OUT, LAUNCH_F_ERR};
+	unsigned char *req = NULL;
+	size_t len = 0;
+
+	cmd->nfds = 0;
+	for (size_t i = 0; i < 3; i++) {
+		if (std[i] < 0)
+			continue;
+		spec.flags |= std_flags[i];
+		cmd->fds[cmd->nfds++] = std[i];
+	}
+	if (cmd->mntns_fd >= 0) {
+		spec.flags |= LAUNCH_F_MNTNS;
+		cmd->fds[cmd->nfds++] = cmd->mntns_fd;
+	}
+	if (cmd->switch_user)
+		spec.flags |= LAUNCH_F_USER;
+	if (cmd->has_pin) {
+		spec.flags |= LAUNCH_F_PIN;
+		for (size_t i = 0; i < cmd->pin.nlimits; i++)
+			limits[i] =
+			    (struct launch_limit){.resource = (uint32_t)cmd->pin.limits[i].resource,
+						  .soft = cmd->pin.limits[i].soft,
+						  .hard = cmd->pin.limits[i].hard};
+		spec.limits = limits;
+		spec.nlimits = cmd->pin.nlimits;
+		spec.umask = cmd->pin.umask;
+		spec.cwd = cmd->pin.cwd;
+		spec.cpus = cmd->pin.cpus;
+	}
+	if (launch_req_build(&spec, &req, &len, eb) < 0)
+		return errbuf_prefix(eb, "%s", cmd->argv[0]);
+	free(cmd->req);
+	cmd->req = req;
+	cmd->req_len = len;
+	return 0;
+}
+
 int proc_cmd_set_limit(struct proc_cmd *cmd, int resource, uint64_t value)
 {
 	if (cmd == NULL || !cmd->has_pin)
@@ -155,7 +188,7 @@ int proc_cmd_set_limit(struct proc_cmd *cmd, int resource, uint64_t value)
 		if (cmd->pin.limits[i].resource == resource) {
 			cmd->pin.limits[i].soft = value;
 			cmd->pin.limits[i].hard = value;
-			return 0;
+			return proc_cmd_build_req(cmd, NULL);
 		}
 	}
 	return -1;
@@ -170,7 +203,7 @@ void proc_cmd_free(struct proc_cmd *cmd)
 	proc_env_free(cmd->envp);
 	free(cmd->groups);
 	free(cmd->pin_cwd);
-	free(cmd->stack);
+	free(cmd->req);
 	free(cmd);
 }
 
@@ -194,8 +227,7 @@ struct proc_cmd *proc_cmd_new(char *const *argv, const struct proc_opts *opts, s
 	cmd->null_fd = -1;
 	cmd->argv = proc_strv_dup(argv);
 	cmd->envp = proc_strv_dup(opts->envp != NULL ? opts->envp : environ);
-	cmd->stack = malloc(PROC_CHILD_STACK_BYTES);
-	if (cmd->argv == NULL || cmd->envp == NULL || cmd->stack == NULL)
+	if (cmd->argv == NULL || cmd->envp == NULL)
 		goto oom;
 	search = proc_env_get(cmd->envp, "PATH");
 	if (search == NULL)
@@ -253,6 +285,9 @@ struct proc_cmd *proc_cmd_new(char *const *argv, const struct proc_opts *opts, s
 			memcpy(cmd->groups, opts->as->groups, cmd->n_groups * sizeof(gid_t));
 		}
 	}
+	cmd->net = cmd->has_pin ? cmd->pin.net : PROC_NET_HOST;
+	if (proc_cmd_build_req(cmd, eb) < 0)
+		goto fail;
 	return cmd;
 oom:
 	errbuf_set(eb, "out of memory");
@@ -264,202 +299,4 @@ fail:
 char *const *proc_cmd_argv(const struct proc_cmd *cmd)
 {
 	return cmd->argv;
-}
-
-/*
- * Closes every descriptor from 3 up in the child (its own copy of the table:
- * no CLONE_FILES), so nothing but stdin, stdout and stderr crosses into the
- * measured command, whatever the caller left open without O_CLOEXEC.
- * close_range (Linux 5.9) in one call; on ENOSYS, close() up to the
- * RLIMIT_NOFILE soft limit (read with the raw prlimit64 syscall), at most
- * PROC_CLOSE_LOOP_MAX. Async-signal-safe.
- */
-__attribute__((no_sanitize("address", "undefined"))) static int proc_child_close_fds(void)
-{
-	struct {
-		uint64_t cur, max;
-	} lim;
-	uint64_t hi = PROC_CLOSE_LOOP_MAX;
-
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
-		return 0;
-	if (errno != ENOSYS)
-		return -1;
-#endif
-	if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &lim) == 0 && lim.cur < hi)
-		hi = lim.cur;
-	for (uint64_t fd = 3; fd < hi; fd++)
-		close((int)fd);
-	return 0;
-}
-
-/*
- * Applies a pin in the child with raw syscalls (async-signal-safe; the child has its own
- * fs_struct, so umask and chdir do not reach the parent). Before the identity switch: a hard
- * limit above the caller's needs CAP_SYS_RESOURCE, entering cwd is checked as root.
- */
-__attribute__((no_sanitize("address", "undefined"))) static int
-proc_child_pin(const struct proc_pin *pin)
-{
-	for (size_t i = 0; i < pin->nlimits; i++) {
-		struct {
-			uint64_t cur, max;
-		} lim = {pin->limits[i].soft, pin->limits[i].hard};
-
-		if (syscall(SYS_prlimit64, 0, pin->limits[i].resource, &lim, NULL) != 0)
-			return -1;
-	}
-	if (pin->umask >= 0)
-		syscall(SYS_umask, pin->umask);
-	if (pin->cwd != NULL && syscall(SYS_chdir, pin->cwd) != 0)
-		return -1;
-	if (pin->cpus != NULL &&
-	    syscall(SYS_sched_setaffinity, 0, sizeof(cpu_set_t), pin->cpus) != 0)
-		return -1;
-	return 0;
-}
-
-/*
- * The child side of clone(CLONE_VM|CLONE_VFORK): it shares the parent's
- * memory until execve, so it only makes async-signal-safe calls and raw
- * credential syscalls (glibc's setuid() would broadcast to "all threads" of
- * the shared address space; the raw syscall changes this task only).
- * Order: dup2 the standard descriptors, join the mount namespace (its fd is
- * still open), close everything from 3 up, switch identity, execve.
- */
-__attribute__((no_sanitize("address", "undefined"))) static int proc_child(void *arg)
-{
-	struct proc_cmd *cmd = arg;
-
-	if (cmd->in_fd >= 0 && dup2(cmd->in_fd, STDIN_FILENO) < 0)
-		goto fail;
-	if (cmd->out_fd >= 0 && dup2(cmd->out_fd, STDOUT_FILENO) < 0)
-		goto fail;
-	if (cmd->err_fd >= 0 && dup2(cmd->err_fd, STDERR_FILENO) < 0)
-		goto fail;
-	/* A group of its own, so that a timeout or a stop can kill the tool and what it started. */
-	if (cmd->timeout_ms > 0 && syscall(SYS_setpgid, 0, 0) != 0)
-		goto fail;
-	/* Before the identity switch: joining a mount namespace needs CAP_SYS_ADMIN. The child
-	 * has its own fs_struct (no CLONE_FS), which setns of a mount namespace requires. */
-	if (cmd->mntns_fd >= 0 && syscall(SYS_setns, cmd->mntns_fd, CLONE_NEWNS) != 0)
-		goto fail;
-	if (proc_child_close_fds() != 0)
-		goto fail;
-	if (cmd->has_pin && proc_child_pin(&cmd->pin) != 0)
-		goto fail;
-	if (cmd->switch_user) {
-		if (syscall(SYS_setgroups, cmd->n_groups, cmd->groups) != 0)
-			goto fail;
-		if (syscall(SYS_setresgid, cmd->gid, cmd->gid, cmd->gid) != 0)
-			goto fail;
-		if (syscall(SYS_setresuid, cmd->uid, cmd->uid, cmd->uid) != 0)
-			goto fail;
-	}
-	execve(cmd->path, cmd->argv, cmd->envp);
-fail:
-	cmd->exec_errno = errno != 0 ? errno : EIO;
-	_exit(127);
-}
-
-static uint64_t proc_ts_ns(const struct timespec *ts)
-{
-	return (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
-}
-
-static uint64_t proc_tv_ns(const struct timeval *tv)
-{
-	return (uint64_t)tv->tv_sec * 1000000000ULL + (uint64_t)tv->tv_usec * 1000ULL;
-}
-
-static uint64_t proc_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return proc_ts_ns(&ts);
-}
-
-/*
- * Waits on the child's pidfd until it exits, the deadline passes or a signal
- * arrives with *cmd->stop set; in the last two cases kills its process group
- * (the child leads it) and marks out. The clock is read only after a wake-up
- * that was not the exit, so a normal run costs one poll.
- */
-static void proc_wait_deadline(struct proc_cmd *cmd, pid_t pid, int pidfd, uint64_t t0_ns,
-			       struct proc_sample *out)
-{
-	uint64_t deadline = t0_ns + (uint64_t)cmd->timeout_ms * 1000000ULL, now;
-	struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
-	int wait_ms = (int)cmd->timeout_ms, pr;
-
-	for (;;) {
-		pr = poll(&pfd, 1, wait_ms);
-		if (pr > 0)
-			return;
-		if (pr < 0 && errno == EINTR && cmd->stop != NULL && *cmd->stop) {
-			out->stopped = true;
-			break;
-		}
-		now = proc_now_ns();
-		if (now >= deadline) {
-			out->timed_out = true;
-			break;
-		}
-		wait_ms = (int)((deadline - now + 999999ULL) / 1000000ULL);
-	}
-	/* SIGKILL ends a stopped process too. The group first: the child may be gone already. */
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-}
-
-int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
-{
-	struct timespec t0, t1;
-	struct rusage ru;
-	int status = 0, pidfd = -1, flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
-	pid_t pid, r;
-
-	cmd->exec_errno = 0;
-	out->timed_out = out->stopped = false;
-	if (cmd->timeout_ms > 0)
-		flags |= CLONE_PIDFD;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid =
-	    clone(proc_child, cmd->stack + PROC_CHILD_STACK_BYTES, flags, cmd, &pidfd, NULL, NULL);
-	if (pid < 0)
-		return errbuf_set_errno(eb, errno, "cannot start '%s'", cmd->argv[0]);
-	if (pidfd >= 0)
-		proc_wait_deadline(cmd, pid, pidfd, proc_ts_ns(&t0), out);
-	do
-		r = wait4(pid, &status, 0, &ru);
-	while (r < 0 && errno == EINTR);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (pidfd >= 0) {
-		/* What the group did not hold dies too; in a group, nothing of it outlives the run.
-		 */
-		if (out->timed_out || out->stopped)
-			kill(-pid, SIGKILL);
-		close(pidfd);
-	}
-	if (r < 0)
-		return errbuf_set_errno(eb, errno, "waiting for '%s'", cmd->argv[0]);
-	if (cmd->exec_errno != 0)
-		return errbuf_set_errno(eb, cmd->exec_errno, "cannot execute '%s'", cmd->path);
-	out->wall_ns = proc_ts_ns(&t1) - proc_ts_ns(&t0);
-	out->user_ns = proc_tv_ns(&ru.ru_utime);
-	out->system_ns = proc_tv_ns(&ru.ru_stime);
-	out->nivcsw = ru.ru_nivcsw > 0 ? (uint32_t)ru.ru_nivcsw : 0;
-	out->ru = (struct proc_rusage){(uint64_t)ru.ru_minflt, (uint64_t)ru.ru_majflt,
-				       (uint64_t)ru.ru_maxrss, (uint64_t)ru.ru_inblock,
-				       (uint64_t)ru.ru_nvcsw};
-	out->status = status;
-	if (WIFEXITED(status))
-		out->exit_code = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status))
-		out->exit_code = 128 + WTERMSIG(status);
-	else
-		out->exit_code = 128;
-	return 0;
 }

@@ -14,21 +14,19 @@
 
 /*
  * MUST invariants of the measured path (proc_run):
- *  - everything the child needs (resolved path, argv, envp, identity, fds,
- *    clone stack) is built by proc_cmd_new; proc_run allocates, prints and
- *    formats nothing between the two clock reads;
- *  - the child is created with clone(CLONE_VM|CLONE_VFORK) on a preallocated
- *    stack (what glibc's posix_spawn does, minus its per-call stack mmap and
- *    signal-mask round trips) and only calls async-signal-safe functions
- *    (dup2, raw setns/close_range/setgroups/setresgid/setresuid syscalls,
- *    close, execve, _exit);
- *  - the command gets stdin, stdout and stderr and no other descriptor: the
- *    child closes 3 and up (close_range, or a close() loop up to
- *    RLIMIT_NOFILE on kernels without it) after its dup2s and setns and
- *    before the identity switch, whatever the caller left open;
- *  - because the child shares the parent's memory until execve, any signal
- *    handler the caller installs may run in the child before the exec: such
- *    handlers MUST only set a volatile sig_atomic_t flag.
+ *  - a run starts from rarlaunch (src/rarlaunch, installed beside this program), never from
+ *    this process: rarbench's memory is never shared with a child, so a run's wait4 maxrss is
+ *    its own (from rarlaunch's ~0.7 MiB address space), not this process's high-water mark,
+ *    and a child stopped between its identity switch and its execve holds rarlaunch's vfork,
+ *    not this process (issue 36, finding 6): the wait for a reply is bounded and both are
+ *    killed when it passes;
+ *  - everything a run needs (resolved path, argv, envp, identity, fds, the request's bytes) is
+ *    built by proc_cmd_new; proc_run sends one message, polls, and reads one reply;
+ *  - rarlaunch reads the clock just before its vfork and just after wait4 (hyperfine -N's
+ *    window: the spawn, the run, the reap), keeps the child's setup as it was here (dup2,
+ *    setns, close_range, pin, setgroups/setresgid/setresuid, execve; src/rarlaunch/rarlaunch.c)
+ *    and gives the child default dispositions for the signals it ignores itself;
+ *  - the command gets stdin, stdout and stderr and no other descriptor.
  */
 
 /* The identity measured runs switch to (--as-user). Built by proc_user_lookup. */
@@ -86,6 +84,12 @@ enum proc_output {
 	PROC_OUTPUT_STDERR_FD /* stderr to a caller-owned fd, stdout to /dev/null (to quote it) */
 };
 
+/* The network a command's runs see. */
+enum proc_net {
+	PROC_NET_HOST,    /* this process's namespace, whatever interfaces the host has */
+	PROC_NET_LOOPBACK /* a namespace of rarlaunch's own with only lo, up (needs root) */
+};
+
 /* The most limits a pin sets. */
 #define PROC_PIN_LIMITS_MAX 16
 
@@ -104,6 +108,9 @@ struct proc_pin {
 	int umask;             /* < 0: inherited */
 	const char *cwd;       /* NULL: inherited */
 	const cpu_set_t *cpus; /* NULL: inherited */
+	/* PROC_NET_LOOPBACK: a fixed network view. sudo lists every interface at start, so
+	 * its cost would follow the host's interface count. */
+	enum proc_net net;
 };
 
 struct proc_opts {
@@ -123,15 +130,22 @@ struct proc_opts {
 	 */
 	uint32_t timeout_ms;
 	/*
-	 * With timeout_ms: a run is also killed with its group as soon as a
+	 * A run is also killed (with its group, under timeout_ms) as soon as a
 	 * signal interrupts the wait and *stop is non-zero (SIGINT/SIGTERM):
-	 * proc_sample.stopped. NULL: only the timeout ends a run early.
+	 * rarlaunch is told to, and killed itself when it has not answered within
+	 * PROC_LAUNCH_GRACE_MS: proc_sample.stopped. NULL: only the timeout ends a
+	 * run early.
 	 */
 	const volatile sig_atomic_t *stop;
 	const struct proc_pin *pin; /* NULL: the child inherits limits, umask, cwd and CPUs */
 };
 
-/* wait4's counters of a run (the child and the descendants it reaped); ru_maxrss in KiB. */
+/*
+ * wait4's counters of a run (the child and the descendants it reaped). maxrss_kib is the peak
+ * resident size of the child or of a descendant it waited for, at least rarlaunch's own
+ * (about 0.7 MiB: a static program's text, mapped 64 KiB at a time; the address space the
+ * child starts from).
+ */
 struct proc_rusage {
 	uint64_t minflt, majflt, maxrss_kib, inblock, nvcsw;
 };
@@ -149,6 +163,9 @@ struct proc_sample {
 	int exit_code;         /* WEXITSTATUS, or 128+signal when killed by a signal */
 	bool timed_out;        /* killed at proc_opts.timeout_ms */
 	bool stopped;          /* killed because *proc_opts.stop was set */
+	/* rarlaunch gave no answer within the bound (timeout_ms + PROC_LAUNCH_GRACE_MS, or
+	 * the grace after a stop): it and its children were killed (with timed_out or stopped). */
+	bool launcher_killed;
 };
 
 /* A prepared command: opaque, built once, run many times. */
@@ -178,12 +195,45 @@ int proc_cmd_set_limit(struct proc_cmd *cmd, int resource, uint64_t value);
 char *const *proc_cmd_argv(const struct proc_cmd *cmd);
 
 /*
- * Runs cmd once, waits for it and fills *out. A non-zero exit or a signal
- * death is NOT an error here (see out->exit_code). Returns -1 (eb filled)
- * only when the child could not be created or exec failed.
- * Allocation-free and print-free; safe to call in a tight loop.
+ * Runs cmd once from rarlaunch (started on first use), waits for its reply and fills *out.
+ * A non-zero exit or a signal death is NOT an error here (see out->exit_code), nor is a
+ * rarlaunch that did not answer in time (out->launcher_killed). Returns -1 (eb filled) when
+ * rarlaunch cannot be started or answers wrongly (it is then killed), or the child could not
+ * be created or exec failed. Allocation-free and print-free; safe to call in a tight loop.
  */
 int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb);
+
+/* How long rarlaunch may take beyond a run's timeout (or after a stop) before it is killed. */
+#define PROC_LAUNCH_GRACE_MS 2000u
+
+/*
+ * The rarlaunch program proc_run starts its runs from: by default rarlaunch beside this
+ * executable (/proc/self/exe). Tests set the built one. 0, or -1 (eb) when path is not an
+ * executable file.
+ */
+int proc_set_launcher(const char *path, struct errbuf *eb);
+
+/*
+ * Ends the rarlaunch processes this process started (closes their sockets, kills, reaps):
+ * the next proc_run starts one again. Never during a proc_run.
+ */
+void proc_launchers_stop(void);
+
+/*
+ * The floor of cmd's runs' maxrss_kib: the peak resident size (VmHWM) of the rarlaunch that
+ * runs them, whose address space a child starts from (about 0.7 MiB). 0 when it is not
+ * running (before cmd's first run) or unknown.
+ */
+uint64_t proc_cmd_floor_kib(const struct proc_cmd *cmd);
+
+/* The pid of the running rarlaunch for net, 0 when none runs (tests). */
+pid_t proc_launcher_pid(enum proc_net net);
+
+/*
+ * Kills (SIGKILL) every child of parent and each one's process group (read from /proc), the
+ * children a stopped rarlaunch holds. Returns how many it signalled.
+ */
+size_t proc_kill_children_of(pid_t parent);
 
 /*
  * Makes this process the reaper of its orphaned descendants
@@ -196,8 +246,9 @@ int proc_become_subreaper(struct errbuf *eb);
  * Kills (SIGKILL) and reaps every child this process still has: after a
  * run was killed, what its process group did not hold (a grandchild that
  * made a group or session of its own) has been re-parented to us
- * (proc_become_subreaper). Must be called when no proc_run is in progress
- * and the caller has no other children. Returns how many it killed.
+ * (proc_become_subreaper). Ends the rarlaunch processes first (proc_launchers_stop).
+ * Must be called when no proc_run is in progress and the caller has no other children.
+ * Returns how many it killed.
  */
 size_t proc_kill_orphans(void);
 

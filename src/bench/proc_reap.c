@@ -26,44 +26,64 @@ int proc_become_subreaper(struct errbuf *eb)
 	return 0;
 }
 
-/* The pid of one of our remaining children (from /proc), or 0 when none is left. */
-static pid_t proc_some_child(void)
+/* The parent of /proc/<pid>, 0 when unknown. */
+static pid_t proc_ppid_of(long pid)
 {
-	char path[64], buf[256];
-	pid_t self = getpid(), found = 0;
+	char path[64], buf[256], *paren;
+	long ppid;
+	ssize_t n;
+	int fd;
+
+	if (fileio_fmt(path, sizeof(path), "/proc/%ld/stat", pid) < 0)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold spaces and ')', so from the last ')'. */
+	paren = strrchr(buf, ')');
+	if (paren == NULL || sscanf(paren + 1, " %*c %ld", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+/*
+ * The children of parent (from /proc): the first one, or with kill every one signalled
+ * (SIGKILL, its process group first). Returns the pid found (0: none), or how many were killed.
+ */
+static long proc_children_of(pid_t parent, bool kill_all)
+{
 	DIR *d = opendir("/proc");
 	struct dirent *e;
+	long found = 0;
 
 	if (d == NULL)
 		return 0;
-	while (found == 0 && (e = readdir(d)) != NULL) {
-		char *end, *paren;
-		long pid = strtol(e->d_name, &end, 10), ppid;
-		ssize_t n;
-		int fd;
+	while ((kill_all || found == 0) && (e = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
 
-		if (*end != '\0' || pid <= 0)
+		if (*end != '\0' || pid <= 1 || proc_ppid_of(pid) != parent)
 			continue;
-		if (fileio_fmt(path, sizeof(path), "/proc/%ld/stat", pid) < 0)
-			continue;
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		/* "pid (comm) state ppid ...": comm may hold spaces and ')', so from the last ')'.
-		 */
-		paren = strrchr(buf, ')');
-		if (paren == NULL || sscanf(paren + 1, " %*c %ld", &ppid) != 1)
-			continue;
-		if (ppid == self)
-			found = (pid_t)pid;
+		if (!kill_all) {
+			found = pid;
+		} else {
+			kill(-(pid_t)pid, SIGKILL);
+			if (kill((pid_t)pid, SIGKILL) == 0)
+				found++;
+		}
 	}
 	closedir(d);
 	return found;
+}
+
+size_t proc_kill_children_of(pid_t parent)
+{
+	return (size_t)proc_children_of(parent, true);
 }
 
 /* Whether the NUL-separated environment of /proc/<pid> holds kv (at most 256 KiB read). */
@@ -123,10 +143,12 @@ size_t proc_kill_orphans(void)
 	pid_t pid;
 	int status;
 
-	/* Reap what has already exited, then end the rest one by one; bounded by what exists. */
+	/* rarlaunch is a child too: ended first, started again by the next run. Then reap what
+	 * has already exited, and end the rest one by one; bounded by what exists. */
+	proc_launchers_stop();
 	while (waitpid(-1, &status, WNOHANG) > 0)
 		;
-	while ((pid = proc_some_child()) > 0 && killed < PROC_ORPHANS_MAX) {
+	while ((pid = (pid_t)proc_children_of(getpid(), false)) > 0 && killed < PROC_ORPHANS_MAX) {
 		kill(pid, SIGKILL);
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;

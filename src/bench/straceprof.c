@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "growbuf.h"
+#include "trustpath.h"
 
 /* Open-addressing tables: twice the bound, a power of two. */
 #define SYS_SLOTS 1024u
@@ -494,4 +496,17 @@ const struct straceprof_syscall *straceprof_find(const struct straceprof *p, con
 		if (strcmp(p->syscalls[i].name, name) == 0)
 			return &p->syscalls[i];
 	return NULL;
+}
+
+int straceprof_check_tracer(const char *tracer, struct errbuf *eb)
+{
+	struct errbuf teb = {{0}};
+
+	if (geteuid() != 0 || trustpath_check(tracer, NULL, &teb) == 0)
+		return 0;
+	return errbuf_set(
+	    eb,
+	    "RARPERF_STRACE: %s is not root's alone (%s): rarbench runs the tracer as "
+	    "root, so whoever can write it would be root",
+	    tracer, teb.msg);
 }

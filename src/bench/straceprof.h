@@ -108,6 +108,16 @@ const struct straceprof_syscall *straceprof_find(const struct straceprof *p, con
 void straceprof_json(struct straceprof *p, cJSON *o);
 
 /*
+ * Whether tracer may be run as root (RARPERF_STRACE names one): for a root
+ * caller, only a tracer that is root's along its whole path (trustpath.h),
+ * since it runs as root and then as whatever it traces; anyone else runs
+ * it as themselves, so anything goes. 0, or -1 with eb saying why in one
+ * line that names the variable.
+ */
+int straceprof_check_tracer(const char *tracer, struct errbuf *eb)
+    __attribute__((warn_unused_result));
+
+/*
  * The traced form of argv: `tracer -f -qq -o trace [-u user] argv...`,
  * prepared with opts (copied) minus its identity: strace -u switches to
  * user itself (needs root), so a setuid program gains its privileges as

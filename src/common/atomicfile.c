@@ -1,7 +1,14 @@
 /* atomicfile: write a file through a temporary sibling, fsync, and rename it into place. */
 #include "atomicfile.h"
 
+#include "fileio.h"
+
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdint.h>
@@ -12,6 +19,8 @@
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "fileio.h"
 
 /* Temporary names tried before giving up (each is random, so a clash is a sign of trouble). */
 #define ATOMICFILE_TMP_ATTEMPTS 64
@@ -314,4 +323,96 @@ int atomicfile_write(const char *path, const void *data, size_t len, mode_t mode
 		return -1;
 	}
 	return atomicfile_commit(af, eb);
+}
+
+/* Whether name is one atomicfile_openat makes: ".NAME." then six letters or digits. */
+static bool tmp_name_shape(const char *name)
+{
+	size_t len = strlen(name), i;
+
+	if (len < 1 + 1 + 1 + 6 || name[0] != '.' || name[len - 7] != '.')
+		return false;
+	for (i = len - 6; i < len; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Whether some process holds the file (dev, ino) open: 1 yes (or when a
+ * process's descriptors cannot be read, so a doubt keeps the file), 0 no.
+ */
+static int held_open(dev_t dev, ino_t ino)
+{
+	DIR *proc = opendir("/proc"), *fds;
+	struct dirent *p, *f;
+	char path[64];
+	struct stat st;
+	int held = 0;
+
+	if (proc == NULL)
+		return 1;
+	while (!held && (p = readdir(proc)) != NULL) {
+		if (!isdigit((unsigned char)p->d_name[0]))
+			continue;
+		if (fileio_fmt(path, sizeof(path), "/proc/%s/fd", p->d_name) < 0)
+			continue;
+		fds = opendir(path);
+		if (fds == NULL) {
+			/* Gone meanwhile (ENOENT) says nothing; unreadable keeps the doubt. */
+			held = errno != ENOENT;
+			continue;
+		}
+		while (!held && (f = readdir(fds)) != NULL) {
+			char fd_path[96];
+
+			if (f->d_name[0] == '.' ||
+			    fileio_fmt(fd_path, sizeof(fd_path), "%s/%s", path, f->d_name) < 0)
+				continue;
+			if (stat(fd_path, &st) == 0 && st.st_dev == dev && st.st_ino == ino)
+				held = 1;
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+	return held;
+}
+
+int atomicfile_remove_stale(const char *dir, unsigned min_age_s, size_t *removed, struct errbuf *eb)
+{
+	struct timespec now;
+	struct dirent *d;
+	struct stat st;
+	DIR *dp = NULL;
+	int fd, rc = -1;
+
+	if (removed != NULL)
+		*removed = 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : errbuf_set_errno(eb, errno, "%s", dir);
+	dp = fdopendir(fd);
+	if (dp == NULL) {
+		close(fd);
+		return errbuf_set_errno(eb, errno, "%s", dir);
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	while ((d = readdir(dp)) != NULL) {
+		if (!tmp_name_shape(d->d_name) ||
+		    fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid() || st.st_mtime + (time_t)min_age_s > now.tv_sec ||
+		    held_open(st.st_dev, st.st_ino))
+			continue;
+		if (unlinkat(fd, d->d_name, 0) != 0 && errno != ENOENT) {
+			errbuf_set_errno(eb, errno, "%s/%s: removing a leftover temporary file",
+					 dir, d->d_name);
+			goto out;
+		}
+		if (removed != NULL)
+			(*removed)++;
+	}
+	rc = 0;
+out:
+	closedir(dp);
+	return rc;
 }

@@ -85,4 +85,20 @@ void atomicfile_abort(struct atomicfile *af);
 int atomicfile_write(const char *path, const void *data, size_t len, mode_t mode, struct errbuf *eb)
     __attribute__((warn_unused_result));
 
+/* A temporary file younger than this is never taken for a leftover (atomicfile_remove_stale). */
+#define ATOMICFILE_STALE_MIN_AGE_S 60
+
+/*
+ * Removes from dir the temporary files a write killed midway left there
+ * (SIGKILL, a crash, power lost between create and rename): regular files
+ * named like this module's, ".NAME.XXXXXX" with six letters or digits,
+ * owned by the caller's effective uid, last modified at least min_age_s
+ * seconds ago, and open in no process (every /proc/PID/fd is looked at;
+ * what cannot be looked at counts as open). Names are resolved through one
+ * descriptor of dir, entries never followed. A missing dir is not an error.
+ * *removed (may be NULL) counts them. 0, or -1 with eb filled.
+ */
+int atomicfile_remove_stale(const char *dir, unsigned min_age_s, size_t *removed, struct errbuf *eb)
+    __attribute__((warn_unused_result));
+
 #endif

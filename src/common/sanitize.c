@@ -2,7 +2,9 @@
  * from a host or a file cannot drive a terminal, split a TSV or inject into a report. */
 #include "sanitize.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The longest output of one input character: four bytes, each as \xHH. */
@@ -167,6 +169,55 @@ int sanitize_fputs(const char *s, enum sanitize_mode mode, FILE *f)
 		i += n;
 	}
 	return 0;
+}
+
+int sanitize_write_lines(const char *s, size_t len, FILE *f)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		char unit[SANITIZE_UNIT_MAX];
+		size_t ulen, n;
+
+		if (u[i] == '\n') {
+			if (fputc('\n', f) == EOF)
+				return EOF;
+			i++;
+			continue;
+		}
+		n = sanitize_unit(u, i, len, SANITIZE_TEXT, unit, &ulen);
+		if (fwrite(unit, 1, ulen, f) != ulen)
+			return EOF;
+		i += n;
+	}
+	return 0;
+}
+
+int sanitize_fprintf(FILE *f, const char *fmt, ...)
+{
+	char small[1024], *big = NULL;
+	const char *text = small;
+	va_list ap;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return EOF;
+	if ((size_t)n >= sizeof(small)) {
+		big = malloc((size_t)n + 1);
+		if (big == NULL)
+			return EOF;
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		text = big;
+	}
+	rc = sanitize_write_lines(text, (size_t)n, f);
+	free(big);
+	return rc;
 }
 
 size_t sanitize_unsafe_at(const char *s, size_t len)

@@ -62,6 +62,20 @@ size_t sanitize_markdown(char *dst, size_t cap, const char *src);
 int sanitize_fputs(const char *s, enum sanitize_mode mode, FILE *f);
 
 /*
+ * Writes len bytes of text to f for a terminal: each line made safe as by
+ * SANITIZE_TEXT, the newlines between them kept (a plan, a list of
+ * problems). Returns 0, or EOF on a write error.
+ */
+int sanitize_write_lines(const char *s, size_t len, FILE *f);
+
+/*
+ * fprintf through sanitize_write_lines: what a manifest, facts.json or a
+ * host put in the arguments (ESC, a bidi override) reaches the terminal
+ * escaped; the format's own newlines are kept. Any length. 0 or EOF.
+ */
+int sanitize_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
  * The offset of the first byte of s[0..len) that SANITIZE_TEXT would
  * escape (a control, a bidi control, a byte outside valid UTF-8), or len
  * when there is none: for readers that refuse such text instead of

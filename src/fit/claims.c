@@ -9,6 +9,7 @@
 #include "atomicfile.h"
 #include "fileio.h"
 #include "sanitize.h"
+#include "verdict.h"
 
 static const char *const claims_quantity_names[] = {"raw_pct", "slope_pct", "crossover"};
 
@@ -193,12 +194,16 @@ static enum claims_verdict claims_judge(const struct claim *cl, const struct fit
 	return CLAIMS_CONTRADICTED;
 }
 
-static void claims_check_one(const struct claim *cl, const struct fitreport_row *a,
-			     const struct fitreport_row *b, struct claims_check *out)
+static void claims_check_one(const struct fitreport *rep, const struct claim *cl,
+			     const struct fitreport_row *a, const struct fitreport_row *b,
+			     struct claims_check *out)
 {
 	struct fit_comparison cmp;
+	struct paired_ratio raw, slope;
 
-	fit_compare(&a->fit, &b->fit, &cmp);
+	/* The same comparison, and interval, as the report's table and rarplot --compare. */
+	out->paired = fitreport_compare_rows(rep, a, b, &cmp, &raw, &slope);
+	out->base = cl->quantity == CLAIMS_SLOPE_PCT ? b->fit.slope : b->fit.intercept;
 	switch (cl->quantity) {
 	case CLAIMS_RAW_PCT:
 		out->measured = cmp.raw_pct;
@@ -250,7 +255,7 @@ int claims_check(const struct claims *c, const struct fitreport *rep, struct cla
 			checks[k].host = host;
 			checks[k].versus_tool =
 			    rep->res != NULL ? results_tool(rep->res, cl->versus) : NULL;
-			claims_check_one(cl, a, b, &checks[k]);
+			claims_check_one(rep, cl, a, b, &checks[k]);
 			k++;
 			found++;
 		}
@@ -277,12 +282,18 @@ static void claims_format_measured(const struct claims_check *ck, const char *un
 		snprintf(buf, size, "-");
 	else if (ck->claim->quantity == CLAIMS_CROSSOVER && !isfinite(m->value))
 		snprintf(buf, size, "parallel lines: no crossover");
+	else if (ck->claim->quantity == CLAIMS_CROSSOVER && !ck->in_range)
+		/* As the report's table says it: where the lines would meet is no measurement. */
+		snprintf(buf, size, "none in range");
 	else if (ck->claim->quantity == CLAIMS_CROSSOVER)
-		snprintf(buf, size, "%.0f %s%s ± %.0f [%.0f, %.0f]%s", m->value, unit,
-			 fabs(m->value) == 1 ? "" : "s", m->se, m->lo, m->hi,
-			 ck->in_range ? "" : " (outside the measured sizes: extrapolated)");
+		snprintf(buf, size, "%.0f %s%s [%.0f, %.0f]", m->value, unit,
+			 fabs(m->value) == 1 ? "" : "s", m->lo, m->hi);
+	else if (ck->base == 0 || !isfinite(ck->base))
+		snprintf(buf, size, "undefined: %s 0",
+			 ck->claim->quantity == CLAIMS_SLOPE_PCT ? "slope" : "intercept");
 	else
-		snprintf(buf, size, "%+.1f%% ± %.1f [%+.1f, %+.1f]", m->value, m->se, m->lo, m->hi);
+		/* The interval string of the table and of rarplot --compare. */
+		verdict_format_pct_values(m->value, m->lo, m->hi, buf, size);
 }
 
 void claims_print_markdown(const struct claims_check *checks, size_t n, const char *unit, FILE *f)
@@ -295,7 +306,8 @@ void claims_print_markdown(const struct claims_check *checks, size_t n, const ch
 
 	fputs("\n## The original claims, checked\n\n"
 	      "Each claim is compared with the same quantity computed from the fitted lines"
-	      " above: value ± standard error [95 % interval]. A claim *holds* when its figure"
+	      " above, by the table's method (paired per round where the sweep has rounds, as"
+	      " rarplot --compare): value [95 % interval]. A claim *holds* when its figure"
 	      " lies in the interval; *direction holds* when the difference has the claimed"
 	      " sign, significantly, but another size; *not confirmed* when the interval spans"
 	      " zero.\n\n"
@@ -342,7 +354,9 @@ int claims_write_tsv(const struct claims_check *checks, size_t n, const char *pa
 	if (af == NULL)
 		return -1;
 	f = atomicfile_stream(af);
-	fputs("id\thost\tsubject\tversus\tquantity\tclaimed\tmeasured\tse\tlo\thi\tverdict\n", f);
+	fputs("id\thost\tsubject\tversus\tquantity\tclaimed\tmeasured\tse\tlo\thi\tverdict"
+	      "\tmethod\n",
+	      f);
 	for (i = 0; i < n; i++) {
 		const struct claims_check *ck = &checks[i];
 
@@ -353,10 +367,13 @@ int claims_write_tsv(const struct claims_check *checks, size_t n, const char *pa
 		sanitize_fputs(ck->claim->subject, SANITIZE_TEXT, f);
 		fputc('\t', f);
 		sanitize_fputs(ck->claim->versus, SANITIZE_TEXT, f);
-		fprintf(f, "\t%s\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%s\n",
+		fprintf(f, "\t%s\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%s\t%s\n",
 			claims_quantity_names[ck->claim->quantity], ck->claim->claimed,
 			ck->measured.value, ck->measured.se, ck->measured.lo, ck->measured.hi,
-			claims_verdict_name(ck->verdict));
+			claims_verdict_name(ck->verdict),
+			ck->verdict == CLAIMS_NOT_MEASURED ? "-"
+			: ck->paired                       ? "paired"
+							   : "delta");
 	}
 	if (ferror(f)) {
 		atomicfile_abort(af);

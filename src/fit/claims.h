@@ -64,6 +64,8 @@ struct claims_check {
 	/* What the versus subject is, with its authentication ("sudo 1.9.13p3, PAM"), when the
 	 * results say it (results_tool; borrowed from rep->res), else NULL. */
 	const char *versus_tool;
+	bool paired; /* measured by the paired method (fitreport_compare_rows), else delta */
+	double base; /* the versus subject's intercept or slope (0: the ratio is undefined) */
 };
 
 /*
@@ -83,7 +85,7 @@ void claims_print_markdown(const struct claims_check *checks, size_t n, const ch
 
 /*
  * Writes claims.tsv: id host subject versus quantity claimed measured se lo
- * hi verdict, names through sanitize_text. Atomic.
+ * hi verdict method (paired, delta or -), names through sanitize_text. Atomic.
  */
 int claims_write_tsv(const struct claims_check *checks, size_t n, const char *path,
 		     struct errbuf *eb) __attribute__((warn_unused_result));

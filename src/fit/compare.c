@@ -345,8 +345,12 @@ static void compare_quantities(struct compare_outcome *out, const struct compare
 	out->q[0].paired = pr->intercept;
 	out->q[1].paired = pr->slope;
 	for (size_t i = 0; i < ur->n_at; i++) {
-		snprintf(out->q[2 + i].name, COMPARE_NAME_MAX, "time at %g %s%s", out->at[i], unit,
-			 out->at[i] == 1 ? "" : "s");
+		bool outside = out->at[i] < out->x_min || out->at[i] > out->x_max;
+
+		/* A size beyond the sweep is the lines' extrapolation, never a measurement. */
+		snprintf(out->q[2 + i].name, COMPARE_NAME_MAX, "time at %g %s%s%s", out->at[i],
+			 unit, out->at[i] == 1 ? "" : "s", outside ? " (extrapolated)" : "");
+		out->n_extrapolated += outside;
 		out->q[2 + i].unpaired = ur->at[i];
 		out->q[2 + i].paired = pr->at[i];
 	}
@@ -455,6 +459,8 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 	compare_fill_y(&b, &c, y, &est, &weighted);
 	out->stat = est ? "estimate" : "median";
 	out->n_points = b.n;
+	out->x_min = b.x[0];
+	out->x_max = b.x[b.n - 1];
 	n_at = o->n_at ? o->n_at : 1;
 	for (i = 0; i < n_at; i++)
 		out->at[i] = o->n_at ? o->at[i] : b.x[b.n - 1];
@@ -474,6 +480,12 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 		goto out;
 	compare_quantities(out, o, &pr, &ur, compare_unit(o->axis));
 	compare_notes(out, &b, &c, y);
+	if (out->n_extrapolated > 0)
+		compare_note(out,
+			     "extrapolated: %zu of the --at sizes lie outside the sizes measured "
+			     "(%g to %g): their ratios are the fitted lines' extrapolation, not "
+			     "measurements",
+			     out->n_extrapolated, out->x_min, out->x_max);
 	rc = 0;
 out:
 	free(y);

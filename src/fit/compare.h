@@ -48,6 +48,8 @@ struct compare_outcome {
 	size_t n_q;
 	double at[PAIRED_MAX_AT];
 	struct paired_ratio crossover;                   /* of the comparison used */
+	double x_min, x_max;                             /* the sizes measured */
+	size_t n_extrapolated;                           /* --at sizes outside them */
 	struct fit_line base, cand;                      /* the unpaired fits (y in seconds) */
 	char notes[COMPARE_NOTES_MAX][COMPARE_NOTE_LEN]; /* why a figure is unreliable */
 	size_t n_notes;

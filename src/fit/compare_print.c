@@ -17,13 +17,32 @@ static void compare_ratio(const struct paired_ratio *r, char *buf, size_t size)
 		snprintf(buf, size, "%.4f [%.4f, %.4f]", r->value, r->lo, r->hi);
 }
 
+/* The baseline's value under quantity i: its intercept, its slope, its time at a size. */
+static double compare_base(const struct compare_outcome *out, size_t i)
+{
+	if (i == 0)
+		return out->base.intercept;
+	if (i == 1)
+		return out->base.slope;
+	return out->base.intercept + out->base.slope * out->at[i - 2];
+}
+
 /* The changelog line: "intercept −21 % [−25, −17] (improved), slope ...". */
 static void compare_changelog(const struct compare_outcome *out, FILE *f)
 {
 	for (size_t i = 0; i < out->n_q; i++) {
 		const struct compare_quantity *q = &out->q[i];
+		double base = compare_base(out, i);
 		char pct[96];
 
+		if (base == 0 || !isfinite(base)) {
+			/* A ratio over 0 is no number ("-nan%" said nothing). */
+			fprintf(f, "%s%s undefined: %s 0", i ? ", " : "", q->name,
+				i == 1   ? "slope"
+				: i == 0 ? "intercept"
+					 : "time");
+			continue;
+		}
 		verdict_format_pct(out->paired ? &q->paired : &q->unpaired, pct, sizeof(pct));
 		fprintf(f, "%s%s %s (%s)", i ? ", " : "", q->name, pct, verdict_name(q->verdict));
 	}
@@ -94,9 +113,14 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 			fprintf(f, "| %s | %s | %s | %s%s |\n", q->name, out->paired ? a : "n/a", b,
 				verdict_name(q->verdict), out->paired ? "" : " (unpaired)");
 	}
-	if (isfinite(out->crossover.value))
+	if (isfinite(out->crossover.value) && out->crossover.value >= out->x_min &&
+	    out->crossover.value <= out->x_max)
 		fprintf(f, "\nThe lines meet at %s = %.4g [%.4g, %.4g].\n", o->axis,
 			out->crossover.value, out->crossover.lo, out->crossover.hi);
+	else
+		/* Where lines would meet beyond the sweep is no measurement (report.md alike). */
+		fprintf(f, "\nCrossover (%s): none in range (%g to %g).\n", o->axis, out->x_min,
+			out->x_max);
 	for (size_t i = 0; i < out->n_notes; i++)
 		fprintf(f, "\n%s.\n", out->notes[i]);
 	fprintf(f, "\nVerdict: %s%s.\n", overall, out->paired ? "" : " (unpaired)");

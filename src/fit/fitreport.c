@@ -3,6 +3,7 @@
 #include "fitreport.h"
 #include "fitreport_impl.h"
 #include "reliability.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,12 +72,13 @@ void fitreport_free(struct fitreport *rep)
 	free(rep);
 }
 
-static void fitreport_compare(struct fitreport_row *r, const struct fitreport_row *b)
+void fitreport_row_compare(const struct fitreport *rep, struct fitreport_row *r,
+			   const struct fitreport_row *b)
 {
 	double lo, hi;
 
 	r->baseline = b;
-	fit_compare(&r->fit, &b->fit, &r->cmp);
+	r->paired = fitreport_compare_rows(rep, r, b, &r->cmp, &r->raw_ratio, &r->slope_ratio);
 	r->raw_diff_pct = r->cmp.raw_pct.value;
 	r->slope_diff_pct = r->cmp.slope_pct.value;
 	lo = fmin(r->series->x_min, b->series->x_min);
@@ -87,13 +89,22 @@ static void fitreport_compare(struct fitreport_row *r, const struct fitreport_ro
 }
 
 /*
- * "-45.2% [-48.1, -42.3]": a percentage with its 95 % interval, and
- * " (no significant difference)" when the interval spans 0.
+ * The baseline's intercept (or slope, as its rise over the sweep), or 0 when it is rounding noise
+ * next to the baseline's time at its largest size: an exact line through 0 fits to 1e-17, not 0.
  */
-static void fitreport_format_pct(const struct fit_estimate *e, char *buf, size_t size)
+static double fitreport_base(const struct fitreport_row *b, bool slope)
 {
-	snprintf(buf, size, "%+.1f%% [%+.1f, %+.1f]%s", e->value, e->lo, e->hi,
-		 fit_significant(e) ? "" : " (no significant difference)");
+	double top = fabs(b->fit.intercept + b->fit.slope * b->series->x_max);
+	double v = slope ? b->fit.slope * b->series->x_max : b->fit.intercept;
+
+	return fabs(v) <= 1e-9 * top ? 0.0 : slope ? b->fit.slope : b->fit.intercept;
+}
+
+/* One comparison as rarplot --compare prints it (verdict_format_change); what: "intercept". */
+static void fitreport_format_change(const struct paired_ratio *r, double base, const char *what,
+				    char *buf, size_t size)
+{
+	verdict_format_change(r, base, what, VERDICT_DEFAULT_NOISE, buf, size);
 }
 
 /*
@@ -154,7 +165,7 @@ int fitreport_compute(const struct plotseries_set *set, const char *baseline, bo
 			    strcmp(rep->rows[j].series->host, rep->rows[i].series->host) == 0)
 				break;
 		if (j < rep->n_rows)
-			fitreport_compare(&rep->rows[i], &rep->rows[j]);
+			fitreport_row_compare(rep, &rep->rows[i], &rep->rows[j]);
 	}
 	*out = rep;
 	rep = NULL;
@@ -312,14 +323,17 @@ static double fitreport_shown_se(double se, double value)
 	return se <= 1e-12 * fabs(value) ? 0.0 : se;
 }
 
-void fitreport_print_table(const struct fitreport *rep, FILE *f)
+void fitreport_print_rows(const struct fitreport *rep, FILE *f)
 {
 	const char *unit = fitreport_unit(rep->set->axis);
 	bool hosts = rep->set->n_hosts > 1;
 	size_t i;
 
-	fprintf(f, "| subject | format |%s points | intercept (ms) | slope (µs/",
-		hosts ? " host |" : "");
+	const char *yu = rep->yunit != NULL ? rep->yunit : "ms";
+	const char *ys = rep->yunit_small != NULL ? rep->yunit_small : "µs";
+
+	fprintf(f, "| subject | format |%s points | intercept (%s) | slope (%s/",
+		hosts ? " host |" : "", yu, ys);
 	fitreport_md(f, unit);
 	fputs(") | R² | raw vs ", f);
 	fitreport_md(f, rep->baseline);
@@ -343,13 +357,23 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 			snprintf(slope, sizeof(slope), "baseline");
 			snprintf(cross, sizeof(cross), "-");
 		} else {
-			fitreport_format_pct(&r->cmp.raw_pct, raw, sizeof(raw));
-			fitreport_format_pct(&r->cmp.slope_pct, slope, sizeof(slope));
+			fitreport_format_change(&r->raw_ratio, fitreport_base(r->baseline, false),
+						"intercept", raw, sizeof(raw));
+			fitreport_format_change(&r->slope_ratio, fitreport_base(r->baseline, true),
+						"slope", slope, sizeof(slope));
 			if (r->has_crossover)
 				snprintf(cross, sizeof(cross), "%.0f [%.0f, %.0f]", r->crossover_x,
 					 r->cmp.crossover.lo, r->cmp.crossover.hi);
 			else
 				snprintf(cross, sizeof(cross), "none in range");
+			if (!r->paired && rep->n_paired > 0) {
+				/* Mixed: say which rows are not paired. */
+				size_t len = strlen(raw);
+
+				snprintf(raw + len, sizeof(raw) - len, " †");
+				len = strlen(slope);
+				snprintf(slope + len, sizeof(slope) - len, " †");
+			}
 		}
 		const char *tool =
 		    rep->res != NULL ? results_tool(rep->res, r->series->subject) : NULL;
@@ -381,7 +405,22 @@ void fitreport_print_table(const struct fitreport *rep, FILE *f)
 		    r->fit.slope * 1e3 - t * bse, r->fit.slope * 1e3 + t * bse, r->fit.r2, raw,
 		    slope, cross);
 	}
-	if (hosts)
-		fitreport_print_hosts(rep, f, unit);
+	if (rep->n_paired > 0 && rep->n_paired + 1 < rep->n_rows)
+		fputs("\n† not paired (another sweep or host, or no rounds): the delta method over "
+		      "both fits.\n",
+		      f);
+}
+
+void fitreport_print_spread(const struct fitreport *rep, FILE *f)
+{
+	if (rep->set->n_hosts > 1)
+		fitreport_print_hosts(rep, f, fitreport_unit(rep->set->axis));
+}
+
+void fitreport_print_table(const struct fitreport *rep, FILE *f)
+{
+	fitreport_print_rows(rep, f);
+	fitreport_print_spread(rep, f);
+	reliability_print_shares(rep, f);
 	reliability_print(rep, f);
 }

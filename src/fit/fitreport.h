@@ -9,6 +9,7 @@
 #include "errbuf.h"
 #include "fit.h"
 #include "plotseries.h"
+#include "paired.h"
 #include "plotstyle.h"
 
 /* One fitted series and how it compares with the baseline on its host. */
@@ -21,6 +22,10 @@ struct fitreport_row {
 	bool has_crossover;                   /* the lines meet within the measured x range */
 	double crossover_x;
 	struct fit_comparison cmp; /* the same with standard errors and 95 % intervals */
+	/* cmp's percentages as ratios row / baseline (what the table prints, as rarplot
+	 * --compare prints them), and whether they are paired per round (fitreport_pair). */
+	struct paired_ratio raw_ratio, slope_ratio;
+	bool paired;
 };
 
 struct fitreport {
@@ -29,6 +34,12 @@ struct fitreport {
 	const char *baseline;             /* subject name, borrowed */
 	struct fitreport_row *rows;
 	size_t n_rows;
+	/* fitreport_pair: compare rows paired per round wherever they can be (then
+	 * pair_weights as rarplot --compare's); n_paired rows are. */
+	bool pairing, pair_weights;
+	size_t n_paired;
+	/* The table's units of y: NULL for "ms" and "µs" (normalised.md: "ref", "mref"). */
+	const char *yunit, *yunit_small;
 };
 
 /*
@@ -41,6 +52,26 @@ int fitreport_compute(const struct plotseries_set *set, const char *baseline, bo
 		      const struct results *res, struct fitreport **out, struct errbuf *eb);
 
 void fitreport_free(struct fitreport *rep);
+
+/*
+ * fitreport_pair.c. One method for every comparison the report prints: makes
+ * rep's comparisons (the table's, and the claims' through
+ * fitreport_compare_rows) the paired ones rarplot --compare computes
+ * (compare_compute: per round, bootstrap, the same interval) wherever both
+ * rows come from one sweep with per-round estimates and y is rarbench's
+ * estimate (estimate); the others keep the delta method over both fits.
+ * Recomputes every row's comparison. Returns how many rows are paired.
+ */
+size_t fitreport_pair(struct fitreport *rep, bool estimate, bool use_weights);
+
+/*
+ * The comparison of row a against row b into *cmp (percentages, crossover) and
+ * *raw, *slope (the same as ratios a / b): paired when rep pairs and a and b
+ * can be (above), else fit_compare. Returns true when paired.
+ */
+bool fitreport_compare_rows(const struct fitreport *rep, const struct fitreport_row *a,
+			    const struct fitreport_row *b, struct fit_comparison *cmp,
+			    struct paired_ratio *raw, struct paired_ratio *slope);
 
 /*
  * Writes fits.tsv (names through sanitize_text): a header line then one row
@@ -99,17 +130,24 @@ struct fitreport_context {
 	size_t n_styles;
 	const char *const *notes; /* extra lines, e.g. figures skipped and why */
 	size_t n_notes;
-	/* Writes more sections after the table (e.g. the claims checked); may be NULL. */
+	/* Write more sections (called with more_arg; each may be NULL): verdict_sections after
+	 * the verdicts (e.g. the claims checked), more_sections after the fits (e.g. the
+	 * profiles). */
+	void (*verdict_sections)(FILE *f, const void *arg);
 	void (*more_sections)(FILE *f, const void *arg);
 	const void *more_arg;
 };
 
 /*
- * Writes report.md (title, inputs, method, the table, the figures with their
- * captions and each subject's look). The method names rarbench's estimator and treatment of
- * contended runs (rep->res, results.h: "unknown" when the files do not say) and what the error
- * bars, the weights, the ± and the brackets are. Every string from a file or the command line goes
- * through sanitize (Markdown mode, or a code span of sanitised text). Atomic.
+ * Writes report.md in the reader's order: the title; the question (the axis,
+ * its sizes, the subjects with their tools, the baseline, the inputs); the
+ * figures with their captions; the verdicts (the table, its reliability,
+ * ctx's verdict_sections); what was skipped (res's skipped subjects with their
+ * reasons, ctx's notes); the fits (and the slopes across hosts,
+ * more_sections); the method; each subject's look. The method names rarbench's estimator and
+ * treatment of contended runs (rep->res, results.h: "unknown" when the files do not say) and what
+ * the error bars, the weights, the ± and the brackets are. Every string from a file or the command
+ * line goes through sanitize (Markdown mode, or a code span of sanitised text). Atomic.
  */
 int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport_context *ctx,
 			     const char *path, struct errbuf *eb)

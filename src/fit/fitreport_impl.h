@@ -5,6 +5,12 @@
 
 #include <stdio.h>
 
+#include "fitreport.h"
+
+/* r compared with its baseline b (fitreport_compare_rows), and the crossover kept when in range. */
+void fitreport_row_compare(const struct fitreport *rep, struct fitreport_row *r,
+			   const struct fitreport_row *b);
+
 /* Text from a file or the command line, as inline Markdown (report.md and the console). */
 void fitreport_md(FILE *f, const char *s);
 
@@ -17,5 +23,12 @@ void fitreport_md_code(FILE *f, const char *s);
 
 /* A link target: the bytes of a plain file name kept, every other byte percent-encoded. */
 void fitreport_md_target(FILE *f, const char *s);
+
+/* The comparison table of fitreport_print_table alone (its rows, and the † note when some are not
+ * paired). */
+void fitreport_print_rows(const struct fitreport *rep, FILE *f);
+
+/* With several hosts, fitreport_print_table's table of the slopes across hosts; else nothing. */
+void fitreport_print_spread(const struct fitreport *rep, FILE *f);
 
 #endif

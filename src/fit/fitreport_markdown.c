@@ -1,7 +1,9 @@
-/* fitreport_markdown: report.md — the method in words, the figures with their captions, each
- * subject's look, around fitreport's table. */
+/* fitreport_markdown: report.md in the reader's order — the question, the figures, the verdicts,
+ * what was skipped, the fits, then the method in words and each subject's look. */
 #include "fitreport.h"
 #include "fitreport_impl.h"
+#include "reliability.h"
+#include "verdict.h"
 
 #include <string.h>
 
@@ -18,7 +20,8 @@ static const char *fitreport_method_words(const char *name)
 	    {"trimmed", "the 20 % trimmed mean of the runs"},
 	    {"min", "the fastest run"},
 	    {"correct", "each counted as its CPU time plus the baseline off-CPU time, i.e. its wall"
-			" time without the wait"},
+			" time without the wait; not neutral between tools: a tool that forks or"
+			" waits is corrected more, doc/precision.md"},
 	    {"drop", "left out of the estimate, or every run used when fewer than 6 are clean"},
 	    {"keep", "taken at their wall time as measured"},
 	    {RESULTS_MIXED, "the input files differ"},
@@ -140,15 +143,37 @@ static void fitreport_print_method(const struct fitreport *rep, const struct fit
 		fputs("- **Weights**: every point has the same weight.\n", f);
 	fputs("- **±** in the tables: the standard error of the intercept or the slope, asymptotic"
 	      " as gnuplot's `fit` reports it (scaled by sqrt(WSSR/(n-2))). **Brackets**: 95 %"
-	      " intervals, value ± t(n-2) × standard error; for the percentages, the delta method"
-	      " over both fits' standard errors. An interval spanning 0 is reported as no"
-	      " significant difference.\n",
+	      " intervals, value ± t(n-2) × standard error.\n",
 	      f);
+	if (rep->n_paired > 0)
+		fprintf(f,
+			"- **Comparisons** (raw vs, slope vs, crossover, and the claims): %zu of"
+			" %zu paired per round, as `rarplot --compare` computes them — each point"
+			" of the row taken relative to the baseline's in the same round and step,"
+			" the interval from %d bootstrap resamples of the rounds — so `rarplot"
+			" --compare` prints the same interval for the same pair%s.",
+			rep->n_paired, rep->n_rows > 0 ? rep->n_rows - 1 : 0,
+			PAIRED_DEFAULT_RESAMPLES,
+			rep->n_paired + 1 < rep->n_rows
+			    ? "; the others (marked †) by the delta method over both fits' standard"
+			      " errors"
+			    : "");
+	else
+		fputs("- **Comparisons** (raw vs, slope vs, crossover, and the claims): the delta"
+		      " method over both fits' standard errors (no pair of subjects here has"
+		      " per-round estimates of one sweep, or --comparisons delta).",
+		      f);
+	fprintf(f,
+		" Verdict: regressed (higher) or improved (lower) when the whole interval lies"
+		" beyond ±%g %%, else no change; a ratio over a baseline of 0 is undefined.\n",
+		100 * VERDICT_DEFAULT_NOISE);
 	fputs("- Raw cost compares intercepts and slope compares slopes with the same host's ", f);
 	fitreport_md_code(f, rep->baseline);
 	fputs("; negative is cheaper. The crossover is the ", f);
 	fitreport_md(f, rep->set->axis);
-	fputs(" where the two fitted lines meet, when it lies within the measured range.\n\n", f);
+	fputs(" where the two fitted lines meet when it lies within the measured range, else"
+	      " \"none in range\" (where lines would meet beyond the sweep is no measurement).\n\n",
+	      f);
 }
 
 /* Each subject's look in the figures, once per subject x format (hosts share it). */
@@ -190,30 +215,154 @@ static void fitreport_print_looks(const struct fitreport *rep, const struct fitr
 	}
 }
 
-/* The title, the inputs, a warning about emulated hosts, and what each line is. */
+/* The distinct x values of every series: how many, the smallest and the largest. */
+static size_t fitreport_sizes(const struct plotseries_set *set, double *lo, double *hi)
+{
+	size_t i, j, k, l, n = 0;
+
+	*lo = *hi = 0;
+	for (i = 0; i < set->n_series; i++)
+		for (j = 0; j < set->series[i].n; j++) {
+			double x = set->series[i].pts[j].x;
+			bool seen = false;
+
+			/* Earlier points of this series and the earlier series: seen already? */
+			for (k = 0; k <= i && !seen; k++)
+				for (l = 0; l < (k == i ? j : set->series[k].n) && !seen; l++)
+					seen = set->series[k].pts[l].x == x;
+			if (seen)
+				continue;
+			*lo = n == 0 || x < *lo ? x : *lo;
+			*hi = n == 0 || x > *hi ? x : *hi;
+			n++;
+		}
+	return n;
+}
+
+/* The title, then the question the report answers: what was compared, along which sizes, against
+ * which baseline, from which inputs; a warning about emulated hosts. */
 static void fitreport_print_head(const struct fitreport *rep, const struct fitreport_context *ctx,
 				 FILE *f)
 {
-	size_t i;
+	const struct plotseries_set *set = rep->set;
+	double lo, hi;
+	size_t i, j, n_subjects = 0, n_sizes = fitreport_sizes(set, &lo, &hi);
 
 	fputs("# rarplot report: time against ", f);
-	fitreport_md(f, rep->set->axis);
-	fputs("\n\nInputs:", f);
+	fitreport_md(f, set->axis);
+	fputs("\n\n## The question\n\nHow does the time to authorise one command grow with ", f);
+	fitreport_md(f, set->axis);
+	fprintf(f, ", from %g to %g (%zu sizes", lo, hi, n_sizes);
+	if (set->held != NULL && set->held[0] != '\0') {
+		fputs("; the other axes held at ", f);
+		fitreport_md(f, set->held);
+	}
+	fputs(")", f);
+	for (i = 0; i < set->n_series; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(set->series[j].subject, set->series[i].subject) == 0)
+				break;
+		n_subjects += j == i;
+	}
+	fprintf(f, ", for %zu subject%s against the baseline ", n_subjects,
+		n_subjects == 1 ? "" : "s");
+	fitreport_md_code(f, rep->baseline);
+	if (set->n_hosts > 1)
+		fprintf(f, " on the same host (%zu hosts)", set->n_hosts);
+	fputs("?\n\n", f);
+	for (i = 0; i < set->n_series; i++) {
+		const char *tool;
+
+		for (j = 0; j < i; j++)
+			if (strcmp(set->series[j].subject, set->series[i].subject) == 0)
+				break;
+		if (j < i)
+			continue;
+		tool = rep->res != NULL ? results_tool(rep->res, set->series[i].subject) : NULL;
+		fputs("- ", f);
+		fitreport_md(f, set->series[i].subject);
+		if (tool != NULL) {
+			fputs(": ", f);
+			fitreport_md(f, tool);
+		}
+		fputs(", ", f);
+		fitreport_md(f, set->series[i].format);
+		fputs(" policy", f);
+		if (strcmp(set->series[i].subject, rep->baseline) == 0)
+			fputs(" (the baseline)", f);
+		fputc('\n', f);
+	}
+	fputs("\nInputs:", f);
 	for (i = 0; i < ctx->n_inputs; i++) {
 		fputs(i ? ", " : " ", f);
 		fitreport_md_code(f, ctx->inputs[i]);
 	}
+	fputs(".\n", f);
 	if (rep->res != NULL && rep->res->n_emulated > 0) {
-		fputs("\n\n**Not comparable: emulated hosts.** ", f);
+		fputs("\n**Not comparable: emulated hosts.** ", f);
 		fitreport_md(f, rep->res->emulated);
 		fprintf(
 		    f,
 		    " (%zu) ran in VMs without KVM (TCG, qemu's emulator; their facts.json says "
 		    "`\"virtualisation\": \"tcg\"`): their times compare with each other only, "
-		    "never with a host that runs natively or under KVM.",
+		    "never with a host that runs natively or under KVM.\n",
 		    rep->res->n_emulated);
 	}
-	fputs("\n\nEach line is time = intercept + slope × ", f);
+}
+
+/* How the table's verdicts are read, above it. */
+static void fitreport_print_verdicts(const struct fitreport *rep, FILE *f)
+{
+	fputs("\n## Verdicts\n\nEach subject against ", f);
+	fitreport_md_code(f, rep->baseline);
+	fprintf(f,
+		" on the same host: *raw vs* compares the intercepts (the cost of one call),"
+		" *slope vs* the slopes (the cost of one more %s), as ratios subject ÷ baseline"
+		" with their 95 %% interval; regressed (higher) or improved (lower) when the whole"
+		" interval lies beyond ±%g %%, else no change. The fits they come from are in the"
+		" same rows (section Fits), and how they were computed under Method.\n\n",
+		fitreport_unit(rep->set->axis), 100 * VERDICT_DEFAULT_NOISE);
+	fitreport_print_rows(rep, f);
+	reliability_print_shares(rep, f);
+	reliability_print(rep, f);
+}
+
+/* The subjects the inputs say were skipped and why, the figures not drawn; or that nothing was. */
+static void fitreport_print_skipped(const struct fitreport *rep,
+				    const struct fitreport_context *ctx, FILE *f)
+{
+	size_t i, n_skipped = rep->res != NULL ? rep->res->n_skipped : 0;
+
+	fputs("\n## Skipped\n\n", f);
+	if (n_skipped == 0)
+		fprintf(f, "No subject the inputs record as skipped%s\n",
+			ctx->n_notes == 0 ? "; every figure drawn." : ".\n");
+	for (i = 0; i < n_skipped; i++) {
+		const struct results_skipped *k = &rep->res->skipped[i];
+
+		fputs("- subject ", f);
+		fitreport_md(f, k->id);
+		fputs(" not measured: ", f);
+		fitreport_md(f, k->reason[0] != '\0' ? k->reason : "no reason given");
+		if (k->source < rep->res->n_sources) {
+			fputs(" (", f);
+			fitreport_md_code(f, rep->res->sources[k->source]);
+			fputs(")", f);
+		}
+		fputc('\n', f);
+	}
+	for (i = 0; i < ctx->n_notes; i++) {
+		fputs("- ", f);
+		fitreport_md(f, ctx->notes[i]);
+		fputc('\n', f);
+	}
+}
+
+/* What each line is, fits.tsv, and the slopes across hosts. */
+static void fitreport_print_fits(const struct fitreport *rep, const struct fitreport_context *ctx,
+				 FILE *f)
+{
+	fputs("\n## Fits\n\nEach line is time = intercept + slope × ", f);
 	fitreport_md(f, rep->set->axis);
 	fputs(", fitted by rarplot's own least squares to the ", f);
 	fitreport_md(f, ctx->stat);
@@ -222,7 +371,11 @@ static void fitreport_print_head(const struct fitreport *rep, const struct fitre
 		fputs(", with the other axes held at ", f);
 		fitreport_md(f, rep->set->held);
 	}
-	fputs(".\n\n", f);
+	fputs(": the points, intercept, slope and R² columns of the table under Verdicts;"
+	      " fits.tsv has every fit with its 95 % intervals.\n",
+	      f);
+	fitreport_print_spread(rep, f);
+	fputc('\n', f);
 }
 
 /* The figures, each under its caption when the caption changes; PNGs inline, others linked. */
@@ -256,26 +409,27 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 {
 	struct atomicfile *af;
 	FILE *f;
-	size_t i;
 
 	af = atomicfile_open(path, 0644, eb);
 	if (af == NULL)
 		return -1;
 	f = atomicfile_stream(af);
+	/* The reader's order: the question, the figures, the verdicts, what was skipped; then
+	 * the fits, the extra sections (the claims, the profiles), and how it was all made. */
 	fitreport_print_head(rep, ctx, f);
-	fitreport_print_method(rep, ctx, f);
-	fitreport_print_table(rep, f);
-	if (ctx->more_sections != NULL)
-		ctx->more_sections(f, ctx->more_arg);
 	if (ctx->n_figures > 0)
 		fitreport_print_figures(ctx, f);
+	fitreport_print_verdicts(rep, f);
+	if (ctx->verdict_sections != NULL)
+		ctx->verdict_sections(f, ctx->more_arg);
+	fitreport_print_skipped(rep, ctx, f);
+	fitreport_print_fits(rep, ctx, f);
+	if (ctx->more_sections != NULL)
+		ctx->more_sections(f, ctx->more_arg);
+	fputs("\n## Method\n\n", f);
+	fitreport_print_method(rep, ctx, f);
 	if (ctx->n_figures > 0 && ctx->n_styles > 0)
 		fitreport_print_looks(rep, ctx, f);
-	for (i = 0; i < ctx->n_notes; i++) {
-		fputs(i == 0 ? "\n## Notes\n\n- " : "- ", f);
-		fitreport_md(f, ctx->notes[i]);
-		fputc('\n', f);
-	}
 	if (ferror(f)) {
 		atomicfile_abort(af);
 		return errbuf_set(eb, "%s: write error", path);

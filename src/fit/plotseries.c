@@ -213,6 +213,8 @@ static void plotseries_fill(struct plotseries_point *pt, const struct results_po
 		}
 	}
 	pt->runs = p->n_runs;
+	pt->contended_share = p->contended_share;
+	pt->contended = p->contended;
 	pt->sigma_ms =
 	    isfinite(sd) && sd > 0 && p->n_runs >= 2 ? sd * 1e3 / sqrt((double)p->n_runs) : NAN;
 	if (stat == PLOTSERIES_ESTIMATE && !isnan(p->estimate_s)) {
@@ -436,6 +438,7 @@ static int plotseries_merge_hosts(const struct plotseries_set *set, struct plots
 		pt->x = x;
 		pt->sigma_ms = NAN;
 		pt->ci_lo_ms = pt->ci_hi_ms = NAN;
+		pt->contended_share = NAN; /* per host: the hosts' own series say it */
 		for (i = 0; i < set->n_series; i++) {
 			const struct plotseries *h = &set->series[i];
 

@@ -34,6 +34,10 @@ struct plotseries_point {
 	double ci_lo_ms, ci_hi_ms;
 	size_t runs;
 	double nb_roles, nb_tasks; /* NaN when the result has no such parameter */
+	/* The share of its runs rarbench found contended (NaN: not said), and whether rarbench
+	 * flagged the point (more than the manifest's contention_limit, or the host's steal). */
+	double contended_share;
+	bool contended;
 };
 
 /*

@@ -41,9 +41,37 @@ static int add_group(struct profilefit *pf, const struct sample *sm, const cJSON
 	return 0;
 }
 
-/* The counters of one result's "profile" object. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The median of a result's "memory_usage_byte" (each timed run's own peak RSS) in KiB, into
+ * *kib; 0, or -1 when the result has none (an older file: its profile's one run stands).
+ */
+static int median_peak_kib(const cJSON *mem, double *kib)
+{
+	int n = cJSON_IsArray(mem) ? cJSON_GetArraySize(mem) : 0, k = 0;
+	double *v = n > 0 ? malloc((size_t)n * sizeof(*v)) : NULL;
+	const cJSON *x;
+
+	if (v == NULL)
+		return -1;
+	cJSON_ArrayForEach(x, mem) if (cJSON_IsNumber(x)) v[k++] = x->valuedouble / 1024.0;
+	if (k > 0) {
+		qsort(v, (size_t)k, sizeof(*v), cmp_double);
+		*kib = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	}
+	free(v);
+	return k > 0 ? 0 : -1;
+}
+
+/* The counters of one result's "profile" object; its peak RSS from the timed runs (mem). */
 static int add_profile(struct profilefit *pf, const struct sample *sm, const cJSON *prof,
-		       struct errbuf *eb)
+		       const cJSON *mem, struct errbuf *eb)
 {
 	static const char *const totals[] = {"calls", "failed",    "bytes_read",  "bytes_written",
 					     "execs", "processes", "policy_bytes"};
@@ -68,9 +96,23 @@ static int add_profile(struct profilefit *pf, const struct sample *sm, const cJS
 		if (cJSON_IsNumber(v))
 			cJSON_AddNumberToObject(tot, totals[i], v->valuedouble);
 	}
-	if (add_group(pf, sm, tot, "", NULL, eb) < 0 ||
-	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "rusage"), "", NULL, eb) < 0)
-		goto out;
+	{
+		/* The peak RSS of every timed run at this point, not only of the profile's one. */
+		cJSON *ru = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(prof, "rusage"), 1);
+		double kib;
+
+		if (ru != NULL && cJSON_IsObject(ru) && median_peak_kib(mem, &kib) == 0)
+			cJSON_ReplaceItemInObjectCaseSensitive(ru, "maxrss_kib",
+							       cJSON_CreateNumber(kib));
+		rc = add_group(pf, sm, tot, "", NULL, eb) < 0 ||
+			     add_group(pf, sm, ru, "", NULL, eb) < 0
+			 ? -1
+			 : 0;
+		cJSON_Delete(ru);
+		if (rc < 0)
+			goto out;
+		rc = -1;
+	}
 	if (add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "syscalls"), "sys.", "calls",
 		      eb) < 0 ||
 	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "syscalls"), "fail.", "failed",
@@ -159,7 +201,8 @@ int profileload_file(struct profilefit *pf, const char *input, const char *sourc
 			goto out;
 		if (s > 0)
 			continue;
-		if (add_profile(pf, &sm, cJSON_GetObjectItemCaseSensitive(r, "profile"), eb) < 0) {
+		if (add_profile(pf, &sm, cJSON_GetObjectItemCaseSensitive(r, "profile"),
+				cJSON_GetObjectItemCaseSensitive(r, "memory_usage_byte"), eb) < 0) {
 			errbuf_prefix(eb, "%s: profile of %s", input, sm.subject);
 			goto out;
 		}

@@ -27,6 +27,121 @@ bool reliability_hosts_disagree(const double *b, const double *s, size_t h, doub
 	return *q > df * a * a * a;
 }
 
+static void reliability_name(const struct plotseries *s, bool hosts, FILE *f);
+
+bool reliability_point_shaky(const struct plotseries_point *p)
+{
+	double lo = p->ci_lo_ms, hi = p->ci_hi_ms;
+
+	if (p->contended || p->contended_share > 0.5)
+		return true;
+	/* An interval unknown (too few runs) says nothing either way. */
+	return isfinite(lo) && isfinite(hi) && p->y_ms > 0 &&
+	       fmax(p->y_ms - lo, hi - p->y_ms) > RELIABILITY_NOISY_REL * p->y_ms;
+}
+
+bool reliability_series_unreliable(const struct plotseries *s, size_t *shaky)
+{
+	*shaky = 0;
+	for (size_t i = 0; i < s->n; i++)
+		*shaky += reliability_point_shaky(&s->pts[i]);
+	return 2 * *shaky > s->n;
+}
+
+/* The distinct x of every series of rep, sorted, into xs (at most cap); their count. */
+static size_t reliability_xs(const struct fitreport *rep, double *xs, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->n_rows; i++)
+		for (size_t j = 0; j < rep->rows[i].series->n; j++) {
+			double x = rep->rows[i].series->pts[j].x;
+			size_t k = 0;
+
+			while (k < n && xs[k] < x)
+				k++;
+			if ((k < n && xs[k] == x) || n == cap)
+				continue;
+			memmove(xs + k + 1, xs + k, (n - k) * sizeof(*xs));
+			xs[k] = x;
+			n++;
+		}
+	return n;
+}
+
+/* Whether some point of rep says its contended share. */
+static bool reliability_any_share(const struct fitreport *rep)
+{
+	for (size_t i = 0; i < rep->n_rows; i++)
+		for (size_t j = 0; j < rep->rows[i].series->n; j++)
+			if (isfinite(rep->rows[i].series->pts[j].contended_share))
+				return true;
+	return false;
+}
+
+/* One cell: the share at x in s, "!" when the point is shaky, "-" when s has no such point. */
+static void reliability_cell(const struct plotseries *s, double x, FILE *f)
+{
+	for (size_t j = 0; j < s->n; j++) {
+		const struct plotseries_point *p = &s->pts[j];
+
+		if (p->x != x)
+			continue;
+		if (isfinite(p->contended_share))
+			fprintf(f, " %.0f %%%s |", 100 * p->contended_share,
+				reliability_point_shaky(p) ? " !" : "");
+		else
+			fprintf(f, " ?%s |", reliability_point_shaky(p) ? " !" : "");
+		return;
+	}
+	fputs(" - |", f);
+}
+
+void reliability_print_shares(const struct fitreport *rep, FILE *f)
+{
+	bool hosts = rep->set->n_hosts > 1;
+	size_t cap = 0, n;
+	double *xs;
+
+	if (!reliability_any_share(rep))
+		return;
+	for (size_t i = 0; i < rep->n_rows; i++)
+		cap += rep->rows[i].series->n;
+	xs = malloc((cap ? cap : 1) * sizeof(*xs));
+	if (xs == NULL)
+		return;
+	n = reliability_xs(rep, xs, cap);
+	fputs("\n**Contended runs per point** (the share of each point's runs whose off-CPU time"
+	      " exceeded the subject's best by more than max(50 µs, 1 % of the wall time); **!**:"
+	      " a point the fit should not rest on: flagged contended by rarbench, more than half"
+	      " of its runs contended, or its 95 % interval wider than ±",
+	      f);
+	fprintf(f, "%.0f %%):\n\n| subject | format |", 100 * RELIABILITY_NOISY_REL);
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, " %g |", xs[k]);
+	fputs("\n|---|---|", f);
+	for (size_t k = 0; k < n; k++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		const struct plotseries *s = rep->rows[i].series;
+
+		fputs("| ", f);
+		sanitize_fputs(s->subject, SANITIZE_MARKDOWN, f);
+		if (hosts) {
+			fputs(" on ", f);
+			sanitize_fputs(s->host, SANITIZE_MARKDOWN, f);
+		}
+		fputs(" | ", f);
+		sanitize_fputs(s->format, SANITIZE_MARKDOWN, f);
+		fputs(" |", f);
+		for (size_t k = 0; k < n; k++)
+			reliability_cell(s, xs[k], f);
+		fputc('\n', f);
+	}
+	free(xs);
+}
+
 /* "sudo (lab3)" or "sudo" into f. */
 static void reliability_name(const struct plotseries *s, bool hosts, FILE *f)
 {
@@ -88,6 +203,21 @@ void reliability_print(const struct fitreport *rep, FILE *f)
 			fprintf(f, "%s the slope's 95 %% interval reaches 0 or below",
 				poor ? ";" : ":");
 		fputc('\n', f);
+	}
+	for (size_t i = 0; i < rep->n_rows; i++) {
+		size_t shaky;
+
+		if (!reliability_series_unreliable(rep->rows[i].series, &shaky))
+			continue;
+		fputs(printed ? "" : "\n", f);
+		printed = true;
+		fputs("unreliable: ", f);
+		reliability_name(rep->rows[i].series, hosts, f);
+		fprintf(
+		    f,
+		    ": %zu of %zu points contended (most of their runs waited for a CPU) or"
+		    " noisy (95 %% interval wider than ±%.0f %%): the fit rests mostly on them\n",
+		    shaky, rep->rows[i].series->n, 100 * RELIABILITY_NOISY_REL);
 	}
 	for (size_t i = 0; hosts && b != NULL && s != NULL && i < rep->n_rows; i++) {
 		size_t j;

@@ -18,10 +18,35 @@
  */
 bool reliability_hosts_disagree(const double *b, const double *s, size_t h, double *q);
 
+/* A point whose 95 % interval is wider than this fraction of its value, either side, is noisy. */
+#define RELIABILITY_NOISY_REL 0.05
+
+/*
+ * Whether a fit should not rest on point p: rarbench flagged it contended,
+ * more than half of its runs were contended, or its 95 % interval reaches
+ * more than RELIABILITY_NOISY_REL from its value (noisy).
+ */
+bool reliability_point_shaky(const struct plotseries_point *p);
+
+/*
+ * Whether s's fit rests mostly on shaky points (more than half of them);
+ * *shaky gets how many are.
+ */
+bool reliability_series_unreliable(const struct plotseries *s, size_t *shaky);
+
+/*
+ * The table "Contended runs per point": one row per series, one column per
+ * x of the set, each cell the share of the point's runs rarbench found
+ * contended, marked "!" when the point is shaky (above). Prints nothing when
+ * no point says its share (files from hyperfine or an older rarbench).
+ */
+void reliability_print_shares(const struct fitreport *rep, FILE *f);
+
 /*
  * Prints, after the report's table, one line per thing that makes a figure
  * unreliable, each "unreliable: ...": a fit with R² below
- * RELIABILITY_MIN_R2, a slope whose 95 % interval reaches 0 or below, and
+ * RELIABILITY_MIN_R2, a slope whose 95 % interval reaches 0 or below, a
+ * fit resting mostly on contended or noisy points, and
  * per subject x format with several hosts, hosts whose slopes disagree
  * beyond their intervals. Prints nothing when nothing is found (names
  * through sanitize's Markdown mode).

@@ -40,6 +40,7 @@ void results_free(struct results *res)
 	if (res == NULL)
 		return;
 	free(res->tools);
+	free(res->skipped);
 	free(res->lab_md);
 	for (i = 0; i < res->n_points; i++)
 		results_point_clear(&res->points[i]);
@@ -223,7 +224,7 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		res->n_sources--; /* out: frees its name */
 		goto out;
 	}
-	results_meta_read(res, root, name, first);
+	results_meta_read(res, root, name, res->n_sources - 1, first);
 	/* out of memory here leaves the points read and only the groups' section out */
 	rc = labgroups_read(root, &res->lab_md) < 0 ? errbuf_set(eb, "%s: out of memory", name) : 0;
 out:

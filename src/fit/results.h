@@ -64,6 +64,7 @@ struct results_point {
 	char estimator[RESULTS_ESTIMATOR_MAX];
 	struct results_round *rounds; /* NULL when the file has none (results_rounds.c) */
 	bool contended;               /* rarbench.contended: most of the point's runs waited */
+	double contended_share;       /* rarbench.contended_runs / runs; NaN when not said */
 	size_t n_rounds;
 	size_t n_runs; /* length of "times", or 1 when absent */
 	size_t source; /* index of the file it came from, in load order */
@@ -104,6 +105,19 @@ struct results_tool {
  */
 #define RESULTS_EMULATED_MAX 512
 
+/*
+ * A subject a rarbench run skipped (its meta's "skipped_subjects": a program
+ * the prefix lacks, an optional subject) and why, as the file says it (bytes
+ * of a file: sanitise before printing); source: the file it came from. The
+ * same id and reason from several files (or hosts) are kept once.
+ */
+#define RESULTS_SKIPPED_MAX 64u
+struct results_skipped {
+	char id[RESULTS_TOOL_MAX];
+	char reason[512];
+	size_t source;
+};
+
 struct results {
 	struct results_point *points;
 	size_t n_points;
@@ -117,6 +131,8 @@ struct results {
 	char *lab_md; /* a mixed lab's groups as Markdown rows (labgroups_read), owned; or NULL */
 	char emulated[RESULTS_EMULATED_MAX]; /* hosts that ran under TCG; "" when none */
 	size_t n_emulated;
+	struct results_skipped *skipped; /* results_meta.c; owned */
+	size_t n_skipped, cap_skipped;
 	/* The calibration workload's points (rarbench's top-level "reference":
 	 * results_reference.c), each with its source; subject "@reference". Not among points. */
 	struct results_point *refs;
@@ -196,10 +212,12 @@ long results_normalise(struct results *res, size_t *dropped, struct errbuf *eb);
 /*
  * results_meta.c. Reads the "meta" of root (a cJSON object; one per host in
  * a rarlab merged.json) into res: the subjects' tools, the emulated hosts
- * (name is the file's), and the estimator of the points from first on.
+ * (name is the file's), the subjects skipped (from file source), and the
+ * estimator of the points from first on.
  * Nothing there is required: what is unreadable is left out.
  */
-void results_meta_read(struct results *res, const void *root, const char *name, size_t first);
+void results_meta_read(struct results *res, const void *root, const char *name, size_t source,
+		       size_t first);
 
 /* results_entry.c, for its sibling files: one entry of a "results" array into p (zeroed first by
  * the caller; cleared with results_point_clear on error too). 0, or -1 with "field: what" in eb. */

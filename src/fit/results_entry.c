@@ -210,6 +210,7 @@ static int results_estimate(const cJSON *entry, struct results_point *p, struct 
 	size_t i;
 
 	p->estimate_s = p->estimate_lo_s = p->estimate_hi_s = NAN;
+	p->contended_share = NAN;
 	p->estimator[0] = '\0';
 	if (rb == NULL || cJSON_IsNull(rb))
 		return 0;

@@ -117,18 +117,56 @@ static void results_read_virt(struct results *res, const cJSON *meta, const char
 			 name);
 }
 
+/* Records the subjects one rarbench meta says it skipped, and why (each id and reason once). */
+static void results_read_skipped(struct results *res, const cJSON *meta, size_t source)
+{
+	const cJSON *skipped = cJSON_GetObjectItemCaseSensitive(meta, "skipped_subjects"), *s;
+	struct errbuf unread;
+
+	cJSON_ArrayForEach(s, skipped)
+	{
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(s, "id");
+		const cJSON *reason = cJSON_GetObjectItemCaseSensitive(s, "reason");
+		struct results_skipped *k;
+		size_t i;
+
+		if (!cJSON_IsString(id) || strlen(id->valuestring) >= RESULTS_TOOL_MAX)
+			continue;
+		for (i = 0; i < res->n_skipped; i++)
+			if (strcmp(res->skipped[i].id, id->valuestring) == 0 &&
+			    strncmp(res->skipped[i].reason,
+				    cJSON_IsString(reason) ? reason->valuestring : "",
+				    sizeof(res->skipped[i].reason) - 1) == 0)
+				break;
+		if (i < res->n_skipped)
+			continue;
+		if (growarray(&res->skipped, &res->cap_skipped, res->n_skipped + 1,
+			      sizeof(*res->skipped), RESULTS_SKIPPED_MAX, &unread) != 0)
+			return; /* more than the cap, or out of memory: those known so far */
+		k = &res->skipped[res->n_skipped++];
+		snprintf(k->id, sizeof(k->id), "%s", id->valuestring);
+		/* A long reason is cut: the report names the file, which has it whole. */
+		snprintf(k->reason, sizeof(k->reason), "%s",
+			 cJSON_IsString(reason) ? reason->valuestring : "");
+		k->source = source;
+	}
+}
+
 /* A rarbench results.json has meta; a rarlab merged.json has one meta per host. */
-static void results_read_all_tools(struct results *res, const cJSON *root, const char *name)
+static void results_read_all_tools(struct results *res, const cJSON *root, const char *name,
+				   size_t source)
 {
 	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta"), *h;
 	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(meta, "hosts");
 
 	results_read_tools(res, meta);
 	results_read_virt(res, meta, name);
+	results_read_skipped(res, meta, source);
 	cJSON_ArrayForEach(h, hosts)
 	{
 		results_read_tools(res, h);
 		results_read_virt(res, h, h->string);
+		results_read_skipped(res, h, source);
 	}
 }
 
@@ -203,8 +241,9 @@ static void results_read_method(struct results *res, const cJSON *root, size_t f
 	results_method_fold(res->contended, cont);
 }
 
-void results_meta_read(struct results *res, const void *root, const char *name, size_t first)
+void results_meta_read(struct results *res, const void *root, const char *name, size_t source,
+		       size_t first)
 {
-	results_read_all_tools(res, root, name);
+	results_read_all_tools(res, root, name, source);
 	results_read_method(res, root, first);
 }

@@ -38,9 +38,18 @@ int results_rounds_parse(const void *rb_v, struct results_point *p, struct errbu
 
 	p->rounds = NULL;
 	p->n_rounds = 0;
+	const cJSON *cruns = cJSON_GetObjectItemCaseSensitive(rb, "contended_runs");
+
 	p->contended = cJSON_IsTrue(contended);
 	if (contended != NULL && !cJSON_IsBool(contended))
 		return errbuf_set(eb, "rarbench.contended: not a boolean");
+	p->contended_share = NAN;
+	if (cruns != NULL && (!cJSON_IsNumber(cruns) || !(cruns->valuedouble >= 0) ||
+			      cruns->valuedouble > (double)p->n_runs))
+		return errbuf_set(eb, "rarbench.contended_runs: not a count of at most %zu runs",
+				  p->n_runs);
+	if (cruns != NULL && p->n_runs > 0)
+		p->contended_share = cruns->valuedouble / (double)p->n_runs;
 	if (arr == NULL)
 		return 0;
 	if (!cJSON_IsArray(arr))

@@ -45,9 +45,8 @@ static void verdict_signed(double pct, int decimals, char *buf, size_t size)
 		snprintf(buf, size, "%.*f", decimals, 0.0);
 }
 
-void verdict_format_pct(const struct paired_ratio *r, char *buf, size_t size)
+void verdict_format_pct_values(double v, double lo, double hi, char *buf, size_t size)
 {
-	double v = 100 * (r->value - 1), lo = 100 * (r->lo - 1), hi = 100 * (r->hi - 1);
 	double big = fabs(v);
 	char a[32], b[32], c[32];
 	int d;
@@ -64,4 +63,24 @@ void verdict_format_pct(const struct paired_ratio *r, char *buf, size_t size)
 		snprintf(buf, size, "%s %% [%s, %s]", a, b, c);
 	else
 		snprintf(buf, size, "%s %% [no interval]", a);
+}
+
+void verdict_format_pct(const struct paired_ratio *r, char *buf, size_t size)
+{
+	verdict_format_pct_values(100 * (r->value - 1), 100 * (r->lo - 1), 100 * (r->hi - 1), buf,
+				  size);
+}
+
+void verdict_format_change(const struct paired_ratio *r, double base, const char *what,
+			   double noise, char *buf, size_t size)
+{
+	char pct[96];
+
+	if (base == 0 || !isfinite(base)) {
+		/* A ratio over 0 is no number: -nan% said nothing. */
+		snprintf(buf, size, "undefined: %s 0", what);
+		return;
+	}
+	verdict_format_pct(r, pct, sizeof(pct));
+	snprintf(buf, size, "%s (%s)", pct, verdict_name(verdict_judge(r, noise)));
 }

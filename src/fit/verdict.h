@@ -34,4 +34,16 @@ const char *verdict_name(enum verdict_kind v);
  */
 void verdict_format_pct(const struct paired_ratio *r, char *buf, size_t size);
 
+/* The same from the percentages v, lo, hi (100 (ratio - 1) each). */
+void verdict_format_pct_values(double v, double lo, double hi, char *buf, size_t size);
+
+/*
+ * One comparison as every reader prints it (report.md's tables, its claims,
+ * rarplot --compare): "+4.6 % [+4.1, +5.1] (regressed)", verdict_judge with
+ * noise; "undefined: WHAT 0" when base (the baseline's intercept or slope,
+ * WHAT) is 0 or not finite, where a ratio means nothing.
+ */
+void verdict_format_change(const struct paired_ratio *r, double base, const char *what,
+			   double noise, char *buf, size_t size);
+
 #endif

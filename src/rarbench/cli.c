@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "growbuf.h"
 #include "numarg.h"
+#include "suggest.h"
 
 enum {
 	OPT_STYLE = 256,
@@ -79,12 +80,58 @@ void cli_usage(FILE *f)
 	    "                                estimate is within PCT % of it (at least -m runs,\n"
 	    "                                at most -M, else what the 3 s rule would give)\n"
 	    "      --estimator E             median (default), mean, trimmed or min: the estimate\n"
-	    "                                (contended runs without their wait) in the export's\n"
+	    "                                (of every run as measured) in the export's\n"
 	    "                                \"rarbench\" object and the summary\n"
+	    "\n"
+	    "Experiment manifests (a whole sweep; rarbench --manifest FILE --help: all of them):\n"
+	    "      --manifest FILE           run the manifest FILE (experiments/*.json), as root\n"
+	    "      --dry-run                 with --manifest: check it against the prefix and\n"
+	    "                                print the plan; writes nothing, any user\n"
+	    "      --pilot                   with --dry-run: a few measured runs, a wall time\n"
+	    "      --out DIR                 results.json, results.tsv, journal.jsonl in DIR\n"
+	    "      --resume                  continue DIR's journal after a failure\n"
+	    "      --progress MODE           bar, jsonl or none\n"
+	    "      --prefix DIR              the provisioned prefix (default /opt/rarperf)\n"
+	    "      --wait                    wait while another run holds the prefix\n"
+	    "  e.g. rarbench --manifest experiments/quick.json --dry-run\n"
 	    "\n"
 	    "Exit status: 0 ok, 1 a measurement failed, 2 usage or input error,\n"
 	    "130 interrupted by SIGINT (143 by SIGTERM) after exporting finished benchmarks.\n",
 	    f);
+}
+
+/*
+ * An option this mode does not have: a manifest mode's option ("rarbench --dry-run" alone)
+ * says that it needs --manifest FILE; a misspelt one says the nearest of ours.
+ */
+static int cli_unknown_option(const char *arg, const struct option *longopts, struct errbuf *eb)
+{
+	static const char *const manifest_only[] = {"--dry-run", "--pilot",         "--out",
+						    "--resume",  "--progress",      "--prefix",
+						    "--wait",    "--not-this-host", NULL};
+	const char *names[64], *near;
+	size_t i, n = 0, len = strcspn(arg, "=");
+	char word[SUGGEST_WORD_MAX + 1];
+
+	for (i = 0; manifest_only[i] != NULL; i++)
+		if (strlen(manifest_only[i]) == len && strncmp(arg, manifest_only[i], len) == 0)
+			return errbuf_set(eb,
+					  "%s goes with --manifest FILE (e.g. rarbench --manifest "
+					  "experiments/quick.json --dry-run)",
+					  manifest_only[i]);
+	if (strncmp(arg, "--", 2) != 0 || len - 2 > SUGGEST_WORD_MAX)
+		return errbuf_set(eb, "unknown option '%s' (see --help)", arg);
+	memcpy(word, arg + 2, len - 2);
+	word[len - 2] = '\0';
+	for (i = 0; longopts[i].name != NULL && n + 1 < sizeof(names) / sizeof(names[0]); i++)
+		names[n++] = longopts[i].name;
+	names[n++] = "manifest";
+	names[n] = NULL;
+	near = suggest_nearest(word, names);
+	if (near != NULL)
+		return errbuf_set(eb, "unknown option '%s' (did you mean --%s? see --help)", arg,
+				  near);
+	return errbuf_set(eb, "unknown option '%s' (see --help)", arg);
 }
 
 /* A count or seed: "OPT: 'ARG' is not a non-negative integer" otherwise. */
@@ -365,7 +412,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 		if (rc == CLI_NOT_MINE)
 			rc = cli_runs(cfg, c, eb);
 		if (rc == CLI_NOT_MINE)
-			return errbuf_set(eb, "unknown option '%s' (see --help)", argv[optind - 1]);
+			return cli_unknown_option(argv[optind - 1], longopts, eb);
 		if (rc != 0)
 			return NUMARG_ERROR;
 	}

@@ -20,6 +20,7 @@
 #include "plain_profile.h"
 #include "proc.h"
 #include "report.h"
+#include "sanitize.h"
 #include "shellwords.h"
 
 #define RARBENCH_EXIT_OK 0
@@ -364,15 +365,16 @@ static int profile_all(struct run_ctx *ctx, const char *tracer, struct errbuf *e
 			ctx->cfg->as_user != NULL ? p->user_env : NULL, &ctx->profiles[i], eb) != 0)
 			return -1;
 		o = ctx->profiles[i];
-		fprintf(stderr,
-			"Profile of %s: %s, %.0f system calls (%.0f failed), %.0f bytes read, "
-			"%.0f written, %.0f programs started\n",
-			p->names[i], cJSON_GetStringValue(cJSON_GetObjectItem(o, "status")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "calls")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "failed")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_read")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_written")),
-			cJSON_GetNumberValue(cJSON_GetObjectItem(o, "execs")));
+		sanitize_fprintf(
+		    stderr,
+		    "Profile of %s: %s, %.0f system calls (%.0f failed), %.0f bytes read, "
+		    "%.0f written, %.0f programs started\n",
+		    p->names[i], cJSON_GetStringValue(cJSON_GetObjectItem(o, "status")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "calls")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "failed")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_read")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_written")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "execs")));
 	}
 	return export_all(ctx, eb);
 }
@@ -471,7 +473,7 @@ static int run_ctx_init(struct run_ctx *ctx, const struct config *cfg, struct pl
 			      cfg->have_unit ? &cfg->unit : NULL);
 	ctx->extra = build_extra(cfg);
 	ctx->extras.estimator = cfg->estimator;
-	ctx->extras.contended = ESTIMATE_CONTENDED_CORRECT;
+	ctx->extras.contended = ESTIMATE_CONTENDED_DEFAULT;
 	ctx->extras.precision = cfg->precision;
 	ctx->extras.contention_limit = RARBENCH_CONTENTION_LIMIT;
 	if (ctx->rep == NULL || ctx->extra == NULL)
@@ -513,7 +515,7 @@ static void measure_opts_from_config(struct measure_opts *mo, const struct confi
 	mo->ignore_failure = cfg->ignore_failure;
 	mo->precision = cfg->precision;
 	mo->estimator = cfg->estimator;
-	mo->contended = ESTIMATE_CONTENDED_CORRECT;
+	mo->contended = ESTIMATE_CONTENDED_DEFAULT;
 	mo->stop = &rarbench_stop;
 	mo->on_event = on_event;
 	mo->ctx = ctx;
@@ -525,7 +527,7 @@ static int export_what_finished(struct run_ctx *ctx)
 	struct errbuf eb = {{0}};
 
 	if (export_all(ctx, &eb) != 0)
-		fprintf(stderr, "rarbench: %s\n", eb.msg);
+		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 	fprintf(stderr, "rarbench: interrupted; exported the finished benchmarks\n");
 	return 128 + (int)rarbench_stop;
 }
@@ -553,16 +555,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (rc != 0) {
-		fprintf(stderr, "rarbench: %s\n", eb.msg);
+		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;
 	}
 	if (cfg.profile && plain_profile_check(&tracer, &eb) != 0) {
-		fprintf(stderr, "rarbench: %s\n", eb.msg);
+		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;
 	}
 	/* Everything is resolved here, before any run: a missing program stops us now. */
 	if (plan_build(&plan, &cfg, &eb) != 0) {
-		fprintf(stderr, "rarbench: %s\n", eb.msg);
+		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;
 	}
 	status = RARBENCH_EXIT_FAIL;
@@ -581,12 +583,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (rc != 0) {
-		fprintf(stderr, "rarbench: %s\n", eb.msg);
+		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;
 	}
 	report_comparison(ctx.rep, (const char *const *)plan.names, plan.results, plan.n);
 	if (cfg.profile && profile_all(&ctx, tracer, &eb) != 0) {
-		fprintf(stderr, "rarbench: %s\n", eb.msg);
+		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;
 	}
 	status = RARBENCH_EXIT_OK;

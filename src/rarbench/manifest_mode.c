@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "runner.h"
+#include "sanitize.h"
 
 /* How often a pending stop interrupts the waits (on_signal). */
 #define STOP_TICK_NS 100000000L
@@ -104,7 +105,8 @@ static void usage(FILE *f)
 	    "  --prefix DIR     the provisioned prefix (default " RUNNER_DEFAULT_PREFIX ")\n"
 	    "  --wait           wait while another run holds the prefix (else exit 3)\n"
 	    "  --dry-run        check the manifest against the prefix and print the plan\n"
-	    "                   (subjects, points, runs, policy bytes, disk); writes nothing\n"
+	    "                   (subjects, points, runs, policy bytes, disk, the wall time from\n"
+	    "                   the last sweep in DIR or per-tool costs); writes nothing\n"
 	    "  --pilot          --dry-run plus a few measured runs at the smallest and largest\n"
 	    "                   point, to estimate the wall time (as root; policies end deny-all)\n"
 	    "  --not-this-host  with --dry-run: leave out what only this host decides (limits\n"
@@ -172,10 +174,11 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 			else if (strcmp(optarg, "none") == 0)
 				cfg->progress = PROGRESS_NONE;
 			else {
-				fprintf(stderr,
-					"rarbench: --progress: unknown mode \"%s\" (expected "
-					"bar, jsonl or none)\n",
-					optarg);
+				sanitize_fprintf(
+				    stderr,
+				    "rarbench: --progress: unknown mode \"%s\" (expected "
+				    "bar, jsonl or none)\n",
+				    optarg);
 				return -1;
 			}
 			break;
@@ -188,8 +191,9 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "rarbench: --manifest mode takes no operand (got \"%s\")\n",
-			argv[optind]);
+		sanitize_fprintf(stderr,
+				 "rarbench: --manifest mode takes no operand (got \"%s\")\n",
+				 argv[optind]);
 		return -1;
 	}
 	if (cfg->manifest == NULL) {

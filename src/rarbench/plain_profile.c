@@ -19,7 +19,7 @@ int plain_profile_check(const char **tracer, struct errbuf *eb)
 				  "--profile needs %s: install Debian's package strace (the "
 				  "playbook's role rarperf_packages installs it)",
 				  *tracer);
-	return 0;
+	return straceprof_check_tracer(*tracer, eb);
 }
 
 int plain_profile_run(const char *tracer, struct proc_cmd *cmd, const struct proc_user *user,

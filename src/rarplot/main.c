@@ -9,6 +9,7 @@
 #include "errbuf.h"
 #include "fileio.h"
 #include "fitreport.h"
+#include "history.h"
 #include "labgroups.h"
 #include "normfig.h"
 #include "numarg.h"
@@ -18,6 +19,7 @@
 #include "plotseries.h"
 #include "plotstyle.h"
 #include "results.h"
+#include "changepoint.h"
 #include "claims.h"
 #include "compare_cli.h"
 #include "sanitize.h"
@@ -38,11 +40,13 @@ struct config {
 	size_t n_formats;
 	char formats_buf[64];
 	bool use_weights;
+	bool delta; /* --comparisons delta: every comparison by the delta method */
 	const char *plots_dir;
 	const char *claims; /* a claims file to check (claims.h) */
 	char **inputs;
 	size_t n_inputs;
 	bool out_given;
+	bool history; /* --history: releases in version order, their steps (history.h) */
 	struct compare_cli compare; /* --compare and its options (compare_cli.h) */
 };
 
@@ -51,7 +55,7 @@ static void usage(FILE *f)
 	fputs(
 	    "usage: rarplot [-o DIR] [--stat S] [--x AXIS] [--baseline SUBJECT]\n"
 	    "               [--format png,svg,pdf|none] [--unweighted] [--plots-dir DIR]\n"
-	    "               [--claims FILE] RESULTS.json...\n"
+	    "               [--claims FILE] [--comparisons paired|delta] RESULTS.json...\n"
 	    "       rarplot --compare BASELINE:CANDIDATE [--noise PCT] [--at SIZE,...]\n"
 	    "               [--allow-unpaired] [--between FILE] [--x AXIS] [--unweighted]\n"
 	    "               [-o DIR] RESULTS.json...\n"
@@ -75,6 +79,13 @@ static void usage(FILE *f)
 	    "      --plots-dir DIR    where perf_tasks.gp and the other scripts are\n"
 	    "      --claims FILE      check published claims (experiments/claims/*.tsv) against\n"
 	    "                         the fits: report.md section and DIR/claims.tsv\n"
+	    "      --comparisons M    paired (default): report.md's comparisons and claims as\n"
+	    "                         --compare computes them (paired per round, the same\n"
+	    "                         interval) where the sweep has rounds; delta: the delta\n"
+	    "                         method over both fits everywhere (as before 0.2)\n"
+	    "      --history          releases in version order (subjects LINE-X.Y.Z): intercept\n"
+	    "                         and slope per release, the baseline as a band, steps\n"
+	    "                         (history.tsv, history-steps.tsv, history_LINE.*, report.md)\n"
 	    "      --compare B:C      compare candidate subject C with baseline B: intercept,\n"
 	    "                         slope and time at --at sizes as ratios C/B with 95 %\n"
 	    "                         intervals (paired by round when both ran in the same\n"
@@ -106,6 +117,8 @@ enum {
 	OPT_UNWEIGHTED,
 	OPT_PLOTS_DIR,
 	OPT_CLAIMS,
+	OPT_COMPARISONS,
+	OPT_HISTORY,
 };
 
 static void config_defaults(struct config *cfg)
@@ -187,6 +200,11 @@ static int parse_fit_option(struct config *cfg, int c, struct errbuf *eb)
 	case OPT_PLOTS_DIR:
 		cfg->plots_dir = optarg;
 		return 0;
+	case OPT_COMPARISONS:
+		if (strcmp(optarg, "paired") != 0 && strcmp(optarg, "delta") != 0)
+			return errbuf_set(eb, "--comparisons %s: use paired or delta", optarg);
+		cfg->delta = strcmp(optarg, "delta") == 0;
+		return 0;
 	default:
 		cfg->claims = optarg;
 		return 0;
@@ -209,6 +227,8 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	    {"unweighted", no_argument, NULL, OPT_UNWEIGHTED},
 	    {"plots-dir", required_argument, NULL, OPT_PLOTS_DIR},
 	    {"claims", required_argument, NULL, OPT_CLAIMS},
+	    {"comparisons", required_argument, NULL, OPT_COMPARISONS},
+	    {"history", no_argument, NULL, OPT_HISTORY},
 	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' are no short options */
 	    {"compare", required_argument, NULL, 'c'},
 	    {"noise", required_argument, NULL, 'n'},
@@ -243,8 +263,12 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 		case OPT_UNWEIGHTED:
 		case OPT_PLOTS_DIR:
 		case OPT_CLAIMS:
+		case OPT_COMPARISONS:
 			if (parse_fit_option(cfg, c, eb) != 0)
 				return NUMARG_ERROR;
+			break;
+		case OPT_HISTORY:
+			cfg->history = true;
 			break;
 		case 'h':
 			return NUMARG_HELP;
@@ -277,13 +301,21 @@ struct rarplot_more {
 	const struct plotprofile *profile;
 };
 
+/* After the verdicts: the claims checked are verdicts too. */
+static void print_verdict_sections(FILE *f, const void *arg)
+{
+	const struct rarplot_more *m = arg;
+
+	if (m->claims != NULL)
+		claims_print_markdown(m->claims->checks, m->claims->n, m->claims->unit, f);
+}
+
+/* After the fits: a mixed lab's groups of hosts, the profiles and what they explain. */
 static void print_more(FILE *f, const void *arg)
 {
 	const struct rarplot_more *m = arg;
 
 	labgroups_print_markdown(m->lab_md, f);
-	if (m->claims != NULL)
-		claims_print_markdown(m->claims->checks, m->claims->n, m->claims->unit, f);
 	if (m->profile->pf != NULL)
 		profilefit_print_markdown(m->profile->pf, m->profile->times, m->profile->n_times,
 					  f);
@@ -396,13 +428,43 @@ static int check_stat_and_baseline(struct config *cfg, const struct results *res
 	return 0;
 }
 
+/*
+ * The axis was not one to fit along (a roles sweep read along the default nb_tasks, a typo):
+ * appends to eb the first other axis along which the inputs can be fitted, "--x nb_roles".
+ */
+static void suggest_axis(const struct config *cfg, const struct results *res, struct errbuf *eb)
+{
+	static const char *const axes[] = {"nb_tasks", "nb_roles", "nb_users", "nb_commands",
+					   PLOTSERIES_AXIS_BOTH};
+	struct plotseries_set *trial = NULL;
+	struct errbuf ignored;
+	size_t i, len = strlen(eb->msg);
+
+	for (i = 0; i < sizeof(axes) / sizeof(axes[0]); i++) {
+		if (strcmp(axes[i], cfg->axis) == 0 ||
+		    plotseries_build(res, axes[i], cfg->stat, &trial, &ignored) != 0)
+			continue;
+		plotseries_set_free(trial);
+		if (len + 1 < sizeof(eb->msg))
+			snprintf(eb->msg + len, sizeof(eb->msg) - len, /* lint: not a path */
+				 " (the inputs vary %s: try --x %s)", axes[i],
+				 strchr(axes[i], '*') != NULL ? "both" : axes[i]);
+		return;
+	}
+}
+
 /* The series along the axis, their fits, the claims checked against them, the profiles. */
 static int fit(const struct config *cfg, struct plot *pl, struct errbuf *eb)
 {
 	stat_name(cfg, pl->res, pl->stat_buf, sizeof(pl->stat_buf));
-	if (plotseries_build(pl->res, cfg->axis, cfg->stat, &pl->set, eb) != 0 ||
-	    fitreport_compute(pl->set, cfg->baseline, cfg->use_weights, pl->res, &pl->rep, eb) != 0)
+	if (plotseries_build(pl->res, cfg->axis, cfg->stat, &pl->set, eb) != 0) {
+		suggest_axis(cfg, pl->res, eb);
 		return -1;
+	}
+	if (fitreport_compute(pl->set, cfg->baseline, cfg->use_weights, pl->res, &pl->rep, eb) != 0)
+		return -1;
+	/* One verdict per comparison: the table and the claims as --compare computes them. */
+	fitreport_pair(pl->rep, !cfg->delta && cfg->stat == PLOTSERIES_ESTIMATE, cfg->use_weights);
 	if (cfg->claims != NULL &&
 	    ((pl->claims = claims_load(cfg->claims, eb)) == NULL ||
 	     claims_check(pl->claims, pl->rep, &pl->checks, &pl->n_checks, eb) != 0))
@@ -509,6 +571,7 @@ static int write_report(const struct config *cfg, struct plot *pl, struct errbuf
 	ctx.notes = (const char *const *)pl->drawn.notes;
 	ctx.n_notes = pl->drawn.n_notes;
 	sections.lab_md = pl->res->lab_md;
+	ctx.verdict_sections = print_verdict_sections;
 	ctx.more_sections = print_more;
 	ctx.more_arg = &sections;
 	if (plotprofile_write(&pl->prof, cfg->out_dir, eb) != 0)
@@ -544,6 +607,26 @@ static void print_summary(const struct config *cfg, const struct plot *pl)
 		fputs("\n", stderr);
 	}
 	print_wrote(cfg->out_dir, &pl->drawn);
+}
+
+/* --history, after report.md: reads the tables just written (history.h). */
+static int run_history(const struct config *cfg, const struct plot *pl, struct errbuf *eb)
+{
+	const struct history_opts o = {
+	    .out_dir = cfg->out_dir,
+	    .inputs = (const char *const *)cfg->inputs,
+	    .n_inputs = cfg->n_inputs,
+	    .axis = strcmp(cfg->axis, PLOTSERIES_AXIS_BOTH) == 0 ? NULL : cfg->axis,
+	    .anchor = cfg->baseline,
+	    .gnuplot = pl->gnuplot,
+	    .scripts_dir = pl->scripts,
+	    .formats = cfg->formats,
+	    .n_formats = cfg->n_formats,
+	    .alpha = CHANGEPOINT_ALPHA,
+	    .min_rel_pct = CHANGEPOINT_MIN_REL_PCT,
+	};
+
+	return history_run(&o, eb);
 }
 
 int main(int argc, char **argv)
@@ -582,6 +665,8 @@ int main(int argc, char **argv)
 		goto fail;
 	}
 	if (write_fits(&cfg, &pl, &eb) != 0 || write_report(&cfg, &pl, &eb) != 0)
+		goto fail;
+	if (cfg.history && run_history(&cfg, &pl, &eb) != 0)
 		goto fail;
 	print_summary(&cfg, &pl);
 	status = pl.figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;

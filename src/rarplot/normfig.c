@@ -61,6 +61,9 @@ int normfig_write(const struct normfig_opts *o, const struct plotfig_env *env,
 	if (plotseries_build(res, o->axis, o->stat, &set, eb) != 0 ||
 	    fitreport_compute(set, o->baseline, o->use_weights, res, &rep, eb) != 0)
 		goto out;
+	/* In reference units: a slope is thousandths of a reference run per task, not µs. */
+	rep->yunit = "ref";
+	rep->yunit_small = "mref";
 	if (fileio_join(path, sizeof(path), env->out_dir, "fits-normalised.tsv", eb) != 0 ||
 	    fitreport_write_tsv(rep, path, eb) != 0 ||
 	    fileio_join(path, sizeof(path), env->out_dir, "normalised.md", eb) != 0 ||

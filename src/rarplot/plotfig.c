@@ -1,5 +1,6 @@
 /* plotfig: render one figure (perf_tasks, perf_roles, perf_both) from a series set with gnuplot. */
 #include "plotfig.h"
+#include "reliability.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -180,9 +181,12 @@ static int plotfig_list_series(const struct plotseries_set *set, size_t k, const
 	const struct plotseries *s = &set->series[k];
 	const struct plotstyle *st =
 	    plotstyle_find(env->styles, env->n_styles, s->subject, s->format);
-	char name[PLOTFIG_NAME_MAX], other[PLOTFIG_NAME_MAX], title[2 * PLOTFIG_NAME_MAX + 8];
+	char name[PLOTFIG_NAME_MAX], other[PLOTFIG_NAME_MAX], title[2 * PLOTFIG_NAME_MAX + 32];
 	char number[16];
-	size_t i;
+	size_t i, shaky;
+	/* A fit resting mostly on contended or noisy points says so in the legend (report.md's
+	 * "unreliable" line, reliability.h), where the reader of the figure looks. */
+	const char *mark = reliability_series_unreliable(s, &shaky) ? " [unreliable]" : "";
 
 	/* Two subjects that would read alike (a variant of the same tool build) are told apart
 	 * by their ids. */
@@ -196,9 +200,9 @@ static int plotfig_list_series(const struct plotseries_set *set, size_t k, const
 	}
 	if (i < set->n_series) {
 		plotfig_safe(s->subject, other, sizeof(other));
-		snprintf(title, sizeof(title), "\"%s (%s)\"", name, other);
+		snprintf(title, sizeof(title), "\"%s (%s)%s\"", name, other, mark);
 	} else {
-		snprintf(title, sizeof(title), "\"%s\"", name);
+		snprintf(title, sizeof(title), "\"%s%s\"", name, mark);
 	}
 	if (plotfig_list_add(l->files, file) != 0 || plotfig_list_add(l->titles, title) != 0 ||
 	    plotfig_list_add(l->weights, use_weights && s->weighted ? "1" : "0") != 0)

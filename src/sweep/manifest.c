@@ -286,6 +286,66 @@ static size_t line_of(const char *text, size_t len, size_t off)
 	return line;
 }
 
+/* The 1-based column of off on its line, in bytes (what an editor's "go to column" takes). */
+static size_t column_of(const char *text, size_t len, size_t off)
+{
+	size_t i = off < len ? off : len;
+
+	while (i > 0 && text[i - 1] != '\n')
+		i--;
+	return (off < len ? off : len) - i + 1;
+}
+
+/* Whether the text ends inside a string or with more brackets opened than closed. */
+static bool brackets_left_open(const char *text, size_t len)
+{
+	long depth = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (in_string) {
+			if (text[i] == '\\')
+				i++;
+			else if (text[i] == '"')
+				in_string = false;
+		} else if (text[i] == '"') {
+			in_string = true;
+		} else if (text[i] == '{' || text[i] == '[') {
+			depth++;
+		} else if (text[i] == '}' || text[i] == ']') {
+			depth--;
+		}
+	}
+	return in_string || depth > 0;
+}
+
+/*
+ * Why cJSON stopped at *off, when the text says it plainly: a comma before a closing bracket
+ * (JSON has no trailing comma, the mistake an editor of the shipped manifests makes most), or
+ * the end of the file (a bracket left open). "" otherwise. cJSON may point one past the
+ * bracket it refused; *off is moved back onto it so that the column names the bracket.
+ */
+static const char *json_error_hint(const char *text, size_t len, size_t *off)
+{
+	size_t at = *off, i;
+
+	if (at < len && text[at] != '}' && text[at] != ']' && at > 0 &&
+	    (text[at - 1] == '}' || text[at - 1] == ']'))
+		at--;
+	if (at < len && (text[at] == '}' || text[at] == ']')) {
+		for (i = at; i > 0 && strchr(" \t\r\n", text[i - 1]) != NULL; i--)
+			;
+		if (i > 0 && text[i - 1] == ',') {
+			*off = at;
+			return " (a comma before a closing bracket: JSON allows no trailing comma, "
+			       "remove it)";
+		}
+	}
+	return brackets_left_open(text, len)
+		   ? " (the file ends with a bracket or a quote left open: close it)"
+		   : "";
+}
+
 void manifest_problems_clear(struct manifest_problems *pr)
 {
 	if (pr == NULL)
@@ -332,7 +392,10 @@ struct manifest *manifest_parse_all(const char *text, size_t len, const char *so
 
 		if (end == NULL && cJSON_GetErrorPtr() != NULL)
 			off = (size_t)(cJSON_GetErrorPtr() - text);
-		errbuf_set(eb, "%s: line %zu: not valid JSON", source, line_of(text, len, off));
+		const char *hint = json_error_hint(text, len, &off);
+
+		errbuf_set(eb, "%s: line %zu, column %zu: not valid JSON%s", source,
+			   line_of(text, len, off), column_of(text, len, off), hint);
 		goto out;
 	}
 	m = calloc(1, sizeof(*m));
@@ -384,8 +447,15 @@ struct manifest *manifest_load_all(const char *path, unsigned flags,
 
 	if (problems != NULL)
 		*problems = (struct manifest_problems){NULL, 0};
-	if (fileio_read(path, MANIFEST_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0)
+	if (fileio_read(path, MANIFEST_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0) {
+		size_t n = strlen(eb->msg);
+
+		/* The path is relative to where rarbench runs: say where the shipped ones are. */
+		if (errno == ENOENT && n + 1 < sizeof(eb->msg))
+			snprintf(eb->msg + n, sizeof(eb->msg) - n, /* lint: not a path */
+				 " (the shipped manifests are rarperf's experiments/*.json)");
 		return NULL;
+	}
 	m = manifest_parse_all(buf, len, path, flags, problems, eb);
 	free(buf);
 	return m;

@@ -15,7 +15,7 @@
 #include "policy_size.h"
 
 #define MANIFEST_FILE_MAX_BYTES (1024 * 1024)
-#define MANIFEST_SUBJECTS_MAX 16
+#define MANIFEST_SUBJECTS_MAX 48
 #define MANIFEST_AXIS_VALUES_MAX 1024
 #define MANIFEST_AXIS_VALUE_MAX 1000000u
 #define MANIFEST_POINTS_MAX 100000u
@@ -156,6 +156,14 @@ struct manifest_subject {
 			*/
 	enum manifest_pam pam;
 	char *pam_dir; /* ON: the directory (may hold {prefix}); else NULL */
+	/*
+	 * The runner refuses a program, and a PAM directory, that a user other than
+	 * root could have written (trustpath.h: root's along its whole path), unless
+	 * the subject says so with these keys (doc/security.md). A set-user-ID or
+	 * set-group-ID program outside the prefix is refused whatever they say.
+	 */
+	bool unsafe_program;
+	bool unsafe_pam;
 };
 
 struct manifest_axis {

@@ -1,6 +1,7 @@
 /* manifest_axis: the values of a manifest axis (a list, logspace or range) and the axes object. */
 #include "manifest_impl.h"
 #include "policy_doas.h"
+#include "suggest.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -112,6 +113,12 @@ static int parse_axis_spec(struct manifest_ctx *c, const cJSON *j, const char *p
 	if (!is_log && strcmp(spec->string, "range") != 0) {
 		char b[48];
 
+		const char *near =
+		    suggest_nearest(spec->string, (const char *const[]){"logspace", "range", NULL});
+
+		if (near != NULL)
+			return manifest_fail(c, q, "unknown key \"%s\" (did you mean \"%s\"?)",
+					     manifest_shown(spec->string, b), near);
 		return manifest_fail(c, q, "unknown key \"%s\" (expected logspace or range)",
 				     manifest_shown(spec->string, b));
 	}

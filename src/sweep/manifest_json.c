@@ -4,6 +4,7 @@
 #include "jsonget.h"
 #include "manifest_impl.h"
 #include "sanitize.h"
+#include "suggest.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,7 +97,15 @@ int manifest_check_keys(struct manifest_ctx *c, const cJSON *obj, const char *pa
 				break;
 		manifest_child_path(p, path, manifest_shown(it->string, b));
 		if (allowed[i] == NULL) {
-			bad = manifest_fail(c, p, "unknown key"); /* every one, not the first */
+			const char *near = suggest_nearest(it->string, allowed);
+
+			/* every one, not the first; the nearest allowed key when it looks like a
+			 * typo */
+			if (near != NULL)
+				bad =
+				    manifest_fail(c, p, "unknown key (did you mean \"%s\"?)", near);
+			else
+				bad = manifest_fail(c, p, "unknown key");
 			continue;
 		}
 		for (prev = obj->child; prev != it; prev = prev->next)
@@ -172,6 +181,17 @@ int manifest_get_enum(struct manifest_ctx *c, const cJSON *obj, const char *path
 					i ? ", " : "", name(i));
 		if (len >= sizeof(expected))
 			len = sizeof(expected) - 1;
+	}
+	{
+		const char *names[33], *near;
+
+		for (i = 0; i < n && i < 32; i++)
+			names[i] = name(i);
+		names[i] = NULL;
+		near = suggest_nearest(j->valuestring, names);
+		if (near != NULL)
+			return manifest_fail(c, p, "unknown %s \"%s\" (did you mean \"%s\"?)", key,
+					     manifest_shown(j->valuestring, b), near);
 	}
 	return manifest_fail(c, p, "unknown %s \"%s\" (expected %s)", key,
 			     manifest_shown(j->valuestring, b), expected);

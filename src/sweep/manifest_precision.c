@@ -50,7 +50,7 @@ int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct m
 	int e;
 
 	m->estimator = ESTIMATE_MEDIAN;
-	m->contended = ESTIMATE_CONTENDED_CORRECT;
+	m->contended = ESTIMATE_CONTENDED_DEFAULT;
 	m->contention_limit = MANIFEST_DEFAULT_CONTENTION_LIMIT;
 	if (j != NULL) {
 		if (cJSON_IsTrue(j))

@@ -24,6 +24,24 @@ static int check_template(struct manifest_ctx *c, const char *tmpl, const char *
 	return 0;
 }
 
+/* *out becomes the boolean at obj.key (absent: false). 0, or -1 with c->eb filled. */
+static int get_bool(struct manifest_ctx *c, const cJSON *obj, const char *p, const char *key,
+		    bool *out)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char q[MANIFEST_PATH_MAX_CHARS];
+
+	*out = false;
+	if (it == NULL)
+		return 0;
+	if (!cJSON_IsBool(it)) {
+		manifest_child_path(q, p, key);
+		return manifest_fail(c, q, "expected a boolean, got %s", manifest_type_name(it));
+	}
+	*out = cJSON_IsTrue(it);
+	return 0;
+}
+
 /* "pam": true (the prefix's files), false (the host's), or a directory; absent: AUTO. */
 static int parse_subject_pam(struct manifest_ctx *c, const cJSON *j, const char *p,
 			     struct manifest_subject *s)
@@ -155,10 +173,9 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 			 struct manifest_subject *s)
 {
 	static const char *const keys[] = {
-	    "id",          "format",          "program",        "args",     "policy", "policy_data",
-	    "rar_version", "policy_mount_at", "sudoers_layout", "optional", "build",  "pam",
-	    NULL};
-	const cJSON *it;
+	    "id",          "format",      "program",         "args",           "policy",
+	    "policy_data", "rar_version", "policy_mount_at", "sudoers_layout", "optional",
+	    "build",       "pam",         "unsafe_program",  "unsafe_pam",     NULL};
 	char q[MANIFEST_PATH_MAX_CHARS], b[48];
 	int fmt = -1;
 
@@ -183,12 +200,10 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 		manifest_child_path(q, p, "policy_data");
 		return manifest_fail(c, q, "only a rar-cbor subject has a separate data file");
 	}
-	it = cJSON_GetObjectItemCaseSensitive(j, "optional");
-	if (it != NULL && !cJSON_IsBool(it)) {
-		manifest_child_path(q, p, "optional");
-		return manifest_fail(c, q, "expected a boolean, got %s", manifest_type_name(it));
-	}
-	s->optional = it != NULL && cJSON_IsTrue(it);
+	if (get_bool(c, j, p, "optional", &s->optional) < 0 ||
+	    get_bool(c, j, p, "unsafe_program", &s->unsafe_program) < 0 ||
+	    get_bool(c, j, p, "unsafe_pam", &s->unsafe_pam) < 0)
+		return -1;
 	if (parse_subject_pam(c, j, p, s) < 0)
 		return -1;
 	if (manifest_get_string(c, j, p, "rar_version", false, &s->rar_version) < 0 ||

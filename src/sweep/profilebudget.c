@@ -1,6 +1,7 @@
 /* profilebudget: which traced runs the profile pass can afford, predicted from the ones it made. */
 #include "profilebudget.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,4 +87,28 @@ void profilebudget_record(struct profilebudget *b, size_t i, uint64_t bytes, uin
 void profilebudget_spend(struct profilebudget *b, uint64_t ns)
 {
 	b->spent_ns += (double)ns;
+}
+
+void profilebudget_point_done(struct profilebudget *b, uint64_t point_ns, uint64_t runs_ns)
+{
+	uint64_t rest = point_ns > runs_ns ? point_ns - runs_ns : 0;
+
+	profilebudget_spend(b, rest);
+	b->point_overhead_ns = (double)rest;
+}
+
+bool profilebudget_point_allowed(const struct profilebudget *b)
+{
+	return b->limit_ns <= 0 || b->spent_ns + b->point_overhead_ns <= b->limit_ns;
+}
+
+void profilebudget_explain(const struct profilebudget *b, uint32_t pct, char *why, size_t size)
+{
+	double left = b->limit_ns - b->spent_ns;
+
+	snprintf(why, size,
+		 "profile budget: %.1f s spent, %.1f s left of %.1f s (%u %% of %.1f s of timed "
+		 "runs)",
+		 b->spent_ns / 1e9, left > 0 ? left / 1e9 : 0.0, b->limit_ns / 1e9, pct,
+		 pct > 0 ? b->limit_ns * 100.0 / pct / 1e9 : 0.0);
 }

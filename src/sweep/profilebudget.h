@@ -22,7 +22,8 @@ struct profilebudget_history {
 
 struct profilebudget {
 	double limit_ns; /* 0: no budget */
-	double spent_ns;
+	double spent_ns; /* everything the pass cost: traces, untraced runs, policy writes */
+	double point_overhead_ns; /* the last point's cost beyond its runs (policies, grants) */
 	struct profilebudget_history *subjects;
 	size_t nsubjects;
 };
@@ -58,5 +59,27 @@ void profilebudget_record(struct profilebudget *b, size_t i, uint64_t bytes, uin
 
 /* Spends ns that no subject's history explains (an untraced subject's rusage run). */
 void profilebudget_spend(struct profilebudget *b, uint64_t ns);
+
+/*
+ * Records what a whole point cost (point_ns, wall clock from its policies'
+ * writing to their denial) of which runs_ns were already spent by
+ * record/spend: the rest, the point's overhead, is spent too and predicts
+ * the next point's.
+ */
+void profilebudget_point_done(struct profilebudget *b, uint64_t point_ns, uint64_t runs_ns);
+
+/*
+ * Whether a point can be started at all: no budget, or the last point's
+ * overhead still fits what is left (the caller starts it anyway while a
+ * subject has not been traced once). A point refused costs nothing: no
+ * policy is written and no run is made.
+ */
+bool profilebudget_point_allowed(const struct profilebudget *b);
+
+/*
+ * Why a point or a subject was not profiled, into why (size bytes):
+ * "profile budget spent: X s of Y s (P % of Z s of timed runs)".
+ */
+void profilebudget_explain(const struct profilebudget *b, uint32_t pct, char *why, size_t size);
 
 #endif

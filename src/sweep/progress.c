@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "sanitize.h"
 
 #define BAR_WIDTH 30
 
@@ -40,6 +41,23 @@ static cJSON *event(const struct progress *p, const char *name)
 	return o;
 }
 
+/*
+ * Adds s to o under key, made safe for a terminal first: cJSON escapes the C0
+ * controls but passes a raw C1 byte (0x9b, the 8-bit CSI) or a bidi override
+ * through, and these lines are read on terminals too.
+ */
+static void add_text(cJSON *o, const char *key, const char *s)
+{
+	size_t cap = strlen(s) * 4 + 1;
+	char *safe = malloc(cap);
+
+	if (safe == NULL)
+		return;
+	sanitize_str(safe, cap, s);
+	cJSON_AddStringToObject(o, key, safe);
+	free(safe);
+}
+
 /* Prints o as one line and frees it. */
 static void emit(struct progress *p, cJSON *o)
 {
@@ -68,7 +86,7 @@ static void fmt_duration(double s, char *buf, size_t len)
 
 static void draw_bar(struct progress *p, const char *what)
 {
-	char bar[BAR_WIDTH + 1], eta[32], el[32];
+	char bar[BAR_WIDTH + 1], eta[32], el[32], shown[41];
 	size_t fill = p->total ? p->done * BAR_WIDTH / p->total : 0, i;
 
 	for (i = 0; i < BAR_WIDTH; i++)
@@ -76,8 +94,10 @@ static void draw_bar(struct progress *p, const char *what)
 	bar[BAR_WIDTH] = '\0';
 	fmt_duration(p->eta_s, eta, sizeof(eta));
 	fmt_duration(elapsed_s(p), el, sizeof(el));
+	/* The bar's own escape (clear the line) is ours; what follows it is escaped. */
+	sanitize_str(shown, sizeof(shown), what);
 	fprintf(p->out, "\r\033[K[%s] %zu/%zu %3zu%% elapsed %s ETA %s %.40s", bar, p->done,
-		p->total, p->total ? p->done * 100 / p->total : 100, el, eta, what);
+		p->total, p->total ? p->done * 100 / p->total : 100, el, eta, shown);
 	fflush(p->out);
 }
 
@@ -88,19 +108,19 @@ void progress_start(struct progress *p, const char *name, const char *const *sub
 	size_t i;
 
 	if (p->mode == PROGRESS_BAR) {
-		fprintf(p->out, "rarbench: %s: %zu points (%zu done), output in %s\n", name,
-			p->total, p->done, out);
+		sanitize_fprintf(p->out, "rarbench: %s: %zu points (%zu done), output in %s\n",
+				 name, p->total, p->done, out);
 		return;
 	}
 	if (p->mode != PROGRESS_JSONL || (o = event(p, "start")) == NULL)
 		return;
-	cJSON_AddStringToObject(o, "name", name);
+	add_text(o, "name", name);
 	cJSON_AddNumberToObject(o, "total", (double)p->total);
 	cJSON_AddNumberToObject(o, "done", (double)p->done);
 	a = cJSON_AddArrayToObject(o, "subjects");
 	for (i = 0; a != NULL && i < n; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(subjects[i]));
-	cJSON_AddStringToObject(o, "out", out);
+	add_text(o, "out", out);
 	emit(p, o);
 }
 
@@ -111,7 +131,7 @@ void progress_skip(struct progress *p, const char *subject, const char *reason)
 	if (p->mode != PROGRESS_JSONL || (o = event(p, "skip_subject")) == NULL)
 		return;
 	cJSON_AddStringToObject(o, "subject", subject);
-	cJSON_AddStringToObject(o, "reason", reason);
+	add_text(o, "reason", reason);
 	emit(p, o);
 }
 
@@ -190,7 +210,7 @@ void progress_error(struct progress *p, const char *message)
 
 	if (p->mode != PROGRESS_JSONL || (o = event(p, "error")) == NULL)
 		return;
-	cJSON_AddStringToObject(o, "message", message);
+	add_text(o, "message", message);
 	emit(p, o);
 }
 

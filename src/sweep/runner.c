@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "sanitize.h"
 
 /* Whether the caller's signal handler asked the run to stop. */
 static bool stopped(const struct runner *r)
@@ -16,7 +17,8 @@ static bool stopped(const struct runner *r)
 /* Reports a failure on cfg.err (and as an event). */
 static void report(struct runner *r, const char *msg)
 {
-	fprintf(r->cfg.err, "%srarbench: %s\n", r->cfg.progress == PROGRESS_BAR ? "\n" : "", msg);
+	sanitize_fprintf(r->cfg.err, "%srarbench: %s\n",
+			 r->cfg.progress == PROGRESS_BAR ? "\n" : "", msg);
 	progress_error(&r->progress, msg);
 }
 
@@ -244,7 +246,7 @@ out:
 static void print_notices(struct runner *r)
 {
 	for (size_t i = 0; i < r->nnotices; i++) {
-		fprintf(r->cfg.err, "rarbench: %s\n", r->notices[i]);
+		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", r->notices[i]);
 		free(r->notices[i]);
 	}
 	free(r->notices);
@@ -262,11 +264,18 @@ static void announce(struct runner *r)
 		if (r->subjects[i].skip_reason == NULL)
 			ids[k++] = r->subjects[i].ms->id;
 	progress_start(&r->progress, r->m->name, ids, k, r->out_abs);
+	/* What the manifest asked for with unsafe_program / unsafe_pam, as the plan says it. */
+	for (i = 0; i < r->nsubjects; i++) {
+		const char *line = r->subjects[i].unsafe, *nl;
+
+		for (; line != NULL && (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+			sanitize_fprintf(r->cfg.err, "rarbench: %.*s\n", (int)(nl - line), line);
+	}
 	for (i = 0; i < r->nsubjects; i++) {
 		if (r->subjects[i].skip_reason == NULL)
 			continue;
-		fprintf(r->cfg.err, "rarbench: warning: skipping subject %s: %s\n",
-			r->subjects[i].ms->id, r->subjects[i].skip_reason);
+		sanitize_fprintf(r->cfg.err, "rarbench: warning: skipping subject %s: %s\n",
+				 r->subjects[i].ms->id, r->subjects[i].skip_reason);
 		progress_skip(&r->progress, r->subjects[i].ms->id, r->subjects[i].skip_reason);
 	}
 }
@@ -289,8 +298,8 @@ int runner_open(const struct runner_config *cfg, struct runner **rp)
 	}
 	print_notices(r);
 	for (size_t i = 0; i < r->nproblems; i++)
-		fprintf(r->cfg.err, "%s\n", r->problems[i]);
-	fprintf(r->cfg.err, "%s\n", eb.msg);
+		sanitize_fprintf(r->cfg.err, "%s\n", r->problems[i]);
+	sanitize_fprintf(r->cfg.err, "%s\n", eb.msg);
 	return r->busy ? RUNNER_EXIT_BUSY : r->bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
 }
 
@@ -299,7 +308,7 @@ int runner_plan(struct runner *r, FILE *out)
 	struct errbuf eb = {0};
 
 	if ((r->cfg.pilot && runner_plan_pilot(r, &eb) < 0) || runner_plan_print(r, out, &eb) < 0) {
-		fprintf(r->cfg.err, "rarbench: %s\n", eb.msg);
+		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", eb.msg);
 		return RUNNER_EXIT_FAIL;
 	}
 	return RUNNER_EXIT_OK;
@@ -316,8 +325,9 @@ static int run_profile(struct runner *r, uint64_t t0, uint64_t t1)
 	}
 	if (r->m->profile && r->cfg.progress != PROGRESS_JSONL)
 		/* What the pass costs beside the timed steps (selfbench/profile.sh reads it). */
-		fprintf(r->cfg.err, "rarbench: profile pass %.1f s after %.1f s of timed steps\n",
-			(double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);
+		sanitize_fprintf(r->cfg.err,
+				 "rarbench: profile pass %.1f s after %.1f s of timed steps\n",
+				 (double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);
 	return RUNNER_EXIT_OK;
 }
 
@@ -350,16 +360,16 @@ int runner_run(struct runner *r)
 		status = RUNNER_EXIT_FAIL;
 	} else if (status == 0 && r->failed_points > 0) {
 		/* results.json holds the points measured; --resume measures the rest. */
-		fprintf(r->cfg.err,
-			"rarbench: %zu point(s) of %s left unmeasured (a run passed "
-			"run_timeout_s); measure them with --resume\n",
-			r->failed_points, r->m->name);
+		sanitize_fprintf(r->cfg.err,
+				 "rarbench: %zu point(s) of %s left unmeasured (a run passed "
+				 "run_timeout_s); measure them with --resume\n",
+				 r->failed_points, r->m->name);
 		status = RUNNER_EXIT_FAIL;
 	} else if (status != 0) {
 		progress_done(&r->progress, status, NULL, NULL, 0);
 	} else if (r->cfg.progress != PROGRESS_JSONL) {
-		fprintf(r->cfg.err, "rarbench: %zu points of %s written to %s\n",
-			sweep_count(r->sweep), r->m->name, r->out_abs);
+		sanitize_fprintf(r->cfg.err, "rarbench: %zu points of %s written to %s\n",
+				 sweep_count(r->sweep), r->m->name, r->out_abs);
 	}
 	return status;
 }

@@ -76,6 +76,9 @@ static cJSON *build_record(const struct runner *r)
 	} else {
 		cJSON_AddNullToObject(o, "cpus");
 	}
+	/* The interfaces the runs see: a namespace with only lo, whatever the host has. */
+	cJSON_AddStringToObject(o, "network",
+				r->pin.net == PROC_NET_LOOPBACK ? "loopback" : "host");
 	/* Address-space randomisation moves code and data run to run: recorded, not changed. */
 	if (fileio_read("/proc/sys/kernel/randomize_va_space", 64, "cannot open", &aslr, &len,
 			&(struct errbuf){{0}}) == 0 &&
@@ -172,6 +175,8 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 	}
 	r->pin.umask = (int)e->umask;
 	r->pin.cwd = e->cwd;
+	/* A network of its own with only lo: sudo lists every interface at start (proc.h). */
+	r->pin.net = PROC_NET_LOOPBACK;
 	if (e->ncpus > 0) {
 		if (sched_getaffinity(0, sizeof(online), &online) != 0)
 			CPU_ZERO(&online);

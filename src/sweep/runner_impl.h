@@ -45,6 +45,7 @@ struct runner_subject {
 	char *pam_dir;          /* the PAM service files shown at /etc/pam.d; NULL: the host's */
 	char *pam_service;      /* facts.json's pam_service of its tool; NULL: none known */
 	bool hung;              /* this step: a run passed run_timeout_s; left out of the step */
+	char *unsafe;           /* runner_trust.c: "UNSAFE: ..." lines the manifest asked for */
 };
 
 /*
@@ -183,6 +184,21 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb);
  */
 int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb);
 
+/*
+ * runner_estimate.c. Prints the sweep's wall time estimated from the
+ * procedure, as a range with where each subject's cost per run came from
+ * (facts.json, the last sweep's results.json in cfg.out, built-in per-tool
+ * costs: runcost.h); labelled as the estimate, or after_pilot as the one
+ * besides the pilot's. 0 or -1 (a policy that cannot be sized).
+ */
+int runner_estimate_print(struct runner *r, FILE *out, bool after_pilot, struct errbuf *eb);
+
+/* A point's size: the policy's entries, R x T x C + R x U (runcost_entries). */
+double runner_point_entries(const struct sweep_point *pt);
+
+/* Runs per round of one subject whose runs take t_s: hyperfine's rule, per round. */
+double runner_runs_per_round(const struct manifest *m, double t_s);
+
 /* At most this many problem lines are kept (the first ones). */
 #define RUNNER_PROBLEMS_MAX 64
 
@@ -198,6 +214,15 @@ int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb);
  * many) or with eb filled when out of memory.
  */
 int runner_resolve_subjects(struct runner *r, struct errbuf *eb);
+
+/*
+ * runner_trust.c. Subject i's program (never a set-ID one outside the prefix),
+ * PAM directory and files, policy directory and policy_mount_at's directory
+ * must be root's along their whole path (trustpath.h); the manifest's
+ * unsafe_program / unsafe_pam turn those two refusals into "UNSAFE: ..."
+ * lines in s->unsafe. Problems go to r->problems. 0, or -1 out of memory.
+ */
+int runner_trust_subject(struct runner *r, size_t i, struct errbuf *eb);
 
 /* Frees r->problems. */
 void runner_problems_clear(struct runner *r);

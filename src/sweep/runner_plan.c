@@ -1,4 +1,5 @@
-/* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot). */
+/* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot;
+ * without one, runner_estimate.c). */
 #include "runner_impl.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include "clock.h"
 #include "measure.h"
 #include "policy_size.h"
+#include "sanitize.h"
 
 /* The pilot's runs per subject at each of its two points (after RUNNER_PILOT_WARMUP warmup runs).
  */
@@ -28,9 +30,7 @@ static int cmp_u64(const void *a, const void *b)
 /* The size the pilot interpolates along: the policy's commands, R*T*C (and actors). */
 static double point_size(const struct sweep_point *pt)
 {
-	return (double)pt->value[MANIFEST_AXIS_ROLES] * pt->value[MANIFEST_AXIS_TASKS] *
-		   pt->value[MANIFEST_AXIS_COMMANDS] +
-	       (double)pt->value[MANIFEST_AXIS_ROLES] * pt->value[MANIFEST_AXIS_USERS];
+	return runner_point_entries(pt);
 }
 
 /* The sweep's smallest and largest points by point_size. */
@@ -96,20 +96,6 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
 		    human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	}
 	return 0;
-}
-
-/* Runs per round of one subject whose runs take t_s: hyperfine's rule, per round. */
-static double runs_per_round(const struct manifest *m, double t_s)
-{
-	double min = ceil((double)m->min_runs / m->rounds), runs = min;
-	double max = m->max_runs ? ceil((double)m->max_runs / m->rounds) : INFINITY;
-	double time_s = (double)m->min_time_ns / 1e9 / m->rounds;
-
-	if (m->precision > 0)
-		return min; /* the planned rounds; precision mode may add rounds up to max_runs */
-	if (t_s > 0 && time_s / t_s > runs)
-		runs = floor(time_s / t_s);
-	return runs < max ? runs : max;
 }
 
 int runner_plan_pilot(struct runner *r, struct errbuf *eb)
@@ -202,7 +188,7 @@ static double estimate_seconds(const struct runner *r)
 			double t = interpolate(r, pt, r->pilot[0].run_s[k], r->pilot[1].run_s[k]);
 
 			/* warmup, the grant check, and the runs */
-			step += (warm + 1 + runs_per_round(m, t)) * t;
+			step += (warm + 1 + runner_runs_per_round(m, t)) * t;
 		}
 		total += step * m->rounds;
 	}
@@ -361,15 +347,16 @@ static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
 	return 0;
 }
 
-/* The pilot's cost per run and the estimated wall time, or why there is none. */
-static void print_time(const struct runner *r, FILE *out)
+/* The pilot's cost per run and its estimated wall time, then the estimate from the procedure. */
+static int print_time(struct runner *r, FILE *out, struct errbuf *eb)
 {
 	size_t i, k;
 
+	fputc('\n', out);
 	if (r->has_pilot) {
 		double est = estimate_seconds(r);
 
-		fprintf(out, "\nPilot (%d runs of each subject at points %zu and %zu):\n",
+		fprintf(out, "Pilot (%d runs of each subject at points %zu and %zu):\n",
 			RUNNER_PILOT_RUNS, r->pilot[0].point + 1, r->pilot[1].point + 1);
 		for (i = 0, k = 0; i < r->nsubjects; i++) {
 			if (r->subjects[i].skip_reason != NULL)
@@ -382,21 +369,56 @@ static void print_time(const struct runner *r, FILE *out)
 			"Estimated wall time: %.0f s (%.1f min), linear in the policy size "
 			"between the pilot's points\n",
 			est, est / 60);
-	} else {
-		fputs("\nWall time: unknown without a pilot (--pilot measures a few runs at the "
-		      "smallest and largest point)\n",
-		      out);
 	}
+	return runner_estimate_print(r, out, r->has_pilot, eb);
 }
 
-int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
+/* What the manifest asked to run that root's files alone would not: in plain words, first. */
+static void print_unsafe(const struct runner *r, FILE *out)
+{
+	for (size_t i = 0; i < r->nsubjects; i++)
+		if (r->subjects[i].unsafe != NULL)
+			fputs(r->subjects[i].unsafe, out);
+	if (r->m->unsafe_command)
+		fprintf(out,
+			"UNSAFE: the command %s is granted to %s as root at every point "
+			"(unsafe_command): if it can run another program or write a file, whoever "
+			"can act as %s is root while the sweep runs\n",
+			r->m->command, r->m->bench_user, r->m->bench_user);
+}
+
+static int plan_text(struct runner *r, FILE *out, struct errbuf *eb)
 {
 	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", r->cfg.manifest,
 		r->m->name, r->prefix_real);
+	print_unsafe(r, out);
 	print_subjects(r, out);
 	print_runs(r, out);
 	if (print_bytes(r, out, eb) < 0)
 		return -1;
-	print_time(r, out);
-	return 0;
+	return print_time(r, out, eb);
+}
+
+int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = -1;
+
+	/* Written whole, then through the sanitiser: every manifest or facts string of the
+	 * plan (name, commands, paths, skip reasons) reaches the terminal escaped. */
+	if (mem == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	rc = plan_text(r, mem, eb);
+	if (fclose(mem) != 0 && rc == 0)
+		rc = errbuf_set(eb, "out of memory");
+	mem = NULL;
+	if (rc == 0 && sanitize_write_lines(text, len, out) == EOF)
+		rc = errbuf_set(eb, "writing the plan failed");
+out:
+	free(text);
+	return rc;
 }

@@ -23,9 +23,7 @@
 #include "runner_impl.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +31,7 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "clock.h"
 #include "fileio.h"
 #include "profilebudget.h"
 #include "sanitize.h"
@@ -61,6 +60,10 @@ int runner_profile_check(struct runner *r, struct errbuf *eb)
 				  "%s: \"profile\" needs %s: install Debian's package %s (the "
 				  "playbook's role %s installs it)",
 				  r->cfg.manifest, r->cfg.tracer, PROFILE_PACKAGE, PROFILE_ROLE);
+	}
+	if (straceprof_check_tracer(r->cfg.tracer, eb) < 0) {
+		r->bad_input = true;
+		return -1;
 	}
 	return 0;
 }
@@ -127,46 +130,6 @@ static void first_stderr_line(int fd, char *buf, size_t len)
 	sanitize_text(buf, len, raw, end);
 }
 
-/*
- * rarbench's own peak resident size (VmHWM, KiB), 0 when unknown. A child
- * made by clone(CLONE_VM) runs in rarbench's memory until it execs, and the
- * kernel keeps that memory's high-water mark in the child's ru_maxrss: no
- * run can report less. It is recorded beside the counters as that floor.
- */
-static uint64_t own_peak_rss_kib(void)
-{
-	char line[128];
-	uint64_t kib = 0;
-	FILE *f = fopen("/proc/self/status", "re");
-
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "VmHWM: %" SCNu64, &kib) == 1)
-			break;
-	if (f != NULL)
-		fclose(f);
-	return kib;
-}
-
-/*
- * Lowers that floor before the pass: what rarbench freed goes back to the
- * kernel, and its high-water mark restarts from what it now holds
- * (clear_refs "5", Linux 4.0). Best effort: a kernel without it keeps the
- * higher floor, which each profile records.
- */
-static void lower_rss_floor(void)
-{
-	int fd;
-
-	malloc_trim(0);
-	fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (write(fd, "5", 1) != 1) {
-			/* best effort, see above */
-		}
-		close(fd);
-	}
-}
-
 /* The untraced run of s at this point, its wait4 counters into o's "rusage". 0 or -1. */
 static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us, struct errbuf *eb)
 {
@@ -182,7 +145,8 @@ static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us
 	add_count(ru, "maxrss_kib", us->ru.maxrss_kib);
 	add_count(ru, "inblock", us->ru.inblock);
 	add_count(ru, "nvcsw", us->ru.nvcsw);
-	add_count(o, "rss_floor_kib", own_peak_rss_kib());
+	/* The least maxrss_kib a run can report: rarlaunch's own peak (proc.h), not rarbench's. */
+	add_count(o, "rss_floor_kib", proc_cmd_floor_kib(s->cmd));
 	return 0;
 }
 
@@ -273,7 +237,7 @@ static uint64_t count_of(const cJSON *o, const char *key)
  */
 static int budgeted_subject(struct runner *r, struct profilebudget *b, size_t i,
 			    struct runner_subject *s, const struct sweep_point *pt,
-			    const char *trace, cJSON *o, struct errbuf *eb)
+			    const char *trace, cJSON *o, uint64_t *spent_ns, struct errbuf *eb)
 {
 	struct proc_sample ts = {0}, us = {0};
 	uint64_t bytes = policy_bytes(s);
@@ -287,17 +251,20 @@ static int budgeted_subject(struct runner *r, struct profilebudget *b, size_t i,
 			 predicted / 1e9, left > 0 ? left / 1e9 : 0.0, r->m->profile_budget_pct,
 			 b->limit_ns * 100.0 / r->m->profile_budget_pct / 1e9);
 		cJSON_AddStringToObject(o, "status", "skipped");
+		cJSON_AddStringToObject(o, "reason", "profile_budget");
 		cJSON_AddStringToObject(o, "message", why);
 		add_count(o, "policy_bytes", bytes);
 		if (rusage_run(s, o, &us, eb) < 0)
 			return -1;
 		add_count(o, "profile_ns", us.wall_ns);
 		profilebudget_spend(b, us.wall_ns);
+		*spent_ns += us.wall_ns;
 		return 0;
 	}
 	if (profile_subject(r, s, pt, trace, o, &ts, &us, eb) < 0)
 		return -1;
 	add_count(o, "profile_ns", ts.wall_ns + us.wall_ns);
+	*spent_ns += ts.wall_ns + us.wall_ns;
 	if (count_of(o, "calls") > 0)
 		profilebudget_record(b, i, bytes, count_of(o, "calls"), ts.wall_ns + us.wall_ns);
 	else
@@ -328,14 +295,50 @@ out:
 	return rc;
 }
 
+/* Whether some active subject has not been traced yet (its first point always is). */
+static bool budget_unseen(const struct runner *r, const struct profilebudget *b)
+{
+	for (size_t i = 0; i < r->nsubjects && i < b->nsubjects; i++)
+		if (r->subjects[i].skip_reason == NULL && b->subjects[i].seen == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A point the budget cannot afford at all: every active subject "skipped" with its reason, no
+ * policy written, no run made (they would cost what the budget has not got). 0 or -1.
+ */
+static int budget_skip_point(struct runner *r, const struct profilebudget *b, cJSON *subjects,
+			     struct errbuf *eb)
+{
+	char why[200];
+
+	profilebudget_explain(b, r->m->profile_budget_pct, why, sizeof(why));
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		cJSON *o;
+
+		if (r->subjects[i].skip_reason != NULL)
+			continue;
+		o = cJSON_AddObjectToObject(subjects, r->subjects[i].ms->id);
+		if (o == NULL || cJSON_AddStringToObject(o, "status", "skipped") == NULL ||
+		    cJSON_AddStringToObject(o, "reason", "profile_budget") == NULL ||
+		    cJSON_AddStringToObject(o, "message", why) == NULL)
+			return errbuf_set(eb, "out of memory");
+		add_count(o, "profile_ns", 0);
+	}
+	return 0;
+}
+
 /* Profiles every active subject at pt within b, policies granting throughout; what the grant
- * started is killed after. RUNNER_STEP_OK, _TIMEDOUT or _FAILED. */
+ * started is killed after. Everything it costs (policy writes, grant checks, traced and untraced
+ * runs) is spent from b. RUNNER_STEP_OK, _TIMEDOUT or _FAILED. */
 static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 				      const struct sweep_point *pt, struct errbuf *eb)
 {
 	char trace[PATH_MAX];
 	cJSON *doc = cJSON_CreateObject(), *subjects;
 	struct errbuf deny = {{0}};
+	uint64_t t0 = clock_now_ns(), runs_ns = 0;
 	enum runner_step rc = RUNNER_STEP_FAILED;
 
 	if (doc == NULL) {
@@ -349,6 +352,11 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 	if (subjects == NULL ||
 	    runner_profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
 		goto out;
+	if (!budget_unseen(r, b) && !profilebudget_point_allowed(b)) {
+		if (budget_skip_point(r, b, subjects, eb) == 0 && write_point(r, pt->index, doc, eb) == 0)
+			rc = RUNNER_STEP_OK;
+		goto out;
+	}
 	if (runner_env_apply_point(r, pt) < 0) {
 		errbuf_set(eb, "point %zu: its limit", pt->index + 1);
 		goto out;
@@ -363,7 +371,7 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 		if (s->skip_reason != NULL || s->hung)
 			continue;
 		o = cJSON_AddObjectToObject(subjects, s->ms->id);
-		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, eb) < 0) {
+		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, &runs_ns, eb) < 0) {
 			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
 				      s->ms->id);
 			rc = RUNNER_STEP_FAILED;
@@ -376,6 +384,8 @@ deny:
 		rc = RUNNER_STEP_FAILED;
 	}
 	runner_guard_point_end(r);
+	/* The policies' writing and denial, the grant checks: the point's cost beyond its runs. */
+	profilebudget_point_done(b, clock_now_ns() - t0, runs_ns);
 	if (rc == RUNNER_STEP_OK && write_point(r, pt->index, doc, eb) < 0)
 		rc = RUNNER_STEP_FAILED;
 out:
@@ -484,19 +494,21 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 {
 	struct profilebudget b;
 	char dir[PATH_MAX];
+	uint64_t t0 = clock_now_ns();
 	int rc;
 
 	if (!r->m->profile)
 		return 0;
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, RUNNER_PROFILE_DIR) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
-	lower_rss_floor();
 	/* Every point's counts from the same tool state, whatever the timed steps left. */
 	if (runner_reset_tool_state(r, eb) < 0 || fileio_mkdirs(dir, eb) < 0 ||
 	    write_costs(r, eb) < 0 ||
 	    profilebudget_init(&b, r->nsubjects, r->m->profile_budget_pct, timed_runs_ns(r), eb) <
 		0)
 		return -1;
+	/* Resetting the tools' state and pricing the calls are the pass's costs too. */
+	profilebudget_spend(&b, clock_now_ns() - t0);
 	rc = profile_points(r, &b, eb);
 	profilebudget_clear(&b);
 	return rc;

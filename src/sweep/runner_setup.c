@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "fileio.h"
 #include "runner_output.h"
 
@@ -362,6 +363,7 @@ void runner_clear(struct runner *r)
 		free(s->skip_reason);
 		free(s->pam_dir);
 		free(s->pam_service);
+		free(s->unsafe);
 	}
 	free(r->subjects);
 	runner_problems_clear(r);
@@ -408,6 +410,48 @@ static void default_out(struct runner *r)
 }
 
 /*
+ * Removes the temporary files a write killed midway (SIGKILL, a crash) left
+ * in dir (atomicfile_remove_stale: ours by name and owner, old, open in no
+ * process), saying so in a notice. 0 or -1.
+ */
+static int remove_stale(struct runner *r, const char *dir, struct errbuf *eb)
+{
+	size_t n = 0;
+
+	if (atomicfile_remove_stale(dir, ATOMICFILE_STALE_MIN_AGE_S, &n, eb) < 0)
+		return -1;
+	if (n > 0)
+		runner_notice(r, "removed %zu temporary file(s) that a killed write left in %s", n,
+			      dir);
+	return 0;
+}
+
+/* The same in the directories of every subject's policy files and in PREFIX/run (lock held). */
+static int remove_stale_in_prefix(struct runner *r, struct errbuf *eb)
+{
+	char dir[PATH_MAX];
+
+	if (fileio_fmt(dir, sizeof(dir), "%s/run", r->prefix_real) < 0 ||
+	    remove_stale(r, dir, eb) < 0)
+		return -1;
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		const char *files[2] = {r->subjects[i].policy, r->subjects[i].policy_data};
+
+		for (size_t k = 0; k < 2; k++) {
+			const char *slash = files[k] != NULL ? strrchr(files[k], '/') : NULL;
+
+			if (slash == NULL || r->subjects[i].skip_reason != NULL)
+				continue;
+			if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - files[k]),
+				       files[k]) < 0 ||
+			    remove_stale(r, dir[0] != '\0' ? dir : "/", eb) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * After the checks (not in a dry run): the output directory made, the
  * journal opened or resumed (r->point_done: its steps), the resumed
  * precision state rebuilt, and the progress counted from what is done.
@@ -415,9 +459,13 @@ static void default_out(struct runner *r)
 static int open_output(struct runner *r, struct errbuf *eb)
 {
 	size_t i, done = 0, extra = 0;
+	char profile_dir[PATH_MAX];
 
 	utc_now(r->started, sizeof(r->started));
 	if (fileio_mkdirs(r->cfg.out, eb) < 0)
+		return fail(r, eb, false);
+	if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/profile", r->cfg.out) < 0 ||
+	    remove_stale(r, r->cfg.out, eb) < 0 || remove_stale(r, profile_dir, eb) < 0)
 		return fail(r, eb, false);
 	if (open_journal(r, eb) < 0)
 		return fail(r, eb, r->bad_input);
@@ -477,7 +525,7 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 		return fail(r, eb, r->bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;
-	if (runner_guard_begin(r, eb) < 0)
+	if (runner_guard_begin(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
 		return fail(r, eb, false);
 	if (proc_become_subreaper(eb) < 0 || proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
 	    runner_env_setup(r, eb) < 0)

@@ -1,5 +1,6 @@
 /* runner_subjects: a manifest's subjects resolved against the prefix and checked against its
  * facts.json, every problem found in one pass. */
+#include "binhint.h"
 #include "runner_impl.h"
 
 #include <errno.h>
@@ -13,9 +14,10 @@
 #include "fileio.h"
 #include "growbuf.h"
 
-/* What builds a RootAsRole version the prefix lacks (make demo builds only the pinned one). */
+/* What builds a RootAsRole version the prefix lacks (make demo: the pinned one and the newest). */
 #define RAR_VERSIONS_HINT                                                                          \
-	"make provision builds those of rarperf_rootasrole_extra_versions, 4.0.3 by default"
+	"make provision builds those of rarperf_rootasrole_extra_versions, 4.0.3 and 4.2.0 by "    \
+	"default; make provision-history RAR_RELEASES=V any other release"
 
 static char *join_words(char *const *words, size_t n)
 {
@@ -137,7 +139,11 @@ static void rar_versions(const struct runner *r, char *buf, size_t len)
 	{
 		const char *f = json_string(t, "format"), *v = json_string(t, "version");
 
-		if (f == NULL || v == NULL || strncmp(f, "rar-", 4) != 0 || strstr(buf, v) != NULL)
+		/* An absent build (make provision-history records why) is no version the prefix
+		 * has. */
+		if (f == NULL || v == NULL || strncmp(f, "rar-", 4) != 0 ||
+		    strstr(buf, v) != NULL ||
+		    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
 			continue;
 		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s",
 					off ? ", " : "", v);
@@ -157,7 +163,9 @@ static bool has_rar_version(const struct runner *r, const char *version)
 	{
 		const char *f = json_string(t, "format"), *v = json_string(t, "version");
 
-		if (f != NULL && v != NULL && strncmp(f, "rar-", 4) == 0 && strcmp(v, version) == 0)
+		if (f != NULL && v != NULL && strncmp(f, "rar-", 4) == 0 &&
+		    strcmp(v, version) == 0 &&
+		    !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
 			return true;
 	}
 	return false;
@@ -254,8 +262,7 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 
 		rar_versions(r, have, sizeof(have));
 		if (ms->optional) {
-			/* make demo provisions no extra version: quick.json's 4.0.3 waits for one.
-			 */
+			/* make demo provisions only the newest extra version (4.2.0). */
 			char reason[512];
 
 			snprintf(reason, sizeof(reason),
@@ -289,15 +296,19 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 		snprintf(reason, sizeof(reason), "%s is %s", s->program,
 			 access(s->program, F_OK) != 0 ? "missing" : "not an executable file");
 		if (!ms->optional) {
-			char bin[PATH_MAX];
+			char bin[PATH_MAX], hint[1024] = "";
 			bool ours = fileio_fmt(bin, sizeof(bin), "%s/bin/", r->cfg.prefix) == 0 &&
 				    strncmp(s->program, bin, strlen(bin)) == 0;
+
+			if (ours) /* a typo of one of the prefix's names: say the name */
+				binhint_for(s->program, hint, sizeof(hint));
 
 			/* make demo builds only what quick.json measures: say what builds the rest.
 			 */
 			return problem(
 			    r, eb, i, "program",
-			    "%s (%sa subject that may be missing says \"optional\": true)", reason,
+			    "%s (%s%sa subject that may be missing says \"optional\": true)",
+			    reason, hint,
 			    !ours ? ""
 			    : ms->build != NULL
 				? "make provision-dev builds a source tree's; "
@@ -306,7 +317,7 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 		s->skip_reason = strdup(reason);
 		return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
 	}
-	if (runner_pam_resolve(r, i, tool, eb) < 0)
+	if (runner_pam_resolve(r, i, tool, eb) < 0 || runner_trust_subject(r, i, eb) < 0)
 		return -1;
 	return tool != NULL ? check_against_tool(r, i, tool, eb) : 0;
 }

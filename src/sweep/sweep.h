@@ -16,6 +16,7 @@
  *   events        the reader of that protocol
  *   prefixlock    one sweep at a time per prefix, and the record of what it must undo
  *   profilebudget which traced runs the profile pass can afford
+ *   binhint       a program missing from the prefix: its nearest real name there
  *   runner        a manifest run: open, plan (dry run), run, close (runner.h; the
  *                 struct stays in runner_impl.h; runner_*.c: setup, subjects, env,
  *                 guard, pam, point, precision, reference, profile, output)

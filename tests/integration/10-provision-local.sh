@@ -145,6 +145,8 @@ check "sudo-rs is setuid root for group ${group:-?} only (4750), visudo-rs besid
 	sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/sudo-rs')\" = '0:$gid 4750' ] && '$prefix/sbin/visudo-rs' -c -f '$prefix/etc/sudoers-rs' >/dev/null"
 check "facts.json: RootAsRole 4.0.3 built too, and PAM noted for it" \
 	sh -c "jq -e '.tools[\"dosr-4.0.3-cbor\"] | .present and .version == \"4.0.3\" and .pam == true' '$f' >/dev/null"
+check "facts.json: RootAsRole 4.2.0, the newest, built in both storages" \
+	sh -c "jq -e '[.tools[\"dosr-4.2.0-json\", \"dosr-4.2.0-cbor\"] | .present and .version == \"4.2.0\"] | all' '$f' >/dev/null"
 check "facts.json: dosr-json reads JSON, dosr-cbor CBOR, each from its own settings file" \
 	sh -c "jq -e '.tools[\"dosr-json\"].settings_baked.RAR_CFG_TYPE == \"json\" and .tools[\"dosr-cbor\"].settings_baked.RAR_CFG_TYPE == \"cbor\" and .tools[\"dosr-cbor\"].policy == \"$prefix/etc/rootasrole-cbor.bin\"' '$f' >/dev/null"
 # --- the prefix's privileged tools are for the bench group only --------------------------------

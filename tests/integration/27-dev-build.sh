@@ -132,7 +132,7 @@ sed 's/"dev-it27"/"dev-nosuch"/' "$tmp/m.json" >"$tmp/m2.json"
 bin/rarbench --manifest "$tmp/m2.json" --prefix "$prefix" --dry-run >"$tmp/m2.out" 2>&1
 rc=$?
 check "a build the prefix lacks: exit 2 naming it and make provision-dev (exit $rc)" \
-	sh -c "[ $rc -eq 2 ] && grep -q 'subjects\[1\].program: .*dosr-dev-nosuch-cbor is missing (make provision-dev' '$tmp/m2.out'"
+	sh -c "[ $rc -eq 2 ] && grep -q 'subjects\[1\].program: .*dosr-dev-nosuch-cbor is missing (.*make provision-dev' '$tmp/m2.out'"
 
 # Second converge over the unchanged tree: nothing built, nothing changed.
 release_state >"$tmp/state.before"

@@ -126,11 +126,12 @@ check "meta.pam: the PAM subjects saw the prefix's files at /etc/pam.d, the othe
 		and .sudo.shown_at_etc_pam_d == "the host'"'"'s /etc/pam.d"
 		and (.["sudo-rs"] == null or .["sudo-rs"].shown_at_etc_pam_d == $d)' "$res"
 
+# Under /tmp, which anyone may write in: "unsafe_pam" says so (46-hostile-manifest.sh: the rule).
 mkdir "$tmp/badpam"
 printf '#%%PAM-1.0\nsession required pam_limits.so\naccount required pam_rarperf_missing.so\n@include common-session-noninteractive\n' >"$tmp/badpam/sudo"
 cat >"$tmp/bad.json" <<JSON
 {"name": "it27-bad", "subjects": [{"id": "sudo-pam", "format": "sudoers", "program": "{prefix}/bin/sudo-pam",
-  "pam": "$tmp/badpam"}], "axes": {"nb_tasks": [1]}, "warmup": 1, "min_runs": 3, "max_runs": 3, "min_time_s": 0}
+  "pam": "$tmp/badpam", "unsafe_pam": true}], "axes": {"nb_tasks": [1]}, "warmup": 1, "min_runs": 3, "max_runs": 3, "min_time_s": 0}
 JSON
 "$RB" --manifest "$tmp/bad.json" --prefix "$prefix" --wait --out "$tmp/bad" --progress none >"$tmp/bad.out" 2>&1
 rc=$?

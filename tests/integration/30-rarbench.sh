@@ -137,6 +137,36 @@ else
 	echo "ok - --as-user # SKIP not root"
 fi
 
+# --- each run's own peak memory (issue 34), GNU time's %M as the independent instrument -------------
+# Runs start from rarlaunch, never inside rarbench's memory, whose high-water mark every run used to
+# report as its own (7 MiB for /usr/bin/true).
+if [ -x /usr/bin/time ]; then
+	dd64='dd if=/dev/zero of=/dev/null bs=64M count=1'
+	"$RB" -N --style none --runs 5 --export-json "$T/mem.json" "$dd64" /usr/bin/true >/dev/null 2>&1
+	check "memory: exit 0" [ $? -eq 0 ]
+	check "memory: a program that touches 64 MiB peaks at 64-66 MiB in every run" jqt '.results[0] |
+		(.memory_usage_byte|length)==5 and (.memory_usage_byte|min) >= 64*1048576
+		and (.memory_usage_byte|max) <= 66*1048576' "$T/mem.json"
+	check "memory: /usr/bin/true under 2 MiB in every run" jqt '.results[1].memory_usage_byte |
+		length==5 and max < 2*1048576' "$T/mem.json"
+	check "memory: rusage.maxrss_kib is the same peak in KiB" jqt '[.results[] |
+		.memory_usage_byte == [.rusage.maxrss_kib[] * 1024]] | all' "$T/mem.json"
+	# Median of five GNU time runs, in KiB.
+	gnu_peak() {
+		for _ in 1 2 3 4 5; do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done | sort -n | sed -n 3p
+	}
+	# shellcheck disable=SC2086 # dd's words
+	gdd=$(gnu_peak $dd64)
+	gtrue=$(gnu_peak /usr/bin/true)
+	near='def near(a; b): (a - b | fabs) <= ([b * 0.1, 256] | max);'
+	check "memory: each median within 10 % or 256 KiB of GNU time's %M ($gdd, $gtrue KiB)" jqt \
+		--argjson d "$gdd" --argjson t "$gtrue" "$near"' def med: sort | .[length/2|floor] / 1024;
+		near(.results[0].memory_usage_byte | med; $d) and near(.results[1].memory_usage_byte | med; $t)' \
+		"$T/mem.json"
+else
+	echo "ok - memory against GNU time # SKIP /usr/bin/time missing (Debian package time)"
+fi
+
 # --- SIGINT: stop, keep the finished benchmarks, nothing half-written ------------------------------
 "$RB" -N --style none --runs 3 --export-json "$T/int.json" true "sleep 0.3" "true" >/dev/null 2>"$T/int.err" &
 rbpid=$!
@@ -165,10 +195,15 @@ errs = []
 ra, rb = a["results"], b["results"]
 if len(ra) != len(rb):
     errs.append("result counts %d != %d" % (len(ra), len(rb)))
-# rarbench's additions come after hyperfine's keys, which stay in hyperfine's order.
+# rarbench's additions come after hyperfine's keys, which stay in hyperfine's order; hyperfine
+# 1.20's memory_usage_byte (Debian's 1.15 lacks it) comes right after "times", as in 1.20.
 ADDED = ["nivcsw", "rusage", "rarbench"]
 for i, (x, y) in enumerate(zip(ra, rb)):
     keys = list(x.keys())
+    if "memory_usage_byte" not in y:
+        if keys[keys.index("times") + 1] != "memory_usage_byte":
+            errs.append("result %d: memory_usage_byte not after times: %s" % (i, keys))
+        keys.remove("memory_usage_byte")
     if keys[:len(y)] != list(y.keys()) or keys[len(y):] != ADDED:
         errs.append("result %d keys %s != %s + %s" % (i, keys, list(y.keys()), ADDED))
     for k in x:
@@ -257,12 +292,12 @@ check "--time-unit second" grep -q 'Time (mean ± σ):  *0\.0[0-9][0-9] s' "$T/u
 
 # --- run to a precision, and the estimate beside hyperfine's keys ----------------------------------
 "$RB" -N --style none --runs 5 --export-json "$T/fixed.json" 'sleep 0.005' >/dev/null 2>&1
-# "correct" keeps a contended run (its wait taken out): all 5 are used however many were
+# "keep" (the default) uses a contended run as measured: all 5 are used however many were
 # contended, which depends on the machine's load (a sum with contended_runs was flaky).
 check "fixed count: a median estimate with its interval beside hyperfine's keys, no target" \
 	jqt '.results[0] | (.nivcsw|length)==5 and .rarbench.estimator=="median"
 	and (.rarbench.ci95|length)==2 and .rarbench.precision==null and .rarbench.precision_met==null
-	and .rarbench.contended_treatment=="correct" and .rarbench.runs_used == 5
+	and .rarbench.contended_treatment=="keep" and .rarbench.runs_used == 5
 	and .rarbench.contended_runs >= 0 and .rarbench.contended_runs <= 5' "$T/fixed.json"
 # sleep 5 ms is steady: its median is known within 10 % long before the 500-run bound
 "$RB" -N --style basic --precision 10 -m 5 -M 500 --export-json "$T/prec.json" 'sleep 0.005' \

@@ -37,6 +37,11 @@ doas_planned=$(awk '/^Policy bytes/{f=1; next} f && $1 == "point" {for (i = 1; i
 check "the planned doas.conf of 10000 tasks ($doas_planned bytes) is the size confgen writes" \
 	[ "$doas_planned" = "$(stat -c %s "$work/doas.conf")" ]
 check "the plan gives the disk needed and the free space" grep -q '^Disk: at most .* free there' "$work/plan.out"
+check "the plan estimates the wall time from the procedure, without a pilot, with its source" \
+	grep -Eq '^Estimated wall time: about [0-9.]+-[0-9.]+ (s|min|h) \(the runs x each subject' "$work/plan.out"
+check "with no earlier sweep in --out, the costs are the built-in per-tool ones, named" \
+	grep -q '^  cost per run from built-in per-tool costs (doc/results/2026-12-01-debian12-2core) for sudo, sudo-rs, ' "$work/plan.out"
+check "no 'unknown without a pilot' any more" sh -c "! grep -q 'unknown without a pilot' '$work/plan.out'"
 etc_state >"$work/etc.after"
 check "--dry-run left $prefix/etc and run/ byte-identical" cmp -s "$work/etc.before" "$work/etc.after"
 check "--dry-run created no output directory" [ ! -e "$work/results" ]
@@ -48,7 +53,7 @@ check "--dry-run works as any user" sh -c "[ $? -eq 0 ] && grep -q '^Points: 7 '
 cat >"$work/typos.json" <<JSON
 {"name": "typos", "subjects": [
  {"id": "a", "format": "sudoers", "program": "{prefix}/bin/sudoo"},
- {"id": "b", "format": "rar-json", "rar_version": "9.9.9"},
+ {"id": "b", "format": "rar-json", "rar_version": "4.1.7"},
  {"id": "c", "format": "doas", "policy": "/tmp/rarperf-plan-victim"},
  {"id": "d", "format": "rar-cbor", "program": "{prefix}/bin/dosr-json"}],
  "axes": {"nb_tasks": [1, 10]}}
@@ -57,16 +62,20 @@ JSON
 rc=$?
 check "problems: exit 2" [ "$rc" -eq 2 ]
 check "misspelt program: named with its JSON path" grep -q '^typos.json: \$.subjects\[0\].program: .*/bin/sudoo is missing' "$work/typos.err"
-check "rar_version 9.9.9: names the versions the prefix has" \
-	grep -q '^typos.json: \$.subjects\[1\].rar_version: 9.9.9: the prefix has no RootAsRole 9.9.9 build (it has .*3.3.4' "$work/typos.err"
-check "rar_version 9.9.9: says which make target builds RootAsRole's versions" \
-	grep -q 'rar_version: 9.9.9: .*make provision builds those of rarperf_rootasrole_extra_versions' "$work/typos.err"
-check "a program of the prefix that is missing: says make provision builds every tool" \
-	grep -q 'program: .*/bin/sudoo is missing (make provision builds every tool of the prefix' "$work/typos.err"
+check "rar_version 4.1.7: names the versions the prefix has" \
+	grep -q '^typos.json: \$.subjects\[1\].rar_version: 4.1.7: the prefix has no RootAsRole 4.1.7 build (it has .*3.3.4' "$work/typos.err"
+check "rar_version 4.1.7: says which make target builds RootAsRole's versions" \
+	grep -q 'rar_version: 4.1.7: .*make provision builds those of rarperf_rootasrole_extra_versions' "$work/typos.err"
+check "a program of the prefix that is missing: names the nearest (sudo) and says make provision builds every tool" \
+	grep -q 'program: .*/bin/sudoo is missing (did you mean .*/bin/sudo? make provision builds every tool of the prefix' "$work/typos.err"
 check "policy outside the prefix: named" grep -q '^typos.json: \$.subjects\[2\].policy: .*may only be written in' "$work/typos.err"
 check "a JSON build given CBOR files: named" grep -q '^typos.json: \$.subjects\[3\].format: .*dosr-json reads rar-json policies, not rar-cbor' "$work/typos.err"
 check "all of them in one pass, then the count" grep -Eq '^rarbench: typos.json: [4-9] problems with its subjects' "$work/typos.err"
 check "nothing printed on stdout, nothing written" sh -c "[ ! -s '$work/typos.out' ] && [ ! -e /tmp/rarperf-plan-victim ] && [ ! -e '$work/results' ]"
+echo '{"name": "v", "subjects": [{"id": "s", "format": "rar-json", "rar_version": "9.9.9"}]}' >"$work/v999.json"
+(cd "$work" && "$rarbench" --manifest v999.json --prefix "$prefix" --dry-run) >/dev/null 2>"$work/v999.err"
+check "rar_version 9.9.9: a format confgen cannot write, refused with the series it writes (exit 2)" \
+	sh -c "[ $? -eq 2 ] && grep -q 'v999.json: \\$.subjects\\[0\\].rar_version: .*9.9.9.*cannot write.*4.2.x' '$work/v999.err'"
 echo '{"name": "x", "colour": 1, "subjects": [{"id": "s", "format": "sudoers"}]}' >"$work/unknown.json"
 (cd "$work" && "$rarbench" --manifest unknown.json --prefix "$prefix" --dry-run) >/dev/null 2>"$work/unknown.err"
 check "unknown key: exit 2, one line with its path" \
@@ -75,7 +84,7 @@ echo '{"name": "x", "colour": 1, "warmup": "3", "axes": {"nb_tasks": []}, "subje
 (cd "$work" && "$rarbench" --manifest many.json --prefix "$prefix" --dry-run) >/dev/null 2>"$work/many.err"
 check "four manifest problems: all of them, one line each with its path, then how many (exit 2)" \
 	sh -c "[ $? -eq 2 ] && grep -q '^many.json: \$.colour: unknown key' '$work/many.err' && grep -q '^many.json: \$.warmup: expected an integer' '$work/many.err' && grep -q '^many.json: \$.axes.nb_tasks: empty axis' '$work/many.err' && grep -q '^many.json: \$.subjects\[0\].format: unknown format' '$work/many.err' && grep -q '^many.json: 4 problems' '$work/many.err'"
-sed 's/sudoo/sudo/; s/, "rar_version": "9.9.9"//; /"id": "c"/d; s/"program": "{prefix}\/bin\/dosr-json"/"optional": true, "program": "{prefix}\/bin\/nothing-here"/' \
+sed 's/sudoo/sudo/; s/, "rar_version": "4.1.7"//; /"id": "c"/d; s/"program": "{prefix}\/bin\/dosr-json"/"optional": true, "program": "{prefix}\/bin\/nothing-here"/' \
 	"$work/typos.json" >"$work/fixed.json"
 (cd "$work" && "$rarbench" --manifest fixed.json --prefix "$prefix" --dry-run) >"$work/fixed.out" 2>&1
 check "an optional subject that is missing is skipped, not an error" \
@@ -106,8 +115,41 @@ else
 	notok "the prefix has RootAsRole 4.0.3 (facts.json): make provision"
 fi
 
+# --- 3b. the estimate against a real sweep: a tiny manifest planned, run, planned again ---
+# range_s PLAN: the estimate's low and high ends in seconds.
+range_s() {
+	sed -n 's/^Estimated wall time: about \([0-9.]*\)-\([0-9.]*\) \(s\|min\|h\) .*/\1 \2 \3/p' "$1" |
+		awk '{ f = $3 == "min" ? 60 : $3 == "h" ? 3600 : 1; print $1 * f, $2 * f }'
+}
+cat >"$work/tiny.json" <<JSON
+{"name": "tiny", "subjects": [{"id": "sudo", "format": "sudoers"}, {"id": "doas", "format": "doas"},
+ {"id": "sr-cbor", "format": "rar-cbor", "program": "{prefix}/bin/dosr-cbor"}],
+ "axes": {"nb_roles": [1], "nb_users": [1], "nb_tasks": [1, 30, 300], "nb_commands": [1]},
+ "command": "/usr/bin/true", "warmup": 9, "min_runs": 150, "max_runs": 150, "min_time_s": 0,
+ "order": "interleaved", "rounds": 3, "seed": 1}
+JSON
+"$rarbench" --manifest "$work/tiny.json" --prefix "$prefix" --dry-run --out "$work/tiny" >"$work/tiny-before.out" 2>&1
+read -r prior_lo prior_hi < <(range_s "$work/tiny-before.out")
+"$rarbench" --manifest "$work/tiny.json" --prefix "$prefix" --wait --progress none --out "$work/tiny" \
+	>/dev/null 2>"$work/tiny.err"
+check "the tiny sweep runs" test $? -eq 0 || sed 's/^/    /' "$work/tiny.err"
+# Its wall time from its own meta: from the prefix's lock taken to the results written.
+real_s=$(jq -r '(.meta.finished | fromdateiso8601) - (.meta.started | fromdateiso8601)' "$work/tiny/results.json")
+"$rarbench" --manifest "$work/tiny.json" --prefix "$prefix" --dry-run --out "$work/tiny" >"$work/tiny-after.out" 2>&1
+read -r lo hi < <(range_s "$work/tiny-after.out")
+echo "# tiny sweep: ${real_s} s; estimated before it ${prior_lo:-?}-${prior_hi:-?} s (built-in costs), after it ${lo:-?}-${hi:-?} s (its own)"
+check "after the sweep, the costs are the last sweep's, named with its directory" \
+	grep -q "^  cost per run from the last sweep in $work/tiny for sudo, doas, sr-cbor;" "$work/tiny-after.out"
+within2() { # LO HI REAL: the range's middle (geometric) within a factor of 2 of REAL
+	awk -v lo="$1" -v hi="$2" -v real="$3" 'BEGIN { m = sqrt(lo * hi); exit !(lo > 0 && real > 0 && m <= 2 * real && m >= real / 2) }'
+}
+check "the estimate from the last sweep (${lo:-?}-${hi:-?} s) lies within a factor of 2 of the real ${real_s} s" \
+	within2 "${lo:-0}" "${hi:-0}" "${real_s:-0}"
+check "the estimate from built-in costs (${prior_lo:-?}-${prior_hi:-?} s) lies within a factor of 2 of the real ${real_s} s" \
+	within2 "${prior_lo:-0}" "${prior_hi:-0}" "${real_s:-0}"
+
 # --- 4. rarlab checks the manifest before contacting any host ---
-printf '[bench]\nunreachable ansible_host=192.0.2.1\n' >"$work/inv.ini"
+printf '[bench]\nunreachable ansible_host=127.0.0.1 ansible_port=9\n' >"$work/inv.ini"
 for m in typos unknown; do
 	start=$(date +%s%N)
 	(cd "$work" && "$rarlab" -i inv.ini --connect-timeout 30 "$m.json") >"$work/lab-$m.out" 2>"$work/lab-$m.err"
@@ -119,6 +161,6 @@ done
 check "rarlab names the problem" grep -q 'unknown.json: \$.colour: unknown key' "$work/lab-unknown.err"
 (cd "$work" && "$rarlab" -i inv.ini --dry-run "$root/experiments/quick.json") >"$work/lab-dry.out" 2>&1
 check "rarlab --dry-run: exit 0, the hosts listed, none contacted" \
-	sh -c "[ $? -eq 0 ] && grep -q 'quick.json: 8 subjects, 7 points, on 1 host: unreachable' '$work/lab-dry.out' && [ ! -e '$work/rarlab-out' ]"
+	sh -c "[ $? -eq 0 ] && grep -q 'quick.json: 9 subjects, 7 points, on 1 host: unreachable' '$work/lab-dry.out' && [ ! -e '$work/rarlab-out' ]"
 
 tap_status

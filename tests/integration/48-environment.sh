@@ -16,8 +16,9 @@ user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 work=$(mktemp -d /tmp/rarperf-it-env-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# A subject that exits 0 only in the pinned environment: grant check and timed runs alike.
-probe='[ "$(ulimit -n)" = 777 ] && [ "$(ulimit -Hn)" = 777 ] && [ "$(umask)" = 0077 ] && [ "$(pwd)" = /tmp ] && [ -z "$TERM" ] && [ -z "$LEAK" ] && [ "$LANG" = C ] && [ "$FOO" = bar ]'
+# A subject that exits 0 only in the pinned environment: grant check and timed runs alike (and
+# only the loopback interface in its network namespace, whatever the host has).
+probe='[ "$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " ")" = lo ] && [ "$(ulimit -n)" = 777 ] && [ "$(ulimit -Hn)" = 777 ] && [ "$(umask)" = 0077 ] && [ "$(pwd)" = /tmp ] && [ -z "$TERM" ] && [ -z "$LEAK" ] && [ "$LANG" = C ] && [ "$FOO" = bar ]'
 cat >"$work/env.json" <<JSON
 {"name": "env", "subjects": [{"id": "probe", "format": "doas", "program": "/bin/sh",
   "args": ["-c", $(jq -Rn --arg s "$probe" '$s')]}],
@@ -36,7 +37,7 @@ check "results.json records the pinned limit, the umask, cwd and the exact varia
 	jq -e '.meta.environment | .limits.nofile == {"soft": 777, "hard": 777, "pinned": true}
 		and .limits.stack.pinned == false and .umask == "077" and .cwd == "/tmp"
 		and (.env | index("FOO=bar")) and (.env | map(startswith("TERM=")) | any | not)
-		and (.aslr | type) == "number"' "$res"
+		and (.aslr | type) == "number" and .network == "loopback"' "$res"
 check "the journal's header records it: a resume in another environment is refused" \
 	sh -c "head -1 '$work/env/journal.jsonl' | jq -e '.versions.environment.limits.nofile.soft == 777' >/dev/null"
 

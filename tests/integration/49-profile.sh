@@ -43,8 +43,12 @@ check "every result carries its profile beside the timing keys, traced with exit
 		and (.times | length) == 2 and .profile.syscalls.execve.calls >= 1)] | all and length == 6' "$res"
 check "the results record how many network interfaces the host showed (sudo's cost follows it)" \
 	jq -e '.meta.host.net_interfaces >= 1' "$res"
-check "every profile records rarbench's own peak RSS, the floor of a run's (doc/profile.md)" \
-	jq -e '[.results[] | .profile.rss_floor_kib > 0] | all' "$res"
+check "every profile records rarlaunch's peak RSS, the floor of a run's, under 2 MiB (doc/profile.md)" \
+	jq -e '[.results[] | .profile.rss_floor_kib > 0 and .profile.rss_floor_kib < 2048] | all' "$res"
+check "each run's own peak: memory_usage_byte per run, above the floor, rusage.maxrss_kib in KiB" \
+	jq -e '[.results[] | .profile.rss_floor_kib as $f | (.memory_usage_byte | length) == 2
+		and .memory_usage_byte == [.rusage.maxrss_kib[] * 1024] and (.rusage.maxrss_kib | min) >= $f]
+		| all' "$res"
 check "every timed run keeps its rusage counters (page faults, peak RSS, blocks read, switches)" \
 	jq -e '[.results[] | .rusage | (.minflt | length) == 2 and (.maxrss_kib | min) > 0
 		and (.majflt | length) == 2 and (.inblock | length) == 2 and (.nvcsw | length) == 2] | all' "$res"
@@ -91,10 +95,16 @@ bres=$work/budget/results.json
 check "a budget of 1 %: exit 0, each subject traced at its first point only" \
 	jq -e '[.results[] | select(.parameters.nb_tasks == "10") | .profile.status == "ok"] | all and length == 2' "$bres"
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/budget.err"
-check "the other points: status skipped, the reason, the policy's bytes and the untraced run's rusage" \
+# Everything the pass costs is spent from the budget (issue 34): a point it can still start runs
+# each subject untraced (the policy's bytes, the untraced run's rusage), a point whose writing
+# alone would overrun it is skipped whole (no policy written, no run); both say why.
+check "the other points: status skipped, reason profile_budget, the message, no trace" \
 	jq -e '[.results[] | select(.parameters.nb_tasks != "10") | .profile
-		| .status == "skipped" and (.message | test("^not traced: predicted [0-9.]+ s, [0-9.]+ s left of the profile budget \\(1 % of [0-9.]+ s of timed runs\\)$"))
-		and .policy_bytes > 0 and .rusage.maxrss_kib > 0 and (has("syscalls") | not)] | all and length == 4' "$bres"
+		| .status == "skipped" and .reason == "profile_budget" and (has("syscalls") | not)
+		and (((.message | test("^not traced: predicted [0-9.]+ s, [0-9.]+ s left of the profile budget \\(1 % of [0-9.]+ s of timed runs\\)$"))
+		      and .policy_bytes > 0 and .rusage.maxrss_kib > 0)
+		     or ((.message | test("^profile budget: [0-9.]+ s spent, [0-9.]+ s left of [0-9.]+ s \\(1 % of [0-9.]+ s of timed runs\\)$"))
+		      and (has("rusage") | not)))] | all and length == 4' "$bres"
 "$rarplot" --format none -o "$work/bplot" "$bres" >/dev/null 2>"$work/bplot.err"
 check "the report says where each subject was not traced" \
 	grep -q "Not traced at 2 point(s) from nb_tasks = 40: tracing them was predicted to overrun" "$work/bplot/report.md"

@@ -8,7 +8,7 @@ RARPLOT=$PWD/bin/rarplot
 PY=/usr/bin/python3
 . tests/lib/tap.sh
 [ -x "$RARPLOT" ] || { echo "not ok - bin/rarplot is built"; exit 1; }
-need gnuplot
+need gnuplot jq
 need_python_module numpy
 T=$(mktemp -d /tmp/rarplot-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT INT TERM
@@ -120,10 +120,33 @@ check "exact lines: slopes and intercepts are the known ones (1e-9 relative)" \
 		END { exit (bad || n != 3) }' "$T/exact/fits.tsv"
 check "exact lines: the crossover of doas with sudo is 8571 tasks" \
 	grep -q '^| doas | doas | 18 | .* | 8571 \[8571, 8571\] |$' "$T/exact.out"
-check "exact lines: sr-cbor's raw cost and slope vs sudo are -65.6% and -66.3%" \
-	grep -q '^| sr-cbor | rar-cbor | 18 | .* | -65.6% \[[^]]*\] | -66.3% \[[^]]*\] | none in range |$' "$T/exact.out"
-check "stdout table is the report.md table" \
-	sh -c "sed '/^## Figures/,\$d' '$T/exact/report.md' | grep '^|' | cmp -s - '$T/exact.out'"
+check "exact lines: sr-cbor's raw cost and slope vs sudo are -65.6% and -66.3% (as --compare rounds them)" \
+	grep -q '^| sr-cbor | rar-cbor | 18 | .* | −66 % \[[^]]*\] (improved) | −66 % \[[^]]*\] (improved) | none in range |$' "$T/exact.out"
+check "stdout table is the report.md table (its Verdicts section)" \
+	sh -c "sed -n '/^## Verdicts/,/^## Skipped/p' '$T/exact/report.md' | grep '^|' | cmp -s - '$T/exact.out'"
+
+# --- report.md in the reader's order: the question, the figure, the verdicts, what was skipped ---
+check "report.md: the first heading after the title is the question" \
+	test "$(grep '^## ' "$T/exact/report.md" | head -1)" = "## The question"
+check "report.md: the question names the axis, its sizes, the subjects and the baseline" \
+	sh -c "grep -qx 'How does the time to authorise one command grow with nb_tasks, from 1 to 10000 (18 sizes; the other axes held at nb_roles=1, nb_users=1, nb_commands=1), for 3 subjects against the baseline \`sudo\`?' '$T/exact/report.md' &&
+		grep -qx -- '- sudo, sudoers policy (the baseline)' '$T/exact/report.md'"
+check "report.md: sections in the reader's order (question, figures, verdicts, skipped, fits, method)" \
+	sh -c "[ \"\$(grep '^## ' '$T/exact/report.md' | tr '\n' ,)\" = '## The question,## Figures,## Verdicts,## Skipped,## Fits,## Method,## Looks,' ]"
+check "report.md: no subject skipped is said so, then the figures not drawn" \
+	sh -c "grep -A2 -x '## Skipped' '$T/exact/report.md' | grep -qx 'No subject the inputs record as skipped.' &&
+		grep -A4 -x '## Skipped' '$T/exact/report.md' | grep -q '^- perf_roles not drawn: '"
+# A run that skipped subjects (quick.json's optional ones after make demo) says so in its meta.
+jq '.meta = {"skipped_subjects": [{"id": "doas-pam", "reason": "/opt/rarperf/bin/doas-pam: absent from this prefix (facts.json: make provision-demo builds no PAM variant; make provision builds every tool of the prefix)"},
+	{"id": "sr-cbor-4.0.3", "reason": "the prefix has no RootAsRole 4.0.3 build (it has 3.3.4; make provision)"}]}' \
+	"$T/exact.json" >"$T/skipped.json"
+"$RARPLOT" --format none -o "$T/skipped" "$T/skipped.json" >/dev/null 2>"$T/skipped.err"
+check "report.md lists each subject the run skipped, with its reason and file" \
+	sh -c "grep -qx -- '- subject doas-pam not measured: /opt/rarperf/bin/doas-pam: absent from this prefix (facts.json: make provision-demo builds no PAM variant; make provision builds every tool of the prefix) (\`$T/skipped.json\`)' '$T/skipped/report.md' &&
+		grep -q -- '^- subject sr-cbor-4.0.3 not measured: the prefix has no RootAsRole 4.0.3 build' '$T/skipped/report.md'"
+check "report.md: the skipped subjects come before the fits" \
+	awk '/^## Skipped/ { s = NR } /^- subject doas-pam not measured/ { k = NR } /^## Fits/ { f = NR }
+		END { exit !(s && k > s && f > k) }' "$T/skipped/report.md"
 
 # --- noisy lines: against an independent least squares ---------------------------------------
 for mode in weighted unweighted; do
@@ -230,6 +253,18 @@ check "no temporary figure is left" sh -c "! ls -A '$T/weighted' | grep -q '^\\.
 check "perf_roles is skipped with a reason when nb_roles does not vary" \
 	grep -q 'perf_roles not drawn: .*only 1 distinct nb_roles value' "$T/weighted/report.md"
 check "report.md shows the figure" grep -q '^!\[perf_tasks.png\](perf_tasks.png)$' "$T/weighted/report.md"
+check "report.md: the figure comes before the verdicts' table" \
+	awk '/^!\[perf_tasks.png\]/ { p = NR } /^## Verdicts/ { v = NR } END { exit !(p && v > p) }' "$T/weighted/report.md"
+# A published run with profiles: its figure before the ~250 lines of profiles, not after them.
+pub=doc/results/2026-12-01-debian12-2core/seed-tasks/results.json
+if [ -f "$pub" ]; then
+	"$RARPLOT" --format png -o "$T/pub" "$pub" >/dev/null 2>"$T/pub.err"
+	check "a run with profiles: the figure link comes before the profile section" \
+		awk '/^!\[perf_tasks.png\]\(perf_tasks.png\)$/ { p = NR } /^## Profiles/ { q = NR } /^## Verdicts/ { v = NR }
+			END { exit !(p && v > p && q > v) }' "$T/pub/report.md"
+else
+	notok "the published run $pub is there"
+fi
 
 # --- one look per subject, one legend entry each, axes ending at the data, log axes -----------
 "$RARPLOT" --format png,svg -o "$T/wide" "$T/wide.json" >/dev/null 2>"$T/wide.err"

@@ -1,7 +1,11 @@
 /* Tests for atomicfile: the file appears whole or not at all. */
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomicfile.h"
@@ -162,6 +166,97 @@ static void test_a_fifo_is_written_in_place(void)
 	unlink(path);
 }
 
+/* Sets path's times to age_s seconds ago. */
+static void age(const char *path, long age_s)
+{
+	struct timespec t[2];
+
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= age_s;
+	t[1] = t[0];
+	CHECK_INT_EQ(utimensat(AT_FDCWD, path, t, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+static void make(const char *name, long age_s, char *path)
+{
+	int fd;
+
+	snprintf(path, 256, "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	age(path, age_s);
+}
+
+/*
+ * A write killed midway (SIGKILL between create and rename) leaves its
+ * temporary file; the next sweep's start removes it, and nothing else: not
+ * a young one, not one a live process holds, not another name or kind.
+ */
+static void test_stale_temporaries_removed(void)
+{
+	char killed[600], young[256], held[256], other[256], sub[256], link_p[256], p[256];
+	struct atomicfile *af;
+	struct errbuf eb = {0};
+	struct dirent *d;
+	size_t n = 9;
+	pid_t pid;
+	int fd, status;
+	DIR *dp;
+
+	snprintf(p, sizeof(p), "%s/victim.json", dir);
+	pid = fork();
+	if (pid == 0) {
+		af = atomicfile_open(p, 0644, &eb);
+		if (af == NULL)
+			_exit(1);
+		fputs("half", atomicfile_stream(af));
+		fflush(atomicfile_stream(af));
+		kill(getpid(), SIGKILL);
+		_exit(2);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status));
+	killed[0] = '\0';
+	dp = opendir(dir);
+	while (dp != NULL && (d = readdir(dp)) != NULL)
+		if (strncmp(d->d_name, ".victim.json.", 13) == 0)
+			snprintf(killed, sizeof(killed), "%s/%s", dir, d->d_name);
+	if (dp != NULL)
+		closedir(dp);
+	CHECK(killed[0] != '\0');
+	age(killed, 3600);
+	make(".young.json.Ab3dE9", 5, young);
+	make(".held.json.Zz9Yy8", 3600, held);
+	fd = open(held, O_RDONLY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	make(".notes.json.short", 3600, other); /* not six letters or digits */
+	snprintf(sub, sizeof(sub), "%s/.dir.json.Qq1Ww2", dir);
+	CHECK_INT_EQ(mkdir(sub, 0755), 0);
+	snprintf(link_p, sizeof(link_p), "%s/.lnk.json.Ee3Rr4", dir);
+	CHECK_INT_EQ(symlink(held, link_p), 0);
+
+	CHECK_INT_EQ(atomicfile_remove_stale(dir, ATOMICFILE_STALE_MIN_AGE_S, &n, &eb), 0);
+	CHECK_INT_EQ(n, 1);
+	CHECK(access(killed, F_OK) != 0);
+	CHECK(access(young, F_OK) == 0 && access(held, F_OK) == 0 && access(other, F_OK) == 0);
+	CHECK(access(sub, F_OK) == 0 &&
+	      faccessat(AT_FDCWD, link_p, F_OK, AT_SYMLINK_NOFOLLOW) == 0);
+	/* Once no process holds it, the old one goes too. */
+	if (fd >= 0)
+		close(fd);
+	CHECK_INT_EQ(atomicfile_remove_stale(dir, ATOMICFILE_STALE_MIN_AGE_S, &n, &eb), 0);
+	CHECK_INT_EQ(n, 1);
+	CHECK(access(held, F_OK) != 0);
+	snprintf(p, sizeof(p), "%s/no-such-dir", dir);
+	CHECK_INT_EQ(atomicfile_remove_stale(p, 60, &n, &eb), 0);
+	CHECK_INT_EQ(n, 0);
+	unlink(young);
+	unlink(other);
+	unlink(link_p);
+	rmdir(sub);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL)
@@ -172,6 +267,7 @@ int main(void)
 	RUN(test_follows_the_directory_opened_first);
 	RUN(test_sync_then_abort);
 	RUN(test_a_fifo_is_written_in_place);
+	RUN(test_stale_temporaries_removed);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "%s/out.txt", dir);
 	unlink(cmd);

@@ -131,6 +131,7 @@ static void test_verdicts(void)
 	if (c == NULL)
 		return;
 	memset(&set, 0, sizeof(set));
+	memset(&rep, 0, sizeof(rep));
 	memset(series, 0, sizeof(series));
 	memset(rows, 0, sizeof(rows));
 	memset(pts_a, 0, sizeof(pts_a));
@@ -271,8 +272,87 @@ static void test_hostile_tsv(void)
 	claims_free(c);
 }
 
+/*
+ * The claims section says what the report's table says: a crossover outside the measured sizes
+ * is "none in range" (not "-1000 tasks ... extrapolated"), a percentage is printed as the table and
+ * rarplot --compare print it, and a ratio over a zero intercept is undefined.
+ */
+static void test_same_words_as_table(void)
+{
+	static const double xs[] = {1, 10, 100, 500, 1000, 2000};
+	struct plotseries_point pts[3][6];
+	struct plotseries series[3];
+	struct plotseries_set set;
+	struct fitreport rep;
+	struct fitreport_row rows[3];
+	struct errbuf eb = {{0}};
+	struct claims_check *checks = NULL;
+	char *md = NULL;
+	size_t n = 0, len = 0;
+	FILE *f;
+	struct claims *c = parse("cross\tslow\tsudo\tcrossover\t7500\tx\n"
+				 "raw\tslow\tsudo\traw_pct\t50\tx\n"
+				 "zero\tslow\tnull\traw_pct\t-10\tx\n",
+				 &eb);
+	static const char *names[] = {"sudo", "slow", "null"};
+
+	CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	memset(&set, 0, sizeof(set));
+	memset(&rep, 0, sizeof(rep));
+	memset(series, 0, sizeof(series));
+	memset(rows, 0, sizeof(rows));
+	memset(pts, 0, sizeof(pts));
+	for (int i = 0; i < 3; i++) {
+		series[i].subject = names[i];
+		series[i].format = "f";
+		series[i].host = "-";
+		series[i].pts = pts[i];
+		series[i].n = 6;
+		series[i].x_min = xs[0];
+		series[i].x_max = xs[5];
+		rows[i].series = &series[i];
+	}
+	set.series = series;
+	set.n_series = 3;
+	set.n_hosts = 1;
+	set.axis = "nb_tasks";
+	/* sudo 2 ms + 1 us/task, slow 3 ms + 2 us/task: they would meet at -1000 tasks */
+	rows[0].fit = line(2.0, 0.001, 0.001, 1e-6, 0, 6);
+	rows[1].fit = line(3.0, 0.001, 0.002, 1e-6, 0, 6);
+	rows[2].fit = line(0.0, 0.001, 0.002, 1e-6, 0, 6);
+	rep.set = &set;
+	rep.baseline = "sudo";
+	rep.rows = rows;
+	rep.n_rows = 3;
+	CHECK_INT_EQ(claims_check(c, &rep, &checks, &n, &eb), 0);
+	CHECK_INT_EQ(n, 3);
+	f = open_memstream(&md, &len);
+	CHECK(f != NULL);
+	if (f != NULL && n == 3) {
+		CHECK(!checks[0].in_range);
+		CHECK_INT_EQ(checks[0].verdict, CLAIMS_CONTRADICTED);
+		CHECK_INT_EQ(checks[1].verdict, CLAIMS_HOLDS);
+		claims_print_markdown(checks, n, "task", f);
+		fclose(f);
+		CHECK(strstr(md, "| 7500 | none in range | contradicted |") != NULL);
+		CHECK(strstr(md, "extrapolated") == NULL);
+		/* +50 % exactly, as verdict_format_pct prints it */
+		CHECK(strstr(md, "| 50% | +50 % [+") != NULL);
+		CHECK(strstr(md, "| -10% | undefined: intercept 0 |") != NULL);
+		CHECK(strstr(md, "nan") == NULL);
+		if (strstr(md, "none in range") == NULL || strstr(md, "undefined") == NULL)
+			fprintf(stderr, "%s", md);
+	}
+	free(md);
+	free(checks);
+	claims_free(c);
+}
+
 int main(void)
 {
+	RUN(test_same_words_as_table);
 	RUN(test_parse);
 	RUN(test_t95);
 	RUN(test_compare);

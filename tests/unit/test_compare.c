@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "compare.h"
 #include "harness.h"
@@ -228,6 +229,84 @@ static void test_rounds_parse(void)
 	}
 }
 
+/* compare_print's text of out, malloc'd. */
+static char *printed(const struct compare_outcome *out, const struct compare_opts *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f == NULL)
+		return NULL;
+	compare_print(out, o, f);
+	fclose(f);
+	return text;
+}
+
+/* Lines that would meet at a negative size: "none in range", never a crossover at -4000. */
+static void test_crossover_outside(void)
+{
+	struct results *res = load(FIXTURES "outside.json", NULL);
+	struct compare_opts o = opts();
+	struct compare_outcome out;
+	struct errbuf eb = {{0}};
+	char *text;
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK(compare_compute(res, &o, &out, &eb) == 0);
+	CHECK(out.crossover.value < out.x_min); /* (1.2 - 1) / (0.002 - 0.0021) = -2000 */
+	text = printed(&out, &o);
+	CHECK(text != NULL &&
+	      strstr(text, "Crossover (nb_tasks): none in range (1 to 3000).") != NULL);
+	CHECK(text != NULL && strstr(text, "The lines meet") == NULL);
+	free(text);
+	results_free(res);
+}
+
+/* --at beyond the sweep (1..3000): said in the quantity's name and in a note. */
+static void test_extrapolated(void)
+{
+	struct results *res = load(FIXTURES "paired.json", NULL);
+	struct compare_opts o = opts();
+	struct compare_outcome out;
+	struct errbuf eb = {{0}};
+	const double at[] = {1, 10000};
+	char *text;
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	o.at = at;
+	o.n_at = 2;
+	CHECK(compare_compute(res, &o, &out, &eb) == 0);
+	CHECK_STR_EQ(out.q[2].name, "time at 1 task");
+	CHECK_STR_EQ(out.q[3].name, "time at 10000 tasks (extrapolated)");
+	CHECK_INT_EQ(out.n_extrapolated, 1);
+	text = printed(&out, &o);
+	CHECK(text != NULL &&
+	      strstr(text, "extrapolated: 1 of the --at sizes lie outside the sizes measured (1 to "
+			   "3000)") != NULL);
+	free(text);
+	results_free(res);
+}
+
+/* A ratio over a zero intercept is undefined, never "-nan%". */
+static void test_zero_base(void)
+{
+	struct paired_ratio r = {NAN, NAN, NAN}, ok = {1.05, 1.03, 1.07};
+	char buf[96];
+
+	verdict_format_change(&r, 0.0, "intercept", 0.02, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "undefined: intercept 0");
+	verdict_format_change(&r, NAN, "slope", 0.02, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "undefined: slope 0");
+	verdict_format_change(&ok, 2.0, "slope", 0.02, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "+5.0 % [+3.0, +7.0] (regressed)");
+	CHECK(strstr(buf, "nan") == NULL);
+}
+
 int main(void)
 {
 	RUN(test_paired_verdicts);
@@ -237,5 +316,8 @@ int main(void)
 	RUN(test_unreliable);
 	RUN(test_sweeps);
 	RUN(test_rounds_parse);
+	RUN(test_crossover_outside);
+	RUN(test_extrapolated);
+	RUN(test_zero_base);
 	return HARNESS_EXIT();
 }

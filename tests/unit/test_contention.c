@@ -37,7 +37,13 @@ static void test_offcpu_and_baseline(void)
 	CHECK_INT_EQ(contention_count(&res, 100000), 1);
 	/* against a better baseline from earlier rounds, every run here waited */
 	CHECK_INT_EQ(contention_count(&res, 0), 10);
-	CHECK_INT_EQ(contention_preempted(&res), 5);
+	/* five runs were switched out, but only run 3 lost measurable time by it (run 7's 40 us
+	 * are within the slack, the others lost nothing) */
+	CHECK_INT_EQ(contention_preempted(&res), 1);
+	csw[3] =
+	    0; /* run 3 waited without being switched out (it was not running yet): not preempted */
+	CHECK_INT_EQ(contention_preempted(&res), 0);
+	csw[3] = 1;
 	res.nivcsw = NULL;
 	CHECK_INT_EQ(contention_preempted(&res), 0);
 	res.nivcsw = csw;

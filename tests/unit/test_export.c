@@ -210,11 +210,22 @@ static void test_json_extras(void)
 	static const char *keys[] = {"command", "mean",       "stddev", "median",
 				     "user",    "system",     "min",    "max",
 				     "times",   "exit_codes", "nivcsw", "rarbench"};
-	static const char *rb_keys[] = {"estimator",      "estimate",       "ci95",
-					"runs_used",      "contended_runs", "contended_treatment",
-					"preempted_runs", "precision",      "precision_reached",
-					"precision_met",  "contended",      "rounds",
-					"remeasured",     "discarded_runs", "steal",
+	static const char *rb_keys[] = {"estimator",
+					"estimate",
+					"ci95",
+					"runs_used",
+					"contended_runs",
+					"contended_share",
+					"contended_treatment",
+					"preempted_runs",
+					"precision",
+					"precision_reached",
+					"precision_met",
+					"contended",
+					"rounds",
+					"remeasured",
+					"discarded_runs",
+					"steal",
 					"load1"};
 	struct errbuf eb = {{0}};
 	cJSON *doc, *res, *item, *rb;
@@ -244,17 +255,20 @@ static void test_json_extras(void)
 	k = 0;
 	cJSON_ArrayForEach(item, rb)
 	{
-		if (k < 16)
+		if (k < 17)
 			CHECK_STR_EQ(item->string, rb_keys[k]);
 		k++;
 	}
-	CHECK_INT_EQ(k, 16);
+	CHECK_INT_EQ(k, 17);
 	/* the waiting run is left out: the median of the other 8, 1.004 ms */
 	CHECK_STR_EQ(cJSON_GetObjectItem(rb, "estimator")->valuestring, "median");
 	CHECK(fabs(num(cJSON_GetObjectItem(rb, "estimate")) - 0.001004) < 1e-12);
 	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "runs_used")->valueint, 8);
 	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "contended_runs")->valueint, 1);
-	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "preempted_runs")->valueint, 3);
+	CHECK(fabs(num(cJSON_GetObjectItem(rb, "contended_share")) - 1.0 / 9) < 1e-12);
+	/* runs 0, 3, 6 were switched out but lost no measurable time; the slow run 4 was not
+	 * switched out: none preempted (contention_preempted) */
+	CHECK_INT_EQ(cJSON_GetObjectItem(rb, "preempted_runs")->valueint, 0);
 	/* n = 8: ranks 1 and 8 (coverage 99.2 %): the 1.000 and 1.008 ms runs */
 	CHECK(fabs(num(cJSON_GetArrayItem(cJSON_GetObjectItem(rb, "ci95"), 0)) - 0.001) < 1e-12);
 	CHECK(fabs(num(cJSON_GetArrayItem(cJSON_GetObjectItem(rb, "ci95"), 1)) - 0.001008) < 1e-12);

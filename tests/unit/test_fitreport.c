@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "fitreport.h"
 #include "harness.h"
 
@@ -162,15 +163,18 @@ static void test_outputs(void)
 	if (f != NULL) {
 		fitreport_print_table(rep, f);
 		fclose(f);
-		if (strstr(table, "| 8571 [8571, 8571] |") == NULL)
+		if (strstr(table, "(regressed) | 8571 [8571, 8571] |") == NULL)
 			fprintf(stderr, "%s", table);
 		CHECK(strstr(table, "| subject | format | host | points | intercept (ms) | slope "
 				    "(µs/task) | R² | raw vs sudo | slope vs sudo | crossover "
 				    "(nb_tasks) |") != NULL);
 		CHECK(strstr(table, "| doas | doas | h0 | 5 | 2.0000 ± 0.0000 [2.0000, 2.0000] | "
 				    "0.3 ± 0 [0.3, 0.3] "
-				    "| 1.00000 | -37.5% [-37.5, -37.5] | +87.5% [+87.5, +87.5] | "
-				    "8571 [8571, 8571] |") != NULL);
+				    "| 1.00000 | \u221238 % [\u22123") != NULL);
+		/* -37.5 % and +87.5 % exactly, rounded as rarplot --compare rounds (no decimal
+		 * above 10 %): an end of an exact interval may round either way */
+		CHECK(strstr(table, "] (improved) | +8") != NULL);
+		CHECK(strstr(table, "] (regressed) | 8571 [8571, 8571] |") != NULL);
 		CHECK(strstr(table, "| sudo | sudoers | h0 | 5 |") != NULL &&
 		      strstr(table, "| baseline | baseline | - |") != NULL);
 		/* across hosts: slopes 0.16 x 1, 1.1, 1.2 */
@@ -275,7 +279,9 @@ static void test_report_markdown(void)
 			    used > 13 ? "," : "", i + k, i + k, i * 10,
 			    k ? "<img src=x onerror=alert(1)>" : "sudo", i + k, i + k, i + k);
 	snprintf(doc + used, sizeof(doc) - used,
-		 "],\"meta\":{\"measure\":{\"estimator\":\"median\",\"contended\":\"drop\"}}}");
+		 "],\"meta\":{\"measure\":{\"estimator\":\"median\",\"contended\":\"drop\"},"
+		 "\"skipped_subjects\":[{\"id\":\"d<b>\",\"reason\":\"<i>gone</i>\"},"
+		 "{\"id\":\"d<b>\",\"reason\":\"<i>gone</i>\"}]}}");
 	CHECK(res != NULL);
 	CHECK(mkdtemp(dir) != NULL);
 	if (res == NULL || results_parse(res, doc, strlen(doc), "a.json", &eb) != 0 ||
@@ -301,7 +307,14 @@ static void test_report_markdown(void)
 		goto out;
 	CHECK(strstr(md, "\n| \\<img src=x onerror=alert(1)\\> | f\\* | 4 |") != NULL);
 	CHECK(strstr(md, "- perf_roles not drawn: \\<script\\>x\\</script\\>\n") != NULL);
-	CHECK(strstr(md, "Inputs: `a.json`, we\\`ird.json\n") != NULL);
+	CHECK(strstr(md, "Inputs: `a.json`, we\\`ird.json.\n") != NULL);
+	/* the question first, the subjects named as text; a skipped subject once, with its reason
+	 */
+	CHECK(strncmp(strstr(md, "\n## "), "\n## The question\n", 17) == 0);
+	CHECK(strstr(md, "\n- \\<img src=x onerror=alert(1)\\>, f\\* policy\n") != NULL);
+	CHECK(strstr(md, "\n- subject d\\<b\\> not measured: \\<i\\>gone\\</i\\> (`a.json`)\n") !=
+	      NULL);
+	CHECK(strstr(strstr(md, "d\\<b\\> not measured") + 1, "d\\<b\\> not measured") == NULL);
 	CHECK(no_live_tag(md));
 	/* the method: estimator, contended runs, error bars, weights, the ± */
 	CHECK(strstr(md,
@@ -351,8 +364,144 @@ out:
 	results_free(res);
 }
 
+/* fitreport_print_table into a malloc'd string. */
+static char *table_of(const struct fitreport *rep)
+{
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&t, &len);
+
+	if (f == NULL)
+		return NULL;
+	fitreport_print_table(rep, f);
+	fclose(f);
+	return t;
+}
+
+/*
+ * One verdict per comparison: on a sweep with rounds, the table's "raw vs" and "slope vs" are
+ * rarplot --compare's paired ratios, printed as the same string.
+ */
+static void test_paired_as_compare(void)
+{
+	struct results *res = results_new();
+	struct plotseries_set *set = NULL;
+	struct fitreport *rep = NULL;
+	struct errbuf eb = {{0}};
+	struct compare_opts o = {"base", "cand", "nb_tasks", VERDICT_DEFAULT_NOISE, NULL, 0, false,
+				 true,   0,      SIZE_MAX};
+	struct compare_outcome out;
+	char want[128], pct[96], *table = NULL;
+
+	CHECK(res != NULL &&
+	      results_load_file(res, "tests/fixtures/compare/paired.json", &eb) == 0);
+	CHECK_INT_EQ(plotseries_build(res, "nb_tasks", PLOTSERIES_ESTIMATE, &set, &eb), 0);
+	CHECK_INT_EQ(fitreport_compute(set, "base", true, res, &rep, &eb), 0);
+	CHECK_INT_EQ(compare_compute(res, &o, &out, &eb), 0);
+	if (rep == NULL || set == NULL)
+		goto out;
+	CHECK(!rep->rows[1].paired); /* until asked: the delta method */
+	CHECK_INT_EQ(fitreport_pair(rep, true, true), 1);
+	CHECK(rep->rows[1].paired);
+	table = table_of(rep);
+	CHECK(table != NULL);
+	for (size_t q = 0; q < 2 && table != NULL; q++) {
+		verdict_format_pct(&out.q[q].paired, pct, sizeof(pct));
+		snprintf(want, sizeof(want), "| %s (%s) |", pct, verdict_name(out.q[q].verdict));
+		if (strstr(table, want) == NULL)
+			fprintf(stderr, "  want %s in\n%s", want, table);
+		CHECK(strstr(table, want) != NULL);
+	}
+	/* the crossover is the paired one: (1.2 - 1) / (0.002 - 0.0015) = 400 */
+	CHECK(rep->rows[1].has_crossover && fabs(rep->rows[1].crossover_x - 400) < 40);
+	free(table);
+	/* median y: rounds are estimates, so nothing is paired and the delta method says so */
+	CHECK_INT_EQ(fitreport_pair(rep, false, true), 0);
+	CHECK(!rep->rows[1].paired);
+	table = table_of(rep);
+	CHECK(table != NULL && strstr(table, "†") == NULL);
+out:
+	free(table);
+	fitreport_free(rep);
+	plotseries_set_free(set);
+	results_free(res);
+}
+
+/* A baseline line through 0: the raw ratio is undefined, never "-nan%" or a huge number. */
+static void test_zero_intercept(void)
+{
+	const char *doc =
+	    "{\"results\":["
+	    "{\"command\":\"a\",\"mean\":0.001,\"median\":0.001,\"min\":0.001,"
+	    "\"max\":0.001,\"parameters\":{\"nb_tasks\":\"1\",\"subject\":\"sudo\"}},"
+	    "{\"command\":\"a\",\"mean\":0.01,\"median\":0.01,\"min\":0.01,"
+	    "\"max\":0.01,\"parameters\":{\"nb_tasks\":\"10\",\"subject\":\"sudo\"}},"
+	    "{\"command\":\"a\",\"mean\":0.1,\"median\":0.1,\"min\":0.1,"
+	    "\"max\":0.1,\"parameters\":{\"nb_tasks\":\"100\",\"subject\":\"sudo\"}},"
+	    "{\"command\":\"a\",\"mean\":0.003,\"median\":0.003,\"min\":0.003,"
+	    "\"max\":0.003,\"parameters\":{\"nb_tasks\":\"1\",\"subject\":\"x\"}},"
+	    "{\"command\":\"a\",\"mean\":0.021,\"median\":0.021,\"min\":0.021,"
+	    "\"max\":0.021,\"parameters\":{\"nb_tasks\":\"10\",\"subject\":\"x\"}},"
+	    "{\"command\":\"a\",\"mean\":0.201,\"median\":0.201,\"min\":0.201,"
+	    "\"max\":0.201,\"parameters\":{\"nb_tasks\":\"100\",\"subject\":\"x\"}}]}";
+	struct results *res = results_new();
+	struct plotseries_set *set = NULL;
+	struct fitreport *rep = NULL;
+	struct errbuf eb = {{0}};
+	char *table = NULL;
+
+	CHECK(res != NULL && results_parse(res, doc, strlen(doc), "zero.json", &eb) == 0);
+	CHECK_INT_EQ(plotseries_build(res, "nb_tasks", PLOTSERIES_MEDIAN, &set, &eb), 0);
+	CHECK_INT_EQ(fitreport_compute(set, "sudo", true, res, &rep, &eb), 0);
+	if (rep != NULL) {
+		table = table_of(rep);
+		CHECK(table != NULL && strstr(table, "| undefined: intercept 0 |") != NULL);
+		/* slope 2 us/task against 1: +100 % */
+		CHECK(table != NULL &&
+		      strstr(table, "| +100 % [+100, +100] (regressed) |") != NULL);
+		CHECK(table != NULL && strstr(table, "nan") == NULL);
+		if (table != NULL && strstr(table, "undefined: intercept 0") == NULL)
+			fprintf(stderr, "%s", table);
+	}
+	free(table);
+	fitreport_free(rep);
+	plotseries_set_free(set);
+	results_free(res);
+}
+
+/* In reference units, the table says so (normalised.md): mref per task, not µs. */
+static void test_reference_units(void)
+{
+	struct results *res = exact_results(1);
+	struct plotseries_set *set = NULL;
+	struct fitreport *rep = NULL;
+	struct errbuf eb = {{0}};
+	char *table = NULL;
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK_INT_EQ(plotseries_build(res, "nb_tasks", PLOTSERIES_MEDIAN, &set, &eb), 0);
+	CHECK_INT_EQ(fitreport_compute(set, "sudo", true, res, &rep, &eb), 0);
+	if (rep != NULL) {
+		rep->yunit = "ref";
+		rep->yunit_small = "mref";
+		table = table_of(rep);
+		CHECK(table != NULL &&
+		      strstr(table, "| intercept (ref) | slope (mref/task) |") != NULL);
+		CHECK(table != NULL && strstr(table, "µs") == NULL);
+	}
+	free(table);
+	fitreport_free(rep);
+	plotseries_set_free(set);
+	results_free(res);
+}
+
 int main(void)
 {
+	RUN(test_paired_as_compare);
+	RUN(test_zero_intercept);
+	RUN(test_reference_units);
 	RUN(test_compare_with_baseline);
 	RUN(test_outputs);
 	RUN(test_units);

@@ -265,6 +265,47 @@ static void test_load_missing_file(void)
 	CHECK_STR_EQ(eb.msg, "/nonexistent/inv.ini: No such file or directory");
 }
 
+/*
+ * lab.yml's inventory in user mode (roles/rarperf_labvm/templates/lab-vms.ini.j2): every VM at
+ * 127.0.0.1, told apart by ansible_port (its qemu forwards that port to the guest's sshd)
+ */
+static void test_lab_user_mode_hosts_share_loopback(void)
+{
+	static const char text[] =
+	    "[lab]\n"
+	    "rarperf-lab-1 ansible_host=127.0.0.1 ansible_port=2221\n"
+	    "rarperf-lab-2 ansible_host=127.0.0.1 ansible_port=2222\n"
+	    "\n"
+	    "[lab:vars]\n"
+	    "ansible_user=root\n"
+	    "ansible_ssh_private_key_file=/var/lib/rarperf-lab/id_ed25519\n"
+	    "ansible_python_interpreter=/usr/bin/python3\n"
+	    "ansible_ssh_common_args='-o UserKnownHostsFile=inventory/known_hosts -o "
+	    "StrictHostKeyChecking=yes'\n"
+	    "rarperf_virtualisation=tcg\n";
+	struct errbuf eb = {0};
+	struct inventory *inv = parse(text, &eb);
+	const struct inventory_host *h;
+
+	CHECK(inv != NULL);
+	if (inv == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		return;
+	}
+	CHECK_INT_EQ(inventory_count(inv), 2);
+	h = by_name(inv, "rarperf-lab-1");
+	CHECK(h != NULL && !h->local);
+	CHECK_STR_EQ(h->addr, "127.0.0.1");
+	CHECK_INT_EQ(h->port, 2221);
+	CHECK_STR_EQ(h->user, "root");
+	CHECK_STR_EQ(h->identity, "/var/lib/rarperf-lab/id_ed25519");
+	h = by_name(inv, "rarperf-lab-2");
+	CHECK(h != NULL);
+	CHECK_STR_EQ(h->addr, "127.0.0.1");
+	CHECK_INT_EQ(h->port, 2222);
+	inventory_free(inv);
+}
+
 int main(void)
 {
 	RUN(test_groups_children_vars);
@@ -274,5 +315,6 @@ int main(void)
 	RUN(test_host_names_are_safe_path_components);
 	RUN(test_range_bounds);
 	RUN(test_load_missing_file);
+	RUN(test_lab_user_mode_hosts_share_loopback);
 	return HARNESS_EXIT();
 }

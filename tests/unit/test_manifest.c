@@ -163,7 +163,31 @@ static void test_bad_manifests(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"zigzag\"," GOOD_SUBJECTS
 		     "}",
 		     "$.order: unknown order \"zigzag\"");
-	expect_error("{\"name\":\"t\",\n\"bench_user\":\"nobody\",,}", "line 2: not valid JSON");
+	expect_error("{\"name\":\"t\",\n\"bench_user\":\"nobody\",,}",
+		     "line 2, column 24: not valid JSON");
+	/* A trailing comma: the column of the bracket, and the fix. */
+	expect_error("{\"name\":\"t\",\n  \"seed\": 1,\n}",
+		     "line 3, column 1: not valid JSON (a comma before a closing bracket: JSON "
+		     "allows no trailing comma, remove it)");
+	expect_error("{\"name\":\"t\",\"axes\":{\"nb_roles\":[1,2,]}}",
+		     "line 1, column 37: not valid JSON (a comma before a closing bracket");
+	expect_error("{\"name\":\"t\",\n\"axes\":{\"nb_roles\":[1,",
+		     "not valid JSON (the file ends with a bracket or a quote left open");
+	/* Did you mean: a key, an axis, an enum value, an axis spec. */
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"repetition\":3," GOOD_SUBJECTS
+		     "}",
+		     "$.repetition: unknown key (did you mean \"repetitions\"?)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_role\":[1]}," GOOD_SUBJECTS
+	    "}",
+	    "$.axes.nb_role: unknown key (did you mean \"nb_roles\"?)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"order\":\"interleave\"," GOOD_SUBJECTS "}",
+	    "$.order: unknown order \"interleave\" (did you mean \"interleaved\"?)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":"
+	    "{\"logspac\":[1,10,2]}}," GOOD_SUBJECTS "}",
+	    "$.axes.nb_tasks.logspac: unknown key \"logspac\" (did you mean \"logspace\"?)");
 	expect_error(
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"min_runs\":4,\"rounds\":5," GOOD_SUBJECTS
 	    "}",
@@ -277,6 +301,32 @@ static void test_subject_dialects(void)
 	CHECK_STR_EQ(m->subjects[3].pam_dir, MANIFEST_PAM_DIR_DEFAULT);
 	CHECK_INT_EQ(m->subjects[4].pam, MANIFEST_PAM_OFF);
 	CHECK_STR_EQ(m->subjects[5].pam_dir, "/tmp/pam.d");
+	CHECK(!m->subjects[5].unsafe_pam && !m->subjects[5].unsafe_program);
+	manifest_free(m);
+}
+
+/* unsafe_program and unsafe_pam: booleans per subject, false when absent (runner_trust.c). */
+static void test_subject_unsafe_keys(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m =
+	    parse("{\"name\":\"u\",\"bench_user\":\"nobody\",\"subjects\":["
+		  "{\"id\":\"a\",\"format\":\"doas\",\"pam\":\"/tmp/p\",\"unsafe_pam\":true,"
+		  "\"program\":\"/tmp/x\",\"unsafe_program\":true},"
+		  "{\"id\":\"b\",\"format\":\"doas\",\"unsafe_pam\":false}]}",
+		  &eb);
+
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK(m->subjects[0].unsafe_pam && m->subjects[0].unsafe_program);
+		CHECK(!m->subjects[1].unsafe_pam && !m->subjects[1].unsafe_program);
+	}
+	manifest_free(m);
+	m = parse("{\"name\":\"u\",\"bench_user\":\"nobody\",\"subjects\":["
+		  "{\"id\":\"a\",\"format\":\"doas\",\"unsafe_pam\":\"yes\"}]}",
+		  &eb);
+	CHECK(m == NULL);
+	CHECK(strstr(eb.msg, "$.subjects[0].unsafe_pam: expected a boolean, got a string") != NULL);
 	manifest_free(m);
 }
 
@@ -354,7 +404,7 @@ static void test_precision(void)
 
 	/* the fixed procedure stays the default: an old manifest means what it meant */
 	CHECK(m != NULL && m->precision == 0 && m->max_rounds == 1 && m->remeasure == 0 &&
-	      m->estimator == ESTIMATE_MEDIAN && m->contended == ESTIMATE_CONTENDED_CORRECT);
+	      m->estimator == ESTIMATE_MEDIAN && m->contended == ESTIMATE_CONTENDED_KEEP);
 	manifest_free(m);
 	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"precision\":true," GOOD_SUBJECTS "}",
 		  &eb);
@@ -806,6 +856,7 @@ int main(void)
 	RUN(test_bad_manifests);
 	RUN(test_too_large_points);
 	RUN(test_subject_dialects);
+	RUN(test_subject_unsafe_keys);
 	RUN(test_subject_build);
 	RUN(test_expand);
 	RUN(test_precision);

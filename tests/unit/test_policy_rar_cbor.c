@@ -316,7 +316,18 @@ static void test_rar_version_check(void)
 	struct errbuf eb = {0};
 
 	CHECK_INT_EQ(policy_rar_version_check("3.3.4", &eb), 0);
-	CHECK_INT_EQ(policy_rar_version_check("10.0.65535", &eb), 0);
+	CHECK_INT_EQ(policy_rar_version_check("4.2.0", &eb), 0);
+	CHECK_INT_EQ(policy_rar_version_check("3.1.0", &eb), 0);
+	CHECK_INT_EQ(policy_rar_version_check("4.1.65535", &eb), 0);
+	/* Syntactically fine, but no series confgen writes: refused, with the list. */
+	CHECK_INT_EQ(policy_rar_version_check("9.9.9", &eb), -1);
+	CHECK(strstr(eb.msg, "9.9.9") != NULL && strstr(eb.msg, "4.2.x") != NULL);
+	CHECK_INT_EQ(policy_rar_version_check("3.0.5", &eb), -1);
+	CHECK_INT_EQ(policy_rar_version_check("4.3.0", &eb), -1);
+	CHECK_INT_EQ(policy_rar_version_check("10.0.65535", &eb), -1);
+	CHECK(policy_rar_hardened_enums("3.2.0") && policy_rar_hardened_enums("4.2.0"));
+	CHECK(policy_rar_hardened_enums(NULL));
+	CHECK(!policy_rar_hardened_enums("3.1.4"));
 	CHECK_INT_EQ(policy_rar_version_check(NULL, &eb), 0);
 	CHECK_INT_EQ(policy_rar_version_check("4.0", &eb), -1);
 	CHECK_INT_EQ(policy_rar_version_check("v3.3.4", &eb), -1);

@@ -222,6 +222,43 @@ static void test_golden_seed_compat(void)
 	policy_free(p);
 }
 
+/*
+ * The seed shape as each RootAsRole series reads it (doc/rootasrole-history.md): 3.1 writes All
+ * as the u8 1 in CBOR beside a JSON settings file; 4.2 (as 4.0) a CBOR settings file, and the
+ * version it claims.
+ */
+static void test_golden_versions(void)
+{
+	struct policy *p = build(1, 1, 2, 1, 1000, true);
+	struct errbuf eb = {{0}};
+	char a[512], b[512];
+
+	CHECK(p != NULL);
+	if (p == NULL)
+		return;
+	path_in(a, sizeof(a), "v3.1.json");
+	path_in(b, sizeof(b), "v3.1.bin");
+	CHECK_INT_EQ(testutil_txn_end(
+			 policy_stage_rar_cbor(testutil_txn_fresh(), p, a, b, "3.1.4", &eb), &eb),
+		     0);
+	check_golden_file("v3.1.json", "v3.1.rar-cbor-settings.json");
+	check_golden_cbor("v3.1.bin", "v3.1.rar.cbor.hex", "v3.1.rar.cbor.txt");
+	path_in(a, sizeof(a), "v4.2-json.json");
+	CHECK_INT_EQ(
+	    testutil_txn_end(policy_stage_rar_json(testutil_txn_fresh(), p, a, "4.2.0", &eb), &eb),
+	    0);
+	check_golden_file("v4.2-json.json", "v4.2.rar.json");
+	path_in(a, sizeof(a), "v4.2-cbor.cbor");
+	path_in(b, sizeof(b), "v4.2.bin");
+	CHECK_INT_EQ(testutil_txn_end(
+			 policy_stage_rar_cbor(testutil_txn_fresh(), p, a, b, "4.2.0", &eb), &eb),
+		     0);
+	check_golden_cbor("v4.2.bin", "v4.2.rar.cbor.hex", "v4.2.rar.cbor.txt");
+	if (eb.msg[0] != '\0')
+		fprintf(stderr, "  %s\n", eb.msg);
+	policy_free(p);
+}
+
 /* Spec §4's sudoers example, R=2, U=2, T=2, C=2. */
 static void test_golden_seed_sudoers_2222(void)
 {
@@ -688,6 +725,7 @@ int main(void)
 	}
 	RUN(test_golden_small_shape);
 	RUN(test_golden_seed_compat);
+	RUN(test_golden_versions);
 	RUN(test_golden_seed_sudoers_2222);
 	RUN(test_modes_and_owner);
 	RUN(test_refuses_machine_policies);

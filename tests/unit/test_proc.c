@@ -1,6 +1,8 @@
 /* Tests for proc: spawning real programs, exit codes, signal deaths, PATH lookup, output and users.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -9,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -555,8 +559,355 @@ static void test_pin_reaches_the_child(void)
 	}
 }
 
+/*
+ * A run's peak RSS is its own: /usr/bin/true under 2 MiB and a program that touches 64 MiB
+ * at 64-66 MiB, however large this process is (runs used to start in its memory and report
+ * its high-water mark).
+ */
+static void test_maxrss_is_the_childs(void)
+{
+	char *t_argv[] = {"/usr/bin/true", NULL};
+	char *dd_argv[] = {"dd", "if=/dev/zero", "of=/dev/null", "bs=64M", "count=1", NULL};
+	size_t big = 32u << 20;
+	char *mine = malloc(big);
+	/* A small environment: this process's may preload libraries (valgrind's). */
+	char *envp[] = {"PATH=/usr/bin:/bin", NULL};
+	struct proc_opts o = {.stdin_null = true, .envp = envp};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *t = proc_cmd_new(t_argv, &o, &eb), *dd = proc_cmd_new(dd_argv, &o, &eb);
+	struct proc_sample s;
+
+	CHECK(mine != NULL && t != NULL && dd != NULL);
+	if (mine == NULL || t == NULL || dd == NULL)
+		goto out;
+	memset(mine, 1, big);
+	CHECK_INT_EQ(proc_run(t, &s, &eb), 0);
+	CHECK(s.ru.maxrss_kib > 0 && s.ru.maxrss_kib < 2048);
+	CHECK_INT_EQ(proc_run(dd, &s, &eb), 0);
+	CHECK_INT_EQ(s.exit_code, 0);
+	CHECK(s.ru.maxrss_kib >= 64 * 1024 && s.ru.maxrss_kib <= 66 * 1024);
+	if (s.ru.maxrss_kib < 64 * 1024 || s.ru.maxrss_kib > 66 * 1024)
+		fprintf(stderr, "  dd bs=64M: maxrss %llu KiB\n",
+			(unsigned long long)s.ru.maxrss_kib);
+	CHECK_INT_EQ(proc_run(t, &s, &eb), 0);
+	CHECK(s.ru.maxrss_kib < 2048); /* rarlaunch kept nothing of dd's */
+out:
+	free(mine);
+	proc_cmd_free(t);
+	proc_cmd_free(dd);
+}
+
+/* How many processes hold the environment string kv. */
+static size_t count_marked(const char *kv)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		char path[300], buf[4096];
+		ssize_t len;
+		int fd;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/environ", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		for (ssize_t i = 0; i < len; i += (ssize_t)strlen(buf + i) + 1) {
+			buf[len] = '\0';
+			if (strcmp(buf + i, kv) == 0) {
+				n++;
+				break;
+			}
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+static uint64_t test_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * Issue 36, finding 6: a run whose rarlaunch cannot answer (here stopped outright, as a child
+ * stopped before its exec holds it in vfork) costs at most timeout + PROC_LAUNCH_GRACE_MS:
+ * rarlaunch and its child are killed, nothing of the run is left, the next run works.
+ */
+static void test_held_launcher_is_bounded(void)
+{
+	char mark[64];
+	char *argv[] = {"sleep", "30", NULL};
+	char *envp[] = {"PATH=/usr/bin:/bin", mark, NULL};
+	struct proc_opts o = {.stdin_null = true, .timeout_ms = 1000, .envp = envp};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c;
+	struct proc_sample s;
+	pid_t launcher, helper;
+	uint64_t t0, ms;
+
+	snprintf(mark, sizeof(mark), "RARPERF_TEST_HELD=%ld", (long)getpid());
+	c = proc_cmd_new(argv, &o, &eb);
+	CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	proc_cmd_set_limit(c, 0, 0); /* no pin: a no-op */
+	{
+		char *t_argv[] = {"true", NULL};
+		struct proc_cmd *t = mk(t_argv, &eb);
+
+		CHECK(t != NULL && proc_run(t, &s, &eb) == 0); /* rarlaunch now runs */
+		proc_cmd_free(t);
+	}
+	launcher = proc_launcher_pid(PROC_NET_HOST);
+	CHECK(launcher > 0);
+	helper = fork();
+	if (helper == 0) {
+		proc_cmd_free(c); /* this copy's (valgrind checks a fork's leaks too) */
+		usleep(300000);
+		kill(launcher, SIGSTOP);
+		_exit(0);
+	}
+	t0 = test_now_ms();
+	CHECK_INT_EQ(proc_run(c, &s, &eb), 0);
+	ms = test_now_ms() - t0;
+	waitpid(helper, NULL, 0);
+	CHECK(s.launcher_killed);
+	CHECK(s.timed_out);
+	CHECK(ms >= 1000 && ms < 1000 + PROC_LAUNCH_GRACE_MS + 1000);
+	CHECK(kill(launcher, 0) != 0); /* killed and reaped */
+	usleep(100000);
+	CHECK_INT_EQ(count_marked(mark), 0);
+	CHECK(proc_launcher_pid(PROC_NET_HOST) == 0);
+	{
+		char *t_argv[] = {"true", NULL};
+		struct proc_cmd *t = mk(t_argv, &eb);
+
+		CHECK(t != NULL && proc_run(t, &s, &eb) == 0 && s.exit_code == 0);
+		CHECK(proc_launcher_pid(PROC_NET_HOST) != launcher);
+		proc_cmd_free(t);
+	}
+	proc_cmd_free(c);
+}
+
+/*
+ * The race itself: a user stops every process of its own as fast as it can (kill -1
+ * SIGSTOP) while runs start as that user, some of them stopped between the identity switch
+ * and execve. Every run ends within its bound, and afterwards nothing of them runs. The uid
+ * is one no account has, so that kill -1 reaches only this test's processes.
+ */
+static void test_user_stopping_its_runs_is_bounded(void)
+{
+	const uid_t uid = 61234;
+	gid_t gid = 61234;
+	struct proc_user u = {.name = "t6", .uid = uid, .gid = gid, .groups = &gid, .n_groups = 1};
+	char mark[64];
+	char *argv[] = {"/usr/bin/true", NULL};
+	char *envp[] = {"PATH=/usr/bin:/bin", mark, NULL};
+	struct proc_opts o = {.stdin_null = true, .timeout_ms = 300, .envp = envp, .as = &u};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *c;
+	struct proc_sample s;
+	size_t runs = 0, held = 0, timed_out = 0, worst = 0;
+	pid_t stopper;
+	uint64_t end;
+
+	if (geteuid() != 0) {
+		printf("# test_user_stopping_its_runs_is_bounded: SKIP needs root\n");
+		return;
+	}
+	snprintf(mark, sizeof(mark), "RARPERF_TEST_F6=%ld", (long)getpid());
+	c = proc_cmd_new(argv, &o, &eb);
+	CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	stopper = fork();
+	if (stopper == 0) {
+		if (setgroups(1, &gid) != 0 || setresgid(gid, gid, gid) != 0 ||
+		    setresuid(uid, uid, uid) != 0)
+			_exit(1);
+		for (;;)
+			kill(-1, SIGSTOP);
+	}
+	end = test_now_ms() + 2000;
+	while (test_now_ms() < end) {
+		uint64_t t0 = test_now_ms(), ms;
+
+		CHECK_INT_EQ(proc_run(c, &s, &eb), 0);
+		ms = test_now_ms() - t0;
+		if (ms > worst)
+			worst = ms;
+		runs++;
+		held += s.launcher_killed;
+		timed_out += s.timed_out;
+	}
+	kill(stopper, SIGKILL);
+	waitpid(stopper, NULL, 0);
+	printf("# %zu runs: %zu stopped after exec, %zu held rarlaunch; longest %zu ms\n", runs,
+	       timed_out - held, held, worst);
+	CHECK(runs > 0);
+	CHECK(worst < 300 + PROC_LAUNCH_GRACE_MS + 1000);
+	usleep(100000);
+	CHECK_INT_EQ(count_marked(mark), 0);
+	proc_cmd_free(c);
+}
+
+/*
+ * Issue 36, finding 6, the window itself, deterministically: a run's child has switched to the
+ * bench user (uid 61234) and enters execve, where a seccomp listener holds it; that user then
+ * stops it with SIGSTOP, which ends the wait and leaves it stopped before its exec, holding
+ * rarlaunch's vfork (rarbench's own, before rarlaunch). rarbench gets no reply, waits out its
+ * bound, kills rarlaunch and the stopped child, and nothing of the run is left.
+ * Runs in a fork: the filter stays there.
+ */
+static int held_child_scenario(void)
+{
+	struct sock_filter prog[] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 0, 1),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog fprog = {.len = sizeof(prog) / sizeof(prog[0]), .filter = prog};
+	const uid_t uid = 61235;
+	gid_t gid = uid;
+	struct proc_user u = {.name = "t6", .uid = uid, .gid = gid, .groups = &gid, .n_groups = 1};
+	char mark[64];
+	char *argv[] = {"/usr/bin/true", NULL};
+	char *envp[] = {"PATH=/usr/bin:/bin", mark, NULL};
+	struct proc_opts o = {.stdin_null = true, .timeout_ms = 500, .envp = envp, .as = &u};
+	struct errbuf eb = {{0}};
+	struct proc_sample s;
+	struct proc_cmd *c;
+	int listener, ok, seen[2];
+	char state = '?';
+	pid_t helper, launcher;
+	uint64_t t0, ms;
+
+	snprintf(mark, sizeof(mark), "RARPERF_TEST_WINDOW=%ld", (long)getpid());
+	listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				SECCOMP_FILTER_FLAG_NEW_LISTENER, &fprog);
+	if (listener < 0 || pipe2(seen, O_CLOEXEC) != 0)
+		return 2;
+	helper = fork();
+	if (helper == 0) {
+		/* The listener: rarlaunch's own exec goes on; the child's, as uid 61235, is
+		 * stopped by that user. */
+		for (;;) {
+			struct seccomp_notif req;
+			struct seccomp_notif_resp resp;
+			char path[64], line[256];
+			long ruid = -1;
+			FILE *f;
+
+			memset(&req, 0, sizeof(req));
+			if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0)
+				_exit(0);
+			snprintf(path, sizeof(path), "/proc/%u/status", req.pid);
+			f = fopen(path, "re");
+			while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+				if (sscanf(line, "Uid: %ld", &ruid) == 1)
+					break;
+			if (f != NULL)
+				fclose(f);
+			if (ruid == (long)uid) {
+				pid_t target = (pid_t)req.pid;
+
+				if (fork() == 0) {
+					/* The bench user's own SIGSTOP. */
+					char st[64], buf[256], *paren, ch = '?';
+
+					if (setgroups(1, &gid) == 0 &&
+					    setresgid(gid, gid, gid) == 0 &&
+					    setresuid(uid, uid, uid) == 0)
+						kill(target, SIGSTOP);
+					/* Its state once the stop took: T (stopped). */
+					snprintf(st, sizeof(st), "/proc/%ld/stat", (long)target);
+					for (int i = 0; i < 100 && ch != 'T'; i++) {
+						FILE *sf = fopen(st, "re");
+
+						usleep(10000);
+						if (sf != NULL &&
+						    fgets(buf, sizeof(buf), sf) != NULL &&
+						    (paren = strrchr(buf, ')')) != NULL)
+							ch = paren[2];
+						if (sf != NULL)
+							fclose(sf);
+					}
+					if (write(seen[1], &ch, 1) != 1)
+						_exit(1);
+					_exit(0);
+				}
+				continue;
+			}
+			memset(&resp, 0, sizeof(resp));
+			resp.id = req.id;
+			resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+			ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+		}
+	}
+	close(listener);
+	close(seen[1]);
+	c = proc_cmd_new(argv, &o, &eb);
+	if (c == NULL)
+		return 3;
+	t0 = test_now_ms();
+	ok = proc_run(c, &s, &eb) == 0;
+	ms = test_now_ms() - t0;
+	launcher = proc_launcher_pid(PROC_NET_HOST);
+	kill(helper, SIGKILL);
+	waitpid(helper, NULL, 0);
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	usleep(200000);
+	if (read(seen[0], &state, 1) != 1)
+		state = '?';
+	printf("# held child: its state %c before exec; rc ok %d, launcher_killed %d, timed_out "
+	       "%d, %llu ms, %zu left\n",
+	       state, ok, s.launcher_killed, s.timed_out, (unsigned long long)ms,
+	       count_marked(mark));
+	ok = ok && state == 'T' && s.launcher_killed && s.timed_out && ms >= 500 &&
+	     ms < 500 + PROC_LAUNCH_GRACE_MS + 1000 && launcher == 0 && count_marked(mark) == 0;
+	proc_cmd_free(c);
+	fflush(stdout);
+	return ok ? 0 : 1;
+}
+
+static void test_child_stopped_before_exec_is_bounded(void)
+{
+	pid_t pid;
+	int status = 0;
+
+	if (geteuid() != 0 || getenv("RARPERF_UNDER_VALGRIND") != NULL) {
+		/* valgrind does not know seccomp's listener */
+		printf(
+		    "# test_child_stopped_before_exec_is_bounded: SKIP needs root, not valgrind\n");
+		return;
+	}
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		_exit(held_child_scenario());
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void)
 {
+	/* Runs start from rarlaunch; the suite runs from the top of the tree (tests/run.sh). */
+	if (proc_set_launcher("bin/rarlaunch", &(struct errbuf){{0}}) != 0) {
+		fprintf(stderr, "bin/rarlaunch missing: make bin/rarlaunch\n");
+		return 1;
+	}
 	RUN(test_true);
 	RUN(test_exit_code);
 	RUN(test_signal_death);
@@ -576,5 +927,9 @@ int main(void)
 	RUN(test_stop_flag_kills_the_run);
 	RUN(test_kill_marked);
 	RUN(test_pin_reaches_the_child);
+	RUN(test_maxrss_is_the_childs);
+	RUN(test_held_launcher_is_bounded);
+	RUN(test_user_stopping_its_runs_is_bounded);
+	RUN(test_child_stopped_before_exec_is_bounded);
 	return HARNESS_EXIT();
 }

@@ -71,8 +71,38 @@ static void test_no_budget(void)
 	profilebudget_clear(&b); /* a cleared budget clears again */
 }
 
+/* A point's cost beyond its runs (policies, grants) is spent, and refuses the next point when
+ * it no longer fits; the reason names what was spent. */
+static void test_point_overhead(void)
+{
+	struct profilebudget b;
+	struct errbuf eb = {{0}};
+	char why[200];
+
+	/* 10 % of 100 s: 10 s */
+	CHECK_INT_EQ(profilebudget_init(&b, 1, 10, 100000000000ull, &eb), 0);
+	profilebudget_record(&b, 0, 100, 1000, 2000000000ull);
+	/* the point took 5 s, 2 s of it runs: 3 s of policy writes spent too */
+	profilebudget_point_done(&b, 5000000000ull, 2000000000ull);
+	CHECK(fabs(b.spent_ns - 5e9) < 1);
+	CHECK(fabs(b.point_overhead_ns - 3e9) < 1);
+	CHECK(profilebudget_point_allowed(&b)); /* 5 + 3 <= 10 */
+	profilebudget_spend(&b, 3000000000ull);
+	CHECK(!profilebudget_point_allowed(&b)); /* 8 + 3 > 10 */
+	profilebudget_explain(&b, 10, why, sizeof(why));
+	CHECK_STR_EQ(why, "profile budget: 8.0 s spent, 2.0 s left of 10.0 s (10 % of 100.0 s of "
+			  "timed runs)");
+	profilebudget_clear(&b);
+	/* no budget: every point */
+	CHECK_INT_EQ(profilebudget_init(&b, 1, 0, 100000000000ull, &eb), 0);
+	profilebudget_point_done(&b, 50000000000ull, 0);
+	CHECK(profilebudget_point_allowed(&b));
+	profilebudget_clear(&b);
+}
+
 int main(void)
 {
+	RUN(test_point_overhead);
 	RUN(test_first_point_always_traced);
 	RUN(test_affine_prediction);
 	RUN(test_flat_cost_stays_flat);

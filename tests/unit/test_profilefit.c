@@ -4,10 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "claims.h"
 #include "harness.h"
 #include "profilefit.h"
+#include "profileload.h"
 
 #define HEADER "subject\tnb_roles\tnb_users\tnb_tasks\tnb_commands\trepetition\tcounter\tvalue\n"
 
@@ -222,6 +224,50 @@ static void test_claims_explained(void)
 	profilefit_free(pf);
 }
 
+/*
+ * A results file's peak RSS per point is the median of its timed runs' memory_usage_byte (in
+ * KiB), not the profile's one untraced run; a file without it keeps the profile's value.
+ */
+static void test_peak_rss_from_the_timed_runs(void)
+{
+	char path[] = "/tmp/rarperf-test-profileload-XXXXXX";
+	const char *doc =
+	    "{\"results\":["
+	    "{\"command\":\"a\",\"memory_usage_byte\":[2048000,2150400,2252800],"
+	    "\"parameters\":{\"subject\":\"t\",\"nb_tasks\":\"1\"},"
+	    "\"profile\":{\"status\":\"ok\",\"calls\":10,\"rusage\":{\"maxrss_kib\":9999}}},"
+	    "{\"command\":\"a\",\"memory_usage_byte\":[3174400,3072000,3276800,3000000],"
+	    "\"parameters\":{\"subject\":\"t\",\"nb_tasks\":\"10\"},"
+	    "\"profile\":{\"status\":\"ok\",\"calls\":10,\"rusage\":{\"maxrss_kib\":9999}}},"
+	    "{\"command\":\"a\",\"parameters\":{\"subject\":\"t\",\"nb_tasks\":\"100\"},"
+	    "\"profile\":{\"status\":\"ok\",\"calls\":10,\"rusage\":{\"maxrss_kib\":4000}}}]}";
+	struct profilefit *pf = profilefit_new("nb_tasks");
+	struct errbuf eb = {{0}};
+	double x[4], y[4];
+	size_t found = 0, n;
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	CHECK(pf != NULL && f != NULL);
+	if (pf == NULL || f == NULL)
+		goto out;
+	fputs(doc, f);
+	fclose(f);
+	CHECK_INT_EQ(profileload_file(pf, path, NULL, "nb_tasks", &found, &eb), 0);
+	CHECK_INT_EQ(found, 3);
+	CHECK_INT_EQ(profilefit_compute(pf, &eb), 0);
+	n = profilefit_points(pf, "t", "maxrss_kib", x, y, 4);
+	CHECK_INT_EQ(n, 3);
+	if (n == 3) {
+		CHECK(fabs(y[0] - 2100) < 1e-9); /* median of 2000, 2100, 2200 KiB */
+		CHECK(fabs(y[1] - 3050) < 1e-9); /* median of 2929.7, 3000, 3100, 3200 KiB */
+		CHECK(fabs(y[2] - 4000) < 1e-9); /* no runs' values: the profile's */
+	}
+out:
+	unlink(path);
+	profilefit_free(pf);
+}
+
 int main(void)
 {
 	RUN(test_fit_and_findings);
@@ -229,5 +275,6 @@ int main(void)
 	RUN(test_odd_host);
 	RUN(test_refusals);
 	RUN(test_claims_explained);
+	RUN(test_peak_rss_from_the_timed_runs);
 	return HARNESS_EXIT();
 }

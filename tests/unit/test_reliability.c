@@ -26,7 +26,8 @@ static void test_print(void)
 				    {"sudo", "sudoers", "h2", NULL, 0, 0, 0, 0, false}};
 	struct plotseries_set set = {NULL, NULL, ser, 3, 2};
 	struct fitreport_row rows[3];
-	struct fitreport rep = {&set, NULL, "sudo", rows, 3};
+	struct fitreport rep = {
+	    .set = &set, .res = NULL, .baseline = "sudo", .rows = rows, .n_rows = 3};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;

@@ -228,6 +228,36 @@ static void test_fputs_and_unsafe_at(void)
 	CHECK_INT_EQ(sanitize_unsafe_at("", 0), 0);
 }
 
+/* Lines for a terminal: newlines kept, everything else as SANITIZE_TEXT, any length. */
+static void test_fprintf_lines(void)
+{
+	char *got = NULL, *big = malloc(5000);
+	size_t got_len = 0, i;
+	FILE *f = open_memstream(&got, &got_len);
+
+	CHECK(f != NULL && big != NULL);
+	if (f == NULL || big == NULL) {
+		free(big);
+		return;
+	}
+	CHECK_INT_EQ(sanitize_fprintf(f, "plan of %s:\n  %s\n", "\x1b[2Jevil\r", "caf\xc3\xa9\t"),
+		     0);
+	fflush(f);
+	CHECK_STR_EQ(got, "plan of \\x1b[2Jevil\\r:\n  caf\xc3\xa9\\t\n");
+	/* Past the stack buffer: the whole text, its ESC bytes escaped. */
+	for (i = 0; i < 4999; i++)
+		big[i] = i % 100 == 0 ? '\x1b' : 'a';
+	big[4999] = '\0';
+	rewind(f);
+	CHECK_INT_EQ(sanitize_fprintf(f, "%s", big), 0);
+	CHECK_INT_EQ(sanitize_write_lines("x\n\x9by", 4, f), 0);
+	fclose(f);
+	CHECK(memchr(got, 0x1b, got_len) == NULL && memchr(got, 0x9b, got_len) == NULL);
+	CHECK_INT_EQ(got_len, 4949 + 50 * 4 + 2 + 4 + 1);
+	free(got);
+	free(big);
+}
+
 int main(void)
 {
 	RUN(test_escapes_and_controls);
@@ -238,5 +268,6 @@ int main(void)
 	RUN(test_markdown);
 	RUN(test_markdown_every_byte);
 	RUN(test_fputs_and_unsafe_at);
+	RUN(test_fprintf_lines);
 	return HARNESS_EXIT();
 }

@@ -1,8 +1,12 @@
 #!/usr/bin/python3
 """Surveys libvirt for a rarperf lab: which domains and networks are the lab's, and what collides.
 
-Usage: labvm-survey.py URI PREFIX NETWORK BRIDGE CIDR COUNT HOST_INDEX FIRST_INDEX
-Prints one JSON object: "vms" (each expected VM's name, UUID, address and MAC), "host_ip" and
+Usage: labvm-survey.py URI PREFIX NETWORK BRIDGE CIDR COUNT HOST_INDEX FIRST_INDEX MODE PORT_BASE
+MODE bridge: the VMs sit on the libvirt network NETWORK (bridge BRIDGE, range CIDR); MODE user:
+each VM has qemu's user-mode network of its own and its sshd is forwarded to 127.0.0.1:PORT_BASE+n
+(no bridge, no address of the host's: CIDR and BRIDGE are not checked).
+Prints one JSON object: "vms" (each expected VM's name, UUID, MAC, the address and port the
+controller connects to, its known_hosts name, and the address inside the guest), "host_ip" and
 "prefixlen" (the hypervisor's side of the network), "domains" and "network" (the lab's that exist,
 with state), "stray" (the lab's domains beyond COUNT), "conflicts" (one line each).
 A domain or network is the lab's when its name is PREFIX<n> (or NETWORK) and its UUID is the one
@@ -12,6 +16,7 @@ import hashlib
 import ipaddress
 import json
 import re
+import socket
 import subprocess
 import sys
 import uuid
@@ -47,21 +52,52 @@ def net_info(uri, name):
             "bridge": bridge.get("name") if bridge is not None else None}
 
 
+# qemu's user-mode network (slirp): the guest's address, the only one its forwarded port reaches.
+USER_GUEST_NET = "10.0.2.0/24"
+USER_GUEST_IP = "10.0.2.15"
+USER_GUEST_PREFIXLEN = 24
+
+
+def port_taken(port):
+    """True when something listens on 127.0.0.1:port (SO_REUSEADDR: sockets in TIME_WAIT do not count)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
 def main(argv):
-    uri, prefix, network, bridge, cidr, count, host_index, first_index = argv[1:9]
+    uri, prefix, network, bridge, cidr, count, host_index, first_index, mode, port_base = argv[1:11]
+    user = mode == "user"
     lab_net = ipaddress.ip_network(cidr)
     expected = {f"{prefix}{i}": lab_uuid(f"{prefix}{i}") for i in range(1, int(count) + 1)}
     conflicts, domains, stray, vms = [], {}, [], []
     last = int(first_index) + int(count) - 1
-    if int(host_index) < 1 or int(first_index) <= int(host_index) or last >= lab_net.num_addresses - 1:
+    ports_ok = int(port_base) >= 1024 and int(port_base) + int(count) <= 65535
+    if user and not ports_ok:
+        conflicts.append(f"ports {int(port_base) + 1}-{int(port_base) + int(count)} are not all in 1025-65535")
+    if not user and (int(host_index) < 1 or int(first_index) <= int(host_index)
+                     or last >= lab_net.num_addresses - 1):
         conflicts.append(f"{lab_net} has no room for the controller at .{host_index} and {count} VMs "
                          f"from .{first_index}")
         last = -1
     for i, name in enumerate(expected):
         mac = hashlib.sha1(name.encode()).hexdigest()[:6]
-        vms.append({"name": name, "uuid": expected[name], "index": i + 1,
-                    "ip": str(lab_net[int(first_index) + i]) if last > 0 else "",
-                    "mac": "52:54:00:" + ":".join(mac[j:j + 2] for j in range(0, 6, 2))})
+        vm = {"name": name, "uuid": expected[name], "index": i + 1,
+              "mac": "52:54:00:" + ":".join(mac[j:j + 2] for j in range(0, 6, 2))}
+        if user:
+            port = int(port_base) + i + 1
+            # ssh and libssh name a host on another port than 22 "[addr]:port" in known_hosts
+            vm.update(ip="127.0.0.1", port=port, ssh_name=f"[127.0.0.1]:{port}",
+                      guest_ip=USER_GUEST_IP, guest_prefixlen=USER_GUEST_PREFIXLEN,
+                      guest_net=USER_GUEST_NET)
+        else:
+            ip = str(lab_net[int(first_index) + i]) if last > 0 else ""
+            vm.update(ip=ip, port=22, ssh_name=ip, guest_ip=ip, guest_prefixlen=lab_net.prefixlen)
+        vms.append(vm)
     active = set(n.strip() for n in virsh(uri, "list", "--name").splitlines() if n.strip())
     for dom in [n.strip() for n in virsh(uri, "list", "--all", "--name").splitlines() if n.strip()]:
         dom_uuid = virsh(uri, "domuuid", dom).strip()
@@ -74,6 +110,11 @@ def main(argv):
         elif dom in expected:
             conflicts.append(f"domain {dom} exists and is not this lab's (UUID {dom_uuid}, "
                              f"the lab's would be {expected[dom]})")
+    if user and ports_ok:
+        # a running VM of the lab holds its own port; any other listener would get its connections
+        for vm in vms:
+            if not domains.get(vm["name"], {}).get("active") and port_taken(vm["port"]):
+                conflicts.append(f"127.0.0.1:{vm['port']} (the ssh port of {vm['name']}) is already in use")
     lab_network = None
     active_nets = set(n.strip() for n in virsh(uri, "net-list", "--name").splitlines() if n.strip())
     for net in names(uri, "net"):
@@ -81,6 +122,8 @@ def main(argv):
         if net == network and info["uuid"] == lab_uuid(network):
             lab_network = {"name": net, "uuid": info["uuid"], "active": net in active_nets}
             continue
+        if user:
+            continue  # no network of the lab's: nothing of another network's can collide
         if net == network:
             conflicts.append(f"network {net} exists and is not this lab's (UUID {info['uuid']})")
         if info["bridge"] == bridge:
@@ -90,7 +133,7 @@ def main(argv):
                 conflicts.append(f"network {net} uses {n}, which overlaps the lab's {lab_net}")
     addrs = json.loads(subprocess.run(["ip", "-j", "addr"], check=True, capture_output=True,
                                       text=True).stdout)
-    for link in addrs:
+    for link in [] if user else addrs:
         for a in link.get("addr_info", []):
             if a.get("family") != "inet" or link.get("ifname") == bridge:
                 continue
@@ -98,7 +141,7 @@ def main(argv):
             if n.overlaps(lab_net):
                 conflicts.append(f"interface {link['ifname']} has {a['local']}/{a['prefixlen']}, "
                                  f"which overlaps the lab's {lab_net}")
-    if lab_network is None and any(link.get("ifname") == bridge for link in addrs):
+    if not user and lab_network is None and any(link.get("ifname") == bridge for link in addrs):
         conflicts.append(f"an interface named {bridge} (the lab's bridge) already exists")
     json.dump({"vms": vms, "host_ip": str(lab_net[int(host_index)]) if last > 0 else "",
                "prefixlen": lab_net.prefixlen, "network_uuid": lab_uuid(network), "domains": domains,

@@ -1,0 +1,52 @@
+/* trustpath: whether a file a root process reads or runs can have been written by root alone. */
+#ifndef RARPERF_TRUSTPATH_H
+#define RARPERF_TRUSTPATH_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "errbuf.h"
+
+/* Symbolic links followed in one check before it gives up (the kernel's own limit). */
+#define TRUSTPATH_LINKS_MAX 40
+/* Entries of a directory checked by trustpath_check_dir before it gives up. */
+#define TRUSTPATH_DIR_ENTRIES_MAX 256
+
+/*
+ * The rule (doc/security.md): a file is trusted when it and every directory
+ * on its way from / are owned by root (uid 0) and writable by neither their
+ * group nor others. Symbolic links are followed one component at a time and
+ * the path they lead to is checked the same way (a link's own mode means
+ * nothing; the directory holding it is checked). A sticky directory (/tmp)
+ * counts as writable by others: anyone may create a name in it. POSIX ACLs
+ * that let a named user or group write show in the group bits (the mask),
+ * so they count as writable by the group. A file inside the prefix gets no
+ * exception: the prefix, and every directory above it, passes the same rule.
+ *
+ * Returns 0 when path (absolute, or relative to the working directory) is
+ * trusted, with its resolved path in resolved (PATH_MAX bytes) when resolved
+ * is not NULL; -1 otherwise, eb saying why in words that name the deepest
+ * component at fault (the user's directory under /tmp rather than /tmp):
+ * "/tmp is writable by others (mode 1777)", "/tmp/p is owned by uid 1000",
+ * "/srv/x is writable by group 27 (mode 0775)", "/x/y: No such file ...".
+ */
+int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
+    __attribute__((warn_unused_result));
+
+/*
+ * trustpath_check of dir (which must be a directory), then of every entry
+ * in it but "." and "..", hidden ones included (a file a tool is shown is
+ * any of them): a directory whose contents are all root's. At most
+ * TRUSTPATH_DIR_ENTRIES_MAX entries (more is an error). 0 or -1 with eb
+ * as trustpath_check's.
+ */
+int trustpath_check_dir(const char *dir, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * Whether running the file at path (symbolic links followed) gains a
+ * privilege: set-user-ID, set-group-ID, or file capabilities (the
+ * security.capability attribute, as ping's). false when it cannot be stat'ed.
+ */
+bool trustpath_is_privileged(const char *path);
+
+#endif

@@ -1,0 +1,233 @@
+/* runcost: what one run of a subject costs, for the dry run's estimate without a pilot. */
+#include "runcost.h"
+
+#include <cJSON.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One point of a sweep: its subject (NULL: the reference), its size and one run's time. */
+struct runcost_point {
+	char *subject;
+	double entries, time_s;
+};
+
+struct runcost_sweep {
+	struct runcost_point *pts;
+	size_t n;
+};
+
+double runcost_at(const struct runcost *c, double entries)
+{
+	double t = c->intercept_s + c->slope_s * entries;
+
+	return t > 0 ? t : 0;
+}
+
+double runcost_entries(double roles, double users, double tasks, double commands)
+{
+	return roles * tasks * commands + roles * users;
+}
+
+bool runcost_prior(const char *program, struct runcost *out)
+{
+	/*
+	 * Each tool's fitted line of the published seed-tasks run (2-core Debian 12 VM, quiet,
+	 * 2026-12-01: its fits.tsv, per task at one role, user and command), first match wins.
+	 * A loaded machine runs slower: the plan prints these as a range.
+	 */
+	static const struct {
+		const char *pattern;
+		double intercept_ms, slope_us;
+	} priors[] = {
+	    {"sudo-rs*", 4.55, 7.75},
+	    {"sudo-pam*", 4.78, 2.99},
+	    {"sudo*", 2.48, 2.32},
+	    {"doas-pam*", 3.79, 17.45},
+	    {"doas*", 1.51, 17.35},
+	    {"dosr-[4-9]*-json", 6.82, 4.61},
+	    {"dosr-[4-9]*-cbor", 6.72, 2.30},
+	    {"dosr*json", 2.76, 191.7},
+	    {"dosr*cbor", 2.60, 2.16},
+	};
+	size_t i;
+
+	out->source = RUNCOST_PRIOR;
+	for (i = 0; i < sizeof(priors) / sizeof(priors[0]); i++)
+		if (fnmatch(priors[i].pattern, program, 0) == 0) {
+			out->intercept_s = priors[i].intercept_ms / 1e3;
+			out->slope_s = priors[i].slope_us / 1e6;
+			return true;
+		}
+	/* A tool rarperf does not know: a slow privilege tool's line. */
+	out->intercept_s = 5e-3;
+	out->slope_s = 20e-6;
+	return false;
+}
+
+void runcost_reference_prior(unsigned units, struct runcost *out)
+{
+	/* rarref 10 ran in 2.11 ms on the published run's VM. */
+	out->intercept_s = 0.211e-3 * units;
+	out->slope_s = 0;
+	out->source = RUNCOST_PRIOR;
+}
+
+bool runcost_from_facts(const void *tool, struct runcost *out)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive((const cJSON *)tool, "run_cost");
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(c, "intercept_ms");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "slope_us");
+
+	if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b) || !(a->valuedouble >= 0) ||
+	    !(b->valuedouble >= 0) || a->valuedouble > 1e6 || b->valuedouble > 1e9)
+		return false;
+	out->intercept_s = a->valuedouble / 1e3;
+	out->slope_s = b->valuedouble / 1e6;
+	out->source = RUNCOST_FACTS;
+	return true;
+}
+
+/* A parameter of entry as a number >= 0 (hyperfine writes them as strings), else 1. */
+static double runcost_param(const cJSON *params, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, key);
+	double d = NAN;
+	char *end = NULL;
+
+	if (cJSON_IsString(v) && v->valuestring[0] != '\0') {
+		d = strtod(v->valuestring, &end);
+		if (*end != '\0')
+			d = NAN;
+	} else if (cJSON_IsNumber(v)) {
+		d = v->valuedouble;
+	}
+	return d >= 0 && d < 1e12 ? d : 1;
+}
+
+/* One run's time of a results entry in seconds: the estimate, else the median, else the mean. */
+static double runcost_time(const cJSON *e)
+{
+	const cJSON *est = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(e, "rarbench"), "estimate");
+	const char *keys[] = {"median", "mean"};
+	size_t i;
+
+	if (cJSON_IsNumber(est) && est->valuedouble > 0 && est->valuedouble < 1e6)
+		return est->valuedouble;
+	for (i = 0; i < 2; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, keys[i]);
+
+		if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < 1e6)
+			return v->valuedouble;
+	}
+	return -1;
+}
+
+/* Appends the points of a "results" array; subject from parameters (NULL for the reference). */
+static int runcost_add(struct runcost_sweep *sw, const cJSON *results, bool reference)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, results)
+	{
+		const cJSON *params = cJSON_GetObjectItemCaseSensitive(e, "parameters");
+		const cJSON *subject = cJSON_GetObjectItemCaseSensitive(params, "subject");
+		double t = runcost_time(e);
+		struct runcost_point *p;
+
+		if (sw->n >= RUNCOST_MAX_POINTS)
+			return 0;
+		if (t < 0 || (!reference && !cJSON_IsString(subject)))
+			continue;
+		p = &sw->pts[sw->n];
+		p->subject = NULL;
+		if (!reference && (p->subject = strdup(subject->valuestring)) == NULL)
+			return -1;
+		p->entries = runcost_entries(
+		    runcost_param(params, "nb_roles"), runcost_param(params, "nb_users"),
+		    runcost_param(params, "nb_tasks"), runcost_param(params, "nb_commands"));
+		p->time_s = t;
+		sw->n++;
+	}
+	return 0;
+}
+
+int runcost_sweep_parse(const char *buf, size_t len, struct runcost_sweep **out, struct errbuf *eb)
+{
+	struct runcost_sweep *sw = NULL;
+	cJSON *root = cJSON_ParseWithLength(buf, len);
+	const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+	const cJSON *ref = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(root, "reference"), "results");
+	size_t cap;
+	int rc = -1;
+
+	*out = NULL;
+	if (root == NULL) {
+		errbuf_set(eb, "not valid JSON");
+		goto out;
+	}
+	if (!cJSON_IsArray(results)) {
+		errbuf_set(eb, "no \"results\" array");
+		goto out;
+	}
+	cap = (size_t)cJSON_GetArraySize(results) + (size_t)cJSON_GetArraySize(ref);
+	cap = cap < RUNCOST_MAX_POINTS ? cap : RUNCOST_MAX_POINTS;
+	sw = calloc(1, sizeof(*sw));
+	if (sw == NULL || (sw->pts = calloc(cap + 1, sizeof(*sw->pts))) == NULL ||
+	    runcost_add(sw, results, false) < 0 ||
+	    (cJSON_IsArray(ref) && runcost_add(sw, ref, true) < 0)) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	*out = sw;
+	sw = NULL;
+	rc = 0;
+out:
+	runcost_sweep_free(sw);
+	cJSON_Delete(root);
+	return rc;
+}
+
+bool runcost_sweep_line(const struct runcost_sweep *sw, const char *subject, struct runcost *out)
+{
+	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d;
+	size_t i;
+
+	for (i = 0; i < sw->n; i++) {
+		const struct runcost_point *p = &sw->pts[i];
+
+		if (subject == NULL ? p->subject != NULL
+				    : p->subject == NULL || strcmp(p->subject, subject) != 0)
+			continue;
+		n++;
+		sx += p->entries;
+		sy += p->time_s;
+		sxx += p->entries * p->entries;
+		sxy += p->entries * p->time_s;
+	}
+	if (n == 0)
+		return false;
+	d = n * sxx - sx * sx;
+	/* One size (or sizes too close to tell apart): the mean, flat. */
+	out->slope_s = d > 1e-9 * n * sxx ? (n * sxy - sx * sy) / d : 0;
+	out->slope_s = out->slope_s > 0 ? out->slope_s : 0;
+	out->intercept_s = (sy - out->slope_s * sx) / n;
+	out->intercept_s = out->intercept_s > 0 ? out->intercept_s : 0;
+	out->source = RUNCOST_SWEEP;
+	return true;
+}
+
+void runcost_sweep_free(struct runcost_sweep *sw)
+{
+	size_t i;
+
+	if (sw == NULL)
+		return;
+	for (i = 0; i < sw->n; i++)
+		free(sw->pts[i].subject);
+	free(sw->pts);
+	free(sw);
+}

@@ -1,0 +1,167 @@
+/* runner_trust: what a manifest names that root reads or runs must be root's (doc/security.md). */
+#include "runner_impl.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "trustpath.h"
+
+/*
+ * Why: a manifest is meant to be shared, and rarbench runs it as root. A
+ * subject's program runs at every point (a set-user-ID one as root), its PAM
+ * directory's files are shown at /etc/pam.d to a set-user-ID tool, its
+ * policy is read by that tool and shown at policy_mount_at. If a user other
+ * than root could write any of those (or a directory on their way), that
+ * user chooses what root runs: issue 36's finding 1 ran the bench user's
+ * script as root through /bin/su and a PAM directory saying pam_permit.
+ */
+
+/* Appends "UNSAFE: ..." (one line) to subject s's notes. 0, or -1 out of memory. */
+static int note_unsafe(struct runner_subject *s, struct errbuf *eb, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int note_unsafe(struct runner_subject *s, struct errbuf *eb, const char *fmt, ...)
+{
+	char line[2 * PATH_MAX];
+	size_t old = s->unsafe != NULL ? strlen(s->unsafe) : 0, len;
+	char *grown;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	len = strlen(line);
+	grown = realloc(s->unsafe, old + len + 2);
+	if (grown == NULL)
+		return errbuf_set(eb, "out of memory");
+	memcpy(grown + old, line, len);
+	grown[old + len] = '\n';
+	grown[old + len + 1] = '\0';
+	s->unsafe = grown;
+	return 0;
+}
+
+/* Whether resolved (a resolved path) lies inside the resolved prefix. */
+static bool in_prefix(const struct runner *r, const char *resolved)
+{
+	size_t n = strlen(r->prefix_real);
+
+	return n > 0 && strncmp(resolved, r->prefix_real, n) == 0 &&
+	       (resolved[n] == '/' || (n == 1 && r->prefix_real[0] == '/'));
+}
+
+/* The program: never a set-ID one outside the prefix; root's unless "unsafe_program". */
+static int check_program(struct runner *r, size_t i, struct errbuf *eb)
+{
+	struct runner_subject *s = &r->subjects[i];
+	char path[64], real[PATH_MAX];
+	struct errbuf teb = {{0}};
+	bool trusted = trustpath_check(s->program, real, &teb) == 0;
+
+	snprintf(path, sizeof(path), "$.subjects[%zu].program", i); /* lint: not a path */
+	if (!trusted && realpath(s->program, real) == NULL &&
+	    fileio_fmt(real, sizeof(real), "%s", s->program) < 0)
+		return runner_problem(r, eb, path, "%.64s...: path too long", s->program);
+	/* su, the host's sudo, pkexec...: one that reads files a manifest can name (a PAM
+	 * directory shown at /etc/pam.d, a policy) would be root through them. No key
+	 * lifts this: the prefix's own set-user-ID builds are what is measured. */
+	if (trustpath_is_privileged(real) && !in_prefix(r, real))
+		return runner_problem(
+		    r, eb, path,
+		    "%s is set-user-ID or set-group-ID (or has file capabilities) "
+		    "and outside the prefix %s: only the prefix's own builds are "
+		    "measured as privileged subjects",
+		    s->program, r->prefix_real);
+	if (trusted)
+		return 0;
+	if (!s->ms->unsafe_program)
+		return runner_problem(r, eb, path,
+				      "%s is not root's alone (%s): whoever can write it chooses "
+				      "what runs at every point (say \"unsafe_program\": true to "
+				      "run it anyway)",
+				      s->program, teb.msg);
+	return note_unsafe(s, eb,
+			   "UNSAFE: subject %s's program %s is not root's alone (%s): a manifest "
+			   "that sets this runs what that user writes at every point",
+			   s->ms->id, s->program, teb.msg);
+}
+
+/* The PAM directory and every file in it: root's unless "unsafe_pam". */
+static int check_pam(struct runner *r, size_t i, struct errbuf *eb)
+{
+	struct runner_subject *s = &r->subjects[i];
+	struct errbuf teb = {{0}};
+	struct stat st;
+	char path[64];
+
+	/* A missing directory is runner_pam_resolve's problem, already said. */
+	if (s->pam_dir == NULL || stat(s->pam_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    trustpath_check_dir(s->pam_dir, &teb) == 0)
+		return 0;
+	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
+	if (!s->ms->unsafe_pam)
+		return runner_problem(r, eb, path,
+				      "%s is not root's alone (%s): its files are shown at "
+				      "/etc/pam.d to a set-user-ID tool, so whoever can write them "
+				      "can run code as root (say \"unsafe_pam\": true to use it "
+				      "anyway)",
+				      s->pam_dir, teb.msg);
+	return note_unsafe(s, eb,
+			   "UNSAFE: subject %s's PAM directory %s is not root's alone (%s): a "
+			   "manifest that sets this can run code as root",
+			   s->ms->id, s->pam_dir, teb.msg);
+}
+
+/* Checks the directory of file (a policy, or policy_mount_at) with trustpath; problems at key. */
+static int check_dir_of(struct runner *r, size_t i, const char *key, const char *file,
+			const char *why, struct errbuf *eb)
+{
+	const char *slash = file != NULL ? strrchr(file, '/') : NULL;
+	struct errbuf teb = {{0}};
+	char path[64], dir[PATH_MAX];
+
+	if (slash == NULL)
+		return 0;
+	snprintf(path, sizeof(path), "$.subjects[%zu].%s", i, key); /* lint: not a path */
+	if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - file), file) < 0)
+		return runner_problem(r, eb, path, "%s: path too long", file);
+	if (trustpath_check(dir[0] != '\0' ? dir : "/", NULL, &teb) == 0)
+		return 0;
+	return runner_problem(r, eb, path, "%s: its directory is not root's alone (%s): %s", file,
+			      teb.msg, why);
+}
+
+/* The policy files' directories (in PREFIX/etc, runner_guard_confine) and policy_mount_at's. */
+static int check_policy(struct runner *r, size_t i, struct errbuf *eb)
+{
+	const struct runner_subject *s = &r->subjects[i];
+	static const char why[] = "the tool reads its policy there as root";
+	struct errbuf ceb = {{0}};
+
+	/* One outside PREFIX/etc is runner_guard_confine's problem, already said. */
+	if ((runner_guard_confine(r, s->policy, &ceb) == 0 &&
+	     check_dir_of(r, i, "policy", s->policy, why, eb) < 0) ||
+	    (s->policy_data != NULL && runner_guard_confine(r, s->policy_data, &ceb) == 0 &&
+	     check_dir_of(r, i, "policy_data", s->policy_data, why, eb) < 0))
+		return -1;
+	return check_dir_of(r, i, "policy_mount_at", s->ms->policy_mount_at, why, eb);
+}
+
+int runner_trust_subject(struct runner *r, size_t i, struct errbuf *eb)
+{
+	size_t before = r->nproblems;
+
+	if (check_program(r, i, eb) < 0)
+		return -1;
+	/* A refused program says enough: its PAM files would be read by no one. */
+	if (r->nproblems != before)
+		return 0;
+	if (check_pam(r, i, eb) < 0)
+		return -1;
+	return check_policy(r, i, eb);
+}
