@@ -353,7 +353,8 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 	    runner_profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
 		goto out;
 	if (!budget_unseen(r, b) && !profilebudget_point_allowed(b)) {
-		if (budget_skip_point(r, b, subjects, eb) == 0 && write_point(r, pt->index, doc, eb) == 0)
+		if (budget_skip_point(r, b, subjects, eb) == 0 &&
+		    write_point(r, pt->index, doc, eb) == 0)
 			rc = RUNNER_STEP_OK;
 		goto out;
 	}
