@@ -51,7 +51,7 @@ cleanup() {
 	local p age
 	# A failing build can leave root sleeps the test never saw start: those with this test's
 	# arguments that started after it did are its own.
-	for p in $(pgrep -u 0 -xf '/usr/bin/sleep 360[0-9]'); do
+	for p in $(pgrep -u 0 -xf '/usr/bin/sleep 36[01][0-9]'); do
 		age=$(ps -o etimes= -p "$p" 2>/dev/null | tr -d ' ')
 		[ -n "$age" ] && [ "$age" -le $(($(date +%s) - test_start)) ] && started_pids="$started_pids $p"
 	done
@@ -200,14 +200,18 @@ check "hung subjects: no sleep of theirs is left" sh -c "! pgrep -u '$user' -xf 
 # --- 4. SIGKILL mid-run, then a new run: nothing left ---
 # The grant check runs doas, a real setuid tool, which resets the environment and starts
 # /usr/bin/sleep as root; the subject's runs join a private mount namespace (policy_mount_at).
-manifest killed '"command": "/usr/bin/sleep", "run_timeout_s": 120,' \
-	'[{"id":"doas","format":"doas","args":["-n","{command}","3601"],"policy_mount_at":"/etc/rarperf-it-ns"}]' '[1]'
+# The granted command (a shell, as root) also starts a sleep in a session of its own, as a daemon
+# would: out of the run's process group, so nothing that kills the group ends it.
+daemon='setsid /usr/bin/sleep 3601 </dev/null >/dev/null 2>&1 & exec /usr/bin/sleep 3610'
+manifest killed '"command": "/bin/sh", "unsafe_command": true, "run_timeout_s": 120,' \
+	"[{\"id\":\"doas\",\"format\":\"doas\",\"args\":[\"-n\",\"{command}\",\"-c\",\"$daemon\"],\"policy_mount_at\":\"/etc/rarperf-it-ns\"}]" '[1]'
 ls -d /tmp/rarbench-mntns-* 2>/dev/null | sort >"$work/ns.before"
 "$rarbench" --manifest "$work/killed.json" --prefix "$prefix" --wait --out "$work/killed" --progress none 2>/dev/null &
 pid=$!
 spid=$(root_sleep "$pid" 3601)
 started_pids="$started_pids $spid"
-check "killed run: doas started /usr/bin/sleep as root" [ -n "$spid" ]
+check "killed run: what doas started as root started /usr/bin/sleep in a session of its own" \
+	sh -c "[ -n '$spid' ] && [ \"\$(ps -o sid= -p '$spid' | tr -d ' ')\" = '$spid' ]"
 env_marked=no
 [ -n "$spid" ] && tr '\0' '\n' <"/proc/$spid/environ" | grep -q '^RARBENCH_PREFIX=' && env_marked=yes
 check "killed run: the root sleep's environment does not carry RARBENCH_PREFIX (doas reset it)" \
