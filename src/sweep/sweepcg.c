@@ -3,6 +3,7 @@
 #include "sweepcg.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -22,6 +23,8 @@
 #define SWEEPCG_READ_BYTES 65536
 #define SWEEPCG_ROUNDS 100
 #define SWEEPCG_ROUND_NS 10000000L
+/* Cgroups below the sweep's: a launcher's, and whatever its runs make (bounded). */
+#define SWEEPCG_DEPTH_MAX 8
 
 struct sweepcg {
 	char path[PATH_MAX];
@@ -145,6 +148,58 @@ static void sweepcg_pause(void)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * sweepcg_kill_listed over dir and every cgroup below it (a launcher may put its runs in a
+ * child cgroup of its own: they are still the sweep's). Returns how many it listed, or -1 when
+ * dir itself cannot be read.
+ */
+static long sweepcg_kill_tree(const char *dir, size_t *seen, int depth)
+{
+	long listed = sweepcg_kill_listed(dir, seen), sub;
+	char child[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if (listed < 0 || depth >= SWEEPCG_DEPTH_MAX || (d = opendir(dir)) == NULL)
+		return listed;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
+		    fileio_fmt(child, sizeof(child), "%s/%s", dir, e->d_name) < 0)
+			continue;
+		sub = sweepcg_kill_tree(child, seen, depth + 1);
+		if (sub > 0)
+			listed += sub;
+	}
+	closedir(d);
+	return listed;
+}
+
+/* Removes dir's child cgroups, deepest first, then dir (waiting for the killed to exit). 0 or
+ * -1 (errno set). */
+static int sweepcg_remove_tree(const char *dir, int depth)
+{
+	char child[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int round;
+
+	if (depth < SWEEPCG_DEPTH_MAX && (d = opendir(dir)) != NULL) {
+		while ((e = readdir(d)) != NULL)
+			if (e->d_type == DT_DIR && e->d_name[0] != '.' &&
+			    fileio_fmt(child, sizeof(child), "%s/%s", dir, e->d_name) == 0)
+				sweepcg_remove_tree(child, depth + 1);
+		closedir(d);
+	}
+	for (round = 0; round < SWEEPCG_ROUNDS; round++) {
+		if (rmdir(dir) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -1;
+		sweepcg_pause();
+	}
+	return -1;
+}
+
 struct sweepcg *sweepcg_create(struct errbuf *eb)
 {
 	struct sweepcg *cg = calloc(1, sizeof(*cg));
@@ -214,7 +269,7 @@ size_t sweepcg_kill_others(struct sweepcg *cg)
 	if (cg == NULL)
 		return 0;
 	for (round = 0; round < SWEEPCG_ROUNDS; round++) {
-		if (sweepcg_kill_listed(cg->path, &seen) <= 0)
+		if (sweepcg_kill_tree(cg->path, &seen, 0) <= 0)
 			break;
 		sweepcg_pause();
 	}
@@ -224,7 +279,6 @@ size_t sweepcg_kill_others(struct sweepcg *cg)
 void sweepcg_free(struct sweepcg *cg)
 {
 	char mnt[PATH_MAX];
-	int round;
 
 	if (cg == NULL)
 		return;
@@ -233,9 +287,8 @@ void sweepcg_free(struct sweepcg *cg)
 	    sweepcg_mount(mnt, sizeof(mnt)) == 0)
 		/* The cgroup we came from is gone: the root's is always there. */
 		sweepcg_write(mnt, "cgroup.procs", "0\n");
-	/* A killed process leaves the cgroup when it has exited: rmdir waits for the last. */
-	for (round = 0; round < SWEEPCG_ROUNDS && rmdir(cg->path) != 0 && errno == EBUSY; round++)
-		sweepcg_pause();
+	/* A killed process leaves its cgroup once it has exited: rmdir waits for the last. */
+	sweepcg_remove_tree(cg->path, 0);
 	free(cg);
 }
 
@@ -262,23 +315,18 @@ int sweepcg_remove_leftover(const char *path, size_t *killed, struct errbuf *eb)
 	if (lstat(path, &st) != 0 && errno == ENOENT)
 		return 0;
 	for (round = 0; round < SWEEPCG_ROUNDS; round++) {
-		long listed = sweepcg_kill_listed(path, killed);
+		long listed = sweepcg_kill_tree(path, killed, 0);
 
 		if (listed < 0)
 			return errbuf_set_errno(eb, errno, "%s/cgroup.procs", path);
 		if (listed == 0)
 			break;
-		/* Kills what forks meanwhile too (5.14 and later); the loop above does without. */
+		/* The whole tree, what forks meanwhile too (5.14 and later); the loop does without.
+		 */
 		sweepcg_write(path, "cgroup.kill", "1\n");
 		sweepcg_pause();
 	}
-	for (round = 0; round < SWEEPCG_ROUNDS; round++) {
-		if (rmdir(path) == 0 || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			break;
-		sweepcg_kill_listed(path, killed);
-		sweepcg_pause();
-	}
-	return errbuf_set_errno(eb, errno, "%s: cannot remove", path);
+	if (sweepcg_remove_tree(path, 0) < 0)
+		return errbuf_set_errno(eb, errno, "%s: cannot remove", path);
+	return 0;
 }

@@ -61,12 +61,33 @@ static bool alive(pid_t pid)
 	return state != 0 && state != 'Z';
 }
 
+/* Whether pid's cgroup2 path ends with suffix. */
+static bool in_cgroup(pid_t pid, const char *suffix)
+{
+	char path[64], line[PATH_MAX + 8];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/cgroup", (long)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL) {
+		size_t n = strcspn(line, "\n"), k = strlen(suffix);
+
+		line[n] = '\0';
+		found = strncmp(line, "0::", 3) == 0 && n >= k && strcmp(line + n - k, suffix) == 0;
+	}
+	fclose(f);
+	return found;
+}
+
 static void test_holds_and_kills_all_but_self(void)
 {
 	struct errbuf eb = {{0}};
 	struct sweepcg *cg = sweepcg_create(&eb);
 	char path[PATH_MAX];
-	pid_t child, grand;
+	pid_t child, grand, nested = -1;
 	struct stat st;
 	int status;
 
@@ -81,9 +102,31 @@ static void test_holds_and_kills_all_but_self(void)
 	child = start_pair(&grand);
 	CHECK(child > 0 && grand > 0);
 	CHECK(alive(child) && alive(grand));
+	/* One in a child cgroup, as a launcher puts its runs in one of its own. */
+	{
+		char sub[PATH_MAX + 32];
+		FILE *f;
+
+		snprintf(sub, sizeof(sub), "%s/sub", path);
+		CHECK_INT_EQ(mkdir(sub, 0755), 0);
+		nested = fork();
+		if (nested == 0) {
+			snprintf(sub, sizeof(sub), "%s/sub/cgroup.procs", path);
+			f = fopen(sub, "w");
+			if (f == NULL || fputs("0\n", f) < 0 || fclose(f) != 0)
+				_exit(1);
+			execl("/bin/sleep", "sleep", "60", (char *)NULL);
+			_exit(127);
+		}
+		for (int i = 0; i < 100 && !in_cgroup(nested, "/sub"); i++)
+			usleep(10000);
+		CHECK(in_cgroup(nested, "/sub"));
+	}
 	/* Both, the one in a session of its own too; never the caller. */
-	CHECK(sweepcg_kill_others(cg) >= 2);
+	CHECK(sweepcg_kill_others(cg) >= 3);
 	waitpid(child, &status, 0);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	waitpid(nested, &status, 0);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	for (int i = 0; i < 100 && alive(grand); i++)
 		usleep(10000);
