@@ -19,6 +19,7 @@
 
 #include "jsonw.h"
 #include "policy_doas.h"
+#include "policy_sudoers.h"
 
 /* What the writers use and this file must agree with (policy_rar_cbor.c, policy.c). */
 #define POLICY_SIZE_CBOR_SET_ALL 181786330u
@@ -308,11 +309,12 @@ static uint64_t size_sudoers(const struct policy *p, enum sudoers_layout layout)
 	total += R * T * (strlen("Cmnd_Alias ") + strlen(" = ") + 2 * (C - 1) + 1) + aliases +
 		 command_names_sum(p, POLICY_SIDE_SUDO, FORM_BYTES);
 	if (layout == SUDOERS_LAYOUT_PER_TASK)
-		/* "<users>(ALL) NOPASSWD: <alias>\n" per task. */
-		total += T * users + R * T * (strlen("(ALL) NOPASSWD: ") + 1) + aliases;
+		/* "<users>(root) NOPASSWD: <alias>\n" per task. */
+		total += T * users + R * T * (strlen(POLICY_SUDOERS_GRANT) + 1) + aliases;
 	else
-		/* "<users>(ALL) NOPASSWD: <alias>, (ALL) NOPASSWD: <alias>\n" per role. */
-		total += users + R * T * strlen("(ALL) NOPASSWD: ") + R * 2 * (T - 1) + aliases + R;
+		/* "<users>(root) NOPASSWD: <alias>, (root) NOPASSWD: <alias>\n" per role. */
+		total +=
+		    users + R * T * strlen(POLICY_SUDOERS_GRANT) + R * 2 * (T - 1) + aliases + R;
 	return total;
 }
 

@@ -53,7 +53,7 @@ static void policy_sudoers_role(const struct policy *p, struct policy_file *f, u
 	if (layout == SUDOERS_LAYOUT_PER_TASK) {
 		for (uint32_t t = 0; t < s->tasks; t++) {
 			policy_sudoers_users(p, f, r);
-			policy_file_puts(f, "(ALL) NOPASSWD: ");
+			policy_file_puts(f, POLICY_SUDOERS_GRANT);
 			policy_sudoers_alias(f, r, t);
 			policy_file_put(f, "\n", 1);
 		}
@@ -63,7 +63,7 @@ static void policy_sudoers_role(const struct policy *p, struct policy_file *f, u
 	for (uint32_t t = 0; t < s->tasks; t++) {
 		if (t > 0)
 			policy_file_put(f, ", ", 2);
-		policy_file_puts(f, "(ALL) NOPASSWD: ");
+		policy_file_puts(f, POLICY_SUDOERS_GRANT);
 		policy_sudoers_alias(f, r, t);
 	}
 	policy_file_put(f, "\n", 1);

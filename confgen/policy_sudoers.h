@@ -7,6 +7,13 @@
 #include "policy_txn.h"
 
 /*
+ * Each task's grant: as root, the one target user a point needs. Not (ALL):
+ * a grant as any user lets the bench user start the command as a user whose
+ * processes rarbench does not own (issue 36).
+ */
+#define POLICY_SUDOERS_GRANT "(root) NOPASSWD: "
+
+/*
  * Writes p's sudo side to path, mode 0440, owner root:root when
  * running as root (left to the caller's uid otherwise; sudo itself then
  * refuses the file). Per role r and task t one "Cmnd_Alias R<r>T<t> = ..."

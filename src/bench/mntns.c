@@ -1,15 +1,18 @@
 /* mntns: a private mount namespace in which files show at paths fixed in a tool's source. */
 #include "mntns.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,7 +23,13 @@ struct mntns {
 	char dir[PATH_MAX]; /* the overlay's upper and work directories live here */
 };
 
-#define MNTNS_DIR_PREFIX "/tmp/rarbench-mntns-"
+#define MNTNS_TMP "/tmp"
+#define MNTNS_DIR_NAME "rarbench-mntns-"
+#define MNTNS_DIR_PREFIX MNTNS_TMP "/" MNTNS_DIR_NAME
+/* mkdtemp's six characters: the names stay those recovery accepts. */
+#define MNTNS_DIR_RANDOM 6
+/* The layers are at most base/N/{upper,work}/work: deeper is not ours. */
+#define MNTNS_DEPTH_MAX 6
 
 const char *mntns_dir(const struct mntns *ns)
 {
@@ -153,22 +162,63 @@ static int mntns_populate(struct mntns *ns, const struct mntns_file *files, size
 	return 0;
 }
 
-struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb)
+/* Whether dir has the form mntns_reserve_dir gives (and nothing else: no '/' or '..' after). */
+static bool mntns_dir_form(const char *dir)
+{
+	size_t len = strlen(MNTNS_DIR_PREFIX), i;
+
+	if (strncmp(dir, MNTNS_DIR_PREFIX, len) != 0 || strlen(dir) != len + MNTNS_DIR_RANDOM)
+		return false;
+	for (i = len; dir[i] != '\0'; i++)
+		if (!isalnum((unsigned char)dir[i]))
+			return false;
+	return true;
+}
+
+int mntns_reserve_dir(char *dir, size_t size, struct errbuf *eb)
+{
+	static const char chars[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char rnd[MNTNS_DIR_RANDOM];
+	char name[MNTNS_DIR_RANDOM + 1];
+	struct stat st;
+	int tries, i;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+			return errbuf_set_errno(eb, errno, "getrandom");
+		for (i = 0; i < MNTNS_DIR_RANDOM; i++)
+			name[i] = chars[rnd[i] % (sizeof(chars) - 1)];
+		name[MNTNS_DIR_RANDOM] = '\0';
+		if (fileio_fmt(dir, size, "%s%s", MNTNS_DIR_PREFIX, name) < 0)
+			return errbuf_set(eb, "%s: path too long", MNTNS_DIR_PREFIX);
+		if (lstat(dir, &st) != 0 && errno == ENOENT)
+			return 0;
+	}
+	return errbuf_set(eb, "%sXXXXXX: no free name", MNTNS_DIR_PREFIX);
+}
+
+struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, const char *dir,
+				  struct errbuf *eb)
 {
 	struct mntns *ns = NULL;
 	int home = -1, cwd = -1;
 
 	if (mntns_check_targets(files, n, eb) < 0)
 		return NULL;
+	if (!mntns_dir_form(dir)) {
+		errbuf_set(eb, "%s: not a name mntns_reserve_dir gives", dir);
+		return NULL;
+	}
 	ns = calloc(1, sizeof(*ns));
 	if (ns == NULL) {
 		errbuf_set(eb, "out of memory");
 		return NULL;
 	}
 	ns->fd = -1;
-	if (fileio_fmt(ns->dir, sizeof(ns->dir), "%sXXXXXX", MNTNS_DIR_PREFIX) < 0 ||
-	    mkdtemp(ns->dir) == NULL) {
-		errbuf_set_errno(eb, errno, "%s", ns->dir);
+	/* mkdir fails on a name someone took since it was reserved: theirs is never ours. */
+	if (fileio_fmt(ns->dir, sizeof(ns->dir), "%s", dir) < 0 || mkdir(ns->dir, 0700) != 0) {
+		errbuf_set_errno(eb, errno, "%s", dir);
 		ns->dir[0] = '\0';
 		goto fail;
 	}
@@ -215,25 +265,92 @@ fail:
 	return NULL;
 }
 
-static int mntns_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/*
+ * Empties the directory dfd (closed here) entry by entry through descriptors:
+ * a subdirectory is opened with O_NOFOLLOW relative to its parent's
+ * descriptor, so a name swapped for a symbolic link meanwhile is unlinked as
+ * the link it is, never followed; nothing is looked up by path. Stays on
+ * dev. 0, or -1 when something stayed.
+ */
+static int mntns_empty_at(int dfd, dev_t dev, int depth)
 {
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
+	DIR *d = fdopendir(dfd);
+	struct dirent *e;
+	struct stat st;
+	int rc = 0, sub;
+
+	if (d == NULL) {
+		close(dfd);
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			rc = -1;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			if (unlinkat(dfd, e->d_name, 0) != 0)
+				rc = -1;
+			continue;
+		}
+		sub = depth < MNTNS_DEPTH_MAX && st.st_dev == dev
+			  ? openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			  : -1;
+		if (sub < 0 || fstat(sub, &st) != 0 || st.st_dev != dev) {
+			if (sub >= 0)
+				close(sub);
+			/* Swapped (a link now), too deep or another file system: the name only. */
+			if (unlinkat(dfd, e->d_name, 0) != 0)
+				rc = -1;
+			continue;
+		}
+		if (mntns_empty_at(sub, dev, depth + 1) < 0 ||
+		    unlinkat(dfd, e->d_name, AT_REMOVEDIR) != 0)
+			rc = -1;
+	}
+	closedir(d);
+	return rc;
+}
+
+/*
+ * Removes dir (a name of mntns_reserve_dir's form) when it is a directory of
+ * root's that no one else may write (0700 as made): a directory another user
+ * recreated at a recorded name after a crash and a reboot is left alone.
+ */
+static int mntns_remove_dir(const char *dir)
+{
+	const char *name = dir + strlen(MNTNS_TMP) + 1;
+	struct stat st;
+	int tmp, dfd = -1, rc = -1;
+
+	if (!mntns_dir_form(dir))
+		return -1;
+	tmp = open(MNTNS_TMP, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tmp < 0)
+		return -1;
+	dfd = openat(tmp, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		rc = errno == ENOENT ? 0 : -1;
+		goto out;
+	}
+	if (fstat(dfd, &st) != 0 || st.st_uid != 0 || (st.st_mode & 077) != 0)
+		goto out;
+	rc = mntns_empty_at(dfd, st.st_dev, 0);
+	dfd = -1; /* closed by mntns_empty_at */
+	if (rc == 0 && unlinkat(tmp, name, AT_REMOVEDIR) != 0)
+		rc = -1;
+out:
+	if (dfd >= 0)
+		close(dfd);
+	close(tmp);
+	return rc;
 }
 
 int mntns_remove_leftover(const char *dir)
 {
-	size_t len = strlen(MNTNS_DIR_PREFIX);
-
-	if (strncmp(dir, MNTNS_DIR_PREFIX, len) != 0 || strlen(dir) != len + 6 ||
-	    strchr(dir + len, '/') != NULL || strstr(dir, "..") != NULL)
-		return -1;
-	return nftw(dir, mntns_remove_one, 8, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+	return mntns_remove_dir(dir);
 }
 
 void mntns_free(struct mntns *ns)
@@ -245,6 +362,6 @@ void mntns_free(struct mntns *ns)
 	if (ns->fd >= 0)
 		close(ns->fd);
 	if (ns->dir[0] != '\0')
-		nftw(ns->dir, mntns_remove_one, 8, FTW_DEPTH | FTW_PHYS);
+		mntns_remove_dir(ns->dir);
 	free(ns);
 }

@@ -39,8 +39,16 @@ struct mntns_file {
  * made. Returns the namespace (free with mntns_free), or NULL with eb filled (not root, no
  * overlayfs, ...).
  */
-struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, struct errbuf *eb)
-    __attribute__((warn_unused_result));
+struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, const char *dir,
+				  struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * Chooses the name of a namespace's directory (/tmp/rarbench-mntns-XXXXXX,
+ * not existing now) into dir, without creating it: the caller records it
+ * (PREFIX/run/state.json) before mntns_show_files_at makes it, so that a
+ * crash in between leaves nothing unrecorded. 0 or -1.
+ */
+int mntns_reserve_dir(char *dir, size_t size, struct errbuf *eb);
 
 /* The namespace's descriptor (O_CLOEXEC), for proc_opts.mntns_fd; owned by ns. */
 int mntns_fd(const struct mntns *ns);
@@ -51,7 +59,10 @@ const char *mntns_dir(const struct mntns *ns);
 /*
  * Removes dir, the layers' directory of a namespace whose process died (its
  * namespace, and the overlay with it, ended then): only a path of the form
- * mntns_show_files_at makes (/tmp/rarbench-mntns-XXXXXX) is touched. 0 or -1.
+ * mntns_reserve_dir gives (/tmp/rarbench-mntns-XXXXXX), only a directory of
+ * root's closed to others, walked through descriptors (openat with
+ * O_NOFOLLOW, unlinkat): a symbolic link swapped in is removed as a link,
+ * never followed. 0 (also when it is gone) or -1.
  */
 int mntns_remove_leftover(const char *dir);
 

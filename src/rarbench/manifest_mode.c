@@ -4,21 +4,90 @@
 
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runner.h"
 #include "sanitize.h"
 
-static volatile sig_atomic_t stop_requested;
+/* How often a pending stop interrupts the waits (on_signal). */
+#define STOP_TICK_NS 100000000L
 
-/* Only sets a flag: proc's children share our memory until exec (proc.h). */
+static volatile sig_atomic_t stop_requested;
+/* Interrupts every blocking wait while a stop is pending (on_signal arms it). */
+static timer_t stop_timer;
+static bool have_stop_timer;
+
+/* Every catchable signal whose default action ends the process, beside INT, TERM and ALRM
+ * (catch_signals): each stops the run through the main loop, which writes the policies
+ * deny-all and ends what the sweep started. */
+static const int STOP_SIGNALS[] = {SIGHUP,    SIGQUIT, SIGXCPU, SIGXFSZ, SIGUSR1, SIGUSR2,
+				   SIGVTALRM, SIGPROF, SIGPIPE, SIGPWR,  SIGIO,   SIGSTKFLT};
+/* Faults cannot return to the main loop: the guard's async-signal-safe deny-all, then death. */
+static const int FAULT_SIGNALS[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGTRAP};
+
+/*
+ * Only sets a flag: proc's children share our memory until exec (proc.h). A
+ * signal that lands between a wait's check of the flag and the wait itself
+ * (poll, flock) would otherwise leave it blocked until the run's timeout, so
+ * the flag also starts a 100 ms periodic timer whose SIGALRM (this handler
+ * again) interrupts whatever wait comes next (timer_settime is
+ * async-signal-safe).
+ */
 static void on_signal(int sig)
 {
+	static const struct itimerspec every = {{0, STOP_TICK_NS}, {0, STOP_TICK_NS}};
+
 	(void)sig;
 	stop_requested = 1;
+	if (have_stop_timer)
+		timer_settime(stop_timer, 0, &every, NULL);
+}
+
+/* A synchronous fault: policies deny-all from what the guard prepared, then the default death. */
+static void on_fault(int sig)
+{
+	runner_fault_deny();
+	raise(sig); /* SA_RESETHAND: the default action now, with its core dump */
+}
+
+/*
+ * Installs on_signal and on_fault. INT, TERM and ALRM (the stop timer's) always; any other
+ * signal ignored at start stays ignored (nohup's SIGHUP, a script's background job's SIGQUIT):
+ * it cannot end the run, so no deny-all is skipped.
+ */
+static void catch_signals(void)
+{
+	struct sigevent sev;
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGALRM;
+	have_stop_timer = timer_create(CLOCK_MONOTONIC, &sev, &stop_timer) == 0;
+	/* No SA_RESTART: a blocking wait returns EINTR and sees the flag. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	for (i = 0; i < sizeof(STOP_SIGNALS) / sizeof(STOP_SIGNALS[0]); i++)
+		if (sigaction(STOP_SIGNALS[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(STOP_SIGNALS[i], &sa, NULL);
+	/* The real-time signals end a process by default too. */
+	for (int rt = SIGRTMIN; rt <= SIGRTMAX; rt++)
+		if (sigaction(rt, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(rt, &sa, NULL);
+	sa.sa_handler = on_fault;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	for (i = 0; i < sizeof(FAULT_SIGNALS) / sizeof(FAULT_SIGNALS[0]); i++)
+		sigaction(FAULT_SIGNALS[i], &sa, NULL);
 }
 
 static void usage(FILE *f)
@@ -143,7 +212,6 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 int manifest_mode_main(int argc, char **argv)
 {
 	struct runner_config cfg;
-	struct sigaction sa, old_hup;
 	struct runner *r = NULL;
 	int status;
 
@@ -153,14 +221,8 @@ int manifest_mode_main(int argc, char **argv)
 	cfg.stop = &stop_requested;
 	cfg.err = stderr;
 	/* Before the setup: waiting for the prefix's lock, and every later step, can be
-	 * interrupted; no SA_RESTART, so a blocking wait returns EINTR and sees the flag. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/* A hangup stops the run too, unless it was started to outlive its terminal (nohup). */
-	if (sigaction(SIGHUP, NULL, &old_hup) == 0 && old_hup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+	 * interrupted. */
+	catch_signals();
 	status = runner_open(&cfg, &r);
 	if (status == RUNNER_EXIT_OK)
 		status = cfg.dry_run ? runner_plan(r, stdout) : runner_run(r);

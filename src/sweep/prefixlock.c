@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,8 @@ static int prefixlock_write_holder(const struct prefixlock *lock, const char *wh
 	n = snprintf(line, sizeof(line), "pid %ld since %s (%s)\n", (long)getpid(), started, what);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return errbuf_set(eb, "%s: description too long", lock->holder);
-	return atomicfile_write(lock->holder, line, (size_t)n, 0644, eb);
+	/* Root's alone, like the whole of PREFIX/run (prefixlock_secure_dir). */
+	return atomicfile_write(lock->holder, line, (size_t)n, 0600, eb);
 }
 
 static int prefixlock_paths(struct prefixlock *lock, const char *prefix, struct errbuf *eb)
@@ -72,6 +74,58 @@ static int prefixlock_paths(struct prefixlock *lock, const char *prefix, struct 
 	return 0;
 }
 
+/*
+ * PREFIX/run and what it holds are root's alone: flock(2) needs only a
+ * read-only descriptor, so a lock others can open is a lock others can hold
+ * (any user would stop every sweep, and keep a successor from undoing a dead
+ * run's grant). Creates the directory 0700 when missing; on a prefix made
+ * before this rule, sets the modes (0700 directory, 0600 files) through
+ * descriptors, and refuses an entry owned by anyone but root (it would keep
+ * its owner's power over the lock). Returns the directory's descriptor or -1.
+ */
+static int prefixlock_secure_dir(const struct prefixlock *lock, struct errbuf *eb)
+{
+	static const char *const files[] = {"lock", "holder", "state.json"};
+	struct stat st;
+	int dfd, fd;
+	size_t i;
+
+	if (mkdir(lock->dir, 0700) != 0 && errno != EEXIST)
+		return errbuf_set_errno(eb, errno, "%s", lock->dir);
+	dfd = open(lock->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return errbuf_set_errno(eb, errno, "%s", lock->dir);
+	/* geteuid() is root's for every run that writes policies; a test runs as itself. */
+	if (fstat(dfd, &st) != 0 || st.st_uid != geteuid()) {
+		errbuf_set(eb, "%s: owned by uid %ju, not root: remove it (rarbench makes it anew)",
+			   lock->dir, (uintmax_t)st.st_uid);
+		goto fail;
+	}
+	if ((st.st_mode & 07777) != 0700 && fchmod(dfd, 0700) != 0) {
+		errbuf_set_errno(eb, errno, "%s: chmod 0700", lock->dir);
+		goto fail;
+	}
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		fd = openat(dfd, files[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			continue;
+		if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid() ||
+		    ((st.st_mode & 07777) != 0600 && fchmod(fd, 0600) != 0)) {
+			errbuf_set(eb, "%s/%s: not a regular file of root's (mode 0600): remove it",
+				   lock->dir, files[i]);
+			if (fd >= 0)
+				close(fd);
+			goto fail;
+		}
+		close(fd);
+	}
+	return dfd;
+fail:
+	close(dfd);
+	return -1;
+}
+
 int prefixlock_acquire(const char *prefix, const char *what, bool wait,
 		       const volatile sig_atomic_t *stop, struct prefixlock **out,
 		       char **stale_holder, struct errbuf *eb)
@@ -79,7 +133,7 @@ int prefixlock_acquire(const char *prefix, const char *what, bool wait,
 	struct prefixlock *lock = calloc(1, sizeof(*lock));
 	char path[PATH_MAX];
 	struct stat st;
-	int rc = -1;
+	int rc = -1, dfd = -1;
 
 	*out = NULL;
 	*stale_holder = NULL;
@@ -93,15 +147,13 @@ int prefixlock_acquire(const char *prefix, const char *what, bool wait,
 	}
 	if (prefixlock_paths(lock, prefix, eb) < 0)
 		goto out;
-	if (mkdir(lock->dir, 0700) != 0 && errno != EEXIST) {
-		errbuf_set_errno(eb, errno, "%s", lock->dir);
+	if ((dfd = prefixlock_secure_dir(lock, eb)) < 0)
 		goto out;
-	}
 	if (fileio_fmt(path, sizeof(path), "%s/lock", lock->dir) < 0) {
 		errbuf_set(eb, "%s: path too long", lock->dir);
 		goto out;
 	}
-	lock->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	lock->fd = openat(dfd, "lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (lock->fd < 0) {
 		errbuf_set_errno(eb, errno, "%s", path);
 		goto out;
@@ -134,6 +186,8 @@ int prefixlock_acquire(const char *prefix, const char *what, bool wait,
 	lock = NULL;
 	rc = 0;
 out:
+	if (dfd >= 0)
+		close(dfd);
 	if (lock != NULL) {
 		if (lock->fd >= 0)
 			close(lock->fd);

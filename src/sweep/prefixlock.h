@@ -36,7 +36,9 @@ struct prefixlock;
 #define PREFIXLOCK_BUSY 3
 
 /*
- * Takes the lock of prefix (creating PREFIX/run, root-only, when missing).
+ * Takes the lock of prefix (creating PREFIX/run, root-only, when missing;
+ * an older PREFIX/run, its lock, holder and record are made root-only too,
+ * and refused when another user owns them).
  * what describes the holder to whoever waits (a manifest path, "make
  * check"). With wait, blocks until the holder ends; the wait stops with -1
  * ("interrupted") when a signal arrives while *stop is set (stop may be

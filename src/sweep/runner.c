@@ -22,19 +22,41 @@ static void report(struct runner *r, const char *msg)
 	progress_error(&r->progress, msg);
 }
 
+/* The subjects left out of a step they hung at, one line each: the point's others are kept. */
+static void report_hung(struct runner *r, const struct sweep_point *pt)
+{
+	char line[ERRBUF_MSG_MAX];
+
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		if (!r->subjects[i].hung)
+			continue;
+		snprintf(
+		    line, sizeof(line),
+		    "point %zu: subject %s timed out (a run passed run_timeout_s, %u s, and was "
+		    "killed with its process group); its runs of this point are left out, the "
+		    "other subjects' kept",
+		    pt->index + 1, r->subjects[i].ms->id, r->m->run_timeout_ms / 1000u);
+		report(r, line);
+		r->hung_runs++;
+	}
+}
+
 /*
  * One step: a point in one round; attempt counts the times it was measured
- * again (contention), *discarded their runs. Returns 0, RUNNER_REMEASURE, or
- * the exit status.
+ * again (contention), *discarded their runs. What failed or timed out is
+ * reported here. Whatever the outcome, the policies deny again and what the
+ * grant started is killed before it returns.
  */
-static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t round, size_t step,
-		    uint32_t attempt, uint64_t *discarded)
+static enum runner_step run_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
+				 size_t step, uint32_t attempt, uint64_t *discarded)
 {
 	char values[MANIFEST_AXIS_COUNT + 3][24];
 	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
 	struct errbuf eb = {0}, deny = {0};
+	enum runner_step rc;
+	bool denied = true;
 	size_t np = 0;
-	int a, rc;
+	int a;
 
 	for (a = 0; a < MANIFEST_AXIS_COUNT; a++, np++) {
 		snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
@@ -66,37 +88,43 @@ static int run_step(struct runner *r, const struct sweep_point *pt, uint32_t rou
 				   "more contended runs than contention_limit; measured again");
 	if (runner_point_write_policies(r, pt, &eb) < 0) {
 		errbuf_prefix(&eb, "point %zu", pt->index + 1);
-		report(r, eb.msg);
-		runner_point_write_denial(r, &eb);
-		return 1;
+		rc = RUNNER_STEP_FAILED;
+	} else if (runner_env_apply_point(r, pt) < 0) {
+		errbuf_set(&eb, "point %zu: a swept limit without its pin", pt->index + 1);
+		rc = RUNNER_STEP_FAILED;
+	} else {
+		rc = runner_point_check_grants(r, pt->index + 1, &eb);
+		if (rc == RUNNER_STEP_OK)
+			rc = runner_point_measure(r, pt, round, attempt, discarded, &eb);
 	}
-	if (runner_env_apply_point(r, pt) < 0) {
-		report(r, "a swept limit without its pin");
-		runner_point_write_denial(r, &eb);
-		return 1;
-	}
-	rc = runner_point_check_grants(r, pt->index + 1, &eb);
-	if (rc == 0)
-		rc = runner_point_measure(r, pt, round, attempt, discarded, &eb);
-	/* The grant lasts as long as the step: whatever happened, the policies deny again. */
+	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
+	 * what it started dies with it. A denial that cannot be written ends the sweep. */
 	if (runner_point_write_denial(r, &deny) < 0) {
-		report(r, deny.msg);
-		return 1;
+		if (rc == RUNNER_STEP_FAILED)
+			report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
+		eb = deny;
+		rc = RUNNER_STEP_FAILED;
+		denied = false;
 	}
-	if (rc == RUNNER_REMEASURE)
-		return RUNNER_REMEASURE;
-	if (rc == RUNNER_TIMEOUT) {
+	runner_guard_point_end(r);
+	if (rc == RUNNER_STEP_OK)
+		report_hung(r, pt);
+	switch (rc) {
+	case RUNNER_STEP_OK:
+		progress_point_done(&r->progress, step);
+		break;
+	case RUNNER_STEP_REMEASURE:
+		break;
+	case RUNNER_STEP_TIMEDOUT:
 		/* A hung or stopped tool costs this point, not the sweep: --resume measures it. */
 		report(r, eb.msg);
-		r->failed_points++;
-		return 0;
+		break;
+	case RUNNER_STEP_FAILED:
+		/* A denial that failed is said as such, even after a stop. */
+		report(r, stopped(r) && denied ? "interrupted; continue with --resume" : eb.msg);
+		break;
 	}
-	if (rc < 0) {
-		report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
-		return 1;
-	}
-	progress_point_done(&r->progress, step);
-	return 0;
+	return rc;
 }
 
 /*
@@ -112,7 +140,8 @@ static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, s
 	size_t *queue = calloc(cap, sizeof(size_t)), *step = calloc(cap, sizeof(size_t));
 	uint32_t *attempt = calloc(cap, sizeof(uint32_t));
 	uint64_t *discarded = calloc(cap, sizeof(uint64_t));
-	int status = 0, rc;
+	enum runner_step rc;
+	int status = 0;
 
 	if (queue == NULL || step == NULL || attempt == NULL || discarded == NULL) {
 		report(r, "out of memory");
@@ -129,15 +158,27 @@ static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, s
 		}
 		rc = run_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
 			      &discarded[i]);
-		if (rc == RUNNER_REMEASURE && len < cap) {
+		switch (rc) {
+		case RUNNER_STEP_OK:
+			break;
+		case RUNNER_STEP_REMEASURE:
+			if (len == cap)
+				break; /* cannot happen: cap counts every attempt remeasure allows
+					*/
 			/* Later in the pass: a burst of load has a chance to end. */
 			queue[len] = queue[i];
 			step[len] = step[i];
 			attempt[len] = attempt[i] + 1;
 			discarded[len] = discarded[i];
 			len++;
-		} else if (rc != 0) {
+			break;
+		case RUNNER_STEP_TIMEDOUT:
+			r->failed_points++;
+			break;
+		case RUNNER_STEP_FAILED:
+			/* Never measured again: a failure is not contention. */
 			status = 1;
+			break;
 		}
 	}
 out:
@@ -311,7 +352,13 @@ int runner_run(struct runner *r)
 		report(r, eb.msg);
 		status = RUNNER_EXIT_FAIL;
 	}
-	if (status == 0 && r->failed_points > 0) {
+	if (status == 0 && r->hung_runs > 0 && r->failed_points == 0) {
+		fprintf(r->cfg.err,
+			"rarbench: %zu subject(s) of %s timed out at a point and were left out of "
+			"it (run_timeout_s); the other subjects' results are in %s\n",
+			r->hung_runs, r->m->name, r->out_abs);
+		status = RUNNER_EXIT_FAIL;
+	} else if (status == 0 && r->failed_points > 0) {
 		/* results.json holds the points measured; --resume measures the rest. */
 		sanitize_fprintf(r->cfg.err,
 				 "rarbench: %zu point(s) of %s left unmeasured (a run passed "

@@ -5,16 +5,26 @@
  * grant the bench user a command as root (honoured by the prefix's setuid
  * and capability tools), private mount namespaces with a directory under
  * /tmp, and measured processes. The order (STYLE 20):
- *   runner_guard_begin  lock the prefix; undo a dead run's record;
- *   runner_guard_arm    record the policies and namespaces, then write every
+ *   runner_guard_begin  lock the prefix; undo a dead run's record (kill what
+ *                       its cgroup holds, policies deny-all, namespace
+ *                       directories removed); make this run's cgroup
+ *                       (sweepcg.h), record it, then move rarbench into it:
+ *                       everything measured from here on is born in it;
+ *   runner_guard_arm    record the policies and namespaces (a namespace's
+ *                       directory before it is made), then write every
  *                       policy deny-all; from here a grant exists only
  *                       between runner_point_write_policies and the
- *                       runner_point_write_denial that ends each step;
+ *                       runner_point_write_denial that ends each step, and
+ *                       runner_guard_point_end kills whatever a grant
+ *                       started that outlived its step;
  *   runner_guard_end    deny-all, processes killed, namespaces removed,
  *                       record cleared, lock released — on success, error
  *                       and signal alike (runner_clear calls it).
- * A SIGKILL'd run skips the last step: its record and its marked processes
- * are what the next runner_guard_begin on the prefix undoes.
+ * A SIGKILL'd run skips the last step: its record (with its cgroup) is what
+ * the next runner_guard_begin on the prefix undoes. Without a writable
+ * cgroup2, processes are found by the environment string their runs start
+ * with (RUNNER_MARKER_NAME): a setuid tool's command, which gets a fresh
+ * environment, then escapes (the notice says so).
  */
 #include "runner_impl.h"
 
@@ -31,6 +41,7 @@
 #include "fileio.h"
 #include "growbuf.h"
 #include "mntns.h"
+#include "sweepcg.h"
 
 /* notices kept for the summary; more are dropped (a runaway would fill memory) */
 #define NOTICES_MAX 4096
@@ -124,15 +135,23 @@ static int undo_policies(struct runner *r, const cJSON *record, struct errbuf *e
 {
 	struct runner_target t[MANIFEST_SUBJECTS_MAX];
 	struct policy_shape shape;
-	size_t n;
+	size_t n, i;
+	int rc = 0;
 
 	if (runner_guard_record_targets(r, record, t, &n, eb) < 0)
 		return -1;
-	if (n == 0)
-		return 0;
 	policy_shape_init(&shape);
 	shape.deny_all = true;
-	return runner_write_targets(&shape, t, n, eb);
+	/* Each on its own, every one tried (runner_point_write_denial); the first error kept. */
+	for (i = 0; i < n; i++) {
+		struct errbuf one = {{0}};
+
+		if (runner_write_targets(&shape, &t[i], 1, &one) < 0 && rc == 0) {
+			*eb = one;
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 /* Removes the namespace directories a dead run's record lists. */
@@ -169,6 +188,45 @@ int runner_guard_locate(struct runner *r, struct errbuf *eb)
 	return 0;
 }
 
+static int runner_guard_save(struct runner *r, struct errbuf *eb);
+
+/* Kills what a dead run's cgroup still holds and removes it; *killed grows. 0 or -1. */
+static int undo_cgroup(const cJSON *record, size_t *killed, struct errbuf *eb)
+{
+	const char *path = record_string(record, "cgroup");
+	size_t n = 0;
+	int rc;
+
+	if (path == NULL)
+		return 0;
+	rc = sweepcg_remove_leftover(path, &n, eb);
+	*killed += n;
+	return rc;
+}
+
+/*
+ * This run's cgroup: made, recorded (the record saved), and only then
+ * entered, so that no measured process exists that the record cannot find.
+ * Without cgroup2 the run goes on with the environment marker (a notice
+ * says what that cannot find). 0 or -1.
+ */
+static int enter_cgroup(struct runner *r, struct errbuf *eb)
+{
+	struct errbuf ceb = {{0}};
+
+	r->cgroup = sweepcg_create(&ceb);
+	if (r->cgroup == NULL) {
+		runner_notice(r,
+			      "warning: no cgroup for this sweep (%s): what a setuid tool starts "
+			      "cannot be found after a crash",
+			      ceb.msg);
+		return 0;
+	}
+	if (runner_guard_save(r, eb) < 0)
+		return -1;
+	return sweepcg_enter(r->cgroup, eb);
+}
+
 int runner_guard_begin(struct runner *r, struct errbuf *eb)
 {
 	const char *real_prefix = r->prefix_real;
@@ -188,13 +246,20 @@ int runner_guard_begin(struct runner *r, struct errbuf *eb)
 		runner_notice(r, "took over the lock of %s from %s, which is gone", real_prefix,
 			      stale);
 	free(stale);
-	/* Measured processes of a run that was killed, found by the string their
-	 * environment carries; under the lock nothing else on this prefix has it. */
-	killed = proc_kill_marked(r->marker);
-	if (killed > 0)
-		runner_notice(r, "killed %zu measured process(es) left by an earlier run", killed);
 	if (prefixlock_take_record(r->lock, &record, eb) < 0)
 		return -1;
+	/* The processes first: a leftover holds its namespace (and a grant's fruit) alive. */
+	killed = 0;
+	if (record != NULL && undo_cgroup(record, &killed, eb) < 0) {
+		cJSON_Delete(record);
+		return errbuf_prefix(eb, "%s/run/state.json: cannot undo a dead run's state",
+				     real_prefix);
+	}
+	/* Without a cgroup: by the string their environment carries; under the lock nothing
+	 * else on this prefix has it. */
+	killed += proc_kill_marked(r->marker);
+	if (killed > 0)
+		runner_notice(r, "killed %zu process(es) left by an earlier run", killed);
 	if (record != NULL) {
 		rc = undo_policies(r, record, eb);
 		if (rc == 0) {
@@ -213,7 +278,7 @@ int runner_guard_begin(struct runner *r, struct errbuf *eb)
 		if (rc != 0)
 			return -1;
 	}
-	return 0;
+	return enter_cgroup(r, eb);
 }
 
 /* The record of this run's state: its active policies and namespaces. NULL: out of memory. */
@@ -227,6 +292,8 @@ static cJSON *build_record(const struct runner *r)
 	/* rec adopts every item added below. */
 	cJSON_AddNumberToObject(rec, "pid", (double)getpid());
 	cJSON_AddStringToObject(rec, "manifest", r->cfg.manifest);
+	if (r->cgroup != NULL)
+		cJSON_AddStringToObject(rec, "cgroup", sweepcg_path(r->cgroup));
 	list = cJSON_AddArrayToObject(rec, "policies");
 	ns = cJSON_AddArrayToObject(rec, "mntns");
 	if (list == NULL || ns == NULL)
@@ -250,8 +317,8 @@ static cJSON *build_record(const struct runner *r)
 		if (s->ms->rar_version != NULL)
 			cJSON_AddStringToObject(e, "rar_version", s->ms->rar_version);
 		cJSON_AddStringToObject(e, "sudoers_layout", policy_sudoers_layout_name(layout));
-		if (s->mntns != NULL)
-			cJSON_AddItemToArray(ns, cJSON_CreateString(mntns_dir(s->mntns)));
+		if (s->mntns_dir != NULL)
+			cJSON_AddItemToArray(ns, cJSON_CreateString(s->mntns_dir));
 	}
 	return rec;
 oom:
@@ -259,15 +326,36 @@ oom:
 	return NULL;
 }
 
-int runner_guard_arm(struct runner *r, struct errbuf *eb)
+/* Builds and saves the record of what this run has (and is about to have). 0 or -1. */
+static int runner_guard_save(struct runner *r, struct errbuf *eb)
 {
 	cJSON_Delete(r->record);
 	r->record = build_record(r);
 	if (r->record == NULL)
 		return errbuf_set(eb, "out of memory");
-	if (prefixlock_save_record(r->lock, r->record, eb) < 0)
+	return prefixlock_save_record(r->lock, r->record, eb);
+}
+
+int runner_guard_arm(struct runner *r, struct errbuf *eb)
+{
+	if (runner_guard_save(r, eb) < 0 || runner_point_write_denial(r, eb) < 0)
 		return -1;
-	return runner_point_write_denial(r, eb);
+	/* What a fault's handler writes (runner_fault.c): the deny-all just written. */
+	runner_fault_prepare(r);
+	return 0;
+}
+
+size_t runner_guard_point_end(struct runner *r)
+{
+	size_t killed;
+
+	/* No run of ours is in progress: rarbench's own children go first, the way proc ends
+	 * them; what the cgroup still holds beside rarbench is what a grant started (a root
+	 * sleep, a daemon in a session of its own) and would outlive the grant. */
+	proc_kill_orphans();
+	killed = sweepcg_kill_others(r->cgroup);
+	proc_kill_orphans(); /* reaps what the cgroup's kill made of our children */
+	return killed;
 }
 
 void runner_guard_end(struct runner *r)
@@ -278,12 +366,15 @@ void runner_guard_end(struct runner *r)
 
 	if (r->lock == NULL)
 		return;
+	runner_fault_prepare(NULL);
 	if (r->record != NULL && runner_point_write_denial(r, &eb) < 0) {
 		runner_notice(r, "cannot write the policies deny-all (%s): the next run on %s will",
 			      eb.msg, r->cfg.prefix);
 		undone = false;
 	}
 	/* Nothing of ours runs now: what is left is a measured tool's escaped descendant. */
+	sweepcg_free(r->cgroup);
+	r->cgroup = NULL;
 	proc_kill_orphans();
 	proc_kill_marked(r->marker);
 	for (i = 0; i < r->nsubjects; i++) {

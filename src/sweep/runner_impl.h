@@ -26,6 +26,7 @@
 #include "runner_output.h"
 #include "runner_profile.h"
 #include "sweep.h"
+#include "sweepcg.h"
 
 /* One subject, resolved against the prefix. */
 struct runner_subject {
@@ -40,8 +41,10 @@ struct runner_subject {
 	struct proc_cmd *cmd;   /* measured: output to /dev/null */
 	struct proc_cmd *check; /* the grant check: output kept to quote it */
 	struct mntns *mntns;    /* policy_mount_at, pam_dir: what its runs see in /etc */
+	char *mntns_dir;        /* its layers' directory, recorded before it is made */
 	char *pam_dir;          /* the PAM service files shown at /etc/pam.d; NULL: the host's */
 	char *pam_service;      /* facts.json's pam_service of its tool; NULL: none known */
+	bool hung;              /* this step: a run passed run_timeout_s; left out of the step */
 	char *unsafe;           /* runner_trust.c: "UNSAFE: ..." lines the manifest asked for */
 };
 
@@ -89,10 +92,12 @@ struct runner {
 	 * environment string that marks its measured processes. */
 	struct prefixlock *lock;
 	cJSON *record;
+	struct sweepcg *cgroup; /* holds rarbench and all it starts; NULL: no cgroup2 */
 	char marker[PATH_MAX + 32];
 	char prefix_real[PATH_MAX]; /* the prefix resolved */
 	char etc_real[PATH_MAX];    /* PREFIX/etc resolved: where policies may be written */
 	size_t failed_points;       /* points left unmeasured (a run timed out) */
+	size_t hung_runs;           /* subjects left out of a point they hung at, others kept */
 	/* runner_subjects.c: every problem found with the subjects, one line each, for main. */
 	char **problems;
 	size_t nproblems, cap_problems;
@@ -234,9 +239,10 @@ void runner_problems_clear(struct runner *r);
  * sets pam_dir and pam_service; problems go to r->problems. 0, or -1 (out of memory). */
 int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct errbuf *eb);
 /* The subject's namespace: its policy at policy_mount_at (policy_abs, or NULL for none) and
- * every file of pam_dir at /etc/pam.d/<name>. NULL with eb on failure. */
+ * every file of pam_dir at /etc/pam.d/<name>, its layers in dir (mntns_reserve_dir, recorded
+ * first). NULL with eb on failure. */
 struct mntns *runner_pam_mntns(const struct runner_subject *s, const char *policy_abs,
-			       struct errbuf *eb);
+			       const char *dir, struct errbuf *eb);
 /* After a failed grant check: "; PAM service S (DIR): module M is in none of ..." for the first
  * missing module of the subject's stack, or "" when none is missing. */
 void runner_pam_explain(const struct runner_subject *s, char *buf, size_t len);
@@ -310,6 +316,22 @@ int runner_guard_record_targets(const struct runner *r, const cJSON *record,
  */
 void runner_guard_end(struct runner *r);
 
+/*
+ * At the end of each step (the policies deny-all again): kills everything
+ * the run's cgroup holds beside rarbench — what a grant started and left
+ * running — and reaps it. Returns how many it killed.
+ */
+size_t runner_guard_point_end(struct runner *r);
+
+/*
+ * runner_fault.c. Keeps, for runner_fault_deny, every active subject's
+ * policy files as they are now (deny-all, just written) with a descriptor of
+ * their directory. Called by runner_guard_arm; what cannot be kept is left
+ * to the next run's recovery. NULL: forgets them (runner_guard_end: the
+ * prefix may be another run's from then on).
+ */
+void runner_fault_prepare(struct runner *r);
+
 /* Appends one notice line (printf-style) to r->notices; out of memory drops it. */
 void runner_notice(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -317,7 +339,8 @@ void runner_notice(struct runner *r, const char *fmt, ...) __attribute__((format
 int runner_write_targets(const struct policy_shape *shape, const struct runner_target *t, size_t n,
 			 struct errbuf *eb);
 
-/* Writes every active subject's policy deny-all (policy.h: deny_all). 0 or -1. */
+/* Writes every active subject's policy deny-all (policy.h: deny_all), each on its own: one
+ * that cannot be written leaves the others written. 0, or -1 with the first error. */
 int runner_point_write_denial(struct runner *r, struct errbuf *eb);
 
 /*
@@ -343,17 +366,28 @@ void runner_clear(struct runner *r);
 int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, struct errbuf *eb);
 
 /*
- * Runs each active subject once as the bench user; a non-zero exit (the
- * policy denied the command) fails with the tool's first stderr line.
- * index names the point in messages. 0 or -1.
+ * What one step (a point in a round, or a profiled point) came to, for every
+ * caller alike: each value has one meaning, and none is an exit status.
  */
-int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb);
+enum runner_step {
+	RUNNER_STEP_OK,        /* done (measured and journalled, or checked) */
+	RUNNER_STEP_REMEASURE, /* too many contended runs: thrown away, measured again later */
+	RUNNER_STEP_TIMEDOUT,  /* a run passed run_timeout_s and was killed (eb says which): the
+				  point is left unmeasured, the sweep goes on */
+	RUNNER_STEP_FAILED     /* the sweep stops (eb says why; "interrupted" after a stop);
+				  never measured again */
+};
 
-/* runner_point_measure's return when the step must be measured again (not journalled). */
-#define RUNNER_REMEASURE 1
-/* runner_point_check_grants' and runner_point_measure's return when a run passed the
- * manifest's run_timeout_s and was killed (eb says which): the point is left unmeasured. */
-#define RUNNER_TIMEOUT 2
+/*
+ * Starts a step: runs each active subject once as the bench user; a non-zero
+ * exit (the policy denied the command) fails with the tool's first stderr
+ * line. A subject whose check passes run_timeout_s is marked hung and left
+ * out of the step when every point has one step (one round, no precision
+ * mode), else the point times out. index names the point in messages.
+ * RUNNER_STEP_OK, _TIMEDOUT (every subject hung, or no partial steps) or
+ * _FAILED.
+ */
+enum runner_step runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb);
 
 /*
  * Measures all active subjects at pt in round (1-based) with 1/rounds of
@@ -361,12 +395,16 @@ int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
  * no time rule), reading the host's counters around it. When a subject has
  * more contended runs than the manifest's contention_limit and attempt (0
  * first) is below its remeasure count, the step is thrown away: *discarded
- * grows by its runs and RUNNER_REMEASURE is returned. Otherwise the step is
- * journalled (with attempt and *discarded) and, in precision mode, added to
- * r->acc. 0, RUNNER_REMEASURE, or -1 (eb "interrupted" when *r->cfg.stop was set).
+ * grows by its runs and RUNNER_STEP_REMEASURE is returned. Otherwise the
+ * step is journalled (with attempt and *discarded) and, in precision mode,
+ * added to r->acc: RUNNER_STEP_OK. A subject whose run passes run_timeout_s
+ * is marked hung and the step measured again without it, as in the check. RUNNER_STEP_TIMEDOUT when
+ * a run passed run_timeout_s, RUNNER_STEP_FAILED otherwise (eb "interrupted" when *r->cfg.stop was
+ * set).
  */
-int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
-			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb);
+enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
+				      uint32_t round, uint32_t attempt, uint64_t *discarded,
+				      struct errbuf *eb);
 
 /*
  * runner_env.c. Empties the tools' own state in the prefix (RootAsRole's and

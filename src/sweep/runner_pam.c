@@ -88,7 +88,7 @@ static int list_services(const char *dir, char names[][NAME_MAX + 1], size_t *n,
 }
 
 struct mntns *runner_pam_mntns(const struct runner_subject *s, const char *policy_abs,
-			       struct errbuf *eb)
+			       const char *dir, struct errbuf *eb)
 {
 	static char names[PAM_FILES_MAX][NAME_MAX + 1];
 	static char targets[PAM_FILES_MAX][PATH_MAX], sources[PAM_FILES_MAX][PATH_MAX];
@@ -112,7 +112,7 @@ struct mntns *runner_pam_mntns(const struct runner_subject *s, const char *polic
 			    (struct mntns_file){.target = targets[k], .source = sources[k]};
 		}
 	}
-	return mntns_show_files_at(files, n, eb);
+	return mntns_show_files_at(files, n, dir, eb);
 }
 
 /* The search for a missing module through a service's includes. */

@@ -115,7 +115,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 		if (runner_point_write_policies(r, pt, eb) < 0)
 			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
 		t1 = clock_now_ns();
-		rc = runner_point_check_grants(r, ends[e] + 1, eb);
+		rc = runner_point_check_grants(r, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0 : -1;
 		memset(results, 0, sizeof(results));
 		for (i = 0, k = 0; rc == 0 && i < r->nsubjects; i++) {
 			if (r->subjects[i].skip_reason != NULL)
@@ -153,6 +153,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 		t2 = clock_now_ns();
 		if (runner_point_write_denial(r, eb) < 0)
 			return -1;
+		runner_guard_point_end(r);
 		r->pilot[e].write_s = (double)((t1 - t0) + (clock_now_ns() - t2)) / 1e9;
 	}
 	if (rc == 0)

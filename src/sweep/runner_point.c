@@ -111,13 +111,25 @@ int runner_point_write_denial(struct runner *r, struct errbuf *eb)
 {
 	struct runner_target t[MANIFEST_SUBJECTS_MAX];
 	struct policy_shape shape;
+	size_t i;
+	int rc = 0;
 
 	policy_shape_init(&shape);
 	shape.uid = (uint32_t)r->m->bench_uid;
 	shape.command = r->m->command;
 	shape.deny_all = true;
 	runner_targets(r, t);
-	return runner_write_targets(&shape, t, r->nactive, eb);
+	/* One file at a time, every one tried: a file that cannot be written (another hard link
+	 * keeps it immutable) must not leave the others granting. The first error is kept. */
+	for (i = 0; i < r->nactive; i++) {
+		struct errbuf one = {{0}};
+
+		if (runner_write_targets(&shape, &t[i], 1, &one) < 0 && rc == 0) {
+			*eb = one;
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 /*
@@ -151,44 +163,86 @@ static int reset_output(int fd)
 }
 
 /*
+ * Whether a subject that hangs may be left out of a step, its other subjects kept: only when
+ * every point has one step (one round, no precision mode), so that no point's rounds differ in
+ * their subjects.
+ */
+static bool partial_steps(const struct runner *r)
+{
+	return r->m->max_rounds == 1 && r->m->precision <= 0;
+}
+
+/* How many active subjects a step measures (the hung ones left out). */
+static size_t step_subjects(const struct runner *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nsubjects; i++)
+		n += r->subjects[i].skip_reason == NULL && !r->subjects[i].hung;
+	return n;
+}
+
+/*
  * Runs each subject once as the bench user: a denied command exits fast and
  * non-zero, and would poison the figure, so the point fails here.
  */
-int runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
+enum runner_step runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
 {
 	char out[STDERR_SHOWN_BYTES + 1];
 	struct proc_sample sample;
 	size_t i;
 
+	/* A new step: every active subject is in it until it hangs. */
+	for (i = 0; i < r->nsubjects; i++)
+		r->subjects[i].hung = false;
 	for (i = 0; i < r->nsubjects; i++) {
 		struct runner_subject *s = &r->subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
-		if (reset_output(r->stderr_fd) < 0)
-			return errbuf_set_errno(eb, errno, "grant check: temporary file");
-		if (proc_run(s->check, &sample, eb) < 0)
-			return errbuf_prefix(eb, "point %zu: subject %s", index, s->ms->id);
-		if (sample.stopped)
-			return errbuf_set(eb, "interrupted");
+		if (reset_output(r->stderr_fd) < 0) {
+			errbuf_set_errno(eb, errno, "grant check: temporary file");
+			return RUNNER_STEP_FAILED;
+		}
+		if (proc_run(s->check, &sample, eb) < 0) {
+			errbuf_prefix(eb, "point %zu: subject %s", index, s->ms->id);
+			return RUNNER_STEP_FAILED;
+		}
+		if (sample.stopped) {
+			errbuf_set(eb, "interrupted");
+			return RUNNER_STEP_FAILED;
+		}
 		if (sample.timed_out) {
 			errbuf_set(eb,
 				   "point %zu: subject %s: the grant check passed run_timeout_s "
 				   "(%u s) and was killed with its process group",
 				   index, s->ms->id, r->m->run_timeout_ms / 1000u);
-			return RUNNER_TIMEOUT;
+			/* Left out of the step, the others measured (partial_steps). */
+			if (!partial_steps(r))
+				return RUNNER_STEP_TIMEDOUT;
+			s->hung = true;
+			eb->msg[0] = '\0';
+			continue;
 		}
 		if (sample.exit_code != 0) {
 			char pam[PATH_MAX + 256];
 
 			take_stderr(r->stderr_fd, out, sizeof(out));
 			runner_pam_explain(s, pam, sizeof(pam));
-			return errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s",
-					  index, s->ms->id, r->m->command, sample.exit_code,
-					  out[0] ? ": " : "", out, pam);
+			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
+				   s->ms->id, r->m->command, sample.exit_code, out[0] ? ": " : "",
+				   out, pam);
+			return RUNNER_STEP_FAILED;
 		}
 	}
-	return runner_reference_check(r, eb);
+	if (step_subjects(r) == 0) {
+		errbuf_set(eb,
+			   "point %zu: every subject's grant check passed run_timeout_s (%u s) and "
+			   "was killed with its process group",
+			   index, r->m->run_timeout_ms / 1000u);
+		return RUNNER_STEP_TIMEDOUT;
+	}
+	return runner_reference_check(r, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
 }
 
 /* 1/rounds of n, rounded up (each round gets at least one when n > 0). */
@@ -203,9 +257,10 @@ static uint64_t per_round(uint64_t n, uint32_t rounds)
  * baseline the point has shown so far (a step contended throughout would
  * otherwise be its own clean reference).
  */
-static bool step_contended(const struct runner *r, size_t idx, const struct measure_result *res)
+static bool step_contended(const struct runner *r, size_t idx, const struct measure_result *res,
+			   size_t nsub)
 {
-	for (size_t k = 0; k < r->nactive; k++) {
+	for (size_t k = 0; k < nsub; k++) {
 		int64_t base = contention_baseline_ns(&res[k]), before;
 
 		before = runner_acc_baseline(r, idx, k);
@@ -241,15 +296,15 @@ static bool remeasure_affordable(const struct runner *r, size_t idx, uint64_t st
 	return runner_acc_spent(r, idx) + step_cost + again <= r->m->max_runs;
 }
 
-/* The step's benches and their journal entries: the active subjects, then the reference (when
- * measured). */
-static void step_benches(struct runner *r, struct measure_bench *benches,
-			 struct journal_subject *js)
+/* The step's benches and their journal entries: the active subjects not left out of it (hung),
+ * then the reference (when measured). Returns how many benches. */
+static size_t step_benches(struct runner *r, struct measure_bench *benches,
+			   struct journal_subject *js)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason != NULL)
+		if (r->subjects[i].skip_reason != NULL || r->subjects[i].hung)
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
 		benches[k] = (struct measure_bench){
@@ -265,7 +320,24 @@ static void step_benches(struct runner *r, struct measure_bench *benches,
 		js[k].subject = RUNNER_REFERENCE_ID;
 		js[k].format = (char *)"reference";
 		js[k].command = r->ref_command;
+		k++;
 	}
+	return k;
+}
+
+/* The active subject whose name starts msg ("ID: ..."), as measure_run names a hung bench;
+ * NULL when none (the reference). */
+static struct runner_subject *named_subject(struct runner *r, const char *msg)
+{
+	for (size_t i = 0; i < r->nsubjects; i++) {
+		const char *id = r->subjects[i].ms->id;
+		size_t len = strlen(id);
+
+		if (r->subjects[i].skip_reason == NULL && !r->subjects[i].hung &&
+		    strncmp(msg, id, len) == 0 && msg[len] == ':')
+			return &r->subjects[i];
+	}
+	return NULL;
 }
 
 /* What measure_run does in the step: 1/rounds of the manifest's runs, a reproducible shuffle. */
@@ -307,8 +379,39 @@ static void step_host_after(struct journal_step_info *info, const struct content
 	}
 }
 
-int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_t round,
-			 uint32_t attempt, uint64_t *discarded, struct errbuf *eb)
+/*
+ * measure_run over the step's benches (step_benches) into results; a subject
+ * whose run passes run_timeout_s is marked hung and the step measured again
+ * without it, while partial steps are allowed and another subject remains
+ * (a hung subject costs its own runs of the point, not the others'; run_step
+ * reports it). *nb and *nsub: the benches and subjects of the last attempt.
+ * Returns measure_run's value.
+ */
+static int measure_step(struct runner *r, const struct measure_opts *opts,
+			struct measure_bench *benches, struct journal_subject *js,
+			struct measure_result *results, size_t *nb, size_t *nsub, struct errbuf *eb)
+{
+	struct runner_subject *hung;
+	int mr;
+
+	for (;;) {
+		*nb = step_benches(r, benches, js);
+		*nsub = step_subjects(r);
+		mr = measure_run(benches, *nb, opts, results, eb);
+		if (mr != MEASURE_TIMEOUT || !partial_steps(r) || *nsub < 2 ||
+		    (hung = named_subject(r, eb->msg)) == NULL)
+			return mr;
+		hung->hung = true;
+		for (size_t i = 0; i < *nb; i++)
+			measure_result_clear(&results[i]);
+		memset(results, 0, *nb * sizeof(*results));
+		eb->msg[0] = '\0';
+	}
+}
+
+enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
+				      uint32_t round, uint32_t attempt, uint64_t *discarded,
+				      struct errbuf *eb)
 {
 	struct measure_bench *benches = NULL;
 	struct measure_result *results = NULL;
@@ -318,9 +421,10 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	struct measure_opts opts;
 	struct errbuf heb = {{0}};
 	char id[SWEEP_ID_MAX];
-	size_t i, nb;
+	size_t i, nb, nsub;
 	bool flagged;
-	int rc = -1, mr;
+	enum runner_step rc = RUNNER_STEP_FAILED;
+	int mr;
 
 	/* The reference, when measured, is the last bench: interleaved with the subjects. */
 	nb = r->nactive + (r->ref_cmd != NULL);
@@ -331,12 +435,11 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	step_benches(r, benches, js);
 	step_opts(r, pt, round, attempt, &opts);
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;
-	mr = measure_run(benches, nb, &opts, results, eb);
+	mr = measure_step(r, &opts, benches, js, results, &nb, &nsub, eb);
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
 		goto out;
@@ -344,7 +447,7 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	if (mr == MEASURE_TIMEOUT) {
 		errbuf_prefix(eb, "point %zu (run_timeout_s %u)", pt->index + 1,
 			      r->m->run_timeout_ms / 1000u);
-		rc = RUNNER_TIMEOUT;
+		rc = RUNNER_STEP_TIMEDOUT;
 		goto out;
 	}
 	if (mr < 0) {
@@ -352,15 +455,15 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 		goto out;
 	}
 	step_host_after(&info, &h0);
-	flagged = step_contended(r, pt->index, results);
+	flagged = step_contended(r, pt->index, results, nsub);
 	r->attempts++;
 	r->flagged += flagged;
 	if (flagged && attempt < r->m->remeasure && !busy_throughout(r) &&
 	    remeasure_affordable(r, pt->index, *discarded / r->nactive + results[0].n,
 				 results[0].n)) {
-		for (i = 0; i < r->nactive; i++)
+		for (i = 0; i < nsub; i++)
 			*discarded += results[i].n;
-		rc = RUNNER_REMEASURE;
+		rc = RUNNER_STEP_REMEASURE;
 		goto out;
 	}
 	info.remeasured = attempt;
@@ -368,11 +471,12 @@ int runner_point_measure(struct runner *r, const struct sweep_point *pt, uint32_
 	for (i = 0; i < nb; i++)
 		js[i].result = results[i];
 	sweep_step_id(pt, round, r->m->max_rounds, id, sizeof(id));
-	rc = journal_append_step(r->journal, id, pt->index, js, nb, &info, eb);
-	if (rc == 0)
-		rc = runner_acc_add(r, pt->index, js, nb, *discarded, eb);
-	for (i = 0; rc == 0 && i < nb; i++)
+	if (journal_append_step(r->journal, id, pt->index, js, nb, &info, eb) < 0 ||
+	    runner_acc_add(r, pt->index, js, nb, *discarded, eb) < 0)
+		goto out;
+	for (i = 0; i < nb; i++)
 		r->timed_ns += measure_result_wall_sum(&js[i].result);
+	rc = RUNNER_STEP_OK;
 out:
 	for (i = 0; results != NULL && i < nb; i++)
 		measure_result_clear(&results[i]);

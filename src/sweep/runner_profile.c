@@ -329,20 +329,22 @@ static int budget_skip_point(struct runner *r, const struct profilebudget *b, cJ
 	return 0;
 }
 
-/* Profiles every active subject at pt within b, policies granting throughout. Everything it
- * costs (policy writes, grant checks, traced and untraced runs) is spent from b. 0,
- * RUNNER_TIMEOUT, -1. */
-static int profile_point(struct runner *r, struct profilebudget *b, const struct sweep_point *pt,
-			 struct errbuf *eb)
+/* Profiles every active subject at pt within b, policies granting throughout; what the grant
+ * started is killed after. Everything it costs (policy writes, grant checks, traced and untraced
+ * runs) is spent from b. RUNNER_STEP_OK, _TIMEDOUT or _FAILED. */
+static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
+				      const struct sweep_point *pt, struct errbuf *eb)
 {
 	char trace[PATH_MAX];
 	cJSON *doc = cJSON_CreateObject(), *subjects;
 	struct errbuf deny = {{0}};
 	uint64_t t0 = clock_now_ns(), runs_ns = 0;
-	int rc = -1;
+	enum runner_step rc = RUNNER_STEP_FAILED;
 
-	if (doc == NULL)
-		return errbuf_set(eb, "out of memory");
+	if (doc == NULL) {
+		errbuf_set(eb, "out of memory");
+		return RUNNER_STEP_FAILED;
+	}
 	cJSON_AddStringToObject(doc, "point", pt->id);
 	cJSON_AddStringToObject(doc, "tracer", "strace -f -qq -u USER");
 	subjects = cJSON_AddObjectToObject(doc, "subjects");
@@ -351,9 +353,9 @@ static int profile_point(struct runner *r, struct profilebudget *b, const struct
 	    runner_profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
 		goto out;
 	if (!budget_unseen(r, b) && !profilebudget_point_allowed(b)) {
-		rc = budget_skip_point(r, b, subjects, eb);
-		if (rc == 0)
-			rc = write_point(r, pt->index, doc, eb);
+		if (budget_skip_point(r, b, subjects, eb) == 0 &&
+		    write_point(r, pt->index, doc, eb) == 0)
+			rc = RUNNER_STEP_OK;
 		goto out;
 	}
 	if (runner_env_apply_point(r, pt) < 0) {
@@ -363,29 +365,30 @@ static int profile_point(struct runner *r, struct profilebudget *b, const struct
 	if (runner_point_write_policies(r, pt, eb) < 0)
 		goto deny;
 	rc = runner_point_check_grants(r, pt->index + 1, eb);
-	for (size_t i = 0; rc == 0 && i < r->nsubjects; i++) {
+	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->nsubjects; i++) {
 		struct runner_subject *s = &r->subjects[i];
 		cJSON *o;
 
-		if (s->skip_reason != NULL)
+		if (s->skip_reason != NULL || s->hung)
 			continue;
 		o = cJSON_AddObjectToObject(subjects, s->ms->id);
 		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, &runs_ns, eb) < 0) {
 			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
 				      s->ms->id);
-			rc = -1;
+			rc = RUNNER_STEP_FAILED;
 		}
 	}
 deny:
 	/* Whatever happened, the policies deny again before anything else. */
 	if (runner_point_write_denial(r, &deny) < 0) {
 		*eb = deny;
-		rc = -1;
+		rc = RUNNER_STEP_FAILED;
 	}
+	runner_guard_point_end(r);
 	/* The policies' writing and denial, the grant checks: the point's cost beyond its runs. */
 	profilebudget_point_done(b, clock_now_ns() - t0, runs_ns);
-	if (rc == 0)
-		rc = write_point(r, pt->index, doc, eb);
+	if (rc == RUNNER_STEP_OK && write_point(r, pt->index, doc, eb) < 0)
+		rc = RUNNER_STEP_FAILED;
 out:
 	cJSON_Delete(doc);
 	return rc;
@@ -459,7 +462,6 @@ static int profile_points(struct runner *r, struct profilebudget *b, struct errb
 	struct stat st;
 
 	for (size_t i = 0; i < n; i++) {
-		int rc;
 
 		if (runner_profile_point_path(r->cfg.out, i, path, sizeof(path), eb) < 0)
 			return -1;
@@ -475,13 +477,16 @@ static int profile_points(struct runner *r, struct profilebudget *b, struct errb
 		}
 		if (r->cfg.stop != NULL && *r->cfg.stop)
 			return errbuf_set(eb, "interrupted");
-		rc = profile_point(r, b, sweep_at(r->sweep, i), eb);
-		if (rc == RUNNER_TIMEOUT) {
+		switch (profile_point(r, b, sweep_at(r->sweep, i), eb)) {
+		case RUNNER_STEP_OK:
+		case RUNNER_STEP_REMEASURE: /* not a profile's outcome */
+			break;
+		case RUNNER_STEP_TIMEDOUT:
 			r->failed_points++;
-			continue;
-		}
-		if (rc < 0)
+			break;
+		case RUNNER_STEP_FAILED:
 			return -1;
+		}
 	}
 	return 0;
 }

@@ -94,6 +94,20 @@ static int absolute_path(const char *path, char *out, size_t size, struct errbuf
 	return 0;
 }
 
+/* Chooses subject s's namespace directory and saves the record naming it. 0 or -1. */
+static int reserve_mntns_dir(struct runner *r, struct runner_subject *s, struct errbuf *eb)
+{
+	char dir[PATH_MAX];
+
+	if (mntns_reserve_dir(dir, sizeof(dir), eb) < 0)
+		return -1;
+	free(s->mntns_dir);
+	s->mntns_dir = strdup(dir);
+	if (s->mntns_dir == NULL)
+		return errbuf_set(eb, "out of memory");
+	return runner_guard_arm(r, eb);
+}
+
 static int prepare_subjects(struct runner *r, struct errbuf *eb)
 {
 	struct proc_opts po = {.envp = r->envp,
@@ -128,14 +142,16 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 			if (s->ms->policy_mount_at != NULL &&
 			    absolute_path(s->policy, abs, sizeof(abs), eb) < 0)
 				return errbuf_prefix(eb, "subject %s", s->ms->id);
-			s->mntns = runner_pam_mntns(s, s->ms->policy_mount_at ? abs : NULL, eb);
+			/* Its directory joins the record before it exists (a crash between the
+			 * two would leave a directory no record names). */
+			if (reserve_mntns_dir(r, s, eb) < 0)
+				return -1;
+			s->mntns = runner_pam_mntns(s, s->ms->policy_mount_at ? abs : NULL,
+						    s->mntns_dir, eb);
 			if (s->mntns == NULL)
 				return errbuf_prefix(eb, "subject %s: %s", s->ms->id,
 						     s->ms->policy_mount_at ? "policy_mount_at"
 									    : "pam");
-			/* Its directory joins the record at once. */
-			if (runner_guard_arm(r, eb) < 0)
-				return -1;
 			po.mntns = measured.mntns = s->mntns;
 		}
 		s->check = proc_cmd_new(s->argv, &po, eb);
@@ -336,6 +352,7 @@ void runner_clear(struct runner *r)
 		proc_cmd_free(s->cmd);
 		proc_cmd_free(s->check);
 		mntns_free(s->mntns);
+		free(s->mntns_dir);
 		for (k = 0; k < s->argc; k++)
 			free(s->argv[k]);
 		free(s->argv);

@@ -44,12 +44,13 @@ tap_missing() {
 # 30 min). rarbench --manifest called while it is held would exit 3: unlock first.
 prefix_lock() {
 	[ -d "$1/run" ] || mkdir -m 0700 "$1/run" || return 1
+	(umask 077 && : >>"$1/run/lock") || return 1 # root's alone, as rarbench makes it
 	exec 9>>"$1/run/lock"
 	if ! flock -w 1800 9; then
 		notok "$1 stayed locked 30 min by $(cat "$1/run/holder" 2>/dev/null)"
 		exit 1
 	fi
-	printf 'pid %s since %s (make check: %s)\n' "$$" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$2" >"$1/run/holder"
+	(umask 077 && printf 'pid %s since %s (make check: %s)\n' "$$" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$2" >"$1/run/holder")
 }
 prefix_unlock() { # PREFIX
 	rm -f "$1/run/holder"

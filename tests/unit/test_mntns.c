@@ -6,6 +6,7 @@
 #include "proc.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,19 @@
 #include <unistd.h>
 
 static char dir[] = "/tmp/rarperf-test-mntns-XXXXXX";
+
+/* A fresh layers' directory name (mntns_reserve_dir): free now, recorded by the runner. */
+static const char *reserve(void)
+{
+	static char layers[PATH_MAX];
+	struct errbuf eb = {0};
+	struct stat st;
+
+	CHECK_INT_EQ(mntns_reserve_dir(layers, sizeof(layers), &eb), 0);
+	CHECK(strncmp(layers, "/tmp/rarbench-mntns-", 20) == 0 && strlen(layers) == 26);
+	CHECK(lstat(layers, &st) != 0);
+	return layers;
+}
 
 static void write_file(const char *path, const char *text)
 {
@@ -53,6 +67,7 @@ static void test_shows_file_inside_only(void)
 {
 	char source[256], out[256], target[256], *text;
 	struct errbuf eb = {0};
+	const char *layers;
 	struct mntns *ns;
 	struct stat st;
 
@@ -62,7 +77,8 @@ static void test_shows_file_inside_only(void)
 	snprintf(target, sizeof(target), "/etc/rarperf-test-mntns-%d", (int)getpid());
 	write_file(source, "first\n");
 	CHECK_INT_EQ(chdir(dir), 0);
-	ns = mntns_show_files_at(&(struct mntns_file){target, source}, 1, &eb);
+	layers = reserve();
+	ns = mntns_show_files_at(&(struct mntns_file){target, source}, 1, layers, &eb);
 	CHECK(ns != NULL);
 	if (ns == NULL) {
 		fprintf(stderr, "  %s\n", eb.msg);
@@ -89,8 +105,74 @@ static void test_shows_file_inside_only(void)
 	/* Outside the namespace, the target does not exist. */
 	CHECK(cat_into(NULL, target, out) != 0);
 	CHECK(lstat(target, &st) != 0);
+	/* The layers live in the reserved name, root's alone. */
+	CHECK(lstat(layers, &st) == 0 && st.st_uid == 0 && (st.st_mode & 07777) == 0700);
 	mntns_free(ns);
 	CHECK(lstat(target, &st) != 0);
+	CHECK(lstat(layers, &st) != 0);
+}
+
+/* A reserved name someone took before it was made: refused, theirs left alone. */
+static void test_refuses_taken_name(void)
+{
+	char source[256], target[256];
+	struct errbuf eb = {0};
+	const char *layers = reserve();
+	struct stat st;
+
+	snprintf(source, sizeof(source), "%s/policy", dir);
+	snprintf(target, sizeof(target), "/etc/rarperf-test-mntns-%d", (int)getpid());
+	write_file(source, "x\n");
+	CHECK_INT_EQ(mkdir(layers, 0777), 0);
+	CHECK(mntns_show_files_at(&(struct mntns_file){target, source}, 1, layers, &eb) == NULL);
+	CHECK(lstat(layers, &st) == 0 && S_ISDIR(st.st_mode));
+	CHECK(mntns_show_files_at(&(struct mntns_file){target, source}, 1, "/tmp/elsewhere", &eb) ==
+	      NULL);
+	rmdir(layers);
+}
+
+/*
+ * Recovery's removal (mntns_remove_leftover): a directory of another user's at a recorded
+ * name, or one open to others, stays; in one of root's, a subdirectory swapped for a symbolic
+ * link is removed as a link, and what it points to survives.
+ */
+static void test_leftover_removal_is_safe(void)
+{
+	char victim[256], precious[256], sub[PATH_MAX + 16], link[PATH_MAX + 32];
+	const char *layers = reserve();
+	struct stat st;
+
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(precious, sizeof(precious), "%s/victim/precious", dir);
+	CHECK_INT_EQ(mkdir(victim, 0755), 0);
+	write_file(precious, "keep\n");
+	/* Another user's directory at the recorded name (after a reboot emptied /tmp). */
+	CHECK_INT_EQ(mkdir(layers, 0700), 0);
+	CHECK_INT_EQ(chown(layers, 65534, 65534), 0);
+	CHECK(mntns_remove_leftover(layers) < 0);
+	CHECK(lstat(layers, &st) == 0);
+	/* Root's, but open to others: refused too. */
+	CHECK_INT_EQ(chown(layers, 0, 0), 0);
+	CHECK_INT_EQ(chmod(layers, 0777), 0);
+	CHECK(mntns_remove_leftover(layers) < 0);
+	CHECK(lstat(layers, &st) == 0);
+	/* Root's and closed: links inside are unlinked, never followed. */
+	CHECK_INT_EQ(chmod(layers, 0700), 0);
+	snprintf(sub, sizeof(sub), "%s/0", layers);
+	CHECK_INT_EQ(mkdir(sub, 0700), 0);
+	snprintf(link, sizeof(link), "%s/0/upper", layers);
+	CHECK_INT_EQ(symlink(victim, link), 0);
+	snprintf(link, sizeof(link), "%s/1", layers);
+	CHECK_INT_EQ(symlink(victim, link), 0);
+	CHECK_INT_EQ(mntns_remove_leftover(layers), 0);
+	CHECK(lstat(layers, &st) != 0);
+	CHECK(lstat(precious, &st) == 0);
+	/* Not a name of the form it makes: never touched. */
+	CHECK(mntns_remove_leftover(victim) < 0);
+	CHECK(mntns_remove_leftover("/tmp/rarbench-mntns-../etc") < 0);
+	CHECK(lstat(precious, &st) == 0);
+	unlink(precious);
+	rmdir(victim);
 }
 
 /* A policy in /etc and a PAM file in /etc/pam.d (nested overlays), the host's files beside them
@@ -113,7 +195,7 @@ static void test_shows_nested_files(void)
 	write_file(pam, "pam\n");
 	files[0] = (struct mntns_file){.target = t1, .source = policy};
 	files[1] = (struct mntns_file){.target = t2, .source = pam};
-	ns = mntns_show_files_at(files, 2, &eb);
+	ns = mntns_show_files_at(files, 2, reserve(), &eb);
 	CHECK(ns != NULL);
 	if (ns == NULL) {
 		fprintf(stderr, "  %s\n", eb.msg);
@@ -141,14 +223,15 @@ static void test_shows_nested_files(void)
 static void test_refuses_bad_targets(void)
 {
 	struct errbuf eb = {0};
+	const char *d = reserve();
 
-	CHECK(mntns_show_files_at(&(struct mntns_file){"relative/x", "/tmp/x"}, 1, &eb) == NULL);
-	CHECK(mntns_show_files_at(&(struct mntns_file){"/x", "/tmp/x"}, 1, &eb) ==
+	CHECK(mntns_show_files_at(&(struct mntns_file){"relative/x", "/tmp/x"}, 1, d, &eb) == NULL);
+	CHECK(mntns_show_files_at(&(struct mntns_file){"/x", "/tmp/x"}, 1, d, &eb) ==
 	      NULL); /* its directory is / */
-	CHECK(mntns_show_files_at(&(struct mntns_file){"/nonexistent-rarperf/x", "/tmp/x"}, 1,
+	CHECK(mntns_show_files_at(&(struct mntns_file){"/nonexistent-rarperf/x", "/tmp/x"}, 1, d,
 				  &eb) == NULL);
 	CHECK(strstr(eb.msg, "not a directory") != NULL);
-	CHECK(mntns_show_files_at(NULL, 0, &eb) == NULL);
+	CHECK(mntns_show_files_at(NULL, 0, d, &eb) == NULL);
 }
 
 int main(void)
@@ -167,6 +250,10 @@ int main(void)
 	RUN(test_shows_file_inside_only);
 	RUN(test_shows_nested_files);
 	RUN(test_refuses_bad_targets);
+	RUN(test_refuses_taken_name);
+	RUN(test_leftover_removal_is_safe);
+	unlink("policy");
+	unlink("out");
 	rmdir(dir);
 	return HARNESS_EXIT();
 }

@@ -1,7 +1,10 @@
 /* Tests for prefixlock: one owner at a time, the holder named, a dead holder's lock and record
  * taken over. */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,6 +84,45 @@ static void test_dead_holder_is_taken_over_with_its_record(void)
 	cJSON_Delete(rec);
 }
 
+/* A prefix made before run/ was root's alone: modes fixed at acquire; another user's refused. */
+static void test_old_modes_fixed_foreign_refused(void)
+{
+	char run[256], lockf[256], holder[256];
+	struct errbuf eb = {{0}};
+	struct prefixlock *l = NULL;
+	char *stale = NULL;
+	struct stat st;
+	FILE *f;
+
+	snprintf(run, sizeof(run), "%s/run", dir);
+	snprintf(lockf, sizeof(lockf), "%s/run/lock", dir);
+	snprintf(holder, sizeof(holder), "%s/run/holder", dir);
+	CHECK_INT_EQ(chmod(run, 0755), 0);
+	CHECK_INT_EQ(chmod(lockf, 0644), 0);
+	f = fopen(holder, "w");
+	CHECK(f != NULL);
+	if (f != NULL)
+		fclose(f);
+	CHECK_INT_EQ(chmod(holder, 0644), 0);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "fix", false, NULL, &l, &stale, &eb), 0);
+	CHECK(stat(run, &st) == 0 && (st.st_mode & 07777) == 0700);
+	CHECK(stat(lockf, &st) == 0 && (st.st_mode & 07777) == 0600);
+	CHECK(stat(holder, &st) == 0 && (st.st_mode & 07777) == 0600);
+	prefixlock_release(l);
+	free(stale);
+	stale = NULL;
+	if (geteuid() != 0)
+		return; /* giving the directory away needs root */
+	CHECK_INT_EQ(chown(run, 65534, 65534), 0);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "foreign", false, NULL, &l, &stale, &eb), -1);
+	CHECK(l == NULL && strstr(eb.msg, "not root") != NULL);
+	CHECK_INT_EQ(chown(run, 0, 0), 0);
+	CHECK_INT_EQ(chown(lockf, 65534, 65534), 0);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "foreign", false, NULL, &l, &stale, &eb), -1);
+	CHECK(l == NULL && strstr(eb.msg, "lock") != NULL);
+	CHECK_INT_EQ(chown(lockf, 0, 0), 0);
+}
+
 static void test_missing_prefix(void)
 {
 	struct errbuf eb = {{0}};
@@ -101,6 +143,7 @@ int main(void)
 	}
 	RUN(test_one_owner_at_a_time);
 	RUN(test_dead_holder_is_taken_over_with_its_record);
+	RUN(test_old_modes_fixed_foreign_refused);
 	RUN(test_missing_prefix);
 	harness_remove_tree(dir);
 	return HARNESS_EXIT();
