@@ -200,7 +200,7 @@ cat >"$work/old.json" <<JSON
 JSON
 "$rarbench" --manifest "$work/old.json" --prefix "$prefix" --wait --out "$work/old" --progress none 2>/dev/null
 # Strip what an older rarbench did not write, and drop the last step so the resume has work.
-jq -c 'del(.host, .remeasured, .discarded_runs) | if .subjects then .subjects |= map(del(.nivcsw)) else . end' \
+jq -c 'del(.host, .remeasured, .discarded_runs) | if .subjects then .subjects |= map(del(.nivcsw, .stall_ns)) else . end' \
 	"$work/old/journal.jsonl" | head -n -1 >"$work/old-journal" && mv "$work/old-journal" "$work/old/journal.jsonl"
 "$rarbench" --manifest "$work/old.json" --prefix "$prefix" --wait --out "$work/old" --resume \
 	--progress none 2>"$work/old.err"
