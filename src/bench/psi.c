@@ -142,8 +142,7 @@ int psi_parse_cgroup(const char *text, size_t len, char *path, size_t cap)
 	return -1;
 }
 
-/* The first cgroup2 mount of /proc/self/mountinfo into mnt and root. 0, or an errno. */
-static int psi_find_mount(char *mnt, char *root, size_t cap)
+int psi_cgroup2_mount(char *mnt, char *root, size_t cap)
 {
 	char buf[PSI_LINE_BYTES];
 	size_t have = 0;
@@ -306,18 +305,15 @@ static void psi_sweep_stale(const char *parent)
 	close(fd);
 }
 
-int psi_open(struct psi_cgroup *c, pid_t self)
+int psi_own_cgroup(char *dir, size_t cap)
 {
 	char mnt[PSI_PATH_MAX], root[PSI_PATH_MAX], own[PSI_PATH_MAX], text[PSI_CGROUP_FILE_BYTES];
-	char name[sizeof(PSI_CGROUP_PREFIX) + 24], path[PSI_PATH_MAX];
 	const char *rel;
-	size_t nroot;
+	size_t nroot, nmnt, nrel;
 	ssize_t n;
 	int err;
 
-	memset(c, 0, sizeof(*c));
-	c->pressure_fd = -1;
-	err = psi_find_mount(mnt, root, sizeof(mnt));
+	err = psi_cgroup2_mount(mnt, root, sizeof(mnt));
 	if (err != 0)
 		return err;
 	n = psi_slurp("/proc/self/cgroup", text, sizeof(text));
@@ -335,8 +331,25 @@ int psi_open(struct psi_cgroup *c, pid_t self)
 	}
 	if (strcmp(rel, "/") == 0)
 		rel = "";
-	if (psi_join(c->parent, mnt, rel, NULL) != 0)
+	nmnt = strlen(mnt);
+	nrel = strlen(rel);
+	if (nmnt + nrel + 1 > cap)
 		return ENAMETOOLONG;
+	memcpy(dir, mnt, nmnt);
+	memcpy(dir + nmnt, rel, nrel + 1);
+	return 0;
+}
+
+int psi_open(struct psi_cgroup *c, pid_t self)
+{
+	char name[sizeof(PSI_CGROUP_PREFIX) + 24], path[PSI_PATH_MAX];
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->pressure_fd = -1;
+	err = psi_own_cgroup(c->parent, sizeof(c->parent));
+	if (err != 0)
+		return err;
 	psi_sweep_stale(c->parent);
 	memcpy(name, "/" PSI_CGROUP_PREFIX, sizeof(PSI_CGROUP_PREFIX));
 	psi_utoa((unsigned long)self, name + sizeof(PSI_CGROUP_PREFIX));

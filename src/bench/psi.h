@@ -55,6 +55,18 @@ int psi_parse_mountinfo_line(const char *line, size_t len, char *mnt, char *root
 int psi_parse_cgroup(const char *text, size_t len, char *path, size_t cap);
 
 /*
+ * The first cgroup2 mount of /proc/self/mountinfo: its mount point and root into mnt and root
+ * (cap bytes each). 0, or an errno (ENOENT: no cgroup2 mounted).
+ */
+int psi_cgroup2_mount(char *mnt, char *root, size_t cap);
+
+/*
+ * This process's cgroup2 directory (the mount point joined with /proc/self/cgroup's "0::"
+ * path, below the mount's root) into dir (cap bytes). 0, or an errno.
+ */
+int psi_own_cgroup(char *dir, size_t cap);
+
+/*
  * Finds the cgroup2 mount and this process's cgroup, removes the empty rarlaunch-<pid>
  * cgroups there whose pid is dead, makes rarlaunch-<self> and moves this process into it.
  * 0, or an errno (c->pressure_fd is then -1 and nothing is left behind): ENOENT when the host

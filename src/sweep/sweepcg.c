@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "psi.h"
 
 #define SWEEPCG_NAME "rarperf-sweep-"
 /* cgroup.procs is read in chunks of this; the kill loops give up after SWEEPCG_ROUNDS. */
@@ -31,54 +32,14 @@ struct sweepcg {
 	char home[PATH_MAX]; /* where this process was; "" before sweepcg_enter */
 };
 
-/* The first cgroup2 mount point into mnt. 0, or -1 when there is none (or its path is odd). */
+/* The first cgroup2 mount point into mnt (psi's reader, shared with rarlaunch). 0 or -1. */
 static int sweepcg_mount(char *mnt, size_t size)
 {
-	char line[4096];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	int rc = -1;
+	char root[PATH_MAX];
 
-	if (f == NULL)
-		return -1;
-	while (rc < 0 && fgets(line, sizeof(line), f) != NULL) {
-		char *sep = strstr(line, " - "), *p = line, *end;
-		int i;
-
-		if (sep == NULL || strncmp(sep + 3, "cgroup2 ", 8) != 0)
-			continue;
-		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ...: the fifth field. */
-		for (i = 0; i < 4 && p != NULL; i++)
-			if ((p = strchr(p, ' ')) != NULL)
-				p++;
-		if (p == NULL || (end = strchr(p, ' ')) == NULL)
-			continue;
-		*end = '\0';
-		/* Escaped characters (\040) in the mount point: not one we can name. */
-		if (strchr(p, '\\') == NULL && fileio_fmt(mnt, size, "%s", p) == 0)
-			rc = 0;
-	}
-	fclose(f);
-	return rc;
-}
-
-/* This process's cgroup2 path (/proc/self/cgroup's "0::" line) below mnt, into out. 0 or -1. */
-static int sweepcg_self(const char *mnt, char *out, size_t size)
-{
-	char line[PATH_MAX + 16];
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	int rc = -1;
-
-	if (f == NULL)
-		return -1;
-	while (rc < 0 && fgets(line, sizeof(line), f) != NULL) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "0::/", 4) == 0 &&
-		    fileio_fmt(out, size, "%s%s", mnt,
-			       strcmp(line + 3, "/") == 0 ? "" : line + 3) == 0)
-			rc = 0;
-	}
-	fclose(f);
-	return rc;
+	if (size > sizeof(root))
+		size = sizeof(root);
+	return psi_cgroup2_mount(mnt, root, size) == 0 ? 0 : -1;
 }
 
 /* Writes text to dir/name. 0 or -1 (errno set). */
@@ -246,10 +207,7 @@ const char *sweepcg_path(const struct sweepcg *cg)
 
 int sweepcg_enter(struct sweepcg *cg, struct errbuf *eb)
 {
-	char mnt[PATH_MAX];
-
-	if (sweepcg_mount(mnt, sizeof(mnt)) < 0 ||
-	    sweepcg_self(mnt, cg->home, sizeof(cg->home)) < 0)
+	if (psi_own_cgroup(cg->home, sizeof(cg->home)) != 0)
 		return errbuf_set(eb, "/proc/self/cgroup: no cgroup2 path");
 	/* "0" is the writer itself. */
 	if (sweepcg_write(cg->path, "cgroup.procs", "0\n") < 0) {
