@@ -234,13 +234,13 @@ int runner_guard_begin(struct runner *r, struct errbuf *eb)
 	char *stale = NULL;
 	cJSON *record = NULL;
 	size_t killed;
-	int rc;
+	enum prefixlock_outcome rc;
 
 	snprintf(what, sizeof(what), "rarbench --manifest %.*s", PATH_MAX, r->cfg.manifest);
 	rc = prefixlock_acquire(real_prefix, what, r->cfg.wait, r->cfg.stop, &r->lock, &stale, eb);
 	if (rc == PREFIXLOCK_BUSY)
 		r->busy = true;
-	if (rc != 0)
+	if (rc != PREFIXLOCK_TAKEN)
 		return -1;
 	if (stale != NULL)
 		runner_notice(r, "took over the lock of %s from %s, which is gone", real_prefix,

@@ -104,7 +104,8 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 	struct measure_result results[MANIFEST_SUBJECTS_MAX];
 	struct measure_opts opts;
 	size_t ends[2], e, i, k;
-	int rc = 0, mr;
+	int rc = 0;
+	enum measure_outcome mr;
 
 	extreme_points(r, &ends[0], &ends[1]);
 	for (e = 0; e < 2 && rc == 0; e++) {
@@ -132,7 +133,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 			opts.order = MEASURE_ORDER_INTERLEAVED;
 			opts.stop = r->cfg.stop;
 			mr = measure_run(benches, k, &opts, results, eb);
-			rc = mr == 0 ? 0 : -1;
+			rc = mr == MEASURE_OK ? 0 : -1;
 			if (mr == MEASURE_STOPPED)
 				errbuf_set(eb, "interrupted");
 		}

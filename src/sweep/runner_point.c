@@ -387,12 +387,13 @@ static void step_host_after(struct journal_step_info *info, const struct content
  * reports it). *nb and *nsub: the benches and subjects of the last attempt.
  * Returns measure_run's value.
  */
-static int measure_step(struct runner *r, const struct measure_opts *opts,
-			struct measure_bench *benches, struct journal_subject *js,
-			struct measure_result *results, size_t *nb, size_t *nsub, struct errbuf *eb)
+static enum measure_outcome measure_step(struct runner *r, const struct measure_opts *opts,
+					 struct measure_bench *benches, struct journal_subject *js,
+					 struct measure_result *results, size_t *nb, size_t *nsub,
+					 struct errbuf *eb)
 {
 	struct runner_subject *hung;
-	int mr;
+	enum measure_outcome mr;
 
 	for (;;) {
 		*nb = step_benches(r, benches, js);
@@ -424,7 +425,7 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	size_t i, nb, nsub;
 	bool flagged;
 	enum runner_step rc = RUNNER_STEP_FAILED;
-	int mr;
+	enum measure_outcome mr;
 
 	/* The reference, when measured, is the last bench: interleaved with the subjects. */
 	nb = r->nactive + (r->ref_cmd != NULL);
@@ -450,7 +451,7 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 		rc = RUNNER_STEP_TIMEDOUT;
 		goto out;
 	}
-	if (mr < 0) {
+	if (mr != MEASURE_OK) {
 		errbuf_prefix(eb, "point %zu", pt->index + 1);
 		goto out;
 	}
