@@ -212,11 +212,11 @@ static int run_points(struct runner *r)
 		bool extra = round > r->m->rounds;
 
 		/* The subjects' references as of the pass's start (runner_precision.c). */
-		runner_acc_refresh(r);
+		runner_precision_refresh(r->precision);
 		sweep_round_order(r->sweep, round, mr, r->m->seed, order);
 		k = needing = 0;
 		for (i = 0; i < n; i++) {
-			if (extra && !runner_acc_needs_more(r, order[i]))
+			if (extra && !runner_precision_needs_more(r->precision, order[i]))
 				continue;
 			needing++;
 			if (r->point_done[order[i] * mr + round - 1])

@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "runner.h"
 #include "runner_output.h"
+#include "runner_precision.h"
 #include "runner_profile.h"
 #include "sweep.h"
 #include "sweepcg.h"
@@ -48,18 +49,6 @@ struct runner_subject {
 	char *unsafe;           /* runner_trust.c: "UNSAFE: ..." lines the manifest asked for */
 };
 
-/*
- * Precision mode: what one point has measured so far, per active subject
- * (the runs of its journalled steps, concatenated), so that the runner can
- * tell which points need another round. Rebuilt from the journal on --resume.
- */
-struct runner_acc {
-	struct measure_result *res; /* nactive entries; NULL until the point's first step */
-	uint32_t steps;
-	uint64_t discarded; /* runs of attempts measured again, per subject: they count
-			       towards max_runs, which bounds what a point costs */
-};
-
 /* Everything one run owns; freed by runner_clear. */
 struct runner {
 	struct runner_config cfg;
@@ -75,11 +64,8 @@ struct runner {
 	struct journal_contents done;
 	uint64_t timed_ns; /* the wall times of the runs journalled by this invocation, summed */
 	bool *point_done;  /* sweep_count x m->max_rounds: step (point, round) journalled */
-	struct runner_acc *acc; /* sweep_count entries in precision mode, else NULL */
-	int64_t *reference_ns;  /* per active subject: contention_reference_ns over r->acc */
-	/* Attempts measured by this invocation, and how many had too many contended runs:
-	 * re-measuring pays only against bursts (runner_point_measure). */
-	size_t attempts, flagged;
+	/* runner_precision.c: each point's runs so far and the verdict on each attempt. */
+	struct runner_precision *precision;
 	char manifest_sha[DIGEST_SHA256_HEX_LEN + 1];
 	char out_abs[PATH_MAX];
 	char started[32];
@@ -397,10 +383,10 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
  * first) is below its remeasure count, the step is thrown away: *discarded
  * grows by its runs and RUNNER_STEP_REMEASURE is returned. Otherwise the
  * step is journalled (with attempt and *discarded) and, in precision mode,
- * added to r->acc: RUNNER_STEP_OK. A subject whose run passes run_timeout_s
- * is marked hung and the step measured again without it, as in the check. RUNNER_STEP_TIMEDOUT when
- * a run passed run_timeout_s, RUNNER_STEP_FAILED otherwise (eb "interrupted" when *r->cfg.stop was
- * set).
+ * kept by r->precision (one runner_precision_offer decides both): RUNNER_STEP_OK. A subject whose
+ * run passes run_timeout_s is marked hung and the step measured again without it, as in the check.
+ * RUNNER_STEP_TIMEDOUT when a run passed run_timeout_s, RUNNER_STEP_FAILED otherwise (eb
+ * "interrupted" when *r->cfg.stop was set).
  */
 enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
@@ -429,43 +415,5 @@ int runner_profile_check(struct runner *r, struct errbuf *eb);
  * point (r->failed_points). 0, or -1 (eb; "interrupted").
  */
 int runner_profile_pass(struct runner *r, struct errbuf *eb);
-
-/* runner_precision.c. Builds r->acc from the steps r->done holds (precision mode only). */
-int runner_acc_init(struct runner *r, struct errbuf *eb);
-
-/*
- * Appends one journalled step of point idx (subjects in active order) to
- * r->acc, with the runs its thrown-away attempts cost (summed over subjects).
- * 0 or -1.
- */
-int runner_acc_add(struct runner *r, size_t idx, const struct journal_subject *js, size_t n,
-		   uint64_t discarded, struct errbuf *eb);
-
-/*
- * The runs point idx has cost each subject so far (kept and thrown away);
- * 0 without r->acc.
- */
-uint64_t runner_acc_spent(const struct runner *r, size_t idx);
-
-/*
- * Whether point idx needs another round: some subject's estimate (the
- * manifest's estimator, contended runs left out when it says so) misses the
- * precision, and another round keeps the point within max_runs
- * (runner_acc_spent). Needs r->acc.
- */
-bool runner_acc_needs_more(const struct runner *r, size_t idx);
-
-/*
- * The baseline off-CPU time subject k's runs at point idx are judged
- * against: the smaller of the point's own so far and the subject's
- * reference across the sweep (INT64_MAX: neither is known yet).
- */
-int64_t runner_acc_baseline(const struct runner *r, size_t idx, size_t k);
-
-/* Recomputes r->reference_ns from r->acc (once per pass: it sorts every point's baseline). */
-void runner_acc_refresh(struct runner *r);
-
-/* Frees r->acc. */
-void runner_acc_clear(struct runner *r);
 
 #endif

@@ -17,8 +17,6 @@
 #include "sanitize.h"
 
 #define STDERR_SHOWN_BYTES 200
-/* busy_throughout judges the host on at least this many attempts. */
-#define RUNNER_BUSY_MIN_ATTEMPTS 8
 
 /*
  * Writes one policy per target for shape (confgen, in-process) as one
@@ -251,51 +249,6 @@ static uint64_t per_round(uint64_t n, uint32_t rounds)
 	return (n + rounds - 1) / rounds;
 }
 
-/*
- * Whether the step's runs call for measuring it again: a subject with more
- * contended runs than the manifest's limit, judged against the best
- * baseline the point has shown so far (a step contended throughout would
- * otherwise be its own clean reference).
- */
-static bool step_contended(const struct runner *r, size_t idx, const struct measure_result *res,
-			   size_t nsub)
-{
-	for (size_t k = 0; k < nsub; k++) {
-		int64_t base = contention_baseline_ns(&res[k]), before;
-
-		before = runner_acc_baseline(r, idx, k);
-		if (before < base)
-			base = before;
-		if ((double)contention_count(&res[k], base) > r->m->contention_limit * res[k].n)
-			return true;
-	}
-	return false;
-}
-
-/*
- * Re-measuring helps against a burst of load (a build's link step, another
- * benchmark), not against a host busy all along: once more than a quarter of
- * the attempts so far (at least 8 of them) were flagged, steps are kept as
- * they are, flagged, and precision mode's extra rounds gather the clean runs.
- */
-static bool busy_throughout(const struct runner *r)
-{
-	return r->attempts >= RUNNER_BUSY_MIN_ATTEMPTS && 4 * r->flagged > r->attempts;
-}
-
-/*
- * Precision mode: measuring the step again must keep the point within
- * max_runs, counting what it has kept, what this step has cost (thrown away
- * included) and another attempt of the same size.
- */
-static bool remeasure_affordable(const struct runner *r, size_t idx, uint64_t step_cost,
-				 uint64_t again)
-{
-	if (r->m->precision <= 0 || r->m->max_runs == 0)
-		return true;
-	return runner_acc_spent(r, idx) + step_cost + again <= r->m->max_runs;
-}
-
 /* The step's benches and their journal entries: the active subjects not left out of it (hung),
  * then the reference (when measured). Returns how many benches. */
 static size_t step_benches(struct runner *r, struct measure_bench *benches,
@@ -423,7 +376,6 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	struct errbuf heb = {{0}};
 	char id[SWEEP_ID_MAX];
 	size_t i, nb, nsub;
-	bool flagged;
 	enum runner_step rc = RUNNER_STEP_FAILED;
 	enum measure_outcome mr;
 
@@ -456,24 +408,23 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 		goto out;
 	}
 	step_host_after(&info, &h0);
-	flagged = step_contended(r, pt->index, results, nsub);
-	r->attempts++;
-	r->flagged += flagged;
-	if (flagged && attempt < r->m->remeasure && !busy_throughout(r) &&
-	    remeasure_affordable(r, pt->index, *discarded / r->nactive + results[0].n,
-				 results[0].n)) {
-		for (i = 0; i < nsub; i++)
-			*discarded += results[i].n;
+	for (i = 0; i < nb; i++)
+		js[i].result = results[i];
+	/* The point's results, once, to the accumulator: it judges the attempt and keeps it. */
+	switch (
+	    runner_precision_offer(r->precision, pt->index, js, nb, nsub, attempt, discarded, eb)) {
+	case RUNNER_PRECISION_REMEASURE:
 		rc = RUNNER_STEP_REMEASURE;
 		goto out;
+	case RUNNER_PRECISION_FAILED:
+		goto out;
+	case RUNNER_PRECISION_KEPT:
+		break;
 	}
 	info.remeasured = attempt;
 	info.discarded_runs = *discarded;
-	for (i = 0; i < nb; i++)
-		js[i].result = results[i];
 	sweep_step_id(pt, round, r->m->max_rounds, id, sizeof(id));
-	if (journal_append_step(r->journal, id, pt->index, js, nb, &info, eb) < 0 ||
-	    runner_acc_add(r, pt->index, js, nb, *discarded, eb) < 0)
+	if (journal_append_step(r->journal, id, pt->index, js, nb, &info, eb) < 0)
 		goto out;
 	for (i = 0; i < nb; i++)
 		r->timed_ns += measure_result_wall_sum(&js[i].result);

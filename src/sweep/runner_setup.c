@@ -370,7 +370,7 @@ void runner_clear(struct runner *r)
 	journal_close(r->journal);
 	journal_contents_clear(&r->done);
 	free(r->point_done);
-	runner_acc_clear(r);
+	runner_precision_free(r->precision);
 	proc_env_free(r->envp);
 	proc_user_clear(&r->user);
 	cJSON_Delete(r->environment);
@@ -451,6 +451,21 @@ static int remove_stale_in_prefix(struct runner *r, struct errbuf *eb)
 	return 0;
 }
 
+/* The judge of this run's steps (runner_precision.h), fed the journal's steps on --resume. */
+static int open_precision(struct runner *r, struct errbuf *eb)
+{
+	const char *ids[MANIFEST_SUBJECTS_MAX];
+	size_t i, k = 0;
+
+	for (i = 0; i < r->nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
+		if (r->subjects[i].skip_reason == NULL)
+			ids[k++] = r->subjects[i].ms->id;
+	r->precision = runner_precision_new(r->m, sweep_count(r->sweep), ids, k);
+	if (r->precision == NULL)
+		return errbuf_set(eb, "out of memory");
+	return runner_precision_load(r->precision, r->sweep, &r->done, eb);
+}
+
 /*
  * After the checks (not in a dry run): the output directory made, the
  * journal opened or resumed (r->point_done: its steps), the resumed
@@ -474,7 +489,7 @@ static int open_output(struct runner *r, struct errbuf *eb)
 		errbuf_set(eb, "%s: path too long", r->cfg.out);
 		return fail(r, eb, true);
 	}
-	if (runner_acc_init(r, eb) < 0)
+	if (open_precision(r, eb) < 0)
 		return fail(r, eb, true);
 	/* Precision mode: the planned steps, and the extra ones already journalled. */
 	for (i = 0; i < sweep_count(r->sweep) * r->m->max_rounds; i++) {
