@@ -99,14 +99,14 @@ static enum runner_step run_step(struct runner *r, const struct sweep_point *pt,
 	}
 	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
 	 * what it started dies with it. A denial that cannot be written ends the sweep. */
-	if (runner_point_write_denial(r, &deny) < 0) {
+	if (runner_guard_deny(r->guard, &deny) < 0) {
 		if (rc == RUNNER_STEP_FAILED)
 			report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
 		eb = deny;
 		rc = RUNNER_STEP_FAILED;
 		denied = false;
 	}
-	runner_guard_point_end(r);
+	runner_guard_point_end(r->guard);
 	if (rc == RUNNER_STEP_OK)
 		report_hung(r, pt);
 	switch (rc) {
@@ -245,13 +245,9 @@ out:
 /* Prints and forgets what the guard said (runner_guard.c). */
 static void print_notices(struct runner *r)
 {
-	for (size_t i = 0; i < r->nnotices; i++) {
-		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", r->notices[i]);
-		free(r->notices[i]);
-	}
-	free(r->notices);
-	r->notices = NULL;
-	r->nnotices = 0;
+	for (size_t i = 0; i < r->notes.n; i++)
+		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", r->notes.line[i]);
+	runner_notes_clear(&r->notes);
 }
 
 /* The start event (or line), then a warning and an event per skipped subject. */
@@ -379,7 +375,7 @@ void runner_close(struct runner *r)
 	if (r == NULL)
 		return;
 	/* The guard's end before the clear, so that what it says is printed. */
-	runner_guard_end(r);
+	runner_end_guard(r);
 	print_notices(r);
 	runner_clear(r);
 	free(r);

@@ -225,7 +225,7 @@ static int build_envp(struct runner *r, struct errbuf *eb)
 		   proc_env_append(&r->envp, "LANG=C", eb) < 0) {
 		return -1;
 	}
-	return proc_env_append(&r->envp, r->marker, eb);
+	return proc_env_append(&r->envp, runner_guard_marker(r->guard), eb);
 }
 
 int runner_env_check(struct runner *r, struct errbuf *eb)
@@ -293,8 +293,9 @@ int runner_reset_tool_state(const struct runner *r, struct errbuf *eb)
 		struct dirent *e;
 		DIR *d;
 
-		if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->prefix_real, TOOL_STATE_DIRS[i]) < 0)
-			return errbuf_set(eb, "%s: path too long", r->prefix_real);
+		if (fileio_fmt(dir, sizeof(dir), "%s/%s", runner_guard_prefix(r->guard),
+			       TOOL_STATE_DIRS[i]) < 0)
+			return errbuf_set(eb, "%s: path too long", runner_guard_prefix(r->guard));
 		if ((d = opendir(dir)) == NULL) {
 			if (errno == ENOENT)
 				continue;

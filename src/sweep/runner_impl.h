@@ -20,14 +20,13 @@
 #include "manifest.h"
 #include "proc.h"
 #include "policy.h"
-#include "prefixlock.h"
 #include "progress.h"
 #include "runner.h"
+#include "runner_guard.h"
 #include "runner_output.h"
 #include "runner_precision.h"
 #include "runner_profile.h"
 #include "sweep.h"
-#include "sweepcg.h"
 
 /* One subject, resolved against the prefix. */
 struct runner_subject {
@@ -74,22 +73,16 @@ struct runner {
 	int stderr_fd;  /* where the grant check's stderr goes */
 	bool bad_input; /* runner_setup failed on the user's input */
 	bool busy;      /* runner_setup found the prefix locked */
-	/* runner_guard.c: the prefix's lock, the record of what this run must undo, and the
-	 * environment string that marks its measured processes. */
-	struct prefixlock *lock;
-	cJSON *record;
-	struct sweepcg *cgroup; /* holds rarbench and all it starts; NULL: no cgroup2 */
-	char marker[PATH_MAX + 32];
-	char prefix_real[PATH_MAX]; /* the prefix resolved */
-	char etc_real[PATH_MAX];    /* PREFIX/etc resolved: where policies may be written */
-	size_t failed_points;       /* points left unmeasured (a run timed out) */
-	size_t hung_runs;           /* subjects left out of a point they hung at, others kept */
+	/* runner_guard.c: the prefix's lock, the record of what this run must undo, the marker
+	 * of its measured processes, the prefix's resolved paths. */
+	struct runner_guard *guard;
+	size_t failed_points; /* points left unmeasured (a run timed out) */
+	size_t hung_runs;     /* subjects left out of a point they hung at, others kept */
 	/* runner_subjects.c: every problem found with the subjects, one line each, for main. */
 	char **problems;
 	size_t nproblems, cap_problems;
-	/* runner_guard.c: what it undid or could not undo, for main to print (one line each). */
-	char **notices;
-	size_t nnotices, cap_notices;
+	/* What the guard (and setup) undid or could not undo, for main to print. */
+	struct runner_notes notes;
 	/* runner_plan.c: the pilot's two points (smallest, largest), what each step and each
 	 * active subject's run cost there. */
 	struct runner_pilot {
@@ -248,86 +241,19 @@ int runner_problem(struct runner *r, struct errbuf *eb, const char *path, const 
  */
 int runner_problems_verdict(struct runner *r, const char *about, struct errbuf *eb);
 
-/* One policy file set to write (a subject's, or a dead run's from its record). */
-struct runner_target {
-	const char *id; /* names it in messages */
-	enum policy_format format;
-	const char *policy, *policy_data, *rar_version;
-	enum sudoers_layout layout;
-};
-
 /*
- * runner_guard.c. Resolves the prefix and PREFIX/etc (r->prefix_real,
- * r->etc_real) and the marker of this run's processes; touches nothing.
- * 0 or -1 (a missing prefix).
+ * runner_setup.c. What the guard records and writes deny-all: every active
+ * subject's policy files and namespace (runner_targets), the manifest's bench
+ * user and command.
  */
-int runner_guard_locate(struct runner *r, struct errbuf *eb);
+void runner_armed_policies(const struct runner *r, struct runner_guard_policies *p);
 
-/*
- * Takes the prefix's lock (r->cfg.wait: waiting for it),
- * undoes what a run that died holding it left (its record: deny-all
- * policies, mount namespace directories, measured processes still alive),
- * (runner_guard_locate first). 0, or -1 with eb filled and
- * r->busy set when another live run holds the lock.
- */
-int runner_guard_begin(struct runner *r, struct errbuf *eb);
+/* Ends the guard (runner_guard_end: what it says goes to r->notes); a no-op once ended. */
+void runner_end_guard(struct runner *r);
 
-/*
- * Saves the record of the active subjects' policy files and mount
- * namespace directories, then writes every policy deny-all. Called once the
- * subjects are prepared, before the first grant. 0 or -1.
- */
-int runner_guard_arm(struct runner *r, struct errbuf *eb);
-
-/*
- * Whether path (a policy or policy_data, expanded) lies in PREFIX/etc once
- * its directory is resolved. 0, or -1 with eb saying where it points.
- */
-int runner_guard_confine(const struct runner *r, const char *path, struct errbuf *eb);
-
-/*
- * The policy files a record (PREFIX/run/state.json, a JSON object) lists,
- * into t (MANIFEST_SUBJECTS_MAX entries; strings borrowed from record),
- * *n of them; each must lie in r->etc_real. 0, or -1 with eb saying what is
- * wrong with it.
- */
-int runner_guard_record_targets(const struct runner *r, const cJSON *record,
-				struct runner_target *t, size_t *n, struct errbuf *eb);
-
-/*
- * The end of every run, whatever the path: deny-all policies, orphaned
- * measured processes killed, mount namespaces removed, then the record
- * cleared and the lock released. What cannot be undone stays in the record
- * for the next run; a message goes to stderr.
- */
-void runner_guard_end(struct runner *r);
-
-/*
- * At the end of each step (the policies deny-all again): kills everything
- * the run's cgroup holds beside rarbench — what a grant started and left
- * running — and reaps it. Returns how many it killed.
- */
-size_t runner_guard_point_end(struct runner *r);
-
-/*
- * runner_fault.c. Keeps, for runner_fault_deny, every active subject's
- * policy files as they are now (deny-all, just written) with a descriptor of
- * their directory. Called by runner_guard_arm; what cannot be kept is left
- * to the next run's recovery. NULL: forgets them (runner_guard_end: the
- * prefix may be another run's from then on).
- */
-void runner_fault_prepare(struct runner *r);
-
-/* Appends one notice line (printf-style) to r->notices; out of memory drops it. */
-void runner_notice(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* runner_point.c. Writes shape once per target (one transaction). 0 or -1. */
-int runner_write_targets(const struct policy_shape *shape, const struct runner_target *t, size_t n,
-			 struct errbuf *eb);
-
-/* Writes every active subject's policy deny-all (policy.h: deny_all), each on its own: one
- * that cannot be written leaves the others written. 0, or -1 with the first error. */
-int runner_point_write_denial(struct runner *r, struct errbuf *eb);
+/* runner_point.c. The active subjects' policies as write targets, into t (r->nactive
+ * entries). */
+void runner_targets(const struct runner *r, struct runner_target *t);
 
 /*
  * runner_setup.c. Everything before the first point: loads and checks the

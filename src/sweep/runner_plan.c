@@ -83,7 +83,7 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
 	}
 	/* The point's files are written whole beside the previous point's before the renames. */
 	need *= 2;
-	if (statvfs(r->etc_real, &vfs) != 0)
+	if (statvfs(runner_guard_etc(r->guard), &vfs) != 0)
 		return 0; /* unknown: the writes will say */
 	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
 		r->bad_input = true;
@@ -92,7 +92,7 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
 		    "%s: $.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u needs "
 		    "%s in %s while its policies replace the previous point's; %s is free",
 		    r->cfg.manifest, value[0], value[1], value[2], value[3],
-		    human(need, h1, sizeof(h1)), r->etc_real,
+		    human(need, h1, sizeof(h1)), runner_guard_etc(r->guard),
 		    human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	}
 	return 0;
@@ -152,9 +152,9 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 		/* The step's own cost besides the runs: writing the grant, and the deny-all after.
 		 */
 		t2 = clock_now_ns();
-		if (runner_point_write_denial(r, eb) < 0)
+		if (runner_guard_deny(r->guard, eb) < 0)
 			return -1;
-		runner_guard_point_end(r);
+		runner_guard_point_end(r->guard);
 		r->pilot[e].write_s = (double)((t1 - t0) + (clock_now_ns() - t2)) / 1e9;
 	}
 	if (rc == 0)
@@ -340,8 +340,8 @@ static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
 	}
 	/* A point's files are written beside the previous point's before they replace them. */
 	fprintf(out, "\nDisk: at most %s in %s (point %zu, twice while it replaces the one before)",
-		human(2 * peak, h1, sizeof(h1)), r->etc_real, biggest + 1);
-	if (statvfs(r->etc_real, &vfs) == 0)
+		human(2 * peak, h1, sizeof(h1)), runner_guard_etc(r->guard), biggest + 1);
+	if (statvfs(runner_guard_etc(r->guard), &vfs) == 0)
 		fprintf(out, "; %s free there",
 			human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	fputc('\n', out);
@@ -391,7 +391,7 @@ static void print_unsafe(const struct runner *r, FILE *out)
 static int plan_text(struct runner *r, FILE *out, struct errbuf *eb)
 {
 	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", r->cfg.manifest,
-		r->m->name, r->prefix_real);
+		r->m->name, runner_guard_prefix(r->guard));
 	print_unsafe(r, out);
 	print_subjects(r, out);
 	print_runs(r, out);

@@ -10,64 +10,12 @@
 #include "contention.h"
 #include "measure.h"
 #include "policy.h"
-#include "policy_doas.h"
-#include "policy_rar_cbor.h"
-#include "policy_rar_json.h"
-#include "policy_sudoers.h"
 #include "sanitize.h"
 
 #define STDERR_SHOWN_BYTES 200
 
-/*
- * Writes one policy per target for shape (confgen, in-process) as one
- * transaction: all written whole before any is renamed into place.
- */
-int runner_write_targets(const struct policy_shape *shape, const struct runner_target *t, size_t n,
-			 struct errbuf *eb)
-{
-	struct policy *p = NULL;
-	struct policy_txn *txn = NULL;
-	int rc = -1;
-	size_t i;
-
-	p = policy_build(shape, eb);
-	if (p == NULL || (txn = policy_txn_new(eb)) == NULL)
-		goto out;
-	for (i = 0; i < n; i++) {
-		int w = 0;
-
-		switch (t[i].format) {
-		case POLICY_FORMAT_SUDOERS:
-			w = policy_stage_sudoers(txn, p, t[i].policy, t[i].layout, eb);
-			break;
-		case POLICY_FORMAT_DOAS:
-			/* Its rule count was checked once for the whole sweep, at its largest
-			 * point (manifest_check_sizes), not per point and doas subject. */
-			w = policy_stage_doas(txn, p, t[i].policy, eb);
-			break;
-		case POLICY_FORMAT_RAR_JSON:
-			w = policy_stage_rar_json(txn, p, t[i].policy, t[i].rar_version, eb);
-			break;
-		case POLICY_FORMAT_RAR_CBOR:
-			w = policy_stage_rar_cbor(txn, p, t[i].policy, t[i].policy_data,
-						  t[i].rar_version, eb);
-			break;
-		}
-		if (w < 0) {
-			errbuf_prefix(eb, "subject %s", t[i].id);
-			goto out;
-		}
-	}
-	rc = policy_txn_commit(txn, eb);
-	txn = NULL; /* freed by the commit */
-out:
-	policy_txn_abort(txn);
-	policy_free(p);
-	return rc;
-}
-
 /* The active subjects' policies as write targets, into t (r->nactive entries). */
-static void runner_targets(const struct runner *r, struct runner_target *t)
+void runner_targets(const struct runner *r, struct runner_target *t)
 {
 	size_t i, k = 0;
 
@@ -103,31 +51,6 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 	shape.seed_compat = r->m->seed_compat;
 	runner_targets(r, t);
 	return runner_write_targets(&shape, t, r->nactive, eb);
-}
-
-int runner_point_write_denial(struct runner *r, struct errbuf *eb)
-{
-	struct runner_target t[MANIFEST_SUBJECTS_MAX];
-	struct policy_shape shape;
-	size_t i;
-	int rc = 0;
-
-	policy_shape_init(&shape);
-	shape.uid = (uint32_t)r->m->bench_uid;
-	shape.command = r->m->command;
-	shape.deny_all = true;
-	runner_targets(r, t);
-	/* One file at a time, every one tried: a file that cannot be written (another hard link
-	 * keeps it immutable) must not leave the others granting. The first error is kept. */
-	for (i = 0; i < r->nactive; i++) {
-		struct errbuf one = {{0}};
-
-		if (runner_write_targets(&shape, &t[i], 1, &one) < 0 && rc == 0) {
-			*eb = one;
-			rc = -1;
-		}
-	}
-	return rc;
 }
 
 /*

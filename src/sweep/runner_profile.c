@@ -380,11 +380,11 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 	}
 deny:
 	/* Whatever happened, the policies deny again before anything else. */
-	if (runner_point_write_denial(r, &deny) < 0) {
+	if (runner_guard_deny(r->guard, &deny) < 0) {
 		*eb = deny;
 		rc = RUNNER_STEP_FAILED;
 	}
-	runner_guard_point_end(r);
+	runner_guard_point_end(r->guard);
 	/* The policies' writing and denial, the grant checks: the point's cost beyond its runs. */
 	profilebudget_point_done(b, clock_now_ns() - t0, runs_ns);
 	if (rc == RUNNER_STEP_OK && write_point(r, pt->index, doc, eb) < 0)

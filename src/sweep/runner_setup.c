@@ -94,6 +94,39 @@ static int absolute_path(const char *path, char *out, size_t size, struct errbuf
 	return 0;
 }
 
+void runner_armed_policies(const struct runner *r, struct runner_guard_policies *p)
+{
+	size_t i, k = 0;
+
+	memset(p, 0, sizeof(*p));
+	runner_targets(r, p->t);
+	for (i = 0; i < r->nsubjects; i++) {
+		if (r->subjects[i].skip_reason != NULL)
+			continue;
+		p->mntns_dir[k] = r->subjects[i].mntns_dir;
+		p->ns[k] = &r->subjects[i].mntns;
+		k++;
+	}
+	p->n = k;
+	p->uid = (uint32_t)r->m->bench_uid;
+	p->command = r->m->command;
+}
+
+/* The guard's record of the active subjects, saved, and their policies deny-all. 0 or -1. */
+static int arm(struct runner *r, struct errbuf *eb)
+{
+	struct runner_guard_policies p;
+
+	runner_armed_policies(r, &p);
+	return runner_guard_arm(r->guard, &p, eb);
+}
+
+void runner_end_guard(struct runner *r)
+{
+	runner_guard_end(r->guard, &r->notes);
+	r->guard = NULL;
+}
+
 /* Chooses subject s's namespace directory and saves the record naming it. 0 or -1. */
 static int reserve_mntns_dir(struct runner *r, struct runner_subject *s, struct errbuf *eb)
 {
@@ -105,7 +138,7 @@ static int reserve_mntns_dir(struct runner *r, struct runner_subject *s, struct 
 	s->mntns_dir = strdup(dir);
 	if (s->mntns_dir == NULL)
 		return errbuf_set(eb, "out of memory");
-	return runner_guard_arm(r, eb);
+	return arm(r, eb);
 }
 
 static int prepare_subjects(struct runner *r, struct errbuf *eb)
@@ -128,7 +161,7 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 	if (runner_reference_setup(r, &measured, eb) < 0)
 		return -1;
 	/* On record before anything of it exists; every policy deny-all from here on. */
-	if (runner_guard_arm(r, eb) < 0)
+	if (arm(r, eb) < 0)
 		return -1;
 	for (i = 0; i < r->nsubjects; i++) {
 		struct runner_subject *s = &r->subjects[i];
@@ -344,7 +377,7 @@ void runner_clear(struct runner *r)
 {
 	size_t i, k;
 
-	runner_guard_end(r);
+	runner_end_guard(r);
 	runner_reference_clear(r);
 	for (i = 0; i < r->nsubjects; i++) {
 		struct runner_subject *s = &r->subjects[i];
@@ -367,6 +400,7 @@ void runner_clear(struct runner *r)
 	}
 	free(r->subjects);
 	runner_problems_clear(r);
+	runner_notes_clear(&r->notes);
 	journal_close(r->journal);
 	journal_contents_clear(&r->done);
 	free(r->point_done);
@@ -421,8 +455,9 @@ static int remove_stale(struct runner *r, const char *dir, struct errbuf *eb)
 	if (atomicfile_remove_stale(dir, ATOMICFILE_STALE_MIN_AGE_S, &n, eb) < 0)
 		return -1;
 	if (n > 0)
-		runner_notice(r, "removed %zu temporary file(s) that a killed write left in %s", n,
-			      dir);
+		runner_notes_add(&r->notes,
+				 "removed %zu temporary file(s) that a killed write left in %s", n,
+				 dir);
 	return 0;
 }
 
@@ -431,7 +466,7 @@ static int remove_stale_in_prefix(struct runner *r, struct errbuf *eb)
 {
 	char dir[PATH_MAX];
 
-	if (fileio_fmt(dir, sizeof(dir), "%s/run", r->prefix_real) < 0 ||
+	if (fileio_fmt(dir, sizeof(dir), "%s/run", runner_guard_prefix(r->guard)) < 0 ||
 	    remove_stale(r, dir, eb) < 0)
 		return -1;
 	for (size_t i = 0; i < r->nsubjects; i++) {
@@ -501,6 +536,17 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	return 0;
 }
 
+/* The prefix's lock taken and a dead run's state undone (runner_guard_begin), with the record
+ * of this run's subjects. 0 or -1 (r->busy: another run holds the prefix). */
+static int begin_guard(struct runner *r, struct errbuf *eb)
+{
+	struct runner_guard_policies p;
+
+	runner_armed_policies(r, &p);
+	return runner_guard_begin(r->guard, r->cfg.manifest, r->cfg.wait, r->cfg.stop, &p,
+				  &r->notes, &r->busy, eb);
+}
+
 int runner_setup(struct runner *r, struct errbuf *eb)
 {
 	struct manifest_problems problems;
@@ -532,7 +578,8 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 		return fail(r, eb, true);
 	}
 	/* Everything the user's input can get wrong is checked before anything is touched. */
-	if (runner_guard_locate(r, eb) < 0 || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
+	r->guard = runner_guard_locate(r->cfg.prefix, eb);
+	if (r->guard == NULL || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
 		return fail(r, eb, false);
 	if (runner_resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0 ||
 	    (!r->cfg.not_this_host && runner_env_check(r, eb) < 0) ||
@@ -540,7 +587,7 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 		return fail(r, eb, r->bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;
-	if (runner_guard_begin(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
+	if (begin_guard(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
 		return fail(r, eb, false);
 	if (proc_become_subreaper(eb) < 0 || proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
 	    runner_env_setup(r, eb) < 0)

@@ -251,10 +251,10 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 	if (expand_strings(r, i, eb) < 0)
 		return -1;
 	/* Written as root at every point: only where rarperf's own policies live. */
-	if (runner_guard_confine(r, s->policy, &peb) < 0 &&
+	if (runner_guard_confine(r->guard, s->policy, &peb) < 0 &&
 	    problem(r, eb, i, "policy", "%s", peb.msg) < 0)
 		return -1;
-	if (s->policy_data != NULL && runner_guard_confine(r, s->policy_data, &peb) < 0 &&
+	if (s->policy_data != NULL && runner_guard_confine(r->guard, s->policy_data, &peb) < 0 &&
 	    problem(r, eb, i, "policy_data", "%s", peb.msg) < 0)
 		return -1;
 	if (ms->rar_version != NULL && !has_rar_version(r, ms->rar_version)) {

@@ -49,10 +49,10 @@ static int note_unsafe(struct runner_subject *s, struct errbuf *eb, const char *
 /* Whether resolved (a resolved path) lies inside the resolved prefix. */
 static bool in_prefix(const struct runner *r, const char *resolved)
 {
-	size_t n = strlen(r->prefix_real);
+	size_t n = strlen(runner_guard_prefix(r->guard));
 
-	return n > 0 && strncmp(resolved, r->prefix_real, n) == 0 &&
-	       (resolved[n] == '/' || (n == 1 && r->prefix_real[0] == '/'));
+	return n > 0 && strncmp(resolved, runner_guard_prefix(r->guard), n) == 0 &&
+	       (resolved[n] == '/' || (n == 1 && runner_guard_prefix(r->guard)[0] == '/'));
 }
 
 /* The program: never a set-ID one outside the prefix; root's unless "unsafe_program". */
@@ -76,7 +76,7 @@ static int check_program(struct runner *r, size_t i, struct errbuf *eb)
 		    "%s is set-user-ID or set-group-ID (or has file capabilities) "
 		    "and outside the prefix %s: only the prefix's own builds are "
 		    "measured as privileged subjects",
-		    s->program, r->prefix_real);
+		    s->program, runner_guard_prefix(r->guard));
 	if (trusted)
 		return 0;
 	if (!s->ms->unsafe_program)
@@ -144,9 +144,9 @@ static int check_policy(struct runner *r, size_t i, struct errbuf *eb)
 	struct errbuf ceb = {{0}};
 
 	/* One outside PREFIX/etc is runner_guard_confine's problem, already said. */
-	if ((runner_guard_confine(r, s->policy, &ceb) == 0 &&
+	if ((runner_guard_confine(r->guard, s->policy, &ceb) == 0 &&
 	     check_dir_of(r, i, "policy", s->policy, why, eb) < 0) ||
-	    (s->policy_data != NULL && runner_guard_confine(r, s->policy_data, &ceb) == 0 &&
+	    (s->policy_data != NULL && runner_guard_confine(r->guard, s->policy_data, &ceb) == 0 &&
 	     check_dir_of(r, i, "policy_data", s->policy_data, why, eb) < 0))
 		return -1;
 	return check_dir_of(r, i, "policy_mount_at", s->ms->policy_mount_at, why, eb);
