@@ -42,19 +42,18 @@ static void report_hung(struct runner *r, const struct sweep_point *pt)
 }
 
 /*
- * One step: a point in one round; attempt counts the times it was measured
- * again (contention), *discarded their runs. What failed or timed out is
- * reported here. Whatever the outcome, the policies deny again and what the
- * grant started is killed before it returns.
+ * One step of run_pass: the progress event, the step (runner_run_step, which
+ * ends with the policies denying again), then what failed or timed out
+ * reported here; attempt counts the times it was measured again
+ * (contention), *discarded their runs.
  */
-static enum runner_step run_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
-				 size_t step, uint32_t attempt, uint64_t *discarded)
+static enum runner_step pass_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
+				  size_t step, uint32_t attempt, uint64_t *discarded)
 {
 	char values[MANIFEST_AXIS_COUNT + 3][24];
 	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
-	struct errbuf eb = {0}, deny = {0};
+	struct runner_step_end end;
 	enum runner_step rc;
-	bool denied = true;
 	size_t np = 0;
 	int a;
 
@@ -86,27 +85,9 @@ static enum runner_step run_step(struct runner *r, const struct sweep_point *pt,
 	else
 		progress_remeasure(&r->progress, step,
 				   "more contended runs than contention_limit; measured again");
-	if (runner_point_write_policies(r, pt, &eb) < 0) {
-		errbuf_prefix(&eb, "point %zu", pt->index + 1);
-		rc = RUNNER_STEP_FAILED;
-	} else if (runner_env_apply_point(r, pt) < 0) {
-		errbuf_set(&eb, "point %zu: a swept limit without its pin", pt->index + 1);
-		rc = RUNNER_STEP_FAILED;
-	} else {
-		rc = runner_point_check_grants(r, pt->index + 1, &eb);
-		if (rc == RUNNER_STEP_OK)
-			rc = runner_point_measure(r, pt, round, attempt, discarded, &eb);
-	}
-	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
-	 * what it started dies with it. A denial that cannot be written ends the sweep. */
-	if (runner_guard_deny(r->guard, &deny) < 0) {
-		if (rc == RUNNER_STEP_FAILED)
-			report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
-		eb = deny;
-		rc = RUNNER_STEP_FAILED;
-		denied = false;
-	}
-	runner_guard_point_end(r->guard);
+	rc = runner_run_step(r, pt, round, attempt, discarded, &end);
+	if (end.superseded)
+		report(r, stopped(r) ? "interrupted; continue with --resume" : end.first.msg);
 	if (rc == RUNNER_STEP_OK)
 		report_hung(r, pt);
 	switch (rc) {
@@ -117,11 +98,12 @@ static enum runner_step run_step(struct runner *r, const struct sweep_point *pt,
 		break;
 	case RUNNER_STEP_TIMEDOUT:
 		/* A hung or stopped tool costs this point, not the sweep: --resume measures it. */
-		report(r, eb.msg);
+		report(r, end.eb.msg);
 		break;
 	case RUNNER_STEP_FAILED:
 		/* A denial that failed is said as such, even after a stop. */
-		report(r, stopped(r) && denied ? "interrupted; continue with --resume" : eb.msg);
+		report(r, stopped(r) && end.denied ? "interrupted; continue with --resume"
+						   : end.eb.msg);
 		break;
 	}
 	return rc;
@@ -156,8 +138,8 @@ static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, s
 			status = 1;
 			break;
 		}
-		rc = run_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
-			      &discarded[i]);
+		rc = pass_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
+			       &discarded[i]);
 		switch (rc) {
 		case RUNNER_STEP_OK:
 			break;

@@ -25,6 +25,7 @@
 #include "runner_guard.h"
 #include "runner_output.h"
 #include "runner_precision.h"
+#include "runner_reference.h"
 #include "runner_profile.h"
 #include "sweep.h"
 
@@ -96,28 +97,10 @@ struct runner {
 	struct proc_pin pin;
 	cpu_set_t pin_cpus;
 	cJSON *environment;
-	/* runner_reference.c: the calibration workload (manifest "reference"); ref_cmd NULL: none.
+	/* runner_reference.c: the calibration workload (manifest "reference"); ref.cmd NULL: none.
 	 */
-	struct proc_cmd *ref_cmd;
-	char *ref_argv[3];
-	char ref_units[16];
-	char ref_program[PATH_MAX];
-	char ref_command[PATH_MAX + 32];
+	struct runner_reference ref;
 };
-
-/*
- * runner_reference.c. With the manifest's "reference": finds rarref beside
- * this executable (else -1, eb naming the path) and prepares it as a
- * measured command with opts (the subjects' measured options, no mount
- * namespace). A no-op without the key. 0 or -1.
- */
-int runner_reference_setup(struct runner *r, const struct proc_opts *opts, struct errbuf *eb);
-
-/* Runs the reference once (beside the grant checks): it must exit 0 as the bench user. */
-int runner_reference_check(struct runner *r, struct errbuf *eb);
-
-/* Frees the reference's command (NULL-safe). */
-void runner_reference_clear(struct runner *r);
 
 /*
  * runner_env.c. Builds r->pin from the manifest's limits, umask, cwd and
@@ -289,6 +272,26 @@ enum runner_step {
 	RUNNER_STEP_FAILED     /* the sweep stops (eb says why; "interrupted" after a stop);
 				  never measured again */
 };
+
+/* What a step leaves for its caller to report, beside its outcome. */
+struct runner_step_end {
+	struct errbuf eb;    /* why it failed or timed out */
+	struct errbuf first; /* with superseded: the failure a failed denial replaced */
+	bool superseded;
+	bool denied; /* the policies deny again (false: the denial failed, eb says why) */
+};
+
+/*
+ * run_step: one step, a point in one round (attempt counts the times it was
+ * measured again for contention, *discarded their runs): the policies
+ * written, the swept limit applied, the grants checked, every active subject
+ * measured (runner_point_measure); then, whatever the outcome, the policies
+ * deny again and what the grant started is killed (runner_guard). Reports
+ * nothing: the outcome and *end are the caller's to say.
+ */
+enum runner_step runner_run_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
+				 uint32_t attempt, uint64_t *discarded,
+				 struct runner_step_end *end);
 
 /*
  * Starts a step: runs each active subject once as the bench user; a non-zero

@@ -163,7 +163,7 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 			   index, r->m->run_timeout_ms / 1000u);
 		return RUNNER_STEP_TIMEDOUT;
 	}
-	return runner_reference_check(r, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
+	return runner_reference_check(&r->ref, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
 }
 
 /* 1/rounds of n, rounded up (each round gets at least one when n > 0). */
@@ -190,12 +190,12 @@ static size_t step_benches(struct runner *r, struct measure_bench *benches,
 		js[k].command = r->subjects[i].command_line;
 		k++;
 	}
-	if (r->ref_cmd != NULL) {
+	if (r->ref.cmd != NULL) {
 		benches[k] = (struct measure_bench){
-		    .name = RUNNER_REFERENCE_ID, .cmd = r->ref_cmd, .group = 0};
+		    .name = RUNNER_REFERENCE_ID, .cmd = r->ref.cmd, .group = 0};
 		js[k].subject = RUNNER_REFERENCE_ID;
 		js[k].format = (char *)"reference";
-		js[k].command = r->ref_command;
+		js[k].command = r->ref.command;
 		k++;
 	}
 	return k;
@@ -303,7 +303,7 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	enum measure_outcome mr;
 
 	/* The reference, when measured, is the last bench: interleaved with the subjects. */
-	nb = r->nactive + (r->ref_cmd != NULL);
+	nb = r->nactive + (r->ref.cmd != NULL);
 	benches = calloc(nb, sizeof(*benches));
 	results = calloc(nb, sizeof(*results));
 	js = calloc(nb, sizeof(*js));
@@ -358,5 +358,39 @@ out:
 	free(results);
 	free(benches);
 	free(js);
+	return rc;
+}
+
+enum runner_step runner_run_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
+				 uint32_t attempt, uint64_t *discarded, struct runner_step_end *end)
+{
+	struct errbuf deny = {{0}};
+	enum runner_step rc;
+
+	memset(end, 0, sizeof(*end));
+	end->denied = true;
+	if (runner_point_write_policies(r, pt, &end->eb) < 0) {
+		errbuf_prefix(&end->eb, "point %zu", pt->index + 1);
+		rc = RUNNER_STEP_FAILED;
+	} else if (runner_env_apply_point(r, pt) < 0) {
+		errbuf_set(&end->eb, "point %zu: a swept limit without its pin", pt->index + 1);
+		rc = RUNNER_STEP_FAILED;
+	} else {
+		rc = runner_point_check_grants(r, pt->index + 1, &end->eb);
+		if (rc == RUNNER_STEP_OK)
+			rc = runner_point_measure(r, pt, round, attempt, discarded, &end->eb);
+	}
+	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
+	 * what it started dies with it. A denial that cannot be written ends the sweep. */
+	if (runner_guard_deny(r->guard, &deny) < 0) {
+		if (rc == RUNNER_STEP_FAILED) {
+			end->first = end->eb;
+			end->superseded = true;
+		}
+		end->eb = deny;
+		rc = RUNNER_STEP_FAILED;
+		end->denied = false;
+	}
+	runner_guard_point_end(r->guard);
 	return rc;
 }

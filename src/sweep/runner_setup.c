@@ -158,7 +158,7 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 
 	if (r->nactive == 0)
 		return 0;
-	if (runner_reference_setup(r, &measured, eb) < 0)
+	if (runner_reference_setup(&r->ref, r->m, &measured, eb) < 0)
 		return -1;
 	/* On record before anything of it exists; every policy deny-all from here on. */
 	if (arm(r, eb) < 0)
@@ -378,7 +378,7 @@ void runner_clear(struct runner *r)
 	size_t i, k;
 
 	runner_end_guard(r);
-	runner_reference_clear(r);
+	runner_reference_clear(&r->ref);
 	for (i = 0; i < r->nsubjects; i++) {
 		struct runner_subject *s = &r->subjects[i];
 
