@@ -27,15 +27,15 @@ static void report_hung(struct runner *r, const struct sweep_point *pt)
 {
 	char line[ERRBUF_MSG_MAX];
 
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		if (!r->subjects[i].hung)
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
+		if (!r->sj.subjects[i].hung)
 			continue;
 		snprintf(
 		    line, sizeof(line),
 		    "point %zu: subject %s timed out (a run passed run_timeout_s, %u s, and was "
 		    "killed with its process group); its runs of this point are left out, the "
 		    "other subjects' kept",
-		    pt->index + 1, r->subjects[i].ms->id, r->m->run_timeout_ms / 1000u);
+		    pt->index + 1, r->sj.subjects[i].ms->id, r->m->run_timeout_ms / 1000u);
 		report(r, line);
 		r->hung_runs++;
 	}
@@ -238,23 +238,24 @@ static void announce(struct runner *r)
 	const char *ids[MANIFEST_SUBJECTS_MAX];
 	size_t i, k = 0;
 
-	for (i = 0; i < r->nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
-		if (r->subjects[i].skip_reason == NULL)
-			ids[k++] = r->subjects[i].ms->id;
+	for (i = 0; i < r->sj.nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
+		if (r->sj.subjects[i].skip_reason == NULL)
+			ids[k++] = r->sj.subjects[i].ms->id;
 	progress_start(&r->progress, r->m->name, ids, k, r->out_abs);
 	/* What the manifest asked for with unsafe_program / unsafe_pam, as the plan says it. */
-	for (i = 0; i < r->nsubjects; i++) {
-		const char *line = r->subjects[i].unsafe, *nl;
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		const char *line = r->sj.subjects[i].unsafe, *nl;
 
 		for (; line != NULL && (nl = strchr(line, '\n')) != NULL; line = nl + 1)
 			sanitize_fprintf(r->cfg.err, "rarbench: %.*s\n", (int)(nl - line), line);
 	}
-	for (i = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason == NULL)
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		if (r->sj.subjects[i].skip_reason == NULL)
 			continue;
 		sanitize_fprintf(r->cfg.err, "rarbench: warning: skipping subject %s: %s\n",
-				 r->subjects[i].ms->id, r->subjects[i].skip_reason);
-		progress_skip(&r->progress, r->subjects[i].ms->id, r->subjects[i].skip_reason);
+				 r->sj.subjects[i].ms->id, r->sj.subjects[i].skip_reason);
+		progress_skip(&r->progress, r->sj.subjects[i].ms->id,
+			      r->sj.subjects[i].skip_reason);
 	}
 }
 
@@ -275,10 +276,10 @@ int runner_open(const struct runner_config *cfg, struct runner **rp)
 		return RUNNER_EXIT_OK;
 	}
 	print_notices(r);
-	for (size_t i = 0; i < r->nproblems; i++)
-		sanitize_fprintf(r->cfg.err, "%s\n", r->problems[i]);
+	for (size_t i = 0; i < r->sj.nproblems; i++)
+		sanitize_fprintf(r->cfg.err, "%s\n", r->sj.problems[i]);
 	sanitize_fprintf(r->cfg.err, "%s\n", eb.msg);
-	return r->busy ? RUNNER_EXIT_BUSY : r->bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
+	return r->busy ? RUNNER_EXIT_BUSY : r->sj.bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
 }
 
 int runner_plan(struct runner *r, FILE *out)

@@ -106,7 +106,8 @@ static int check_swept_limit(struct runner *r, struct errbuf *eb)
 		if (rl.rlim_max == RLIM_INFINITY || e->limit_values[k] <= (uint64_t)rl.rlim_max)
 			continue;
 		snprintf(path, sizeof(path), "$.limits.%s[%zu]", l->name, k); /* lint: not a path */
-		if (runner_problem(r, eb, path, "%" PRIu64 " is above this host's hard limit %ju",
+		if (runner_problem(&r->sj, eb, path,
+				   "%" PRIu64 " is above this host's hard limit %ju",
 				   e->limit_values[k], (uintmax_t)rl.rlim_max) < 0)
 			return -1;
 	}
@@ -121,8 +122,8 @@ int runner_env_apply_point(struct runner *r, const struct sweep_point *pt)
 	if (e->nlimit_values == 0)
 		return 0;
 	res = e->limits[e->limit_axis].resource;
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
+		struct runner_subject *s = &r->sj.subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
@@ -163,7 +164,7 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 				snprintf(what, sizeof(what),
 					 "%" PRIu64 " is above this host's hard limit %ju", v,
 					 (uintmax_t)rl.rlim_max);
-			if (runner_problem(r, eb, path, "%s", what) < 0)
+			if (runner_problem(&r->sj, eb, path, "%s", what) < 0)
 				return -1;
 			continue;
 		}
@@ -189,7 +190,7 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 				    what, sizeof(what),
 				    "CPU %u is not one this process may run on here (%ld online)",
 				    e->cpus[i], sysconf(_SC_NPROCESSORS_ONLN));
-				if (runner_problem(r, eb, path, "%s", what) < 0)
+				if (runner_problem(&r->sj, eb, path, "%s", what) < 0)
 					return -1;
 				continue;
 			}
@@ -232,7 +233,7 @@ int runner_env_check(struct runner *r, struct errbuf *eb)
 {
 	if (build_pin(r, eb) < 0 || check_swept_limit(r, eb) < 0)
 		return -1;
-	return runner_problems_verdict(r, "", eb);
+	return runner_problems_verdict(&r->sj, "", eb);
 }
 
 cJSON *runner_env_record(const struct runner *r)

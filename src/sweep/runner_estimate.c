@@ -74,8 +74,8 @@ static void estimate_load(const struct runner *r, struct estimate_costs *c)
 	struct runcost_sweep *sw = estimate_last_sweep(r, c);
 	size_t i, k;
 
-	for (i = 0, k = 0; i < r->nsubjects; i++) {
-		const struct runner_subject *s = &r->subjects[i];
+	for (i = 0, k = 0; i < r->sj.nsubjects; i++) {
+		const struct runner_subject *s = &r->sj.subjects[i];
 		const char *base;
 
 		if (s->skip_reason != NULL)
@@ -126,8 +126,8 @@ static int estimate_total(const struct runner *r, const struct estimate_costs *c
 		const struct sweep_point *pt = sweep_at(r->sweep, i);
 		double x = runner_point_entries(pt);
 
-		for (j = 0, k = 0; j < r->nsubjects; j++) {
-			if (r->subjects[j].skip_reason != NULL)
+		for (j = 0, k = 0; j < r->sj.nsubjects; j++) {
+			if (r->sj.subjects[j].skip_reason != NULL)
 				continue;
 			if (sweep_point_policy_bytes(m, pt, j, r->cfg.prefix, &sz, eb) < 0)
 				return -1;
@@ -179,11 +179,11 @@ static size_t estimate_names(const struct runner *r, const struct estimate_costs
 {
 	size_t i, k, n = 0;
 
-	for (i = 0, k = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason != NULL)
+	for (i = 0, k = 0; i < r->sj.nsubjects; i++) {
+		if (r->sj.subjects[i].skip_reason != NULL)
 			continue;
 		if (c->run[k].source == source)
-			fprintf(out, "%s%s", n++ ? ", " : "", r->subjects[i].ms->id);
+			fprintf(out, "%s%s", n++ ? ", " : "", r->sj.subjects[i].ms->id);
 		k++;
 	}
 	return n;

@@ -26,36 +26,17 @@
 #include "runner_output.h"
 #include "runner_precision.h"
 #include "runner_reference.h"
+#include "runner_subjects.h"
 #include "runner_profile.h"
 #include "sweep.h"
-
-/* One subject, resolved against the prefix. */
-struct runner_subject {
-	const struct manifest_subject *ms;
-	char *program;
-	char **argv; /* NULL-terminated, argv[0] = program */
-	size_t argc;
-	char *policy;
-	char *policy_data;
-	char *command_line;     /* "command" in the results */
-	char *skip_reason;      /* non-NULL: missing on this host */
-	struct proc_cmd *cmd;   /* measured: output to /dev/null */
-	struct proc_cmd *check; /* the grant check: output kept to quote it */
-	struct mntns *mntns;    /* policy_mount_at, pam_dir: what its runs see in /etc */
-	char *mntns_dir;        /* its layers' directory, recorded before it is made */
-	char *pam_dir;          /* the PAM service files shown at /etc/pam.d; NULL: the host's */
-	char *pam_service;      /* facts.json's pam_service of its tool; NULL: none known */
-	bool hung;              /* this step: a run passed run_timeout_s; left out of the step */
-	char *unsafe;           /* runner_trust.c: "UNSAFE: ..." lines the manifest asked for */
-};
 
 /* Everything one run owns; freed by runner_clear. */
 struct runner {
 	struct runner_config cfg;
 	struct manifest *m;
 	struct sweep *sweep;
-	struct runner_subject *subjects;
-	size_t nsubjects, nactive;
+	/* runner_subjects.c: the subjects resolved, the problems found (sj.bad_input). */
+	struct runner_subjects sj;
 	cJSON *facts;
 	cJSON *versions;
 	struct proc_user user;
@@ -71,17 +52,13 @@ struct runner {
 	char started[32];
 	char out_default[256];
 	struct progress progress;
-	int stderr_fd;  /* where the grant check's stderr goes */
-	bool bad_input; /* runner_setup failed on the user's input */
-	bool busy;      /* runner_setup found the prefix locked */
+	int stderr_fd; /* where the grant check's stderr goes */
+	bool busy;     /* runner_setup found the prefix locked */
 	/* runner_guard.c: the prefix's lock, the record of what this run must undo, the marker
 	 * of its measured processes, the prefix's resolved paths. */
 	struct runner_guard *guard;
 	size_t failed_points; /* points left unmeasured (a run timed out) */
 	size_t hung_runs;     /* subjects left out of a point they hung at, others kept */
-	/* runner_subjects.c: every problem found with the subjects, one line each, for main. */
-	char **problems;
-	size_t nproblems, cap_problems;
 	/* What the guard (and setup) undid or could not undo, for main to print. */
 	struct runner_notes notes;
 	/* runner_plan.c: the pilot's two points (smallest, largest), what each step and each
@@ -105,8 +82,8 @@ struct runner {
 /*
  * runner_env.c. Builds r->pin from the manifest's limits, umask, cwd and
  * cpus, each checked against this host: a limit above its hard limit or a
- * CPU this process may not run on is a problem (r->problems, exit 2).
- * Touches nothing. 0, or -1 with r->bad_input set or eb filled.
+ * CPU this process may not run on is a problem (r->sj.problems, exit 2).
+ * Touches nothing. 0, or -1 with r->sj.bad_input set or eb filled.
  */
 int runner_env_check(struct runner *r, struct errbuf *eb);
 
@@ -140,7 +117,7 @@ int runner_env_apply_point(struct runner *r, const struct sweep_point *pt);
 int runner_plan_pilot(struct runner *r, struct errbuf *eb);
 
 /*
- * Refuses (-1, r->bad_input, eb naming the point, the bytes and the free
+ * Refuses (-1, r->sj.bad_input, eb naming the point, the bytes and the free
  * space) a sweep whose largest point's policies, written beside the
  * previous point's, would not fit in PREFIX/etc's file system. 0 otherwise.
  */
@@ -169,61 +146,6 @@ double runner_point_entries(const struct sweep_point *pt);
 /* Runs per round of one subject whose runs take t_s: hyperfine's rule, per round. */
 double runner_runs_per_round(const struct manifest *m, double t_s);
 
-/* At most this many problem lines are kept (the first ones). */
-#define RUNNER_PROBLEMS_MAX 64
-
-/*
- * runner_subjects.c. Resolves every subject of r->m against the prefix
- * (r->cfg.prefix, r->etc_real) and checks it against r->facts: its program
- * exists (else a problem, unless facts.json records the tool as absent or
- * the subject is optional: then it is skipped with the reason), its
- * rar_version is one the prefix has, its format and files are the ones its
- * tool was built to read, its policies lie in PREFIX/etc. Every problem
- * becomes one line in r->problems ("FILE: $.subjects[i].key: what").
- * Returns 0, or -1 with r->bad_input set when there are problems (eb: how
- * many) or with eb filled when out of memory.
- */
-int runner_resolve_subjects(struct runner *r, struct errbuf *eb);
-
-/*
- * runner_trust.c. Subject i's program (never a set-ID one outside the prefix),
- * PAM directory and files, policy directory and policy_mount_at's directory
- * must be root's along their whole path (trustpath.h); the manifest's
- * unsafe_program / unsafe_pam turn those two refusals into "UNSAFE: ..."
- * lines in s->unsafe. Problems go to r->problems. 0, or -1 out of memory.
- */
-int runner_trust_subject(struct runner *r, size_t i, struct errbuf *eb);
-
-/* Frees r->problems. */
-void runner_problems_clear(struct runner *r);
-
-/* runner_pam.c. Subject i's PAM files (manifest "pam", facts.json's tool, which may be NULL):
- * sets pam_dir and pam_service; problems go to r->problems. 0, or -1 (out of memory). */
-int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct errbuf *eb);
-/* The subject's namespace: its policy at policy_mount_at (policy_abs, or NULL for none) and
- * every file of pam_dir at /etc/pam.d/<name>, its layers in dir (mntns_reserve_dir, recorded
- * first). NULL with eb on failure. */
-struct mntns *runner_pam_mntns(const struct runner_subject *s, const char *policy_abs,
-			       const char *dir, struct errbuf *eb);
-/* After a failed grant check: "; PAM service S (DIR): module M is in none of ..." for the first
- * missing module of the subject's stack, or "" when none is missing. */
-void runner_pam_explain(const struct runner_subject *s, char *buf, size_t len);
-/* meta.pam: per measured subject, its PAM service and the files shown at /etc/pam.d. */
-cJSON *runner_pam_meta(const struct runner *r);
-
-/*
- * Appends one problem line "MANIFEST: PATH: what" (printf-style what) to
- * r->problems, the first RUNNER_PROBLEMS_MAX kept. 0, or -1 out of memory.
- */
-int runner_problem(struct runner *r, struct errbuf *eb, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/*
- * 0 when r->problems is empty; else -1 with r->bad_input set and eb the
- * one problem (the list emptied), or "MANIFEST: N problems<about> (above)".
- */
-int runner_problems_verdict(struct runner *r, const char *about, struct errbuf *eb);
-
 /*
  * runner_setup.c. What the guard records and writes deny-all: every active
  * subject's policy files and namespace (runner_targets), the manifest's bench
@@ -234,7 +156,7 @@ void runner_armed_policies(const struct runner *r, struct runner_guard_policies 
 /* Ends the guard (runner_guard_end: what it says goes to r->notes); a no-op once ended. */
 void runner_end_guard(struct runner *r);
 
-/* runner_point.c. The active subjects' policies as write targets, into t (r->nactive
+/* runner_point.c. The active subjects' policies as write targets, into t (r->sj.nactive
  * entries). */
 void runner_targets(const struct runner *r, struct runner_target *t);
 
@@ -243,7 +165,7 @@ void runner_targets(const struct runner *r, struct runner_target *t);
  * manifest, the prefix's facts and the bench user, resolves the subjects,
  * creates the output directory and opens (or resumes) the journal, and
  * initialises r->progress. Returns 0, or -1 with eb holding the whole line
- * to print and r->bad_input telling a usage or input error (exit 2) from a
+ * to print and r->sj.bad_input telling a usage or input error (exit 2) from a
  * failure of this host (exit 1).
  */
 int runner_setup(struct runner *r, struct errbuf *eb);
@@ -330,7 +252,7 @@ int runner_reset_tool_state(const struct runner *r, struct errbuf *eb);
 
 /*
  * runner_profile.c. With the manifest's "profile": refuses (-1,
- * r->bad_input, eb naming the Debian package and the playbook's role) a
+ * r->sj.bad_input, eb naming the Debian package and the playbook's role) a
  * host without the tracer. Touches nothing. 0 or -1.
  */
 int runner_profile_check(struct runner *r, struct errbuf *eb);

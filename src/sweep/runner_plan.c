@@ -74,11 +74,11 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
 	size_t k;
 
 	manifest_largest_values(r->m, value);
-	for (k = 0; k < r->nsubjects; k++) {
-		if (r->subjects[k].skip_reason != NULL)
+	for (k = 0; k < r->sj.nsubjects; k++) {
+		if (r->sj.subjects[k].skip_reason != NULL)
 			continue;
 		if (manifest_policy_bytes(r->m, value, k, r->cfg.prefix, &sz, eb) < 0)
-			return errbuf_prefix(eb, "subject %s", r->subjects[k].ms->id);
+			return errbuf_prefix(eb, "subject %s", r->sj.subjects[k].ms->id);
 		need += sz.policy_bytes + sz.data_bytes;
 	}
 	/* The point's files are written whole beside the previous point's before the renames. */
@@ -86,7 +86,7 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
 	if (statvfs(runner_guard_etc(r->guard), &vfs) != 0)
 		return 0; /* unknown: the writes will say */
 	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
-		r->bad_input = true;
+		r->sj.bad_input = true;
 		return errbuf_set(
 		    eb,
 		    "%s: $.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u needs "
@@ -118,11 +118,12 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 		t1 = clock_now_ns();
 		rc = runner_point_check_grants(r, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0 : -1;
 		memset(results, 0, sizeof(results));
-		for (i = 0, k = 0; rc == 0 && i < r->nsubjects; i++) {
-			if (r->subjects[i].skip_reason != NULL)
+		for (i = 0, k = 0; rc == 0 && i < r->sj.nsubjects; i++) {
+			if (r->sj.subjects[i].skip_reason != NULL)
 				continue;
-			benches[k] = (struct measure_bench){
-			    .name = r->subjects[i].ms->id, .cmd = r->subjects[i].cmd, .group = 0};
+			benches[k] = (struct measure_bench){.name = r->sj.subjects[i].ms->id,
+							    .cmd = r->sj.subjects[i].cmd,
+							    .group = 0};
 			k++;
 		}
 		if (rc == 0) {
@@ -138,7 +139,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 				errbuf_set(eb, "interrupted");
 		}
 		/* The median run: a pilot's few runs include the odd slow one (a cold cache). */
-		for (k = 0; rc == 0 && k < r->nactive; k++) {
+		for (k = 0; rc == 0 && k < r->sj.nactive; k++) {
 			uint64_t v[RUNNER_PILOT_RUNS];
 			size_t m =
 			    results[k].n < RUNNER_PILOT_RUNS ? results[k].n : RUNNER_PILOT_RUNS;
@@ -147,7 +148,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 			qsort(v, m, sizeof(v[0]), cmp_u64);
 			r->pilot[e].run_s[k] = m ? (double)v[m / 2] / 1e9 : 0;
 		}
-		for (k = 0; k < r->nactive; k++)
+		for (k = 0; k < r->sj.nactive; k++)
 			measure_result_clear(&results[k]);
 		/* The step's own cost besides the runs: writing the grant, and the deny-all after.
 		 */
@@ -185,7 +186,7 @@ static double estimate_seconds(const struct runner *r)
 		const struct sweep_point *pt = sweep_at(r->sweep, i);
 		double step = interpolate(r, pt, r->pilot[0].write_s, r->pilot[1].write_s);
 
-		for (k = 0; k < r->nactive; k++) {
+		for (k = 0; k < r->sj.nactive; k++) {
 			double t = interpolate(r, pt, r->pilot[0].run_s[k], r->pilot[1].run_s[k]);
 
 			/* warmup, the grant check, and the runs */
@@ -203,9 +204,9 @@ static void print_subjects(const struct runner *r, FILE *out)
 	const struct manifest *m = r->m;
 	size_t i;
 
-	fprintf(out, "\nSubjects (%zu measured):\n", r->nactive);
-	for (i = 0; i < r->nsubjects; i++) {
-		const struct runner_subject *s = &r->subjects[i];
+	fprintf(out, "\nSubjects (%zu measured):\n", r->sj.nactive);
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		const struct runner_subject *s = &r->sj.subjects[i];
 
 		if (s->skip_reason != NULL) {
 			fprintf(out, "  %-14s skipped: %s\n", s->ms->id, s->skip_reason);
@@ -307,20 +308,20 @@ static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
 	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s", "point",
 		"nb_roles", "nb_users", "nb_tasks", "nb_commands",
 		m->repetitions > 1 ? " rep" : "");
-	for (i = 0; i < r->nsubjects; i++)
-		if (r->subjects[i].skip_reason == NULL)
-			fprintf(out, " %12.12s", r->subjects[i].ms->id);
+	for (i = 0; i < r->sj.nsubjects; i++)
+		if (r->sj.subjects[i].skip_reason == NULL)
+			fprintf(out, " %12.12s", r->sj.subjects[i].ms->id);
 	fputc('\n', out);
 	for (i = 0; i < n; i++) {
 		const struct sweep_point *pt = sweep_at(r->sweep, i);
 		uint64_t sum = 0;
 
-		for (k = 0; k < r->nsubjects; k++) {
-			if (r->subjects[k].skip_reason != NULL)
+		for (k = 0; k < r->sj.nsubjects; k++) {
+			if (r->sj.subjects[k].skip_reason != NULL)
 				continue;
 			if (sweep_point_policy_bytes(r->m, pt, k, r->cfg.prefix, &sz, eb) < 0)
 				return errbuf_prefix(eb, "point %zu: subject %s", i + 1,
-						     r->subjects[k].ms->id);
+						     r->sj.subjects[k].ms->id);
 			point_bytes[k] = sz.policy_bytes + sz.data_bytes;
 			sum += point_bytes[k];
 		}
@@ -333,8 +334,8 @@ static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
 			pt->value[MANIFEST_AXIS_COMMANDS]);
 		if (m->repetitions > 1)
 			fprintf(out, " %3u", pt->repetition);
-		for (k = 0; k < r->nsubjects; k++)
-			if (r->subjects[k].skip_reason == NULL)
+		for (k = 0; k < r->sj.nsubjects; k++)
+			if (r->sj.subjects[k].skip_reason == NULL)
 				fprintf(out, " %12" PRIu64, point_bytes[k]);
 		fputc('\n', out);
 	}
@@ -359,10 +360,10 @@ static int print_time(struct runner *r, FILE *out, struct errbuf *eb)
 
 		fprintf(out, "Pilot (%d runs of each subject at points %zu and %zu):\n",
 			RUNNER_PILOT_RUNS, r->pilot[0].point + 1, r->pilot[1].point + 1);
-		for (i = 0, k = 0; i < r->nsubjects; i++) {
-			if (r->subjects[i].skip_reason != NULL)
+		for (i = 0, k = 0; i < r->sj.nsubjects; i++) {
+			if (r->sj.subjects[i].skip_reason != NULL)
 				continue;
-			fprintf(out, "  %-14s %10.3f ms  %10.3f ms\n", r->subjects[i].ms->id,
+			fprintf(out, "  %-14s %10.3f ms  %10.3f ms\n", r->sj.subjects[i].ms->id,
 				r->pilot[0].run_s[k] * 1e3, r->pilot[1].run_s[k] * 1e3);
 			k++;
 		}
@@ -377,9 +378,9 @@ static int print_time(struct runner *r, FILE *out, struct errbuf *eb)
 /* What the manifest asked to run that root's files alone would not: in plain words, first. */
 static void print_unsafe(const struct runner *r, FILE *out)
 {
-	for (size_t i = 0; i < r->nsubjects; i++)
-		if (r->subjects[i].unsafe != NULL)
-			fputs(r->subjects[i].unsafe, out);
+	for (size_t i = 0; i < r->sj.nsubjects; i++)
+		if (r->sj.subjects[i].unsafe != NULL)
+			fputs(r->sj.subjects[i].unsafe, out);
 	if (r->m->unsafe_command)
 		fprintf(out,
 			"UNSAFE: the command %s is granted to %s as root at every point "

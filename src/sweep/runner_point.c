@@ -14,13 +14,13 @@
 
 #define STDERR_SHOWN_BYTES 200
 
-/* The active subjects' policies as write targets, into t (r->nactive entries). */
+/* The active subjects' policies as write targets, into t (r->sj.nactive entries). */
 void runner_targets(const struct runner *r, struct runner_target *t)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < r->nsubjects; i++) {
-		const struct runner_subject *s = &r->subjects[i];
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		const struct runner_subject *s = &r->sj.subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
@@ -50,7 +50,7 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 	shape.match = r->m->match;
 	shape.seed_compat = r->m->seed_compat;
 	runner_targets(r, t);
-	return runner_write_targets(&shape, t, r->nactive, eb);
+	return runner_write_targets(&shape, t, r->sj.nactive, eb);
 }
 
 /*
@@ -98,8 +98,8 @@ static size_t step_subjects(const struct runner *r)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < r->nsubjects; i++)
-		n += r->subjects[i].skip_reason == NULL && !r->subjects[i].hung;
+	for (i = 0; i < r->sj.nsubjects; i++)
+		n += r->sj.subjects[i].skip_reason == NULL && !r->sj.subjects[i].hung;
 	return n;
 }
 
@@ -114,10 +114,10 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 	size_t i;
 
 	/* A new step: every active subject is in it until it hangs. */
-	for (i = 0; i < r->nsubjects; i++)
-		r->subjects[i].hung = false;
-	for (i = 0; i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	for (i = 0; i < r->sj.nsubjects; i++)
+		r->sj.subjects[i].hung = false;
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		struct runner_subject *s = &r->sj.subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
@@ -179,15 +179,15 @@ static size_t step_benches(struct runner *r, struct measure_bench *benches,
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason != NULL || r->subjects[i].hung)
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		if (r->sj.subjects[i].skip_reason != NULL || r->sj.subjects[i].hung)
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
 		benches[k] = (struct measure_bench){
-		    .name = r->subjects[i].ms->id, .cmd = r->subjects[i].cmd, .group = 0};
-		js[k].subject = r->subjects[i].ms->id;
-		js[k].format = (char *)policy_format_name(r->subjects[i].ms->format);
-		js[k].command = r->subjects[i].command_line;
+		    .name = r->sj.subjects[i].ms->id, .cmd = r->sj.subjects[i].cmd, .group = 0};
+		js[k].subject = r->sj.subjects[i].ms->id;
+		js[k].format = (char *)policy_format_name(r->sj.subjects[i].ms->format);
+		js[k].command = r->sj.subjects[i].command_line;
 		k++;
 	}
 	if (r->ref.cmd != NULL) {
@@ -205,13 +205,13 @@ static size_t step_benches(struct runner *r, struct measure_bench *benches,
  * NULL when none (the reference). */
 static struct runner_subject *named_subject(struct runner *r, const char *msg)
 {
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		const char *id = r->subjects[i].ms->id;
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
+		const char *id = r->sj.subjects[i].ms->id;
 		size_t len = strlen(id);
 
-		if (r->subjects[i].skip_reason == NULL && !r->subjects[i].hung &&
+		if (r->sj.subjects[i].skip_reason == NULL && !r->sj.subjects[i].hung &&
 		    strncmp(msg, id, len) == 0 && msg[len] == ':')
-			return &r->subjects[i];
+			return &r->sj.subjects[i];
 	}
 	return NULL;
 }
@@ -303,7 +303,7 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	enum measure_outcome mr;
 
 	/* The reference, when measured, is the last bench: interleaved with the subjects. */
-	nb = r->nactive + (r->ref.cmd != NULL);
+	nb = r->sj.nactive + (r->ref.cmd != NULL);
 	benches = calloc(nb, sizeof(*benches));
 	results = calloc(nb, sizeof(*results));
 	js = calloc(nb, sizeof(*js));

@@ -55,14 +55,14 @@ int runner_profile_check(struct runner *r, struct errbuf *eb)
 	if (!r->m->profile)
 		return 0;
 	if (r->cfg.tracer[0] != '/' || access(r->cfg.tracer, X_OK) != 0) {
-		r->bad_input = true;
+		r->sj.bad_input = true;
 		return errbuf_set(eb,
 				  "%s: \"profile\" needs %s: install Debian's package %s (the "
 				  "playbook's role %s installs it)",
 				  r->cfg.manifest, r->cfg.tracer, PROFILE_PACKAGE, PROFILE_ROLE);
 	}
 	if (straceprof_check_tracer(r->cfg.tracer, eb) < 0) {
-		r->bad_input = true;
+		r->sj.bad_input = true;
 		return -1;
 	}
 	return 0;
@@ -298,8 +298,8 @@ out:
 /* Whether some active subject has not been traced yet (its first point always is). */
 static bool budget_unseen(const struct runner *r, const struct profilebudget *b)
 {
-	for (size_t i = 0; i < r->nsubjects && i < b->nsubjects; i++)
-		if (r->subjects[i].skip_reason == NULL && b->subjects[i].seen == 0)
+	for (size_t i = 0; i < r->sj.nsubjects && i < b->nsubjects; i++)
+		if (r->sj.subjects[i].skip_reason == NULL && b->subjects[i].seen == 0)
 			return true;
 	return false;
 }
@@ -314,12 +314,12 @@ static int budget_skip_point(struct runner *r, const struct profilebudget *b, cJ
 	char why[200];
 
 	profilebudget_explain(b, r->m->profile_budget_pct, why, sizeof(why));
-	for (size_t i = 0; i < r->nsubjects; i++) {
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
 		cJSON *o;
 
-		if (r->subjects[i].skip_reason != NULL)
+		if (r->sj.subjects[i].skip_reason != NULL)
 			continue;
-		o = cJSON_AddObjectToObject(subjects, r->subjects[i].ms->id);
+		o = cJSON_AddObjectToObject(subjects, r->sj.subjects[i].ms->id);
 		if (o == NULL || cJSON_AddStringToObject(o, "status", "skipped") == NULL ||
 		    cJSON_AddStringToObject(o, "reason", "profile_budget") == NULL ||
 		    cJSON_AddStringToObject(o, "message", why) == NULL)
@@ -365,8 +365,8 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 	if (runner_point_write_policies(r, pt, eb) < 0)
 		goto deny;
 	rc = runner_point_check_grants(r, pt->index + 1, eb);
-	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->sj.nsubjects; i++) {
+		struct runner_subject *s = &r->sj.subjects[i];
 		cJSON *o;
 
 		if (s->skip_reason != NULL || s->hung)
@@ -443,8 +443,9 @@ static void budget_resumed(struct runner *r, struct profilebudget *b, const cJSO
 {
 	const cJSON *subjects = cJSON_GetObjectItemCaseSensitive(doc, "subjects");
 
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		const cJSON *o = cJSON_GetObjectItemCaseSensitive(subjects, r->subjects[i].ms->id);
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
+		const cJSON *o =
+		    cJSON_GetObjectItemCaseSensitive(subjects, r->sj.subjects[i].ms->id);
 		uint64_t calls = count_of(o, "calls"), ns = count_of(o, "profile_ns");
 
 		if (calls > 0)
@@ -505,8 +506,8 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 	/* Every point's counts from the same tool state, whatever the timed steps left. */
 	if (runner_reset_tool_state(r, eb) < 0 || fileio_mkdirs(dir, eb) < 0 ||
 	    write_costs(r, eb) < 0 ||
-	    profilebudget_init(&b, r->nsubjects, r->m->profile_budget_pct, timed_runs_ns(r), eb) <
-		0)
+	    profilebudget_init(&b, r->sj.nsubjects, r->m->profile_budget_pct, timed_runs_ns(r),
+			       eb) < 0)
 		return -1;
 	/* Resetting the tools' state and pricing the calls are the pass's costs too. */
 	profilebudget_spend(&b, clock_now_ns() - t0);

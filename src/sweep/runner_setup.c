@@ -73,7 +73,7 @@ static int build_versions(struct runner *r, struct errbuf *eb)
 /* Marks the failure in eb as the user's input (exit 2) and returns -1. */
 static int bad_input(struct runner *r)
 {
-	r->bad_input = true;
+	r->sj.bad_input = true;
 	return -1;
 }
 
@@ -100,11 +100,11 @@ void runner_armed_policies(const struct runner *r, struct runner_guard_policies 
 
 	memset(p, 0, sizeof(*p));
 	runner_targets(r, p->t);
-	for (i = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason != NULL)
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		if (r->sj.subjects[i].skip_reason != NULL)
 			continue;
-		p->mntns_dir[k] = r->subjects[i].mntns_dir;
-		p->ns[k] = &r->subjects[i].mntns;
+		p->mntns_dir[k] = r->sj.subjects[i].mntns_dir;
+		p->ns[k] = &r->sj.subjects[i].mntns;
 		k++;
 	}
 	p->n = k;
@@ -156,15 +156,15 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 
 	measured.output = PROC_OUTPUT_NULL;
 
-	if (r->nactive == 0)
+	if (r->sj.nactive == 0)
 		return 0;
 	if (runner_reference_setup(&r->ref, r->m, &measured, eb) < 0)
 		return -1;
 	/* On record before anything of it exists; every policy deny-all from here on. */
 	if (arm(r, eb) < 0)
 		return -1;
-	for (i = 0; i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		struct runner_subject *s = &r->sj.subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
@@ -294,7 +294,7 @@ static cJSON *build_meta(struct runner *r)
 	cJSON_AddItemToObject(meta, "environment", runner_env_record(r));
 	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
 	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
-	cJSON_AddItemToObject(meta, "pam", runner_pam_meta(r));
+	cJSON_AddItemToObject(meta, "pam", runner_pam_meta(&r->sj));
 	o = cJSON_AddObjectToObject(meta, "bench_user");
 	cJSON_AddStringToObject(o, "name", r->m->bench_user);
 	cJSON_AddNumberToObject(o, "uid", (double)r->m->bench_uid);
@@ -325,12 +325,12 @@ static cJSON *build_meta(struct runner *r)
 	cJSON_AddStringToObject(meta, "started", r->started);
 	cJSON_AddStringToObject(meta, "finished", finished);
 	skipped = cJSON_AddArrayToObject(meta, "skipped_subjects");
-	for (i = 0; skipped != NULL && i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason == NULL)
+	for (i = 0; skipped != NULL && i < r->sj.nsubjects; i++) {
+		if (r->sj.subjects[i].skip_reason == NULL)
 			continue;
 		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "id", r->subjects[i].ms->id);
-		cJSON_AddStringToObject(o, "reason", r->subjects[i].skip_reason);
+		cJSON_AddStringToObject(o, "id", r->sj.subjects[i].ms->id);
+		cJSON_AddStringToObject(o, "reason", r->sj.subjects[i].skip_reason);
 		cJSON_AddItemToArray(skipped, o);
 	}
 	return meta;
@@ -379,8 +379,8 @@ void runner_clear(struct runner *r)
 
 	runner_end_guard(r);
 	runner_reference_clear(&r->ref);
-	for (i = 0; i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		struct runner_subject *s = &r->sj.subjects[i];
 
 		proc_cmd_free(s->cmd);
 		proc_cmd_free(s->check);
@@ -398,8 +398,8 @@ void runner_clear(struct runner *r)
 		free(s->pam_service);
 		free(s->unsafe);
 	}
-	free(r->subjects);
-	runner_problems_clear(r);
+	free(r->sj.subjects);
+	runner_problems_clear(&r->sj);
 	runner_notes_clear(&r->notes);
 	journal_close(r->journal);
 	journal_contents_clear(&r->done);
@@ -420,7 +420,7 @@ void runner_clear(struct runner *r)
 static int fail(struct runner *r, struct errbuf *eb, bool bad_input)
 {
 	errbuf_prefix(eb, "rarbench");
-	r->bad_input = bad_input;
+	r->sj.bad_input = bad_input;
 	return -1;
 }
 
@@ -469,13 +469,13 @@ static int remove_stale_in_prefix(struct runner *r, struct errbuf *eb)
 	if (fileio_fmt(dir, sizeof(dir), "%s/run", runner_guard_prefix(r->guard)) < 0 ||
 	    remove_stale(r, dir, eb) < 0)
 		return -1;
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		const char *files[2] = {r->subjects[i].policy, r->subjects[i].policy_data};
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
+		const char *files[2] = {r->sj.subjects[i].policy, r->sj.subjects[i].policy_data};
 
 		for (size_t k = 0; k < 2; k++) {
 			const char *slash = files[k] != NULL ? strrchr(files[k], '/') : NULL;
 
-			if (slash == NULL || r->subjects[i].skip_reason != NULL)
+			if (slash == NULL || r->sj.subjects[i].skip_reason != NULL)
 				continue;
 			if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - files[k]),
 				       files[k]) < 0 ||
@@ -492,9 +492,9 @@ static int open_precision(struct runner *r, struct errbuf *eb)
 	const char *ids[MANIFEST_SUBJECTS_MAX];
 	size_t i, k = 0;
 
-	for (i = 0; i < r->nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
-		if (r->subjects[i].skip_reason == NULL)
-			ids[k++] = r->subjects[i].ms->id;
+	for (i = 0; i < r->sj.nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
+		if (r->sj.subjects[i].skip_reason == NULL)
+			ids[k++] = r->sj.subjects[i].ms->id;
 	r->precision = runner_precision_new(r->m, sweep_count(r->sweep), ids, k);
 	if (r->precision == NULL)
 		return errbuf_set(eb, "out of memory");
@@ -518,7 +518,7 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	    remove_stale(r, r->cfg.out, eb) < 0 || remove_stale(r, profile_dir, eb) < 0)
 		return fail(r, eb, false);
 	if (open_journal(r, eb) < 0)
-		return fail(r, eb, r->bad_input);
+		return fail(r, eb, r->sj.bad_input);
 	if (realpath(r->cfg.out, r->out_abs) == NULL &&
 	    fileio_fmt(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out) < 0) {
 		errbuf_set(eb, "%s: path too long", r->cfg.out);
@@ -534,6 +534,17 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds + extra,
 		      done);
 	return 0;
+}
+
+/* The subjects resolved (runner_subjects.h) against what the setup has read so far. */
+static int resolve_subjects(struct runner *r, struct errbuf *eb)
+{
+	r->sj.m = r->m;
+	r->sj.manifest = r->cfg.manifest;
+	r->sj.prefix = r->cfg.prefix;
+	r->sj.guard = r->guard;
+	r->sj.facts = r->facts;
+	return runner_resolve_subjects(&r->sj, eb);
 }
 
 /* The prefix's lock taken and a dead run's state undone (runner_guard_begin), with the record
@@ -555,8 +566,8 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	r->m = manifest_load_all(r->cfg.manifest, 0, &problems, eb);
 	if (r->m == NULL && problems.n > 1) {
 		/* Every problem, one line each (main prints them), then how many. */
-		r->problems = problems.line;
-		r->nproblems = problems.n;
+		r->sj.problems = problems.line;
+		r->sj.nproblems = problems.n;
 		errbuf_set(eb, "%s: %zu problems (above)", r->cfg.manifest, problems.n);
 		return bad_input(r);
 	}
@@ -581,10 +592,10 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	r->guard = runner_guard_locate(r->cfg.prefix, eb);
 	if (r->guard == NULL || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
 		return fail(r, eb, false);
-	if (runner_resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0 ||
+	if (resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0 ||
 	    (!r->cfg.not_this_host && runner_env_check(r, eb) < 0) ||
 	    runner_profile_check(r, eb) < 0)
-		return fail(r, eb, r->bad_input);
+		return fail(r, eb, r->sj.bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;
 	if (begin_guard(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
@@ -600,10 +611,10 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	}
 	unlink(tmpl);
 	if (prepare_subjects(r, eb) < 0)
-		return fail(r, eb, r->bad_input);
-	if (r->nactive == 0) {
+		return fail(r, eb, r->sj.bad_input);
+	if (r->sj.nactive == 0) {
 		errbuf_set(eb, "no subject of %s is present under %s (%s)", r->cfg.manifest,
-			   r->cfg.prefix, r->subjects[0].skip_reason);
+			   r->cfg.prefix, r->sj.subjects[0].skip_reason);
 		return fail(r, eb, false);
 	}
 	if (r->cfg.dry_run)
