@@ -318,7 +318,7 @@ int runner_run(struct runner *r)
 
 	announce(r);
 	t0 = clock_now_ns();
-	if (runner_reset_tool_state(r, &eb) < 0) {
+	if (runner_reset_tool_state(runner_guard_prefix(r->guard), &eb) < 0) {
 		report(r, eb.msg);
 		status = RUNNER_EXIT_FAIL;
 	} else {

@@ -22,6 +22,8 @@
 #include "policy.h"
 #include "progress.h"
 #include "runner.h"
+#include "runner_env.h"
+#include "runner_estimate.h"
 #include "runner_guard.h"
 #include "runner_output.h"
 #include "runner_precision.h"
@@ -40,7 +42,6 @@ struct runner {
 	cJSON *facts;
 	cJSON *versions;
 	struct proc_user user;
-	char **envp;
 	struct journal *journal;
 	struct journal_contents done;
 	uint64_t timed_ns; /* the wall times of the runs journalled by this invocation, summed */
@@ -69,44 +70,13 @@ struct runner {
 		double run_s[MANIFEST_SUBJECTS_MAX];
 	} pilot[2];
 	bool has_pilot;
-	/* runner_env.c: what every measured child is pinned to, and its record (results' meta,
-	 * the journal's versions). */
-	struct proc_pin pin;
-	cpu_set_t pin_cpus;
-	cJSON *environment;
+	/* runner_env.c: what every measured child is pinned to, its environment and their record
+	 * (results' meta, the journal's versions). */
+	struct runner_env env;
 	/* runner_reference.c: the calibration workload (manifest "reference"); ref.cmd NULL: none.
 	 */
 	struct runner_reference ref;
 };
-
-/*
- * runner_env.c. Builds r->pin from the manifest's limits, umask, cwd and
- * cpus, each checked against this host: a limit above its hard limit or a
- * CPU this process may not run on is a problem (r->sj.problems, exit 2).
- * Touches nothing. 0, or -1 with r->sj.bad_input set or eb filled.
- */
-int runner_env_check(struct runner *r, struct errbuf *eb);
-
-/*
- * After the bench user is looked up: builds r->envp (the bench user's HOME,
- * USER, LOGNAME, SHELL; the manifest's env or PATH and LANG=C; the run's
- * marker; nothing inherited) and the record r->environment (every limit as
- * the children get it, pinned or not, the env, umask, cwd, CPUs and ASLR),
- * added to r->versions. 0 or -1.
- */
-int runner_env_setup(struct runner *r, struct errbuf *eb);
-
-/*
- * results.json's meta.environment: r->environment and "contention_source", what judged the runs
- * contended: "psi" (their CPU stall) or "off-cpu" (the host gave no stall; contention.h), null
- * in a dry run. Asked of rarlaunch at the end, so it starts where the runs did (inside any
- * cgroup the sweep moved into). NULL when out of memory.
- */
-cJSON *runner_env_record(const struct runner *r);
-
-/* Gives every subject's grant check and measured command the swept limit's value at pt (a no-op
- * without a swept limit). 0, or -1 when a command has no pin for it (cannot happen). */
-int runner_env_apply_point(struct runner *r, const struct sweep_point *pt);
 
 /*
  * runner_plan.c. The pilot: at the sweep's smallest and largest point, the
@@ -130,21 +100,6 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb);
  * estimated wall time. 0 or -1 (a policy that cannot be sized).
  */
 int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb);
-
-/*
- * runner_estimate.c. Prints the sweep's wall time estimated from the
- * procedure, as a range with where each subject's cost per run came from
- * (facts.json, the last sweep's results.json in cfg.out, built-in per-tool
- * costs: runcost.h); labelled as the estimate, or after_pilot as the one
- * besides the pilot's. 0 or -1 (a policy that cannot be sized).
- */
-int runner_estimate_print(struct runner *r, FILE *out, bool after_pilot, struct errbuf *eb);
-
-/* A point's size: the policy's entries, R x T x C + R x U (runcost_entries). */
-double runner_point_entries(const struct sweep_point *pt);
-
-/* Runs per round of one subject whose runs take t_s: hyperfine's rule, per round. */
-double runner_runs_per_round(const struct manifest *m, double t_s);
 
 /*
  * runner_setup.c. What the guard records and writes deny-all: every active
@@ -242,13 +197,6 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
 				      struct errbuf *eb);
-
-/*
- * runner_env.c. Empties the tools' own state in the prefix (RootAsRole's and
- * sudo's timestamp files), so that what a run costs does not depend on the
- * sweeps run before it. 0 or -1.
- */
-int runner_reset_tool_state(const struct runner *r, struct errbuf *eb);
 
 /*
  * runner_profile.c. With the manifest's "profile": refuses (-1,

@@ -372,7 +372,7 @@ static int print_time(struct runner *r, FILE *out, struct errbuf *eb)
 			"between the pilot's points\n",
 			est, est / 60);
 	}
-	return runner_estimate_print(r, out, r->has_pilot, eb);
+	return runner_estimate_print(&r->sj, r->sweep, r->cfg.out, out, r->has_pilot, eb);
 }
 
 /* What the manifest asked to run that root's files alone would not: in plain words, first. */

@@ -372,7 +372,7 @@ enum runner_step runner_run_step(struct runner *r, const struct sweep_point *pt,
 	if (runner_point_write_policies(r, pt, &end->eb) < 0) {
 		errbuf_prefix(&end->eb, "point %zu", pt->index + 1);
 		rc = RUNNER_STEP_FAILED;
-	} else if (runner_env_apply_point(r, pt) < 0) {
+	} else if (runner_env_apply_point(&r->sj, pt) < 0) {
 		errbuf_set(&end->eb, "point %zu: a swept limit without its pin", pt->index + 1);
 		rc = RUNNER_STEP_FAILED;
 	} else {

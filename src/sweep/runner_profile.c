@@ -85,13 +85,13 @@ static uint32_t traced_timeout_ms(uint32_t run_timeout_ms)
 static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject *s,
 				   const char *trace, struct errbuf *eb)
 {
-	struct proc_opts po = {.envp = r->envp,
+	struct proc_opts po = {.envp = r->env.envp,
 			       .output = PROC_OUTPUT_STDERR_FD,
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = traced_timeout_ms(r->m->run_timeout_ms),
 			       .stop = r->cfg.stop,
-			       .pin = &r->pin,
+			       .pin = &r->env.pin,
 			       .mntns = s->mntns};
 
 	return straceprof_cmd(r->cfg.tracer, trace, r->user.name, s->argv, &po, eb);
@@ -358,7 +358,7 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 			rc = RUNNER_STEP_OK;
 		goto out;
 	}
-	if (runner_env_apply_point(r, pt) < 0) {
+	if (runner_env_apply_point(&r->sj, pt) < 0) {
 		errbuf_set(eb, "point %zu: its limit", pt->index + 1);
 		goto out;
 	}
@@ -504,8 +504,8 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, RUNNER_PROFILE_DIR) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	/* Every point's counts from the same tool state, whatever the timed steps left. */
-	if (runner_reset_tool_state(r, eb) < 0 || fileio_mkdirs(dir, eb) < 0 ||
-	    write_costs(r, eb) < 0 ||
+	if (runner_reset_tool_state(runner_guard_prefix(r->guard), eb) < 0 ||
+	    fileio_mkdirs(dir, eb) < 0 || write_costs(r, eb) < 0 ||
 	    profilebudget_init(&b, r->sj.nsubjects, r->m->profile_budget_pct, timed_runs_ns(r),
 			       eb) < 0)
 		return -1;

@@ -143,14 +143,14 @@ static int reserve_mntns_dir(struct runner *r, struct runner_subject *s, struct 
 
 static int prepare_subjects(struct runner *r, struct errbuf *eb)
 {
-	struct proc_opts po = {.envp = r->envp,
+	struct proc_opts po = {.envp = r->env.envp,
 			       .as = &r->user,
 			       .output = PROC_OUTPUT_STDERR_FD,
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = r->m->run_timeout_ms,
 			       .stop = r->cfg.stop,
-			       .pin = &r->pin};
+			       .pin = &r->env.pin};
 	struct proc_opts measured = po;
 	size_t i;
 
@@ -291,7 +291,7 @@ static cJSON *build_meta(struct runner *r)
 	if (o != NULL)
 		cJSON_AddNumberToObject(o, "net_interfaces", (double)count_net_interfaces());
 	cJSON_AddItemToObject(meta, "host", o);
-	cJSON_AddItemToObject(meta, "environment", runner_env_record(r));
+	cJSON_AddItemToObject(meta, "environment", runner_env_record(&r->env, r->cfg.dry_run));
 	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
 	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
 	cJSON_AddItemToObject(meta, "pam", runner_pam_meta(&r->sj));
@@ -405,9 +405,8 @@ void runner_clear(struct runner *r)
 	journal_contents_clear(&r->done);
 	free(r->point_done);
 	runner_precision_free(r->precision);
-	proc_env_free(r->envp);
+	runner_env_clear(&r->env);
 	proc_user_clear(&r->user);
-	cJSON_Delete(r->environment);
 	cJSON_Delete(r->versions);
 	cJSON_Delete(r->facts);
 	sweep_free(r->sweep);
@@ -593,7 +592,7 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	if (r->guard == NULL || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
 		return fail(r, eb, false);
 	if (resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0 ||
-	    (!r->cfg.not_this_host && runner_env_check(r, eb) < 0) ||
+	    (!r->cfg.not_this_host && runner_env_check(&r->env, &r->sj, eb) < 0) ||
 	    runner_profile_check(r, eb) < 0)
 		return fail(r, eb, r->sj.bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
@@ -601,7 +600,8 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	if (begin_guard(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
 		return fail(r, eb, false);
 	if (proc_become_subreaper(eb) < 0 || proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
-	    runner_env_setup(r, eb) < 0)
+	    runner_env_setup(&r->env, r->m, &r->user, runner_guard_marker(r->guard), r->versions,
+			     eb) < 0)
 		return fail(r, eb, false);
 	/* Close-on-exec and unlinked at once: only a grant check's stderr (dup2'd) reaches it. */
 	r->stderr_fd = mkostemp(tmpl, O_CLOEXEC);
