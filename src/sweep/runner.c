@@ -85,7 +85,7 @@ static enum runner_step pass_step(struct runner *r, const struct sweep_point *pt
 	else
 		progress_remeasure(&r->progress, step,
 				   "more contended runs than contention_limit; measured again");
-	rc = runner_run_step(r, pt, round, attempt, discarded, &end);
+	rc = runner_run_step(&r->steps, pt, round, attempt, discarded, &end);
 	if (end.superseded)
 		report(r, stopped(r) ? "interrupted; continue with --resume" : end.first.msg);
 	if (rc == RUNNER_STEP_OK)

@@ -26,6 +26,7 @@
 #include "runner_estimate.h"
 #include "runner_guard.h"
 #include "runner_output.h"
+#include "runner_point.h"
 #include "runner_precision.h"
 #include "runner_reference.h"
 #include "runner_subjects.h"
@@ -44,10 +45,11 @@ struct runner {
 	struct proc_user user;
 	struct journal *journal;
 	struct journal_contents done;
-	uint64_t timed_ns; /* the wall times of the runs journalled by this invocation, summed */
-	bool *point_done;  /* sweep_count x m->max_rounds: step (point, round) journalled */
+	bool *point_done; /* sweep_count x m->max_rounds: step (point, round) journalled */
 	/* runner_precision.c: each point's runs so far and the verdict on each attempt. */
 	struct runner_precision *precision;
+	/* runner_point.c: what its steps read and write, bound once the setup is done. */
+	struct runner_steps steps;
 	char manifest_sha[DIGEST_SHA256_HEX_LEN + 1];
 	char out_abs[PATH_MAX];
 	char started[32];
@@ -111,10 +113,6 @@ void runner_armed_policies(const struct runner *r, struct runner_guard_policies 
 /* Ends the guard (runner_guard_end: what it says goes to r->notes); a no-op once ended. */
 void runner_end_guard(struct runner *r);
 
-/* runner_point.c. The active subjects' policies as write targets, into t (r->sj.nactive
- * entries). */
-void runner_targets(const struct runner *r, struct runner_target *t);
-
 /*
  * runner_setup.c. Everything before the first point: loads and checks the
  * manifest, the prefix's facts and the bench user, resolves the subjects,
@@ -133,70 +131,6 @@ int runner_finish(struct runner *r, struct errbuf *eb);
 
 /* Frees everything r owns. */
 void runner_clear(struct runner *r);
-
-/* runner_point.c. Writes every active subject's policy for pt (confgen, atomic). 0 or -1. */
-int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, struct errbuf *eb);
-
-/*
- * What one step (a point in a round, or a profiled point) came to, for every
- * caller alike: each value has one meaning, and none is an exit status.
- */
-enum runner_step {
-	RUNNER_STEP_OK,        /* done (measured and journalled, or checked) */
-	RUNNER_STEP_REMEASURE, /* too many contended runs: thrown away, measured again later */
-	RUNNER_STEP_TIMEDOUT,  /* a run passed run_timeout_s and was killed (eb says which): the
-				  point is left unmeasured, the sweep goes on */
-	RUNNER_STEP_FAILED     /* the sweep stops (eb says why; "interrupted" after a stop);
-				  never measured again */
-};
-
-/* What a step leaves for its caller to report, beside its outcome. */
-struct runner_step_end {
-	struct errbuf eb;    /* why it failed or timed out */
-	struct errbuf first; /* with superseded: the failure a failed denial replaced */
-	bool superseded;
-	bool denied; /* the policies deny again (false: the denial failed, eb says why) */
-};
-
-/*
- * run_step: one step, a point in one round (attempt counts the times it was
- * measured again for contention, *discarded their runs): the policies
- * written, the swept limit applied, the grants checked, every active subject
- * measured (runner_point_measure); then, whatever the outcome, the policies
- * deny again and what the grant started is killed (runner_guard). Reports
- * nothing: the outcome and *end are the caller's to say.
- */
-enum runner_step runner_run_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
-				 uint32_t attempt, uint64_t *discarded,
-				 struct runner_step_end *end);
-
-/*
- * Starts a step: runs each active subject once as the bench user; a non-zero
- * exit (the policy denied the command) fails with the tool's first stderr
- * line. A subject whose check passes run_timeout_s is marked hung and left
- * out of the step when every point has one step (one round, no precision
- * mode), else the point times out. index names the point in messages.
- * RUNNER_STEP_OK, _TIMEDOUT (every subject hung, or no partial steps) or
- * _FAILED.
- */
-enum runner_step runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb);
-
-/*
- * Measures all active subjects at pt in round (1-based) with 1/rounds of
- * the manifest's warmup, runs and time (precision mode: the round's runs,
- * no time rule), reading the host's counters around it. When a subject has
- * more contended runs than the manifest's contention_limit and attempt (0
- * first) is below its remeasure count, the step is thrown away: *discarded
- * grows by its runs and RUNNER_STEP_REMEASURE is returned. Otherwise the
- * step is journalled (with attempt and *discarded) and, in precision mode,
- * kept by r->precision (one runner_precision_offer decides both): RUNNER_STEP_OK. A subject whose
- * run passes run_timeout_s is marked hung and the step measured again without it, as in the check.
- * RUNNER_STEP_TIMEDOUT when a run passed run_timeout_s, RUNNER_STEP_FAILED otherwise (eb
- * "interrupted" when *r->cfg.stop was set).
- */
-enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
-				      uint32_t round, uint32_t attempt, uint64_t *discarded,
-				      struct errbuf *eb);
 
 /*
  * runner_profile.c. With the manifest's "profile": refuses (-1,

@@ -113,10 +113,11 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 		uint64_t t0 = clock_now_ns(), t1, t2;
 
 		r->pilot[e].point = ends[e];
-		if (runner_point_write_policies(r, pt, eb) < 0)
+		if (runner_point_write_policies(&r->steps, pt, eb) < 0)
 			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
 		t1 = clock_now_ns();
-		rc = runner_point_check_grants(r, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0 : -1;
+		rc = runner_point_check_grants(&r->steps, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0
+											     : -1;
 		memset(results, 0, sizeof(results));
 		for (i = 0, k = 0; rc == 0 && i < r->sj.nsubjects; i++) {
 			if (r->sj.subjects[i].skip_reason != NULL)

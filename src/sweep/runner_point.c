@@ -1,5 +1,5 @@
 /* runner_point: one step of a manifest run: write the policies, check the grants, measure. */
-#include "runner_impl.h"
+#include "runner_point.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,17 +10,19 @@
 #include "contention.h"
 #include "measure.h"
 #include "policy.h"
+#include "runner_env.h"
+#include "runner_output.h"
 #include "sanitize.h"
 
 #define STDERR_SHOWN_BYTES 200
 
-/* The active subjects' policies as write targets, into t (r->sj.nactive entries). */
-void runner_targets(const struct runner *r, struct runner_target *t)
+/* The active subjects' policies as write targets, into t (st->sj->nactive entries). */
+void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < r->sj.nsubjects; i++) {
-		const struct runner_subject *s = &r->sj.subjects[i];
+	for (i = 0; i < sj->nsubjects; i++) {
+		const struct runner_subject *s = &sj->subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
@@ -30,12 +32,13 @@ void runner_targets(const struct runner *r, struct runner_target *t)
 		t[k].policy_data = s->policy_data;
 		t[k].rar_version = s->ms->rar_version;
 		t[k].layout =
-		    s->ms->has_sudoers_layout ? s->ms->sudoers_layout : r->m->sudoers_layout;
+		    s->ms->has_sudoers_layout ? s->ms->sudoers_layout : sj->m->sudoers_layout;
 		k++;
 	}
 }
 
-int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, struct errbuf *eb)
+int runner_point_write_policies(struct runner_steps *st, const struct sweep_point *pt,
+				struct errbuf *eb)
 {
 	struct runner_target t[MANIFEST_SUBJECTS_MAX];
 	struct policy_shape shape;
@@ -45,12 +48,12 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 	shape.users = pt->value[MANIFEST_AXIS_USERS];
 	shape.tasks = pt->value[MANIFEST_AXIS_TASKS];
 	shape.commands = pt->value[MANIFEST_AXIS_COMMANDS];
-	shape.uid = (uint32_t)r->m->bench_uid;
-	shape.command = r->m->command;
-	shape.match = r->m->match;
-	shape.seed_compat = r->m->seed_compat;
-	runner_targets(r, t);
-	return runner_write_targets(&shape, t, r->sj.nactive, eb);
+	shape.uid = (uint32_t)st->m->bench_uid;
+	shape.command = st->m->command;
+	shape.match = st->m->match;
+	shape.seed_compat = st->m->seed_compat;
+	runner_targets(st->sj, t);
+	return runner_write_targets(&shape, t, st->sj->nactive, eb);
 }
 
 /*
@@ -88,18 +91,18 @@ static int reset_output(int fd)
  * every point has one step (one round, no precision mode), so that no point's rounds differ in
  * their subjects.
  */
-static bool partial_steps(const struct runner *r)
+static bool partial_steps(const struct runner_steps *st)
 {
-	return r->m->max_rounds == 1 && r->m->precision <= 0;
+	return st->m->max_rounds == 1 && st->m->precision <= 0;
 }
 
 /* How many active subjects a step measures (the hung ones left out). */
-static size_t step_subjects(const struct runner *r)
+static size_t step_subjects(const struct runner_steps *st)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < r->sj.nsubjects; i++)
-		n += r->sj.subjects[i].skip_reason == NULL && !r->sj.subjects[i].hung;
+	for (i = 0; i < st->sj->nsubjects; i++)
+		n += st->sj->subjects[i].skip_reason == NULL && !st->sj->subjects[i].hung;
 	return n;
 }
 
@@ -107,21 +110,21 @@ static size_t step_subjects(const struct runner *r)
  * Runs each subject once as the bench user: a denied command exits fast and
  * non-zero, and would poison the figure, so the point fails here.
  */
-enum runner_step runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
+enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index, struct errbuf *eb)
 {
 	char out[STDERR_SHOWN_BYTES + 1];
 	struct proc_sample sample;
 	size_t i;
 
 	/* A new step: every active subject is in it until it hangs. */
-	for (i = 0; i < r->sj.nsubjects; i++)
-		r->sj.subjects[i].hung = false;
-	for (i = 0; i < r->sj.nsubjects; i++) {
-		struct runner_subject *s = &r->sj.subjects[i];
+	for (i = 0; i < st->sj->nsubjects; i++)
+		st->sj->subjects[i].hung = false;
+	for (i = 0; i < st->sj->nsubjects; i++) {
+		struct runner_subject *s = &st->sj->subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
-		if (reset_output(r->stderr_fd) < 0) {
+		if (reset_output(st->stderr_fd) < 0) {
 			errbuf_set_errno(eb, errno, "grant check: temporary file");
 			return RUNNER_STEP_FAILED;
 		}
@@ -137,9 +140,9 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 			errbuf_set(eb,
 				   "point %zu: subject %s: the grant check passed run_timeout_s "
 				   "(%u s) and was killed with its process group",
-				   index, s->ms->id, r->m->run_timeout_ms / 1000u);
+				   index, s->ms->id, st->m->run_timeout_ms / 1000u);
 			/* Left out of the step, the others measured (partial_steps). */
-			if (!partial_steps(r))
+			if (!partial_steps(st))
 				return RUNNER_STEP_TIMEDOUT;
 			s->hung = true;
 			eb->msg[0] = '\0';
@@ -148,22 +151,22 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 		if (sample.exit_code != 0) {
 			char pam[PATH_MAX + 256];
 
-			take_stderr(r->stderr_fd, out, sizeof(out));
+			take_stderr(st->stderr_fd, out, sizeof(out));
 			runner_pam_explain(s, pam, sizeof(pam));
 			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
-				   s->ms->id, r->m->command, sample.exit_code, out[0] ? ": " : "",
+				   s->ms->id, st->m->command, sample.exit_code, out[0] ? ": " : "",
 				   out, pam);
 			return RUNNER_STEP_FAILED;
 		}
 	}
-	if (step_subjects(r) == 0) {
+	if (step_subjects(st) == 0) {
 		errbuf_set(eb,
 			   "point %zu: every subject's grant check passed run_timeout_s (%u s) and "
 			   "was killed with its process group",
-			   index, r->m->run_timeout_ms / 1000u);
+			   index, st->m->run_timeout_ms / 1000u);
 		return RUNNER_STEP_TIMEDOUT;
 	}
-	return runner_reference_check(&r->ref, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
+	return runner_reference_check(st->ref, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
 }
 
 /* 1/rounds of n, rounded up (each round gets at least one when n > 0). */
@@ -174,28 +177,28 @@ static uint64_t per_round(uint64_t n, uint32_t rounds)
 
 /* The step's benches and their journal entries: the active subjects not left out of it (hung),
  * then the reference (when measured). Returns how many benches. */
-static size_t step_benches(struct runner *r, struct measure_bench *benches,
+static size_t step_benches(struct runner_steps *st, struct measure_bench *benches,
 			   struct journal_subject *js)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < r->sj.nsubjects; i++) {
-		if (r->sj.subjects[i].skip_reason != NULL || r->sj.subjects[i].hung)
+	for (i = 0; i < st->sj->nsubjects; i++) {
+		if (st->sj->subjects[i].skip_reason != NULL || st->sj->subjects[i].hung)
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
 		benches[k] = (struct measure_bench){
-		    .name = r->sj.subjects[i].ms->id, .cmd = r->sj.subjects[i].cmd, .group = 0};
-		js[k].subject = r->sj.subjects[i].ms->id;
-		js[k].format = (char *)policy_format_name(r->sj.subjects[i].ms->format);
-		js[k].command = r->sj.subjects[i].command_line;
+		    .name = st->sj->subjects[i].ms->id, .cmd = st->sj->subjects[i].cmd, .group = 0};
+		js[k].subject = st->sj->subjects[i].ms->id;
+		js[k].format = (char *)policy_format_name(st->sj->subjects[i].ms->format);
+		js[k].command = st->sj->subjects[i].command_line;
 		k++;
 	}
-	if (r->ref.cmd != NULL) {
+	if (st->ref->cmd != NULL) {
 		benches[k] = (struct measure_bench){
-		    .name = RUNNER_REFERENCE_ID, .cmd = r->ref.cmd, .group = 0};
+		    .name = RUNNER_REFERENCE_ID, .cmd = st->ref->cmd, .group = 0};
 		js[k].subject = RUNNER_REFERENCE_ID;
 		js[k].format = (char *)"reference";
-		js[k].command = r->ref.command;
+		js[k].command = st->ref->command;
 		k++;
 	}
 	return k;
@@ -203,38 +206,38 @@ static size_t step_benches(struct runner *r, struct measure_bench *benches,
 
 /* The active subject whose name starts msg ("ID: ..."), as measure_run names a hung bench;
  * NULL when none (the reference). */
-static struct runner_subject *named_subject(struct runner *r, const char *msg)
+static struct runner_subject *named_subject(struct runner_steps *st, const char *msg)
 {
-	for (size_t i = 0; i < r->sj.nsubjects; i++) {
-		const char *id = r->sj.subjects[i].ms->id;
+	for (size_t i = 0; i < st->sj->nsubjects; i++) {
+		const char *id = st->sj->subjects[i].ms->id;
 		size_t len = strlen(id);
 
-		if (r->sj.subjects[i].skip_reason == NULL && !r->sj.subjects[i].hung &&
+		if (st->sj->subjects[i].skip_reason == NULL && !st->sj->subjects[i].hung &&
 		    strncmp(msg, id, len) == 0 && msg[len] == ':')
-			return &r->sj.subjects[i];
+			return &st->sj->subjects[i];
 	}
 	return NULL;
 }
 
 /* What measure_run does in the step: 1/rounds of the manifest's runs, a reproducible shuffle. */
-static void step_opts(const struct runner *r, const struct sweep_point *pt, uint32_t round,
+static void step_opts(const struct runner_steps *st, const struct sweep_point *pt, uint32_t round,
 		      uint32_t attempt, struct measure_opts *o)
 {
 	measure_opts_init(o);
-	o->warmup = per_round(r->m->warmup, r->m->rounds);
-	o->min_runs = per_round(r->m->min_runs, r->m->rounds);
-	o->max_runs = per_round(r->m->max_runs, r->m->rounds);
-	o->min_time_ns = r->m->min_time_ns / r->m->rounds;
-	if (r->m->precision > 0) {
+	o->warmup = per_round(st->m->warmup, st->m->rounds);
+	o->min_runs = per_round(st->m->min_runs, st->m->rounds);
+	o->max_runs = per_round(st->m->max_runs, st->m->rounds);
+	o->min_time_ns = st->m->min_time_ns / st->m->rounds;
+	if (st->m->precision > 0) {
 		/* Every round, the extra ones too, takes the same runs; precision counts rounds. */
 		o->max_runs = o->min_runs;
 		o->min_time_ns = 0;
 	}
-	o->order = r->m->order;
+	o->order = st->m->order;
 	/* A different but reproducible shuffle per point (and per attempt). */
-	o->seed = r->m->seed + pt->index + (uint64_t)(round - 1) * sweep_count(r->sweep) +
+	o->seed = st->m->seed + pt->index + (uint64_t)(round - 1) * st->npoints +
 		  (uint64_t)attempt * 7919u;
-	o->stop = r->cfg.stop;
+	o->stop = st->stop;
 }
 
 /* After the step: the host's counters since h0 (read before it) into info; unreadable: none. */
@@ -263,7 +266,7 @@ static void step_host_after(struct journal_step_info *info, const struct content
  * reports it). *nb and *nsub: the benches and subjects of the last attempt.
  * Returns measure_run's value.
  */
-static enum measure_outcome measure_step(struct runner *r, const struct measure_opts *opts,
+static enum measure_outcome measure_step(struct runner_steps *st, const struct measure_opts *opts,
 					 struct measure_bench *benches, struct journal_subject *js,
 					 struct measure_result *results, size_t *nb, size_t *nsub,
 					 struct errbuf *eb)
@@ -272,11 +275,11 @@ static enum measure_outcome measure_step(struct runner *r, const struct measure_
 	enum measure_outcome mr;
 
 	for (;;) {
-		*nb = step_benches(r, benches, js);
-		*nsub = step_subjects(r);
+		*nb = step_benches(st, benches, js);
+		*nsub = step_subjects(st);
 		mr = measure_run(benches, *nb, opts, results, eb);
-		if (mr != MEASURE_TIMEOUT || !partial_steps(r) || *nsub < 2 ||
-		    (hung = named_subject(r, eb->msg)) == NULL)
+		if (mr != MEASURE_TIMEOUT || !partial_steps(st) || *nsub < 2 ||
+		    (hung = named_subject(st, eb->msg)) == NULL)
 			return mr;
 		hung->hung = true;
 		for (size_t i = 0; i < *nb; i++)
@@ -286,7 +289,7 @@ static enum measure_outcome measure_step(struct runner *r, const struct measure_
 	}
 }
 
-enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
+enum runner_step runner_point_measure(struct runner_steps *st, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
 				      struct errbuf *eb)
 {
@@ -303,7 +306,7 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	enum measure_outcome mr;
 
 	/* The reference, when measured, is the last bench: interleaved with the subjects. */
-	nb = r->sj.nactive + (r->ref.cmd != NULL);
+	nb = st->sj->nactive + (st->ref->cmd != NULL);
 	benches = calloc(nb, sizeof(*benches));
 	results = calloc(nb, sizeof(*results));
 	js = calloc(nb, sizeof(*js));
@@ -311,18 +314,18 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	step_opts(r, pt, round, attempt, &opts);
+	step_opts(st, pt, round, attempt, &opts);
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;
-	mr = measure_step(r, &opts, benches, js, results, &nb, &nsub, eb);
+	mr = measure_step(st, &opts, benches, js, results, &nb, &nsub, eb);
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
 		goto out;
 	}
 	if (mr == MEASURE_TIMEOUT) {
 		errbuf_prefix(eb, "point %zu (run_timeout_s %u)", pt->index + 1,
-			      r->m->run_timeout_ms / 1000u);
+			      st->m->run_timeout_ms / 1000u);
 		rc = RUNNER_STEP_TIMEDOUT;
 		goto out;
 	}
@@ -334,8 +337,8 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	for (i = 0; i < nb; i++)
 		js[i].result = results[i];
 	/* The point's results, once, to the accumulator: it judges the attempt and keeps it. */
-	switch (
-	    runner_precision_offer(r->precision, pt->index, js, nb, nsub, attempt, discarded, eb)) {
+	switch (runner_precision_offer(st->precision, pt->index, js, nb, nsub, attempt, discarded,
+				       eb)) {
 	case RUNNER_PRECISION_REMEASURE:
 		rc = RUNNER_STEP_REMEASURE;
 		goto out;
@@ -346,11 +349,11 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	}
 	info.remeasured = attempt;
 	info.discarded_runs = *discarded;
-	sweep_step_id(pt, round, r->m->max_rounds, id, sizeof(id));
-	if (journal_append_step(r->journal, id, pt->index, js, nb, &info, eb) < 0)
+	sweep_step_id(pt, round, st->m->max_rounds, id, sizeof(id));
+	if (journal_append_step(st->journal, id, pt->index, js, nb, &info, eb) < 0)
 		goto out;
 	for (i = 0; i < nb; i++)
-		r->timed_ns += measure_result_wall_sum(&js[i].result);
+		st->timed_ns += measure_result_wall_sum(&js[i].result);
 	rc = RUNNER_STEP_OK;
 out:
 	for (i = 0; results != NULL && i < nb; i++)
@@ -361,28 +364,29 @@ out:
 	return rc;
 }
 
-enum runner_step runner_run_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
-				 uint32_t attempt, uint64_t *discarded, struct runner_step_end *end)
+enum runner_step runner_run_step(struct runner_steps *st, const struct sweep_point *pt,
+				 uint32_t round, uint32_t attempt, uint64_t *discarded,
+				 struct runner_step_end *end)
 {
 	struct errbuf deny = {{0}};
 	enum runner_step rc;
 
 	memset(end, 0, sizeof(*end));
 	end->denied = true;
-	if (runner_point_write_policies(r, pt, &end->eb) < 0) {
+	if (runner_point_write_policies(st, pt, &end->eb) < 0) {
 		errbuf_prefix(&end->eb, "point %zu", pt->index + 1);
 		rc = RUNNER_STEP_FAILED;
-	} else if (runner_env_apply_point(&r->sj, pt) < 0) {
+	} else if (runner_env_apply_point(st->sj, pt) < 0) {
 		errbuf_set(&end->eb, "point %zu: a swept limit without its pin", pt->index + 1);
 		rc = RUNNER_STEP_FAILED;
 	} else {
-		rc = runner_point_check_grants(r, pt->index + 1, &end->eb);
+		rc = runner_point_check_grants(st, pt->index + 1, &end->eb);
 		if (rc == RUNNER_STEP_OK)
-			rc = runner_point_measure(r, pt, round, attempt, discarded, &end->eb);
+			rc = runner_point_measure(st, pt, round, attempt, discarded, &end->eb);
 	}
 	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
 	 * what it started dies with it. A denial that cannot be written ends the sweep. */
-	if (runner_guard_deny(r->guard, &deny) < 0) {
+	if (runner_guard_deny(st->guard, &deny) < 0) {
 		if (rc == RUNNER_STEP_FAILED) {
 			end->first = end->eb;
 			end->superseded = true;
@@ -391,6 +395,6 @@ enum runner_step runner_run_step(struct runner *r, const struct sweep_point *pt,
 		rc = RUNNER_STEP_FAILED;
 		end->denied = false;
 	}
-	runner_guard_point_end(r->guard);
+	runner_guard_point_end(st->guard);
 	return rc;
 }

@@ -362,9 +362,9 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 		errbuf_set(eb, "point %zu: its limit", pt->index + 1);
 		goto out;
 	}
-	if (runner_point_write_policies(r, pt, eb) < 0)
+	if (runner_point_write_policies(&r->steps, pt, eb) < 0)
 		goto deny;
-	rc = runner_point_check_grants(r, pt->index + 1, eb);
+	rc = runner_point_check_grants(&r->steps, pt->index + 1, eb);
 	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->sj.nsubjects; i++) {
 		struct runner_subject *s = &r->sj.subjects[i];
 		cJSON *o;
@@ -423,14 +423,14 @@ static int write_costs(struct runner *r, struct errbuf *eb)
 
 /*
  * The wall time of every timed run, summed (the budget's base): this
- * invocation's (r->timed_ns) and, after --resume, the journalled ones it
+ * invocation's (r->steps.timed_ns) and, after --resume, the journalled ones it
  * read at its start. Not read again from the journal: a run's peak RSS
  * counts rarbench's own (clone(CLONE_VM) shares its pages until exec), so
  * the pass keeps rarbench small.
  */
 static uint64_t timed_runs_ns(const struct runner *r)
 {
-	uint64_t ns = r->timed_ns;
+	uint64_t ns = r->steps.timed_ns;
 
 	for (size_t p = 0; p < r->done.npoints; p++)
 		for (size_t k = 0; k < r->done.points[p].nsubjects; k++)

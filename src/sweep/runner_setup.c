@@ -99,7 +99,7 @@ void runner_armed_policies(const struct runner *r, struct runner_guard_policies 
 	size_t i, k = 0;
 
 	memset(p, 0, sizeof(*p));
-	runner_targets(r, p->t);
+	runner_targets(&r->sj, p->t);
 	for (i = 0; i < r->sj.nsubjects; i++) {
 		if (r->sj.subjects[i].skip_reason != NULL)
 			continue;
@@ -557,7 +557,22 @@ static int begin_guard(struct runner *r, struct errbuf *eb)
 				  &r->notes, &r->busy, eb);
 }
 
-int runner_setup(struct runner *r, struct errbuf *eb)
+/* What the steps borrow of r (runner_point.h), once the setup has made it. */
+static void bind_steps(struct runner *r)
+{
+	r->steps.m = r->m;
+	r->steps.sj = &r->sj;
+	r->steps.ref = &r->ref;
+	r->steps.guard = r->guard;
+	r->steps.precision = r->precision;
+	r->steps.journal = r->journal;
+	r->steps.npoints = r->sweep != NULL ? sweep_count(r->sweep) : 0;
+	r->steps.stderr_fd = r->stderr_fd;
+	r->steps.stop = r->cfg.stop;
+}
+
+/* runner_setup's steps in their order (runner_setup binds the steps after them). */
+static int setup(struct runner *r, struct errbuf *eb)
 {
 	struct manifest_problems problems;
 	char tmpl[] = "/tmp/rarbench-grant-XXXXXX";
@@ -620,4 +635,12 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	if (r->cfg.dry_run)
 		return 0; /* the pilot needs the subjects, not the output directory */
 	return open_output(r, eb);
+}
+
+int runner_setup(struct runner *r, struct errbuf *eb)
+{
+	int rc = setup(r, eb);
+
+	bind_steps(r);
+	return rc;
 }
