@@ -286,7 +286,12 @@ int runner_plan(struct runner *r, FILE *out)
 {
 	struct errbuf eb = {0};
 
-	if ((r->cfg.pilot && runner_plan_pilot(r, &eb) < 0) || runner_plan_print(r, out, &eb) < 0) {
+	r->planner.sj = &r->sj;
+	r->planner.sweep = r->sweep;
+	r->planner.steps = &r->steps;
+	r->planner.out = r->cfg.out;
+	if ((r->cfg.pilot && runner_plan_pilot(&r->planner, &eb) < 0) ||
+	    runner_plan_print(&r->planner, out, &eb) < 0) {
 		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", eb.msg);
 		return RUNNER_EXIT_FAIL;
 	}

@@ -26,6 +26,7 @@
 #include "runner_estimate.h"
 #include "runner_guard.h"
 #include "runner_output.h"
+#include "runner_plan.h"
 #include "runner_point.h"
 #include "runner_precision.h"
 #include "runner_reference.h"
@@ -64,14 +65,8 @@ struct runner {
 	size_t hung_runs;     /* subjects left out of a point they hung at, others kept */
 	/* What the guard (and setup) undid or could not undo, for main to print. */
 	struct runner_notes notes;
-	/* runner_plan.c: the pilot's two points (smallest, largest), what each step and each
-	 * active subject's run cost there. */
-	struct runner_pilot {
-		size_t point;
-		double write_s;
-		double run_s[MANIFEST_SUBJECTS_MAX];
-	} pilot[2];
-	bool has_pilot;
+	/* runner_plan.c: the dry run's plan and its pilot. */
+	struct runner_planner planner;
 	/* runner_env.c: what every measured child is pinned to, its environment and their record
 	 * (results' meta, the journal's versions). */
 	struct runner_env env;
@@ -79,29 +74,6 @@ struct runner {
 	 */
 	struct runner_reference ref;
 };
-
-/*
- * runner_plan.c. The pilot: at the sweep's smallest and largest point, the
- * policies written, the grants checked and each subject measured a few
- * runs, then every policy written deny-all; fills r->pilot. Needs a full
- * setup (lock, subjects prepared). 0 or -1.
- */
-int runner_plan_pilot(struct runner *r, struct errbuf *eb);
-
-/*
- * Refuses (-1, r->sj.bad_input, eb naming the point, the bytes and the free
- * space) a sweep whose largest point's policies, written beside the
- * previous point's, would not fit in PREFIX/etc's file system. 0 otherwise.
- */
-int runner_plan_check_disk(struct runner *r, struct errbuf *eb);
-
-/*
- * Prints the plan of r to out: subjects with their resolved paths, points,
- * runs, policy bytes per point and subject (computed, not written), the
- * disk the largest point needs and the free space, and with a pilot the
- * estimated wall time. 0 or -1 (a policy that cannot be sized).
- */
-int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb);
 
 /*
  * runner_setup.c. What the guard records and writes deny-all: every active

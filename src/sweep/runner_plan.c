@@ -1,6 +1,6 @@
 /* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot;
  * without one, runner_estimate.c). */
-#include "runner_impl.h"
+#include "runner_plan.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +13,8 @@
 #include "clock.h"
 #include "measure.h"
 #include "policy_size.h"
+#include "runner_estimate.h"
+#include "runner_output.h"
 #include "sanitize.h"
 
 /* The pilot's runs per subject at each of its two points (after RUNNER_PILOT_WARMUP warmup runs).
@@ -34,7 +36,7 @@ static double point_size(const struct sweep_point *pt)
 }
 
 /* The sweep's smallest and largest points by point_size. */
-static void extreme_points(const struct runner *r, size_t *lo, size_t *hi)
+static void extreme_points(const struct runner_planner *r, size_t *lo, size_t *hi)
 {
 	size_t n = sweep_count(r->sweep), i;
 
@@ -64,7 +66,7 @@ static const char *human(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
+int runner_plan_check_disk(struct runner_subjects *sj, struct errbuf *eb)
 {
 	uint32_t value[MANIFEST_AXIS_COUNT];
 	struct policy_size_bytes sz;
@@ -73,32 +75,32 @@ int runner_plan_check_disk(struct runner *r, struct errbuf *eb)
 	char h1[32], h2[32];
 	size_t k;
 
-	manifest_largest_values(r->m, value);
-	for (k = 0; k < r->sj.nsubjects; k++) {
-		if (r->sj.subjects[k].skip_reason != NULL)
+	manifest_largest_values(sj->m, value);
+	for (k = 0; k < sj->nsubjects; k++) {
+		if (sj->subjects[k].skip_reason != NULL)
 			continue;
-		if (manifest_policy_bytes(r->m, value, k, r->cfg.prefix, &sz, eb) < 0)
-			return errbuf_prefix(eb, "subject %s", r->sj.subjects[k].ms->id);
+		if (manifest_policy_bytes(sj->m, value, k, sj->prefix, &sz, eb) < 0)
+			return errbuf_prefix(eb, "subject %s", sj->subjects[k].ms->id);
 		need += sz.policy_bytes + sz.data_bytes;
 	}
 	/* The point's files are written whole beside the previous point's before the renames. */
 	need *= 2;
-	if (statvfs(runner_guard_etc(r->guard), &vfs) != 0)
+	if (statvfs(runner_guard_etc(sj->guard), &vfs) != 0)
 		return 0; /* unknown: the writes will say */
 	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
-		r->sj.bad_input = true;
+		sj->bad_input = true;
 		return errbuf_set(
 		    eb,
 		    "%s: $.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u needs "
 		    "%s in %s while its policies replace the previous point's; %s is free",
-		    r->cfg.manifest, value[0], value[1], value[2], value[3],
-		    human(need, h1, sizeof(h1)), runner_guard_etc(r->guard),
+		    sj->manifest, value[0], value[1], value[2], value[3],
+		    human(need, h1, sizeof(h1)), runner_guard_etc(sj->guard),
 		    human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	}
 	return 0;
 }
 
-int runner_plan_pilot(struct runner *r, struct errbuf *eb)
+int runner_plan_pilot(struct runner_planner *r, struct errbuf *eb)
 {
 	struct measure_bench benches[MANIFEST_SUBJECTS_MAX];
 	struct measure_result results[MANIFEST_SUBJECTS_MAX];
@@ -113,17 +115,17 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 		uint64_t t0 = clock_now_ns(), t1, t2;
 
 		r->pilot[e].point = ends[e];
-		if (runner_point_write_policies(&r->steps, pt, eb) < 0)
+		if (runner_point_write_policies(r->steps, pt, eb) < 0)
 			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
 		t1 = clock_now_ns();
-		rc = runner_point_check_grants(&r->steps, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0
-											     : -1;
+		rc =
+		    runner_point_check_grants(r->steps, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0 : -1;
 		memset(results, 0, sizeof(results));
-		for (i = 0, k = 0; rc == 0 && i < r->sj.nsubjects; i++) {
-			if (r->sj.subjects[i].skip_reason != NULL)
+		for (i = 0, k = 0; rc == 0 && i < r->sj->nsubjects; i++) {
+			if (r->sj->subjects[i].skip_reason != NULL)
 				continue;
-			benches[k] = (struct measure_bench){.name = r->sj.subjects[i].ms->id,
-							    .cmd = r->sj.subjects[i].cmd,
+			benches[k] = (struct measure_bench){.name = r->sj->subjects[i].ms->id,
+							    .cmd = r->sj->subjects[i].cmd,
 							    .group = 0};
 			k++;
 		}
@@ -133,14 +135,14 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 			opts.min_runs = opts.max_runs = RUNNER_PILOT_RUNS;
 			opts.min_time_ns = 0;
 			opts.order = MEASURE_ORDER_INTERLEAVED;
-			opts.stop = r->cfg.stop;
+			opts.stop = r->steps->stop;
 			mr = measure_run(benches, k, &opts, results, eb);
 			rc = mr == MEASURE_OK ? 0 : -1;
 			if (mr == MEASURE_STOPPED)
 				errbuf_set(eb, "interrupted");
 		}
 		/* The median run: a pilot's few runs include the odd slow one (a cold cache). */
-		for (k = 0; rc == 0 && k < r->sj.nactive; k++) {
+		for (k = 0; rc == 0 && k < r->sj->nactive; k++) {
 			uint64_t v[RUNNER_PILOT_RUNS];
 			size_t m =
 			    results[k].n < RUNNER_PILOT_RUNS ? results[k].n : RUNNER_PILOT_RUNS;
@@ -149,14 +151,14 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 			qsort(v, m, sizeof(v[0]), cmp_u64);
 			r->pilot[e].run_s[k] = m ? (double)v[m / 2] / 1e9 : 0;
 		}
-		for (k = 0; k < r->sj.nactive; k++)
+		for (k = 0; k < r->sj->nactive; k++)
 			measure_result_clear(&results[k]);
 		/* The step's own cost besides the runs: writing the grant, and the deny-all after.
 		 */
 		t2 = clock_now_ns();
-		if (runner_guard_deny(r->guard, eb) < 0)
+		if (runner_guard_deny(r->sj->guard, eb) < 0)
 			return -1;
-		runner_guard_point_end(r->guard);
+		runner_guard_point_end(r->steps->guard);
 		r->pilot[e].write_s = (double)((t1 - t0) + (clock_now_ns() - t2)) / 1e9;
 	}
 	if (rc == 0)
@@ -165,7 +167,7 @@ int runner_plan_pilot(struct runner *r, struct errbuf *eb)
 }
 
 /* Pilot value v (per end) interpolated linearly along point_size at pt. */
-static double interpolate(const struct runner *r, const struct sweep_point *pt, double lo,
+static double interpolate(const struct runner_planner *r, const struct sweep_point *pt, double lo,
 			  double hi)
 {
 	double s0 = point_size(sweep_at(r->sweep, r->pilot[0].point));
@@ -177,9 +179,9 @@ static double interpolate(const struct runner *r, const struct sweep_point *pt, 
 }
 
 /* The estimated wall time of the whole sweep, in seconds, from the pilot. */
-static double estimate_seconds(const struct runner *r)
+static double estimate_seconds(const struct runner_planner *r)
 {
-	const struct manifest *m = r->m;
+	const struct manifest *m = r->sj->m;
 	double total = 0, warm = ceil((double)m->warmup / m->rounds);
 	size_t i, k;
 
@@ -187,7 +189,7 @@ static double estimate_seconds(const struct runner *r)
 		const struct sweep_point *pt = sweep_at(r->sweep, i);
 		double step = interpolate(r, pt, r->pilot[0].write_s, r->pilot[1].write_s);
 
-		for (k = 0; k < r->sj.nactive; k++) {
+		for (k = 0; k < r->sj->nactive; k++) {
 			double t = interpolate(r, pt, r->pilot[0].run_s[k], r->pilot[1].run_s[k]);
 
 			/* warmup, the grant check, and the runs */
@@ -200,14 +202,14 @@ static double estimate_seconds(const struct runner *r)
 
 /* The plan's subjects: each one's format, command, policy files and PAM files, or why it is
  * skipped; the reference. */
-static void print_subjects(const struct runner *r, FILE *out)
+static void print_subjects(const struct runner_planner *r, FILE *out)
 {
-	const struct manifest *m = r->m;
+	const struct manifest *m = r->sj->m;
 	size_t i;
 
-	fprintf(out, "\nSubjects (%zu measured):\n", r->sj.nactive);
-	for (i = 0; i < r->sj.nsubjects; i++) {
-		const struct runner_subject *s = &r->sj.subjects[i];
+	fprintf(out, "\nSubjects (%zu measured):\n", r->sj->nactive);
+	for (i = 0; i < r->sj->nsubjects; i++) {
+		const struct runner_subject *s = &r->sj->subjects[i];
 
 		if (s->skip_reason != NULL) {
 			fprintf(out, "  %-14s skipped: %s\n", s->ms->id, s->skip_reason);
@@ -232,9 +234,9 @@ static void print_subjects(const struct runner *r, FILE *out)
 }
 
 /* The plan's points, runs per point and subject, each run's environment and the profile pass. */
-static void print_runs(const struct runner *r, FILE *out)
+static void print_runs(const struct runner_planner *r, FILE *out)
 {
-	const struct manifest *m = r->m;
+	const struct manifest *m = r->sj->m;
 	size_t n = sweep_count(r->sweep), i;
 
 	fprintf(out, "\nPoints: %zu (", n);
@@ -297,9 +299,9 @@ static void print_runs(const struct runner *r, FILE *out)
 
 /* The policy bytes of every point and subject (computed, not written) and the disk the largest
  * point needs. 0 or -1 (a policy that cannot be sized). */
-static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
+static int print_bytes(const struct runner_planner *r, FILE *out, struct errbuf *eb)
 {
-	const struct manifest *m = r->m;
+	const struct manifest *m = r->sj->m;
 	size_t n = sweep_count(r->sweep), i, k, biggest = 0;
 	uint64_t peak = 0, point_bytes[MANIFEST_SUBJECTS_MAX];
 	struct policy_size_bytes sz;
@@ -309,20 +311,20 @@ static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
 	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s", "point",
 		"nb_roles", "nb_users", "nb_tasks", "nb_commands",
 		m->repetitions > 1 ? " rep" : "");
-	for (i = 0; i < r->sj.nsubjects; i++)
-		if (r->sj.subjects[i].skip_reason == NULL)
-			fprintf(out, " %12.12s", r->sj.subjects[i].ms->id);
+	for (i = 0; i < r->sj->nsubjects; i++)
+		if (r->sj->subjects[i].skip_reason == NULL)
+			fprintf(out, " %12.12s", r->sj->subjects[i].ms->id);
 	fputc('\n', out);
 	for (i = 0; i < n; i++) {
 		const struct sweep_point *pt = sweep_at(r->sweep, i);
 		uint64_t sum = 0;
 
-		for (k = 0; k < r->sj.nsubjects; k++) {
-			if (r->sj.subjects[k].skip_reason != NULL)
+		for (k = 0; k < r->sj->nsubjects; k++) {
+			if (r->sj->subjects[k].skip_reason != NULL)
 				continue;
-			if (sweep_point_policy_bytes(r->m, pt, k, r->cfg.prefix, &sz, eb) < 0)
+			if (sweep_point_policy_bytes(r->sj->m, pt, k, r->sj->prefix, &sz, eb) < 0)
 				return errbuf_prefix(eb, "point %zu: subject %s", i + 1,
-						     r->sj.subjects[k].ms->id);
+						     r->sj->subjects[k].ms->id);
 			point_bytes[k] = sz.policy_bytes + sz.data_bytes;
 			sum += point_bytes[k];
 		}
@@ -335,15 +337,15 @@ static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
 			pt->value[MANIFEST_AXIS_COMMANDS]);
 		if (m->repetitions > 1)
 			fprintf(out, " %3u", pt->repetition);
-		for (k = 0; k < r->sj.nsubjects; k++)
-			if (r->sj.subjects[k].skip_reason == NULL)
+		for (k = 0; k < r->sj->nsubjects; k++)
+			if (r->sj->subjects[k].skip_reason == NULL)
 				fprintf(out, " %12" PRIu64, point_bytes[k]);
 		fputc('\n', out);
 	}
 	/* A point's files are written beside the previous point's before they replace them. */
 	fprintf(out, "\nDisk: at most %s in %s (point %zu, twice while it replaces the one before)",
-		human(2 * peak, h1, sizeof(h1)), runner_guard_etc(r->guard), biggest + 1);
-	if (statvfs(runner_guard_etc(r->guard), &vfs) == 0)
+		human(2 * peak, h1, sizeof(h1)), runner_guard_etc(r->sj->guard), biggest + 1);
+	if (statvfs(runner_guard_etc(r->sj->guard), &vfs) == 0)
 		fprintf(out, "; %s free there",
 			human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	fputc('\n', out);
@@ -351,7 +353,7 @@ static int print_bytes(const struct runner *r, FILE *out, struct errbuf *eb)
 }
 
 /* The pilot's cost per run and its estimated wall time, then the estimate from the procedure. */
-static int print_time(struct runner *r, FILE *out, struct errbuf *eb)
+static int print_time(struct runner_planner *r, FILE *out, struct errbuf *eb)
 {
 	size_t i, k;
 
@@ -361,10 +363,10 @@ static int print_time(struct runner *r, FILE *out, struct errbuf *eb)
 
 		fprintf(out, "Pilot (%d runs of each subject at points %zu and %zu):\n",
 			RUNNER_PILOT_RUNS, r->pilot[0].point + 1, r->pilot[1].point + 1);
-		for (i = 0, k = 0; i < r->sj.nsubjects; i++) {
-			if (r->sj.subjects[i].skip_reason != NULL)
+		for (i = 0, k = 0; i < r->sj->nsubjects; i++) {
+			if (r->sj->subjects[i].skip_reason != NULL)
 				continue;
-			fprintf(out, "  %-14s %10.3f ms  %10.3f ms\n", r->sj.subjects[i].ms->id,
+			fprintf(out, "  %-14s %10.3f ms  %10.3f ms\n", r->sj->subjects[i].ms->id,
 				r->pilot[0].run_s[k] * 1e3, r->pilot[1].run_s[k] * 1e3);
 			k++;
 		}
@@ -373,27 +375,27 @@ static int print_time(struct runner *r, FILE *out, struct errbuf *eb)
 			"between the pilot's points\n",
 			est, est / 60);
 	}
-	return runner_estimate_print(&r->sj, r->sweep, r->cfg.out, out, r->has_pilot, eb);
+	return runner_estimate_print(r->sj, r->sweep, r->out, out, r->has_pilot, eb);
 }
 
 /* What the manifest asked to run that root's files alone would not: in plain words, first. */
-static void print_unsafe(const struct runner *r, FILE *out)
+static void print_unsafe(const struct runner_planner *r, FILE *out)
 {
-	for (size_t i = 0; i < r->sj.nsubjects; i++)
-		if (r->sj.subjects[i].unsafe != NULL)
-			fputs(r->sj.subjects[i].unsafe, out);
-	if (r->m->unsafe_command)
+	for (size_t i = 0; i < r->sj->nsubjects; i++)
+		if (r->sj->subjects[i].unsafe != NULL)
+			fputs(r->sj->subjects[i].unsafe, out);
+	if (r->sj->m->unsafe_command)
 		fprintf(out,
 			"UNSAFE: the command %s is granted to %s as root at every point "
 			"(unsafe_command): if it can run another program or write a file, whoever "
 			"can act as %s is root while the sweep runs\n",
-			r->m->command, r->m->bench_user, r->m->bench_user);
+			r->sj->m->command, r->sj->m->bench_user, r->sj->m->bench_user);
 }
 
-static int plan_text(struct runner *r, FILE *out, struct errbuf *eb)
+static int plan_text(struct runner_planner *r, FILE *out, struct errbuf *eb)
 {
-	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", r->cfg.manifest,
-		r->m->name, runner_guard_prefix(r->guard));
+	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", r->sj->manifest,
+		r->sj->m->name, runner_guard_prefix(r->sj->guard));
 	print_unsafe(r, out);
 	print_subjects(r, out);
 	print_runs(r, out);
@@ -402,7 +404,7 @@ static int plan_text(struct runner *r, FILE *out, struct errbuf *eb)
 	return print_time(r, out, eb);
 }
 
-int runner_plan_print(struct runner *r, FILE *out, struct errbuf *eb)
+int runner_plan_print(struct runner_planner *r, FILE *out, struct errbuf *eb)
 {
 	char *text = NULL;
 	size_t len = 0;

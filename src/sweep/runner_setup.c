@@ -606,7 +606,7 @@ static int setup(struct runner *r, struct errbuf *eb)
 	r->guard = runner_guard_locate(r->cfg.prefix, eb);
 	if (r->guard == NULL || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
 		return fail(r, eb, false);
-	if (resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0 ||
+	if (resolve_subjects(r, eb) < 0 || runner_plan_check_disk(&r->sj, eb) < 0 ||
 	    (!r->cfg.not_this_host && runner_env_check(&r->env, &r->sj, eb) < 0) ||
 	    runner_profile_check(r, eb) < 0)
 		return fail(r, eb, r->sj.bad_input);
