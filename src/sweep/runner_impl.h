@@ -1,5 +1,6 @@
-/* runner_impl: private to src/sweep/runner_*.c: the state of one manifest run (runner.h) and
- * the functions its phases share. */
+/* runner_impl: the whole state of one manifest run (runner.h), seen only by the life cycle
+ * (runner.c, runner_setup.c) and the profile pass (runner_profile.c); each phase's own part
+ * is behind its own header (runner_subjects.h, runner_guard.h, runner_point.h, ...). */
 #ifndef RARPERF_RUNNER_IMPL_H
 #define RARPERF_RUNNER_IMPL_H
 
@@ -74,13 +75,6 @@ struct runner {
 	 */
 	struct runner_reference ref;
 };
-
-/*
- * runner_setup.c. What the guard records and writes deny-all: every active
- * subject's policy files and namespace (runner_targets), the manifest's bench
- * user and command.
- */
-void runner_armed_policies(const struct runner *r, struct runner_guard_policies *p);
 
 /* Ends the guard (runner_guard_end: what it says goes to r->notes); a no-op once ended. */
 void runner_end_guard(struct runner *r);

@@ -53,9 +53,7 @@ struct runner_precision *runner_precision_new(const struct manifest *m, size_t n
 
 	if (p == NULL)
 		return NULL;
-	p->m = m;
-	p->npoints = npoints;
-	p->nactive = nactive;
+	*p = (struct runner_precision){.m = m, .npoints = npoints, .nactive = nactive};
 	p->ids = calloc(nactive ? nactive : 1, sizeof(*p->ids));
 	if (p->ids == NULL)
 		goto oom;

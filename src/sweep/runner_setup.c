@@ -94,7 +94,12 @@ static int absolute_path(const char *path, char *out, size_t size, struct errbuf
 	return 0;
 }
 
-void runner_armed_policies(const struct runner *r, struct runner_guard_policies *p)
+/*
+ * What the guard records and writes deny-all: every active subject's policy
+ * files and namespace (runner_targets), the manifest's bench user and
+ * command.
+ */
+static void armed_policies(const struct runner *r, struct runner_guard_policies *p)
 {
 	size_t i, k = 0;
 
@@ -117,7 +122,7 @@ static int arm(struct runner *r, struct errbuf *eb)
 {
 	struct runner_guard_policies p;
 
-	runner_armed_policies(r, &p);
+	armed_policies(r, &p);
 	return runner_guard_arm(r->guard, &p, eb);
 }
 
@@ -552,7 +557,7 @@ static int begin_guard(struct runner *r, struct errbuf *eb)
 {
 	struct runner_guard_policies p;
 
-	runner_armed_policies(r, &p);
+	armed_policies(r, &p);
 	return runner_guard_begin(r->guard, r->cfg.manifest, r->cfg.wait, r->cfg.stop, &p,
 				  &r->notes, &r->busy, eb);
 }
