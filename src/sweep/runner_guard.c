@@ -109,11 +109,12 @@ static const char *record_string(const cJSON *o, const char *key)
 	return cJSON_IsString(j) ? j->valuestring : NULL;
 }
 
-int runner_guard_confine(const struct runner_guard *g, const char *path, struct errbuf *eb)
+/* runner_guard_confine against etc_real (PREFIX/etc resolved). */
+static int confine(const char *etc_real, const char *path, struct errbuf *eb)
 {
 	char dir[PATH_MAX], real[PATH_MAX];
 	const char *slash = strrchr(path, '/');
-	size_t len = strlen(g->etc_real);
+	size_t len = strlen(etc_real);
 
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), "."); /* lint: sized to fit */
@@ -123,22 +124,21 @@ int runner_guard_confine(const struct runner_guard *g, const char *path, struct 
 		return errbuf_set(eb, "%s: path too long", path);
 	if (realpath(dir, real) == NULL)
 		return errbuf_set_errno(eb, errno, "%s: directory %s", path, dir);
-	if (strncmp(real, g->etc_real, len) != 0 || (real[len] != '\0' && real[len] != '/'))
+	if (strncmp(real, etc_real, len) != 0 || (real[len] != '\0' && real[len] != '/'))
 		return errbuf_set(eb,
 				  "%s: policies may only be written in %s (this one's directory "
 				  "is %s)",
-				  path, g->etc_real, real);
+				  path, etc_real, real);
 	return 0;
 }
 
-/*
- * The policy files a record (PREFIX/run/state.json, a JSON object) lists,
- * into t (MANIFEST_SUBJECTS_MAX entries; strings borrowed from record),
- * *n of them; each must lie in g->etc_real. 0, or -1 with eb saying what is
- * wrong with it.
- */
-static int record_targets(const struct runner_guard *g, const cJSON *record,
-			  struct runner_target *t, size_t *n, struct errbuf *eb)
+int runner_guard_confine(const struct runner_guard *g, const char *path, struct errbuf *eb)
+{
+	return confine(g->etc_real, path, eb);
+}
+
+int runner_guard_record_targets(const char *etc_real, const cJSON *record, struct runner_target *t,
+				size_t *n, struct errbuf *eb)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, "policies"), *e;
 
@@ -166,8 +166,8 @@ static int record_targets(const struct runner_guard *g, const cJSON *record,
 		if (t[k].rar_version != NULL && policy_rar_version_check(t[k].rar_version, eb) != 0)
 			return errbuf_prefix(eb, "policy %zu", k + 1);
 		/* A record is a file on disk: what it names is written as root, so only in etc. */
-		if (runner_guard_confine(g, t[k].policy, eb) < 0 ||
-		    (t[k].policy_data != NULL && runner_guard_confine(g, t[k].policy_data, eb) < 0))
+		if (confine(etc_real, t[k].policy, eb) < 0 ||
+		    (t[k].policy_data != NULL && confine(etc_real, t[k].policy_data, eb) < 0))
 			return -1;
 		(*n)++;
 	}
@@ -182,7 +182,7 @@ static int undo_policies(const struct runner_guard *g, const cJSON *record, stru
 	size_t n, i;
 	int rc = 0;
 
-	if (record_targets(g, record, t, &n, eb) < 0)
+	if (runner_guard_record_targets(g->etc_real, record, t, &n, eb) < 0)
 		return -1;
 	policy_shape_init(&shape);
 	shape.deny_all = true;

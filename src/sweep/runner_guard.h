@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "errbuf.h"
 #include "manifest.h"
 #include "mntns.h"
@@ -90,6 +92,15 @@ int runner_guard_deny(const struct runner_guard *g, struct errbuf *eb);
  * its directory is resolved. 0, or -1 with eb saying where it points.
  */
 int runner_guard_confine(const struct runner_guard *g, const char *path, struct errbuf *eb);
+
+/*
+ * The policy files a record (PREFIX/run/state.json, a JSON object) lists,
+ * into t (MANIFEST_SUBJECTS_MAX entries; strings borrowed from record),
+ * *n of them; each must lie in etc_real (PREFIX/etc resolved). 0, or -1
+ * with eb saying what is wrong with it.
+ */
+int runner_guard_record_targets(const char *etc_real, const cJSON *record, struct runner_target *t,
+				size_t *n, struct errbuf *eb);
 
 /*
  * The end of a step (the policies deny-all again): kills everything the
