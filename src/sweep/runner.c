@@ -1,11 +1,15 @@
-/* runner: a manifest run's life cycle (runner.h's design note): open, plan or run, close. */
+/* runner: a manifest run's life cycle (runner.h's design note): open, plan or run, finish,
+ * close. */
 #include "runner_impl.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
+#include "fileio.h"
 #include "sanitize.h"
 
 /* Whether the caller's signal handler asked the run to stop. */
@@ -298,6 +302,143 @@ int runner_plan(struct runner *r, FILE *out)
 	return RUNNER_EXIT_OK;
 }
 
+void runner_utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The network interfaces this host shows (/sys/class/net), 0 when unknown. */
+static size_t count_net_interfaces(void)
+{
+	DIR *d = opendir("/sys/class/net");
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+static cJSON *build_meta(struct runner *r)
+{
+	struct hostfacts hf;
+	cJSON *meta = cJSON_CreateObject(), *o, *skipped;
+	char finished[32];
+	size_t i;
+
+	if (meta == NULL)
+		return NULL;
+	hostfacts_collect(&hf);
+	runner_utc_now(finished, sizeof(finished));
+	/* meta adopts every item added below. */
+	cJSON_AddStringToObject(meta, "name", r->m->name);
+	if (r->m->description != NULL)
+		cJSON_AddStringToObject(meta, "description", r->m->description);
+	cJSON_AddStringToObject(meta, "manifest_path", r->cfg.manifest);
+	cJSON_AddStringToObject(meta, "manifest_sha256", r->manifest_sha);
+	cJSON_AddItemToObject(meta, "manifest", cJSON_ParseWithLength(r->m->text, r->m->text_len));
+	cJSON_AddStringToObject(meta, "manifest_text", r->m->text);
+	o = cJSON_AddObjectToObject(meta, "rarperf");
+	cJSON_AddStringToObject(o, "version", RARPERF_VERSION);
+	cJSON_AddStringToObject(o, "commit", RARPERF_GIT_COMMIT);
+	o = hostfacts_to_json(&hf);
+	/* sudo lists every interface's addresses at start: its cost follows their number
+	 * (doc/precision.md), so the number is part of what a run was measured in. */
+	if (o != NULL)
+		cJSON_AddNumberToObject(o, "net_interfaces", (double)count_net_interfaces());
+	cJSON_AddItemToObject(meta, "host", o);
+	cJSON_AddItemToObject(meta, "environment", runner_env_record(&r->env, r->cfg.dry_run));
+	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
+	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
+	cJSON_AddItemToObject(meta, "pam", runner_pam_meta(&r->sj));
+	o = cJSON_AddObjectToObject(meta, "bench_user");
+	cJSON_AddStringToObject(o, "name", r->m->bench_user);
+	cJSON_AddNumberToObject(o, "uid", (double)r->m->bench_uid);
+	o = cJSON_AddObjectToObject(meta, "measure");
+	cJSON_AddNumberToObject(o, "warmup", r->m->warmup);
+	cJSON_AddNumberToObject(o, "min_runs", r->m->min_runs);
+	if (r->m->max_runs != 0)
+		cJSON_AddNumberToObject(o, "max_runs", r->m->max_runs);
+	else
+		cJSON_AddNullToObject(o, "max_runs");
+	cJSON_AddNumberToObject(o, "min_time_s", (double)r->m->min_time_ns / 1e9);
+	cJSON_AddStringToObject(o, "order", measure_order_name(r->m->order));
+	cJSON_AddNumberToObject(o, "seed", (double)r->m->seed);
+	cJSON_AddNumberToObject(o, "repetitions", r->m->repetitions);
+	cJSON_AddNumberToObject(o, "rounds", r->m->rounds);
+	if (r->m->precision > 0)
+		cJSON_AddNumberToObject(o, "precision", r->m->precision);
+	else
+		cJSON_AddNullToObject(o, "precision");
+	cJSON_AddStringToObject(o, "estimator", estimate_kind_name(r->m->estimator));
+	cJSON_AddStringToObject(o, "contended", estimate_contended_name(r->m->contended));
+	cJSON_AddNumberToObject(o, "contention_limit", r->m->contention_limit);
+	cJSON_AddNumberToObject(o, "remeasure", r->m->remeasure);
+	cJSON_AddNumberToObject(o, "max_rounds", r->m->max_rounds);
+	cJSON_AddNumberToObject(meta, "points", (double)sweep_count(r->sweep));
+	if (r->failed_points > 0) /* left out of the results: a run passed run_timeout_s */
+		cJSON_AddNumberToObject(meta, "unmeasured_points", (double)r->failed_points);
+	cJSON_AddStringToObject(meta, "started", r->started);
+	cJSON_AddStringToObject(meta, "finished", finished);
+	skipped = cJSON_AddArrayToObject(meta, "skipped_subjects");
+	for (i = 0; skipped != NULL && i < r->sj.nsubjects; i++) {
+		if (r->sj.subjects[i].skip_reason == NULL)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", r->sj.subjects[i].ms->id);
+		cJSON_AddStringToObject(o, "reason", r->sj.subjects[i].skip_reason);
+		cJSON_AddItemToArray(skipped, o);
+	}
+	return meta;
+}
+
+/*
+ * Rebuilds results.json and results.tsv from the journal on disk and emits
+ * the "done" event with the files' SHA-256. Returns 0, or -1 with eb filled.
+ */
+static int finish(struct runner *r, struct errbuf *eb)
+{
+	static const char *const names[] = {"results.json", "results.tsv", "journal.jsonl"};
+	char sums[3][DIGEST_SHA256_HEX_LEN + 1], path[PATH_MAX];
+	const char *sum_ptrs[3] = {sums[0], sums[1], sums[2]};
+	struct journal_contents c;
+	cJSON *meta = NULL;
+	int rc = -1;
+	size_t i;
+
+	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	if (journal_read(path, &c, eb) < 0)
+		return -1;
+	meta = build_meta(r);
+	if (meta == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, r->failed_points > 0, meta, eb) < 0)
+		goto out;
+	for (i = 0; i < 3; i++) {
+		if (fileio_fmt(path, sizeof(path), "%s/%s", r->cfg.out, names[i]) < 0) {
+			errbuf_set(eb, "%s: path too long", r->cfg.out);
+			goto out;
+		}
+		if (digest_sha256_file(path, sums[i], eb) < 0)
+			goto out;
+	}
+	progress_done(&r->progress, 0, names, sum_ptrs, 3);
+	rc = 0;
+out:
+	cJSON_Delete(meta);
+	journal_contents_clear(&c);
+	return rc;
+}
+
 /* After the timed steps: the profile pass (with the manifest's "profile") and what it cost. */
 static int run_profile(struct runner *r, uint64_t t0, uint64_t t1)
 {
@@ -332,7 +473,7 @@ int runner_run(struct runner *r)
 	t1 = clock_now_ns();
 	if (status == 0)
 		status = run_profile(r, t0, t1);
-	if (status == 0 && runner_finish(r, &eb) < 0) {
+	if (status == 0 && finish(r, &eb) < 0) {
 		report(r, eb.msg);
 		status = RUNNER_EXIT_FAIL;
 	}
