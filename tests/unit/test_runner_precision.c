@@ -48,10 +48,18 @@ static void step_clear(struct journal_subject *js, size_t n)
 static const char *const ids[] = {"a", "b"};
 static const uint64_t steady[2] = {WALL_NS, WALL_NS};
 
+/* A judge of contention alone (no precision mode) over npoints points of "a" and "b". */
+static struct runner_precision *judge(struct manifest *m, uint32_t remeasure, size_t npoints)
+{
+	*m = (struct manifest){
+	    .remeasure = remeasure, .contention_limit = 0.2, .rounds = 1, .min_runs = 5};
+	return runner_precision_new(m, npoints, ids, 2);
+}
+
 static void test_contended_step_measured_again_then_kept(void)
 {
-	struct manifest m = {.remeasure = 1, .contention_limit = 0.2, .rounds = 1, .min_runs = 5};
-	struct runner_precision *p = runner_precision_new(&m, 3, ids, 2);
+	struct manifest m;
+	struct runner_precision *p = judge(&m, 1, 3);
 	struct journal_subject js[2];
 	struct errbuf eb = {{0}};
 	uint64_t discarded = 0;
@@ -79,11 +87,11 @@ static void test_contended_step_measured_again_then_kept(void)
 
 static void test_busy_host_keeps_steps(void)
 {
-	struct manifest m = {.remeasure = 100, .contention_limit = 0.2, .rounds = 1, .min_runs = 5};
-	struct runner_precision *p = runner_precision_new(&m, 1, ids, 2);
-	struct journal_subject js[2];
-	struct errbuf eb = {{0}};
 	uint64_t discarded = 0;
+	struct manifest m;
+	struct runner_precision *p = judge(&m, 100, 1);
+	struct errbuf eb = {{0}};
+	struct journal_subject js[2];
 
 	step(js, 5, steady, (int64_t)WALL_NS, false);
 	/* Measuring again pays against a burst, not a host busy all along: from the 8th
