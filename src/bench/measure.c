@@ -211,18 +211,20 @@ static int measure_hook(struct proc_cmd *hook, const char *what, uint64_t *wall_
 }
 
 /* One run of the measured command of bench off (prepare first); sample after overhead. */
-static int measure_once(struct measure_group *g, size_t off, uint64_t *prep_ns,
-			struct proc_sample *s, struct errbuf *eb)
+static enum measure_outcome measure_once(struct measure_group *g, size_t off, uint64_t *prep_ns,
+					 struct proc_sample *s, struct errbuf *eb)
 {
 	const struct measure_bench *b = &g->benches[g->first + off];
 	const struct proc_sample *ov = &g->opts->overhead;
 
 	if (measure_hook(b->prepare, "preparation", prep_ns, eb) != 0)
-		return -1;
+		return MEASURE_FAILED;
 	if (measure_stopped(g->opts))
 		return MEASURE_STOPPED;
-	if (proc_run(b->cmd, s, eb) != 0)
-		return errbuf_prefix(eb, "%s", b->name);
+	if (proc_run(b->cmd, s, eb) != 0) {
+		errbuf_prefix(eb, "%s", b->name);
+		return MEASURE_FAILED;
+	}
 	if (s->stopped || measure_stopped(g->opts))
 		return MEASURE_STOPPED;
 	if (s->timed_out && s->launcher_killed) {
@@ -239,26 +241,27 @@ static int measure_once(struct measure_group *g, size_t off, uint64_t *prep_ns,
 		return MEASURE_TIMEOUT;
 	}
 	if (s->exit_code != 0 && !g->opts->ignore_failure) {
-		if (WIFSIGNALED(s->status))
-			return errbuf_set(
-			    eb,
-			    "%s: The process has been terminated by a signal (exit code "
-			    "%d). Use the '-i'/'--ignore-failure' option if you want to "
-			    "ignore this. Alternatively, use the '--show-output' option to "
-			    "debug what went wrong.",
-			    b->name, s->exit_code);
-		return errbuf_set(
-		    eb,
-		    "%s: Command terminated with non-zero exit code: %d. Use the "
-		    "'-i'/'--ignore-failure' option if you want to ignore this. "
-		    "Alternatively, use the '--show-output' option to debug what went "
-		    "wrong.",
-		    b->name, s->exit_code);
+		if (WIFSIGNALED(s->status)) {
+			errbuf_set(eb,
+				   "%s: The process has been terminated by a signal (exit code "
+				   "%d). Use the '-i'/'--ignore-failure' option if you want to "
+				   "ignore this. Alternatively, use the '--show-output' option to "
+				   "debug what went wrong.",
+				   b->name, s->exit_code);
+			return MEASURE_FAILED;
+		}
+		errbuf_set(eb,
+			   "%s: Command terminated with non-zero exit code: %d. Use the "
+			   "'-i'/'--ignore-failure' option if you want to ignore this. "
+			   "Alternatively, use the '--show-output' option to debug what went "
+			   "wrong.",
+			   b->name, s->exit_code);
+		return MEASURE_FAILED;
 	}
 	s->wall_ns = measure_sub(s->wall_ns, ov->wall_ns);
 	s->user_ns = measure_sub(s->user_ns, ov->user_ns);
 	s->system_ns = measure_sub(s->system_ns, ov->system_ns);
-	return 0;
+	return MEASURE_OK;
 }
 
 static void measure_record(struct measure_result *r, const struct proc_sample *s)
@@ -340,34 +343,36 @@ static int measure_extend(struct measure_group *g, uint64_t *total, struct errbu
 
 /* Over 80 lines: hyperfine's phases in their order (setup, warmup, the sizing round, timed
  * rounds with the precision extension, cleanup), each a loop that reads best in sequence. */
-static int measure_group_run(struct measure_group *g, struct errbuf *eb)
+static enum measure_outcome measure_group_run(struct measure_group *g, struct errbuf *eb)
 {
 	const struct measure_opts *opts = g->opts;
 	struct proc_sample s;
 	uint64_t prep_ns, done = 0, total = 0, unused;
-	int rc;
+	enum measure_outcome rc;
 
 	for (size_t i = 0; i < g->k; i++) {
 		g->results[g->first + i].all_succeeded = true;
 		if (measure_emit(g, MEASURE_EV_START, i, 0, 0, eb) != 0)
-			return -1;
+			return MEASURE_FAILED;
 	}
 	for (size_t i = 0; i < g->k; i++) {
 		if (measure_stopped(opts))
 			return MEASURE_STOPPED;
-		if (measure_hook(g->benches[g->first + i].setup, "setup", &unused, eb) != 0)
-			return errbuf_prefix(eb, "%s", g->benches[g->first + i].name);
+		if (measure_hook(g->benches[g->first + i].setup, "setup", &unused, eb) != 0) {
+			errbuf_prefix(eb, "%s", g->benches[g->first + i].name);
+			return MEASURE_FAILED;
+		}
 	}
 	for (uint64_t w = 0; w < opts->warmup; w++) {
 		size_t m = measure_round(g, false);
 
 		for (size_t j = 0; j < m; j++) {
 			rc = measure_once(g, g->order[j], &prep_ns, &s, eb);
-			if (rc != 0)
+			if (rc != MEASURE_OK)
 				return rc;
 			if (measure_emit(g, MEASURE_EV_WARMUP, g->order[j], w * g->k + j + 1,
 					 opts->warmup * g->k, eb) != 0)
-				return -1;
+				return MEASURE_FAILED;
 		}
 	}
 	/* The first timing run of each benchmark sets its run count. */
@@ -379,7 +384,7 @@ static int measure_group_run(struct measure_group *g, struct errbuf *eb)
 			struct measure_result *r = &g->results[g->first + off];
 
 			rc = measure_once(g, off, &prep_ns, &s, eb);
-			if (rc != 0)
+			if (rc != MEASURE_OK)
 				return rc;
 			g->count[off] = measure_count(opts, &s, prep_ns,
 						      g->benches[g->first + off].prepare != NULL);
@@ -394,14 +399,14 @@ static int measure_group_run(struct measure_group *g, struct errbuf *eb)
 						? (size_t)g->count[off]
 						: MEASURE_INITIAL_CAP,
 					    eb) != 0)
-				return -1;
+				return MEASURE_FAILED;
 			measure_record(r, &s);
 			done++;
 			if (j + 1 == m)
 				for (size_t i = 0; i < g->k; i++)
 					total += g->count[i];
 			if (measure_emit(g, MEASURE_EV_RUN, off, done, total, eb) != 0)
-				return -1;
+				return MEASURE_FAILED;
 		}
 	}
 	for (;;) {
@@ -409,7 +414,7 @@ static int measure_group_run(struct measure_group *g, struct errbuf *eb)
 
 		if (m == 0 && opts->precision > 0) {
 			if (measure_extend(g, &total, eb) != 0)
-				return -1;
+				return MEASURE_FAILED;
 			m = measure_round(g, true);
 		}
 		if (m == 0)
@@ -420,34 +425,37 @@ static int measure_group_run(struct measure_group *g, struct errbuf *eb)
 
 			/* Growing happens here, between runs, never inside proc_run. */
 			if (measure_reserve(r, r->n + 1, eb) != 0)
-				return -1;
+				return MEASURE_FAILED;
 			rc = measure_once(g, off, &prep_ns, &s, eb);
-			if (rc != 0)
+			if (rc != MEASURE_OK)
 				return rc;
 			measure_record(r, &s);
 			done++;
 			if (measure_emit(g, MEASURE_EV_RUN, off, done, total, eb) != 0)
-				return -1;
+				return MEASURE_FAILED;
 		}
 	}
 	for (size_t i = 0; i < g->k; i++) {
-		if (measure_hook(g->benches[g->first + i].cleanup, "cleanup", &unused, eb) != 0)
-			return errbuf_prefix(eb, "%s", g->benches[g->first + i].name);
+		if (measure_hook(g->benches[g->first + i].cleanup, "cleanup", &unused, eb) != 0) {
+			errbuf_prefix(eb, "%s", g->benches[g->first + i].name);
+			return MEASURE_FAILED;
+		}
 		g->results[g->first + i].complete = true;
 		if (measure_emit(g, MEASURE_EV_DONE, i, done, total, eb) != 0)
-			return -1;
+			return MEASURE_FAILED;
 	}
-	return 0;
+	return MEASURE_OK;
 }
 
-int measure_run(const struct measure_bench *benches, size_t n, const struct measure_opts *opts,
-		struct measure_result *results, struct errbuf *eb)
+enum measure_outcome measure_run(const struct measure_bench *benches, size_t n,
+				 const struct measure_opts *opts, struct measure_result *results,
+				 struct errbuf *eb)
 {
 	struct measure_group g = {0};
-	int rc = 0;
+	enum measure_outcome rc = MEASURE_OK;
 
 	if (measure_opts_validate(opts, eb) != 0)
-		return -1;
+		return MEASURE_FAILED;
 	g.benches = benches;
 	g.results = results;
 	g.opts = opts;
@@ -456,10 +464,11 @@ int measure_run(const struct measure_bench *benches, size_t n, const struct meas
 	g.cap = calloc(n ? n : 1, sizeof(*g.cap));
 	g.order = calloc(n ? n : 1, sizeof(*g.order));
 	if (g.count == NULL || g.cap == NULL || g.order == NULL) {
-		rc = errbuf_set(eb, "out of memory");
+		errbuf_set(eb, "out of memory");
+		rc = MEASURE_FAILED;
 		goto out;
 	}
-	for (size_t first = 0; first < n && rc == 0;) {
+	for (size_t first = 0; first < n && rc == MEASURE_OK;) {
 		size_t k = 1;
 
 		if (opts->order != MEASURE_ORDER_SEQUENTIAL)
@@ -481,8 +490,9 @@ out:
 	return rc;
 }
 
-int measure_calibrate(struct proc_cmd *shell_cmd, unsigned count, const volatile sig_atomic_t *stop,
-		      struct proc_sample *out, struct errbuf *eb)
+enum measure_outcome measure_calibrate(struct proc_cmd *shell_cmd, unsigned count,
+				       const volatile sig_atomic_t *stop, struct proc_sample *out,
+				       struct errbuf *eb)
 {
 	double wall = 0, user = 0, sys = 0;
 
@@ -492,12 +502,13 @@ int measure_calibrate(struct proc_cmd *shell_cmd, unsigned count, const volatile
 
 		if (stop != NULL && *stop)
 			return MEASURE_STOPPED;
-		if (proc_run(shell_cmd, &s, eb) != 0 || s.exit_code != 0)
-			return errbuf_set(
-			    eb,
-			    "Could not measure shell execution time. Make sure you can "
-			    "run '%s -c \"\"'.",
-			    proc_cmd_argv(shell_cmd)[0]);
+		if (proc_run(shell_cmd, &s, eb) != 0 || s.exit_code != 0) {
+			errbuf_set(eb,
+				   "Could not measure shell execution time. Make sure you can "
+				   "run '%s -c \"\"'.",
+				   proc_cmd_argv(shell_cmd)[0]);
+			return MEASURE_FAILED;
+		}
 		wall += (double)s.wall_ns;
 		user += (double)s.user_ns;
 		sys += (double)s.system_ns;
@@ -507,7 +518,7 @@ int measure_calibrate(struct proc_cmd *shell_cmd, unsigned count, const volatile
 		out->user_ns = (uint64_t)(user / count);
 		out->system_ns = (uint64_t)(sys / count);
 	}
-	return 0;
+	return MEASURE_OK;
 }
 
 /*

@@ -18,11 +18,15 @@
 /* Hard cap on the timing runs of one benchmark (the sample arrays stay bounded). */
 #define MEASURE_MAX_RUNS_CAP 100000000ULL
 
-/* measure_run's return value when *opts->stop became non-zero (SIGINT). */
-#define MEASURE_STOPPED 1
-/* measure_run's return value when a run passed its command's timeout (proc_opts.timeout_ms)
- * and was killed: eb names the benchmark. */
-#define MEASURE_TIMEOUT 2
+/* What measure_run and measure_calibrate came to: one value per outcome, none of them an exit
+ * status or a plain -1, so that no caller can take one for another. */
+enum measure_outcome {
+	MEASURE_OK,      /* every benchmark finished */
+	MEASURE_FAILED,  /* eb says why */
+	MEASURE_STOPPED, /* *opts->stop became non-zero (SIGINT) */
+	MEASURE_TIMEOUT  /* a run passed its command's timeout (proc_opts.timeout_ms) and was
+			    killed: eb names the benchmark */
+};
 
 /* The order of the runs; named by measure_order_name (the table lists them in enum order). */
 enum measure_order {
@@ -157,24 +161,26 @@ int measure_opts_validate(const struct measure_opts *opts, struct errbuf *eb);
  * min_time_ns, bounded by min_runs and max_runs, then the remaining runs,
  * then cleanup. Sequential order treats each benchmark as its own group.
  *
- * Returns 0 when all finished; MEASURE_STOPPED when *opts->stop became
+ * Returns MEASURE_OK when all finished; MEASURE_STOPPED when *opts->stop became
  * non-zero (results[i].complete tells which finished); MEASURE_TIMEOUT (eb
- * filled) when a run passed its command's timeout; -1 with eb filled on
+ * filled) when a run passed its command's timeout; MEASURE_FAILED with eb filled on
  * a spawn failure, a failing hook, a failing measured command without
  * ignore_failure ("Command terminated with non-zero exit code: 3. Use the
  * '-i'/'--ignore-failure' option ..."), or a callback error. The results of
  * the benchmarks that finished before an error stay complete.
  */
-int measure_run(const struct measure_bench *benches, size_t n, const struct measure_opts *opts,
-		struct measure_result *results, struct errbuf *eb);
+enum measure_outcome measure_run(const struct measure_bench *benches, size_t n,
+				 const struct measure_opts *opts, struct measure_result *results,
+				 struct errbuf *eb);
 
 /*
  * hyperfine's shell calibration: runs shell_cmd (e.g. `sh -c ""`) count
  * times (hyperfine: 50) and stores the mean wall/user/system into *out
- * (exit_code 0). Returns 0, MEASURE_STOPPED, or -1 with eb filled
+ * (exit_code 0). Returns MEASURE_OK, MEASURE_STOPPED, or MEASURE_FAILED with eb filled
  * ("Could not measure shell execution time...").
  */
-int measure_calibrate(struct proc_cmd *shell_cmd, unsigned count, const volatile sig_atomic_t *stop,
-		      struct proc_sample *out, struct errbuf *eb);
+enum measure_outcome measure_calibrate(struct proc_cmd *shell_cmd, unsigned count,
+				       const volatile sig_atomic_t *stop, struct proc_sample *out,
+				       struct errbuf *eb);
 
 #endif

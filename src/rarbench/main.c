@@ -424,16 +424,17 @@ static enum report_style default_style(const struct config *cfg)
 }
 
 /* hyperfine's shell calibration, with the identity and environment of the timed runs. */
-static int calibrate(struct run_ctx *ctx, struct measure_opts *mo, struct errbuf *eb)
+static enum measure_outcome calibrate(struct run_ctx *ctx, struct measure_opts *mo,
+				      struct errbuf *eb)
 {
 	struct plan *p = ctx->plan;
 	struct proc_opts o = {0};
 	struct proc_cmd *sh = NULL;
 	char **argv = build_argv(p, "", eb);
-	int rc;
+	enum measure_outcome rc;
 
 	if (argv == NULL)
-		return -1;
+		return MEASURE_FAILED;
 	o.stdin_null = true;
 	if (ctx->cfg->as_user != NULL) {
 		o.as = &p->user;
@@ -441,8 +442,10 @@ static int calibrate(struct run_ctx *ctx, struct measure_opts *mo, struct errbuf
 	}
 	sh = proc_cmd_new(argv, &o, eb);
 	shellwords_free(argv);
-	if (sh == NULL)
-		return errbuf_prefix(eb, "--shell");
+	if (sh == NULL) {
+		errbuf_prefix(eb, "--shell");
+		return MEASURE_FAILED;
+	}
 	report_progress(ctx->rep, "Measuring shell spawning time", 0,
 			RARBENCH_SHELL_CALIBRATION_RUNS);
 	rc = measure_calibrate(sh, RARBENCH_SHELL_CALIBRATION_RUNS, &rarbench_stop, &mo->overhead,
@@ -540,6 +543,7 @@ int main(int argc, char **argv)
 	struct run_ctx ctx = {0};
 	struct errbuf eb = {{0}};
 	int status = RARBENCH_EXIT_USAGE, rc;
+	enum measure_outcome outcome;
 	const char *tracer = NULL;
 
 	if (wants_manifest_mode(argc, argv))
@@ -574,15 +578,15 @@ int main(int argc, char **argv)
 	}
 	take_signals();
 	measure_opts_from_config(&mo, &cfg, &ctx);
-	rc = cfg.shell != NULL ? calibrate(&ctx, &mo, &eb) : 0;
-	if (rc == 0)
-		rc = measure_run(plan.benches, plan.n, &mo, plan.results, &eb);
+	outcome = cfg.shell != NULL ? calibrate(&ctx, &mo, &eb) : MEASURE_OK;
+	if (outcome == MEASURE_OK)
+		outcome = measure_run(plan.benches, plan.n, &mo, plan.results, &eb);
 	report_clear(ctx.rep);
-	if (rc == MEASURE_STOPPED) {
+	if (outcome == MEASURE_STOPPED) {
 		status = export_what_finished(&ctx);
 		goto out;
 	}
-	if (rc != 0) {
+	if (outcome != MEASURE_OK) {
 		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;
 	}

@@ -126,19 +126,23 @@ fail:
 	return -1;
 }
 
-int prefixlock_acquire(const char *prefix, const char *what, bool wait,
-		       const volatile sig_atomic_t *stop, struct prefixlock **out,
-		       char **stale_holder, struct errbuf *eb)
+enum prefixlock_outcome prefixlock_acquire(const char *prefix, const char *what, bool wait,
+					   const volatile sig_atomic_t *stop,
+					   struct prefixlock **out, char **stale_holder,
+					   struct errbuf *eb)
 {
 	struct prefixlock *lock = calloc(1, sizeof(*lock));
 	char path[PATH_MAX];
 	struct stat st;
-	int rc = -1, dfd = -1;
+	enum prefixlock_outcome rc = PREFIXLOCK_FAILED;
+	int dfd = -1;
 
 	*out = NULL;
 	*stale_holder = NULL;
-	if (lock == NULL)
-		return errbuf_set(eb, "out of memory");
+	if (lock == NULL) {
+		errbuf_set(eb, "out of memory");
+		return PREFIXLOCK_FAILED;
+	}
 	lock->fd = -1;
 	if (stat(prefix, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		errbuf_set(eb, "%s: no such prefix directory (provision it first: make provision)",
@@ -184,7 +188,7 @@ int prefixlock_acquire(const char *prefix, const char *what, bool wait,
 		goto out;
 	*out = lock;
 	lock = NULL;
-	rc = 0;
+	rc = PREFIXLOCK_TAKEN;
 out:
 	if (dfd >= 0)
 		close(dfd);
@@ -193,7 +197,7 @@ out:
 			close(lock->fd);
 		free(lock);
 	}
-	if (rc != 0) {
+	if (rc != PREFIXLOCK_TAKEN) {
 		free(*stale_holder);
 		*stale_holder = NULL;
 	}

@@ -32,8 +32,12 @@
  */
 struct prefixlock;
 
-/* prefixlock_acquire's return when the lock is held by another live process (eb names it). */
-#define PREFIXLOCK_BUSY 3
+/* What prefixlock_acquire came to: one value per outcome, none of them an exit status. */
+enum prefixlock_outcome {
+	PREFIXLOCK_TAKEN,  /* the lock is the caller's */
+	PREFIXLOCK_FAILED, /* eb says why */
+	PREFIXLOCK_BUSY    /* another live process holds it (eb names it) */
+};
 
 /*
  * Takes the lock of prefix (creating PREFIX/run, root-only, when missing;
@@ -41,15 +45,16 @@ struct prefixlock;
  * and refused when another user owns them).
  * what describes the holder to whoever waits (a manifest path, "make
  * check"). With wait, blocks until the holder ends; the wait stops with -1
- * ("interrupted") when a signal arrives while *stop is set (stop may be
+ * (PREFIXLOCK_FAILED, "interrupted") when a signal arrives while *stop is set (stop may be
  * NULL). Without wait, returns PREFIXLOCK_BUSY with eb naming the holder
  * ("/opt/rarperf is in use by pid 123 since ... (rarbench --manifest x)").
  * On success *out holds the lock, and *stale_holder (malloc'd, or NULL)
- * describes a holder that died holding it. 0, PREFIXLOCK_BUSY or -1.
+ * describes a holder that died holding it. PREFIXLOCK_TAKEN, _BUSY or _FAILED.
  */
-int prefixlock_acquire(const char *prefix, const char *what, bool wait,
-		       const volatile sig_atomic_t *stop, struct prefixlock **out,
-		       char **stale_holder, struct errbuf *eb);
+enum prefixlock_outcome prefixlock_acquire(const char *prefix, const char *what, bool wait,
+					   const volatile sig_atomic_t *stop,
+					   struct prefixlock **out, char **stale_holder,
+					   struct errbuf *eb);
 
 /*
  * Reads the record a dead owner left (NULL in *record when none) and hands

@@ -1,11 +1,15 @@
-/* runner: a manifest run's life cycle (runner.h's design note): open, plan or run, close. */
+/* runner: a manifest run's life cycle (runner.h's design note): open, plan or run, finish,
+ * close. */
 #include "runner_impl.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
+#include "fileio.h"
 #include "sanitize.h"
 
 /* Whether the caller's signal handler asked the run to stop. */
@@ -27,34 +31,33 @@ static void report_hung(struct runner *r, const struct sweep_point *pt)
 {
 	char line[ERRBUF_MSG_MAX];
 
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		if (!r->subjects[i].hung)
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
+		if (!r->sj.subjects[i].hung)
 			continue;
 		snprintf(
 		    line, sizeof(line),
 		    "point %zu: subject %s timed out (a run passed run_timeout_s, %u s, and was "
 		    "killed with its process group); its runs of this point are left out, the "
 		    "other subjects' kept",
-		    pt->index + 1, r->subjects[i].ms->id, r->m->run_timeout_ms / 1000u);
+		    pt->index + 1, r->sj.subjects[i].ms->id, r->m->run_timeout_ms / 1000u);
 		report(r, line);
 		r->hung_runs++;
 	}
 }
 
 /*
- * One step: a point in one round; attempt counts the times it was measured
- * again (contention), *discarded their runs. What failed or timed out is
- * reported here. Whatever the outcome, the policies deny again and what the
- * grant started is killed before it returns.
+ * One step of run_pass: the progress event, the step (runner_run_step, which
+ * ends with the policies denying again), then what failed or timed out
+ * reported here; attempt counts the times it was measured again
+ * (contention), *discarded their runs.
  */
-static enum runner_step run_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
-				 size_t step, uint32_t attempt, uint64_t *discarded)
+static enum runner_step pass_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
+				  size_t step, uint32_t attempt, uint64_t *discarded)
 {
 	char values[MANIFEST_AXIS_COUNT + 3][24];
 	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
-	struct errbuf eb = {0}, deny = {0};
+	struct runner_step_end end;
 	enum runner_step rc;
-	bool denied = true;
 	size_t np = 0;
 	int a;
 
@@ -86,27 +89,9 @@ static enum runner_step run_step(struct runner *r, const struct sweep_point *pt,
 	else
 		progress_remeasure(&r->progress, step,
 				   "more contended runs than contention_limit; measured again");
-	if (runner_point_write_policies(r, pt, &eb) < 0) {
-		errbuf_prefix(&eb, "point %zu", pt->index + 1);
-		rc = RUNNER_STEP_FAILED;
-	} else if (runner_env_apply_point(r, pt) < 0) {
-		errbuf_set(&eb, "point %zu: a swept limit without its pin", pt->index + 1);
-		rc = RUNNER_STEP_FAILED;
-	} else {
-		rc = runner_point_check_grants(r, pt->index + 1, &eb);
-		if (rc == RUNNER_STEP_OK)
-			rc = runner_point_measure(r, pt, round, attempt, discarded, &eb);
-	}
-	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
-	 * what it started dies with it. A denial that cannot be written ends the sweep. */
-	if (runner_point_write_denial(r, &deny) < 0) {
-		if (rc == RUNNER_STEP_FAILED)
-			report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
-		eb = deny;
-		rc = RUNNER_STEP_FAILED;
-		denied = false;
-	}
-	runner_guard_point_end(r);
+	rc = runner_run_step(&r->steps, pt, round, attempt, discarded, &end);
+	if (end.superseded)
+		report(r, stopped(r) ? "interrupted; continue with --resume" : end.first.msg);
 	if (rc == RUNNER_STEP_OK)
 		report_hung(r, pt);
 	switch (rc) {
@@ -117,11 +102,12 @@ static enum runner_step run_step(struct runner *r, const struct sweep_point *pt,
 		break;
 	case RUNNER_STEP_TIMEDOUT:
 		/* A hung or stopped tool costs this point, not the sweep: --resume measures it. */
-		report(r, eb.msg);
+		report(r, end.eb.msg);
 		break;
 	case RUNNER_STEP_FAILED:
 		/* A denial that failed is said as such, even after a stop. */
-		report(r, stopped(r) && denied ? "interrupted; continue with --resume" : eb.msg);
+		report(r, stopped(r) && end.denied ? "interrupted; continue with --resume"
+						   : end.eb.msg);
 		break;
 	}
 	return rc;
@@ -156,8 +142,8 @@ static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, s
 			status = 1;
 			break;
 		}
-		rc = run_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
-			      &discarded[i]);
+		rc = pass_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
+			       &discarded[i]);
 		switch (rc) {
 		case RUNNER_STEP_OK:
 			break;
@@ -212,11 +198,11 @@ static int run_points(struct runner *r)
 		bool extra = round > r->m->rounds;
 
 		/* The subjects' references as of the pass's start (runner_precision.c). */
-		runner_acc_refresh(r);
+		runner_precision_refresh(r->precision);
 		sweep_round_order(r->sweep, round, mr, r->m->seed, order);
 		k = needing = 0;
 		for (i = 0; i < n; i++) {
-			if (extra && !runner_acc_needs_more(r, order[i]))
+			if (extra && !runner_precision_needs_more(r->precision, order[i]))
 				continue;
 			needing++;
 			if (r->point_done[order[i] * mr + round - 1])
@@ -245,13 +231,9 @@ out:
 /* Prints and forgets what the guard said (runner_guard.c). */
 static void print_notices(struct runner *r)
 {
-	for (size_t i = 0; i < r->nnotices; i++) {
-		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", r->notices[i]);
-		free(r->notices[i]);
-	}
-	free(r->notices);
-	r->notices = NULL;
-	r->nnotices = 0;
+	for (size_t i = 0; i < r->notes.n; i++)
+		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", r->notes.line[i]);
+	runner_notes_clear(&r->notes);
 }
 
 /* The start event (or line), then a warning and an event per skipped subject. */
@@ -260,23 +242,24 @@ static void announce(struct runner *r)
 	const char *ids[MANIFEST_SUBJECTS_MAX];
 	size_t i, k = 0;
 
-	for (i = 0; i < r->nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
-		if (r->subjects[i].skip_reason == NULL)
-			ids[k++] = r->subjects[i].ms->id;
+	for (i = 0; i < r->sj.nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
+		if (r->sj.subjects[i].skip_reason == NULL)
+			ids[k++] = r->sj.subjects[i].ms->id;
 	progress_start(&r->progress, r->m->name, ids, k, r->out_abs);
 	/* What the manifest asked for with unsafe_program / unsafe_pam, as the plan says it. */
-	for (i = 0; i < r->nsubjects; i++) {
-		const char *line = r->subjects[i].unsafe, *nl;
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		const char *line = r->sj.subjects[i].unsafe, *nl;
 
 		for (; line != NULL && (nl = strchr(line, '\n')) != NULL; line = nl + 1)
 			sanitize_fprintf(r->cfg.err, "rarbench: %.*s\n", (int)(nl - line), line);
 	}
-	for (i = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason == NULL)
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		if (r->sj.subjects[i].skip_reason == NULL)
 			continue;
 		sanitize_fprintf(r->cfg.err, "rarbench: warning: skipping subject %s: %s\n",
-				 r->subjects[i].ms->id, r->subjects[i].skip_reason);
-		progress_skip(&r->progress, r->subjects[i].ms->id, r->subjects[i].skip_reason);
+				 r->sj.subjects[i].ms->id, r->sj.subjects[i].skip_reason);
+		progress_skip(&r->progress, r->sj.subjects[i].ms->id,
+			      r->sj.subjects[i].skip_reason);
 	}
 }
 
@@ -297,21 +280,163 @@ int runner_open(const struct runner_config *cfg, struct runner **rp)
 		return RUNNER_EXIT_OK;
 	}
 	print_notices(r);
-	for (size_t i = 0; i < r->nproblems; i++)
-		sanitize_fprintf(r->cfg.err, "%s\n", r->problems[i]);
+	for (size_t i = 0; i < r->sj.nproblems; i++)
+		sanitize_fprintf(r->cfg.err, "%s\n", r->sj.problems[i]);
 	sanitize_fprintf(r->cfg.err, "%s\n", eb.msg);
-	return r->busy ? RUNNER_EXIT_BUSY : r->bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
+	return r->busy ? RUNNER_EXIT_BUSY : r->sj.bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
 }
 
 int runner_plan(struct runner *r, FILE *out)
 {
 	struct errbuf eb = {0};
 
-	if ((r->cfg.pilot && runner_plan_pilot(r, &eb) < 0) || runner_plan_print(r, out, &eb) < 0) {
+	r->planner.sj = &r->sj;
+	r->planner.sweep = r->sweep;
+	r->planner.steps = &r->steps;
+	r->planner.out = r->cfg.out;
+	if ((r->cfg.pilot && runner_plan_pilot(&r->planner, &eb) < 0) ||
+	    runner_plan_print(&r->planner, out, &eb) < 0) {
 		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", eb.msg);
 		return RUNNER_EXIT_FAIL;
 	}
 	return RUNNER_EXIT_OK;
+}
+
+void runner_utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The network interfaces this host shows (/sys/class/net), 0 when unknown. */
+static size_t count_net_interfaces(void)
+{
+	DIR *d = opendir("/sys/class/net");
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+static cJSON *build_meta(struct runner *r)
+{
+	struct hostfacts hf;
+	cJSON *meta = cJSON_CreateObject(), *o, *skipped;
+	char finished[32];
+	size_t i;
+
+	if (meta == NULL)
+		return NULL;
+	hostfacts_collect(&hf);
+	runner_utc_now(finished, sizeof(finished));
+	/* meta adopts every item added below. */
+	cJSON_AddStringToObject(meta, "name", r->m->name);
+	if (r->m->description != NULL)
+		cJSON_AddStringToObject(meta, "description", r->m->description);
+	cJSON_AddStringToObject(meta, "manifest_path", r->cfg.manifest);
+	cJSON_AddStringToObject(meta, "manifest_sha256", r->manifest_sha);
+	cJSON_AddItemToObject(meta, "manifest", cJSON_ParseWithLength(r->m->text, r->m->text_len));
+	cJSON_AddStringToObject(meta, "manifest_text", r->m->text);
+	o = cJSON_AddObjectToObject(meta, "rarperf");
+	cJSON_AddStringToObject(o, "version", RARPERF_VERSION);
+	cJSON_AddStringToObject(o, "commit", RARPERF_GIT_COMMIT);
+	o = hostfacts_to_json(&hf);
+	/* sudo lists every interface's addresses at start: its cost follows their number
+	 * (doc/precision.md), so the number is part of what a run was measured in. */
+	if (o != NULL)
+		cJSON_AddNumberToObject(o, "net_interfaces", (double)count_net_interfaces());
+	cJSON_AddItemToObject(meta, "host", o);
+	cJSON_AddItemToObject(meta, "environment", runner_env_record(&r->env, r->cfg.dry_run));
+	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
+	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
+	cJSON_AddItemToObject(meta, "pam", runner_pam_meta(&r->sj));
+	o = cJSON_AddObjectToObject(meta, "bench_user");
+	cJSON_AddStringToObject(o, "name", r->m->bench_user);
+	cJSON_AddNumberToObject(o, "uid", (double)r->m->bench_uid);
+	o = cJSON_AddObjectToObject(meta, "measure");
+	cJSON_AddNumberToObject(o, "warmup", r->m->warmup);
+	cJSON_AddNumberToObject(o, "min_runs", r->m->min_runs);
+	if (r->m->max_runs != 0)
+		cJSON_AddNumberToObject(o, "max_runs", r->m->max_runs);
+	else
+		cJSON_AddNullToObject(o, "max_runs");
+	cJSON_AddNumberToObject(o, "min_time_s", (double)r->m->min_time_ns / 1e9);
+	cJSON_AddStringToObject(o, "order", measure_order_name(r->m->order));
+	cJSON_AddNumberToObject(o, "seed", (double)r->m->seed);
+	cJSON_AddNumberToObject(o, "repetitions", r->m->repetitions);
+	cJSON_AddNumberToObject(o, "rounds", r->m->rounds);
+	if (r->m->precision > 0)
+		cJSON_AddNumberToObject(o, "precision", r->m->precision);
+	else
+		cJSON_AddNullToObject(o, "precision");
+	cJSON_AddStringToObject(o, "estimator", estimate_kind_name(r->m->estimator));
+	cJSON_AddStringToObject(o, "contended", estimate_contended_name(r->m->contended));
+	cJSON_AddNumberToObject(o, "contention_limit", r->m->contention_limit);
+	cJSON_AddNumberToObject(o, "remeasure", r->m->remeasure);
+	cJSON_AddNumberToObject(o, "max_rounds", r->m->max_rounds);
+	cJSON_AddNumberToObject(meta, "points", (double)sweep_count(r->sweep));
+	if (r->failed_points > 0) /* left out of the results: a run passed run_timeout_s */
+		cJSON_AddNumberToObject(meta, "unmeasured_points", (double)r->failed_points);
+	cJSON_AddStringToObject(meta, "started", r->started);
+	cJSON_AddStringToObject(meta, "finished", finished);
+	skipped = cJSON_AddArrayToObject(meta, "skipped_subjects");
+	for (i = 0; skipped != NULL && i < r->sj.nsubjects; i++) {
+		if (r->sj.subjects[i].skip_reason == NULL)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", r->sj.subjects[i].ms->id);
+		cJSON_AddStringToObject(o, "reason", r->sj.subjects[i].skip_reason);
+		cJSON_AddItemToArray(skipped, o);
+	}
+	return meta;
+}
+
+/*
+ * Rebuilds results.json and results.tsv from the journal on disk and emits
+ * the "done" event with the files' SHA-256. Returns 0, or -1 with eb filled.
+ */
+static int finish(struct runner *r, struct errbuf *eb)
+{
+	static const char *const names[] = {"results.json", "results.tsv", "journal.jsonl"};
+	char sums[3][DIGEST_SHA256_HEX_LEN + 1], path[PATH_MAX];
+	const char *sum_ptrs[3] = {sums[0], sums[1], sums[2]};
+	struct journal_contents c;
+	cJSON *meta = NULL;
+	int rc = -1;
+	size_t i;
+
+	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	if (journal_read(path, &c, eb) < 0)
+		return -1;
+	meta = build_meta(r);
+	if (meta == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, r->failed_points > 0, meta, eb) < 0)
+		goto out;
+	for (i = 0; i < 3; i++) {
+		if (fileio_fmt(path, sizeof(path), "%s/%s", r->cfg.out, names[i]) < 0) {
+			errbuf_set(eb, "%s: path too long", r->cfg.out);
+			goto out;
+		}
+		if (digest_sha256_file(path, sums[i], eb) < 0)
+			goto out;
+	}
+	progress_done(&r->progress, 0, names, sum_ptrs, 3);
+	rc = 0;
+out:
+	cJSON_Delete(meta);
+	journal_contents_clear(&c);
+	return rc;
 }
 
 /* After the timed steps: the profile pass (with the manifest's "profile") and what it cost. */
@@ -339,7 +464,7 @@ int runner_run(struct runner *r)
 
 	announce(r);
 	t0 = clock_now_ns();
-	if (runner_reset_tool_state(r, &eb) < 0) {
+	if (runner_reset_tool_state(runner_guard_prefix(r->guard), &eb) < 0) {
 		report(r, eb.msg);
 		status = RUNNER_EXIT_FAIL;
 	} else {
@@ -348,7 +473,7 @@ int runner_run(struct runner *r)
 	t1 = clock_now_ns();
 	if (status == 0)
 		status = run_profile(r, t0, t1);
-	if (status == 0 && runner_finish(r, &eb) < 0) {
+	if (status == 0 && finish(r, &eb) < 0) {
 		report(r, eb.msg);
 		status = RUNNER_EXIT_FAIL;
 	}
@@ -379,7 +504,7 @@ void runner_close(struct runner *r)
 	if (r == NULL)
 		return;
 	/* The guard's end before the clear, so that what it says is printed. */
-	runner_guard_end(r);
+	runner_end_guard(r);
 	print_notices(r);
 	runner_clear(r);
 	free(r);

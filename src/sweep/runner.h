@@ -26,8 +26,9 @@
  *
  * The runner owns everything it opens; the strings of its config are
  * borrowed and must outlive it. Its messages (one line each) go to cfg->err,
- * the progress events to stderr (bar) or stdout (jsonl). The wide state is
- * private to src/sweep/runner_*.c (runner_impl.h).
+ * the progress events to stderr (bar) or stdout (jsonl). Its whole struct is
+ * seen by runner.c, runner_setup.c and runner_profile.c only; each phase
+ * owns its part behind its own header (sweep.h lists them).
  */
 #ifndef RARPERF_RUNNER_H
 #define RARPERF_RUNNER_H

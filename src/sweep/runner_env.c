@@ -1,6 +1,6 @@
 /* runner_env: the pinned environment of a manifest run's measured children, checked against
  * this host and recorded. */
-#include "runner_impl.h"
+#include "runner_env.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,9 +24,9 @@ static cJSON *limit_json(rlim_t v)
 }
 
 /* Every limit as the children get it (pinned or inherited), the env, umask, cwd, CPUs, ASLR. */
-static cJSON *build_record(const struct runner *r)
+static cJSON *build_record(const struct runner_env *renv, const struct manifest *m)
 {
-	const struct manifest_env *e = &r->m->env;
+	const struct manifest_env *e = &m->env;
 	cJSON *o = cJSON_CreateObject(), *lim, *env, *cpus;
 	char buf[32], *aslr = NULL;
 	size_t i, k, len = 0;
@@ -43,10 +43,10 @@ static cJSON *build_record(const struct runner *r)
 		cJSON *l = cJSON_AddObjectToObject(lim, name);
 
 		getrlimit(res, &rl);
-		for (k = 0; k < r->pin.nlimits; k++) {
-			if (r->pin.limits[k].resource == res) {
-				rl.rlim_cur = (rlim_t)r->pin.limits[k].soft;
-				rl.rlim_max = (rlim_t)r->pin.limits[k].hard;
+		for (k = 0; k < renv->pin.nlimits; k++) {
+			if (renv->pin.limits[k].resource == res) {
+				rl.rlim_cur = (rlim_t)renv->pin.limits[k].soft;
+				rl.rlim_max = (rlim_t)renv->pin.limits[k].hard;
 				pinned = true;
 			}
 		}
@@ -64,8 +64,8 @@ static cJSON *build_record(const struct runner *r)
 			cJSON_AddItemToArray(vals, cJSON_CreateNumber((double)e->limit_values[i]));
 	}
 	env = cJSON_AddArrayToObject(o, "env");
-	for (i = 0; env != NULL && r->envp != NULL && r->envp[i] != NULL; i++)
-		cJSON_AddItemToArray(env, cJSON_CreateString(r->envp[i]));
+	for (i = 0; env != NULL && renv->envp != NULL && renv->envp[i] != NULL; i++)
+		cJSON_AddItemToArray(env, cJSON_CreateString(renv->envp[i]));
 	snprintf(buf, sizeof(buf), "%03o", e->umask);
 	cJSON_AddStringToObject(o, "umask", buf);
 	cJSON_AddStringToObject(o, "cwd", e->cwd);
@@ -78,7 +78,7 @@ static cJSON *build_record(const struct runner *r)
 	}
 	/* The interfaces the runs see: a namespace with only lo, whatever the host has. */
 	cJSON_AddStringToObject(o, "network",
-				r->pin.net == PROC_NET_LOOPBACK ? "loopback" : "host");
+				renv->pin.net == PROC_NET_LOOPBACK ? "loopback" : "host");
 	/* Address-space randomisation moves code and data run to run: recorded, not changed. */
 	if (fileio_read("/proc/sys/kernel/randomize_va_space", 64, "cannot open", &aslr, &len,
 			&(struct errbuf){{0}}) == 0 &&
@@ -91,9 +91,9 @@ static cJSON *build_record(const struct runner *r)
 }
 
 /* Each value of the swept limit within this host's hard limit; problems name the value. */
-static int check_swept_limit(struct runner *r, struct errbuf *eb)
+static int check_swept_limit(struct runner_subjects *sj, struct errbuf *eb)
 {
-	const struct manifest_env *e = &r->m->env;
+	const struct manifest_env *e = &sj->m->env;
 	const struct manifest_limit *l = &e->limits[e->limit_axis];
 	char path[96];
 	struct rlimit rl;
@@ -106,23 +106,23 @@ static int check_swept_limit(struct runner *r, struct errbuf *eb)
 		if (rl.rlim_max == RLIM_INFINITY || e->limit_values[k] <= (uint64_t)rl.rlim_max)
 			continue;
 		snprintf(path, sizeof(path), "$.limits.%s[%zu]", l->name, k); /* lint: not a path */
-		if (runner_problem(r, eb, path, "%" PRIu64 " is above this host's hard limit %ju",
+		if (runner_problem(sj, eb, path, "%" PRIu64 " is above this host's hard limit %ju",
 				   e->limit_values[k], (uintmax_t)rl.rlim_max) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int runner_env_apply_point(struct runner *r, const struct sweep_point *pt)
+int runner_env_apply_point(const struct runner_subjects *sj, const struct sweep_point *pt)
 {
-	const struct manifest_env *e = &r->m->env;
+	const struct manifest_env *e = &sj->m->env;
 	int res;
 
 	if (e->nlimit_values == 0)
 		return 0;
 	res = e->limits[e->limit_axis].resource;
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	for (size_t i = 0; i < sj->nsubjects; i++) {
+		struct runner_subject *s = &sj->subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
@@ -133,15 +133,15 @@ int runner_env_apply_point(struct runner *r, const struct sweep_point *pt)
 	return 0;
 }
 
-/* The pin of r->m->env, each limit checked against this host's hard limit, each CPU online. */
-static int build_pin(struct runner *r, struct errbuf *eb)
+/* The pin of sj->m->env, each limit checked against this host's hard limit, each CPU online. */
+static int build_pin(struct runner_env *env, struct runner_subjects *sj, struct errbuf *eb)
 {
-	const struct manifest_env *e = &r->m->env;
+	const struct manifest_env *e = &sj->m->env;
 	char path[64], what[160];
 	cpu_set_t online;
 	size_t i;
 
-	memset(&r->pin, 0, sizeof(r->pin));
+	memset(&env->pin, 0, sizeof(env->pin));
 	for (i = 0; i < e->nlimits && i < PROC_PIN_LIMITS_MAX; i++) {
 		const struct manifest_limit *l = &e->limits[i];
 		struct rlimit rl;
@@ -163,24 +163,24 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 				snprintf(what, sizeof(what),
 					 "%" PRIu64 " is above this host's hard limit %ju", v,
 					 (uintmax_t)rl.rlim_max);
-			if (runner_problem(r, eb, path, "%s", what) < 0)
+			if (runner_problem(sj, eb, path, "%s", what) < 0)
 				return -1;
 			continue;
 		}
-		r->pin.limits[r->pin.nlimits].resource = l->resource;
-		r->pin.limits[r->pin.nlimits].soft = v;
+		env->pin.limits[env->pin.nlimits].resource = l->resource;
+		env->pin.limits[env->pin.nlimits].soft = v;
 		/* The hard limit too: a tool could otherwise raise its soft limit back. */
-		r->pin.limits[r->pin.nlimits].hard = v;
-		r->pin.nlimits++;
+		env->pin.limits[env->pin.nlimits].hard = v;
+		env->pin.nlimits++;
 	}
-	r->pin.umask = (int)e->umask;
-	r->pin.cwd = e->cwd;
+	env->pin.umask = (int)e->umask;
+	env->pin.cwd = e->cwd;
 	/* A network of its own with only lo: sudo lists every interface at start (proc.h). */
-	r->pin.net = PROC_NET_LOOPBACK;
+	env->pin.net = PROC_NET_LOOPBACK;
 	if (e->ncpus > 0) {
 		if (sched_getaffinity(0, sizeof(online), &online) != 0)
 			CPU_ZERO(&online);
-		CPU_ZERO(&r->pin_cpus);
+		CPU_ZERO(&env->pin_cpus);
 		for (i = 0; i < e->ncpus; i++) {
 			if (!CPU_ISSET(e->cpus[i], &online)) {
 				/* lint: not a path */
@@ -189,55 +189,56 @@ static int build_pin(struct runner *r, struct errbuf *eb)
 				    what, sizeof(what),
 				    "CPU %u is not one this process may run on here (%ld online)",
 				    e->cpus[i], sysconf(_SC_NPROCESSORS_ONLN));
-				if (runner_problem(r, eb, path, "%s", what) < 0)
+				if (runner_problem(sj, eb, path, "%s", what) < 0)
 					return -1;
 				continue;
 			}
-			CPU_SET(e->cpus[i], &r->pin_cpus);
+			CPU_SET(e->cpus[i], &env->pin_cpus);
 		}
-		r->pin.cpus = &r->pin_cpus;
+		env->pin.cpus = &env->pin_cpus;
 	}
 	return 0;
 }
 
 /* HOME, USER, LOGNAME, SHELL from the bench user; the manifest's env or PATH and LANG=C. */
-static int build_envp(struct runner *r, struct errbuf *eb)
+static int build_envp(struct runner_env *env, const struct manifest *m,
+		      const struct proc_user *user, const char *marker, struct errbuf *eb)
 {
-	const struct manifest_env *e = &r->m->env;
-	const char *fixed[] = {"HOME",    r->user.home, "USER",  r->user.name,
-			       "LOGNAME", r->user.name, "SHELL", r->user.shell};
+	const struct manifest_env *e = &m->env;
+	const char *fixed[] = {"HOME",    user->home, "USER",  user->name,
+			       "LOGNAME", user->name, "SHELL", user->shell};
 	char kv[PATH_MAX + 16];
 	size_t i;
 
-	r->envp = calloc(1, sizeof(*r->envp));
-	if (r->envp == NULL)
+	env->envp = calloc(1, sizeof(*env->envp));
+	if (env->envp == NULL)
 		return errbuf_set(eb, "out of memory");
 	for (i = 0; i < 8; i += 2) {
 		snprintf(kv, sizeof(kv), "%s=%s", fixed[i], fixed[i + 1] ? fixed[i + 1] : "");
-		if (proc_env_append(&r->envp, kv, eb) < 0)
+		if (proc_env_append(&env->envp, kv, eb) < 0)
 			return -1;
 	}
 	if (e->has_env) {
 		for (i = 0; i < e->nenv; i++)
-			if (proc_env_append(&r->envp, e->env[i], eb) < 0)
+			if (proc_env_append(&env->envp, e->env[i], eb) < 0)
 				return -1;
-	} else if (proc_env_append(&r->envp, RUNNER_ENV_PATH, eb) < 0 ||
-		   proc_env_append(&r->envp, "LANG=C", eb) < 0) {
+	} else if (proc_env_append(&env->envp, RUNNER_ENV_PATH, eb) < 0 ||
+		   proc_env_append(&env->envp, "LANG=C", eb) < 0) {
 		return -1;
 	}
-	return proc_env_append(&r->envp, r->marker, eb);
+	return proc_env_append(&env->envp, marker, eb);
 }
 
-int runner_env_check(struct runner *r, struct errbuf *eb)
+int runner_env_check(struct runner_env *env, struct runner_subjects *sj, struct errbuf *eb)
 {
-	if (build_pin(r, eb) < 0 || check_swept_limit(r, eb) < 0)
+	if (build_pin(env, sj, eb) < 0 || check_swept_limit(sj, eb) < 0)
 		return -1;
-	return runner_problems_verdict(r, "", eb);
+	return runner_problems_verdict(sj, "", eb);
 }
 
-cJSON *runner_env_record(const struct runner *r)
+cJSON *runner_env_record(const struct runner_env *env, bool dry_run)
 {
-	cJSON *o = cJSON_Duplicate(r->environment, 1), *v;
+	cJSON *o = cJSON_Duplicate(env->environment, 1), *v;
 	struct errbuf eb = {{0}};
 	int rc;
 
@@ -245,10 +246,10 @@ cJSON *runner_env_record(const struct runner *r)
 		return NULL;
 	/* What judged the runs contended (contention.h); rarlaunch ran them, so asking starts
 	 * nothing new. A dry run ran nothing: null. */
-	if (r->cfg.dry_run) {
+	if (dry_run) {
 		v = cJSON_CreateNull();
 	} else {
-		rc = proc_launcher_stall(r->pin.net, &eb);
+		rc = proc_launcher_stall(env->pin.net, &eb);
 		v = rc < 0 ? cJSON_CreateNull() : cJSON_CreateString(rc == 0 ? "psi" : "off-cpu");
 	}
 	if (v == NULL || !cJSON_AddItemToObject(o, "contention_source", v)) {
@@ -259,18 +260,19 @@ cJSON *runner_env_record(const struct runner *r)
 	return o;
 }
 
-int runner_env_setup(struct runner *r, struct errbuf *eb)
+int runner_env_setup(struct runner_env *env, const struct manifest *m, const struct proc_user *user,
+		     const char *marker, cJSON *versions, struct errbuf *eb)
 {
-	if (build_envp(r, eb) < 0)
+	if (build_envp(env, m, user, marker, eb) < 0)
 		return -1;
-	cJSON_Delete(r->environment);
-	r->environment = build_record(r);
-	if (r->environment == NULL)
+	cJSON_Delete(env->environment);
+	env->environment = build_record(env, m);
+	if (env->environment == NULL)
 		return errbuf_set(eb, "out of memory");
 	/* A resumed sweep must be measured in the same environment: the journal's header
 	 * compares it with the versions. */
-	if (r->versions != NULL &&
-	    !cJSON_AddItemToObject(r->versions, "environment", cJSON_Duplicate(r->environment, 1)))
+	if (versions != NULL &&
+	    !cJSON_AddItemToObject(versions, "environment", cJSON_Duplicate(env->environment, 1)))
 		return errbuf_set(eb, "out of memory");
 	return 0;
 }
@@ -286,15 +288,15 @@ int runner_env_setup(struct runner *r, struct errbuf *eb)
  */
 static const char *const TOOL_STATE_DIRS[] = {"run/rar/ts", "run/sudo/ts"};
 
-int runner_reset_tool_state(const struct runner *r, struct errbuf *eb)
+int runner_reset_tool_state(const char *prefix, struct errbuf *eb)
 {
 	for (size_t i = 0; i < sizeof(TOOL_STATE_DIRS) / sizeof(TOOL_STATE_DIRS[0]); i++) {
 		char dir[PATH_MAX], path[PATH_MAX];
 		struct dirent *e;
 		DIR *d;
 
-		if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->prefix_real, TOOL_STATE_DIRS[i]) < 0)
-			return errbuf_set(eb, "%s: path too long", r->prefix_real);
+		if (fileio_fmt(dir, sizeof(dir), "%s/%s", prefix, TOOL_STATE_DIRS[i]) < 0)
+			return errbuf_set(eb, "%s: path too long", prefix);
 		if ((d = opendir(dir)) == NULL) {
 			if (errno == ENOENT)
 				continue;
@@ -315,4 +317,12 @@ int runner_reset_tool_state(const struct runner *r, struct errbuf *eb)
 		closedir(d);
 	}
 	return 0;
+}
+
+void runner_env_clear(struct runner_env *env)
+{
+	proc_env_free(env->envp);
+	env->envp = NULL;
+	cJSON_Delete(env->environment);
+	env->environment = NULL;
 }

@@ -1,7 +1,8 @@
 /* runner_estimate: the dry run's wall time from the procedure, without a pilot: each step's runs
  * times each subject's cost per run (runcost.h), plus writing the policies and the profile pass. */
-#include "runner_impl.h"
+#include "runner_estimate.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,13 @@
 
 #include "fileio.h"
 #include "runcost.h"
+
+/* What the estimate reads of the run. */
+struct estimate_run {
+	const struct runner_subjects *sj;
+	const struct sweep *sweep;
+	const char *out; /* the output directory; NULL: none chosen */
+};
 
 /* What a step costs besides the runs, per active subject: confgen's files written, renamed and
  * their grant checked, then the deny-all after; and per byte of the point's policies. */
@@ -48,15 +56,16 @@ struct estimate_costs {
 };
 
 /* The last sweep in the output directory, or NULL (none there, or not a results file). */
-static struct runcost_sweep *estimate_last_sweep(const struct runner *r, struct estimate_costs *c)
+static struct runcost_sweep *estimate_last_sweep(const struct estimate_run *r,
+						 struct estimate_costs *c)
 {
 	struct runcost_sweep *sw = NULL;
 	struct errbuf eb = {{0}};
 	char *text = NULL;
 	size_t len;
 
-	if (r->cfg.out == NULL ||
-	    fileio_fmt(c->sweep_path, sizeof(c->sweep_path), "%s/results.json", r->cfg.out) < 0 ||
+	if (r->out == NULL ||
+	    fileio_fmt(c->sweep_path, sizeof(c->sweep_path), "%s/results.json", r->out) < 0 ||
 	    access(c->sweep_path, F_OK) != 0)
 		return NULL;
 	/* Unreadable or not results: the estimate falls back to the priors, it does not fail. */
@@ -68,14 +77,14 @@ static struct runcost_sweep *estimate_last_sweep(const struct runner *r, struct 
 }
 
 /* facts.json's cost of subject i's tool, else the last sweep's line, else the tool's prior. */
-static void estimate_load(const struct runner *r, struct estimate_costs *c)
+static void estimate_load(const struct estimate_run *r, struct estimate_costs *c)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r->facts, "tools");
+	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r->sj->facts, "tools");
 	struct runcost_sweep *sw = estimate_last_sweep(r, c);
 	size_t i, k;
 
-	for (i = 0, k = 0; i < r->nsubjects; i++) {
-		const struct runner_subject *s = &r->subjects[i];
+	for (i = 0, k = 0; i < r->sj->nsubjects; i++) {
+		const struct runner_subject *s = &r->sj->subjects[i];
 		const char *base;
 
 		if (s->skip_reason != NULL)
@@ -88,7 +97,7 @@ static void estimate_load(const struct runner *r, struct estimate_costs *c)
 		k++;
 	}
 	if (sw == NULL || !runcost_sweep_line(sw, NULL, &c->ref))
-		runcost_reference_prior(r->m->reference_units, &c->ref);
+		runcost_reference_prior(r->sj->m->reference_units, &c->ref);
 	runcost_sweep_free(sw);
 }
 
@@ -114,10 +123,10 @@ static double estimate_round(const struct manifest *m, const struct runcost *c, 
 }
 
 /* The sweep's wall time, low and high, in seconds. 0, or -1 (a policy that cannot be sized). */
-static int estimate_total(const struct runner *r, const struct estimate_costs *c, double *lo,
+static int estimate_total(const struct estimate_run *r, const struct estimate_costs *c, double *lo,
 			  double *hi, struct errbuf *eb)
 {
-	const struct manifest *m = r->m;
+	const struct manifest *m = r->sj->m;
 	double timed[2] = {0, 0}, profile[2] = {0, 0}, write = 0;
 	struct policy_size_bytes sz;
 	size_t i, j, k;
@@ -126,10 +135,10 @@ static int estimate_total(const struct runner *r, const struct estimate_costs *c
 		const struct sweep_point *pt = sweep_at(r->sweep, i);
 		double x = runner_point_entries(pt);
 
-		for (j = 0, k = 0; j < r->nsubjects; j++) {
-			if (r->subjects[j].skip_reason != NULL)
+		for (j = 0, k = 0; j < r->sj->nsubjects; j++) {
+			if (r->sj->subjects[j].skip_reason != NULL)
 				continue;
-			if (sweep_point_policy_bytes(m, pt, j, r->cfg.prefix, &sz, eb) < 0)
+			if (sweep_point_policy_bytes(m, pt, j, r->sj->prefix, &sz, eb) < 0)
 				return -1;
 			write += m->rounds * (RUNNER_ESTIMATE_WRITE_S +
 					      RUNNER_ESTIMATE_BYTE_S *
@@ -174,16 +183,16 @@ static void estimate_range(double lo, double hi, char *buf, size_t size)
 }
 
 /* The active subjects whose cost came from source, "sudo, doas", into out; how many. */
-static size_t estimate_names(const struct runner *r, const struct estimate_costs *c,
+static size_t estimate_names(const struct estimate_run *r, const struct estimate_costs *c,
 			     enum runcost_source source, FILE *out)
 {
 	size_t i, k, n = 0;
 
-	for (i = 0, k = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason != NULL)
+	for (i = 0, k = 0; i < r->sj->nsubjects; i++) {
+		if (r->sj->subjects[i].skip_reason != NULL)
 			continue;
 		if (c->run[k].source == source)
-			fprintf(out, "%s%s", n++ ? ", " : "", r->subjects[i].ms->id);
+			fprintf(out, "%s%s", n++ ? ", " : "", r->sj->subjects[i].ms->id);
 		k++;
 	}
 	return n;
@@ -191,7 +200,8 @@ static size_t estimate_names(const struct runner *r, const struct estimate_costs
 
 /* Where each cost came from, in words: "from the last sweep in results/quick for sudo, doas; ...".
  */
-static void estimate_sources(const struct runner *r, const struct estimate_costs *c, FILE *out)
+static void estimate_sources(const struct estimate_run *r, const struct estimate_costs *c,
+			     FILE *out)
 {
 	static const struct {
 		enum runcost_source source;
@@ -215,7 +225,7 @@ static void estimate_sources(const struct runner *r, const struct estimate_costs
 		if (n > 0) {
 			fprintf(out, "%s%s", first ? "" : "; ", sources[s].words);
 			if (sources[s].source == RUNCOST_SWEEP)
-				fputs(r->cfg.out, out);
+				fputs(r->out, out);
 			fprintf(out, " for %s", names);
 			first = false;
 		}
@@ -223,8 +233,10 @@ static void estimate_sources(const struct runner *r, const struct estimate_costs
 	}
 }
 
-int runner_estimate_print(struct runner *r, FILE *out, bool after_pilot, struct errbuf *eb)
+int runner_estimate_print(const struct runner_subjects *sj, const struct sweep *sw,
+			  const char *out_dir, FILE *out, bool after_pilot, struct errbuf *eb)
 {
+	const struct estimate_run run = {.sj = sj, .sweep = sw, .out = out_dir}, *r = &run;
 	struct estimate_costs *c = calloc(1, sizeof(*c));
 	char range[64];
 	double lo, hi;
@@ -240,7 +252,7 @@ int runner_estimate_print(struct runner *r, FILE *out, bool after_pilot, struct 
 	    out,
 	    "%s: about %s (the runs x each subject's cost per run, plus writing the policies%s)\n",
 	    after_pilot ? "From the procedure, without the pilot" : "Estimated wall time", range,
-	    r->m->profile ? " and the profile pass" : "");
+	    r->sj->m->profile ? " and the profile pass" : "");
 	fputs("  cost per run ", out);
 	estimate_sources(r, c, out);
 	fputs(after_pilot ? "\n" : "; --pilot measures a few runs on this host\n", out);

@@ -1,13 +1,15 @@
 /* runner_fault: the deny-all a fault's signal handler can still write (runner.h). */
-#include "runner_impl.h"
+#include "runner_guard.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
+#include "runner.h"
 
 /* A deny-all policy is small; a file larger than this is left to the next run's recovery. */
 #define RUNNER_FAULT_FILE_MAX_BYTES (64 * 1024)
@@ -54,7 +56,7 @@ static int keep_file(size_t k, const char *path)
 	return 0;
 }
 
-void runner_fault_prepare(struct runner *r)
+void runner_fault_prepare(const struct runner_target *t, size_t n)
 {
 	size_t i, k = 0;
 
@@ -66,14 +68,10 @@ void runner_fault_prepare(struct runner *r)
 			fault_files[i].bytes = NULL;
 		}
 	}
-	for (i = 0; r != NULL && i < r->nsubjects && k + 2 <= RUNNER_FAULT_FILES; i++) {
-		const struct runner_subject *s = &r->subjects[i];
-
-		if (s->skip_reason != NULL)
-			continue;
-		if (keep_file(k, s->policy) == 0)
+	for (i = 0; i < n && k + 2 <= RUNNER_FAULT_FILES; i++) {
+		if (keep_file(k, t[i].policy) == 0)
 			k++;
-		if (s->policy_data != NULL && keep_file(k, s->policy_data) == 0)
+		if (t[i].policy_data != NULL && keep_file(k, t[i].policy_data) == 0)
 			k++;
 	}
 	fault_nfiles = (sig_atomic_t)k;

@@ -14,7 +14,7 @@
  *                       directory before it is made), then write every
  *                       policy deny-all; from here a grant exists only
  *                       between runner_point_write_policies and the
- *                       runner_point_write_denial that ends each step, and
+ *                       runner_guard_deny that ends each step, and
  *                       runner_guard_point_end kills whatever a grant
  *                       started that outlived its step;
  *   runner_guard_end    deny-all, processes killed, namespaces removed,
@@ -26,7 +26,7 @@
  * with (RUNNER_MARKER_NAME): a setuid tool's command, which gets a fresh
  * environment, then escapes (the notice says so).
  */
-#include "runner_impl.h"
+#include "runner_guard.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -38,15 +38,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "fileio.h"
 #include "growbuf.h"
-#include "mntns.h"
+#include "prefixlock.h"
+#include "proc.h"
 #include "sweepcg.h"
 
 /* notices kept for the summary; more are dropped (a runaway would fill memory) */
 #define NOTICES_MAX 4096
 
-void runner_notice(struct runner *r, const char *fmt, ...)
+void runner_notes_add(struct runner_notes *notes, const char *fmt, ...)
 {
 	char line[ERRBUF_MSG_MAX];
 	va_list ap;
@@ -54,15 +57,50 @@ void runner_notice(struct runner *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	if (growarray(&r->notices, &r->cap_notices, r->nnotices + 1, sizeof(*r->notices),
-		      NOTICES_MAX, NULL) < 0)
+	if (growarray(&notes->line, &notes->cap, notes->n + 1, sizeof(*notes->line), NOTICES_MAX,
+		      NULL) < 0)
 		return;
-	if ((r->notices[r->nnotices] = strdup(line)) != NULL)
-		r->nnotices++;
+	if ((notes->line[notes->n] = strdup(line)) != NULL)
+		notes->n++;
+}
+
+void runner_notes_clear(struct runner_notes *notes)
+{
+	for (size_t i = 0; i < notes->n; i++)
+		free(notes->line[i]);
+	free(notes->line);
+	memset(notes, 0, sizeof(*notes));
 }
 
 /* The name of the environment string that marks a run's measured processes. */
 #define RUNNER_MARKER_NAME "RARBENCH_PREFIX"
+
+struct runner_guard {
+	const char *prefix; /* as given (messages) */
+	char prefix_real[PATH_MAX];
+	char etc_real[PATH_MAX];
+	char marker[PATH_MAX + 32];
+	const char *manifest;
+	struct prefixlock *lock;
+	cJSON *record;
+	struct sweepcg *cgroup; /* holds rarbench and all it starts; NULL: no cgroup2 */
+	struct runner_guard_policies armed;
+};
+
+const char *runner_guard_prefix(const struct runner_guard *g)
+{
+	return g->prefix_real;
+}
+
+const char *runner_guard_etc(const struct runner_guard *g)
+{
+	return g->etc_real;
+}
+
+const char *runner_guard_marker(const struct runner_guard *g)
+{
+	return g->marker;
+}
 
 static const char *record_string(const cJSON *o, const char *key)
 {
@@ -71,11 +109,12 @@ static const char *record_string(const cJSON *o, const char *key)
 	return cJSON_IsString(j) ? j->valuestring : NULL;
 }
 
-int runner_guard_confine(const struct runner *r, const char *path, struct errbuf *eb)
+/* runner_guard_confine against etc_real (PREFIX/etc resolved). */
+static int confine(const char *etc_real, const char *path, struct errbuf *eb)
 {
 	char dir[PATH_MAX], real[PATH_MAX];
 	const char *slash = strrchr(path, '/');
-	size_t len = strlen(r->etc_real);
+	size_t len = strlen(etc_real);
 
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), "."); /* lint: sized to fit */
@@ -85,16 +124,21 @@ int runner_guard_confine(const struct runner *r, const char *path, struct errbuf
 		return errbuf_set(eb, "%s: path too long", path);
 	if (realpath(dir, real) == NULL)
 		return errbuf_set_errno(eb, errno, "%s: directory %s", path, dir);
-	if (strncmp(real, r->etc_real, len) != 0 || (real[len] != '\0' && real[len] != '/'))
+	if (strncmp(real, etc_real, len) != 0 || (real[len] != '\0' && real[len] != '/'))
 		return errbuf_set(eb,
 				  "%s: policies may only be written in %s (this one's directory "
 				  "is %s)",
-				  path, r->etc_real, real);
+				  path, etc_real, real);
 	return 0;
 }
 
-int runner_guard_record_targets(const struct runner *r, const cJSON *record,
-				struct runner_target *t, size_t *n, struct errbuf *eb)
+int runner_guard_confine(const struct runner_guard *g, const char *path, struct errbuf *eb)
+{
+	return confine(g->etc_real, path, eb);
+}
+
+int runner_guard_record_targets(const char *etc_real, const cJSON *record, struct runner_target *t,
+				size_t *n, struct errbuf *eb)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, "policies"), *e;
 
@@ -122,8 +166,8 @@ int runner_guard_record_targets(const struct runner *r, const cJSON *record,
 		if (t[k].rar_version != NULL && policy_rar_version_check(t[k].rar_version, eb) != 0)
 			return errbuf_prefix(eb, "policy %zu", k + 1);
 		/* A record is a file on disk: what it names is written as root, so only in etc. */
-		if (runner_guard_confine(r, t[k].policy, eb) < 0 ||
-		    (t[k].policy_data != NULL && runner_guard_confine(r, t[k].policy_data, eb) < 0))
+		if (confine(etc_real, t[k].policy, eb) < 0 ||
+		    (t[k].policy_data != NULL && confine(etc_real, t[k].policy_data, eb) < 0))
 			return -1;
 		(*n)++;
 	}
@@ -131,18 +175,18 @@ int runner_guard_record_targets(const struct runner *r, const cJSON *record,
 }
 
 /* Writes the policies a dead run's record lists deny-all. */
-static int undo_policies(struct runner *r, const cJSON *record, struct errbuf *eb)
+static int undo_policies(const struct runner_guard *g, const cJSON *record, struct errbuf *eb)
 {
 	struct runner_target t[MANIFEST_SUBJECTS_MAX];
 	struct policy_shape shape;
 	size_t n, i;
 	int rc = 0;
 
-	if (runner_guard_record_targets(r, record, t, &n, eb) < 0)
+	if (runner_guard_record_targets(g->etc_real, record, t, &n, eb) < 0)
 		return -1;
 	policy_shape_init(&shape);
 	shape.deny_all = true;
-	/* Each on its own, every one tried (runner_point_write_denial); the first error kept. */
+	/* Each on its own, every one tried (runner_guard_deny); the first error kept. */
 	for (i = 0; i < n; i++) {
 		struct errbuf one = {{0}};
 
@@ -166,29 +210,46 @@ static void undo_namespaces(const cJSON *record)
 	}
 }
 
-int runner_guard_locate(struct runner *r, struct errbuf *eb)
+/* Resolves g->prefix, PREFIX/etc and the marker into g. 0 or -1. */
+static int locate(struct runner_guard *g, struct errbuf *eb)
 {
 	char etc[PATH_MAX];
 	struct stat st;
 
-	if (realpath(r->cfg.prefix, r->prefix_real) == NULL)
+	if (realpath(g->prefix, g->prefix_real) == NULL)
 		return errbuf_set_errno(eb, errno, "%s (provision it first: make provision)",
-					r->cfg.prefix);
-	if (fileio_fmt(etc, sizeof(etc), "%s/etc", r->prefix_real) < 0 ||
-	    realpath(etc, r->etc_real) == NULL)
+					g->prefix);
+	if (fileio_fmt(etc, sizeof(etc), "%s/etc", g->prefix_real) < 0 ||
+	    realpath(etc, g->etc_real) == NULL)
 		return errbuf_set(eb, "%s/etc: missing (provision it first: make provision)",
-				  r->prefix_real);
+				  g->prefix_real);
 	/* The directory's identity too: hosts in mount namespaces (tests/lib/nshosts.sh) each see
 	 * their own prefix at the same path, and must never end each other's runs. */
-	if (stat(r->prefix_real, &st) != 0)
-		return errbuf_set_errno(eb, errno, "%s", r->prefix_real);
-	if (fileio_fmt(r->marker, sizeof(r->marker), "%s=%s:%ju:%ju", RUNNER_MARKER_NAME,
-		       r->prefix_real, (uintmax_t)st.st_dev, (uintmax_t)st.st_ino) < 0)
-		return errbuf_set(eb, "%s: path too long", r->prefix_real);
+	if (stat(g->prefix_real, &st) != 0)
+		return errbuf_set_errno(eb, errno, "%s", g->prefix_real);
+	if (fileio_fmt(g->marker, sizeof(g->marker), "%s=%s:%ju:%ju", RUNNER_MARKER_NAME,
+		       g->prefix_real, (uintmax_t)st.st_dev, (uintmax_t)st.st_ino) < 0)
+		return errbuf_set(eb, "%s: path too long", g->prefix_real);
 	return 0;
 }
 
-static int runner_guard_save(struct runner *r, struct errbuf *eb);
+struct runner_guard *runner_guard_locate(const char *prefix, struct errbuf *eb)
+{
+	struct runner_guard *g = calloc(1, sizeof(*g));
+
+	if (g == NULL) {
+		errbuf_set(eb, "out of memory");
+		return NULL;
+	}
+	g->prefix = prefix;
+	if (locate(g, eb) < 0) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+static int runner_guard_save(struct runner_guard *g, struct errbuf *eb);
 
 /* Kills what a dead run's cgroup still holds and removes it; *killed grows. 0 or -1. */
 static int undo_cgroup(const cJSON *record, size_t *killed, struct errbuf *eb)
@@ -210,43 +271,49 @@ static int undo_cgroup(const cJSON *record, size_t *killed, struct errbuf *eb)
  * Without cgroup2 the run goes on with the environment marker (a notice
  * says what that cannot find). 0 or -1.
  */
-static int enter_cgroup(struct runner *r, struct errbuf *eb)
+static int enter_cgroup(struct runner_guard *g, struct runner_notes *notes, struct errbuf *eb)
 {
 	struct errbuf ceb = {{0}};
 
-	r->cgroup = sweepcg_create(&ceb);
-	if (r->cgroup == NULL) {
-		runner_notice(r,
-			      "warning: no cgroup for this sweep (%s): what a setuid tool starts "
-			      "cannot be found after a crash",
-			      ceb.msg);
+	g->cgroup = sweepcg_create(&ceb);
+	if (g->cgroup == NULL) {
+		runner_notes_add(
+		    notes,
+		    "warning: no cgroup for this sweep (%s): what a setuid tool starts "
+		    "cannot be found after a crash",
+		    ceb.msg);
 		return 0;
 	}
-	if (runner_guard_save(r, eb) < 0)
+	if (runner_guard_save(g, eb) < 0)
 		return -1;
-	return sweepcg_enter(r->cgroup, eb);
+	return sweepcg_enter(g->cgroup, eb);
 }
 
-int runner_guard_begin(struct runner *r, struct errbuf *eb)
+int runner_guard_begin(struct runner_guard *g, const char *manifest, bool wait,
+		       const volatile sig_atomic_t *stop, const struct runner_guard_policies *p,
+		       struct runner_notes *notes, bool *busy, struct errbuf *eb)
 {
-	const char *real_prefix = r->prefix_real;
+	const char *real_prefix = g->prefix_real;
 	char what[PATH_MAX + 32];
 	char *stale = NULL;
 	cJSON *record = NULL;
 	size_t killed;
-	int rc;
+	enum prefixlock_outcome rc;
+	int ok;
 
-	snprintf(what, sizeof(what), "rarbench --manifest %.*s", PATH_MAX, r->cfg.manifest);
-	rc = prefixlock_acquire(real_prefix, what, r->cfg.wait, r->cfg.stop, &r->lock, &stale, eb);
+	g->manifest = manifest;
+	g->armed = *p;
+	snprintf(what, sizeof(what), "rarbench --manifest %.*s", PATH_MAX, manifest);
+	rc = prefixlock_acquire(real_prefix, what, wait, stop, &g->lock, &stale, eb);
 	if (rc == PREFIXLOCK_BUSY)
-		r->busy = true;
-	if (rc != 0)
+		*busy = true;
+	if (rc != PREFIXLOCK_TAKEN)
 		return -1;
 	if (stale != NULL)
-		runner_notice(r, "took over the lock of %s from %s, which is gone", real_prefix,
-			      stale);
+		runner_notes_add(notes, "took over the lock of %s from %s, which is gone",
+				 real_prefix, stale);
 	free(stale);
-	if (prefixlock_take_record(r->lock, &record, eb) < 0)
+	if (prefixlock_take_record(g->lock, &record, eb) < 0)
 		return -1;
 	/* The processes first: a leftover holds its namespace (and a grant's fruit) alive. */
 	killed = 0;
@@ -257,33 +324,34 @@ int runner_guard_begin(struct runner *r, struct errbuf *eb)
 	}
 	/* Without a cgroup: by the string their environment carries; under the lock nothing
 	 * else on this prefix has it. */
-	killed += proc_kill_marked(r->marker);
+	killed += proc_kill_marked(g->marker);
 	if (killed > 0)
-		runner_notice(r, "killed %zu process(es) left by an earlier run", killed);
+		runner_notes_add(notes, "killed %zu process(es) left by an earlier run", killed);
 	if (record != NULL) {
-		rc = undo_policies(r, record, eb);
-		if (rc == 0) {
+		ok = undo_policies(g, record, eb);
+		if (ok == 0) {
 			undo_namespaces(record);
-			rc = prefixlock_clear_record(r->lock, eb);
+			ok = prefixlock_clear_record(g->lock, eb);
 		}
-		if (rc == 0)
-			runner_notice(r,
-				      "undid what a run that died left on %s (policies written "
-				      "deny-all, namespace directories removed)",
-				      real_prefix);
+		if (ok == 0)
+			runner_notes_add(notes,
+					 "undid what a run that died left on %s (policies written "
+					 "deny-all, namespace directories removed)",
+					 real_prefix);
 		else
 			errbuf_prefix(eb, "%s/run/state.json: cannot undo a dead run's state",
 				      real_prefix);
 		cJSON_Delete(record);
-		if (rc != 0)
+		if (ok != 0)
 			return -1;
 	}
-	return enter_cgroup(r, eb);
+	return enter_cgroup(g, notes, eb);
 }
 
 /* The record of this run's state: its active policies and namespaces. NULL: out of memory. */
-static cJSON *build_record(const struct runner *r)
+static cJSON *build_record(const struct runner_guard *g)
 {
+	const struct runner_guard_policies *p = &g->armed;
 	cJSON *rec = cJSON_CreateObject(), *list, *ns;
 	size_t i;
 
@@ -291,34 +359,29 @@ static cJSON *build_record(const struct runner *r)
 		return NULL;
 	/* rec adopts every item added below. */
 	cJSON_AddNumberToObject(rec, "pid", (double)getpid());
-	cJSON_AddStringToObject(rec, "manifest", r->cfg.manifest);
-	if (r->cgroup != NULL)
-		cJSON_AddStringToObject(rec, "cgroup", sweepcg_path(r->cgroup));
+	cJSON_AddStringToObject(rec, "manifest", g->manifest);
+	if (g->cgroup != NULL)
+		cJSON_AddStringToObject(rec, "cgroup", sweepcg_path(g->cgroup));
 	list = cJSON_AddArrayToObject(rec, "policies");
 	ns = cJSON_AddArrayToObject(rec, "mntns");
 	if (list == NULL || ns == NULL)
 		goto oom;
-	for (i = 0; i < r->nsubjects; i++) {
-		const struct runner_subject *s = &r->subjects[i];
-		enum sudoers_layout layout;
-		cJSON *e;
+	for (i = 0; i < p->n; i++) {
+		const struct runner_target *t = &p->t[i];
+		cJSON *e = cJSON_CreateObject();
 
-		if (s->skip_reason != NULL)
-			continue;
-		layout = s->ms->has_sudoers_layout ? s->ms->sudoers_layout : r->m->sudoers_layout;
-		e = cJSON_CreateObject();
 		if (e == NULL || !cJSON_AddItemToArray(list, e))
 			goto oom;
-		cJSON_AddStringToObject(e, "id", s->ms->id);
-		cJSON_AddStringToObject(e, "format", policy_format_name(s->ms->format));
-		cJSON_AddStringToObject(e, "policy", s->policy);
-		if (s->policy_data != NULL)
-			cJSON_AddStringToObject(e, "policy_data", s->policy_data);
-		if (s->ms->rar_version != NULL)
-			cJSON_AddStringToObject(e, "rar_version", s->ms->rar_version);
-		cJSON_AddStringToObject(e, "sudoers_layout", policy_sudoers_layout_name(layout));
-		if (s->mntns_dir != NULL)
-			cJSON_AddItemToArray(ns, cJSON_CreateString(s->mntns_dir));
+		cJSON_AddStringToObject(e, "id", t->id);
+		cJSON_AddStringToObject(e, "format", policy_format_name(t->format));
+		cJSON_AddStringToObject(e, "policy", t->policy);
+		if (t->policy_data != NULL)
+			cJSON_AddStringToObject(e, "policy_data", t->policy_data);
+		if (t->rar_version != NULL)
+			cJSON_AddStringToObject(e, "rar_version", t->rar_version);
+		cJSON_AddStringToObject(e, "sudoers_layout", policy_sudoers_layout_name(t->layout));
+		if (p->mntns_dir[i] != NULL)
+			cJSON_AddItemToArray(ns, cJSON_CreateString(p->mntns_dir[i]));
 	}
 	return rec;
 oom:
@@ -327,25 +390,51 @@ oom:
 }
 
 /* Builds and saves the record of what this run has (and is about to have). 0 or -1. */
-static int runner_guard_save(struct runner *r, struct errbuf *eb)
+static int runner_guard_save(struct runner_guard *g, struct errbuf *eb)
 {
-	cJSON_Delete(r->record);
-	r->record = build_record(r);
-	if (r->record == NULL)
+	cJSON_Delete(g->record);
+	g->record = build_record(g);
+	if (g->record == NULL)
 		return errbuf_set(eb, "out of memory");
-	return prefixlock_save_record(r->lock, r->record, eb);
+	return prefixlock_save_record(g->lock, g->record, eb);
 }
 
-int runner_guard_arm(struct runner *r, struct errbuf *eb)
+int runner_guard_deny(const struct runner_guard *g, struct errbuf *eb)
 {
-	if (runner_guard_save(r, eb) < 0 || runner_point_write_denial(r, eb) < 0)
+	const struct runner_guard_policies *p = &g->armed;
+	struct policy_shape shape;
+	size_t i;
+	int rc = 0;
+
+	policy_shape_init(&shape);
+	shape.uid = p->uid;
+	shape.command = p->command;
+	shape.deny_all = true;
+	/* One file at a time, every one tried: a file that cannot be written (another hard link
+	 * keeps it immutable) must not leave the others granting. The first error is kept. */
+	for (i = 0; i < p->n; i++) {
+		struct errbuf one = {{0}};
+
+		if (runner_write_targets(&shape, &p->t[i], 1, &one) < 0 && rc == 0) {
+			*eb = one;
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+int runner_guard_arm(struct runner_guard *g, const struct runner_guard_policies *p,
+		     struct errbuf *eb)
+{
+	g->armed = *p;
+	if (runner_guard_save(g, eb) < 0 || runner_guard_deny(g, eb) < 0)
 		return -1;
 	/* What a fault's handler writes (runner_fault.c): the deny-all just written. */
-	runner_fault_prepare(r);
+	runner_fault_prepare(g->armed.t, g->armed.n);
 	return 0;
 }
 
-size_t runner_guard_point_end(struct runner *r)
+size_t runner_guard_point_end(struct runner_guard *g)
 {
 	size_t killed;
 
@@ -353,39 +442,46 @@ size_t runner_guard_point_end(struct runner *r)
 	 * them; what the cgroup still holds beside rarbench is what a grant started (a root
 	 * sleep, a daemon in a session of its own) and would outlive the grant. */
 	proc_kill_orphans();
-	killed = sweepcg_kill_others(r->cgroup);
+	killed = sweepcg_kill_others(g->cgroup);
 	proc_kill_orphans(); /* reaps what the cgroup's kill made of our children */
 	return killed;
 }
 
-void runner_guard_end(struct runner *r)
+void runner_guard_end(struct runner_guard *g, struct runner_notes *notes)
 {
 	struct errbuf eb = {{0}};
 	bool undone = true;
 	size_t i;
 
-	if (r->lock == NULL)
+	if (g == NULL)
 		return;
-	runner_fault_prepare(NULL);
-	if (r->record != NULL && runner_point_write_denial(r, &eb) < 0) {
-		runner_notice(r, "cannot write the policies deny-all (%s): the next run on %s will",
-			      eb.msg, r->cfg.prefix);
+	if (g->lock == NULL)
+		goto out;
+	runner_fault_prepare(NULL, 0);
+	if (g->record != NULL && runner_guard_deny(g, &eb) < 0) {
+		runner_notes_add(notes,
+				 "cannot write the policies deny-all (%s): the next run on %s will",
+				 eb.msg, g->prefix);
 		undone = false;
 	}
 	/* Nothing of ours runs now: what is left is a measured tool's escaped descendant. */
-	sweepcg_free(r->cgroup);
-	r->cgroup = NULL;
+	sweepcg_free(g->cgroup);
+	g->cgroup = NULL;
 	proc_kill_orphans();
-	proc_kill_marked(r->marker);
-	for (i = 0; i < r->nsubjects; i++) {
-		mntns_free(r->subjects[i].mntns);
-		r->subjects[i].mntns = NULL;
+	proc_kill_marked(g->marker);
+	for (i = 0; i < g->armed.n; i++) {
+		if (g->armed.ns[i] == NULL)
+			continue;
+		mntns_free(*g->armed.ns[i]);
+		*g->armed.ns[i] = NULL;
 	}
 	/* Only a record of this run: a dead run's that could not be undone stays for the next. */
-	if (undone && r->record != NULL && prefixlock_clear_record(r->lock, &eb) < 0)
-		runner_notice(r, "%s", eb.msg);
-	cJSON_Delete(r->record);
-	r->record = NULL;
-	prefixlock_release(r->lock);
-	r->lock = NULL;
+	if (undone && g->record != NULL && prefixlock_clear_record(g->lock, &eb) < 0)
+		runner_notes_add(notes, "%s", eb.msg);
+	cJSON_Delete(g->record);
+	g->record = NULL;
+	prefixlock_release(g->lock);
+	g->lock = NULL;
+out:
+	free(g);
 }

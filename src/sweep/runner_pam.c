@@ -1,6 +1,6 @@
 /* runner_pam: which PAM service files a subject's runs see at /etc/pam.d (manifest key "pam"),
  * the private mount namespace that shows them, and what a failed stack lacks. */
-#include "runner_impl.h"
+#include "runner_subjects.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,9 +28,9 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct errbuf *eb)
+int runner_pam_resolve(struct runner_subjects *sj, size_t i, const cJSON *tool, struct errbuf *eb)
 {
-	struct runner_subject *s = &r->subjects[i];
+	struct runner_subject *s = &sj->subjects[i];
 	const struct manifest_subject *ms = s->ms;
 	const cJSON *service = cJSON_GetObjectItemCaseSensitive(tool, "pam_service");
 	const cJSON *stack = cJSON_GetObjectItemCaseSensitive(tool, "pam_stack");
@@ -46,17 +46,17 @@ int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct err
 	if (ms->pam == MANIFEST_PAM_AUTO && !(pam && cJSON_IsString(stack)))
 		return 0;
 	s->pam_dir = manifest_expand(ms->pam_dir != NULL ? ms->pam_dir : MANIFEST_PAM_DIR_DEFAULT,
-				     r->cfg.prefix, r->m->command, eb);
+				     sj->prefix, sj->m->command, eb);
 	if (s->pam_dir == NULL)
 		return -1;
 	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
 	if (!is_dir(s->pam_dir))
-		return runner_problem(r, eb, path,
+		return runner_problem(sj, eb, path,
 				      "%s: no such directory (make provision stores Debian's PAM "
 				      "service files there)",
 				      s->pam_dir);
 	if (ms->pam == MANIFEST_PAM_ON && tool != NULL && !pam)
-		return runner_problem(r, eb, path,
+		return runner_problem(sj, eb, path,
 				      "%s never opens PAM (facts.json: \"pam\": false): say "
 				      "\"pam\": false or leave it out",
 				      s->program);
@@ -212,12 +212,12 @@ void runner_pam_explain(const struct runner_subject *s, char *buf, size_t len)
 	}
 }
 
-cJSON *runner_pam_meta(const struct runner *r)
+cJSON *runner_pam_meta(const struct runner_subjects *sj)
 {
 	cJSON *o = cJSON_CreateObject(), *e;
 
-	for (size_t i = 0; o != NULL && i < r->nsubjects; i++) {
-		const struct runner_subject *s = &r->subjects[i];
+	for (size_t i = 0; o != NULL && i < sj->nsubjects; i++) {
+		const struct runner_subject *s = &sj->subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;

@@ -1,5 +1,5 @@
 /* runner_point: one step of a manifest run: write the policies, check the grants, measure. */
-#include "runner_impl.h"
+#include "runner_point.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,71 +10,19 @@
 #include "contention.h"
 #include "measure.h"
 #include "policy.h"
-#include "policy_doas.h"
-#include "policy_rar_cbor.h"
-#include "policy_rar_json.h"
-#include "policy_sudoers.h"
+#include "runner_env.h"
+#include "runner_output.h"
 #include "sanitize.h"
 
 #define STDERR_SHOWN_BYTES 200
-/* busy_throughout judges the host on at least this many attempts. */
-#define RUNNER_BUSY_MIN_ATTEMPTS 8
 
-/*
- * Writes one policy per target for shape (confgen, in-process) as one
- * transaction: all written whole before any is renamed into place.
- */
-int runner_write_targets(const struct policy_shape *shape, const struct runner_target *t, size_t n,
-			 struct errbuf *eb)
-{
-	struct policy *p = NULL;
-	struct policy_txn *txn = NULL;
-	int rc = -1;
-	size_t i;
-
-	p = policy_build(shape, eb);
-	if (p == NULL || (txn = policy_txn_new(eb)) == NULL)
-		goto out;
-	for (i = 0; i < n; i++) {
-		int w = 0;
-
-		switch (t[i].format) {
-		case POLICY_FORMAT_SUDOERS:
-			w = policy_stage_sudoers(txn, p, t[i].policy, t[i].layout, eb);
-			break;
-		case POLICY_FORMAT_DOAS:
-			/* Its rule count was checked once for the whole sweep, at its largest
-			 * point (manifest_check_sizes), not per point and doas subject. */
-			w = policy_stage_doas(txn, p, t[i].policy, eb);
-			break;
-		case POLICY_FORMAT_RAR_JSON:
-			w = policy_stage_rar_json(txn, p, t[i].policy, t[i].rar_version, eb);
-			break;
-		case POLICY_FORMAT_RAR_CBOR:
-			w = policy_stage_rar_cbor(txn, p, t[i].policy, t[i].policy_data,
-						  t[i].rar_version, eb);
-			break;
-		}
-		if (w < 0) {
-			errbuf_prefix(eb, "subject %s", t[i].id);
-			goto out;
-		}
-	}
-	rc = policy_txn_commit(txn, eb);
-	txn = NULL; /* freed by the commit */
-out:
-	policy_txn_abort(txn);
-	policy_free(p);
-	return rc;
-}
-
-/* The active subjects' policies as write targets, into t (r->nactive entries). */
-static void runner_targets(const struct runner *r, struct runner_target *t)
+/* The active subjects' policies as write targets, into t (st->sj->nactive entries). */
+void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < r->nsubjects; i++) {
-		const struct runner_subject *s = &r->subjects[i];
+	for (i = 0; i < sj->nsubjects; i++) {
+		const struct runner_subject *s = &sj->subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
@@ -84,12 +32,13 @@ static void runner_targets(const struct runner *r, struct runner_target *t)
 		t[k].policy_data = s->policy_data;
 		t[k].rar_version = s->ms->rar_version;
 		t[k].layout =
-		    s->ms->has_sudoers_layout ? s->ms->sudoers_layout : r->m->sudoers_layout;
+		    s->ms->has_sudoers_layout ? s->ms->sudoers_layout : sj->m->sudoers_layout;
 		k++;
 	}
 }
 
-int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, struct errbuf *eb)
+int runner_point_write_policies(struct runner_steps *st, const struct sweep_point *pt,
+				struct errbuf *eb)
 {
 	struct runner_target t[MANIFEST_SUBJECTS_MAX];
 	struct policy_shape shape;
@@ -99,37 +48,12 @@ int runner_point_write_policies(struct runner *r, const struct sweep_point *pt, 
 	shape.users = pt->value[MANIFEST_AXIS_USERS];
 	shape.tasks = pt->value[MANIFEST_AXIS_TASKS];
 	shape.commands = pt->value[MANIFEST_AXIS_COMMANDS];
-	shape.uid = (uint32_t)r->m->bench_uid;
-	shape.command = r->m->command;
-	shape.match = r->m->match;
-	shape.seed_compat = r->m->seed_compat;
-	runner_targets(r, t);
-	return runner_write_targets(&shape, t, r->nactive, eb);
-}
-
-int runner_point_write_denial(struct runner *r, struct errbuf *eb)
-{
-	struct runner_target t[MANIFEST_SUBJECTS_MAX];
-	struct policy_shape shape;
-	size_t i;
-	int rc = 0;
-
-	policy_shape_init(&shape);
-	shape.uid = (uint32_t)r->m->bench_uid;
-	shape.command = r->m->command;
-	shape.deny_all = true;
-	runner_targets(r, t);
-	/* One file at a time, every one tried: a file that cannot be written (another hard link
-	 * keeps it immutable) must not leave the others granting. The first error is kept. */
-	for (i = 0; i < r->nactive; i++) {
-		struct errbuf one = {{0}};
-
-		if (runner_write_targets(&shape, &t[i], 1, &one) < 0 && rc == 0) {
-			*eb = one;
-			rc = -1;
-		}
-	}
-	return rc;
+	shape.uid = (uint32_t)st->m->bench_uid;
+	shape.command = st->m->command;
+	shape.match = st->m->match;
+	shape.seed_compat = st->m->seed_compat;
+	runner_targets(st->sj, t);
+	return runner_write_targets(&shape, t, st->sj->nactive, eb);
 }
 
 /*
@@ -167,18 +91,18 @@ static int reset_output(int fd)
  * every point has one step (one round, no precision mode), so that no point's rounds differ in
  * their subjects.
  */
-static bool partial_steps(const struct runner *r)
+static bool partial_steps(const struct runner_steps *st)
 {
-	return r->m->max_rounds == 1 && r->m->precision <= 0;
+	return st->m->max_rounds == 1 && st->m->precision <= 0;
 }
 
 /* How many active subjects a step measures (the hung ones left out). */
-static size_t step_subjects(const struct runner *r)
+static size_t step_subjects(const struct runner_steps *st)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < r->nsubjects; i++)
-		n += r->subjects[i].skip_reason == NULL && !r->subjects[i].hung;
+	for (i = 0; i < st->sj->nsubjects; i++)
+		n += st->sj->subjects[i].skip_reason == NULL && !st->sj->subjects[i].hung;
 	return n;
 }
 
@@ -186,21 +110,21 @@ static size_t step_subjects(const struct runner *r)
  * Runs each subject once as the bench user: a denied command exits fast and
  * non-zero, and would poison the figure, so the point fails here.
  */
-enum runner_step runner_point_check_grants(struct runner *r, size_t index, struct errbuf *eb)
+enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index, struct errbuf *eb)
 {
 	char out[STDERR_SHOWN_BYTES + 1];
 	struct proc_sample sample;
 	size_t i;
 
 	/* A new step: every active subject is in it until it hangs. */
-	for (i = 0; i < r->nsubjects; i++)
-		r->subjects[i].hung = false;
-	for (i = 0; i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	for (i = 0; i < st->sj->nsubjects; i++)
+		st->sj->subjects[i].hung = false;
+	for (i = 0; i < st->sj->nsubjects; i++) {
+		struct runner_subject *s = &st->sj->subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
-		if (reset_output(r->stderr_fd) < 0) {
+		if (reset_output(st->stderr_fd) < 0) {
 			errbuf_set_errno(eb, errno, "grant check: temporary file");
 			return RUNNER_STEP_FAILED;
 		}
@@ -216,9 +140,9 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 			errbuf_set(eb,
 				   "point %zu: subject %s: the grant check passed run_timeout_s "
 				   "(%u s) and was killed with its process group",
-				   index, s->ms->id, r->m->run_timeout_ms / 1000u);
+				   index, s->ms->id, st->m->run_timeout_ms / 1000u);
 			/* Left out of the step, the others measured (partial_steps). */
-			if (!partial_steps(r))
+			if (!partial_steps(st))
 				return RUNNER_STEP_TIMEDOUT;
 			s->hung = true;
 			eb->msg[0] = '\0';
@@ -227,22 +151,22 @@ enum runner_step runner_point_check_grants(struct runner *r, size_t index, struc
 		if (sample.exit_code != 0) {
 			char pam[PATH_MAX + 256];
 
-			take_stderr(r->stderr_fd, out, sizeof(out));
+			take_stderr(st->stderr_fd, out, sizeof(out));
 			runner_pam_explain(s, pam, sizeof(pam));
 			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
-				   s->ms->id, r->m->command, sample.exit_code, out[0] ? ": " : "",
+				   s->ms->id, st->m->command, sample.exit_code, out[0] ? ": " : "",
 				   out, pam);
 			return RUNNER_STEP_FAILED;
 		}
 	}
-	if (step_subjects(r) == 0) {
+	if (step_subjects(st) == 0) {
 		errbuf_set(eb,
 			   "point %zu: every subject's grant check passed run_timeout_s (%u s) and "
 			   "was killed with its process group",
-			   index, r->m->run_timeout_ms / 1000u);
+			   index, st->m->run_timeout_ms / 1000u);
 		return RUNNER_STEP_TIMEDOUT;
 	}
-	return runner_reference_check(r, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
+	return runner_reference_check(st->ref, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
 }
 
 /* 1/rounds of n, rounded up (each round gets at least one when n > 0). */
@@ -251,75 +175,30 @@ static uint64_t per_round(uint64_t n, uint32_t rounds)
 	return (n + rounds - 1) / rounds;
 }
 
-/*
- * Whether the step's runs call for measuring it again: a subject with more
- * contended runs than the manifest's limit, judged against the best
- * baseline the point has shown so far (a step contended throughout would
- * otherwise be its own clean reference).
- */
-static bool step_contended(const struct runner *r, size_t idx, const struct measure_result *res,
-			   size_t nsub)
-{
-	for (size_t k = 0; k < nsub; k++) {
-		int64_t base = contention_baseline_ns(&res[k]), before;
-
-		before = runner_acc_baseline(r, idx, k);
-		if (before < base)
-			base = before;
-		if ((double)contention_count(&res[k], base) > r->m->contention_limit * res[k].n)
-			return true;
-	}
-	return false;
-}
-
-/*
- * Re-measuring helps against a burst of load (a build's link step, another
- * benchmark), not against a host busy all along: once more than a quarter of
- * the attempts so far (at least 8 of them) were flagged, steps are kept as
- * they are, flagged, and precision mode's extra rounds gather the clean runs.
- */
-static bool busy_throughout(const struct runner *r)
-{
-	return r->attempts >= RUNNER_BUSY_MIN_ATTEMPTS && 4 * r->flagged > r->attempts;
-}
-
-/*
- * Precision mode: measuring the step again must keep the point within
- * max_runs, counting what it has kept, what this step has cost (thrown away
- * included) and another attempt of the same size.
- */
-static bool remeasure_affordable(const struct runner *r, size_t idx, uint64_t step_cost,
-				 uint64_t again)
-{
-	if (r->m->precision <= 0 || r->m->max_runs == 0)
-		return true;
-	return runner_acc_spent(r, idx) + step_cost + again <= r->m->max_runs;
-}
-
 /* The step's benches and their journal entries: the active subjects not left out of it (hung),
  * then the reference (when measured). Returns how many benches. */
-static size_t step_benches(struct runner *r, struct measure_bench *benches,
+static size_t step_benches(struct runner_steps *st, struct measure_bench *benches,
 			   struct journal_subject *js)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason != NULL || r->subjects[i].hung)
+	for (i = 0; i < st->sj->nsubjects; i++) {
+		if (st->sj->subjects[i].skip_reason != NULL || st->sj->subjects[i].hung)
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
 		benches[k] = (struct measure_bench){
-		    .name = r->subjects[i].ms->id, .cmd = r->subjects[i].cmd, .group = 0};
-		js[k].subject = r->subjects[i].ms->id;
-		js[k].format = (char *)policy_format_name(r->subjects[i].ms->format);
-		js[k].command = r->subjects[i].command_line;
+		    .name = st->sj->subjects[i].ms->id, .cmd = st->sj->subjects[i].cmd, .group = 0};
+		js[k].subject = st->sj->subjects[i].ms->id;
+		js[k].format = (char *)policy_format_name(st->sj->subjects[i].ms->format);
+		js[k].command = st->sj->subjects[i].command_line;
 		k++;
 	}
-	if (r->ref_cmd != NULL) {
+	if (st->ref->cmd != NULL) {
 		benches[k] = (struct measure_bench){
-		    .name = RUNNER_REFERENCE_ID, .cmd = r->ref_cmd, .group = 0};
+		    .name = RUNNER_REFERENCE_ID, .cmd = st->ref->cmd, .group = 0};
 		js[k].subject = RUNNER_REFERENCE_ID;
 		js[k].format = (char *)"reference";
-		js[k].command = r->ref_command;
+		js[k].command = st->ref->command;
 		k++;
 	}
 	return k;
@@ -327,38 +206,38 @@ static size_t step_benches(struct runner *r, struct measure_bench *benches,
 
 /* The active subject whose name starts msg ("ID: ..."), as measure_run names a hung bench;
  * NULL when none (the reference). */
-static struct runner_subject *named_subject(struct runner *r, const char *msg)
+static struct runner_subject *named_subject(struct runner_steps *st, const char *msg)
 {
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		const char *id = r->subjects[i].ms->id;
+	for (size_t i = 0; i < st->sj->nsubjects; i++) {
+		const char *id = st->sj->subjects[i].ms->id;
 		size_t len = strlen(id);
 
-		if (r->subjects[i].skip_reason == NULL && !r->subjects[i].hung &&
+		if (st->sj->subjects[i].skip_reason == NULL && !st->sj->subjects[i].hung &&
 		    strncmp(msg, id, len) == 0 && msg[len] == ':')
-			return &r->subjects[i];
+			return &st->sj->subjects[i];
 	}
 	return NULL;
 }
 
 /* What measure_run does in the step: 1/rounds of the manifest's runs, a reproducible shuffle. */
-static void step_opts(const struct runner *r, const struct sweep_point *pt, uint32_t round,
+static void step_opts(const struct runner_steps *st, const struct sweep_point *pt, uint32_t round,
 		      uint32_t attempt, struct measure_opts *o)
 {
 	measure_opts_init(o);
-	o->warmup = per_round(r->m->warmup, r->m->rounds);
-	o->min_runs = per_round(r->m->min_runs, r->m->rounds);
-	o->max_runs = per_round(r->m->max_runs, r->m->rounds);
-	o->min_time_ns = r->m->min_time_ns / r->m->rounds;
-	if (r->m->precision > 0) {
+	o->warmup = per_round(st->m->warmup, st->m->rounds);
+	o->min_runs = per_round(st->m->min_runs, st->m->rounds);
+	o->max_runs = per_round(st->m->max_runs, st->m->rounds);
+	o->min_time_ns = st->m->min_time_ns / st->m->rounds;
+	if (st->m->precision > 0) {
 		/* Every round, the extra ones too, takes the same runs; precision counts rounds. */
 		o->max_runs = o->min_runs;
 		o->min_time_ns = 0;
 	}
-	o->order = r->m->order;
+	o->order = st->m->order;
 	/* A different but reproducible shuffle per point (and per attempt). */
-	o->seed = r->m->seed + pt->index + (uint64_t)(round - 1) * sweep_count(r->sweep) +
+	o->seed = st->m->seed + pt->index + (uint64_t)(round - 1) * st->npoints +
 		  (uint64_t)attempt * 7919u;
-	o->stop = r->cfg.stop;
+	o->stop = st->stop;
 }
 
 /* After the step: the host's counters since h0 (read before it) into info; unreadable: none. */
@@ -387,19 +266,20 @@ static void step_host_after(struct journal_step_info *info, const struct content
  * reports it). *nb and *nsub: the benches and subjects of the last attempt.
  * Returns measure_run's value.
  */
-static int measure_step(struct runner *r, const struct measure_opts *opts,
-			struct measure_bench *benches, struct journal_subject *js,
-			struct measure_result *results, size_t *nb, size_t *nsub, struct errbuf *eb)
+static enum measure_outcome measure_step(struct runner_steps *st, const struct measure_opts *opts,
+					 struct measure_bench *benches, struct journal_subject *js,
+					 struct measure_result *results, size_t *nb, size_t *nsub,
+					 struct errbuf *eb)
 {
 	struct runner_subject *hung;
-	int mr;
+	enum measure_outcome mr;
 
 	for (;;) {
-		*nb = step_benches(r, benches, js);
-		*nsub = step_subjects(r);
+		*nb = step_benches(st, benches, js);
+		*nsub = step_subjects(st);
 		mr = measure_run(benches, *nb, opts, results, eb);
-		if (mr != MEASURE_TIMEOUT || !partial_steps(r) || *nsub < 2 ||
-		    (hung = named_subject(r, eb->msg)) == NULL)
+		if (mr != MEASURE_TIMEOUT || !partial_steps(st) || *nsub < 2 ||
+		    (hung = named_subject(st, eb->msg)) == NULL)
 			return mr;
 		hung->hung = true;
 		for (size_t i = 0; i < *nb; i++)
@@ -409,7 +289,7 @@ static int measure_step(struct runner *r, const struct measure_opts *opts,
 	}
 }
 
-enum runner_step runner_point_measure(struct runner *r, const struct sweep_point *pt,
+enum runner_step runner_point_measure(struct runner_steps *st, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
 				      struct errbuf *eb)
 {
@@ -422,12 +302,11 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 	struct errbuf heb = {{0}};
 	char id[SWEEP_ID_MAX];
 	size_t i, nb, nsub;
-	bool flagged;
 	enum runner_step rc = RUNNER_STEP_FAILED;
-	int mr;
+	enum measure_outcome mr;
 
 	/* The reference, when measured, is the last bench: interleaved with the subjects. */
-	nb = r->nactive + (r->ref_cmd != NULL);
+	nb = st->sj->nactive + (st->ref->cmd != NULL);
 	benches = calloc(nb, sizeof(*benches));
 	results = calloc(nb, sizeof(*results));
 	js = calloc(nb, sizeof(*js));
@@ -435,47 +314,46 @@ enum runner_step runner_point_measure(struct runner *r, const struct sweep_point
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	step_opts(r, pt, round, attempt, &opts);
+	step_opts(st, pt, round, attempt, &opts);
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;
-	mr = measure_step(r, &opts, benches, js, results, &nb, &nsub, eb);
+	mr = measure_step(st, &opts, benches, js, results, &nb, &nsub, eb);
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
 		goto out;
 	}
 	if (mr == MEASURE_TIMEOUT) {
 		errbuf_prefix(eb, "point %zu (run_timeout_s %u)", pt->index + 1,
-			      r->m->run_timeout_ms / 1000u);
+			      st->m->run_timeout_ms / 1000u);
 		rc = RUNNER_STEP_TIMEDOUT;
 		goto out;
 	}
-	if (mr < 0) {
+	if (mr != MEASURE_OK) {
 		errbuf_prefix(eb, "point %zu", pt->index + 1);
 		goto out;
 	}
 	step_host_after(&info, &h0);
-	flagged = step_contended(r, pt->index, results, nsub);
-	r->attempts++;
-	r->flagged += flagged;
-	if (flagged && attempt < r->m->remeasure && !busy_throughout(r) &&
-	    remeasure_affordable(r, pt->index, *discarded / r->nactive + results[0].n,
-				 results[0].n)) {
-		for (i = 0; i < nsub; i++)
-			*discarded += results[i].n;
+	for (i = 0; i < nb; i++)
+		js[i].result = results[i];
+	/* The point's results, once, to the accumulator: it judges the attempt and keeps it. */
+	switch (runner_precision_offer(st->precision, pt->index, js, nb, nsub, attempt, discarded,
+				       eb)) {
+	case RUNNER_PRECISION_REMEASURE:
 		rc = RUNNER_STEP_REMEASURE;
 		goto out;
+	case RUNNER_PRECISION_FAILED:
+		goto out;
+	case RUNNER_PRECISION_KEPT:
+		break;
 	}
 	info.remeasured = attempt;
 	info.discarded_runs = *discarded;
-	for (i = 0; i < nb; i++)
-		js[i].result = results[i];
-	sweep_step_id(pt, round, r->m->max_rounds, id, sizeof(id));
-	if (journal_append_step(r->journal, id, pt->index, js, nb, &info, eb) < 0 ||
-	    runner_acc_add(r, pt->index, js, nb, *discarded, eb) < 0)
+	sweep_step_id(pt, round, st->m->max_rounds, id, sizeof(id));
+	if (journal_append_step(st->journal, id, pt->index, js, nb, &info, eb) < 0)
 		goto out;
 	for (i = 0; i < nb; i++)
-		r->timed_ns += measure_result_wall_sum(&js[i].result);
+		st->timed_ns += measure_result_wall_sum(&js[i].result);
 	rc = RUNNER_STEP_OK;
 out:
 	for (i = 0; results != NULL && i < nb; i++)
@@ -483,5 +361,40 @@ out:
 	free(results);
 	free(benches);
 	free(js);
+	return rc;
+}
+
+enum runner_step runner_run_step(struct runner_steps *st, const struct sweep_point *pt,
+				 uint32_t round, uint32_t attempt, uint64_t *discarded,
+				 struct runner_step_end *end)
+{
+	struct errbuf deny = {{0}};
+	enum runner_step rc;
+
+	memset(end, 0, sizeof(*end));
+	end->denied = true;
+	if (runner_point_write_policies(st, pt, &end->eb) < 0) {
+		errbuf_prefix(&end->eb, "point %zu", pt->index + 1);
+		rc = RUNNER_STEP_FAILED;
+	} else if (runner_env_apply_point(st->sj, pt) < 0) {
+		errbuf_set(&end->eb, "point %zu: a swept limit without its pin", pt->index + 1);
+		rc = RUNNER_STEP_FAILED;
+	} else {
+		rc = runner_point_check_grants(st, pt->index + 1, &end->eb);
+		if (rc == RUNNER_STEP_OK)
+			rc = runner_point_measure(st, pt, round, attempt, discarded, &end->eb);
+	}
+	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
+	 * what it started dies with it. A denial that cannot be written ends the sweep. */
+	if (runner_guard_deny(st->guard, &deny) < 0) {
+		if (rc == RUNNER_STEP_FAILED) {
+			end->first = end->eb;
+			end->superseded = true;
+		}
+		end->eb = deny;
+		rc = RUNNER_STEP_FAILED;
+		end->denied = false;
+	}
+	runner_guard_point_end(st->guard);
 	return rc;
 }

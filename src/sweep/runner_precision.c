@@ -4,14 +4,14 @@
  * The runner walks the manifest's rounds over every point, then further
  * passes (round rounds+1, rounds+2, ... up to max_rounds) over the points
  * still short of the precision, each pass shuffled like the first ones.
- * r->acc holds, per point and active subject, the runs of every journalled
+ * p->acc holds, per point and active subject, the runs of every journalled
  * step of that point: built from the journal at start (so --resume decides
- * exactly as the interrupted run would have), grown by runner_point_measure
- * after each step, read by run_points (runner.c) between passes. A
+ * exactly as the interrupted run would have), grown by each step's one
+ * runner_precision_offer, read by run_points (runner.c) between passes. A
  * point's decision depends only on its own steps, so the passes are
  * reproducible whatever order a resumed run meets them in.
  */
-#include "runner_impl.h"
+#include "runner_precision.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -20,122 +20,184 @@
 
 #include "contention.h"
 #include "estimate.h"
+#include "runner_output.h"
 #include "student.h"
 
-int runner_acc_add(struct runner *r, size_t idx, const struct journal_subject *js, size_t n,
-		   uint64_t discarded, struct errbuf *eb)
+/* busy_throughout judges the host on at least this many attempts. */
+#define RUNNER_BUSY_MIN_ATTEMPTS 8
+
+/* What one point has measured so far, per active subject (the runs of its journalled steps,
+ * concatenated). */
+struct runner_acc {
+	struct measure_result *res; /* nactive entries; NULL until the point's first step */
+	uint32_t steps;
+	uint64_t discarded; /* runs of attempts measured again, per subject: they count
+			       towards max_runs, which bounds what a point costs */
+};
+
+struct runner_precision {
+	const struct manifest *m;
+	size_t npoints, nactive;
+	const char **ids;       /* the active subjects, borrowed */
+	struct runner_acc *acc; /* npoints entries in precision mode, else NULL */
+	int64_t *reference_ns;  /* per active subject: contention_reference_ns over acc */
+	/* Attempts judged by this invocation, and how many had too many contended runs:
+	 * re-measuring pays only against bursts (busy_throughout). */
+	size_t attempts, flagged;
+};
+
+struct runner_precision *runner_precision_new(const struct manifest *m, size_t npoints,
+					      const char *const *ids, size_t nactive)
+{
+	struct runner_precision *p = calloc(1, sizeof(*p));
+
+	if (p == NULL)
+		return NULL;
+	*p = (struct runner_precision){.m = m, .npoints = npoints, .nactive = nactive};
+	p->ids = calloc(nactive ? nactive : 1, sizeof(*p->ids));
+	if (p->ids == NULL)
+		goto oom;
+	if (nactive > 0)
+		memcpy(p->ids, ids, nactive * sizeof(*p->ids));
+	if (m->precision <= 0)
+		return p;
+	p->acc = calloc(npoints, sizeof(*p->acc));
+	p->reference_ns = calloc(nactive ? nactive : 1, sizeof(*p->reference_ns));
+	if (p->acc == NULL || p->reference_ns == NULL)
+		goto oom;
+	return p;
+oom:
+	runner_precision_free(p);
+	return NULL;
+}
+
+/*
+ * Appends one journalled step of point idx (subjects in active order) to
+ * p->acc, with the runs its thrown-away attempts cost (summed over subjects).
+ * 0 or -1.
+ */
+static int acc_add(struct runner_precision *p, size_t idx, const struct journal_subject *js,
+		   size_t n, uint64_t discarded, struct errbuf *eb)
 {
 	struct runner_acc *a;
-	size_t i, k = 0;
+	size_t k;
 
-	if (r->acc == NULL)
+	if (p->acc == NULL)
 		return 0;
-	a = &r->acc[idx];
+	a = &p->acc[idx];
 	/* The reference (last, when the manifest has it) is no subject: the precision ignores it.
 	 */
-	if (n == r->nactive + 1 && strcmp(js[n - 1].subject, RUNNER_REFERENCE_ID) == 0)
+	if (n == p->nactive + 1 && strcmp(js[n - 1].subject, RUNNER_REFERENCE_ID) == 0)
 		n--;
-	if (n != r->nactive)
+	if (n != p->nactive)
 		return errbuf_set(eb, "point %zu: a step has %zu subjects, this run measures %zu",
-				  idx + 1, n, r->nactive);
-	if (a->res == NULL && (a->res = calloc(r->nactive, sizeof(*a->res))) == NULL)
+				  idx + 1, n, p->nactive);
+	if (a->res == NULL && (a->res = calloc(p->nactive, sizeof(*a->res))) == NULL)
 		return errbuf_set(eb, "out of memory");
-	for (i = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason != NULL)
-			continue;
-		if (strcmp(js[k].subject, r->subjects[i].ms->id) != 0)
+	for (k = 0; k < p->nactive; k++) {
+		if (strcmp(js[k].subject, p->ids[k]) != 0)
 			return errbuf_set(eb, "point %zu: a step measured %s where this run has %s",
-					  idx + 1, js[k].subject, r->subjects[i].ms->id);
+					  idx + 1, js[k].subject, p->ids[k]);
 		if (measure_result_append(&a->res[k], &js[k].result) < 0)
 			return errbuf_set(eb, "out of memory");
-		k++;
 	}
 	a->steps++;
 	a->discarded += n > 0 ? discarded / n : 0;
 	return 0;
 }
 
-uint64_t runner_acc_spent(const struct runner *r, size_t idx)
+/* The runs point idx has cost each subject so far (kept and thrown away); 0 outside precision
+ * mode. */
+static uint64_t acc_spent(const struct runner_precision *p, size_t idx)
 {
-	const struct runner_acc *a = r->acc != NULL ? &r->acc[idx] : NULL;
+	const struct runner_acc *a = p->acc != NULL ? &p->acc[idx] : NULL;
 
-	if (a == NULL || a->res == NULL || r->nactive == 0)
+	if (a == NULL || a->res == NULL || p->nactive == 0)
 		return 0;
 	return a->res[0].n + a->discarded;
 }
 
 /* The runs of one round (each round, the extra ones too, takes the same number). */
-static uint64_t round_runs(const struct runner *r)
+static uint64_t round_runs(const struct runner_precision *p)
 {
-	return (r->m->min_runs + r->m->rounds - 1) / r->m->rounds;
+	return (p->m->min_runs + p->m->rounds - 1) / p->m->rounds;
 }
 
-int runner_acc_init(struct runner *r, struct errbuf *eb)
+int runner_precision_load(struct runner_precision *p, const struct sweep *sw,
+			  const struct journal_contents *done, struct errbuf *eb)
 {
 	size_t i, idx;
 	uint32_t round;
 
-	if (r->m->precision <= 0)
+	if (p->acc == NULL)
 		return 0;
-	r->acc = calloc(sweep_count(r->sweep), sizeof(*r->acc));
-	r->reference_ns = calloc(r->nactive ? r->nactive : 1, sizeof(*r->reference_ns));
-	if (r->acc == NULL || r->reference_ns == NULL)
-		return errbuf_set(eb, "out of memory");
-	for (i = 0; i < r->done.npoints; i++) {
-		const struct journal_point *p = &r->done.points[i];
+	for (i = 0; i < done->npoints; i++) {
+		const struct journal_point *jp = &done->points[i];
 
-		if (sweep_parse_step_id(r->sweep, p->id, r->m->max_rounds, &idx, &round) < 0)
-			return errbuf_set(eb, "journal point %s is not in this sweep", p->id);
-		if (runner_acc_add(r, idx, p->subjects, p->nsubjects, p->info.discarded_runs, eb) <
-		    0)
+		if (sweep_parse_step_id(sw, jp->id, p->m->max_rounds, &idx, &round) < 0)
+			return errbuf_set(eb, "journal point %s is not in this sweep", jp->id);
+		if (acc_add(p, idx, jp->subjects, jp->nsubjects, jp->info.discarded_runs, eb) < 0)
 			return -1;
 	}
-	runner_acc_refresh(r);
+	runner_precision_refresh(p);
 	return 0;
 }
 
-void runner_acc_refresh(struct runner *r)
+void runner_precision_refresh(struct runner_precision *p)
 {
-	size_t n = sweep_count(r->sweep), i, k, m;
+	size_t n = p->npoints, i, k, m;
 	int64_t *b;
 
-	if (r->acc == NULL)
+	if (p->acc == NULL)
 		return;
 	b = malloc((n ? n : 1) * sizeof(*b));
-	for (k = 0; k < r->nactive; k++) {
-		r->reference_ns[k] = INT64_MAX;
+	for (k = 0; k < p->nactive; k++) {
+		p->reference_ns[k] = INT64_MAX;
 		if (b == NULL)
 			continue; /* out of memory: each point judged by itself */
 		for (i = m = 0; i < n; i++)
-			if (r->acc[i].res != NULL && r->acc[i].res[k].n > 0)
-				b[m++] = contention_baseline_ns(&r->acc[i].res[k]);
-		r->reference_ns[k] = contention_reference_ns(b, m);
+			if (p->acc[i].res != NULL && p->acc[i].res[k].n > 0)
+				b[m++] = contention_baseline_ns(&p->acc[i].res[k]);
+		p->reference_ns[k] = contention_reference_ns(b, m);
 	}
 	free(b);
 }
 
 /* The active index of the manifest's precision_baseline, or SIZE_MAX (none, or skipped here). */
-static size_t baseline_index(const struct runner *r)
+static size_t baseline_index(const struct runner_precision *p)
 {
-	size_t i, k = 0;
+	size_t k;
 
-	if (r->m->precision_baseline == NULL)
+	if (p->m->precision_baseline == NULL)
 		return SIZE_MAX;
-	for (i = 0; i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason != NULL)
-			continue;
-		if (strcmp(r->subjects[i].ms->id, r->m->precision_baseline) == 0)
+	for (k = 0; k < p->nactive; k++)
+		if (strcmp(p->ids[k], p->m->precision_baseline) == 0)
 			return k;
-		k++;
-	}
 	return SIZE_MAX;
 }
 
-/* The estimate of step s of subject k at point idx (its runs alone), NaN when it fell back. */
-static double step_estimate(const struct runner *r, size_t idx, size_t k, size_t s, double *scratch)
+/*
+ * The baseline off-CPU time subject k's runs at point idx are judged
+ * against: the smaller of the point's own so far and the subject's
+ * reference across the sweep (INT64_MAX: neither is known yet).
+ */
+static int64_t acc_baseline(const struct runner_precision *p, size_t idx, size_t k)
 {
-	const struct measure_result *all = &r->acc[idx].res[k];
-	uint64_t per = round_runs(r);
+	int64_t own = INT64_MAX;
+
+	if (p->acc == NULL)
+		return INT64_MAX;
+	if (p->acc[idx].res != NULL && p->acc[idx].res[k].n > 0)
+		own = contention_baseline_ns(&p->acc[idx].res[k]);
+	return own < p->reference_ns[k] ? own : p->reference_ns[k];
+}
+
+/* The estimate of step s of subject k at point idx (its runs alone), NaN when it fell back. */
+static double step_estimate(const struct runner_precision *p, size_t idx, size_t k, size_t s,
+			    double *scratch)
+{
+	const struct measure_result *all = &p->acc[idx].res[k];
+	uint64_t per = round_runs(p);
 	struct measure_result one = *all;
 	struct estimate e;
 	size_t contended;
@@ -147,8 +209,8 @@ static double step_estimate(const struct runner *r, size_t idx, size_t k, size_t
 	one.exit_codes = all->exit_codes + s * per;
 	one.nivcsw = all->nivcsw != NULL ? all->nivcsw + s * per : NULL;
 	one.stall_ns = all->stall_ns != NULL ? all->stall_ns + s * per : NULL;
-	if (contention_estimate(&one, r->m->estimator, r->m->contended,
-				runner_acc_baseline(r, idx, k), scratch, &e, &contended))
+	if (contention_estimate(&one, p->m->estimator, p->m->contended, acc_baseline(p, idx, k),
+				scratch, &e, &contended))
 		return NAN;
 	return e.value;
 }
@@ -161,24 +223,25 @@ static double step_estimate(const struct runner *r, size_t idx, size_t k, size_t
  * drift common to both subjects cancels. -1: cannot say (steps of unequal
  * size), judge each subject's own estimate instead.
  */
-static int ratio_needs_more(const struct runner *r, size_t idx, size_t kb, double *scratch)
+static int ratio_needs_more(const struct runner_precision *p, size_t idx, size_t kb,
+			    double *scratch)
 {
-	const struct runner_acc *a = &r->acc[idx];
+	const struct runner_acc *a = &p->acc[idx];
 	size_t steps = a->steps, s, k;
 
-	for (k = 0; k < r->nactive; k++)
-		if (a->res[k].n != steps * round_runs(r))
+	for (k = 0; k < p->nactive; k++)
+		if (a->res[k].n != steps * round_runs(p))
 			return -1;
 	if (steps < 3)
 		return 1;
-	for (k = 0; k < r->nactive; k++) {
+	for (k = 0; k < p->nactive; k++) {
 		double sum = 0, sum2 = 0, mean, sd, half;
 
 		if (k == kb)
 			continue;
 		for (s = 0; s < steps; s++) {
-			double q = step_estimate(r, idx, k, s, scratch) /
-				   step_estimate(r, idx, kb, s, scratch);
+			double q = step_estimate(p, idx, k, s, scratch) /
+				   step_estimate(p, idx, kb, s, scratch);
 
 			if (!(q > 0) || !isfinite(q))
 				return 1; /* a step that fell back is no evidence */
@@ -188,75 +251,133 @@ static int ratio_needs_more(const struct runner *r, size_t idx, size_t kb, doubl
 		mean = sum / (double)steps;
 		sd = sqrt(fmax(0, (sum2 - (double)steps * mean * mean) / (double)(steps - 1)));
 		half = student_t95(steps - 1) * sd / sqrt((double)steps);
-		if (expm1(half) > r->m->precision)
+		if (expm1(half) > p->m->precision)
 			return 1;
 	}
 	return 0;
 }
 
-bool runner_acc_needs_more(const struct runner *r, size_t idx)
+bool runner_precision_needs_more(const struct runner_precision *p, size_t idx)
 {
-	const struct runner_acc *a = &r->acc[idx];
+	const struct runner_acc *a = &p->acc[idx];
 	double *scratch = NULL;
 	bool more = false;
 	size_t k, most = 0;
 
 	if (a->res == NULL)
 		return true;
-	if (runner_acc_spent(r, idx) + round_runs(r) > r->m->max_runs)
+	if (acc_spent(p, idx) + round_runs(p) > p->m->max_runs)
 		return false;
-	for (k = 0; k < r->nactive; k++)
+	for (k = 0; k < p->nactive; k++)
 		if (a->res[k].n > most)
 			most = a->res[k].n;
 	scratch = malloc(2 * (most ? most : 1) * sizeof(double));
 	/* Out of memory here only costs a round: measure rather than stop. */
 	if (scratch == NULL)
 		return true;
-	if (baseline_index(r) != SIZE_MAX) {
-		int q = ratio_needs_more(r, idx, baseline_index(r), scratch);
+	if (baseline_index(p) != SIZE_MAX) {
+		int q = ratio_needs_more(p, idx, baseline_index(p), scratch);
 
 		if (q >= 0) {
 			free(scratch);
 			return q == 1;
 		}
 	}
-	for (k = 0; k < r->nactive && !more; k++) {
+	for (k = 0; k < p->nactive && !more; k++) {
 		const struct measure_result *res = &a->res[k];
 		struct estimate e;
 		size_t contended;
 
 		/* An estimate that fell back to every run (nearly all waited) is no evidence. */
-		more =
-		    contention_estimate(res, r->m->estimator, r->m->contended,
-					runner_acc_baseline(r, idx, k), scratch, &e, &contended) ||
-		    !estimate_meets(&e, r->m->precision);
+		more = contention_estimate(res, p->m->estimator, p->m->contended,
+					   acc_baseline(p, idx, k), scratch, &e, &contended) ||
+		       !estimate_meets(&e, p->m->precision);
 	}
 	free(scratch);
 	return more;
 }
 
-int64_t runner_acc_baseline(const struct runner *r, size_t idx, size_t k)
+/*
+ * Whether the step's runs call for measuring it again: a subject with more
+ * contended runs than the manifest's limit, judged against the best
+ * baseline the point has shown so far (a step contended throughout would
+ * otherwise be its own clean reference).
+ */
+static bool step_contended(const struct runner_precision *p, size_t idx,
+			   const struct journal_subject *js, size_t nsub)
 {
-	int64_t own = INT64_MAX;
+	for (size_t k = 0; k < nsub; k++) {
+		const struct measure_result *res = &js[k].result;
+		int64_t base = contention_baseline_ns(res), before;
 
-	if (r->acc == NULL)
-		return INT64_MAX;
-	if (r->acc[idx].res != NULL && r->acc[idx].res[k].n > 0)
-		own = contention_baseline_ns(&r->acc[idx].res[k]);
-	return own < r->reference_ns[k] ? own : r->reference_ns[k];
+		before = acc_baseline(p, idx, k);
+		if (before < base)
+			base = before;
+		if ((double)contention_count(res, base) > p->m->contention_limit * res->n)
+			return true;
+	}
+	return false;
 }
 
-void runner_acc_clear(struct runner *r)
+/*
+ * Re-measuring helps against a burst of load (a build's link step, another
+ * benchmark), not against a host busy all along: once more than a quarter of
+ * the attempts so far (at least 8 of them) were flagged, steps are kept as
+ * they are, flagged, and precision mode's extra rounds gather the clean runs.
+ */
+static bool busy_throughout(const struct runner_precision *p)
+{
+	return p->attempts >= RUNNER_BUSY_MIN_ATTEMPTS && 4 * p->flagged > p->attempts;
+}
+
+/*
+ * Precision mode: measuring the step again must keep the point within
+ * max_runs, counting what it has kept, what this step has cost (thrown away
+ * included) and another attempt of the same size.
+ */
+static bool remeasure_affordable(const struct runner_precision *p, size_t idx, uint64_t step_cost,
+				 uint64_t again)
+{
+	if (p->m->precision <= 0 || p->m->max_runs == 0)
+		return true;
+	return acc_spent(p, idx) + step_cost + again <= p->m->max_runs;
+}
+
+enum runner_precision_verdict runner_precision_offer(struct runner_precision *p, size_t idx,
+						     const struct journal_subject *js, size_t n,
+						     size_t nsub, uint32_t attempt,
+						     uint64_t *discarded, struct errbuf *eb)
+{
+	bool flagged = step_contended(p, idx, js, nsub);
+	size_t i;
+
+	p->attempts++;
+	p->flagged += flagged;
+	if (flagged && attempt < p->m->remeasure && !busy_throughout(p) &&
+	    remeasure_affordable(p, idx, *discarded / p->nactive + js[0].result.n,
+				 js[0].result.n)) {
+		for (i = 0; i < nsub; i++)
+			*discarded += js[i].result.n;
+		return RUNNER_PRECISION_REMEASURE;
+	}
+	if (acc_add(p, idx, js, n, *discarded, eb) < 0)
+		return RUNNER_PRECISION_FAILED;
+	return RUNNER_PRECISION_KEPT;
+}
+
+void runner_precision_free(struct runner_precision *p)
 {
 	size_t i, k;
 
-	for (i = 0; r->acc != NULL && i < sweep_count(r->sweep); i++) {
-		for (k = 0; r->acc[i].res != NULL && k < r->nactive; k++)
-			measure_result_clear(&r->acc[i].res[k]);
-		free(r->acc[i].res);
+	if (p == NULL)
+		return;
+	for (i = 0; p->acc != NULL && i < p->npoints; i++) {
+		for (k = 0; p->acc[i].res != NULL && k < p->nactive; k++)
+			measure_result_clear(&p->acc[i].res[k]);
+		free(p->acc[i].res);
 	}
-	free(r->acc);
-	free(r->reference_ns);
-	r->acc = NULL;
-	r->reference_ns = NULL;
+	free(p->acc);
+	free(p->reference_ns);
+	free(p->ids);
+	free(p);
 }

@@ -55,14 +55,14 @@ int runner_profile_check(struct runner *r, struct errbuf *eb)
 	if (!r->m->profile)
 		return 0;
 	if (r->cfg.tracer[0] != '/' || access(r->cfg.tracer, X_OK) != 0) {
-		r->bad_input = true;
+		r->sj.bad_input = true;
 		return errbuf_set(eb,
 				  "%s: \"profile\" needs %s: install Debian's package %s (the "
 				  "playbook's role %s installs it)",
 				  r->cfg.manifest, r->cfg.tracer, PROFILE_PACKAGE, PROFILE_ROLE);
 	}
 	if (straceprof_check_tracer(r->cfg.tracer, eb) < 0) {
-		r->bad_input = true;
+		r->sj.bad_input = true;
 		return -1;
 	}
 	return 0;
@@ -85,13 +85,13 @@ static uint32_t traced_timeout_ms(uint32_t run_timeout_ms)
 static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject *s,
 				   const char *trace, struct errbuf *eb)
 {
-	struct proc_opts po = {.envp = r->envp,
+	struct proc_opts po = {.envp = r->env.envp,
 			       .output = PROC_OUTPUT_STDERR_FD,
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = traced_timeout_ms(r->m->run_timeout_ms),
 			       .stop = r->cfg.stop,
-			       .pin = &r->pin,
+			       .pin = &r->env.pin,
 			       .mntns = s->mntns};
 
 	return straceprof_cmd(r->cfg.tracer, trace, r->user.name, s->argv, &po, eb);
@@ -298,8 +298,8 @@ out:
 /* Whether some active subject has not been traced yet (its first point always is). */
 static bool budget_unseen(const struct runner *r, const struct profilebudget *b)
 {
-	for (size_t i = 0; i < r->nsubjects && i < b->nsubjects; i++)
-		if (r->subjects[i].skip_reason == NULL && b->subjects[i].seen == 0)
+	for (size_t i = 0; i < r->sj.nsubjects && i < b->nsubjects; i++)
+		if (r->sj.subjects[i].skip_reason == NULL && b->subjects[i].seen == 0)
 			return true;
 	return false;
 }
@@ -314,12 +314,12 @@ static int budget_skip_point(struct runner *r, const struct profilebudget *b, cJ
 	char why[200];
 
 	profilebudget_explain(b, r->m->profile_budget_pct, why, sizeof(why));
-	for (size_t i = 0; i < r->nsubjects; i++) {
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
 		cJSON *o;
 
-		if (r->subjects[i].skip_reason != NULL)
+		if (r->sj.subjects[i].skip_reason != NULL)
 			continue;
-		o = cJSON_AddObjectToObject(subjects, r->subjects[i].ms->id);
+		o = cJSON_AddObjectToObject(subjects, r->sj.subjects[i].ms->id);
 		if (o == NULL || cJSON_AddStringToObject(o, "status", "skipped") == NULL ||
 		    cJSON_AddStringToObject(o, "reason", "profile_budget") == NULL ||
 		    cJSON_AddStringToObject(o, "message", why) == NULL)
@@ -358,15 +358,15 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 			rc = RUNNER_STEP_OK;
 		goto out;
 	}
-	if (runner_env_apply_point(r, pt) < 0) {
+	if (runner_env_apply_point(&r->sj, pt) < 0) {
 		errbuf_set(eb, "point %zu: its limit", pt->index + 1);
 		goto out;
 	}
-	if (runner_point_write_policies(r, pt, eb) < 0)
+	if (runner_point_write_policies(&r->steps, pt, eb) < 0)
 		goto deny;
-	rc = runner_point_check_grants(r, pt->index + 1, eb);
-	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	rc = runner_point_check_grants(&r->steps, pt->index + 1, eb);
+	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->sj.nsubjects; i++) {
+		struct runner_subject *s = &r->sj.subjects[i];
 		cJSON *o;
 
 		if (s->skip_reason != NULL || s->hung)
@@ -380,11 +380,11 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 	}
 deny:
 	/* Whatever happened, the policies deny again before anything else. */
-	if (runner_point_write_denial(r, &deny) < 0) {
+	if (runner_guard_deny(r->guard, &deny) < 0) {
 		*eb = deny;
 		rc = RUNNER_STEP_FAILED;
 	}
-	runner_guard_point_end(r);
+	runner_guard_point_end(r->guard);
 	/* The policies' writing and denial, the grant checks: the point's cost beyond its runs. */
 	profilebudget_point_done(b, clock_now_ns() - t0, runs_ns);
 	if (rc == RUNNER_STEP_OK && write_point(r, pt->index, doc, eb) < 0)
@@ -423,14 +423,14 @@ static int write_costs(struct runner *r, struct errbuf *eb)
 
 /*
  * The wall time of every timed run, summed (the budget's base): this
- * invocation's (r->timed_ns) and, after --resume, the journalled ones it
+ * invocation's (r->steps.timed_ns) and, after --resume, the journalled ones it
  * read at its start. Not read again from the journal: a run's peak RSS
  * counts rarbench's own (clone(CLONE_VM) shares its pages until exec), so
  * the pass keeps rarbench small.
  */
 static uint64_t timed_runs_ns(const struct runner *r)
 {
-	uint64_t ns = r->timed_ns;
+	uint64_t ns = r->steps.timed_ns;
 
 	for (size_t p = 0; p < r->done.npoints; p++)
 		for (size_t k = 0; k < r->done.points[p].nsubjects; k++)
@@ -443,8 +443,9 @@ static void budget_resumed(struct runner *r, struct profilebudget *b, const cJSO
 {
 	const cJSON *subjects = cJSON_GetObjectItemCaseSensitive(doc, "subjects");
 
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		const cJSON *o = cJSON_GetObjectItemCaseSensitive(subjects, r->subjects[i].ms->id);
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
+		const cJSON *o =
+		    cJSON_GetObjectItemCaseSensitive(subjects, r->sj.subjects[i].ms->id);
 		uint64_t calls = count_of(o, "calls"), ns = count_of(o, "profile_ns");
 
 		if (calls > 0)
@@ -503,10 +504,10 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, RUNNER_PROFILE_DIR) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	/* Every point's counts from the same tool state, whatever the timed steps left. */
-	if (runner_reset_tool_state(r, eb) < 0 || fileio_mkdirs(dir, eb) < 0 ||
-	    write_costs(r, eb) < 0 ||
-	    profilebudget_init(&b, r->nsubjects, r->m->profile_budget_pct, timed_runs_ns(r), eb) <
-		0)
+	if (runner_reset_tool_state(runner_guard_prefix(r->guard), eb) < 0 ||
+	    fileio_mkdirs(dir, eb) < 0 || write_costs(r, eb) < 0 ||
+	    profilebudget_init(&b, r->sj.nsubjects, r->m->profile_budget_pct, timed_runs_ns(r),
+			       eb) < 0)
 		return -1;
 	/* Resetting the tools' state and pricing the calls are the pass's costs too. */
 	profilebudget_spend(&b, clock_now_ns() - t0);

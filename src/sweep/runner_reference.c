@@ -4,7 +4,7 @@
  * journalled as the pseudo-subject RUNNER_REFERENCE_ID and exported as results.json's
  * "reference", never among the results).
  */
-#include "runner_impl.h"
+#include "runner_reference.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,50 +31,50 @@ static int self_dir(char *dir, size_t len, struct errbuf *eb)
 	return 0;
 }
 
-int runner_reference_setup(struct runner *r, const struct proc_opts *measured, struct errbuf *eb)
+int runner_reference_setup(struct runner_reference *ref, const struct manifest *m,
+			   const struct proc_opts *measured, struct errbuf *eb)
 {
 	char dir[PATH_MAX];
 
-	if (!r->m->reference)
+	if (!m->reference)
 		return 0;
 	if (self_dir(dir, sizeof(dir), eb) < 0)
 		return -1;
-	if (fileio_fmt(r->ref_program, sizeof(r->ref_program), "%s/rarref", dir) < 0)
+	if (fileio_fmt(ref->program, sizeof(ref->program), "%s/rarref", dir) < 0)
 		return errbuf_set(eb, "reference: %s: path too long", dir);
-	if (access(r->ref_program, X_OK) != 0)
+	if (access(ref->program, X_OK) != 0)
 		return errbuf_set_errno(eb, errno,
 					"reference: %s (rarref, built by make beside rarbench)",
-					r->ref_program);
-	snprintf(r->ref_units, sizeof(r->ref_units), "%u", r->m->reference_units);
-	snprintf(r->ref_command, sizeof(r->ref_command), "%s %s", r->ref_program, r->ref_units);
-	r->ref_argv[0] = r->ref_program;
-	r->ref_argv[1] = r->ref_units;
-	r->ref_argv[2] = NULL;
-	r->ref_cmd = proc_cmd_new(r->ref_argv, measured, eb);
-	if (r->ref_cmd == NULL)
+					ref->program);
+	snprintf(ref->units, sizeof(ref->units), "%u", m->reference_units);
+	snprintf(ref->command, sizeof(ref->command), "%s %s", ref->program, ref->units);
+	ref->argv[0] = ref->program;
+	ref->argv[1] = ref->units;
+	ref->argv[2] = NULL;
+	ref->cmd = proc_cmd_new(ref->argv, measured, eb);
+	if (ref->cmd == NULL)
 		return errbuf_prefix(eb, "reference");
 	return 0;
 }
 
-int runner_reference_check(struct runner *r, struct errbuf *eb)
+int runner_reference_check(const struct runner_reference *ref, struct errbuf *eb)
 {
 	struct proc_sample sample;
 
-	if (r->ref_cmd == NULL)
+	if (ref->cmd == NULL)
 		return 0;
-	if (proc_run(r->ref_cmd, &sample, eb) < 0)
-		return errbuf_prefix(eb, "reference %s", r->ref_command);
+	if (proc_run(ref->cmd, &sample, eb) < 0)
+		return errbuf_prefix(eb, "reference %s", ref->command);
 	if (sample.stopped)
 		return errbuf_set(eb, "interrupted");
 	if (sample.timed_out || sample.exit_code != 0)
-		return errbuf_set(eb, "reference %s: %s (exit %d) as the bench user",
-				  r->ref_command, sample.timed_out ? "timed out" : "failed",
-				  sample.exit_code);
+		return errbuf_set(eb, "reference %s: %s (exit %d) as the bench user", ref->command,
+				  sample.timed_out ? "timed out" : "failed", sample.exit_code);
 	return 0;
 }
 
-void runner_reference_clear(struct runner *r)
+void runner_reference_clear(struct runner_reference *ref)
 {
-	proc_cmd_free(r->ref_cmd);
-	r->ref_cmd = NULL;
+	proc_cmd_free(ref->cmd);
+	ref->cmd = NULL;
 }

@@ -1,17 +1,15 @@
-/* runner_setup: prepares a manifest run (manifest, prefix facts, subjects, journal) and finishes
+/* runner_setup: prepares a manifest run (manifest, prefix facts, subjects, journal) and frees
  * it. */
 #include "runner_impl.h"
 
 #include "estimate.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "atomicfile.h"
@@ -19,15 +17,6 @@
 #include "runner_output.h"
 
 #define FACTS_MAX_BYTES (1024 * 1024)
-
-static void utc_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
 
 /* Reads PREFIX/facts.json (doc/interfaces.md §1). */
 static int load_facts(struct runner *r, struct errbuf *eb)
@@ -73,7 +62,7 @@ static int build_versions(struct runner *r, struct errbuf *eb)
 /* Marks the failure in eb as the user's input (exit 2) and returns -1. */
 static int bad_input(struct runner *r)
 {
-	r->bad_input = true;
+	r->sj.bad_input = true;
 	return -1;
 }
 
@@ -94,6 +83,44 @@ static int absolute_path(const char *path, char *out, size_t size, struct errbuf
 	return 0;
 }
 
+/*
+ * What the guard records and writes deny-all: every active subject's policy
+ * files and namespace (runner_targets), the manifest's bench user and
+ * command.
+ */
+static void armed_policies(const struct runner *r, struct runner_guard_policies *p)
+{
+	size_t i, k = 0;
+
+	memset(p, 0, sizeof(*p));
+	runner_targets(&r->sj, p->t);
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		if (r->sj.subjects[i].skip_reason != NULL)
+			continue;
+		p->mntns_dir[k] = r->sj.subjects[i].mntns_dir;
+		p->ns[k] = &r->sj.subjects[i].mntns;
+		k++;
+	}
+	p->n = k;
+	p->uid = (uint32_t)r->m->bench_uid;
+	p->command = r->m->command;
+}
+
+/* The guard's record of the active subjects, saved, and their policies deny-all. 0 or -1. */
+static int arm(struct runner *r, struct errbuf *eb)
+{
+	struct runner_guard_policies p;
+
+	armed_policies(r, &p);
+	return runner_guard_arm(r->guard, &p, eb);
+}
+
+void runner_end_guard(struct runner *r)
+{
+	runner_guard_end(r->guard, &r->notes);
+	r->guard = NULL;
+}
+
 /* Chooses subject s's namespace directory and saves the record naming it. 0 or -1. */
 static int reserve_mntns_dir(struct runner *r, struct runner_subject *s, struct errbuf *eb)
 {
@@ -105,33 +132,33 @@ static int reserve_mntns_dir(struct runner *r, struct runner_subject *s, struct 
 	s->mntns_dir = strdup(dir);
 	if (s->mntns_dir == NULL)
 		return errbuf_set(eb, "out of memory");
-	return runner_guard_arm(r, eb);
+	return arm(r, eb);
 }
 
 static int prepare_subjects(struct runner *r, struct errbuf *eb)
 {
-	struct proc_opts po = {.envp = r->envp,
+	struct proc_opts po = {.envp = r->env.envp,
 			       .as = &r->user,
 			       .output = PROC_OUTPUT_STDERR_FD,
 			       .output_fd = r->stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = r->m->run_timeout_ms,
 			       .stop = r->cfg.stop,
-			       .pin = &r->pin};
+			       .pin = &r->env.pin};
 	struct proc_opts measured = po;
 	size_t i;
 
 	measured.output = PROC_OUTPUT_NULL;
 
-	if (r->nactive == 0)
+	if (r->sj.nactive == 0)
 		return 0;
-	if (runner_reference_setup(r, &measured, eb) < 0)
+	if (runner_reference_setup(&r->ref, r->m, &measured, eb) < 0)
 		return -1;
 	/* On record before anything of it exists; every policy deny-all from here on. */
-	if (runner_guard_arm(r, eb) < 0)
+	if (arm(r, eb) < 0)
 		return -1;
-	for (i = 0; i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		struct runner_subject *s = &r->sj.subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;
@@ -216,138 +243,14 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 	return r->journal ? 0 : -1;
 }
 
-/* The network interfaces this host shows (/sys/class/net), 0 when unknown. */
-static size_t count_net_interfaces(void)
-{
-	DIR *d = opendir("/sys/class/net");
-	struct dirent *e;
-	size_t n = 0;
-
-	while (d != NULL && (e = readdir(d)) != NULL)
-		n += e->d_name[0] != '.';
-	if (d != NULL)
-		closedir(d);
-	return n;
-}
-
-static cJSON *build_meta(struct runner *r)
-{
-	struct hostfacts hf;
-	cJSON *meta = cJSON_CreateObject(), *o, *skipped;
-	char finished[32];
-	size_t i;
-
-	if (meta == NULL)
-		return NULL;
-	hostfacts_collect(&hf);
-	utc_now(finished, sizeof(finished));
-	/* meta adopts every item added below. */
-	cJSON_AddStringToObject(meta, "name", r->m->name);
-	if (r->m->description != NULL)
-		cJSON_AddStringToObject(meta, "description", r->m->description);
-	cJSON_AddStringToObject(meta, "manifest_path", r->cfg.manifest);
-	cJSON_AddStringToObject(meta, "manifest_sha256", r->manifest_sha);
-	cJSON_AddItemToObject(meta, "manifest", cJSON_ParseWithLength(r->m->text, r->m->text_len));
-	cJSON_AddStringToObject(meta, "manifest_text", r->m->text);
-	o = cJSON_AddObjectToObject(meta, "rarperf");
-	cJSON_AddStringToObject(o, "version", RARPERF_VERSION);
-	cJSON_AddStringToObject(o, "commit", RARPERF_GIT_COMMIT);
-	o = hostfacts_to_json(&hf);
-	/* sudo lists every interface's addresses at start: its cost follows their number
-	 * (doc/precision.md), so the number is part of what a run was measured in. */
-	if (o != NULL)
-		cJSON_AddNumberToObject(o, "net_interfaces", (double)count_net_interfaces());
-	cJSON_AddItemToObject(meta, "host", o);
-	cJSON_AddItemToObject(meta, "environment", runner_env_record(r));
-	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
-	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
-	cJSON_AddItemToObject(meta, "pam", runner_pam_meta(r));
-	o = cJSON_AddObjectToObject(meta, "bench_user");
-	cJSON_AddStringToObject(o, "name", r->m->bench_user);
-	cJSON_AddNumberToObject(o, "uid", (double)r->m->bench_uid);
-	o = cJSON_AddObjectToObject(meta, "measure");
-	cJSON_AddNumberToObject(o, "warmup", r->m->warmup);
-	cJSON_AddNumberToObject(o, "min_runs", r->m->min_runs);
-	if (r->m->max_runs != 0)
-		cJSON_AddNumberToObject(o, "max_runs", r->m->max_runs);
-	else
-		cJSON_AddNullToObject(o, "max_runs");
-	cJSON_AddNumberToObject(o, "min_time_s", (double)r->m->min_time_ns / 1e9);
-	cJSON_AddStringToObject(o, "order", measure_order_name(r->m->order));
-	cJSON_AddNumberToObject(o, "seed", (double)r->m->seed);
-	cJSON_AddNumberToObject(o, "repetitions", r->m->repetitions);
-	cJSON_AddNumberToObject(o, "rounds", r->m->rounds);
-	if (r->m->precision > 0)
-		cJSON_AddNumberToObject(o, "precision", r->m->precision);
-	else
-		cJSON_AddNullToObject(o, "precision");
-	cJSON_AddStringToObject(o, "estimator", estimate_kind_name(r->m->estimator));
-	cJSON_AddStringToObject(o, "contended", estimate_contended_name(r->m->contended));
-	cJSON_AddNumberToObject(o, "contention_limit", r->m->contention_limit);
-	cJSON_AddNumberToObject(o, "remeasure", r->m->remeasure);
-	cJSON_AddNumberToObject(o, "max_rounds", r->m->max_rounds);
-	cJSON_AddNumberToObject(meta, "points", (double)sweep_count(r->sweep));
-	if (r->failed_points > 0) /* left out of the results: a run passed run_timeout_s */
-		cJSON_AddNumberToObject(meta, "unmeasured_points", (double)r->failed_points);
-	cJSON_AddStringToObject(meta, "started", r->started);
-	cJSON_AddStringToObject(meta, "finished", finished);
-	skipped = cJSON_AddArrayToObject(meta, "skipped_subjects");
-	for (i = 0; skipped != NULL && i < r->nsubjects; i++) {
-		if (r->subjects[i].skip_reason == NULL)
-			continue;
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "id", r->subjects[i].ms->id);
-		cJSON_AddStringToObject(o, "reason", r->subjects[i].skip_reason);
-		cJSON_AddItemToArray(skipped, o);
-	}
-	return meta;
-}
-
-int runner_finish(struct runner *r, struct errbuf *eb)
-{
-	static const char *const names[] = {"results.json", "results.tsv", "journal.jsonl"};
-	char sums[3][DIGEST_SHA256_HEX_LEN + 1], path[PATH_MAX];
-	const char *sum_ptrs[3] = {sums[0], sums[1], sums[2]};
-	struct journal_contents c;
-	cJSON *meta = NULL;
-	int rc = -1;
-	size_t i;
-
-	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
-		return errbuf_set(eb, "%s: path too long", r->cfg.out);
-	if (journal_read(path, &c, eb) < 0)
-		return -1;
-	meta = build_meta(r);
-	if (meta == NULL) {
-		errbuf_set(eb, "out of memory");
-		goto out;
-	}
-	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, r->failed_points > 0, meta, eb) < 0)
-		goto out;
-	for (i = 0; i < 3; i++) {
-		if (fileio_fmt(path, sizeof(path), "%s/%s", r->cfg.out, names[i]) < 0) {
-			errbuf_set(eb, "%s: path too long", r->cfg.out);
-			goto out;
-		}
-		if (digest_sha256_file(path, sums[i], eb) < 0)
-			goto out;
-	}
-	progress_done(&r->progress, 0, names, sum_ptrs, 3);
-	rc = 0;
-out:
-	cJSON_Delete(meta);
-	journal_contents_clear(&c);
-	return rc;
-}
-
 void runner_clear(struct runner *r)
 {
 	size_t i, k;
 
-	runner_guard_end(r);
-	runner_reference_clear(r);
-	for (i = 0; i < r->nsubjects; i++) {
-		struct runner_subject *s = &r->subjects[i];
+	runner_end_guard(r);
+	runner_reference_clear(&r->ref);
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		struct runner_subject *s = &r->sj.subjects[i];
 
 		proc_cmd_free(s->cmd);
 		proc_cmd_free(s->check);
@@ -365,15 +268,15 @@ void runner_clear(struct runner *r)
 		free(s->pam_service);
 		free(s->unsafe);
 	}
-	free(r->subjects);
-	runner_problems_clear(r);
+	free(r->sj.subjects);
+	runner_problems_clear(&r->sj);
+	runner_notes_clear(&r->notes);
 	journal_close(r->journal);
 	journal_contents_clear(&r->done);
 	free(r->point_done);
-	runner_acc_clear(r);
-	proc_env_free(r->envp);
+	runner_precision_free(r->precision);
+	runner_env_clear(&r->env);
 	proc_user_clear(&r->user);
-	cJSON_Delete(r->environment);
 	cJSON_Delete(r->versions);
 	cJSON_Delete(r->facts);
 	sweep_free(r->sweep);
@@ -386,7 +289,7 @@ void runner_clear(struct runner *r)
 static int fail(struct runner *r, struct errbuf *eb, bool bad_input)
 {
 	errbuf_prefix(eb, "rarbench");
-	r->bad_input = bad_input;
+	r->sj.bad_input = bad_input;
 	return -1;
 }
 
@@ -421,8 +324,9 @@ static int remove_stale(struct runner *r, const char *dir, struct errbuf *eb)
 	if (atomicfile_remove_stale(dir, ATOMICFILE_STALE_MIN_AGE_S, &n, eb) < 0)
 		return -1;
 	if (n > 0)
-		runner_notice(r, "removed %zu temporary file(s) that a killed write left in %s", n,
-			      dir);
+		runner_notes_add(&r->notes,
+				 "removed %zu temporary file(s) that a killed write left in %s", n,
+				 dir);
 	return 0;
 }
 
@@ -431,16 +335,16 @@ static int remove_stale_in_prefix(struct runner *r, struct errbuf *eb)
 {
 	char dir[PATH_MAX];
 
-	if (fileio_fmt(dir, sizeof(dir), "%s/run", r->prefix_real) < 0 ||
+	if (fileio_fmt(dir, sizeof(dir), "%s/run", runner_guard_prefix(r->guard)) < 0 ||
 	    remove_stale(r, dir, eb) < 0)
 		return -1;
-	for (size_t i = 0; i < r->nsubjects; i++) {
-		const char *files[2] = {r->subjects[i].policy, r->subjects[i].policy_data};
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
+		const char *files[2] = {r->sj.subjects[i].policy, r->sj.subjects[i].policy_data};
 
 		for (size_t k = 0; k < 2; k++) {
 			const char *slash = files[k] != NULL ? strrchr(files[k], '/') : NULL;
 
-			if (slash == NULL || r->subjects[i].skip_reason != NULL)
+			if (slash == NULL || r->sj.subjects[i].skip_reason != NULL)
 				continue;
 			if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - files[k]),
 				       files[k]) < 0 ||
@@ -449,6 +353,21 @@ static int remove_stale_in_prefix(struct runner *r, struct errbuf *eb)
 		}
 	}
 	return 0;
+}
+
+/* The judge of this run's steps (runner_precision.h), fed the journal's steps on --resume. */
+static int open_precision(struct runner *r, struct errbuf *eb)
+{
+	const char *ids[MANIFEST_SUBJECTS_MAX];
+	size_t i, k = 0;
+
+	for (i = 0; i < r->sj.nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
+		if (r->sj.subjects[i].skip_reason == NULL)
+			ids[k++] = r->sj.subjects[i].ms->id;
+	r->precision = runner_precision_new(r->m, sweep_count(r->sweep), ids, k);
+	if (r->precision == NULL)
+		return errbuf_set(eb, "out of memory");
+	return runner_precision_load(r->precision, r->sweep, &r->done, eb);
 }
 
 /*
@@ -461,20 +380,20 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	size_t i, done = 0, extra = 0;
 	char profile_dir[PATH_MAX];
 
-	utc_now(r->started, sizeof(r->started));
+	runner_utc_now(r->started, sizeof(r->started));
 	if (fileio_mkdirs(r->cfg.out, eb) < 0)
 		return fail(r, eb, false);
 	if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/profile", r->cfg.out) < 0 ||
 	    remove_stale(r, r->cfg.out, eb) < 0 || remove_stale(r, profile_dir, eb) < 0)
 		return fail(r, eb, false);
 	if (open_journal(r, eb) < 0)
-		return fail(r, eb, r->bad_input);
+		return fail(r, eb, r->sj.bad_input);
 	if (realpath(r->cfg.out, r->out_abs) == NULL &&
 	    fileio_fmt(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out) < 0) {
 		errbuf_set(eb, "%s: path too long", r->cfg.out);
 		return fail(r, eb, true);
 	}
-	if (runner_acc_init(r, eb) < 0)
+	if (open_precision(r, eb) < 0)
 		return fail(r, eb, true);
 	/* Precision mode: the planned steps, and the extra ones already journalled. */
 	for (i = 0; i < sweep_count(r->sweep) * r->m->max_rounds; i++) {
@@ -486,7 +405,44 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	return 0;
 }
 
-int runner_setup(struct runner *r, struct errbuf *eb)
+/* The subjects resolved (runner_subjects.h) against what the setup has read so far. */
+static int resolve_subjects(struct runner *r, struct errbuf *eb)
+{
+	r->sj.m = r->m;
+	r->sj.manifest = r->cfg.manifest;
+	r->sj.prefix = r->cfg.prefix;
+	r->sj.guard = r->guard;
+	r->sj.facts = r->facts;
+	return runner_resolve_subjects(&r->sj, eb);
+}
+
+/* The prefix's lock taken and a dead run's state undone (runner_guard_begin), with the record
+ * of this run's subjects. 0 or -1 (r->busy: another run holds the prefix). */
+static int begin_guard(struct runner *r, struct errbuf *eb)
+{
+	struct runner_guard_policies p;
+
+	armed_policies(r, &p);
+	return runner_guard_begin(r->guard, r->cfg.manifest, r->cfg.wait, r->cfg.stop, &p,
+				  &r->notes, &r->busy, eb);
+}
+
+/* What the steps borrow of r (runner_point.h), once the setup has made it. */
+static void bind_steps(struct runner *r)
+{
+	r->steps.m = r->m;
+	r->steps.sj = &r->sj;
+	r->steps.ref = &r->ref;
+	r->steps.guard = r->guard;
+	r->steps.precision = r->precision;
+	r->steps.journal = r->journal;
+	r->steps.npoints = r->sweep != NULL ? sweep_count(r->sweep) : 0;
+	r->steps.stderr_fd = r->stderr_fd;
+	r->steps.stop = r->cfg.stop;
+}
+
+/* runner_setup's steps in their order (runner_setup binds the steps after them). */
+static int setup(struct runner *r, struct errbuf *eb)
 {
 	struct manifest_problems problems;
 	char tmpl[] = "/tmp/rarbench-grant-XXXXXX";
@@ -494,8 +450,8 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	r->m = manifest_load_all(r->cfg.manifest, 0, &problems, eb);
 	if (r->m == NULL && problems.n > 1) {
 		/* Every problem, one line each (main prints them), then how many. */
-		r->problems = problems.line;
-		r->nproblems = problems.n;
+		r->sj.problems = problems.line;
+		r->sj.nproblems = problems.n;
 		errbuf_set(eb, "%s: %zu problems (above)", r->cfg.manifest, problems.n);
 		return bad_input(r);
 	}
@@ -517,18 +473,20 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 		return fail(r, eb, true);
 	}
 	/* Everything the user's input can get wrong is checked before anything is touched. */
-	if (runner_guard_locate(r, eb) < 0 || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
+	r->guard = runner_guard_locate(r->cfg.prefix, eb);
+	if (r->guard == NULL || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
 		return fail(r, eb, false);
-	if (runner_resolve_subjects(r, eb) < 0 || runner_plan_check_disk(r, eb) < 0 ||
-	    (!r->cfg.not_this_host && runner_env_check(r, eb) < 0) ||
+	if (resolve_subjects(r, eb) < 0 || runner_plan_check_disk(&r->sj, eb) < 0 ||
+	    (!r->cfg.not_this_host && runner_env_check(&r->env, &r->sj, eb) < 0) ||
 	    runner_profile_check(r, eb) < 0)
-		return fail(r, eb, r->bad_input);
+		return fail(r, eb, r->sj.bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;
-	if (runner_guard_begin(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
+	if (begin_guard(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
 		return fail(r, eb, false);
 	if (proc_become_subreaper(eb) < 0 || proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
-	    runner_env_setup(r, eb) < 0)
+	    runner_env_setup(&r->env, r->m, &r->user, runner_guard_marker(r->guard), r->versions,
+			     eb) < 0)
 		return fail(r, eb, false);
 	/* Close-on-exec and unlinked at once: only a grant check's stderr (dup2'd) reaches it. */
 	r->stderr_fd = mkostemp(tmpl, O_CLOEXEC);
@@ -538,13 +496,21 @@ int runner_setup(struct runner *r, struct errbuf *eb)
 	}
 	unlink(tmpl);
 	if (prepare_subjects(r, eb) < 0)
-		return fail(r, eb, r->bad_input);
-	if (r->nactive == 0) {
+		return fail(r, eb, r->sj.bad_input);
+	if (r->sj.nactive == 0) {
 		errbuf_set(eb, "no subject of %s is present under %s (%s)", r->cfg.manifest,
-			   r->cfg.prefix, r->subjects[0].skip_reason);
+			   r->cfg.prefix, r->sj.subjects[0].skip_reason);
 		return fail(r, eb, false);
 	}
 	if (r->cfg.dry_run)
 		return 0; /* the pilot needs the subjects, not the output directory */
 	return open_output(r, eb);
+}
+
+int runner_setup(struct runner *r, struct errbuf *eb)
+{
+	int rc = setup(r, eb);
+
+	bind_steps(r);
+	return rc;
 }

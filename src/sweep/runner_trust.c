@@ -1,5 +1,5 @@
 /* runner_trust: what a manifest names that root reads or runs must be root's (doc/security.md). */
-#include "runner_impl.h"
+#include "runner_subjects.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -47,18 +47,18 @@ static int note_unsafe(struct runner_subject *s, struct errbuf *eb, const char *
 }
 
 /* Whether resolved (a resolved path) lies inside the resolved prefix. */
-static bool in_prefix(const struct runner *r, const char *resolved)
+static bool in_prefix(const struct runner_subjects *sj, const char *resolved)
 {
-	size_t n = strlen(r->prefix_real);
+	size_t n = strlen(runner_guard_prefix(sj->guard));
 
-	return n > 0 && strncmp(resolved, r->prefix_real, n) == 0 &&
-	       (resolved[n] == '/' || (n == 1 && r->prefix_real[0] == '/'));
+	return n > 0 && strncmp(resolved, runner_guard_prefix(sj->guard), n) == 0 &&
+	       (resolved[n] == '/' || (n == 1 && runner_guard_prefix(sj->guard)[0] == '/'));
 }
 
 /* The program: never a set-ID one outside the prefix; root's unless "unsafe_program". */
-static int check_program(struct runner *r, size_t i, struct errbuf *eb)
+static int check_program(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 {
-	struct runner_subject *s = &r->subjects[i];
+	struct runner_subject *s = &sj->subjects[i];
 	char path[64], real[PATH_MAX];
 	struct errbuf teb = {{0}};
 	bool trusted = trustpath_check(s->program, real, &teb) == 0;
@@ -66,21 +66,21 @@ static int check_program(struct runner *r, size_t i, struct errbuf *eb)
 	snprintf(path, sizeof(path), "$.subjects[%zu].program", i); /* lint: not a path */
 	if (!trusted && realpath(s->program, real) == NULL &&
 	    fileio_fmt(real, sizeof(real), "%s", s->program) < 0)
-		return runner_problem(r, eb, path, "%.64s...: path too long", s->program);
+		return runner_problem(sj, eb, path, "%.64s...: path too long", s->program);
 	/* su, the host's sudo, pkexec...: one that reads files a manifest can name (a PAM
 	 * directory shown at /etc/pam.d, a policy) would be root through them. No key
 	 * lifts this: the prefix's own set-user-ID builds are what is measured. */
-	if (trustpath_is_privileged(real) && !in_prefix(r, real))
+	if (trustpath_is_privileged(real) && !in_prefix(sj, real))
 		return runner_problem(
-		    r, eb, path,
+		    sj, eb, path,
 		    "%s is set-user-ID or set-group-ID (or has file capabilities) "
 		    "and outside the prefix %s: only the prefix's own builds are "
 		    "measured as privileged subjects",
-		    s->program, r->prefix_real);
+		    s->program, runner_guard_prefix(sj->guard));
 	if (trusted)
 		return 0;
 	if (!s->ms->unsafe_program)
-		return runner_problem(r, eb, path,
+		return runner_problem(sj, eb, path,
 				      "%s is not root's alone (%s): whoever can write it chooses "
 				      "what runs at every point (say \"unsafe_program\": true to "
 				      "run it anyway)",
@@ -92,9 +92,9 @@ static int check_program(struct runner *r, size_t i, struct errbuf *eb)
 }
 
 /* The PAM directory and every file in it: root's unless "unsafe_pam". */
-static int check_pam(struct runner *r, size_t i, struct errbuf *eb)
+static int check_pam(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 {
-	struct runner_subject *s = &r->subjects[i];
+	struct runner_subject *s = &sj->subjects[i];
 	struct errbuf teb = {{0}};
 	struct stat st;
 	char path[64];
@@ -105,7 +105,7 @@ static int check_pam(struct runner *r, size_t i, struct errbuf *eb)
 		return 0;
 	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
 	if (!s->ms->unsafe_pam)
-		return runner_problem(r, eb, path,
+		return runner_problem(sj, eb, path,
 				      "%s is not root's alone (%s): its files are shown at "
 				      "/etc/pam.d to a set-user-ID tool, so whoever can write them "
 				      "can run code as root (say \"unsafe_pam\": true to use it "
@@ -118,7 +118,7 @@ static int check_pam(struct runner *r, size_t i, struct errbuf *eb)
 }
 
 /* Checks the directory of file (a policy, or policy_mount_at) with trustpath; problems at key. */
-static int check_dir_of(struct runner *r, size_t i, const char *key, const char *file,
+static int check_dir_of(struct runner_subjects *sj, size_t i, const char *key, const char *file,
 			const char *why, struct errbuf *eb)
 {
 	const char *slash = file != NULL ? strrchr(file, '/') : NULL;
@@ -129,39 +129,39 @@ static int check_dir_of(struct runner *r, size_t i, const char *key, const char 
 		return 0;
 	snprintf(path, sizeof(path), "$.subjects[%zu].%s", i, key); /* lint: not a path */
 	if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - file), file) < 0)
-		return runner_problem(r, eb, path, "%s: path too long", file);
+		return runner_problem(sj, eb, path, "%s: path too long", file);
 	if (trustpath_check(dir[0] != '\0' ? dir : "/", NULL, &teb) == 0)
 		return 0;
-	return runner_problem(r, eb, path, "%s: its directory is not root's alone (%s): %s", file,
+	return runner_problem(sj, eb, path, "%s: its directory is not root's alone (%s): %s", file,
 			      teb.msg, why);
 }
 
 /* The policy files' directories (in PREFIX/etc, runner_guard_confine) and policy_mount_at's. */
-static int check_policy(struct runner *r, size_t i, struct errbuf *eb)
+static int check_policy(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 {
-	const struct runner_subject *s = &r->subjects[i];
+	const struct runner_subject *s = &sj->subjects[i];
 	static const char why[] = "the tool reads its policy there as root";
 	struct errbuf ceb = {{0}};
 
 	/* One outside PREFIX/etc is runner_guard_confine's problem, already said. */
-	if ((runner_guard_confine(r, s->policy, &ceb) == 0 &&
-	     check_dir_of(r, i, "policy", s->policy, why, eb) < 0) ||
-	    (s->policy_data != NULL && runner_guard_confine(r, s->policy_data, &ceb) == 0 &&
-	     check_dir_of(r, i, "policy_data", s->policy_data, why, eb) < 0))
+	if ((runner_guard_confine(sj->guard, s->policy, &ceb) == 0 &&
+	     check_dir_of(sj, i, "policy", s->policy, why, eb) < 0) ||
+	    (s->policy_data != NULL && runner_guard_confine(sj->guard, s->policy_data, &ceb) == 0 &&
+	     check_dir_of(sj, i, "policy_data", s->policy_data, why, eb) < 0))
 		return -1;
-	return check_dir_of(r, i, "policy_mount_at", s->ms->policy_mount_at, why, eb);
+	return check_dir_of(sj, i, "policy_mount_at", s->ms->policy_mount_at, why, eb);
 }
 
-int runner_trust_subject(struct runner *r, size_t i, struct errbuf *eb)
+int runner_trust_subject(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 {
-	size_t before = r->nproblems;
+	size_t before = sj->nproblems;
 
-	if (check_program(r, i, eb) < 0)
+	if (check_program(sj, i, eb) < 0)
 		return -1;
 	/* A refused program says enough: its PAM files would be read by no one. */
-	if (r->nproblems != before)
+	if (sj->nproblems != before)
 		return 0;
-	if (check_pam(r, i, eb) < 0)
+	if (check_pam(sj, i, eb) < 0)
 		return -1;
-	return check_policy(r, i, eb);
+	return check_policy(sj, i, eb);
 }

@@ -17,9 +17,12 @@
  *   prefixlock    one sweep at a time per prefix, and the record of what it must undo
  *   profilebudget which traced runs the profile pass can afford
  *   binhint       a program missing from the prefix: its nearest real name there
- *   runner        a manifest run: open, plan (dry run), run, close (runner.h; the
- *                 struct stays in runner_impl.h; runner_*.c: setup, subjects, env,
- *                 guard, pam, point, precision, reference, profile, output)
+ *   runner        a manifest run: open, plan (dry run), run, close (runner.h; its whole
+ *                 struct seen by runner.c, runner_setup.c, runner_profile.c only; each
+ *                 phase owns its state behind its own header: runner_subjects (with trust,
+ *                 pam), runner_guard (with fault), runner_env, runner_point (the step),
+ *                 runner_precision, runner_reference, runner_target, runner_plan,
+ *                 runner_estimate, runner_output, runner_profile)
  */
 #ifndef RARPERF_SWEEP_H
 #define RARPERF_SWEEP_H

@@ -69,7 +69,7 @@ static void test_hooks_and_runs(void)
 	measure_opts_init(&o);
 	o.warmup = 1;
 	o.min_runs = o.max_runs = 2;
-	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), 0);
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), MEASURE_OK);
 	read_log(log, sizeof(log));
 	CHECK_STR_EQ(log, "SPXPXPXC");
 	CHECK_INT_EQ(r[0].n, 2);
@@ -92,7 +92,7 @@ static void test_min_time_bounds_run_count(void)
 	measure_opts_init(&o);
 	o.min_runs = 2;
 	o.min_time_ns = 60000000ULL; /* ~6 runs of 10 ms fit; a slow machine fits fewer */
-	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), 0);
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), MEASURE_OK);
 	CHECK(r[0].n >= 2);
 	CHECK(r[0].n <= 6);
 	for (size_t i = 0; i < r[0].n; i++)
@@ -103,7 +103,7 @@ static void test_min_time_bounds_run_count(void)
 	o.min_runs = 1;
 	o.max_runs = 3;
 	o.min_time_ns = 10000000000ULL;
-	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), 0);
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), MEASURE_OK);
 	CHECK_INT_EQ(r[0].n, 3);
 	free_all(b, 1, r);
 }
@@ -126,7 +126,7 @@ static void run_order(enum measure_order order, uint64_t seed, char *log, size_t
 	o.order = order;
 	o.seed = seed;
 	o.min_runs = o.max_runs = 4;
-	CHECK_INT_EQ(measure_run(b, 3, &o, r, &eb), 0);
+	CHECK_INT_EQ(measure_run(b, 3, &o, r, &eb), MEASURE_OK);
 	for (int i = 0; i < 3; i++)
 		CHECK_INT_EQ(r[i].n, 4);
 	read_log(log, len);
@@ -177,12 +177,12 @@ static void test_failure(void)
 	b[0].cmd = cmd_sh("exit 3");
 	measure_opts_init(&o);
 	o.min_runs = o.max_runs = 2;
-	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), -1);
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), MEASURE_FAILED);
 	CHECK(strstr(eb.msg, "Command terminated with non-zero exit code: 3") != NULL);
 	CHECK(!r[0].complete);
 	measure_result_clear(&r[0]);
 	o.ignore_failure = true;
-	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), 0);
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), MEASURE_OK);
 	CHECK_INT_EQ(r[0].n, 2);
 	CHECK_INT_EQ(r[0].exit_codes[1], 3);
 	CHECK(!r[0].all_succeeded);
@@ -191,7 +191,7 @@ static void test_failure(void)
 	b[0].cmd = cmd_sh("true");
 	b[0].setup = cmd_sh("exit 1");
 	o.ignore_failure = true;
-	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), -1);
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), MEASURE_FAILED);
 	CHECK(strstr(eb.msg, "setup command terminated") != NULL);
 	free_all(b, 1, r);
 }
@@ -242,7 +242,7 @@ static void test_stop_and_callback_error(void)
 	o.stop = NULL;
 	o.on_event = fail_on_done;
 	o.ctx = &dones;
-	CHECK_INT_EQ(measure_run(b, 2, &o, r, &eb), -1);
+	CHECK_INT_EQ(measure_run(b, 2, &o, r, &eb), MEASURE_FAILED);
 	CHECK_STR_EQ(eb.msg, "export failed");
 	CHECK(r[0].complete);
 	CHECK(!r[1].complete);
@@ -260,7 +260,7 @@ static void test_overhead_subtraction_and_calibrate(void)
 	struct proc_opts po = {0};
 	struct proc_cmd *sh = proc_cmd_new(argv, &po, &eb);
 
-	CHECK_INT_EQ(measure_calibrate(sh, 5, NULL, &ov, &eb), 0);
+	CHECK_INT_EQ(measure_calibrate(sh, 5, NULL, &ov, &eb), MEASURE_OK);
 	CHECK(ov.wall_ns > 0);
 	proc_cmd_free(sh);
 	b[0].name = "true";
@@ -268,7 +268,7 @@ static void test_overhead_subtraction_and_calibrate(void)
 	measure_opts_init(&o);
 	o.min_runs = o.max_runs = 2;
 	o.overhead.wall_ns = 60ULL * 1000000000ULL; /* larger than any run: clamps to 0 */
-	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), 0);
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), MEASURE_OK);
 	CHECK_INT_EQ(r[0].wall_ns[0], 0);
 	CHECK_INT_EQ(r[0].wall_ns[1], 0);
 	free_all(b, 1, r);
@@ -292,7 +292,7 @@ static void test_precision_stops(void)
 	o.min_runs = 6;
 	o.max_runs = 200;
 	o.precision = 0.5;
-	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), 0);
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), MEASURE_OK);
 	CHECK(r[0].n >= 6 && r[0].n < 200);
 	CHECK(r[0].nivcsw != NULL);
 	free_all(b, 1, r);
@@ -304,7 +304,7 @@ static void test_precision_stops(void)
 	o.min_runs = 3;
 	o.max_runs = 20;
 	o.precision = 1e-9;
-	CHECK_INT_EQ(measure_run(b, 2, &o, r, &eb), 0);
+	CHECK_INT_EQ(measure_run(b, 2, &o, r, &eb), MEASURE_OK);
 	CHECK_INT_EQ(r[0].n, 20);
 	CHECK_INT_EQ(r[1].n, 20);
 	free_all(b, 2, r);
@@ -312,7 +312,7 @@ static void test_precision_stops(void)
 	b[0].cmd = cmd_sh("true");
 	o.max_runs = 0;
 	o.min_time_ns = 50000000ULL;
-	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), 0);
+	CHECK_INT_EQ(measure_run(b, 1, &o, r, &eb), MEASURE_OK);
 	CHECK(r[0].n >= 3 && r[0].n < 2000);
 	free_all(b, 1, r);
 	o.precision = 1.5;

@@ -23,16 +23,17 @@ static int lock_in_child(bool hold_and_die)
 		struct errbuf eb = {{0}};
 		struct prefixlock *l = NULL;
 		char *stale = NULL;
-		int rc = prefixlock_acquire(dir, "child", false, NULL, &l, &stale, &eb);
+		enum prefixlock_outcome rc =
+		    prefixlock_acquire(dir, "child", false, NULL, &l, &stale, &eb);
 
 		/* Dies holding it: no release, the holder file stays, the kernel drops the flock.
 		 */
 		if (hold_and_die)
-			_exit(rc == 0 ? 0 : 1);
+			_exit(rc == PREFIXLOCK_TAKEN ? 0 : 1);
 		if (rc == PREFIXLOCK_BUSY && strstr(eb.msg, "in use by pid") != NULL &&
 		    strstr(eb.msg, "(parent)") != NULL)
 			_exit(3);
-		_exit(rc == 0 ? 0 : 1);
+		_exit(rc == PREFIXLOCK_TAKEN ? 0 : 1);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
@@ -45,7 +46,8 @@ static void test_one_owner_at_a_time(void)
 	struct prefixlock *l = NULL;
 	char *stale = NULL;
 
-	CHECK_INT_EQ(prefixlock_acquire(dir, "parent", false, NULL, &l, &stale, &eb), 0);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "parent", false, NULL, &l, &stale, &eb),
+		     PREFIXLOCK_TAKEN);
 	CHECK(stale == NULL);
 	/* A second would-be owner is told who holds it (flock is per open file, so a child
 	 * opening the lock file itself competes like another process). */
@@ -63,14 +65,16 @@ static void test_dead_holder_is_taken_over_with_its_record(void)
 
 	/* An owner that saved a record and died. (The child of the test before died holding it
 	 * too: its description comes back here.) */
-	CHECK_INT_EQ(prefixlock_acquire(dir, "first", false, NULL, &l, &stale, &eb), 0);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "first", false, NULL, &l, &stale, &eb),
+		     PREFIXLOCK_TAKEN);
 	free(stale);
 	stale = NULL;
 	cJSON_AddNumberToObject(rec, "pid", 1);
 	CHECK_INT_EQ(prefixlock_save_record(l, rec, &eb), 0);
 	prefixlock_release(l); /* the record stays: it was not cleared */
 	CHECK_INT_EQ(lock_in_child(true), 0);
-	CHECK_INT_EQ(prefixlock_acquire(dir, "next", false, NULL, &l, &stale, &eb), 0);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "next", false, NULL, &l, &stale, &eb),
+		     PREFIXLOCK_TAKEN);
 	CHECK(stale != NULL && strstr(stale, "(child)") != NULL);
 	CHECK_INT_EQ(prefixlock_take_record(l, &got, &eb), 0);
 	CHECK(got != NULL && cJSON_GetObjectItem(got, "pid") != NULL);
@@ -104,7 +108,8 @@ static void test_old_modes_fixed_foreign_refused(void)
 	if (f != NULL)
 		fclose(f);
 	CHECK_INT_EQ(chmod(holder, 0644), 0);
-	CHECK_INT_EQ(prefixlock_acquire(dir, "fix", false, NULL, &l, &stale, &eb), 0);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "fix", false, NULL, &l, &stale, &eb),
+		     PREFIXLOCK_TAKEN);
 	CHECK(stat(run, &st) == 0 && (st.st_mode & 07777) == 0700);
 	CHECK(stat(lockf, &st) == 0 && (st.st_mode & 07777) == 0600);
 	CHECK(stat(holder, &st) == 0 && (st.st_mode & 07777) == 0600);
@@ -114,11 +119,13 @@ static void test_old_modes_fixed_foreign_refused(void)
 	if (geteuid() != 0)
 		return; /* giving the directory away needs root */
 	CHECK_INT_EQ(chown(run, 65534, 65534), 0);
-	CHECK_INT_EQ(prefixlock_acquire(dir, "foreign", false, NULL, &l, &stale, &eb), -1);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "foreign", false, NULL, &l, &stale, &eb),
+		     PREFIXLOCK_FAILED);
 	CHECK(l == NULL && strstr(eb.msg, "not root") != NULL);
 	CHECK_INT_EQ(chown(run, 0, 0), 0);
 	CHECK_INT_EQ(chown(lockf, 65534, 65534), 0);
-	CHECK_INT_EQ(prefixlock_acquire(dir, "foreign", false, NULL, &l, &stale, &eb), -1);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "foreign", false, NULL, &l, &stale, &eb),
+		     PREFIXLOCK_FAILED);
 	CHECK(l == NULL && strstr(eb.msg, "lock") != NULL);
 	CHECK_INT_EQ(chown(lockf, 0, 0), 0);
 }
@@ -130,7 +137,7 @@ static void test_missing_prefix(void)
 	char *stale = NULL;
 
 	CHECK_INT_EQ(prefixlock_acquire("/nonexistent/rarperf", "x", false, NULL, &l, &stale, &eb),
-		     -1);
+		     PREFIXLOCK_FAILED);
 	CHECK(l == NULL);
 	CHECK(strstr(eb.msg, "/nonexistent/rarperf") != NULL);
 }

@@ -1,0 +1,108 @@
+/* runner_point: one step of a manifest run (a point in a round): its policies written, the
+ * grants checked, every active subject measured, the policies denying again. */
+#ifndef RARPERF_RUNNER_POINT_H
+#define RARPERF_RUNNER_POINT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errbuf.h"
+#include "journal.h"
+#include "manifest.h"
+#include "runner_guard.h"
+#include "runner_precision.h"
+#include "runner_reference.h"
+#include "runner_subjects.h"
+#include "runner_target.h"
+#include "sweep.h"
+
+/*
+ * What the steps of a run read and write: every pointer borrowed from the
+ * run, which sets them once its setup is done (journal and precision: NULL
+ * in a dry run, which measures no step).
+ */
+struct runner_steps {
+	const struct manifest *m;
+	struct runner_subjects *sj; /* each step marks the subjects that hung */
+	struct runner_reference *ref;
+	struct runner_guard *guard;
+	struct runner_precision *precision;
+	struct journal *journal;
+	size_t npoints;                    /* sweep_count: each step's shuffle seed */
+	int stderr_fd;                     /* where the grant check's stderr goes */
+	const volatile sig_atomic_t *stop; /* the caller's stop flag; NULL: never */
+	uint64_t timed_ns; /* the wall times of the runs journalled by this invocation, summed */
+};
+
+/* The active subjects' policies as write targets, into t (sj->nactive entries). */
+void runner_targets(const struct runner_subjects *sj, struct runner_target *t);
+
+/* Writes every active subject's policy for pt (confgen, atomic). 0 or -1. */
+int runner_point_write_policies(struct runner_steps *st, const struct sweep_point *pt,
+				struct errbuf *eb);
+
+/*
+ * What one step (a point in a round, or a profiled point) came to, for every
+ * caller alike: each value has one meaning, and none is an exit status.
+ */
+enum runner_step {
+	RUNNER_STEP_OK,        /* done (measured and journalled, or checked) */
+	RUNNER_STEP_REMEASURE, /* too many contended runs: thrown away, measured again later */
+	RUNNER_STEP_TIMEDOUT,  /* a run passed run_timeout_s and was killed (eb says which): the
+				  point is left unmeasured, the sweep goes on */
+	RUNNER_STEP_FAILED     /* the sweep stops (eb says why; "interrupted" after a stop);
+				  never measured again */
+};
+
+/* What a step leaves for its caller to report, beside its outcome. */
+struct runner_step_end {
+	struct errbuf eb;    /* why it failed or timed out */
+	struct errbuf first; /* with superseded: the failure a failed denial replaced */
+	bool superseded;
+	bool denied; /* the policies deny again (false: the denial failed, eb says why) */
+};
+
+/*
+ * run_step: one step, a point in one round (attempt counts the times it was
+ * measured again for contention, *discarded their runs): the policies
+ * written, the swept limit applied, the grants checked, every active subject
+ * measured (runner_point_measure); then, whatever the outcome, the policies
+ * deny again and what the grant started is killed (runner_guard). Reports
+ * nothing: the outcome and *end are the caller's to say.
+ */
+enum runner_step runner_run_step(struct runner_steps *st, const struct sweep_point *pt,
+				 uint32_t round, uint32_t attempt, uint64_t *discarded,
+				 struct runner_step_end *end);
+
+/*
+ * Starts a step: runs each active subject once as the bench user; a non-zero
+ * exit (the policy denied the command) fails with the tool's first stderr
+ * line. A subject whose check passes run_timeout_s is marked hung and left
+ * out of the step when every point has one step (one round, no precision
+ * mode), else the point times out. index names the point in messages.
+ * RUNNER_STEP_OK, _TIMEDOUT (every subject hung, or no partial steps) or
+ * _FAILED.
+ */
+enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index,
+					   struct errbuf *eb);
+
+/*
+ * Measures all active subjects at pt in round (1-based) with 1/rounds of
+ * the manifest's warmup, runs and time (precision mode: the round's runs,
+ * no time rule), reading the host's counters around it. When a subject has
+ * more contended runs than the manifest's contention_limit and attempt (0
+ * first) is below its remeasure count, the step is thrown away: *discarded
+ * grows by its runs and RUNNER_STEP_REMEASURE is returned. Otherwise the
+ * step is journalled (with attempt and *discarded) and, in precision mode,
+ * kept by st->precision (one runner_precision_offer decides both): RUNNER_STEP_OK. A subject whose
+ * run passes run_timeout_s is marked hung and the step measured again without it, as in the check.
+ * RUNNER_STEP_TIMEDOUT when a run passed run_timeout_s, RUNNER_STEP_FAILED otherwise (eb
+ * "interrupted" when *st->stop was set).
+ */
+enum runner_step runner_point_measure(struct runner_steps *st, const struct sweep_point *pt,
+				      uint32_t round, uint32_t attempt, uint64_t *discarded,
+				      struct errbuf *eb);
+
+#endif
