@@ -173,15 +173,18 @@ fuzz: $(FUZZERS)
 
 # --- style -------------------------------------------------------------------
 # tools/lint-cloexec.sh: every descriptor opened in src/ and confgen/ is close-on-exec.
+# yamllint and ansible-lint: every playbook (the top-level *.yml) and every role, listed or not.
 # tools/lint-paths.sh: no path formatted without checking that it fit (STYLE 18).
+PLAYBOOKS := $(wildcard *.yml)
+ROLES := $(wildcard roles/*/)
 lint:
 	sh tools/lint-cloexec.sh
 	sh tools/lint-paths.sh
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-D_GNU_SOURCE $(ALL_INCS) src confgen
-	yamllint -s install.yml check-lab.yml lab.yml roles inventory
-	ansible-lint install.yml check-lab.yml lab.yml
+	yamllint -s $(PLAYBOOKS) $(ROLES) group_vars inventory
+	ansible-lint $(PLAYBOOKS) $(ROLES)
 
 # --- install -----------------------------------------------------------------
 install: all
