@@ -90,15 +90,20 @@ int jsonget_as_string(const cJSON *j, const char *path, size_t max, const char *
 	return 0;
 }
 
+cJSON *jsonget_member(const cJSON *obj, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
 /*
  * obj.key's item into *item and its path into p. 1 when there is one to read,
  * 0 when absent and optional, -1 when absent and required ("a NOUN is required").
  */
-static int jsonget_member(const cJSON *obj, const char *path, const char *key,
-			  enum jsonget_need need, const char *noun, char *p, const cJSON **item,
-			  struct errbuf *eb)
+static int member_or_missing(const cJSON *obj, const char *path, const char *key,
+			     enum jsonget_need need, const char *noun, char *p, const cJSON **item,
+			     struct errbuf *eb)
 {
-	*item = cJSON_GetObjectItemCaseSensitive(obj, key);
+	*item = jsonget_member(obj, key);
 	jsonget_child(p, path, key);
 	if (*item != NULL)
 		return 1;
@@ -112,7 +117,7 @@ int jsonget_uint(const cJSON *obj, const char *path, const char *key, enum jsong
 {
 	char p[JSONGET_PATH_MAX_CHARS];
 	const cJSON *j;
-	int rc = jsonget_member(obj, path, key, need, "an integer", p, &j, eb);
+	int rc = member_or_missing(obj, path, key, need, "an integer", p, &j, eb);
 
 	return rc <= 0 ? rc : jsonget_as_uint(j, p, lo, hi, out, eb);
 }
@@ -133,7 +138,7 @@ int jsonget_double(const cJSON *obj, const char *path, const char *key, enum jso
 {
 	char p[JSONGET_PATH_MAX_CHARS];
 	const cJSON *j;
-	int rc = jsonget_member(obj, path, key, need, "a number", p, &j, eb);
+	int rc = member_or_missing(obj, path, key, need, "a number", p, &j, eb);
 
 	return rc <= 0 ? rc : jsonget_as_double(j, p, lo, hi, out, eb);
 }
@@ -143,7 +148,7 @@ int jsonget_string(const cJSON *obj, const char *path, const char *key, enum jso
 {
 	char p[JSONGET_PATH_MAX_CHARS];
 	const cJSON *j;
-	int rc = jsonget_member(obj, path, key, need, "a string", p, &j, eb);
+	int rc = member_or_missing(obj, path, key, need, "a string", p, &j, eb);
 
 	return rc <= 0 ? rc : jsonget_as_string(j, p, max, out, eb);
 }

@@ -1,5 +1,6 @@
 /* manifest: parse and validate an experiment manifest (the JSON file behind `rarbench --manifest`).
  */
+#include "jsonget.h"
 #include "manifest.h"
 #include "fileio.h"
 #include "manifest_impl.h"
@@ -95,7 +96,7 @@ static int parse_command(struct manifest_ctx *c, const cJSON *root, struct manif
 	const cJSON *j;
 	int bad = 0;
 
-	j = cJSON_GetObjectItemCaseSensitive(root, "unsafe_command");
+	j = jsonget_member(root, "unsafe_command");
 	if (j != NULL && !cJSON_IsBool(j))
 		bad = manifest_fail(c, "$.unsafe_command", "expected a boolean, got %s",
 				    manifest_type_name(j));
@@ -141,7 +142,7 @@ static int parse_counts(struct manifest_ctx *c, const cJSON *root, struct manife
 	v = m->repetitions;
 	bad |= manifest_get_uint(c, root, "$", "repetitions", 1, 1000, &v);
 	m->repetitions = (uint32_t)v;
-	j = cJSON_GetObjectItemCaseSensitive(root, "min_time_s");
+	j = jsonget_member(root, "min_time_s");
 	if (j != NULL && !cJSON_IsNumber(j))
 		bad = manifest_fail(c, "$.min_time_s", "expected a number, got %s",
 				    manifest_type_name(j));
@@ -161,7 +162,7 @@ static int parse_counts(struct manifest_ctx *c, const cJSON *root, struct manife
 /* What depends on several keys, once each is sound; the policy size last. 0 or -1. */
 static int check_across(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "min_time_s");
+	const cJSON *j = jsonget_member(root, "min_time_s");
 
 	if (manifest_check_sizes(c, m) < 0)
 		return -1;
@@ -234,12 +235,12 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 				 SUDOERS_LAYOUT_COUNT, &e);
 	m->sudoers_layout = (enum sudoers_layout)e;
 
-	j = cJSON_GetObjectItemCaseSensitive(root, "seed_compat");
+	j = jsonget_member(root, "seed_compat");
 	if (j != NULL && !cJSON_IsBool(j))
 		bad = manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
 				    manifest_type_name(j));
 	m->seed_compat = j != NULL && cJSON_IsTrue(j);
-	j = cJSON_GetObjectItemCaseSensitive(root, "profile");
+	j = jsonget_member(root, "profile");
 	if (j != NULL && !cJSON_IsBool(j))
 		bad = manifest_fail(c, "$.profile", "expected a boolean, got %s",
 				    manifest_type_name(j));

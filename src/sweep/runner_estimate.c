@@ -1,5 +1,6 @@
 /* runner_estimate: the dry run's wall time from the procedure, without a pilot: each step's runs
  * times each subject's cost per run (runcost.h), plus writing the policies and the profile pass. */
+#include "jsonget.h"
 #include "runner_impl.h"
 
 #include <math.h>
@@ -70,7 +71,7 @@ static struct runcost_sweep *estimate_last_sweep(const struct runner *r, struct 
 /* facts.json's cost of subject i's tool, else the last sweep's line, else the tool's prior. */
 static void estimate_load(const struct runner *r, struct estimate_costs *c)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r->facts, "tools");
+	const cJSON *tools = jsonget_member(r->facts, "tools");
 	struct runcost_sweep *sw = estimate_last_sweep(r, c);
 	size_t i, k;
 
@@ -81,8 +82,7 @@ static void estimate_load(const struct runner *r, struct estimate_costs *c)
 		if (s->skip_reason != NULL)
 			continue;
 		base = strrchr(s->program, '/') != NULL ? strrchr(s->program, '/') + 1 : s->program;
-		if (!runcost_from_facts(cJSON_GetObjectItemCaseSensitive(tools, base),
-					&c->run[k]) &&
+		if (!runcost_from_facts(jsonget_member(tools, base), &c->run[k]) &&
 		    (sw == NULL || !runcost_sweep_line(sw, s->ms->id, &c->run[k])))
 			runcost_prior(base, &c->run[k]);
 		k++;

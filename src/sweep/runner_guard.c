@@ -26,6 +26,7 @@
  * with (RUNNER_MARKER_NAME): a setuid tool's command, which gets a fresh
  * environment, then escapes (the notice says so).
  */
+#include "jsonget.h"
 #include "runner_impl.h"
 
 #include <errno.h>
@@ -66,7 +67,7 @@ void runner_notice(struct runner *r, const char *fmt, ...)
 
 static const char *record_string(const cJSON *o, const char *key)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+	const cJSON *j = jsonget_member(o, key);
 
 	return cJSON_IsString(j) ? j->valuestring : NULL;
 }
@@ -96,7 +97,7 @@ int runner_guard_confine(const struct runner *r, const char *path, struct errbuf
 int runner_guard_record_targets(const struct runner *r, const cJSON *record,
 				struct runner_target *t, size_t *n, struct errbuf *eb)
 {
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, "policies"), *e;
+	const cJSON *list = jsonget_member(record, "policies"), *e;
 
 	*n = 0;
 	if (list != NULL && !cJSON_IsArray(list))
@@ -159,7 +160,7 @@ static void undo_namespaces(const cJSON *record)
 {
 	const cJSON *e;
 
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(record, "mntns"))
+	cJSON_ArrayForEach(e, jsonget_member(record, "mntns"))
 	{
 		if (cJSON_IsString(e))
 			mntns_remove_leftover(e->valuestring);

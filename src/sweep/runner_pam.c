@@ -1,5 +1,6 @@
 /* runner_pam: which PAM service files a subject's runs see at /etc/pam.d (manifest key "pam"),
  * the private mount namespace that shows them, and what a failed stack lacks. */
+#include "jsonget.h"
 #include "runner_impl.h"
 
 #include <dirent.h>
@@ -32,10 +33,10 @@ int runner_pam_resolve(struct runner *r, size_t i, const cJSON *tool, struct err
 {
 	struct runner_subject *s = &r->subjects[i];
 	const struct manifest_subject *ms = s->ms;
-	const cJSON *service = cJSON_GetObjectItemCaseSensitive(tool, "pam_service");
-	const cJSON *stack = cJSON_GetObjectItemCaseSensitive(tool, "pam_stack");
+	const cJSON *service = jsonget_member(tool, "pam_service");
+	const cJSON *stack = jsonget_member(tool, "pam_stack");
 	char path[64];
-	bool pam = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tool, "pam"));
+	bool pam = cJSON_IsTrue(jsonget_member(tool, "pam"));
 
 	if (pam && cJSON_IsString(service) &&
 	    (s->pam_service = strdup(service->valuestring)) == NULL)

@@ -1,6 +1,7 @@
 /* runner_subjects: a manifest's subjects resolved against the prefix and checked against its
  * facts.json, every problem found in one pass. */
 #include "binhint.h"
+#include "jsonget.h"
 #include "runner_impl.h"
 
 #include <errno.h>
@@ -91,7 +92,7 @@ static int problem(struct runner *r, struct errbuf *eb, size_t i, const char *ke
 
 static const char *json_string(const cJSON *o, const char *key)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+	const cJSON *j = jsonget_member(o, key);
 
 	return cJSON_IsString(j) ? j->valuestring : NULL;
 }
@@ -109,7 +110,7 @@ static bool same_path(const char *a, const char *b)
 /* The facts.json entry of the tool at program (PREFIX/bin/<key>), or NULL. */
 static const cJSON *tool_of(const struct runner *r, const char *program)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(r->facts, "tools"), *t;
 	char bin[PATH_MAX];
 	size_t len;
 
@@ -125,13 +126,13 @@ static const cJSON *tool_of(const struct runner *r, const char *program)
 	len = strlen(bin);
 	if (strncmp(program, bin, len) != 0)
 		return NULL;
-	return cJSON_GetObjectItemCaseSensitive(tools, program + len);
+	return jsonget_member(tools, program + len);
 }
 
 /* The RootAsRole versions the prefix has, "3.3.4, 4.0.3" (for a message). */
 static void rar_versions(const struct runner *r, char *buf, size_t len)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(r->facts, "tools"), *t;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -142,8 +143,7 @@ static void rar_versions(const struct runner *r, char *buf, size_t len)
 		/* An absent build (make provision-history records why) is no version the prefix
 		 * has. */
 		if (f == NULL || v == NULL || strncmp(f, "rar-", 4) != 0 ||
-		    strstr(buf, v) != NULL ||
-		    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
+		    strstr(buf, v) != NULL || cJSON_IsFalse(jsonget_member(t, "present")))
 			continue;
 		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s",
 					off ? ", " : "", v);
@@ -157,15 +157,14 @@ static void rar_versions(const struct runner *r, char *buf, size_t len)
 /* Whether the prefix holds a RootAsRole build of version. */
 static bool has_rar_version(const struct runner *r, const char *version)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(r->facts, "tools"), *t;
 
 	cJSON_ArrayForEach(t, tools)
 	{
 		const char *f = json_string(t, "format"), *v = json_string(t, "version");
 
 		if (f != NULL && v != NULL && strncmp(f, "rar-", 4) == 0 &&
-		    strcmp(v, version) == 0 &&
-		    !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
+		    strcmp(v, version) == 0 && !cJSON_IsFalse(jsonget_member(t, "present")))
 			return true;
 	}
 	return false;
@@ -276,7 +275,7 @@ static int resolve_one(struct runner *r, size_t i, struct errbuf *eb)
 			       ms->rar_version, ms->rar_version, have, RAR_VERSIONS_HINT);
 	}
 	tool = tool_of(r, s->program);
-	if (tool != NULL && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(tool, "present"))) {
+	if (tool != NULL && cJSON_IsFalse(jsonget_member(tool, "present"))) {
 		/* A mixed lab: the host says why it lacks the tool; the others measure it. */
 		const char *why = json_string(tool, "reason");
 		char reason[PATH_MAX + 128];
