@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "fileio.h"
+#include "numarg.h"
 
 /* Where one result's profile goes: its source, subject, point, x and repetition. */
 struct sample {
@@ -139,17 +140,18 @@ static int sample_of(struct profilefit *pf, const char *input, const char *sourc
 	const cJSON *host = jsonget_member(params, "host");
 	const cJSON *ax = jsonget_member(params, axis);
 	const cJSON *rep = jsonget_member(params, "repetition");
-	char source[600], *end;
+	char source[600];
+	const char *end;
 	size_t used = 0;
 
 	if (!cJSON_IsString(subj) || !cJSON_IsString(ax) ||
 	    !cJSON_IsObject(jsonget_member(r, "profile")))
 		return 1;
 	sm->subject = subj->valuestring;
-	sm->x = strtod(ax->valuestring, &end);
+	(void)numarg_any_double_prefix(ax->valuestring, &sm->x, &end);
 	if (*end != '\0')
 		return 1;
-	sm->repetition = cJSON_IsString(rep) ? (unsigned)strtoul(rep->valuestring, NULL, 10) : 1;
+	sm->repetition = cJSON_IsString(rep) ? (unsigned)numarg_leading_u64(rep->valuestring) : 1;
 	sm->point[0] = '\0';
 	cJSON_ArrayForEach(p, params)
 	{

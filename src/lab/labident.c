@@ -12,6 +12,7 @@
 
 #include "fileio.h"
 #include "growbuf.h"
+#include "numarg.h"
 #include "sanitize.h"
 
 #define KEY_MAX 64
@@ -205,7 +206,8 @@ static int add_live(struct labident *id, const char *p, const char *end, struct 
 			continue;
 		if (strcmp(line, "mem_kb") == 0) {
 			char gib[32];
-			value_fmt(gib, sizeof(gib), "%.1f", strtod(eq + 1, NULL) / 1048576.0);
+			value_fmt(gib, sizeof(gib), "%.1f",
+				  numarg_leading_double(eq + 1) / 1048576.0);
 			if (add(id, "memory_gib", gib, eb) < 0)
 				return -1;
 		} else if (add(id, line, eq + 1, eb) < 0) {

@@ -2,6 +2,7 @@
  * cpus), parsed and checked; what the host allows is checked by the runner. */
 #include "jsonget.h"
 #include "manifest_impl.h"
+#include "numarg.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -201,13 +202,13 @@ int manifest_parse_env(struct manifest_ctx *c, const cJSON *root, struct manifes
 		return -1;
 	j = jsonget_member(root, "umask");
 	if (j != NULL) {
-		char *end = NULL;
-		unsigned long v;
+		const char *end = NULL;
+		uint64_t v;
 
 		if (!cJSON_IsString(j) || j->valuestring[0] == '\0')
 			return manifest_fail(c, "$.umask",
 					     "expected an octal string such as \"022\"");
-		v = strtoul(j->valuestring, &end, 8);
+		(void)numarg_u64_prefix(j->valuestring, 8, &v, &end);
 		if (*end != '\0' || v > 0777)
 			return manifest_fail(c, "$.umask", "\"%.16s\" is not an octal mode 000-777",
 					     j->valuestring);

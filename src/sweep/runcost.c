@@ -1,5 +1,6 @@
 /* runcost: what one run of a subject costs, for the dry run's estimate without a pilot. */
 #include "jsonget.h"
+#include "numarg.h"
 #include "runcost.h"
 
 #include <cJSON.h>
@@ -95,10 +96,10 @@ static double runcost_param(const cJSON *params, const char *key)
 {
 	const cJSON *v = jsonget_member(params, key);
 	double d = NAN;
-	char *end = NULL;
+	const char *end = NULL;
 
 	if (cJSON_IsString(v) && v->valuestring[0] != '\0') {
-		d = strtod(v->valuestring, &end);
+		(void)numarg_any_double_prefix(v->valuestring, &d, &end);
 		if (*end != '\0')
 			d = NAN;
 	} else if (cJSON_IsNumber(v)) {
