@@ -174,9 +174,11 @@ fuzz: $(FUZZERS)
 # --- style -------------------------------------------------------------------
 # tools/lint-cloexec.sh: every descriptor opened in src/ and confgen/ is close-on-exec.
 # tools/lint-paths.sh: no path formatted without checking that it fit (STYLE 18).
+# tools/lint-folder-headers.sh: each folder header lists exactly its folder's modules.
 lint:
 	sh tools/lint-cloexec.sh
 	sh tools/lint-paths.sh
+	sh tools/lint-folder-headers.sh
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-D_GNU_SOURCE $(ALL_INCS) src confgen

@@ -8,18 +8,25 @@
  * programs use it.
  *
  * Modules, one line each:
- *   manifest      parse and validate a manifest (manifest_*.c: subject, axis, defaults, env,
- *                 precision, size, json)
+ *   manifest      parse and validate a manifest (manifest_subject.c, manifest_axis.c,
+ *                 manifest_defaults.c, manifest_env.c, manifest_precision.c, manifest_size.c,
+ *                 manifest_json.c)
  *   sweep         the points (this header): axes x repetitions in a fixed order, stable ids
  *   journal       the append-only, fsync'd record of finished points, and its reader
+ *                 (journal_read.c)
  *   progress      the writer of the one event protocol (JSON events or a bar)
  *   events        the reader of that protocol
  *   prefixlock    one sweep at a time per prefix, and the record of what it must undo
  *   profilebudget which traced runs the profile pass can afford
  *   binhint       a program missing from the prefix: its nearest real name there
+ *   runcost       what one run of a subject costs, for the dry run's estimate without a pilot
+ *   sweepcg       the cgroup (v2) that holds a sweep and everything it starts
  *   runner        a manifest run: open, plan (dry run), run, close (runner.h; the
- *                 struct stays in runner_impl.h; runner_*.c: setup, subjects, env,
- *                 guard, pam, point, precision, reference, profile, output)
+ *                 struct stays in runner_impl.h), in runner_setup.c, runner_subjects.c,
+ *                 runner_env.c, runner_trust.c, runner_guard.c, runner_fault.c,
+ *                 runner_pam.c, runner_plan.c, runner_estimate.c, runner_point.c,
+ *                 runner_precision.c, runner_reference.c, runner_profile.c,
+ *                 runner_profile_files.c, runner_output.c
  */
 #ifndef RARPERF_SWEEP_H
 #define RARPERF_SWEEP_H
