@@ -162,10 +162,11 @@ static void test_get_helpers(void)
 
 /* The file readers keep the C library's syntax: blanks, a sign, a base; the rest is the caller's.
  */
-static void test_i64_prefix_keeps_strtoll_syntax(void)
+static void test_integer_prefixes_keep_strtoll_syntax(void)
 {
 	const char *end = NULL;
 	int64_t v = 1;
+	uint64_t u = 1;
 
 	CHECK_INT_EQ(numarg_i64_prefix(" -42 rest", 10, &v, &end), NUMARG_OK);
 	CHECK(v == -42);
@@ -183,21 +184,14 @@ static void test_i64_prefix_keeps_strtoll_syntax(void)
 	CHECK_STR_EQ(end, "");
 	CHECK_INT_EQ(numarg_i64_prefix("-9223372036854775809", 10, &v, &end), NUMARG_OUT_OF_RANGE);
 	CHECK(v == INT64_MIN);
-}
-
-static void test_u64_prefix_octal_and_overflow(void)
-{
-	const char *end = NULL;
-	uint64_t v = 1;
-
-	CHECK_INT_EQ(numarg_u64_prefix("0755", 8, &v, &end), NUMARG_OK);
-	CHECK(v == 0755);
-	CHECK_INT_EQ(numarg_u64_prefix("89", 8, &v, &end), NUMARG_NOT_NUMBER);
-	CHECK_INT_EQ(numarg_u64_prefix("12;round", 10, &v, &end), NUMARG_OK);
-	CHECK(v == 12);
-	CHECK_STR_EQ(end, ";round");
-	CHECK_INT_EQ(numarg_u64_prefix("18446744073709551616", 10, &v, &end), NUMARG_OUT_OF_RANGE);
-	CHECK(v == UINT64_MAX);
+	/* The unsigned reader: a umask's octal, a round number before the rest of an id. */
+	CHECK_INT_EQ(numarg_u64_prefix("0755", 8, &u, &end), NUMARG_OK);
+	CHECK(u == 0755);
+	CHECK_INT_EQ(numarg_u64_prefix("89", 8, &u, &end), NUMARG_NOT_NUMBER);
+	CHECK_INT_EQ(numarg_u64_prefix("12;round", 10, &u, &end), NUMARG_OK);
+	CHECK(u == 12 && strcmp(end, ";round") == 0);
+	CHECK_INT_EQ(numarg_u64_prefix("18446744073709551616", 10, &u, &end), NUMARG_OUT_OF_RANGE);
+	CHECK(u == UINT64_MAX);
 }
 
 static void test_any_double_prefix_takes_nan_inf_and_says_range(void)
@@ -257,8 +251,7 @@ int main(void)
 	RUN(test_seconds_round_up_to_ms);
 	RUN(test_wordings);
 	RUN(test_get_helpers);
-	RUN(test_i64_prefix_keeps_strtoll_syntax);
-	RUN(test_u64_prefix_octal_and_overflow);
+	RUN(test_integer_prefixes_keep_strtoll_syntax);
 	RUN(test_any_double_prefix_takes_nan_inf_and_says_range);
 	RUN(test_prefix_readers_leave_errno);
 	RUN(test_leading_readers);
