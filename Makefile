@@ -109,10 +109,10 @@ bin/rarref: src/rarref/rarref.c
 # rarlaunch: the process measured runs start from (src/bench/launchproto.h), static and small so
 # that a run's peak RSS starts from its ~100 KiB, not from rarbench's; found beside rarbench.
 RARLAUNCH_SRCS := src/rarlaunch/rarlaunch.c src/bench/launchproto.c src/bench/psi.c \
-	src/common/errbuf.c
-bin/rarlaunch: $(RARLAUNCH_SRCS) src/bench/launchproto.h src/bench/psi.h
+	src/common/errbuf.c src/common/numarg.c
+bin/rarlaunch: $(RARLAUNCH_SRCS) src/bench/launchproto.h src/bench/psi.h src/common/numarg.h
 	@mkdir -p bin
-	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -static -Isrc/bench -Isrc/common -o $@ $(RARLAUNCH_SRCS)
+	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -static -Isrc/bench -Isrc/common -o $@ $(RARLAUNCH_SRCS) -lm
 
 # --- tests -------------------------------------------------------------------
 # Unit tests that run commands start them from bin/rarlaunch.
@@ -175,11 +175,13 @@ fuzz: $(FUZZERS)
 # tools/lint-cloexec.sh: every descriptor opened in src/ and confgen/ is close-on-exec.
 # yamllint and ansible-lint: every playbook (the top-level *.yml) and every role, listed or not.
 # tools/lint-paths.sh: no path formatted without checking that it fit (STYLE 18).
+# tools/lint-folder-headers.sh: each folder header lists exactly its folder's modules.
 PLAYBOOKS := $(wildcard *.yml)
 ROLES := $(wildcard roles/*/)
 lint:
 	sh tools/lint-cloexec.sh
 	sh tools/lint-paths.sh
+	sh tools/lint-folder-headers.sh
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-D_GNU_SOURCE $(ALL_INCS) src confgen

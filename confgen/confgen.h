@@ -17,7 +17,6 @@
  *   policy_size     the bytes each file of a format would have, computed without writing
  *   policy_file     where a policy file may be written, with which owner, mode, attributes
  *   policy_txn      several policy files written to temporary siblings, renamed together
- *   jsonw           a streaming JSON writer laid out like serde_json's pretty printer
  *
  * This header declares nothing: include the module's own header.
  */

@@ -1,4 +1,5 @@
 /* policy: the shape of one benchmark policy and the names every format writer draws from it. */
+#include "numarg.h"
 #include "policy.h"
 
 #include <stdio.h>
@@ -368,5 +369,5 @@ bool policy_rar_settings_follow_storage(const char *version)
 {
 	if (version == NULL)
 		version = POLICY_RAR_VERSION;
-	return strtoul(version, NULL, 10) >= 4;
+	return numarg_leading_u64(version) >= 4;
 }

@@ -1,4 +1,4 @@
-/* fuzz_numarg: libFuzzer target for the command lines' number parsers (numarg.h). */
+/* fuzz_numarg: libFuzzer target for the number parsers of command lines and files (numarg.h). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -20,6 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t u = 0;
 	double d = 0;
 	long ms = 0;
+	int64_t i = 0;
+	int base;
 
 	if (s == NULL)
 		return 0;
@@ -42,6 +44,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (numarg_get_u64(&w, s, 1, 1024, &u, &eb) != 0 && eb.msg[0] == '\0')
 		abort(); /* a refusal always says why */
+	/* The file readers: the end stays inside s, and nothing read is a 0 with the end at s. */
+	base = size > 0 ? (int[]){0, 8, 10, 16}[data[0] & 3] : 10;
+	if ((numarg_i64_prefix(s, base, &i, &end) == NUMARG_NOT_NUMBER && (i != 0 || end != s)) ||
+	    end < s || end > s + strlen(s))
+		abort();
+	if ((numarg_u64_prefix(s, base, &u, &end) == NUMARG_NOT_NUMBER && (u != 0 || end != s)) ||
+	    end < s || end > s + strlen(s))
+		abort();
+	if ((numarg_any_double_prefix(s, &d, &end) == NUMARG_NOT_NUMBER && (d != 0 || end != s)) ||
+	    end < s || end > s + strlen(s))
+		abort();
+	(void)numarg_leading_double(s);
+	(void)numarg_leading_u64(s);
 	free(s);
 	return 0;
 }

@@ -4,12 +4,15 @@
  * the way hyperfine does, time each run on the monotonic clock with wait4's
  * rusage, summarise and export. It uses src/common only (Makefile
  * bench_USES); src/sweep and the programs use it. Its functions return
- * errors in an errbuf and print nothing, except report (the console output)
- * into the stream it is given.
+ * errors in an errbuf and print nothing (rarbench's console output is
+ * src/rarbench/report).
  *
  * Modules, one line each:
  *   proc          spawn one prepared command without a shell and time it (wait4 rusage);
- *                 proc_user.c: --as-user and its environment; proc_reap.c: what runs leave behind
+ *                 proc_user.c: --as-user and its environment; proc_reap.c: what runs leave behind;
+ *                 proc_launch.c: the run started from rarlaunch, its reply read
+ *   launchproto   the messages between rarbench and rarlaunch, the process runs start from
+ *   psi           how long a run waited for a CPU, from the PSI of rarlaunch's own cgroup
  *   measure       hyperfine's warmup / min-runs / max-runs / min-time loop, and the run orders
  *   stats         pure descriptive statistics over samples
  *   estimate      central estimates with their 95 % intervals, and the precision rule (pure)
@@ -18,11 +21,10 @@
  *   shellwords    a command line split into words with POSIX quoting (no expansion)
  *   export        hyperfine-format JSON, CSV and Markdown exports, written atomically
  *   export_rounds each round's own estimate of a result, for paired comparisons
- *   report        rarbench's console output: progress bar, summaries, warnings
  *   hostfacts     what the measuring host is (CPU, memory, kernel, governor)
  *   mntns         a private mount namespace showing a file at a path fixed in a tool
  *   pamstack      the modules and includes of a PAM service file
- *   straceprof    what an strace trace says a command did (straceprof_json: its JSON)
+ *   straceprof    what an strace trace says a command did (straceprof_json.c: its JSON)
  *   syscost       what a few system calls cost on this host
  *
  * This header declares nothing: include the module's own header.

@@ -1,6 +1,7 @@
 /* contention: contended runs (from their off-CPU time), the estimate over the others, and the
  * host's CPU steal and load over a window. */
 #include "contention.h"
+#include "numarg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,15 +142,13 @@ bool contention_estimate(const struct measure_result *r, enum estimate_kind k,
 /* The unsigned number after *p (skipping blanks); -1 when there is none. */
 static int contention_next_u64(const char **p, uint64_t *out)
 {
-	char *end = NULL;
+	const char *end = NULL;
 
 	while (**p == ' ' || **p == '\t')
 		(*p)++;
 	if (**p < '0' || **p > '9')
 		return -1;
-	errno = 0;
-	*out = strtoull(*p, &end, 10);
-	if (errno != 0 || end == *p)
+	if (numarg_u64_prefix(*p, 10, out, &end) != NUMARG_OK)
 		return -1;
 	*p = end;
 	return 0;
@@ -192,12 +191,10 @@ int contention_parse_stat(const char *text, struct contention_host *h)
 
 int contention_parse_loadavg(const char *text, struct contention_host *h)
 {
-	char *end = NULL;
+	const char *end = NULL;
 	double v;
 
-	errno = 0;
-	v = strtod(text, &end);
-	if (errno != 0 || end == text || !isfinite(v) || v < 0)
+	if (numarg_any_double_prefix(text, &v, &end) != NUMARG_OK || !isfinite(v) || v < 0)
 		return -1;
 	h->load1 = v;
 	return 0;

@@ -14,6 +14,7 @@
 #include "atomicfile.h"
 #include "contention.h"
 #include "export_rounds.h"
+#include "numarg.h"
 #include "stats.h"
 
 #define EXPORT_NS_PER_S 1e9
@@ -27,7 +28,7 @@ static void export_fmt_double(double x, char *buf, size_t len)
 	}
 	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, x);
-		if (strtod(buf, NULL) == x)
+		if (numarg_leading_double(buf) == x)
 			break;
 	}
 	if (strpbrk(buf, ".eE") == NULL && strlen(buf) + 3 <= len)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "growbuf.h"
+#include "numarg.h"
 #include "template.h"
 
 void params_clear(struct params *p)
@@ -118,12 +119,11 @@ struct params_dec {
 
 static bool params_parse_int(const char *s, int32_t *out)
 {
-	char *end = NULL;
-	long v;
+	const char *end = NULL;
+	int64_t v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < INT32_MIN || v > INT32_MAX)
+	if (numarg_i64_prefix(s, 10, &v, &end) != NUMARG_OK || *end != '\0' || v < INT32_MIN ||
+	    v > INT32_MAX)
 		return false;
 	*out = (int32_t)v;
 	return true;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "numarg.h"
 
 /* proc_kill_orphans gives up after this many (a fork bomb outpacing it). */
 #define PROC_ORPHANS_MAX 4096
@@ -64,9 +65,10 @@ static long proc_children_of(pid_t parent, bool kill_all)
 	if (d == NULL)
 		return 0;
 	while ((kill_all || found == 0) && (e = readdir(d)) != NULL) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
+		const char *end;
+		int64_t pid;
 
+		(void)numarg_i64_prefix(e->d_name, 10, &pid, &end);
 		if (*end != '\0' || pid <= 1 || proc_ppid_of(pid) != parent)
 			continue;
 		if (!kill_all) {
@@ -125,9 +127,10 @@ size_t proc_kill_marked(const char *kv)
 	if (d == NULL)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
+		const char *end;
+		int64_t pid;
 
+		(void)numarg_i64_prefix(e->d_name, 10, &pid, &end);
 		if (*end != '\0' || pid <= 1 || pid == self || !proc_environ_has(pid, kv))
 			continue;
 		if (kill((pid_t)pid, SIGKILL) == 0)

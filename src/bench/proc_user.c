@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "growbuf.h"
+#include "numarg.h"
 
 #define PROC_USER_PATH "/usr/local/bin:/usr/bin:/bin"
 #define PROC_MAX_GROUPS 65536
@@ -35,16 +36,15 @@ int proc_env_append(char ***envp, const char *kv, struct errbuf *eb)
 int proc_user_lookup(const char *user, struct proc_user *u, struct errbuf *eb)
 {
 	struct passwd *pw;
-	char *end = NULL;
 	int ngroups = 32;
 
 	memset(u, 0, sizeof(*u));
 	errno = 0;
 	pw = getpwnam(user);
 	if (pw == NULL && user[0] >= '0' && user[0] <= '9') {
-		unsigned long id = strtoul(user, &end, 10);
+		uint64_t id;
 
-		if (end != NULL && *end == '\0' && id <= UINT32_MAX)
+		if (numarg_u64(user, 0, UINT32_MAX, &id) == NUMARG_OK)
 			pw = getpwuid((uid_t)id);
 	}
 	if (pw == NULL)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "growbuf.h"
+#include "numarg.h"
 #include "trustpath.h"
 
 /* Open-addressing tables: twice the bound, a power of two. */
@@ -261,7 +262,7 @@ static long find_result(const char *s, size_t len)
 static int parse_result(const char *s, size_t len, bool *failed, int64_t *value)
 {
 	char buf[32];
-	char *end;
+	const char *end;
 	size_t n = len < sizeof(buf) - 1 ? len : sizeof(buf) - 1;
 
 	memcpy(buf, s, n);
@@ -277,9 +278,7 @@ static int parse_result(const char *s, size_t len, bool *failed, int64_t *value)
 	}
 	if (!((buf[0] >= '0' && buf[0] <= '9') || buf[0] == '-'))
 		return -1;
-	errno = 0;
-	*value = strtoll(buf, &end, 0);
-	if (errno != 0 || end == buf || (*end != '\0' && *end != ' '))
+	if (numarg_i64_prefix(buf, 0, value, &end) != NUMARG_OK || (*end != '\0' && *end != ' '))
 		return -1;
 	return 0;
 }

@@ -20,6 +20,7 @@
  *   jsonget       checked JSON getters over cJSON: the value's path, bounds, one error wording
  *   jsonw         the one JSON writer (a stream, or a capped growbuf): policies, the export
  *   numarg        every command line's number parsers and the one parse_args contract
+ *   trustpath     whether a file a root process reads or runs can have been written by root alone
  *   suggest       "did you mean": the nearest name of a list by edit distance (pure)
  *
  * This header declares nothing: include the module's own header.

@@ -90,31 +90,41 @@ int jsonget_as_string(const cJSON *j, const char *path, size_t max, const char *
 	return 0;
 }
 
-/*
- * obj.key's item into *item and its path into p. 1 when there is one to read,
- * 0 when absent and optional, -1 when absent and required ("a NOUN is required").
- */
-static int jsonget_member(const cJSON *obj, const char *path, const char *key,
-			  enum jsonget_need need, const char *noun, char *p, const cJSON **item,
-			  struct errbuf *eb)
+cJSON *jsonget_member(const cJSON *obj, const char *key)
 {
-	*item = cJSON_GetObjectItemCaseSensitive(obj, key);
-	jsonget_child(p, path, key);
-	if (*item != NULL)
+	return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+/* A member looked up: its item (NULL when absent) and its path for messages. */
+struct member {
+	const cJSON *item;
+	char path[JSONGET_PATH_MAX_CHARS];
+};
+
+/*
+ * obj.key into *m. 1 when there is one to read, 0 when absent and optional,
+ * -1 when absent and required ("a NOUN is required").
+ */
+static int member_or_missing(const cJSON *obj, const char *path, const char *key,
+			     enum jsonget_need need, const char *noun, struct member *m,
+			     struct errbuf *eb)
+{
+	m->item = jsonget_member(obj, key);
+	jsonget_child(m->path, path, key);
+	if (m->item != NULL)
 		return 1;
 	if (need == JSONGET_REQUIRED)
-		return jsonget_fail(eb, p, "missing (%s is required)", noun);
+		return jsonget_fail(eb, m->path, "missing (%s is required)", noun);
 	return 0;
 }
 
 int jsonget_uint(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
 		 double lo, double hi, uint64_t *out, struct errbuf *eb)
 {
-	char p[JSONGET_PATH_MAX_CHARS];
-	const cJSON *j;
-	int rc = jsonget_member(obj, path, key, need, "an integer", p, &j, eb);
+	struct member m;
+	int rc = member_or_missing(obj, path, key, need, "an integer", &m, eb);
 
-	return rc <= 0 ? rc : jsonget_as_uint(j, p, lo, hi, out, eb);
+	return rc <= 0 ? rc : jsonget_as_uint(m.item, m.path, lo, hi, out, eb);
 }
 
 int jsonget_u32(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
@@ -131,19 +141,17 @@ int jsonget_u32(const cJSON *obj, const char *path, const char *key, enum jsonge
 int jsonget_double(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
 		   double lo, double hi, double *out, struct errbuf *eb)
 {
-	char p[JSONGET_PATH_MAX_CHARS];
-	const cJSON *j;
-	int rc = jsonget_member(obj, path, key, need, "a number", p, &j, eb);
+	struct member m;
+	int rc = member_or_missing(obj, path, key, need, "a number", &m, eb);
 
-	return rc <= 0 ? rc : jsonget_as_double(j, p, lo, hi, out, eb);
+	return rc <= 0 ? rc : jsonget_as_double(m.item, m.path, lo, hi, out, eb);
 }
 
 int jsonget_string(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
 		   size_t max, const char **out, struct errbuf *eb)
 {
-	char p[JSONGET_PATH_MAX_CHARS];
-	const cJSON *j;
-	int rc = jsonget_member(obj, path, key, need, "a string", p, &j, eb);
+	struct member m;
+	int rc = member_or_missing(obj, path, key, need, "a string", &m, eb);
 
-	return rc <= 0 ? rc : jsonget_as_string(j, p, max, out, eb);
+	return rc <= 0 ? rc : jsonget_as_string(m.item, m.path, max, out, eb);
 }

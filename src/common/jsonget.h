@@ -37,6 +37,13 @@ const char *jsonget_type_name(const cJSON *j);
 void jsonget_child(char *out, const char *parent, const char *key);
 void jsonget_index(char *out, const char *parent, size_t i);
 
+/*
+ * The member key of obj (keys compared exactly, the first of duplicates), or
+ * NULL when obj is NULL or has no such member: every reader's one way to look
+ * a key up; the checked getters below read the value found.
+ */
+cJSON *jsonget_member(const cJSON *obj, const char *key);
+
 /* Fills eb with "PATH: message" and returns -1: the one wording's line. */
 int jsonget_fail(struct errbuf *eb, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -6,19 +6,30 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+/* What the conversion that read s up to e left in errno says; errno gets back saved. */
+static enum numarg_status numarg_status_of(const char *s, const char *e, int saved)
+{
+	int range = errno == ERANGE;
+
+	errno = saved;
+	if (e == s)
+		return NUMARG_NOT_NUMBER;
+	return range ? NUMARG_OUT_OF_RANGE : NUMARG_OK;
+}
+
 enum numarg_status numarg_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
-	char *end = NULL;
-	unsigned long long v;
+	const char *end = NULL;
+	uint64_t v = 0;
+	enum numarg_status st;
 
 	/* strtoull alone would take blanks, a '+' and even a '-' (wrapping it around). */
 	if (s[0] < '0' || s[0] > '9')
 		return NUMARG_NOT_NUMBER;
-	errno = 0;
-	v = strtoull(s, &end, 10);
+	st = numarg_u64_prefix(s, 10, &v, &end);
 	if (*end != '\0')
 		return NUMARG_NOT_NUMBER;
-	if (errno == ERANGE || v < min || v > max)
+	if (st == NUMARG_OUT_OF_RANGE || v < min || v > max)
 		return NUMARG_OUT_OF_RANGE;
 	*out = v;
 	return NUMARG_OK;
@@ -33,20 +44,65 @@ static bool numarg_in_bounds(double v, const struct numarg_bounds *b)
 	return (b->flags & NUMARG_OPEN_HI) ? v < b->hi : v <= b->hi;
 }
 
+enum numarg_status numarg_i64_prefix(const char *s, int base, int64_t *out, const char **end)
+{
+	int saved = errno;
+	char *e = NULL;
+
+	errno = 0;
+	*out = strtoll(s, &e, base);
+	*end = e;
+	return numarg_status_of(s, e, saved);
+}
+
+enum numarg_status numarg_u64_prefix(const char *s, int base, uint64_t *out, const char **end)
+{
+	int saved = errno;
+	char *e = NULL;
+
+	errno = 0;
+	*out = strtoull(s, &e, base);
+	*end = e;
+	return numarg_status_of(s, e, saved);
+}
+
+enum numarg_status numarg_any_double_prefix(const char *s, double *out, const char **end)
+{
+	int saved = errno;
+	char *e = NULL;
+
+	errno = 0;
+	*out = strtod(s, &e);
+	*end = e;
+	return numarg_status_of(s, e, saved);
+}
+
+double numarg_leading_double(const char *s)
+{
+	const char *end;
+	double v = 0;
+
+	(void)numarg_any_double_prefix(s, &v, &end);
+	return v;
+}
+
+uint64_t numarg_leading_u64(const char *s)
+{
+	const char *end;
+	uint64_t v = 0;
+
+	(void)numarg_u64_prefix(s, 10, &v, &end);
+	return v;
+}
+
 enum numarg_status numarg_double_prefix(const char *s, const struct numarg_bounds *b, double *out,
 					const char **end)
 {
-	char *e = NULL;
-	double v;
+	double v = 0;
+	enum numarg_status st = numarg_any_double_prefix(s, &v, end);
 
-	*end = s;
-	errno = 0;
-	v = strtod(s, &e);
-	if (e == s)
-		return NUMARG_NOT_NUMBER;
-	*end = e;
-	if (errno == ERANGE)
-		return NUMARG_OUT_OF_RANGE;
+	if (st != NUMARG_OK)
+		return st;
 	if (!isfinite(v))
 		return NUMARG_NOT_NUMBER;
 	if (!numarg_in_bounds(v, b))

@@ -61,6 +61,28 @@ enum numarg_status numarg_u64(const char *s, uint64_t min, uint64_t max, uint64_
     __attribute__((warn_unused_result));
 
 /*
+ * The readers of numbers inside files and tables, which keep the C library's
+ * syntax (leading blanks, a sign, and for the integers a base: 0 takes "0x"
+ * and a leading 0 as octal) and leave the rest of the text to the caller.
+ * Each reads the number s starts with into *out and sets *end after it (to s
+ * when there is none); errno is left as it was. They return NUMARG_OK,
+ * NUMARG_NOT_NUMBER when nothing numeric starts s (*out is 0), or
+ * NUMARG_OUT_OF_RANGE when it overflows (*out is clamped, as strtoll,
+ * strtoull and strtod clamp; for a double also a result that underflows).
+ * The double reader takes "nan" and "inf" as written: callers that need a
+ * finite value say so. A caller may ignore the status when *end and the
+ * value's bounds already say all it needs.
+ */
+enum numarg_status numarg_i64_prefix(const char *s, int base, int64_t *out, const char **end);
+enum numarg_status numarg_u64_prefix(const char *s, int base, uint64_t *out, const char **end);
+enum numarg_status numarg_any_double_prefix(const char *s, double *out, const char **end);
+
+/* The number s starts with as numarg_any_double_prefix reads it, 0 when none: for a table's
+ * columns this project wrote itself, where a field that is not a number reads as 0. */
+double numarg_leading_double(const char *s);
+uint64_t numarg_leading_u64(const char *s); /* likewise, base 10 */
+
+/*
  * A finite decimal number (strtod's syntax: leading blanks skipped, as after a
  * list's comma) at the start of
  * s; *end is set after it. The list parsers build on it ("100,1000").

@@ -9,6 +9,7 @@
 #include "atomicfile.h"
 #include "fileio.h"
 #include "fit.h"
+#include "numarg.h"
 #include "sanitize.h"
 
 #define BETWEEN_Z95 1.959963984540054
@@ -83,25 +84,28 @@ int between_write(const struct between *b, const char *what, const char *path, s
 /* A number in [0, 10) from [s, end) (whole field). 0 or -1. */
 static int parse_sd(const char *s, const char *end, double *out)
 {
-	char tmp[32], *e = NULL;
+	char tmp[32];
+	const char *e = NULL;
 	size_t n = (size_t)(end - s);
 
 	if (n == 0 || n >= sizeof(tmp))
 		return -1;
 	memcpy(tmp, s, n);
 	tmp[n] = '\0';
-	errno = 0;
-	*out = strtod(tmp, &e);
-	return e == tmp + n && errno == 0 && *out >= 0 && *out < 10 ? 0 : -1;
+	return numarg_any_double_prefix(tmp, out, &e) != NUMARG_OUT_OF_RANGE && e == tmp + n &&
+		       *out >= 0 && *out < 10
+		   ? 0
+		   : -1;
 }
 
 /* One row "name\tK\tb\tw" (line without its newline) into r. NULL or what is wrong. */
 static const char *parse_row(const char *s, const char *end, struct between_row *r)
 {
 	const char *f[4], *fe[4], *p = s;
-	char tmp[16], *e = NULL;
+	char tmp[16];
+	const char *e = NULL;
 	size_t i, n;
-	unsigned long k;
+	uint64_t k;
 
 	for (i = 0; i < 4; i++) {
 		f[i] = p;
@@ -129,9 +133,8 @@ static const char *parse_row(const char *s, const char *end, struct between_row 
 		return "sweeps: not a count";
 	memcpy(tmp, f[1], n);
 	tmp[n] = '\0';
-	errno = 0;
-	k = strtoul(tmp, &e, 10);
-	if (e != tmp + n || errno != 0 || k < 2 || k > COMPARE_MAX_SWEEPS)
+	if (numarg_u64_prefix(tmp, 10, &k, &e) == NUMARG_OUT_OF_RANGE || e != tmp + n || k < 2 ||
+	    k > COMPARE_MAX_SWEEPS)
 		return "sweeps: not a count from 2 to 64";
 	r->sweeps = k;
 	if (parse_sd(f[2], fe[2], &r->between_log_sd) < 0)

@@ -8,6 +8,20 @@
 #define CHANGEPOINT_BETA_EPS 1e-15
 #define CHANGEPOINT_TINY 1e-300
 
+/* One step of the modified Lentz method with the fraction's next coefficient aa: updates c and d
+ * (kept away from 0) and returns the factor the fraction's value takes. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	*d = 1.0 + aa * *d;
+	*c = 1.0 + aa / *c;
+	if (fabs(*d) < CHANGEPOINT_TINY)
+		*d = CHANGEPOINT_TINY;
+	if (fabs(*c) < CHANGEPOINT_TINY)
+		*c = CHANGEPOINT_TINY;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
 /* The continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2).
  */
 static double beta_cf(double a, double b, double x)
@@ -19,26 +33,10 @@ static double beta_cf(double a, double b, double x)
 	d = 1.0 / d;
 	h = d;
 	for (int m = 1; m <= CHANGEPOINT_BETA_ITER_MAX; m++) {
-		double m2 = 2.0 * m, aa, del;
+		double m2 = 2.0 * m, del;
 
-		aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-		d = 1.0 + aa * d;
-		c = 1.0 + aa / c;
-		if (fabs(d) < CHANGEPOINT_TINY)
-			d = CHANGEPOINT_TINY;
-		if (fabs(c) < CHANGEPOINT_TINY)
-			c = CHANGEPOINT_TINY;
-		d = 1.0 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-		d = 1.0 + aa * d;
-		c = 1.0 + aa / c;
-		if (fabs(d) < CHANGEPOINT_TINY)
-			d = CHANGEPOINT_TINY;
-		if (fabs(c) < CHANGEPOINT_TINY)
-			c = CHANGEPOINT_TINY;
-		d = 1.0 / d;
-		del = d * c;
+		h *= lentz_step(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)), &c, &d);
+		del = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)), &c, &d);
 		h *= del;
 		if (fabs(del - 1.0) < CHANGEPOINT_BETA_EPS)
 			break;

@@ -8,6 +8,7 @@
 
 #include "atomicfile.h"
 #include "fileio.h"
+#include "numarg.h"
 #include "sanitize.h"
 #include "verdict.h"
 
@@ -58,7 +59,8 @@ static size_t claims_split(char *line, char **field, size_t max)
 static int claims_parse_line(char *line, const char *name, size_t lineno, struct claim *c,
 			     struct errbuf *eb)
 {
-	char *f[6], *end = NULL;
+	char *f[6];
+	const char *end = NULL;
 	size_t n = claims_split(line, f, 6), q;
 
 	if (n != 6)
@@ -78,9 +80,8 @@ static int claims_parse_line(char *line, const char *name, size_t lineno, struct
 	if (q == 3)
 		return errbuf_set(eb, "%s:%zu: quantity: expected raw_pct, slope_pct or crossover",
 				  name, lineno);
-	errno = 0;
-	c->claimed = strtod(f[4], &end);
-	if (end == f[4] || *end != '\0' || errno == ERANGE || !isfinite(c->claimed))
+	if (numarg_any_double_prefix(f[4], &c->claimed, &end) != NUMARG_OK || *end != '\0' ||
+	    !isfinite(c->claimed))
 		return errbuf_set(eb, "%s:%zu: claimed: not a finite number", name, lineno);
 	/* The words are data: any bytes, escaped by sanitize wherever they are shown. */
 	if (strlen(f[5]) > CLAIMS_TEXT_MAX)

@@ -1,6 +1,7 @@
 /* compare: a baseline subject against a candidate, paired in time when their runs were
  * (compare.h). */
 #include "compare.h"
+#include "numarg.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,13 +31,14 @@ static const char *compare_source(const struct results *res, const struct result
 static int compare_number(const struct results_point *p, const char *key, double *v)
 {
 	const char *s = results_point_param(p, key);
-	char *end = NULL;
+	const char *end = NULL;
 
 	if (s == NULL)
 		return -1;
-	errno = 0;
-	*v = strtod(s, &end);
-	return end == s || *end != '\0' || errno != 0 || !isfinite(*v) || *v < 0 ? -1 : 0;
+	return numarg_any_double_prefix(s, v, &end) != NUMARG_OK || *end != '\0' || !isfinite(*v) ||
+		       *v < 0
+		   ? -1
+		   : 0;
 }
 
 /* Whether p's other nb_* axes are at their smallest value among the subject's points. */

@@ -4,20 +4,27 @@
  * data. It uses src/common only (Makefile fit_USES); rarplot and rarlab use it.
  *
  * Modules, one line each:
- *   results     read hyperfine-format JSON (results_reference: reference units; _rounds)
+ *   results     read hyperfine-format JSON (results_entry.c: one result; results_meta.c: the
+ *               "meta" beside the points; results_reference.c: reference units;
+ *               results_rounds.c: each round's estimates)
  *   fit         weighted and unweighted least squares (this header, pure)
  *   plotseries  results turned into per subject x format x host series, as TSV
  *   plotstyle   each subject's look in every figure, its legend name (pure)
  *   fitreport   every series fitted and compared with the baseline: fits.tsv, report.md
+ *               (fitreport_markdown.c: report.md in the reader's order; fitreport_pair.c:
+ *               its comparisons paired per round)
  *   reliability which fits of a report should not be believed, and why
  *   claims      published statements about two tools' lines, checked
- *   compare     a baseline subject against a candidate, with verdicts (rarplot --compare)
+ *   compare     a baseline subject against a candidate, with verdicts (rarplot --compare;
+ *               compare_print.c: its section and TSV; compare_sweeps.c: over several sweeps)
+ *   changepoint steps between adjacent releases, t tests under Holm's control
  *   paired      two subjects compared from runs paired in time, bootstrap over rounds
  *   between     the between-sweep variation of a comparison (between.tsv)
  *   verdict     improved / regressed / no change of a ratio, and its wording (pure)
  *   labgroups   a mixed lab's groups of hosts, for reports
  *   profileload a results file's "profile" objects into a profilefit
  *   profilefit  profile counters fitted, compared between runs, explained in words
+ *               (profilefit_report.c: the report's sections; profilefit_tsv.c: the TSVs read)
  */
 #ifndef RARPERF_FIT_H
 #define RARPERF_FIT_H

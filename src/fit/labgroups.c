@@ -1,4 +1,5 @@
 /* labgroups: meta.lab's groups of a mixed lab, as Markdown rows and a report section. */
+#include "jsonget.h"
 #include "labgroups.h"
 
 #include <stdlib.h>
@@ -14,7 +15,7 @@ static void group_text(const cJSON *grp, bool values, char *buf, size_t cap)
 	const cJSON *it;
 	size_t len = 0;
 
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(grp, values ? "values" : "hosts"))
+	cJSON_ArrayForEach(it, jsonget_member(grp, values ? "values" : "hosts"))
 	{
 		const char *v = cJSON_IsString(it) ? it->valuestring : "?";
 		int n;
@@ -32,22 +33,20 @@ static void group_text(const cJSON *grp, bool values, char *buf, size_t cap)
 
 int labgroups_read(const cJSON *root, char **md)
 {
-	const cJSON *lab =
-	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "meta"), "lab");
+	const cJSON *lab = jsonget_member(jsonget_member(root, "meta"), "lab");
 	const cJSON *grp;
 	char hosts[LABGROUPS_TEXT_MAX], values[LABGROUPS_TEXT_MAX], name[64];
 	struct errbuf unused; /* the caller says "out of memory" */
 	struct growbuf b;
 
-	if (!cJSON_IsObject(lab) ||
-	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lab, "identical")))
+	if (!cJSON_IsObject(lab) || cJSON_IsTrue(jsonget_member(lab, "identical")))
 		return 0;
 	growbuf_init(&b, LABGROUPS_MD_MAX_BYTES);
 	if (*md != NULL && growbuf_puts(&b, *md, &unused) < 0)
 		goto fail;
-	cJSON_ArrayForEach(grp, cJSON_GetObjectItemCaseSensitive(lab, "groups"))
+	cJSON_ArrayForEach(grp, jsonget_member(lab, "groups"))
 	{
-		const cJSON *g = cJSON_GetObjectItemCaseSensitive(grp, "group");
+		const cJSON *g = jsonget_member(grp, "group");
 		sanitize_markdown(name, sizeof(name), cJSON_IsString(g) ? g->valuestring : "?");
 		group_text(grp, false, hosts, sizeof(hosts));
 		group_text(grp, true, values, sizeof(values));

@@ -9,6 +9,7 @@
 
 #include "atomicfile.h"
 #include "growbuf.h"
+#include "numarg.h"
 #include "sanitize.h"
 #include "fit.h"
 
@@ -35,14 +36,13 @@ static int plotseries_number(const struct results *res, const struct results_poi
 			     const char *key, double *out, struct errbuf *eb)
 {
 	const char *v = results_point_param(p, key);
-	char *end = NULL;
+	const char *end = NULL;
 
 	if (v == NULL)
 		return errbuf_set(eb, "%s: results[%zu]: no parameter %s",
 				  plotseries_source(res, p), p->index, key);
-	errno = 0;
-	*out = strtod(v, &end);
-	if (end == v || *end != '\0' || errno != 0 || !isfinite(*out) || *out < 0)
+	if (numarg_any_double_prefix(v, out, &end) != NUMARG_OK || *end != '\0' ||
+	    !isfinite(*out) || *out < 0)
 		return errbuf_set(eb, "%s: results[%zu].parameters.%s: \"%.40s\" is not a size",
 				  plotseries_source(res, p), p->index, key, v);
 	return 0;
@@ -181,7 +181,7 @@ static bool plotseries_at_held(const struct plotseries_group *g, const struct re
 	for (k = 0; k < g->n_held; k++) {
 		const char *v = results_point_param(p, g->held[k].key);
 
-		if (v != NULL && strtod(v, NULL) != g->held[k].min)
+		if (v != NULL && numarg_leading_double(v) != g->held[k].min)
 			return false;
 	}
 	return true;
@@ -225,9 +225,9 @@ static void plotseries_fill(struct plotseries_point *pt, const struct results_po
 		pt->sigma_ms = isfinite(half) ? fmax(half, 1e-9 * pt->y_ms) / 1.959964 : NAN;
 	}
 	v = results_point_param(p, "nb_roles");
-	pt->nb_roles = v != NULL ? strtod(v, NULL) : NAN;
+	pt->nb_roles = v != NULL ? numarg_leading_double(v) : NAN;
 	v = results_point_param(p, "nb_tasks");
-	pt->nb_tasks = v != NULL ? strtod(v, NULL) : NAN;
+	pt->nb_tasks = v != NULL ? numarg_leading_double(v) : NAN;
 }
 
 bool plotseries_all_estimated(const struct results *res)

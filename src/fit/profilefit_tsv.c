@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "growbuf.h"
+#include "numarg.h"
 
 #define COLUMNS_MAX 16
 
@@ -52,10 +53,12 @@ static int parse_header(const struct profilefit *pf, char **f, size_t n, size_t 
 /* A number field: finite, >= 0. */
 static int number(const char *s, double *v)
 {
-	char *end;
+	const char *end;
 
-	*v = strtod(s, &end);
-	return end != s && *end == '\0' && isfinite(*v) && *v >= 0 ? 0 : -1;
+	return numarg_any_double_prefix(s, v, &end) != NUMARG_NOT_NUMBER && *end == '\0' &&
+		       isfinite(*v) && *v >= 0
+		   ? 0
+		   : -1;
 }
 
 int profilefit_add_source(struct profilefit *pf, const char *name, size_t *index, struct errbuf *eb)

@@ -1,4 +1,5 @@
 /* profileload: the "profile" objects of a results file into a profilefit. */
+#include "jsonget.h"
 #include "profileload.h"
 
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "fileio.h"
+#include "numarg.h"
 
 /* Where one result's profile goes: its source, subject, point, x and repetition. */
 struct sample {
@@ -27,7 +29,7 @@ static int add_group(struct profilefit *pf, const struct sample *sm, const cJSON
 
 	cJSON_ArrayForEach(c, o)
 	{
-		const cJSON *v = field != NULL ? cJSON_GetObjectItemCaseSensitive(c, field) : c;
+		const cJSON *v = field != NULL ? jsonget_member(c, field) : c;
 
 		if (c->string == NULL || !cJSON_IsNumber(v))
 			continue;
@@ -75,7 +77,7 @@ static int add_profile(struct profilefit *pf, const struct sample *sm, const cJS
 {
 	static const char *const totals[] = {"calls", "failed",    "bytes_read",  "bytes_written",
 					     "execs", "processes", "policy_bytes"};
-	const cJSON *st = cJSON_GetObjectItemCaseSensitive(prof, "status");
+	const cJSON *st = jsonget_member(prof, "status");
 	cJSON *tot = cJSON_CreateObject();
 	int rc = -1;
 
@@ -91,14 +93,14 @@ static int add_profile(struct profilefit *pf, const struct sample *sm, const cJS
 		goto out;
 	}
 	for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(prof, totals[i]);
+		const cJSON *v = jsonget_member(prof, totals[i]);
 
 		if (cJSON_IsNumber(v))
 			cJSON_AddNumberToObject(tot, totals[i], v->valuedouble);
 	}
 	{
 		/* The peak RSS of every timed run at this point, not only of the profile's one. */
-		cJSON *ru = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(prof, "rusage"), 1);
+		cJSON *ru = cJSON_Duplicate(jsonget_member(prof, "rusage"), 1);
 		double kib;
 
 		if (ru != NULL && cJSON_IsObject(ru) && median_peak_kib(mem, &kib) == 0)
@@ -113,14 +115,10 @@ static int add_profile(struct profilefit *pf, const struct sample *sm, const cJS
 			goto out;
 		rc = -1;
 	}
-	if (add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "syscalls"), "sys.", "calls",
-		      eb) < 0 ||
-	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "syscalls"), "fail.", "failed",
-		      eb) < 0 ||
-	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "files"), "open.", "count",
-		      eb) < 0 ||
-	    add_group(pf, sm, cJSON_GetObjectItemCaseSensitive(prof, "programs"), "exec.", "count",
-		      eb) < 0)
+	if (add_group(pf, sm, jsonget_member(prof, "syscalls"), "sys.", "calls", eb) < 0 ||
+	    add_group(pf, sm, jsonget_member(prof, "syscalls"), "fail.", "failed", eb) < 0 ||
+	    add_group(pf, sm, jsonget_member(prof, "files"), "open.", "count", eb) < 0 ||
+	    add_group(pf, sm, jsonget_member(prof, "programs"), "exec.", "count", eb) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -137,22 +135,23 @@ out:
 static int sample_of(struct profilefit *pf, const char *input, const char *source_name,
 		     const cJSON *r, const char *axis, struct sample *sm, struct errbuf *eb)
 {
-	const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "parameters"), *p;
-	const cJSON *subj = cJSON_GetObjectItemCaseSensitive(params, "subject");
-	const cJSON *host = cJSON_GetObjectItemCaseSensitive(params, "host");
-	const cJSON *ax = cJSON_GetObjectItemCaseSensitive(params, axis);
-	const cJSON *rep = cJSON_GetObjectItemCaseSensitive(params, "repetition");
-	char source[600], *end;
+	const cJSON *params = jsonget_member(r, "parameters"), *p;
+	const cJSON *subj = jsonget_member(params, "subject");
+	const cJSON *host = jsonget_member(params, "host");
+	const cJSON *ax = jsonget_member(params, axis);
+	const cJSON *rep = jsonget_member(params, "repetition");
+	char source[600];
+	const char *end;
 	size_t used = 0;
 
 	if (!cJSON_IsString(subj) || !cJSON_IsString(ax) ||
-	    !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r, "profile")))
+	    !cJSON_IsObject(jsonget_member(r, "profile")))
 		return 1;
 	sm->subject = subj->valuestring;
-	sm->x = strtod(ax->valuestring, &end);
+	(void)numarg_any_double_prefix(ax->valuestring, &sm->x, &end);
 	if (*end != '\0')
 		return 1;
-	sm->repetition = cJSON_IsString(rep) ? (unsigned)strtoul(rep->valuestring, NULL, 10) : 1;
+	sm->repetition = cJSON_IsString(rep) ? (unsigned)numarg_leading_u64(rep->valuestring) : 1;
 	sm->point[0] = '\0';
 	cJSON_ArrayForEach(p, params)
 	{
@@ -193,7 +192,7 @@ int profileload_file(struct profilefit *pf, const char *input, const char *sourc
 		errbuf_set(eb, "%s: not JSON", input);
 		goto out;
 	}
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+	cJSON_ArrayForEach(r, jsonget_member(doc, "results"))
 	{
 		int s = sample_of(pf, input, source, r, axis, &sm, eb);
 
@@ -201,8 +200,8 @@ int profileload_file(struct profilefit *pf, const char *input, const char *sourc
 			goto out;
 		if (s > 0)
 			continue;
-		if (add_profile(pf, &sm, cJSON_GetObjectItemCaseSensitive(r, "profile"),
-				cJSON_GetObjectItemCaseSensitive(r, "memory_usage_byte"), eb) < 0) {
+		if (add_profile(pf, &sm, jsonget_member(r, "profile"),
+				jsonget_member(r, "memory_usage_byte"), eb) < 0) {
 			errbuf_prefix(eb, "%s: profile of %s", input, sm.subject);
 			goto out;
 		}

@@ -1,5 +1,6 @@
 /* results: read hyperfine-format JSON (plain hyperfine, rarbench results.json, rarlab merged.json).
  */
+#include "jsonget.h"
 #include "results.h"
 
 #include <cJSON.h>
@@ -176,7 +177,7 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		errbuf_set(eb, "%s: not a JSON object with a \"results\" array", name);
 		goto out;
 	}
-	arr = cJSON_GetObjectItemCaseSensitive(root, "results");
+	arr = jsonget_member(root, "results");
 	if (!cJSON_IsArray(arr)) {
 		errbuf_set(eb, "%s: results: %s", name,
 			   arr == NULL ? "missing (not a hyperfine export)" : "not an array");

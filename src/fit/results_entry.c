@@ -98,7 +98,7 @@ static int results_time(const cJSON *entry, const char *key, double *out, struct
 
 static int results_params(const cJSON *entry, struct results_point *p, struct errbuf *eb)
 {
-	const cJSON *params = cJSON_GetObjectItemCaseSensitive(entry, "parameters");
+	const cJSON *params = jsonget_member(entry, "parameters");
 	const cJSON *item;
 	size_t n = 0;
 
@@ -143,7 +143,7 @@ static int results_params(const cJSON *entry, struct results_point *p, struct er
 
 static int results_times(const cJSON *entry, struct results_point *p, struct errbuf *eb)
 {
-	const cJSON *times = cJSON_GetObjectItemCaseSensitive(entry, "times");
+	const cJSON *times = jsonget_member(entry, "times");
 	const cJSON *item;
 	double *v = NULL;
 	size_t n = 0, i = 0, k;
@@ -205,7 +205,7 @@ static void results_mean_ci(struct results_point *p)
  */
 static int results_estimate(const cJSON *entry, struct results_point *p, struct errbuf *eb)
 {
-	const cJSON *rb = cJSON_GetObjectItemCaseSensitive(entry, "rarbench"), *ci, *name;
+	const cJSON *rb = jsonget_member(entry, "rarbench"), *ci, *name;
 	const cJSON *lo, *hi;
 	size_t i;
 
@@ -219,7 +219,7 @@ static int results_estimate(const cJSON *entry, struct results_point *p, struct 
 	if (jsonget_double(rb, "rarbench", "estimate", JSONGET_REQUIRED, 0, RESULTS_TIME_MAX_S,
 			   &p->estimate_s, eb) != 0)
 		return -1;
-	ci = cJSON_GetObjectItemCaseSensitive(rb, "ci95");
+	ci = jsonget_member(rb, "ci95");
 	if (!cJSON_IsArray(ci) || cJSON_GetArraySize(ci) != 2)
 		return errbuf_set(eb, "rarbench.ci95: not a pair");
 	lo = cJSON_GetArrayItem(ci, 0);
@@ -231,7 +231,7 @@ static int results_estimate(const cJSON *entry, struct results_point *p, struct 
 		p->estimate_lo_s = lo->valuedouble;
 		p->estimate_hi_s = hi->valuedouble;
 	}
-	name = cJSON_GetObjectItemCaseSensitive(rb, "estimator");
+	name = jsonget_member(rb, "estimator");
 	if (!cJSON_IsString(name) || name->valuestring[0] == '\0' ||
 	    strlen(name->valuestring) >= sizeof(p->estimator))
 		return errbuf_set(eb, "rarbench.estimator: not a short name");
@@ -283,7 +283,7 @@ int results_entry_parse(const void *json, struct results_point *p, struct errbuf
 
 	if (!cJSON_IsObject(entry))
 		return errbuf_set(eb, "not an object");
-	command = cJSON_GetObjectItemCaseSensitive(entry, "command");
+	command = jsonget_member(entry, "command");
 	if (!cJSON_IsString(command))
 		return errbuf_set(eb, "command: %s", command == NULL ? "missing" : "not a string");
 	if (strnlen(command->valuestring, RESULTS_MAX_STRING + 1) > RESULTS_MAX_STRING)
@@ -296,7 +296,7 @@ int results_entry_parse(const void *json, struct results_point *p, struct errbuf
 	    results_time(entry, "min", &p->min_s, eb) != 0 ||
 	    results_time(entry, "max", &p->max_s, eb) != 0)
 		return -1;
-	stddev = cJSON_GetObjectItemCaseSensitive(entry, "stddev");
+	stddev = jsonget_member(entry, "stddev");
 	p->stddev_s = NAN; /* absent or null: one run */
 	if (!cJSON_IsNull(stddev) && jsonget_double(entry, "", "stddev", JSONGET_OPTIONAL, 0,
 						    RESULTS_TIME_MAX_S, &p->stddev_s, eb) != 0)

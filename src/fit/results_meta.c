@@ -7,15 +7,16 @@
 #include <string.h>
 
 #include "growbuf.h"
+#include "jsonget.h"
 #include "policy_format.h"
 #include "results.h"
 
 /* The program a manifest subject runs, as the facts file names it ("dosr-cbor"). */
 static const char *results_program_name(const cJSON *subject, char *buf, size_t size)
 {
-	const cJSON *program = cJSON_GetObjectItemCaseSensitive(subject, "program");
-	const cJSON *format = cJSON_GetObjectItemCaseSensitive(subject, "format");
-	const cJSON *rar = cJSON_GetObjectItemCaseSensitive(subject, "rar_version");
+	const cJSON *program = jsonget_member(subject, "program");
+	const cJSON *format = jsonget_member(subject, "format");
+	const cJSON *rar = jsonget_member(subject, "rar_version");
 	enum policy_format f;
 	bool known = cJSON_IsString(format) && policy_format_parse(format->valuestring, &f) == 0;
 
@@ -52,10 +53,8 @@ static const char *results_family(const char *program)
 /* Records what each subject of one rarbench meta is (first file to say it wins). */
 static void results_read_tools(struct results *res, const cJSON *meta)
 {
-	const cJSON *subjects = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(meta, "manifest"), "subjects");
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(meta, "prefix_facts"), "tools");
+	const cJSON *subjects = jsonget_member(jsonget_member(meta, "manifest"), "subjects");
+	const cJSON *tools = jsonget_member(jsonget_member(meta, "prefix_facts"), "tools");
 	const cJSON *s;
 	struct errbuf unread;
 
@@ -63,7 +62,7 @@ static void results_read_tools(struct results *res, const cJSON *meta)
 		return;
 	cJSON_ArrayForEach(s, subjects)
 	{
-		const cJSON *id = cJSON_GetObjectItemCaseSensitive(s, "id"), *version, *pam;
+		const cJSON *id = jsonget_member(s, "id"), *version, *pam;
 		char buf[RESULTS_TOOL_MAX];
 		const char *program = results_program_name(s, buf, sizeof(buf));
 		struct results_tool *t;
@@ -72,10 +71,8 @@ static void results_read_tools(struct results *res, const cJSON *meta)
 		    res->n_tools == RESULTS_TOOLS_MAX ||
 		    strlen(id->valuestring) >= RESULTS_TOOL_MAX)
 			continue;
-		version = cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(tools, program), "version");
-		pam = cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(tools, program), "pam");
+		version = jsonget_member(jsonget_member(tools, program), "version");
+		pam = jsonget_member(jsonget_member(tools, program), "pam");
 		if (!cJSON_IsString(version))
 			continue;
 		if (growarray(&res->tools, &res->cap_tools, res->n_tools + 1, sizeof(*res->tools),
@@ -100,8 +97,7 @@ static void results_read_tools(struct results *res, const cJSON *meta)
 /* Adds name to res->emulated when meta's facts say the host ran under TCG. */
 static void results_read_virt(struct results *res, const cJSON *meta, const char *name)
 {
-	const cJSON *virt = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(meta, "prefix_facts"), "virtualisation");
+	const cJSON *virt = jsonget_member(jsonget_member(meta, "prefix_facts"), "virtualisation");
 	size_t len = strlen(res->emulated);
 	const char *ell = ", ...";
 
@@ -120,13 +116,13 @@ static void results_read_virt(struct results *res, const cJSON *meta, const char
 /* Records the subjects one rarbench meta says it skipped, and why (each id and reason once). */
 static void results_read_skipped(struct results *res, const cJSON *meta, size_t source)
 {
-	const cJSON *skipped = cJSON_GetObjectItemCaseSensitive(meta, "skipped_subjects"), *s;
+	const cJSON *skipped = jsonget_member(meta, "skipped_subjects"), *s;
 	struct errbuf unread;
 
 	cJSON_ArrayForEach(s, skipped)
 	{
-		const cJSON *id = cJSON_GetObjectItemCaseSensitive(s, "id");
-		const cJSON *reason = cJSON_GetObjectItemCaseSensitive(s, "reason");
+		const cJSON *id = jsonget_member(s, "id");
+		const cJSON *reason = jsonget_member(s, "reason");
 		struct results_skipped *k;
 		size_t i;
 
@@ -156,8 +152,8 @@ static void results_read_skipped(struct results *res, const cJSON *meta, size_t 
 static void results_read_all_tools(struct results *res, const cJSON *root, const char *name,
 				   size_t source)
 {
-	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta"), *h;
-	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(meta, "hosts");
+	const cJSON *meta = jsonget_member(root, "meta"), *h;
+	const cJSON *hosts = jsonget_member(meta, "hosts");
 
 	results_read_tools(res, meta);
 	results_read_virt(res, meta, name);
@@ -198,8 +194,8 @@ static const char *results_method_name(const cJSON *item)
 static void results_read_measure(const cJSON *meta, const struct results *res, size_t first,
 				 char *est, char *cont)
 {
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(meta, "measure"), *drop;
-	const char *e = results_method_name(cJSON_GetObjectItemCaseSensitive(m, "estimator"));
+	const cJSON *m = jsonget_member(meta, "measure"), *drop;
+	const char *e = results_method_name(jsonget_member(m, "estimator"));
 	char from_points[RESULTS_METHOD_MAX] = "";
 	size_t i;
 
@@ -213,23 +209,21 @@ static void results_read_measure(const cJSON *meta, const struct results *res, s
 			e = from_points;
 	}
 	results_method_fold(est, e);
-	drop = cJSON_GetObjectItemCaseSensitive(m, "drop_contended");
+	drop = jsonget_member(m, "drop_contended");
 	if (cJSON_IsBool(drop))
 		results_method_fold(cont, cJSON_IsTrue(drop) ? "drop" : "keep");
 	else
-		results_method_fold(
-		    cont, results_method_name(cJSON_GetObjectItemCaseSensitive(m, "contended")));
+		results_method_fold(cont, results_method_name(jsonget_member(m, "contended")));
 }
 
 /* What this document (its points from first on) says of the estimator, folded into res. */
 static void results_read_method(struct results *res, const cJSON *root, size_t first)
 {
-	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta"), *h;
-	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(meta, "hosts");
+	const cJSON *meta = jsonget_member(root, "meta"), *h;
+	const cJSON *hosts = jsonget_member(meta, "hosts");
 	char est[RESULTS_METHOD_MAX] = "", cont[RESULTS_METHOD_MAX] = "";
 
-	if (cJSON_GetArraySize(hosts) > 0 &&
-	    cJSON_GetObjectItemCaseSensitive(meta, "measure") == NULL) {
+	if (cJSON_GetArraySize(hosts) > 0 && jsonget_member(meta, "measure") == NULL) {
 		cJSON_ArrayForEach(h, hosts)
 		{
 			results_read_measure(h, res, first, est, cont);

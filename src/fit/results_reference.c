@@ -3,6 +3,7 @@
  * "reference" object) and every time expressed in its units (results.h).
  */
 #include "growbuf.h"
+#include "jsonget.h"
 #include "results.h"
 
 #include <math.h>
@@ -13,7 +14,7 @@
 
 int results_reference_parse(struct results *res, const void *root, size_t source, struct errbuf *eb)
 {
-	const cJSON *ref = cJSON_GetObjectItemCaseSensitive((const cJSON *)root, "reference");
+	const cJSON *ref = jsonget_member((const cJSON *)root, "reference");
 	const cJSON *arr, *entry;
 	size_t first = res->n_refs, n, i = 0;
 
@@ -21,7 +22,7 @@ int results_reference_parse(struct results *res, const void *root, size_t source
 		return 0;
 	if (!cJSON_IsObject(ref))
 		return errbuf_set(eb, "reference: not an object");
-	arr = cJSON_GetObjectItemCaseSensitive(ref, "results");
+	arr = jsonget_member(ref, "results");
 	if (!cJSON_IsArray(arr))
 		return errbuf_set(eb, "reference.results: %s",
 				  arr == NULL ? "missing" : "not an array");

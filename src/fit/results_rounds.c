@@ -3,14 +3,15 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "jsonget.h"
 #include "results.h"
 
 /* The entry i of round_estimates into *out. 0 or -1. */
 static int results_round_entry(const cJSON *e, size_t i, struct results_round *out,
 			       struct errbuf *eb)
 {
-	const cJSON *round = cJSON_GetObjectItemCaseSensitive(e, "round");
-	const cJSON *est = cJSON_GetObjectItemCaseSensitive(e, "estimate");
+	const cJSON *round = jsonget_member(e, "round");
+	const cJSON *est = jsonget_member(e, "estimate");
 
 	if (!cJSON_IsObject(e))
 		return errbuf_set(eb, "rarbench.round_estimates[%zu]: not an object", i);
@@ -31,14 +32,14 @@ static int results_round_entry(const cJSON *e, size_t i, struct results_round *o
 int results_rounds_parse(const void *rb_v, struct results_point *p, struct errbuf *eb)
 {
 	const cJSON *rb = rb_v;
-	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(rb, "round_estimates"), *e;
+	const cJSON *arr = jsonget_member(rb, "round_estimates"), *e;
 	size_t n, i = 0;
 
-	const cJSON *contended = cJSON_GetObjectItemCaseSensitive(rb, "contended");
+	const cJSON *contended = jsonget_member(rb, "contended");
 
 	p->rounds = NULL;
 	p->n_rounds = 0;
-	const cJSON *cruns = cJSON_GetObjectItemCaseSensitive(rb, "contended_runs");
+	const cJSON *cruns = jsonget_member(rb, "contended_runs");
 
 	p->contended = cJSON_IsTrue(contended);
 	if (contended != NULL && !cJSON_IsBool(contended))

@@ -1,6 +1,7 @@
 /* hostresults: walk a mapped results.json with jsonspan; only each result's parameters are parsed.
  */
 #include "hostresults.h"
+#include "jsonget.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,7 +95,7 @@ static cJSON *rewrite_params(struct jsonspan v, const char *host, struct errbuf 
 		return NULL;
 	}
 	/* a duplicated key is kept twice by cJSON: remove them all */
-	while (cJSON_GetObjectItemCaseSensitive(p, "host") != NULL)
+	while (jsonget_member(p, "host") != NULL)
 		cJSON_DeleteItemFromObjectCaseSensitive(p, "host");
 	if (cJSON_AddStringToObject(p, "host", host) == NULL) {
 		cJSON_Delete(p);

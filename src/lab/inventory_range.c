@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "inventory_impl.h"
+#include "numarg.h"
 
 #define BOUND_MAX_BYTES 24 /* a numeric bound's digits, NUL included */
 
@@ -12,18 +13,20 @@
 static int range_step(const char *file, unsigned line, const char *c2, const char *rb, long *step,
 		      struct errbuf *eb)
 {
-	char *e;
+	const char *e;
 	char sbuf[16];
+	int64_t v = 0;
+	enum numarg_status st;
 	size_t sl = (size_t)(rb - c2 - 1);
 
 	if (sl == 0 || sl >= sizeof(sbuf))
 		return errbuf_set(eb, "%s:%u: bad range step", file, line);
 	memcpy(sbuf, c2 + 1, sl);
 	sbuf[sl] = '\0';
-	errno = 0;
-	*step = strtol(sbuf, &e, 10);
-	if (errno != 0 || *e != '\0' || !isdigit((unsigned char)sbuf[0]) || *step < 1 ||
-	    *step > 100000)
+	st = numarg_i64_prefix(sbuf, 10, &v, &e);
+	*step = v;
+	if (st == NUMARG_OUT_OF_RANGE || *e != '\0' || !isdigit((unsigned char)sbuf[0]) ||
+	    *step < 1 || *step > 100000)
 		return errbuf_set(eb, "%s:%u: bad range step '%s'", file, line, sbuf);
 	return 0;
 }
@@ -33,15 +36,17 @@ static int range_bound(const char *file, unsigned line, const char *str, size_t 
 		       const char *which, long *v, struct errbuf *eb)
 {
 	char nb[BOUND_MAX_BYTES];
-	char *e;
+	const char *e;
+	int64_t i = 0;
+	enum numarg_status st;
 
 	memcpy(nb, str, n);
 	nb[n] = '\0';
-	errno = 0;
-	*v = strtol(nb, &e, 10);
-	if (errno != 0 || *e != '\0' || !isdigit((unsigned char)nb[0]))
+	st = numarg_i64_prefix(nb, 10, &i, &e);
+	*v = i;
+	if (st == NUMARG_OUT_OF_RANGE || *e != '\0' || !isdigit((unsigned char)nb[0]))
 		return errbuf_set(eb, "%s:%u: bad range %s '%s'%s", file, line, which, nb,
-				  errno == ERANGE ? " (too large)" : "");
+				  st == NUMARG_OUT_OF_RANGE ? " (too large)" : "");
 	return 0;
 }
 

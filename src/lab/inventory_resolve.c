@@ -1,5 +1,6 @@
 /* inventory_resolve: order groups by depth and set each host's connection variables from them. */
 #include "inventory_impl.h"
+#include "numarg.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -35,11 +36,10 @@ static int apply_var(struct inventory *inv, struct inventory_host *ih, const str
 		 strcmp(v->key, "ansible_private_key_file") == 0)
 		slot = &ih->identity;
 	else if (strcmp(v->key, "ansible_port") == 0 || strcmp(v->key, "ansible_ssh_port") == 0) {
-		char *e;
-		long port;
-		errno = 0;
-		port = strtol(v->value, &e, 10);
-		if (errno != 0 || v->value[0] == '\0' || *e != '\0' || port < 1 || port > 65535)
+		const char *e;
+		int64_t port;
+		if (numarg_i64_prefix(v->value, 10, &port, &e) == NUMARG_OUT_OF_RANGE ||
+		    v->value[0] == '\0' || *e != '\0' || port < 1 || port > 65535)
 			return errbuf_set(eb, "%s:%u: %s '%s' is not a port (1-65535)", inv->file,
 					  v->line, v->key, v->value);
 		ih->port = (int)port;

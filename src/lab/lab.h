@@ -7,6 +7,8 @@
  *
  * Modules, one line each:
  *   inventory   Ansible's INI inventory (groups, children, vars, ranges) and -l patterns
+ *               (inventory_range.c: [a:b:step]; inventory_resolve.c: connection variables;
+ *               inventory_select.c: the --limit patterns)
  *   sshx        one host over libssh: pinned host key, key auth, SFTP, exec (sshx_sftp.c)
  *   remotecmd   the shell commands sent to a host: run rarbench recording its pid, stop it
  *   host_outcome the one outcome enum: how a host ended (struct host_end)

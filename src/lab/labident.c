@@ -1,4 +1,5 @@
 /* labident: a host's identity from its probe's output; the lab's hosts compared and grouped. */
+#include "jsonget.h"
 #include "labident.h"
 
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 
 #include "fileio.h"
 #include "growbuf.h"
+#include "numarg.h"
 #include "sanitize.h"
 
 #define KEY_MAX 64
@@ -101,7 +103,7 @@ static int add(struct labident *id, const char *key, const char *value, struct e
 
 static const char *str_of(const cJSON *o, const char *name)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	const cJSON *v = jsonget_member(o, name);
 
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
@@ -130,7 +132,7 @@ static int add_tools(struct labident *id, const cJSON *tools, struct errbuf *eb)
 		/* At most 32 bytes: every key below fits KEY_MAX. */
 		if (t->string == NULL || strlen(t->string) > 32)
 			continue;
-		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present"))) {
+		if (cJSON_IsFalse(jsonget_member(t, "present"))) {
 			if (fileio_fmt(key, sizeof(key), "tool.%s.present", t->string) < 0)
 				return errbuf_set(eb, "tool.%s: key too long", t->string);
 			if (add(id, key, "no", eb) < 0)
@@ -165,8 +167,8 @@ static int add_facts(struct labident *id, const char *text, size_t len, struct e
 		cJSON_Delete(root);
 		return add(id, "facts", "not a JSON object", eb);
 	}
-	rp = cJSON_GetObjectItemCaseSensitive(root, "rarperf");
-	uid = cJSON_GetObjectItemCaseSensitive(root, "bench_uid");
+	rp = jsonget_member(root, "rarperf");
+	uid = jsonget_member(root, "bench_uid");
 	value_fmt(buf, sizeof(buf), "%s %s", str_of(rp, "version") ? str_of(rp, "version") : "?",
 		  str_of(rp, "commit") ? str_of(rp, "commit") : "?");
 	rc = add(id, "rarperf", buf, eb);
@@ -178,7 +180,7 @@ static int add_facts(struct labident *id, const char *text, size_t len, struct e
 		rc = add(id, "bench_uid", buf, eb);
 	}
 	if (rc == 0)
-		rc = add_tools(id, cJSON_GetObjectItemCaseSensitive(root, "tools"), eb);
+		rc = add_tools(id, jsonget_member(root, "tools"), eb);
 	cJSON_Delete(root);
 	return rc;
 }
@@ -204,7 +206,8 @@ static int add_live(struct labident *id, const char *p, const char *end, struct 
 			continue;
 		if (strcmp(line, "mem_kb") == 0) {
 			char gib[32];
-			value_fmt(gib, sizeof(gib), "%.1f", strtod(eq + 1, NULL) / 1048576.0);
+			value_fmt(gib, sizeof(gib), "%.1f",
+				  numarg_leading_double(eq + 1) / 1048576.0);
 			if (add(id, "memory_gib", gib, eb) < 0)
 				return -1;
 		} else if (add(id, line, eq + 1, eb) < 0) {

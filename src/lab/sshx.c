@@ -235,6 +235,16 @@ static int drain_stderr(struct sshx *s, ssh_channel ch, char *buf, size_t cap)
 	return n == SSH_ERROR ? -1 : total;
 }
 
+/* Waits up to SSHX_POLL_MS for ch's output and drops what came: false once ch ended or failed. */
+static bool discard_stdout(ssh_channel ch, char *buf, size_t cap)
+{
+	int n = ssh_channel_poll_timeout(ch, SSHX_POLL_MS, 0);
+
+	if (n == SSH_EOF || n == SSH_ERROR)
+		return false;
+	return !(n > 0 && ssh_channel_read_nonblocking(ch, buf, (uint32_t)cap, 0) < 0);
+}
+
 /* Runs cmd in its own channel, waiting (bounded) for it to finish; output discarded. */
 static void run_quietly(struct sshx *s, const char *cmd, char *buf, size_t cap)
 {
@@ -244,13 +254,8 @@ static void run_quietly(struct sshx *s, const char *cmd, char *buf, size_t cap)
 	if (ch == NULL)
 		return;
 	if (ssh_channel_open_session(ch) == SSH_OK && ssh_channel_request_exec(ch, cmd) == SSH_OK) {
-		while (clock_now_ms() < deadline) {
-			int n = ssh_channel_poll_timeout(ch, SSHX_POLL_MS, 0);
-			if (n == SSH_EOF || n == SSH_ERROR)
-				break;
-			if (n > 0 && ssh_channel_read_nonblocking(ch, buf, (uint32_t)cap, 0) < 0)
-				break;
-		}
+		while (clock_now_ms() < deadline && discard_stdout(ch, buf, cap))
+			;
 		ssh_channel_close(ch);
 	}
 	ssh_channel_free(ch);
@@ -265,15 +270,9 @@ static void stop_command(struct sshx *s, ssh_channel ch, const char *stop_cmd, c
 	ssh_channel_request_send_signal(ch, "INT");
 	if (stop_cmd != NULL)
 		run_quietly(s, stop_cmd, buf, cap);
-	while (clock_now_ms() < deadline) {
-		int n = ssh_channel_poll_timeout(ch, SSHX_POLL_MS, 0);
-		if (n == SSH_EOF || n == SSH_ERROR)
-			break;
-		if (n > 0 && ssh_channel_read_nonblocking(ch, buf, (uint32_t)cap, 0) < 0)
-			break;
-		if (drain_stderr(s, ch, buf, cap) < 0)
-			break;
-	}
+	while (clock_now_ms() < deadline && discard_stdout(ch, buf, cap) &&
+	       drain_stderr(s, ch, buf, cap) >= 0)
+		;
 }
 
 enum exit_wait { EXIT_STATUS_KNOWN, EXIT_STATUS_LOST, EXIT_STATUS_CANCELLED, EXIT_STATUS_TIMEOUT };

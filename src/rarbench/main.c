@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "errbuf.h"
 #include "export.h"
+#include "jsonget.h"
 #include "manifest_mode.h"
 #include "measure.h"
 #include "params.h"
@@ -369,12 +370,12 @@ static int profile_all(struct run_ctx *ctx, const char *tracer, struct errbuf *e
 		    stderr,
 		    "Profile of %s: %s, %.0f system calls (%.0f failed), %.0f bytes read, "
 		    "%.0f written, %.0f programs started\n",
-		    p->names[i], cJSON_GetStringValue(cJSON_GetObjectItem(o, "status")),
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "calls")),
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "failed")),
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_read")),
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "bytes_written")),
-		    cJSON_GetNumberValue(cJSON_GetObjectItem(o, "execs")));
+		    p->names[i], cJSON_GetStringValue(jsonget_member(o, "status")),
+		    cJSON_GetNumberValue(jsonget_member(o, "calls")),
+		    cJSON_GetNumberValue(jsonget_member(o, "failed")),
+		    cJSON_GetNumberValue(jsonget_member(o, "bytes_read")),
+		    cJSON_GetNumberValue(jsonget_member(o, "bytes_written")),
+		    cJSON_GetNumberValue(jsonget_member(o, "execs")));
 	}
 	return export_all(ctx, eb);
 }

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "launchproto.h"
+#include "numarg.h"
 #include "psi.h"
 
 #define LAUNCH_CHILD_STACK_BYTES (64 * 1024)
@@ -333,17 +334,17 @@ int main(int argc, char **argv)
 {
 	struct launch_reply r;
 	struct sigaction ign;
-	char *end;
-	long sock, ppid;
+	const char *end;
+	int64_t sock, ppid;
 	int ret;
 
 	if (argc != 4)
 		return 2;
-	sock = strtol(argv[1], &end, 10);
-	if (*end != '\0' || sock < 3 || sock > 1023)
+	if (numarg_i64_prefix(argv[1], 10, &sock, &end) == NUMARG_NOT_NUMBER || *end != '\0' ||
+	    sock < 3 || sock > 1023)
 		return 2;
-	ppid = strtol(argv[2], &end, 10);
-	if (*end != '\0' || ppid <= 0)
+	if (numarg_i64_prefix(argv[2], 10, &ppid, &end) == NUMARG_NOT_NUMBER || *end != '\0' ||
+	    ppid <= 0)
 		return 2;
 	if (strcmp(argv[3], "host") != 0 && strcmp(argv[3], "loopback") != 0)
 		return 2;

@@ -101,6 +101,14 @@ int compare_cli_option(struct compare_cli *c, int which, const char *arg, struct
 	}
 }
 
+/* "rarplot: MSG" on stderr: the message may hold bytes of a results file. */
+static void compare_cli_say(const struct errbuf *eb)
+{
+	fputs("rarplot: ", stderr);
+	sanitize_fputs(eb->msg, SANITIZE_TEXT, stderr);
+	fputc('\n', stderr);
+}
+
 /* DIR/comparison.md (the section) and DIR/comparison.tsv. */
 static int compare_cli_write(const struct compare_outcome *out, const struct compare_opts *o,
 			     const char *dir, struct errbuf *eb)
@@ -155,9 +163,7 @@ static int compare_cli_sweeps(const struct compare_opts *o, const struct results
 	}
 	goto out;
 fail:
-	fputs("rarplot: ", stderr);
-	sanitize_fputs(eb.msg, SANITIZE_TEXT, stderr);
-	fputc('\n', stderr);
+	compare_cli_say(&eb);
 out:
 	free(a);
 	free(per);
@@ -201,9 +207,7 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	}
 	goto out;
 fail:
-	fputs("rarplot: ", stderr);
-	sanitize_fputs(eb.msg, SANITIZE_TEXT, stderr);
-	fputc('\n', stderr);
+	compare_cli_say(&eb);
 out:
 	free(out);
 	return status;

@@ -10,6 +10,7 @@
 #include "atomicfile.h"
 #include "fileio.h"
 #include "history_impl.h"
+#include "numarg.h"
 #include "plotrun.h"
 
 #define HISTORY_FIELDS_MAX 24
@@ -178,12 +179,12 @@ static int load_fits(struct history *h, const struct history_opts *o, struct err
 			continue;
 		memset(&fit, 0, sizeof(fit));
 		snprintf(fit.subject, sizeof(fit.subject), "%s", f[col[0]]);
-		fit.n = strtoul(f[col[2]], NULL, 10);
+		fit.n = numarg_leading_u64(f[col[2]]);
 		for (int p = 0; p < HISTORY_PARAMS; p++) {
-			fit.v[p] = strtod(f[col[3 + 4 * p]], NULL);
-			fit.se[p] = strtod(f[col[4 + 4 * p]], NULL);
-			fit.lo[p] = strtod(f[col[5 + 4 * p]], NULL);
-			fit.hi[p] = strtod(f[col[6 + 4 * p]], NULL);
+			fit.v[p] = numarg_leading_double(f[col[3 + 4 * p]]);
+			fit.se[p] = numarg_leading_double(f[col[4 + 4 * p]]);
+			fit.lo[p] = numarg_leading_double(f[col[5 + 4 * p]]);
+			fit.hi[p] = numarg_leading_double(f[col[6 + 4 * p]]);
 		}
 		/* Another host's row of a subject already read: the first one stands for it. */
 		for (k = 0; k < h->n_lines && !seen; k++)
@@ -244,8 +245,8 @@ static int load_profiles(struct history *h, const struct history_opts *o, struct
 		c = &h->counters[h->n_counters++];
 		snprintf(c->subject, sizeof(c->subject), "%s", f[0]);
 		snprintf(c->counter, sizeof(c->counter), "%s", f[1]);
-		c->slope = strtod(f[3], NULL);
-		c->intercept = strtod(f[4], NULL);
+		c->slope = numarg_leading_double(f[3]);
+		c->intercept = numarg_leading_double(f[4]);
 	}
 	free(text);
 	text = NULL;
@@ -261,7 +262,7 @@ static int load_profiles(struct history *h, const struct history_opts *o, struct
 	}
 	for (line = text; line != NULL && *line != '\0'; line = next) {
 		char *f[HISTORY_FIELDS_MAX];
-		char *end;
+		const char *end;
 		double ns;
 
 		next = strchr(line, '\n');
@@ -270,8 +271,7 @@ static int load_profiles(struct history *h, const struct history_opts *o, struct
 		if (split_tabs(line, f, HISTORY_FIELDS_MAX) < 2 ||
 		    h->n_costs == HISTORY_COSTS_MAX || strlen(f[0]) >= sizeof(h->costs[0].syscall))
 			continue;
-		ns = strtod(f[1], &end);
-		if (end == f[1] || !isfinite(ns))
+		if (numarg_any_double_prefix(f[1], &ns, &end) == NUMARG_NOT_NUMBER || !isfinite(ns))
 			continue; /* the header */
 		snprintf(h->costs[h->n_costs].syscall, sizeof(h->costs[0].syscall), "%s", f[0]);
 		h->costs[h->n_costs++].ns = ns;

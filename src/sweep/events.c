@@ -69,7 +69,7 @@ static bool is_sha256_hex(const char *s)
 
 static int parse_done(const cJSON *root, struct events_event *ev, struct errbuf *eb)
 {
-	const cJSON *files = cJSON_GetObjectItemCaseSensitive(root, "files"), *it;
+	const cJSON *files = jsonget_member(root, "files"), *it;
 	uint64_t status = 0;
 
 	if (jsonget_uint(root, "", "status", JSONGET_REQUIRED, 0, 255, &status, eb) < 0)
@@ -116,8 +116,8 @@ int events_parse_line(const char *line, size_t len, struct events_event *ev, str
 		errbuf_set(eb, "not a JSON object");
 		goto out;
 	}
-	kind = cJSON_GetObjectItemCaseSensitive(root, "event");
-	t = cJSON_GetObjectItemCaseSensitive(root, "t");
+	kind = jsonget_member(root, "event");
+	t = jsonget_member(root, "t");
 	if (!cJSON_IsString(kind) || !cJSON_IsNumber(t) || !isfinite(t->valuedouble)) {
 		errbuf_set(eb, "event without a string \"event\" and a number \"t\"");
 		goto out;
@@ -125,16 +125,16 @@ int events_parse_line(const char *line, size_t len, struct events_event *ev, str
 	ev->t = t->valuedouble;
 	if (strcmp(kind->valuestring, "start") == 0) {
 		ev->kind = EVENTS_START;
-		it = cJSON_GetObjectItemCaseSensitive(root, "name");
+		it = jsonget_member(root, "name");
 		if (cJSON_IsString(it))
 			copy_text(ev->text, sizeof(ev->text), it->valuestring);
 		if (get_u32(root, "total", &ev->total, true, eb) < 0 ||
 		    get_u32(root, "done", &ev->done, false, eb) < 0)
 			goto out;
 	} else if (strcmp(kind->valuestring, "skip_subject") == 0) {
-		const cJSON *reason = cJSON_GetObjectItemCaseSensitive(root, "reason");
+		const cJSON *reason = jsonget_member(root, "reason");
 		ev->kind = EVENTS_SKIP_SUBJECT;
-		it = cJSON_GetObjectItemCaseSensitive(root, "subject");
+		it = jsonget_member(root, "subject");
 		snprintf(ev->text, sizeof(ev->text), "%s: %s",
 			 cJSON_IsString(it) ? it->valuestring : "?",
 			 cJSON_IsString(reason) ? reason->valuestring : "skipped");
@@ -142,7 +142,7 @@ int events_parse_line(const char *line, size_t len, struct events_event *ev, str
 		ev->kind = EVENTS_POINT_START;
 		if (get_u32(root, "index", &ev->index, true, eb) < 0 ||
 		    get_u32(root, "total", &ev->total, false, eb) < 0 ||
-		    parse_params(cJSON_GetObjectItemCaseSensitive(root, "params"), ev, eb) < 0)
+		    parse_params(jsonget_member(root, "params"), ev, eb) < 0)
 			goto out;
 	} else if (strcmp(kind->valuestring, "point_done") == 0) {
 		ev->kind = EVENTS_POINT_DONE;
@@ -150,12 +150,12 @@ int events_parse_line(const char *line, size_t len, struct events_event *ev, str
 		    get_u32(root, "done", &ev->done, true, eb) < 0 ||
 		    get_u32(root, "total", &ev->total, false, eb) < 0)
 			goto out;
-		it = cJSON_GetObjectItemCaseSensitive(root, "eta_s");
+		it = jsonget_member(root, "eta_s");
 		if (cJSON_IsNumber(it) && isfinite(it->valuedouble) && it->valuedouble >= 0)
 			ev->eta_s = it->valuedouble;
 	} else if (strcmp(kind->valuestring, "error") == 0) {
 		ev->kind = EVENTS_ERROR;
-		it = cJSON_GetObjectItemCaseSensitive(root, "message");
+		it = jsonget_member(root, "message");
 		copy_text(ev->text, sizeof(ev->text), cJSON_IsString(it) ? it->valuestring : "?");
 	} else if (strcmp(kind->valuestring, "done") == 0) {
 		ev->kind = EVENTS_DONE;

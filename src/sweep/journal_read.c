@@ -65,7 +65,7 @@ static char *dup_string(const cJSON *o, const char *key, size_t max)
 /* Reads array key of o into a new array of n u64 (n set by the first array read when 0). */
 static int read_u64s(const cJSON *o, const char *key, size_t *n, uint64_t **out, double max)
 {
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *it;
+	const cJSON *a = jsonget_member(o, key), *it;
 	size_t i = 0, len;
 
 	if (!cJSON_IsArray(a))
@@ -103,7 +103,7 @@ static const struct {
 /* The optional "rusage" object of a subject (n runs) into r->ru. 0 (absent too) or -1. */
 static int parse_rusage(const cJSON *o, size_t n, struct measure_result *r)
 {
-	const cJSON *ru = cJSON_GetObjectItemCaseSensitive(o, "rusage");
+	const cJSON *ru = jsonget_member(o, "rusage");
 	uint64_t *v = NULL;
 
 	if (ru == NULL)
@@ -144,12 +144,11 @@ static int parse_subject(const cJSON *o, struct journal_subject *s)
 	    read_u64s(o, "exit_codes", &n, &codes, 65535) < 0)
 		goto out;
 	/* Optional: journals written before rarbench recorded context switches lack it. */
-	if (cJSON_GetObjectItemCaseSensitive(o, "nivcsw") != NULL &&
-	    read_u64s(o, "nivcsw", &n, &csw, UINT32_MAX) < 0)
+	if (jsonget_member(o, "nivcsw") != NULL && read_u64s(o, "nivcsw", &n, &csw, UINT32_MAX) < 0)
 		goto out;
 	/* Optional: journals written before rarbench recorded the CPU stall, or on a host without
 	 * PSI, lack it (the runs are then judged by their off-CPU time). */
-	if (cJSON_GetObjectItemCaseSensitive(o, "stall_ns") != NULL &&
+	if (jsonget_member(o, "stall_ns") != NULL &&
 	    read_u64s(o, "stall_ns", &n, &stall, JSONGET_INT_MAX) < 0)
 		goto out;
 	s->result.exit_codes = calloc(n, sizeof(int));
@@ -200,7 +199,7 @@ static int read_number(const cJSON *o, const char *key, double max, double *out)
 /* The optional step info of a point line (journal.h). */
 static int parse_info(const cJSON *o, struct journal_step_info *info)
 {
-	const cJSON *host = cJSON_GetObjectItemCaseSensitive(o, "host");
+	const cJSON *host = jsonget_member(o, "host");
 	double running = 0;
 	uint64_t remeasured = 0;
 	struct errbuf unread;
@@ -234,7 +233,7 @@ static int parse_point(const cJSON *o, struct journal_point *p)
 	if (!cJSON_IsObject(o))
 		return -1;
 	p->id = dup_string(o, "point", 256);
-	subj = cJSON_GetObjectItemCaseSensitive(o, "subjects");
+	subj = jsonget_member(o, "subjects");
 	if (p->id == NULL ||
 	    jsonget_uint(o, "", "index", JSONGET_REQUIRED, 0, 1e9, &index, &unread) < 0 ||
 	    !cJSON_IsArray(subj) || cJSON_GetArraySize(subj) < 1 ||
@@ -258,13 +257,12 @@ static int parse_point(const cJSON *o, struct journal_point *p)
 
 static int valid_header(const cJSON *h)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(h, "journal");
-	const cJSON *sha = cJSON_GetObjectItemCaseSensitive(h, "manifest_sha256");
+	const cJSON *v = jsonget_member(h, "journal");
+	const cJSON *sha = jsonget_member(h, "manifest_sha256");
 	size_t i;
 
 	if (!cJSON_IsNumber(v) || v->valuedouble != 1 || !cJSON_IsString(sha) ||
-	    strlen(sha->valuestring) != 64 ||
-	    !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(h, "versions")))
+	    strlen(sha->valuestring) != 64 || !cJSON_IsObject(jsonget_member(h, "versions")))
 		return 0;
 	for (i = 0; i < 64; i++)
 		if (!strchr("0123456789abcdef", sha->valuestring[i]))
@@ -371,13 +369,13 @@ int journal_check(const struct journal_contents *c, const char *manifest_sha256,
 
 	if (c->header == NULL)
 		return errbuf_set(eb, "the journal has no header");
-	sha = cJSON_GetObjectItemCaseSensitive(c->header, "manifest_sha256");
+	sha = jsonget_member(c->header, "manifest_sha256");
 	if (strcmp(sha->valuestring, manifest_sha256) != 0)
 		return errbuf_set(eb,
 				  "the manifest changed since the journal was started "
 				  "(SHA-256 %.12s... then, %.12s... now); use a new --out",
 				  sha->valuestring, manifest_sha256);
-	v = cJSON_GetObjectItemCaseSensitive(c->header, "versions");
+	v = jsonget_member(c->header, "versions");
 	if (!cJSON_Compare(v, versions, 1)) {
 		had = cJSON_PrintUnformatted(v);
 		now = cJSON_PrintUnformatted(versions);

@@ -1,5 +1,6 @@
 /* manifest: parse and validate an experiment manifest (the JSON file behind `rarbench --manifest`).
  */
+#include "jsonget.h"
 #include "manifest.h"
 #include "fileio.h"
 #include "manifest_impl.h"
@@ -95,7 +96,7 @@ static int parse_command(struct manifest_ctx *c, const cJSON *root, struct manif
 	const cJSON *j;
 	int bad = 0;
 
-	j = cJSON_GetObjectItemCaseSensitive(root, "unsafe_command");
+	j = jsonget_member(root, "unsafe_command");
 	if (j != NULL && !cJSON_IsBool(j))
 		bad = manifest_fail(c, "$.unsafe_command", "expected a boolean, got %s",
 				    manifest_type_name(j));
@@ -115,6 +116,17 @@ static int parse_command(struct manifest_ctx *c, const cJSON *root, struct manif
 	return bad;
 }
 
+/* $.key, an integer in [lo, hi], into *field (kept when absent). 0, or -1 with the problem kept. */
+static int get_u32(struct manifest_ctx *c, const cJSON *root, const char *key, double lo, double hi,
+		   uint32_t *field)
+{
+	uint64_t v = *field;
+	int bad = manifest_get_uint(c, root, "$", key, lo, hi, &v);
+
+	*field = (uint32_t)v;
+	return bad;
+}
+
 /* The run counts and bounds: warmup, min/max_runs, seed, rounds, repetitions, min_time_s,
  * max_policy_bytes. 0, or -1 with every problem kept. */
 static int parse_counts(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
@@ -123,25 +135,13 @@ static int parse_counts(struct manifest_ctx *c, const cJSON *root, struct manife
 	uint64_t v;
 	int bad = 0;
 
-	v = m->warmup;
-	bad |= manifest_get_uint(c, root, "$", "warmup", 0, 1e6, &v);
-	m->warmup = (uint32_t)v;
-	v = m->min_runs;
-	bad |= manifest_get_uint(c, root, "$", "min_runs", 1, 1e7, &v);
-	m->min_runs = (uint32_t)v;
-	v = m->max_runs;
-	bad |= manifest_get_uint(c, root, "$", "max_runs", 1, 1e7, &v);
-	m->max_runs = (uint32_t)v;
-	v = m->seed;
-	bad |= manifest_get_uint(c, root, "$", "seed", 0, 9007199254740991.0, &v);
-	m->seed = v;
-	v = m->rounds;
-	bad |= manifest_get_uint(c, root, "$", "rounds", 1, 1000, &v);
-	m->rounds = (uint32_t)v;
-	v = m->repetitions;
-	bad |= manifest_get_uint(c, root, "$", "repetitions", 1, 1000, &v);
-	m->repetitions = (uint32_t)v;
-	j = cJSON_GetObjectItemCaseSensitive(root, "min_time_s");
+	bad |= get_u32(c, root, "warmup", 0, 1e6, &m->warmup);
+	bad |= get_u32(c, root, "min_runs", 1, 1e7, &m->min_runs);
+	bad |= get_u32(c, root, "max_runs", 1, 1e7, &m->max_runs);
+	bad |= manifest_get_uint(c, root, "$", "seed", 0, 9007199254740991.0, &m->seed);
+	bad |= get_u32(c, root, "rounds", 1, 1000, &m->rounds);
+	bad |= get_u32(c, root, "repetitions", 1, 1000, &m->repetitions);
+	j = jsonget_member(root, "min_time_s");
 	if (j != NULL && !cJSON_IsNumber(j))
 		bad = manifest_fail(c, "$.min_time_s", "expected a number, got %s",
 				    manifest_type_name(j));
@@ -161,7 +161,7 @@ static int parse_counts(struct manifest_ctx *c, const cJSON *root, struct manife
 /* What depends on several keys, once each is sound; the policy size last. 0 or -1. */
 static int check_across(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "min_time_s");
+	const cJSON *j = jsonget_member(root, "min_time_s");
 
 	if (manifest_check_sizes(c, m) < 0)
 		return -1;
@@ -234,19 +234,18 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 				 SUDOERS_LAYOUT_COUNT, &e);
 	m->sudoers_layout = (enum sudoers_layout)e;
 
-	j = cJSON_GetObjectItemCaseSensitive(root, "seed_compat");
+	j = jsonget_member(root, "seed_compat");
 	if (j != NULL && !cJSON_IsBool(j))
 		bad = manifest_fail(c, "$.seed_compat", "expected a boolean, got %s",
 				    manifest_type_name(j));
 	m->seed_compat = j != NULL && cJSON_IsTrue(j);
-	j = cJSON_GetObjectItemCaseSensitive(root, "profile");
+	j = jsonget_member(root, "profile");
 	if (j != NULL && !cJSON_IsBool(j))
 		bad = manifest_fail(c, "$.profile", "expected a boolean, got %s",
 				    manifest_type_name(j));
 	m->profile = j != NULL && cJSON_IsTrue(j);
-	v = MANIFEST_PROFILE_BUDGET_DEFAULT_PCT;
-	bad |= manifest_get_uint(c, root, "$", "profile_budget", 0, 1000, &v);
-	m->profile_budget_pct = (uint32_t)v;
+	m->profile_budget_pct = MANIFEST_PROFILE_BUDGET_DEFAULT_PCT;
+	bad |= get_u32(c, root, "profile_budget", 0, 1000, &m->profile_budget_pct);
 
 	bad |= parse_counts(c, root, m);
 	bad |= manifest_parse_env(c, root, m);

@@ -1,4 +1,5 @@
 /* manifest_axis: the values of a manifest axis (a list, logspace or range) and the axes object. */
+#include "jsonget.h"
 #include "manifest_impl.h"
 #include "policy_doas.h"
 #include "suggest.h"
@@ -161,7 +162,7 @@ static int parse_axis(struct manifest_ctx *c, const cJSON *j, const char *p,
 /* Contract in manifest_impl.h. */
 int manifest_parse_axes(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	const cJSON *axes = cJSON_GetObjectItemCaseSensitive(root, "axes");
+	const cJSON *axes = jsonget_member(root, "axes");
 	char p[MANIFEST_PATH_MAX_CHARS];
 	uint64_t total = 1;
 	int a;
@@ -176,8 +177,7 @@ int manifest_parse_axes(struct manifest_ctx *c, const cJSON *root, struct manife
 			return -1;
 	}
 	for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
-		const cJSON *j =
-		    axes ? cJSON_GetObjectItemCaseSensitive(axes, axis_names[a]) : NULL;
+		const cJSON *j = axes ? jsonget_member(axes, axis_names[a]) : NULL;
 
 		manifest_child_path(p, "$.axes", axis_names[a]);
 		if (j == NULL) {

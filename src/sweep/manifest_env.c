@@ -1,6 +1,8 @@
 /* manifest_env: the pinned environment of a manifest's measured runs (limits, env, umask, cwd,
  * cpus), parsed and checked; what the host allows is checked by the runner. */
+#include "jsonget.h"
 #include "manifest_impl.h"
+#include "numarg.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -67,7 +69,7 @@ static int parse_limit_axis(struct manifest_ctx *c, const cJSON *arr, const char
 
 static int parse_limits(struct manifest_ctx *c, const cJSON *root, struct manifest_env *e)
 {
-	const cJSON *lim = cJSON_GetObjectItemCaseSensitive(root, "limits"), *it;
+	const cJSON *lim = jsonget_member(root, "limits"), *it;
 	char p[MANIFEST_PATH_MAX_CHARS], b[48];
 	size_t i;
 
@@ -134,7 +136,7 @@ static bool env_entry_ok(const char *s)
 
 static int parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest_env *e)
 {
-	const cJSON *env = cJSON_GetObjectItemCaseSensitive(root, "env"), *it;
+	const cJSON *env = jsonget_member(root, "env"), *it;
 	char p[MANIFEST_PATH_MAX_CHARS], b[48];
 	size_t i = 0;
 
@@ -165,7 +167,7 @@ static int parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest_
 
 static int parse_cpus(struct manifest_ctx *c, const cJSON *root, struct manifest_env *e)
 {
-	const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(root, "cpus"), *it;
+	const cJSON *cpus = jsonget_member(root, "cpus"), *it;
 	char p[MANIFEST_PATH_MAX_CHARS];
 	size_t i = 0;
 
@@ -198,15 +200,15 @@ int manifest_parse_env(struct manifest_ctx *c, const cJSON *root, struct manifes
 	e->umask = MANIFEST_UMASK_DEFAULT;
 	if (parse_limits(c, root, e) < 0 || parse_env(c, root, e) < 0 || parse_cpus(c, root, e) < 0)
 		return -1;
-	j = cJSON_GetObjectItemCaseSensitive(root, "umask");
+	j = jsonget_member(root, "umask");
 	if (j != NULL) {
-		char *end = NULL;
-		unsigned long v;
+		const char *end = NULL;
+		uint64_t v;
 
 		if (!cJSON_IsString(j) || j->valuestring[0] == '\0')
 			return manifest_fail(c, "$.umask",
 					     "expected an octal string such as \"022\"");
-		v = strtoul(j->valuestring, &end, 8);
+		(void)numarg_u64_prefix(j->valuestring, 8, &v, &end);
 		if (*end != '\0' || v > 0777)
 			return manifest_fail(c, "$.umask", "\"%.16s\" is not an octal mode 000-777",
 					     j->valuestring);

@@ -162,7 +162,7 @@ int manifest_get_uint(struct manifest_ctx *c, const cJSON *obj, const char *path
 int manifest_get_enum(struct manifest_ctx *c, const cJSON *obj, const char *path, const char *key,
 		      const char *(*name)(int), int n, int *out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const cJSON *j = jsonget_member(obj, key);
 	char p[MANIFEST_PATH_MAX_CHARS], b[48], expected[128] = "";
 	size_t len = 0;
 	int i;

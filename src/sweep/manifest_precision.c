@@ -1,5 +1,6 @@
 /* manifest_precision: the keys of precision mode and of the estimate (precision, estimator,
  * contended, contention_limit, remeasure) and the defaults precision mode brings. */
+#include "jsonget.h"
 #include "manifest_impl.h"
 
 #include <stdio.h>
@@ -18,7 +19,7 @@ static const char *contended_name(int i)
 /* "reference": true, false or a number of rarref's work units (manifest.h). */
 static int manifest_parse_reference(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "reference");
+	const cJSON *j = jsonget_member(root, "reference");
 
 	m->reference = false;
 	m->reference_units = 0;
@@ -44,7 +45,7 @@ static int manifest_parse_reference(struct manifest_ctx *c, const cJSON *root, s
 
 int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "precision");
+	const cJSON *j = jsonget_member(root, "precision");
 	struct errbuf line;
 	uint64_t v;
 	int e;
@@ -135,7 +136,7 @@ int manifest_finish_precision(struct manifest_ctx *c, const cJSON *root, struct 
 	if (m->max_runs == 0)
 		return manifest_fail(c, "$.max_runs", "precision mode needs a bound (default %u)",
 				     MANIFEST_PRECISION_MAX_RUNS);
-	if (m->min_time_ns != 0 && cJSON_GetObjectItemCaseSensitive(root, "min_time_s") != NULL)
+	if (m->min_time_ns != 0 && jsonget_member(root, "min_time_s") != NULL)
 		return manifest_fail(c, "$.min_time_s",
 				     "does not apply in precision mode, where the precision "
 				     "decides how long a point runs (remove it or set it to 0)");

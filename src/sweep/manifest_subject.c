@@ -1,4 +1,5 @@
 /* manifest_subject: a manifest's "subjects": each subject's keys checked, its defaults filled. */
+#include "jsonget.h"
 #include "manifest.h"
 #include "manifest_impl.h"
 
@@ -28,7 +29,7 @@ static int check_template(struct manifest_ctx *c, const char *tmpl, const char *
 static int get_bool(struct manifest_ctx *c, const cJSON *obj, const char *p, const char *key,
 		    bool *out)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	const cJSON *it = jsonget_member(obj, key);
 	char q[MANIFEST_PATH_MAX_CHARS];
 
 	*out = false;
@@ -46,7 +47,7 @@ static int get_bool(struct manifest_ctx *c, const cJSON *obj, const char *p, con
 static int parse_subject_pam(struct manifest_ctx *c, const cJSON *j, const char *p,
 			     struct manifest_subject *s)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(j, "pam");
+	const cJSON *it = jsonget_member(j, "pam");
 	char q[MANIFEST_PATH_MAX_CHARS], b[48];
 
 	s->pam = MANIFEST_PAM_AUTO;
@@ -98,7 +99,7 @@ static int parse_subject_args(struct manifest_ctx *c, const cJSON *j, const char
 	char q[MANIFEST_PATH_MAX_CHARS], r[MANIFEST_PATH_MAX_CHARS];
 	size_t i;
 
-	args = cJSON_GetObjectItemCaseSensitive(j, "args");
+	args = jsonget_member(j, "args");
 	manifest_child_path(q, p, "args");
 	if (args == NULL) {
 		/* sudo and doas get -n: a policy that asks for a password fails instead of hanging.
@@ -154,7 +155,7 @@ static int parse_subject_format_keys(struct manifest_ctx *c, const cJSON *j, con
 		if (policy_rar_version_check(s->rar_version, &veb) != 0)
 			return manifest_fail(c, q, "%s", veb.msg);
 	}
-	if (cJSON_GetObjectItemCaseSensitive(j, "sudoers_layout") != NULL) {
+	if (jsonget_member(j, "sudoers_layout") != NULL) {
 		int e = 0;
 
 		manifest_child_path(q, p, "sudoers_layout");
@@ -187,7 +188,7 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 	if (check_subject_id(c, s->id, p) < 0)
 		return -1;
 	manifest_child_path(q, p, "format");
-	if (cJSON_GetObjectItemCaseSensitive(j, "format") == NULL)
+	if (jsonget_member(j, "format") == NULL)
 		return manifest_fail(c, q, "missing (sudoers, doas, rar-json or rar-cbor)");
 	if (manifest_get_enum(c, j, p, "format", format_name, POLICY_FORMAT_COUNT, &fmt) < 0)
 		return -1;
@@ -240,7 +241,7 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 
 int manifest_parse_subjects(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
 {
-	const cJSON *subj = cJSON_GetObjectItemCaseSensitive(root, "subjects"), *it;
+	const cJSON *subj = jsonget_member(root, "subjects"), *it;
 	char p[MANIFEST_PATH_MAX_CHARS], b[48];
 	size_t i, k, n;
 	int bad = 0;

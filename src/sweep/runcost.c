@@ -1,4 +1,6 @@
 /* runcost: what one run of a subject costs, for the dry run's estimate without a pilot. */
+#include "jsonget.h"
+#include "numarg.h"
 #include "runcost.h"
 
 #include <cJSON.h>
@@ -76,9 +78,9 @@ void runcost_reference_prior(unsigned units, struct runcost *out)
 
 bool runcost_from_facts(const void *tool, struct runcost *out)
 {
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive((const cJSON *)tool, "run_cost");
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(c, "intercept_ms");
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "slope_us");
+	const cJSON *c = jsonget_member((const cJSON *)tool, "run_cost");
+	const cJSON *a = jsonget_member(c, "intercept_ms");
+	const cJSON *b = jsonget_member(c, "slope_us");
 
 	if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b) || !(a->valuedouble >= 0) ||
 	    !(b->valuedouble >= 0) || a->valuedouble > 1e6 || b->valuedouble > 1e9)
@@ -92,12 +94,12 @@ bool runcost_from_facts(const void *tool, struct runcost *out)
 /* A parameter of entry as a number >= 0 (hyperfine writes them as strings), else 1. */
 static double runcost_param(const cJSON *params, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, key);
+	const cJSON *v = jsonget_member(params, key);
 	double d = NAN;
-	char *end = NULL;
+	const char *end = NULL;
 
 	if (cJSON_IsString(v) && v->valuestring[0] != '\0') {
-		d = strtod(v->valuestring, &end);
+		(void)numarg_any_double_prefix(v->valuestring, &d, &end);
 		if (*end != '\0')
 			d = NAN;
 	} else if (cJSON_IsNumber(v)) {
@@ -109,15 +111,14 @@ static double runcost_param(const cJSON *params, const char *key)
 /* One run's time of a results entry in seconds: the estimate, else the median, else the mean. */
 static double runcost_time(const cJSON *e)
 {
-	const cJSON *est = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(e, "rarbench"), "estimate");
+	const cJSON *est = jsonget_member(jsonget_member(e, "rarbench"), "estimate");
 	const char *keys[] = {"median", "mean"};
 	size_t i;
 
 	if (cJSON_IsNumber(est) && est->valuedouble > 0 && est->valuedouble < 1e6)
 		return est->valuedouble;
 	for (i = 0; i < 2; i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, keys[i]);
+		const cJSON *v = jsonget_member(e, keys[i]);
 
 		if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < 1e6)
 			return v->valuedouble;
@@ -132,8 +133,8 @@ static int runcost_add(struct runcost_sweep *sw, const cJSON *results, bool refe
 
 	cJSON_ArrayForEach(e, results)
 	{
-		const cJSON *params = cJSON_GetObjectItemCaseSensitive(e, "parameters");
-		const cJSON *subject = cJSON_GetObjectItemCaseSensitive(params, "subject");
+		const cJSON *params = jsonget_member(e, "parameters");
+		const cJSON *subject = jsonget_member(params, "subject");
 		double t = runcost_time(e);
 		struct runcost_point *p;
 
@@ -158,9 +159,8 @@ int runcost_sweep_parse(const char *buf, size_t len, struct runcost_sweep **out,
 {
 	struct runcost_sweep *sw = NULL;
 	cJSON *root = cJSON_ParseWithLength(buf, len);
-	const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
-	const cJSON *ref = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(root, "reference"), "results");
+	const cJSON *results = jsonget_member(root, "results");
+	const cJSON *ref = jsonget_member(jsonget_member(root, "reference"), "results");
 	size_t cap;
 	int rc = -1;
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "jsonget.h"
 #include "runcost.h"
 
 /* What the estimate reads of the run. */
@@ -79,7 +80,7 @@ static struct runcost_sweep *estimate_last_sweep(const struct estimate_run *r,
 /* facts.json's cost of subject i's tool, else the last sweep's line, else the tool's prior. */
 static void estimate_load(const struct estimate_run *r, struct estimate_costs *c)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r->sj->facts, "tools");
+	const cJSON *tools = jsonget_member(r->sj->facts, "tools");
 	struct runcost_sweep *sw = estimate_last_sweep(r, c);
 	size_t i, k;
 
@@ -90,8 +91,7 @@ static void estimate_load(const struct estimate_run *r, struct estimate_costs *c
 		if (s->skip_reason != NULL)
 			continue;
 		base = strrchr(s->program, '/') != NULL ? strrchr(s->program, '/') + 1 : s->program;
-		if (!runcost_from_facts(cJSON_GetObjectItemCaseSensitive(tools, base),
-					&c->run[k]) &&
+		if (!runcost_from_facts(jsonget_member(tools, base), &c->run[k]) &&
 		    (sw == NULL || !runcost_sweep_line(sw, s->ms->id, &c->run[k])))
 			runcost_prior(base, &c->run[k]);
 		k++;

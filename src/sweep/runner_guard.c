@@ -42,6 +42,7 @@
 
 #include "fileio.h"
 #include "growbuf.h"
+#include "jsonget.h"
 #include "prefixlock.h"
 #include "proc.h"
 #include "sweepcg.h"
@@ -104,7 +105,7 @@ const char *runner_guard_marker(const struct runner_guard *g)
 
 static const char *record_string(const cJSON *o, const char *key)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+	const cJSON *j = jsonget_member(o, key);
 
 	return cJSON_IsString(j) ? j->valuestring : NULL;
 }
@@ -140,7 +141,7 @@ int runner_guard_confine(const struct runner_guard *g, const char *path, struct 
 int runner_guard_record_targets(const char *etc_real, const cJSON *record, struct runner_target *t,
 				size_t *n, struct errbuf *eb)
 {
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, "policies"), *e;
+	const cJSON *list = jsonget_member(record, "policies"), *e;
 
 	*n = 0;
 	if (list != NULL && !cJSON_IsArray(list))
@@ -203,7 +204,7 @@ static void undo_namespaces(const cJSON *record)
 {
 	const cJSON *e;
 
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(record, "mntns"))
+	cJSON_ArrayForEach(e, jsonget_member(record, "mntns"))
 	{
 		if (cJSON_IsString(e))
 			mntns_remove_leftover(e->valuestring);

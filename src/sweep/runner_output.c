@@ -1,4 +1,5 @@
 /* runner_output: rebuilds results.json and results.tsv of a manifest run from its journal. */
+#include "jsonget.h"
 #include "runner_output.h"
 
 #include <limits.h>
@@ -391,8 +392,8 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 			xs[e] = by_index[i].extras;
 			xs[e].has_reference = true;
 			xs[e].reference_ns = subject_reference(s, by_index, js->subject);
-			xs[e].profile = cJSON_GetObjectItemCaseSensitive(
-			    cJSON_GetObjectItemCaseSensitive(profiles[i], "subjects"), js->subject);
+			xs[e].profile =
+			    jsonget_member(jsonget_member(profiles[i], "subjects"), js->subject);
 			entries[e] = (struct export_entry){js->command, &js->result,
 							   ep->params,  np,
 							   &xs[e],      by_index[i].run_round[k]};

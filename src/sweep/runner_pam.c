@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "jsonget.h"
 #include "mntns.h"
 #include "pamstack.h"
 
@@ -32,10 +33,10 @@ int runner_pam_resolve(struct runner_subjects *sj, size_t i, const cJSON *tool, 
 {
 	struct runner_subject *s = &sj->subjects[i];
 	const struct manifest_subject *ms = s->ms;
-	const cJSON *service = cJSON_GetObjectItemCaseSensitive(tool, "pam_service");
-	const cJSON *stack = cJSON_GetObjectItemCaseSensitive(tool, "pam_stack");
+	const cJSON *service = jsonget_member(tool, "pam_service");
+	const cJSON *stack = jsonget_member(tool, "pam_stack");
 	char path[64];
-	bool pam = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tool, "pam"));
+	bool pam = cJSON_IsTrue(jsonget_member(tool, "pam"));
 
 	if (pam && cJSON_IsString(service) &&
 	    (s->pam_service = strdup(service->valuestring)) == NULL)

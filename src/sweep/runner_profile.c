@@ -33,6 +33,7 @@
 #include "atomicfile.h"
 #include "clock.h"
 #include "fileio.h"
+#include "jsonget.h"
 #include "profilebudget.h"
 #include "sanitize.h"
 #include "straceprof.h"
@@ -225,7 +226,7 @@ out:
 /* The number at o.key, or 0 when it has none. */
 static uint64_t count_of(const cJSON *o, const char *key)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+	const cJSON *j = jsonget_member(o, key);
 
 	return cJSON_IsNumber(j) && j->valuedouble > 0 ? (uint64_t)j->valuedouble : 0;
 }
@@ -441,11 +442,11 @@ static uint64_t timed_runs_ns(const struct runner *r)
 /* What an earlier invocation's point (--resume) traced and spent, into b. */
 static void budget_resumed(struct runner *r, struct profilebudget *b, const cJSON *doc)
 {
-	const cJSON *subjects = cJSON_GetObjectItemCaseSensitive(doc, "subjects");
+	const cJSON *subjects = jsonget_member(doc, "subjects");
 
 	for (size_t i = 0; i < r->sj.nsubjects; i++) {
 		const cJSON *o =
-		    cJSON_GetObjectItemCaseSensitive(subjects, r->sj.subjects[i].ms->id);
+		    jsonget_member(subjects, r->sj.subjects[i].ms->id);
 		uint64_t calls = count_of(o, "calls"), ns = count_of(o, "profile_ns");
 
 		if (calls > 0)

@@ -1,5 +1,6 @@
 /* runner_profile_files: what the profile pass leaves in a run's output directory, read back
  * (OUT/profile/point-N.json) and flattened into OUT/profile.tsv. */
+#include "jsonget.h"
 #include "runner_profile.h"
 
 #include <limits.h>
@@ -47,7 +48,7 @@ cJSON *runner_profile_read(const char *out, size_t index, struct errbuf *eb)
 		return NULL;
 	doc = cJSON_ParseWithLength(text, len);
 	free(text);
-	if (doc == NULL || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "subjects"))) {
+	if (doc == NULL || !cJSON_IsObject(jsonget_member(doc, "subjects"))) {
 		cJSON_Delete(doc);
 		errbuf_set(eb, "%s: not a profile", path);
 		return NULL;
@@ -76,7 +77,7 @@ static void tsv_group(FILE *f, const struct sweep_point *pt, const char *subject
 
 	cJSON_ArrayForEach(c, o)
 	{
-		const cJSON *v = field != NULL ? cJSON_GetObjectItemCaseSensitive(c, field) : c;
+		const cJSON *v = field != NULL ? jsonget_member(c, field) : c;
 
 		if (c->string != NULL && cJSON_IsNumber(v))
 			tsv_row(f, pt, subject, prefix, c->string, v->valuedouble);
@@ -90,9 +91,9 @@ static void tsv_point(FILE *f, const struct sweep_point *pt, const cJSON *doc)
 					     "bytes_written", "execs",  "processes"};
 	const cJSON *s;
 
-	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(doc, "subjects"))
+	cJSON_ArrayForEach(s, jsonget_member(doc, "subjects"))
 	{
-		const cJSON *st = cJSON_GetObjectItemCaseSensitive(s, "status");
+		const cJSON *st = jsonget_member(s, "status");
 		char subject[128];
 
 		if (s->string == NULL || !cJSON_IsString(st) ||
@@ -100,20 +101,16 @@ static void tsv_point(FILE *f, const struct sweep_point *pt, const cJSON *doc)
 			continue;
 		sanitize_text(subject, sizeof(subject), s->string, strlen(s->string));
 		for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, totals[i]);
+			const cJSON *v = jsonget_member(s, totals[i]);
 
 			if (cJSON_IsNumber(v))
 				tsv_row(f, pt, subject, "", totals[i], v->valuedouble);
 		}
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "rusage"), "", NULL);
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "syscalls"), "sys.",
-			  "calls");
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "syscalls"), "fail.",
-			  "failed");
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "files"), "open.",
-			  "count");
-		tsv_group(f, pt, subject, cJSON_GetObjectItemCaseSensitive(s, "programs"), "exec.",
-			  "count");
+		tsv_group(f, pt, subject, jsonget_member(s, "rusage"), "", NULL);
+		tsv_group(f, pt, subject, jsonget_member(s, "syscalls"), "sys.", "calls");
+		tsv_group(f, pt, subject, jsonget_member(s, "syscalls"), "fail.", "failed");
+		tsv_group(f, pt, subject, jsonget_member(s, "files"), "open.", "count");
+		tsv_group(f, pt, subject, jsonget_member(s, "programs"), "exec.", "count");
 	}
 }
 

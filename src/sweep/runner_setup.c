@@ -1,5 +1,6 @@
 /* runner_setup: prepares a manifest run (manifest, prefix facts, subjects, journal) and frees
  * it. */
+#include "jsonget.h"
 #include "runner_impl.h"
 
 #include "estimate.h"
@@ -43,7 +44,7 @@ static int load_facts(struct runner *r, struct errbuf *eb)
  */
 static int build_versions(struct runner *r, struct errbuf *eb)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(r->facts, "tools"), *t;
 
 	r->versions = cJSON_CreateObject();
 	if (r->versions == NULL)
@@ -51,7 +52,7 @@ static int build_versions(struct runner *r, struct errbuf *eb)
 	cJSON_AddStringToObject(r->versions, "rarperf", RARPERF_VERSION);
 	cJSON_ArrayForEach(t, tools)
 	{
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, "version");
+		const cJSON *v = jsonget_member(t, "version");
 
 		cJSON_AddStringToObject(r->versions, t->string,
 					cJSON_IsString(v) ? v->valuestring : "absent");
@@ -232,7 +233,7 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 				}
 				r->point_done[k * r->m->max_rounds + round - 1] = true;
 			}
-			s = cJSON_GetObjectItemCaseSensitive(r->done.header, "started");
+			s = jsonget_member(r->done.header, "started");
 			if (cJSON_IsString(s))
 				snprintf(r->started, sizeof(r->started), "%s", s->valuestring);
 			r->journal = journal_reopen(path, r->done.valid_len, eb);

@@ -1,6 +1,5 @@
 /* runner_subjects: a manifest's subjects resolved against the prefix and checked against its
  * facts.json, every problem found in one pass. */
-#include "binhint.h"
 #include "runner_subjects.h"
 
 #include <errno.h>
@@ -12,8 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "binhint.h"
 #include "fileio.h"
 #include "growbuf.h"
+#include "jsonget.h"
 
 /* What builds a RootAsRole version the prefix lacks (make demo: the pinned one and the newest). */
 #define RAR_VERSIONS_HINT                                                                          \
@@ -93,7 +94,7 @@ static int problem(struct runner_subjects *sj, struct errbuf *eb, size_t i, cons
 
 static const char *json_string(const cJSON *o, const char *key)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+	const cJSON *j = jsonget_member(o, key);
 
 	return cJSON_IsString(j) ? j->valuestring : NULL;
 }
@@ -111,7 +112,7 @@ static bool same_path(const char *a, const char *b)
 /* The facts.json entry of the tool at program (PREFIX/bin/<key>), or NULL. */
 static const cJSON *tool_of(const struct runner_subjects *sj, const char *program)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(sj->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(sj->facts, "tools"), *t;
 	char bin[PATH_MAX];
 	size_t len;
 
@@ -127,13 +128,13 @@ static const cJSON *tool_of(const struct runner_subjects *sj, const char *progra
 	len = strlen(bin);
 	if (strncmp(program, bin, len) != 0)
 		return NULL;
-	return cJSON_GetObjectItemCaseSensitive(tools, program + len);
+	return jsonget_member(tools, program + len);
 }
 
 /* The RootAsRole versions the prefix has, "3.3.4, 4.0.3" (for a message). */
 static void rar_versions(const struct runner_subjects *sj, char *buf, size_t len)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(sj->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(sj->facts, "tools"), *t;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -144,8 +145,7 @@ static void rar_versions(const struct runner_subjects *sj, char *buf, size_t len
 		/* An absent build (make provision-history records why) is no version the prefix
 		 * has. */
 		if (f == NULL || v == NULL || strncmp(f, "rar-", 4) != 0 ||
-		    strstr(buf, v) != NULL ||
-		    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
+		    strstr(buf, v) != NULL || cJSON_IsFalse(jsonget_member(t, "present")))
 			continue;
 		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s",
 					off ? ", " : "", v);
@@ -159,15 +159,14 @@ static void rar_versions(const struct runner_subjects *sj, char *buf, size_t len
 /* Whether the prefix holds a RootAsRole build of version. */
 static bool has_rar_version(const struct runner_subjects *sj, const char *version)
 {
-	const cJSON *tools = cJSON_GetObjectItemCaseSensitive(sj->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(sj->facts, "tools"), *t;
 
 	cJSON_ArrayForEach(t, tools)
 	{
 		const char *f = json_string(t, "format"), *v = json_string(t, "version");
 
 		if (f != NULL && v != NULL && strncmp(f, "rar-", 4) == 0 &&
-		    strcmp(v, version) == 0 &&
-		    !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(t, "present")))
+		    strcmp(v, version) == 0 && !cJSON_IsFalse(jsonget_member(t, "present")))
 			return true;
 	}
 	return false;
@@ -279,7 +278,7 @@ static int resolve_one(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 			       ms->rar_version, ms->rar_version, have, RAR_VERSIONS_HINT);
 	}
 	tool = tool_of(sj, s->program);
-	if (tool != NULL && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(tool, "present"))) {
+	if (tool != NULL && cJSON_IsFalse(jsonget_member(tool, "present"))) {
 		/* A mixed lab: the host says why it lacks the tool; the others measure it. */
 		const char *why = json_string(tool, "reason");
 		char reason[PATH_MAX + 128];

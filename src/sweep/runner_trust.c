@@ -46,6 +46,24 @@ static int note_unsafe(struct runner_subject *s, struct errbuf *eb, const char *
 	return 0;
 }
 
+/*
+ * Subject s's what (thing, named at path) is not root's alone (why): a problem
+ * saying the risk, or with the manifest's unsafe key (allowed) a note saying
+ * what a manifest that sets it does. 0, or -1.
+ */
+static int not_roots(struct runner_subjects *sj, struct runner_subject *s, const char *path,
+		     bool allowed, const char *what, const char *thing, const char *why,
+		     const char *risk, const char *does, struct errbuf *eb)
+{
+	if (!allowed)
+		return runner_problem(sj, eb, path, "%s is not root's alone (%s): %s", thing, why,
+				      risk);
+	return note_unsafe(s, eb,
+			   "UNSAFE: subject %s's %s %s is not root's alone (%s): a manifest that "
+			   "sets this %s",
+			   s->ms->id, what, thing, why, does);
+}
+
 /* Whether resolved (a resolved path) lies inside the resolved prefix. */
 static bool in_prefix(const struct runner_subjects *sj, const char *resolved)
 {
@@ -79,16 +97,10 @@ static int check_program(struct runner_subjects *sj, size_t i, struct errbuf *eb
 		    s->program, runner_guard_prefix(sj->guard));
 	if (trusted)
 		return 0;
-	if (!s->ms->unsafe_program)
-		return runner_problem(sj, eb, path,
-				      "%s is not root's alone (%s): whoever can write it chooses "
-				      "what runs at every point (say \"unsafe_program\": true to "
-				      "run it anyway)",
-				      s->program, teb.msg);
-	return note_unsafe(s, eb,
-			   "UNSAFE: subject %s's program %s is not root's alone (%s): a manifest "
-			   "that sets this runs what that user writes at every point",
-			   s->ms->id, s->program, teb.msg);
+	return not_roots(sj, s, path, s->ms->unsafe_program, "program", s->program, teb.msg,
+			 "whoever can write it chooses what runs at every point (say "
+			 "\"unsafe_program\": true to run it anyway)",
+			 "runs what that user writes at every point", eb);
 }
 
 /* The PAM directory and every file in it: root's unless "unsafe_pam". */
@@ -104,17 +116,11 @@ static int check_pam(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 	    trustpath_check_dir(s->pam_dir, &teb) == 0)
 		return 0;
 	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
-	if (!s->ms->unsafe_pam)
-		return runner_problem(sj, eb, path,
-				      "%s is not root's alone (%s): its files are shown at "
-				      "/etc/pam.d to a set-user-ID tool, so whoever can write them "
-				      "can run code as root (say \"unsafe_pam\": true to use it "
-				      "anyway)",
-				      s->pam_dir, teb.msg);
-	return note_unsafe(s, eb,
-			   "UNSAFE: subject %s's PAM directory %s is not root's alone (%s): a "
-			   "manifest that sets this can run code as root",
-			   s->ms->id, s->pam_dir, teb.msg);
+	return not_roots(sj, s, path, s->ms->unsafe_pam, "PAM directory", s->pam_dir, teb.msg,
+			 "its files are shown at /etc/pam.d to a set-user-ID tool, so whoever can "
+			 "write them can run code as root (say \"unsafe_pam\": true to use it "
+			 "anyway)",
+			 "can run code as root", eb);
 }
 
 /* Checks the directory of file (a policy, or policy_mount_at) with trustpath; problems at key. */

@@ -1,5 +1,6 @@
 /* sweep: the points of a manifest's sweep (axes x repetitions) in a fixed order, each with a stable
  * id. */
+#include "numarg.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -129,8 +130,8 @@ int sweep_parse_step_id(const struct sweep *s, const char *id, uint32_t rounds, 
 	char base[SWEEP_ID_MAX];
 	const char *sep = strstr(id, ";round=");
 	size_t blen = sep ? (size_t)(sep - id) : strlen(id);
-	unsigned long r = 1;
-	char *end = NULL;
+	uint64_t r = 1;
+	const char *end = NULL;
 	long k;
 
 	if (blen >= sizeof(base) || (sep == NULL) != (rounds <= 1))
@@ -138,9 +139,8 @@ int sweep_parse_step_id(const struct sweep *s, const char *id, uint32_t rounds, 
 	memcpy(base, id, blen);
 	base[blen] = '\0';
 	if (sep != NULL) {
-		errno = 0;
-		r = strtoul(sep + 7, &end, 10);
-		if (errno != 0 || end == sep + 7 || *end != '\0' || r < 1 || r > rounds)
+		if (numarg_u64_prefix(sep + 7, 10, &r, &end) != NUMARG_OK || *end != '\0' ||
+		    r < 1 || r > rounds)
 			return -1;
 	}
 	k = sweep_find(s, base);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "numarg.h"
 #include "psi.h"
 
 #define SWEEPCG_NAME "rarperf-sweep-"
@@ -83,9 +84,10 @@ static long sweepcg_kill_listed(const char *dir, size_t *seen)
 	while ((n = read(fd, buf, SWEEPCG_READ_BYTES)) > 0) {
 		/* A pid cut by the chunk's end is read whole on the next round. */
 		buf[n] = '\0';
-		for (char *p = buf, *end; *p != '\0'; p = end) {
-			long pid = strtol(p, &end, 10);
+		for (const char *p = buf, *end; *p != '\0'; p = end) {
+			int64_t pid;
 
+			(void)numarg_i64_prefix(p, 10, &pid, &end);
 			if (end == p) {
 				end = p + 1;
 				continue;

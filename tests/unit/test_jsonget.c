@@ -118,6 +118,20 @@ static void test_paths(void)
 	CHECK_STR_EQ(jsonget_type_name(NULL), "invalid");
 }
 
+/* The one key look-up: exact case, NULL for no object or no key, the first of duplicates. */
+static void test_member(void)
+{
+	cJSON *dup = cJSON_Parse("{\"k\":1,\"k\":2}");
+
+	CHECK(jsonget_member(doc, "runs") == cJSON_GetObjectItemCaseSensitive(doc, "runs"));
+	CHECK(jsonget_member(doc, "Runs") == NULL);
+	CHECK(jsonget_member(doc, "absent") == NULL);
+	CHECK(jsonget_member(NULL, "runs") == NULL);
+	CHECK(jsonget_member(jsonget_member(doc, "obj"), "runs") == NULL);
+	CHECK(dup != NULL && cJSON_GetNumberValue(jsonget_member(dup, "k")) == 1);
+	cJSON_Delete(dup);
+}
+
 int main(void)
 {
 	doc = cJSON_Parse(
@@ -132,6 +146,7 @@ int main(void)
 	RUN(test_double);
 	RUN(test_string);
 	RUN(test_paths);
+	RUN(test_member);
 	cJSON_Delete(doc);
 	return HARNESS_EXIT();
 }

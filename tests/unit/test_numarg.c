@@ -1,4 +1,5 @@
 /* Tests for numarg: the command lines' number parsers, their bounds and their three wordings. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -159,6 +160,85 @@ static void test_get_helpers(void)
 	CHECK_STR_EQ(eb.msg, "--forks: '200' is not 1-1024");
 }
 
+/* The file readers keep the C library's syntax: blanks, a sign, a base; the rest is the caller's.
+ */
+static void test_integer_prefixes_keep_strtoll_syntax(void)
+{
+	const char *end = NULL;
+	int64_t v = 1;
+	uint64_t u = 1;
+
+	CHECK_INT_EQ(numarg_i64_prefix(" -42 rest", 10, &v, &end), NUMARG_OK);
+	CHECK(v == -42);
+	CHECK_STR_EQ(end, " rest");
+	CHECK_INT_EQ(numarg_i64_prefix("0x1f", 0, &v, &end), NUMARG_OK);
+	CHECK(v == 31);
+	CHECK_INT_EQ(numarg_i64_prefix("017", 0, &v, &end), NUMARG_OK);
+	CHECK(v == 15);
+	CHECK_INT_EQ(numarg_i64_prefix("x", 10, &v, &end), NUMARG_NOT_NUMBER);
+	CHECK(v == 0);
+	CHECK_STR_EQ(end, "x");
+	CHECK_INT_EQ(numarg_i64_prefix("", 10, &v, &end), NUMARG_NOT_NUMBER);
+	CHECK_INT_EQ(numarg_i64_prefix("9223372036854775808", 10, &v, &end), NUMARG_OUT_OF_RANGE);
+	CHECK(v == INT64_MAX); /* clamped, as strtoll clamps */
+	CHECK_STR_EQ(end, "");
+	CHECK_INT_EQ(numarg_i64_prefix("-9223372036854775809", 10, &v, &end), NUMARG_OUT_OF_RANGE);
+	CHECK(v == INT64_MIN);
+	/* The unsigned reader: a umask's octal, a round number before the rest of an id. */
+	CHECK_INT_EQ(numarg_u64_prefix("0755", 8, &u, &end), NUMARG_OK);
+	CHECK(u == 0755);
+	CHECK_INT_EQ(numarg_u64_prefix("89", 8, &u, &end), NUMARG_NOT_NUMBER);
+	CHECK_INT_EQ(numarg_u64_prefix("12;round", 10, &u, &end), NUMARG_OK);
+	CHECK(u == 12 && strcmp(end, ";round") == 0);
+	CHECK_INT_EQ(numarg_u64_prefix("18446744073709551616", 10, &u, &end), NUMARG_OUT_OF_RANGE);
+	CHECK(u == UINT64_MAX);
+}
+
+static void test_any_double_prefix_takes_nan_inf_and_says_range(void)
+{
+	const char *end = NULL;
+	double v = 1;
+
+	CHECK_INT_EQ(numarg_any_double_prefix("2.5e3\tx", &v, &end), NUMARG_OK);
+	CHECK(v == 2500.0);
+	CHECK_STR_EQ(end, "\tx");
+	CHECK_INT_EQ(numarg_any_double_prefix("nan", &v, &end), NUMARG_OK);
+	CHECK(isnan(v));
+	CHECK_INT_EQ(numarg_any_double_prefix("-inf", &v, &end), NUMARG_OK);
+	CHECK(isinf(v) && v < 0);
+	CHECK_INT_EQ(numarg_any_double_prefix("1e999", &v, &end), NUMARG_OUT_OF_RANGE);
+	CHECK(isinf(v));
+	CHECK_INT_EQ(numarg_any_double_prefix("1e-400", &v, &end), NUMARG_OUT_OF_RANGE);
+	CHECK_INT_EQ(numarg_any_double_prefix("abc", &v, &end), NUMARG_NOT_NUMBER);
+	CHECK(v == 0);
+	CHECK_STR_EQ(end, "abc");
+}
+
+/* A reader between readdir calls must not disturb errno, which readdir's end is told by. */
+static void test_prefix_readers_leave_errno(void)
+{
+	const char *end = NULL;
+	int64_t i = 0;
+	double d = 0;
+
+	errno = EINTR;
+	CHECK_INT_EQ(numarg_i64_prefix("99999999999999999999", 10, &i, &end), NUMARG_OUT_OF_RANGE);
+	CHECK_INT_EQ(errno, EINTR);
+	errno = 0;
+	CHECK_INT_EQ(numarg_any_double_prefix("1e999", &d, &end), NUMARG_OUT_OF_RANGE);
+	CHECK_INT_EQ(errno, 0);
+}
+
+static void test_leading_readers(void)
+{
+	CHECK(numarg_leading_double("12.5 ms") == 12.5);
+	CHECK(numarg_leading_double("-") == 0);
+	CHECK(isnan(numarg_leading_double("nan")));
+	CHECK(numarg_leading_u64("42\t7") == 42);
+	CHECK(numarg_leading_u64("") == 0);
+	CHECK(numarg_leading_u64("4x") == 4);
+}
+
 int main(void)
 {
 	RUN(test_u64_accepts_digits_within_bounds);
@@ -171,5 +251,9 @@ int main(void)
 	RUN(test_seconds_round_up_to_ms);
 	RUN(test_wordings);
 	RUN(test_get_helpers);
+	RUN(test_integer_prefixes_keep_strtoll_syntax);
+	RUN(test_any_double_prefix_takes_nan_inf_and_says_range);
+	RUN(test_prefix_readers_leave_errno);
+	RUN(test_leading_readers);
 	return HARNESS_EXIT();
 }
