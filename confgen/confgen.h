@@ -15,6 +15,7 @@
  *   policy_rar_json RootAsRole's single-file JSON (settings and policy together)
  *   policy_rar_cbor RootAsRole's CBOR data file plus its settings file
  *   policy_size     the bytes each file of a format would have, computed without writing
+ *   policyset       one shape written in several formats as one transaction (CLI, runner)
  *   policy_file     where a policy file may be written, with which owner, mode, attributes
  *   policy_txn      several policy files written to temporary siblings, renamed together
  *

@@ -10,9 +10,9 @@
 #include "policy_doas.h"
 #include "policy_file.h"
 #include "policy_rar_cbor.h"
-#include "policy_rar_json.h"
 #include "policy_size.h"
 #include "policy_sudoers.h"
+#include "policyset.h"
 
 #define CONFGEN_EXIT_OK 0
 #define CONFGEN_EXIT_FAIL 1
@@ -344,43 +344,29 @@ out:
 	return rc;
 }
 
-/*
- * One transaction: every file is written whole to its temporary sibling
- * before any is renamed, so a failure (ENOSPC on the big doas.conf) leaves
- * every target as it was.
- */
+/* The requested files, in the order of confgen(1), as one transaction (policyset_write). */
 static int write_all(const struct config *cfg, struct errbuf *eb)
 {
-	struct policy *p = NULL;
-	struct policy_txn *txn = NULL;
-	int rc = -1;
+	struct policyset_target t[4];
+	size_t n = 0;
 
-	p = policy_build(&cfg->shape, eb);
-	if (p == NULL)
-		goto out;
-	txn = policy_txn_new(eb);
-	if (txn == NULL)
-		goto out;
-	if (cfg->force)
-		policy_txn_overwrite_foreign(txn);
-	if (cfg->sudoers != NULL &&
-	    policy_stage_sudoers(txn, p, cfg->sudoers, cfg->sudoers_layout, eb) != 0)
-		goto out;
-	if (cfg->doas != NULL && policy_stage_doas(txn, p, cfg->doas, eb) != 0)
-		goto out;
-	if (cfg->rar_json != NULL &&
-	    policy_stage_rar_json(txn, p, cfg->rar_json, cfg->rar_version, eb) != 0)
-		goto out;
-	if (cfg->rar_cbor != NULL &&
-	    policy_stage_rar_cbor(txn, p, cfg->rar_cbor, cfg->rar_cbor_data, cfg->rar_version,
-				  eb) != 0)
-		goto out;
-	rc = policy_txn_commit(txn, eb);
-	txn = NULL; /* freed by the commit */
-out:
-	policy_txn_abort(txn);
-	policy_free(p);
-	return rc;
+	if (cfg->sudoers != NULL)
+		t[n++] = (struct policyset_target){.format = POLICY_FORMAT_SUDOERS,
+						   .policy = cfg->sudoers,
+						   .layout = cfg->sudoers_layout};
+	if (cfg->doas != NULL)
+		t[n++] =
+		    (struct policyset_target){.format = POLICY_FORMAT_DOAS, .policy = cfg->doas};
+	if (cfg->rar_json != NULL)
+		t[n++] = (struct policyset_target){.format = POLICY_FORMAT_RAR_JSON,
+						   .policy = cfg->rar_json,
+						   .rar_version = cfg->rar_version};
+	if (cfg->rar_cbor != NULL)
+		t[n++] = (struct policyset_target){.format = POLICY_FORMAT_RAR_CBOR,
+						   .policy = cfg->rar_cbor,
+						   .policy_data = cfg->rar_cbor_data,
+						   .rar_version = cfg->rar_version};
+	return policyset_write(&cfg->shape, t, n, cfg->force, NULL, eb);
 }
 
 /* One line "BYTES\tPATH" per file on stdout. */

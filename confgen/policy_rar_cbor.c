@@ -21,8 +21,13 @@
 
 static void policy_rar_cbor_head(FILE *out, const unsigned char *buf, size_t n)
 {
-	/* n == 0 means libcbor found the buffer too small: impossible at 9 bytes. */
-	fwrite_unlocked(buf, 1, n, out);
+	/* n == 0 means libcbor found the buffer too small: impossible at 9 bytes. Most heads
+	 * are one byte (short text, small numbers, a map's start and end): putc_unlocked
+	 * stores it inline, where fwrite_unlocked is a call through libio's jump table. */
+	if (n == 1)
+		putc_unlocked(buf[0], out);
+	else
+		fwrite_unlocked(buf, 1, n, out);
 }
 
 static void policy_rar_cbor_uint(FILE *out, uint64_t v)

@@ -25,6 +25,7 @@
  *   mntns         a private mount namespace showing a file at a path fixed in a tool
  *   pamstack      the modules and includes of a PAM service file
  *   straceprof    what an strace trace says a command did (straceprof_json.c: its JSON)
+ *   tracedrun     one run under strace, judged and counted (plain --profile, profile pass)
  *   syscost       what a few system calls cost on this host
  *
  * This header declares nothing: include the module's own header.

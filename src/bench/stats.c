@@ -71,7 +71,8 @@ void stats_summarize(const double *x, size_t n, double *scratch, struct stats_su
 	}
 	out->mean = stats_mean(x, n);
 	out->stddev = stats_stddev(x, n, out->mean);
-	memcpy(scratch, x, n * sizeof(*x));
+	if (scratch != x)
+		memcpy(scratch, x, n * sizeof(*x));
 	stats_sort(scratch, n);
 	out->median = stats_quantile_sorted(scratch, n, 0.5);
 	out->q1 = stats_quantile_sorted(scratch, n, 0.25);
@@ -82,28 +83,9 @@ void stats_summarize(const double *x, size_t n, double *scratch, struct stats_su
 
 void stats_summarize_u64(const uint64_t *x, size_t n, double *scratch, struct stats_summary *out)
 {
-	double sum = 0.0, sq = 0.0;
-
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = (double)x[i];
-	/* scratch now holds the samples; summarise it in place (sorting is fine). */
-	out->n = n;
-	if (n == 0) {
-		stats_summarize(scratch, 0, scratch, out);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		sum += scratch[i];
-	out->mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++)
-		sq += (scratch[i] - out->mean) * (scratch[i] - out->mean);
-	out->stddev = n < 2 ? NAN : sqrt(sq / (double)(n - 1));
-	stats_sort(scratch, n);
-	out->median = stats_quantile_sorted(scratch, n, 0.5);
-	out->q1 = stats_quantile_sorted(scratch, n, 0.25);
-	out->q3 = stats_quantile_sorted(scratch, n, 0.75);
-	out->min = scratch[0];
-	out->max = scratch[n - 1];
+	stats_summarize(scratch, n, scratch, out);
 }
 
 void stats_modified_zscores(const double *x, size_t n, double *scratch, double *z)

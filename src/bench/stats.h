@@ -39,12 +39,13 @@ void stats_sort(double *x, size_t n);
 double stats_quantile_sorted(const double *sorted, size_t n, double q);
 
 /*
- * Summarises x[0..n) into *out. scratch must hold n doubles and may alias
- * nothing else (x is not modified). n == 0 gives n = 0 and NAN fields.
+ * Summarises x[0..n) into *out. scratch must hold n doubles; it is either x
+ * itself (x is then left sorted) or aliases nothing else (x is not
+ * modified). n == 0 gives n = 0 and NAN fields.
  */
 void stats_summarize(const double *x, size_t n, double *scratch, struct stats_summary *out);
 
-/* Same, for integer samples (nanoseconds): converts into scratch first. */
+/* Same, for integer samples (nanoseconds): converts into scratch, then summarises scratch. */
 void stats_summarize_u64(const uint64_t *x, size_t n, double *scratch, struct stats_summary *out);
 
 /*

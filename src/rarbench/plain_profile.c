@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "straceprof.h"
+#include "tracedrun.h"
 
 int plain_profile_check(const char **tracer, struct errbuf *eb)
 {
@@ -28,13 +29,10 @@ int plain_profile_run(const char *tracer, struct proc_cmd *cmd, const struct pro
 	char trace[] = "/tmp/rarbench-trace-XXXXXX";
 	struct proc_opts po = {.envp = envp, .output = PROC_OUTPUT_NULL, .stdin_null = true};
 	struct proc_cmd *traced = NULL;
-	struct proc_sample ts;
-	struct straceprof p;
-	struct errbuf peb = {{0}};
+	struct tracedrun t = {0};
 	cJSON *o = cJSON_CreateObject();
 	int fd = mkostemp(trace, O_CLOEXEC), rc = -1;
 
-	straceprof_init(&p);
 	if (fd < 0 || o == NULL) {
 		errbuf_set_errno(eb, fd < 0 ? errno : ENOMEM, "--profile: %s", trace);
 		goto out;
@@ -42,19 +40,12 @@ int plain_profile_run(const char *tracer, struct proc_cmd *cmd, const struct pro
 	close(fd);
 	traced = straceprof_cmd(tracer, trace, user != NULL ? user->name : NULL, proc_cmd_argv(cmd),
 				&po, eb);
-	if (traced == NULL || proc_run(traced, &ts, eb) < 0)
+	/* Its output goes where the timed runs' went: no stderr to quote, no timeout. -i
+	 * aside, the timed runs exited 0 (measure_run fails otherwise). */
+	if (traced == NULL || tracedrun_run(&t, traced, trace, -1, 0, eb) < 0)
 		goto out;
-	if (straceprof_read_file(&p, trace, &peb) < 0 || p.execs == 0) {
-		cJSON_AddStringToObject(o, "status", "untraceable");
-		cJSON_AddStringToObject(o, "message",
-					peb.msg[0] ? peb.msg : "strace could not run it");
-	} else {
-		/* -i aside, the timed runs exited 0 (measure_run fails otherwise). */
-		cJSON_AddStringToObject(o, "status", ts.exit_code == 0 ? "ok" : "exit_differs");
-	}
-	cJSON_AddNumberToObject(o, "traced_exit_code", ts.exit_code);
-	if (p.execs > 0)
-		straceprof_json(&p, o);
+	tracedrun_json_status(&t, o);
+	tracedrun_json_counts(&t, o);
 	*out = o;
 	o = NULL;
 	rc = 0;
@@ -62,6 +53,6 @@ out:
 	unlink(trace);
 	cJSON_Delete(o);
 	proc_cmd_free(traced);
-	straceprof_clear(&p);
+	tracedrun_clear(&t);
 	return rc;
 }

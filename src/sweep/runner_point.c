@@ -12,7 +12,7 @@
 #include "policy.h"
 #include "runner_env.h"
 #include "runner_output.h"
-#include "sanitize.h"
+#include "tracedrun.h"
 
 #define STDERR_SHOWN_BYTES 200
 
@@ -54,28 +54,6 @@ int runner_point_write_policies(struct runner_steps *st, const struct sweep_poin
 	shape.seed_compat = st->m->seed_compat;
 	runner_targets(st->sj, t);
 	return runner_write_targets(&shape, t, st->sj->nactive, eb);
-}
-
-/*
- * The first non-empty line of what the grant check's child wrote to stderr,
- * at most len - 1 bytes once sanitised (sanitize_text): the tool's bytes
- * reach a terminal and a JSON event.
- */
-static void take_stderr(int fd, char *buf, size_t len)
-{
-	char raw[STDERR_SHOWN_BYTES];
-	ssize_t n = pread(fd, raw, len - 1 < sizeof(raw) ? len - 1 : sizeof(raw), 0);
-	size_t start = 0, end;
-
-	if (n < 0)
-		n = 0;
-	while (start < (size_t)n && (raw[start] == '\n' || raw[start] == '\r'))
-		start++;
-	for (end = start; end < (size_t)n && raw[end] != '\n'; end++)
-		;
-	while (end > start && raw[end - 1] == '\r')
-		end--;
-	sanitize_text(buf, len, raw + start, end - start);
 }
 
 /* Empties the grant check's output file and rewinds it (the fd is not O_APPEND). */
@@ -151,7 +129,7 @@ enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index
 		if (sample.exit_code != 0) {
 			char pam[PATH_MAX + 256];
 
-			take_stderr(st->stderr_fd, out, sizeof(out));
+			tracedrun_stderr_line(st->stderr_fd, out, sizeof(out));
 			runner_pam_explain(s, pam, sizeof(pam));
 			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
 				   s->ms->id, st->m->command, sample.exit_code, out[0] ? ": " : "",

@@ -22,7 +22,6 @@
  */
 #include "runner_impl.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,16 +34,15 @@
 #include "fileio.h"
 #include "jsonget.h"
 #include "profilebudget.h"
-#include "sanitize.h"
 #include "straceprof.h"
 #include "syscost.h"
+#include "tracedrun.h"
 
 #define PROFILE_TRACER "/usr/bin/strace"
 /* Names another strace (an absolute path): the tests point it at one that is missing. */
 #define PROFILE_TRACER_ENV "RARPERF_STRACE"
 #define PROFILE_PACKAGE "strace"
 #define PROFILE_ROLE "rarperf_packages"
-#define PROFILE_STDERR_SHOWN 160
 #define PROFILE_TIMEOUT_FACTOR 10u
 #define PROFILE_TIMEOUT_MAX_MS (3600u * 1000u)
 
@@ -117,20 +115,6 @@ static uint64_t policy_bytes(const struct runner_subject *s)
 	return n;
 }
 
-/* What strace or the tool wrote to stderr, first line, sanitised. */
-static void first_stderr_line(int fd, char *buf, size_t len)
-{
-	char raw[PROFILE_STDERR_SHOWN];
-	ssize_t n = pread(fd, raw, sizeof(raw), 0);
-	size_t end = 0;
-
-	if (n < 0)
-		n = 0;
-	while (end < (size_t)n && raw[end] != '\n')
-		end++;
-	sanitize_text(buf, len, raw, end);
-}
-
 /* The untraced run of s at this point, its wait4 counters into o's "rusage". 0 or -1. */
 static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us, struct errbuf *eb)
 {
@@ -162,19 +146,11 @@ static int profile_subject(struct runner *r, struct runner_subject *s, const str
 			   struct proc_sample *usp, struct errbuf *eb)
 {
 	struct proc_cmd *cmd = NULL;
-	struct proc_sample ts = {0}, us = {0};
-	struct straceprof p;
-	struct errbuf peb = {{0}};
-	char why[PROFILE_STDERR_SHOWN + 1] = "";
-	const char *status = "ok";
+	struct proc_sample us = {0};
+	struct tracedrun t = {0};
 	int rc = -1;
 
-	straceprof_init(&p);
 	unlink(trace);
-	if (ftruncate(r->stderr_fd, 0) != 0 || lseek(r->stderr_fd, 0, SEEK_SET) != 0) {
-		errbuf_set_errno(eb, errno, "profile: temporary file");
-		goto out;
-	}
 	if ((cmd = traced_cmd(r, s, trace, eb)) == NULL)
 		goto out;
 	/* A swept limit: the point's value, as its timed runs had (runner_env_apply_point). */
@@ -184,42 +160,21 @@ static int profile_subject(struct runner *r, struct runner_subject *s, const str
 		errbuf_set(eb, "profile: the point's limit");
 		goto out;
 	}
-	if (proc_run(cmd, &ts, eb) < 0)
+	if (tracedrun_run(&t, cmd, trace, r->stderr_fd, traced_timeout_ms(r->m->run_timeout_ms),
+			  eb) < 0)
 		goto out;
-	if (ts.stopped) {
-		errbuf_set(eb, "interrupted");
-		goto out;
-	}
-	if (ts.timed_out) {
-		status = "untraceable";
-		snprintf(why, sizeof(why), "the traced run passed %u s and was killed",
-			 traced_timeout_ms(r->m->run_timeout_ms) / 1000u);
-	} else if (straceprof_read_file(&p, trace, &peb) < 0 || p.execs == 0) {
-		status = "untraceable";
-		first_stderr_line(r->stderr_fd, why, sizeof(why));
-		if (peb.msg[0] != '\0')
-			sanitize_text(why, sizeof(why), peb.msg, strlen(peb.msg));
-	} else if (ts.exit_code != 0) {
-		/* The timed runs all exited 0 (measure_run fails otherwise). */
-		status = "exit_differs";
-		first_stderr_line(r->stderr_fd, why, sizeof(why));
-	}
-	cJSON_AddStringToObject(o, "status", status);
-	if (why[0] != '\0')
-		cJSON_AddStringToObject(o, "message", why);
-	cJSON_AddNumberToObject(o, "traced_exit_code", ts.exit_code);
+	tracedrun_json_status(&t, o);
 	add_count(o, "policy_bytes", policy_bytes(s));
-	if (strcmp(status, "untraceable") != 0)
-		straceprof_json(&p, o);
+	tracedrun_json_counts(&t, o);
 	if (rusage_run(s, o, &us, eb) < 0)
 		goto out;
-	*tsp = ts;
+	*tsp = t.sample;
 	*usp = us;
 	rc = 0;
 out:
 	unlink(trace);
 	proc_cmd_free(cmd);
-	straceprof_clear(&p);
+	tracedrun_clear(&t);
 	return rc;
 }
 

@@ -72,6 +72,36 @@ static void test_u64(void)
 	CHECK(NEAR(s.max, 3000));
 }
 
+/*
+ * stats_summarize_u64 is stats_summarize over the converted samples, bit for
+ * bit, and a scratch that is x itself gives what a separate one gives.
+ */
+static void test_u64_is_summarize(void)
+{
+	uint64_t x[257];
+	double d[257], in_place[257], scratch[257];
+	struct stats_summary a, b, c;
+	uint64_t v = 88172645463325252ull;
+
+	for (size_t n = 0; n <= 257; n += 1 + n / 3) {
+		for (size_t i = 0; i < n; i++) {
+			v ^= v << 13; /* xorshift64: ns-sized values with all bits in play */
+			v ^= v >> 7;
+			v ^= v << 17;
+			x[i] = v >> (i % 40);
+			d[i] = in_place[i] = (double)x[i];
+		}
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		memset(&c, 0, sizeof(c));
+		stats_summarize_u64(x, n, scratch, &a);
+		stats_summarize(d, n, scratch, &b);
+		stats_summarize(in_place, n, in_place, &c);
+		CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+		CHECK(memcmp(&b, &c, sizeof(b)) == 0);
+	}
+}
+
 /* The samples report.c flags: |modified Z-score| above STATS_OUTLIER_THRESHOLD. */
 static size_t outliers(const double *z, size_t n)
 {
@@ -123,6 +153,7 @@ int main(void)
 	RUN(test_one_sample);
 	RUN(test_empty);
 	RUN(test_u64);
+	RUN(test_u64_is_summarize);
 	RUN(test_zscores_and_outliers);
 	RUN(test_zscores_mad_zero);
 	RUN(test_quantile_bounds);

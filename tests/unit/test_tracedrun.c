@@ -1,0 +1,194 @@
+/* Tests for tracedrun: real strace runs judged ok, exit_differs or untraceable, and their message.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "tracedrun.h"
+
+#define STRACE "/usr/bin/strace"
+
+static char dir[] = "/tmp/rarperf-test-tracedrun-XXXXXX";
+static char trace[600];
+
+/* A file in dir holding text, opened read-write; -1 on failure. */
+static int file_with(const char *name, const char *text)
+{
+	char path[600];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	return fd;
+}
+
+static void test_stderr_line(void)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+	    {"", ""},
+	    {"one\ntwo\n", "one"},
+	    {"\n\r\nafter blank lines\r\nnext", "after blank lines"},
+	    {"no newline at all", "no newline at all"},
+	    {"\n\n\n", ""},
+	    {"bell\a here\n", "bell\\x07 here"},
+	};
+	char buf[TRACEDRUN_MESSAGE_MAX + 1], small[6];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int fd = file_with("stderr", cases[i].text);
+
+		tracedrun_stderr_line(fd, buf, sizeof(buf));
+		CHECK_STR_EQ(buf, cases[i].want);
+		close(fd);
+	}
+	{
+		int fd = file_with("stderr", "a longer line\n");
+
+		tracedrun_stderr_line(fd, small, sizeof(small));
+		CHECK_STR_EQ(small, "a lon");
+		close(fd);
+	}
+}
+
+/* Runs argv under tracer with stderr to fd (-1: /dev/null), timeout_ms; into *t. */
+static int run(const char *tracer, char *const *argv, int fd, uint32_t timeout_ms,
+	       struct tracedrun *t)
+{
+	struct proc_opts po = {.output = fd >= 0 ? PROC_OUTPUT_STDERR_FD : PROC_OUTPUT_NULL,
+			       .output_fd = fd,
+			       .stdin_null = true,
+			       .timeout_ms = timeout_ms};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *cmd = straceprof_cmd(tracer, trace, NULL, argv, &po, &eb);
+	int rc;
+
+	CHECK(cmd != NULL);
+	if (cmd == NULL)
+		return -1;
+	rc = tracedrun_run(t, cmd, trace, fd, timeout_ms, &eb);
+	if (rc < 0)
+		fprintf(stderr, "  tracedrun_run: %s\n", eb.msg);
+	proc_cmd_free(cmd);
+	unlink(trace);
+	return rc;
+}
+
+/* The JSON tracedrun_json_status and _counts make of t, printed unformatted. */
+static char *json_of(struct tracedrun *t)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *s;
+
+	tracedrun_json_status(t, o);
+	tracedrun_json_counts(t, o);
+	s = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return s;
+}
+
+/*
+ * Runs argv under tracer (stderr to fd, -1: not kept) and checks the
+ * outcome: its status, its message (NULL: not checked) and, when json is
+ * not NULL, that its JSON holds json. Returns the traced exit code.
+ */
+static int expect(const char *tracer, char *const *argv, int fd, uint32_t timeout_ms,
+		  enum tracedrun_status status, const char *message, const char *json)
+{
+	struct tracedrun t = {0};
+	char *j = NULL;
+	int code;
+
+	CHECK_INT_EQ(run(tracer, argv, fd, timeout_ms, &t), 0);
+	CHECK_INT_EQ(t.status, status);
+	if (message != NULL)
+		CHECK_STR_EQ(t.message, message);
+	/* counts only from a trace read whole */
+	CHECK(status == TRACEDRUN_UNTRACEABLE || (t.prof.execs >= 1 && t.prof.calls > 0));
+	j = json_of(&t);
+	CHECK(j != NULL);
+	if (j != NULL && json != NULL && strstr(j, json) == NULL) {
+		fprintf(stderr, "  JSON %s lacks %s\n", j, json);
+		CHECK(0);
+	}
+	CHECK(j != NULL && (status == TRACEDRUN_UNTRACEABLE) == (strstr(j, "\"calls\"") == NULL));
+	code = t.sample.exit_code;
+	free(j);
+	tracedrun_clear(&t);
+	return code;
+}
+
+static void test_ok_and_exit_differs(void)
+{
+	char *ok[] = {"/bin/true", NULL};
+	char *differs[] = {"/bin/sh", "-c", "printf '\\nwhy it failed\\r\\nmore\\n' >&2; exit 3",
+			   NULL};
+	int fd = file_with("stderr", "stale text from an earlier run\n");
+
+	CHECK_INT_EQ(expect(STRACE, ok, fd, 0, TRACEDRUN_OK, "",
+			    "{\"status\":\"ok\",\"traced_exit_code\":0,\"calls\":"),
+		     0);
+	/* The first non-empty line of stderr, its CR dropped. */
+	CHECK_INT_EQ(expect(STRACE, differs, fd, 0, TRACEDRUN_EXIT_DIFFERS, "why it failed",
+			    "{\"status\":\"exit_differs\",\"message\":\"why it failed\","
+			    "\"traced_exit_code\":3,\"calls\":"),
+		     3);
+	/* Without its stderr kept (plain mode): no message. */
+	expect(STRACE, differs, -1, 0, TRACEDRUN_EXIT_DIFFERS, "",
+	       "{\"status\":\"exit_differs\",\"traced_exit_code\":3,");
+	close(fd);
+}
+
+static void test_untraceable(void)
+{
+	char *missing[] = {"/nonexistent/program", NULL};
+	char *slow[] = {"/bin/sleep", "5", NULL};
+	char junk_tracer[700], want[800];
+	int fd = file_with("stderr", ""), sfd;
+
+	/* strace says why on stderr: its first line is the message. */
+	expect(STRACE, missing, fd, 0, TRACEDRUN_UNTRACEABLE,
+	       STRACE ": Can't stat '/nonexistent/program': No such file or directory",
+	       "{\"status\":\"untraceable\",\"message\":\"" STRACE ": Can't stat");
+	/* Its stderr not kept: the one fixed message. */
+	expect(STRACE, missing, -1, 0, TRACEDRUN_UNTRACEABLE, "strace could not run it", NULL);
+	/* Killed at its timeout. */
+	expect(STRACE, slow, fd, 1500, TRACEDRUN_UNTRACEABLE,
+	       "the traced run passed 1 s and was killed", NULL);
+	/* A trace the reader refuses: its error is the message, whatever stderr says. */
+	snprintf(junk_tracer, sizeof(junk_tracer), "%s/junk-tracer", dir);
+	sfd = file_with("junk-tracer", "#!/bin/sh\necho 'not a trace' >\"$4\"\necho noise >&2\n");
+	CHECK(sfd >= 0 && fchmod(sfd, 0755) == 0);
+	close(sfd);
+	snprintf(want, sizeof(want), "%s: line 1: does not start with a process id", trace);
+	expect(junk_tracer, missing, fd, 0, TRACEDRUN_UNTRACEABLE, want, NULL);
+	close(fd);
+}
+
+int main(void)
+{
+	if (proc_set_launcher("bin/rarlaunch", &(struct errbuf){{0}}) != 0) {
+		fprintf(stderr, "bin/rarlaunch missing: make bin/rarlaunch\n");
+		return 1;
+	}
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(trace, sizeof(trace), "%s/trace", dir);
+	RUN(test_stderr_line);
+	if (access(STRACE, X_OK) != 0) {
+		printf("ok - traced runs # SKIP needs %s\n", STRACE);
+	} else {
+		RUN(test_ok_and_exit_differs);
+		RUN(test_untraceable);
+	}
+	harness_remove_tree(dir);
+	return HARNESS_EXIT();
+}
