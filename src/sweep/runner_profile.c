@@ -400,8 +400,7 @@ static void budget_resumed(struct runner *r, struct profilebudget *b, const cJSO
 	const cJSON *subjects = jsonget_member(doc, "subjects");
 
 	for (size_t i = 0; i < r->sj.nsubjects; i++) {
-		const cJSON *o =
-		    jsonget_member(subjects, r->sj.subjects[i].ms->id);
+		const cJSON *o = jsonget_member(subjects, r->sj.subjects[i].ms->id);
 		uint64_t calls = count_of(o, "calls"), ns = count_of(o, "profile_ns");
 
 		if (calls > 0)
