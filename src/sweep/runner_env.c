@@ -249,7 +249,7 @@ cJSON *runner_env_record(const struct runner *r)
 		v = cJSON_CreateNull();
 	} else {
 		rc = proc_launcher_stall(r->pin.net, &eb);
-		v = rc < 0 ? cJSON_CreateNull() : cJSON_CreateString(rc == 0 ? "psi" : "off-cpu");
+		v = rc < 0 ? cJSON_CreateNull() : cJSON_CreateString(rc == 0 ? "schedstat" : "off-cpu");
 	}
 	if (v == NULL || !cJSON_AddItemToObject(o, "contention_source", v)) {
 		cJSON_Delete(v);

@@ -159,7 +159,7 @@ int runner_env_setup(struct runner *r, struct errbuf *eb);
 
 /*
  * results.json's meta.environment: r->environment and "contention_source", what judged the runs
- * contended: "psi" (their CPU stall) or "off-cpu" (the host gave no stall; contention.h), null
+ * contended: "schedstat" (their CPU stall) or "off-cpu" (the host gave no stall; contention.h), null
  * in a dry run. Asked of rarlaunch at the end, so it starts where the runs did (inside any
  * cgroup the sweep moved into). NULL when out of memory.
  */

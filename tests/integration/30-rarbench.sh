@@ -197,7 +197,7 @@ if len(ra) != len(rb):
     errs.append("result counts %d != %d" % (len(ra), len(rb)))
 # rarbench's additions come after hyperfine's keys, which stay in hyperfine's order; hyperfine
 # 1.20's memory_usage_byte (Debian's 1.15 lacks it) comes right after "times", as in 1.20.
-# "cpu_stall_ns" after "nivcsw" where the host gives the CPU stall (cgroup2 with PSI).
+# "cpu_stall_ns" after "nivcsw" where the host gives the CPU stall (/proc/PID/schedstat).
 for i, (x, y) in enumerate(zip(ra, rb)):
     ADDED = ["nivcsw"] + (["cpu_stall_ns"] if "cpu_stall_ns" in x else []) + ["rusage", "rarbench"]
     keys = list(x.keys())

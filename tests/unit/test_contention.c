@@ -49,8 +49,9 @@ static void test_offcpu_and_baseline(void)
 	res.nivcsw = csw;
 }
 
-/* With the CPU stall known (PSI): contended when it exceeds max(100 us, 1 % of the wall time),
- * whatever the off-CPU time; preempted when any time was lost; corrected by removing it. */
+/* With the CPU stall known (schedstat): contended when it exceeds max(100 us, 1 % of the wall
+ * time), whatever the off-CPU time; preempted when it lost at least 20 us; corrected by removing
+ * it. */
 static void test_stall_rule(void)
 {
 	int64_t stall[10];
@@ -69,7 +70,8 @@ static void test_stall_rule(void)
 	/* Run 3's 2 ms off-CPU were a child's wait or I/O, not a wait for a CPU: not contended
 	 * (the off-CPU rule flagged it). Run 5 waited 150 us with no more off-CPU time. */
 	stall[5] = 150000;
-	stall[8] = 3; /* 3 us: lost something, not enough to matter */
+	stall[8] = 30000; /* 30 us: lost something, not enough to matter */
+	stall[9] = 5000;  /* 5 us: a wake-up's cost, nothing lost */
 	res.stall_ns = stall;
 	CHECK(!contention_run_contended(&res, 3, 100000));
 	CHECK(contention_run_contended(&res, 5, 100000));
