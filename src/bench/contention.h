@@ -85,7 +85,8 @@ size_t contention_count(const struct measure_result *r, int64_t baseline_ns);
 size_t contention_preempted(const struct measure_result *r);
 
 /*
- * The estimate of kind k over r's wall times (ns), each contended run (with
+ * The estimate of kind k over r's wall times (ns) (ESTIMATE_CPU_MEDIAN: over their CPU times,
+ * user + system, every run as it is, treat unused), each contended run (with
  * baseline_ns as above: pass contention_baseline_ns(r) to judge r by itself)
  * treated as treat says (estimate.h): corrected (to its wall time minus its stall when
  * known, else to its CPU time plus baseline_ns), left out, or kept. Left out, and fewer than

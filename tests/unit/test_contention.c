@@ -120,6 +120,38 @@ static void test_estimate_without_contended(void)
 	CHECK_INT_EQ(e.n, 10);
 }
 
+/* cpu-median: the median of user + system over every run, whatever the treatment; the runs
+ * that waited are still counted contended. */
+static void test_cpu_median(void)
+{
+	int64_t stall[10];
+	double scratch[20];
+	struct estimate e;
+	size_t contended;
+
+	setup();
+	for (int i = 0; i < 10; i++)
+		stall[i] = 0;
+	stall[3] = 2000000; /* run 3 waited 2 ms: its wall time, not its CPU time, grew */
+	user[5] = 900000;   /* run 5 used 300 us more CPU */
+	res.stall_ns = stall;
+	for (int t = 0; t < ESTIMATE_CONTENDED_COUNT; t++) {
+		bool fell =
+		    contention_estimate(&res, ESTIMATE_CPU_MEDIAN, (enum estimate_contended)t,
+					100000, scratch, &e, &contended);
+
+		CHECK(!fell);
+		CHECK_INT_EQ(contended, 1);
+		CHECK_INT_EQ(e.n, 10);
+		CHECK(fabs(e.value - 900000.0) < 1e-6);
+		/* The median's order-statistic interval over the CPU times: 10 runs give ranks
+		 * 2 and 9, i.e. 900 us both (only run 5 differs). */
+		CHECK(fabs(e.lo - 900000.0) < 1e-6 && fabs(e.hi - 900000.0) < 1e-6);
+	}
+	res.stall_ns = NULL;
+	user[5] = 600000;
+}
+
 static void test_parse_proc(void)
 {
 	struct contention_host a, b;
@@ -169,6 +201,7 @@ int main(void)
 	RUN(test_offcpu_and_baseline);
 	RUN(test_stall_rule);
 	RUN(test_estimate_without_contended);
+	RUN(test_cpu_median);
 	RUN(test_parse_proc);
 	RUN(test_read_host);
 	return HARNESS_EXIT();
