@@ -108,9 +108,9 @@ bin/rarref: src/rarref/rarref.c
 
 # rarlaunch: the process measured runs start from (src/bench/launchproto.h), static and small so
 # that a run's peak RSS starts from its ~100 KiB, not from rarbench's; found beside rarbench.
-RARLAUNCH_SRCS := src/rarlaunch/rarlaunch.c src/bench/launchproto.c src/bench/psi.c \
+RARLAUNCH_SRCS := src/rarlaunch/rarlaunch.c src/bench/launchproto.c src/bench/schedwait.c \
 	src/common/errbuf.c src/common/numarg.c
-bin/rarlaunch: $(RARLAUNCH_SRCS) src/bench/launchproto.h src/bench/psi.h src/common/numarg.h
+bin/rarlaunch: $(RARLAUNCH_SRCS) src/bench/launchproto.h src/bench/schedwait.h src/common/numarg.h
 	@mkdir -p bin
 	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -static -Isrc/bench -Isrc/common -o $@ $(RARLAUNCH_SRCS) -lm
 

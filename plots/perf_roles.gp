@@ -109,7 +109,7 @@ cap_cut = strstrt(caption, '; lines:')
 cap = cap_cut > 0 ? caption[1:cap_cut-1]."\n".caption[cap_cut+2:] : caption
 set title figure_title.(caption ne '' ? "\n".cap : '') noenhanced
 set xlabel xlabel noenhanced
-set ylabel sprintf('wall time per command, %s (ms)', stat) noenhanced
+set ylabel sprintf('%s per command, %s (ms)', (strstrt(stat, 'cpu') ? 'CPU time (user + system)' : 'wall time'), stat) noenhanced
 set key outside below center box noenhanced spacing 1.2 width 1
 set grid
 set samples 400

@@ -114,7 +114,7 @@ cap_cut = strstrt(caption, '; lines:')
 cap = cap_cut > 0 ? caption[1:cap_cut-1]."\n".caption[cap_cut+2:] : caption
 set title figure_title.(caption ne '' ? "\n".cap : '') noenhanced
 set xlabel xlabel noenhanced
-set ylabel sprintf('wall time per command, %s (%s)', stat, yunit) noenhanced
+set ylabel sprintf('%s per command, %s (%s)', (strstrt(stat, 'cpu') ? 'CPU time (user + system)' : 'wall time'), stat, yunit) noenhanced
 set key outside below center box noenhanced spacing 1.2 width 1
 set grid
 set samples 400

@@ -5,15 +5,17 @@
 # 10 rounds, twice: as the host is ("quiet"), then with one CPU hog per core (busy loops pinned with
 # taskset, started here and stopped here, bounded by `timeout`). From the journals' raw runs
 # (wall, user and system time, ru_nivcsw, the CPU stall) it prints per subject and condition:
-#   flagged   the share of runs contention.h calls contended: with the CPU stall (rarlaunch's
-#             cgroup's PSI, the journal's "stall_ns") more than max(100 us, 1 % of the wall
-#             time) of waiting for a CPU; without it (a host without PSI, an older journal) an
+#   flagged   the share of runs contention.h calls contended: with the CPU stall (PSI, the
+#             journal's "stall_ns": the time the run shared the CPUs with other work, psi.h)
+#             more than max(100 us, 1 % of the wall time); without it (a host without PSI, an older journal) an
 #             off-CPU time more than max(50 us, 1 %) above the subject's best run;
 #   preempted the share that lost any time (stall > 0), or without the stall the share with
 #             ru_nivcsw > 0 that also lost the slack (contention_preempted);
 #   raw       the median wall time and its 95 % interval (estimate.h's order statistics);
 #   corrected the median with contended runs counted as wall - stall (without the stall: CPU
 #             time + baseline) (contended: correct);
+#   CPU time  the median user + system time (wait4's rusage of the run and what it reaped),
+#             a candidate that no wait moves;
 # and per estimator the shift loaded/quiet - 1 of every subject: a neutral estimator moves every
 # subject alike (doc/precision.md, "Is the estimator neutral?").
 #   selfbench/contention.sh                  # both sweeps (as root), then the table
@@ -159,6 +161,7 @@ def judge(p):
     n = len(p["w"])
     known = [t for t in p["t"] if t is not None]
     return {"n": n, "flag": sum(flag) / n, "pre": pre / n, "raw": median_ci(p["w"]),
+            "cpu": median_ci([u + s for u, s in zip(p["u"], p["s"])]),
             "corr": median_ci(corr), "offmed": sorted(off)[n // 2] - base,
             "stallmed": sorted(known)[len(known) // 2] if known else None,
             "src": "psi" if len(known) == n else "off-cpu" if not known else "mixed"}
@@ -168,15 +171,16 @@ q, l = load(sys.argv[1]), load(sys.argv[2])
 print("quiet: %s  loaded: %s" % (sys.argv[1], sys.argv[2]))
 print("| subject | runs | judged by | flagged quiet | flagged loaded | preempted quiet"
       " | preempted loaded | median stall quiet / loaded (µs) | off-CPU spread quiet (µs)"
-      " | raw median quiet (ms) | loaded | shift | corrected quiet (ms) | loaded | shift |")
-print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-shifts = {"raw": [], "corr": []}
+      " | raw median quiet (ms) | loaded | shift | corrected quiet (ms) | loaded | shift"
+      " | CPU time quiet (ms) | loaded | shift |")
+print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+shifts = {"raw": [], "corr": [], "cpu": []}
 for name in q:
     if name not in l:
         continue
     a, b = judge(q[name]), judge(l[name])
     row = []
-    for k in ("raw", "corr"):
+    for k in ("raw", "corr", "cpu"):
         (ma, la, ha), (mb, lb, hb) = a[k], b[k]
         sh = 100 * (mb / ma - 1)
         # The shift's interval from the two medians' intervals (conservative: the ends).
@@ -186,12 +190,13 @@ for name in q:
             100 * (lb / ha - 1), 100 * (hb / la - 1)))
     st = " / ".join("-" if x["stallmed"] is None else "%.0f" % (x["stallmed"] / 1e3)
                     for x in (a, b))
-    print("| %s | %d/%d | %s | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %s | %.0f | %s | %s |" % (
+    print("| %s | %d/%d | %s | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %s | %.0f | %s | %s | %s |" % (
         name, a["n"], b["n"], a["src"] if a["src"] == b["src"] else a["src"] + "/" + b["src"],
         100 * a["flag"], 100 * b["flag"], 100 * a["pre"], 100 * b["pre"], st,
-        a["offmed"] / 1e3, row[0], row[1]))
+        a["offmed"] / 1e3, row[0], row[1], row[2]))
 for k, label in (("raw", "raw median (contended: keep, the default)"),
-                 ("corr", "corrected median (contended: correct)")):
+                 ("corr", "corrected median (contended: correct)"),
+                 ("cpu", "median CPU time (user + system of the run and what it reaped)")):
     s = shifts[k]
     if not s:
         continue

@@ -10,7 +10,8 @@
 #   selfbench/drift.sh DIR...          # rarbench --manifest output directories
 # Knobs: RARPERF_PREFIX (default /opt/rarperf), DRIFT_SWEEPS (4), DRIFT_TASKS_MAX (10000),
 # DRIFT_POINTS (8), DRIFT_RUNS (60), DRIFT_CONTENDED (the manifest's "contended": keep, the
-# default, or correct), DRIFT_KEEP (a directory to keep the sweeps in).
+# default, or correct), DRIFT_ESTIMATOR (the manifest's "estimator": median, the default, or
+# cpu-median), DRIFT_KEEP (a directory to keep the sweeps in).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
@@ -28,12 +29,13 @@ if [ ${#dirs[@]} -eq 0 ]; then
 	fi
 	user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 	jq --argjson max "${DRIFT_TASKS_MAX:-10000}" --argjson p "${DRIFT_POINTS:-8}" \
-		--argjson n "${DRIFT_RUNS:-60}" --arg u "$user" --arg c "${DRIFT_CONTENDED:-keep}" '
+		--argjson n "${DRIFT_RUNS:-60}" --arg u "$user" --arg c "${DRIFT_CONTENDED:-keep}" \
+		--arg e "${DRIFT_ESTIMATOR:-median}" '
 	  .name = "drift" | .description = "selfbench/drift.sh: seed-tasks, sudo and sr-cbor"
 	  | .subjects = [.subjects[] | select(.id == "sudo" or .id == "sr-cbor")]
 	  | .axes.nb_tasks = {logspace: [1, $max, $p]} | .bench_user = $u
 	  | .warmup = 20 | .min_runs = $n | .max_runs = $n | .min_time_s = 0
-	  | .profile = false | .reference = false | .contended = $c' \
+	  | .profile = false | .reference = false | .contended = $c | .estimator = $e' \
 		experiments/seed-tasks.json >"$work/sweep.json"
 	rm -rf "$work/etc"
 	cp -a "$prefix/etc" "$work/etc"

@@ -120,9 +120,10 @@ n=0 total=0 built=0 cached=0 absent=0
 for v in $releases; do for f in $formats; do total=$((total + 1)); done; done
 hist_start=$(date +%s)
 for v in $releases; do
-	# 3.0 and 3.1 name the binary sr (doc/rootasrole-history.md).
+	# The binary is sr up to 3.1.1 and dosr from 3.1.3 (doc/rootasrole-history.md): read from
+	# the crate's own [[bin]] targets once it is fetched; until then, by version.
 	bin=dosr
-	printf '%s\n3.2.0\n' "$v" | sort -V -C && [ "$v" != 3.2.0 ] && bin=sr
+	printf '%s\n3.1.3\n' "$v" | sort -V -C && [ "$v" != 3.1.3 ] && bin=sr
 	for f in $formats; do
 		n=$((n + 1))
 		name=dosr-$v-$f
@@ -138,6 +139,16 @@ for v in $releases; do
 		rm -rf "$probe"
 		if [ -z "$reason" ] && ! fetch "$v"; then
 			reason="the crate could not be fetched from $dl (or its SHA-256 differs from the index's)"
+		fi
+		if [ -z "$reason" ]; then
+			bins=$(sed -n '/^\[\[bin\]\]/,/^name/s/^name = "\(.*\)"/\1/p' "$cache/src-$v/Cargo.toml")
+			if printf '%s\n' "$bins" | grep -qx dosr; then
+				bin=dosr
+			elif printf '%s\n' "$bins" | grep -qx sr; then
+				bin=sr
+			else
+				reason="its Cargo.toml has no binary named dosr or sr (${bins//$'\n'/, })"
+			fi
 		fi
 		envf=$cache/env-$name.toml
 		if [ -z "$reason" ]; then

@@ -12,7 +12,8 @@
  *                 proc_user.c: --as-user and its environment; proc_reap.c: what runs leave behind;
  *                 proc_launch.c: the run started from rarlaunch, its reply read
  *   launchproto   the messages between rarbench and rarlaunch, the process runs start from
- *   psi           how long a run waited for a CPU, from the PSI of rarlaunch's own cgroup
+ *   schedwait     how long a run waited for a CPU, from its own scheduler account
+ *   cgroup2       where the cgroup2 hierarchy is mounted and which cgroup this process is in
  *   measure       hyperfine's warmup / min-runs / max-runs / min-time loop, and the run orders
  *   stats         pure descriptive statistics over samples
  *   estimate      central estimates with their 95 % intervals, and the precision rule (pure)

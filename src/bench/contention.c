@@ -68,7 +68,7 @@ bool contention_run_contended(const struct measure_result *r, size_t i, int64_t 
 
 	if (contention_stall_known(r, i))
 		return contention_stall_contended(r->stall_ns[i], r->wall_ns[i]);
-	/* No PSI (a journal from before it, a host without cgroup2): the off-CPU rule. */
+	/* No stall (a journal from before it, a kernel without schedstat): the off-CPU rule. */
 	off = contention_offcpu_ns(r->wall_ns[i], r->user_ns[i], r->system_ns[i]);
 	slack = (int64_t)(CONTENTION_SLACK_REL * (double)r->wall_ns[i]);
 
@@ -93,7 +93,7 @@ size_t contention_preempted(const struct measure_result *r)
 
 	for (size_t i = 0; i < r->n; i++) {
 		if (contention_stall_known(r, i))
-			n += r->stall_ns[i] > 0;
+			n += r->stall_ns[i] >= CONTENTION_PREEMPT_MIN_NS;
 		else if (r->nivcsw != NULL)
 			n += r->nivcsw[i] > 0 && contention_run_contended(r, i, base);
 	}
@@ -108,6 +108,15 @@ bool contention_estimate(const struct measure_result *r, enum estimate_kind k,
 	size_t m = 0;
 
 	*contended = 0;
+	if (k == ESTIMATE_CPU_MEDIAN) {
+		/* CPU time holds no wait: every run as it is, whatever treat says. */
+		for (size_t i = 0; i < r->n; i++) {
+			*contended += contention_run_contended(r, i, baseline_ns);
+			scratch[i] = (double)r->user_ns[i] + (double)r->system_ns[i];
+		}
+		estimate_of(scratch, r->n, k, scratch + r->n, out);
+		return false;
+	}
 	for (size_t i = 0; i < r->n; i++) {
 		if (contention_run_contended(r, i, baseline_ns)) {
 			(*contended)++;

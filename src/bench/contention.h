@@ -13,8 +13,8 @@
 #include "measure.h"
 
 /*
- * A run whose CPU stall is known (rarlaunch's cgroup's PSI, psi.h: the time one of the run's
- * processes was runnable and waited for a CPU something else held) is contended when that
+ * A run whose CPU stall is known (schedwait.h: the time the started process was runnable and
+ * waited for a CPU something else held, the scheduler's own account) is contended when that
  * stall exceeds max(CONTENTION_STALL_MIN_NS, CONTENTION_STALL_REL x its wall time). The stall
  * does not grow when a tool forks, waits for a child or reads a file, so the rule judges every
  * tool alike, and it is judged against zero, not against the point's best run.
@@ -22,10 +22,13 @@
  * microseconds (a kernel thread's wake-up), runs beside a CPU hog lose milliseconds.
  */
 #define CONTENTION_STALL_MIN_NS 100000LL
+/* A stall this long lost the run measurable time: more than the few microseconds a wake-up on
+ * an idle CPU costs (the kernel counts in ns, so nearly every run has some stall). */
+#define CONTENTION_PREEMPT_MIN_NS 20000LL
 #define CONTENTION_STALL_REL 0.01
 
 /*
- * Without the stall (a host with no cgroup2 or PSI, a journal written before it was
+ * Without the stall (a kernel without /proc/PID/schedstat, a journal written before it was
  * recorded): a run's off-CPU time is its wall time minus the CPU time of the command
  * and the descendants it reaped (wait4's rusage): exec, wake-ups, I/O and,
  * on a busy host, the time it sat runnable while another task held the CPU.
@@ -72,7 +75,7 @@ size_t contention_count(const struct measure_result *r, int64_t baseline_ns);
 
 /*
  * How many runs of r were preempted and lost measurable time by it. With the stall known: a
- * stall above zero (PSI counts in microseconds: at least 1 us lost). Otherwise at least
+ * stall of at least CONTENTION_PREEMPT_MIN_NS. Otherwise at least
  * one involuntary context switch (ru_nivcsw > 0) and an off-CPU time more
  * than the slack above r's own best run's (contention_run_contended against
  * contention_baseline_ns(r)). A switch alone is not counted: kernel threads
@@ -82,7 +85,8 @@ size_t contention_count(const struct measure_result *r, int64_t baseline_ns);
 size_t contention_preempted(const struct measure_result *r);
 
 /*
- * The estimate of kind k over r's wall times (ns), each contended run (with
+ * The estimate of kind k over r's wall times (ns) (ESTIMATE_CPU_MEDIAN: over their CPU times,
+ * user + system, every run as it is, treat unused), each contended run (with
  * baseline_ns as above: pass contention_baseline_ns(r) to judge r by itself)
  * treated as treat says (estimate.h): corrected (to its wall time minus its stall when
  * known, else to its CPU time plus baseline_ns), left out, or kept. Left out, and fewer than

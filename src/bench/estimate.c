@@ -11,7 +11,8 @@
 /* Robson and Whitlock: P(theta >= x1 - (1 - a) / a * (x2 - x1)) = 1 - a, a = 0.05. */
 #define ESTIMATE_MIN_SPAN_FACTOR 19.0
 
-static const char *const estimate_names[ESTIMATE_KIND_COUNT] = {"median", "mean", "trimmed", "min"};
+static const char *const estimate_names[ESTIMATE_KIND_COUNT] = {"median", "mean", "trimmed", "min",
+								"cpu-median"};
 
 static const char *const estimate_contended_names[ESTIMATE_CONTENDED_COUNT] = {"correct", "drop",
 									       "keep"};

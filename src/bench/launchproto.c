@@ -194,8 +194,7 @@ int launch_reply_parse(const void *buf, size_t len, uint32_t magic, uint32_t seq
 		return errbuf_set(eb, "reply: unknown flags 0x%x", r.flags);
 	if (r.stall_err < 0 || r.stall_err > LAUNCH_ERRNO_MAX)
 		return errbuf_set(eb, "reply: stall errno %d", r.stall_err);
-	/* rarlaunch bounds a stall by the run's wall time (its reads are just outside the window);
-	 * none without PSI. */
+	/* rarlaunch bounds a stall by the run's wall time; none without the kernel's account. */
 	if ((!(r.flags & LAUNCH_R_STALL) && r.stall_ns != 0) ||
 	    (magic == LAUNCH_REPLY_MAGIC && r.stall_ns > r.wall_ns))
 		return errbuf_set(eb, "reply: stall of %llu ns in a run of %llu ns",

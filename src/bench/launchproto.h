@@ -25,12 +25,13 @@
 
 #include "errbuf.h"
 
-/* Version 2 added the CPU stall (psi.h): a rarlaunch of another version (an older bin/ beside
- * a newer rarbench) is refused by magic, version and size, never half-read. */
+/* Version 2 added the CPU stall; version 3 took it from the started process's own scheduler
+ * account (schedwait.h) instead of its cgroup's PSI. A rarlaunch of another version (an older
+ * bin/ beside a newer rarbench) is refused by magic, version and size, never half-read. */
 #define LAUNCH_REQ_MAGIC 0x32514c52u   /* "RLQ2" */
 #define LAUNCH_REPLY_MAGIC 0x32414c52u /* "RLA2" */
 #define LAUNCH_HELLO_MAGIC 0x32484c52u /* "RLH2" */
-#define LAUNCH_PROTO_VERSION 2u
+#define LAUNCH_PROTO_VERSION 3u
 
 /* The largest request (argv, environment, groups): it fits a SOCK_SEQPACKET message. */
 #define LAUNCH_REQ_MAX_BYTES (128u * 1024)
@@ -61,7 +62,7 @@
 #define LAUNCH_R_STOPPED 0x02u      /* killed on a LAUNCH_STOP */
 #define LAUNCH_R_EXEC_FAILED 0x04u  /* the child could not exec: err says why */
 #define LAUNCH_R_SPAWN_FAILED 0x08u /* no child was started: err says why */
-#define LAUNCH_R_STALL 0x10u        /* stall_ns is known (hello: rarlaunch has its PSI cgroup) */
+#define LAUNCH_R_STALL 0x10u        /* stall_ns is known (hello: the kernel keeps it) */
 #define LAUNCH_R_ALL 0x1fu
 
 struct launch_limit {
@@ -109,11 +110,11 @@ struct launch_reply {
 	uint32_t pid;
 	uint64_t wall_ns, user_ns, system_ns;
 	uint64_t minflt, majflt, maxrss_kib, inblock, nvcsw, nivcsw;
-	/* With LAUNCH_R_STALL: the time the run's cgroup had a task waiting for a CPU (psi.h),
-	 * read outside the timed window; else 0. */
+	/* With LAUNCH_R_STALL: the time the started process was runnable and waited for a CPU
+	 * (its run delay, schedwait.h), read outside the timed window; else 0. */
 	uint64_t stall_ns;
 	uint32_t version;  /* LAUNCH_PROTO_VERSION */
-	int32_t stall_err; /* hello without LAUNCH_R_STALL: why there is no PSI cgroup (errno) */
+	int32_t stall_err; /* hello without LAUNCH_R_STALL: why no stall is known (errno) */
 };
 
 /* A command's request, as rarbench builds it once per prepared command. */

@@ -158,8 +158,9 @@ struct proc_sample {
 	/* ru_nivcsw: involuntary context switches of the child and the descendants it reaped, i.e.
 	 * how often the kernel took the CPU away from it for another task (contention). */
 	uint32_t nivcsw;
-	/* How long the run's processes waited for a CPU held by something else (rarlaunch's
-	 * cgroup's PSI "some" time over the run, psi.h); -1 when unknown (no cgroup2 or PSI). */
+	/* How long the started process was runnable and waited for a CPU held by something else
+	 * (its scheduler run delay, schedwait.h; the children it reaped keep theirs); -1 when
+	 * unknown (a kernel without CONFIG_SCHED_INFO). */
 	int64_t stall_ns;
 	struct proc_rusage ru; /* page faults, peak RSS, blocks read, voluntary switches */
 	int status;            /* raw wait status */
@@ -231,8 +232,8 @@ uint64_t proc_cmd_floor_kib(const struct proc_cmd *cmd);
 
 /*
  * Whether the runs of net's rarlaunch (started now when none runs) get their CPU stall
- * (proc_sample.stall_ns): 0 when they do, an errno when the host gives none (ENOENT: no
- * cgroup2 mount or no PSI), -1 (eb) when rarlaunch cannot start.
+ * (proc_sample.stall_ns): 0 when they do, an errno when the host gives none (ENOENT: a
+ * kernel without /proc/PID/schedstat), -1 (eb) when rarlaunch cannot start.
  */
 int proc_launcher_stall(enum proc_net net, struct errbuf *eb);
 

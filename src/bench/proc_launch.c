@@ -40,7 +40,7 @@ struct proc_launcher {
 	pid_t owner; /* the process that started it (a fork of it starts its own) */
 	int sock;
 	uint32_t seq;
-	int stall_err; /* from the hello: 0 when its runs' CPU stall is known (psi.h), an errno */
+	int stall_err; /* from the hello: 0 when its runs' CPU stall is known (schedwait.h), an errno */
 };
 
 static struct proc_launcher launchers[2] = {{0, 0, -1, 0, 0}, {0, 0, -1, 0, 0}};
@@ -153,8 +153,8 @@ static void proc_launcher_end(struct proc_launcher *l, bool hard)
 		proc_kill_children_of(l->pid);
 	}
 	close(l->sock);
-	/* Not hard: it sees the socket close, leaves and removes its cgroup (psi.h); killed only
-	 * when it does not within the bound. */
+	/* Not hard: it sees the socket close and leaves; killed only when it does not within the
+	 * bound. */
 	for (int i = 0; !hard && i < PROC_LAUNCH_END_MS; i++) {
 		pid_t w = waitpid(l->pid, &status, WNOHANG);
 

@@ -19,6 +19,9 @@ static const char *fitreport_method_words(const char *name)
 	    {"mean", "the mean of the runs"},
 	    {"trimmed", "the 20 % trimmed mean of the runs"},
 	    {"min", "the fastest run"},
+	    {"cpu-median", "the median of the runs' CPU time, user + system of the program and the"
+			   " children it reaped: not the wall time a user waits; no wait is in it,"
+			   " so load moves every tool alike, doc/precision.md"},
 	    {"correct", "each counted as its CPU time plus the baseline off-CPU time, i.e. its wall"
 			" time without the wait; not neutral between tools: a tool that forks or"
 			" waits is corrected more, doc/precision.md"},
@@ -107,7 +110,9 @@ static void fitreport_print_method(const struct fitreport *rep, const struct fit
 
 	fputs("- **Each point** is ", f);
 	if (ctx->stat_kind == PLOTSERIES_ESTIMATE)
-		fputs("rarbench's estimate of its time, with its 95 % interval.\n", f);
+		fprintf(f, "rarbench's estimate of its %s, with its 95 %% interval.\n",
+			est != NULL && strcmp(est, "cpu-median") == 0 ? "CPU time (user + system)"
+								      : "time");
 	else
 		fprintf(f,
 			"the %s of the wall times of all its runs, as measured (contended runs"
@@ -366,7 +371,11 @@ static void fitreport_print_fits(const struct fitreport *rep, const struct fitre
 	fitreport_md(f, rep->set->axis);
 	fputs(", fitted by rarplot's own least squares to the ", f);
 	fitreport_md(f, ctx->stat);
-	fputs(" wall time of each point", f);
+	fputs(ctx->stat_kind == PLOTSERIES_ESTIMATE && rep->res != NULL &&
+		      strcmp(rep->res->estimator, "cpu-median") == 0
+		  ? " CPU time of each point"
+		  : " wall time of each point",
+	      f);
 	if (rep->set->held != NULL && rep->set->held[0] != '\0') {
 		fputs(", with the other axes held at ", f);
 		fitreport_md(f, rep->set->held);

@@ -79,7 +79,9 @@ void cli_usage(FILE *f)
 	    "      --precision PCT           run each command until the 95 % interval of its\n"
 	    "                                estimate is within PCT % of it (at least -m runs,\n"
 	    "                                at most -M, else what the 3 s rule would give)\n"
-	    "      --estimator E             median (default), mean, trimmed or min: the estimate\n"
+	    "      --estimator E             median (default), mean, trimmed, min or cpu-median "
+	    "(of the\n"
+	    "                                runs' CPU time, not wall time): the estimate\n"
 	    "                                (of every run as measured) in the export's\n"
 	    "                                \"rarbench\" object and the summary\n"
 	    "\n"
@@ -310,7 +312,8 @@ static int cli_runs(struct config *cfg, int c, struct errbuf *eb)
 	case OPT_ESTIMATOR:
 		if (estimate_kind_parse(optarg, &cfg->estimator) != 0)
 			return errbuf_set(
-			    eb, "--estimator: '%s' is not median, mean, trimmed or min", optarg);
+			    eb, "--estimator: '%s' is not median, mean, trimmed, min or cpu-median",
+			    optarg);
 		return 0;
 	default:
 		return CLI_NOT_MINE;

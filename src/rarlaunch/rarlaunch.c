@@ -8,7 +8,8 @@
  * network namespace of its own holding only a loopback interface, up: every run it starts
  * then sees the same network whatever the host has (sudo lists every interface at start).
  * It answers one hello, then each run request with one reply: the wall time from just before
- * its vfork to just after wait4, and wait4's counters of that child.
+ * its vfork to just after the child exited, the child's wait for a CPU (schedwait.h, read
+ * from the zombie after the clock) and wait4's counters of that child.
  *
  * MUST invariants (as src/bench/proc.h had them for rarbench's own spawn):
  *  - nothing is allocated, printed or formatted between the two clock reads;
@@ -40,7 +41,7 @@
 
 #include "launchproto.h"
 #include "numarg.h"
-#include "psi.h"
+#include "schedwait.h"
 
 #define LAUNCH_CHILD_STACK_BYTES (64 * 1024)
 /* Descriptors the child closes one by one when the kernel lacks close_range (before 5.9). */
@@ -52,8 +53,6 @@ static const int launch_ignored[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE};
 static unsigned char req_buf[LAUNCH_REQ_MAX_BYTES] __attribute__((aligned(16)));
 static char *strv[LAUNCH_STRV_MAX + 2];
 static char child_stack[LAUNCH_CHILD_STACK_BYTES] __attribute__((aligned(16)));
-/* This process's own cgroup (psi.h); pressure_fd -1 when the host has none. */
-static struct psi_cgroup cgroup = {.pressure_fd = -1};
 
 struct launch_child {
 	const struct launch_job *job;
@@ -208,8 +207,9 @@ static void run_job(int sock, const struct launch_job *job, const int *fds, size
 	struct launch_child c = {.job = job, .fds = {-1, -1, -1, -1}};
 	struct timespec t0, t1;
 	struct rusage ru;
-	uint64_t stall0 = 0, stall1 = 0;
+	uint64_t delay = 0;
 	bool stall = false;
+	siginfo_t exited;
 	int status = 0, pidfd = -1;
 	size_t k = 0;
 	pid_t pid, w;
@@ -217,8 +217,6 @@ static void run_job(int sock, const struct launch_job *job, const int *fds, size
 	for (size_t i = 0; i < LAUNCH_FDS_MAX && k < nfds; i++)
 		if (job->flags & fd_flags[i])
 			c.fds[i] = fds[k++];
-	/* The stall counter just outside the timed window, on both sides. */
-	stall = psi_read_ns(&cgroup, &stall0) == 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = clone(launch_child, child_stack + sizeof(child_stack),
 		    CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &c, &pidfd, NULL, NULL);
@@ -229,11 +227,15 @@ static void run_job(int sock, const struct launch_job *job, const int *fds, size
 	}
 	r->pid = (uint32_t)pid;
 	wait_deadline(sock, job, pid, pidfd, ts_ns(&t0), r);
+	/* Exited, not yet reaped: the clock first, then its scheduler account (a zombie keeps it),
+	 * then wait4. */
+	while (waitid(P_PID, (id_t)pid, &exited, WEXITED | WNOWAIT) != 0 && errno == EINTR)
+		;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	stall = schedwait_read(pid, &delay) == 0;
 	do
 		w = wait4(pid, &status, 0, &ru);
 	while (w < 0 && errno == EINTR);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	stall = stall && psi_read_ns(&cgroup, &stall1) == 0 && stall1 >= stall0;
 	/* What the group did not hold dies too; in a group, nothing of it outlives the run. */
 	if ((r->flags & (LAUNCH_R_TIMED_OUT | LAUNCH_R_STOPPED)) && job->timeout_ms > 0)
 		kill(-pid, SIGKILL);
@@ -258,10 +260,9 @@ static void run_job(int sock, const struct launch_job *job, const int *fds, size
 	r->nvcsw = (uint64_t)ru.ru_nvcsw;
 	r->nivcsw = (uint64_t)ru.ru_nivcsw;
 	if (stall) {
-		/* Bounded by the window: the reads just outside it may add a wait of this process.
-		 */
+		/* Bounded by the window (the child's first wait may begin a little before t0). */
 		r->flags |= LAUNCH_R_STALL;
-		r->stall_ns = stall1 - stall0 < r->wall_ns ? stall1 - stall0 : r->wall_ns;
+		r->stall_ns = delay < r->wall_ns ? delay : r->wall_ns;
 	}
 }
 
@@ -336,7 +337,7 @@ int main(int argc, char **argv)
 	struct sigaction ign;
 	const char *end;
 	int64_t sock, ppid;
-	int ret;
+	uint64_t own_delay;
 
 	if (argc != 4)
 		return 2;
@@ -361,14 +362,11 @@ int main(int argc, char **argv)
 	r.pid = (uint32_t)getpid();
 	if (strcmp(argv[3], "loopback") == 0)
 		r.err = pin_network();
-	/* Into a cgroup of its own: every run's wait for a CPU, and nothing else's, is counted. */
-	r.stall_err = psi_open(&cgroup, getpid());
+	/* Whether the kernel keeps each task's wait for a CPU (CONFIG_SCHED_INFO). */
+	r.stall_err = schedwait_read(getpid(), &own_delay);
 	if (r.stall_err == 0)
 		r.flags |= LAUNCH_R_STALL;
-	ret = send_reply((int)sock, &r) != 0 ? 1 : serve((int)sock);
-	/* Killed with rarbench (PDEATHSIG), it cannot: the next start removes the cgroup. */
-	psi_close(&cgroup);
-	return ret;
+	return send_reply((int)sock, &r) != 0 ? 1 : serve((int)sock);
 }
 
 /* Answers run requests until the socket closes: 0, or 1 when it fails. */

@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup2.h"
 #include "fileio.h"
 #include "numarg.h"
-#include "psi.h"
 
 #define SWEEPCG_NAME "rarperf-sweep-"
 /* cgroup.procs is read in chunks of this; the kill loops give up after SWEEPCG_ROUNDS. */
@@ -33,14 +33,14 @@ struct sweepcg {
 	char home[PATH_MAX]; /* where this process was; "" before sweepcg_enter */
 };
 
-/* The first cgroup2 mount point into mnt (psi's reader, shared with rarlaunch). 0 or -1. */
+/* The first cgroup2 mount point into mnt (cgroup2.h). 0 or -1. */
 static int sweepcg_mount(char *mnt, size_t size)
 {
 	char root[PATH_MAX];
 
 	if (size > sizeof(root))
 		size = sizeof(root);
-	return psi_cgroup2_mount(mnt, root, size) == 0 ? 0 : -1;
+	return cgroup2_mount(mnt, root, size) == 0 ? 0 : -1;
 }
 
 /* Writes text to dir/name. 0 or -1 (errno set). */
@@ -209,7 +209,7 @@ const char *sweepcg_path(const struct sweepcg *cg)
 
 int sweepcg_enter(struct sweepcg *cg, struct errbuf *eb)
 {
-	if (psi_own_cgroup(cg->home, sizeof(cg->home)) != 0)
+	if (cgroup2_own_dir(cg->home, sizeof(cg->home)) != 0)
 		return errbuf_set(eb, "/proc/self/cgroup: no cgroup2 path");
 	/* "0" is the writer itself. */
 	if (sweepcg_write(cg->path, "cgroup.procs", "0\n") < 0) {

@@ -197,7 +197,7 @@ if len(ra) != len(rb):
     errs.append("result counts %d != %d" % (len(ra), len(rb)))
 # rarbench's additions come after hyperfine's keys, which stay in hyperfine's order; hyperfine
 # 1.20's memory_usage_byte (Debian's 1.15 lacks it) comes right after "times", as in 1.20.
-# "cpu_stall_ns" after "nivcsw" where the host gives the CPU stall (cgroup2 with PSI).
+# "cpu_stall_ns" after "nivcsw" where the host gives the CPU stall (/proc/PID/schedstat).
 for i, (x, y) in enumerate(zip(ra, rb)):
     ADDED = ["nivcsw"] + (["cpu_stall_ns"] if "cpu_stall_ns" in x else []) + ["rusage", "rarbench"]
     keys = list(x.keys())
@@ -326,6 +326,23 @@ check "--help" sh -c "'$RB' --help | grep -q -- '--as-user'"
 check "--runs 0: exit 2" [ $? -eq 2 ]
 "$RB" -m 5 -M 3 true >/dev/null 2>&1
 check "min > max: exit 2" [ $? -eq 2 ]
+# --estimator cpu-median: the estimate is the median of the runs' CPU time (user + system), which
+# GNU time's %U + %S of the same command checks (10 ms resolution: a ~0.3 s workload, within 10 %).
+"$RB" -N --style none --warmup 1 --runs 5 --estimator cpu-median --export-json "$T/cpu.json" \
+	"$PWD/bin/rarref 3000" >"$T/cpu.out" 2>&1
+rc=$?
+for i in 1 2 3 4 5; do /usr/bin/time -f '%U %S' -o "$T/gnutime.$i" bin/rarref 3000; done
+gnu_cpu=$(cat "$T"/gnutime.* | awk '{print $1 + $2}' | sort -g | sed -n 3p)
+check "--estimator cpu-median: the export names it, its estimate within 10 % of GNU time's median %U + %S ($gnu_cpu s)" \
+	sh -c "[ $rc -eq 0 ] && jq -e --argjson g '$gnu_cpu' '.results[0].rarbench | .estimator == \"cpu-median\"
+		and (.estimate - \$g | fabs) <= 0.1 * \$g' '$T/cpu.json' >/dev/null"
+check "--estimator cpu-median: the estimate is not above the wall-time median (CPU time holds no wait)" \
+	jqt '.results[0] | .rarbench.estimate <= .median * 1.02' "$T/cpu.json"
+"$RB" -N --style none --runs 1 --estimator cpu-mean true >"$T/cpu-bad.out" 2>&1
+rc=$?
+check "--estimator cpu-mean: exit 2 listing the estimators" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'is not median, mean, trimmed, min or cpu-median' '$T/cpu-bad.out'"
+
 "$RB" --manifest /nonexistent >/dev/null 2>&1
 rc=$?
 check "--manifest is handed to manifest_main (fails cleanly on a missing file)" sh -c "[ $rc -ne 0 ] && [ $rc -lt 128 ]"

@@ -49,8 +49,9 @@ static void test_offcpu_and_baseline(void)
 	res.nivcsw = csw;
 }
 
-/* With the CPU stall known (PSI): contended when it exceeds max(100 us, 1 % of the wall time),
- * whatever the off-CPU time; preempted when any time was lost; corrected by removing it. */
+/* With the CPU stall known (schedstat): contended when it exceeds max(100 us, 1 % of the wall
+ * time), whatever the off-CPU time; preempted when it lost at least 20 us; corrected by removing
+ * it. */
 static void test_stall_rule(void)
 {
 	int64_t stall[10];
@@ -69,7 +70,8 @@ static void test_stall_rule(void)
 	/* Run 3's 2 ms off-CPU were a child's wait or I/O, not a wait for a CPU: not contended
 	 * (the off-CPU rule flagged it). Run 5 waited 150 us with no more off-CPU time. */
 	stall[5] = 150000;
-	stall[8] = 3; /* 3 us: lost something, not enough to matter */
+	stall[8] = 30000; /* 30 us: lost something, not enough to matter */
+	stall[9] = 5000;  /* 5 us: a wake-up's cost, nothing lost */
 	res.stall_ns = stall;
 	CHECK(!contention_run_contended(&res, 3, 100000));
 	CHECK(contention_run_contended(&res, 5, 100000));
@@ -116,6 +118,38 @@ static void test_estimate_without_contended(void)
 				  &contended));
 	CHECK_INT_EQ(contended, 10);
 	CHECK_INT_EQ(e.n, 10);
+}
+
+/* cpu-median: the median of user + system over every run, whatever the treatment; the runs
+ * that waited are still counted contended. */
+static void test_cpu_median(void)
+{
+	int64_t stall[10];
+	double scratch[20];
+	struct estimate e;
+	size_t contended;
+
+	setup();
+	for (int i = 0; i < 10; i++)
+		stall[i] = 0;
+	stall[3] = 2000000; /* run 3 waited 2 ms: its wall time, not its CPU time, grew */
+	user[5] = 900000;   /* run 5 used 300 us more CPU */
+	res.stall_ns = stall;
+	for (int t = 0; t < ESTIMATE_CONTENDED_COUNT; t++) {
+		bool fell =
+		    contention_estimate(&res, ESTIMATE_CPU_MEDIAN, (enum estimate_contended)t,
+					100000, scratch, &e, &contended);
+
+		CHECK(!fell);
+		CHECK_INT_EQ(contended, 1);
+		CHECK_INT_EQ(e.n, 10);
+		CHECK(fabs(e.value - 900000.0) < 1e-6);
+		/* The median's order-statistic interval over the CPU times: 10 runs give ranks
+		 * 2 and 9, i.e. 900 us both (only run 5 differs). */
+		CHECK(fabs(e.lo - 900000.0) < 1e-6 && fabs(e.hi - 900000.0) < 1e-6);
+	}
+	res.stall_ns = NULL;
+	user[5] = 600000;
 }
 
 static void test_parse_proc(void)
@@ -167,6 +201,7 @@ int main(void)
 	RUN(test_offcpu_and_baseline);
 	RUN(test_stall_rule);
 	RUN(test_estimate_without_contended);
+	RUN(test_cpu_median);
 	RUN(test_parse_proc);
 	RUN(test_read_host);
 	return HARNESS_EXIT();

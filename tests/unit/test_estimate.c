@@ -17,6 +17,9 @@ static void test_names(void)
 	CHECK_STR_EQ(estimate_kind_name((enum estimate_kind)9), "?");
 	CHECK_INT_EQ(estimate_kind_parse("min", &k), 0);
 	CHECK_INT_EQ(k, ESTIMATE_MIN);
+	CHECK_INT_EQ(estimate_kind_parse("cpu-median", &k), 0);
+	CHECK_INT_EQ(k, ESTIMATE_CPU_MEDIAN);
+	CHECK_STR_EQ(estimate_kind_name(ESTIMATE_CPU_MEDIAN), "cpu-median");
 	CHECK_INT_EQ(estimate_kind_parse("mode", &k), -1);
 	/* The names manifests spell (manifest_precision.c parses them through this table). */
 	CHECK_STR_EQ(estimate_contended_name(ESTIMATE_CONTENDED_CORRECT), "correct");
