@@ -40,7 +40,8 @@ struct proc_launcher {
 	pid_t owner; /* the process that started it (a fork of it starts its own) */
 	int sock;
 	uint32_t seq;
-	int stall_err; /* from the hello: 0 when its runs' CPU stall is known (schedwait.h), an errno */
+	int stall_err; /* from the hello: 0 when its runs' CPU stall is known (schedwait.h), an
+			  errno */
 };
 
 static struct proc_launcher launchers[2] = {{0, 0, -1, 0, 0}, {0, 0, -1, 0, 0}};

@@ -250,7 +250,8 @@ cJSON *runner_env_record(const struct runner_env *env, bool dry_run)
 		v = cJSON_CreateNull();
 	} else {
 		rc = proc_launcher_stall(env->pin.net, &eb);
-		v = rc < 0 ? cJSON_CreateNull() : cJSON_CreateString(rc == 0 ? "schedstat" : "off-cpu");
+		v = rc < 0 ? cJSON_CreateNull()
+			   : cJSON_CreateString(rc == 0 ? "schedstat" : "off-cpu");
 	}
 	if (v == NULL || !cJSON_AddItemToObject(o, "contention_source", v)) {
 		cJSON_Delete(v);

@@ -42,9 +42,9 @@ int runner_env_setup(struct runner_env *env, const struct manifest *m, const str
 
 /*
  * results.json's meta.environment: env->environment and "contention_source", what judged the
- * runs contended: "schedstat" (their CPU stall) or "off-cpu" (the host gave no stall; contention.h),
- * null in a dry run. Asked of rarlaunch at the end, so it starts where the runs did (inside any
- * cgroup the sweep moved into). NULL when out of memory.
+ * runs contended: "schedstat" (their CPU stall) or "off-cpu" (the host gave no stall;
+ * contention.h), null in a dry run. Asked of rarlaunch at the end, so it starts where the runs did
+ * (inside any cgroup the sweep moved into). NULL when out of memory.
  */
 cJSON *runner_env_record(const struct runner_env *env, bool dry_run);
 
