@@ -300,8 +300,8 @@ static void test_json_extras(void)
 	cJSON_Delete(doc);
 }
 
-/* Each run's CPU stall (schedwait.h) as "cpu_stall_ns", null where unknown; the stall judges: the run
- * that was slow off-CPU but never waited for a CPU is not contended, the one that waited is. */
+/* Each run's CPU stall (schedwait.h) as "cpu_stall_ns", null where unknown; the stall judges: the
+ * run that was slow off-CPU but never waited for a CPU is not contended, the one that waited is. */
 static void test_json_stall(void)
 {
 	static uint64_t w[8], u[8], sy[8];
