@@ -11,6 +11,7 @@
  *   fitreport   every series fitted and compared with the baseline: fits.tsv, report.md
  *   reliability which fits of a report should not be believed, and why
  *   claims      published statements about two tools' lines, checked
+ *   diary       a diary's sentences, each matched with the release pair it describes best
  *   compare     a baseline subject against a candidate, with verdicts (rarplot --compare)
  *   paired      two subjects compared from runs paired in time, bootstrap over rounds
  *   between     the between-sweep variation of a comparison (between.tsv)
