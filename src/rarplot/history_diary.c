@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diary.h"
+#include "fitreport.h"
 #include "history_impl.h"
 #include "sanitize.h"
 #include "verdict.h"
@@ -79,7 +80,8 @@ static void measured_text(const struct diary_match *m, const char *axis, char *b
 	if (m->to == NULL)
 		snprintf(buf, size, "-");
 	else if (m->entry->quantity == CLAIMS_CROSSOVER)
-		snprintf(buf, size, "%.0f %s [%.0f, %.0f]", e->value, axis, e->lo, e->hi);
+		snprintf(buf, size, "%.0f %s%s [%.0f, %.0f]", e->value, axis,
+			 fabs(e->value) == 1 ? "" : "s", e->lo, e->hi);
 	else
 		verdict_format_pct_values(e->value, e->lo, e->hi, buf, size);
 }
@@ -99,7 +101,7 @@ void history_diary_markdown(const struct history *h, const struct history_opts *
 	if (h->n_diary == 0)
 		return;
 	/* The axis is a name from the results: escaped once, the numbers around it need not be. */
-	sanitize_markdown(axis, sizeof(axis), h->axis);
+	sanitize_markdown(axis, sizeof(axis), fitreport_unit(h->axis));
 	fputs("\n### The original README, sentence by sentence\n\n", f);
 	sanitize_markdown(who, sizeof(who), anchor);
 	fprintf(
