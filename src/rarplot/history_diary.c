@@ -9,7 +9,6 @@
 #include "fitreport.h"
 #include "history_impl.h"
 #include "sanitize.h"
-#include "verdict.h"
 
 /* A release's fit as diary.h takes it: one unit of time, ms, for the intercept and the slope, so
  * that a crossover comes out in units of the axis. fits.tsv has no covariance: 0. */
@@ -83,7 +82,9 @@ static void measured_text(const struct diary_match *m, const char *axis, char *b
 		snprintf(buf, size, "%.0f %s%s [%.0f, %.0f]", e->value, axis,
 			 fabs(e->value) == 1 ? "" : "s", e->lo, e->hi);
 	else
-		verdict_format_pct_values(e->value, e->lo, e->hi, buf, size);
+		/* One decimal, not the comparisons' rounding: a diary states -97.15 %, and its
+		 * interval must show whether it holds that. */
+		snprintf(buf, size, "%+.1f %% [%+.1f, %+.1f]", e->value, e->lo, e->hi);
 }
 
 static const char *verdict_text(const struct diary_match *m)
