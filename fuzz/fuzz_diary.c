@@ -10,31 +10,9 @@
 
 #include "diary.h"
 #include "history_impl.h"
-#include "sanitize.h"
+#include "fuzz_markdown.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Whether the Markdown written is inert: nothing that drives a terminal, no HTML. */
-static int fuzz_inert(const char *s, size_t len)
-{
-	size_t i = 0, n;
-	uint32_t cp;
-
-	while (i < len) {
-		n = sanitize_utf8_char(s + i, len - i, &cp);
-		if (n == 0 || (cp < 0x20 && cp != '\n') || (cp >= 0x7f && cp <= 0x9f) ||
-		    cp == 0x202e || cp == 0x2066 || cp == 0x061c)
-			return 0;
-		if (cp == '\\') {
-			i += 2; /* the escaped character (ASCII, since every escape is) */
-			continue;
-		}
-		if (cp == '<')
-			return 0;
-		i += n;
-	}
-	return 1;
-}
 
 /* A release of line (sr-json, sr-cbor) with intercept ms and slope us per task, 7 points. */
 static void release(struct history_line *l, const char *version, double i, double s)
@@ -95,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (f != NULL) {
 		history_diary_markdown(&h, &o, f);
 		fclose(f);
-		if (!fuzz_inert(out, out_len))
+		if (!fuzz_markdown_inert(out, out_len))
 			__builtin_trap();
 		free(out);
 	}
