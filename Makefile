@@ -136,8 +136,8 @@ build-asan/tests/test_$(2): build-asan/src/$(1)/$(2).o
 endef
 $(foreach t,$(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS)),$(foreach p,$(PROGS),\
 	$(if $(wildcard src/$(p)/$(t).c),$(eval $(call prog_test_rule,$(p),$(t))))))
-# rarplot's history writes its report section and runs gnuplot from two more objects.
-HISTORY_TEST_OBJS = src/rarplot/history_report.o src/rarplot/plotrun.o
+# rarplot's history writes its report section, its diary table and runs gnuplot from more objects.
+HISTORY_TEST_OBJS = src/rarplot/history_report.o src/rarplot/history_diary.o src/rarplot/plotrun.o
 build/tests/test_history: TEST_OBJS += $(addprefix build/,$(HISTORY_TEST_OBJS))
 build/tests/test_history: $(addprefix build/,$(HISTORY_TEST_OBJS))
 build-asan/tests/test_history: TEST_OBJS += $(addprefix build-asan/,$(HISTORY_TEST_OBJS))

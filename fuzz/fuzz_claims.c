@@ -9,32 +9,9 @@
 #include <string.h>
 
 #include "claims.h"
-#include "sanitize.h"
+#include "fuzz_markdown.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Whether the Markdown written for a claim is inert: one line per row, nothing that drives a
- * terminal, no HTML. */
-static int fuzz_inert(const char *s, size_t len)
-{
-	size_t i = 0, n;
-	uint32_t cp;
-
-	while (i < len) {
-		n = sanitize_utf8_char(s + i, len - i, &cp);
-		if (n == 0 || (cp < 0x20 && cp != '\n') || (cp >= 0x7f && cp <= 0x9f) ||
-		    cp == 0x202e || cp == 0x2066 || cp == 0x061c)
-			return 0;
-		if (cp == '\\') {
-			i += 2; /* the escaped character (ASCII, since every escape is) */
-			continue;
-		}
-		if (cp == '<')
-			return 0;
-		i += n;
-	}
-	return 1;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -67,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		claims_print_markdown(&ck, 1, "task", f);
 		fclose(f);
-		if (!fuzz_inert(out, out_len))
+		if (!fuzz_markdown_inert(out, out_len))
 			__builtin_trap();
 		free(out);
 	}

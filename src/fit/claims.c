@@ -1,7 +1,6 @@
 /* claims: published statements about two tools' fitted lines, checked against what was measured. */
 #include "claims.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +29,7 @@ void claims_free(struct claims *c)
 	free(c);
 }
 
-static bool claims_is_name(const char *s)
+bool claims_is_name(const char *s)
 {
 	if (*s == '\0' || strlen(s) > 64)
 		return false;
@@ -39,6 +38,34 @@ static bool claims_is_name(const char *s)
 		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
 			return false;
 	return true;
+}
+
+int claims_parse_quantity(const char *s, enum claims_quantity *q)
+{
+	for (size_t k = 0; k < sizeof(claims_quantity_names) / sizeof(claims_quantity_names[0]);
+	     k++)
+		if (strcmp(s, claims_quantity_names[k]) == 0) {
+			*q = (enum claims_quantity)k;
+			return 0;
+		}
+	return -1;
+}
+
+const char *claims_quantity_name(enum claims_quantity q)
+{
+	return (size_t)q < sizeof(claims_quantity_names) / sizeof(claims_quantity_names[0])
+		   ? claims_quantity_names[q]
+		   : "?";
+}
+
+int claims_parse_number(const char *s, double *out)
+{
+	const char *end = NULL;
+
+	return numarg_any_double_prefix(s, out, &end) != NUMARG_OK || *end != '\0' ||
+		       !isfinite(*out)
+		   ? -1
+		   : 0;
 }
 
 /* Splits line (modified in place) at tabs into at most max fields; returns the count. */
@@ -56,38 +83,77 @@ static size_t claims_split(char *line, char **field, size_t max)
 	return line == NULL ? n : max + 1;
 }
 
-static int claims_parse_line(char *line, const char *name, size_t lineno, struct claim *c,
+int claims_read_lines(const char *text, size_t len, const struct claims_format *fmt,
+		      const char *name, claims_line_fn each, void *ctx, struct errbuf *eb)
+{
+	char *copy = malloc(len + 1), *line, *next, *field[CLAIMS_FIELDS_MAX];
+	size_t lineno = 0, lines = 0;
+	int rc = -1;
+
+	if (copy == NULL)
+		return errbuf_set(eb, "out of memory");
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if (strlen(copy) != len) {
+		errbuf_set(eb, "%s: holds a NUL byte", name);
+		goto out;
+	}
+	for (line = copy; line != NULL; line = next) {
+		size_t l, n;
+
+		lineno++;
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		l = strlen(line);
+		if (l > 0 && line[l - 1] == '\r')
+			line[--l] = '\0';
+		if (l == 0 || line[0] == '#')
+			continue;
+		if (lines == fmt->max_lines) {
+			errbuf_set(eb, "%s:%zu: more than %zu %s", name, lineno, fmt->max_lines,
+				   fmt->noun);
+			goto out;
+		}
+		lines++;
+		n = claims_split(line, field, fmt->n_fields);
+		if (n != fmt->n_fields) {
+			errbuf_set(eb, "%s:%zu: expected %zu tab-separated fields (%s), got %s",
+				   name, lineno, fmt->n_fields, fmt->fields,
+				   n > fmt->n_fields ? "more" : "fewer");
+			goto out;
+		}
+		if (each(field, name, lineno, ctx, eb) != 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(copy);
+	return rc;
+}
+
+static int claims_parse_line(char **f, const char *name, size_t lineno, void *ctx,
 			     struct errbuf *eb)
 {
-	char *f[6];
-	const char *end = NULL;
-	size_t n = claims_split(line, f, 6), q;
+	struct claims *all = ctx;
+	struct claim *c = &all->items[all->n++];
+	size_t q;
 
-	if (n != 6)
-		return errbuf_set(eb,
-				  "%s:%zu: expected 6 tab-separated fields (ID SUBJECT VERSUS "
-				  "QUANTITY CLAIMED SOURCE), got %s",
-				  name, lineno, n > 6 ? "more" : "fewer");
 	for (q = 0; q < 3; q++)
 		if (!claims_is_name(f[q]))
 			return errbuf_set(eb,
 					  "%s:%zu: field %zu: use 1-64 letters, digits, '.', '_', "
 					  "'-'",
 					  name, lineno, q + 1);
-	for (q = 0; q < 3; q++)
-		if (strcmp(f[3], claims_quantity_names[q]) == 0)
-			break;
-	if (q == 3)
+	if (claims_parse_quantity(f[3], &c->quantity) != 0)
 		return errbuf_set(eb, "%s:%zu: quantity: expected raw_pct, slope_pct or crossover",
 				  name, lineno);
-	if (numarg_any_double_prefix(f[4], &c->claimed, &end) != NUMARG_OK || *end != '\0' ||
-	    !isfinite(c->claimed))
+	if (claims_parse_number(f[4], &c->claimed) != 0)
 		return errbuf_set(eb, "%s:%zu: claimed: not a finite number", name, lineno);
 	/* The words are data: any bytes, escaped by sanitize wherever they are shown. */
 	if (strlen(f[5]) > CLAIMS_TEXT_MAX)
 		return errbuf_set(eb, "%s:%zu: source: at most %d bytes", name, lineno,
 				  CLAIMS_TEXT_MAX);
-	c->quantity = (enum claims_quantity)q;
 	c->id = strdup(f[0]);
 	c->subject = strdup(f[1]);
 	c->versus = strdup(f[2]);
@@ -99,51 +165,20 @@ static int claims_parse_line(char *line, const char *name, size_t lineno, struct
 
 struct claims *claims_parse(const char *text, size_t len, const char *name, struct errbuf *eb)
 {
+	static const struct claims_format fmt = {6, "ID SUBJECT VERSUS QUANTITY CLAIMED SOURCE",
+						 CLAIMS_MAX, "claims"};
 	struct claims *c = calloc(1, sizeof(*c));
-	char *copy = NULL, *line, *next;
-	size_t lineno = 0;
 
-	if (c == NULL || (copy = malloc(len + 1)) == NULL) {
+	if (c == NULL || (c->items = calloc(CLAIMS_MAX, sizeof(*c->items))) == NULL) {
 		errbuf_set(eb, "out of memory");
-		goto fail;
+		claims_free(c);
+		return NULL;
 	}
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	if (strlen(copy) != len) {
-		errbuf_set(eb, "%s: holds a NUL byte", name);
-		goto fail;
+	if (claims_read_lines(text, len, &fmt, name, claims_parse_line, c, eb) != 0) {
+		claims_free(c);
+		return NULL;
 	}
-	c->items = calloc(CLAIMS_MAX, sizeof(*c->items));
-	if (c->items == NULL) {
-		errbuf_set(eb, "out of memory");
-		goto fail;
-	}
-	for (line = copy; line != NULL; line = next) {
-		size_t l;
-
-		lineno++;
-		next = strchr(line, '\n');
-		if (next != NULL)
-			*next++ = '\0';
-		l = strlen(line);
-		if (l > 0 && line[l - 1] == '\r')
-			line[--l] = '\0';
-		if (l == 0 || line[0] == '#')
-			continue;
-		if (c->n == CLAIMS_MAX) {
-			errbuf_set(eb, "%s:%zu: more than %d claims", name, lineno, CLAIMS_MAX);
-			goto fail;
-		}
-		c->n++;
-		if (claims_parse_line(line, name, lineno, &c->items[c->n - 1], eb) != 0)
-			goto fail;
-	}
-	free(copy);
 	return c;
-fail:
-	free(copy);
-	claims_free(c);
-	return NULL;
 }
 
 struct claims *claims_load(const char *path, struct errbuf *eb)

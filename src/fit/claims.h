@@ -40,6 +40,33 @@ struct claims {
 	size_t n;
 };
 
+/*
+ * The reading claims files share with diary files (diary.h), so that both refuse the same bytes
+ * the same way: text (len bytes, no NUL) in lines ('\n', a trailing '\r' dropped), '#' comment
+ * and blank lines skipped, every other line split at tabs into exactly fmt->n_fields fields
+ * (modifiable, valid during the call) and given to each(), at most fmt->max_lines of them.
+ * Errors name NAME:LINE ("expected 6 tab-separated fields (FIELDS), got fewer"). Returns 0, or
+ * -1 with eb filled, here or by each (which returns 0 or -1).
+ */
+#define CLAIMS_FIELDS_MAX 16
+struct claims_format {
+	size_t n_fields;    /* at most CLAIMS_FIELDS_MAX */
+	const char *fields; /* their names, for errors: "ID SUBJECT ..." */
+	size_t max_lines;
+	const char *noun; /* "claims": "more than 256 claims" */
+};
+typedef int (*claims_line_fn)(char **field, const char *name, size_t lineno, void *ctx,
+			      struct errbuf *eb);
+int claims_read_lines(const char *text, size_t len, const struct claims_format *fmt,
+		      const char *name, claims_line_fn each, void *ctx, struct errbuf *eb);
+/* Whether s is a name: 1-64 of [A-Za-z0-9._-]. */
+bool claims_is_name(const char *s);
+/* "raw_pct", "slope_pct", "crossover" into *q: 0, or -1 for anything else. */
+int claims_parse_quantity(const char *s, enum claims_quantity *q);
+const char *claims_quantity_name(enum claims_quantity q);
+/* A whole field as a finite number: 0, or -1. */
+int claims_parse_number(const char *s, double *out);
+
 /* Parses text (len bytes, need not be NUL-terminated); name is the file named in errors. */
 struct claims *claims_parse(const char *text, size_t len, const char *name, struct errbuf *eb);
 /* Reads and parses the file at path. NULL with eb filled on any error. */

@@ -15,6 +15,7 @@
  *               its comparisons paired per round)
  *   reliability which fits of a report should not be believed, and why
  *   claims      published statements about two tools' lines, checked
+ *   diary       a diary's sentences, each matched with the release pair it describes best
  *   compare     a baseline subject against a candidate, with verdicts (rarplot --compare;
  *               compare_print.c: its section and TSV; compare_sweeps.c: over several sweeps)
  *   changepoint steps between adjacent releases, t tests under Holm's control

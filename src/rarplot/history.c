@@ -379,17 +379,18 @@ static void print_line_tsv(const struct history_line *l, FILE *f)
 	}
 }
 
-/* history.tsv, history-steps.tsv and data/history/LINE.tsv for each line. */
+/* history.tsv, history-steps.tsv, data/history/LINE.tsv for each line, history-diary.tsv. */
 static int write_tables(const struct history *h, const struct history_opts *o, struct errbuf *eb)
 {
 	char name[HISTORY_NAME_MAX + 32], dir[PLOTRUN_PATH_MAX];
-	size_t n_files = 2 + h->n_lines;
+	size_t n_files = 2 + h->n_lines + (h->n_diary > 0);
 
 	if (fileio_fmt(dir, sizeof(dir), "%s/data/history", o->out_dir) != 0)
 		return errbuf_set(eb, "%s: path too long", o->out_dir);
 	if (h->n_lines > 0 && fileio_mkdirs(dir, eb) != 0)
 		return -1;
 	for (size_t k = 0; k < n_files; k++) {
+		bool is_line = k >= 2 && k < 2 + h->n_lines;
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
@@ -401,17 +402,21 @@ static int write_tables(const struct history *h, const struct history_opts *o, s
 			print_history_tsv(h, f);
 		else if (k == 1)
 			print_steps_tsv(h, f);
-		else
+		else if (is_line)
 			print_line_tsv(&h->lines[k - 2], f);
-		if (k >= 2 && fileio_fmt(name, sizeof(name), "%s.tsv", h->lines[k - 2].name) != 0) {
+		else
+			history_diary_tsv(h, o, f);
+		if (is_line &&
+		    fileio_fmt(name, sizeof(name), "%s.tsv", h->lines[k - 2].name) != 0) {
 			fclose(f);
 			free(buf);
 			return errbuf_set(eb, "%s: name too long", h->lines[k - 2].name);
 		}
-		rc = flush_to(f, &buf, &len, k < 2 ? o->out_dir : dir,
-			      k == 0   ? "history.tsv"
-			      : k == 1 ? "history-steps.tsv"
-				       : name,
+		rc = flush_to(f, &buf, &len, is_line ? dir : o->out_dir,
+			      k == 0    ? "history.tsv"
+			      : k == 1  ? "history-steps.tsv"
+			      : is_line ? name
+					: "history-diary.tsv",
 			      eb);
 		free(buf);
 		if (rc != 0)
@@ -518,13 +523,15 @@ int history_run(const struct history_opts *o, struct errbuf *eb)
 		goto out;
 	for (size_t l = 0; l < h->n_lines; l++)
 		qsort(h->lines[l].rel, h->lines[l].n, sizeof(h->lines[l].rel[0]), cmp_release);
-	if (test_steps(h, o, eb) != 0 || write_tables(h, o, eb) != 0 || draw(h, o, eb) != 0 ||
-	    append_report(h, o, eb) != 0)
+	if (test_steps(h, o, eb) != 0 || history_diary_match(h, o, eb) != 0 ||
+	    write_tables(h, o, eb) != 0 || draw(h, o, eb) != 0 || append_report(h, o, eb) != 0)
 		goto out;
 	rc = 0;
 out:
 	free(h->tests);
 	free(h->counters);
+	free(h->diary_builds);
+	free(h->diary);
 	free(h);
 	return rc;
 }

@@ -8,6 +8,8 @@
 
 #include "errbuf.h"
 
+struct diary;
+
 /*
  * Design: history reads what rarplot has just written in out_dir, not rarplot's structures, so
  * that it depends on nothing but the files' documented columns: fits.tsv (one fit per subject),
@@ -15,7 +17,8 @@
  * it beside results.json; the first input's that has one). A subject
  * "LINE-X.Y.Z" (sr-json-4.2.0) is release X.Y.Z of LINE; every LINE with two releases or more is
  * a history; the anchor subject (sudo) is drawn as a band. It writes history.tsv,
- * history-steps.tsv, data/history/LINE.tsv, a "Release history" section appended to report.md and,
+ * history-steps.tsv, data/history/LINE.tsv, history-diary.tsv (with a diary), a "Release history"
+ * section appended to report.md and,
  * when gnuplot and the scripts are given, history.<fmt> for each format (plots/history.gp).
  */
 struct history_opts {
@@ -30,6 +33,9 @@ struct history_opts {
 	size_t n_formats;
 	double alpha;       /* family-wise error rate of the step tests */
 	double min_rel_pct; /* the smallest change called a step */
+	/* The diary's sentences to match with release pairs (diary.h), or NULL: report.md's table
+	 * "The original README, sentence by sentence" and history-diary.tsv. */
+	const struct diary *diary;
 };
 
 /*

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "changepoint.h"
+#include "diary.h"
 #include "history.h"
 
 #define HISTORY_RELEASES_MAX 64
@@ -63,6 +64,11 @@ struct history {
 	size_t n_costs;
 	struct changepoint_test *tests;
 	size_t n_tests;
+	/* The diary's sentences matched (history_diary_match): n_diary of them, against the
+	 * builds of every line. */
+	struct diary_build *diary_builds;
+	struct diary_match *diary;
+	size_t n_diary;
 };
 
 /* The parameter's name and unit for tables and the report. */
@@ -74,5 +80,12 @@ const char *history_param_unit(int param);
  * step explained by the profile counters that changed and their price here.
  */
 void history_report_markdown(const struct history *h, const struct history_opts *o, FILE *f);
+
+/* Matches o->diary's sentences (none: nothing) against h's releases into h->diary. 0, or -1. */
+int history_diary_match(struct history *h, const struct history_opts *o, struct errbuf *eb);
+/* The table "The original README, sentence by sentence" (nothing without a diary). */
+void history_diary_markdown(const struct history *h, const struct history_opts *o, FILE *f);
+/* history-diary.tsv's text: one row per sentence, its best pair, measured value and verdict. */
+void history_diary_tsv(const struct history *h, const struct history_opts *o, FILE *f);
 
 #endif

@@ -210,4 +210,5 @@ void history_report_markdown(const struct history *h, const struct history_opts 
 	}
 	if (steps == 0)
 		fputs("No step: no adjacent pair of releases differs by both tests.\n", f);
+	history_diary_markdown(h, o, f);
 }

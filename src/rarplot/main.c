@@ -21,6 +21,7 @@
 #include "results.h"
 #include "changepoint.h"
 #include "claims.h"
+#include "diary.h"
 #include "compare_cli.h"
 #include "sanitize.h"
 #include "stdfigs.h"
@@ -46,7 +47,8 @@ struct config {
 	char **inputs;
 	size_t n_inputs;
 	bool out_given;
-	bool history; /* --history: releases in version order, their steps (history.h) */
+	bool history;      /* --history: releases in version order, their steps (history.h) */
+	const char *diary; /* --diary: a diary's sentences matched with release pairs (diary.h) */
 	struct compare_cli compare; /* --compare and its options (compare_cli.h) */
 };
 
@@ -86,6 +88,10 @@ static void usage(FILE *f)
 	    "      --history          releases in version order (subjects LINE-X.Y.Z): intercept\n"
 	    "                         and slope per release, the baseline as a band, steps\n"
 	    "                         (history.tsv, history-steps.tsv, history_LINE.*, report.md)\n"
+	    "      --diary FILE       with --history: each sentence of a diary\n"
+	    "                         (experiments/claims/rar-perf-diary.tsv) matched with the\n"
+	    "                         release pair it describes best (report.md, "
+	    "history-diary.tsv)\n"
 	    "      --compare B:C      compare candidate subject C with baseline B: intercept,\n"
 	    "                         slope and time at --at sizes as ratios C/B with 95 %\n"
 	    "                         intervals (paired by round when both ran in the same\n"
@@ -119,6 +125,7 @@ enum {
 	OPT_CLAIMS,
 	OPT_COMPARISONS,
 	OPT_HISTORY,
+	OPT_DIARY,
 };
 
 static void config_defaults(struct config *cfg)
@@ -229,6 +236,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	    {"claims", required_argument, NULL, OPT_CLAIMS},
 	    {"comparisons", required_argument, NULL, OPT_COMPARISONS},
 	    {"history", no_argument, NULL, OPT_HISTORY},
+	    {"diary", required_argument, NULL, OPT_DIARY},
 	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' are no short options */
 	    {"compare", required_argument, NULL, 'c'},
 	    {"noise", required_argument, NULL, 'n'},
@@ -270,6 +278,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 		case OPT_HISTORY:
 			cfg->history = true;
 			break;
+		case OPT_DIARY:
+			cfg->diary = optarg;
+			break;
 		case 'h':
 			return NUMARG_HELP;
 		case 'V':
@@ -280,6 +291,11 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	}
 	if (optind >= argc) {
 		errbuf_set(eb, "no results file given");
+		return NUMARG_USAGE;
+	}
+	if (cfg->diary != NULL && !cfg->history) {
+		errbuf_set(eb, "--diary %.64s: matches sentences with releases: give --history too",
+			   cfg->diary);
 		return NUMARG_USAGE;
 	}
 	cfg->inputs = argv + optind;
@@ -387,6 +403,7 @@ struct plot {
 	struct claims *claims;
 	struct claims_check *checks;
 	size_t n_checks;
+	struct diary *diary;
 	struct plotprofile prof;
 	struct plotfig_out drawn;
 	struct plotstyle_entry *styles;
@@ -403,6 +420,7 @@ static void plot_free(struct plot *pl)
 	free(pl->styles);
 	free(pl->checks);
 	claims_free(pl->claims);
+	diary_free(pl->diary);
 	fitreport_free(pl->rep);
 	plotseries_set_free(pl->set);
 	results_free(pl->res);
@@ -468,6 +486,9 @@ static int fit(const struct config *cfg, struct plot *pl, struct errbuf *eb)
 	if (cfg->claims != NULL &&
 	    ((pl->claims = claims_load(cfg->claims, eb)) == NULL ||
 	     claims_check(pl->claims, pl->rep, &pl->checks, &pl->n_checks, eb) != 0))
+		return -1;
+	/* Read before anything is written: a bad diary is a usage error with nothing written. */
+	if (cfg->diary != NULL && (pl->diary = diary_load(cfg->diary, eb)) == NULL)
 		return -1;
 	return plotprofile_load(&pl->prof, (const char *const *)cfg->inputs, cfg->n_inputs,
 				pl->set->axis, pl->rep, eb);
@@ -624,6 +645,7 @@ static int run_history(const struct config *cfg, const struct plot *pl, struct e
 	    .n_formats = cfg->n_formats,
 	    .alpha = CHANGEPOINT_ALPHA,
 	    .min_rel_pct = CHANGEPOINT_MIN_REL_PCT,
+	    .diary = pl->diary,
 	};
 
 	return history_run(&o, eb);
