@@ -7,9 +7,9 @@
 # (wall, user and system time, ru_nivcsw, the CPU stall) it prints per subject and condition:
 #   flagged   the share of runs contention.h calls contended: with the CPU stall (PSI, the
 #             journal's "stall_ns": the time the run shared the CPUs with other work, psi.h)
-#             more than max(100 us, 1 % of the wall time); without it (a host without PSI, an older journal) an
+#             more than max(200 us, 1 % of the wall time); without it (a host without PSI, an older journal) an
 #             off-CPU time more than max(50 us, 1 %) above the subject's best run;
-#   preempted the share that lost any time (stall > 0), or without the stall the share with
+#   preempted the share that lost at least 50 us (stall >= 50 us), or without the stall the share with
 #             ru_nivcsw > 0 that also lost the slack (contention_preempted);
 #   raw       the median wall time and its 95 % interval (estimate.h's order statistics);
 #   corrected the median with contended runs counted as wall - stall (without the stall: CPU
@@ -106,7 +106,8 @@ fi
 import json, math, sys
 
 SLACK_NS, SLACK_REL = 50e3, 0.01  # contention.h, the off-CPU rule
-STALL_MIN_NS, STALL_REL = 100e3, 0.01  # contention.h, the stall rule
+STALL_MIN_NS, STALL_REL = 200e3, 0.01  # contention.h, the stall rule
+PREEMPT_MIN_NS = 50e3  # contention.h: a stall that lost measurable time
 
 
 def load(d):
@@ -152,7 +153,7 @@ def judge(p):
         if t is not None:
             f = t > max(STALL_MIN_NS, STALL_REL * w)
             corr.append(w - t if f else w)
-            pre += t > 0
+            pre += t >= PREEMPT_MIN_NS
         else:
             f = o - base > max(SLACK_NS, SLACK_REL * w)
             corr.append(u + s + base if f else w)
@@ -164,7 +165,7 @@ def judge(p):
             "cpu": median_ci([u + s for u, s in zip(p["u"], p["s"])]),
             "corr": median_ci(corr), "offmed": sorted(off)[n // 2] - base,
             "stallmed": sorted(known)[len(known) // 2] if known else None,
-            "src": "psi" if len(known) == n else "off-cpu" if not known else "mixed"}
+            "src": "schedstat" if len(known) == n else "off-cpu" if not known else "mixed"}
 
 
 q, l = load(sys.argv[1]), load(sys.argv[2])

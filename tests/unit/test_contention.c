@@ -49,8 +49,8 @@ static void test_offcpu_and_baseline(void)
 	res.nivcsw = csw;
 }
 
-/* With the CPU stall known (schedstat): contended when it exceeds max(100 us, 1 % of the wall
- * time), whatever the off-CPU time; preempted when it lost at least 20 us; corrected by removing
+/* With the CPU stall known (schedstat): contended when it exceeds max(200 us, 1 % of the wall
+ * time), whatever the off-CPU time; preempted when it lost at least 50 us; corrected by removing
  * it. */
 static void test_stall_rule(void)
 {
@@ -60,17 +60,17 @@ static void test_stall_rule(void)
 	size_t contended;
 
 	setup();
-	CHECK(!contention_stall_contended(100000, 1000000)); /* 100 us of 1 ms: the floor */
-	CHECK(contention_stall_contended(100001, 1000000));
-	CHECK(!contention_stall_contended(200000, 20000000)); /* 1 % of 20 ms */
-	CHECK(contention_stall_contended(200001, 20000000));
+	CHECK(!contention_stall_contended(200000, 1000000)); /* 200 us of 1 ms: the floor */
+	CHECK(contention_stall_contended(200001, 1000000));
+	CHECK(!contention_stall_contended(300000, 30000000)); /* 1 % of 30 ms */
+	CHECK(contention_stall_contended(300001, 30000000));
 	CHECK(!contention_stall_contended(0, 0));
 	for (int i = 0; i < 10; i++)
 		stall[i] = 0;
 	/* Run 3's 2 ms off-CPU were a child's wait or I/O, not a wait for a CPU: not contended
-	 * (the off-CPU rule flagged it). Run 5 waited 150 us with no more off-CPU time. */
-	stall[5] = 150000;
-	stall[8] = 30000; /* 30 us: lost something, not enough to matter */
+	 * (the off-CPU rule flagged it). Run 5 waited 250 us with no more off-CPU time. */
+	stall[5] = 250000;
+	stall[8] = 60000; /* 60 us: lost something, not enough to matter */
 	stall[9] = 5000;  /* 5 us: a wake-up's cost, nothing lost */
 	res.stall_ns = stall;
 	CHECK(!contention_run_contended(&res, 3, 100000));
@@ -83,7 +83,7 @@ static void test_stall_rule(void)
 	contention_estimate(&res, ESTIMATE_MEAN, ESTIMATE_CONTENDED_CORRECT, 100000, scratch, &e,
 			    &contended);
 	CHECK_INT_EQ(contended, 1);
-	CHECK(fabs(e.value - (8 * 1000000.0 + 3000000.0 + 1040000.0 - 150000.0) / 10) < 1e-6);
+	CHECK(fabs(e.value - (8 * 1000000.0 + 3000000.0 + 1040000.0 - 250000.0) / 10) < 1e-6);
 	/* A run whose stall is unknown (-1) falls back to the off-CPU rule, alone. */
 	stall[3] = -1;
 	CHECK(contention_stall_known(&res, 5) && !contention_stall_known(&res, 3));
