@@ -151,8 +151,8 @@ int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout);
  * eb saying so and listing the series it writes.
  */
 int policy_rar_version_check(const char *version, struct errbuf *eb);
-/* Whether version (checked, or NULL) writes SetBehavior as the hardened integers in CBOR (3.2
- * and later); 3.1 writes a u8 (None 0, All 1). */
+/* Whether version (checked, or NULL) writes SetBehavior as the hardened integers in CBOR (3.1.3
+ * and later: rootasrole-core 3.1.3); 3.1.0 and 3.1.1 write a u8 (None 0, All 1). */
 bool policy_rar_hardened_enums(const char *version);
 /* Whether version (checked, or NULL) reads a CBOR build's settings file as CBOR (4.0 and later). */
 bool policy_rar_settings_follow_storage(const char *version);

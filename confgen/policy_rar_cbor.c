@@ -12,7 +12,7 @@
 
 #define POLICY_RAR_CBOR_DATA_MODE 0400 /* what RootAsRole's own saver creates */
 #define POLICY_RAR_CBOR_SETTINGS_MODE 0644
-/* RootAsRole's hardened SetBehavior::All (spec §2 note 3), and 3.1's u8 (None 0, All 1). */
+/* RootAsRole's hardened SetBehavior::All (spec §2 note 3), and 3.1.0-3.1.1's u8 (None 0, All 1). */
 #define POLICY_RAR_CBOR_SET_ALL 181786330u
 #define POLICY_RAR_CBOR_SET_ALL_3_1 1u
 

@@ -327,7 +327,10 @@ static void test_rar_version_check(void)
 	CHECK_INT_EQ(policy_rar_version_check("10.0.65535", &eb), -1);
 	CHECK(policy_rar_hardened_enums("3.2.0") && policy_rar_hardened_enums("4.2.0"));
 	CHECK(policy_rar_hardened_enums(NULL));
-	CHECK(!policy_rar_hardened_enums("3.1.4"));
+	/* rootasrole-core 3.1.3 took the hardened integers: 3.1.3's dosr refuses the u8 1
+	 * ("Invalid value for SetBehavior: 1"). */
+	CHECK(!policy_rar_hardened_enums("3.1.0") && !policy_rar_hardened_enums("3.1.1"));
+	CHECK(policy_rar_hardened_enums("3.1.3") && policy_rar_hardened_enums("3.1.4"));
 	CHECK_INT_EQ(policy_rar_version_check(NULL, &eb), 0);
 	CHECK_INT_EQ(policy_rar_version_check("4.0", &eb), -1);
 	CHECK_INT_EQ(policy_rar_version_check("v3.3.4", &eb), -1);
