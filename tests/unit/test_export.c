@@ -328,7 +328,7 @@ static void test_json_stall(void)
 	w[2] = 6000000; /* 5 ms waiting for a child: no stall */
 	w[5] = 3000000; /* 2 ms waiting for a CPU */
 	stall[5] = 2000000;
-	stall[6] = 20000; /* 20 us: lost, below the limit */
+	stall[6] = 60000; /* 60 us: lost, below the limit */
 	stall[7] = -1;    /* unknown: the off-CPU rule, within its slack */
 	doc = export_json_build(&e, 1, NULL, &eb);
 	CHECK(doc != NULL);
