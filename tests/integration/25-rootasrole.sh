@@ -61,8 +61,17 @@ run() {
 granted() { # granted OUT: exit 0, and /usr/bin/id -u style output if any
 	case $1 in 0\|*) return 0 ;; *) return 1 ;; esac
 }
-refused() { # refused OUT: exit 1, nothing run (no stdout), dosr's refusal on stderr
-	case $1 in "1||"*"Permission denied"*) return 0 ;; *) return 1 ;; esac
+refused() { # refused OUT: exit 1, nothing run (no stdout), dosr's refusal on stderr (3.0 and 3.1:
+	# "No matching role found")
+	case $1 in "1||"*"Permission denied"* | "1||"*"No matching role found"*) return 0 ;; *) return 1 ;; esac
+}
+# hidden VERSION FORMAT C MATCH: whether RootAsRole VERSION cannot see this grant. 3.0's and
+# 3.1's JSON finder refuses a task whose granted command is followed in its list by one that does
+# not exist (confgen's fillers, C > 1 with --match first or middle): "No matching role found".
+# Their CBOR finder, and 3.2 on, grant it. The history (experiments/history.json) measures
+# --match last, which they all read.
+hidden() {
+	case $1 in 3.0.* | 3.1.*) [ "$2" = rar-json ] && [ "$3" -gt 1 ] && [ "$4" != last ] ;; *) return 1 ;; esac
 }
 
 shapes="1:1:1:1 2:2:50:3 3:2:7:2 1:3:200:1"
@@ -80,7 +89,12 @@ while IFS=$'\t' read -r name format settings data version; do
 				continue
 			fi
 			out=$(run "$user" "$bin" /usr/bin/true)
-			check "$what: /usr/bin/true granted" granted "$out" || echo "# $out"
+			if hidden "$version" "$format" "$C" "$m"; then
+				check "$what: /usr/bin/true not seen by $version's JSON finder (a missing command after it)" \
+					refused "$out" || echo "# $out"
+			else
+				check "$what: /usr/bin/true granted" granted "$out" || echo "# $out"
+			fi
 			if [ "$m" = last ] && [ "$shape" = 2:2:50:3 ] && [ "$format" = rar-cbor ]; then
 				want=7b kind=JSON # '{'
 				[ "${version%%.*}" -ge 4 ] && want=bf kind=CBOR # an indefinite map
@@ -97,8 +111,13 @@ while IFS=$'\t' read -r name format settings data version; do
 		write "$name" "$format" "$settings" "$data" --roles 2 --users 2 --tasks 50 --commands 3 \
 			--uid "$uid" --match "$m" --command /usr/bin/id >/dev/null 2>&1
 		out=$(run "$user" "$bin" /usr/bin/id)
-		check "$name --match $m --command /usr/bin/id: runs as uid 0" \
-			sh -c "case '$out' in '0|uid=0(root) gid=0(root)'*) exit 0;; *) exit 1;; esac" || echo "# $out"
+		if hidden "$version" "$format" 3 "$m"; then
+			check "$name --match $m --command /usr/bin/id: not seen by $version's JSON finder" \
+				refused "$out" || echo "# $out"
+		else
+			check "$name --match $m --command /usr/bin/id: runs as uid 0" \
+				sh -c "case '$out' in '0|uid=0(root) gid=0(root)'*) exit 0;; *) exit 1;; esac" || echo "# $out"
+		fi
 		out=$(run "$user" "$bin" /usr/bin/true)
 		check "$name --match $m --command /usr/bin/id: /usr/bin/true refused" refused "$out" || echo "# $out"
 	done
@@ -152,23 +171,29 @@ done <"$tmp/dosrs"
 prefix_unlock "$prefix"
 
 # --- the manifest's grant check with every dosr as a subject ------------------------------------
-{
-	printf '{"name":"it25","subjects":['
-	sep=
-	while IFS=$'\t' read -r name format settings data version; do
-		printf '%s{"id":"sr-%s","format":"%s","rar_version":"%s","program":"%s","policy":"%s"%s}' "$sep" \
-			"${name#dosr-}" "$format" "$version" "$prefix/bin/$name" "$settings" \
-			"$([ "$format" = rar-cbor ] && printf ',"policy_data":"%s"' "$data")"
-		sep=,
-	done <"$tmp/dosrs"
-	printf '],"axes":{"nb_tasks":[1,30]},"warmup":1,"min_runs":3,"max_runs":3,"min_time_s":0}\n'
-} >"$tmp/m.json"
-"$RB" --manifest "$tmp/m.json" --prefix "$prefix" --wait --out "$tmp/out" --progress none >"$tmp/m.out" 2>&1
-rc=$?
-n=$(wc -l <"$tmp/dosrs")
-check "manifest with $n dosr subjects: grant checks pass, exit 0" [ $rc -eq 0 ] || tail -5 "$tmp/m.out"
-check "manifest: every dosr subject measured at both points, every run exit 0" \
-	jq -e --argjson n "$n" '(.results | length) == 2 * $n and all(.results[]; all(.exit_codes[]; . == 0))' "$tmp/out/results.json"
+# A manifest holds at most 48 subjects (manifest.h): a prefix with the whole history
+# (make provision-history) has more, so they go in manifests of 40.
+split -l 40 -d "$tmp/dosrs" "$tmp/dosrs-part."
+for part in "$tmp"/dosrs-part.*; do
+	k=${part##*.}
+	{
+		printf '{"name":"it25","subjects":['
+		sep=
+		while IFS=$'\t' read -r name format settings data version; do
+			printf '%s{"id":"sr-%s","format":"%s","rar_version":"%s","program":"%s","policy":"%s"%s}' "$sep" \
+				"${name#dosr-}" "$format" "$version" "$prefix/bin/$name" "$settings" \
+				"$([ "$format" = rar-cbor ] && printf ',"policy_data":"%s"' "$data")"
+			sep=,
+		done <"$part"
+		printf '],"axes":{"nb_tasks":[1,30]},"warmup":1,"min_runs":3,"max_runs":3,"min_time_s":0}\n'
+	} >"$tmp/m$k.json"
+	"$RB" --manifest "$tmp/m$k.json" --prefix "$prefix" --wait --out "$tmp/out$k" --progress none >"$tmp/m$k.out" 2>&1
+	rc=$?
+	n=$(wc -l <"$part")
+	check "manifest $k with $n dosr subjects: grant checks pass, exit 0" [ $rc -eq 0 ] || tail -5 "$tmp/m$k.out"
+	check "manifest $k: every dosr subject measured at both points, every run exit 0" \
+		jq -e --argjson n "$n" '(.results | length) == 2 * $n and all(.results[]; all(.exit_codes[]; . == 0))' "$tmp/out$k/results.json"
+done
 
 check "after the manifest: every dosr's policy grants nothing (deny-all)" \
 	sh -c "! runuser -u '$user' -- '$prefix/bin/dosr-json' /usr/bin/true </dev/null >/dev/null 2>&1"
