@@ -41,8 +41,11 @@ vars=$(jq -n --arg prefix "$prefix" --arg name "${DEV_NAME:-}" \
 	  rarperf_sudo_dev_tree: $st, rarperf_sudo_dev_rev: $sr, rarperf_sudo_dev_name: $name,
 	  rarperf_doas_dev_tree: $dt, rarperf_doas_dev_rev: $dr, rarperf_doas_dev_name: $name}') || exit 2
 if [ -r "$prefix/facts.json" ]; then
+	# The extra releases make provision built, not the history's (make provision-history keeps
+	# those itself, "history": true; the role would otherwise build every one of them again).
 	extra=$(jq -c '[.tools[] | select((.format // "") | startswith("rar-")) | select(.build == null)
-		| select((.path // "") | test("/dosr-[0-9]")) | .version] | unique' "$prefix/facts.json") || exit 2
+		| select(.history != true) | select((.path // "") | test("/dosr-[0-9]")) | .version] | unique' \
+		"$prefix/facts.json") || exit 2
 	vars=$(printf '%s' "$vars" | jq -c --argjson e "$extra" '. + {rarperf_rootasrole_extra_versions: $e}')
 fi
 exec sh "$(dirname "$0")/with-progress.sh" ${ANSIBLE_PLAYBOOK:-/usr/bin/python3 /usr/bin/ansible-playbook} \
