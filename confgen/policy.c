@@ -300,8 +300,8 @@ int policy_sudoers_layout_parse(const char *s, enum sudoers_layout *layout)
 /*
  * The RootAsRole series confgen writes, MAJOR.MINOR with any patch, read from each release's
  * source (doc/rootasrole-history.md): 3.1.0 and 3.1.1 keep SetBehavior a u8 in CBOR, 3.1.3 to
- * 3.3 the hardened integers with a JSON settings file, 4.0 to 4.2 read a CBOR build's settings as CBOR
- * (4.1 and 4.2 also refuse a policy file or directory writable by others, which confgen never
+ * 3.3 the hardened integers with a JSON settings file, 4.0 to 4.2 read a CBOR build's settings as
+ * CBOR (4.1 and 4.2 also refuse a policy file or directory writable by others, which confgen never
  * writes). 3.0 is left out: its dosr (then "sr") reads only /etc/security/rootasrole.json, a
  * path compiled in that rarperf does not own, and a release newer than the last one read may
  * change the schema.
