@@ -4,8 +4,9 @@
 # (DRIFT_POINTS log-spaced sizes up to DRIFT_TASKS_MAX, DRIFT_RUNS runs in 10 rounds, no profile,
 # no reference; the estimate is rarbench's default), or reads earlier output directories; then
 # `rarplot --compare sudo:sr-cbor` on each sweep and prints every sweep's paired slope and
-# intercept ratios, their CV, and their trend (least-squares change per sweep, and whether the
-# ratios fall or rise monotonically), with the host's load at each sweep's start.
+# intercept ratios, their CV (and the CV their own intervals predict when nothing drifts), and
+# their trend (least-squares change per sweep, and whether the ratios fall or rise
+# monotonically), with the host's load at each sweep's start and the hypervisor's steal during it.
 #   selfbench/drift.sh                 # fresh sweeps (as root)
 #   selfbench/drift.sh DIR...          # rarbench --manifest output directories
 # Knobs: RARPERF_PREFIX (default /opt/rarperf), DRIFT_SWEEPS (4), DRIFT_TASKS_MAX (10000),
@@ -29,7 +30,7 @@ if [ ${#dirs[@]} -eq 0 ]; then
 	fi
 	user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 	jq --argjson max "${DRIFT_TASKS_MAX:-10000}" --argjson p "${DRIFT_POINTS:-8}" \
-		--argjson n "${DRIFT_RUNS:-60}" --arg u "$user" --arg c "${DRIFT_CONTENDED:-keep}" \
+		--argjson n "${DRIFT_RUNS:-300}" --arg u "$user" --arg c "${DRIFT_CONTENDED:-keep}" \
 		--arg e "${DRIFT_ESTIMATOR:-median}" '
 	  .name = "drift" | .description = "selfbench/drift.sh: seed-tasks, sudo and sr-cbor"
 	  | .subjects = [.subjects[] | select(.id == "sudo" or .id == "sr-cbor")]
@@ -59,24 +60,30 @@ for d in "${dirs[@]}"; do
 		[ $? -eq 1 ] || { echo "drift: rarplot --compare on $d failed:" >&2; cat "$d/compare.err" >&2; exit 1; }
 done
 /usr/bin/python3 - "${loads[*]:-}" "${dirs[@]}" <<'PYEOF'
-import statistics, sys
+import json, statistics, sys
 
 loads = sys.argv[1].split()
 rows = []
+steals = []
 for d in sys.argv[2:]:
+    # The hypervisor's steal while the sweep ran: the mean of its points' shares (each point's
+    # rarbench.steal: the CPU time /proc/stat says the host gave to others).
+    pts = [r.get("rarbench", {}).get("steal") for r in json.load(open(d + "/results.json"))["results"]]
+    pts = [x for x in pts if isinstance(x, (int, float))]
+    steals.append(100 * statistics.mean(pts) if pts else float("nan"))
     q = {}
     for line in open(d + "/compare/comparison.tsv"):
         f = line.rstrip("\n").split("\t")
         if f[1] in ("paired", "unpaired") and f[0] in ("intercept", "slope") and f[0] not in q:
             q[f[0]] = (float(f[2]), float(f[3]), float(f[4]), f[1])
     rows.append((d, q))
-print("| sweep | load at start | intercept ratio [95 %] | slope ratio [95 %] |")
-print("|---|---:|---|---|")
+print("| sweep | load at start | steal | intercept ratio [95 %] | slope ratio [95 %] |")
+print("|---|---:|---:|---|---|")
 for i, (d, q) in enumerate(rows):
     cell = lambda k: "%.4f [%.4f, %.4f]%s" % (q[k][0], q[k][1], q[k][2],
                                              "" if q[k][3] == "paired" else " unpaired")
-    print("| %d %s | %s | %s | %s |" % (i + 1, d, loads[i] if i < len(loads) else "-",
-                                         cell("intercept"), cell("slope")))
+    print("| %d %s | %s | %.2f %% | %s | %s |" % (i + 1, d, loads[i] if i < len(loads) else "-",
+                                                  steals[i], cell("intercept"), cell("slope")))
 for k in ("intercept", "slope"):
     v = [q[k][0] for _, q in rows]
     if len(v) < 2:
@@ -90,7 +97,10 @@ for k in ("intercept", "slope"):
     mono = "falling monotonically" if all(x < 0 for x in d) else \
         "rising monotonically" if all(x > 0 for x in d) else "not monotonic"
     held = sum(1 for _, q in rows for _, r in rows if r is not q and q[k][1] <= r[k][0] <= q[k][2])
-    print("%s ratio over %d sweeps: mean %.4f, CV %.2f %%, trend %+.2f %% per sweep (%s); "
-          "%d of %d other sweeps' ratios inside a sweep's own interval"
-          % (k, len(v), m, cv, 100 * b / m, mono, held, len(v) * (len(v) - 1)))
+    # The CV the sweeps' own intervals predict if nothing drifted: each interval's half-width
+    # over 1.96, relative to its ratio, averaged. An observed CV near it is sampling noise.
+    noise = statistics.mean((q[k][2] - q[k][1]) / (2 * 1.96) / q[k][0] for _, q in rows)
+    print("%s ratio over %d sweeps: mean %.4f, CV %.2f %% (the intervals alone predict %.2f %%), "
+          "trend %+.2f %% per sweep (%s); %d of %d other sweeps' ratios inside a sweep's own interval"
+          % (k, len(v), m, cv, 100 * noise, 100 * b / m, mono, held, len(v) * (len(v) - 1)))
 PYEOF

@@ -97,6 +97,29 @@ static void reliability_cell(const struct plotseries *s, double x, FILE *f)
 	fputs(" - |", f);
 }
 
+/*
+ * What "contended" meant for the runs of these files: each judge's rule as rarbench applied it
+ * (src/bench/contention.h holds the thresholds; they are repeated here because a report may
+ * describe files an older rarbench wrote, whose judge was another).
+ */
+static const char *reliability_judge(const char *source)
+{
+	if (strcmp(source, "schedstat") == 0)
+		return "that waited for a CPU (the run delay of /proc/PID/schedstat, exact "
+		       "whatever the"
+		       " run's length) more than max(200 µs, 1 % of the wall time)";
+	if (strcmp(source, "psi") == 0)
+		return "whose CPU stall, as the pressure (PSI) of rarlaunch's cgroup counted it,"
+		       " marked them contended (a count that misses waits shorter than a scheduler"
+		       " tick: doc/precision.md)";
+	if (strcmp(source, "off-cpu") == 0)
+		return "whose off-CPU time exceeded the subject's best by more than max(50 µs, 1 % "
+		       "of"
+		       " the wall time)";
+	return "that rarbench marked contended (the input files differ in how, or do not say:"
+	       " meta.environment.contention_source)";
+}
+
 void reliability_print_shares(const struct fitreport *rep, FILE *f)
 {
 	bool hosts = rep->set->n_hosts > 1;
@@ -111,11 +134,14 @@ void reliability_print_shares(const struct fitreport *rep, FILE *f)
 	if (xs == NULL)
 		return;
 	n = reliability_xs(rep, xs, cap);
-	fputs("\n**Contended runs per point** (the share of each point's runs whose off-CPU time"
-	      " exceeded the subject's best by more than max(50 µs, 1 % of the wall time); **!**:"
-	      " a point the fit should not rest on: flagged contended by rarbench, more than half"
-	      " of its runs contended, or its 95 % interval wider than ±",
-	      f);
+	fprintf(
+	    f,
+	    "\n**Contended runs per point** (the share of each point's runs %s; **!**:"
+	    " a point the fit should not rest on: flagged contended by rarbench (more of its"
+	    " runs contended than the manifest's contention_limit, or the hypervisor took over"
+	    " 5 %% of the CPU while it ran: steal), more than half of its runs contended, or its"
+	    " 95 %% interval wider than ±",
+	    reliability_judge(rep->res != NULL ? rep->res->contention_source : ""));
 	fprintf(f, "%.0f %%):\n\n| subject | format |", 100 * RELIABILITY_NOISY_REL);
 	for (size_t k = 0; k < n; k++)
 		fprintf(f, " %g |", xs[k]);

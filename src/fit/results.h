@@ -128,6 +128,10 @@ struct results {
 	size_t n_tools, cap_tools;
 	char estimator[RESULTS_METHOD_MAX]; /* "median", "trimmed", ...; "" before any file */
 	char contended[RESULTS_METHOD_MAX]; /* "correct", "drop", "keep"; "" before any file */
+	/* What judged a run contended (meta.environment.contention_source: "schedstat", "psi",
+	 * "off-cpu"; a file without it: "off-cpu", the only judge before the key), folded like
+	 * the estimator; "" before any file. */
+	char contention_source[RESULTS_METHOD_MAX];
 	char *lab_md; /* a mixed lab's groups as Markdown rows (labgroups_read), owned; or NULL */
 	char emulated[RESULTS_EMULATED_MAX]; /* hosts that ran under TCG; "" when none */
 	size_t n_emulated;

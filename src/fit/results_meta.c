@@ -1,5 +1,6 @@
 /* results_meta: what a document's "meta" says beside its points: each subject's tool and
- * version, the hosts that ran emulated, and the estimator and contended treatment (results.h). */
+ * version, the hosts that ran emulated, the estimator, the contended treatment and what judged
+ * a run contended (results.h). */
 #include <cJSON.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -235,9 +236,37 @@ static void results_read_method(struct results *res, const cJSON *root, size_t f
 	results_method_fold(res->contended, cont);
 }
 
+/* What judged this document's runs contended, folded into res (a lab's merged.json: each
+ * host's environment). A file from before the key: the off-CPU judge, the only one then. */
+static void results_read_judge(struct results *res, const cJSON *root)
+{
+	const cJSON *meta = jsonget_member(root, "meta"), *h;
+	const cJSON *hosts = jsonget_member(meta, "hosts");
+	const cJSON *env = jsonget_member(meta, "environment");
+	const cJSON *src;
+	char judge[RESULTS_METHOD_MAX] = "";
+
+	if (meta == NULL)
+		return; /* hyperfine's own: nothing judged its runs */
+	if (cJSON_GetArraySize(hosts) > 0 && env == NULL) {
+		cJSON_ArrayForEach(h, hosts)
+		{
+			src = jsonget_member(jsonget_member(h, "environment"), "contention_source");
+			results_method_fold(judge,
+					    src == NULL ? "off-cpu" : results_method_name(src));
+		}
+	} else {
+		src = jsonget_member(env, "contention_source");
+		results_method_fold(judge, src == NULL ? "off-cpu" : results_method_name(src));
+	}
+	if (judge[0] != '\0')
+		results_method_fold(res->contention_source, judge);
+}
+
 void results_meta_read(struct results *res, const void *root, const char *name, size_t source,
 		       size_t first)
 {
 	results_read_all_tools(res, root, name, source);
 	results_read_method(res, root, first);
+	results_read_judge(res, root);
 }

@@ -1,9 +1,12 @@
 /* test_reliability: the notes that call a report's fits unreliable, and when they stay silent. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "reliability.h"
+#include "results.h"
 
 static void test_hosts_disagree(void)
 {
@@ -59,9 +62,64 @@ static void test_print(void)
 	free(text);
 }
 
+/* The contended-runs table says what "contended" meant for the files it describes: the judge
+ * rarbench recorded (meta.environment.contention_source), not one from an older rarbench. */
+static char *shares_text(const struct fitreport *rep)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f == NULL)
+		return NULL;
+	reliability_print_shares(rep, f);
+	fclose(f);
+	return text;
+}
+
+static void test_shares_name_their_judge(void)
+{
+	struct plotseries_point pts[2] = {
+	    {.x = 1, .y_ms = 2, .ci_lo_ms = 1.99, .ci_hi_ms = 2.01, .contended_share = 0.04},
+	    {.x = 10, .y_ms = 2, .ci_lo_ms = 1.99, .ci_hi_ms = 2.01, .contended_share = 0.6}};
+	struct plotseries ser = {"sudo", "sudoers", "-", pts, 2, 0, 1, 10, true};
+	struct plotseries_set set = {NULL, NULL, &ser, 1, 1};
+	struct fitreport_row row;
+	struct results *res = results_new();
+	struct fitreport rep = {
+	    .set = &set, .res = res, .baseline = "sudo", .rows = &row, .n_rows = 1};
+	char *text;
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	memset(&row, 0, sizeof(row));
+	row.series = &ser;
+	snprintf(res->contention_source, sizeof(res->contention_source), "schedstat");
+	text = shares_text(&rep);
+	CHECK(text != NULL &&
+	      strstr(text, "waited for a CPU (the run delay of /proc/PID/schedstat") != NULL);
+	CHECK(text != NULL && strstr(text, "more than max(200 µs, 1 % of the wall time)") != NULL);
+	CHECK(text != NULL && strstr(text, "off-CPU") == NULL);
+	CHECK(text != NULL && strstr(text, "| sudo | sudoers | 4 % | 60 % ! |") != NULL);
+	free(text);
+	snprintf(res->contention_source, sizeof(res->contention_source), "off-cpu");
+	text = shares_text(&rep);
+	CHECK(text != NULL &&
+	      strstr(text, "whose off-CPU time exceeded the subject's best by more than "
+			   "max(50 µs, 1 % of the wall time)") != NULL);
+	free(text);
+	snprintf(res->contention_source, sizeof(res->contention_source), "%s", RESULTS_MIXED);
+	text = shares_text(&rep);
+	CHECK(text != NULL && strstr(text, "the input files differ in how, or do not say") != NULL);
+	free(text);
+	results_free(res);
+}
+
 int main(void)
 {
 	RUN(test_hosts_disagree);
 	RUN(test_print);
+	RUN(test_shares_name_their_judge);
 	return HARNESS_EXIT();
 }

@@ -285,6 +285,24 @@ static void test_method(void)
 		CHECK_STR_EQ(res->contended, RESULTS_MIXED);
 	}
 	results_free(res);
+	/* What judged the runs contended: the file's own judge; before the key, the off-CPU one;
+	 * two files that differ, mixed; hyperfine's own (no meta), nothing. */
+	res =
+	    parse_doc("{\"results\":[" POINT("sudo", "") "],\"meta\":{\"environment\":{"
+							 "\"contention_source\":\"schedstat\"}}}");
+	CHECK(res != NULL);
+	if (res != NULL) {
+		CHECK_STR_EQ(res->contention_source, "schedstat");
+		CHECK_INT_EQ(results_parse(res, current, strlen(current), "b.json", &eb), 0);
+		CHECK_STR_EQ(res->contention_source, RESULTS_MIXED);
+	}
+	results_free(res);
+	res = parse_doc(current);
+	CHECK(res != NULL && strcmp(res->contention_source, "off-cpu") == 0);
+	results_free(res);
+	res = parse_doc("{\"results\":[" POINT("sudo", "") "]}");
+	CHECK(res != NULL && res->contention_source[0] == '\0');
+	results_free(res);
 	/* rarbench before "contended": drop_contended */
 	res = parse_doc(older);
 	CHECK(res != NULL && strcmp(res->contended, "drop") == 0);
