@@ -86,6 +86,17 @@ $(foreach l,$(LAYERS),$(eval $(call layer_rule,$(l))))
 LIBS := $(call ALL_LIBS,build)
 ASAN_LIBS := $(call ALL_LIBS,build-asan)
 
+# The commit the binaries name (meta.rarperf.commit, --version): the objects that print it depend
+# on build/git-commit, rewritten only when HEAD moves, so that an object compiled at an earlier
+# commit is compiled again instead of naming that commit in a binary built from later sources.
+COMMIT_USERS := $(shell grep -l RARPERF_GIT_COMMIT src/*/*.c confgen/*.c 2>/dev/null)
+build/git-commit: FORCE
+	@mkdir -p build
+	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' >$@
+$(patsubst %.c,build/%.o,$(COMMIT_USERS)) $(patsubst %.c,build-asan/%.o,$(COMMIT_USERS)): build/git-commit
+.PHONY: FORCE
+FORCE:
+
 # --- programs ----------------------------------------------------------------
 build/confgen/main.o: INCS = $(call layer_incs,confgen)
 bin/confgen: build/confgen/main.o build/libconfgen.a build/libcommon.a

@@ -10,9 +10,9 @@
 #   selfbench/drift.sh                 # fresh sweeps (as root)
 #   selfbench/drift.sh DIR...          # rarbench --manifest output directories
 # Knobs: RARPERF_PREFIX (default /opt/rarperf), DRIFT_SWEEPS (4), DRIFT_TASKS_MAX (10000),
-# DRIFT_POINTS (8), DRIFT_RUNS (60), DRIFT_CONTENDED (the manifest's "contended": keep, the
-# default, or correct), DRIFT_ESTIMATOR (the manifest's "estimator": median, the default, or
-# cpu-median), DRIFT_KEEP (a directory to keep the sweeps in).
+# DRIFT_POINTS (8), DRIFT_RUNS (300: about 47 s a sweep), DRIFT_CONTENDED (the manifest's
+# "contended": keep, the default, or correct), DRIFT_ESTIMATOR (the manifest's "estimator": median,
+# the default, or cpu-median), DRIFT_KEEP (a directory to keep the sweeps in).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
