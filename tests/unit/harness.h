@@ -56,6 +56,23 @@ static int harness_cases_failed;
 /* The exit status of a test program. */
 #define HARNESS_EXIT() (harness_cases_failed == 0 ? 0 : 1)
 
+/*
+ * What a printer writes, as a reader gets it: runs CALL (an expression that writes to the FILE *
+ * named f) into a malloc'd string stored in OUT (char *; free it), NULL when out of memory.
+ */
+#define HARNESS_PRINTED(out, call)                                                                 \
+	do {                                                                                       \
+		size_t harness_len_ = 0;                                                           \
+		FILE *f;                                                                           \
+                                                                                                   \
+		(out) = NULL;                                                                      \
+		f = open_memstream(&(out), &harness_len_);                                         \
+		if (f != NULL) {                                                                   \
+			call;                                                                      \
+			fclose(f);                                                                 \
+		}                                                                                  \
+	} while (0)
+
 static inline int harness_remove_one(const char *path, const struct stat *st, int flag,
 				     struct FTW *ftw)
 {

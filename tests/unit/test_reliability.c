@@ -66,14 +66,9 @@ static void test_print(void)
  * rarbench recorded (meta.environment.contention_source), not one from an older rarbench. */
 static char *shares_text(const struct fitreport *rep)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	char *text;
 
-	if (f == NULL)
-		return NULL;
-	reliability_print_shares(rep, f);
-	fclose(f);
+	HARNESS_PRINTED(text, reliability_print_shares(rep, f));
 	return text;
 }
 
