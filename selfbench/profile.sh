@@ -1,12 +1,13 @@
 #!/bin/bash
 # profile.sh: what the profile pass costs, and whether its counts repeat (doc/profile.md).
 # Runs MANIFEST (default experiments/quick.json) PROF_SWEEPS times (default 2) with "profile": true
-# and prints, per sweep, the wall time of the timed steps and of the profile pass (rarbench's own
-# "profile pass X s after Y s of timed steps" line: the lock wait is not counted) and the overhead
-# in %; then compares the profiles of every sweep with the first's, point by point and subject by
-# subject, counter by counter (system calls, failures, bytes, files, programs; the rusage counters
-# follow the host and are left out), and names every counter that differs. Last, rarplot's fitted
-# read(2) slope of every subject against its policy bytes per unit.
+# and no profile budget (every point traced), and prints, per sweep, the wall time of the timed
+# steps and of the profile pass (rarbench's own "profile pass X s after Y s of timed steps" line:
+# the lock wait is not counted) and the overhead in %; then compares the profiles of every sweep
+# with the first's, point by point and subject by subject, counter by counter (system calls,
+# failures, bytes, files, programs; the rusage counters follow the host and are left out), and
+# names every counter that differs. Last, rarplot's fitted read(2) slope of every subject against
+# its policy bytes per unit.
 # Must run as root on a provisioned prefix (it queues for the prefix's lock). Knobs (environment):
 #   RARPERF_PREFIX  the prefix (default /opt/rarperf)
 #   PROF_SWEEPS     sweeps (default 2)
@@ -28,8 +29,10 @@ else
 	work=$(mktemp -d /tmp/rarperf-bench-profile-XXXXXX)
 	trap 'rm -rf "$work"' EXIT
 fi
-jq '.profile = true' "$manifest" >"$work/manifest.json"
-echo "manifest: $manifest (profile on); host: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+# Every point traced (profile_budget 0), so that the sweeps trace the same points and their
+# counts compare point by point: a budget's choice follows the host's speed at that moment.
+jq '.profile = true | .profile_budget = 0' "$manifest" >"$work/manifest.json"
+echo "manifest: $manifest (profile on, every point traced); host: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %10s %10s %9s\n' sweep timed_s profile_s overhead
 for i in $(seq 1 "$sweeps"); do
 	"$rarbench" --manifest "$work/manifest.json" --prefix "$prefix" --wait --out "$work/s$i" \

@@ -6,10 +6,10 @@
 # still takes the prefix's lock (--wait). DIR (new, under doc/results/ for a published run)
 # receives what a reader needs to check every number again and nothing a script can remake from
 # it: the run's results.json and results.tsv, its profile.tsv and profile-costs.tsv (rarplot
-# reads them beside results.json), rarbench's messages (rarbench.out: the profile pass's cost
-# against the timed steps' is one of its last lines), and rarplot's fits, figures and report
-# (rarplot.out). The sweep's own directory (journal, per-point files) is kept in
-# results/publish/NAME until the next run of the same manifest.
+# reads them beside results.json), its journal.jsonl and profile/ (to estimate it again),
+# rarbench's messages (rarbench.out: the profile pass's cost against the timed steps' is one of
+# its last lines), and rarplot's fits, figures and report (rarplot.out). The sweep's own
+# directory is kept in results/publish/NAME until the next run of the same manifest.
 set -eu
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || {
@@ -33,9 +33,12 @@ cp -a "$prefix/etc/." "$etc/"
 unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" "$2/etc" && shift 2 && exec "$@"' \
 	sh "$etc" "$prefix" bin/rarbench --manifest "$manifest" --prefix "$prefix" --wait \
 	--out "$out" --progress none 2>"$dir/rarbench.out"
-for f in results.json results.tsv profile.tsv profile-costs.tsv; do
+# The journal (every run's wall, user and system time) and the profile pass's files: with them a
+# reader can estimate the sweep again (another estimator, rarbench --resume) without measuring.
+for f in results.json results.tsv profile.tsv profile-costs.tsv journal.jsonl; do
 	[ ! -f "$out/$f" ] || cp "$out/$f" "$dir/$f"
 done
+[ ! -d "$out/profile" ] || cp -r "$out/profile" "$dir/profile"
 bin/rarplot -o "$dir" --format png,svg "$@" "$dir/results.json" >"$dir/rarplot.out" 2>&1
 tail -n 2 "$dir/rarbench.out"
 echo "publish-results: $dir: results.json, report.md and the figures"
