@@ -12,8 +12,8 @@
 
 #include "jsonget.h"
 
-static const char *const kind_names[KERNELCOST_KINDS] = {"exec", "faults", "getppid",    "close",
-							 "read", "openat", "newfstatat", "mmap"};
+static const char *const kind_names[KERNELCOST_KINDS] = {
+    "exec", "faults", "execve", "getppid", "close", "read", "openat", "newfstatat", "mmap"};
 
 const char *kernelcost_kind_name(enum kernelcost_kind k)
 {
@@ -143,45 +143,62 @@ static double calls_of(const cJSON *profile, const char *name)
 	return cJSON_IsNumber(c) ? c->valuedouble : 0;
 }
 
+/* count units at price: 0 when none were made (a kind the file does not price is NaN). */
+static double cost(double count, double price)
+{
+	return count > 0 ? count * price : 0;
+}
+
 /* A count the profile must have (a number >= 0) into *out. 0 or -1. */
 static int need(const cJSON *obj, const char *path, const char *key, double *out, struct errbuf *eb)
 {
 	return jsonget_double(obj, path, key, JSONGET_REQUIRED, 0, 1e15, out, eb);
 }
 
-int kernelcost_predict(const struct kernelcost_prices *p, const void *profile, double user_ns,
+double kernelcost_ref_work_ns(const struct kernelcost_prices *p)
+{
+	double w = p->ref_wall_ns - p->ns[KERNELCOST_EXEC];
+
+	return p->points[KERNELCOST_EXEC] > 0 && w > 0 ? w : NAN;
+}
+
+int kernelcost_predict(const struct kernelcost_prices *p, const void *profile, double cpu_ns,
 		       struct kernelcost_parts *out, struct errbuf *eb)
 {
 	const cJSON *pr = profile;
-	double execs, calls, minflt, priced;
+	double execs, procs, calls, minflt, priced;
 	const double *c = p->ns;
 
 	memset(out, 0, sizeof(*out));
 	if (need(pr, "profile", "execs", &execs, eb) < 0 ||
+	    need(pr, "profile", "processes", &procs, eb) < 0 ||
 	    need(pr, "profile", "calls", &calls, eb) < 0 ||
 	    need(jsonget_member(pr, "rusage"), "profile.rusage", "minflt", &minflt, eb) < 0)
 		return -1;
-	out->exec = execs * c[KERNELCOST_EXEC];
-	out->faults = minflt * c[KERNELCOST_FAULTS];
-	out->calls[KERNELCOST_GETPPID] = calls_of(pr, "getppid") * c[KERNELCOST_GETPPID];
-	out->calls[KERNELCOST_CLOSE] = calls_of(pr, "close") * c[KERNELCOST_CLOSE];
+	/* A process is the bare run's life cycle; each exec beyond one per process an execve. */
+	out->exec = cost(procs, c[KERNELCOST_EXEC]) +
+		    cost(execs > procs ? execs - procs : 0, c[KERNELCOST_EXECVE]);
+	out->faults = cost(minflt, c[KERNELCOST_FAULTS]);
+	out->calls[KERNELCOST_GETPPID] = cost(calls_of(pr, "getppid"), c[KERNELCOST_GETPPID]);
+	out->calls[KERNELCOST_CLOSE] = cost(calls_of(pr, "close"), c[KERNELCOST_CLOSE]);
 	out->calls[KERNELCOST_READ] =
-	    (calls_of(pr, "read") + calls_of(pr, "pread64")) * c[KERNELCOST_READ];
+	    cost(calls_of(pr, "read") + calls_of(pr, "pread64"), c[KERNELCOST_READ]);
 	/* rarkref's openat price holds its close: the subject's closes are counted as theirs. */
 	out->calls[KERNELCOST_OPENAT] =
-	    calls_of(pr, "openat") * (c[KERNELCOST_OPENAT] - c[KERNELCOST_CLOSE]);
-	out->calls[KERNELCOST_NEWFSTATAT] = calls_of(pr, "newfstatat") * c[KERNELCOST_NEWFSTATAT];
+	    cost(calls_of(pr, "openat"), c[KERNELCOST_OPENAT] - c[KERNELCOST_CLOSE]);
+	out->calls[KERNELCOST_NEWFSTATAT] =
+	    cost(calls_of(pr, "newfstatat"), c[KERNELCOST_NEWFSTATAT]);
 	/* Its mmap price is a pair, mmap and munmap: half for each call of either. */
 	out->calls[KERNELCOST_MMAP] =
-	    (calls_of(pr, "mmap") + calls_of(pr, "munmap")) * c[KERNELCOST_MMAP] / 2;
+	    cost(calls_of(pr, "mmap") + calls_of(pr, "munmap"), c[KERNELCOST_MMAP] / 2);
 	priced = calls_of(pr, "getppid") + calls_of(pr, "close") + calls_of(pr, "read") +
 		 calls_of(pr, "pread64") + calls_of(pr, "openat") + calls_of(pr, "newfstatat") +
 		 calls_of(pr, "mmap") + calls_of(pr, "munmap") + calls_of(pr, "execve") +
 		 calls_of(pr, "exit_group");
-	out->other_calls = (calls > priced ? calls - priced : 0) * c[KERNELCOST_GETPPID];
-	out->user = user_ns;
-	out->total = out->exec + out->faults + out->other_calls + out->user;
+	out->other_calls = cost(calls > priced ? calls - priced : 0, c[KERNELCOST_GETPPID]);
+	out->kernel = out->exec + out->faults + out->other_calls;
 	for (int k = 0; k < KERNELCOST_KINDS; k++)
-		out->total += out->calls[k];
+		out->kernel += out->calls[k];
+	out->user = cpu_ns > out->kernel ? cpu_ns - out->kernel : 0;
 	return 0;
 }

@@ -1,8 +1,12 @@
 /*
- * predictfig: each subject's line predicted from its profile and the host's kernel-side prices,
- * against the measured one (predictfig.h). A point's prediction is kernelcost_predict's parts;
- * each part is fitted along the axis like the measured estimates, so that the parts' intercepts
- * add up to the predicted intercept and their slopes to the predicted slope.
+ * predictfig: each subject's line split by its profile and the host's kernel-side prices, and
+ * predicted on another host (predictfig.h). A point's parts are kernelcost_predict's: the kernel
+ * work its counts cost at the host's prices, the rest of its CPU time as user work; each part is
+ * fitted along the axis like the measured estimates, so that the parts' intercepts add up to the
+ * accounted intercept and their slopes to its slope. What the CPU time does not hold (waits) is
+ * the residual. On one host the user part is what the CPU time leaves, so the split is not a
+ * prediction; from one host to another it is: the kernel parts at the other's prices, the user
+ * work in rarref's work runs at the other's rarref.
  */
 #include "predictfig.h"
 
@@ -25,7 +29,7 @@
 enum { P_EXEC, P_FAULTS, P_CALL0, P_OTHER = P_CALL0 + 6, P_USER, P_TOTAL, P_COUNT };
 static const char *const part_names[P_COUNT] = {"exec",        "faults", "getppid",    "close",
 						"read",        "openat", "newfstatat", "mmap",
-						"other_calls", "user",   "predicted"};
+						"other_calls", "user",   "accounted"};
 
 #define SUBJECT_MAX 96
 
@@ -94,18 +98,21 @@ static int add_result(struct host *h, const cJSON *e, const char *axis, size_t c
 	const cJSON *prof = jsonget_member(e, "profile"), *st = jsonget_member(prof, "status");
 	const cJSON *est = jsonget_member(jsonget_member(e, "rarbench"), "estimate");
 	const cJSON *med = jsonget_member(e, "median"), *user = jsonget_member(e, "user");
+	const cJSON *sys = jsonget_member(e, "system");
 	struct kernelcost_parts parts;
 	struct subject_points *sp;
 	char *end = NULL;
 	double x;
 
 	if (!cJSON_IsString(sj) || !cJSON_IsString(xv) || !cJSON_IsString(st) ||
-	    strcmp(st->valuestring, "ok") != 0 || !cJSON_IsNumber(user))
+	    strcmp(st->valuestring, "ok") != 0 || !cJSON_IsNumber(user) || !cJSON_IsNumber(sys))
 		return 0;
 	x = strtod(xv->valuestring, &end);
 	if (end == xv->valuestring || *end != '\0' || !isfinite(x))
 		return 0;
-	if (kernelcost_predict(&h->prices, prof, user->valuedouble * 1e9, &parts, eb) < 0)
+	/* The run's CPU time, user + system: exact in total, its split sampled (kernelcost.h). */
+	if (kernelcost_predict(&h->prices, prof, (user->valuedouble + sys->valuedouble) * 1e9,
+			       &parts, eb) < 0)
 		return errbuf_prefix(eb, "%s: subject %s", h->input, sj->valuestring);
 	if ((sp = subject_of(h, sj->valuestring, cap)) == NULL)
 		return errbuf_set(eb, "out of memory");
@@ -119,7 +126,7 @@ static int add_result(struct host *h, const cJSON *e, const char *axis, size_t c
 		sp->part[P_CALL0 + k][sp->n] = parts.calls[KERNELCOST_GETPPID + k];
 	sp->part[P_OTHER][sp->n] = parts.other_calls;
 	sp->part[P_USER][sp->n] = parts.user;
-	sp->part[P_TOTAL][sp->n] = parts.total;
+	sp->part[P_TOTAL][sp->n] = parts.kernel + parts.user;
 	sp->n++;
 	return 1;
 }
@@ -158,11 +165,21 @@ static int load_host(struct host *h, const char *input, const char *axis, struct
 	for (size_t i = 0; i < h->nsubs; i++) {
 		struct subject_points *sp = &h->subs[i];
 		struct errbuf fe = {{0}};
+		double *sigma = calloc(sp->n ? sp->n : 1, sizeof(*sigma));
 
-		sp->fitted = fit_linear(sp->x, sp->measured, NULL, sp->n, &sp->meas, &fe) == 0;
+		if (sigma == NULL) {
+			errbuf_set(eb, "out of memory");
+			goto out;
+		}
+		/* Relative weights from the measured times, the same for every part: the small
+		 * sizes set the intercept as in fits.tsv, and the parts' lines still add up. */
+		for (size_t j = 0; j < sp->n; j++)
+			sigma[j] = sp->measured[j] > 0 ? sp->measured[j] : NAN;
+		sp->fitted = fit_linear(sp->x, sp->measured, sigma, sp->n, &sp->meas, &fe) == 0;
 		for (int k = 0; k < P_COUNT && sp->fitted; k++)
 			sp->fitted =
-			    fit_linear(sp->x, sp->part[k], NULL, sp->n, &sp->fit[k], &fe) == 0;
+			    fit_linear(sp->x, sp->part[k], sigma, sp->n, &sp->fit[k], &fe) == 0;
+		free(sigma);
 	}
 	rc = 1;
 out:
@@ -171,13 +188,19 @@ out:
 	return rc;
 }
 
+/* The subject's user work at its host in rarref's work runs (its user part / rarref's work). */
+static double user_runs(const struct host *h, const struct subject_points *sp)
+{
+	return sp->fit[P_USER].intercept / kernelcost_ref_work_ns(&h->prices);
+}
+
 /* predicted.tsv: one row per host and fitted subject. */
 static void print_tsv(FILE *f, const struct host *hosts, size_t n)
 {
-	fputs("input\tsubject\tn\tintercept_ms\tpredicted_ms\tresidual_ms\tresidual_pct", f);
+	fputs("input\tsubject\tn\tintercept_ms\taccounted_ms\tresidual_ms\tresidual_pct", f);
 	for (int k = 0; k < P_TOTAL; k++)
 		fprintf(f, "\t%s_ms", part_names[k]);
-	fputs("\tslope_us\tpredicted_slope_us\n", f);
+	fputs("\tuser_rarref_runs\tslope_us\taccounted_slope_us\n", f);
 	for (size_t h = 0; h < n; h++)
 		for (size_t i = 0; i < hosts[h].nsubs; i++) {
 			const struct subject_points *sp = &hosts[h].subs[i];
@@ -192,15 +215,15 @@ static void print_tsv(FILE *f, const struct host *hosts, size_t n)
 				pi / 1e6, (mi - pi) / 1e6, 100 * (mi - pi) / mi);
 			for (int k = 0; k < P_TOTAL; k++)
 				fprintf(f, "\t%.4f", sp->fit[k].intercept / 1e6);
-			fprintf(f, "\t%.4f\t%.4f\n", sp->meas.slope / 1e3,
-				sp->fit[P_TOTAL].slope / 1e3);
+			fprintf(f, "\t%.3f\t%.4f\t%.4f\n", user_runs(&hosts[h], sp),
+				sp->meas.slope / 1e3, sp->fit[P_TOTAL].slope / 1e3);
 		}
 }
 
 /* The prices of each host, ns per unit, with their CV over the sweep's points. */
 static void print_prices(FILE *f, const struct host *hosts, size_t n)
 {
-	fputs("| input | rarref user ms (wall) |", f);
+	fputs("| input | rarref ms (its work) |", f);
 	for (int k = 0; k < KERNELCOST_KINDS; k++)
 		fprintf(f, " %s ns |", kernelcost_kind_name((enum kernelcost_kind)k));
 	fputs("\n|---|---:|", f);
@@ -211,8 +234,8 @@ static void print_prices(FILE *f, const struct host *hosts, size_t n)
 		char in[512];
 
 		sanitize_markdown(in, sizeof(in), hosts[h].input);
-		fprintf(f, "| %s | %.3f (%.3f) |", in, hosts[h].prices.ref_user_ns / 1e6,
-			hosts[h].prices.ref_wall_ns / 1e6);
+		fprintf(f, "| %s | %.3f (%.3f) |", in, hosts[h].prices.ref_wall_ns / 1e6,
+			kernelcost_ref_work_ns(&hosts[h].prices) / 1e6);
 		for (int k = 0; k < KERNELCOST_KINDS; k++)
 			fprintf(f, " %.0f (CV %.1f %%) |", hosts[h].prices.ns[k],
 				100 * hosts[h].prices.cv[k]);
@@ -220,34 +243,44 @@ static void print_prices(FILE *f, const struct host *hosts, size_t n)
 	}
 }
 
-/* The table: measured intercept, predicted, its parts, the residual. */
+/* The table: measured intercept, its parts, what they leave. */
 static void print_table(FILE *f, const struct host *hosts, size_t n)
 {
-	fputs("\n| input | subject | intercept ms | predicted ms | exec+reap | faults | calls "
-	      "(priced) | other calls | user CPU | residual | slope µs | predicted µs |\n"
+	fputs("\n| input | subject | intercept ms | exec+reap | faults | calls (priced) | other "
+	      "calls | kernel, all | user CPU (rarref runs) | residual (waits) | slope µs | "
+	      "accounted µs |\n"
 	      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
 	      f);
 	for (size_t h = 0; h < n; h++)
 		for (size_t i = 0; i < hosts[h].nsubs; i++) {
 			const struct subject_points *sp = &hosts[h].subs[i];
 			char in[512], sj[SUBJECT_MAX * 4];
-			double mi, calls = 0;
+			double mi, calls = 0, kernel;
 
-			if (!sp->fitted)
+			if (!sp->fitted) {
+				sanitize_markdown(in, sizeof(in), hosts[h].input);
+				sanitize_markdown(sj, sizeof(sj), sp->subject);
+				fprintf(f,
+					"| %s | %s | not split: %zu profiled points, or a part the "
+					"file does not price (a kind rarkref added later) |"
+					"||||||||||\n",
+					in, sj, sp->n);
 				continue;
+			}
 			mi = sp->meas.intercept;
 			for (int k = P_CALL0; k < P_OTHER; k++)
 				calls += sp->fit[k].intercept;
+			kernel = sp->fit[P_TOTAL].intercept - sp->fit[P_USER].intercept;
 			sanitize_markdown(in, sizeof(in), hosts[h].input);
 			sanitize_markdown(sj, sizeof(sj), sp->subject);
 			fprintf(
 			    f,
-			    "| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %+.3f "
-			    "(%+.1f %%) | %.3f | %.3f |\n",
-			    in, sj, mi / 1e6, sp->fit[P_TOTAL].intercept / 1e6,
-			    sp->fit[P_EXEC].intercept / 1e6, sp->fit[P_FAULTS].intercept / 1e6,
-			    calls / 1e6, sp->fit[P_OTHER].intercept / 1e6,
-			    sp->fit[P_USER].intercept / 1e6,
+			    "| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f (%.0f %%) | %.3f "
+			    "(%.2f) | %+.3f (%+.1f %%) | %.3f | %.3f |\n",
+			    in, sj, mi / 1e6, sp->fit[P_EXEC].intercept / 1e6,
+			    sp->fit[P_FAULTS].intercept / 1e6, calls / 1e6,
+			    sp->fit[P_OTHER].intercept / 1e6, kernel / 1e6, 100 * kernel / mi,
+			    sp->fit[P_USER].intercept / 1e6, user_runs(&hosts[h], sp),
 			    (mi - sp->fit[P_TOTAL].intercept) / 1e6,
 			    100 * (mi - sp->fit[P_TOTAL].intercept) / mi, sp->meas.slope / 1e3,
 			    sp->fit[P_TOTAL].slope / 1e3);
@@ -265,8 +298,8 @@ static const struct subject_points *find(const struct host *h, const char *subje
 
 /*
  * From the first host to each other: each subject's change of intercept, measured against the
- * change its parts predict: the kernel parts at each host's prices and counts, the user part
- * the first host's user time scaled by the change of rarref's user time.
+ * change its parts predict: the kernel parts at each host's prices and counts, the user work
+ * (in rarref's work runs at the first host) at the other's rarref, the waits as they were.
  */
 static void print_changes(FILE *f, const struct host *hosts, size_t n)
 {
@@ -276,16 +309,17 @@ static void print_changes(FILE *f, const struct host *hosts, size_t n)
 	    "\n## From one host to another\n\n"
 	    "Each subject's change of intercept from the first input to each other: measured, and "
 	    "predicted by the change of the kernel parts (each host's prices at its own counts) "
-	    "and of the user part (the first host's user time times the ratio of rarref's user "
-	    "times). \"left\" is the measured change the prediction does not explain, in % of "
-	    "the first host's intercept.\n\n"
+	    "and of the user part (the first host's user work in rarref work runs, at the other "
+	    "host's rarref); the waits are held. \"left\" is the measured change the prediction "
+	    "does not explain, in % of the first host's intercept.\n\n"
 	    "| from | to | subject | measured change ms | predicted ms | left |\n"
 	    "|---|---|---|---:|---:|---:|\n",
 	    f);
 	for (size_t h = 1; h < n; h++)
 		for (size_t i = 0; i < hosts[0].nsubs; i++) {
 			const struct subject_points *a = &hosts[0].subs[i], *b;
-			double ratio = hosts[h].prices.ref_user_ns / hosts[0].prices.ref_user_ns;
+			double ratio = kernelcost_ref_work_ns(&hosts[h].prices) /
+				       kernelcost_ref_work_ns(&hosts[0].prices);
 			double dm, dp, ka, kb;
 			char from[512], to[512], sj[SUBJECT_MAX * 4];
 
@@ -311,16 +345,20 @@ static void print_markdown(FILE *f, const struct host *hosts, size_t n, const ch
 	sanitize_markdown(ax, sizeof(ax), axis);
 	fprintf(
 	    f,
-	    "# Predicted from the profiles and the kernel's prices\n\n"
+	    "# Each subject's time split by the kernel's prices\n\n"
 	    "Each host's prices come from rarkref, measured in every step beside the subjects "
-	    "(results.json's `reference.kernel`): a static program's exec and reap, one minor "
-	    "fault, one call of each priced kind; each the median over the sweep's points, its "
-	    "CV over them in brackets. A subject's point is predicted as its profile's counts at "
-	    "those prices (execs, minor faults, the priced calls, every other call at getppid's "
-	    "price) plus its user time as measured; the parts and the measured estimates are "
-	    "fitted along %s, on the points that have a profile. The residual is what the parts "
-	    "leave: waits, the calls priced at the floor that cost more, the dynamic loader's "
-	    "work beyond its calls and faults.\n\n",
+	    "(results.json's `reference.kernel`): a static program's exec and reap, an execve, "
+	    "one minor fault (a fresh anonymous page), one call of each priced kind; each the "
+	    "median over the sweep's points, its CV over them in brackets. A subject's point is "
+	    "split into its profile's counts at those prices (its processes, its further execs, "
+	    "minor faults, the priced calls, every other call at getppid's price: the kernel "
+	    "parts) and what its CPU time (user + system) leaves, its user work, also given in "
+	    "rarref work runs (rarref's time less the bare run's); the residual is what the CPU "
+	    "time does not hold (waits), or, when negative, what the kernel parts overprice. "
+	    "Parts and measured estimates are fitted along %s on the points with a profile. "
+	    "**On one host the user part is inferred, so this table splits the intercept; it "
+	    "does not predict it.** The prediction is from one host to another (below, with "
+	    "several inputs).\n\n",
 	    ax);
 	print_prices(f, hosts, n);
 	print_table(f, hosts, n);

@@ -4,6 +4,8 @@
  *
  *   rarkref                 exits at once: a run is the exec and the reap of a static program
  *   rarkref faults N        touches N fresh anonymous pages (N minor page faults)
+ *   rarkref execve N        executes itself again N times in the same process (N execve(2) of
+ *                           a static program, without the fork and the reap)
  *   rarkref CALL N          makes N system calls of one kind, CALL one of
  *                           getppid  the floor of any call (entry and exit)
  *                           close    close(2) of a descriptor that is not open (EBADF)
@@ -20,6 +22,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -44,6 +47,20 @@ static int touch_pages(long n)
 	for (size_t i = 0; i < len; i += RARKREF_PAGE)
 		p[i] = 1;
 	return 0;
+}
+
+/* Executes this program again with N - 1 until 0: the bare run's exec without its fork. */
+static int exec_chain(long n)
+{
+	char count[24];
+	char *argv[] = {"rarkref", "execve", count, NULL};
+	char *envp[] = {NULL};
+
+	if (n == 0)
+		return 0;
+	snprintf(count, sizeof(count), "%ld", n - 1);
+	execve("/proc/self/exe", argv, envp);
+	return 1;
 }
 
 static int calls_getppid(long n)
@@ -111,9 +128,9 @@ static const struct {
 	const char *name;
 	int (*run)(long n);
 } kinds[] = {
-    {"faults", touch_pages}, {"getppid", calls_getppid}, {"close", calls_close},
-    {"read", calls_read},    {"openat", calls_openat},   {"stat", calls_stat},
-    {"mmap", calls_mmap},
+    {"faults", touch_pages}, {"execve", exec_chain}, {"getppid", calls_getppid},
+    {"close", calls_close},  {"read", calls_read},   {"openat", calls_openat},
+    {"stat", calls_stat},    {"mmap", calls_mmap},
 };
 
 int main(int argc, char **argv)

@@ -26,6 +26,8 @@ static const struct {
 } kinds[RUNNER_KERNEL_KINDS] = {
     {"exec", NULL, 0, "a static program created, executed and reaped (fork, execve, exit, wait4)"},
     {"faults", "faults", 1024, "one minor page fault: a fresh anonymous page touched"},
+    {"execve", "execve", 8,
+     "execve(2) of a static program by itself: an exec without fork or reap"},
     {"getppid", "getppid", 4096, "getppid(2): entry and exit, the floor of any call"},
     {"close", "close", 4096, "close(2) of a descriptor that is not open (EBADF)"},
     {"read", "read", 2048, "pread(2) of one byte from a file in the page cache"},

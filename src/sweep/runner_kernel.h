@@ -18,14 +18,14 @@
 
 /*
  * rarkref (src/rarref/rarkref.c), found beside this executable, in RUNNER_KERNEL_KINDS benches:
- * its bare run (kind "exec": a static program created, executed and reaped), N fresh pages
- * touched ("faults") and N system calls of one kind. Each is journalled as the pseudo-subject
+ * its bare run (kind "exec": a static program created, executed and reaped), N execs of itself
+ * in one process ("execve"), N fresh pages touched ("faults") and N system calls of one kind. Each is journalled as the pseudo-subject
  * "@kernel.KIND" and measured paced (measure.h) in every step beside the subjects and rarref.
  * A unit's price at a point is (the kind's median wall time - the bare run's) / N, the bare
  * run's own for "exec"; each round's from that round's runs alone.
  */
 #define RUNNER_KERNEL_PREFIX "@kernel."
-#define RUNNER_KERNEL_KINDS 8
+#define RUNNER_KERNEL_KINDS 9
 
 struct runner_kernel {
 	struct proc_cmd *cmd[RUNNER_KERNEL_KINDS]; /* all NULL: the manifest has none */

@@ -236,9 +236,9 @@ static void print_subjects(const struct runner_planner *pl, FILE *out)
 	if (m->kernel_reference)
 		fprintf(
 		    out,
-		    "  %-14s rarkref, beside rarbench: the kernel's prices (exec and reap, page "
-		    "faults, %d kinds of call), run in every step beside the subjects\n",
-		    RUNNER_KERNEL_PREFIX "*", RUNNER_KERNEL_KINDS - 2);
+		    "  %-14s rarkref, beside rarbench: the kernel's prices (exec and reap, execve, "
+		    "page faults, %d kinds of call), run in every step beside the subjects\n",
+		    RUNNER_KERNEL_PREFIX "*", RUNNER_KERNEL_KINDS - 3);
 }
 
 /* The plan's points, runs per point and subject, each run's environment and the profile pass. */

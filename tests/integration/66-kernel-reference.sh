@@ -30,13 +30,13 @@ JSON
 	2>"$work/k.err"
 check "the sweep with rarref and rarkref exits 0" [ "$?" -eq 0 ] || sed 's/^/    /' "$work/k.err"
 res=$work/k/results.json
-check "reference.kernel: rarkref, its 8 kinds, 8 prices per point each with 3 rounds" \
+check "reference.kernel: rarkref, its 9 kinds, 9 prices per point each with 3 rounds" \
 	[ "$(jq '.reference.kernel as $k | ($k.program | endswith("/rarkref")) and
-		([$k.kinds[].kind] == ["exec","faults","getppid","close","read","openat","newfstatat","mmap"]) and
-		($k.unit_costs | length) == 24 and
+		([$k.kinds[].kind] == ["exec","faults","execve","getppid","close","read","openat","newfstatat","mmap"]) and
+		($k.unit_costs | length) == 27 and
 		([$k.unit_costs[] | (.rounds | length) == 3 and (.ns | type) == "number"] | all)' "$res")" = true ]
-check "the bare run's price is a run's (0.05..20 ms); a fault and a call cost 10 ns..100 us" \
-	[ "$(jq '[.reference.kernel.unit_costs[] | if .kind == "exec" then .ns > 5e4 and .ns < 2e7
+check "the bare run's and an execve's price is a run's (0.02..20 ms); a fault and a call 10 ns..100 us" \
+	[ "$(jq '[.reference.kernel.unit_costs[] | if .kind == "exec" or .kind == "execve" then .ns > 2e4 and .ns < 2e7
 		else .ns > 10 and .ns < 1e5 end] | all' "$res")" = true ]
 check "rarkref's runs are no result and not in results.tsv; rarref's results as before" \
 	[ "$(jq '([.results[].parameters.subject] | unique) == ["doas", "sudo"] and
@@ -52,11 +52,11 @@ check "paced: rarref never has more runs in a step than its busiest subject" \
 check "the journal holds each kind's runs beside the subjects' in every step" \
 	[ "$(grep -c '"subject":"@kernel.faults"' "$work/k/journal.jsonl")" -eq 9 ]
 "$rarplot" --format none -o "$work/plot" "$res" >"$work/out" 2>"$work/err"
-check "rarplot: predicted.tsv, one row per subject, measured and predicted intercepts > 0" \
-	[ "$?" -eq 0 ] && [ "$(head -1 "$work/plot/predicted.tsv" | cut -f1-7)" = "$(printf 'input\tsubject\tn\tintercept_ms\tpredicted_ms\tresidual_ms\tresidual_pct')" ] &&
+check "rarplot: predicted.tsv, one row per subject, measured and accounted intercepts > 0" \
+	[ "$?" -eq 0 ] && [ "$(head -1 "$work/plot/predicted.tsv" | cut -f1-7)" = "$(printf 'input\tsubject\tn\tintercept_ms\taccounted_ms\tresidual_ms\tresidual_pct')" ] &&
 	[ "$(awk -F'\t' 'NR > 1 && $3 == 3 && $4 > 0 && $5 > 0' "$work/plot/predicted.tsv" | wc -l)" -eq 2 ]
 check "predicted.md: the prices, then the table" \
-	grep -q '^# Predicted from the profiles and the kernel' "$work/plot/predicted.md" &&
+	grep -q "^# Each subject's time split by the kernel's prices" "$work/plot/predicted.md" &&
 	grep -q '| exec ns |' "$work/plot/predicted.md" && grep -q '^| .* | sudo | ' "$work/plot/predicted.md"
 jq 'del(.reference)' "$work/k.json" >"$work/bad.json"
 "$rarbench" --manifest "$work/bad.json" --prefix "$prefix" --out "$work/bad" --progress none \

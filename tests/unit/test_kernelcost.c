@@ -62,7 +62,8 @@ static void test_predict(void)
 	prof = cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "results"), 0), "profile");
 	CHECK_INT_EQ(kernelcost_predict(&p, prof, 2e6, &parts, &eb), 0);
-	CHECK(fabs(parts.exec - 2 * 450000) < 1e-6);
+	/* One process (the bare run's price), one exec more (execve's). */
+	CHECK(fabs(parts.exec - (450000 + 150000)) < 1e-6);
 	CHECK(fabs(parts.faults - 200 * 500) < 1e-6);
 	CHECK(fabs(parts.calls[KERNELCOST_READ] - 12 * 400) < 1e-9);
 	CHECK(fabs(parts.calls[KERNELCOST_CLOSE] - 20 * 150) < 1e-9);
@@ -73,8 +74,14 @@ static void test_predict(void)
 	CHECK(fabs(parts.calls[KERNELCOST_GETPPID] - 100) < 1e-9);
 	/* 100 calls, 94 priced (execve and exit_group too): 6 at the floor. */
 	CHECK(fabs(parts.other_calls - 6 * 100) < 1e-9);
-	CHECK(fabs(parts.total - (900000 + 100000 + 4800 + 3000 + 20000 + 24000 + 8000 + 100 + 600 +
-				  2e6)) < 1e-6);
+	CHECK(fabs(parts.kernel -
+		   (600000 + 100000 + 4800 + 3000 + 20000 + 24000 + 8000 + 100 + 600)) < 1e-6);
+	/* What the CPU time leaves is the user part; never below 0. */
+	CHECK(fabs(parts.user - (2e6 - parts.kernel)) < 1e-6);
+	CHECK_INT_EQ(kernelcost_predict(&p, prof, 1e5, &parts, &eb), 0);
+	CHECK(parts.user == 0);
+	/* rarref's work: its wall (2.6 ms) less the bare run (0.45 ms). */
+	CHECK(fabs(kernelcost_ref_work_ns(&p) - 2150000) < 1e-3);
 	cJSON_Delete(root);
 }
 
