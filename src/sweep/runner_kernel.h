@@ -19,10 +19,11 @@
 /*
  * rarkref (src/rarref/rarkref.c), found beside this executable, in RUNNER_KERNEL_KINDS benches:
  * its bare run (kind "exec": a static program created, executed and reaped), N execs of itself
- * in one process ("execve"), N fresh pages touched ("faults") and N system calls of one kind. Each is journalled as the pseudo-subject
- * "@kernel.KIND" and measured paced (measure.h) in every step beside the subjects and rarref.
- * A unit's price at a point is (the kind's median wall time - the bare run's) / N, the bare
- * run's own for "exec"; each round's from that round's runs alone.
+ * in one process ("execve"), N fresh pages touched ("faults") and N system calls of one kind.
+ * Each is journalled as the pseudo-subject "@kernel.KIND" and measured paced (measure.h) in
+ * every step beside the subjects and rarref. A unit's price at a point is (the kind's median
+ * wall time - the bare run's) / N, the bare run's own for "exec"; each round's from that
+ * round's runs alone.
  */
 #define RUNNER_KERNEL_PREFIX "@kernel."
 #define RUNNER_KERNEL_KINDS 9
