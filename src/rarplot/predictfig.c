@@ -311,9 +311,11 @@ static void print_changes(FILE *f, const struct host *hosts, size_t n)
 	    "predicted by the change of the kernel parts (each host's prices at its own counts) "
 	    "and of the user part (the first host's user work in rarref work runs, at the other "
 	    "host's rarref); the waits are held. \"left\" is the measured change the prediction "
-	    "does not explain, in % of the first host's intercept.\n\n"
-	    "| from | to | subject | measured change ms | predicted ms | left |\n"
-	    "|---|---|---|---:|---:|---:|\n",
+	    "does not explain, in % of the first host's intercept; \"waits\" how much the "
+	    "residual (what the CPU time does not hold) moved between the two, in the same unit: "
+	    "a left that the waits match is contention, not the machine.\n\n"
+	    "| from | to | subject | measured change ms | predicted ms | left | waits |\n"
+	    "|---|---|---|---:|---:|---:|---:|\n",
 	    f);
 	for (size_t h = 1; h < n; h++)
 		for (size_t i = 0; i < hosts[0].nsubs; i++) {
@@ -332,8 +334,12 @@ static void print_changes(FILE *f, const struct host *hosts, size_t n)
 			sanitize_markdown(from, sizeof(from), hosts[0].input);
 			sanitize_markdown(to, sizeof(to), hosts[h].input);
 			sanitize_markdown(sj, sizeof(sj), a->subject);
-			fprintf(f, "| %s | %s | %s | %+.3f | %+.3f | %+.1f %% |\n", from, to, sj,
-				dm / 1e6, dp / 1e6, 100 * (dm - dp) / a->meas.intercept);
+			fprintf(f, "| %s | %s | %s | %+.3f | %+.3f | %+.1f %% | %+.1f %% |\n", from,
+				to, sj, dm / 1e6, dp / 1e6, 100 * (dm - dp) / a->meas.intercept,
+				100 *
+				    ((b->meas.intercept - b->fit[P_TOTAL].intercept) -
+				     (a->meas.intercept - a->fit[P_TOTAL].intercept)) /
+				    a->meas.intercept);
 		}
 }
 
