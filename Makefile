@@ -51,7 +51,7 @@ ALL_INCS := $(foreach l,$(LAYERS),-I$(call layer_dir,$(l)))
 ALL_LIBS = $(foreach l,$(LINK_ORDER),$(1)/lib$(l).a)
 
 PROGS := $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/main.c))))
-BINS := $(addprefix bin/,$(PROGS)) $(if $(wildcard confgen/main.c),bin/confgen) bin/rarref bin/rarlaunch
+BINS := $(addprefix bin/,$(PROGS)) $(if $(wildcard confgen/main.c),bin/confgen) bin/rarref bin/rarkref bin/rarlaunch
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRCS))
 ASAN_TESTS := $(patsubst tests/unit/%.c,build-asan/tests/%,$(UNIT_SRCS))
@@ -114,6 +114,12 @@ $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 # rarref: rarbench's calibration workload ("reference"), static so that its run is an exec and
 # its own work, no dynamic loader; rarbench finds it beside its own executable.
 bin/rarref: src/rarref/rarref.c
+	@mkdir -p bin
+	$(CC) -std=c11 $(WARN) -O2 -static -o $@ $<
+
+# rarkref: the kernel-side calibration ("kernel_reference": exec and reap, page faults, system
+# calls; src/sweep/runner_kernel.h), static for the same reason; found beside rarbench too.
+bin/rarkref: src/rarref/rarkref.c
 	@mkdir -p bin
 	$(CC) -std=c11 $(WARN) -O2 -static -o $@ $<
 

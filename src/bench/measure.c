@@ -278,13 +278,38 @@ static void measure_record(struct measure_result *r, const struct proc_sample *s
 	r->n++;
 }
 
-/* Fills g->order with the offsets of one round (those still needing runs when pending). */
+/* Whether bench i of the group still needs runs. */
+static bool measure_pending(const struct measure_group *g, size_t i)
+{
+	return g->results[g->first + i].n < g->count[i];
+}
+
+/* Whether the paced benches of the group may run on: some bench that is not paced still needs
+ * runs, or the group has none that is not paced. */
+static bool measure_pace_open(const struct measure_group *g)
+{
+	bool unpaced = false;
+
+	for (size_t i = 0; i < g->k; i++) {
+		if (g->benches[g->first + i].paced)
+			continue;
+		if (measure_pending(g, i))
+			return true;
+		unpaced = true;
+	}
+	return !unpaced;
+}
+
+/* Fills g->order with the offsets of one round (those still needing runs when pending; a paced
+ * bench only while measure_pace_open). */
 static size_t measure_round(struct measure_group *g, bool pending_only)
 {
+	bool paced_ok = !pending_only || measure_pace_open(g);
 	size_t m = 0;
 
 	for (size_t i = 0; i < g->k; i++)
-		if (!pending_only || g->results[g->first + i].n < g->count[i])
+		if (!pending_only ||
+		    (measure_pending(g, i) && (paced_ok || !g->benches[g->first + i].paced)))
 			g->order[m++] = i;
 	if (g->opts->order == MEASURE_ORDER_RANDOM)
 		measure_shuffle(g->order, m, &g->rng);

@@ -51,6 +51,12 @@ struct measure_bench {
 	struct proc_cmd *cleanup; /* once, after the last run; NULL: none */
 	size_t group; /* consecutive benchmarks with equal group are interleaved/shuffled together
 			 (the rarbench CLI uses the parameter-combination index) */
+	/* Runs only beside another bench of its group: once every bench of the group that is not
+	 * paced has its runs, the paced ones stop, wherever their own count stands. A calibration
+	 * workload measured among subjects is paced, so that each of its runs follows a subject's,
+	 * as at every size: run back to back with itself it ran 15 % faster (issue 43, item 5). A
+	 * group of paced benches only runs as if none were. */
+	bool paced;
 };
 
 /*

@@ -24,6 +24,7 @@
  *   verdict     improved / regressed / no change of a ratio, and its wording (pure)
  *   labgroups   a mixed lab's groups of hosts, for reports
  *   profileload a results file's "profile" objects into a profilefit
+ *   kernelcost  a host's kernel-side prices (rarkref's) and a run's time split by them
  *   profilefit  profile counters fitted, compared between runs, explained in words
  *               (profilefit_report.c: the report's sections; profilefit_tsv.c: the TSVs read)
  */

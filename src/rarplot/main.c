@@ -15,6 +15,7 @@
 #include "numarg.h"
 #include "plotfig.h"
 #include "plotprofile.h"
+#include "predictfig.h"
 #include "plotrun.h"
 #include "plotseries.h"
 #include "plotstyle.h"
@@ -565,6 +566,10 @@ static int write_fits(const struct config *cfg, struct plot *pl, struct errbuf *
 		bool wrote;
 
 		if (normfig_write(&no, &pl->env, &pl->drawn, &wrote, eb) != 0)
+			return -1;
+		/* With the kernel's prices too: predicted.tsv and predicted.md. */
+		if (predictfig_write((const char *const *)cfg->inputs, cfg->n_inputs, cfg->axis,
+				     cfg->out_dir, &wrote, eb) != 0)
 			return -1;
 	}
 	return 0;

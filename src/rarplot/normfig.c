@@ -1,7 +1,9 @@
 /* normfig: rarplot's fits and figure in reference units (normfig.h). */
 #include "normfig.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atomicfile.h"
@@ -9,9 +11,99 @@
 #include "fitreport.h"
 #include "results.h"
 
+/* A reference point's value: its estimate, else its median (results_normalise's). */
+static double ref_value(const struct results_point *r)
+{
+	return isfinite(r->estimate_s) && r->estimate_s > 0 ? r->estimate_s : r->median_s;
+}
+
+/* The CV of a point's round estimates over the root of their number (the noise of its
+ * estimate, from its rounds), NaN with fewer than two. */
+static double round_noise(const struct results_point *r)
+{
+	double m = 0, ss = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_rounds; i++)
+		if (isfinite(r->rounds[i].estimate_s)) {
+			m += r->rounds[i].estimate_s;
+			n++;
+		}
+	if (n < 2)
+		return NAN;
+	m /= (double)n;
+	for (size_t i = 0; i < r->n_rounds; i++)
+		if (isfinite(r->rounds[i].estimate_s))
+			ss += (r->rounds[i].estimate_s - m) * (r->rounds[i].estimate_s - m);
+	return sqrt(ss / (double)(n - 1)) / m / sqrt((double)n);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Whether each file's reference stayed put across its sizes (issue 43, item 5): the CV of its
+ * per-point values against the noise of one (the median of round_noise), and the change from
+ * the smallest size along axis to the largest. A reference that moves beyond twice its noise
+ * makes the normalised slopes lean: said in bold.
+ */
+static void print_spread(FILE *f, const struct results *res, const char *axis)
+{
+	for (size_t s = 0; s < res->n_sources; s++) {
+		double sum = 0, ss = 0, noise[256], first = NAN, last = NAN, xlo = INFINITY,
+		       xhi = -INFINITY, cv, med;
+		size_t n = 0, nn = 0;
+
+		for (size_t i = 0; i < res->n_refs; i++) {
+			const struct results_point *r = &res->refs[i];
+			const char *xv = results_point_param(r, axis);
+			double v = ref_value(r), x = xv != NULL ? strtod(xv, NULL) : NAN;
+
+			if (r->source != s || !(v > 0))
+				continue;
+			sum += v;
+			ss += v * v;
+			n++;
+			if (nn < sizeof(noise) / sizeof(noise[0]) && isfinite(round_noise(r)))
+				noise[nn++] = round_noise(r);
+			if (x < xlo) {
+				xlo = x;
+				first = v;
+			}
+			if (x > xhi) {
+				xhi = x;
+				last = v;
+			}
+		}
+		if (n < 2)
+			continue;
+		cv = sqrt(fmax(0, (ss - sum * sum / (double)n) / (double)(n - 1))) / (sum / n);
+		qsort(noise, nn, sizeof(noise[0]), cmp_double);
+		med = nn == 0  ? NAN
+		      : nn % 2 ? noise[nn / 2]
+			       : (noise[nn / 2 - 1] + noise[nn / 2]) / 2;
+		fprintf(f,
+			"The reference across the %zu points of input %zu: CV %.1f %%, against the "
+			"noise of one point's estimate from its rounds, %.1f %%; from the smallest "
+			"size to the largest %+.1f %%.",
+			n, s + 1, 100 * cv, 100 * med, 100 * (last / first - 1));
+		if (isfinite(med) && cv > 2 * med)
+			fprintf(f,
+				" **It did not stay put: the normalised lines lean with the "
+				"size by as much** (a sweep before rarbench paced the reference, "
+				"issue 43, ran it back to back with itself where the subjects were "
+				"slow, and faster).");
+		fputs("\n\n", f);
+	}
+}
+
 /* normalised.md: what the numbers are, then fitreport's table. Atomic. */
 static int write_markdown(const struct fitreport *rep, const struct results *res, size_t dropped,
-			  const char *path, struct errbuf *eb)
+			  const char *axis, const char *path, struct errbuf *eb)
 {
 	struct atomicfile *af = atomicfile_open(path, 0644, eb);
 	FILE *f;
@@ -29,6 +121,7 @@ static int write_markdown(const struct fitreport *rep, const struct results *res
 	      f);
 	fprintf(f, "%zu reference points; %zu results without one left out.\n\n", res->n_refs,
 		dropped);
+	print_spread(f, res, axis);
 	fitreport_print_table(rep, f);
 	return atomicfile_commit(af, eb);
 }
@@ -67,7 +160,7 @@ int normfig_write(const struct normfig_opts *o, const struct plotfig_env *env,
 	if (fileio_join(path, sizeof(path), env->out_dir, "fits-normalised.tsv", eb) != 0 ||
 	    fitreport_write_tsv(rep, path, eb) != 0 ||
 	    fileio_join(path, sizeof(path), env->out_dir, "normalised.md", eb) != 0 ||
-	    write_markdown(rep, res, dropped, path, eb) != 0)
+	    write_markdown(rep, res, dropped, o->axis, path, eb) != 0)
 		goto out;
 	*wrote = true;
 	fig = plotfig_for_axis(o->axis, name, sizeof(name));

@@ -87,6 +87,7 @@ static const char *const root_keys[] = {"name",
 					"profile",
 					"profile_budget",
 					"reference",
+					"kernel_reference",
 					NULL};
 
 /* "command" (set) and "unsafe_command": the command must be absolute, and safe unless the manifest

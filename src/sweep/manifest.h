@@ -259,6 +259,13 @@ struct manifest {
 	 */
 	bool reference;
 	uint32_t reference_units;
+	/*
+	 * The kernel-side calibration (runner_kernel.h): rarkref's bare run, its
+	 * page faults and its system calls, measured in every step beside the
+	 * subjects and exported as results.json's "reference"."kernel". Absent or
+	 * false: none.
+	 */
+	bool kernel_reference;
 	char *text; /* the file verbatim (NUL-terminated copy) */
 	size_t text_len;
 };

@@ -78,8 +78,17 @@ int manifest_parse_precision(struct manifest_ctx *c, const cJSON *root, struct m
 		m->min_time_ns = 0;
 		m->remeasure = MANIFEST_PRECISION_REMEASURE;
 	}
+	j = jsonget_member(root, "kernel_reference");
+	m->kernel_reference = false;
+	if (j != NULL && !cJSON_IsBool(j))
+		return manifest_fail(c, "$.kernel_reference", "expected true or false, got %s",
+				     manifest_type_name(j));
+	m->kernel_reference = cJSON_IsTrue(j);
 	if (manifest_parse_reference(c, root, m) < 0)
 		return -1;
+	/* Its prices are exported inside "reference" and read beside rarref's units. */
+	if (m->kernel_reference && !m->reference)
+		return manifest_fail(c, "$.kernel_reference", "needs \"reference\" too");
 	if (manifest_get_string(c, root, "$", "precision_baseline", false, &m->precision_baseline) <
 	    0)
 		return -1;

@@ -30,6 +30,7 @@
 #include "runner_plan.h"
 #include "runner_point.h"
 #include "runner_precision.h"
+#include "runner_kernel.h"
 #include "runner_reference.h"
 #include "runner_subjects.h"
 #include "runner_profile.h"
@@ -74,6 +75,8 @@ struct runner {
 	/* runner_reference.c: the calibration workload (manifest "reference"); ref.cmd NULL: none.
 	 */
 	struct runner_reference ref;
+	/* runner_kernel.c: the kernel-side calibration (manifest "kernel_reference"). */
+	struct runner_kernel kernel;
 };
 
 /* Ends the guard (runner_guard_end: what it says goes to r->notes); a no-op once ended. */

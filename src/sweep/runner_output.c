@@ -14,6 +14,7 @@
 #include "export.h"
 #include "fileio.h"
 #include "growbuf.h"
+#include "runner_kernel.h"
 #include "runner_profile.h"
 #include "stats.h"
 
@@ -236,7 +237,7 @@ static int write_tsv(const char *path, const struct sweep *s, const struct merge
 			const struct journal_subject *js = &p->subjects[k];
 			struct stats_summary sum;
 
-			if (strcmp(js->subject, RUNNER_REFERENCE_ID) == 0)
+			if (runner_is_calibration(js->subject))
 				continue;
 
 			if (growarray(&scratch, &cap, js->result.n, sizeof(*scratch), SIZE_MAX,
@@ -263,12 +264,16 @@ static int write_tsv(const char *path, const struct sweep *s, const struct merge
 	return atomicfile_commit(af, eb);
 }
 
+/* What an entry is: a subject's, rarref's or one of rarkref's kinds (runner_kernel.h). */
+enum entry_kind { ENTRY_SUBJECT, ENTRY_REFERENCE, ENTRY_KERNEL };
+
 /*
- * Moves the reference's entries (refs[i]) out of entries (*n shrinks to the
- * subjects', order kept) into extra's "reference" object. 0 or -1.
+ * Moves the reference's entries (refs[i] ENTRY_REFERENCE) out of entries (*n
+ * shrinks to the subjects', order kept) into extra's "reference" object;
+ * rarkref's are dropped (their prices go to it: add_kernel). 0 or -1.
  */
-static int split_reference(const struct manifest *m, struct export_entry *entries, const bool *refs,
-			   size_t *n, cJSON *extra, struct errbuf *eb)
+static int split_reference(const struct manifest *m, struct export_entry *entries,
+			   const unsigned char *refs, size_t *n, cJSON *extra, struct errbuf *eb)
 {
 	struct export_entry *ref = NULL;
 	cJSON *doc = NULL, *obj = NULL, *arr;
@@ -280,9 +285,9 @@ static int split_reference(const struct manifest *m, struct export_entry *entrie
 	if ((ref = calloc(*n ? *n : 1, sizeof(*ref))) == NULL)
 		return errbuf_set(eb, "out of memory");
 	for (i = 0; i < *n; i++) {
-		if (refs[i])
+		if (refs[i] == ENTRY_REFERENCE)
 			ref[nr++] = entries[i];
-		else
+		else if (refs[i] == ENTRY_SUBJECT)
 			entries[ns++] = entries[i];
 	}
 	*n = ns;
@@ -311,6 +316,38 @@ out:
 	cJSON_Delete(doc);
 	free(ref);
 	return rc;
+}
+
+/*
+ * With m's "kernel_reference": rarkref's prices at every point and round
+ * (runner_kernel_costs) as "kernel" in extra's "reference" object (which
+ * split_reference made: the manifest has "reference" too). 0 or -1.
+ */
+static int add_kernel(const struct manifest *m, const struct sweep *s,
+		      const struct merged *by_index, cJSON *extra, struct errbuf *eb)
+{
+	cJSON *ref = jsonget_member(extra, "reference"), *obj;
+	const char *program = NULL;
+	size_t i, k;
+
+	if (!m->kernel_reference || ref == NULL)
+		return 0;
+	for (i = 0; i < sweep_count(s) && program == NULL; i++)
+		for (k = 0; k < by_index[i].nsubjects && program == NULL; k++)
+			if (runner_is_kernel(by_index[i].subjects[k].subject))
+				program = by_index[i].subjects[k].command;
+	if (program == NULL)
+		return 0;
+	/* ref adopts obj; the prices are added to its array in place. */
+	if ((obj = runner_kernel_object(program)) == NULL)
+		return errbuf_set(eb, "out of memory");
+	cJSON_AddItemToObject(ref, "kernel", obj);
+	for (i = 0; i < sweep_count(s); i++)
+		if (runner_kernel_costs(jsonget_member(obj, "unit_costs"), sweep_at(s, i),
+					by_index[i].subjects, by_index[i].run_round,
+					by_index[i].nsubjects, m->max_rounds, eb) < 0)
+			return -1;
+	return 0;
 }
 
 /* The parameters of one result at point sp (the axes; a subject's id and format, never the
@@ -354,7 +391,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	struct export_extras *xs = NULL;
 	struct entry_params *params = NULL;
 	cJSON *extra = NULL, **profiles = NULL;
-	bool *refs = NULL;
+	unsigned char *refs = NULL;
 	char path[PATH_MAX];
 	size_t n = 0, i, k, e = 0;
 	int rc = -1;
@@ -386,7 +423,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 		for (k = 0; k < by_index[i].nsubjects; k++, e++) {
 			const struct journal_subject *js = &by_index[i].subjects[k];
 			struct entry_params *ep = &params[e];
-			bool is_ref = strcmp(js->subject, RUNNER_REFERENCE_ID) == 0;
+			bool is_ref = runner_is_calibration(js->subject);
 			size_t np = entry_params_of(m, sp, js->subject, js->format, is_ref, ep);
 
 			xs[e] = by_index[i].extras;
@@ -397,10 +434,13 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 			entries[e] = (struct export_entry){js->command, &js->result,
 							   ep->params,  np,
 							   &xs[e],      by_index[i].run_round[k]};
-			refs[e] = is_ref;
+			refs[e] = !is_ref                         ? ENTRY_SUBJECT
+				  : runner_is_kernel(js->subject) ? ENTRY_KERNEL
+								  : ENTRY_REFERENCE;
 		}
 	}
-	if (split_reference(m, entries, refs, &n, extra, eb) < 0)
+	if (split_reference(m, entries, refs, &n, extra, eb) < 0 ||
+	    add_kernel(m, s, by_index, extra, eb) < 0)
 		goto out;
 	/* extra adopts the copy of meta (after "reference", when there is one). */
 	cJSON_AddItemToObject(extra, "meta", cJSON_Duplicate(meta, 1));

@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "policy_size.h"
 #include "runner_estimate.h"
+#include "runner_kernel.h"
 #include "runner_output.h"
 #include "sanitize.h"
 
@@ -232,6 +233,12 @@ static void print_subjects(const struct runner_planner *pl, FILE *out)
 			"  %-14s rarref %u, beside rarbench: the calibration workload, run in "
 			"every step beside the subjects\n",
 			RUNNER_REFERENCE_ID, m->reference_units);
+	if (m->kernel_reference)
+		fprintf(
+		    out,
+		    "  %-14s rarkref, beside rarbench: the kernel's prices (exec and reap, execve, "
+		    "page faults, %d kinds of call), run in every step beside the subjects\n",
+		    RUNNER_KERNEL_PREFIX "*", RUNNER_KERNEL_KINDS - 3);
 }
 
 /* The plan's points, runs per point and subject, each run's environment and the profile pass. */

@@ -144,7 +144,9 @@ enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index
 			   index, st->m->run_timeout_ms / 1000u);
 		return RUNNER_STEP_TIMEDOUT;
 	}
-	return runner_reference_check(st->ref, eb) < 0 ? RUNNER_STEP_FAILED : RUNNER_STEP_OK;
+	return runner_reference_check(st->ref, eb) < 0 || runner_kernel_check(st->kernel, eb) < 0
+		   ? RUNNER_STEP_FAILED
+		   : RUNNER_STEP_OK;
 }
 
 /* 1/rounds of n, rounded up (each round gets at least one when n > 0). */
@@ -154,7 +156,7 @@ static uint64_t per_round(uint64_t n, uint32_t rounds)
 }
 
 /* The step's benches and their journal entries: the active subjects not left out of it (hung),
- * then the reference (when measured). Returns how many benches. */
+ * then the reference and rarkref's kinds (when measured). Returns how many benches. */
 static size_t step_benches(struct runner_steps *st, struct measure_bench *benches,
 			   struct journal_subject *js)
 {
@@ -172,13 +174,15 @@ static size_t step_benches(struct runner_steps *st, struct measure_bench *benche
 		k++;
 	}
 	if (st->ref->cmd != NULL) {
+		/* Paced: each of its runs follows a subject's, at every size (measure.h). */
 		benches[k] = (struct measure_bench){
-		    .name = RUNNER_REFERENCE_ID, .cmd = st->ref->cmd, .group = 0};
+		    .name = RUNNER_REFERENCE_ID, .cmd = st->ref->cmd, .group = 0, .paced = true};
 		js[k].subject = RUNNER_REFERENCE_ID;
 		js[k].format = (char *)"reference";
 		js[k].command = st->ref->command;
 		k++;
 	}
+	runner_kernel_benches(st->kernel, benches, js, &k);
 	return k;
 }
 
@@ -284,7 +288,7 @@ enum runner_step runner_point_measure(struct runner_steps *st, const struct swee
 	enum measure_outcome mr;
 
 	/* The reference, when measured, is the last bench: interleaved with the subjects. */
-	nb = st->sj->nactive + (st->ref->cmd != NULL);
+	nb = st->sj->nactive + (st->ref->cmd != NULL) + runner_kernel_count(st->kernel);
 	benches = calloc(nb, sizeof(*benches));
 	results = calloc(nb, sizeof(*results));
 	js = calloc(nb, sizeof(*js));

@@ -13,6 +13,7 @@
 #include "manifest.h"
 #include "runner_guard.h"
 #include "runner_precision.h"
+#include "runner_kernel.h"
 #include "runner_reference.h"
 #include "runner_subjects.h"
 #include "runner_target.h"
@@ -27,6 +28,7 @@ struct runner_steps {
 	const struct manifest *m;
 	struct runner_subjects *sj; /* each step marks the subjects that hung */
 	struct runner_reference *ref;
+	struct runner_kernel *kernel; /* rarkref's kinds; none without "kernel_reference" */
 	struct runner_guard *guard;
 	struct runner_precision *precision;
 	struct journal *journal;

@@ -20,6 +20,7 @@
 
 #include "contention.h"
 #include "estimate.h"
+#include "runner_kernel.h"
 #include "runner_output.h"
 #include "student.h"
 
@@ -85,9 +86,9 @@ static int acc_add(struct runner_precision *p, size_t idx, const struct journal_
 	if (p->acc == NULL)
 		return 0;
 	a = &p->acc[idx];
-	/* The reference (last, when the manifest has it) is no subject: the precision ignores it.
-	 */
-	if (n == p->nactive + 1 && strcmp(js[n - 1].subject, RUNNER_REFERENCE_ID) == 0)
+	/* The calibration workloads (last, when the manifest has them) are no subjects: the
+	 * precision ignores them. */
+	while (n > p->nactive && runner_is_calibration(js[n - 1].subject))
 		n--;
 	if (n != p->nactive)
 		return errbuf_set(eb, "point %zu: a step has %zu subjects, this run measures %zu",

@@ -153,7 +153,8 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 
 	if (r->sj.nactive == 0)
 		return 0;
-	if (runner_reference_setup(&r->ref, r->m, &measured, eb) < 0)
+	if (runner_reference_setup(&r->ref, r->m, &measured, eb) < 0 ||
+	    runner_kernel_setup(&r->kernel, r->m, &measured, eb) < 0)
 		return -1;
 	/* On record before anything of it exists; every policy deny-all from here on. */
 	if (arm(r, eb) < 0)
@@ -250,6 +251,7 @@ void runner_clear(struct runner *r)
 
 	runner_end_guard(r);
 	runner_reference_clear(&r->ref);
+	runner_kernel_clear(&r->kernel);
 	for (i = 0; i < r->sj.nsubjects; i++) {
 		struct runner_subject *s = &r->sj.subjects[i];
 
@@ -434,6 +436,7 @@ static void bind_steps(struct runner *r)
 	r->steps.m = r->m;
 	r->steps.sj = &r->sj;
 	r->steps.ref = &r->ref;
+	r->steps.kernel = &r->kernel;
 	r->steps.guard = r->guard;
 	r->steps.precision = r->precision;
 	r->steps.journal = r->journal;

@@ -32,6 +32,7 @@
  *   runner_target the policy set a step writes
  *   runner_precision  the precision accumulator, fed one step's results at a time
  *   runner_reference  the calibration workload's runs
+ *   runner_kernel     the kernel-side calibration (rarkref) and its unit prices
  *   runner_plan   the dry run's plan and pilot
  *   runner_estimate   the dry run's time estimate
  *   runner_output results.json and results.tsv from the journal

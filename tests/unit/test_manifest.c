@@ -512,6 +512,19 @@ static void test_reference(void)
 	expect_error(
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":\"yes\"," GOOD_SUBJECTS "}",
 	    "x.json: $.reference: expected true, false or a number of work units");
+	/* kernel_reference: a boolean, and only beside the reference (issue 43, item 3). */
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":true,"
+		  "\"kernel_reference\":true," GOOD_SUBJECTS "}",
+		  NULL);
+	CHECK(m != NULL && m->reference && m->kernel_reference);
+	manifest_free(m);
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"kernel_reference\":true," GOOD_SUBJECTS
+	    "}",
+	    "x.json: $.kernel_reference: needs \"reference\" too");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"reference\":true,"
+		     "\"kernel_reference\":1," GOOD_SUBJECTS "}",
+		     "x.json: $.kernel_reference: expected true or false, got a number");
 }
 
 /*

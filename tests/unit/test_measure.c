@@ -151,6 +151,51 @@ static void test_orders(void)
 	CHECK_STR_EQ(log + 8, "CCCC");
 }
 
+/* A paced bench runs only beside another: A (50 ms) fits 2 runs in min_time, R (fast) asks for
+ * many and gets 2, each after A's; a group of paced benches alone runs in full (issue 43, item 5).
+ */
+static void test_paced_runs_beside_another(void)
+{
+	struct measure_bench b[3] = {{0}};
+	struct measure_result r[3] = {{0}};
+	struct measure_opts o;
+	struct errbuf eb = {{0}};
+	char log[64], slow[512];
+
+	snprintf(slow, sizeof(slow), "sleep 0.05; printf A >> '%s'", logpath);
+	b[0].name = "A";
+	b[0].cmd = cmd_sh(slow);
+	b[1].name = "R";
+	b[1].cmd = logger("R");
+	b[1].paced = true;
+	b[2].name = "S";
+	b[2].cmd = logger("S");
+	b[2].paced = true;
+	b[2].group = 1; /* alone in its group: paced by nothing */
+	measure_opts_init(&o);
+	o.order = MEASURE_ORDER_INTERLEAVED;
+	o.min_runs = 2;
+	o.max_runs = 0;
+	o.min_time_ns = 100000000ULL;
+	CHECK_INT_EQ(measure_run(b, 2, &o, r, &eb), MEASURE_OK);
+	CHECK_INT_EQ(r[0].n, 2);
+	CHECK_INT_EQ(r[1].n, 2);
+	read_log(log, sizeof(log));
+	CHECK_STR_EQ(log, "ARAR");
+	free_all(b, 2, r);
+	/* With equal counts nothing changes; alone in its group, S runs all its own. */
+	b[0].cmd = logger("A");
+	b[1].cmd = logger("R");
+	o.min_runs = 3;
+	o.max_runs = 3;
+	CHECK_INT_EQ(measure_run(b, 3, &o, r, &eb), MEASURE_OK);
+	CHECK_INT_EQ(r[1].n, 3);
+	CHECK_INT_EQ(r[2].n, 3);
+	read_log(log, sizeof(log));
+	CHECK_STR_EQ(log, "ARARARSSS");
+	free_all(b, 3, r);
+}
+
 static void test_random_actually_shuffles(void)
 {
 	char log[64];
@@ -349,6 +394,7 @@ int main(void)
 	RUN(test_min_time_bounds_run_count);
 	RUN(test_orders);
 	RUN(test_random_actually_shuffles);
+	RUN(test_paced_runs_beside_another);
 	RUN(test_failure);
 	RUN(test_stop_and_callback_error);
 	RUN(test_overhead_subtraction_and_calibrate);

@@ -1,0 +1,421 @@
+/*
+ * predictfig: each subject's line split by its profile and the host's kernel-side prices, and
+ * predicted on another host (predictfig.h). A point's parts are kernelcost_predict's: the kernel
+ * work its counts cost at the host's prices, the rest of its CPU time as user work; each part is
+ * fitted along the axis like the measured estimates, so that the parts' intercepts add up to the
+ * accounted intercept and their slopes to its slope. What the CPU time does not hold (waits) is
+ * the residual. On one host the user part is what the CPU time leaves, so the split is not a
+ * prediction; from one host to another it is: the kernel parts at the other's prices, the user
+ * work in rarref's work runs at the other's rarref.
+ */
+#include "predictfig.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "atomicfile.h"
+#include "fileio.h"
+#include "fit.h"
+#include "jsonget.h"
+#include "kernelcost.h"
+#include "results.h"
+#include "sanitize.h"
+
+/* The parts, in the TSV's order: exec, faults, the six priced calls, other calls, user, total. */
+enum { P_EXEC, P_FAULTS, P_CALL0, P_OTHER = P_CALL0 + 6, P_USER, P_TOTAL, P_COUNT };
+static const char *const part_names[P_COUNT] = {"exec",        "faults", "getppid",    "close",
+						"read",        "openat", "newfstatat", "mmap",
+						"other_calls", "user",   "accounted"};
+
+#define SUBJECT_MAX 96
+
+/* One subject's profiled points at one host, then its fitted lines. */
+struct subject_points {
+	char subject[SUBJECT_MAX];
+	double *x, *measured, *part[P_COUNT];
+	size_t n, cap;
+	bool fitted;
+	struct fit_line meas, fit[P_COUNT];
+};
+
+struct host {
+	const char *input;
+	struct kernelcost_prices prices;
+	struct subject_points *subs;
+	size_t nsubs;
+};
+
+static void host_clear(struct host *h)
+{
+	for (size_t i = 0; i < h->nsubs; i++) {
+		free(h->subs[i].x);
+		free(h->subs[i].measured);
+		for (int k = 0; k < P_COUNT; k++)
+			free(h->subs[i].part[k]);
+	}
+	free(h->subs);
+	h->subs = NULL;
+	h->nsubs = 0;
+}
+
+/* The subject's points at h, made when new; NULL when out of memory. */
+static struct subject_points *subject_of(struct host *h, const char *subject, size_t cap)
+{
+	struct subject_points *grown;
+
+	for (size_t i = 0; i < h->nsubs; i++)
+		if (strcmp(h->subs[i].subject, subject) == 0)
+			return &h->subs[i];
+	grown = realloc(h->subs, (h->nsubs + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return NULL;
+	h->subs = grown;
+	grown = &h->subs[h->nsubs++];
+	memset(grown, 0, sizeof(*grown));
+	snprintf(grown->subject, sizeof(grown->subject), "%s", subject);
+	grown->cap = cap;
+	grown->x = calloc(cap, sizeof(double));
+	grown->measured = calloc(cap, sizeof(double));
+	for (int k = 0; k < P_COUNT; k++)
+		grown->part[k] = calloc(cap, sizeof(double));
+	for (int k = 0; k < P_COUNT; k++)
+		if (grown->part[k] == NULL)
+			return NULL;
+	return grown->x != NULL && grown->measured != NULL ? grown : NULL;
+}
+
+/* A result's point: x along axis, the measured estimate (ns), the parts. 1 used, 0 skipped (no
+ * profile, no x), -1 (eb). */
+static int add_result(struct host *h, const cJSON *e, const char *axis, size_t cap,
+		      struct errbuf *eb)
+{
+	const cJSON *params = jsonget_member(e, "parameters");
+	const cJSON *sj = jsonget_member(params, "subject"), *xv = jsonget_member(params, axis);
+	const cJSON *prof = jsonget_member(e, "profile"), *st = jsonget_member(prof, "status");
+	const cJSON *est = jsonget_member(jsonget_member(e, "rarbench"), "estimate");
+	const cJSON *med = jsonget_member(e, "median"), *user = jsonget_member(e, "user");
+	const cJSON *sys = jsonget_member(e, "system");
+	struct kernelcost_parts parts;
+	struct subject_points *sp;
+	char *end = NULL;
+	double x;
+
+	if (!cJSON_IsString(sj) || !cJSON_IsString(xv) || !cJSON_IsString(st) ||
+	    strcmp(st->valuestring, "ok") != 0 || !cJSON_IsNumber(user) || !cJSON_IsNumber(sys))
+		return 0;
+	x = strtod(xv->valuestring, &end);
+	if (end == xv->valuestring || *end != '\0' || !isfinite(x))
+		return 0;
+	/* The run's CPU time, user + system: exact in total, its split sampled (kernelcost.h). */
+	if (kernelcost_predict(&h->prices, prof, (user->valuedouble + sys->valuedouble) * 1e9,
+			       &parts, eb) < 0)
+		return errbuf_prefix(eb, "%s: subject %s", h->input, sj->valuestring);
+	if ((sp = subject_of(h, sj->valuestring, cap)) == NULL)
+		return errbuf_set(eb, "out of memory");
+	sp->x[sp->n] = x;
+	sp->measured[sp->n] = 1e9 * (cJSON_IsNumber(est)   ? est->valuedouble
+				     : cJSON_IsNumber(med) ? med->valuedouble
+							   : NAN);
+	sp->part[P_EXEC][sp->n] = parts.exec;
+	sp->part[P_FAULTS][sp->n] = parts.faults;
+	for (int k = 0; k < 6; k++)
+		sp->part[P_CALL0 + k][sp->n] = parts.calls[KERNELCOST_GETPPID + k];
+	sp->part[P_OTHER][sp->n] = parts.other_calls;
+	sp->part[P_USER][sp->n] = parts.user;
+	sp->part[P_TOTAL][sp->n] = parts.kernel + parts.user;
+	sp->n++;
+	return 1;
+}
+
+/* Reads input into h: its prices and its subjects' profiled points. 1 with prices, 0 without, -1.
+ */
+static int load_host(struct host *h, const char *input, const char *axis, struct errbuf *eb)
+{
+	char *text = NULL;
+	size_t len = 0, cap;
+	cJSON *root = NULL;
+	const cJSON *e;
+	int rc = -1, got;
+
+	h->input = input;
+	if (fileio_read(input, RESULTS_FILE_MAX_BYTES, NULL, &text, &len, eb) < 0)
+		return -1;
+	root = cJSON_ParseWithLength(text, len);
+	if (root == NULL) {
+		errbuf_set(eb, "%s: not JSON", input);
+		goto out;
+	}
+	got = kernelcost_read(root, &h->prices, eb);
+	if (got <= 0) {
+		if (got < 0)
+			errbuf_prefix(eb, "%s", input);
+		rc = got;
+		goto out;
+	}
+	cap = (size_t)cJSON_GetArraySize(jsonget_member(root, "results"));
+	cJSON_ArrayForEach(e, jsonget_member(root, "results"))
+	{
+		if (add_result(h, e, axis, cap ? cap : 1, eb) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < h->nsubs; i++) {
+		struct subject_points *sp = &h->subs[i];
+		struct errbuf fe = {{0}};
+		double *sigma = calloc(sp->n ? sp->n : 1, sizeof(*sigma));
+
+		if (sigma == NULL) {
+			errbuf_set(eb, "out of memory");
+			goto out;
+		}
+		/* Relative weights from the measured times, the same for every part: the small
+		 * sizes set the intercept as in fits.tsv, and the parts' lines still add up. */
+		for (size_t j = 0; j < sp->n; j++)
+			sigma[j] = sp->measured[j] > 0 ? sp->measured[j] : NAN;
+		sp->fitted = fit_linear(sp->x, sp->measured, sigma, sp->n, &sp->meas, &fe) == 0;
+		for (int k = 0; k < P_COUNT && sp->fitted; k++)
+			sp->fitted =
+			    fit_linear(sp->x, sp->part[k], sigma, sp->n, &sp->fit[k], &fe) == 0;
+		free(sigma);
+	}
+	rc = 1;
+out:
+	cJSON_Delete(root);
+	free(text);
+	return rc;
+}
+
+/* The subject's user work at its host in rarref's work runs (its user part / rarref's work). */
+static double user_runs(const struct host *h, const struct subject_points *sp)
+{
+	return sp->fit[P_USER].intercept / kernelcost_ref_work_ns(&h->prices);
+}
+
+/* predicted.tsv: one row per host and fitted subject. */
+static void print_tsv(FILE *f, const struct host *hosts, size_t n)
+{
+	fputs("input\tsubject\tn\tintercept_ms\taccounted_ms\tresidual_ms\tresidual_pct", f);
+	for (int k = 0; k < P_TOTAL; k++)
+		fprintf(f, "\t%s_ms", part_names[k]);
+	fputs("\tuser_rarref_runs\tslope_us\taccounted_slope_us\n", f);
+	for (size_t h = 0; h < n; h++)
+		for (size_t i = 0; i < hosts[h].nsubs; i++) {
+			const struct subject_points *sp = &hosts[h].subs[i];
+			char in[512], sj[SUBJECT_MAX * 4];
+			double mi = sp->meas.intercept, pi = sp->fit[P_TOTAL].intercept;
+
+			if (!sp->fitted)
+				continue;
+			sanitize_str(in, sizeof(in), hosts[h].input);
+			sanitize_str(sj, sizeof(sj), sp->subject);
+			fprintf(f, "%s\t%s\t%zu\t%.4f\t%.4f\t%.4f\t%.1f", in, sj, sp->n, mi / 1e6,
+				pi / 1e6, (mi - pi) / 1e6, 100 * (mi - pi) / mi);
+			for (int k = 0; k < P_TOTAL; k++)
+				fprintf(f, "\t%.4f", sp->fit[k].intercept / 1e6);
+			fprintf(f, "\t%.3f\t%.4f\t%.4f\n", user_runs(&hosts[h], sp),
+				sp->meas.slope / 1e3, sp->fit[P_TOTAL].slope / 1e3);
+		}
+}
+
+/* The prices of each host, ns per unit, with their CV over the sweep's points. */
+static void print_prices(FILE *f, const struct host *hosts, size_t n)
+{
+	fputs("| input | rarref ms (its work) |", f);
+	for (int k = 0; k < KERNELCOST_KINDS; k++)
+		fprintf(f, " %s ns |", kernelcost_kind_name((enum kernelcost_kind)k));
+	fputs("\n|---|---:|", f);
+	for (int k = 0; k < KERNELCOST_KINDS; k++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (size_t h = 0; h < n; h++) {
+		char in[512];
+
+		sanitize_markdown(in, sizeof(in), hosts[h].input);
+		fprintf(f, "| %s | %.3f (%.3f) |", in, hosts[h].prices.ref_wall_ns / 1e6,
+			kernelcost_ref_work_ns(&hosts[h].prices) / 1e6);
+		for (int k = 0; k < KERNELCOST_KINDS; k++)
+			fprintf(f, " %.0f (CV %.1f %%) |", hosts[h].prices.ns[k],
+				100 * hosts[h].prices.cv[k]);
+		fputc('\n', f);
+	}
+}
+
+/* The table: measured intercept, its parts, what they leave. */
+static void print_table(FILE *f, const struct host *hosts, size_t n)
+{
+	fputs("\n| input | subject | intercept ms | exec+reap | faults | calls (priced) | other "
+	      "calls | kernel, all | user CPU (rarref runs) | residual (waits) | slope µs | "
+	      "accounted µs |\n"
+	      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+	      f);
+	for (size_t h = 0; h < n; h++)
+		for (size_t i = 0; i < hosts[h].nsubs; i++) {
+			const struct subject_points *sp = &hosts[h].subs[i];
+			char in[512], sj[SUBJECT_MAX * 4];
+			double mi, calls = 0, kernel;
+
+			if (!sp->fitted) {
+				sanitize_markdown(in, sizeof(in), hosts[h].input);
+				sanitize_markdown(sj, sizeof(sj), sp->subject);
+				fprintf(f,
+					"| %s | %s | not split: %zu profiled points, or a part the "
+					"file does not price (a kind rarkref added later) |"
+					"||||||||||\n",
+					in, sj, sp->n);
+				continue;
+			}
+			mi = sp->meas.intercept;
+			for (int k = P_CALL0; k < P_OTHER; k++)
+				calls += sp->fit[k].intercept;
+			kernel = sp->fit[P_TOTAL].intercept - sp->fit[P_USER].intercept;
+			sanitize_markdown(in, sizeof(in), hosts[h].input);
+			sanitize_markdown(sj, sizeof(sj), sp->subject);
+			fprintf(
+			    f,
+			    "| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f (%.0f %%) | %.3f "
+			    "(%.2f) | %+.3f (%+.1f %%) | %.3f | %.3f |\n",
+			    in, sj, mi / 1e6, sp->fit[P_EXEC].intercept / 1e6,
+			    sp->fit[P_FAULTS].intercept / 1e6, calls / 1e6,
+			    sp->fit[P_OTHER].intercept / 1e6, kernel / 1e6, 100 * kernel / mi,
+			    sp->fit[P_USER].intercept / 1e6, user_runs(&hosts[h], sp),
+			    (mi - sp->fit[P_TOTAL].intercept) / 1e6,
+			    100 * (mi - sp->fit[P_TOTAL].intercept) / mi, sp->meas.slope / 1e3,
+			    sp->fit[P_TOTAL].slope / 1e3);
+		}
+}
+
+/* A subject's points at host h, or NULL. */
+static const struct subject_points *find(const struct host *h, const char *subject)
+{
+	for (size_t i = 0; i < h->nsubs; i++)
+		if (strcmp(h->subs[i].subject, subject) == 0 && h->subs[i].fitted)
+			return &h->subs[i];
+	return NULL;
+}
+
+/*
+ * From the first host to each other: each subject's change of intercept, measured against the
+ * change its parts predict: the kernel parts at each host's prices and counts, the user work
+ * (in rarref's work runs at the first host) at the other's rarref, the waits as they were.
+ */
+static void print_changes(FILE *f, const struct host *hosts, size_t n)
+{
+	if (n < 2)
+		return;
+	fputs(
+	    "\n## From one host to another\n\n"
+	    "Each subject's change of intercept from the first input to each other: measured, and "
+	    "predicted by the change of the kernel parts (each host's prices at its own counts) "
+	    "and of the user part (the first host's user work in rarref work runs, at the other "
+	    "host's rarref); the waits are held. \"left\" is the measured change the prediction "
+	    "does not explain, in % of the first host's intercept; \"waits\" how much the "
+	    "residual (what the CPU time does not hold) moved between the two, in the same unit: "
+	    "a left that the waits match is contention, not the machine.\n\n"
+	    "| from | to | subject | measured change ms | predicted ms | left | waits |\n"
+	    "|---|---|---|---:|---:|---:|---:|\n",
+	    f);
+	for (size_t h = 1; h < n; h++)
+		for (size_t i = 0; i < hosts[0].nsubs; i++) {
+			const struct subject_points *a = &hosts[0].subs[i], *b;
+			double ratio = kernelcost_ref_work_ns(&hosts[h].prices) /
+				       kernelcost_ref_work_ns(&hosts[0].prices);
+			double dm, dp, ka, kb;
+			char from[512], to[512], sj[SUBJECT_MAX * 4];
+
+			if (!a->fitted || (b = find(&hosts[h], a->subject)) == NULL)
+				continue;
+			ka = a->fit[P_TOTAL].intercept - a->fit[P_USER].intercept;
+			kb = b->fit[P_TOTAL].intercept - b->fit[P_USER].intercept;
+			dm = b->meas.intercept - a->meas.intercept;
+			dp = (kb - ka) + a->fit[P_USER].intercept * (ratio - 1);
+			sanitize_markdown(from, sizeof(from), hosts[0].input);
+			sanitize_markdown(to, sizeof(to), hosts[h].input);
+			sanitize_markdown(sj, sizeof(sj), a->subject);
+			fprintf(f, "| %s | %s | %s | %+.3f | %+.3f | %+.1f %% | %+.1f %% |\n", from,
+				to, sj, dm / 1e6, dp / 1e6, 100 * (dm - dp) / a->meas.intercept,
+				100 *
+				    ((b->meas.intercept - b->fit[P_TOTAL].intercept) -
+				     (a->meas.intercept - a->fit[P_TOTAL].intercept)) /
+				    a->meas.intercept);
+		}
+}
+
+/* predicted.md: what the numbers are, the prices, the table, the changes. */
+static void print_markdown(FILE *f, const struct host *hosts, size_t n, const char *axis)
+{
+	char ax[128];
+
+	sanitize_markdown(ax, sizeof(ax), axis);
+	fprintf(
+	    f,
+	    "# Each subject's time split by the kernel's prices\n\n"
+	    "Each host's prices come from rarkref, measured in every step beside the subjects "
+	    "(results.json's `reference.kernel`): a static program's exec and reap, an execve, "
+	    "one minor fault (a fresh anonymous page), one call of each priced kind; each the "
+	    "median over the sweep's points, its CV over them in brackets. A subject's point is "
+	    "split into its profile's counts at those prices (its processes, its further execs, "
+	    "minor faults, the priced calls, every other call at getppid's price: the kernel "
+	    "parts) and what its CPU time (user + system) leaves, its user work, also given in "
+	    "rarref work runs (rarref's time less the bare run's); the residual is what the CPU "
+	    "time does not hold (waits), or, when negative, what the kernel parts overprice. "
+	    "Parts and measured estimates are fitted along %s on the points with a profile. "
+	    "**On one host the user part is inferred, so this table splits the intercept; it "
+	    "does not predict it.** The prediction is from one host to another (below, with "
+	    "several inputs).\n\n",
+	    ax);
+	print_prices(f, hosts, n);
+	print_table(f, hosts, n);
+	print_changes(f, hosts, n);
+}
+
+int predictfig_write(const char *const *inputs, size_t n_inputs, const char *axis,
+		     const char *out_dir, bool *wrote, struct errbuf *eb)
+{
+	struct host *hosts = calloc(n_inputs ? n_inputs : 1, sizeof(*hosts));
+	struct atomicfile *af;
+	char path[4096];
+	size_t n = 0;
+	int rc = -1;
+
+	*wrote = false;
+	if (hosts == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (size_t i = 0; i < n_inputs; i++) {
+		int got = load_host(&hosts[n], inputs[i], axis, eb);
+
+		if (got < 0) {
+			host_clear(&hosts[n]);
+			goto out;
+		}
+		if (got > 0)
+			n++;
+		else
+			host_clear(&hosts[n]);
+	}
+	if (n == 0) {
+		rc = 0;
+		goto out;
+	}
+	if (fileio_join(path, sizeof(path), out_dir, "predicted.tsv", eb) != 0 ||
+	    (af = atomicfile_open(path, 0644, eb)) == NULL)
+		goto out;
+	print_tsv(atomicfile_stream(af), hosts, n);
+	if (atomicfile_commit(af, eb) != 0)
+		goto out;
+	if (fileio_join(path, sizeof(path), out_dir, "predicted.md", eb) != 0 ||
+	    (af = atomicfile_open(path, 0644, eb)) == NULL)
+		goto out;
+	print_markdown(atomicfile_stream(af), hosts, n, axis);
+	if (atomicfile_commit(af, eb) != 0)
+		goto out;
+	*wrote = true;
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		host_clear(&hosts[i]);
+	free(hosts);
+	return rc;
+}
