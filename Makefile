@@ -113,9 +113,9 @@ $(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
 
 # rarref: rarbench's calibration workload ("reference"), static so that its run is an exec and
 # its own work, no dynamic loader; rarbench finds it beside its own executable.
-bin/rarref: src/rarref/rarref.c
+bin/rarref: src/rarref/rarref.c build/git-commit
 	@mkdir -p bin
-	$(CC) -std=c11 $(WARN) -O2 -static -o $@ $<
+	$(CC) -std=c11 $(WARN) $(DEFS) -O2 -static -o $@ $<
 
 # rarkref: the kernel-side calibration ("kernel_reference": exec and reap, page faults, system
 # calls; src/sweep/runner_kernel.h), static for the same reason; found beside rarbench too.
@@ -127,9 +127,10 @@ bin/rarkref: src/rarref/rarkref.c
 # that a run's peak RSS starts from its ~100 KiB, not from rarbench's; found beside rarbench.
 RARLAUNCH_SRCS := src/rarlaunch/rarlaunch.c src/bench/launchproto.c src/bench/schedwait.c \
 	src/common/errbuf.c src/common/numarg.c
-bin/rarlaunch: $(RARLAUNCH_SRCS) src/bench/launchproto.h src/bench/schedwait.h src/common/numarg.h
+bin/rarlaunch: $(RARLAUNCH_SRCS) src/bench/launchproto.h src/bench/schedwait.h src/common/numarg.h \
+	build/git-commit
 	@mkdir -p bin
-	$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -static -Isrc/bench -Isrc/common -o $@ $(RARLAUNCH_SRCS) -lm
+	$(CC) -std=c11 $(WARN) $(DEFS) -O2 -static -Isrc/bench -Isrc/common -o $@ $(RARLAUNCH_SRCS) -lm
 
 # --- tests -------------------------------------------------------------------
 # Unit tests that run commands start them from bin/rarlaunch.

@@ -1,9 +1,9 @@
 /* confgen: writes equivalent sudoers, doas.conf and RootAsRole (JSON, CBOR) benchmark policies. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cliopt.h"
 #include "errbuf.h"
 #include "numarg.h"
 #include "policy.h"
@@ -155,8 +155,7 @@ static int parse_shape_option(struct config *cfg, int opt, struct errbuf *eb)
 }
 
 /* One option of getopt_long (not the shape, not -h/-V); *rar_format keeps --rar-format's value. */
-static int parse_option(struct config *cfg, int opt, const char **rar_format, char **argv,
-			struct errbuf *eb)
+static int parse_option(struct config *cfg, int opt, const char **rar_format, struct errbuf *eb)
 {
 	switch (opt) {
 	case OPT_COMMAND:
@@ -210,10 +209,8 @@ static int parse_option(struct config *cfg, int opt, const char **rar_format, ch
 	case OPT_SIZE:
 		cfg->size_only = true;
 		return 0;
-	case ':':
-		return errbuf_set(eb, "%s: needs a value", argv[optind - 1]);
-	default:
-		return errbuf_set(eb, "%s: unknown option (see confgen --help)", argv[optind - 1]);
+	default: /* unknown options and missing values are parse_args' */
+		return errbuf_set(eb, "option %d: not handled", opt);
 	}
 }
 
@@ -251,18 +248,22 @@ static int parse_positional(struct config *cfg, char **pos, struct errbuf *eb)
 static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 {
 	const char *rar_format = NULL;
+	struct cliopt_seen seen;
 	int opt, npos;
 
 	config_init(cfg);
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hV", long_options, NULL)) != -1) {
+	while ((opt = cliopt_next(argc, argv, ":hV", long_options, &seen)) != -1) {
 		if (opt == 'h')
 			return NUMARG_HELP;
 		if (opt == 'V')
 			return NUMARG_VERSION;
+		if (opt == ':')
+			return errbuf_set(eb, "option '%s' needs a value", seen.typed);
+		if (opt == '?')
+			return cliopt_unknown("confgen", seen.typed, long_options, NULL, eb);
 		if ((opt >= OPT_ROLES && opt <= OPT_UID
 			 ? parse_shape_option(cfg, opt, eb)
-			 : parse_option(cfg, opt, &rar_format, argv, eb)) != 0)
+			 : parse_option(cfg, opt, &rar_format, eb)) != 0)
 			return NUMARG_ERROR;
 	}
 	npos = argc - optind;

@@ -35,6 +35,11 @@ int launch_req_build(const struct launch_spec *spec, unsigned char **out, size_t
 	unsigned char *buf, *p;
 
 	*out = NULL;
+	/* rarlaunch's parser refuses these too but can answer only EPROTO: said here, by name. */
+	if (spec->path[0] != '/')
+		return errbuf_set(eb, "program path '%s' is not absolute", spec->path);
+	if (spec->argv == NULL || spec->argv[0] == NULL)
+		return errbuf_set(eb, "empty command");
 	nargv = launch_strv_len(spec->argv, &strings);
 	nenv = launch_strv_len(spec->envp, &strings);
 	if (spec->cwd != NULL)

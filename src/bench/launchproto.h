@@ -134,7 +134,8 @@ struct launch_spec {
 
 /*
  * The bytes of spec's request (seq 0, kind LAUNCH_RUN) into a new heap buffer *out of *len
- * bytes. Returns 0, or -1 (eb) when out of memory, or when the command holds more than
+ * bytes. Returns 0, or -1 (eb) when out of memory, when the path is not absolute or argv
+ * empty (what launch_req_parse refuses), or when the command holds more than
  * LAUNCH_STRV_MAX strings, LAUNCH_GROUPS_MAX groups or LAUNCH_REQ_MAX_BYTES bytes.
  */
 int launch_req_build(const struct launch_spec *spec, unsigned char **out, size_t *len,

@@ -73,7 +73,34 @@ static bool proc_is_executable(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
-/* execvp's lookup, done once: returns a heap path or NULL with eb filled. */
+/*
+ * path as a heap string, made absolute against the working directory when it is relative
+ * ("bin/sudo", or a PATH entry "." or "bin"): rarlaunch execs only absolute paths, and a
+ * pinned cwd may differ from ours, so the program is the file checked here, as execvp would
+ * have found it from this directory. NULL with eb filled.
+ */
+static char *proc_absolute(const char *path, struct errbuf *eb)
+{
+	char cwd[PATH_MAX], buf[PATH_MAX];
+	char *out;
+
+	if (path[0] == '/')
+		out = strdup(path);
+	else if (getcwd(cwd, sizeof(cwd)) == NULL) {
+		errbuf_set_errno(eb, errno, "program '%s': the working directory", path);
+		return NULL;
+	} else if (fileio_fmt(buf, sizeof(buf), "%s/%s", cwd, path) != 0) {
+		errbuf_set(eb, "program '%s': its path from %s is longer than %d bytes", path, cwd,
+			   PATH_MAX - 1);
+		return NULL;
+	} else
+		out = strdup(buf);
+	if (out == NULL)
+		errbuf_set(eb, "out of memory");
+	return out;
+}
+
+/* execvp's lookup, done once: returns a heap absolute path or NULL with eb filled. */
 static char *proc_resolve(const char *prog, const char *search, struct errbuf *eb)
 {
 	const char *p = search;
@@ -84,12 +111,14 @@ static char *proc_resolve(const char *prog, const char *search, struct errbuf *e
 		return NULL;
 	}
 	if (strchr(prog, '/') != NULL) {
+		/* As execvp: a name with a slash is a path, relative to the working directory. */
+		errno = 0;
 		if (!proc_is_executable(prog)) {
 			errbuf_set_errno(eb, errno != 0 ? errno : EACCES,
 					 "cannot execute program '%s'", prog);
 			return NULL;
 		}
-		return strdup(prog);
+		return proc_absolute(prog, eb);
 	}
 	while (p != NULL) {
 		const char *colon = strchr(p, ':');
@@ -99,7 +128,7 @@ static char *proc_resolve(const char *prog, const char *search, struct errbuf *e
 		/* An empty PATH entry means the current directory. */
 		len = snprintf(buf, sizeof(buf), "%.*s%s%s", (int)dlen, dlen ? p : ".", "/", prog);
 		if (len > 0 && (size_t)len < sizeof(buf) && proc_is_executable(buf))
-			return strdup(buf);
+			return proc_absolute(buf, eb);
 		p = colon != NULL ? colon + 1 : NULL;
 	}
 	errbuf_set(eb, "cannot find program '%s' in PATH (%s)", prog, search);

@@ -374,6 +374,28 @@ static int proc_await(struct proc_launcher *l, const struct proc_cmd *cmd, struc
 	return 1;
 }
 
+/*
+ * Why a run did not start, naming the program as given and the file it resolved to. rarlaunch
+ * answers EPROTO, with no child, to a request its parser refused: one this build's
+ * launch_req_build would not make, so that rarlaunch is of another build.
+ */
+static int proc_start_error(const struct proc_cmd *cmd, const struct launch_reply *r,
+			    struct errbuf *eb)
+{
+	const char *verb = (r->flags & LAUNCH_R_SPAWN_FAILED) ? "cannot start" : "cannot execute";
+	char what[PATH_MAX + 256];
+
+	/* lint: not a path (words of a message, which may be cut) */
+	if (strcmp(cmd->argv[0], cmd->path) == 0)
+		snprintf(what, sizeof(what), "'%s'", cmd->path);
+	else
+		snprintf(what, sizeof(what), "'%s' (%s)", cmd->argv[0], cmd->path);
+	if ((r->flags & LAUNCH_R_SPAWN_FAILED) && r->err == EPROTO)
+		return errbuf_set(eb, "%s %s: %s refused the request (not of this build?)", verb,
+				  what, launcher_path[0] != '\0' ? launcher_path : "rarlaunch");
+	return errbuf_set_errno(eb, r->err, "%s %s", verb, what);
+}
+
 int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 {
 	struct proc_launcher *l = &launchers[cmd->net == PROC_NET_LOOPBACK];
@@ -399,10 +421,8 @@ int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 	rc = proc_await(l, cmd, &r, out, eb);
 	if (rc <= 0)
 		return rc < 0 ? errbuf_prefix(eb, "%s", cmd->argv[0]) : 0;
-	if (r.flags & LAUNCH_R_SPAWN_FAILED)
-		return errbuf_set_errno(eb, r.err, "cannot start '%s'", cmd->argv[0]);
-	if (r.flags & LAUNCH_R_EXEC_FAILED)
-		return errbuf_set_errno(eb, r.err, "cannot execute '%s'", cmd->path);
+	if (r.flags & (LAUNCH_R_SPAWN_FAILED | LAUNCH_R_EXEC_FAILED))
+		return proc_start_error(cmd, &r, eb);
 	out->timed_out = (r.flags & LAUNCH_R_TIMED_OUT) != 0;
 	out->stopped = (r.flags & LAUNCH_R_STOPPED) != 0;
 	out->wall_ns = r.wall_ns;

@@ -22,6 +22,7 @@
  *   numarg        every command line's number parsers and the one parse_args contract
  *   trustpath     whether a file a root process reads or runs can have been written by root alone
  *   suggest       "did you mean": the nearest name of a list by edit distance (pure)
+ *   cliopt        getopt_long with long options written in full; one line for an unknown one
  *
  * This header declares nothing: include the module's own header.
  */

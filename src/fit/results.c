@@ -178,6 +178,15 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		goto out;
 	}
 	arr = jsonget_member(root, "results");
+	if (arr == NULL && jsonget_member(root, "subjects") != NULL &&
+	    jsonget_member(root, "axes") != NULL) {
+		/* rarplot given the manifest instead of what its sweep wrote (issue 46). */
+		errbuf_set(eb,
+			   "%s is a manifest (rarbench --manifest %s --out DIR runs it): rarplot "
+			   "reads the DIR/results.json a sweep writes, or a hyperfine export",
+			   name, name);
+		goto out;
+	}
 	if (!cJSON_IsArray(arr)) {
 		errbuf_set(eb, "%s: results: %s", name,
 			   arr == NULL ? "missing (not a hyperfine export)" : "not an array");

@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cliopt.h"
 #include "growbuf.h"
 #include "numarg.h"
-#include "suggest.h"
 
 enum {
 	OPT_STYLE = 256,
@@ -102,38 +102,29 @@ void cli_usage(FILE *f)
 	    f);
 }
 
+/* The manifest mode's own options (manifest_mode.c), named when given without --manifest. */
+static const char *const cli_manifest_only[] = {"dry-run",  "pilot",  "out",  "resume",
+						"progress", "prefix", "wait", "not-this-host",
+						"manifest", NULL};
+
 /*
  * An option this mode does not have: a manifest mode's option ("rarbench --dry-run" alone)
- * says that it needs --manifest FILE; a misspelt one says the nearest of ours.
+ * says that it needs --manifest FILE; a misspelt or abbreviated one says the nearest name.
  */
 static int cli_unknown_option(const char *arg, const struct option *longopts, struct errbuf *eb)
 {
-	static const char *const manifest_only[] = {"--dry-run", "--pilot",         "--out",
-						    "--resume",  "--progress",      "--prefix",
-						    "--wait",    "--not-this-host", NULL};
-	const char *names[64], *near;
-	size_t i, n = 0, len = strcspn(arg, "=");
-	char word[SUGGEST_WORD_MAX + 1];
+	size_t len = strcspn(arg, "=");
 
-	for (i = 0; manifest_only[i] != NULL; i++)
-		if (strlen(manifest_only[i]) == len && strncmp(arg, manifest_only[i], len) == 0)
-			return errbuf_set(eb,
-					  "%s goes with --manifest FILE (e.g. rarbench --manifest "
-					  "experiments/quick.json --dry-run)",
-					  manifest_only[i]);
-	if (strncmp(arg, "--", 2) != 0 || len - 2 > SUGGEST_WORD_MAX)
-		return errbuf_set(eb, "unknown option '%s' (see --help)", arg);
-	memcpy(word, arg + 2, len - 2);
-	word[len - 2] = '\0';
-	for (i = 0; longopts[i].name != NULL && n + 1 < sizeof(names) / sizeof(names[0]); i++)
-		names[n++] = longopts[i].name;
-	names[n++] = "manifest";
-	names[n] = NULL;
-	near = suggest_nearest(word, names);
-	if (near != NULL)
-		return errbuf_set(eb, "unknown option '%s' (did you mean --%s? see --help)", arg,
-				  near);
-	return errbuf_set(eb, "unknown option '%s' (see --help)", arg);
+	for (size_t i = 0; cli_manifest_only[i] != NULL; i++)
+		if (strncmp(arg, "--", 2) == 0 && strlen(cli_manifest_only[i]) == len - 2 &&
+		    strncmp(arg + 2, cli_manifest_only[i], len - 2) == 0 &&
+		    strcmp(cli_manifest_only[i], "manifest") != 0)
+			return errbuf_set(
+			    eb,
+			    "%.*s goes with --manifest FILE (e.g. rarbench --manifest "
+			    "experiments/quick.json --dry-run)",
+			    (int)len, arg);
+	return cliopt_unknown("rarbench", arg, longopts, cli_manifest_only, eb);
 }
 
 /* A count or seed: "OPT: 'ARG' is not a non-negative integer" otherwise. */
@@ -395,18 +386,20 @@ int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
+	struct cliopt_seen seen;
 	int c, rc;
 
 	config_init(cfg);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":w:m:M:r:s:p:c:P:D:L:S:Niu:n:hV", longopts, NULL)) !=
+	while ((c = cliopt_next(argc, argv, ":w:m:M:r:s:p:c:P:D:L:S:Niu:n:hV", longopts, &seen)) !=
 	       -1) {
 		if (c == 'h')
 			return NUMARG_HELP;
 		if (c == 'V')
 			return NUMARG_VERSION;
 		if (c == ':')
-			return errbuf_set(eb, "option '%s' needs a value", argv[optind - 1]);
+			return errbuf_set(eb, "option '%s' needs a value", seen.typed);
+		if (c == '?')
+			return cli_unknown_option(seen.typed, longopts, eb);
 		rc = cli_counts(cfg, c, eb);
 		if (rc == CLI_NOT_MINE)
 			rc = cli_hooks(cfg, c, argc, argv, eb);
@@ -415,7 +408,7 @@ int cli_parse(int argc, char **argv, struct config *cfg, struct errbuf *eb)
 		if (rc == CLI_NOT_MINE)
 			rc = cli_runs(cfg, c, eb);
 		if (rc == CLI_NOT_MINE)
-			return cli_unknown_option(argv[optind - 1], longopts, eb);
+			return cli_unknown_option(seen.typed, longopts, eb);
 		if (rc != 0)
 			return NUMARG_ERROR;
 	}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -14,6 +15,7 @@
 #include "cli.h"
 #include "errbuf.h"
 #include "export.h"
+#include "fileio.h"
 #include "jsonget.h"
 #include "manifest_mode.h"
 #include "measure.h"
@@ -457,6 +459,37 @@ static enum measure_outcome calibrate(struct run_ctx *ctx, struct measure_opts *
 }
 
 /* --manifest anywhere before "--": the sweep runner (manifest_mode.h) takes the command line. */
+/* The most a manifest read to recognise one takes (manifests are a few KiB). */
+#define RARBENCH_MANIFEST_PEEK_BYTES (1024 * 1024)
+
+/*
+ * A command that is the path of a manifest (a JSON object with "subjects" and "axes"): the
+ * --manifest forgotten ("rarbench experiments/quick.json"), which a shell would be asked to run
+ * (exit 126). Says so in eb and returns -1; 0 for every other command.
+ */
+static int refuse_manifest_command(const char *cmdline, struct errbuf *eb)
+{
+	struct stat st;
+	struct errbuf ignored;
+	char *text = NULL;
+	size_t len = 0;
+	cJSON *root;
+	bool manifest;
+
+	if (cmdline[strcspn(cmdline, " \t\n")] != '\0' || stat(cmdline, &st) != 0 ||
+	    !S_ISREG(st.st_mode) || (st.st_mode & 0111) != 0 ||
+	    fileio_read(cmdline, RARBENCH_MANIFEST_PEEK_BYTES, NULL, &text, &len, &ignored) != 0)
+		return 0;
+	root = cJSON_ParseWithLength(text, len);
+	manifest = cJSON_IsObject(root) && jsonget_member(root, "subjects") != NULL &&
+		   jsonget_member(root, "axes") != NULL;
+	cJSON_Delete(root);
+	free(text);
+	if (manifest)
+		return errbuf_set(eb, "%s is a manifest: use --manifest %s", cmdline, cmdline);
+	return 0;
+}
+
 static bool wants_manifest_mode(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -555,10 +588,12 @@ int main(int argc, char **argv)
 		if (rc == NUMARG_HELP)
 			cli_usage(stdout);
 		else
-			printf("rarbench %s (hyperfine 1.15 compatible)\n", RARPERF_VERSION);
+			printf("rarbench %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
 		status = RARBENCH_EXIT_OK;
 		goto out;
 	}
+	for (size_t i = 0; rc == 0 && i < cfg.n_commands; i++)
+		rc = refuse_manifest_command(cfg.commands[i], &eb);
 	if (rc != 0) {
 		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;

@@ -2,7 +2,6 @@
  */
 #include "manifest_mode.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cliopt.h"
 #include "runner.h"
 #include "sanitize.h"
 
@@ -123,24 +123,22 @@ static void usage(FILE *f)
  */
 static int parse_args(int argc, char **argv, struct runner_config *cfg)
 {
-	static const struct option opts[] = {{"manifest", required_argument, NULL, 'm'},
-					     {"out", required_argument, NULL, 'o'},
-					     {"resume", no_argument, NULL, 'r'},
-					     {"progress", required_argument, NULL, 'p'},
-					     {"prefix", required_argument, NULL, 'P'},
-					     {"wait", no_argument, NULL, 'W'},
-					     {"dry-run", no_argument, NULL, 'n'},
-					     {"pilot", no_argument, NULL, 'L'},
-					     {"not-this-host", no_argument, NULL, 'H'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"manifest", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
+	    {"resume", no_argument, NULL, 'r'},         {"progress", required_argument, NULL, 'p'},
+	    {"prefix", required_argument, NULL, 'P'},   {"wait", no_argument, NULL, 'W'},
+	    {"dry-run", no_argument, NULL, 'n'},        {"pilot", no_argument, NULL, 'L'},
+	    {"not-this-host", no_argument, NULL, 'H'},  {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0}};
+	struct cliopt_seen seen;
+	struct errbuf eb;
 	int c;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->prefix = RUNNER_DEFAULT_PREFIX;
 	cfg->progress = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_NONE;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cliopt_next(argc, argv, ":hV", opts, &seen)) != -1) {
 		switch (c) {
 		case 'm':
 			cfg->manifest = optarg;
@@ -185,8 +183,18 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case 'V':
+			printf("rarbench %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
+			return 1;
+		case ':':
+			sanitize_fprintf(stderr, "rarbench: option '%s' needs a value\n",
+					 seen.typed);
+			return -1;
 		default:
-			usage(stderr);
+			/* One line: the option as written and the nearest name (the plain mode's
+			 * names are not offered: with --manifest they mean nothing). */
+			cliopt_unknown("rarbench --manifest FILE", seen.typed, opts, NULL, &eb);
+			sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 			return -1;
 		}
 	}

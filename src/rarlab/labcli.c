@@ -1,10 +1,10 @@
 /* labcli: rarlab's command line: its usage text, defaults and options into struct job_config. */
 #include "labcli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cliopt.h"
 #include "hostpool.h"
 
 #define DEFAULT_FORKS 16
@@ -49,7 +49,7 @@ static void usage(FILE *f)
 	    "kernel, Debian release, the hard limits the manifest pins, each tool's version\n"
 	    "and SHA-256, the bench user): a lab whose hosts differ is refused with a table\n"
 	    "of the differences (exit 2) unless --allow-mixed.\n"
-	    "  -h, --help              this help;  --version  the version\n"
+	    "  -h, --help              this help;  -V, --version  the version\n"
 	    "Exit status: 0 every host ok, 1 some host failed, 2 usage or input error or a lab\n"
 	    "whose hosts differ.\n",
 	    HOSTPOOL_FORKS_MAX, DEFAULT_FORKS);
@@ -72,7 +72,7 @@ static void config_defaults(struct job_config *c)
 /* The longest timeout taken: 30 days. */
 #define RARLAB_TIMEOUT_MAX_S (86400.0 * 30)
 
-/* rarlab's long options; 'c', 'x', 'r', 'V' are long-only (not in the short options). */
+/* rarlab's long options; 'c', 'x', 'r' are long-only (not in the short options). */
 enum { O_KNOWN = 256, O_ACCEPT, O_IDENTITY, O_RESUME, O_PREFIX, O_DRY_RUN, O_MIXED };
 static const struct option rarlab_options[] = {
     {"inventory", required_argument, NULL, 'i'},
@@ -129,10 +129,11 @@ static int parse_checked(struct job_config *c, int ch, struct errbuf *eb)
 
 int labcli_parse(int argc, char **argv, struct job_config *c, struct errbuf *eb)
 {
+	struct cliopt_seen seen;
 	int ch;
 
 	config_defaults(c);
-	while ((ch = getopt_long(argc, argv, "i:l:f:u:o:h", rarlab_options, NULL)) != -1) {
+	while ((ch = cliopt_next(argc, argv, ":i:l:f:u:o:hV", rarlab_options, &seen)) != -1) {
 		switch (ch) {
 		case 'i':
 			c->inventory = optarg;
@@ -178,8 +179,12 @@ int labcli_parse(int argc, char **argv, struct job_config *c, struct errbuf *eb)
 			return NUMARG_HELP;
 		case 'V':
 			return NUMARG_VERSION;
+		case ':':
+			errbuf_set(eb, "option '%s' needs a value", seen.typed);
+			return NUMARG_ERROR;
 		default:
-			return NUMARG_USAGE; /* getopt said what */
+			cliopt_unknown("rarlab", seen.typed, rarlab_options, NULL, eb);
+			return NUMARG_ERROR;
 		}
 	}
 	if (c->inventory == NULL || optind != argc - 1) {

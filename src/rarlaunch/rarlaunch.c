@@ -331,6 +331,37 @@ static ssize_t recv_req(int sock, int *fds, size_t *nfds)
 
 static int serve(int sock);
 
+/* Writes a constant text to fd: no stdio, so that this address space stays a small floor. */
+static int say(int fd, const char *text, int status)
+{
+	size_t len = strlen(text);
+
+	return write(fd, text, len) == (ssize_t)len ? status : 1;
+}
+
+/* --help, --version, and one line for anything else that is not rarbench's call. */
+static int by_hand(int argc, char **argv)
+{
+	static const char usage[] =
+	    "usage: rarlaunch FD PPID host|loopback   (started by rarbench, not by hand)\n"
+	    "The process rarbench's measured runs start from: it answers run requests on the\n"
+	    "socket FD until it closes, and dies with PPID; with loopback its runs see a network\n"
+	    "namespace holding only lo. See src/rarlaunch/README.md.\n"
+	    "  -h, --help     this help\n"
+	    "  -V, --version  the version\n"
+	    "Exit status: 0 the socket closed, 1 it failed, 2 usage error.\n";
+
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0))
+		return say(STDOUT_FILENO, usage, 0);
+	if (argc == 2 && (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0))
+		return say(STDOUT_FILENO,
+			   "rarlaunch " RARPERF_VERSION " (" RARPERF_GIT_COMMIT ")\n", 0);
+	return say(STDERR_FILENO,
+		   "rarlaunch: started by rarbench as rarlaunch FD PPID host|loopback, not by "
+		   "hand (see rarlaunch --help)\n",
+		   2);
+}
+
 int main(int argc, char **argv)
 {
 	struct launch_reply r;
@@ -340,15 +371,15 @@ int main(int argc, char **argv)
 	uint64_t own_delay;
 
 	if (argc != 4)
-		return 2;
+		return by_hand(argc, argv);
 	if (numarg_i64_prefix(argv[1], 10, &sock, &end) == NUMARG_NOT_NUMBER || *end != '\0' ||
 	    sock < 3 || sock > 1023)
-		return 2;
+		return by_hand(argc, argv);
 	if (numarg_i64_prefix(argv[2], 10, &ppid, &end) == NUMARG_NOT_NUMBER || *end != '\0' ||
 	    ppid <= 0)
-		return 2;
+		return by_hand(argc, argv);
 	if (strcmp(argv[3], "host") != 0 && strcmp(argv[3], "loopback") != 0)
-		return 2;
+		return by_hand(argc, argv);
 	/* Dies with rarbench; a rarbench that died before this line is not our parent any more. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != (pid_t)ppid)
 		return 1;

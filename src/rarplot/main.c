@@ -1,11 +1,11 @@
 /* rarplot: fit time = intercept + slope x size per subject and format, print the comparison, draw
  * the figures. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cliopt.h"
 #include "errbuf.h"
 #include "fileio.h"
 #include "fitreport.h"
@@ -248,10 +248,11 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
 	};
+	struct cliopt_seen seen;
 	int c;
 
 	config_defaults(cfg);
-	while ((c = getopt_long(argc, argv, "o:hV", opts, NULL)) != -1) {
+	while ((c = cliopt_next(argc, argv, ":o:hV", opts, &seen)) != -1) {
 		switch (c) {
 		case 'o':
 			cfg->out_dir = optarg;
@@ -286,8 +287,12 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 			return NUMARG_HELP;
 		case 'V':
 			return NUMARG_VERSION;
+		case ':':
+			errbuf_set(eb, "option '%s' needs a value", seen.typed);
+			return NUMARG_ERROR;
 		default:
-			return NUMARG_USAGE; /* getopt said what */
+			cliopt_unknown("rarplot", seen.typed, opts, NULL, eb);
+			return NUMARG_ERROR;
 		}
 	}
 	if (optind >= argc) {

@@ -13,6 +13,8 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #define RARREF_BUF_BYTES (64u * 1024u)
 #define RARREF_UNITS_MAX 100000L
@@ -63,19 +65,44 @@ static uint64_t scan(uint64_t h)
 	return h + tokens;
 }
 
+/* Writes a constant text to fd (no stdio: this program's address space stays a floor). */
+static int say(int fd, const char *text, int status)
+{
+	size_t len = strlen(text);
+
+	return write(fd, text, len) == (ssize_t)len ? status : 1;
+}
+
 int main(int argc, char **argv)
 {
+	static const char usage[] =
+	    "usage: rarref [UNITS]\n"
+	    "rarbench --manifest's calibration workload (\"reference\"): UNITS passes (0-100000,\n"
+	    "default 0: the spawn alone) of a lexer-like scan over 64 KiB of text, then exit 0.\n"
+	    "Reads no file, writes nothing. See doc/precision.md, \"Calibration\".\n"
+	    "  -h, --help     this help\n"
+	    "  -V, --version  the version\n"
+	    "Exit status: 0 done, 2 usage error.\n";
 	long units = 0;
 	volatile uint64_t sink;
 	uint64_t h = 1469598103934665603u;
 	char *end = NULL;
 
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0))
+		return say(STDOUT_FILENO, usage, 0);
+	if (argc == 2 && (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0))
+		return say(STDOUT_FILENO, "rarref " RARPERF_VERSION " (" RARPERF_GIT_COMMIT ")\n",
+			   0);
 	if (argc > 2)
-		return 2;
+		return say(STDERR_FILENO,
+			   "rarref: one operand at most, UNITS (see rarref --help)\n", 2);
 	if (argc == 2) {
 		units = strtol(argv[1], &end, 10);
 		if (end == argv[1] || *end != '\0' || units < 0 || units > RARREF_UNITS_MAX)
-			return 2;
+			return say(STDERR_FILENO,
+				   "rarref: UNITS is a whole number from 0 to 100000 (see rarref "
+				   "--help)\n",
+				   2);
 	}
 	if (units > 0)
 		fill();

@@ -463,6 +463,15 @@ static int setup(struct runner *r, struct errbuf *eb)
 	if (r->m == NULL)
 		return bad_input(r); /* the message already starts with the file's name */
 	digest_sha256_hex(r->m->text, r->m->text_len, r->manifest_sha);
+	if (r->m->repetitions > 1)
+		/* Allowed (a within-sweep study), but never how to repeat an experiment. */
+		fprintf(
+		    r->cfg.err,
+		    "rarbench: warning: \"repetitions\": %u measures each point %u times in one "
+		    "sweep: narrower intervals, still none of the variation between sweeps; to "
+		    "repeat an experiment run %u sweeps into %u --out directories and compare "
+		    "them (doc/guide-first-comparison.md, step 3)\n",
+		    r->m->repetitions, r->m->repetitions, r->m->repetitions, r->m->repetitions);
 	if (r->cfg.out == NULL)
 		default_out(r);
 	r->sweep = sweep_new(r->m, eb);

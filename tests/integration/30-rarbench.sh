@@ -1,7 +1,8 @@
 #!/bin/sh
 # rarbench against real commands: hyperfine-compatible exports (compared key by key with Debian's
 # hyperfine), exit codes, signal deaths, a missing program, --as-user with a throwaway account,
-# each --order, SIGINT handling, and the seed's command line read by a hyperfine-style script.
+# each --order, SIGINT handling, and the seed's command line read by a hyperfine-style script, and
+# run as the original README writes it, with relative bin/sudo and bin/sr.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 RB=$PWD/bin/rarbench
@@ -19,6 +20,8 @@ user=rbt$$
 group=rbg$$
 cleanup() {
 	[ -n "${rbpid:-}" ] && kill "$rbpid" 2>/dev/null
+	# The seed's line granted root in the prefix's policies: deny again on every path.
+	[ -n "${seed_granted:-}" ] && policies --uid "$bench_uid" --deny-all >/dev/null 2>&1
 	if id "$user" >/dev/null 2>&1; then userdel "$user" 2>/dev/null; fi
 	if getent group "$group" >/dev/null 2>&1; then groupdel "$group" 2>/dev/null; fi
 	rm -rf "$T"
@@ -274,6 +277,73 @@ print([r["command"] for r in results])
 PYEOF
 	check "seed export read by a hyperfine-style script" sh -c "'$PY' '$T/read.py' '$T'/result_*.json > '$T/read.out'"
 	check "seed export: hyperfine's benchmark order" grep -qF "['env /usr/bin/true', 'nice /usr/bin/true', 'env /usr/bin/true', 'nice /usr/bin/true']" "$T/read.out"
+fi
+
+# --- the seed's line exactly, in a directory holding bin/sudo and bin/sr ---------------------------
+# The original README's hyperfine line with rarbench in hyperfine's place, word for word but for
+# `$(python3 log.py 1 10000 15)` (15 sizes up to 10 000 tasks, minutes of runs): 1,10. Run as the
+# README ran it, from a directory whose bin/ holds the tools by relative path (issue 46: a relative
+# program was refused, "cannot start 'bin/sudo': Protocol error"): bin/sudo and bin/sr are the
+# prefix's sudo and RootAsRole 3.3.4 JSON build, bin/confgen this tree's confgen (its positional
+# form is the seed generator's). The setup writes etc/sudoers and etc/rootasrole.json here, as the
+# seed's did; the prefix's tools read the prefix's policies (their paths are built in), which
+# grant root /usr/bin/true for the length of the run, under the prefix's lock, then deny again.
+prefix=${RARPERF_PREFIX:-/opt/rarperf}
+if [ "$(id -u)" -eq 0 ] && [ -x "$prefix/bin/sudo" ] && [ -x "$prefix/bin/dosr-json" ] && [ -x "$PY" ]; then
+	S=$T/seed
+	mkdir -p "$S/bin" "$S/etc"
+	ln -s "$prefix/bin/sudo" "$S/bin/sudo"
+	ln -s "$prefix/bin/dosr-json" "$S/bin/sr"
+	ln -s "$PWD/bin/confgen" "$S/bin/confgen"
+	bench_uid=$(jq -r '.bench_uid // 4242' "$prefix/facts.json" 2>/dev/null)
+	policies() { # confgen ARGS for the prefix's sudo and dosr-json policies
+		"$PWD/bin/confgen" "$@" --sudoers "$prefix/etc/sudoers" --rar-json "$prefix/etc/rootasrole-json.json"
+	}
+	prefix_lock "$prefix" "30-rarbench.sh: the seed's line"
+	seed_granted=1
+	policies --uid 0 >"$T/grant.err" 2>&1
+	check "seed's line: the prefix's sudo and dosr-json policies grant root /usr/bin/true" [ $? -eq 0 ] ||
+		sed 's/^/    /' "$T/grant.err"
+	(cd "$S" && "$RB" -N --warmup 100 -m 100 -L nb_tasks 1,10 -L nb_users 1 -L nb_roles 1 -L nb_commands 1 --setup 'bin/confgen etc/sudoers etc/rootasrole.json {nb_roles} {nb_users} {nb_tasks} {nb_commands} 1000' --export-json result_$(date +%y-%m-%d_%H.%M).json "bin/sudo /usr/bin/true" "bin/sr /usr/bin/true" --show-output \
+		>"$T/seedline.out" 2>&1)
+	rc=$?
+	policies --uid "$bench_uid" --deny-all >/dev/null 2>&1 && seed_granted=
+	prefix_unlock "$prefix"
+	check "seed's line, relative bin/sudo and bin/sr: exit 0" [ $rc -eq 0 ] || tail -5 "$T/seedline.out"
+	check "seed's line: the prefix's policies deny again" [ -z "$seed_granted" ]
+	check "seed's line: the setup wrote etc/sudoers and etc/rootasrole.json where the seed's did" \
+		grep -q 'tasks=10 commands=1 uid=1000' "$S/etc/sudoers"
+	# What the seed's plot.py and reg.py read (github.com/LeChatP/RaR-perf): each result's command
+	# through their regex 'bin/(sr|sudo) /usr/bin/true', int() of its nb_roles and nb_tasks, its
+	# median and mean in ms; reg.py then fits the median against nb_tasks at nb_roles 1
+	# (scipy's linregress). They need pandas, matplotlib and scipy, which Debian's python3 here
+	# lacks: this reads the same fields with numpy alone.
+	cat >"$T/seedread.py" <<'PYEOF'
+import json, re, sys
+import numpy as np
+data = json.load(open(sys.argv[1]))
+regex = re.compile(r"bin/(sr|sudo) /usr/bin/true")
+rows = []
+for r in data["results"]:
+    p = r["parameters"]
+    rows.append({"command": regex.sub(r"\1", r["command"]), "nb_roles": int(p["nb_roles"]),
+                 "nb_tasks": int(p["nb_tasks"]), "median": r["median"] * 1000, "mean": r["mean"] * 1000})
+    assert len(r["times"]) >= 100 and r["exit_codes"] == [0] * len(r["times"])
+for tool in ("sudo", "sr"):
+    pts = [(x["nb_tasks"], x["median"]) for x in rows if x["command"] == tool and x["nb_roles"] == 1]
+    assert [t for t, _ in pts] == [1, 10], pts
+    slope = np.polyfit([t for t, _ in pts], [m for _, m in pts], 1)[0]
+    assert all(m > 0 for _, m in pts) and np.isfinite(slope)
+    print(tool, "%.4f ms/task" % slope)
+PYEOF
+	check "seed's line: its export read as plot.py and reg.py read it (sudo and sr, a slope each)" \
+		sh -c "cd '$S' && '$PY' '$T/seedread.py' result_*.json >'$T/seedread.out' 2>&1 &&
+			grep -q '^sudo ' '$T/seedread.out' && grep -q '^sr ' '$T/seedread.out'" ||
+		sed 's/^/    /' "$T/seedread.out"
+	check "seed's line: a relative program that is not there names itself and the reason" sh -c \
+		"cd '$S' && '$RB' -N --runs 1 'bin/nosuch /usr/bin/true' 2>&1 >/dev/null | grep -qF \"cannot execute program 'bin/nosuch': No such file or directory\""
+else
+	echo "ok - the seed's line with the prefix's sudo and dosr-json # SKIP needs root and a provisioned $prefix"
 fi
 
 # --- output routing, shells, units -----------------------------------------------------------------

@@ -1,9 +1,11 @@
 #!/bin/bash
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
-# Ten mistakes a newcomer makes, each answered with exit 2 and one message that names the fix:
+# Mistakes a newcomer makes, each answered with exit 2 and one message that names the fix:
 # a typo'd manifest key, axis, program, RootAsRole version, order and rarplot axis; a trailing
-# comma; a missing manifest; a one-sided --compare; --dry-run without a manifest. Every case runs
-# the real programs against the provisioned prefix (dry runs: nothing is written).
+# comma; a missing manifest; a one-sided --compare; --dry-run without a manifest; and issue 46's
+# slips: a manifest given as rarbench's command or to rarplot, an abbreviated long option in each
+# program, --dryrun, "repetitions": 3 (a warning), and -h/--help, -V/--version in every program.
+# Every case runs the real programs against the provisioned prefix (dry runs: nothing is written).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
@@ -93,5 +95,66 @@ mistake "9b. typo'd --x" 'no result has the parameter nb_role' \
 
 mistake "10. one-sided --compare" 'BASELINE:CANDIDATE' "$rarplot" --compare sudo "$pub"
 
-check "nothing was written by any of the mistakes" [ ! -e "$work/plot" ]
+# --- issue 46's slips: each one line, exit 2, naming the fix -------------------------------------
+# slip NAME WANT CMD...: as mistake, and the answer is one line (no usage text after it).
+slip() {
+	local name=$1
+	mistake "$@"
+	check "$name: one line" [ "$(wc -l <"$work/$name.err")" -eq 1 ]
+}
+# Run from the checkout, as a newcomer types them.
+slip "11. a manifest without --manifest" \
+	'rarbench: experiments/quick.json is a manifest: use --manifest experiments/quick.json' \
+	"$rarbench" experiments/quick.json
+slip "12. rarplot given a manifest" \
+	'experiments/quick.json is a manifest (rarbench --manifest experiments/quick.json --out DIR runs it): rarplot reads the DIR/results.json a sweep writes, or a hyperfine export' \
+	"$rarplot" experiments/quick.json
+# getopt_long takes any unique prefix of a long option: "--out x" was rarbench's --output x.
+slip "13. --out without --manifest" '--out goes with --manifest FILE' \
+	"$rarbench" --out "$work/x" -N --runs 1 true
+slip "13b. an abbreviation: rarbench --run 3" \
+	"'--run' is not an option: long options are written in full (--runs" "$rarbench" --run 3 -N true
+slip "13c. an abbreviation in manifest mode: --dry" "'--dry' is not an option: long options are written in full (--dry-run" \
+	"$rarbench" --manifest "$work/good.json" --prefix "$prefix" --dry
+slip "13d. an abbreviation: rarplot --form none" "'--form' is not an option: long options are written in full (--format" \
+	"$rarplot" --form none "$pub"
+slip "13e. an abbreviation: confgen --tas 3" "'--tas' is not an option: long options are written in full (--tasks" \
+	"$root/bin/confgen" --tas 3 --uid 1 --size
+slip "13f. an abbreviation: rarlab --inv" "'--inv' is not an option: long options are written in full (--inventory" \
+	"$root/bin/rarlab" --inv x "$work/good.json"
+check "13g. the option written in full still works (rarbench --runs 1)" "$rarbench" --runs 1 -N --style none true
+slip "14. --dryrun" "unknown option '--dryrun' (did you mean --dry-run?" \
+	"$rarbench" --manifest "$work/good.json" --prefix "$prefix" --dryrun
+slip "14b. --dryrun without --manifest" "unknown option '--dryrun' (did you mean --dry-run?" "$rarbench" --dryrun
+
+# "repetitions": 3 is allowed, but never how to repeat an experiment (the guide, step 3): a warning.
+jq '. + {"repetitions": 3}' "$work/good.json" >"$work/reps.json"
+dry "$work/reps.json" >"$work/reps.out" 2>"$work/reps.err"
+rc=$?
+check "15. \"repetitions\": 3: the dry run passes (exit $rc) and warns with the guide's advice" sh -c \
+	"[ $rc -eq 0 ] && grep -qF 'run 3 sweeps into 3 --out directories and compare them (doc/guide-first-comparison.md, step 3)' '$work/reps.err'" ||
+	sed 's/^/    /' "$work/reps.err"
+
+# Every program answers -h/--help (its usage on stdout) and -V/--version ("PROG VERSION (COMMIT)"),
+# exit 0; rarref and rarlaunch, which rarbench starts, too.
+for prog in rarbench rarplot rarlab confgen rarref rarlaunch; do
+	for h in -h --help; do
+		out=$("$root/bin/$prog" "$h" 2>&1)
+		rc=$?
+		check "16. $prog $h: exit 0, its usage" sh -c "[ $rc -eq 0 ] && printf '%s\n' \"\$1\" | grep -qi '^usage: $prog'" _ "$out"
+	done
+	for v in -V --version; do
+		out=$("$root/bin/$prog" "$v" 2>&1)
+		rc=$?
+		check "16. $prog $v: exit 0, \"$prog VERSION (COMMIT)\"" sh -c \
+			"[ $rc -eq 0 ] && [ \"\$(printf '%s\n' \"\$1\" | grep -c .)\" -eq 1 ] && printf '%s\n' \"\$1\" | grep -qE '^$prog [0-9]+\.[0-9]+\.[0-9]+ \([0-9a-f]+|unknown\)\$'" _ "$out"
+	done
+done
+out=$("$rarbench" --manifest x --version 2>&1)
+check "16. rarbench --manifest FILE --version: the same line" sh -c "printf '%s\n' \"\$1\" | grep -qE '^rarbench [0-9.]+ \('" _ "$out"
+slip "17. rarlaunch by hand" 'rarlaunch: started by rarbench as rarlaunch FD PPID host|loopback, not by hand' \
+	"$root/bin/rarlaunch" 3
+slip "17b. rarref with a bad count" 'rarref: UNITS is a whole number from 0 to 100000' "$root/bin/rarref" many
+
+check "nothing was written by any of the mistakes" [ ! -e "$work/plot" ] && [ ! -e "$work/x" ]
 tap_status

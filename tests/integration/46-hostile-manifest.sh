@@ -22,6 +22,16 @@ work=$(mktemp -d /var/tmp/rarperf-it-hostile-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 chmod 0755 "$work"
 u=$work/u # the bench user's directory: what a hostile manifest points at
+# rb gives each run an empty /tmp, which would hide a checkout under /tmp (a clone there failed
+# every rb case, issue 46): rarbench runs from a copy here with what it runs beside itself.
+install -d -m 0755 "$work/bin"
+for b in rarbench rarlaunch rarref; do
+	cp "$(dirname "$rarbench")/$b" "$work/bin/$b" || {
+		notok "copy $b beside $rarbench to $work/bin"
+		exit 1
+	}
+done
+rarbench=$work/bin/rarbench
 install -d -o "$user" -m 0755 "$u"
 esc=$(printf '\033')
 

@@ -141,6 +141,20 @@ static void test_request_too_big(void)
 	CHECK(strstr(eb.msg, "KiB") != NULL);
 }
 
+/* What rarlaunch's parser refuses is refused when built, by name (it could answer only EPROTO). */
+static void test_request_relative_path_refused(void)
+{
+	char *argv[] = {"bin/sudo", "/usr/bin/true", NULL};
+	struct launch_spec s = {.path = "bin/sudo", .argv = argv, .envp = test_envp, .umask = -1};
+	struct errbuf eb = {{0}};
+	unsigned char *req = NULL;
+	size_t len;
+
+	CHECK_INT_EQ(launch_req_build(&s, &req, &len, &eb), -1);
+	CHECK(req == NULL);
+	CHECK_STR_EQ(eb.msg, "program path 'bin/sudo' is not absolute");
+}
+
 static struct launch_reply reply_of(uint32_t seq)
 {
 	struct launch_reply r;
@@ -242,6 +256,7 @@ int main(void)
 	RUN(test_request_round_trip);
 	RUN(test_request_malformed);
 	RUN(test_request_too_big);
+	RUN(test_request_relative_path_refused);
 	RUN(test_reply_checks);
 	RUN(test_reply_stall_and_version);
 	return HARNESS_EXIT();
