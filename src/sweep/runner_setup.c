@@ -19,6 +19,37 @@
 
 #define FACTS_MAX_BYTES (1024 * 1024)
 
+/*
+ * A prefix is where it was provisioned (issue 46): its tools were configured
+ * with the path facts.json records ("prefix", written by every provisioning),
+ * so a copy's sudo still reads the original's sudoers. A copy elsewhere is
+ * refused, saying how to make one's own; a facts.json without the key is
+ * taken as it is. A copy bind-mounted at the original's path passes (its
+ * tools read it there); prefixlock tells it from the original by its
+ * directory's identity. 0, or -1 (exit 2: the caller's input).
+ */
+static int check_provisioned_here(const cJSON *facts, const char *prefix, const char *path,
+				  struct errbuf *eb)
+{
+	const cJSON *rec = jsonget_member(facts, "prefix");
+	char here[PATH_MAX], there[PATH_MAX];
+
+	if (!cJSON_IsString(rec))
+		return 0;
+	if (realpath(prefix, here) == NULL)
+		return errbuf_set_errno(eb, errno, "%s", prefix);
+	if (realpath(rec->valuestring, there) == NULL &&
+	    fileio_fmt(there, sizeof(there), "%s", rec->valuestring) < 0)
+		return errbuf_set(eb, "%s: prefix: path too long", path);
+	if (strcmp(here, there) == 0)
+		return 0;
+	return errbuf_set(eb,
+			  "%s: prefix: provisioned as %s, not %s (a copy: its tools read their "
+			  "policies there): provision a prefix of your own with make provision "
+			  "RARPERF_PREFIX=%s",
+			  path, rec->valuestring, here, here);
+}
+
 /* Reads PREFIX/facts.json (doc/interfaces.md §1). */
 static int load_facts(struct runner *r, struct errbuf *eb)
 {
@@ -35,7 +66,14 @@ static int load_facts(struct runner *r, struct errbuf *eb)
 	free(buf);
 	if (!cJSON_IsObject(r->facts))
 		return errbuf_set(eb, "%s: not a JSON object", path);
-	return 0;
+	return check_provisioned_here(r->facts, r->cfg.prefix, path, eb);
+}
+
+const char *runner_default_prefix(void)
+{
+	const char *env = getenv("RARPERF_PREFIX");
+
+	return env != NULL && env[0] != '\0' ? env : RUNNER_DEFAULT_PREFIX;
 }
 
 /*
@@ -65,6 +103,18 @@ static int bad_input(struct runner *r)
 {
 	r->sj.bad_input = true;
 	return -1;
+}
+
+/* facts.json read (a copied prefix is the caller's input: exit 2), then the versions. */
+static int build_versions_after_facts(struct runner *r, struct errbuf *eb)
+{
+	if (load_facts(r, eb) < 0) {
+		/* A facts.json that cannot be read is the prefix's fault, a copy the user's. */
+		if (r->facts != NULL && cJSON_IsObject(r->facts))
+			return bad_input(r);
+		return -1;
+	}
+	return build_versions(r, eb);
 }
 
 /* path made absolute against the working directory (the policy may not exist yet). */
@@ -475,8 +525,8 @@ static int setup(struct runner *r, struct errbuf *eb)
 	}
 	/* Everything the user's input can get wrong is checked before anything is touched. */
 	r->guard = runner_guard_locate(r->cfg.prefix, eb);
-	if (r->guard == NULL || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
-		return fail(r, eb, false);
+	if (r->guard == NULL || build_versions_after_facts(r, eb) < 0)
+		return fail(r, eb, r->sj.bad_input);
 	if (resolve_subjects(r, eb) < 0 || runner_plan_check_disk(&r->sj, eb) < 0 ||
 	    (!r->cfg.not_this_host && runner_env_check(&r->env, &r->sj, eb) < 0) ||
 	    runner_profile_check(r, eb) < 0)
