@@ -110,3 +110,13 @@ int fileio_join(char *buf, size_t cap, const char *dir, const char *name, struct
 		return errbuf_set(eb, "%s: path too long", dir);
 	return 0;
 }
+
+bool fileio_name_is_plain(const char *name)
+{
+	if (name == NULL || name[0] == '\0' || strstr(name, "..") != NULL)
+		return false;
+	for (const unsigned char *c = (const unsigned char *)name; *c != '\0'; c++)
+		if (*c == '/' || *c < 0x20 || *c == 0x7f)
+			return false;
+	return true;
+}

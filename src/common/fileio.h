@@ -3,6 +3,7 @@
 #ifndef RARPERF_FILEIO_H
 #define RARPERF_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "errbuf.h"
@@ -39,5 +40,14 @@ int fileio_fmt(char *buf, size_t cap, const char *format, ...)
  */
 int fileio_join(char *buf, size_t cap, const char *dir, const char *name, struct errbuf *eb)
     __attribute__((warn_unused_result));
+
+/*
+ * Whether name, read from a file someone else may have written (a results
+ * file's subject), may become part of a file name: not empty, and no '/',
+ * no "..", no control byte (below 0x20, or 0x7f). A program builds file
+ * names only from names that pass (issue 45 finding 6: a subject
+ * "../../../../var/tmp/x/pwn-1.0.0" made rarplot --history write outside -o).
+ */
+bool fileio_name_is_plain(const char *name);
 
 #endif

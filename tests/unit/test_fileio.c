@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -72,6 +73,21 @@ static void test_fmt_fits_or_fails(void)
 	CHECK_INT_EQ(fileio_fmt(buf, sizeof(buf), "%s", "12345678"), -1);
 }
 
+/* Names from a results file that may become file names (issue 45 finding 6). */
+static void test_name_is_plain(void)
+{
+	CHECK(fileio_name_is_plain("sr-cbor-4.0.3"));
+	CHECK(fileio_name_is_plain("sudo (nofile 1024)"));
+	CHECK(!fileio_name_is_plain(""));
+	CHECK(!fileio_name_is_plain("../../../../var/tmp/x/pwn-1.0.0"));
+	CHECK(!fileio_name_is_plain("a/b"));
+	CHECK(!fileio_name_is_plain(".."));
+	CHECK(!fileio_name_is_plain("a..b"));
+	CHECK(!fileio_name_is_plain("a\tb"));
+	CHECK(!fileio_name_is_plain("a\x1b[31m"));
+	CHECK(!fileio_name_is_plain("a\x7f"));
+}
+
 static void test_join(void)
 {
 	struct errbuf eb = {{0}};
@@ -91,6 +107,7 @@ int main(void)
 	RUN(test_empty_and_missing);
 	RUN(test_fmt_fits_or_fails);
 	RUN(test_join);
+	RUN(test_name_is_plain);
 	harness_remove_tree(dir);
 	return HARNESS_EXIT();
 }
