@@ -20,6 +20,16 @@ int fileio_read(const char *path, size_t max_bytes, const char *open_what, char 
 		struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
+ * As fileio_read, for a file that must be a regular one in a directory whose
+ * other entries a reader does not control (an output directory): opened with
+ * O_NOFOLLOW and O_NONBLOCK, so that neither a symbolic link nor a FIFO left
+ * at path can redirect or block the reader; anything but a regular file is
+ * refused ("PATH: not a regular file: remove it"). 0, or -1 with eb.
+ */
+int fileio_read_regular(const char *path, size_t max_bytes, const char *open_what, char **text,
+			size_t *len, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
  * mkdir -p: creates path and each missing parent, mode 0755; an existing
  * directory is fine. Returns 0, or -1 with eb "DIR: cannot create: strerror"
  * (or "PATH: path too long" for an empty or over-long path).

@@ -16,6 +16,7 @@
 #include "atomicfile.h"
 #include "fileio.h"
 #include "runner_output.h"
+#include "trustpath.h"
 
 #define FACTS_MAX_BYTES (1024 * 1024)
 
@@ -422,6 +423,54 @@ static int open_precision(struct runner *r, struct errbuf *eb)
 }
 
 /*
+ * The output directory, made or taken only when nobody but root can change
+ * what it holds (issue 45 finding 4: in a directory the bench user made, a
+ * link at OUT/profile/trace let root's strace create or truncate any file,
+ * and a FIFO at OUT/results.json held rarbench, the prefix locked). Done
+ * before the lock is taken, and again before the first file is written.
+ * 0, or -1 (the user's input: exit 2).
+ */
+static int make_out_dir(const char *dir, struct errbuf *eb)
+{
+	struct errbuf why = {{0}};
+
+	if (trustpath_make_dir(dir, &why) == 0)
+		return 0;
+	return errbuf_set(eb,
+			  "--out %s: %s: rarbench writes only in a directory that is root's along "
+			  "its whole path, or one it makes (e.g. --out /tmp/NAME)",
+			  dir, why.msg);
+}
+
+/* The output directory, and its profile/ when the sweep has a profile pass (make_out_dir). */
+static int make_out_dirs(struct runner *r, struct errbuf *eb)
+{
+	char profile_dir[PATH_MAX];
+
+	static const char *const files[] = {"results.json", "results.tsv", "journal.jsonl"};
+	struct stat st;
+
+	if (make_out_dir(r->cfg.out, eb) < 0)
+		return -1;
+	/* Said now, before the lock and the runs, rather than when the file is written. */
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/%s", r->cfg.out, files[i]) < 0)
+			return errbuf_set(eb, "%s: path too long", r->cfg.out);
+		if (lstat(profile_dir, &st) == 0 && !S_ISREG(st.st_mode))
+			return errbuf_set(eb, "--out %s: %s is not a regular file (%s): remove it",
+					  r->cfg.out, files[i],
+					  S_ISFIFO(st.st_mode)  ? "a FIFO"
+					  : S_ISLNK(st.st_mode) ? "a symbolic link"
+								: "not a file");
+	}
+	if (!r->m->profile)
+		return 0;
+	if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/profile", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	return make_out_dir(profile_dir, eb);
+}
+
+/*
  * After the checks (not in a dry run): the output directory made, the
  * journal opened or resumed (r->point_done: its steps), the resumed
  * precision state rebuilt, and the progress counted from what is done.
@@ -432,8 +481,8 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	char profile_dir[PATH_MAX];
 
 	runner_utc_now(r->started, sizeof(r->started));
-	if (fileio_mkdirs(r->cfg.out, eb) < 0)
-		return fail(r, eb, false);
+	if (make_out_dir(r->cfg.out, eb) < 0)
+		return fail(r, eb, true);
 	if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/profile", r->cfg.out) < 0 ||
 	    remove_stale(r, r->cfg.out, eb) < 0 || remove_stale(r, profile_dir, eb) < 0)
 		return fail(r, eb, false);
@@ -533,6 +582,8 @@ static int setup(struct runner *r, struct errbuf *eb)
 		return fail(r, eb, r->sj.bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;
+	if (!r->cfg.dry_run && make_out_dirs(r, eb) < 0)
+		return fail(r, eb, true);
 	if (begin_guard(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
 		return fail(r, eb, false);
 	if (proc_become_subreaper(eb) < 0 || proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
