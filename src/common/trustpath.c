@@ -165,7 +165,8 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 	return walk(path, resolved, false, false, eb);
 }
 
-int trustpath_make_dir(const char *dir, struct errbuf *eb)
+/* trustpath_make_dir, or with make false its check of what exists (trustpath_check_out_dir). */
+static int out_dir(const char *dir, bool make, struct errbuf *eb)
 {
 	char existing[PATH_MAX];
 	struct stat st;
@@ -193,10 +194,22 @@ int trustpath_make_dir(const char *dir, struct errbuf *eb)
 	}
 	if (walk(existing, NULL, true, strcmp(existing, dir) != 0, eb) < 0)
 		return -1;
+	if (!make)
+		return 0;
 	if (fileio_mkdirs(dir, eb) < 0)
 		return -1;
 	/* Again, whole: a name raced into a sticky directory meanwhile is someone else's. */
 	return walk(dir, NULL, true, false, eb);
+}
+
+int trustpath_make_dir(const char *dir, struct errbuf *eb)
+{
+	return out_dir(dir, true, eb);
+}
+
+int trustpath_check_out_dir(const char *dir, struct errbuf *eb)
+{
+	return out_dir(dir, false, eb);
 }
 
 int trustpath_check_dir(const char *dir, struct errbuf *eb)

@@ -48,6 +48,14 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 int trustpath_make_dir(const char *dir, struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
+ * trustpath_make_dir's first check alone: the deepest existing part of dir
+ * (dir itself when it exists) judged as there, nothing made. For refusing a
+ * directory before any work, when making it must wait (rarbench makes --out
+ * only once it holds the prefix's lock). 0 or -1 with eb.
+ */
+int trustpath_check_out_dir(const char *dir, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
  * trustpath_check of dir (which must be a directory), then of every entry
  * in it but "." and "..", hidden ones included (a file a tool is shown is
  * any of them): a directory whose contents are all root's. At most

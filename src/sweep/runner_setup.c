@@ -426,15 +426,16 @@ static int open_precision(struct runner *r, struct errbuf *eb)
  * The output directory, made or taken only when nobody but root can change
  * what it holds (issue 45 finding 4: in a directory the bench user made, a
  * link at OUT/profile/trace let root's strace create or truncate any file,
- * and a FIFO at OUT/results.json held rarbench, the prefix locked). Done
- * before the lock is taken, and again before the first file is written.
+ * and a FIFO at OUT/results.json held rarbench, the prefix locked). With
+ * make false, only checked (before the lock: a run refused, or busy, writes
+ * nothing); with make true, made and checked whole (before the first file).
  * 0, or -1 (the user's input: exit 2).
  */
-static int make_out_dir(const char *dir, struct errbuf *eb)
+static int make_out_dir(const char *dir, bool make, struct errbuf *eb)
 {
 	struct errbuf why = {{0}};
 
-	if (trustpath_make_dir(dir, &why) == 0)
+	if ((make ? trustpath_make_dir(dir, &why) : trustpath_check_out_dir(dir, &why)) == 0)
 		return 0;
 	return errbuf_set(eb,
 			  "--out %s: %s: rarbench writes only in a directory that is root's along "
@@ -442,15 +443,15 @@ static int make_out_dir(const char *dir, struct errbuf *eb)
 			  dir, why.msg);
 }
 
-/* The output directory, and its profile/ when the sweep has a profile pass (make_out_dir). */
-static int make_out_dirs(struct runner *r, struct errbuf *eb)
+/* The output directory, its files and its profile/ (with a profile pass) checked, nothing made. */
+static int check_out_dirs(struct runner *r, struct errbuf *eb)
 {
 	char profile_dir[PATH_MAX];
 
 	static const char *const files[] = {"results.json", "results.tsv", "journal.jsonl"};
 	struct stat st;
 
-	if (make_out_dir(r->cfg.out, eb) < 0)
+	if (make_out_dir(r->cfg.out, false, eb) < 0)
 		return -1;
 	/* Said now, before the lock and the runs, rather than when the file is written. */
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -467,7 +468,7 @@ static int make_out_dirs(struct runner *r, struct errbuf *eb)
 		return 0;
 	if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/profile", r->cfg.out) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
-	return make_out_dir(profile_dir, eb);
+	return make_out_dir(profile_dir, false, eb);
 }
 
 /*
@@ -481,7 +482,7 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	char profile_dir[PATH_MAX];
 
 	runner_utc_now(r->started, sizeof(r->started));
-	if (make_out_dir(r->cfg.out, eb) < 0)
+	if (make_out_dir(r->cfg.out, true, eb) < 0)
 		return fail(r, eb, true);
 	if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/profile", r->cfg.out) < 0 ||
 	    remove_stale(r, r->cfg.out, eb) < 0 || remove_stale(r, profile_dir, eb) < 0)
@@ -582,7 +583,7 @@ static int setup(struct runner *r, struct errbuf *eb)
 		return fail(r, eb, r->sj.bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;
-	if (!r->cfg.dry_run && make_out_dirs(r, eb) < 0)
+	if (!r->cfg.dry_run && check_out_dirs(r, eb) < 0)
 		return fail(r, eb, true);
 	if (begin_guard(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
 		return fail(r, eb, false);
