@@ -367,9 +367,12 @@ enum prefixlock_outcome prefixlock_acquire(const char *prefix, const char *what,
 		goto out;
 	}
 	/* The lock is ours: a holder file left now names a process that died holding it, unless
-	 * it came with a copy of the prefix (its holder, of the original, may well live). */
+	 * it came with a copy of the prefix (its holder, of the original, may well live) or its
+	 * process still runs (the record's judge says what then). */
 	*stale_holder = prefixlock_read_holder(lock, &other, &has_owner);
-	if (*stale_holder != NULL && has_owner && !owner_same_prefix(&other, &lock->self)) {
+	if (*stale_holder != NULL && has_owner &&
+	    (!owner_same_prefix(&other, &lock->self) ||
+	     (strcmp(other.boot_id, lock->self.boot_id) == 0 && owner_alive(&other)))) {
 		free(*stale_holder);
 		*stale_holder = NULL;
 	}

@@ -229,6 +229,17 @@ static void test_copied_record_is_ignored(void)
 	got = NULL;
 	CHECK_INT_EQ(prefixlock_clear_record(l, &eb), 0);
 	prefixlock_release(l);
+	/* A holder of this prefix whose process runs is not reported as taken over either. */
+	snprintf(text, sizeof(text),
+		 "pid %ld since 2026-01-01T00:00:00Z (alive)\nowner %ju:%ju %s %ld %llu %s\n",
+		 (long)getpid(), (uintmax_t)st.st_dev, (uintmax_t)st.st_ino, boot[0] ? boot : "-",
+		 (long)getpid(), start, real);
+	put_run_file("holder", text);
+	CHECK_INT_EQ(prefixlock_acquire(dir, "next", false, NULL, &l, &stale, &eb),
+		     PREFIXLOCK_TAKEN);
+	CHECK(boot[0] == '\0' || stale == NULL);
+	free(stale);
+	prefixlock_release(l);
 }
 
 /* A prefix made before run/ was root's alone: modes fixed at acquire; another user's refused. */
