@@ -6,7 +6,8 @@
 # runs no Ansible at all; a full provision counts for the demo too (it builds a superset).
 # Usage: tools/provision-stamp.sh current   prints the hash of this tree's provisioning inputs
 #        tools/provision-stamp.sh write PREFIX   records it in PREFIX (after a full provision)
-#        tools/provision-stamp.sh fresh PREFIX   exit 0 when PREFIX was provisioned from this tree
+#        tools/provision-stamp.sh fresh PREFIX   exit 0 when PREFIX was provisioned from this tree,
+#                                                there (not a copy: facts.json's "prefix" is PREFIX)
 #        tools/provision-stamp.sh write-demo PREFIX   records it after make provision-demo
 #        tools/provision-stamp.sh fresh-demo PREFIX   exit 0 when PREFIX was provisioned from this
 #                                                     tree by make provision-demo or make provision
@@ -30,12 +31,19 @@ same() { # FILE [FILE]: one of them holds the current hash
 	done
 	return 1
 }
+# here PREFIX: PREFIX's facts.json records PREFIX itself (a copy of another prefix, cp -a with
+# its stamps, records the original's path and its tools read the original's files: not fresh).
+here() {
+	[ -r "$1/facts.json" ] || return 0
+	rec=$(sed -n 's/^ *"prefix": *"\(.*\)",\{0,1\}$/\1/p' "$1/facts.json" | head -n 1)
+	[ -z "$rec" ] || [ "$(realpath -m "$rec")" = "$(realpath -m "$1")" ]
+}
 case ${1:-}/$# in
 current/1) current ;;
 write/2) write "$(stamp "$2")" ;;
-fresh/2) same "$(stamp "$2")" ;;
+fresh/2) here "$2" && same "$(stamp "$2")" ;;
 write-demo/2) write "$(demo_stamp "$2")" ;;
-fresh-demo/2) same "$(stamp "$2")" "$(demo_stamp "$2")" ;;
+fresh-demo/2) here "$2" && same "$(stamp "$2")" "$(demo_stamp "$2")" ;;
 *)
 	echo "usage: $0 current | write PREFIX | fresh PREFIX | write-demo PREFIX | fresh-demo PREFIX" >&2
 	exit 2

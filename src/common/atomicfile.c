@@ -111,8 +111,33 @@ struct atomicfile *atomicfile_openat(int dirfd, const char *name, const char *sh
 	return atomicfile_openat_marked(dirfd, name, shown, mode, NULL, eb);
 }
 
+/* A target that exists and is not a regular file: refused (atomicfile_open_regular). 0 or -1. */
+static int refuse_irregular(int dirfd, const char *name, const char *shown, struct errbuf *eb)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : errbuf_set_errno(eb, errno, "%s", shown);
+	if (S_ISREG(st.st_mode))
+		return 0;
+	return errbuf_set(eb, "%s: not a regular file (%s): remove it", shown,
+			  S_ISLNK(st.st_mode)    ? "a symbolic link"
+			  : S_ISFIFO(st.st_mode) ? "a FIFO"
+			  : S_ISDIR(st.st_mode)  ? "a directory"
+						 : "a device or socket");
+}
+
+static struct atomicfile *openat_how(int dirfd, const char *name, const char *shown, mode_t mode,
+				     const char *xattr, bool regular, struct errbuf *eb);
+
 struct atomicfile *atomicfile_openat_marked(int dirfd, const char *name, const char *shown,
 					    mode_t mode, const char *xattr, struct errbuf *eb)
+{
+	return openat_how(dirfd, name, shown, mode, xattr, false, eb);
+}
+
+static struct atomicfile *openat_how(int dirfd, const char *name, const char *shown, mode_t mode,
+				     const char *xattr, bool regular, struct errbuf *eb)
 {
 	struct atomicfile *af = NULL;
 	char suffix[7];
@@ -142,7 +167,8 @@ struct atomicfile *atomicfile_openat_marked(int dirfd, const char *name, const c
 		errbuf_set_errno(eb, errno, "%s: directory descriptor", shown);
 		goto fail;
 	}
-	if (open_in_place(af, eb) != 0)
+	if (regular ? refuse_irregular(af->dirfd, name, shown, eb) != 0
+		    : open_in_place(af, eb) != 0)
 		goto fail;
 	if (af->in_place)
 		return af;
@@ -183,7 +209,7 @@ fail:
 	return NULL;
 }
 
-struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf *eb)
+static struct atomicfile *open_path(const char *path, mode_t mode, bool regular, struct errbuf *eb)
 {
 	struct atomicfile *af = NULL;
 	char *copy_dir = strdup(path), *copy_base = strdup(path);
@@ -203,13 +229,23 @@ struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf 
 		errbuf_set_errno(eb, errno, "%s: cannot create a temporary file in %s", path, dir);
 		goto out;
 	}
-	af = atomicfile_openat(dirfd, base, path, mode, eb);
+	af = openat_how(dirfd, base, path, mode, NULL, regular, eb);
 out:
 	if (dirfd >= 0)
 		close(dirfd);
 	free(copy_dir);
 	free(copy_base);
 	return af;
+}
+
+struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf *eb)
+{
+	return open_path(path, mode, false, eb);
+}
+
+struct atomicfile *atomicfile_open_regular(const char *path, mode_t mode, struct errbuf *eb)
+{
+	return open_path(path, mode, true, eb);
 }
 
 FILE *atomicfile_stream(struct atomicfile *af)

@@ -20,6 +20,17 @@ struct atomicfile *atomicfile_open(const char *path, mode_t mode, struct errbuf 
     __attribute__((warn_unused_result));
 
 /*
+ * As atomicfile_open, for a file that must be a regular one: a target that
+ * exists as anything else (a FIFO, a device, a symbolic link, a directory)
+ * is refused ("PATH: not a regular file (a FIFO): remove it") instead of
+ * written in place, so that a FIFO another user left there cannot block the
+ * writer (issue 45 finding 4: rarbench's output files). Returns NULL and
+ * fills eb on failure.
+ */
+struct atomicfile *atomicfile_open_regular(const char *path, mode_t mode, struct errbuf *eb)
+    __attribute__((warn_unused_result));
+
+/*
  * As atomicfile_open for the entry name (one path component) of the
  * directory dirfd, which the handle duplicates (close-on-exec): the
  * temporary file, the rename and the directory fsync all go through that

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void digest_to_hex(const unsigned char *md, char out[DIGEST_SHA256_HEX_LEN + 1])
@@ -33,11 +34,17 @@ int digest_sha256_file(const char *path, char out[DIGEST_SHA256_HEX_LEN + 1], st
 	unsigned int mdlen = 0;
 	EVP_MD_CTX *ctx = NULL;
 	int rc = -1, fd = -1;
+	struct stat st;
 	ssize_t n;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO at path opens at once and is refused, instead of blocking. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		errbuf_set_errno(eb, errno, "%s: cannot open", path);
+		goto out;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		errbuf_set(eb, "%s: not a regular file", path);
 		goto out;
 	}
 	ctx = EVP_MD_CTX_new();

@@ -16,21 +16,14 @@
 
 #define FILEIO_CHUNK_BYTES 65536
 
-int fileio_read(const char *path, size_t max_bytes, const char *open_what, char **text, size_t *len,
-		struct errbuf *eb)
+/* Reads fd (path in messages), which it closes, into *text and *len (fileio_read). */
+static int read_whole(int fd, const char *path, size_t max_bytes, char **text, size_t *len,
+		      struct errbuf *eb)
 {
 	struct growbuf b;
-	int fd, rc = -1;
+	int rc = -1;
 	ssize_t got;
 
-	*text = NULL;
-	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (open_what != NULL)
-			return errbuf_set_errno(eb, errno, "%s: %s", path, open_what);
-		return errbuf_set_errno(eb, errno, "%s", path);
-	}
 	/* Room for max_bytes + 1: one byte more tells a file that is too large. */
 	growbuf_init(&b, max_bytes < SIZE_MAX - 1 ? max_bytes + 1 : SIZE_MAX - 1);
 	for (;;) {
@@ -104,9 +97,68 @@ int fileio_fmt(char *buf, size_t cap, const char *format, ...)
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
+/* Opens path for fileio_read (flags added to O_RDONLY|O_CLOEXEC); fd or -1 with eb. */
+static int open_for_reading(const char *path, int flags, const char *open_what, struct errbuf *eb)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | flags), saved = errno;
+
+	if (fd >= 0)
+		return fd;
+	if (open_what != NULL)
+		errbuf_set_errno(eb, saved, "%s: %s", path, open_what);
+	else
+		errbuf_set_errno(eb, saved, "%s", path);
+	errno = saved; /* the caller may tell a link (ELOOP) apart */
+	return -1;
+}
+
+int fileio_read(const char *path, size_t max_bytes, const char *open_what, char **text, size_t *len,
+		struct errbuf *eb)
+{
+	int fd;
+
+	*text = NULL;
+	*len = 0;
+	fd = open_for_reading(path, 0, open_what, eb);
+	return fd < 0 ? -1 : read_whole(fd, path, max_bytes, text, len, eb);
+}
+
+int fileio_read_regular(const char *path, size_t max_bytes, const char *open_what, char **text,
+			size_t *len, struct errbuf *eb)
+{
+	struct stat st;
+	int fd;
+
+	*text = NULL;
+	*len = 0;
+	/* O_NONBLOCK: a FIFO opens at once (and is refused below) instead of waiting for a
+	 * writer; on a regular file it changes nothing. */
+	fd = open_for_reading(path, O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, open_what, eb);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			errbuf_set(eb, "%s: a symbolic link, not a regular file: remove it", path);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return errbuf_set(eb, "%s: not a regular file: remove it", path);
+	}
+	return read_whole(fd, path, max_bytes, text, len, eb);
+}
+
 int fileio_join(char *buf, size_t cap, const char *dir, const char *name, struct errbuf *eb)
 {
 	if (fileio_fmt(buf, cap, "%s/%s", dir, name) < 0)
 		return errbuf_set(eb, "%s: path too long", dir);
 	return 0;
+}
+
+bool fileio_name_is_plain(const char *name)
+{
+	if (name == NULL || name[0] == '\0' || strstr(name, "..") != NULL)
+		return false;
+	for (const unsigned char *c = (const unsigned char *)name; *c != '\0'; c++)
+		if (*c == '/' || *c < 0x20 || *c == 0x7f)
+			return false;
+	return true;
 }

@@ -3,6 +3,7 @@
 #ifndef RARPERF_FILEIO_H
 #define RARPERF_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "errbuf.h"
@@ -17,6 +18,16 @@
  */
 int fileio_read(const char *path, size_t max_bytes, const char *open_what, char **text, size_t *len,
 		struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * As fileio_read, for a file that must be a regular one in a directory whose
+ * other entries a reader does not control (an output directory): opened with
+ * O_NOFOLLOW and O_NONBLOCK, so that neither a symbolic link nor a FIFO left
+ * at path can redirect or block the reader; anything but a regular file is
+ * refused ("PATH: not a regular file: remove it"). 0, or -1 with eb.
+ */
+int fileio_read_regular(const char *path, size_t max_bytes, const char *open_what, char **text,
+			size_t *len, struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
  * mkdir -p: creates path and each missing parent, mode 0755; an existing
@@ -39,5 +50,14 @@ int fileio_fmt(char *buf, size_t cap, const char *format, ...)
  */
 int fileio_join(char *buf, size_t cap, const char *dir, const char *name, struct errbuf *eb)
     __attribute__((warn_unused_result));
+
+/*
+ * Whether name, read from a file someone else may have written (a results
+ * file's subject), may become part of a file name: not empty, and no '/',
+ * no "..", no control byte (below 0x20, or 0x7f). A program builds file
+ * names only from names that pass (issue 45 finding 6: a subject
+ * "../../../../var/tmp/x/pwn-1.0.0" made rarplot --history write outside -o).
+ */
+bool fileio_name_is_plain(const char *name);
 
 #endif

@@ -21,11 +21,24 @@
  * so the verdict holds after the check (no window for a non-root writer).
  */
 
-/* 0 when st (of path, not a link) is root's and closed to group and others; -1 with eb. */
-static int judge(const char *path, const struct stat *st, struct errbuf *eb)
+/* A root-owned sticky directory open to others (/tmp): names in it are their owners'. */
+static bool sticky_root_dir(const struct stat *st)
+{
+	return S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) && st->st_uid == 0 &&
+	       (st->st_mode & (S_IWOTH | S_IWGRP));
+}
+
+/*
+ * 0 when st (of path, not a link) is root's and closed to group and others;
+ * -1 with eb. With sticky_ok, a root-owned sticky directory passes too (its
+ * caller then requires what is named in it to be root's).
+ */
+static int judge(const char *path, const struct stat *st, bool sticky_ok, struct errbuf *eb)
 {
 	unsigned mode = (unsigned)(st->st_mode & 07777);
 
+	if (sticky_ok && sticky_root_dir(st))
+		return 0;
 	if (st->st_uid != 0)
 		return errbuf_set(eb, "%s is owned by uid %u (mode %04o)", path,
 				  (unsigned)st->st_uid, mode);
@@ -46,13 +59,20 @@ static void pop(char *cur)
 		*slash = '\0';
 }
 
-int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
+/*
+ * trustpath_check's walk. With sticky_ok, a root-owned sticky directory on
+ * the way passes when what the path names in it (a directory, or a link)
+ * is root's; the last component passes so only when last_open_ok (a
+ * directory the caller is about to make something of its own in).
+ */
+static int walk(const char *path, char *resolved, bool sticky_ok, bool last_open_ok,
+		struct errbuf *eb)
 {
 	char cur[PATH_MAX] = "", rest[PATH_MAX], next[PATH_MAX], link[PATH_MAX], cwd[PATH_MAX];
 	char cand[PATH_MAX];
 	const char *p;
 	struct stat st;
-	bool bad = false;
+	bool bad = false, in_sticky = false;
 	int links = 0;
 
 	if (path == NULL || path[0] == '\0')
@@ -66,7 +86,8 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 	}
 	if (lstat("/", &st) != 0)
 		return errbuf_set_errno(eb, errno, "/");
-	bad = judge("/", &st, eb) < 0;
+	bad = judge("/", &st, sticky_ok, eb) < 0;
+	in_sticky = sticky_ok && sticky_root_dir(&st);
 	p = rest;
 	for (;;) {
 		size_t n;
@@ -77,8 +98,12 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 			break;
 		n = strcspn(p, "/");
 		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
-			if (n == 2)
+			if (n == 2) {
 				pop(cur);
+				in_sticky = sticky_ok &&
+					    lstat(cur[0] != '\0' ? cur : "/", &st) == 0 &&
+					    sticky_root_dir(&st);
+			}
 			p += n;
 			continue;
 		}
@@ -87,6 +112,12 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 		p += n;
 		if (lstat(cand, &st) != 0)
 			return errbuf_set_errno(eb, errno, "%s", cand);
+		/* In a sticky directory, a name is its owner's to replace: root's only. */
+		if (in_sticky && st.st_uid != 0) {
+			errbuf_set(eb, "%s is owned by uid %u, in the sticky directory %s", cand,
+				   (unsigned)st.st_uid, cur[0] != '\0' ? cur : "/");
+			bad = true;
+		}
 		if (S_ISLNK(st.st_mode)) {
 			ssize_t len;
 
@@ -107,13 +138,19 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 		}
 		/* Walk on: the deepest component at fault is the one to name (the user's directory
 		 * under /tmp, rather than /tmp); eb keeps the last verdict against. */
-		if (judge(cand, &st, eb) < 0)
+		if (judge(cand, &st, sticky_ok, eb) < 0)
 			bad = true;
+		in_sticky = sticky_ok && sticky_root_dir(&st);
 		while (*p == '/')
 			p++;
 		if (*p != '\0' && !S_ISDIR(st.st_mode))
 			return errbuf_set_errno(eb, ENOTDIR, "%s", cand);
 		memcpy(cur, cand, strlen(cand) + 1);
+	}
+	if (!bad && in_sticky && !last_open_ok) {
+		errbuf_set(eb, "%s is writable by others (mode %04o)", cur[0] != '\0' ? cur : "/",
+			   (unsigned)(st.st_mode & 07777));
+		bad = true;
 	}
 	if (bad)
 		return -1;
@@ -121,6 +158,58 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 		memcpy(resolved, cur[0] != '\0' ? cur : "/",
 		       strlen(cur[0] != '\0' ? cur : "/") + 1);
 	return 0;
+}
+
+int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
+{
+	return walk(path, resolved, false, false, eb);
+}
+
+/* trustpath_make_dir, or with make false its check of what exists (trustpath_check_out_dir). */
+static int out_dir(const char *dir, bool make, struct errbuf *eb)
+{
+	char existing[PATH_MAX];
+	struct stat st;
+	size_t n;
+
+	if (dir == NULL || dir[0] == '\0')
+		return errbuf_set(eb, "an empty path");
+	if (fileio_fmt(existing, sizeof(existing), "%s", dir) < 0)
+		return errbuf_set(eb, "%.64s...: path too long", dir);
+	/* The deepest part that exists: checked before anything is made under it. */
+	while (stat(existing, &st) != 0) {
+		if (errno != ENOENT)
+			return errbuf_set_errno(eb, errno, "%s", existing);
+		n = strlen(existing);
+		while (n > 0 && existing[n - 1] == '/')
+			existing[--n] = '\0';
+		while (n > 0 && existing[n - 1] != '/')
+			existing[--n] = '\0';
+		while (n > 1 && existing[n - 1] == '/')
+			existing[--n] = '\0';
+		if (n == 0) {
+			memcpy(existing, ".", 2);
+			break;
+		}
+	}
+	if (walk(existing, NULL, true, strcmp(existing, dir) != 0, eb) < 0)
+		return -1;
+	if (!make)
+		return 0;
+	if (fileio_mkdirs(dir, eb) < 0)
+		return -1;
+	/* Again, whole: a name raced into a sticky directory meanwhile is someone else's. */
+	return walk(dir, NULL, true, false, eb);
+}
+
+int trustpath_make_dir(const char *dir, struct errbuf *eb)
+{
+	return out_dir(dir, true, eb);
+}
+
+int trustpath_check_out_dir(const char *dir, struct errbuf *eb)
+{
+	return out_dir(dir, false, eb);
 }
 
 int trustpath_check_dir(const char *dir, struct errbuf *eb)

@@ -34,6 +34,28 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
     __attribute__((warn_unused_result));
 
 /*
+ * Makes dir (mkdir -p, 0755 under the umask) for a root process to write
+ * its files in, or takes the one there, only when nobody but root can
+ * change what it holds (issue 45 finding 4): every existing directory on
+ * its way is checked as trustpath_check does, except that a sticky
+ * directory owned by root (/tmp) passes when what the path names in it is
+ * root's (a name in a sticky directory is its owner's alone). The deepest
+ * existing part is checked before anything is made, the whole path again
+ * after (a name raced into /tmp meanwhile is refused), and dir itself must
+ * not be open to others, sticky or not. 0, or -1 with eb as trustpath_check's
+ * ("/tmp/u is owned by uid 1000 (mode 0755)").
+ */
+int trustpath_make_dir(const char *dir, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * trustpath_make_dir's first check alone: the deepest existing part of dir
+ * (dir itself when it exists) judged as there, nothing made. For refusing a
+ * directory before any work, when making it must wait (rarbench makes --out
+ * only once it holds the prefix's lock). 0 or -1 with eb.
+ */
+int trustpath_check_out_dir(const char *dir, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
  * trustpath_check of dir (which must be a directory), then of every entry
  * in it but "." and "..", hidden ones included (a file a tool is shown is
  * any of them): a directory whose contents are all root's. At most

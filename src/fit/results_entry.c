@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "growbuf.h"
 #include "jsonget.h"
 #include "results.h"
@@ -313,6 +314,13 @@ int results_entry_parse(const void *json, struct results_point *p, struct errbuf
 		return -1;
 	if (p->subject[0] == '\0')
 		return errbuf_set(eb, "parameters.subject: empty");
+	/* A subject names rarplot's files (data/, history's LINE.tsv): a name that walks out of
+	 * the output directory, or hides in a terminal, is refused here, where it is read. */
+	if (!fileio_name_is_plain(p->subject))
+		return errbuf_set(eb,
+				  "%s: holds '/', '..' or a control byte (a subject's name becomes "
+				  "a file name)",
+				  v != NULL ? "parameters.subject" : "command");
 	if (results_limit_series(p, eb) != 0)
 		return -1;
 	v = results_point_param(p, "format");

@@ -12,6 +12,7 @@
 
 #include <cJSON.h>
 
+#include "fileio.h"
 #include "jsonspan.h"
 
 /* A read-only mapping of a whole regular file. */
@@ -92,6 +93,14 @@ static cJSON *rewrite_params(struct jsonspan v, const char *host, struct errbuf 
 	p = cJSON_ParseWithLength(v.p, v.len);
 	if (p == NULL) {
 		errbuf_set(reject, "\"parameters\" cannot be read");
+		return NULL;
+	}
+	/* A subject's name becomes rarplot's file names: a host's that could walk out of an
+	 * output directory never reaches merged.json (fit's reader refuses it too). */
+	if (cJSON_IsString(jsonget_member(p, "subject")) &&
+	    !fileio_name_is_plain(jsonget_member(p, "subject")->valuestring)) {
+		cJSON_Delete(p);
+		errbuf_set(reject, "parameters.subject: holds '/', '..' or a control byte");
 		return NULL;
 	}
 	/* a duplicated key is kept twice by cJSON: remove them all */

@@ -102,7 +102,8 @@ static void usage(FILE *f)
 	    "  --out DIR        output directory (default results/<name>)\n"
 	    "  --resume         continue the journal in DIR, skipping finished points\n"
 	    "  --progress MODE  bar (default on a terminal), jsonl (events on stdout), none\n"
-	    "  --prefix DIR     the provisioned prefix (default " RUNNER_DEFAULT_PREFIX ")\n"
+	    "  --prefix DIR     the provisioned prefix (default $RARPERF_PREFIX, else\n"
+	    "                   " RUNNER_DEFAULT_PREFIX ")\n"
 	    "  --wait           wait while another run holds the prefix (else exit 3)\n"
 	    "  --dry-run        check the manifest against the prefix and print the plan\n"
 	    "                   (subjects, points, runs, policy bytes, disk, the wall time from\n"
@@ -135,7 +136,7 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 	int c;
 
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->prefix = RUNNER_DEFAULT_PREFIX;
+	cfg->prefix = runner_default_prefix();
 	cfg->progress = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_NONE;
 	optind = 1;
 	while ((c = cliopt_next(argc, argv, ":hV", opts, &seen)) != -1) {

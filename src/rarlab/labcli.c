@@ -6,6 +6,7 @@
 
 #include "cliopt.h"
 #include "hostpool.h"
+#include "runner.h"
 
 #define DEFAULT_FORKS 16
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000L
@@ -36,7 +37,8 @@ static void usage(FILE *f)
 	    "rest\n"
 	    "      --connect-timeout T connect/auth timeout, seconds (default 10)\n"
 	    "      --command-timeout T longest silence of a running host, seconds (default 3600)\n"
-	    "      --remote-prefix DIR rarperf prefix on the hosts (default /opt/rarperf)\n"
+	    "      --remote-prefix DIR rarperf prefix on the hosts (default $RARPERF_PREFIX,\n"
+	    "                          else /opt/rarperf)\n"
 	    "      --remote-dir DIR    where runs go on each host, DIR/<run-id>/<host>/ (default\n"
 	    "                          .rarlab, relative to the remote user's home)\n"
 	    "      --allow-mixed       run a lab whose hosts differ (see below), grouped by what\n"
@@ -60,7 +62,7 @@ static void config_defaults(struct job_config *c)
 	memset(c, 0, sizeof(*c));
 	c->known_hosts = "inventory/known_hosts";
 	c->out_dir = "rarlab-out";
-	c->remote_prefix = "/opt/rarperf";
+	c->remote_prefix = runner_default_prefix();
 	c->remote_dir = ".rarlab";
 	c->forks = DEFAULT_FORKS;
 	c->connect_timeout_ms = DEFAULT_CONNECT_TIMEOUT_MS;

@@ -177,6 +177,15 @@ static int load_fits(struct history *h, const struct history_opts *o, struct err
 				 o->axis != NULL ? o->axis : f[col[1]]);
 		if (strcmp(f[col[1]], h->axis) != 0 || strlen(f[col[0]]) >= HISTORY_NAME_MAX)
 			continue;
+		/* Each line's name becomes data/history/LINE.tsv: only a plain one (fit's
+		 * results reader refuses others; this file may have been written by another). */
+		if (!fileio_name_is_plain(f[col[0]])) {
+			errbuf_set(eb,
+				   "%s/fits.tsv: subject: holds '/', '..' or a control byte (a "
+				   "subject's name becomes a file name)",
+				   o->out_dir);
+			goto out;
+		}
 		memset(&fit, 0, sizeof(fit));
 		snprintf(fit.subject, sizeof(fit.subject), "%s", f[col[0]]);
 		fit.n = numarg_leading_u64(f[col[2]]);

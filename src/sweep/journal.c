@@ -81,20 +81,30 @@ out:
 static struct journal *journal_new(const char *path, int flags, struct errbuf *eb)
 {
 	struct journal *j = calloc(1, sizeof(*j));
+	struct stat st;
 
 	if (j == NULL || (j->path = strdup(path)) == NULL) {
 		free(j);
 		errbuf_set(eb, "%s: out of memory", path);
 		return NULL;
 	}
-	j->fd = open(path, flags | O_WRONLY | O_APPEND | O_CLOEXEC, 0644);
+	/* In an output directory: a link or a FIFO left at path neither redirects nor blocks. */
+	j->fd = open(path, flags | O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
 	if (j->fd < 0) {
 		errbuf_set_errno(eb, errno, "%s: cannot open", path);
-		free(j->path);
-		free(j);
-		return NULL;
+		goto fail;
+	}
+	if (fstat(j->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		errbuf_set(eb, "%s: not a regular file: remove it", path);
+		goto fail;
 	}
 	return j;
+fail:
+	if (j->fd >= 0)
+		close(j->fd);
+	free(j->path);
+	free(j);
+	return NULL;
 }
 
 struct journal *journal_create(const char *path, const char *manifest_sha256, const cJSON *versions,

@@ -354,7 +354,7 @@ int journal_read(const char *path, struct journal_contents *out, struct errbuf *
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (fileio_read(path, JOURNAL_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0)
+	if (fileio_read_regular(path, JOURNAL_FILE_MAX_BYTES, "cannot open", &buf, &len, eb) < 0)
 		return -1;
 	rc = journal_parse(buf, len, path, out, eb);
 	free(buf);

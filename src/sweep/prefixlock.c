@@ -1,8 +1,10 @@
 /* prefixlock: one sweep at a time per prefix, and the record of what a sweep must undo. */
 #include "prefixlock.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,30 +17,209 @@
 
 #include "atomicfile.h"
 #include "fileio.h"
+#include "jsonget.h"
 #include "sanitize.h"
 
 #define PREFIXLOCK_HOLDER_MAX_BYTES 4096
 #define PREFIXLOCK_RECORD_MAX_BYTES (1024 * 1024)
+#define PREFIXLOCK_BOOT_ID_MAX 64
+
+/* Who holds a lock or wrote a record: what a copy of the prefix cannot pass for. */
+struct prefixlock_owner {
+	char prefix[PATH_MAX]; /* resolved */
+	uintmax_t dev, ino;    /* the prefix directory's */
+	char boot_id[PREFIXLOCK_BOOT_ID_MAX];
+	long pid;
+	unsigned long long start; /* /proc/PID/stat field 22, clock ticks since boot */
+};
 
 struct prefixlock {
 	int fd; /* PREFIX/run/lock, flock'd */
 	char dir[PATH_MAX];
 	char holder[PATH_MAX];
 	char record[PATH_MAX];
+	struct prefixlock_owner self;
 };
 
-/* The holder file's text, one line, malloc'd; NULL when there is none. */
-static char *prefixlock_read_holder(const struct prefixlock *lock)
+/* This boot's id (/proc/sys/kernel/random/boot_id), "" when the kernel has none. */
+static void read_boot_id(char *out, size_t size)
 {
-	char *text = NULL;
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	size_t len;
+
+	out[0] = '\0';
+	if (f == NULL)
+		return;
+	if (fgets(out, (int)size, f) == NULL)
+		out[0] = '\0';
+	fclose(f);
+	len = strcspn(out, "\n");
+	out[len] = '\0';
+}
+
+/*
+ * The start time of pid (field 22 of /proc/PID/stat, after the command's
+ * closing parenthesis, which may itself hold any byte). 0 and *start set, or
+ * -1 when the process is gone or a zombie (it holds nothing any more).
+ */
+static int process_start(long pid, unsigned long long *start)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long v = 0;
+	ssize_t n;
+	int fd, field;
+
+	if (pid <= 0 || fileio_fmt(path, sizeof(path), "/proc/%ld/stat", pid) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	/* Field 3, the state, follows ") "; field 22 is 19 fields further. */
+	if (p == NULL || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return -1;
+	p += 2;
+	for (field = 3; field < 22 && p != NULL; field++) {
+		p = strchr(p, ' ');
+		if (p != NULL)
+			p++;
+	}
+	if (p == NULL || !isdigit((unsigned char)*p))
+		return -1;
+	while (isdigit((unsigned char)*p))
+		v = v * 10 + (unsigned long long)(*p++ - '0');
+	*start = v;
+	return 0;
+}
+
+/* This process as the owner of prefix (whose directory's stat is st). 0 or -1. */
+static int owner_self(struct prefixlock_owner *o, const char *prefix, const struct stat *st,
+		      struct errbuf *eb)
+{
+	memset(o, 0, sizeof(*o));
+	if (realpath(prefix, o->prefix) == NULL)
+		return errbuf_set_errno(eb, errno, "%s", prefix);
+	o->dev = (uintmax_t)st->st_dev;
+	o->ino = (uintmax_t)st->st_ino;
+	read_boot_id(o->boot_id, sizeof(o->boot_id));
+	o->pid = (long)getpid();
+	if (process_start(o->pid, &o->start) < 0)
+		return errbuf_set(eb, "/proc/self/stat: cannot read this process's start time");
+	return 0;
+}
+
+/* Whether the owner's process, started when it says, still runs. */
+static bool owner_alive(const struct prefixlock_owner *o)
+{
+	unsigned long long start;
+
+	return process_start(o->pid, &start) == 0 && start == o->start;
+}
+
+/* Whether o names the same prefix directory as self (path, device and inode). */
+static bool owner_same_prefix(const struct prefixlock_owner *o, const struct prefixlock_owner *self)
+{
+	return o->dev == self->dev && o->ino == self->ino && strcmp(o->prefix, self->prefix) == 0;
+}
+
+/* The holder file's owner line: "owner DEV:INO BOOT_ID PID START PREFIX". */
+static int owner_line(const struct prefixlock_owner *o, char *out, size_t size)
+{
+	return fileio_fmt(out, size, "owner %ju:%ju %s %ld %llu %s\n", o->dev, o->ino,
+			  o->boot_id[0] != '\0' ? o->boot_id : "-", o->pid, o->start, o->prefix);
+}
+
+/* Parses an owner line (owner_line); 0 or -1 when line is not one. */
+static int owner_parse_line(const char *line, struct prefixlock_owner *o)
+{
+	int used = 0;
+
+	memset(o, 0, sizeof(*o));
+	/* The boot id is 36 characters; the path is the rest of the line. */
+	if (sscanf(line, "owner %ju:%ju %63s %ld %llu %n", &o->dev, &o->ino, o->boot_id, &o->pid,
+		   &o->start, &used) != 5 ||
+	    used == 0 || line[used] != '/')
+		return -1;
+	if (fileio_fmt(o->prefix, sizeof(o->prefix), "%.*s", (int)strcspn(line + used, "\n"),
+		       line + used) < 0)
+		return -1;
+	if (strcmp(o->boot_id, "-") == 0)
+		o->boot_id[0] = '\0';
+	return 0;
+}
+
+/* The record's "owner" object as a struct; 0, or -1 when it has none (an older rarbench's). */
+static int owner_from_json(const cJSON *rec, struct prefixlock_owner *o)
+{
+	const cJSON *j = jsonget_member(rec, "owner");
+	const cJSON *prefix = jsonget_member(j, "prefix"), *boot = jsonget_member(j, "boot_id");
+	const cJSON *dev = jsonget_member(j, "dev"), *ino = jsonget_member(j, "ino");
+	const cJSON *pid = jsonget_member(j, "pid"), *start = jsonget_member(j, "start");
+
+	memset(o, 0, sizeof(*o));
+	if (!cJSON_IsString(prefix) || !cJSON_IsString(boot) || !cJSON_IsNumber(dev) ||
+	    !cJSON_IsNumber(ino) || !cJSON_IsNumber(pid) || !cJSON_IsNumber(start) ||
+	    dev->valuedouble < 0 || ino->valuedouble < 0 || start->valuedouble < 0)
+		return -1;
+	if (fileio_fmt(o->prefix, sizeof(o->prefix), "%s", prefix->valuestring) < 0 ||
+	    fileio_fmt(o->boot_id, sizeof(o->boot_id), "%s", boot->valuestring) < 0)
+		return -1;
+	o->dev = (uintmax_t)dev->valuedouble;
+	o->ino = (uintmax_t)ino->valuedouble;
+	o->pid = (long)pid->valuedouble;
+	o->start = (unsigned long long)start->valuedouble;
+	return 0;
+}
+
+/* Adds o to rec as "owner"; 0, or -1 out of memory. Numbers up to 2^53 are kept exactly. */
+static int owner_to_json(const struct prefixlock_owner *o, cJSON *rec)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	if (j == NULL)
+		return -1;
+	cJSON_DeleteItemFromObjectCaseSensitive(rec, "owner");
+	cJSON_AddItemToObject(rec, "owner", j); /* rec adopts j */
+	if (cJSON_AddStringToObject(j, "prefix", o->prefix) == NULL ||
+	    cJSON_AddNumberToObject(j, "dev", (double)o->dev) == NULL ||
+	    cJSON_AddNumberToObject(j, "ino", (double)o->ino) == NULL ||
+	    cJSON_AddStringToObject(j, "boot_id", o->boot_id) == NULL ||
+	    cJSON_AddNumberToObject(j, "pid", (double)o->pid) == NULL ||
+	    cJSON_AddNumberToObject(j, "start", (double)o->start) == NULL)
+		return -1;
+	return 0;
+}
+
+/*
+ * The holder file's description (its first line), sanitised and malloc'd;
+ * NULL when there is none. *has_owner says whether its second line named an
+ * owner (into *o; a holder written by an older rarbench, or by tests/lib/tap.sh,
+ * names none).
+ */
+static char *prefixlock_read_holder(const struct prefixlock *lock, struct prefixlock_owner *o,
+				    bool *has_owner)
+{
+	char *text = NULL, *nl;
 	size_t len = 0;
 	struct errbuf eb = {{0}};
 
+	*has_owner = false;
 	if (fileio_read(lock->holder, PREFIXLOCK_HOLDER_MAX_BYTES, "holder", &text, &len, &eb) < 0)
 		return NULL;
 	char *shown;
 
-	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+	nl = memchr(text, '\n', len);
+	if (nl != NULL) {
+		*has_owner = owner_parse_line(nl + 1, o) == 0;
+		len = (size_t)(nl - text);
+		text[len] = '\0';
+	}
+	while (len > 0 && text[len - 1] == '\r')
 		text[--len] = '\0';
 	/* Another process's words, shown on a terminal: through the one sanitiser. */
 	shown = malloc(4 * len + 1);
@@ -51,7 +232,7 @@ static char *prefixlock_read_holder(const struct prefixlock *lock)
 static int prefixlock_write_holder(const struct prefixlock *lock, const char *what,
 				   struct errbuf *eb)
 {
-	char line[PATH_MAX + 128], started[32];
+	char line[2 * PATH_MAX + 256], started[32];
 	time_t t = time(NULL);
 	struct tm tm;
 	int n;
@@ -59,10 +240,11 @@ static int prefixlock_write_holder(const struct prefixlock *lock, const char *wh
 	gmtime_r(&t, &tm);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	n = snprintf(line, sizeof(line), "pid %ld since %s (%s)\n", (long)getpid(), started, what);
-	if (n < 0 || (size_t)n >= sizeof(line))
+	if (n < 0 || (size_t)n >= sizeof(line) ||
+	    owner_line(&lock->self, line + n, sizeof(line) - (size_t)n) < 0)
 		return errbuf_set(eb, "%s: description too long", lock->holder);
 	/* Root's alone, like the whole of PREFIX/run (prefixlock_secure_dir). */
-	return atomicfile_write(lock->holder, line, (size_t)n, 0600, eb);
+	return atomicfile_write(lock->holder, line, strlen(line), 0600, eb);
 }
 
 static int prefixlock_paths(struct prefixlock *lock, const char *prefix, struct errbuf *eb)
@@ -132,6 +314,8 @@ enum prefixlock_outcome prefixlock_acquire(const char *prefix, const char *what,
 					   struct errbuf *eb)
 {
 	struct prefixlock *lock = calloc(1, sizeof(*lock));
+	struct prefixlock_owner other;
+	bool has_owner = false;
 	char path[PATH_MAX];
 	struct stat st;
 	enum prefixlock_outcome rc = PREFIXLOCK_FAILED;
@@ -149,7 +333,7 @@ enum prefixlock_outcome prefixlock_acquire(const char *prefix, const char *what,
 			   prefix);
 		goto out;
 	}
-	if (prefixlock_paths(lock, prefix, eb) < 0)
+	if (prefixlock_paths(lock, prefix, eb) < 0 || owner_self(&lock->self, prefix, &st, eb) < 0)
 		goto out;
 	if ((dfd = prefixlock_secure_dir(lock, eb)) < 0)
 		goto out;
@@ -175,15 +359,23 @@ enum prefixlock_outcome prefixlock_acquire(const char *prefix, const char *what,
 			errbuf_set_errno(eb, errno, "%s: flock", path);
 			goto out;
 		}
-		holder = prefixlock_read_holder(lock);
+		holder = prefixlock_read_holder(lock, &other, &has_owner);
 		errbuf_set(eb, "%s is in use by %s; wait for it with --wait", prefix,
 			   holder != NULL ? holder : "another process (no description yet)");
 		free(holder);
 		rc = PREFIXLOCK_BUSY;
 		goto out;
 	}
-	/* The lock is ours: a holder file left now names a process that died holding it. */
-	*stale_holder = prefixlock_read_holder(lock);
+	/* The lock is ours: a holder file left now names a process that died holding it, unless
+	 * it came with a copy of the prefix (its holder, of the original, may well live) or its
+	 * process still runs (the record's judge says what then). */
+	*stale_holder = prefixlock_read_holder(lock, &other, &has_owner);
+	if (*stale_holder != NULL && has_owner &&
+	    (!owner_same_prefix(&other, &lock->self) ||
+	     (strcmp(other.boot_id, lock->self.boot_id) == 0 && owner_alive(&other)))) {
+		free(*stale_holder);
+		*stale_holder = NULL;
+	}
 	if (prefixlock_write_holder(lock, what, eb) < 0)
 		goto out;
 	*out = lock;
@@ -204,12 +396,59 @@ out:
 	return rc;
 }
 
-int prefixlock_take_record(struct prefixlock *lock, cJSON **record, struct errbuf *eb)
+/* Judges whose rec is (prefixlock_take_record), why filled for FOREIGN and LIVE. */
+static enum prefixlock_record_owner judge(const struct prefixlock *lock, const cJSON *rec,
+					  char *why, size_t why_size)
+{
+	const struct prefixlock_owner *self = &lock->self;
+	struct prefixlock_owner o;
+	const cJSON *pid;
+
+	why[0] = '\0';
+	if (owner_from_json(rec, &o) < 0) {
+		/* An older rarbench's record names only its pid: trusted only when that is gone. */
+		pid = jsonget_member(rec, "pid");
+		if (cJSON_IsNumber(pid) && pid->valuedouble >= 1 && pid->valuedouble < 1e9 &&
+		    kill((pid_t)pid->valuedouble, 0) == 0) {
+			snprintf(why, why_size, /* lint: a message, truncation harmless */
+				 "%s names no prefix (an older rarbench wrote it) and its pid %ld "
+				 "runs: ignored, nothing it lists undone",
+				 lock->record, (long)pid->valuedouble);
+			return PREFIXLOCK_RECORD_FOREIGN;
+		}
+		return PREFIXLOCK_RECORD_DEAD;
+	}
+	if (!owner_same_prefix(&o, self)) {
+		snprintf(
+		    why, why_size, /* lint: a message, truncation harmless */
+		    "%s is the record of another prefix (%s, device %ju inode %ju; this one is "
+		    "%s, device %ju inode %ju), copied with it: ignored, nothing it lists undone",
+		    lock->record, o.prefix, o.dev, o.ino, self->prefix, self->dev, self->ino);
+		return PREFIXLOCK_RECORD_FOREIGN;
+	}
+	if (strcmp(o.boot_id, self->boot_id) != 0 || self->boot_id[0] == '\0')
+		return PREFIXLOCK_RECORD_OLD_BOOT;
+	if (owner_alive(&o)) {
+		snprintf(why, why_size, /* lint: a message, truncation harmless */
+			 "%s: the run that wrote it (pid %ld) still runs, yet the lock was free: "
+			 "stop it first (nothing it lists was undone)",
+			 lock->record, o.pid);
+		return PREFIXLOCK_RECORD_LIVE;
+	}
+	return PREFIXLOCK_RECORD_DEAD;
+}
+
+int prefixlock_take_record(struct prefixlock *lock, cJSON **record,
+			   enum prefixlock_record_owner *owner, char *why, size_t why_size,
+			   struct errbuf *eb)
 {
 	char *text = NULL;
 	size_t len = 0;
 
 	*record = NULL;
+	*owner = PREFIXLOCK_RECORD_NONE;
+	if (why_size > 0)
+		why[0] = '\0';
 	if (access(lock->record, F_OK) != 0)
 		return 0;
 	if (fileio_read(lock->record, PREFIXLOCK_RECORD_MAX_BYTES, "cannot open", &text, &len, eb) <
@@ -223,14 +462,19 @@ int prefixlock_take_record(struct prefixlock *lock, cJSON **record, struct errbu
 		return errbuf_set(eb, "%s: not a JSON object: undo what it held by hand",
 				  lock->record);
 	}
+	*owner = judge(lock, *record, why, why_size);
 	return 0;
 }
 
 int prefixlock_save_record(struct prefixlock *lock, const cJSON *record, struct errbuf *eb)
 {
-	char *text = cJSON_PrintUnformatted(record);
+	cJSON *owned = cJSON_Duplicate(record, true);
+	char *text = NULL;
 	int rc;
 
+	if (owned != NULL && owner_to_json(&lock->self, owned) == 0)
+		text = cJSON_PrintUnformatted(owned);
+	cJSON_Delete(owned);
 	if (text == NULL)
 		return errbuf_set(eb, "out of memory");
 	rc = atomicfile_write(lock->record, text, strlen(text), 0600, eb);

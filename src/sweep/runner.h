@@ -41,6 +41,13 @@
 
 #define RUNNER_DEFAULT_PREFIX "/opt/rarperf"
 
+/*
+ * The prefix a program uses when its command line names none: RARPERF_PREFIX
+ * when set and not empty (as `make provision RARPERF_PREFIX=DIR` made it),
+ * else RUNNER_DEFAULT_PREFIX. The environment's string, not a copy.
+ */
+const char *runner_default_prefix(void);
+
 /* Exit statuses of a run (what runner_open, runner_plan and runner_run return). */
 #define RUNNER_EXIT_OK 0
 #define RUNNER_EXIT_FAIL 1

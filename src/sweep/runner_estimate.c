@@ -70,7 +70,7 @@ static struct runcost_sweep *estimate_last_sweep(const struct estimate_run *r,
 	    access(c->sweep_path, F_OK) != 0)
 		return NULL;
 	/* Unreadable or not results: the estimate falls back to the priors, it does not fail. */
-	if (fileio_read(c->sweep_path, RUNCOST_MAX_BYTES, NULL, &text, &len, &eb) == 0 &&
+	if (fileio_read_regular(c->sweep_path, RUNCOST_MAX_BYTES, NULL, &text, &len, &eb) == 0 &&
 	    runcost_sweep_parse(text, len, &sw, &eb) != 0)
 		sw = NULL;
 	free(text);

@@ -295,7 +295,8 @@ int runner_guard_begin(struct runner_guard *g, const char *manifest, bool wait,
 		       struct runner_notes *notes, bool *busy, struct errbuf *eb)
 {
 	const char *real_prefix = g->prefix_real;
-	char what[PATH_MAX + 32];
+	char what[PATH_MAX + 32], why[ERRBUF_MSG_MAX];
+	enum prefixlock_record_owner owner;
 	char *stale = NULL;
 	cJSON *record = NULL;
 	size_t killed;
@@ -314,11 +315,26 @@ int runner_guard_begin(struct runner_guard *g, const char *manifest, bool wait,
 		runner_notes_add(notes, "took over the lock of %s from %s, which is gone",
 				 real_prefix, stale);
 	free(stale);
-	if (prefixlock_take_record(g->lock, &record, eb) < 0)
+	if (prefixlock_take_record(g->lock, &record, &owner, why, sizeof(why), eb) < 0)
 		return -1;
-	/* The processes first: a leftover holds its namespace (and a grant's fruit) alive. */
+	if (owner == PREFIXLOCK_RECORD_LIVE) {
+		cJSON_Delete(record);
+		return errbuf_set(eb, "%s", why);
+	}
+	/* A copy's record names the original's cgroup, namespaces and pid, which are alive
+	 * (finding 8): said, then dropped; this run's own record replaces it. */
+	if (owner == PREFIXLOCK_RECORD_FOREIGN) {
+		runner_notes_add(notes, "%s", why);
+		cJSON_Delete(record);
+		record = NULL;
+		if (prefixlock_clear_record(g->lock, eb) < 0)
+			return -1;
+	}
+	/* The processes first: a leftover holds its namespace (and a grant's fruit) alive. A
+	 * record of an earlier boot names a cgroup that ended with it (its name may be taken). */
 	killed = 0;
-	if (record != NULL && undo_cgroup(record, &killed, eb) < 0) {
+	if (record != NULL && owner == PREFIXLOCK_RECORD_DEAD &&
+	    undo_cgroup(record, &killed, eb) < 0) {
 		cJSON_Delete(record);
 		return errbuf_prefix(eb, "%s/run/state.json: cannot undo a dead run's state",
 				     real_prefix);

@@ -218,7 +218,7 @@ static void fmt_seconds(FILE *f, double ns)
 static int write_tsv(const char *path, const struct sweep *s, const struct merged *by_index,
 		     struct errbuf *eb)
 {
-	struct atomicfile *af = atomicfile_open(path, 0644, eb);
+	struct atomicfile *af = atomicfile_open_regular(path, 0644, eb);
 	size_t i, k, cap = 0;
 	double *scratch = NULL;
 	FILE *f;

@@ -37,6 +37,7 @@
 #include "straceprof.h"
 #include "syscost.h"
 #include "tracedrun.h"
+#include "trustpath.h"
 
 #define PROFILE_TRACER "/usr/bin/strace"
 /* Names another strace (an absolute path): the tests point it at one that is missing. */
@@ -241,7 +242,7 @@ static int write_point(struct runner *r, size_t index, const cJSON *doc, struct 
 		goto out;
 	}
 	if (runner_profile_point_path(r->cfg.out, index, path, sizeof(path), eb) < 0 ||
-	    (af = atomicfile_open(path, 0644, eb)) == NULL)
+	    (af = atomicfile_open_regular(path, 0644, eb)) == NULL)
 		goto out;
 	fputs(text, atomicfile_stream(af));
 	fputc('\n', atomicfile_stream(af));
@@ -368,7 +369,7 @@ static int write_costs(struct runner *r, struct errbuf *eb)
 	if (stat(path, &st) == 0)
 		return 0;
 	if (syscost_measure(r->cfg.out, c, eb) < 0 ||
-	    (af = atomicfile_open(path, 0644, eb)) == NULL)
+	    (af = atomicfile_open_regular(path, 0644, eb)) == NULL)
 		return -1;
 	f = atomicfile_stream(af);
 	fprintf(f, "syscall\tns\tmeasured\n");
@@ -460,7 +461,7 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	/* Every point's counts from the same tool state, whatever the timed steps left. */
 	if (runner_reset_tool_state(runner_guard_prefix(r->guard), eb) < 0 ||
-	    fileio_mkdirs(dir, eb) < 0 || write_costs(r, eb) < 0 ||
+	    trustpath_make_dir(dir, eb) < 0 || write_costs(r, eb) < 0 ||
 	    profilebudget_init(&b, r->sj.nsubjects, r->m->profile_budget_pct, timed_runs_ns(r),
 			       eb) < 0)
 		return -1;

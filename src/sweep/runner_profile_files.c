@@ -44,7 +44,7 @@ cJSON *runner_profile_read(const char *out, size_t index, struct errbuf *eb)
 		return NULL;
 	if (access(path, F_OK) != 0)
 		return NULL;
-	if (fileio_read(path, PROFILE_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
+	if (fileio_read_regular(path, PROFILE_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
 		return NULL;
 	doc = cJSON_ParseWithLength(text, len);
 	free(text);
@@ -131,7 +131,7 @@ int runner_profile_tsv(const char *out, const struct sweep *s, struct errbuf *eb
 		if (doc == NULL)
 			continue;
 		if (af == NULL) {
-			if ((af = atomicfile_open(path, 0644, eb)) == NULL) {
+			if ((af = atomicfile_open_regular(path, 0644, eb)) == NULL) {
 				cJSON_Delete(doc);
 				return -1;
 			}

@@ -16,8 +16,40 @@
 #include "atomicfile.h"
 #include "fileio.h"
 #include "runner_output.h"
+#include "trustpath.h"
 
 #define FACTS_MAX_BYTES (1024 * 1024)
+
+/*
+ * A prefix is where it was provisioned (issue 46): its tools were configured
+ * with the path facts.json records ("prefix", written by every provisioning),
+ * so a copy's sudo still reads the original's sudoers. A copy elsewhere is
+ * refused, saying how to make one's own; a facts.json without the key is
+ * taken as it is. A copy bind-mounted at the original's path passes (its
+ * tools read it there); prefixlock tells it from the original by its
+ * directory's identity. 0, or -1 (exit 2: the caller's input).
+ */
+static int check_provisioned_here(const cJSON *facts, const char *prefix, const char *path,
+				  struct errbuf *eb)
+{
+	const cJSON *rec = jsonget_member(facts, "prefix");
+	char here[PATH_MAX], there[PATH_MAX];
+
+	if (!cJSON_IsString(rec))
+		return 0;
+	if (realpath(prefix, here) == NULL)
+		return errbuf_set_errno(eb, errno, "%s", prefix);
+	if (realpath(rec->valuestring, there) == NULL &&
+	    fileio_fmt(there, sizeof(there), "%s", rec->valuestring) < 0)
+		return errbuf_set(eb, "%s: prefix: path too long", path);
+	if (strcmp(here, there) == 0)
+		return 0;
+	return errbuf_set(eb,
+			  "%s: prefix: provisioned as %s, not %s (a copy: its tools read their "
+			  "policies there): provision a prefix of your own with make provision "
+			  "RARPERF_PREFIX=%s",
+			  path, rec->valuestring, here, here);
+}
 
 /* Reads PREFIX/facts.json (doc/interfaces.md §1). */
 static int load_facts(struct runner *r, struct errbuf *eb)
@@ -35,7 +67,14 @@ static int load_facts(struct runner *r, struct errbuf *eb)
 	free(buf);
 	if (!cJSON_IsObject(r->facts))
 		return errbuf_set(eb, "%s: not a JSON object", path);
-	return 0;
+	return check_provisioned_here(r->facts, r->cfg.prefix, path, eb);
+}
+
+const char *runner_default_prefix(void)
+{
+	const char *env = getenv("RARPERF_PREFIX");
+
+	return env != NULL && env[0] != '\0' ? env : RUNNER_DEFAULT_PREFIX;
 }
 
 /*
@@ -65,6 +104,18 @@ static int bad_input(struct runner *r)
 {
 	r->sj.bad_input = true;
 	return -1;
+}
+
+/* facts.json read (a copied prefix is the caller's input: exit 2), then the versions. */
+static int build_versions_after_facts(struct runner *r, struct errbuf *eb)
+{
+	if (load_facts(r, eb) < 0) {
+		/* A facts.json that cannot be read is the prefix's fault, a copy the user's. */
+		if (r->facts != NULL && cJSON_IsObject(r->facts))
+			return bad_input(r);
+		return -1;
+	}
+	return build_versions(r, eb);
 }
 
 /* path made absolute against the working directory (the policy may not exist yet). */
@@ -374,6 +425,55 @@ static int open_precision(struct runner *r, struct errbuf *eb)
 }
 
 /*
+ * The output directory, made or taken only when nobody but root can change
+ * what it holds (issue 45 finding 4: in a directory the bench user made, a
+ * link at OUT/profile/trace let root's strace create or truncate any file,
+ * and a FIFO at OUT/results.json held rarbench, the prefix locked). With
+ * make false, only checked (before the lock: a run refused, or busy, writes
+ * nothing); with make true, made and checked whole (before the first file).
+ * 0, or -1 (the user's input: exit 2).
+ */
+static int make_out_dir(const char *dir, bool make, struct errbuf *eb)
+{
+	struct errbuf why = {{0}};
+
+	if ((make ? trustpath_make_dir(dir, &why) : trustpath_check_out_dir(dir, &why)) == 0)
+		return 0;
+	return errbuf_set(eb,
+			  "--out %s: %s: rarbench writes only in a directory that is root's along "
+			  "its whole path, or one it makes (e.g. --out /tmp/NAME)",
+			  dir, why.msg);
+}
+
+/* The output directory, its files and its profile/ (with a profile pass) checked, nothing made. */
+static int check_out_dirs(struct runner *r, struct errbuf *eb)
+{
+	char profile_dir[PATH_MAX];
+
+	static const char *const files[] = {"results.json", "results.tsv", "journal.jsonl"};
+	struct stat st;
+
+	if (make_out_dir(r->cfg.out, false, eb) < 0)
+		return -1;
+	/* Said now, before the lock and the runs, rather than when the file is written. */
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/%s", r->cfg.out, files[i]) < 0)
+			return errbuf_set(eb, "%s: path too long", r->cfg.out);
+		if (lstat(profile_dir, &st) == 0 && !S_ISREG(st.st_mode))
+			return errbuf_set(eb, "--out %s: %s is not a regular file (%s): remove it",
+					  r->cfg.out, files[i],
+					  S_ISFIFO(st.st_mode)  ? "a FIFO"
+					  : S_ISLNK(st.st_mode) ? "a symbolic link"
+								: "not a file");
+	}
+	if (!r->m->profile)
+		return 0;
+	if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/profile", r->cfg.out) < 0)
+		return errbuf_set(eb, "%s: path too long", r->cfg.out);
+	return make_out_dir(profile_dir, false, eb);
+}
+
+/*
  * After the checks (not in a dry run): the output directory made, the
  * journal opened or resumed (r->point_done: its steps), the resumed
  * precision state rebuilt, and the progress counted from what is done.
@@ -384,8 +484,8 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	char profile_dir[PATH_MAX];
 
 	runner_utc_now(r->started, sizeof(r->started));
-	if (fileio_mkdirs(r->cfg.out, eb) < 0)
-		return fail(r, eb, false);
+	if (make_out_dir(r->cfg.out, true, eb) < 0)
+		return fail(r, eb, true);
 	if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/profile", r->cfg.out) < 0 ||
 	    remove_stale(r, r->cfg.out, eb) < 0 || remove_stale(r, profile_dir, eb) < 0)
 		return fail(r, eb, false);
@@ -487,14 +587,16 @@ static int setup(struct runner *r, struct errbuf *eb)
 	}
 	/* Everything the user's input can get wrong is checked before anything is touched. */
 	r->guard = runner_guard_locate(r->cfg.prefix, eb);
-	if (r->guard == NULL || load_facts(r, eb) < 0 || build_versions(r, eb) < 0)
-		return fail(r, eb, false);
+	if (r->guard == NULL || build_versions_after_facts(r, eb) < 0)
+		return fail(r, eb, r->sj.bad_input);
 	if (resolve_subjects(r, eb) < 0 || runner_plan_check_disk(&r->sj, eb) < 0 ||
 	    (!r->cfg.not_this_host && runner_env_check(&r->env, &r->sj, eb) < 0) ||
 	    runner_profile_check(r, eb) < 0)
 		return fail(r, eb, r->sj.bad_input);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;
+	if (!r->cfg.dry_run && check_out_dirs(r, eb) < 0)
+		return fail(r, eb, true);
 	if (begin_guard(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
 		return fail(r, eb, false);
 	if (proc_become_subreaper(eb) < 0 || proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||

@@ -16,7 +16,8 @@
  *                 (journal_read.c)
  *   progress      the writer of the one event protocol (JSON events or a bar)
  *   events        the reader of that protocol
- *   prefixlock    one sweep at a time per prefix, and the record of what it must undo
+ *   prefixlock    one sweep at a time per prefix, and the record of what it must undo (and
+ *                 whose: prefix, boot, pid and start time)
  *   profilebudget which traced runs the profile pass can afford
  *   binhint       a program missing from the prefix: its nearest real name there
  *   runcost       what one run of a subject costs, for the dry run's estimate without a pilot

@@ -5,12 +5,13 @@
 # history-diary.tsv name those pairs; a bad diary is refused with nothing written.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-RARPLOT=$PWD/bin/rarplot
+RARPLOT=${RARPLOT:-$PWD/bin/rarplot}
 PY=/usr/bin/python3
 DIARY=experiments/claims/rar-perf-diary.tsv
 . tests/lib/tap.sh
 [ -x "$RARPLOT" ] || { echo "not ok - bin/rarplot is built"; exit 1; }
 need_python_module numpy
+need jq
 T=$(mktemp -d /tmp/rarplot-history.XXXXXX)
 trap 'rm -rf "$T"' EXIT INT TERM
 
@@ -92,4 +93,18 @@ check "nothing written for a bad diary" [ ! -e "$T/bad" ]
 "$RARPLOT" --diary "$DIARY" --format none -o "$T/nohist" "$T/history.json" >/dev/null 2>"$T/nh.err"
 check "--diary without --history exits 2" [ $? -eq 2 ]
 check "... and says to give --history" grep -q 'give --history' "$T/nh.err"
+
+# Issue 45 finding 6: subjects whose names walk out of -o ("../../../../DIR/pwn-1.0.0" made
+# rarplot --history write DIR/pwn.tsv): refused where the results are read, one line naming the
+# file and the field, exit 2, nothing written there.
+mkdir "$T/victim"
+esc=../../../../../../../../../../../../..$T/victim/pwn
+jq --arg s "$esc" '.results |= map(select(.parameters.subject == "sr-cbor-4.0.3" or .parameters.subject == "sr-cbor-4.2.0")
+	| .parameters.subject |= ($s + (if . == "sr-cbor-4.0.3" then "-1.0.0" else "-1.1.0" end)))' \
+	"$T/history.json" >"$T/escape.json"
+"$RARPLOT" --history --format none -o "$T/esc" "$T/escape.json" >/dev/null 2>"$T/esc.err"
+rc=$?
+check "subjects named ../../DIR/pwn-1.0.0: exit 2, one line naming the file and parameters.subject" \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/esc.err') -eq 1 ] && grep -q 'escape.json: results\[0\]: parameters.subject' '$T/esc.err'"
+check "... nothing written outside -o (no DIR/pwn.tsv)" sh -c "[ -z \"\$(ls -A '$T/victim')\" ]"
 tap_status

@@ -166,6 +166,44 @@ static void test_a_fifo_is_written_in_place(void)
 	unlink(path);
 }
 
+/*
+ * An output file that must be a regular one (issue 45 finding 4): a FIFO with
+ * no reader is refused at once, never opened (an open to write would wait for
+ * a reader); a link is refused, its target untouched; a missing or regular
+ * target is written as ever.
+ */
+static void test_regular_refuses_fifo_and_link(void)
+{
+	struct errbuf eb = {0};
+	char path[256], target[256], buf[16];
+	struct atomicfile *af;
+
+	snprintf(path, sizeof(path), "%s/out-fifo", dir);
+	CHECK_INT_EQ(mkfifo(path, 0600), 0);
+	af = atomicfile_open_regular(path, 0644, &eb);
+	CHECK(af == NULL && strstr(eb.msg, "not a regular file (a FIFO)") != NULL);
+	atomicfile_abort(af);
+	unlink(path);
+	snprintf(target, sizeof(target), "%s/out-target", dir);
+	snprintf(path, sizeof(path), "%s/out-link", dir);
+	CHECK_INT_EQ(symlink(target, path), 0);
+	af = atomicfile_open_regular(path, 0644, &eb);
+	CHECK(af == NULL && strstr(eb.msg, "a symbolic link") != NULL);
+	atomicfile_abort(af);
+	CHECK(access(target, F_OK) != 0);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/out-file", dir);
+	af = atomicfile_open_regular(path, 0644, &eb);
+	CHECK(af != NULL);
+	if (af != NULL) {
+		fputs("new\n", atomicfile_stream(af));
+		CHECK_INT_EQ(atomicfile_commit(af, &eb), 0);
+	}
+	read_line(path, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "new\n");
+	unlink(path);
+}
+
 /* Sets path's times to age_s seconds ago. */
 static void age(const char *path, long age_s)
 {
@@ -267,6 +305,7 @@ int main(void)
 	RUN(test_follows_the_directory_opened_first);
 	RUN(test_sync_then_abort);
 	RUN(test_a_fifo_is_written_in_place);
+	RUN(test_regular_refuses_fifo_and_link);
 	RUN(test_stale_temporaries_removed);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "%s/out.txt", dir);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -72,6 +73,47 @@ static void test_fmt_fits_or_fails(void)
 	CHECK_INT_EQ(fileio_fmt(buf, sizeof(buf), "%s", "12345678"), -1);
 }
 
+/* fileio_read_regular: a FIFO refused without waiting for a writer, a link refused. */
+static void test_read_regular(void)
+{
+	struct errbuf eb = {{0}};
+	char path[256], link[256], fifo[256], *text = NULL;
+	size_t len = 0;
+
+	make_file("regular", 5, path, sizeof(path));
+	CHECK_INT_EQ(fileio_read_regular(path, 100, NULL, &text, &len, &eb), 0);
+	CHECK(text != NULL && len == 5);
+	free(text);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	CHECK_INT_EQ(mkfifo(fifo, 0600), 0);
+	CHECK_INT_EQ(fileio_read_regular(fifo, 100, NULL, &text, &len, &eb), -1);
+	CHECK(text == NULL && strstr(eb.msg, "not a regular file") != NULL);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	CHECK_INT_EQ(symlink(path, link), 0);
+	CHECK_INT_EQ(fileio_read_regular(link, 100, NULL, &text, &len, &eb), -1);
+	CHECK(strstr(eb.msg, "symbolic link") != NULL);
+	/* fileio_read still follows a link (a manifest may be one). */
+	CHECK_INT_EQ(fileio_read(link, 100, NULL, &text, &len, &eb), 0);
+	free(text);
+	unlink(fifo);
+	unlink(link);
+}
+
+/* Names from a results file that may become file names (issue 45 finding 6). */
+static void test_name_is_plain(void)
+{
+	CHECK(fileio_name_is_plain("sr-cbor-4.0.3"));
+	CHECK(fileio_name_is_plain("sudo (nofile 1024)"));
+	CHECK(!fileio_name_is_plain(""));
+	CHECK(!fileio_name_is_plain("../../../../var/tmp/x/pwn-1.0.0"));
+	CHECK(!fileio_name_is_plain("a/b"));
+	CHECK(!fileio_name_is_plain(".."));
+	CHECK(!fileio_name_is_plain("a..b"));
+	CHECK(!fileio_name_is_plain("a\tb"));
+	CHECK(!fileio_name_is_plain("a\x1b[31m"));
+	CHECK(!fileio_name_is_plain("a\x7f"));
+}
+
 static void test_join(void)
 {
 	struct errbuf eb = {{0}};
@@ -91,6 +133,8 @@ int main(void)
 	RUN(test_empty_and_missing);
 	RUN(test_fmt_fits_or_fails);
 	RUN(test_join);
+	RUN(test_read_regular);
+	RUN(test_name_is_plain);
 	harness_remove_tree(dir);
 	return HARNESS_EXIT();
 }

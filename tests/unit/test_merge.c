@@ -96,6 +96,12 @@ static void test_check_refuses_hostile_files(void)
 	CHECK_INT_EQ(check_text(twoparams, &c, &eb), -1);
 	CHECK_STR_EQ(eb.msg, "result 0 has more than one \"parameters\"");
 	CHECK_INT_EQ(check_text("{\"results\": [{\"parameters\": 5}]}", &c, &eb), -1);
+	/* A subject whose name walks out of a directory (issue 45 finding 6): never merged. */
+	CHECK_INT_EQ(check_text("{\"results\": [{\"parameters\": {\"subject\": "
+				"\"../../../../var/tmp/x/pwn-1.0.0\"}}]}",
+				&c, &eb),
+		     -1);
+	CHECK_STR_EQ(eb.msg, "result 0: parameters.subject: holds '/', '..' or a control byte");
 	/* a FIFO (or anything else) in the file's place: refused at once, never read */
 	snprintf(path, sizeof(path), "%s/fifo.json", tmp);
 	CHECK_INT_EQ(mkfifo(path, 0644), 0);

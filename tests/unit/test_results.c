@@ -164,6 +164,17 @@ static void test_errors(void)
 	expect_error("{\"results\":[{\"command\":\"x\xe2\x80\xae y\",\"mean\":1,\"median\":1,"
 		     "\"min\":1,\"max\":1}]}",
 		     "command: control character or invalid UTF-8");
+	/* Issue 45 finding 6: a subject names rarplot's files, so it cannot walk out of -o. */
+	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"subject\":"
+		     "\"../../../../var/tmp/x/pwn-1.0.0\"}}]}",
+		     "results[0]: parameters.subject: holds '/', '..' or a control byte");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"subject\":\"a/b\"}}]}",
+		     "parameters.subject: holds '/'");
+	expect_error("{\"results\":[{" ENTRY_OK ",\"parameters\":{\"subject\":\"..\"}}]}",
+		     "parameters.subject: holds '/'");
+	expect_error("{\"results\":[{\"command\":\"/bin/.. y\",\"mean\":1,\"median\":1,"
+		     "\"min\":1,\"max\":1}]}",
+		     "command: holds '/', '..'");
 }
 
 /* The 95 % intervals: the median's from the times, the mean's from stddev, rarbench's own. */

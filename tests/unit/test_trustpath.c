@@ -172,6 +172,68 @@ static void test_links_followed(void)
 	CHECK_INT_EQ(check("ok/x", "Not a directory"), -1);
 }
 
+/* trustpath_make_dir of dir/name: 0 or -1, and the message must hold want (NULL: none). */
+static int make_out(const char *name, const char *want)
+{
+	struct errbuf eb = {0};
+	char p[PATH_MAX];
+	int rc;
+
+	path_of(p, name);
+	rc = trustpath_make_dir(p, &eb);
+	if (want != NULL && strstr(eb.msg, want) == NULL) {
+		fprintf(stderr, "  %s: got \"%s\", expected \"%s\"\n", name, eb.msg, want);
+		CHECK(0);
+	}
+	return rc;
+}
+
+/*
+ * An output directory a root process writes in (issue 45 finding 4): made
+ * when missing under root's directories, or in a root-owned sticky one (as
+ * /tmp/NAME); refused, with nothing made, under another user's directory or
+ * one open to writes, and when it is itself open to others.
+ */
+static void test_output_directory(void)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	/* The check alone makes nothing (rarbench checks --out before it holds the lock). */
+	{
+		struct errbuf eb = {0};
+
+		path_of(p, "out/a/b");
+		CHECK_INT_EQ(trustpath_check_out_dir(p, &eb), 0);
+		path_of(p, "out");
+		CHECK(access(p, F_OK) != 0);
+	}
+	CHECK_INT_EQ(make_out("out/a/b", NULL), 0);
+	path_of(p, "out/a/b");
+	CHECK(stat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0);
+	CHECK_INT_EQ(make_out("out/a/b", NULL), 0); /* an existing one of root's is taken */
+	make_dir("userdir", 0755);
+	path_of(p, "userdir");
+	CHECK_INT_EQ(chown(p, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT_EQ(make_out("userdir/out", "/userdir is owned by uid 4242"), -1);
+	path_of(p, "userdir/out");
+	CHECK(access(p, F_OK) != 0); /* nothing made in it */
+	make_dir("tmpish", 01777);
+	CHECK_INT_EQ(make_out("tmpish", "/tmpish is writable by others (mode 1777)"), -1);
+	CHECK_INT_EQ(make_out("tmpish/new/deeper", NULL), 0);
+	make_dir("tmpish/theirs", 0755);
+	path_of(p, "tmpish/theirs");
+	CHECK_INT_EQ(chown(p, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT_EQ(make_out("tmpish/theirs", "/tmpish/theirs is owned by uid 4242"), -1);
+	/* A link in a sticky directory is its owner's to re-point: another's is refused. */
+	path_of(p, "tmpish/link");
+	CHECK_INT_EQ(symlink("new", p), 0);
+	CHECK_INT_EQ(lchown(p, OTHER_UID, OTHER_UID), 0);
+	CHECK_INT_EQ(make_out("tmpish/link/x", "in the sticky directory"), -1);
+	make_dir("gwdir", 0775);
+	CHECK_INT_EQ(make_out("gwdir/out", "writable by group 0"), -1);
+}
+
 /* A directory of files shown to a tool: the directory and each entry, hidden ones too. */
 static void test_directory_and_its_files(void)
 {
@@ -220,6 +282,7 @@ int main(void)
 	RUN(test_every_directory_checked);
 	RUN(test_links_followed);
 	RUN(test_directory_and_its_files);
+	RUN(test_output_directory);
 	harness_remove_tree(dir);
 	return HARNESS_EXIT();
 }
