@@ -1,22 +1,34 @@
 /* compare_cli: rarplot --compare, its options and exit status (compare_cli.h). */
 #include "compare_cli.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomicfile.h"
 #include "between.h"
 #include "fileio.h"
 #include "numarg.h"
+#include "plotrun.h"
 #include "sanitize.h"
 
 #define COMPARE_CLI_OK 0
 #define COMPARE_CLI_REGRESSED 1
 #define COMPARE_CLI_USAGE 2
+#define COMPARE_CLI_INCONCLUSIVE 3
+
+/* The exit status of verdicts: regressed before inconclusive before the rest. */
+static int compare_cli_status(bool regressed, bool inconclusive)
+{
+	if (regressed)
+		return COMPARE_CLI_REGRESSED;
+	return inconclusive ? COMPARE_CLI_INCONCLUSIVE : COMPARE_CLI_OK;
+}
 
 void compare_cli_defaults(struct compare_cli *c)
 {
@@ -131,6 +143,130 @@ static int compare_cli_write(const struct compare_outcome *out, const struct com
 	return compare_write_tsv(out, path, eb);
 }
 
+/*
+ * The sizes the ratio figure shows: every size measured, or PAIRED_MAX_AT of them spread by
+ * index (the first and the last always) into at. Returns how many.
+ */
+static size_t compare_cli_ratio_sizes(const double *xs, size_t n, double *at)
+{
+	if (n <= PAIRED_MAX_AT) {
+		memcpy(at, xs, n * sizeof(*at));
+		return n;
+	}
+	for (size_t i = 0; i < PAIRED_MAX_AT; i++)
+		at[i] = xs[i * (n - 1) / (PAIRED_MAX_AT - 1)];
+	return PAIRED_MAX_AT;
+}
+
+/* DIR/comparison-ratio.tsv: size, the ratio of the lines there, its 95 % interval. */
+static int compare_cli_ratio_tsv(const struct compare_outcome *r, const struct compare_opts *o,
+				 const char *path, struct errbuf *eb)
+{
+	struct atomicfile *af = atomicfile_open(path, 0644, eb);
+	FILE *f;
+
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fprintf(f,
+		"# rarplot --compare: %s / %s, the ratio of the fitted lines at each size (%s)\n",
+		o->candidate, o->baseline, r->paired ? "paired per round" : "unpaired");
+	fputs("size\tratio\tlo\thi\n", f);
+	for (size_t i = 2; i < r->n_q; i++) {
+		const struct paired_ratio *q = r->paired ? &r->q[i].paired : &r->q[i].unpaired;
+
+		fprintf(f, "%.10g\t%.6g\t%.6g\t%.6g\n", r->at[i - 2], q->value, q->lo, q->hi);
+	}
+	return atomicfile_commit(af, eb);
+}
+
+/* compare_ratio.gp into DIR/comparison-ratio.<format>, through a hidden temporary file. */
+static int compare_cli_ratio_draw(const struct compare_cli *c, const struct compare_opts *o,
+				  const char *dir, const char *tsv, bool log_x, struct errbuf *eb)
+{
+	char gnuplot[PLOTRUN_PATH_MAX], scripts[PLOTRUN_PATH_MAX], script[PLOTRUN_PATH_MAX];
+	char tmp[PLOTRUN_PATH_MAX], final[PLOTRUN_PATH_MAX], noise[32], title[256];
+	struct plotrun_param p[] = {
+	    {"file", tsv, 1},        {"out", tmp, 1},
+	    {"noise", noise, 0},     {"logscale", log_x ? "1" : "0", 0},
+	    {"xlabel", o->axis, 1},  {"figure_title", title, 1},
+	    {"term", "pngcairo", 1},
+	};
+	size_t np = sizeof(p) / sizeof(p[0]);
+
+	if (plotrun_find_gnuplot(gnuplot, sizeof(gnuplot), eb) != 0 ||
+	    plotrun_find_scripts(c->plots_dir, RARPERF_DATADIR, scripts, sizeof(scripts), eb) !=
+		0 ||
+	    fileio_join(script, sizeof(script), scripts, "compare_ratio.gp", eb) != 0)
+		return -1;
+	snprintf(noise, sizeof(noise), "%.6g", o->noise);
+	snprintf(title, sizeof(title), "%s / %s against %s, with the 95 %% interval", o->candidate,
+		 o->baseline, o->axis);
+	for (size_t i = 0; i < c->n_formats; i++) {
+		const char *fmt = c->formats[i];
+		char leaf[64];
+
+		p[np - 1].value = strcmp(fmt, "svg") == 0   ? "svg"
+				  : strcmp(fmt, "pdf") == 0 ? "pdfcairo"
+							    : "pngcairo";
+		snprintf(leaf, sizeof(leaf), "comparison-ratio.%s", fmt);
+		if (fileio_join(final, sizeof(final), dir, leaf, eb) != 0)
+			return -1;
+		if (fileio_fmt(tmp, sizeof(tmp), "%s/.%s.tmp", dir, leaf) != 0)
+			return errbuf_set(eb, "%s: path too long", dir);
+		if (plotrun_run(gnuplot, script, p, np, eb) != 0) {
+			unlink(tmp);
+			return -1;
+		}
+		if (rename(tmp, final) != 0) {
+			errbuf_set_errno(eb, errno, "%s", final);
+			unlink(tmp);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One sweep's ratio against size: the comparison again at the sizes measured, its TSV and its
+ * figure in dir. A failure to draw is a warning; a failure to write the TSV an error (-1).
+ */
+static int compare_cli_ratio(const struct compare_cli *c, const struct compare_opts *o,
+			     const struct results *res, const char *dir, struct errbuf *eb)
+{
+	struct compare_outcome *r = calloc(1, sizeof(*r));
+	double xs[4 * PAIRED_MAX_AT], at[PAIRED_MAX_AT];
+	struct compare_opts ro = *o;
+	char tsv[PATH_MAX];
+	size_t n = compare_sizes(res, o, xs, sizeof(xs) / sizeof(xs[0])), left = 0;
+	int rc = -1;
+
+	if (r == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	ro.at = at;
+	ro.n_at = compare_cli_ratio_sizes(xs, n, at);
+	if (compare_compute(res, &ro, r, eb) != 0 ||
+	    fileio_join(tsv, sizeof(tsv), dir, "comparison-ratio.tsv", eb) != 0 ||
+	    compare_cli_ratio_tsv(r, o, tsv, eb) != 0)
+		goto out;
+	rc = 0;
+	/* Log-spaced sizes (half of them in the leftmost fifth) on a log axis, as the figures. */
+	for (size_t i = 0; i < ro.n_at; i++)
+		left += at[i] <= at[ro.n_at - 1] / 5;
+	if (c->n_formats > 0 &&
+	    compare_cli_ratio_draw(c, o, dir, tsv, at[0] > 0 && ro.n_at >= 3 && 2 * left >= ro.n_at,
+				   eb) != 0) {
+		fputs("rarplot: warning: comparison-ratio not drawn: ", stderr);
+		sanitize_fputs(eb->msg, SANITIZE_TEXT, stderr);
+		fputc('\n', stderr);
+	}
+out:
+	free(r);
+	return rc;
+}
+
 /* Several sweeps of both subjects: each compared, then what varies between them. */
 static int compare_cli_sweeps(const struct compare_opts *o, const struct results *res,
 			      const size_t *source, size_t k, const char *out_dir)
@@ -147,9 +283,10 @@ static int compare_cli_sweeps(const struct compare_opts *o, const struct results
 	if (compare_sweeps(res, o, source, k, per, a, &eb) != 0)
 		goto fail;
 	compare_sweeps_print(a, per, o, stdout);
-	status = a->regressed ? COMPARE_CLI_REGRESSED : COMPARE_CLI_OK;
+	status = compare_cli_status(a->regressed, a->inconclusive);
 	if (out_dir != NULL) {
 		struct between b;
+		struct atomicfile *af;
 		char path[PATH_MAX], what[256];
 
 		between_from_sweeps(per, k, &b);
@@ -159,6 +296,13 @@ static int compare_cli_sweeps(const struct compare_opts *o, const struct results
 			goto fail;
 		if (fileio_join(path, sizeof(path), out_dir, "between.tsv", &eb) != 0 ||
 		    between_write(&b, what, path, &eb) != 0)
+			goto fail;
+		/* The section printed, as the guide and the man page promise it. */
+		if (fileio_join(path, sizeof(path), out_dir, "comparison.md", &eb) != 0 ||
+		    (af = atomicfile_open(path, 0644, &eb)) == NULL)
+			goto fail;
+		compare_sweeps_print(a, per, o, atomicfile_stream(af));
+		if (atomicfile_commit(af, &eb) != 0)
 			goto fail;
 	}
 	goto out;
@@ -200,8 +344,9 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 		between_widen(out, &b, o.noise);
 	}
 	compare_print(out, &o, stdout);
-	status = out->regressed ? COMPARE_CLI_REGRESSED : COMPARE_CLI_OK;
-	if (out_dir != NULL && compare_cli_write(out, &o, out_dir, &eb) != 0) {
+	status = compare_cli_status(out->regressed, out->inconclusive);
+	if (out_dir != NULL && (compare_cli_write(out, &o, out_dir, &eb) != 0 ||
+				compare_cli_ratio(c, &o, res, out_dir, &eb) != 0)) {
 		status = COMPARE_CLI_REGRESSED;
 		goto fail;
 	}
