@@ -158,9 +158,10 @@ static size_t compare_cli_ratio_sizes(const double *xs, size_t n, double *at)
 	return PAIRED_MAX_AT;
 }
 
-/* DIR/comparison-ratio.tsv: size, the ratio of the lines there, its 95 % interval. */
-static int compare_cli_ratio_tsv(const struct compare_outcome *r, const struct compare_opts *o,
-				 const char *path, struct errbuf *eb)
+/* DIR/comparison-ratio.tsv: size, the ratio of the lines there, its 95 % interval (what: how). */
+static int compare_cli_ratio_tsv(const double *at, const struct paired_ratio *r, size_t n,
+				 const struct compare_opts *o, const char *what, const char *path,
+				 struct errbuf *eb)
 {
 	struct atomicfile *af = atomicfile_open(path, 0644, eb);
 	FILE *f;
@@ -168,29 +169,29 @@ static int compare_cli_ratio_tsv(const struct compare_outcome *r, const struct c
 	if (af == NULL)
 		return -1;
 	f = atomicfile_stream(af);
-	fprintf(f,
-		"# rarplot --compare: %s / %s, the ratio of the fitted lines at each size (%s)\n",
-		o->candidate, o->baseline, r->paired ? "paired per round" : "unpaired");
+	fputs("# rarplot --compare: ", f);
+	sanitize_fputs(o->candidate, SANITIZE_TEXT, f);
+	fputs(" / ", f);
+	sanitize_fputs(o->baseline, SANITIZE_TEXT, f);
+	fprintf(f, ", the ratio of the fitted lines at each size (%s)\n", what);
 	fputs("size\tratio\tlo\thi\n", f);
-	for (size_t i = 2; i < r->n_q; i++) {
-		const struct paired_ratio *q = r->paired ? &r->q[i].paired : &r->q[i].unpaired;
-
-		fprintf(f, "%.10g\t%.6g\t%.6g\t%.6g\n", r->at[i - 2], q->value, q->lo, q->hi);
-	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%.10g\t%.6g\t%.6g\t%.6g\n", at[i], r[i].value, r[i].lo, r[i].hi);
 	return atomicfile_commit(af, eb);
 }
 
 /* compare_ratio.gp into DIR/comparison-ratio.<format>, through a hidden temporary file. */
 static int compare_cli_ratio_draw(const struct compare_cli *c, const struct compare_opts *o,
-				  const char *dir, const char *tsv, bool log_x, struct errbuf *eb)
+				  const char *dir, const char *tsv, const char *what, bool log_x,
+				  struct errbuf *eb)
 {
 	char gnuplot[PLOTRUN_PATH_MAX], scripts[PLOTRUN_PATH_MAX], script[PLOTRUN_PATH_MAX];
 	char tmp[PLOTRUN_PATH_MAX], final[PLOTRUN_PATH_MAX], noise[32], title[256];
 	struct plotrun_param p[] = {
-	    {"file", tsv, 1},        {"out", tmp, 1},
-	    {"noise", noise, 0},     {"logscale", log_x ? "1" : "0", 0},
-	    {"xlabel", o->axis, 1},  {"figure_title", title, 1},
-	    {"term", "pngcairo", 1},
+	    {"file", tsv, 1},       {"out", tmp, 1},
+	    {"noise", noise, 0},    {"logscale", log_x ? "1" : "0", 0},
+	    {"xlabel", o->axis, 1}, {"figure_title", title, 1},
+	    {"caption", what, 1},   {"term", "pngcairo", 1},
 	};
 	size_t np = sizeof(p) / sizeof(p[0]);
 
@@ -228,48 +229,70 @@ static int compare_cli_ratio_draw(const struct compare_cli *c, const struct comp
 }
 
 /*
- * One sweep's ratio against size: the comparison again at the sizes measured, its TSV and its
- * figure in dir. A failure to draw is a warning; a failure to write the TSV an error (-1).
+ * The ratio against size: the comparison again at the sizes measured (of one sweep, or over the k
+ * sweeps source[] with their across-sweeps intervals), its TSV and its figure in dir. A failure
+ * to draw is a warning; a failure to compare or to write the TSV an error (-1).
  */
 static int compare_cli_ratio(const struct compare_cli *c, const struct compare_opts *o,
-			     const struct results *res, const char *dir, struct errbuf *eb)
+			     const struct results *res, const size_t *source, size_t k,
+			     const char *dir, struct errbuf *eb)
 {
-	struct compare_outcome *r = calloc(1, sizeof(*r));
-	double xs[4 * PAIRED_MAX_AT], at[PAIRED_MAX_AT];
+	struct compare_outcome *per = calloc(k > 1 ? k : 1, sizeof(*per));
+	struct compare_across *a = calloc(1, sizeof(*a));
+	double *xs = calloc(COMPARE_MAX_POINTS, sizeof(*xs)), at[PAIRED_MAX_AT];
+	struct paired_ratio r[PAIRED_MAX_AT];
 	struct compare_opts ro = *o;
-	char tsv[PATH_MAX];
-	size_t n = compare_sizes(res, o, xs, sizeof(xs) / sizeof(xs[0])), left = 0;
+	char tsv[PATH_MAX], what[96];
+	size_t n, left = 0;
 	int rc = -1;
 
-	if (r == NULL) {
+	if (per == NULL || a == NULL || xs == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
+	ro.source = k > 1 ? source[0] : o->source;
+	n = compare_sizes(res, &ro, xs, COMPARE_MAX_POINTS);
+	ro.source = o->source;
 	ro.at = at;
 	ro.n_at = compare_cli_ratio_sizes(xs, n, at);
-	if (compare_compute(res, &ro, r, eb) != 0 ||
-	    fileio_join(tsv, sizeof(tsv), dir, "comparison-ratio.tsv", eb) != 0 ||
-	    compare_cli_ratio_tsv(r, o, tsv, eb) != 0)
+	if (k > 1) {
+		if (compare_sweeps(res, &ro, source, k, per, a, eb) != 0)
+			goto out;
+		for (size_t i = 0; i < ro.n_at; i++)
+			r[i] = a->ci[2 + i];
+		snprintf(what, sizeof(what), "the mean over %zu sweeps, t(%zu) interval", k, k - 1);
+	} else {
+		if (compare_compute(res, &ro, per, eb) != 0)
+			goto out;
+		for (size_t i = 0; i < ro.n_at; i++)
+			r[i] = per->paired ? per->q[2 + i].paired : per->q[2 + i].unpaired;
+		snprintf(what, sizeof(what), "%s", per->paired ? "paired per round" : "unpaired");
+	}
+	if (fileio_join(tsv, sizeof(tsv), dir, "comparison-ratio.tsv", eb) != 0 ||
+	    compare_cli_ratio_tsv(at, r, ro.n_at, o, what, tsv, eb) != 0)
 		goto out;
 	rc = 0;
 	/* Log-spaced sizes (half of them in the leftmost fifth) on a log axis, as the figures. */
 	for (size_t i = 0; i < ro.n_at; i++)
 		left += at[i] <= at[ro.n_at - 1] / 5;
 	if (c->n_formats > 0 &&
-	    compare_cli_ratio_draw(c, o, dir, tsv, at[0] > 0 && ro.n_at >= 3 && 2 * left >= ro.n_at,
-				   eb) != 0) {
+	    compare_cli_ratio_draw(c, o, dir, tsv, what,
+				   at[0] > 0 && ro.n_at >= 3 && 2 * left >= ro.n_at, eb) != 0) {
 		fputs("rarplot: warning: comparison-ratio not drawn: ", stderr);
 		sanitize_fputs(eb->msg, SANITIZE_TEXT, stderr);
 		fputc('\n', stderr);
 	}
 out:
-	free(r);
+	free(xs);
+	free(a);
+	free(per);
 	return rc;
 }
 
 /* Several sweeps of both subjects: each compared, then what varies between them. */
-static int compare_cli_sweeps(const struct compare_opts *o, const struct results *res,
-			      const size_t *source, size_t k, const char *out_dir)
+static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_opts *o,
+			      const struct results *res, const size_t *source, size_t k,
+			      const char *out_dir)
 {
 	struct compare_outcome *per = calloc(k, sizeof(*per));
 	struct compare_across *a = calloc(1, sizeof(*a));
@@ -302,7 +325,8 @@ static int compare_cli_sweeps(const struct compare_opts *o, const struct results
 		    (af = atomicfile_open(path, 0644, &eb)) == NULL)
 			goto fail;
 		compare_sweeps_print(a, per, o, atomicfile_stream(af));
-		if (atomicfile_commit(af, &eb) != 0)
+		if (atomicfile_commit(af, &eb) != 0 ||
+		    compare_cli_ratio(c, o, res, source, k, out_dir, &eb) != 0)
 			goto fail;
 	}
 	goto out;
@@ -332,7 +356,7 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	k = compare_sweeps_find(res, &o, source);
 	if (k >= 2) {
 		free(out);
-		return compare_cli_sweeps(&o, res, source, k, out_dir);
+		return compare_cli_sweeps(c, &o, res, source, k, out_dir);
 	}
 	if (compare_compute(res, &o, out, &eb) != 0)
 		goto fail;
@@ -346,7 +370,7 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	compare_print(out, &o, stdout);
 	status = compare_cli_status(out->regressed, out->inconclusive);
 	if (out_dir != NULL && (compare_cli_write(out, &o, out_dir, &eb) != 0 ||
-				compare_cli_ratio(c, &o, res, out_dir, &eb) != 0)) {
+				compare_cli_ratio(c, &o, res, NULL, 1, out_dir, &eb) != 0)) {
 		status = COMPARE_CLI_REGRESSED;
 		goto fail;
 	}

@@ -34,13 +34,14 @@ int compare_cli_option(struct compare_cli *c, int which, const char *arg, struct
  * Compares and prints the section on stdout; with out_dir (may be NULL)
  * also writes out_dir/comparison.md and comparison.tsv (over several sweeps:
  * out_dir/comparison.md and out_dir/between.tsv, their between-sweep
- * variation); one sweep's comparison also writes comparison-ratio.tsv and
- * its figure, comparison-ratio.<format> (compare_ratio.gp: the ratio of the
- * lines against size with its 95 % band; a figure gnuplot cannot draw is a
- * warning on stderr, not a failure). With c->between, a single sweep's paired intervals are widened
- * (between_widen). Returns the exit status: 0 every quantity no change or
- * improved, 1 something regressed (or an output failed), 2 bad input (the
- * message on stderr), 3 nothing regressed but some quantity inconclusive.
+ * variation); both also write comparison-ratio.tsv and its figure,
+ * comparison-ratio.<format> (compare_ratio.gp: the ratio of the lines
+ * against size with its 95 % band, one sweep's or the mean over the sweeps';
+ * a figure gnuplot cannot draw is a warning on stderr, not a failure). With
+ * c->between, a single sweep's paired intervals are widened (between_widen).
+ * Returns the exit status: 0 every quantity no change or improved, 1
+ * something regressed (or an output failed), 2 bad input (the message on
+ * stderr), 3 nothing regressed but some quantity inconclusive.
  */
 int compare_cli_run(const struct compare_cli *c, const struct results *res, const char *axis,
 		    bool use_weights, const char *out_dir);

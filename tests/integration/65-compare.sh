@@ -152,6 +152,9 @@ check "two sweeps with -o: between.tsv with the header and one row per quantity"
 	[ "$(awk -F'\t' 'NR > 2 && $2 == 2' "$work/cmp-ac/between.tsv" | wc -l)" -eq 3 ]
 check "two sweeps with -o: comparison.md, the section printed (the guide's and the man page's promise)" \
 	cmp -s "$work/out" "$work/cmp-ac/comparison.md"
+check "two sweeps with -o: the mean ratio against size with its interval (comparison-ratio.tsv, .png)" \
+	grep -q '^# rarplot --compare: doas / sudo, .*(the mean over 2 sweeps, t(1) interval)$' "$work/cmp-ac/comparison-ratio.tsv" &&
+	[ "$(grep -vc '^#' "$work/cmp-ac/comparison-ratio.tsv")" -eq 5 ] && [ -s "$work/cmp-ac/comparison-ratio.png" ]
 # Two sweeps give t(1) = 12.7: a slope interval across them wider than 2 % says so, and how many
 # sweeps the same spread would need.
 # wide_inconclusive RE: a table row whose quantity matches RE is inconclusive with a detectable
