@@ -91,8 +91,9 @@ static void compare_inconclusive_notes(const struct compare_outcome *out, double
 		if (q->widened && verdict_detectable(&q->paired) > noise) {
 			fprintf(
 			    f,
-			    "\nToo few sweeps for a gate at ±%g %%: the %s's interval for the next "
-			    "sweep (%s) comes from a between.tsv over %zu sweeps (t(%zu) = %.2f). ",
+			    "\nToo few sweeps for a gate at ±%g %%: the interval of the %s for the "
+			    "next sweep (%s) comes from a between.tsv over %zu sweeps (t(%zu) = "
+			    "%.2f). ",
 			    100 * noise, q->name, d, q->between_k, q->between_k - 1,
 			    fit_t95(q->between_k - 1));
 			if (q->needed == BETWEEN_NEVER)

@@ -121,11 +121,10 @@ static void compare_sweeps_too_few(const struct compare_across *a, double noise,
 		if (!(verdict_detectable(&a->ci[j]) > noise))
 			continue;
 		verdict_format_detectable(&a->ci[j], d, sizeof(d));
-		fprintf(
-		    f,
-		    "\nToo few sweeps for a gate at ±%g %%: the %s's interval across %zu sweeps "
-		    "is %s (t(%zu) = %.2f)",
-		    100 * noise, a->names[j], a->k, d, a->k - 1, fit_t95(a->k - 1));
+		fprintf(f,
+			"\nToo few sweeps for a gate at ±%g %%: the interval of the %s across %zu "
+			"sweeps is %s (t(%zu) = %.2f)",
+			100 * noise, a->names[j], a->k, d, a->k - 1, fit_t95(a->k - 1));
 		if (a->needed[j] == SIZE_MAX)
 			fputs(
 			    "; with the same spread between sweeps, more than 1000 would be "

@@ -165,7 +165,7 @@ wide_inconclusive() {
 }
 if wide_inconclusive '^ slope $'; then
 	check "two sweeps, slope inconclusive: too few sweeps for a gate, with how many it needs" \
-		grep -Eq "^Too few sweeps for a gate at ±2 %: the slope's interval across 2 sweeps is ±[0-9.]+ % \(t\(1\) = 12.71\); with the same spread between sweeps, ([0-9]+ sweeps would bring it within ±2 %|more than 1000 would be needed)" "$work/out"
+		grep -Eq "^Too few sweeps for a gate at ±2 %: the interval of the slope across 2 sweeps is ±[0-9.]+ % \(t\(1\) = 12.71\); with the same spread between sweeps, ([0-9]+ sweeps would bring it within ±2 %|more than 1000 would be needed)" "$work/out"
 fi
 compare sudo:doas --between "$work/cmp-ac/between.tsv" -o "$work/cmp-w" "$work/b/results.json"
 check "--between: each paired interval is for the next sweep and holds the within-sweep one" \
@@ -175,7 +175,7 @@ check "--between: each paired interval is for the next sweep and holds the withi
 			if (a[1] <= b[1] && a[2] >= b[2]) n++}; print n}' "$work/cmp-w/comparison.tsv")" -eq 3 ]
 if wide_inconclusive '^ [a-z]'; then
 	check "--between over 2 sweeps, a quantity inconclusive: too few sweeps for a gate, how many it needs" \
-		grep -Eq "^Too few sweeps for a gate at ±2 %: the [a-z0-9 ]+'s interval for the next sweep \(±[0-9.]+ %\) comes from a between.tsv over 2 sweeps \(t\(1\) = 12.71\)\. (No number of sweeps|With the same variation, a between.tsv over [0-9]+ sweeps)" "$work/out"
+		grep -Eq "^Too few sweeps for a gate at ±2 %: the interval of the [a-z0-9 ]+ for the next sweep \(±[0-9.]+ %\) comes from a between.tsv over 2 sweeps \(t\(1\) = 12.71\)\. (No number of sweeps|With the same variation, a between.tsv over [0-9]+ sweeps)" "$work/out"
 fi
 printf 'quantity\tsweeps\n' >"$work/bad-between.tsv"
 compare sudo:doas --between "$work/bad-between.tsv" "$work/b/results.json"
