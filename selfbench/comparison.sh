@@ -100,7 +100,7 @@ for i in $(seq 1 "$repeats"); do
 		rc=0
 		"$rarplot" --compare sudo:sr-cbor -o "$work/$name.cmp" "$work/$name/results.json" \
 			>"$work/$name.cmp.md" 2>"$work/$name.cmp.err" || rc=$?
-		[ "$rc" -le 1 ] || { cat "$work/$name.cmp.err" >&2; exit 1; }
+		[ "$rc" -le 1 ] || [ "$rc" -eq 3 ] || { cat "$work/$name.cmp.err" >&2; exit 1; }
 		echo "$(cut -d' ' -f1 /proc/loadavg)" >"$work/$name.load"
 	done
 done
@@ -177,7 +177,7 @@ for tool in $tools; do
 				rc=0
 				"$rarplot" --compare sudo:sr-cbor --between "$bdir/between.tsv" -o "$wdir" \
 					"$work/$tool-$i/results.json" >/dev/null 2>&1 || rc=$?
-				[ "$rc" -le 1 ] || { echo "comparison: --between on $tool-$i failed" >&2; exit 1; }
+				[ "$rc" -le 1 ] || [ "$rc" -eq 3 ] || { echo "comparison: --between on $tool-$i failed" >&2; exit 1; }
 				read -r lo hi < <(awk -F'\t' -v q="$q" '$1 == q && $2 == "paired" {print $4, $5}' "$wdir/comparison.tsv")
 				v=$(awk -F'\t' -v q="$q" '$1 == q && $2 == "paired" {print $3}' "$work/$tool-$j.cmp/comparison.tsv")
 				pairs=$((pairs + 1))

@@ -72,19 +72,20 @@ echo "  newest RootAsRole (4.2.0) beside sudo: $newest"
 # claims.tsv: id host subject versus quantity claimed measured se lo hi verdict
 awk -F'\t' 'NR > 1 && $11 != "not measured" {v = $11; sub(/ \(.*/, "", v); n[v]++; k++}
 	END {
-		printf "  RaR-perf README claims checked: %d:", k
+		printf "  RaR-perf README claims checked, preliminary (one quick sweep: report.md says why): %d:", k
 		split("holds|direction holds, size differs|not confirmed|contradicted", order, "|")
 		for (i = 1; i <= 4; i++) if (order[i] in n) { printf " %d %s;", n[order[i]], order[i]; delete n[order[i]] }
 		for (v in n) printf " %d %s;", n[v], v
 		print ""
 	}' "$out/claims.tsv" | sed 's/;$/ (report.md)/'
-# A fit resting mostly on contended or noisy points (report.md's "unreliable:" lines) is said here
-# too, where a new user reads the result, with the contended share of each such subject's runs.
+# A fit that should not be believed (report.md's "unreliable:" lines) is said here too, where a
+# new user reads the result, each with its reason (contention, interval width, shape, slope) and
+# that reason's remedy, as rarplot words it: wide intervals on a quiet host want more runs, not a
+# quieter host.
 unreliable=$(grep -c '^unreliable: ' "$out/table.txt" || true)
 if [ "${unreliable:-0}" -gt 0 ]; then
 	echo "  unreliable: $unreliable fit(s) (report.md, and [unreliable] in the figure's legend):"
-	grep '^unreliable: ' "$out/table.txt" | sed 's/^unreliable: /    /; s/ contended (most of their runs.*/ contended or noisy/'
-	echo "    measure again on a quiet host (doc/precision.md) before quoting them"
+	grep '^unreliable: ' "$out/table.txt" | sed 's/^unreliable: /    /'
 else
 	echo "  reliability: no fit rests mostly on contended or noisy points (report.md)"
 fi

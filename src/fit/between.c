@@ -201,13 +201,23 @@ int between_load(const char *path, struct between *b, struct errbuf *eb)
 	return rc;
 }
 
+size_t between_sweeps_needed(double spread, double noise)
+{
+	if (!(spread >= 0) || sinh(BETWEEN_Z95 * spread) > noise)
+		return BETWEEN_NEVER;
+	for (size_t k = 2; k <= BETWEEN_MAX_NEEDED; k++)
+		if (sinh(fit_t95(k - 1) * spread) <= noise)
+			return k;
+	return BETWEEN_NEVER;
+}
+
 size_t between_widen(struct compare_outcome *out, const struct between *b, double noise)
 {
 	size_t widened = 0;
 
 	if (!out->paired)
 		return 0;
-	out->regressed = out->improved = false;
+	out->regressed = out->improved = out->inconclusive = false;
 	for (size_t j = 0; j < out->n_q; j++) {
 		struct compare_quantity *q = &out->q[j];
 		const struct between_row *r = NULL;
@@ -219,8 +229,10 @@ size_t between_widen(struct compare_outcome *out, const struct between *b, doubl
 		if (r != NULL && v > 0 && q->paired.lo > 0 && q->paired.hi > 0) {
 			q->within = q->paired;
 			h = (log(q->paired.hi) - log(q->paired.lo)) / (2 * BETWEEN_Z95);
-			s = fit_t95(r->sweeps - 1) *
-			    sqrt(2 * h * h + 2 * r->between_log_sd * r->between_log_sd);
+			s = sqrt(2 * h * h + 2 * r->between_log_sd * r->between_log_sd);
+			q->needed = between_sweeps_needed(s, noise);
+			q->between_k = r->sweeps;
+			s *= fit_t95(r->sweeps - 1);
 			q->paired.lo = v * exp(-s);
 			q->paired.hi = v * exp(s);
 			q->verdict = verdict_judge(&q->paired, noise);
@@ -231,6 +243,8 @@ size_t between_widen(struct compare_outcome *out, const struct between *b, doubl
 		}
 		out->regressed |= q->verdict == VERDICT_REGRESSED;
 		out->improved |= q->verdict == VERDICT_IMPROVED;
+		out->inconclusive |=
+		    q->verdict == VERDICT_INCONCLUSIVE || q->verdict == VERDICT_UNKNOWN;
 	}
 	return widened;
 }

@@ -56,14 +56,28 @@ int between_parse(const char *buf, size_t len, const char *name, struct between 
 int between_load(const char *path, struct between *b, struct errbuf *eb)
     __attribute__((warn_unused_result));
 
+/* between_sweeps_needed's "no number of sweeps would do", and the most it looks at. */
+#define BETWEEN_NEVER ((size_t)-1)
+#define BETWEEN_MAX_NEEDED 1000
+
+/*
+ * How many sweeps a between.tsv needs for a widened interval of log half-width
+ * t(K-1) spread (spread: sqrt(2 (h/1.96)^2 + 2 s_b^2), between_widen's) to fit
+ * within ±noise around a ratio of 1 (sinh(t(K-1) spread) <= noise): the
+ * smallest K >= 2; BETWEEN_NEVER when even t = 1.96 (K without end) is too
+ * wide, or more than BETWEEN_MAX_NEEDED would be needed.
+ */
+size_t between_sweeps_needed(double spread, double noise);
+
 /*
  * Widens out's paired intervals (a paired comparison; else nothing) into
  * intervals for the next sweep: for a quantity found in b, with h the
  * sweep's own half-width in logs, ln r ± t(K-1) sqrt(2 (h/1.96)^2 + 2 s_b^2)
  * (this sweep's and the next sweep's own noise, and each one's between-sweep
  * deviation; t for the K sweeps s_b came from). Keeps the within-sweep
- * interval in q->within, judges the widened one with noise, and sets
- * out->widened with the smallest K. Returns how many quantities were
+ * interval in q->within, judges the widened one with noise, sets
+ * q->between_k and q->needed (between_sweeps_needed) and out->widened with
+ * the smallest K. Returns how many quantities were
  * widened.
  */
 size_t between_widen(struct compare_outcome *out, const struct between *b, double noise);

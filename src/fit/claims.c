@@ -239,6 +239,7 @@ static void claims_check_one(const struct fitreport *rep, const struct claim *cl
 
 	/* The same comparison, and interval, as the report's table and rarplot --compare. */
 	out->paired = fitreport_compare_rows(rep, a, b, &cmp, &raw, &slope);
+	out->one_sweep = rep->res != NULL && rep->res->n_sources <= 1;
 	out->base = cl->quantity == CLAIMS_SLOPE_PCT ? b->fit.slope : b->fit.intercept;
 	switch (cl->quantity) {
 	case CLAIMS_RAW_PCT:
@@ -346,8 +347,22 @@ void claims_print_markdown(const struct claims_check *checks, size_t n, const ch
 	      " rarplot --compare): value [95 % interval]. A claim *holds* when its figure"
 	      " lies in the interval; *direction holds* when the difference has the claimed"
 	      " sign, significantly, but another size; *not confirmed* when the interval spans"
-	      " zero.\n\n"
-	      "| claim | host | quantity | claimed | measured | verdict | the claim's words |\n"
+	      " zero and misses the claim: no difference could be told from none, which is"
+	      " not a finding of no difference (the interval's half-width is the smallest"
+	      " difference it could have detected).\n\n",
+	      f);
+	for (i = 0; i < n && !checks[i].one_sweep; i++)
+		;
+	if (i < n)
+		fputs(
+		    "**Preliminary.** These verdicts rest on one sweep: their intervals are that"
+		    " sweep's own, and on a shared host another sweep's value falls outside such"
+		    " intervals far more often than 1 time in 20 (doc/precision.md, the coverage"
+		    " study: 9 to 12 of 24 held). A verdict near an interval's end can change from"
+		    " one sweep to the next; quote one only when several sweeps agree"
+		    " (doc/guide-first-comparison.md, step 3).\n\n",
+		    f);
+	fputs("| claim | host | quantity | claimed | measured | verdict | the claim's words |\n"
 	      "|---|---|---|---:|---:|---|---|\n",
 	      f);
 	for (i = 0; i < n; i++) {

@@ -91,8 +91,9 @@ struct claims_check {
 	/* What the versus subject is, with its authentication ("sudo 1.9.13p3, PAM"), when the
 	 * results say it (results_tool; borrowed from rep->res), else NULL. */
 	const char *versus_tool;
-	bool paired; /* measured by the paired method (fitreport_compare_rows), else delta */
-	double base; /* the versus subject's intercept or slope (0: the ratio is undefined) */
+	bool paired;    /* measured by the paired method (fitreport_compare_rows), else delta */
+	bool one_sweep; /* the results are one file: one sweep's own intervals (preliminary) */
+	double base;    /* the versus subject's intercept or slope (0: the ratio is undefined) */
 };
 
 /*
@@ -104,7 +105,8 @@ int claims_check(const struct claims *c, const struct fitreport *rep, struct cla
 		 size_t *n, struct errbuf *eb);
 
 /*
- * Writes the Markdown section "The original claims, checked" for checks;
+ * Writes the Markdown section "The original claims, checked" for checks,
+ * marked preliminary when they rest on one sweep (one_sweep);
  * the names, the host and the claim's words go through sanitize's Markdown
  * mode, so the section is safe in report.md and on a terminal.
  */

@@ -363,6 +363,8 @@ static void compare_quantities(struct compare_outcome *out, const struct compare
 		q->verdict = verdict_judge(out->paired ? &q->paired : &q->unpaired, o->noise);
 		out->regressed |= q->verdict == VERDICT_REGRESSED;
 		out->improved |= q->verdict == VERDICT_IMPROVED;
+		out->inconclusive |=
+		    q->verdict == VERDICT_INCONCLUSIVE || q->verdict == VERDICT_UNKNOWN;
 	}
 }
 
@@ -494,4 +496,20 @@ out:
 	compare_side_free(&b);
 	compare_side_free(&c);
 	return rc;
+}
+
+size_t compare_sizes(const struct results *res, const struct compare_opts *o, double *xs,
+		     size_t cap)
+{
+	struct compare_side b = {o->baseline, "baseline", NULL, NULL, 0};
+	struct errbuf ignored;
+	size_t n = 0;
+
+	memset(&ignored, 0, sizeof(ignored));
+	if (compare_gather(res, o->axis, o->source, &b, &ignored) == 0)
+		for (size_t i = 0; i < b.n && n < cap; i++)
+			if (n == 0 || xs[n - 1] != b.x[i])
+				xs[n++] = b.x[i]; /* sorted: a repeated size follows itself */
+	compare_side_free(&b);
+	return n;
 }

@@ -37,6 +37,9 @@ struct compare_quantity {
 	enum verdict_kind verdict;  /* on paired when the comparison is paired, else unpaired */
 	bool widened;               /* paired is the interval for the next sweep (between.h) */
 	struct paired_ratio within; /* with widened: the paired interval within the sweep */
+	size_t between_k;           /* with widened: the sweeps between.tsv measured it over */
+	size_t needed; /* with widened: the sweeps between.tsv would need for the interval to fit
+			  within the threshold (BETWEEN_NEVER: no number would) */
 };
 
 struct compare_outcome {
@@ -53,10 +56,19 @@ struct compare_outcome {
 	struct fit_line base, cand;                      /* the unpaired fits (y in seconds) */
 	char notes[COMPARE_NOTES_MAX][COMPARE_NOTE_LEN]; /* why a figure is unreliable */
 	size_t n_notes;
-	bool regressed, improved;
+	bool regressed, improved, inconclusive; /* some quantity was (inconclusive: or unknown) */
 	size_t widened; /* > 0: some intervals widened with the between-sweep variation of this
 			   many sweeps (between_widen) */
 };
+
+/*
+ * The overall verdict's words: "regressed", "inconclusive (...)", "improved"
+ * or "no change (...)", in that order of precedence.
+ */
+const char *compare_overall(bool regressed, bool inconclusive, bool improved);
+
+/* The sentence saying the verdict rule with threshold noise and what "detectable" is. */
+void compare_print_rule(double noise, FILE *f);
 
 /*
  * Compares o->candidate with o->baseline in res. Bad input (exit 2 for the
@@ -69,6 +81,14 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 		    struct compare_outcome *out, struct errbuf *eb);
 
 /*
+ * The distinct sizes o's baseline was measured at (as compare_compute gathers
+ * them), ascending, into xs (at most cap). Returns how many; 0 when the
+ * baseline cannot be gathered (compare_compute says why).
+ */
+size_t compare_sizes(const struct results *res, const struct compare_opts *o, double *xs,
+		     size_t cap);
+
+/*
  * Prints the comparison section (Markdown, subject names through sanitize):
  * the changelog line ("intercept −21 % [−25, −17] (improved), slope ..."),
  * a table with the paired and the unpaired figures, the notes and the
@@ -78,7 +98,8 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 
 /*
  * Writes the comparison as TSV to path (atomic): quantity, method (paired
- * or unpaired), ratio, lo, hi, verdict; one row per quantity and method.
+ * or unpaired), ratio, lo, hi, verdict, detectable (verdict_detectable, a
+ * fraction); one row per quantity and method.
  */
 int compare_write_tsv(const struct compare_outcome *out, const char *path, struct errbuf *eb)
     __attribute__((warn_unused_result));
@@ -99,7 +120,9 @@ struct compare_across {
 	struct paired_ratio ci[2 + PAIRED_MAX_AT], next[2 + PAIRED_MAX_AT];
 	enum verdict_kind verdict[2 + PAIRED_MAX_AT];
 	size_t held[2 + PAIRED_MAX_AT]; /* (sweep, other sweep) pairs whose interval held it */
-	bool regressed, improved;
+	/* sweeps for ci's half-width to reach the threshold with the same sd (SIZE_MAX: > 1000) */
+	size_t needed[2 + PAIRED_MAX_AT];
+	bool regressed, improved, inconclusive;
 };
 
 /*

@@ -3,8 +3,33 @@
 #include <stdio.h>
 
 #include "atomicfile.h"
+#include "between.h"
 #include "compare.h"
 #include "sanitize.h"
+
+const char *compare_overall(bool regressed, bool inconclusive, bool improved)
+{
+	if (regressed)
+		return "regressed";
+	if (inconclusive)
+		return "inconclusive (nothing regressed, but some quantity could not be told from "
+		       "the threshold)";
+	return improved ? "improved" : "no change (every quantity within the threshold)";
+}
+
+void compare_print_rule(double noise, FILE *f)
+{
+	fprintf(
+	    f,
+	    "Verdict per quantity: regressed or improved when the whole interval lies beyond "
+	    "±%g %%, no change when it lies within ±%g %%, else inconclusive (it reaches across "
+	    "the threshold: a change beyond it cannot be told from one within it). "
+	    "\"Detectable\": the smallest change the comparison could have detected, the "
+	    "half-width of its 95 %% interval; above ±%g %% the comparison cannot say \"no "
+	    "change\", and a change must exceed the threshold plus it to be called regressed "
+	    "or improved.",
+	    100 * noise, 100 * noise, 100 * noise);
+}
 
 /* "1.078 [1.069, 1.086]" or "n/a". */
 static void compare_ratio(const struct paired_ratio *r, char *buf, size_t size)
@@ -25,6 +50,82 @@ static double compare_base(const struct compare_outcome *out, size_t i)
 	if (i == 1)
 		return out->base.slope;
 	return out->base.intercept + out->base.slope * out->at[i - 2];
+}
+
+/* The ratio a quantity's verdict was judged on. */
+static const struct paired_ratio *compare_judged(const struct compare_outcome *out, size_t i)
+{
+	return out->paired ? &out->q[i].paired : &out->q[i].unpaired;
+}
+
+/* "Detectable (...): intercept ±1.2 %, slope ±330 %." */
+static void compare_detectable_line(const struct compare_outcome *out, FILE *f)
+{
+	fputs("Detectable (the smallest change each could have detected: its 95 % interval's "
+	      "half-width): ",
+	      f);
+	for (size_t i = 0; i < out->n_q; i++) {
+		char d[32];
+
+		verdict_format_detectable(compare_judged(out, i), d, sizeof(d));
+		fprintf(f, "%s%s %s", i ? ", " : "", out->q[i].name, d);
+	}
+	fputs(".\n", f);
+}
+
+/*
+ * What an inconclusive verdict needs: narrower intervals (more rounds, a quieter host), and
+ * with --between, the sweeps between.tsv would need (or that none would do).
+ */
+static void compare_inconclusive_notes(const struct compare_outcome *out, double noise, FILE *f)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < out->n_q; i++) {
+		const struct compare_quantity *q = &out->q[i];
+		char d[32];
+
+		if (q->verdict != VERDICT_INCONCLUSIVE)
+			continue;
+		verdict_format_detectable(compare_judged(out, i), d, sizeof(d));
+		if (q->widened && verdict_detectable(&q->paired) > noise) {
+			fprintf(
+			    f,
+			    "\nToo few sweeps for a gate at ±%g %%: the interval of the %s for the "
+			    "next sweep (%s) comes from a between.tsv over %zu sweeps (t(%zu) = "
+			    "%.2f). ",
+			    100 * noise, q->name, d, q->between_k, q->between_k - 1,
+			    fit_t95(q->between_k - 1));
+			if (q->needed == BETWEEN_NEVER)
+				fputs(
+				    "No number of sweeps would bring it within the threshold: this "
+				    "sweep's own interval and the between-sweep variation alone "
+				    "are "
+				    "wider. Measure more rounds per sweep on a quieter host, or "
+				    "raise "
+				    "--noise.\n",
+				    f);
+			else
+				fprintf(
+				    f,
+				    "With the same variation, a between.tsv over %zu sweeps would "
+				    "bring it within ±%g %% (rarplot --compare -o DIR over that "
+				    "many sweeps).\n",
+				    q->needed, 100 * noise);
+			continue;
+		}
+		fprintf(f, "%s%s (detectable %s)", any ? ", " : "\nInconclusive: the intervals of ",
+			q->name, d);
+		any = true;
+	}
+	if (any)
+		fprintf(
+		    f,
+		    " reach across ±%g %%: one wider than the threshold cannot tell a change of "
+		    "that size from none. A narrower interval needs more rounds per point (its "
+		    "half-width falls about as 1/sqrt(rounds)), a quieter host, or, for a slope, "
+		    "sizes spread wider; --noise sets the threshold.\n",
+		    100 * noise);
 }
 
 /* The changelog line: "intercept −21 % [−25, −17] (improved), slope ...". */
@@ -51,9 +152,7 @@ static void compare_changelog(const struct compare_outcome *out, FILE *f)
 
 void compare_print(const struct compare_outcome *out, const struct compare_opts *o, FILE *f)
 {
-	const char *overall = out->regressed  ? "regressed"
-			      : out->improved ? "improved"
-					      : "no change beyond the noise";
+	const char *overall = compare_overall(out->regressed, out->inconclusive, out->improved);
 
 	fputs("## ", f);
 	sanitize_fputs(o->candidate, SANITIZE_MARKDOWN, f);
@@ -61,6 +160,7 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 	sanitize_fputs(o->baseline, SANITIZE_MARKDOWN, f);
 	fputs("\n\n", f);
 	compare_changelog(out, f);
+	compare_detectable_line(out, f);
 	fprintf(f, "\nCandidate / baseline, 95 %% intervals; %zu points, y = each point's %s. ",
 		out->n_points, out->stat);
 	if (out->paired)
@@ -87,31 +187,32 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 		      "together give an interval across sweeps, and --between widens this one "
 		      "with their variation.",
 		      f);
-	fprintf(f,
-		" Verdict per quantity: regressed or improved when the whole interval is "
-		"beyond ±%g %%, else no change.\n\n",
-		100 * o->noise);
+	fputc(' ', f);
+	compare_print_rule(o->noise, f);
+	fputs("\n\n", f);
 	if (out->widened > 0)
 		fputs("| quantity | paired ratio, next sweep | paired, within sweep | unpaired "
-		      "ratio | "
-		      "verdict |\n|---|---|---|---|---|\n",
+		      "ratio | detectable | verdict |\n|---|---|---|---|---:|---|\n",
 		      f);
 	else
-		fputs("| quantity | paired ratio | unpaired ratio | verdict |\n|---|---|---|---|\n",
+		fputs("| quantity | paired ratio | unpaired ratio | detectable | verdict "
+		      "|\n|---|---|---|---:|---|\n",
 		      f);
 	for (size_t i = 0; i < out->n_q; i++) {
 		const struct compare_quantity *q = &out->q[i];
-		char a[96], b[96], w[96];
+		char a[96], b[96], w[96], d[32];
 
 		compare_ratio(&q->paired, a, sizeof(a));
 		compare_ratio(&q->unpaired, b, sizeof(b));
 		compare_ratio(&q->within, w, sizeof(w));
+		verdict_format_detectable(compare_judged(out, i), d, sizeof(d));
 		if (out->widened > 0)
-			fprintf(f, "| %s | %s | %s | %s | %s |\n", q->name, a,
-				q->widened ? w : "(not widened)", b, verdict_name(q->verdict));
+			fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", q->name, a,
+				q->widened ? w : "(not widened)", b, d, verdict_name(q->verdict));
 		else
-			fprintf(f, "| %s | %s | %s | %s%s |\n", q->name, out->paired ? a : "n/a", b,
-				verdict_name(q->verdict), out->paired ? "" : " (unpaired)");
+			fprintf(f, "| %s | %s | %s | %s | %s%s |\n", q->name,
+				out->paired ? a : "n/a", b, d, verdict_name(q->verdict),
+				out->paired ? "" : " (unpaired)");
 	}
 	if (isfinite(out->crossover.value) && out->crossover.value >= out->x_min &&
 	    out->crossover.value <= out->x_max)
@@ -123,6 +224,7 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 			out->x_max);
 	for (size_t i = 0; i < out->n_notes; i++)
 		fprintf(f, "\n%s.\n", out->notes[i]);
+	compare_inconclusive_notes(out, o->noise, f);
 	fprintf(f, "\nVerdict: %s%s.\n", overall, out->paired ? "" : " (unpaired)");
 }
 
@@ -134,20 +236,22 @@ int compare_write_tsv(const struct compare_outcome *out, const char *path, struc
 	if (af == NULL)
 		return -1;
 	f = atomicfile_stream(af);
-	fputs("quantity\tmethod\tratio\tlo\thi\tverdict\n", f);
+	fputs("quantity\tmethod\tratio\tlo\thi\tverdict\tdetectable\n", f);
 	for (size_t i = 0; i < out->n_q; i++) {
 		const struct compare_quantity *q = &out->q[i];
 		const struct paired_ratio *r[2] = {&q->paired, &q->unpaired};
 		const char *m[2] = {"paired", "unpaired"};
 
 		for (int k = out->paired ? 0 : 1; k < 2; k++)
-			fprintf(f, "%s\t%s\t%.6g\t%.6g\t%.6g\t%s\n", q->name, m[k], r[k]->value,
-				r[k]->lo, r[k]->hi,
-				(k == 0) == out->paired ? verdict_name(q->verdict) : "-");
+			fprintf(f, "%s\t%s\t%.6g\t%.6g\t%.6g\t%s\t%.6g\n", q->name, m[k],
+				r[k]->value, r[k]->lo, r[k]->hi,
+				(k == 0) == out->paired ? verdict_name(q->verdict) : "-",
+				verdict_detectable(r[k]));
 		/* The paired row is the next sweep's interval; the sweep's own follows. */
 		if (q->widened)
-			fprintf(f, "%s\twithin\t%.6g\t%.6g\t%.6g\t-\n", q->name, q->within.value,
-				q->within.lo, q->within.hi);
+			fprintf(f, "%s\twithin\t%.6g\t%.6g\t%.6g\t-\t%.6g\n", q->name,
+				q->within.value, q->within.lo, q->within.hi,
+				verdict_detectable(&q->within));
 	}
 	return atomicfile_commit(af, eb);
 }

@@ -35,6 +35,19 @@ size_t compare_sweeps_find(const struct results *res, const struct compare_opts 
 	return k;
 }
 
+/*
+ * The sweeps an interval of the mean, t(K-1) sd / sqrt(K), needs to fit within ±noise with the
+ * same spread sd: the smallest K >= 2, or SIZE_MAX when more than COMPARE_MAX_NEEDED would.
+ */
+#define COMPARE_MAX_NEEDED 1000
+static size_t compare_sweeps_needed(double sd, double noise)
+{
+	for (size_t k = 2; k <= COMPARE_MAX_NEEDED; k++)
+		if (fit_t95(k - 1) * sd / sqrt((double)k) <= noise)
+			return k;
+	return SIZE_MAX;
+}
+
 /* Mean, sd, intervals and coverage of quantity j over the k sweeps' ratios. */
 static void compare_sweeps_one(struct compare_across *a, size_t j,
 			       const struct compare_outcome *per, size_t k, double noise)
@@ -63,8 +76,11 @@ static void compare_sweeps_one(struct compare_across *a, size_t j,
 	half = t * a->sd[j] * sqrt(1 + 1 / (double)k);
 	a->next[j] = (struct paired_ratio){m, m - half, m + half};
 	a->verdict[j] = verdict_judge(&a->ci[j], noise);
+	a->needed[j] = compare_sweeps_needed(a->sd[j], noise);
 	a->regressed |= a->verdict[j] == VERDICT_REGRESSED;
 	a->improved |= a->verdict[j] == VERDICT_IMPROVED;
+	a->inconclusive |=
+	    a->verdict[j] == VERDICT_INCONCLUSIVE || a->verdict[j] == VERDICT_UNKNOWN;
 }
 
 int compare_sweeps(const struct results *res, const struct compare_opts *o, const size_t *source,
@@ -91,6 +107,36 @@ int compare_sweeps(const struct results *res, const struct compare_opts *o, cons
 		compare_sweeps_one(a, j, per, k, o->noise);
 	}
 	return 0;
+}
+
+/*
+ * Each quantity whose interval across the sweeps is wider than the threshold: too few sweeps
+ * for a gate, and how many the same spread would need.
+ */
+static void compare_sweeps_too_few(const struct compare_across *a, double noise, FILE *f)
+{
+	for (size_t j = 0; j < a->n_q; j++) {
+		char d[32];
+
+		if (!(verdict_detectable(&a->ci[j]) > noise))
+			continue;
+		verdict_format_detectable(&a->ci[j], d, sizeof(d));
+		fprintf(f,
+			"\nToo few sweeps for a gate at ±%g %%: the interval of the %s across %zu "
+			"sweeps is %s (t(%zu) = %.2f)",
+			100 * noise, a->names[j], a->k, d, a->k - 1, fit_t95(a->k - 1));
+		if (a->needed[j] == SIZE_MAX)
+			fputs(
+			    "; with the same spread between sweeps, more than 1000 would be "
+			    "needed: "
+			    "measure more rounds per sweep on a quieter host, or raise --noise.\n",
+			    f);
+		else
+			fprintf(f,
+				"; with the same spread between sweeps, %zu sweeps would bring it "
+				"within ±%g %%.\n",
+				a->needed[j], 100 * noise);
+	}
 }
 
 /* "1.0123 [1.0011, 1.0235]". */
@@ -132,22 +178,22 @@ void compare_sweeps_print(const struct compare_across *a, const struct compare_o
 		"\n\nThe mean of the sweeps' ratios with its 95 %% interval (t(%zu) sd/sqrt(%zu)); "
 		"the next sweep's ratio should fall in the prediction interval (t sd "
 		"sqrt(1 + 1/%zu)); \"held\": the (sweep, other sweep) pairs where one sweep's "
-		"own interval holds the other's ratio.\n\n",
+		"own interval holds the other's ratio. ",
 		a->k - 1, a->k, a->k);
-	fputs("| quantity | mean ratio [95 %] | CV across sweeps | next sweep [95 %] | held | "
-	      "verdict |\n|---|---|---|---|---|---|\n",
+	compare_print_rule(o->noise, f);
+	fputs("\n\n| quantity | mean ratio [95 %] | CV across sweeps | next sweep [95 %] | held | "
+	      "detectable | verdict |\n|---|---|---|---|---|---:|---|\n",
 	      f);
 	for (size_t j = 0; j < a->n_q; j++) {
-		char ci[96], next[96];
+		char ci[96], next[96], d[32];
 
 		compare_sweeps_ratio(&a->ci[j], ci, sizeof(ci));
 		compare_sweeps_ratio(&a->next[j], next, sizeof(next));
-		fprintf(f, "| %s | %s | %.2f %% | %s | %zu/%zu | %s |\n", a->names[j], ci,
-			100 * a->sd[j] / fabs(a->mean[j]), next, a->held[j], a->k * (a->k - 1),
+		verdict_format_detectable(&a->ci[j], d, sizeof(d));
+		fprintf(f, "| %s | %s | %.2f %% | %s | %zu/%zu | %s | %s |\n", a->names[j], ci,
+			100 * a->sd[j] / fabs(a->mean[j]), next, a->held[j], a->k * (a->k - 1), d,
 			verdict_name(a->verdict[j]));
 	}
-	fprintf(f, "\nVerdict: %s.\n",
-		a->regressed  ? "regressed"
-		: a->improved ? "improved"
-			      : "no change beyond the noise");
+	compare_sweeps_too_few(a, o->noise, f);
+	fprintf(f, "\nVerdict: %s.\n", compare_overall(a->regressed, a->inconclusive, a->improved));
 }

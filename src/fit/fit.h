@@ -21,7 +21,8 @@
  *   changepoint steps between adjacent releases, t tests under Holm's control
  *   paired      two subjects compared from runs paired in time, bootstrap over rounds
  *   between     the between-sweep variation of a comparison (between.tsv)
- *   verdict     improved / regressed / no change of a ratio, and its wording (pure)
+ *   verdict     improved / regressed / no change / inconclusive of a ratio, the change it
+ *               could detect, and its wording (pure)
  *   labgroups   a mixed lab's groups of hosts, for reports
  *   profileload a results file's "profile" objects into a profilefit
  *   kernelcost  a host's kernel-side prices (rarkref's) and a run's time split by them

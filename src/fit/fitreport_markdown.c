@@ -170,8 +170,10 @@ static void fitreport_print_method(const struct fitreport *rep, const struct fit
 		      f);
 	fprintf(f,
 		" Verdict: regressed (higher) or improved (lower) when the whole interval lies"
-		" beyond ±%g %%, else no change; a ratio over a baseline of 0 is undefined.\n",
-		100 * VERDICT_DEFAULT_NOISE);
+		" beyond ±%g %%, no change when it lies within ±%g %%, else inconclusive; the"
+		" smallest change a comparison could have detected is its interval's half-width;"
+		" a ratio over a baseline of 0 is undefined.\n",
+		100 * VERDICT_DEFAULT_NOISE, 100 * VERDICT_DEFAULT_NOISE);
 	fputs("- Raw cost compares intercepts and slope compares slopes with the same host's ", f);
 	fitreport_md_code(f, rep->baseline);
 	fputs("; negative is cheaper. The crossover is the ", f);
@@ -324,9 +326,13 @@ static void fitreport_print_verdicts(const struct fitreport *rep, FILE *f)
 		" on the same host: *raw vs* compares the intercepts (the cost of one call),"
 		" *slope vs* the slopes (the cost of one more %s), as ratios subject ÷ baseline"
 		" with their 95 %% interval; regressed (higher) or improved (lower) when the whole"
-		" interval lies beyond ±%g %%, else no change. The fits they come from are in the"
-		" same rows (section Fits), and how they were computed under Method.\n\n",
-		fitreport_unit(rep->set->axis), 100 * VERDICT_DEFAULT_NOISE);
+		" interval lies beyond ±%g %%, no change when it lies within ±%g %%, else"
+		" inconclusive (the interval reaches across the threshold: its half-width, the"
+		" smallest change it could have detected, is too wide to tell). The fits they come"
+		" from are in the same rows (section Fits), and how they were computed under"
+		" Method.\n\n",
+		fitreport_unit(rep->set->axis), 100 * VERDICT_DEFAULT_NOISE,
+		100 * VERDICT_DEFAULT_NOISE);
 	fitreport_print_rows(rep, f);
 	reliability_print_shares(rep, f);
 	reliability_print(rep, f);

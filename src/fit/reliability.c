@@ -29,15 +29,23 @@ bool reliability_hosts_disagree(const double *b, const double *s, size_t h, doub
 
 static void reliability_name(const struct plotseries *s, bool hosts, FILE *f);
 
-bool reliability_point_shaky(const struct plotseries_point *p)
+bool reliability_point_contended(const struct plotseries_point *p)
+{
+	return p->contended || p->contended_share > 0.5;
+}
+
+bool reliability_point_noisy(const struct plotseries_point *p)
 {
 	double lo = p->ci_lo_ms, hi = p->ci_hi_ms;
 
-	if (p->contended || p->contended_share > 0.5)
-		return true;
 	/* An interval unknown (too few runs) says nothing either way. */
 	return isfinite(lo) && isfinite(hi) && p->y_ms > 0 &&
 	       fmax(p->y_ms - lo, hi - p->y_ms) > RELIABILITY_NOISY_REL * p->y_ms;
+}
+
+bool reliability_point_shaky(const struct plotseries_point *p)
+{
+	return reliability_point_contended(p) || reliability_point_noisy(p);
 }
 
 bool reliability_series_unreliable(const struct plotseries *s, size_t *shaky)
@@ -224,26 +232,54 @@ void reliability_print(const struct fitreport *rep, FILE *f)
 		fputs("unreliable: ", f);
 		reliability_name(rep->rows[i].series, hosts, f);
 		if (poor)
-			fprintf(f, ": R² %.2f, the points do not lie on a line", l->r2);
+			fprintf(
+			    f,
+			    ": shape: R² %.2f, the points do not lie on a line (look at the "
+			    "figure; compare times at sizes, rarplot --compare --at, rather than "
+			    "an intercept and a slope)",
+			    l->r2);
 		if (flat)
-			fprintf(f, "%s the slope's 95 %% interval reaches 0 or below",
-				poor ? ";" : ":");
+			fprintf(
+			    f,
+			    "%s slope: its 95 %% interval reaches 0 or below (the sizes add too "
+			    "little cost to measure it: larger sizes, or more runs per point)",
+			    poor ? ";" : ":");
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < rep->n_rows; i++) {
-		size_t shaky;
+		const struct plotseries *ser = rep->rows[i].series;
+		size_t shaky, contended = 0, noisy = 0;
 
-		if (!reliability_series_unreliable(rep->rows[i].series, &shaky))
+		if (!reliability_series_unreliable(ser, &shaky))
 			continue;
+		for (size_t j = 0; j < ser->n; j++) {
+			contended += reliability_point_contended(&ser->pts[j]);
+			noisy += !reliability_point_contended(&ser->pts[j]) &&
+				 reliability_point_noisy(&ser->pts[j]);
+		}
 		fputs(printed ? "" : "\n", f);
 		printed = true;
 		fputs("unreliable: ", f);
-		reliability_name(rep->rows[i].series, hosts, f);
-		fprintf(
-		    f,
-		    ": %zu of %zu points contended (most of their runs waited for a CPU) or"
-		    " noisy (95 %% interval wider than ±%.0f %%): the fit rests mostly on them\n",
-		    shaky, rep->rows[i].series->n, 100 * RELIABILITY_NOISY_REL);
+		reliability_name(ser, hosts, f);
+		fprintf(f, ": the fit rests mostly on shaky points (%zu of %zu):", shaky, ser->n);
+		/* Each reason with its own remedy: a busy host and a wide interval are cured
+		 * differently (issue 46: "measure on a quiet host" for intervals on a quiet one).
+		 */
+		if (contended > 0)
+			fprintf(
+			    f,
+			    " contention: %zu contended (most of their runs waited for a CPU, or "
+			    "rarbench flagged them): measure again on a quieter host "
+			    "(doc/precision.md)%s",
+			    contended, noisy > 0 ? ";" : "");
+		if (noisy > 0)
+			fprintf(
+			    f,
+			    " interval width: %zu with a 95 %% interval wider than ±%.0f %% (few "
+			    "of their runs contended): more runs per point (min_runs, rounds) or "
+			    "precision mode (\"precision\": 0.02 in the manifest)",
+			    noisy, 100 * RELIABILITY_NOISY_REL);
+		fputc('\n', f);
 	}
 	for (size_t i = 0; hosts && b != NULL && s != NULL && i < rep->n_rows; i++) {
 		size_t j;

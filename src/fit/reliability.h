@@ -21,11 +21,13 @@ bool reliability_hosts_disagree(const double *b, const double *s, size_t h, doub
 /* A point whose 95 % interval is wider than this fraction of its value, either side, is noisy. */
 #define RELIABILITY_NOISY_REL 0.05
 
-/*
- * Whether a fit should not rest on point p: rarbench flagged it contended,
- * more than half of its runs were contended, or its 95 % interval reaches
- * more than RELIABILITY_NOISY_REL from its value (noisy).
- */
+/* Whether rarbench flagged point p contended or more than half of its runs were. */
+bool reliability_point_contended(const struct plotseries_point *p);
+
+/* Whether p's 95 % interval reaches more than RELIABILITY_NOISY_REL from its value. */
+bool reliability_point_noisy(const struct plotseries_point *p);
+
+/* Whether a fit should not rest on point p: contended or noisy (above). */
 bool reliability_point_shaky(const struct plotseries_point *p);
 
 /*
@@ -44,9 +46,10 @@ void reliability_print_shares(const struct fitreport *rep, FILE *f);
 
 /*
  * Prints, after the report's table, one line per thing that makes a figure
- * unreliable, each "unreliable: ...": a fit with R² below
- * RELIABILITY_MIN_R2, a slope whose 95 % interval reaches 0 or below, a
- * fit resting mostly on contended or noisy points, and
+ * unreliable, each "unreliable: ..." naming its reason and the remedy: a fit
+ * with R² below RELIABILITY_MIN_R2 (shape), a slope whose 95 % interval
+ * reaches 0 or below (slope), a fit resting mostly on contended points
+ * (contention) or noisy ones (interval width), and
  * per subject x format with several hosts, hosts whose slopes disagree
  * beyond their intervals. Prints nothing when nothing is found (names
  * through sanitize's Markdown mode).

@@ -1,18 +1,31 @@
-/* verdict: improved / regressed / no change of a ratio with its interval (verdict.h). */
+/* verdict: improved / regressed / no change / inconclusive of a ratio with its interval
+ * (verdict.h). */
 #include "verdict.h"
 
 #include <math.h>
 #include <stdio.h>
 
+/* An end this close to the threshold is on it: 0.98 - 1 is not exactly -0.02 in binary. */
+#define VERDICT_EDGE 1e-12
+
 enum verdict_kind verdict_judge(const struct paired_ratio *r, double noise)
 {
 	if (!isfinite(r->value) || !isfinite(r->lo) || !isfinite(r->hi))
 		return VERDICT_UNKNOWN;
-	if (r->lo - 1 > noise)
+	if (r->lo - 1 > noise + VERDICT_EDGE)
 		return VERDICT_REGRESSED;
-	if (r->hi - 1 < -noise)
+	if (r->hi - 1 < -noise - VERDICT_EDGE)
 		return VERDICT_IMPROVED;
-	return VERDICT_NO_CHANGE;
+	if (r->lo - 1 >= -noise - VERDICT_EDGE && r->hi - 1 <= noise + VERDICT_EDGE)
+		return VERDICT_NO_CHANGE;
+	return VERDICT_INCONCLUSIVE;
+}
+
+double verdict_detectable(const struct paired_ratio *r)
+{
+	if (!isfinite(r->lo) || !isfinite(r->hi))
+		return NAN;
+	return (r->hi - r->lo) / 2;
 }
 
 const char *verdict_name(enum verdict_kind v)
@@ -24,6 +37,8 @@ const char *verdict_name(enum verdict_kind v)
 		return "regressed";
 	case VERDICT_NO_CHANGE:
 		return "no change";
+	case VERDICT_INCONCLUSIVE:
+		return "inconclusive";
 	case VERDICT_UNKNOWN:
 		break;
 	}
@@ -63,6 +78,16 @@ void verdict_format_pct_values(double v, double lo, double hi, char *buf, size_t
 		snprintf(buf, size, "%s %% [%s, %s]", a, b, c);
 	else
 		snprintf(buf, size, "%s %% [no interval]", a);
+}
+
+void verdict_format_detectable(const struct paired_ratio *r, char *buf, size_t size)
+{
+	double d = 100 * verdict_detectable(r);
+
+	if (!isfinite(d))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "\u00b1%.*f %%", d < 9.95 ? 1 : 0, d);
 }
 
 void verdict_format_pct(const struct paired_ratio *r, char *buf, size_t size)

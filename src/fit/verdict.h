@@ -1,5 +1,5 @@
-/* verdict: improved / regressed / no change of a ratio with its interval, as criterion.rs decides,
- * and its changelog wording (pure). */
+/* verdict: improved / regressed / no change / inconclusive of a ratio with its interval, the
+ * change it could have detected, and its changelog wording (pure). */
 #ifndef RARPERF_VERDICT_H
 #define RARPERF_VERDICT_H
 
@@ -9,23 +9,40 @@
 
 #define VERDICT_DEFAULT_NOISE 0.02
 
+/*
+ * The rule, with t the threshold (--noise, 2 %) and [lo, hi] the interval of the change
+ * (ratio - 1): regressed when lo > t (the whole interval above the threshold: it excludes 0 and
+ * every value in it is a change beyond t); improved when hi < -t; no change when -t <= lo and
+ * hi <= t (equivalence: every value in the interval is within the threshold); otherwise
+ * inconclusive (the interval reaches across +t or -t: it cannot tell a change beyond the
+ * threshold from one within it). "No change" therefore never means "could not tell".
+ */
 enum verdict_kind {
-	VERDICT_NO_CHANGE, /* the interval reaches into [-noise, +noise] */
-	VERDICT_IMPROVED,  /* the whole interval below -noise: the candidate is faster */
-	VERDICT_REGRESSED, /* the whole interval above +noise: the candidate is slower */
-	VERDICT_UNKNOWN    /* no interval (or no value): nothing can be said */
+	VERDICT_NO_CHANGE,    /* the whole interval within [-t, +t] */
+	VERDICT_IMPROVED,     /* the whole interval below -t: the candidate is faster */
+	VERDICT_REGRESSED,    /* the whole interval above +t: the candidate is slower */
+	VERDICT_INCONCLUSIVE, /* the interval reaches across -t or +t */
+	VERDICT_UNKNOWN       /* no interval (or no value): nothing can be said */
 };
 
 /*
  * The verdict on r (a ratio of times candidate / baseline: lower is better)
- * with the noise threshold noise (0.02 = 2 %): regressed when r.lo - 1 >
- * noise, improved when r.hi - 1 < -noise, else no change; unknown when the
+ * with the threshold noise (0.02 = 2 %), by the rule above; unknown when the
  * value or an end of the interval is not finite.
  */
 enum verdict_kind verdict_judge(const struct paired_ratio *r, double noise);
 
-/* "improved", "regressed", "no change", "unknown". */
+/* "improved", "regressed", "no change", "inconclusive", "unknown". */
 const char *verdict_name(enum verdict_kind v);
+
+/*
+ * The smallest change r's comparison could have detected, as a fraction
+ * (0.031 = 3.1 %): the half-width of its 95 % interval, (hi - lo) / 2. A true
+ * change smaller than this cannot be told from none; "no change" needs it at
+ * or below the threshold, and a change must exceed threshold + it to come out
+ * regressed or improved. NaN without an interval.
+ */
+double verdict_detectable(const struct paired_ratio *r);
 
 /*
  * "-21 % [-25, -17]" (with U+2212 minus signs and explicit plus signs) for
@@ -36,6 +53,9 @@ void verdict_format_pct(const struct paired_ratio *r, char *buf, size_t size);
 
 /* The same from the percentages v, lo, hi (100 (ratio - 1) each). */
 void verdict_format_pct_values(double v, double lo, double hi, char *buf, size_t size);
+
+/* "±3.1 %" (one decimal below 10, none above; "n/a" without an interval): verdict_detectable. */
+void verdict_format_detectable(const struct paired_ratio *r, char *buf, size_t size);
 
 /*
  * One comparison as every reader prints it (report.md's tables, its claims,

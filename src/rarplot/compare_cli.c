@@ -1,22 +1,34 @@
 /* compare_cli: rarplot --compare, its options and exit status (compare_cli.h). */
 #include "compare_cli.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomicfile.h"
 #include "between.h"
 #include "fileio.h"
 #include "numarg.h"
+#include "plotrun.h"
 #include "sanitize.h"
 
 #define COMPARE_CLI_OK 0
 #define COMPARE_CLI_REGRESSED 1
 #define COMPARE_CLI_USAGE 2
+#define COMPARE_CLI_INCONCLUSIVE 3
+
+/* The exit status of verdicts: regressed before inconclusive before the rest. */
+static int compare_cli_status(bool regressed, bool inconclusive)
+{
+	if (regressed)
+		return COMPARE_CLI_REGRESSED;
+	return inconclusive ? COMPARE_CLI_INCONCLUSIVE : COMPARE_CLI_OK;
+}
 
 void compare_cli_defaults(struct compare_cli *c)
 {
@@ -131,9 +143,156 @@ static int compare_cli_write(const struct compare_outcome *out, const struct com
 	return compare_write_tsv(out, path, eb);
 }
 
+/*
+ * The sizes the ratio figure shows: every size measured, or PAIRED_MAX_AT of them spread by
+ * index (the first and the last always) into at. Returns how many.
+ */
+static size_t compare_cli_ratio_sizes(const double *xs, size_t n, double *at)
+{
+	if (n <= PAIRED_MAX_AT) {
+		memcpy(at, xs, n * sizeof(*at));
+		return n;
+	}
+	for (size_t i = 0; i < PAIRED_MAX_AT; i++)
+		at[i] = xs[i * (n - 1) / (PAIRED_MAX_AT - 1)];
+	return PAIRED_MAX_AT;
+}
+
+/* DIR/comparison-ratio.tsv: size, the ratio of the lines there, its 95 % interval (what: how). */
+static int compare_cli_ratio_tsv(const double *at, const struct paired_ratio *r, size_t n,
+				 const struct compare_opts *o, const char *what, const char *path,
+				 struct errbuf *eb)
+{
+	struct atomicfile *af = atomicfile_open(path, 0644, eb);
+	FILE *f;
+
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fputs("# rarplot --compare: ", f);
+	sanitize_fputs(o->candidate, SANITIZE_TEXT, f);
+	fputs(" / ", f);
+	sanitize_fputs(o->baseline, SANITIZE_TEXT, f);
+	fprintf(f, ", the ratio of the fitted lines at each size (%s)\n", what);
+	fputs("size\tratio\tlo\thi\n", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%.10g\t%.6g\t%.6g\t%.6g\n", at[i], r[i].value, r[i].lo, r[i].hi);
+	return atomicfile_commit(af, eb);
+}
+
+/* compare_ratio.gp into DIR/comparison-ratio.<format>, through a hidden temporary file. */
+static int compare_cli_ratio_draw(const struct compare_cli *c, const struct compare_opts *o,
+				  const char *dir, const char *tsv, const char *what, bool log_x,
+				  struct errbuf *eb)
+{
+	char gnuplot[PLOTRUN_PATH_MAX], scripts[PLOTRUN_PATH_MAX], script[PLOTRUN_PATH_MAX];
+	char tmp[PLOTRUN_PATH_MAX], final[PLOTRUN_PATH_MAX], noise[32], title[256];
+	struct plotrun_param p[] = {
+	    {"file", tsv, 1},       {"out", tmp, 1},
+	    {"noise", noise, 0},    {"logscale", log_x ? "1" : "0", 0},
+	    {"xlabel", o->axis, 1}, {"figure_title", title, 1},
+	    {"caption", what, 1},   {"term", "pngcairo", 1},
+	};
+	size_t np = sizeof(p) / sizeof(p[0]);
+
+	if (plotrun_find_gnuplot(gnuplot, sizeof(gnuplot), eb) != 0 ||
+	    plotrun_find_scripts(c->plots_dir, RARPERF_DATADIR, scripts, sizeof(scripts), eb) !=
+		0 ||
+	    fileio_join(script, sizeof(script), scripts, "compare_ratio.gp", eb) != 0)
+		return -1;
+	snprintf(noise, sizeof(noise), "%.6g", o->noise);
+	snprintf(title, sizeof(title), "%s / %s against %s, with the 95 %% interval", o->candidate,
+		 o->baseline, o->axis);
+	for (size_t i = 0; i < c->n_formats; i++) {
+		const char *fmt = c->formats[i];
+		char leaf[64];
+
+		p[np - 1].value = strcmp(fmt, "svg") == 0   ? "svg"
+				  : strcmp(fmt, "pdf") == 0 ? "pdfcairo"
+							    : "pngcairo";
+		snprintf(leaf, sizeof(leaf), "comparison-ratio.%s", fmt);
+		if (fileio_join(final, sizeof(final), dir, leaf, eb) != 0)
+			return -1;
+		if (fileio_fmt(tmp, sizeof(tmp), "%s/.%s.tmp", dir, leaf) != 0)
+			return errbuf_set(eb, "%s: path too long", dir);
+		if (plotrun_run(gnuplot, script, p, np, eb) != 0) {
+			unlink(tmp);
+			return -1;
+		}
+		if (rename(tmp, final) != 0) {
+			errbuf_set_errno(eb, errno, "%s", final);
+			unlink(tmp);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The ratio against size: the comparison again at the sizes measured (of one sweep, or over the k
+ * sweeps source[] with their across-sweeps intervals), its TSV and its figure in dir. A failure
+ * to draw is a warning; a failure to compare or to write the TSV an error (-1).
+ */
+static int compare_cli_ratio(const struct compare_cli *c, const struct compare_opts *o,
+			     const struct results *res, const size_t *source, size_t k,
+			     const char *dir, struct errbuf *eb)
+{
+	struct compare_outcome *per = calloc(k > 1 ? k : 1, sizeof(*per));
+	struct compare_across *a = calloc(1, sizeof(*a));
+	double *xs = calloc(COMPARE_MAX_POINTS, sizeof(*xs)), at[PAIRED_MAX_AT];
+	struct paired_ratio r[PAIRED_MAX_AT];
+	struct compare_opts ro = *o;
+	char tsv[PATH_MAX], what[96];
+	size_t n, left = 0;
+	int rc = -1;
+
+	if (per == NULL || a == NULL || xs == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
+	ro.source = k > 1 ? source[0] : o->source;
+	n = compare_sizes(res, &ro, xs, COMPARE_MAX_POINTS);
+	ro.source = o->source;
+	ro.at = at;
+	ro.n_at = compare_cli_ratio_sizes(xs, n, at);
+	if (k > 1) {
+		if (compare_sweeps(res, &ro, source, k, per, a, eb) != 0)
+			goto out;
+		for (size_t i = 0; i < ro.n_at; i++)
+			r[i] = a->ci[2 + i];
+		snprintf(what, sizeof(what), "the mean over %zu sweeps, t(%zu) interval", k, k - 1);
+	} else {
+		if (compare_compute(res, &ro, per, eb) != 0)
+			goto out;
+		for (size_t i = 0; i < ro.n_at; i++)
+			r[i] = per->paired ? per->q[2 + i].paired : per->q[2 + i].unpaired;
+		snprintf(what, sizeof(what), "%s", per->paired ? "paired per round" : "unpaired");
+	}
+	if (fileio_join(tsv, sizeof(tsv), dir, "comparison-ratio.tsv", eb) != 0 ||
+	    compare_cli_ratio_tsv(at, r, ro.n_at, o, what, tsv, eb) != 0)
+		goto out;
+	rc = 0;
+	/* Log-spaced sizes (half of them in the leftmost fifth) on a log axis, as the figures. */
+	for (size_t i = 0; i < ro.n_at; i++)
+		left += at[i] <= at[ro.n_at - 1] / 5;
+	if (c->n_formats > 0 &&
+	    compare_cli_ratio_draw(c, o, dir, tsv, what,
+				   at[0] > 0 && ro.n_at >= 3 && 2 * left >= ro.n_at, eb) != 0) {
+		fputs("rarplot: warning: comparison-ratio not drawn: ", stderr);
+		sanitize_fputs(eb->msg, SANITIZE_TEXT, stderr);
+		fputc('\n', stderr);
+	}
+out:
+	free(xs);
+	free(a);
+	free(per);
+	return rc;
+}
+
 /* Several sweeps of both subjects: each compared, then what varies between them. */
-static int compare_cli_sweeps(const struct compare_opts *o, const struct results *res,
-			      const size_t *source, size_t k, const char *out_dir)
+static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_opts *o,
+			      const struct results *res, const size_t *source, size_t k,
+			      const char *out_dir)
 {
 	struct compare_outcome *per = calloc(k, sizeof(*per));
 	struct compare_across *a = calloc(1, sizeof(*a));
@@ -147,9 +306,10 @@ static int compare_cli_sweeps(const struct compare_opts *o, const struct results
 	if (compare_sweeps(res, o, source, k, per, a, &eb) != 0)
 		goto fail;
 	compare_sweeps_print(a, per, o, stdout);
-	status = a->regressed ? COMPARE_CLI_REGRESSED : COMPARE_CLI_OK;
+	status = compare_cli_status(a->regressed, a->inconclusive);
 	if (out_dir != NULL) {
 		struct between b;
+		struct atomicfile *af;
 		char path[PATH_MAX], what[256];
 
 		between_from_sweeps(per, k, &b);
@@ -159,6 +319,14 @@ static int compare_cli_sweeps(const struct compare_opts *o, const struct results
 			goto fail;
 		if (fileio_join(path, sizeof(path), out_dir, "between.tsv", &eb) != 0 ||
 		    between_write(&b, what, path, &eb) != 0)
+			goto fail;
+		/* The section printed, as the guide and the man page promise it. */
+		if (fileio_join(path, sizeof(path), out_dir, "comparison.md", &eb) != 0 ||
+		    (af = atomicfile_open(path, 0644, &eb)) == NULL)
+			goto fail;
+		compare_sweeps_print(a, per, o, atomicfile_stream(af));
+		if (atomicfile_commit(af, &eb) != 0 ||
+		    compare_cli_ratio(c, o, res, source, k, out_dir, &eb) != 0)
 			goto fail;
 	}
 	goto out;
@@ -188,7 +356,7 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	k = compare_sweeps_find(res, &o, source);
 	if (k >= 2) {
 		free(out);
-		return compare_cli_sweeps(&o, res, source, k, out_dir);
+		return compare_cli_sweeps(c, &o, res, source, k, out_dir);
 	}
 	if (compare_compute(res, &o, out, &eb) != 0)
 		goto fail;
@@ -200,8 +368,9 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 		between_widen(out, &b, o.noise);
 	}
 	compare_print(out, &o, stdout);
-	status = out->regressed ? COMPARE_CLI_REGRESSED : COMPARE_CLI_OK;
-	if (out_dir != NULL && compare_cli_write(out, &o, out_dir, &eb) != 0) {
+	status = compare_cli_status(out->regressed, out->inconclusive);
+	if (out_dir != NULL && (compare_cli_write(out, &o, out_dir, &eb) != 0 ||
+				compare_cli_ratio(c, &o, res, NULL, 1, out_dir, &eb) != 0)) {
 		status = COMPARE_CLI_REGRESSED;
 		goto fail;
 	}

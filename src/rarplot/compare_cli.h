@@ -15,6 +15,11 @@ struct compare_cli {
 	size_t n_at;
 	bool allow_unpaired;
 	const char *between; /* --between FILE; NULL: within-sweep intervals */
+	/* The ratio figure's formats ("png", ...; 0: none drawn) and --plots-dir (NULL: found
+	 * as rarplot's figures are), set by main from its own options. */
+	const char *const *formats;
+	size_t n_formats;
+	const char *plots_dir;
 };
 
 void compare_cli_defaults(struct compare_cli *c);
@@ -28,10 +33,15 @@ int compare_cli_option(struct compare_cli *c, int which, const char *arg, struct
 /*
  * Compares and prints the section on stdout; with out_dir (may be NULL)
  * also writes out_dir/comparison.md and comparison.tsv (over several sweeps:
- * out_dir/between.tsv, their between-sweep variation). With c->between, a
- * single sweep's paired intervals are widened (between_widen). Returns the exit
- * status: 0 nothing regressed, 1 something did (or an output failed), 2 bad
- * input (the message on stderr).
+ * out_dir/comparison.md and out_dir/between.tsv, their between-sweep
+ * variation); both also write comparison-ratio.tsv and its figure,
+ * comparison-ratio.<format> (compare_ratio.gp: the ratio of the lines
+ * against size with its 95 % band, one sweep's or the mean over the sweeps';
+ * a figure gnuplot cannot draw is a warning on stderr, not a failure). With
+ * c->between, a single sweep's paired intervals are widened (between_widen).
+ * Returns the exit status: 0 every quantity no change or improved, 1
+ * something regressed (or an output failed), 2 bad input (the message on
+ * stderr), 3 nothing regressed but some quantity inconclusive.
  */
 int compare_cli_run(const struct compare_cli *c, const struct results *res, const char *axis,
 		    bool use_weights, const char *out_dir);

@@ -96,11 +96,13 @@ static void usage(FILE *f)
 	    "      --compare B:C      compare candidate subject C with baseline B: intercept,\n"
 	    "                         slope and time at --at sizes as ratios C/B with 95 %\n"
 	    "                         intervals (paired by round when both ran in the same\n"
-	    "                         steps), each improved, regressed or no change; prints\n"
-	    "                         the section (and with -o writes DIR/comparison.md, .tsv);\n"
+	    "                         steps), each improved, regressed, no change or\n"
+	    "                         inconclusive, with the smallest change it could detect;\n"
+	    "                         prints the section (with -o: DIR/comparison.md, .tsv);\n"
 	    "                         several files each holding both: compared across sweeps\n"
-	    "      --noise PCT        no change while the interval reaches within +/-PCT %\n"
-	    "                         (default 2)\n"
+	    "      --noise PCT        the threshold: no change when the whole interval lies\n"
+	    "                         within +/-PCT %, regressed or improved when beyond it,\n"
+	    "                         else inconclusive (default 2)\n"
 	    "      --at LIST          sizes for the time ratio (default: the largest measured)\n"
 	    "      --allow-unpaired   compare subjects measured in different sweeps\n"
 	    "      --between FILE     widen one sweep's paired intervals into intervals for the\n"
@@ -111,7 +113,8 @@ static void usage(FILE *f)
 	    "  -V, --version          rarperf's version\n"
 	    "\n"
 	    "Exit status: 0 ok, 1 gnuplot or output failure, 2 usage or input error;\n"
-	    "with --compare: 0 nothing regressed, 1 something did, 2 bad input.\n",
+	    "with --compare: 0 no change or improved, 1 something regressed, 2 bad input,\n"
+	    "3 inconclusive (nothing regressed, but some interval reaches across the threshold).\n",
 	    f);
 }
 
@@ -683,6 +686,9 @@ int main(int argc, char **argv)
 		if (results_load_file(pl.res, cfg.inputs[i], &eb) != 0)
 			goto fail;
 	if (cfg.compare.pair != NULL) {
+		cfg.compare.formats = cfg.formats; /* the ratio figure's */
+		cfg.compare.n_formats = cfg.n_formats;
+		cfg.compare.plots_dir = cfg.plots_dir;
 		status = compare_cli_run(&cfg.compare, pl.res, cfg.axis, cfg.use_weights,
 					 cfg.out_given ? cfg.out_dir : NULL);
 		goto out;

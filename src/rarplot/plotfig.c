@@ -281,6 +281,40 @@ static int plotfig_span(const struct plotseries_set *drawn, bool use_weights, do
 	return 0;
 }
 
+/*
+ * Whether the sizes of drawn crowd a linear axis: at least half of the distinct sizes (and at
+ * least 3) lie in the leftmost fifth of [0, the largest], as log-spaced sizes do (1, 3, 10, 32,
+ * 100, 316, 1000: 5 of 7; issue 46's perf_roles). *left and *n get those counts.
+ */
+static bool plotfig_crowded(const struct plotseries_set *drawn, size_t *left, size_t *n)
+{
+	size_t cap = 0, k = 0;
+	double *xs, max = 0;
+
+	*left = *n = 0;
+	for (size_t i = 0; i < drawn->n_series; i++)
+		cap += drawn->series[i].n;
+	xs = malloc((cap ? cap : 1) * sizeof(*xs));
+	if (xs == NULL)
+		return false;
+	for (size_t i = 0; i < drawn->n_series; i++)
+		for (size_t j = 0; j < drawn->series[i].n; j++) {
+			double x = drawn->series[i].pts[j].x;
+			size_t m = 0;
+
+			while (m < k && xs[m] != x)
+				m++;
+			if (m == k)
+				xs[k++] = x;
+			max = fmax(max, x);
+		}
+	for (size_t m = 0; m < k; m++)
+		*left += xs[m] <= max / 5;
+	*n = k;
+	free(xs);
+	return k >= 3 && 2 * *left >= k;
+}
+
 /* What a figure's script gets with -e, besides out and term (the header of plots/perf_tasks.gp). */
 struct plotfig_args {
 	const char *dir, *stat, *xlabel, *unit, *title, *caption;
@@ -375,21 +409,48 @@ static void plotfig_texts(const struct plotfig *fig, const struct plotseries_set
 	}
 }
 
+/* Sizes that crowd a linear axis (plotfig_crowded): left of n in its leftmost fifth. */
+struct plotfig_crowding {
+	size_t left, n;
+};
+
 /*
- * The log-log view of a figure whose slopes span more than PLOTSTYLE_LOG_SPAN: drawn as
- * <name>_log with the reason in its title and caption, or a note when a size or a time is not
- * above 0.
+ * The log-log view of a figure whose sizes are log-spaced (crowd, when crowd->n > 0) or whose
+ * slopes span more than PLOTSTYLE_LOG_SPAN: drawn as <name>_log with the reason in its title
+ * and caption, or a note when a size or a time is not above 0.
  */
 static int plotfig_render_log(const struct plotfig *fig, const char *script,
 			      const struct plotseries_set *drawn, const double *slopes, double span,
 			      size_t steep, size_t shallow, bool positive,
-			      const struct plotfig_env *env, struct plotfig_args *a,
-			      struct plotfig_out *out, struct errbuf *eb)
+			      const struct plotfig_crowding *crowd, const struct plotfig_env *env,
+			      struct plotfig_args *a, struct plotfig_out *out, struct errbuf *eb)
 {
 	char stem[128], title[320], caption[PLOTFIG_CAPTION_MAX];
 	char steep_name[PLOTFIG_NAME_MAX], shallow_name[PLOTFIG_NAME_MAX];
 
 	snprintf(stem, sizeof(stem), "%s_log", fig->name);
+	if (!(span > PLOTSTYLE_LOG_SPAN)) {
+		/* Log-spaced sizes: on a linear axis most points sit against the y axis. */
+		if (!positive) {
+			if (plotfig_out_note(
+				out,
+				"%s not drawn: the sizes are log-spaced (%zu of %zu in "
+				"the leftmost fifth of a linear axis), but log axes need "
+				"every size and time above 0",
+				stem, crowd->left, crowd->n) != 0)
+				return errbuf_set(eb, "out of memory");
+			return 0;
+		}
+		snprintf(title, sizeof(title), "%s — log–log axes: log-spaced sizes", a->title);
+		snprintf(caption, sizeof(caption), /* lint: not a path */
+			 "%s: log–log axes, drawn because the sizes are log-spaced (%zu of %zu "
+			 "in the leftmost fifth of a linear axis, where they crowd against the y "
+			 "axis). The same points, error bars and lines as %s.",
+			 stem, crowd->left, crowd->n, fig->name);
+		a->title = title;
+		a->log_axes = true;
+		return plotfig_draw(script, stem, caption, env, a, out, eb);
+	}
 	plotfig_name(&drawn->series[steep], env, steep_name, sizeof(steep_name));
 	plotfig_name(&drawn->series[shallow], env, shallow_name, sizeof(shallow_name));
 	if (!positive) {
@@ -470,6 +531,7 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 	char method[512], caption[PLOTFIG_CAPTION_MAX];
 	double *slopes = NULL, span = NAN;
 	size_t steep = 0, shallow = 0;
+	struct plotfig_crowding crowd = {0, 0};
 	bool band = set->n_hosts > 1, positive = true, log_axes;
 	bool use_weights = env->use_weights && !band;
 	int rc = -1;
@@ -506,6 +568,10 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 	if (plotfig_span(drawn, use_weights, &span, slopes, &steep, &shallow, &positive, eb) != 0)
 		goto out;
 	log_axes = !isnan(span) && span > PLOTSTYLE_LOG_SPAN;
+	if (plotfig_crowded(drawn, &crowd.left, &crowd.n))
+		log_axes = true;
+	else
+		crowd.n = 0;
 
 	plotfig_texts(fig, set, xlabel, sizeof(xlabel), title, sizeof(title));
 	plotfig_caption(fig, env, drawn, band, use_weights, log_axes && positive, method,
@@ -521,7 +587,7 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 	a.band = band;
 	if (plotfig_draw(script, fig->name, caption, env, &a, out, eb) != 0 ||
 	    (log_axes && plotfig_render_log(fig, script, drawn, slopes, span, steep, shallow,
-					    positive, env, &a, out, eb) != 0))
+					    positive, &crowd, env, &a, out, eb) != 0))
 		goto out;
 	rc = 0;
 out:

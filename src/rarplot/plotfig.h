@@ -72,9 +72,11 @@ struct plotfig plotfig_for_axis(const char *axis, char *name_buf, size_t len);
  * Writes the TSV of every series of set under env->out_dir/data/<name>/
  * (one file per subject x format x host; with several hosts, also the
  * across-hosts series drawn as a band), then runs the figure's script once
- * per format: linear axes from 0 (files <name>.<format>) and, when the drawn
- * series' fitted slopes span more than PLOTSTYLE_LOG_SPAN, the same on
- * log-log axes (<name>_log.<format>; a note instead when a size or a time is
+ * per format: linear axes from 0 (files <name>.<format>) and, when the sizes
+ * are log-spaced (at least half of them, and 3, in the leftmost fifth of a
+ * linear axis) or the drawn series' fitted slopes span more than
+ * PLOTSTYLE_LOG_SPAN, the same on log-log axes (<name>_log.<format>, the
+ * reason in its title and caption; a note instead when a size or a time is
  * not above 0). Each series is drawn in its env->styles look with one legend
  * entry. Each figure is written to a hidden temporary file and renamed into
  * place only when gnuplot succeeds, so a failure leaves no figure. Appends

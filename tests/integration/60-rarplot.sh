@@ -74,6 +74,17 @@ wide_lines = [("sr-json", "rar-json", 1.1e-3, 1.0e-5), ("sr-cbor", "rar-cbor", 1
 for name, sizes in (("wide", [1, 3, 10, 32, 100, 316, 1000]), ("zero", [0, 10, 100, 1000])):
     json.dump({"results": [entry(s, f, t, [a + b * t] * 3) for s, f, a, b in wide_lines for t in sizes]},
               open(out + "/%s.json" % name, "w"))
+# even.json: sizes evenly spaced (0..1000), slopes within 10x: a linear axis shows them well.
+# roles.json: roles log-spaced 1..100 (7 sizes, doc/guide-first-comparison.md's manifest), one task.
+json.dump({"results": [entry(s, f, t, [a + b * t] * 3) for s, f, a, b in lines[:2]
+                       for t in (0, 200, 400, 600, 800, 1000)]}, open(out + "/even.json", "w"))
+roles = []
+for s, f, a, b in lines[:2]:
+    for r in (1, 2, 5, 10, 22, 46, 100):
+        e = entry(s, f, 1, [a + 50 * b * r] * 3)
+        e["parameters"]["nb_roles"] = str(r)
+        roles.append(e)
+json.dump({"results": roles}, open(out + "/roles.json", "w"))
 PYEOF
 # svg_looks FILE: one line per legend entry of a gnuplot SVG: its text, the colour of its sample
 # line ("r,g,b") and whether that line is dashed.
@@ -303,9 +314,29 @@ check "the x axis ends at the largest size (1000), not at 1200" \
 check "the figure says the estimator and what the error bars are (median)" \
 	sh -c "grep -q '<text>points: median of its runs, error bars: its 95 % interval (order statistics)</text>' '$T/weighted/perf_tasks.svg' && grep -q '<text>lines: weighted least squares</text>' '$T/weighted/perf_tasks.svg'"
 check "the figure's caption in report.md says the estimator and what the error bars are (trimmed)" \
-	grep -q "^perf_tasks: linear axes from 0\. Points: rarbench's trimmed estimate (contended runs: unknown), error bars: its 95 % interval; lines: weighted least squares\.$" "$T/est/report.md"
-check "slopes within 10x of each other (5.6x): no log figure" \
-	sh -c "! ls '$T/weighted' | grep -q '_log' && ! grep -q 'perf_tasks_log' '$T/weighted/report.md'"
+	grep -q "^perf_tasks: linear axes from 0 (as the seed drew it; perf_tasks_log shows the same on log–log axes)\. Points: rarbench's trimmed estimate (contended runs: unknown), error bars: its 95 % interval; lines: weighted least squares\.$" "$T/est/report.md"
+check "sizes log-spaced (1..10000), slopes within 10x: perf_tasks_log drawn, saying why" \
+	sh -c "[ -s '$T/weighted/perf_tasks_log.png' ] &&
+		grep -q '^perf_tasks_log: log–log axes, drawn because the sizes are log-spaced (14 of 18 in the leftmost fifth of a linear axis' '$T/weighted/report.md'"
+"$RARPLOT" --format svg -o "$T/even" "$T/even.json" >/dev/null 2>"$T/even.err"
+check "sizes evenly spaced, slopes within 10x: no log figure" \
+	sh -c "[ $? -eq 0 ] && [ -s '$T/even/perf_tasks.svg' ] && ! ls '$T/even' | grep -q '_log' &&
+		! grep -q 'perf_tasks_log' '$T/even/report.md'"
+"$RARPLOT" --format svg --x nb_roles -o "$T/roles" "$T/roles.json" >/dev/null 2>"$T/roles.err"
+# x_tics FILE: the x axis's tic labels, space-separated.
+x_tics() {
+	$PY - "$1" <<'PYEOF'
+import re, sys
+svg = open(sys.argv[1], encoding="utf-8").read()
+print(" ".join(re.findall(r'text-anchor="middle">\s*<text><tspan font-family="Sans" >([0-9.e+]+)</tspan>', svg)))
+PYEOF
+}
+tics=none
+[ -s "$T/roles/perf_roles_log.svg" ] && tics=$(x_tics "$T/roles/perf_roles_log.svg")
+check "perf_roles over log-spaced roles (1..100): perf_roles_log on log axes (x tics: $tics)" \
+	sh -c "[ '$tics' = '1 10 100' ] &&
+		grep -q '<text>Time to authorise one command vs. number of roles — log–log axes: log-spaced sizes</text>' '$T/roles/perf_roles_log.svg'" ||
+	sed 's/^/    /' "$T/roles.err"
 check "slopes spanning 185x: perf_tasks_log in every format, besides the linear perf_tasks" \
 	sh -c "[ -s '$T/wide/perf_tasks_log.png' ] && [ -s '$T/wide/perf_tasks_log.svg' ] &&
 		[ -s '$T/wide/perf_tasks.png' ] && [ -s '$T/wide/perf_tasks.svg' ]"

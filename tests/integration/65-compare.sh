@@ -10,6 +10,10 @@
 # with "reference": true exports rarref's runs as the top-level "reference" (not a result, not
 # in results.tsv), rarplot writes its fits in reference units; two sweeps with -o write
 # between.tsv, and --between widens one sweep's paired intervals around the within-sweep ones.
+# Verdicts (issue 46): "no change" only when the interval lies within the threshold; one that
+# spans it is "inconclusive" (exit 3) and names the detectable change (the interval's
+# half-width); a gate with too few sweeps says so and how many it needs; -o over several sweeps
+# writes comparison.md, over one sweep comparison-ratio.tsv and its figure.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
@@ -36,6 +40,19 @@ check "fixture: intercept regressed, slope improved, exit 1" \
 compare base:cand --at 10,3000 "$fx/same.json"
 check "fixture: the same line is no change on every quantity, exit 0" \
 	[ "$rc" -eq 0 ] && [ "$(grep -o '(no change)' "$work/out" | wc -l)" -eq 4 ]
+compare base:cand -o "$work/cmp-wide" --format svg "$fx/wide.json"
+# The intercept's interval as printed: "−3.1 % [−22, +19]" etc.; both ends beyond 20 %.
+ends=$(grep -o '^intercept [^]]*\]' "$work/out" | sed 's/−/-/g; s/.*\[\([-+0-9.]*\), \([-+0-9.]*\)\]$/\1 \2/')
+check "fixture: an interval spanning ±20 % ($ends) says inconclusive and names the detectable change, exit 3" \
+	[ "$rc" -eq 3 ] && awk -v e="$ends" 'BEGIN { n = split(e, a, " "); exit !(n == 2 && a[1] + 0 < -20 && a[2] + 0 > 20) }' &&
+	grep -q '^intercept [^,]*\] (inconclusive)' "$work/out" &&
+	grep -Eq '^Detectable \(the smallest change each could have detected: its 95 % interval.s half-width\): intercept ±[0-9]{2} %' "$work/out" &&
+	grep -q '^Inconclusive: the intervals of intercept (detectable ±[0-9]* %), .* reach across ±2 %: one wider than the threshold' "$work/out" &&
+	grep -q '^Verdict: inconclusive (nothing regressed' "$work/out" && ! grep -q '(no change)' "$work/out"
+check "one sweep with -o: comparison.md, comparison.tsv with its detectable column, the ratio against size (TSV, SVG)" \
+	[ -s "$work/cmp-wide/comparison.md" ] && [ "$(head -1 "$work/cmp-wide/comparison.tsv" | cut -f7)" = detectable ] &&
+	[ "$(grep -vc '^#' "$work/cmp-wide/comparison-ratio.tsv")" -eq 9 ] &&
+	grep -q 'cand / base against nb_tasks, with the 95 % interval' "$work/cmp-wide/comparison-ratio.svg"
 compare base:cand "$fx/points.json"
 check "fixture: different points exit 2 naming the size" \
 	[ "$rc" -eq 2 ] && grep -q 'different points: base has nb_tasks=3000, cand has not' "$work/err"
@@ -71,7 +88,13 @@ check "doas against sudo (slope about twice sudo's): regressed, exit 1" \
 	[ "$rc" -eq 1 ] && grep -q '^intercept .*, slope +[0-9.]* % \[.*\] (regressed)' "$work/out" &&
 	grep -q 'Paired: ' "$work/out"
 compare doas:sudo "$res"
-if grep -q '(regressed)' "$work/out"; then want=1; else want=0; fi
+# want: the exit status the verdicts printed call for (1 regressed, 3 inconclusive, else 0).
+want_of() {
+	if grep -q "$1regressed" "$work/out"; then want=1
+	elif grep -q "$1inconclusive" "$work/out"; then want=3
+	else want=0; fi
+}
+want_of '('
 check "sudo against doas: the exit status ($rc) agrees with the verdicts printed" [ "$rc" -eq "$want" ]
 compare sudo:sr-cbor "$res"
 check "a candidate missing from the results: exit 2 naming it and the subjects there are" \
@@ -79,11 +102,11 @@ check "a candidate missing from the results: exit 2 naming it and the subjects t
 compare sudo:doas "$work/a/results.json" "$work/b/results.json"
 # Two sweeps give t(1) = 12.7: the verdict across them depends on how far they differ, so the
 # check is that the exit status agrees with the table, not what the verdict is.
-if grep -q '| regressed |$' "$work/out"; then want=1; else want=0; fi
+want_of '| '
 check "two sweeps of both: each compared, then across sweeps (CV, next sweep, held); exit $rc agrees" \
 	[ "$rc" -eq "$want" ] && grep -q '^## doas against sudo over 2 sweeps$' "$work/out" &&
 	[ "$(grep -c '^- sweep [12]: intercept ' "$work/out")" -eq 2 ] &&
-	grep -Eq '^\| slope \| [0-9.]+ \[[-0-9.]+, [0-9.]+\] \| [0-9.]+ % \| .* \| [0-2]/2 \| (regressed|no change|improved) \|$' "$work/out"
+	grep -Eq '^\| slope \| [0-9.]+ \[[-0-9.]+, [0-9.]+\] \| [0-9.]+ % \| .* \| [0-2]/2 \| ±[0-9.]+ % \| (regressed|no change|improved|inconclusive) \|$' "$work/out"
 jq '{results: [.results[] | select(.parameters.subject == "sudo")]}' "$work/b/results.json" >"$work/sudo-only.json"
 compare sudo:doas "$work/a/results.json" "$work/sudo-only.json"
 check "a subject in two files, the other in one: exit 2 (compare one sweep)" \
@@ -101,8 +124,8 @@ check "different sweeps: refused without --allow-unpaired (exit 2)" \
 	[ "$rc" -eq 2 ] && grep -q 'not paired: baseline and candidate come from different files' "$work/err"
 compare sudo:doas --allow-unpaired -o "$work/cmp" "$work/sudo-b.json" "$work/doas-a.json"
 check "--allow-unpaired: compared, the verdict says unpaired, comparison.tsv written" \
-	[ "$rc" -le 1 ] && grep -q '^Verdict: .* (unpaired)\.$' "$work/out" &&
-	[ "$(head -1 "$work/cmp/comparison.tsv")" = "$(printf 'quantity\tmethod\tratio\tlo\thi\tverdict')" ]
+	[ "$rc" -ne 2 ] && grep -q '^Verdict: .* (unpaired)\.$' "$work/out" &&
+	[ "$(head -1 "$work/cmp/comparison.tsv")" = "$(printf 'quantity\tmethod\tratio\tlo\thi\tverdict\tdetectable')" ]
 
 # --- calibration and intervals for the next sweep ---
 sweep c '[1, 1000, 3000, 6000]' '"reference": true'
@@ -125,14 +148,35 @@ check "rarplot: fits in reference units beside fits.tsv (same columns, one row p
 check "results without a reference: no normalised fits" [ ! -e "$work/plot-a/fits-normalised.tsv" ]
 compare sudo:doas -o "$work/cmp-ac" "$work/a/results.json" "$res"
 check "two sweeps with -o: between.tsv with the header and one row per quantity" \
-	[ "$rc" -le 1 ] && [ "$(sed -n 2p "$work/cmp-ac/between.tsv")" = "$(printf 'quantity\tsweeps\tbetween_log_sd\twithin_log_sd')" ] &&
+	[ "$rc" -ne 2 ] && [ "$(sed -n 2p "$work/cmp-ac/between.tsv")" = "$(printf 'quantity\tsweeps\tbetween_log_sd\twithin_log_sd')" ] &&
 	[ "$(awk -F'\t' 'NR > 2 && $2 == 2' "$work/cmp-ac/between.tsv" | wc -l)" -eq 3 ]
+check "two sweeps with -o: comparison.md, the section printed (the guide's and the man page's promise)" \
+	cmp -s "$work/out" "$work/cmp-ac/comparison.md"
+check "two sweeps with -o: the mean ratio against size with its interval (comparison-ratio.tsv, .png)" \
+	grep -q '^# rarplot --compare: doas / sudo, .*(the mean over 2 sweeps, t(1) interval)$' "$work/cmp-ac/comparison-ratio.tsv" &&
+	[ "$(grep -vc '^#' "$work/cmp-ac/comparison-ratio.tsv")" -eq 5 ] && [ -s "$work/cmp-ac/comparison-ratio.png" ]
+# Two sweeps give t(1) = 12.7: a slope interval across them wider than 2 % says so, and how many
+# sweeps the same spread would need.
+# wide_inconclusive RE: a table row whose quantity matches RE is inconclusive with a detectable
+# change above the 2 % threshold.
+wide_inconclusive() {
+	awk -F'|' -v re="$1" '$2 ~ re && $(NF - 1) ~ /inconclusive/ {
+		d = $(NF - 2); gsub(/[^0-9.]/, "", d); if (d + 0 > 2) found = 1 } END { exit !found }' "$work/out"
+}
+if wide_inconclusive '^ slope $'; then
+	check "two sweeps, slope inconclusive: too few sweeps for a gate, with how many it needs" \
+		grep -Eq "^Too few sweeps for a gate at ±2 %: the interval of the slope across 2 sweeps is ±[0-9.]+ % \(t\(1\) = 12.71\); with the same spread between sweeps, ([0-9]+ sweeps would bring it within ±2 %|more than 1000 would be needed)" "$work/out"
+fi
 compare sudo:doas --between "$work/cmp-ac/between.tsv" -o "$work/cmp-w" "$work/b/results.json"
 check "--between: each paired interval is for the next sweep and holds the within-sweep one" \
-	[ "$rc" -le 1 ] && grep -q 'for the \*\*next sweep\*\*' "$work/out" &&
+	[ "$rc" -ne 2 ] && grep -q 'for the \*\*next sweep\*\*' "$work/out" &&
 	[ "$(awk -F'\t' '$2 == "paired" {p[$1] = $4 " " $5} $2 == "within" {w[$1] = $4 " " $5}
 		END {n = 0; for (q in w) {split(p[q], a, " "); split(w[q], b, " ");
 			if (a[1] <= b[1] && a[2] >= b[2]) n++}; print n}' "$work/cmp-w/comparison.tsv")" -eq 3 ]
+if wide_inconclusive '^ [a-z]'; then
+	check "--between over 2 sweeps, a quantity inconclusive: too few sweeps for a gate, how many it needs" \
+		grep -Eq "^Too few sweeps for a gate at ±2 %: the interval of the [a-z0-9 ]+ for the next sweep \(±[0-9.]+ %\) comes from a between.tsv over 2 sweeps \(t\(1\) = 12.71\)\. (No number of sweeps|With the same variation, a between.tsv over [0-9]+ sweeps)" "$work/out"
+fi
 printf 'quantity\tsweeps\n' >"$work/bad-between.tsv"
 compare sudo:doas --between "$work/bad-between.tsv" "$work/b/results.json"
 check "a bad --between file: exit 2 naming the file and line" \

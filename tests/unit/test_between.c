@@ -74,12 +74,37 @@ static void test_round_trip_and_widen(void)
 	    sqrt(2 * 0.01 * 0.01 + 2 * back.rows[0].between_log_sd * back.rows[0].between_log_sd);
 	CHECK(fabs(one.q[0].paired.lo - 0.9 * exp(-s)) < 1e-6);
 	CHECK(fabs(one.q[0].paired.hi - 0.9 * exp(s)) < 1e-6);
-	CHECK(one.q[0].verdict == VERDICT_NO_CHANGE);
+	/* -10 %, an interval for the next sweep reaching across -2 %: inconclusive (it said "no
+	 * change" before issue 46). */
+	CHECK(one.q[0].paired.lo < 0.98 && one.q[0].paired.hi > 0.98);
+	CHECK(one.q[0].verdict == VERDICT_INCONCLUSIVE);
+	CHECK(one.inconclusive && !one.regressed && !one.improved);
+	CHECK_INT_EQ((int)one.q[0].between_k, 3);
+	CHECK(one.q[0].needed == between_sweeps_needed(s / fit_t95(2), 0.02));
 	/* An unpaired comparison is left alone. */
 	outcome(&one, 0.9, 0.01);
 	one.paired = false;
 	CHECK_INT_EQ((int)between_widen(&one, &back, 0.02), 0);
 	CHECK(!one.q[0].widened);
+}
+
+/* How many sweeps a between.tsv needs for a gate at the threshold, or that none would do. */
+static void test_sweeps_needed(void)
+{
+	size_t k = between_sweeps_needed(0.01, 0.02);
+
+	/* 1.96 x 0.01 fits within 2 %; t(K-1) x 0.01 does from some K on: the first such K. */
+	CHECK(k >= 3 && k != BETWEEN_NEVER);
+	if (k >= 3 && k != BETWEEN_NEVER) {
+		CHECK(sinh(fit_t95(k - 1) * 0.01) <= 0.02);
+		CHECK(sinh(fit_t95(k - 2) * 0.01) > 0.02);
+	}
+	CHECK_INT_EQ((int)between_sweeps_needed(0.0, 0.02), 2);
+	CHECK_INT_EQ((int)between_sweeps_needed(0.001, 0.02), 2);
+	/* The issue's gate, [-21 %, +19 %] from 3 sweeps: log half-width 0.18 / t(2); at any K
+	 * the half-width stays above 2 %: no number of sweeps. */
+	CHECK(between_sweeps_needed(0.18 / fit_t95(2), 0.02) == BETWEEN_NEVER);
+	CHECK(between_sweeps_needed(NAN, 0.02) == BETWEEN_NEVER);
 }
 
 static void test_parse_errors(void)
@@ -118,5 +143,6 @@ int main(void)
 	RUN(test_from_sweeps);
 	RUN(test_round_trip_and_widen);
 	RUN(test_parse_errors);
+	RUN(test_sweeps_needed);
 	return HARNESS_EXIT();
 }

@@ -88,10 +88,45 @@ static void test_no_change(void)
 	CHECK_INT_EQ(out.n_q, 4);
 	for (size_t i = 0; i < out.n_q; i++)
 		CHECK_INT_EQ(out.q[i].verdict, VERDICT_NO_CHANGE);
-	CHECK(!out.regressed && !out.improved);
+	CHECK(!out.regressed && !out.improved && !out.inconclusive);
 	/* A noise threshold of 0 and an interval that excludes 1 would call it: the interval
 	 * here is narrow but holds 1. */
 	CHECK(out.q[1].paired.lo <= 1 && 1 <= out.q[1].paired.hi);
+	results_free(res);
+}
+
+/*
+ * The same lines with a threshold of 0: every interval holds 1 and reaches across 0: inconclusive,
+ * said with the detectable change and what would narrow it.
+ */
+static void test_inconclusive(void)
+{
+	struct results *res = load(FIXTURES "same.json", NULL);
+	struct compare_opts o = opts();
+	struct compare_outcome out;
+	struct errbuf eb = {{0}};
+	char *text = NULL, d[32], want[96];
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	o.noise = 0;
+	CHECK(compare_compute(res, &o, &out, &eb) == 0);
+	CHECK_INT_EQ(out.q[0].verdict, VERDICT_INCONCLUSIVE);
+	CHECK(out.inconclusive && !out.regressed && !out.improved);
+	f = open_memstream(&text, &len);
+	compare_print(&out, &o, f);
+	fclose(f);
+	CHECK(strstr(text, "(inconclusive)") != NULL);
+	CHECK(strstr(text, "(no change)") == NULL);
+	verdict_format_detectable(&out.q[0].paired, d, sizeof(d));
+	snprintf(want, sizeof(want), "half-width): intercept %s, slope ", d);
+	CHECK(strstr(text, want) != NULL);
+	CHECK(strstr(text, "\nInconclusive: the intervals of intercept (detectable ") != NULL);
+	CHECK(strstr(text, "Verdict: inconclusive (nothing regressed") != NULL);
+	free(text);
 	results_free(res);
 }
 
@@ -194,6 +229,14 @@ static void test_sweeps(void)
 	CHECK_INT_EQ(a.verdict[0], VERDICT_REGRESSED);
 	CHECK_INT_EQ(a.verdict[1], VERDICT_IMPROVED);
 	CHECK(a.held[1] <= 2);
+	/* The sweeps the same spread needs for the interval of the mean to fit within 2 %. */
+	for (size_t j = 0; j < a.n_q; j++)
+		if (a.needed[j] != SIZE_MAX) {
+			size_t k = a.needed[j];
+
+			CHECK(k >= 2 && fit_t95(k - 1) * a.sd[j] / sqrt((double)k) <= 0.02);
+			CHECK(k == 2 || fit_t95(k - 2) * a.sd[j] / sqrt((double)(k - 1)) > 0.02);
+		}
 	results_free(res);
 	/* A file with one subject only: not sweeps of both. */
 	res = load(FIXTURES "paired.json", FIXTURES "base-only.json");
@@ -311,6 +354,7 @@ int main(void)
 {
 	RUN(test_paired_verdicts);
 	RUN(test_no_change);
+	RUN(test_inconclusive);
 	RUN(test_bad_input);
 	RUN(test_unpaired);
 	RUN(test_unreliable);

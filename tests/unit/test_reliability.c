@@ -46,8 +46,10 @@ static void test_print(void)
 	f = open_memstream(&text, &len);
 	reliability_print(&rep, f);
 	fclose(f);
-	CHECK(strstr(text, "unreliable: doas doas on h1: R² 0.07, the points do not lie on a line; "
-			   "the slope's 95 % interval reaches 0 or below\n") != NULL);
+	CHECK(strstr(text,
+		     "unreliable: doas doas on h1: shape: R² 0.07, the points do not lie on a "
+		     "line (") != NULL);
+	CHECK(strstr(text, "; slope: its 95 % interval reaches 0 or below (") != NULL);
 	CHECK(strstr(text, "unreliable: sudo sudoers: its 2 hosts' slopes disagree") != NULL);
 	CHECK(strstr(text, "unreliable: sudo sudoers on") == NULL);
 	free(text);
@@ -59,6 +61,50 @@ static void test_print(void)
 	reliability_print(&rep, f);
 	fclose(f);
 	CHECK_INT_EQ(len, 0);
+	free(text);
+}
+
+/*
+ * A fit on shaky points says which reason (contention or interval width) and the remedy of each:
+ * issue 46's demo said "contended or noisy ... measure again on a quiet host" for points of which
+ * 0-8 % of runs were contended and whose intervals were wide.
+ */
+static void test_reasons(void)
+{
+	struct plotseries_point wide[3] = {
+	    {.x = 1, .y_ms = 2, .ci_lo_ms = 1.8, .ci_hi_ms = 2.2, .contended_share = 0.0},
+	    {.x = 10, .y_ms = 2, .ci_lo_ms = 1.8, .ci_hi_ms = 2.2, .contended_share = 0.08},
+	    {.x = 100, .y_ms = 2.2, .ci_lo_ms = 2.19, .ci_hi_ms = 2.21, .contended_share = 0.02}};
+	struct plotseries_point busy[3] = {
+	    {.x = 1, .y_ms = 2, .ci_lo_ms = 1.99, .ci_hi_ms = 2.01, .contended_share = 0.9},
+	    {.x = 10, .y_ms = 2, .ci_lo_ms = 1.8, .ci_hi_ms = 2.2, .contended_share = 0.7},
+	    {.x = 100, .y_ms = 2.2, .ci_lo_ms = 2.0, .ci_hi_ms = 2.4, .contended_share = 0.1}};
+	struct plotseries ser[2] = {{"sudo", "sudoers", "-", wide, 3, 0, 1, 100, true},
+				    {"doas", "doas", "-", busy, 3, 0, 1, 100, true}};
+	struct plotseries_set set = {NULL, NULL, ser, 2, 1};
+	struct fitreport_row rows[2];
+	struct fitreport rep = {
+	    .set = &set, .res = NULL, .baseline = "sudo", .rows = rows, .n_rows = 2};
+	char *text;
+
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 2; i++) {
+		rows[i].series = &ser[i];
+		rows[i].fit = (struct fit_line){2, 0.002, 0.01, 0.00001, 0, 0.99, 0, 3, 3, true};
+	}
+	CHECK(reliability_point_noisy(&wide[0]) && !reliability_point_contended(&wide[1]));
+	CHECK(reliability_point_contended(&busy[0]) && !reliability_point_noisy(&busy[0]));
+	HARNESS_PRINTED(text, reliability_print(&rep, f));
+	CHECK(strstr(text, "unreliable: sudo sudoers: the fit rests mostly on shaky points (2 of "
+			   "3): interval width: 2 with a 95 % interval wider than ±5 %") != NULL);
+	CHECK(strstr(text, "more runs per point (min_runs, rounds) or precision mode") != NULL);
+	/* The wide intervals' fit is not sent to a quiet host. */
+	CHECK(strstr(text, "sudo sudoers: the fit rests mostly on shaky points (2 of 3): "
+			   "contention") == NULL);
+	CHECK(strstr(text, "unreliable: doas doas: the fit rests mostly on shaky points (3 of 3): "
+			   "contention: 2 contended (") != NULL);
+	CHECK(strstr(text, "measure again on a quieter host (doc/precision.md); interval width: 1 "
+			   "with") != NULL);
 	free(text);
 }
 
@@ -115,6 +161,7 @@ int main(void)
 {
 	RUN(test_hosts_disagree);
 	RUN(test_print);
+	RUN(test_reasons);
 	RUN(test_shares_name_their_judge);
 	return HARNESS_EXIT();
 }

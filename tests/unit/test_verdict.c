@@ -1,4 +1,5 @@
-/* test_verdict: criterion's rule on a ratio's interval and the changelog wording. */
+/* test_verdict: the rule on a ratio's interval (equivalence for no change, inconclusive across
+ * the threshold), the detectable change, and the changelog wording. */
 #include <math.h>
 
 #include "harness.h"
@@ -12,13 +13,54 @@ static void test_judge(void)
 
 	CHECK_INT_EQ(verdict_judge(&up, 0.02), VERDICT_REGRESSED);
 	CHECK_INT_EQ(verdict_judge(&down, 0.02), VERDICT_IMPROVED);
-	CHECK_INT_EQ(verdict_judge(&flat, 0.02), VERDICT_NO_CHANGE);
-	/* The interval reaches within the noise: no change, however far its value. */
-	CHECK_INT_EQ(verdict_judge(&edge, 0.02), VERDICT_NO_CHANGE);
+	/* Within ±2 % on both sides: equivalence, no change. */
+	CHECK_INT_EQ(verdict_judge(&flat, 0.01 + 0.026), VERDICT_NO_CHANGE);
+	CHECK_INT_EQ(verdict_judge(&flat, 0.02), VERDICT_INCONCLUSIVE);
+	/* The interval reaches across +2 %: could be a change of 1.9 % or of 4 %: inconclusive,
+	 * never "no change" (it was before issue 46). */
+	CHECK_INT_EQ(verdict_judge(&edge, 0.02), VERDICT_INCONCLUSIVE);
 	CHECK_INT_EQ(verdict_judge(&edge, 0.01), VERDICT_REGRESSED);
 	CHECK_INT_EQ(verdict_judge(&none, 0.02), VERDICT_UNKNOWN);
 	CHECK_STR_EQ(verdict_name(VERDICT_NO_CHANGE), "no change");
 	CHECK_STR_EQ(verdict_name(VERDICT_REGRESSED), "regressed");
+	CHECK_STR_EQ(verdict_name(VERDICT_INCONCLUSIVE), "inconclusive");
+}
+
+/* The issue's two cases: they said "no change" and could not tell. */
+static void test_inconclusive(void)
+{
+	struct paired_ratio slope = {2.52, -0.78, 5.82}, gate = {0.97, 0.79, 1.19};
+	struct paired_ratio aa = {1.002, 0.995, 1.009}, lower = {0.985, 0.97, 0.999};
+	struct paired_ratio at_edge = {1.0, 0.98, 1.02};
+
+	CHECK_INT_EQ(verdict_judge(&slope, 0.02), VERDICT_INCONCLUSIVE);
+	CHECK_INT_EQ(verdict_judge(&gate, 0.02), VERDICT_INCONCLUSIVE);
+	/* A precise A/A: no change. */
+	CHECK_INT_EQ(verdict_judge(&aa, 0.02), VERDICT_NO_CHANGE);
+	/* Significantly lower, but maybe by less than the threshold: inconclusive, not improved. */
+	CHECK_INT_EQ(verdict_judge(&lower, 0.02), VERDICT_INCONCLUSIVE);
+	/* The interval's ends on the threshold count as within it. */
+	CHECK_INT_EQ(verdict_judge(&at_edge, 0.02), VERDICT_NO_CHANGE);
+	/* Threshold 0: only a single point is no change; anything excluding 1 is a change. */
+	CHECK_INT_EQ(verdict_judge(&aa, 0.0), VERDICT_INCONCLUSIVE);
+	CHECK_INT_EQ(verdict_judge(&lower, 0.0), VERDICT_IMPROVED);
+}
+
+static void test_detectable(void)
+{
+	struct paired_ratio gate = {0.97, 0.79, 1.19}, aa = {1.002, 0.995, 1.009};
+	struct paired_ratio none = {1.1, NAN, NAN};
+	char buf[32];
+
+	CHECK(fabs(verdict_detectable(&gate) - 0.20) < 1e-12);
+	CHECK(fabs(verdict_detectable(&aa) - 0.007) < 1e-12);
+	CHECK(isnan(verdict_detectable(&none)));
+	verdict_format_detectable(&gate, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "\u00b120 %");
+	verdict_format_detectable(&aa, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "\u00b10.7 %");
+	verdict_format_detectable(&none, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "n/a");
 }
 
 static void test_format(void)
@@ -40,6 +82,8 @@ static void test_format(void)
 int main(void)
 {
 	RUN(test_judge);
+	RUN(test_inconclusive);
+	RUN(test_detectable);
 	RUN(test_format);
 	return HARNESS_EXIT();
 }
