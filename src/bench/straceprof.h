@@ -117,13 +117,24 @@ void straceprof_json(struct straceprof *p, cJSON *o);
 int straceprof_check_tracer(const char *tracer, struct errbuf *eb)
     __attribute__((warn_unused_result));
 
+/* The whole environment of strace itself, with straceprof_cmd's keep. */
+#define STRACEPROF_TRACER_PATH "PATH=/usr/sbin:/usr/bin:/sbin:/bin"
+
 /*
- * The traced form of argv: `tracer -f -qq -o trace [-u user] argv...`,
+ * The traced form of argv: `tracer -f -qq -o trace [-u user] -E ... argv...`,
  * prepared with opts (copied) minus its identity: strace -u switches to
  * user itself (needs root), so a setuid program gains its privileges as
- * when user runs it. NULL (eb) as proc_cmd_new.
+ * when user runs it. strace runs as root, so it gets an environment of its
+ * own, fixed: STRACEPROF_TRACER_PATH and keep ("NAME=value", a run's marker
+ * for proc_kill_marked; NULL: none); the environment the command would get
+ * (opts->envp, else environ) is handed to the traced command alone, in its
+ * order, through strace's -E (issue 45, finding 1). strace keeps opts's pin
+ * (the tracee inherits its umask and working directory): the caller makes
+ * trace before the run, so strace opens a file that exists and creates none.
+ * NULL (eb) as proc_cmd_new.
  */
 struct proc_cmd *straceprof_cmd(const char *tracer, const char *trace, const char *user,
-				char *const *argv, const struct proc_opts *opts, struct errbuf *eb);
+				const char *keep, char *const *argv, const struct proc_opts *opts,
+				struct errbuf *eb);
 
 #endif

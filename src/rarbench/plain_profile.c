@@ -38,8 +38,9 @@ int plain_profile_run(const char *tracer, struct proc_cmd *cmd, const struct pro
 		goto out;
 	}
 	close(fd);
-	traced = straceprof_cmd(tracer, trace, user != NULL ? user->name : NULL, proc_cmd_argv(cmd),
-				&po, eb);
+	/* mkostemp made the trace 0600: strace opens it, creating nothing. */
+	traced = straceprof_cmd(tracer, trace, user != NULL ? user->name : NULL, NULL,
+				proc_cmd_argv(cmd), &po, eb);
 	/* Its output goes where the timed runs' went: no stderr to quote, no timeout. -i
 	 * aside, the timed runs exited 0 (measure_run fails otherwise). */
 	if (traced == NULL || tracedrun_run(&t, traced, trace, -1, 0, eb) < 0)

@@ -112,6 +112,18 @@ struct manifest_env {
 	size_t ncpus;
 };
 
+/*
+ * Whether a manifest's env may set the variable of kv ("NAME=value" or a bare NAME): only
+ * PATH, HOME, LANG, the LC_ categories (LC_ALL, LC_CTYPE, ...), TZ, TERM, USER, LOGNAME and
+ * SHELL. An allow-list, not a deny-list: names that steer the dynamic loader, libc or an
+ * interpreter (LD_PRELOAD, GCONV_PATH, MALLOC_*, GLIBC_TUNABLES, PYTHONPATH, ...) would reach a
+ * set-user-ID tool's loader and, before issue 45, root's strace.
+ */
+bool manifest_env_name_allowed(const char *kv);
+
+/* The names manifest_env_name_allowed accepts, for messages ("PATH, HOME, ... and SHELL"). */
+#define MANIFEST_ENV_ALLOWED_TEXT "PATH, HOME, LANG, LC_*, TZ, TERM, USER, LOGNAME and SHELL"
+
 /* The limits manifests name: i-th name and its RLIMIT_* (NULL past the last). */
 size_t manifest_limit_count(void);
 const char *manifest_limit_name(size_t i, int *resource);

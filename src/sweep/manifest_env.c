@@ -134,6 +134,51 @@ static bool env_entry_ok(const char *s)
 	return s[i] == '=';
 }
 
+/* The variables a manifest may set (manifest_env_name_allowed). The LC_ names are glibc's
+ * categories; anything else a measured tool reads from its environment is not the manifest's
+ * to choose (issue 45, finding 1). */
+static const char *const env_allowed[] = {
+    "PATH",
+    "HOME",
+    "LANG",
+    "TZ",
+    "TERM",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LC_ALL",
+    "LC_ADDRESS",
+    "LC_COLLATE",
+    "LC_CTYPE",
+    "LC_IDENTIFICATION",
+    "LC_MEASUREMENT",
+    "LC_MESSAGES",
+    "LC_MONETARY",
+    "LC_NAME",
+    "LC_NUMERIC",
+    "LC_PAPER",
+    "LC_TELEPHONE",
+    "LC_TIME",
+};
+
+bool manifest_env_name_allowed(const char *kv)
+{
+	size_t n = strcspn(kv, "=");
+
+	for (size_t i = 0; i < sizeof(env_allowed) / sizeof(env_allowed[0]); i++)
+		if (strlen(env_allowed[i]) == n && strncmp(env_allowed[i], kv, n) == 0)
+			return true;
+	return false;
+}
+
+/* The length of kv's name as shown in a message (a shell identifier, cut at 64). */
+static int name_len(const char *kv)
+{
+	size_t n = strcspn(kv, "=");
+
+	return n > 64 ? 64 : (int)n;
+}
+
 static int parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest_env *e)
 {
 	const cJSON *env = jsonget_member(root, "env"), *it;
@@ -158,6 +203,13 @@ static int parse_env(struct manifest_ctx *c, const cJSON *root, struct manifest_
 			return manifest_fail(c, p, "expected \"NAME=value\", got %s",
 					     cJSON_IsString(it) ? manifest_shown(it->valuestring, b)
 								: manifest_type_name(it));
+		if (!manifest_env_name_allowed(it->valuestring))
+			return manifest_fail(
+			    c, p,
+			    "%.*s is not allowed (a manifest's env may set only "
+			    "%s: the others, LD_PRELOAD or GCONV_PATH among them, can "
+			    "steer the loader or an interpreter of a set-user-ID tool)",
+			    name_len(it->valuestring), it->valuestring, MANIFEST_ENV_ALLOWED_TEXT);
 		if ((e->env[e->nenv++] = strdup(it->valuestring)) == NULL)
 			return manifest_fail(c, p, "out of memory");
 	}

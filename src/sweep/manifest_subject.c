@@ -229,6 +229,13 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 	manifest_child_path(q, p, "program");
 	if (check_template(c, s->program, q) < 0)
 		return -1;
+	/* A relative program would be found from the working directory: rarbench's for the
+	 * timed runs, the manifest's cwd (maybe the bench user's) for the profile's strace, which
+	 * looks it up as root (issue 45). */
+	if (s->program[0] != '/' && strncmp(s->program, "{prefix}", 8) != 0 &&
+	    strncmp(s->program, "{command}", 9) != 0)
+		return manifest_fail(c, q, "\"%s\": expected an absolute path or {prefix}/...",
+				     manifest_shown(s->program, b));
 	manifest_child_path(q, p, "policy");
 	if (check_template(c, s->policy, q) < 0)
 		return -1;

@@ -4,9 +4,10 @@
  * the points in sweep order. For a point whose OUT/profile/point-N.json is
  * missing it writes the point's policies, checks the grants, and for each
  * active subject runs
- *   strace -f -qq -o OUT/profile/trace -u BENCHUSER PROGRAM ARGS...
+ *   strace -f -qq -o OUT/profile/trace -u BENCHUSER -E ... PROGRAM ARGS...
  * as root, in exactly what the timed runs get (the pin's limits, umask, cwd
- * and CPUs, the bench user's environment, the subject's mount namespace:
+ * and CPUs, the bench user's environment given to the tracee alone by -E,
+ * strace's own being fixed, the subject's mount namespace:
  * proc_cmd_new with the measured options and no identity switch, which
  * strace -u makes itself, so setuid and file-capability programs run as
  * they do for the user), then one untraced run for wait4's counters (page
@@ -22,6 +23,8 @@
  */
 #include "runner_impl.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +97,35 @@ static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject
 			       .pin = &r->env.pin,
 			       .mntns = s->mntns};
 
-	return straceprof_cmd(r->cfg.tracer, trace, r->user.name, s->argv, &po, eb);
+	/* strace's own environment is fixed (and the run's marker, so that a crash's leftovers are
+	 * found); the pinned one goes to the tracee alone. */
+	return straceprof_cmd(r->cfg.tracer, trace, r->user.name, runner_guard_marker(r->guard),
+			      s->argv, &po, eb);
+}
+
+/*
+ * The trace file, made empty by root before strace runs: 0600, O_EXCL and O_NOFOLLOW, so that
+ * strace (which keeps the manifest's umask for its tracee) opens a file that exists and
+ * creates none: with "umask": "000" it made it 0666 (issue 45, finding 7). A leftover of an
+ * earlier subject is removed first. 0 or -1.
+ */
+static int make_trace(const char *trace, struct errbuf *eb)
+{
+	int fd;
+
+	if (unlink(trace) != 0 && errno != ENOENT)
+		return errbuf_set_errno(eb, errno, "profile: %s", trace);
+	fd = open(trace, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errbuf_set_errno(eb, errno, "profile: %s", trace);
+	/* The mode whatever this process's umask. */
+	if (fchmod(fd, 0600) != 0) {
+		int e = errno;
+
+		close(fd);
+		return errbuf_set_errno(eb, e, "profile: %s", trace);
+	}
+	return close(fd) == 0 ? 0 : errbuf_set_errno(eb, errno, "profile: %s", trace);
 }
 
 /* Adds n (a count) to o under key; o adopts it. */
@@ -151,8 +182,7 @@ static int profile_subject(struct runner *r, struct runner_subject *s, const str
 	struct tracedrun t = {0};
 	int rc = -1;
 
-	unlink(trace);
-	if ((cmd = traced_cmd(r, s, trace, eb)) == NULL)
+	if (make_trace(trace, eb) < 0 || (cmd = traced_cmd(r, s, trace, eb)) == NULL)
 		goto out;
 	/* A swept limit: the point's value, as its timed runs had (runner_env_apply_point). */
 	if (r->m->env.nlimit_values > 0 &&

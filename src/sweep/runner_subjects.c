@@ -319,7 +319,8 @@ static int resolve_one(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 		s->skip_reason = strdup(reason);
 		return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
 	}
-	if (runner_pam_resolve(sj, i, tool, eb) < 0 || runner_trust_subject(sj, i, eb) < 0)
+	if (runner_trust_mount_at(sj, i, tool, eb) < 0 || runner_pam_resolve(sj, i, tool, eb) < 0 ||
+	    runner_trust_subject(sj, i, eb) < 0)
 		return -1;
 	return tool != NULL ? check_against_tool(sj, i, tool, eb) : 0;
 }
@@ -332,6 +333,8 @@ int runner_resolve_subjects(struct runner_subjects *sj, struct errbuf *eb)
 	if (sj->subjects == NULL)
 		return errbuf_set(eb, "out of memory");
 	sj->nsubjects = sj->m->nsubjects;
+	if (runner_trust_bench_user(sj, eb) < 0)
+		return -1;
 	for (i = 0; i < sj->nsubjects; i++)
 		if (resolve_one(sj, i, eb) < 0)
 			return -1;

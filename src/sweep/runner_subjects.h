@@ -79,6 +79,28 @@ int runner_resolve_subjects(struct runner_subjects *sj, struct errbuf *eb);
  */
 int runner_trust_subject(struct runner_subjects *sj, size_t i, struct errbuf *eb);
 
+/*
+ * runner_trust.c. Where the tool of a facts.json entry reads its policy, the only path
+ * policy_mount_at may name: its "policy_mounted_at" (sudo-rs: /etc/sudoers-rs, fixed in its
+ * source), else its "settings" (RootAsRole), else its "policy". NULL for a NULL tool or one
+ * that records none.
+ */
+const char *runner_tool_policy_path(const cJSON *tool);
+
+/*
+ * runner_trust.c. Subject i's policy_mount_at, if any, must be runner_tool_policy_path of its
+ * tool (facts.json's entry, NULL for a program the prefix does not know): else a problem
+ * naming the field. 0, or -1 out of memory.
+ */
+int runner_trust_mount_at(struct runner_subjects *sj, size_t i, const cJSON *tool,
+			  struct errbuf *eb);
+
+/*
+ * runner_trust.c. The manifest's bench_user must be the prefix's (facts.json's bench_user,
+ * with its bench_uid): else a problem naming $.bench_user. 0, or -1 out of memory.
+ */
+int runner_trust_bench_user(struct runner_subjects *sj, struct errbuf *eb);
+
 /* Frees sj->problems. */
 void runner_problems_clear(struct runner_subjects *sj);
 

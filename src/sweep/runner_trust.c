@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "fileio.h"
+#include "jsonget.h"
 #include "trustpath.h"
 
 /*
@@ -82,6 +83,13 @@ static int check_program(struct runner_subjects *sj, size_t i, struct errbuf *eb
 	bool trusted = trustpath_check(s->program, real, &teb) == 0;
 
 	snprintf(path, sizeof(path), "$.subjects[%zu].program", i); /* lint: not a path */
+	/* Found from the working directory: rarbench's for the timed runs, the manifest's cwd
+	 * (the bench user's, maybe) for the profile's strace, which looks it up as root. */
+	if (s->program[0] != '/')
+		return runner_problem(sj, eb, path,
+				      "%.64s: expected an absolute path (/... or {prefix}/... with "
+				      "an absolute --prefix)",
+				      s->program);
 	if (!trusted && realpath(s->program, real) == NULL &&
 	    fileio_fmt(real, sizeof(real), "%s", s->program) < 0)
 		return runner_problem(sj, eb, path, "%.64s...: path too long", s->program);
@@ -97,6 +105,16 @@ static int check_program(struct runner_subjects *sj, size_t i, struct errbuf *eb
 		    s->program, runner_guard_prefix(sj->guard));
 	if (trusted)
 		return 0;
+	/* strace -u, as root, takes the set-user-ID bit it emulates from a stat of the path,
+	 * then executes the path: whoever can change the path between the two runs their own
+	 * file with the owner's identity, root. */
+	if (sj->m->profile && s->ms->unsafe_program)
+		return runner_problem(
+		    sj, eb, path,
+		    "%s is not root's alone (%s) and \"profile\" traces it as "
+		    "root, which takes a set-user-ID bit from the path before "
+		    "running what the path then names: not with \"unsafe_program\"",
+		    s->program, teb.msg);
 	return not_roots(sj, s, path, s->ms->unsafe_program, "program", s->program, teb.msg,
 			 "whoever can write it chooses what runs at every point (say "
 			 "\"unsafe_program\": true to run it anyway)",
@@ -170,4 +188,74 @@ int runner_trust_subject(struct runner_subjects *sj, size_t i, struct errbuf *eb
 	if (check_pam(sj, i, eb) < 0)
 		return -1;
 	return check_policy(sj, i, eb);
+}
+
+const char *runner_tool_policy_path(const cJSON *tool)
+{
+	static const char *const keys[] = {"policy_mounted_at", "settings", "policy"};
+
+	for (size_t k = 0; tool != NULL && k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const cJSON *j = jsonget_member(tool, keys[k]);
+
+		if (cJSON_IsString(j) && j->valuestring[0] == '/')
+			return j->valuestring;
+	}
+	return NULL;
+}
+
+int runner_trust_mount_at(struct runner_subjects *sj, size_t i, const cJSON *tool,
+			  struct errbuf *eb)
+{
+	const struct runner_subject *s = &sj->subjects[i];
+	const char *at = s->ms->policy_mount_at, *reads = runner_tool_policy_path(tool);
+	char path[64];
+
+	if (at == NULL || (reads != NULL && strcmp(at, reads) == 0))
+		return 0;
+	snprintf(path, sizeof(path), "$.subjects[%zu].policy_mount_at", i); /* lint: not a path */
+	/* Any other path shows the policy where something else reads it as root: at
+	 * /etc/ld.so.preload, the loader of a set-user-ID tool read the JSON policy as a list of
+	 * libraries to load from the working directory (issue 45, finding 2). */
+	if (reads == NULL)
+		return runner_problem(
+		    sj, eb, path,
+		    "%.200s: only where a tool of the prefix reads its policy, and "
+		    "facts.json records no such path for %.200s",
+		    at, s->program);
+	return runner_problem(sj, eb, path,
+			      "%.200s is not where %.200s reads its policy (facts.json: %.200s): a "
+			      "policy is shown only there",
+			      at, s->program, reads);
+}
+
+int runner_trust_bench_user(struct runner_subjects *sj, struct errbuf *eb)
+{
+	const cJSON *name = jsonget_member(sj->facts, "bench_user");
+	const cJSON *uid = jsonget_member(sj->facts, "bench_uid");
+	const char *want = cJSON_IsString(name) ? name->valuestring : NULL;
+
+	/* Measured runs get the policies' grants as this account: one provisioning made for
+	 * them, never another account of the host (a human, www-data, a member of docker or
+	 * disk: issue 45, finding 3). */
+	if (want == NULL)
+		return runner_problem(sj, eb, "$.bench_user",
+				      "the prefix's facts.json records no bench user (make "
+				      "provision records the one it makes)");
+	if (strcmp(sj->m->bench_user, want) != 0)
+		return runner_problem(
+		    sj, eb, "$.bench_user",
+		    "\"%.64s\" is not the prefix's bench user (facts.json: \"%.64s\"): "
+		    "measured runs run only as the account provisioning made for "
+		    "them",
+		    sj->m->bench_user, want);
+	/* The name may have been given to another uid since provisioning (a remote manifest's
+	 * user is looked up by the host: bench_uid 0 here). */
+	if (cJSON_IsNumber(uid) && sj->m->bench_uid != 0 &&
+	    (double)sj->m->bench_uid != uid->valuedouble)
+		return runner_problem(sj, eb, "$.bench_user",
+				      "\"%.64s\" has uid %u here, facts.json records uid %.0f: "
+				      "provision the prefix again",
+				      sj->m->bench_user, (unsigned)sj->m->bench_uid,
+				      uid->valuedouble);
+	return 0;
 }

@@ -203,4 +203,121 @@ check "RARPERF_STRACE written by the bench user (manifest): exit 2, one line nam
 RARPERF_STRACE=$u/strace rb plainstrace "$rarbench" --profile -N -r 2 /usr/bin/true
 check "RARPERF_STRACE written by the bench user (plain --profile): exit 2, one line, never run" \
 	refused plainstrace $? "RARPERF_STRACE: $u/strace is not root's alone"
+
+# --- issue 45: the environment, the mount point, the account, the trace's mode -----------------
+# The bench user's library: its constructor appends who loaded it, and as which program, to
+# $u/ran (any process that loads it as root says ruid=0 or euid=0 there).
+if command -v cc >/dev/null; then
+	as_user "cat >$u/evil.c <<'C'
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <unistd.h>
+__attribute__((constructor)) static void evil(void)
+{
+	uid_t r, e, s;
+	char exe[256] = \"\";
+	FILE *f = fopen(\"$u/ran\", \"a\");
+
+	getresuid(&r, &e, &s);
+	if (readlink(\"/proc/self/exe\", exe, sizeof(exe) - 1) < 0)
+		exe[0] = 0;
+	if (f != NULL)
+		fprintf(f, \"ruid=%u euid=%u exe=%s\\n\", r, e, exe), fclose(f);
+}
+C
+cc -shared -fPIC -o $u/evil.so $u/evil.c"
+fi
+if [ -f "$u/evil.so" ]; then
+	# Finding 1 as written: the library in env, traced by root's strace.
+	manifest envld '[{"id":"t","format":"doas","program":"/usr/bin/true"}]' \
+		"\"profile\": true, \"profile_budget\": 0, \"env\": [\"PATH=/usr/bin:/bin\", \"LD_PRELOAD=$u/evil.so\"],"
+	rb envlddry "$rarbench" --manifest "$work/envld.json" --prefix "$prefix" --dry-run
+	check "issue 45 finding 1: LD_PRELOAD in env, --dry-run: exit 2, one line naming \$.env[1]; nothing loaded it" \
+		refused envlddry $? 'envld.json: \$\.env\[1\]: LD_PRELOAD is not allowed (a manifest.s env may set only PATH'
+	rb envld "$rarbench" --manifest "$work/envld.json" --prefix "$prefix" --out "$work/envld-out" --progress none
+	check "issue 45 finding 1: the run: exit 2, the same line; nothing loaded it, no output" \
+		refused envld $? 'envld.json: \$\.env\[1\]: LD_PRELOAD is not allowed'
+	# Finding 2 as written: a RootAsRole policy shown as the loader's preload list, from a
+	# working directory of the bench user's holding '"/usr/bin/true"' (the policy's first
+	# quoted word, read by ld.so as a path relative to it) as a copy of the library.
+	rar=
+	for t in dosr-json dosr-4.2.0-json dosr-4.0.3-json; do
+		if jq -e --arg t "$t" '.tools[$t].present == true' "$prefix/facts.json" >/dev/null; then
+			rar=$t
+			break
+		fi
+	done
+	as_user "mkdir -p '$u/cwd/\"/usr/bin' && cp $u/evil.so '$u/cwd/\"/usr/bin/true\"'"
+	if [ -n "$rar" ]; then
+		ver=$(jq -r --arg t "$rar" '.tools[$t].version' "$prefix/facts.json")
+		manifest preload "[{\"id\":\"r\",\"format\":\"rar-json\",\"program\":\"{prefix}/bin/$rar\",\"rar_version\":\"$ver\",
+ \"policy\":$(jq --arg t "$rar" '.tools[$t].settings' "$prefix/facts.json"),\"policy_mount_at\":\"/etc/ld.so.preload\"}]" \
+			"\"cwd\": \"$u/cwd\","
+		rb preloaddry "$rarbench" --manifest "$work/preload.json" --prefix "$prefix" --dry-run
+		check "issue 45 finding 2: policy_mount_at /etc/ld.so.preload, --dry-run: exit 2, one line naming the field and where $rar reads its policy" \
+			refused preloaddry $? "preload.json: \$\.subjects\[0\]\.policy_mount_at: /etc/ld.so.preload is not where .*/bin/$rar reads its policy (facts.json: "
+		rb preload "$rarbench" --manifest "$work/preload.json" --prefix "$prefix" --out "$work/preload-out" --progress none
+		check "issue 45 finding 2: the run: exit 2, the same line; nothing loaded the library, no output" \
+			refused preload $? "\$\.subjects\[0\]\.policy_mount_at: /etc/ld.so.preload is not where"
+	else
+		ok "issue 45 finding 2: no RootAsRole JSON build in $prefix # SKIP"
+	fi
+	# The same path for sudo-rs, whose own path is /etc/sudoers-rs.
+	manifest preloadrs '[{"id":"rs","format":"sudoers","program":"{prefix}/bin/sudo-rs","policy":"{prefix}/etc/sudoers-rs","policy_mount_at":"/etc/ld.so.preload","sudoers_layout":"per-task"}]' \
+		"\"cwd\": \"$u/cwd\","
+	rb preloadrs "$rarbench" --manifest "$work/preloadrs.json" --prefix "$prefix" --dry-run
+	check "issue 45 finding 2: sudo-rs's policy at /etc/ld.so.preload: exit 2, facts.json's /etc/sudoers-rs named" \
+		refused preloadrs $? 'policy_mount_at: /etc/ld.so.preload is not where .*sudo-rs reads its policy (facts.json: /etc/sudoers-rs)'
+else
+	ok "issue 45 findings 1 and 2: no C compiler to build the bench user's library # SKIP"
+fi
+rm -f "$u/ran"
+
+# Finding 1, the tracer's side: with variables the allow-list takes, the traced run sees exactly
+# the timed runs' environment (strace hands it over with -E; its own is fixed).
+probe="grep -q '^TracerPid:[[:space:]]*0\$' /proc/self/status && w=timed || w=traced; tr '\\0' '\\n' </proc/\$\$/environ >$u/env-\$w; exit 0"
+manifest envtr "[{\"id\":\"sh\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"args\":[\"-c\",$(jq -Rn --arg s "$probe" '$s')]}]" \
+	'"profile": true, "env": ["PATH=/usr/bin:/bin", "LANG=C", "TZ=UTC0"],'
+run envtr "$rarbench" --manifest "$work/envtr.json" --prefix "$prefix" --wait --out "$work/envtr-out" --progress none
+rc=$?
+check "issue 45 finding 1: traced and timed runs get the same environment, the manifest's, no more" \
+	sh -c "[ $rc -eq 0 ] && [ -s '$u/env-traced' ] && cmp -s '$u/env-timed' '$u/env-traced' &&
+		grep -qx TZ=UTC0 '$u/env-traced' && ! grep -q '^LD_' '$u/env-traced'" ||
+	{ sed 's/^/    /' "$work/envtr.err"; diff "$u/env-timed" "$u/env-traced" | sed 's/^/    /'; }
+
+# Finding 3: another account of the host, in the run and in the dry run (issue 46: "nobody").
+install -d -m 1777 "$work/any"
+manifest acct "[{\"id\":\"sh\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"args\":[\"-c\",\"id >>$work/any/ran\"]}]"
+jq '.bench_user = "daemon"' "$work/acct.json" >"$work/daemon.json"
+rb daemon "$rarbench" --manifest "$work/daemon.json" --prefix "$prefix" --out "$work/daemon-out" --progress none
+check "issue 45 finding 3: bench_user daemon: exit 2, one line naming \$.bench_user and the prefix's" \
+	refused daemon $? "daemon.json: \$\.bench_user: \"daemon\" is not the prefix's bench user (facts.json: \"$user\")"
+rb daemondry "$rarbench" --manifest "$work/daemon.json" --prefix "$prefix" --dry-run
+check "issue 45 finding 3: ... and its --dry-run: exit 2, the same line" \
+	refused daemondry $? '\$\.bench_user: "daemon" is not the prefix.s bench user'
+jq '.bench_user = "nobody"' "$work/acct.json" >"$work/nobody.json"
+rb nobodydry "$rarbench" --manifest "$work/nobody.json" --prefix "$prefix" --dry-run
+check "issue 46: bench_user nobody, --dry-run: exit 2, one line naming \$.bench_user" \
+	refused nobodydry $? '\$\.bench_user: "nobody" is not the prefix.s bench user'
+check "issue 45 finding 3: nothing ran as another account" [ ! -e "$work/any/ran" ]
+
+# Finding 7: the manifest's umask 000 and the profile: while strace writes the trace, it is root's
+# and 0600 (the subject, as the bench user, stats it; its timed runs find none).
+probe="stat -c '%a %U' $work/umask-out/profile/trace >>$u/trace-mode 2>/dev/null; exit 0"
+manifest umask "[{\"id\":\"sh\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"args\":[\"-c\",$(jq -Rn --arg s "$probe" '$s')]}]" \
+	'"profile": true, "umask": "000",'
+run umask "$rarbench" --manifest "$work/umask.json" --prefix "$prefix" --wait --out "$work/umask-out" --progress none
+rc=$?
+check "issue 45 finding 7: umask 000 with the profile: the trace is 0600 root's while strace writes it" \
+	sh -c "[ $rc -eq 0 ] && [ -s '$u/trace-mode' ] && ! grep -vqx '600 root' '$u/trace-mode'" ||
+	{ sed 's/^/    /' "$work/umask.err"; sed 's/^/    mode: /' "$u/trace-mode"; }
+check "issue 45 finding 7: no trace left in the output" [ ! -e "$work/umask-out/profile/trace" ]
+
+# The profile's strace takes a set-user-ID bit from the program's path as root: never with a
+# program another user can change.
+manifest progprof "[{\"id\":\"mine\",\"format\":\"doas\",\"program\":\"$u/evil.sh\",\"unsafe_program\":true}]" '"profile": true,'
+rb progprof "$rarbench" --manifest "$work/progprof.json" --prefix "$prefix" --dry-run
+check "a bench user's program with unsafe_program and profile: exit 2, one line naming \$.subjects[0].program" \
+	refused progprof $? '\$\.subjects\[0\]\.program: .*"profile" traces it as root.*not with "unsafe_program"'
+rm -f "$u/ran"
 tap_status

@@ -122,7 +122,8 @@ check "--resume after a lost profile exits 0 and profiles that point again" \
 # writes, reads and waits vary run to run (doc/profile.md); its closes and the files it opens do not.
 check "3.3.4's system calls, bytes, files and programs are the same as before" \
 	sh -c "jq -S '.subjects[\"sr-json\"] | del(.rusage, .profile_ns, .rss_floor_kib)' '$work/point-2.before' >'$work/a' &&
-		jq -S '.subjects[\"sr-json\"] | del(.rusage, .profile_ns, .rss_floor_kib)' '$work/p/profile/point-2.json' >'$work/b' && cmp -s '$work/a' '$work/b'"
+		jq -S '.subjects[\"sr-json\"] | del(.rusage, .profile_ns, .rss_floor_kib)' '$work/p/profile/point-2.json' >'$work/b' && cmp -s '$work/a' '$work/b'" ||
+	diff "$work/a" "$work/b" | head -20 | sed 's/^/    /'
 check "4.0.3's close(2) and the files it opens are the same as before" \
 	sh -c "jq -S '.subjects[\"sr-json-4.0.3\"] | [.syscalls.close, .files]' '$work/point-2.before' >'$work/a' &&
 		jq -S '.subjects[\"sr-json-4.0.3\"] | [.syscalls.close, .files]' '$work/p/profile/point-2.json' >'$work/b' && cmp -s '$work/a' '$work/b'"

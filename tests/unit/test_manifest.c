@@ -747,6 +747,52 @@ static void test_command_safety_and_timeout(void)
 }
 
 /* The pinned environment: nofile 1024 by default; limits, env, umask, cwd and cpus checked. */
+/* The names a manifest's env may set: an allow-list, exact names only. */
+static void test_env_allow_list(void)
+{
+	static const char *const allowed[] = {
+	    "PATH=/usr/bin", "HOME=/",  "LANG=C",    "LC_ALL=C", "LC_CTYPE=C.UTF-8",
+	    "LC_MESSAGES=C", "TZ=UTC0", "TERM=dumb", "USER=x",   "LOGNAME=x",
+	    "SHELL=/bin/sh", "PATH",    "LANG="};
+	static const char *const refused[] = {"LD_PRELOAD=/tmp/x.so",
+					      "LD_LIBRARY_PATH=/tmp",
+					      "LD_AUDIT=x",
+					      "GCONV_PATH=/tmp",
+					      "MALLOC_CHECK_=3",
+					      "MALLOC_ARENA_MAX=1",
+					      "GLIBC_TUNABLES=x",
+					      "LOCPATH=/tmp",
+					      "NLSPATH=/tmp",
+					      "HOSTALIASES=/tmp/h",
+					      "RES_OPTIONS=x",
+					      "TMPDIR=/tmp",
+					      "PYTHONPATH=/tmp",
+					      "PERL5LIB=/tmp",
+					      "BASH_ENV=/tmp/x",
+					      "ENV=/tmp/x",
+					      "IFS= ",
+					      "PATHX=/bin",
+					      "PAT=/bin",
+					      "LC_=x",
+					      "LC_FOO=x",
+					      "lang=C",
+					      "TZDIR=/tmp",
+					      "FOO=bar",
+					      "=x",
+					      ""};
+
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+		if (!manifest_env_name_allowed(allowed[i])) {
+			fprintf(stderr, "  %s refused\n", allowed[i]);
+			harness_failed_checks++;
+		}
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (manifest_env_name_allowed(refused[i])) {
+			fprintf(stderr, "  %s allowed\n", refused[i]);
+			harness_failed_checks++;
+		}
+}
+
 static void test_pinned_environment(void)
 {
 	struct errbuf eb = {0};
@@ -794,6 +840,22 @@ static void test_pinned_environment(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"1X=a\"]," GOOD_SUBJECTS
 		     "}",
 		     "$.env[0]");
+	/* An allow-list of names (issue 45, finding 1): what steers a loader or an interpreter of
+	 * a set-user-ID tool is refused, named with its index. */
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"PATH=/usr/bin\","
+	    "\"LD_PRELOAD=/tmp/x.so\"]," GOOD_SUBJECTS "}",
+	    "$.env[1]: LD_PRELOAD is not allowed (a manifest's env may set only PATH, HOME");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"GCONV_PATH=/tmp\"]"
+		     "," GOOD_SUBJECTS "}",
+		     "$.env[0]: GCONV_PATH is not allowed");
+	/* A relative program: found from a working directory the manifest may choose. */
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
+		     "\"format\":\"doas\",\"program\":\"usr/bin/true\"}]}",
+		     "$.subjects[0].program: \"usr/bin/true\": expected an absolute path");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"FOO=bar\"]," GOOD_SUBJECTS "}",
+	    "$.env[0]: FOO is not allowed");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"umask\":\"999\"," GOOD_SUBJECTS
 		     "}",
 		     "$.umask");
@@ -881,6 +943,7 @@ int main(void)
 	RUN(test_load_missing_file);
 	RUN(test_command_safety_and_timeout);
 	RUN(test_pinned_environment);
+	RUN(test_env_allow_list);
 	RUN(test_every_problem_in_one_pass);
 	return HARNESS_EXIT();
 }

@@ -13,6 +13,7 @@
 #include "manifest.h"
 #include "runner.h"
 #include "runner_profile.h"
+#include "runner_subjects.h"
 #include "sweep.h"
 
 static const char manifest_text[] =
@@ -145,6 +146,110 @@ out:
 	manifest_free(m);
 }
 
+/* tools, as facts.json records them (a provisioned prefix's, cut to what the rules read). */
+static const char facts_text[] =
+    "{\"bench_user\":\"rarperf\",\"bench_uid\":4242,\"tools\":{"
+    "\"sudo-rs\":{\"path\":\"/opt/rarperf/bin/sudo-rs\",\"policy\":\"/opt/rarperf/etc/sudoers-rs\","
+    "\"policy_mounted_at\":\"/etc/sudoers-rs\"},"
+    "\"dosr-json\":{\"path\":\"/opt/rarperf/bin/dosr-json\","
+    "\"policy\":\"/opt/rarperf/etc/rootasrole-json.json\","
+    "\"settings\":\"/opt/rarperf/etc/rootasrole-json.json\"},"
+    "\"doas\":{\"path\":\"/opt/rarperf/bin/doas\",\"policy\":\"/opt/rarperf/etc/doas.conf\"},"
+    "\"odd\":{\"policy_mounted_at\":\"etc/relative\"}}}";
+
+/* Subject 0 (program) with policy_mount_at at checked against tool: the problems' count and,
+ * when want is not NULL, the one line it makes. */
+static void expect_mount_at(const char *tool, const char *program, const char *at, const char *want)
+{
+	cJSON *facts = cJSON_Parse(facts_text);
+	struct manifest_subject ms = {.policy_mount_at = (char *)at};
+	struct runner_subject s = {.ms = &ms, .program = (char *)program};
+	struct runner_subjects sj = {.manifest = "x.json", .subjects = &s, .nsubjects = 1};
+	struct errbuf eb = {{0}};
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItem(facts, "tools"),
+							  tool != NULL ? tool : "none");
+
+	CHECK_INT_EQ(runner_trust_mount_at(&sj, 0, t, &eb), 0);
+	CHECK_INT_EQ(sj.nproblems, want != NULL ? 1 : 0);
+	if (want != NULL && sj.nproblems == 1 && strstr(sj.problems[0], want) == NULL) {
+		fprintf(stderr, "  got \"%s\", expected \"%s\"\n", sj.problems[0], want);
+		harness_failed_checks++;
+	}
+	runner_problems_clear(&sj);
+	cJSON_Delete(facts);
+}
+
+/* policy_mount_at only where the subject's tool reads its policy (issue 45, finding 2). */
+static void test_mount_at_rule(void)
+{
+	cJSON *facts = cJSON_Parse(facts_text), *tools = cJSON_GetObjectItem(facts, "tools");
+
+	CHECK_STR_EQ(runner_tool_policy_path(cJSON_GetObjectItem(tools, "sudo-rs")),
+		     "/etc/sudoers-rs");
+	CHECK_STR_EQ(runner_tool_policy_path(cJSON_GetObjectItem(tools, "dosr-json")),
+		     "/opt/rarperf/etc/rootasrole-json.json");
+	CHECK_STR_EQ(runner_tool_policy_path(cJSON_GetObjectItem(tools, "doas")),
+		     "/opt/rarperf/etc/doas.conf");
+	CHECK(runner_tool_policy_path(cJSON_GetObjectItem(tools, "odd")) == NULL);
+	CHECK(runner_tool_policy_path(NULL) == NULL);
+	cJSON_Delete(facts);
+
+	/* The shipped experiments' use, and none at all. */
+	expect_mount_at("sudo-rs", "/opt/rarperf/bin/sudo-rs", "/etc/sudoers-rs", NULL);
+	expect_mount_at("dosr-json", "/opt/rarperf/bin/dosr-json",
+			"/opt/rarperf/etc/rootasrole-json.json", NULL);
+	expect_mount_at("doas", "/opt/rarperf/bin/doas", NULL, NULL);
+	expect_mount_at(NULL, "/bin/sh", NULL, NULL);
+	/* The recipe: RootAsRole's policy shown as the loader's preload list. */
+	expect_mount_at("dosr-json", "/opt/rarperf/bin/dosr-json", "/etc/ld.so.preload",
+			"x.json: $.subjects[0].policy_mount_at: /etc/ld.so.preload is not where "
+			"/opt/rarperf/bin/dosr-json reads its policy (facts.json: "
+			"/opt/rarperf/etc/rootasrole-json.json)");
+	/* Near misses are other paths. */
+	expect_mount_at("sudo-rs", "/opt/rarperf/bin/sudo-rs", "/etc/sudoers-rs/", "not where");
+	expect_mount_at("sudo-rs", "/opt/rarperf/bin/sudo-rs", "/etc//sudoers-rs", "not where");
+	expect_mount_at("sudo-rs", "/opt/rarperf/bin/sudo-rs", "/etc/sudoers", "not where");
+	expect_mount_at("sudo-rs", "/opt/rarperf/bin/sudo-rs", "/etc/../etc/sudoers-rs",
+			"not where");
+	/* A program the prefix does not know reads no policy rarbench may show. */
+	expect_mount_at(NULL, "/bin/sh", "/etc/sudoers-rs",
+			"$.subjects[0].policy_mount_at: /etc/sudoers-rs: only where a tool of the "
+			"prefix reads its policy, and facts.json records no such path for /bin/sh");
+	expect_mount_at("odd", "/opt/rarperf/bin/odd", "/etc/relative", "records no such path");
+}
+
+/* The manifest's bench_user against facts.json's (issue 45, finding 3). */
+static void expect_bench_user(const char *facts_json, const char *user, uid_t uid, const char *want)
+{
+	cJSON *facts = cJSON_Parse(facts_json);
+	struct manifest m = {.bench_user = (char *)user, .bench_uid = uid};
+	struct runner_subjects sj = {.manifest = "x.json", .m = &m, .facts = facts};
+	struct errbuf eb = {{0}};
+
+	CHECK_INT_EQ(runner_trust_bench_user(&sj, &eb), 0);
+	CHECK_INT_EQ(sj.nproblems, want != NULL ? 1 : 0);
+	if (want != NULL && sj.nproblems == 1 && strstr(sj.problems[0], want) == NULL) {
+		fprintf(stderr, "  got \"%s\", expected \"%s\"\n", sj.problems[0], want);
+		harness_failed_checks++;
+	}
+	runner_problems_clear(&sj);
+	cJSON_Delete(facts);
+}
+
+static void test_bench_user_rule(void)
+{
+	expect_bench_user(facts_text, "rarperf", 4242, NULL);
+	/* A remote manifest's user is the host's to look up: no uid here. */
+	expect_bench_user(facts_text, "rarperf", 0, NULL);
+	expect_bench_user(facts_text, "daemon", 1,
+			  "x.json: $.bench_user: \"daemon\" is not the prefix's bench user "
+			  "(facts.json: \"rarperf\")");
+	expect_bench_user(facts_text, "nobody", 65534, "is not the prefix's bench user");
+	expect_bench_user(facts_text, "rarperf", 1000,
+			  "has uid 1000 here, facts.json records uid 4242");
+	expect_bench_user("{\"tools\":{}}", "rarperf", 4242, "facts.json records no bench user");
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL) {
@@ -155,6 +260,8 @@ int main(void)
 	RUN(test_missing_prefix);
 	RUN(test_close_null);
 	RUN(test_profile_files);
+	RUN(test_mount_at_rule);
+	RUN(test_bench_user_rule);
 	harness_remove_tree(dir);
 	return HARNESS_EXIT();
 }

@@ -66,7 +66,7 @@ static int run(const char *tracer, char *const *argv, int fd, uint32_t timeout_m
 			       .stdin_null = true,
 			       .timeout_ms = timeout_ms};
 	struct errbuf eb = {{0}};
-	struct proc_cmd *cmd = straceprof_cmd(tracer, trace, NULL, argv, &po, &eb);
+	struct proc_cmd *cmd = straceprof_cmd(tracer, trace, NULL, NULL, argv, &po, &eb);
 	int rc;
 
 	CHECK(cmd != NULL);
@@ -171,6 +171,57 @@ static void test_untraceable(void)
 	close(fd);
 }
 
+/* The text of dir/name, NUL-terminated, in buf (len bytes); "" when unreadable. */
+static void read_back(const char *name, char *buf, size_t len)
+{
+	char path[700];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, len - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/*
+ * strace runs in a fixed environment of its own (its PATH and the kept marker), whatever the
+ * command gets; the command gets exactly its environment, in its order (issue 45, finding 1:
+ * a manifest's LD_PRELOAD reached root's strace). Each side reads its own /proc/PID/environ,
+ * the environment its execve got.
+ */
+static void test_environments(void)
+{
+	char script[1600], tracer_env[512], tracee_env[512];
+	char *envp[] = {"A=1", "LD_PRELOAD=", "PATH=/usr/bin:/bin", "RARPERF_MARK=x", NULL};
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct proc_opts po = {.envp = envp, .output = PROC_OUTPUT_NULL, .stdin_null = true};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *cmd;
+	struct tracedrun t = {0};
+
+	snprintf(script, sizeof(script),
+		 "tr '\\0' '\\n' </proc/$PPID/environ >%s/tracer-env; "
+		 "tr '\\0' '\\n' </proc/$$/environ >%s/tracee-env",
+		 dir, dir);
+	cmd = straceprof_cmd(STRACE, trace, NULL, "RARPERF_MARK=x", argv, &po, &eb);
+	CHECK(cmd != NULL);
+	if (cmd == NULL)
+		return;
+	CHECK_INT_EQ(tracedrun_run(&t, cmd, trace, -1, 0, &eb), 0);
+	CHECK_INT_EQ(t.status, TRACEDRUN_OK);
+	read_back("tracer-env", tracer_env, sizeof(tracer_env));
+	read_back("tracee-env", tracee_env, sizeof(tracee_env));
+	CHECK_STR_EQ(tracer_env, STRACEPROF_TRACER_PATH "\nRARPERF_MARK=x\n");
+	CHECK_STR_EQ(tracee_env, "A=1\nLD_PRELOAD=\nPATH=/usr/bin:/bin\nRARPERF_MARK=x\n");
+	tracedrun_clear(&t);
+	proc_cmd_free(cmd);
+	unlink(trace);
+}
+
 int main(void)
 {
 	if (proc_set_launcher("bin/rarlaunch", &(struct errbuf){{0}}) != 0) {
@@ -188,6 +239,7 @@ int main(void)
 	} else {
 		RUN(test_ok_and_exit_differs);
 		RUN(test_untraceable);
+		RUN(test_environments);
 	}
 	harness_remove_tree(dir);
 	return HARNESS_EXIT();
