@@ -310,9 +310,9 @@ static void acrossreport_print_hosts(const struct acrossreport *ar, FILE *f)
 		fprintf(f, " | %.8s | %.8s | ",
 			m != NULL && m->machine[0] != '\0' ? m->machine : "unknown",
 			m != NULL && m->boot[0] != '\0' ? m->boot : "unknown");
-		acrossreport_md(f, m != NULL ? m->cpu : "unknown");
+		acrossreport_md(f, m != NULL && m->cpu[0] != '\0' ? m->cpu : "unknown");
 		fputs(" | ", f);
-		acrossreport_md(f, m != NULL ? m->kernel : "unknown");
+		acrossreport_md(f, m != NULL && m->kernel[0] != '\0' ? m->kernel : "unknown");
 		fputs(" |\n", f);
 	}
 	for (size_t i = 0; res != NULL && i < res->n_machines; i++)
@@ -418,7 +418,11 @@ void acrossreport_print_markdown(const struct acrossreport *ar, FILE *f)
 			fputs(" | ?", f);
 		fputs(" | ", f);
 		acrossreport_print_interval(f, r->quantity, r->s.predict_lo, r->s.predict_hi);
-		fputs(r->machines < r->n ? " (hosts share a machine)" : "", f);
+		/* Hosts of one machine (one boot) say nothing of another machine. */
+		if (r->machines < 2)
+			fputs(" (one machine: no prediction for another)", f);
+		else if (r->machines < r->n)
+			fputs(" (some hosts share a machine)", f);
 		fputs(" |\n", f);
 	}
 	acrossreport_print_partial(ar, f);
