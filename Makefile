@@ -213,6 +213,7 @@ install: all
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	$(if $(MANS),install -m 0644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	$(if $(wildcard plots/*.gp),install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/rarperf/plots/)
+	$(if $(wildcard doc/results/across-hosts.tsv),install -m 0644 doc/results/across-hosts.tsv $(DESTDIR)$(PREFIX)/share/rarperf/)
 
 # --- figures -----------------------------------------------------------------
 # make plots RESULTS="a.json [b.json]" [PLOTS_OUT=DIR] [PLOTS_FLAGS="--stat mean ..."]:

@@ -23,6 +23,7 @@
  *   export        hyperfine-format JSON, CSV and Markdown exports, written atomically
  *   export_rounds each round's own estimate of a result, for paired comparisons
  *   hostfacts     what the measuring host is (CPU, memory, kernel, governor)
+ *   machine       which machine this is (ids hashed) and what could make it differ
  *   mntns         a private mount namespace showing a file at a path fixed in a tool
  *   pamstack      the modules and includes of a PAM service file
  *   straceprof    what an strace trace says a command did (straceprof_json.c: its JSON)

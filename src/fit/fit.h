@@ -6,7 +6,8 @@
  * Modules, one line each:
  *   results     read hyperfine-format JSON (results_entry.c: one result; results_meta.c: the
  *               "meta" beside the points; results_reference.c: reference units;
- *               results_rounds.c: each round's estimates)
+ *               results_rounds.c: each round's estimates; results_machine.c: each file's
+ *               machine, and which files are one host)
  *   fit         weighted and unweighted least squares (this header, pure)
  *   plotseries  results turned into per subject x format x host series, as TSV
  *   plotstyle   each subject's look in every figure, its legend name (pure)
@@ -21,6 +22,8 @@
  *   changepoint steps between adjacent releases, t tests under Holm's control
  *   paired      two subjects compared from runs paired in time, bootstrap over rounds
  *   between     the between-sweep variation of a comparison (between.tsv)
+ *   acrosshosts one comparison's values over hosts combined: mean, spread, a new machine (pure)
+ *   acrossreport a report's comparisons combined over its hosts (across-hosts.tsv, report.md)
  *   verdict     improved / regressed / no change / inconclusive of a ratio, the change it
  *               could detect, and its wording (pure)
  *   labgroups   a mixed lab's groups of hosts, for reports

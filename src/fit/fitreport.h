@@ -134,6 +134,9 @@ struct fitreport_context {
 	 * the verdicts (e.g. the claims checked), more_sections after the fits (e.g. the
 	 * profiles). */
 	void (*verdict_sections)(FILE *f, const void *arg);
+	/* first_sections: right after the question, before anything else (several hosts: what
+	 * holds across machines reads first). */
+	void (*first_sections)(FILE *f, const void *arg);
 	void (*more_sections)(FILE *f, const void *arg);
 	const void *more_arg;
 };

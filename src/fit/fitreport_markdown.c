@@ -432,6 +432,8 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 	/* The reader's order: the question, the figures, the verdicts, what was skipped; then
 	 * the fits, the extra sections (the claims, the profiles), and how it was all made. */
 	fitreport_print_head(rep, ctx, f);
+	if (ctx->first_sections != NULL)
+		ctx->first_sections(f, ctx->more_arg);
 	if (ctx->n_figures > 0)
 		fitreport_print_figures(ctx, f);
 	fitreport_print_verdicts(rep, f);

@@ -43,6 +43,7 @@ void results_free(struct results *res)
 	free(res->tools);
 	free(res->skipped);
 	free(res->lab_md);
+	free(res->machines);
 	for (i = 0; i < res->n_points; i++)
 		results_point_clear(&res->points[i]);
 	free(res->points);
@@ -235,6 +236,10 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		goto out;
 	}
 	results_meta_read(res, root, name, res->n_sources - 1, first);
+	if (results_machine_read(res, root, res->n_sources - 1) != 0) {
+		rc = errbuf_set(eb, "%s: out of memory", name);
+		goto out;
+	}
 	/* out of memory here leaves the points read and only the groups' section out */
 	rc = labgroups_read(root, &res->lab_md) < 0 ? errbuf_set(eb, "%s: out of memory", name) : 0;
 out:

@@ -118,6 +118,36 @@ struct results_skipped {
 	size_t source;
 };
 
+/*
+ * The machine behind one file (or one host of a rarlab merged.json), from its meta's "machine"
+ * (rarbench 0.2.x on: man/rarbench.1, doc/interfaces.md): the machine id and boot id, each
+ * hashed (never the raw ids); "" in a file from before the key (machine unknown). design: what
+ * the file measured, the manifest's name, axes and command as compact JSON ("" without a
+ * manifest): files of different designs are never combined. label: the host the file's points
+ * are assigned to (results_machines_assign), "-" until then.
+ */
+#define RESULTS_MACHINE_HASH_MAX 33
+#define RESULTS_DESIGN_MAX 1024
+#define RESULTS_MACHINES_MAX 4096u
+struct results_machine {
+	size_t source;
+	char host[RESULTS_TOOL_MAX]; /* the lab host's name in a merged.json, "-" for a results.json
+				      */
+	char machine[RESULTS_MACHINE_HASH_MAX];
+	char boot[RESULTS_MACHINE_HASH_MAX];
+	char cpu[RESULTS_TOOL_MAX * 2]; /* "AMD EPYC, family 25 model 1 stepping 1, ucode 0x..." */
+	char kernel[RESULTS_TOOL_MAX * 2]; /* release and build */
+	char design[RESULTS_DESIGN_MAX];
+	char label[RESULTS_TOOL_MAX];
+};
+
+/* How files without a machine identity combine (rarplot --machines). */
+enum results_machines_mode {
+	RESULTS_MACHINES_AUTO,     /* by identity; unknown files that overlap: an error */
+	RESULTS_MACHINES_DISTINCT, /* each file without an identity is a machine of its own */
+	RESULTS_MACHINES_SAME,     /* every file comes from one machine: repetitions */
+};
+
 struct results {
 	struct results_point *points;
 	size_t n_points;
@@ -141,6 +171,8 @@ struct results {
 	 * results_reference.c), each with its source; subject "@reference". Not among points. */
 	struct results_point *refs;
 	size_t n_refs, cap_refs;
+	struct results_machine *machines; /* results_machine.c: one per file, or per lab host */
+	size_t n_machines, cap_machines;
 };
 
 /* An empty set; NULL when out of memory. Free with results_free. */
@@ -222,6 +254,30 @@ long results_normalise(struct results *res, size_t *dropped, struct errbuf *eb);
  */
 void results_meta_read(struct results *res, const void *root, const char *name, size_t source,
 		       size_t first);
+
+/*
+ * results_machine.c. Reads the machine of root's meta (one per host in a merged.json) into
+ * res->machines for file source. Nothing there is required. Returns 0, or -1 out of memory.
+ */
+int results_machine_read(struct results *res, const void *root, size_t source);
+
+/*
+ * results_machine.c. Decides which files are one host: files from different machines are
+ * different hosts (their points' host, "-" in a rarbench results.json, becomes the host's
+ * label: the part of the file's path that tells it from the others), files from one machine
+ * are repetitions, fitted together as one host (the label stays "-" when all are one: as before,
+ * whatever their manifests). Several hosts are combined only when they measured one design
+ * (manifest name, axes, command, match) and every file has the baseline subject. Files without an
+ * identity follow mode; in RESULTS_MACHINES_AUTO two of them that measured a subject alike are an
+ * error asking for --machines. Returns 0, or -1 with one line naming the files and what
+ * differs (bad input).
+ */
+int results_machines_assign(struct results *res, enum results_machines_mode mode,
+			    const char *baseline, struct errbuf *eb)
+    __attribute__((warn_unused_result));
+
+/* The machine record of host label (or of a lab host's name), or NULL. */
+const struct results_machine *results_machine_of(const struct results *res, const char *host);
 
 /* results_entry.c, for its sibling files: one entry of a "results" array into p (zeroed first by
  * the caller; cleared with results_point_clear on error too). 0, or -1 with "field: what" in eb. */

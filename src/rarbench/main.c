@@ -17,6 +17,7 @@
 #include "export.h"
 #include "fileio.h"
 #include "jsonget.h"
+#include "machine.h"
 #include "manifest_mode.h"
 #include "measure.h"
 #include "params.h"
@@ -394,7 +395,7 @@ static int on_event(void *vctx, const struct measure_event *ev, struct errbuf *e
 
 static cJSON *build_extra(const struct config *cfg)
 {
-	cJSON *extra = cJSON_CreateObject(), *rb = NULL;
+	cJSON *extra = cJSON_CreateObject(), *rb = NULL, *machine;
 
 	if (extra == NULL)
 		return NULL;
@@ -410,6 +411,13 @@ static cJSON *build_extra(const struct config *cfg)
 		cJSON_Delete(extra);
 		return NULL;
 	}
+	/* Which machine measured, as manifest mode's meta.machine (rarplot tells hosts apart by
+	 * it); rb adopts it. */
+	if ((machine = machine_describe()) == NULL) {
+		cJSON_Delete(extra);
+		return NULL;
+	}
+	cJSON_AddItemToObject(rb, "machine", machine);
 	return extra;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cliopt.h"
 #include "errbuf.h"
@@ -20,6 +21,7 @@
 #include "plotseries.h"
 #include "plotstyle.h"
 #include "results.h"
+#include "acrossreport.h"
 #include "changepoint.h"
 #include "claims.h"
 #include "diary.h"
@@ -50,7 +52,11 @@ struct config {
 	bool out_given;
 	bool history;      /* --history: releases in version order, their steps (history.h) */
 	const char *diary; /* --diary: a diary's sentences matched with release pairs (diary.h) */
-	struct compare_cli compare; /* --compare and its options (compare_cli.h) */
+	struct compare_cli compare;          /* --compare and its options (compare_cli.h) */
+	enum results_machines_mode machines; /* --machines: files without a machine identity */
+	bool published_given;
+	const char *published; /* --published: the across-machine spread a one-host report quotes */
+	char published_buf[PLOTRUN_PATH_MAX];
 };
 
 static void usage(FILE *f)
@@ -58,7 +64,9 @@ static void usage(FILE *f)
 	fputs(
 	    "usage: rarplot [-o DIR] [--stat S] [--x AXIS] [--baseline SUBJECT]\n"
 	    "               [--format png,svg,pdf|none] [--unweighted] [--plots-dir DIR]\n"
-	    "               [--claims FILE] [--comparisons paired|delta] RESULTS.json...\n"
+	    "               [--claims FILE] [--comparisons paired|delta]\n"
+	    "               [--machines auto|distinct|same] [--published FILE|none]\n"
+	    "               RESULTS.json...\n"
 	    "       rarplot --compare BASELINE:CANDIDATE [--noise PCT] [--at SIZE,...]\n"
 	    "               [--allow-unpaired] [--between FILE] [--x AXIS] [--unweighted]\n"
 	    "               [-o DIR] RESULTS.json...\n"
@@ -86,6 +94,17 @@ static void usage(FILE *f)
 	    "                         --compare computes them (paired per round, the same\n"
 	    "                         interval) where the sweep has rounds; delta: the delta\n"
 	    "                         method over both fits everywhere (as before 0.2)\n"
+	    "      --machines M       which inputs are one host: auto (default) by the machine\n"
+	    "                         each results file names (files of one machine are\n"
+	    "                         repetitions, fitted together; of different machines,\n"
+	    "                         hosts: each fitted and compared on its own, then\n"
+	    "                         combined in across-hosts.tsv); distinct: files without\n"
+	    "                         a machine identity (older rarbench) are one machine\n"
+	    "                         each; same: every file is one machine\n"
+	    "      --published FILE   the across-hosts.tsv a one-host report quotes for the\n"
+	    "                         spread between machines (default: the project's,\n"
+	    "                         share/rarperf/across-hosts.tsv or doc/results/ beside\n"
+	    "                         the binary), none for no quote\n"
 	    "      --history          releases in version order (subjects LINE-X.Y.Z): intercept\n"
 	    "                         and slope per release, the baseline as a band, steps\n"
 	    "                         (history.tsv, history-steps.tsv, history_LINE.*, report.md)\n"
@@ -130,6 +149,8 @@ enum {
 	OPT_COMPARISONS,
 	OPT_HISTORY,
 	OPT_DIARY,
+	OPT_MACHINES,
+	OPT_PUBLISHED,
 };
 
 static void config_defaults(struct config *cfg)
@@ -241,6 +262,8 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	    {"comparisons", required_argument, NULL, OPT_COMPARISONS},
 	    {"history", no_argument, NULL, OPT_HISTORY},
 	    {"diary", required_argument, NULL, OPT_DIARY},
+	    {"machines", required_argument, NULL, OPT_MACHINES},
+	    {"published", required_argument, NULL, OPT_PUBLISHED},
 	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' are no short options */
 	    {"compare", required_argument, NULL, 'c'},
 	    {"noise", required_argument, NULL, 'n'},
@@ -286,6 +309,23 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 		case OPT_DIARY:
 			cfg->diary = optarg;
 			break;
+		case OPT_MACHINES:
+			if (strcmp(optarg, "auto") == 0)
+				cfg->machines = RESULTS_MACHINES_AUTO;
+			else if (strcmp(optarg, "distinct") == 0)
+				cfg->machines = RESULTS_MACHINES_DISTINCT;
+			else if (strcmp(optarg, "same") == 0)
+				cfg->machines = RESULTS_MACHINES_SAME;
+			else {
+				errbuf_set(eb, "--machines %.64s: use auto, distinct or same",
+					   optarg);
+				return NUMARG_ERROR;
+			}
+			break;
+		case OPT_PUBLISHED:
+			cfg->published = strcmp(optarg, "none") == 0 ? NULL : optarg;
+			cfg->published_given = true;
+			break;
 		case 'h':
 			return NUMARG_HELP;
 		case 'V':
@@ -321,16 +361,33 @@ struct rarplot_claims {
 
 /* The report's extra sections: a mixed lab's groups of hosts, the claims checked, the profiles. */
 struct rarplot_more {
+	const struct acrossreport *across;   /* several hosts: combined (first section), or NULL */
+	const struct fitreport *rep;         /* one host: the spread a new machine may see */
+	const char *published;               /* the published across-hosts.tsv, or NULL */
+	bool published_given;                /* named by --published (else the project's) */
 	const char *lab_md;                  /* results' lab_md, or NULL */
 	const struct rarplot_claims *claims; /* or NULL */
 	const struct plotprofile *profile;
 };
 
-/* After the verdicts: the claims checked are verdicts too. */
+/* Right after the question: with several hosts, what holds across machines. */
+static void print_first_sections(FILE *f, const void *arg)
+{
+	const struct rarplot_more *m = arg;
+
+	if (m->across != NULL)
+		acrossreport_print_markdown(m->across, f);
+}
+
+/* After the verdicts: one host's intervals hold for it; the claims checked are verdicts too. */
 static void print_verdict_sections(FILE *f, const void *arg)
 {
 	const struct rarplot_more *m = arg;
 
+	if (m->across == NULL && m->rep != NULL)
+		acrossreport_print_one_host(
+		    m->rep, m->published,
+		    m->published_given ? m->published : "doc/results/across-hosts.tsv", f);
 	if (m->claims != NULL)
 		claims_print_markdown(m->claims->checks, m->claims->n, m->claims->unit, f);
 }
@@ -387,13 +444,18 @@ static int parse_args_done(int rc, const struct errbuf *eb)
 }
 
 /* "rarplot: wrote DIR/report.md, DIR/fits.tsv, DIR/FIGURE..." on stderr. */
-static void print_wrote(const char *out_dir, const struct plotfig_out *drawn)
+static void print_wrote(const char *out_dir, bool across, const struct plotfig_out *drawn)
 {
 	fputs("rarplot: wrote ", stderr);
 	sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
 	fputs("/report.md, ", stderr);
 	sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
 	fputs("/fits.tsv", stderr);
+	if (across) {
+		fputs(", ", stderr);
+		sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
+		fputs("/across-hosts.tsv", stderr);
+	}
 	for (size_t i = 0; i < drawn->n_files; i++) {
 		fputs(", ", stderr);
 		sanitize_fputs(out_dir, SANITIZE_TEXT, stderr);
@@ -409,6 +471,7 @@ struct plot {
 	struct results *res;
 	struct plotseries_set *set;
 	struct fitreport *rep;
+	struct acrossreport *across; /* several hosts: every comparison combined over them */
 	struct claims *claims;
 	struct claims_check *checks;
 	size_t n_checks;
@@ -430,6 +493,7 @@ static void plot_free(struct plot *pl)
 	free(pl->checks);
 	claims_free(pl->claims);
 	diary_free(pl->diary);
+	acrossreport_free(pl->across);
 	fitreport_free(pl->rep);
 	plotseries_set_free(pl->set);
 	results_free(pl->res);
@@ -492,6 +556,9 @@ static int fit(const struct config *cfg, struct plot *pl, struct errbuf *eb)
 		return -1;
 	/* One verdict per comparison: the table and the claims as --compare computes them. */
 	fitreport_pair(pl->rep, !cfg->delta && cfg->stat == PLOTSERIES_ESTIMATE, cfg->use_weights);
+	/* Several hosts: each compared on its own above, combined here; never pooled. */
+	if (pl->set->n_hosts > 1 && acrossreport_compute(pl->rep, &pl->across, eb) != 0)
+		return -1;
 	if (cfg->claims != NULL &&
 	    ((pl->claims = claims_load(cfg->claims, eb)) == NULL ||
 	     claims_check(pl->claims, pl->rep, &pl->checks, &pl->n_checks, eb) != 0))
@@ -564,13 +631,16 @@ static int write_fits(const struct config *cfg, struct plot *pl, struct errbuf *
 	if (fileio_join(path, sizeof(path), cfg->out_dir, "fits.tsv", eb) != 0 ||
 	    fitreport_write_tsv(pl->rep, path, eb) != 0)
 		return -1;
+	if (pl->across != NULL && acrossreport_write_tsv(pl->across, cfg->out_dir, eb) != 0)
+		return -1;
 	if (pl->res->n_refs > 0) {
 		struct normfig_opts no = {(const char *const *)cfg->inputs,
 					  cfg->n_inputs,
 					  cfg->axis,
 					  cfg->stat,
 					  cfg->baseline,
-					  cfg->use_weights};
+					  cfg->use_weights,
+					  cfg->machines};
 		bool wrote;
 
 		if (normfig_write(&no, &pl->env, &pl->drawn, &wrote, eb) != 0)
@@ -588,7 +658,8 @@ static int write_report(const struct config *cfg, struct plot *pl, struct errbuf
 {
 	struct fitreport_context ctx;
 	struct rarplot_claims shown;
-	struct rarplot_more sections = {NULL, NULL, &pl->prof};
+	struct rarplot_more sections = {pl->across, pl->rep, cfg->published, cfg->published_given,
+					NULL,       NULL,    &pl->prof};
 	char path[PLOTRUN_PATH_MAX];
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -605,6 +676,7 @@ static int write_report(const struct config *cfg, struct plot *pl, struct errbuf
 	ctx.notes = (const char *const *)pl->drawn.notes;
 	ctx.n_notes = pl->drawn.n_notes;
 	sections.lab_md = pl->res->lab_md;
+	ctx.first_sections = print_first_sections;
 	ctx.verdict_sections = print_verdict_sections;
 	ctx.more_sections = print_more;
 	ctx.more_arg = &sections;
@@ -628,6 +700,8 @@ static int write_report(const struct config *cfg, struct plot *pl, struct errbuf
 /* The table and the claims on stdout; the notes, a warning for emulated hosts, what was written. */
 static void print_summary(const struct config *cfg, const struct plot *pl)
 {
+	if (pl->across != NULL)
+		acrossreport_print_markdown(pl->across, stdout);
 	fitreport_print_table(pl->rep, stdout);
 	if (pl->claims != NULL)
 		claims_print_markdown(pl->checks, pl->n_checks, fitreport_unit(pl->set->axis),
@@ -640,7 +714,36 @@ static void print_summary(const struct config *cfg, const struct plot *pl)
 		sanitize_fputs(pl->res->emulated, SANITIZE_TEXT, stderr);
 		fputs("\n", stderr);
 	}
-	print_wrote(cfg->out_dir, &pl->drawn);
+	print_wrote(cfg->out_dir, pl->across != NULL, &pl->drawn);
+}
+
+/*
+ * The project's across-machine spread, for a one-host report: share/rarperf/across-hosts.tsv
+ * beside the binary (installed), doc/results/across-hosts.tsv beside it (a checkout), or the
+ * configured data directory's. Into buf; NULL when none is there.
+ */
+static const char *find_published(char *buf, size_t size)
+{
+	static const char *const beside[] = {"../share/rarperf/across-hosts.tsv",
+					     "../doc/results/across-hosts.tsv"};
+	char exe[PLOTRUN_PATH_MAX];
+	ssize_t got = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (got > 0) {
+		exe[got] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		for (size_t i = 0; slash != NULL && i < sizeof(beside) / sizeof(beside[0]); i++)
+			if ((size_t)snprintf(buf, size, "%s/%s", exe, beside[i]) < size &&
+			    access(buf, R_OK) == 0)
+				return buf;
+	}
+	if ((size_t)snprintf(buf, size, "%s/across-hosts.tsv", RARPERF_DATADIR) < size &&
+	    access(buf, R_OK) == 0)
+		return buf;
+	return NULL;
 }
 
 /* --history, after report.md: reads the tables just written (history.h). */
@@ -685,6 +788,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < cfg.n_inputs; i++)
 		if (results_load_file(pl.res, cfg.inputs[i], &eb) != 0)
 			goto fail;
+	if (cfg.compare.pair == NULL &&
+	    results_machines_assign(pl.res, cfg.machines,
+				    results_has_subject(pl.res, cfg.baseline) ? cfg.baseline : NULL,
+				    &eb) != 0)
+		goto fail;
+	if (!cfg.published_given)
+		cfg.published = find_published(cfg.published_buf, sizeof(cfg.published_buf));
 	if (cfg.compare.pair != NULL) {
 		cfg.compare.formats = cfg.formats; /* the ratio figure's */
 		cfg.compare.n_formats = cfg.n_formats;

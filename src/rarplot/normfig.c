@@ -145,6 +145,8 @@ int normfig_write(const struct normfig_opts *o, const struct plotfig_env *env,
 	for (i = 0; i < o->n_inputs; i++)
 		if (results_load_file(res, o->inputs[i], eb) != 0)
 			goto out;
+	if (results_machines_assign(res, o->machines, o->baseline, eb) != 0)
+		goto out;
 	if ((nref = results_normalise(res, &dropped, eb)) < 0)
 		goto out;
 	if (nref == 0 || res->n_points == 0) {

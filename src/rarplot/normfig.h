@@ -18,6 +18,7 @@ struct normfig_opts {
 	enum plotseries_stat stat;
 	const char *baseline;
 	bool use_weights;
+	enum results_machines_mode machines; /* which files are one host, as in the fits */
 };
 
 /*

@@ -325,7 +325,35 @@ static size_t count_net_interfaces(void)
 	return n;
 }
 
-static cJSON *build_meta(struct runner *r)
+/* meta.machine: this machine's identity and description (machine.h), and the load and steal
+ * before the sweep and at its steps (the journal's per-step records, c). NULL out of memory. */
+static cJSON *build_machine(const struct runner *r, const struct journal_contents *c)
+{
+	cJSON *m = machine_describe();
+	double *load1 = malloc((c->npoints ? c->npoints : 1) * sizeof(*load1));
+	double *steal = malloc((c->npoints ? c->npoints : 1) * sizeof(*steal));
+	size_t i, n = 0;
+
+	if (m == NULL || load1 == NULL || steal == NULL)
+		goto oom;
+	for (i = 0; i < c->npoints; i++)
+		if (c->points[i].info.has_host) {
+			load1[n] = c->points[i].info.load1;
+			steal[n++] = c->points[i].info.steal;
+		}
+	if (machine_add_load(m, &r->load_before, r->has_load_before, load1, steal, n) != 0)
+		goto oom;
+	free(load1);
+	free(steal);
+	return m;
+oom:
+	free(load1);
+	free(steal);
+	cJSON_Delete(m);
+	return NULL;
+}
+
+static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
 {
 	struct hostfacts hf;
 	cJSON *meta = cJSON_CreateObject(), *o, *skipped;
@@ -353,6 +381,7 @@ static cJSON *build_meta(struct runner *r)
 	if (o != NULL)
 		cJSON_AddNumberToObject(o, "net_interfaces", (double)count_net_interfaces());
 	cJSON_AddItemToObject(meta, "host", o);
+	cJSON_AddItemToObject(meta, "machine", build_machine(r, c));
 	cJSON_AddItemToObject(meta, "environment", runner_env_record(&r->env, r->cfg.dry_run));
 	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
 	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
@@ -416,7 +445,7 @@ static int finish(struct runner *r, struct errbuf *eb)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	if (journal_read(path, &c, eb) < 0)
 		return -1;
-	meta = build_meta(r);
+	meta = build_meta(r, &c);
 	if (meta == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;

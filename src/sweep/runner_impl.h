@@ -18,6 +18,7 @@
 #include "errbuf.h"
 #include "hostfacts.h"
 #include "journal.h"
+#include "machine.h"
 #include "manifest.h"
 #include "proc.h"
 #include "policy.h"
@@ -56,6 +57,9 @@ struct runner {
 	char manifest_sha[DIGEST_SHA256_HEX_LEN + 1];
 	char out_abs[PATH_MAX];
 	char started[32];
+	/* The host's load and steal when this process opened the sweep (meta.machine.load). */
+	struct contention_host load_before;
+	bool has_load_before;
 	char out_default[256];
 	struct progress progress;
 	int stderr_fd; /* where the grant check's stderr goes */

@@ -484,6 +484,11 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	char profile_dir[PATH_MAX];
 
 	runner_utc_now(r->started, sizeof(r->started));
+	{
+		struct errbuf unread; /* no load known: the meta says nothing of it */
+
+		r->has_load_before = contention_read_host(&r->load_before, &unread) == 0;
+	}
 	if (make_out_dir(r->cfg.out, true, eb) < 0)
 		return fail(r, eb, true);
 	if (fileio_fmt(profile_dir, sizeof(profile_dir), "%s/profile", r->cfg.out) < 0 ||

@@ -53,6 +53,14 @@ check "skip_subject event emitted" grep -q '"event":"skip_subject".*"ghost"' "$w
 check "meta has the manifest hash, host and prefix facts" \
 	[ "$(jq -r '.meta.manifest_sha256' "$res")" = "$(sha256sum <"$work/small.json" | cut -d' ' -f1)" ] \
 	&& jq -e '.meta.host.cpus >= 1 and (.meta.prefix_facts.tools | type) == "object"' "$res" >/dev/null
+check "meta.machine: this machine's ids hashed (never raw), its CPU, mitigations and load" bash -c '
+	want=$(printf "rarperf machine-id\\n%s" "$(cat /etc/machine-id)" | sha256sum | cut -c1-16)
+	boot=$(printf "rarperf boot-id\\n%s" "$(cat /proc/sys/kernel/random/boot_id)" | sha256sum | cut -c1-16)
+	jq -e --arg m "$want" --arg b "$boot" ".meta.machine | .machine_id_sha256 == \$m and
+		.boot_id_sha256 == \$b and (.cpu.model_name | length > 0) and (.cpu.caches | type) == \"object\"
+		and (.mitigations | type) == \"object\" and (.thp.enabled | length > 0)
+		and .load.before.load1 >= 0 and .load.during.points == 4" "$1" >/dev/null &&
+	! grep -q -e "$(cat /etc/machine-id)" -e "$(cat /proc/sys/kernel/random/boot_id)" "$1"' _ "$res"
 check "done event is last and its hashes match the files" bash -c '
 	last=$(tail -1 "$1/small.events")
 	[ "$(jq -r .event <<<"$last")" = done ] || exit 1

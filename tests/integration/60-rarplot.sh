@@ -142,8 +142,10 @@ check "report.md: the first heading after the title is the question" \
 check "report.md: the question names the axis, its sizes, the subjects and the baseline" \
 	sh -c "grep -qx 'How does the time to authorise one command grow with nb_tasks, from 1 to 10000 (18 sizes; the other axes held at nb_roles=1, nb_users=1, nb_commands=1), for 3 subjects against the baseline \`sudo\`?' '$T/exact/report.md' &&
 		grep -qx -- '- sudo, sudoers policy (the baseline)' '$T/exact/report.md'"
-check "report.md: sections in the reader's order (question, figures, verdicts, skipped, fits, method)" \
-	sh -c "[ \"\$(grep '^## ' '$T/exact/report.md' | tr '\n' ,)\" = '## The question,## Figures,## Verdicts,## Skipped,## Fits,## Method,## Looks,' ]"
+check "report.md: sections in the reader's order (question, figures, verdicts, another machine, skipped, fits, method)" \
+	sh -c "[ \"\$(grep '^## ' '$T/exact/report.md' | tr '\n' ,)\" = '## The question,## Figures,## Verdicts,## On another machine,## Skipped,## Fits,## Method,## Looks,' ]"
+check "report.md: one host's intervals are said to hold for that machine" \
+	grep -q '^Every interval above holds for the machine these inputs were measured on' "$T/exact/report.md"
 check "report.md: no subject skipped is said so, then the figures not drawn" \
 	sh -c "grep -A2 -x '## Skipped' '$T/exact/report.md' | grep -qx 'No subject the inputs record as skipped.' &&
 		grep -A4 -x '## Skipped' '$T/exact/report.md' | grep -q '^- perf_roles not drawn: '"
@@ -398,6 +400,118 @@ expect_error "bad --stat: exit 2" 2 "stat" --stat mode "$T/exact.json"
 expect_error "--baseline naming no subject of the inputs: exit 2, one line listing the subjects" 2 \
 	"--baseline sdo: no such subject in the inputs; subjects: seq, printf" \
 	--baseline sdo tests/fixtures/rarplot/hyperfine-plain.json
+# --- machines: hosts told apart, never pooled; combined across machines (issue 43) ------------
+# Synthetic files with a machine identity: the noisy sweep as machine A (twice: repetitions) and
+# scaled by 1.1 (the baseline) / 1.2 (doas) as machine B; a manifest of other axes; a file
+# without the baseline; a lab's merged.json whose hosts share one boot.
+$PY - "$T" <<'PYEOF'
+import json, sys
+out = sys.argv[1]
+noisy = json.load(open(out + "/noisy.json"))["results"]
+def meta(mid, boot, axes=None):
+    return {"name": "m", "manifest": {"name": "m", "axes": axes or {"nb_tasks": [1, 10000]},
+                                      "command": "/usr/bin/true", "match": "last"},
+            "machine": {"machine_id_sha256": mid, "boot_id_sha256": boot,
+                        "cpu": {"model_name": "Test CPU " + mid, "family": "25", "model": "1",
+                                "stepping": "1", "microcode": "0x1"},
+                        "kernel": {"release": "6.1.0", "build": "#1"}}}
+def scaled(s_base, s_other):
+    res = []
+    for e in noisy:
+        e2 = json.loads(json.dumps(e))
+        s = s_base if e2["parameters"]["subject"] == "sudo" else s_other
+        e2["times"] = [v * s for v in e2["times"]]
+        for key in ("mean", "stddev", "median", "min", "max"):
+            e2[key] *= s
+        res.append(e2)
+    return res
+for name, res, m in (("ma1", noisy, meta("aaaa0001", "b0000001")),
+                     ("ma2", noisy, meta("aaaa0001", "b0000002")),
+                     ("mb", scaled(1.1, 1.2), meta("bbbb0002", "b0000003")),
+                     ("maxes", scaled(1.1, 1.2), meta("cccc0003", "b0000004", {"nb_tasks": [1, 100]})),
+                     ("nobase", [e for e in noisy if e["parameters"]["subject"] != "sudo"],
+                      meta("dddd0004", "b0000005"))):
+    json.dump({"results": res, "meta": m}, open("%s/%s.json" % (out, name), "w"))
+merged = json.load(open(out + "/merged.json"))
+merged["meta"] = {"rarlab": {}, "hosts": {h: meta("eeee000%d" % i, "b0000006")
+                                          for i, h in enumerate(("lab1", "lab2", "lab3"))}}
+json.dump(merged, open(out + "/onebox.json", "w"))
+PYEOF
+"$RARPLOT" --format none -o "$T/rep" "$T/ma1.json" "$T/ma2.json" >/dev/null 2>&1
+check "two files of one machine: repetitions, fitted together as one host (as before)" \
+	sh -c "[ \$(cut -f3 '$T/rep/fits.tsv' | sort -u | grep -vc '^host$') -eq 1 ] && [ ! -e '$T/rep/across-hosts.tsv' ] &&
+		grep -q '^## On another machine' '$T/rep/report.md'"
+"$RARPLOT" --format none -o "$T/two" "$T/ma1.json" "$T/mb.json" >"$T/two.out" 2>"$T/two.err"
+check "two machines: two hosts, each fitted on its own, across-hosts.tsv written" \
+	sh -c "cut -f3 '$T/two/fits.tsv' | sort -u | tr '\n' ' ' | grep -qx 'host ma1.json mb.json ' &&
+		[ -s '$T/two/across-hosts.tsv' ] && [ -s '$T/two/across-hosts-values.tsv' ]"
+check "two machines: doas's intercept ratio is 1.2/1.1 as much on machine B, both combined" \
+	$PY -c "
+import csv, math, sys
+rows = list(csv.DictReader(open('$T/two/across-hosts-values.tsv'), delimiter='\t'))
+v = {r['host']: float(r['value']) for r in rows if r['subject'] == 'doas' and r['quantity'] == 'intercept_ratio'}
+sys.exit(0 if abs(v['mb.json'] / v['ma1.json'] - 1.2 / 1.1) < 1e-6 else 1)"
+check "two machines: report.md opens with the across-machines section" \
+	awk '/^## Across machines/ { a = NR } /^## Verdicts/ { v = NR } END { exit !(a && v > a) }' "$T/two/report.md"
+expect_error "two machines of different manifests: exit 2 naming both files and what differs" 2 \
+	"ma1.json and .*maxes.json: different manifests (their axes differs)" "$T/ma1.json" "$T/maxes.json"
+expect_error "a machine without the baseline: exit 2 naming the file" 2 \
+	"nobase.json: no baseline sudo" "$T/ma1.json" "$T/nobase.json"
+expect_error "two files without a machine identity: exit 2 asking for --machines" 2 \
+	"pass --machines distinct if they come from different machines" "$T/noisy.json" "$T/estimated.json"
+expect_error "bad --machines: exit 2" 2 "--machines maybe: use auto, distinct or same" \
+	--machines maybe "$T/exact.json"
+"$RARPLOT" --format none -o "$T/onebox" "$T/onebox.json" >/dev/null 2>&1
+check "a lab whose hosts share one boot: the report says they are one machine" \
+	sh -c "grep -q '^\*\*One machine.\*\*' '$T/onebox/report.md' &&
+		awk -F'\t' 'NR > 1 && \$14 != 1 { bad = 1 } END { exit bad }' '$T/onebox/across-hosts.tsv'"
+
+# The three published seed runs (three machines, from before rarbench recorded the machine): three
+# hosts, no pooled fit; sr-cbor-4.2.0 (measured on 2026-12-02 only) against sudo there only.
+set -- doc/results/2026-11-30-debian12-2core/seed-tasks/results.json \
+	doc/results/2026-12-01-debian12-2core/seed-tasks/results.json \
+	doc/results/2026-12-02-debian12-2core/seed-tasks/results.json
+if [ -f "$1" ] && [ -f "$2" ] && [ -f "$3" ]; then
+	expect_error "the published three without --machines: exit 2, one line" 2 "--machines distinct" "$@"
+	"$RARPLOT" --format none --machines distinct -o "$T/pub3" "$@" >/dev/null 2>"$T/pub3.err"
+	check "published three: exit 0" [ $? -eq 0 ] || cat "$T/pub3.err"
+	check "published three: three hosts, sudo fitted on each (no pooled fit)" \
+		sh -c "[ \$(awk -F'\t' '\$1 == \"sudo\"' '$T/pub3/fits.tsv' | wc -l) -eq 3 ] &&
+			awk -F'\t' '\$1 == \"sudo\"' '$T/pub3/fits.tsv' | cut -f3 | sort | tr '\n' ' ' |
+			grep -qx '2026-11-30-debian12-2core 2026-12-01-debian12-2core 2026-12-02-debian12-2core '"
+	check "published three: sr-cbor-4.2.0 against sudo on the 2026-12-02 machine only, one host" \
+		sh -c "awk -F'\t' '\$1 == \"sr-cbor-4.2.0\" && \$3 == \"intercept_ratio\" { print \$4, \$15 }' '$T/pub3/across-hosts.tsv' |
+			grep -qx '1 2026-12-02-debian12-2core' &&
+			grep -q '^- sr-cbor-4.2.0 on 1 host (2026-12-02-debian12-2core): one host' '$T/pub3/report.md'"
+	check "published three: a prediction interval for every subject two machines or more measured" \
+		$PY -c "
+import csv, sys
+rows = [r for r in csv.DictReader(open('$T/pub3/across-hosts.tsv'), delimiter='\t')
+        if r['quantity'] != 'crossover' and int(r['hosts']) >= 2]
+subjects = {r['subject'] for r in rows}
+ok = len(subjects) >= 8 and all(float(r['predict_lo']) < float(r['mean']) < float(r['predict_hi']) for r in rows)
+sys.exit(0 if ok else 1)"
+	check "published three: mean and prediction as Student's t over the hosts' logs (numpy)" \
+		$PY -c "
+import csv, math, sys
+import numpy as np
+t = {2: 12.7062, 3: 4.3027}
+vals = {}
+for r in csv.DictReader(open('$T/pub3/across-hosts-values.tsv'), delimiter='\t'):
+    vals.setdefault((r['subject'], r['quantity']), []).append(float(r['value']))
+bad = 0
+for r in csv.DictReader(open('$T/pub3/across-hosts.tsv'), delimiter='\t'):
+    k = int(r['hosts'])
+    if r['scale'] != 'log' or k < 2:
+        continue
+    y = np.log(vals[(r['subject'], r['quantity'])]); s = y.std(ddof=1)
+    hi = math.exp(y.mean() + t[k] * s * math.sqrt(1 + 1 / k))
+    lo = math.exp(y.mean() - t[k] * s / math.sqrt(k))
+    bad += abs(hi / float(r['predict_hi']) - 1) > 1e-4 or abs(lo / float(r['mean_lo']) - 1) > 1e-4
+sys.exit(bad)"
+else
+	notok "the three published seed-tasks runs are there"
+fi
 mkdir -p "$T/nognuplot"
 rm -rf "$T/err"
 PATH=$T/nognuplot "$RARPLOT" -o "$T/err" "$T/exact.json" >"$T/err.out" 2>"$T/err.msg"

@@ -28,7 +28,12 @@ for d in doc/results/*/*/; do
 		set -- "$@" --comparisons delta
 	fi
 	extra=
-	[ -f "$d/inputs" ] && extra=$(sed "s|^|$d/|" "$d/inputs" | tr '\n' ' ')
+	# An inputs file lists the same run's supplements (seed-both's second manifest): one machine,
+	# which files from before rarbench recorded it must say (--machines same).
+	if [ -f "$d/inputs" ]; then
+		extra=$(sed "s|^|$d/|" "$d/inputs" | tr '\n' ' ')
+		set -- "$@" --machines same
+	fi
 	# shellcheck disable=SC2086 # extra inputs, one word each
 	"$RARPLOT" "$@" "$d/results.json" $extra >/dev/null 2>"$T/$n.err"
 	check "$name: rarplot on its results.json exits 0" [ $? -eq 0 ] || cat "$T/$n.err"

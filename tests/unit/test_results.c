@@ -2,6 +2,7 @@
  * files. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "results.h"
@@ -432,6 +433,103 @@ static void test_emulated(void)
 	results_free(res);
 }
 
+/* A results file of one subject at 3 sizes, with meta.machine (machine id mid, boot id boot; NULL
+ * for a file without the key) and the manifest's axes. */
+static char *machine_doc(const char *subject, const char *mid, const char *boot, const char *axes)
+{
+	static char buf[2048];
+	char machine[256] = "";
+
+	if (mid != NULL)
+		snprintf(machine, sizeof(machine),
+			 ",\"machine\":{\"machine_id_sha256\":\"%s\",\"boot_id_sha256\":\"%s\"}",
+			 mid, boot);
+	snprintf(
+	    buf, sizeof(buf),
+	    "{\"results\":["
+	    "{\"command\":\"x\",\"mean\":1,\"stddev\":null,\"median\":1,\"user\":0,\"system\":0,"
+	    "\"min\":1,\"max\":1,\"parameters\":{\"subject\":\"%s\",\"nb_tasks\":\"1\"}},"
+	    "{\"command\":\"x\",\"mean\":1,\"stddev\":null,\"median\":1,\"user\":0,\"system\":0,"
+	    "\"min\":1,\"max\":1,\"parameters\":{\"subject\":\"sudo\",\"nb_tasks\":\"1\"}}],"
+	    "\"meta\":{\"manifest\":{\"name\":\"m\",\"axes\":%s}%s}}",
+	    subject, axes, machine);
+	return buf;
+}
+
+/* Loads (name, doc) pairs into a new set. */
+static struct results *machine_set(const char *const *names, char **docs, size_t n)
+{
+	struct results *res = results_new();
+	struct errbuf eb;
+
+	for (size_t i = 0; i < n; i++) {
+		CHECK_INT_EQ(results_parse(res, docs[i], strlen(docs[i]), names[i], &eb), 0);
+		free(docs[i]);
+	}
+	return res;
+}
+
+/* Files of one machine are repetitions (host "-"), of two machines two hosts named by the part
+ * of their path that differs; without an identity, overlapping files need a mode. */
+static void test_machines(void)
+{
+	static const char *const names[] = {"r/2026-a/seed/results.json",
+					    "r/2026-b/seed/results.json"};
+	const char *axes = "{\"nb_tasks\":[1,10]}";
+	struct results *res;
+	char *docs[2];
+	struct errbuf eb;
+
+	docs[0] = strdup(machine_doc("doas", "m1", "b1", axes));
+	docs[1] = strdup(machine_doc("doas", "m1", "b2", axes));
+	res = machine_set(names, docs, 2);
+	CHECK_INT_EQ(results_machines_assign(res, RESULTS_MACHINES_AUTO, "sudo", &eb), 0);
+	CHECK_STR_EQ(res->points[0].host, "-");
+	CHECK_STR_EQ(res->points[3].host, "-");
+	results_free(res);
+
+	docs[0] = strdup(machine_doc("doas", "m1", "b1", axes));
+	docs[1] = strdup(machine_doc("doas", "m2", "b2", axes));
+	res = machine_set(names, docs, 2);
+	CHECK_INT_EQ(results_machines_assign(res, RESULTS_MACHINES_AUTO, "sudo", &eb), 0);
+	CHECK_STR_EQ(res->points[0].host, "2026-a");
+	CHECK_STR_EQ(res->points[3].host, "2026-b");
+	CHECK(results_machine_of(res, "2026-b") != NULL &&
+	      strcmp(results_machine_of(res, "2026-b")->boot, "b2") == 0);
+	results_free(res);
+
+	/* Another design, several machines: refused, naming both files and what differs. */
+	docs[0] = strdup(machine_doc("doas", "m1", "b1", axes));
+	docs[1] = strdup(machine_doc("doas", "m2", "b2", "{\"nb_tasks\":[1,100]}"));
+	res = machine_set(names, docs, 2);
+	CHECK_INT_EQ(results_machines_assign(res, RESULTS_MACHINES_AUTO, "sudo", &eb), -1);
+	CHECK(strstr(eb.msg, "2026-a/seed/results.json and r/2026-b/seed/results.json: different "
+			     "manifests (their axes differs)") != NULL);
+	results_free(res);
+
+	/* No identity: overlapping files need --machines; distinct makes two hosts, same one. */
+	for (int mode = 0; mode < 3; mode++) {
+		docs[0] = strdup(machine_doc("doas", NULL, NULL, axes));
+		docs[1] = strdup(machine_doc("doas", NULL, NULL, axes));
+		res = machine_set(names, docs, 2);
+		CHECK_INT_EQ(
+		    results_machines_assign(res, (enum results_machines_mode)mode, "sudo", &eb),
+		    mode == RESULTS_MACHINES_AUTO ? -1 : 0);
+		if (mode == RESULTS_MACHINES_AUTO)
+			CHECK(strstr(eb.msg, "pass --machines distinct") != NULL);
+		else
+			CHECK_STR_EQ(res->points[3].host,
+				     mode == RESULTS_MACHINES_SAME ? "-" : "2026-b");
+		results_free(res);
+	}
+	/* No identity, other candidates but both with the baseline: they overlap, still asked. */
+	docs[0] = strdup(machine_doc("doas", NULL, NULL, axes));
+	docs[1] = strdup(machine_doc("sr-cbor", NULL, NULL, axes));
+	res = machine_set(names, docs, 2);
+	CHECK_INT_EQ(results_machines_assign(res, RESULTS_MACHINES_AUTO, "sudo", &eb), -1);
+	results_free(res);
+}
+
 int main(void)
 {
 	RUN(test_plain_hyperfine);
@@ -445,5 +543,6 @@ int main(void)
 	RUN(test_subjects);
 	RUN(test_limit_series_and_pam);
 	RUN(test_emulated);
+	RUN(test_machines);
 	return HARNESS_EXIT();
 }
