@@ -1,7 +1,9 @@
 #!/bin/bash
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 # A subject from a source tree (make provision-dev, doc/provisioning.md): RootAsRole 3.3.4's crate
-# source, copied to a git checkout with one uncommitted change, built by the real playbook
+# source, copied to a git checkout with one uncommitted change, a build.rs that records its uid
+# and a .git/config whose core.fsmonitor records its uid (nothing of either may run as root: the
+# tree is built by a throwaway account, doc/security.md), built by the real playbook
 # (tools/provision-dev.sh) beside the releases as dosr-dev-it27-json/-cbor. Checks facts.json's
 # record of the tree (path, commit, dirty, content hash), the binaries' access and capabilities,
 # a confgen grant of /usr/bin/true honoured and /usr/bin/false refused by dosr itself, a manifest
@@ -39,7 +41,17 @@ tree=$tmp/tree
 cp -a "$crate" "$tree"
 git -C "$tree" init -q && git -C "$tree" add -A &&
 	git -C "$tree" -c user.name=it27 -c user.email=it27@localhost commit -qm "rootasrole as released"
+# A hostile tree (doc/security.md, "A developer's tree never runs as root"): build.rs records
+# who runs it, and .git/config names an fsmonitor that records who runs git in it. Both write
+# to a directory anyone may write to; neither may ever say 0.
+drop=$tmp/drop
+mkdir -m 1777 "$drop"
+sed -i "0,/^fn main() {\$/s##fn main() {\n    let _ = std::process::Command::new(\"sh\").arg(\"-c\").arg(\"id -u >>$drop/build-uid\").status();#" "$tree/build.rs"
+git -C "$tree" -c user.name=it27 -c user.email=it27@localhost commit -qam "build.rs: who builds me"
 commit=$(git -C "$tree" rev-parse HEAD)
+printf '#!/bin/sh\nid -u >>%s/fsmonitor-uid\n' "$drop" >"$tmp/fsmonitor.sh"
+chmod 0755 "$tmp/fsmonitor.sh"
+git -C "$tree" config core.fsmonitor "$tmp/fsmonitor.sh"
 # An uncommitted change (a developer's working tree): a comment, so the program is the release's.
 printf '\n// rarperf test 27: an uncommitted change\n' >>"$tree/src/sr/main.rs"
 
@@ -72,6 +84,16 @@ else
 	tail -25 "$tmp/run1.log"
 	exit 1
 fi
+
+# Nothing of the tree ran as root: its build.rs ran, as an account that is gone now; its
+# fsmonitor never ran as root (the probe's git, on a copy, runs none at all).
+build_uids=$(sort -u "$drop/build-uid" 2>/dev/null | tr '\n' ' ')
+check "the tree's build.rs ran, never as root, as accounts removed since (uid: ${build_uids:-none})" \
+	sh -c "[ -n '$build_uids' ] && ! grep -qx 0 '$drop/build-uid' &&
+		for u in $build_uids; do ! getent passwd \$u >/dev/null || exit 1; done"
+check "the tree's .git/config fsmonitor never ran as root ($(sort -u "$drop/fsmonitor-uid" 2>/dev/null | tr '\n' ' ' || true))" \
+	sh -c "! grep -qx 0 '$drop/fsmonitor-uid' 2>/dev/null"
+check "no throwaway build account is left" sh -c "! getent passwd | grep -q '^rarperf-sb-'"
 
 # The tree's content hash, computed here as doc/provisioning.md defines it.
 hash=sha256:$(cd "$tree" && find . \( -path ./target -o -path ./.git \) -prune -o \( -type f -o -type l \) -print0 |
