@@ -61,9 +61,20 @@ group=$(jq -r '.privileged_group // empty' "$f")
 group=${group:-$(id -gn "$user")}
 gid=$(getent group "$group" | cut -d: -f3)
 
-# play LOG TREE NAME: make provision-dev's script, for this prefix; its exit status.
+# An OpenDoas tree (the release's Debian source) whose configure and GNUmakefile record who runs
+# them, built in the same converges as doas-dev-it27.
+doas_src=$(ls -d /var/cache/rarperf/build/opendoas-"$slug"/opendoas-*/ 2>/dev/null | head -1)
+doas_tree=''
+if [ -n "$doas_src" ] && [ -x "$doas_src/configure" ]; then
+	doas_tree=$tmp/doas
+	cp -a "$doas_src" "$doas_tree"
+	sed -i "1a id -u >>$drop/configure-uid" "$doas_tree/configure"
+	sed -i "1i \$(shell id -u >>$drop/make-uid)" "$doas_tree/GNUmakefile"
+fi
+
+# play LOG TREE NAME [DOAS_TREE]: make provision-dev's script, for this prefix; its exit status.
 play() {
-	PROGRESS_LOG=$1 RARPERF_PREFIX=$prefix RAR_DEV_TREE=$2 DEV_NAME=$3 \
+	PROGRESS_LOG=$1 RARPERF_PREFIX=$prefix RAR_DEV_TREE=$2 DEV_NAME=$3 DOAS_DEV_TREE=${4:-} \
 		sh tools/provision-dev.sh >/dev/null 2>"$1.err"
 }
 recap() { grep -E '^localhost +:' "$1" | tail -1; }
@@ -74,7 +85,7 @@ release_state() { # the releases and the facts file, byte for byte
 }
 
 t0=$(date +%s)
-play "$tmp/run1.log" "$tree" it27
+play "$tmp/run1.log" "$tree" it27 "$doas_tree"
 rc=$?
 t1=$(date +%s)
 if [ $rc -eq 0 ]; then
@@ -94,6 +105,18 @@ check "the tree's build.rs ran, never as root, as accounts removed since (uid: $
 check "the tree's .git/config fsmonitor never ran as root ($(sort -u "$drop/fsmonitor-uid" 2>/dev/null | tr '\n' ' ' || true))" \
 	sh -c "! grep -qx 0 '$drop/fsmonitor-uid' 2>/dev/null"
 check "no throwaway build account is left" sh -c "! getent passwd | grep -q '^rarperf-sb-'"
+if [ -n "$doas_tree" ]; then
+	uids=$(cat "$drop/configure-uid" "$drop/make-uid" 2>/dev/null | sort -u | tr '\n' ' ')
+	check "the OpenDoas tree's configure and GNUmakefile ran, never as root (uid: ${uids:-none})" \
+		sh -c "[ -s '$drop/configure-uid' ] && [ -s '$drop/make-uid' ] && ! cat '$drop/configure-uid' '$drop/make-uid' | grep -qx 0"
+	check "doas-dev-it27: root:$group 4750, a regular file, its policy checked by the release's doas -C" \
+		sh -c "[ \"\$(stat -c '%F %u:%g %a' '$prefix/bin/doas-dev-it27')\" = 'regular file 0:$gid 4750' ] &&
+			'$prefix/bin/doas' -C '$prefix/etc/doas-dev-it27/doas.conf'"
+	check "... and no set-ID file but the program in its dev prefix" \
+		sh -c "[ -z \"\$(find '$prefix/dev/doas-dev-it27' -perm /6000)\" ]"
+else
+	echo "ok - OpenDoas dev tree # SKIP no OpenDoas source under /var/cache/rarperf/build"
+fi
 
 # The tree's content hash, computed here as doc/provisioning.md defines it.
 hash=sha256:$(cd "$tree" && find . \( -path ./target -o -path ./.git \) -prune -o \( -type f -o -type l \) -print0 |
@@ -159,7 +182,7 @@ check "a build the prefix lacks: exit 2 naming it and make provision-dev (exit $
 # Second converge over the unchanged tree: nothing built, nothing changed.
 release_state >"$tmp/state.before"
 t2=$(date +%s)
-play "$tmp/run2.log" "$tree" it27
+play "$tmp/run2.log" "$tree" it27 "$doas_tree"
 rc=$?
 t3=$(date +%s)
 if [ $rc -eq 0 ] && recap "$tmp/run2.log" | grep -q ' changed=0 '; then
