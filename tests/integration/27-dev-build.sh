@@ -24,14 +24,27 @@ if ! jq -e '.tools["dosr-cbor"].present' "$f" >/dev/null 2>&1; then
 	exit 0
 fi
 
+slug=$(printf '%s' "$prefix" | sed 's/[^A-Za-z0-9]\{1,\}/_/g')
 tmp=$(mktemp -d /tmp/rp-it27.XXXXXX)
 chmod 0755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+# The trees' cargo target directories (~0.25 GB each, named after their content, which names
+# this run's directory) and kept copies go with the run.
+builddir=/var/cache/rarperf/build
+cleanup() {
+	local t h
+	for t in "$tmp/tree" "$tmp/broken" "$tmp/doas"; do
+		[ -d "$t" ] || continue
+		h=$(cd "$t" && find . \( -path ./target -o -path ./.git \) -prune -o \( -type f -o -type l \) -print0 |
+			LC_ALL=C sort -z | xargs -0 -r sha256sum -- | sha256sum | cut -c1-16)
+		rm -rf "$builddir/rootasrole-$slug/dev-target-$h" "$builddir/dev-exports/tree-$h"
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The crate source the playbook fetched for the release (the build directory is named after the
 # prefix, as group_vars/all.yml names it).
-slug=$(printf '%s' "$prefix" | sed 's/[^A-Za-z0-9]\{1,\}/_/g')
 crate=/var/cache/rarperf/build/rootasrole-$slug/src-$(jq -r '.tools["dosr-cbor"].version' "$f")
 if [ ! -f "$crate/Cargo.toml" ]; then
 	notok "the release's crate source $crate is there (make provision)"
