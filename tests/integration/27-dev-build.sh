@@ -1,7 +1,9 @@
 #!/bin/bash
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 # A subject from a source tree (make provision-dev, doc/provisioning.md): RootAsRole 3.3.4's crate
-# source, copied to a git checkout with one uncommitted change, built by the real playbook
+# source, copied to a git checkout with one uncommitted change, a build.rs that records its uid
+# and a .git/config whose core.fsmonitor records its uid (nothing of either may run as root: the
+# tree is built by a throwaway account, doc/security.md), built by the real playbook
 # (tools/provision-dev.sh) beside the releases as dosr-dev-it27-json/-cbor. Checks facts.json's
 # record of the tree (path, commit, dirty, content hash), the binaries' access and capabilities,
 # a confgen grant of /usr/bin/true honoured and /usr/bin/false refused by dosr itself, a manifest
@@ -22,14 +24,27 @@ if ! jq -e '.tools["dosr-cbor"].present' "$f" >/dev/null 2>&1; then
 	exit 0
 fi
 
+slug=$(printf '%s' "$prefix" | sed 's/[^A-Za-z0-9]\{1,\}/_/g')
 tmp=$(mktemp -d /tmp/rp-it27.XXXXXX)
 chmod 0755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+# The trees' cargo target directories (~0.25 GB each, named after their content, which names
+# this run's directory) and kept copies go with the run.
+builddir=/var/cache/rarperf/build
+cleanup() {
+	local t h
+	for t in "$tmp/tree" "$tmp/broken" "$tmp/doas"; do
+		[ -d "$t" ] || continue
+		h=$(cd "$t" && find . \( -path ./target -o -path ./.git \) -prune -o \( -type f -o -type l \) -print0 |
+			LC_ALL=C sort -z | xargs -0 -r sha256sum -- | sha256sum | cut -c1-16)
+		rm -rf "$builddir/rootasrole-$slug/dev-target-$h" "$builddir/dev-exports/tree-$h"
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The crate source the playbook fetched for the release (the build directory is named after the
 # prefix, as group_vars/all.yml names it).
-slug=$(printf '%s' "$prefix" | sed 's/[^A-Za-z0-9]\{1,\}/_/g')
 crate=/var/cache/rarperf/build/rootasrole-$slug/src-$(jq -r '.tools["dosr-cbor"].version' "$f")
 if [ ! -f "$crate/Cargo.toml" ]; then
 	notok "the release's crate source $crate is there (make provision)"
@@ -39,7 +54,17 @@ tree=$tmp/tree
 cp -a "$crate" "$tree"
 git -C "$tree" init -q && git -C "$tree" add -A &&
 	git -C "$tree" -c user.name=it27 -c user.email=it27@localhost commit -qm "rootasrole as released"
+# A hostile tree (doc/security.md, "A developer's tree never runs as root"): build.rs records
+# who runs it, and .git/config names an fsmonitor that records who runs git in it. Both write
+# to a directory anyone may write to; neither may ever say 0.
+drop=$tmp/drop
+mkdir -m 1777 "$drop"
+sed -i "0,/^fn main() {\$/s##fn main() {\n    let _ = std::process::Command::new(\"sh\").arg(\"-c\").arg(\"id -u >>$drop/build-uid\").status();#" "$tree/build.rs"
+git -C "$tree" -c user.name=it27 -c user.email=it27@localhost commit -qam "build.rs: who builds me"
 commit=$(git -C "$tree" rev-parse HEAD)
+printf '#!/bin/sh\nid -u >>%s/fsmonitor-uid\n' "$drop" >"$tmp/fsmonitor.sh"
+chmod 0755 "$tmp/fsmonitor.sh"
+git -C "$tree" config core.fsmonitor "$tmp/fsmonitor.sh"
 # An uncommitted change (a developer's working tree): a comment, so the program is the release's.
 printf '\n// rarperf test 27: an uncommitted change\n' >>"$tree/src/sr/main.rs"
 
@@ -49,9 +74,20 @@ group=$(jq -r '.privileged_group // empty' "$f")
 group=${group:-$(id -gn "$user")}
 gid=$(getent group "$group" | cut -d: -f3)
 
-# play LOG TREE NAME: make provision-dev's script, for this prefix; its exit status.
+# An OpenDoas tree (the release's Debian source) whose configure and GNUmakefile record who runs
+# them, built in the same converges as doas-dev-it27.
+doas_src=$(ls -d /var/cache/rarperf/build/opendoas-"$slug"/opendoas-*/ 2>/dev/null | head -1)
+doas_tree=''
+if [ -n "$doas_src" ] && [ -x "$doas_src/configure" ]; then
+	doas_tree=$tmp/doas
+	cp -a "$doas_src" "$doas_tree"
+	sed -i "1a id -u >>$drop/configure-uid" "$doas_tree/configure"
+	sed -i "1i \$(shell id -u >>$drop/make-uid)" "$doas_tree/GNUmakefile"
+fi
+
+# play LOG TREE NAME [DOAS_TREE]: make provision-dev's script, for this prefix; its exit status.
 play() {
-	PROGRESS_LOG=$1 RARPERF_PREFIX=$prefix RAR_DEV_TREE=$2 DEV_NAME=$3 \
+	PROGRESS_LOG=$1 RARPERF_PREFIX=$prefix RAR_DEV_TREE=$2 DEV_NAME=$3 DOAS_DEV_TREE=${4:-} \
 		sh tools/provision-dev.sh >/dev/null 2>"$1.err"
 }
 recap() { grep -E '^localhost +:' "$1" | tail -1; }
@@ -62,7 +98,7 @@ release_state() { # the releases and the facts file, byte for byte
 }
 
 t0=$(date +%s)
-play "$tmp/run1.log" "$tree" it27
+play "$tmp/run1.log" "$tree" it27 "$doas_tree"
 rc=$?
 t1=$(date +%s)
 if [ $rc -eq 0 ]; then
@@ -71,6 +107,28 @@ else
 	notok "make provision-dev builds the tree (exit $rc)"
 	tail -25 "$tmp/run1.log"
 	exit 1
+fi
+
+# Nothing of the tree ran as root: its build.rs ran, as an account that is gone now; its
+# fsmonitor never ran as root (the probe's git, on a copy, runs none at all).
+build_uids=$(sort -u "$drop/build-uid" 2>/dev/null | tr '\n' ' ')
+check "the tree's build.rs ran, never as root, as accounts removed since (uid: ${build_uids:-none})" \
+	sh -c "[ -n '$build_uids' ] && ! grep -qx 0 '$drop/build-uid' &&
+		for u in $build_uids; do ! getent passwd \$u >/dev/null || exit 1; done"
+check "the tree's .git/config fsmonitor never ran as root ($(sort -u "$drop/fsmonitor-uid" 2>/dev/null | tr '\n' ' ' || true))" \
+	sh -c "! grep -qx 0 '$drop/fsmonitor-uid' 2>/dev/null"
+check "no throwaway build account is left" sh -c "! getent passwd | grep -q '^rarperf-sb-'"
+if [ -n "$doas_tree" ]; then
+	uids=$(cat "$drop/configure-uid" "$drop/make-uid" 2>/dev/null | sort -u | tr '\n' ' ')
+	check "the OpenDoas tree's configure and GNUmakefile ran, never as root (uid: ${uids:-none})" \
+		sh -c "[ -s '$drop/configure-uid' ] && [ -s '$drop/make-uid' ] && ! cat '$drop/configure-uid' '$drop/make-uid' | grep -qx 0"
+	check "doas-dev-it27: root:$group 4750, a regular file, its policy checked by the release's doas -C" \
+		sh -c "[ \"\$(stat -c '%F %u:%g %a' '$prefix/bin/doas-dev-it27')\" = 'regular file 0:$gid 4750' ] &&
+			'$prefix/bin/doas' -C '$prefix/etc/doas-dev-it27/doas.conf'"
+	check "... and no set-ID file but the program in its dev prefix" \
+		sh -c "[ -z \"\$(find '$prefix/dev/doas-dev-it27' -perm /6000)\" ]"
+else
+	echo "ok - OpenDoas dev tree # SKIP no OpenDoas source under /var/cache/rarperf/build"
 fi
 
 # The tree's content hash, computed here as doc/provisioning.md defines it.
@@ -137,7 +195,7 @@ check "a build the prefix lacks: exit 2 naming it and make provision-dev (exit $
 # Second converge over the unchanged tree: nothing built, nothing changed.
 release_state >"$tmp/state.before"
 t2=$(date +%s)
-play "$tmp/run2.log" "$tree" it27
+play "$tmp/run2.log" "$tree" it27 "$doas_tree"
 rc=$?
 t3=$(date +%s)
 if [ $rc -eq 0 ] && recap "$tmp/run2.log" | grep -q ' changed=0 '; then

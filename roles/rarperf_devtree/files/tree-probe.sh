@@ -1,18 +1,19 @@
 #!/bin/bash
-# tree-probe.sh TREE REV EXPORTS: describes a source tree as one JSON object on stdout: its
-# absolute path, the git revision asked for, the commit, whether the working tree differs from
-# it (dirty), a SHA-256 of its content (paths and bytes of every file and symlink, without
-# target/ and .git), the directory to build from and a version (Cargo.toml's, else git describe). With REV, the commit's tree is exported
-# (git archive) to EXPORTS/<commit> once, and that export is described and built.
-# Exit 1 with one line on stderr when TREE is no directory or REV no commit of it.
+# tree-probe.sh: describes a copy of a source tree as one JSON object on stdout, run by
+# dev-sandbox.sh as its throwaway account in that copy (never as root, never in the tree itself:
+# git reads the tree's .git/config, whose core.fsmonitor, filters and hooks are the tree owner's
+# code). DEV_SANDBOX_TREE: the tree's absolute path (recorded as is); DEV_SANDBOX_REV: a git
+# revision, or empty for the working tree. Prints the path, the revision asked for, the commit,
+# whether the working tree differs from it (dirty), a SHA-256 of its content (paths and bytes of
+# every file and symlink, without target/ and .git), the directory to build from (relative to the
+# sandbox: src, or home/export for a revision, exported with git archive) and a version
+# (Cargo.toml's, else git describe). Exit 1 with one line on stderr when REV is no commit of it.
 set -euo pipefail
-tree=$1 rev=$2 exports=$3
-[ -d "$tree" ] || { echo "source tree $tree: no such directory" >&2; exit 1; }
-tree=$(realpath -e "$tree")
-# The tree may belong to another user: git would refuse it as "dubious ownership".
-g() { git -c safe.directory='*' -C "$tree" "$@"; }
+tree=$DEV_SANDBOX_TREE rev=${DEV_SANDBOX_REV:-}
+# No fsmonitor and no hooks even for the account: git here only reads.
+g() { git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c core.untrackedCache=false "$@"; }
 commit='' dirty=null
-if g rev-parse --git-dir >/dev/null 2>&1; then
+if [ -e .git ] && g rev-parse --git-dir >/dev/null 2>&1; then
 	if [ -n "$rev" ]; then
 		commit=$(g rev-parse --verify --quiet "$rev^{commit}") ||
 			{ echo "source tree $tree: $rev is no commit of it" >&2; exit 1; }
@@ -29,15 +30,11 @@ elif [ -n "$rev" ]; then
 	echo "source tree $tree: not a git checkout, so it has no revision $rev" >&2
 	exit 1
 fi
-src=$tree
+src=$PWD rel=src
 if [ -n "$rev" ]; then
-	src=$exports/$commit
-	if [ ! -d "$src" ]; then
-		mkdir -p "$exports"
-		rm -rf "$src.new" && mkdir "$src.new"
-		g archive --format=tar "$commit" | tar -x -C "$src.new"
-		mv "$src.new" "$src"
-	fi
+	src=$HOME/export rel=home/export
+	mkdir "$src"
+	g archive --format=tar "$commit" | tar -x -C "$src"
 fi
 hash=$(cd "$src" && find . \( -path ./target -o -path ./.git \) -prune -o \( -type f -o -type l \) -print0 |
 	LC_ALL=C sort -z | xargs -0 -r sha256sum -- | sha256sum | cut -d' ' -f1)
@@ -51,7 +48,7 @@ if not isinstance(v, str): v = d.get("workspace", {}).get("package", {}).get("ve
 print(v)' "$src/Cargo.toml")
 fi
 jq -n --arg path "$tree" --arg rev "$rev" --arg commit "$commit" --argjson dirty "$dirty" \
-	--arg hash "sha256:$hash" --arg src "$src" --arg version "$version" \
+	--arg hash "sha256:$hash" --arg src "$rel" --arg version "$version" \
 	'{path: $path, rev: (if $rev == "" then null else $rev end),
 	  commit: (if $commit == "" then null else $commit end), dirty: $dirty, hash: $hash,
 	  build_dir: $src, version: $version}'
