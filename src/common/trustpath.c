@@ -3,10 +3,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -20,6 +22,23 @@
  * and closed to group and others, only root can change what the path names,
  * so the verdict holds after the check (no window for a non-root writer).
  */
+
+/* procfs's f_type (linux/magic.h's PROC_SUPER_MAGIC), written out to keep the header narrow. */
+#define TRUSTPATH_PROC_MAGIC 0x9fa0
+
+/*
+ * Whether cand, a directory or file met on the walk, lies on a proc file system. Such a path
+ * means another file to each process that opens it (/proc/self/cwd is the opener's working
+ * directory, /dev/fd/N its descriptor): the walk's verdict, made in rarbench's context, would
+ * say nothing of what the measured tool or root's tracer opens through it (issue 45, third
+ * round: a PAM directory and a program named through /proc/self/cwd gave root).
+ */
+static bool on_proc(const char *cand)
+{
+	struct statfs fs;
+
+	return statfs(cand, &fs) == 0 && fs.f_type == TRUSTPATH_PROC_MAGIC;
+}
 
 /* A root-owned sticky directory open to others (/tmp): names in it are their owners'. */
 static bool sticky_root_dir(const struct stat *st)
@@ -66,7 +85,7 @@ static void pop(char *cur)
  * directory the caller is about to make something of its own in).
  */
 static int walk(const char *path, char *resolved, bool sticky_ok, bool last_open_ok,
-		struct errbuf *eb)
+		bool *per_process, struct errbuf *eb)
 {
 	char cur[PATH_MAX] = "", rest[PATH_MAX], next[PATH_MAX], link[PATH_MAX], cwd[PATH_MAX];
 	char cand[PATH_MAX];
@@ -118,6 +137,14 @@ static int walk(const char *path, char *resolved, bool sticky_ok, bool last_open
 				   (unsigned)st.st_uid, cur[0] != '\0' ? cur : "/");
 			bad = true;
 		}
+		if (!S_ISLNK(st.st_mode) && on_proc(cand)) {
+			if (per_process != NULL)
+				*per_process = true;
+			return errbuf_set(eb,
+					  "%s is on /proc, where a path names another file to each "
+					  "process: give the file's own path",
+					  cand);
+		}
 		if (S_ISLNK(st.st_mode)) {
 			ssize_t len;
 
@@ -162,7 +189,40 @@ static int walk(const char *path, char *resolved, bool sticky_ok, bool last_open
 
 int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
 {
-	return walk(path, resolved, false, false, eb);
+	return walk(path, resolved, false, false, NULL, eb);
+}
+
+/*
+ * Makes what dir lacks below existing (its deepest part that exists, checked by the walk) one
+ * directory at a time, each opened without following a link before the next is made in it: a
+ * link put in a sticky directory between the check and the mkdir (issue 45, third round: root
+ * made the next directory in the bench user's) is refused (ELOOP) with nothing made through it.
+ */
+static int make_below(const char *existing, const char *dir, struct errbuf *eb)
+{
+	char rest[PATH_MAX], *tok, *save = NULL;
+	size_t n = strcmp(existing, ".") == 0 ? 0 : strlen(existing);
+	int fd, next;
+
+	if (fileio_fmt(rest, sizeof(rest), "%s", dir + n) < 0)
+		return errbuf_set(eb, "%.64s...: path too long", dir);
+	fd = open(existing, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errbuf_set_errno(eb, errno, "%s", existing);
+	for (tok = strtok_r(rest, "/", &save); tok != NULL; tok = strtok_r(NULL, "/", &save)) {
+		if (mkdirat(fd, tok, 0755) != 0 && errno != EEXIST) {
+			errbuf_set_errno(eb, errno, "%s: making %s", dir, tok);
+			close(fd);
+			return -1;
+		}
+		next = openat(fd, tok, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		if (next < 0)
+			return errbuf_set_errno(eb, errno, "%s: %s, once made", dir, tok);
+		fd = next;
+	}
+	close(fd);
+	return 0;
 }
 
 /* trustpath_make_dir, or with make false its check of what exists (trustpath_check_out_dir). */
@@ -192,14 +252,14 @@ static int out_dir(const char *dir, bool make, struct errbuf *eb)
 			break;
 		}
 	}
-	if (walk(existing, NULL, true, strcmp(existing, dir) != 0, eb) < 0)
+	if (walk(existing, NULL, true, strcmp(existing, dir) != 0, NULL, eb) < 0)
 		return -1;
 	if (!make)
 		return 0;
-	if (fileio_mkdirs(dir, eb) < 0)
+	if (make_below(existing, dir, eb) < 0)
 		return -1;
 	/* Again, whole: a name raced into a sticky directory meanwhile is someone else's. */
-	return walk(dir, NULL, true, false, eb);
+	return walk(dir, NULL, true, false, NULL, eb);
 }
 
 int trustpath_make_dir(const char *dir, struct errbuf *eb)
@@ -265,4 +325,13 @@ bool trustpath_is_privileged(const char *path)
 		return false;
 	return (st.st_mode & (S_ISUID | S_ISGID)) != 0 ||
 	       getxattr(path, "security.capability", NULL, 0) > 0;
+}
+
+bool trustpath_is_per_process(const char *path)
+{
+	struct errbuf eb = {{0}};
+	bool per_process = false;
+
+	(void)walk(path, NULL, false, false, &per_process, &eb);
+	return per_process;
 }

@@ -34,6 +34,15 @@ int trustpath_check(const char *path, char *resolved, struct errbuf *eb)
     __attribute__((warn_unused_result));
 
 /*
+ * Whether path, followed as trustpath_check follows it, passes through a
+ * proc file system (/proc/self/cwd, /dev/fd/N, /dev/stdin): a name that
+ * means another file to each process, so no check made by one process
+ * holds for the process that opens it. A manifest may name no program,
+ * PAM directory or policy so, whatever its unsafe_* keys say.
+ */
+bool trustpath_is_per_process(const char *path);
+
+/*
  * Makes dir (mkdir -p, 0755 under the umask) for a root process to write
  * its files in, or takes the one there, only when nobody but root can
  * change what it holds (issue 45 finding 4): every existing directory on

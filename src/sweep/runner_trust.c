@@ -90,6 +90,14 @@ static int check_program(struct runner_subjects *sj, size_t i, struct errbuf *eb
 				      "%.64s: expected an absolute path (/... or {prefix}/... with "
 				      "an absolute --prefix)",
 				      s->program);
+	/* Through /proc the path means what the opener makes of it (/proc/self/cwd: the
+	 * manifest's cwd for rarlaunch's child and root's strace): no check made here holds. */
+	if (trustpath_is_per_process(s->program))
+		return runner_problem(
+		    sj, eb, path,
+		    "%.64s goes through /proc, where a path names another file to "
+		    "each process: give the program's own path",
+		    s->program);
 	if (!trusted && realpath(s->program, real) == NULL &&
 	    fileio_fmt(real, sizeof(real), "%s", s->program) < 0)
 		return runner_problem(sj, eb, path, "%.64s...: path too long", s->program);
@@ -129,11 +137,18 @@ static int check_pam(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 	struct stat st;
 	char path[64];
 
+	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
+	/* The tool resolves the links to it in /etc/pam.d from its own working directory. */
+	if (s->pam_dir != NULL && trustpath_is_per_process(s->pam_dir))
+		return runner_problem(
+		    sj, eb, path,
+		    "%.64s goes through /proc, where a path names another file to "
+		    "each process: give the directory's own path",
+		    s->pam_dir);
 	/* A missing directory is runner_pam_resolve's problem, already said. */
 	if (s->pam_dir == NULL || stat(s->pam_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
 	    trustpath_check_dir(s->pam_dir, &teb) == 0)
 		return 0;
-	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
 	return not_roots(sj, s, path, s->ms->unsafe_pam, "PAM directory", s->pam_dir, teb.msg,
 			 "its files are shown at /etc/pam.d to a set-user-ID tool, so whoever can "
 			 "write them can run code as root (say \"unsafe_pam\": true to use it "
@@ -152,6 +167,12 @@ static int check_dir_of(struct runner_subjects *sj, size_t i, const char *key, c
 	if (slash == NULL)
 		return 0;
 	snprintf(path, sizeof(path), "$.subjects[%zu].%s", i, key); /* lint: not a path */
+	if (trustpath_is_per_process(file))
+		return runner_problem(
+		    sj, eb, path,
+		    "%.64s goes through /proc, where a path names another file to "
+		    "each process: give the file's own path",
+		    file);
 	if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - file), file) < 0)
 		return runner_problem(sj, eb, path, "%s: path too long", file);
 	if (trustpath_check(dir[0] != '\0' ? dir : "/", NULL, &teb) == 0)

@@ -319,5 +319,28 @@ manifest progprof "[{\"id\":\"mine\",\"format\":\"doas\",\"program\":\"$u/evil.s
 rb progprof "$rarbench" --manifest "$work/progprof.json" --prefix "$prefix" --dry-run
 check "a bench user's program with unsafe_program and profile: exit 2, one line naming \$.subjects[0].program" \
 	refused progprof $? '\$\.subjects\[0\]\.program: .*"profile" traces it as root.*not with "unsafe_program"'
+
+# A further round against R1-R26: a path through /proc means what the opener makes of it. With
+# the manifest's cwd deep in the bench user's tree, /proc/self/cwd/../.. named the prefix's own
+# PAM directory to rarbench's checks (its cwd is root's) and the bench user's copy to the
+# set-user-ID tool, which resolves /etc/pam.d's links from the manifest's cwd: root. The same
+# for a program through /proc/self/cwd (root's strace runs there) and through /dev/fd.
+deep=$u/deep
+as_user "mkdir -p $deep/1/2/3/4/5/6/7/8/9/10/11/12/13/14/15/16/17/18/19/20"
+up=$(printf '../%.0s' $(seq 1 30))
+manifest pamproc "[{\"id\":\"sp\",\"format\":\"sudoers\",\"program\":\"{prefix}/bin/sudo-pam\",\"pam\":\"/proc/self/cwd/${up}${prefix#/}/share/rarperf/pam.d\",\"unsafe_pam\":true}]" \
+	"\"cwd\": \"$deep/1/2/3/4/5/6/7/8/9/10/11/12/13/14/15/16/17/18/19/20\","
+rb pamproc "$rarbench" --manifest "$work/pamproc.json" --prefix "$prefix" --dry-run
+check "a PAM directory through /proc/self/cwd (unsafe_pam or not): --dry-run exits 2, one line naming \$.subjects[0].pam" \
+	refused pamproc $? '\$\.subjects\[0\]\.pam: /proc/self/cwd/.* goes through /proc'
+manifest progproc "[{\"id\":\"id\",\"format\":\"doas\",\"program\":\"/proc/self/cwd/${up}usr/bin/id\",\"unsafe_program\":true}]" \
+	"\"cwd\": \"$deep\", \"profile\": true,"
+rb progproc "$rarbench" --manifest "$work/progproc.json" --prefix "$prefix" --out "$work/progproc-out" --progress none
+check "a program through /proc/self/cwd (unsafe_program or not): exit 2, one line naming \$.subjects[0].program" \
+	refused progproc $? '\$\.subjects\[0\]\.program: /proc/self/cwd/.* goes through /proc'
+manifest progfd "[{\"id\":\"id\",\"format\":\"doas\",\"program\":\"/dev/fd/../cwd/${up}usr/bin/id\"}]"
+rb progfd "$rarbench" --manifest "$work/progfd.json" --prefix "$prefix" --dry-run
+check "a program through /dev/fd (a link into /proc): --dry-run exits 2, one line naming \$.subjects[0].program" \
+	refused progfd $? '\$\.subjects\[0\]\.program: /dev/fd/.* goes through /proc'
 rm -f "$u/ran"
 tap_status

@@ -267,6 +267,26 @@ static void test_directory_and_its_files(void)
 	CHECK(strstr(eb.msg, "not a directory") != NULL);
 }
 
+/* A path through /proc names another file to each process: never trusted, and said so. */
+static void test_proc_is_per_process(void)
+{
+	char p[PATH_MAX];
+	struct errbuf eb = {{0}};
+
+	CHECK(trustpath_is_per_process("/proc/self/cwd"));
+	CHECK(trustpath_is_per_process("/proc/self/cwd/../../usr/bin/id"));
+	CHECK(trustpath_is_per_process("/dev/fd/../cwd/usr/bin/id")); /* /dev/fd -> /proc/self/fd */
+	CHECK(trustpath_check("/proc/self/cwd/usr/bin/id", NULL, &eb) == -1);
+	CHECK(strstr(eb.msg, "on /proc") != NULL);
+	/* A root's link in a trusted directory that leads into /proc is no way round it. */
+	path_of(p, "to-proc");
+	CHECK_INT_EQ(symlink("/proc/self/cwd", p), 0);
+	CHECK(trustpath_is_per_process(p));
+	CHECK(!trustpath_is_per_process("/usr/bin/id"));
+	path_of(p, "good");
+	CHECK(!trustpath_is_per_process(p));
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -283,6 +303,7 @@ int main(void)
 	RUN(test_links_followed);
 	RUN(test_directory_and_its_files);
 	RUN(test_output_directory);
+	RUN(test_proc_is_per_process);
 	harness_remove_tree(dir);
 	return HARNESS_EXIT();
 }
