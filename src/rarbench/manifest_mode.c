@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <limits.h>
 
 #include "cliopt.h"
 #include "runner.h"
@@ -118,6 +119,9 @@ static void usage(FILE *f)
 	    f);
 }
 
+/* parse_args's absolute form of a relative --prefix: cfg points into it for the whole run. */
+static char absolute_prefix[PATH_MAX];
+
 /*
  * Returns 0 to go on, 1 when --help was printed, -1 on a usage error (printed).
  * Over 80 lines: one flat getopt_long switch, a case per option.
@@ -215,6 +219,11 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 		      stderr);
 		return -1;
 	}
+	/* A relative prefix, made absolute here: its {prefix}/... paths are opened by the tools
+	 * from the manifest's cwd, not from this one (a missing prefix is said later, by name). */
+	if (cfg->prefix != NULL && cfg->prefix[0] != '/' &&
+	    realpath(cfg->prefix, absolute_prefix) != NULL)
+		cfg->prefix = absolute_prefix;
 	return 0;
 }
 

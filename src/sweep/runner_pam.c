@@ -51,6 +51,12 @@ int runner_pam_resolve(struct runner_subjects *sj, size_t i, const cJSON *tool, 
 	if (s->pam_dir == NULL)
 		return -1;
 	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
+	/* The tool resolves /etc/pam.d's links to it from the manifest's cwd, not rarbench's. */
+	if (s->pam_dir[0] != '/')
+		return runner_problem(sj, eb, path,
+				      "%s: expected an absolute directory ({prefix}/... with an "
+				      "absolute --prefix)",
+				      s->pam_dir);
 	if (!is_dir(s->pam_dir))
 		return runner_problem(sj, eb, path,
 				      "%s: no such directory (make provision stores Debian's PAM "
