@@ -162,10 +162,11 @@ jq -r '.tools | to_entries[] | select(.value.present) | select(.key | test("^(su
 check "setuid or capability files: sudo, doas, their PAM builds, sudo-rs and each dosr ($(grep -c . "$tmp/privileged") files)" \
 	sh -c "grep -q dosr '$tmp/tools' && [ -z \"\$(LC_ALL=C comm -23 '$tmp/tools' '$tmp/privileged')\" ]"
 # try_args NAME: a call that would run /usr/bin/true as root if the exec were allowed.
-try_args() { case $1 in sudo | doas | sudo-pam | doas-pam | sudo-rs) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
+try_args() { case $1 in sudo | doas | sudo-pam | doas-pam | sudo-rs | sudo-dev* | doas-dev*) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
 # harmless_args NAME: a call that runs nothing as root (RootAsRole 3.0 and 3.1 have no --version:
-# "Unknown option", exit 1; their --help exits 0).
-harmless_args() { case $1 in sudo | sudo-pam | sudo-rs) echo -V ;; doas | doas-pam) echo "-C $prefix/etc/doas.conf" ;; dosr-3.0.* | dosr-3.1.*) echo --help ;; dosr*) echo --version ;; *) echo --version ;; esac; }
+# "Unknown option", exit 1; their --help exits 0). A source tree's sudo or OpenDoas
+# (make provision-dev: sudo-dev-NAME, doas-dev-NAME) answers as the release does.
+harmless_args() { case $1 in sudo | sudo-pam | sudo-rs | sudo-dev*) echo -V ;; doas | doas-pam | doas-dev*) echo "-C $prefix/etc/doas.conf" ;; dosr-3.0.* | dosr-3.1.*) echo --help ;; dosr*) echo --version ;; *) echo --version ;; esac; }
 jqt() { jq -e "$@" >/dev/null 2>&1; }
 # exec_refused RC OUTPUT PATH: the kernel refused to exec PATH (EACCES). runuser 2.38 then says
 # "runuser: failed to execute PATH: Permission denied" and exits 1 (a shell's exec exits 126); a
