@@ -231,9 +231,18 @@ int runner_trust_mount_at(struct runner_subjects *sj, size_t i, const cJSON *too
 	const char *at = s->ms->policy_mount_at, *reads = runner_tool_policy_path(tool);
 	char path[64];
 
-	if (at == NULL || (reads != NULL && strcmp(at, reads) == 0))
+	if (at == NULL)
 		return 0;
 	snprintf(path, sizeof(path), "$.subjects[%zu].policy_mount_at", i); /* lint: not a path */
+	/* Shown over itself, the policy's link in the namespace names itself: the tool then
+	 * reads nothing ("Too many levels of symbolic links") and denies every run. */
+	if (s->policy != NULL && strcmp(at, s->policy) == 0)
+		return runner_problem(sj, eb, path,
+				      "%.200s is where the policy is written already: leave "
+				      "policy_mount_at out",
+				      at);
+	if (reads != NULL && strcmp(at, reads) == 0)
+		return 0;
 	/* Any other path shows the policy where something else reads it as root: at
 	 * /etc/ld.so.preload, the loader of a set-user-ID tool read the JSON policy as a list of
 	 * libraries to load from the working directory (issue 45, finding 2). */

@@ -198,23 +198,25 @@ check "each hung subject reported as timed out at its point" \
 check "hung subjects: no sleep of theirs is left" sh -c "! pgrep -u '$user' -xf 'sleep 3662' >/dev/null"
 
 # --- 4. SIGKILL mid-run, then a new run: nothing left ---
-# The grant check runs doas, a real setuid tool, which resets the environment and starts
-# /usr/bin/sleep as root; the subject's runs join a private mount namespace (policy_mount_at).
+# The grant check runs sudo-rs, a real setuid tool, which resets the environment and starts
+# /usr/bin/sleep as root; the subject's runs join a private mount namespace (policy_mount_at: its
+# policy shown at /etc/sudoers-rs, where sudo-rs reads it, the one place R23 allows for it).
 # The granted command (a shell, as root) also starts a sleep in a session of its own, as a daemon
 # would: out of the run's process group, so nothing that kills the group ends it.
 daemon='setsid /usr/bin/sleep 3601 </dev/null >/dev/null 2>&1 & exec /usr/bin/sleep 3610'
 manifest killed '"command": "/bin/sh", "unsafe_command": true, "run_timeout_s": 120,' \
-	"[{\"id\":\"doas\",\"format\":\"doas\",\"args\":[\"-n\",\"{command}\",\"-c\",\"$daemon\"],\"policy_mount_at\":\"/etc/rarperf-it-ns\"}]" '[1]'
+	"[{\"id\":\"sudors\",\"format\":\"sudoers\",\"program\":\"{prefix}/bin/sudo-rs\",\"policy\":\"{prefix}/etc/sudoers-rs\",
+	  \"sudoers_layout\":\"per-task\",\"args\":[\"-n\",\"{command}\",\"-c\",\"$daemon\"],\"policy_mount_at\":\"/etc/sudoers-rs\"}]" '[1]'
 ls -d /tmp/rarbench-mntns-* 2>/dev/null | sort >"$work/ns.before"
 "$rarbench" --manifest "$work/killed.json" --prefix "$prefix" --wait --out "$work/killed" --progress none 2>/dev/null &
 pid=$!
 spid=$(root_sleep "$pid" 3601)
 started_pids="$started_pids $spid"
-check "killed run: what doas started as root started /usr/bin/sleep in a session of its own" \
+check "killed run: what sudo-rs started as root started /usr/bin/sleep in a session of its own" \
 	sh -c "[ -n '$spid' ] && [ \"\$(ps -o sid= -p '$spid' | tr -d ' ')\" = '$spid' ]"
 env_marked=no
 [ -n "$spid" ] && tr '\0' '\n' <"/proc/$spid/environ" | grep -q '^RARBENCH_PREFIX=' && env_marked=yes
-check "killed run: the root sleep's environment does not carry RARBENCH_PREFIX (doas reset it)" \
+check "killed run: the root sleep's environment does not carry RARBENCH_PREFIX (sudo-rs reset it)" \
 	[ "$env_marked" = no ]
 check "killed run: the sleep runs in the private namespace (its own mount table shows the overlay)" \
 	sh -c "[ -n '$spid' ] && grep -q 'rarbench-mntns' /proc/$spid/mountinfo && ! grep -q rarbench-mntns /proc/self/mountinfo"
@@ -236,7 +238,7 @@ check "next run: exit 0 and says what it undid" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'took over the lock' '$work/next.err' && grep -q 'undid what a run that died left' '$work/next.err'"
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/next.err"
 sleep 0.2
-check "next run: the root sleep doas started is gone" gone "$spid"
+check "next run: the root sleep sudo-rs started is gone" gone "$spid"
 left=yes
 [ -n "$nsino" ] && ! in_mntns "$nsino" && left=no
 check "next run: no process left in the dead run's mount namespace (inode $nsino)" [ "$left" = no ]

@@ -342,5 +342,9 @@ manifest progfd "[{\"id\":\"id\",\"format\":\"doas\",\"program\":\"/dev/fd/../cw
 rb progfd "$rarbench" --manifest "$work/progfd.json" --prefix "$prefix" --dry-run
 check "a program through /dev/fd (a link into /proc): --dry-run exits 2, one line naming \$.subjects[0].program" \
 	refused progfd $? '\$\.subjects\[0\]\.program: /dev/fd/.* goes through /proc'
+manifest selfmount "[{\"id\":\"doas\",\"format\":\"doas\",\"policy_mount_at\":\"$prefix/etc/doas.conf\"}]"
+rb selfmount "$rarbench" --manifest "$work/selfmount.json" --prefix "$prefix" --dry-run
+check "policy_mount_at where the policy is written already: --dry-run exits 2, one line (shown over itself it loops)" \
+	refused selfmount $? '\$\.subjects\[0\]\.policy_mount_at: .*is where the policy is written already'
 rm -f "$u/ran"
 tap_status
