@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "digest.h"
 #include "fileio.h"
 
 static const char *const default_program[] = {"{prefix}/bin/sudo", "{prefix}/bin/doas",
@@ -45,8 +46,8 @@ bad:
 }
 
 /*
- * RootAsRole's program, policy and (CBOR) data files for v, a version or a
- * build ("dev-NAME"), as the playbook names them.
+ * RootAsRole's program, policy and (CBOR) data files for v, another version than the main
+ * one, as the playbook names them.
  */
 static int rar_defaults(struct manifest_ctx *c, struct manifest_subject *s, const char *v,
 			const char *p)
@@ -59,6 +60,42 @@ static int rar_defaults(struct manifest_ctx *c, struct manifest_subject *s, cons
 	    fileio_fmt(data, sizeof(data), "{prefix}/etc/rootasrole-%s-cbor.bin", v) < 0)
 		return manifest_fail(c, p, "\"%s\": too long for a file name",
 				     manifest_shown(v, shown));
+	if (set_default(c, &s->program, prog, p) < 0 || set_default(c, &s->policy, pol, p) < 0 ||
+	    (s->format == POLICY_FORMAT_RAR_CBOR && set_default(c, &s->policy_data, data, p) < 0))
+		return -1;
+	return 0;
+}
+
+/*
+ * A source tree's dosr reads files whose paths are exactly as long as those of the release of
+ * its version (rootasrole-cbor.json for the main version, rootasrole-4.0.3-cbor.json for
+ * another), because the paths are baked into the binary and their length moved its code: with
+ * longer ones an unchanged tree measured 2-6 % faster than its own release (issue 46's A/A).
+ * In place of the release's tag, "d" and the start of the SHA-256 of "BUILD-STORAGE", as
+ * roles/rarperf_rootasrole/tasks/dev.yml names them: rootasrole-d<hex>.json (and .bin).
+ */
+static int rar_build_defaults(struct manifest_ctx *c, struct manifest_subject *s, const char *p)
+{
+	const char *kind = policy_format_rar_storage(s->format);
+	const char *v = s->rar_version != NULL ? s->rar_version : POLICY_RAR_VERSION;
+	char name[96], hash[DIGEST_SHA256_HEX_LEN + 1], release_tag[64], tag[64];
+	char prog[96], pol[96], data[96], shown[48];
+	size_t n;
+
+	if (fileio_fmt(name, sizeof(name), "%s-%s", s->build, kind) < 0 ||
+	    fileio_fmt(release_tag, sizeof(release_tag), "%s%s%s",
+		       strcmp(v, POLICY_RAR_VERSION) == 0 ? "" : v,
+		       strcmp(v, POLICY_RAR_VERSION) == 0 ? "" : "-", kind) < 0)
+		return manifest_fail(c, p, "\"%s\": too long for a file name",
+				     manifest_shown(s->build, shown));
+	digest_sha256_hex(name, strlen(name), hash);
+	n = strlen(release_tag) - 1; /* at most 17 + 1 + 4 - 1 characters of 64 */
+	if (fileio_fmt(tag, sizeof(tag), "d%.*s", (int)n, hash) < 0 ||
+	    fileio_fmt(prog, sizeof(prog), "{prefix}/bin/dosr-%s-%s", s->build, kind) < 0 ||
+	    fileio_fmt(pol, sizeof(pol), "{prefix}/etc/rootasrole-%s.json", tag) < 0 ||
+	    fileio_fmt(data, sizeof(data), "{prefix}/etc/rootasrole-%s.bin", tag) < 0)
+		return manifest_fail(c, p, "\"%s\": too long for a file name",
+				     manifest_shown(s->build, shown));
 	if (set_default(c, &s->program, prog, p) < 0 || set_default(c, &s->policy, pol, p) < 0 ||
 	    (s->format == POLICY_FORMAT_RAR_CBOR && set_default(c, &s->policy_data, data, p) < 0))
 		return -1;
@@ -84,7 +121,7 @@ static int build_defaults(struct manifest_ctx *c, struct manifest_subject *s, co
 			   ? -1
 			   : 0;
 	}
-	return rar_defaults(c, s, b, p);
+	return rar_build_defaults(c, s, p);
 }
 
 int manifest_subject_defaults(struct manifest_ctx *c, struct manifest_subject *s, const char *p)

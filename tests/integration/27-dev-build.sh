@@ -146,8 +146,15 @@ for fmt in json cbor; do
 		jqt --arg d "$d" --arg fmt "$fmt" --arg pre "$prefix" \
 		'(.tools[$d].settings_baked | del(.RAR_CFG_PATH, .RAR_CFG_DATA_PATH))
 		   == (.tools["dosr-\($fmt)"].settings_baked | del(.RAR_CFG_PATH, .RAR_CFG_DATA_PATH))
-		 and .tools[$d].settings == "\($pre)/etc/rootasrole-dev-it27-\($fmt).json"
+		 and (.tools[$d].settings | startswith("\($pre)/etc/rootasrole-d"))
+		 and .tools[$d].settings != .tools["dosr-\($fmt)"].settings
 		 and .tools[$d].path == "\($pre)/bin/\($d)"' "$f"
+	# Issue 46's A/A: the baked paths as long as the release's, so that the code sits where the
+	# release's does (a tree of the release's source builds the same .text, byte for byte).
+	check "facts.json: $d's baked paths are as long as the release's" \
+		jqt --arg d "$d" --arg fmt "$fmt" \
+		'(.tools[$d].settings | length) == (.tools["dosr-\($fmt)"].settings | length)
+		 and (.tools[$d].policy | length) == (.tools["dosr-\($fmt)"].policy | length)' "$f"
 	check "$d: root:$group 0750 with file capabilities =p, as facts.json's access and privileged_files say" \
 		sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/$d')\" = '0:$gid 750' ] && getcap '$prefix/bin/$d' | grep -q ' =p\$' &&
 			jq -e --arg d '$d' --arg p '$prefix/bin/$d' '.tools[\$d].access == \"0750 root:$group\" and .privileged_files[\$p] == \"0750 root:$group\"' '$f' >/dev/null"
@@ -159,16 +166,16 @@ check "facts.json: the release builds are still listed, unchanged in kind" \
 # a sweep writes it), then deny-all again.
 d=$prefix/bin/dosr-dev-it27-cbor
 prefix_lock "$prefix" "27-dev-build.sh"
-bin/confgen --uid "$uid" --rar-cbor "$prefix/etc/rootasrole-dev-it27-cbor.json" \
-	--rar-cbor-data "$prefix/etc/rootasrole-dev-it27-cbor.bin" >/dev/null
+settings=$(jq -r '.tools["dosr-dev-it27-cbor"].settings' "$f")
+data=$(jq -r '.tools["dosr-dev-it27-cbor"].policy' "$f")
+bin/confgen --uid "$uid" --rar-cbor "$settings" --rar-cbor-data "$data" >/dev/null
 out=$(runuser -u "$user" -- "$d" /usr/bin/id -u </dev/null 2>&1)
 rc_id=$?
 runuser -u "$user" -- "$d" /usr/bin/true </dev/null >/dev/null 2>&1
 rc_true=$?
 out_false=$(runuser -u "$user" -- "$d" /usr/bin/false </dev/null 2>&1)
 rc_false=$?
-bin/confgen --uid "$uid" --deny-all --rar-cbor "$prefix/etc/rootasrole-dev-it27-cbor.json" \
-	--rar-cbor-data "$prefix/etc/rootasrole-dev-it27-cbor.bin" >/dev/null
+bin/confgen --uid "$uid" --deny-all --rar-cbor "$settings" --rar-cbor-data "$data" >/dev/null
 prefix_unlock "$prefix"
 # refused RC OUTPUT: dosr's own refusal ("Permission denied"), not the command's exit status.
 refused() { [ "$1" -ne 0 ] && case $2 in *"Permission denied"*) true ;; *) false ;; esac; }
@@ -222,4 +229,35 @@ else
 fi
 check "... and nothing of the broken tree is installed" \
 	sh -c "! ls '$prefix/bin' | grep -q it27broken && [ ! -e '$prefix/share/rarperf/dev/dosr-dev-it27broken-cbor.json' ]"
+
+# Two dev builds drawing the same policy path (the hashed tags are short): refused before any
+# build (roles/rarperf_rootasrole/tasks/dev-clash.yml, run alone over a scratch prefix).
+mkdir -p "$tmp/clash/share/rarperf/dev"
+printf '%s\n' '- hosts: localhost' '  connection: local' '  gather_facts: false' '  tasks:' \
+	'    - name: The clash check' \
+	"      ansible.builtin.include_tasks: $PWD/roles/rarperf_rootasrole/tasks/dev-clash.yml" >"$tmp/clash.yml"
+clash() { # NAME JSON-OF-THE-DEV-BUILDS: the check's exit status; its output in $tmp/clash.NAME
+	ansible-playbook -i localhost, "$tmp/clash.yml" -e rarperf_prefix="$tmp/clash" \
+		-e rarperf_rootasrole_dev_name=t -e "{\"rarperf_rootasrole_release_builds\":
+		[{\"settings\": \"/p/etc/rootasrole-cbor.json\"}], \"rarperf_rootasrole_dev_builds\": $2}" \
+		>"$tmp/clash.$1" 2>&1
+}
+dev() { # SETTINGS-OF-JSON SETTINGS-OF-CBOR
+	printf '[{"name": "dosr-dev-t-json", "settings": "%s"}, {"name": "dosr-dev-t-cbor", "settings": "%s"}]' "$1" "$2"
+}
+clash ok "$(dev /p/etc/rootasrole-d111.json /p/etc/rootasrole-d222.json)"
+check "dev-clash: two storages with paths of their own pass" test $? -eq 0
+clash twins "$(dev /p/etc/rootasrole-d111.json /p/etc/rootasrole-d111.json)"
+check "dev-clash: the tree's two storages on one path are refused, naming it" \
+	sh -c "[ $? -ne 0 ] && grep -q 'its policy path /p/etc/rootasrole-d111.json is taken; choose another DEV_NAME' '$tmp/clash.twins'"
+clash release "$(dev /p/etc/rootasrole-d111.json /p/etc/rootasrole-cbor.json)"
+check "dev-clash: a release's path is refused" \
+	sh -c "[ $? -ne 0 ] && grep -q 'rootasrole-cbor.json is taken' '$tmp/clash.release'"
+echo '{"settings": "/p/etc/rootasrole-d222.json"}' >"$tmp/clash/share/rarperf/dev/dosr-dev-other-cbor.json"
+clash kept "$(dev /p/etc/rootasrole-d111.json /p/etc/rootasrole-d222.json)"
+check "dev-clash: the path of another dev build the prefix keeps is refused, naming that build" \
+	sh -c "[ $? -ne 0 ] && grep -q 'd222.json (also dosr-dev-other-cbor' '$tmp/clash.kept'"
+mv "$tmp/clash/share/rarperf/dev/dosr-dev-other-cbor.json" "$tmp/clash/share/rarperf/dev/dosr-dev-t-cbor.json"
+clash itself "$(dev /p/etc/rootasrole-d111.json /p/etc/rootasrole-d222.json)"
+check "dev-clash: the build's own earlier record is no clash" test $? -eq 0
 tap_status

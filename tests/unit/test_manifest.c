@@ -353,11 +353,16 @@ static void test_subject_build(void)
 	CHECK_STR_EQ(m->subjects[0].program, "{prefix}/bin/dosr-cbor");
 	CHECK_STR_EQ(m->subjects[1].build, "dev");
 	CHECK_STR_EQ(m->subjects[1].program, "{prefix}/bin/dosr-dev-cbor");
-	CHECK_STR_EQ(m->subjects[1].policy, "{prefix}/etc/rootasrole-dev-cbor.json");
-	CHECK_STR_EQ(m->subjects[1].policy_data, "{prefix}/etc/rootasrole-dev-cbor.bin");
-	/* The build names the files, the version their format. */
+	/* The tree's baked paths are as long as its release's (rootasrole-cbor.json): "d" and the
+	 * start of sha256("dev-cbor") = 1c68787d..., as dev.yml names them (issue 46's A/A). */
+	CHECK_STR_EQ(m->subjects[1].policy, "{prefix}/etc/rootasrole-d1c6.json");
+	CHECK_STR_EQ(m->subjects[1].policy_data, "{prefix}/etc/rootasrole-d1c6.bin");
+	/* The build names the program; the version the length of the files' names
+	 * (rootasrole-4.0.3-json.json): sha256("dev-fast.2-json") = f4684fced5e5... */
 	CHECK_STR_EQ(m->subjects[2].program, "{prefix}/bin/dosr-dev-fast.2-json");
-	CHECK_STR_EQ(m->subjects[2].policy, "{prefix}/etc/rootasrole-dev-fast.2-json.json");
+	CHECK_STR_EQ(m->subjects[2].policy, "{prefix}/etc/rootasrole-df4684fced.json");
+	CHECK_INT_EQ(strlen(m->subjects[2].policy),
+		     strlen("{prefix}/etc/rootasrole-4.0.3-json.json"));
 	CHECK(m->subjects[2].policy_data == NULL);
 	CHECK_STR_EQ(m->subjects[2].rar_version, "4.0.3");
 	CHECK_STR_EQ(m->subjects[3].program, "{prefix}/bin/sudo-dev");
