@@ -69,8 +69,8 @@ static int rar_defaults(struct manifest_ctx *c, struct manifest_subject *s, cons
 /*
  * A source tree's dosr reads files whose paths are exactly as long as those of the release of
  * its version (rootasrole-cbor.json for the main version, rootasrole-4.0.3-cbor.json for
- * another), because the paths are baked into the binary and their length moved its code: with
- * longer ones an unchanged tree measured 2-6 % faster than its own release (issue 46's A/A).
+ * another), because the paths are baked into the binary and their length moves its code: an
+ * A/A of a tree against its own release must not compare two code layouts (doc/guide-ci.md).
  * In place of the release's tag, "d" and the start of the SHA-256 of "BUILD-STORAGE", as
  * roles/rarperf_rootasrole/tasks/dev.yml names them: rootasrole-d<hex>.json (and .bin).
  */

@@ -5,8 +5,8 @@
 # crate source in a git checkout, built by the real playbook through make provision-dev):
 #   1. the tree unchanged (an A/A: the release against its own source): exit 0, nothing
 #      "regressed", although a previous run's results (a journal) lie in the output directory.
-#      Issue 46 asks for "no change" here; the two builds still differ by 2-8 % (their code
-#      layout: .text 16 bytes apart, doc/guide-ci.md), so that stricter check waits for the fix;
+#      Issue 46 asks for "no change" here; the two still differ by 4-6 % (the page cache's state of
+#      each program, not their code: doc/guide-ci.md), so that stricter check waits for the fix;
 #   2. the tree with a real slowdown in its start-up path (main() sleeps 2 ms before anything
 #      else, as a slower initialisation would): exit 1, the intercept "regressed", on the same
 #      output directory the first run left.
