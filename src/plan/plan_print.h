@@ -1,56 +1,37 @@
-/* runner_plan: a manifest run's dry run: the plan printed, with a pilot's few measured runs. */
-#ifndef RARPERF_RUNNER_PLAN_H
-#define RARPERF_RUNNER_PLAN_H
+/* plan_print: a plan printed (--dry-run), with a pilot's measured costs when there are some. */
+#ifndef RARPERF_PLAN_PRINT_H
+#define RARPERF_PLAN_PRINT_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "errbuf.h"
-#include "manifest.h"
-#include "runner_point.h"
-#include "runner_subjects.h"
-#include "sweep.h"
+#include "plan.h"
 
-/* What one end of the sweep cost in the pilot: its step and each active subject's run. */
-struct runner_pilot {
+/* The pilot's runs per subject at each of its two points (after PLAN_PILOT_WARMUP warmup runs). */
+#define PLAN_PILOT_RUNS 5
+#define PLAN_PILOT_WARMUP 3
+
+/* What one end of the sweep cost in a pilot (measured by the run layer: runner_pilot.c): its
+ * point, the step's own cost, and each active subject's median run. */
+struct plan_pilot {
 	size_t point;
 	double write_s;
 	double run_s[MANIFEST_SUBJECTS_MAX];
 };
 
-/* The plan of a run: what it reads (borrowed from the run, set before the first call) and the
- * pilot's two points (smallest, largest). */
-struct runner_planner {
-	struct runner_subjects *sj; /* the manifest, its path, the prefix and its guard too */
-	const struct sweep *sweep;
-	struct runner_steps *steps; /* the pilot's steps */
-	const char *out;            /* the output directory (the last sweep's results); NULL */
-	struct runner_pilot pilot[2];
-	bool has_pilot;
-};
+/* The points a pilot measures: the sweep's smallest and largest by their entries
+ * (plan_point_entries), into *lo and *hi. */
+void plan_pilot_points(const struct plan *p, size_t *lo, size_t *hi);
 
 /*
- * The pilot: at the sweep's smallest and largest point, the
- * policies written, the grants checked and each subject measured a few
- * runs, then every policy written deny-all; fills p->pilot. Needs a full
- * setup (lock, subjects prepared). 0 or -1.
+ * Prints plan p to out: subjects with their resolved paths, points, runs,
+ * policy bytes per point and subject (computed, not written), the disk the
+ * largest point needs and the free space, then with pilot (its two ends, or
+ * NULL) the wall time it estimates, and the estimate from the procedure
+ * (plan_estimate.h). Every string of the manifest or facts.json reaches out
+ * escaped. 0 or -1 (a policy that cannot be sized).
  */
-int runner_plan_pilot(struct runner_planner *p, struct errbuf *eb);
-
-/*
- * Refuses (-1, sj->bad_input, eb naming the point, the bytes and the free
- * space) a sweep whose largest point's policies, written beside the
- * previous point's, would not fit in PREFIX/etc's file system. 0 otherwise.
- */
-int runner_plan_check_disk(struct runner_subjects *sj, struct errbuf *eb);
-
-/*
- * Prints the plan of p to out: subjects with their resolved paths, points,
- * runs, policy bytes per point and subject (computed, not written), the
- * disk the largest point needs and the free space, and with a pilot the
- * estimated wall time. 0 or -1 (a policy that cannot be sized).
- */
-int runner_plan_print(struct runner_planner *p, FILE *out, struct errbuf *eb);
+int plan_print(const struct plan *p, const struct plan_pilot *pilot, FILE *out, struct errbuf *eb);
 
 #endif

@@ -1,46 +1,7 @@
-/* sweep: the points of a manifest's sweep (axes x repetitions) in a fixed order, each with a stable
- * id. */
-/*
- * Layer src/sweep (libsweep.a): experiment manifests, their sweeps and the runner
- * that measures them. It uses
- * src/common, confgen (the policy vocabulary) and src/bench (the order
- * vocabulary, measured results) (Makefile sweep_USES); src/lab and the
- * programs use it.
- *
- * Modules, one line each:
- *   manifest      parse and validate a manifest (manifest_subject.c, manifest_axis.c,
- *                 manifest_defaults.c, manifest_env.c, manifest_precision.c, manifest_size.c,
- *                 manifest_json.c)
- *   sweep         the points (this header): axes x repetitions in a fixed order, stable ids
- *   journal       the append-only, fsync'd record of finished points, and its reader
- *                 (journal_read.c)
- *   progress      the writer of the one event protocol (JSON events or a bar)
- *   events        the reader of that protocol
- *   prefixlock    one sweep at a time per prefix, and the record of what it must undo (and
- *                 whose: prefix, boot, pid and start time)
- *   profilebudget which traced runs the profile pass can afford
- *   binhint       a program missing from the prefix: its nearest real name there
- *   runcost       what one run of a subject costs, for the dry run's estimate without a pilot
- *   sweepcg       the cgroup (v2) that holds a sweep and everything it starts
- *   runner        a manifest run: open, plan (dry run), run, close (runner.h; its whole
- *                 struct seen by runner.c, runner_setup.c, runner_profile.c only)
- *   runner_subjects  the subjects resolved against the prefix (runner_trust.c: whose
- *                 programs and PAM files they are; runner_pam.c: each subject's PAM stack)
- *   runner_guard  the lock, the guard record, the marker and the deny-all (runner_fault.c:
- *                 the same on a fatal signal)
- *   runner_env    the pinned environment and limits of every run
- *   runner_point  the step: write, check the grant, measure, record, one outcome
- *   runner_target the policy set a step writes
- *   runner_precision  the precision accumulator, fed one step's results at a time
- *   runner_reference  the calibration workload's runs
- *   runner_kernel     the kernel-side calibration (rarkref) and its unit prices
- *   runner_plan   the dry run's plan and pilot
- *   runner_estimate   the dry run's time estimate
- *   runner_output results.json and results.tsv from the journal
- *   runner_profile    the profile pass (runner_profile_files.c: its files)
- */
-#ifndef RARPERF_SWEEP_H
-#define RARPERF_SWEEP_H
+/* points: the points of a manifest's sweep (axes x repetitions) in a fixed order, each with a
+ * stable id. Its symbols keep the sweep_ prefix of the sweep they lay out (struct sweep). */
+#ifndef RARPERF_POINTS_H
+#define RARPERF_POINTS_H
 
 #include <stddef.h>
 #include <stdint.h>

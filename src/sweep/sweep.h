@@ -1,0 +1,36 @@
+/* sweep: the folder header of src/sweep, the privileged run of a plan. */
+/*
+ * Layer src/sweep (libsweep.a): the run of a manifest's plan (src/plan, read
+ * as const): the prefix locked and its policies written and undone, every
+ * point measured, the journal and the results. It uses src/common, confgen
+ * (the policy writers), src/bench (measured runs) and src/plan (Makefile
+ * sweep_USES); src/lab and the programs use it.
+ *
+ * Modules, one line each:
+ *   journal       the append-only, fsync'd record of finished points, and its reader
+ *                 (journal_read.c)
+ *   progress      the writer of the one event protocol (JSON events or a bar)
+ *   events        the reader of that protocol
+ *   prefixlock    one sweep at a time per prefix, and the record of what it must undo (and
+ *                 whose: prefix, boot, pid and start time)
+ *   sweepcg       the cgroup (v2) that holds a sweep and everything it starts
+ *   runner        a manifest run: open, plan (dry run), run, close (runner.h; its whole
+ *                 struct seen by runner.c, runner_setup.c, runner_profile.c only)
+ *   runner_guard  the lock, the guard record, the marker and the deny-all (runner_fault.c:
+ *                 the same on a fatal signal)
+ *   runner_env    the pinned environment and limits of every run
+ *   runner_point  the step: write, check the grant, measure, record, one outcome
+ *   runner_pilot  the dry run's pilot: a few measured runs at the sweep's two ends
+ *   runner_target the policy set a step writes
+ *   runner_precision  the precision accumulator, fed one step's results at a time
+ *   runner_reference  the calibration workload's runs
+ *   runner_kernel     the kernel-side calibration (rarkref) and its unit prices
+ *   runner_output results.json and results.tsv from the journal
+ *   runner_profile    the profile pass (runner_profile_files.c: its files)
+ */
+#ifndef RARPERF_SWEEP_H
+#define RARPERF_SWEEP_H
+
+#include "plan.h"
+
+#endif
