@@ -25,8 +25,7 @@
 #define PLAN_TRACER_PACKAGE "strace"
 #define PLAN_TRACER_ROLE "rarperf_packages"
 
-int plan_problem(struct plan *pl, struct errbuf *eb, const char *path, const char *fmt,
-		   ...)
+int plan_problem(struct plan *pl, struct errbuf *eb, const char *path, const char *fmt, ...)
 {
 	char line[2 * PATH_MAX], what[2 * PATH_MAX - 64];
 	va_list ap;
@@ -255,9 +254,9 @@ static int check_tracer(struct plan *p, struct errbuf *eb)
 {
 	const char *env = getenv(PLAN_TRACER_ENV);
 
-	p->tracer = p->cfg.tracer != NULL	      ? p->cfg.tracer
+	p->tracer = p->cfg.tracer != NULL           ? p->cfg.tracer
 		    : env != NULL && env[0] != '\0' ? env
-						      : PLAN_TRACER;
+						    : PLAN_TRACER;
 	if (!p->m->profile)
 		return 0;
 	if (p->tracer[0] != '/' || access(p->tracer, X_OK) != 0) {

@@ -53,11 +53,13 @@ static int check_limits(struct plan *p, struct errbuf *eb)
 		if (rl.rlim_max == RLIM_INFINITY || (!l->unlimited && v <= (uint64_t)rl.rlim_max))
 			continue;
 		if (l->unlimited)
-			snprintf(what, sizeof(what), "unlimited is above this host's hard limit %ju",
+			snprintf(what, sizeof(what),
+				 "unlimited is above this host's hard limit %ju",
 				 (uintmax_t)rl.rlim_max);
 		else
-			snprintf(what, sizeof(what), "%" PRIu64 " is above this host's hard limit %ju",
-				 v, (uintmax_t)rl.rlim_max);
+			snprintf(what, sizeof(what),
+				 "%" PRIu64 " is above this host's hard limit %ju", v,
+				 (uintmax_t)rl.rlim_max);
 		if (plan_problem(p, eb, path, "%s", what) < 0)
 			return -1;
 	}

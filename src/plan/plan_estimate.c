@@ -141,9 +141,9 @@ static int estimate_total(const struct estimate_run *r, const struct estimate_co
 				continue;
 			if (sweep_point_policy_bytes(m, pt, j, r->p->prefix, &sz, eb) < 0)
 				return -1;
-			write += m->rounds * (PLAN_ESTIMATE_WRITE_S +
-					      PLAN_ESTIMATE_BYTE_S *
-						  (double)(sz.policy_bytes + sz.data_bytes));
+			write += m->rounds *
+				 (PLAN_ESTIMATE_WRITE_S +
+				  PLAN_ESTIMATE_BYTE_S * (double)(sz.policy_bytes + sz.data_bytes));
 			for (int h = 0; h < 2; h++) {
 				double f = estimate_factor(&c->run[k], h);
 

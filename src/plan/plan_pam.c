@@ -54,19 +54,19 @@ int plan_pam_resolve(struct plan *pl, size_t i, const cJSON *tool, struct errbuf
 	/* The tool resolves /etc/pam.d's links to it from the manifest's cwd, not rarbench's. */
 	if (s->pam_dir[0] != '/')
 		return plan_problem(pl, eb, path,
-				      "%s: expected an absolute directory ({prefix}/... with an "
-				      "absolute --prefix)",
-				      s->pam_dir);
+				    "%s: expected an absolute directory ({prefix}/... with an "
+				    "absolute --prefix)",
+				    s->pam_dir);
 	if (!is_dir(s->pam_dir))
 		return plan_problem(pl, eb, path,
-				      "%s: no such directory (make provision stores Debian's PAM "
-				      "service files there)",
-				      s->pam_dir);
+				    "%s: no such directory (make provision stores Debian's PAM "
+				    "service files there)",
+				    s->pam_dir);
 	if (ms->pam == MANIFEST_PAM_ON && tool != NULL && !pam)
 		return plan_problem(pl, eb, path,
-				      "%s never opens PAM (facts.json: \"pam\": false): say "
-				      "\"pam\": false or leave it out",
-				      s->program);
+				    "%s never opens PAM (facts.json: \"pam\": false): say "
+				    "\"pam\": false or leave it out",
+				    s->program);
 	return 0;
 }
 

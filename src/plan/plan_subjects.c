@@ -42,8 +42,8 @@ static char *join_words(char *const *words, size_t n)
 }
 
 /* A problem with subject i's key ("" for the subject itself). 0, or -1 out of memory. */
-static int problem(struct plan *pl, struct errbuf *eb, size_t i, const char *key,
-		   const char *fmt, ...)
+static int problem(struct plan *pl, struct errbuf *eb, size_t i, const char *key, const char *fmt,
+		   ...)
 {
 	char path[64 + 64], what[2 * PATH_MAX - 64];
 	va_list ap;
@@ -140,8 +140,7 @@ static bool has_rar_version(const struct plan *pl, const char *version)
  * The checks against facts.json of a subject whose tool is known: its format,
  * its RootAsRole version, and the files it was built to read.
  */
-static int check_against_tool(struct plan *pl, size_t i, const cJSON *tool,
-			      struct errbuf *eb)
+static int check_against_tool(struct plan *pl, size_t i, const cJSON *tool, struct errbuf *eb)
 {
 	const struct plan_subject *s = &pl->subjects[i];
 	const struct manifest_subject *ms = s->ms;
@@ -220,7 +219,8 @@ static int resolve_one(struct plan *pl, size_t i, struct errbuf *eb)
 	if (plan_prefix_confine(pl->where.etc, s->policy, &peb) < 0 &&
 	    problem(pl, eb, i, "policy", "%s", peb.msg) < 0)
 		return -1;
-	if (s->policy_data != NULL && plan_prefix_confine(pl->where.etc, s->policy_data, &peb) < 0 &&
+	if (s->policy_data != NULL &&
+	    plan_prefix_confine(pl->where.etc, s->policy_data, &peb) < 0 &&
 	    problem(pl, eb, i, "policy_data", "%s", peb.msg) < 0)
 		return -1;
 	if (ms->rar_version != NULL && !has_rar_version(pl, ms->rar_version)) {

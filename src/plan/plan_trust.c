@@ -52,13 +52,13 @@ static int note_unsafe(struct plan_subject *s, struct errbuf *eb, const char *fm
  * saying the risk, or with the manifest's unsafe key (allowed) a note saying
  * what a manifest that sets it does. 0, or -1.
  */
-static int not_roots(struct plan *pl, struct plan_subject *s, const char *path,
-		     bool allowed, const char *what, const char *thing, const char *why,
-		     const char *risk, const char *does, struct errbuf *eb)
+static int not_roots(struct plan *pl, struct plan_subject *s, const char *path, bool allowed,
+		     const char *what, const char *thing, const char *why, const char *risk,
+		     const char *does, struct errbuf *eb)
 {
 	if (!allowed)
 		return plan_problem(pl, eb, path, "%s is not root's alone (%s): %s", thing, why,
-				      risk);
+				    risk);
 	return note_unsafe(s, eb,
 			   "UNSAFE: subject %s's %s %s is not root's alone (%s): a manifest that "
 			   "sets this %s",
@@ -87,17 +87,16 @@ static int check_program(struct plan *pl, size_t i, struct errbuf *eb)
 	 * (the bench user's, maybe) for the profile's strace, which looks it up as root. */
 	if (s->program[0] != '/')
 		return plan_problem(pl, eb, path,
-				      "%.64s: expected an absolute path (/... or {prefix}/... with "
-				      "an absolute --prefix)",
-				      s->program);
+				    "%.64s: expected an absolute path (/... or {prefix}/... with "
+				    "an absolute --prefix)",
+				    s->program);
 	/* Through /proc the path means what the opener makes of it (/proc/self/cwd: the
 	 * manifest's cwd for rarlaunch's child and root's strace): no check made here holds. */
 	if (trustpath_is_per_process(s->program))
-		return plan_problem(
-		    pl, eb, path,
-		    "%.64s goes through /proc, where a path names another file to "
-		    "each process: give the program's own path",
-		    s->program);
+		return plan_problem(pl, eb, path,
+				    "%.64s goes through /proc, where a path names another file to "
+				    "each process: give the program's own path",
+				    s->program);
 	if (!trusted && realpath(s->program, real) == NULL &&
 	    fileio_fmt(real, sizeof(real), "%s", s->program) < 0)
 		return plan_problem(pl, eb, path, "%.64s...: path too long", s->program);
@@ -105,24 +104,22 @@ static int check_program(struct plan *pl, size_t i, struct errbuf *eb)
 	 * directory shown at /etc/pam.d, a policy) would be root through them. No key
 	 * lifts this: the prefix's own set-user-ID builds are what is measured. */
 	if (trustpath_is_privileged(real) && !in_prefix(pl, real))
-		return plan_problem(
-		    pl, eb, path,
-		    "%s is set-user-ID or set-group-ID (or has file capabilities) "
-		    "and outside the prefix %s: only the prefix's own builds are "
-		    "measured as privileged subjects",
-		    s->program, pl->where.real);
+		return plan_problem(pl, eb, path,
+				    "%s is set-user-ID or set-group-ID (or has file capabilities) "
+				    "and outside the prefix %s: only the prefix's own builds are "
+				    "measured as privileged subjects",
+				    s->program, pl->where.real);
 	if (trusted)
 		return 0;
 	/* strace -u, as root, takes the set-user-ID bit it emulates from a stat of the path,
 	 * then executes the path: whoever can change the path between the two runs their own
 	 * file with the owner's identity, root. */
 	if (pl->m->profile && s->ms->unsafe_program)
-		return plan_problem(
-		    pl, eb, path,
-		    "%s is not root's alone (%s) and \"profile\" traces it as "
-		    "root, which takes a set-user-ID bit from the path before "
-		    "running what the path then names: not with \"unsafe_program\"",
-		    s->program, teb.msg);
+		return plan_problem(pl, eb, path,
+				    "%s is not root's alone (%s) and \"profile\" traces it as "
+				    "root, which takes a set-user-ID bit from the path before "
+				    "running what the path then names: not with \"unsafe_program\"",
+				    s->program, teb.msg);
 	return not_roots(pl, s, path, s->ms->unsafe_program, "program", s->program, teb.msg,
 			 "whoever can write it chooses what runs at every point (say "
 			 "\"unsafe_program\": true to run it anyway)",
@@ -140,11 +137,10 @@ static int check_pam(struct plan *pl, size_t i, struct errbuf *eb)
 	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
 	/* The tool resolves the links to it in /etc/pam.d from its own working directory. */
 	if (s->pam_dir != NULL && trustpath_is_per_process(s->pam_dir))
-		return plan_problem(
-		    pl, eb, path,
-		    "%.64s goes through /proc, where a path names another file to "
-		    "each process: give the directory's own path",
-		    s->pam_dir);
+		return plan_problem(pl, eb, path,
+				    "%.64s goes through /proc, where a path names another file to "
+				    "each process: give the directory's own path",
+				    s->pam_dir);
 	/* A missing directory is plan_pam_resolve's problem, already said. */
 	if (s->pam_dir == NULL || stat(s->pam_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
 	    trustpath_check_dir(s->pam_dir, &teb) == 0)
@@ -168,17 +164,16 @@ static int check_dir_of(struct plan *pl, size_t i, const char *key, const char *
 		return 0;
 	snprintf(path, sizeof(path), "$.subjects[%zu].%s", i, key); /* lint: not a path */
 	if (trustpath_is_per_process(file))
-		return plan_problem(
-		    pl, eb, path,
-		    "%.64s goes through /proc, where a path names another file to "
-		    "each process: give the file's own path",
-		    file);
+		return plan_problem(pl, eb, path,
+				    "%.64s goes through /proc, where a path names another file to "
+				    "each process: give the file's own path",
+				    file);
 	if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - file), file) < 0)
 		return plan_problem(pl, eb, path, "%s: path too long", file);
 	if (trustpath_check(dir[0] != '\0' ? dir : "/", NULL, &teb) == 0)
 		return 0;
 	return plan_problem(pl, eb, path, "%s: its directory is not root's alone (%s): %s", file,
-			      teb.msg, why);
+			    teb.msg, why);
 }
 
 /* The policy files' directories (in PREFIX/etc, plan_prefix_confine) and policy_mount_at's. */
@@ -191,7 +186,8 @@ static int check_policy(struct plan *pl, size_t i, struct errbuf *eb)
 	/* One outside PREFIX/etc is plan_prefix_confine's problem, already said. */
 	if ((plan_prefix_confine(pl->where.etc, s->policy, &ceb) == 0 &&
 	     check_dir_of(pl, i, "policy", s->policy, why, eb) < 0) ||
-	    (s->policy_data != NULL && plan_prefix_confine(pl->where.etc, s->policy_data, &ceb) == 0 &&
+	    (s->policy_data != NULL &&
+	     plan_prefix_confine(pl->where.etc, s->policy_data, &ceb) == 0 &&
 	     check_dir_of(pl, i, "policy_data", s->policy_data, why, eb) < 0))
 		return -1;
 	return check_dir_of(pl, i, "policy_mount_at", s->ms->policy_mount_at, why, eb);
@@ -224,8 +220,7 @@ const char *plan_tool_policy_path(const cJSON *tool)
 	return NULL;
 }
 
-int plan_trust_mount_at(struct plan *pl, size_t i, const cJSON *tool,
-			  struct errbuf *eb)
+int plan_trust_mount_at(struct plan *pl, size_t i, const cJSON *tool, struct errbuf *eb)
 {
 	const struct plan_subject *s = &pl->subjects[i];
 	const char *at = s->ms->policy_mount_at, *reads = plan_tool_policy_path(tool);
@@ -238,24 +233,23 @@ int plan_trust_mount_at(struct plan *pl, size_t i, const cJSON *tool,
 	 * reads nothing ("Too many levels of symbolic links") and denies every run. */
 	if (s->policy != NULL && strcmp(at, s->policy) == 0)
 		return plan_problem(pl, eb, path,
-				      "%.200s is where the policy is written already: leave "
-				      "policy_mount_at out",
-				      at);
+				    "%.200s is where the policy is written already: leave "
+				    "policy_mount_at out",
+				    at);
 	if (reads != NULL && strcmp(at, reads) == 0)
 		return 0;
 	/* Any other path shows the policy where something else reads it as root: at
 	 * /etc/ld.so.preload, the loader of a set-user-ID tool read the JSON policy as a list of
 	 * libraries to load from the working directory (issue 45, finding 2). */
 	if (reads == NULL)
-		return plan_problem(
-		    pl, eb, path,
-		    "%.200s: only where a tool of the prefix reads its policy, and "
-		    "facts.json records no such path for %.200s",
-		    at, s->program);
+		return plan_problem(pl, eb, path,
+				    "%.200s: only where a tool of the prefix reads its policy, and "
+				    "facts.json records no such path for %.200s",
+				    at, s->program);
 	return plan_problem(pl, eb, path,
-			      "%.200s is not where %.200s reads its policy (facts.json: %.200s): a "
-			      "policy is shown only there",
-			      at, s->program, reads);
+			    "%.200s is not where %.200s reads its policy (facts.json: %.200s): a "
+			    "policy is shown only there",
+			    at, s->program, reads);
 }
 
 int plan_trust_bench_user(struct plan *pl, struct errbuf *eb)
@@ -269,8 +263,8 @@ int plan_trust_bench_user(struct plan *pl, struct errbuf *eb)
 	 * disk: issue 45, finding 3). */
 	if (want == NULL)
 		return plan_problem(pl, eb, "$.bench_user",
-				      "the prefix's facts.json records no bench user (make "
-				      "provision records the one it makes)");
+				    "the prefix's facts.json records no bench user (make "
+				    "provision records the one it makes)");
 	if (strcmp(pl->m->bench_user, want) != 0)
 		return plan_problem(
 		    pl, eb, "$.bench_user",
@@ -283,9 +277,9 @@ int plan_trust_bench_user(struct plan *pl, struct errbuf *eb)
 	if (cJSON_IsNumber(uid) && pl->m->bench_uid != 0 &&
 	    (double)pl->m->bench_uid != uid->valuedouble)
 		return plan_problem(pl, eb, "$.bench_user",
-				      "\"%.64s\" has uid %u here, facts.json records uid %.0f: "
-				      "provision the prefix again",
-				      pl->m->bench_user, (unsigned)pl->m->bench_uid,
-				      uid->valuedouble);
+				    "\"%.64s\" has uid %u here, facts.json records uid %.0f: "
+				    "provision the prefix again",
+				    pl->m->bench_user, (unsigned)pl->m->bench_uid,
+				    uid->valuedouble);
 	return 0;
 }

@@ -286,7 +286,7 @@ int runner_open(const struct runner_config *cfg, struct runner **rp)
 	if (r->busy)
 		return RUNNER_EXIT_BUSY;
 	return (r->plan != NULL && r->plan->bad_input) || r->bad_args ? RUNNER_EXIT_USAGE
-								       : RUNNER_EXIT_FAIL;
+								      : RUNNER_EXIT_FAIL;
 }
 
 int runner_plan(struct runner *r, FILE *out)

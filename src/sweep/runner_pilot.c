@@ -34,8 +34,7 @@ int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], st
 		if (runner_point_write_policies(st, pt, eb) < 0)
 			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
 		t1 = clock_now_ns();
-		rc = runner_point_check_grants(st, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0
-											     : -1;
+		rc = runner_point_check_grants(st, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0 : -1;
 		memset(results, 0, sizeof(results));
 		for (i = 0, k = 0; rc == 0 && i < sj->nsubjects; i++) {
 			if (sj->subjects[i].p->skip_reason != NULL)
@@ -60,8 +59,7 @@ int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], st
 		/* The median run: a pilot's few runs include the odd slow one (a cold cache). */
 		for (k = 0; rc == 0 && k < sj->nactive; k++) {
 			uint64_t v[PLAN_PILOT_RUNS];
-			size_t m =
-			    results[k].n < PLAN_PILOT_RUNS ? results[k].n : PLAN_PILOT_RUNS;
+			size_t m = results[k].n < PLAN_PILOT_RUNS ? results[k].n : PLAN_PILOT_RUNS;
 
 			memcpy(v, results[k].wall_ns, m * sizeof(v[0]));
 			qsort(v, m, sizeof(v[0]), cmp_u64);
@@ -79,4 +77,3 @@ int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], st
 	}
 	return rc;
 }
-

@@ -31,8 +31,8 @@ void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
 		t[k].policy = s->p->policy;
 		t[k].policy_data = s->p->policy_data;
 		t[k].rar_version = s->p->ms->rar_version;
-		t[k].layout =
-		    s->p->ms->has_sudoers_layout ? s->p->ms->sudoers_layout : sj->plan->m->sudoers_layout;
+		t[k].layout = s->p->ms->has_sudoers_layout ? s->p->ms->sudoers_layout
+							   : sj->plan->m->sudoers_layout;
 		k++;
 	}
 }
@@ -132,8 +132,8 @@ enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index
 			tracedrun_stderr_line(st->stderr_fd, out, sizeof(out));
 			plan_pam_explain(s->p, pam, sizeof(pam));
 			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
-				   s->p->ms->id, st->m->command, sample.exit_code, out[0] ? ": " : "",
-				   out, pam);
+				   s->p->ms->id, st->m->command, sample.exit_code,
+				   out[0] ? ": " : "", out, pam);
 			return RUNNER_STEP_FAILED;
 		}
 	}
@@ -166,8 +166,9 @@ static size_t step_benches(struct runner_steps *st, struct measure_bench *benche
 		if (st->sj->subjects[i].p->skip_reason != NULL || st->sj->subjects[i].hung)
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
-		benches[k] = (struct measure_bench){
-		    .name = st->sj->subjects[i].p->ms->id, .cmd = st->sj->subjects[i].cmd, .group = 0};
+		benches[k] = (struct measure_bench){.name = st->sj->subjects[i].p->ms->id,
+						    .cmd = st->sj->subjects[i].cmd,
+						    .group = 0};
 		js[k].subject = st->sj->subjects[i].p->ms->id;
 		js[k].format = (char *)policy_format_name(st->sj->subjects[i].p->ms->format);
 		js[k].command = st->sj->subjects[i].p->command_line;

@@ -158,11 +158,12 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 				return -1;
 			if (plan_pam_files(s->p, s->p->ms->policy_mount_at ? abs : NULL, &shown,
 					   eb) == 0)
-				s->mntns = mntns_show_files_at(shown.file, shown.n, s->mntns_dir, eb);
+				s->mntns =
+				    mntns_show_files_at(shown.file, shown.n, s->mntns_dir, eb);
 			if (s->mntns == NULL)
 				return errbuf_prefix(eb, "subject %s: %s", s->p->ms->id,
 						     s->p->ms->policy_mount_at ? "policy_mount_at"
-									    : "pam");
+									       : "pam");
 			po.mntns = measured.mntns = s->mntns;
 		}
 		s->check = proc_cmd_new(s->p->argv, &po, eb);
@@ -299,7 +300,8 @@ static int remove_stale_in_prefix(struct runner *r, struct errbuf *eb)
 	    remove_stale(r, dir, eb) < 0)
 		return -1;
 	for (size_t i = 0; i < r->sj.nsubjects; i++) {
-		const char *files[2] = {r->sj.subjects[i].p->policy, r->sj.subjects[i].p->policy_data};
+		const char *files[2] = {r->sj.subjects[i].p->policy,
+					r->sj.subjects[i].p->policy_data};
 
 		for (size_t k = 0; k < 2; k++) {
 			const char *slash = files[k] != NULL ? strrchr(files[k], '/') : NULL;

@@ -84,10 +84,10 @@ static void write_facts(const char *prefix, const char *recorded_prefix)
 static void make_prefix(const char *name, char *prefix)
 {
 	/* mytool: a program of the prefix that facts.json does not know */
-	static const char *const tools[] = {"sudo", "doas", "dosr-json", "sudo-pam", "sudo-rs",
-					    "mytool"};
-	static const char *const dirs[] = {"", "/bin", "/etc", "/share", "/share/rarperf",
-					   "/share/rarperf/pam.d"};
+	static const char *const tools[] = {"sudo",     "doas",    "dosr-json",
+					    "sudo-pam", "sudo-rs", "mytool"};
+	static const char *const dirs[] = {"",       "/bin",           "/etc",
+					   "/share", "/share/rarperf", "/share/rarperf/pam.d"};
 	char path[PATH_MAX];
 
 	snprintf(prefix, PATH_MAX, "%s/%s", dir, name);
@@ -159,7 +159,7 @@ static bool said(const struct planned *r, const char *want)
 				__FILE__, __LINE__, (want), (r).eb.msg,                            \
 				(r).p != NULL ? (r).p->nproblems : 0);                             \
 			for (size_t k_ = 0; (r).p != NULL && k_ < (r).p->nproblems; k_++)          \
-				fprintf(stderr, "    %s\n", (r).p->problems[k_]);                      \
+				fprintf(stderr, "    %s\n", (r).p->problems[k_]);                  \
 			harness_failed_checks++;                                                   \
 		}                                                                                  \
 	} while (0)
@@ -264,8 +264,9 @@ static void test_confine_missing_directory(void)
 
 static void test_open_unknown_key_is_one_line(void)
 {
-	struct planned r = plan_text(fx, "{\"name\": \"x\", \"colour\": 1, \"subjects\": "
-					 "[{\"id\": \"s\", \"format\": \"sudoers\"}]}",
+	struct planned r = plan_text(fx,
+				     "{\"name\": \"x\", \"colour\": 1, \"subjects\": "
+				     "[{\"id\": \"s\", \"format\": \"sudoers\"}]}",
 				     true);
 
 	CHECK_INT_EQ(r.rc, -1);
@@ -277,11 +278,12 @@ static void test_open_unknown_key_is_one_line(void)
 
 static void test_open_every_problem_then_count(void)
 {
-	struct planned r = plan_text(fx,
-				     "{\"name\": \"x\", \"colour\": 1, \"warmup\": \"3\", \"axes\": "
-				     "{\"nb_tasks\": []}, \"subjects\": [{\"id\": \"s\", \"format\": "
-				     "\"yaml\"}]}",
-				     true);
+	struct planned r =
+	    plan_text(fx,
+		      "{\"name\": \"x\", \"colour\": 1, \"warmup\": \"3\", \"axes\": "
+		      "{\"nb_tasks\": []}, \"subjects\": [{\"id\": \"s\", \"format\": "
+		      "\"yaml\"}]}",
+		      true);
 
 	CHECK_INT_EQ(r.rc, -1);
 	CHECK(r.p->bad_input);
@@ -308,8 +310,9 @@ static void test_open_missing_manifest(void)
 
 static void test_open_default_out(void)
 {
-	struct planned r = plan_text(fx, "{\"name\": \".a/b c\", \"bench_user\": \"nobody\", "
-					 "\"subjects\": [{\"id\": \"s\", \"format\": \"doas\"}]}",
+	struct planned r = plan_text(fx,
+				     "{\"name\": \".a/b c\", \"bench_user\": \"nobody\", "
+				     "\"subjects\": [{\"id\": \"s\", \"format\": \"doas\"}]}",
 				     true);
 	struct plan_config cfg = {
 	    .manifest = "x.json", .prefix = fx, .out = "/tmp/elsewhere", .this_host = true};
@@ -328,8 +331,8 @@ static void test_open_default_out(void)
 static void test_open_repetitions_warning(void)
 {
 	char line[ERRBUF_MSG_MAX];
-	struct planned r = plan_text(fx, one_subject(", \"format\": \"doas\"", ", \"repetitions\": 3"),
-				     true);
+	struct planned r =
+	    plan_text(fx, one_subject(", \"format\": \"doas\"", ", \"repetitions\": 3"), true);
 
 	CHECK(plan_warning(r.p, line, sizeof(line)));
 	CHECK(strstr(line, "warning: \"repetitions\": 3 measures each point 3 times") == line);
@@ -446,14 +449,14 @@ static void test_subject_missing_program_names_nearest(void)
 
 static void test_subject_optional_missing_is_skipped(void)
 {
-	struct planned r = plan_text(
-	    tfx,
-	    "{\"name\": \"t\", \"bench_user\": \"nobody\", \"subjects\": ["
-	    "{\"id\": \"a\", \"format\": \"sudoers\", \"program\": \"/usr/bin/true\", "
-	    "\"policy\": \"/etc/rarperf-test-sudoers\"},"
-	    "{\"id\": \"b\", \"format\": \"doas\", \"optional\": true, \"program\": "
-	    "\"{prefix}/bin/nothing-here\"}], \"axes\": {\"nb_tasks\": [1]}}",
-	    true);
+	struct planned r =
+	    plan_text(tfx,
+		      "{\"name\": \"t\", \"bench_user\": \"nobody\", \"subjects\": ["
+		      "{\"id\": \"a\", \"format\": \"sudoers\", \"program\": \"/usr/bin/true\", "
+		      "\"policy\": \"/etc/rarperf-test-sudoers\"},"
+		      "{\"id\": \"b\", \"format\": \"doas\", \"optional\": true, \"program\": "
+		      "\"{prefix}/bin/nothing-here\"}], \"axes\": {\"nb_tasks\": [1]}}",
+		      true);
 
 	CHECK_INT_EQ(r.rc, 0);
 	CHECK_INT_EQ(r.p->nsubjects, 2);
@@ -467,8 +470,9 @@ static void test_subject_optional_missing_is_skipped(void)
 static void test_subject_absent_tool_is_skipped_with_its_reason(void)
 {
 	struct planned r = plan_text(
-	    fx, one_subject(", \"format\": \"rar-json\", \"program\": \"{prefix}/bin/dosr-4.2.0-json\"",
-			    ""),
+	    fx,
+	    one_subject(", \"format\": \"rar-json\", \"program\": \"{prefix}/bin/dosr-4.2.0-json\"",
+			""),
 	    true);
 
 	CHECK(r.p->subjects != NULL && r.p->subjects[0].skip_reason != NULL);
@@ -481,9 +485,8 @@ static void test_subject_absent_tool_is_skipped_with_its_reason(void)
 
 static void test_subject_rar_version_the_prefix_lacks(void)
 {
-	struct planned r =
-	    plan_text(fx, one_subject(", \"format\": \"rar-json\", \"rar_version\": \"4.0.3\"", ""),
-		      true);
+	struct planned r = plan_text(
+	    fx, one_subject(", \"format\": \"rar-json\", \"rar_version\": \"4.0.3\"", ""), true);
 
 	CHECK_INT_EQ(r.rc, -1);
 	CHECK(r.p->bad_input);
@@ -497,8 +500,8 @@ static void test_subject_optional_rar_version_is_skipped(void)
 {
 	struct planned r = plan_text(
 	    fx,
-	    one_subject(", \"format\": \"rar-json\", \"rar_version\": \"4.0.3\", \"optional\": true",
-			""),
+	    one_subject(
+		", \"format\": \"rar-json\", \"rar_version\": \"4.0.3\", \"optional\": true", ""),
 	    true);
 
 	CHECK(r.p->subjects != NULL && r.p->subjects[0].skip_reason != NULL &&
@@ -523,7 +526,8 @@ static void test_subject_policy_outside_etc(void)
 static void test_subject_format_its_tool_does_not_read(void)
 {
 	struct planned r = plan_text(
-	    fx, one_subject(", \"format\": \"rar-cbor\", \"program\": \"{prefix}/bin/dosr-json\"", ""),
+	    fx,
+	    one_subject(", \"format\": \"rar-cbor\", \"program\": \"{prefix}/bin/dosr-json\"", ""),
 	    true);
 
 	CHECK_SAID(r, "x.json: $.subjects[0].format: ");
@@ -634,11 +638,12 @@ static void test_trust_unsafe_program_is_said(void)
 
 	snprintf(prog, sizeof(prog), "%s/bin/mytool", tfx);
 	untrusted(prog);
-	r = plan_text(tfx,
-		      one_subject(", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/mytool\", "
-				  "\"unsafe_program\": true, \"policy\": \"/etc/rarperf-test-sudoers\"",
-				  ""),
-		      true);
+	r = plan_text(
+	    tfx,
+	    one_subject(", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/mytool\", "
+			"\"unsafe_program\": true, \"policy\": \"/etc/rarperf-test-sudoers\"",
+			""),
+	    true);
 	CHECK_INT_EQ(r.p->nproblems, 0);
 	CHECK(r.p->subjects != NULL && r.p->subjects[0].unsafe != NULL &&
 	      strncmp(r.p->subjects[0].unsafe, "UNSAFE: subject s's program ", 28) == 0);
@@ -652,11 +657,12 @@ static void test_trust_unsafe_program_refused_with_profile(void)
 
 	snprintf(prog, sizeof(prog), "%s/bin/mytool", tfx);
 	untrusted(prog);
-	r = plan_text(tfx,
-		      one_subject(", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/mytool\", "
-				  "\"unsafe_program\": true, \"policy\": \"/etc/rarperf-test-sudoers\"",
-				  ", \"profile\": true"),
-		      true);
+	r = plan_text(
+	    tfx,
+	    one_subject(", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/mytool\", "
+			"\"unsafe_program\": true, \"policy\": \"/etc/rarperf-test-sudoers\"",
+			", \"profile\": true"),
+	    true);
 	CHECK_INT_EQ(r.rc, -1);
 	CHECK(r.p->bad_input);
 	CHECK_SAID(r, "$.subjects[0].program: ");
@@ -679,9 +685,8 @@ static void test_trust_program_through_proc(void)
 	struct planned r = plan_text(
 	    fx, one_subject(", \"format\": \"sudoers\", \"program\": \"/proc/self/cwd/x\"", ""),
 	    true);
-	struct planned r2 =
-	    plan_text(fx, one_subject(", \"format\": \"sudoers\", \"program\": \"/dev/fd/3\"", ""),
-		      true);
+	struct planned r2 = plan_text(
+	    fx, one_subject(", \"format\": \"sudoers\", \"program\": \"/dev/fd/3\"", ""), true);
 
 	/* Missing or not, a path through /proc is refused as such (or as missing). */
 	CHECK_INT_EQ(r.rc, -1);
@@ -712,13 +717,13 @@ static void test_trust_setuid_outside_prefix(void)
 
 static void test_trust_policy_mount_at_rule(void)
 {
-	struct planned r =
-	    plan_text(fx,
-		      one_subject(", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/sudo-rs\", "
-				  "\"policy\": \"{prefix}/etc/sudoers-rs\", \"policy_mount_at\": "
-				  "\"/etc/ld.so.preload\"",
-				  ""),
-		      true);
+	struct planned r = plan_text(
+	    fx,
+	    one_subject(", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/sudo-rs\", "
+			"\"policy\": \"{prefix}/etc/sudoers-rs\", \"policy_mount_at\": "
+			"\"/etc/ld.so.preload\"",
+			""),
+	    true);
 
 	CHECK_INT_EQ(r.rc, -1);
 	CHECK_SAID(r, "$.subjects[0].policy_mount_at: /etc/ld.so.preload is not where ");
@@ -766,11 +771,10 @@ static void test_pam_dir_missing(void)
 
 static void test_pam_auto_uses_the_prefix_stack(void)
 {
-	struct planned r =
-	    plan_text(fx,
-		      one_subject(", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/sudo-pam\"",
-				  ""),
-		      true);
+	struct planned r = plan_text(
+	    fx,
+	    one_subject(", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/sudo-pam\"", ""),
+	    true);
 	char want[PATH_MAX];
 
 	snprintf(want, sizeof(want), "%s/share/rarperf/pam.d", fx);
@@ -907,18 +911,18 @@ static void test_pam_explain_missing_module(void)
 
 static void test_pam_meta(void)
 {
-	struct planned r =
-	    plan_text(fx,
-		      "{\"name\": \"t\", \"bench_user\": \"nobody\", \"subjects\": ["
-		      "{\"id\": \"p\", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/sudo-pam\"},"
-		      "{\"id\": \"q\", \"format\": \"doas\", \"optional\": true, \"program\": "
-		      "\"{prefix}/bin/none\"}]}",
-		      true);
+	struct planned r = plan_text(
+	    fx,
+	    "{\"name\": \"t\", \"bench_user\": \"nobody\", \"subjects\": ["
+	    "{\"id\": \"p\", \"format\": \"sudoers\", \"program\": \"{prefix}/bin/sudo-pam\"},"
+	    "{\"id\": \"q\", \"format\": \"doas\", \"optional\": true, \"program\": "
+	    "\"{prefix}/bin/none\"}]}",
+	    true);
 	cJSON *meta = plan_pam_meta(r.p);
 	char *text = cJSON_PrintUnformatted(meta);
 
-	CHECK(text != NULL && strstr(text, "\"p\":{\"service\":\"sudo\",\"shown_at_etc_pam_d\":") !=
-				  NULL);
+	CHECK(text != NULL &&
+	      strstr(text, "\"p\":{\"service\":\"sudo\",\"shown_at_etc_pam_d\":") != NULL);
 	CHECK(text != NULL && strstr(text, "\"q\"") == NULL); /* skipped: not measured */
 	free(text);
 	cJSON_Delete(meta);
@@ -938,7 +942,8 @@ static void test_env_limit_above_hard_limit(void)
 
 	CHECK_INT_EQ(r.rc, -1);
 	CHECK(r.p->bad_input);
-	CHECK(strstr(r.eb.msg, "x.json: $.limits.nofile: 4000000000 is above this host's hard limit") ==
+	CHECK(strstr(r.eb.msg,
+		     "x.json: $.limits.nofile: 4000000000 is above this host's hard limit") ==
 	      r.eb.msg);
 	plan_free(r.p);
 }
@@ -974,12 +979,13 @@ static void test_env_swept_limit_above_hard_limit(void)
 
 static void test_env_not_this_host(void)
 {
-	struct planned r = plan_text(tfx,
-				     one_subject(", \"format\": \"sudoers\", \"program\": "
-						 "\"/usr/bin/true\", \"policy\": "
-						 "\"/etc/rarperf-test-sudoers\"",
-						 ", \"limits\": {\"nofile\": 4000000000}, \"cpus\": [1000]"),
-				     false);
+	struct planned r =
+	    plan_text(tfx,
+		      one_subject(", \"format\": \"sudoers\", \"program\": "
+				  "\"/usr/bin/true\", \"policy\": "
+				  "\"/etc/rarperf-test-sudoers\"",
+				  ", \"limits\": {\"nofile\": 4000000000}, \"cpus\": [1000]"),
+		      false);
 
 	/* rarlab's controller plans for other hosts: their limits are theirs. */
 	CHECK_INT_EQ(r.rc, 0);
@@ -1166,11 +1172,11 @@ static void test_print_with_a_pilot(void)
 
 	HARNESS_PRINTED(text, rc = plan_print(r.p, pilot, f, &eb));
 	CHECK_INT_EQ(rc, 0);
-	CHECK(text != NULL && strstr(text, "Pilot (5 runs of each subject at points 1 and 3):") !=
-				  NULL);
+	CHECK(text != NULL &&
+	      strstr(text, "Pilot (5 runs of each subject at points 1 and 3):") != NULL);
 	CHECK(text != NULL && strstr(text, "       2.000 ms       4.000 ms") != NULL);
-	CHECK(text != NULL && strstr(text, "linear in the policy size between the pilot's points") !=
-				  NULL);
+	CHECK(text != NULL &&
+	      strstr(text, "linear in the policy size between the pilot's points") != NULL);
 	free(text);
 	plan_free(r.p);
 }
@@ -1191,7 +1197,8 @@ static void test_print_says_unsafe_first(void)
 	if (r.rc == 0) {
 		HARNESS_PRINTED(text, rc = plan_print(r.p, NULL, f, &eb));
 		CHECK_INT_EQ(rc, 0);
-		unsafe = text != NULL ? strstr(text, "UNSAFE: the command /bin/sh is granted") : NULL;
+		unsafe =
+		    text != NULL ? strstr(text, "UNSAFE: the command /bin/sh is granted") : NULL;
 		CHECK(unsafe != NULL && unsafe < strstr(text, "Subjects ("));
 		free(text);
 	} else {
