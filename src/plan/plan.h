@@ -10,7 +10,8 @@
  * `rarbench --manifest X --dry-run` is this layer alone.
  *
  * Modules, one line each:
- *   plan          the plan (this header): built in two calls, freed in one
+ *   plan          the plan (this header), its problems and its one verdict
+ *   plan_build    the plan built in two calls (the manifest, then the prefix), freed in one
  *   plan_prefix   the prefix's paths resolved, and a policy confined to PREFIX/etc
  *   plan_subjects the subjects resolved against the prefix (plan_trust.c: whose
  *                 programs and PAM files they are; plan_pam.c: each subject's PAM stack)
@@ -81,7 +82,7 @@ struct plan {
 };
 
 /*
- * The first half: the manifest at cfg->manifest loaded and checked, its
+ * plan_build.c. The first half: the manifest at cfg->manifest loaded and checked, its
  * points laid out. *pp is the plan, also on failure (its problems and
  * verdict are what main prints), NULL only when out of memory. 0, or -1
  * with eb the line to print and (*pp)->bad_input set when the manifest is
@@ -98,7 +99,7 @@ int plan_open(const struct plan_config *cfg, struct plan **pp, struct errbuf *eb
 bool plan_warning(const struct plan *p, char *buf, size_t len);
 
 /*
- * The second half, against the prefix (read only): PREFIX and PREFIX/etc
+ * plan_build.c. The second half, against the prefix (read only): PREFIX and PREFIX/etc
  * resolved, facts.json read (a copy of a prefix refused), the subjects
  * resolved and checked (plan_subjects.h), the largest point's disk, the
  * environment against this host (cfg.this_host), the profile pass's
@@ -120,14 +121,17 @@ int plan_problem(struct plan *p, struct errbuf *eb, const char *path, const char
  */
 int plan_problems_verdict(struct plan *p, const char *about, struct errbuf *eb);
 
+/* Frees p->problems (the verdict stays). */
+void plan_problems_clear(struct plan *p);
+
 /*
- * Refuses (a problem on $.axes) a sweep whose largest point's policies,
+ * plan_build.c. Refuses (a problem on $.axes) a sweep whose largest point's policies,
  * written beside the previous point's, would not fit in PREFIX/etc's file
  * system. 0, or -1 (eb: the problem, p->bad_input set).
  */
 int plan_check_disk(struct plan *p, struct errbuf *eb);
 
-/* Frees p and everything it owns. NULL is a no-op. */
+/* plan_build.c. Frees p and everything it owns. NULL is a no-op. */
 void plan_free(struct plan *p);
 
 #endif

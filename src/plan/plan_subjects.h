@@ -47,9 +47,6 @@ int plan_resolve_subjects(struct plan *p, struct errbuf *eb);
 /* Frees what p->subjects hold, and the array. */
 void plan_subjects_clear(struct plan *p);
 
-/* Frees p->problems. */
-void plan_problems_clear(struct plan *p);
-
 /*
  * plan_trust.c. Subject i's program (never a set-ID one outside the prefix),
  * PAM directory and files, policy directory and policy_mount_at's directory
