@@ -32,17 +32,18 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 # The layers, lowest first. Each folder may include the headers of the layers it USES and no
 # others: a header that reaches up a layer fails to compile. Programs link their archives in
 # LINK_ORDER (every archive before those it depends on).
-LAYERS := common confgen bench sweep lab fit
+LAYERS := common confgen bench plan sweep lab fit
 common_USES :=
 confgen_USES := common
 bench_USES := common
-sweep_USES := common confgen bench
+plan_USES := common confgen bench
+sweep_USES := common confgen bench plan
 lab_USES := common sweep
 fit_USES := common
-rarbench_USES := common confgen bench sweep
-rarlab_USES := common confgen bench sweep lab fit
+rarbench_USES := common confgen bench plan sweep
+rarlab_USES := common confgen bench plan sweep lab fit
 rarplot_USES := common fit
-LINK_ORDER := lab sweep fit bench confgen common
+LINK_ORDER := lab sweep plan fit bench confgen common
 layer_dir = $(if $(filter confgen,$(1)),confgen,src/$(1))
 layer_srcs = $(filter-out confgen/main.c,$(wildcard $(call layer_dir,$(1))/*.c))
 layer_incs = $(foreach l,$($(1)_USES) $(1),-I$(call layer_dir,$(l)))

@@ -12,6 +12,8 @@
 #include <limits.h>
 
 #include "cliopt.h"
+#include "plan.h"
+#include "plan_print.h"
 #include "runner.h"
 #include "sanitize.h"
 
@@ -227,6 +229,43 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 	return 0;
 }
 
+/*
+ * --dry-run without a pilot: the plan layer alone (src/plan), which reads the manifest and the
+ * prefix and writes nothing, so any user who can read the prefix gets root's plan. The same
+ * lines and exit statuses as a run's setup: the manifest's warning, then the plan, or every
+ * problem and the line that ends them.
+ */
+static int dry_run(const struct runner_config *cfg)
+{
+	const struct plan_config pc = {.manifest = cfg->manifest,
+				       .prefix = cfg->prefix,
+				       .out = cfg->out,
+				       .this_host = !cfg->not_this_host,
+				       .tracer = NULL};
+	char warning[ERRBUF_MSG_MAX];
+	struct errbuf eb = {{0}};
+	struct plan *p = NULL;
+	int rc = plan_open(&pc, &p, &eb), status = RUNNER_EXIT_OK;
+
+	if (plan_warning(p, warning, sizeof(warning)))
+		fprintf(stderr, "rarbench: %s\n", warning);
+	if (rc == 0 && plan_resolve(p, &eb) < 0) {
+		errbuf_prefix(&eb, "rarbench");
+		rc = -1;
+	}
+	if (rc < 0) {
+		for (size_t i = 0; p != NULL && i < p->nproblems; i++)
+			sanitize_fprintf(stderr, "%s\n", p->problems[i]);
+		sanitize_fprintf(stderr, "%s\n", eb.msg);
+		status = p != NULL && p->bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
+	} else if (plan_print(p, NULL, stdout, &eb) < 0) {
+		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
+		status = RUNNER_EXIT_FAIL;
+	}
+	plan_free(p);
+	return status;
+}
+
 int manifest_mode_main(int argc, char **argv)
 {
 	struct runner_config cfg;
@@ -236,6 +275,8 @@ int manifest_mode_main(int argc, char **argv)
 	status = parse_args(argc, argv, &cfg);
 	if (status != 0)
 		return status > 0 ? RUNNER_EXIT_OK : RUNNER_EXIT_USAGE;
+	if (cfg.dry_run && !cfg.pilot)
+		return dry_run(&cfg);
 	cfg.stop = &stop_requested;
 	cfg.err = stderr;
 	/* Before the setup: waiting for the prefix's lock, and every later step, can be

@@ -27,7 +27,7 @@
 #include "merge.h"
 #include "phaselog.h"
 #include "sanitize.h"
-#include "sweep.h"
+#include "points.h"
 
 extern char **environ;
 

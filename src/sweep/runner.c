@@ -39,7 +39,7 @@ static void report_hung(struct runner *r, const struct sweep_point *pt)
 		    "point %zu: subject %s timed out (a run passed run_timeout_s, %u s, and was "
 		    "killed with its process group); its runs of this point are left out, the "
 		    "other subjects' kept",
-		    pt->index + 1, r->sj.subjects[i].ms->id, r->m->run_timeout_ms / 1000u);
+		    pt->index + 1, r->sj.subjects[i].p->ms->id, r->m->run_timeout_ms / 1000u);
 		report(r, line);
 		r->hung_runs++;
 	}
@@ -243,23 +243,23 @@ static void announce(struct runner *r)
 	size_t i, k = 0;
 
 	for (i = 0; i < r->sj.nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
-		if (r->sj.subjects[i].skip_reason == NULL)
-			ids[k++] = r->sj.subjects[i].ms->id;
+		if (r->sj.subjects[i].p->skip_reason == NULL)
+			ids[k++] = r->sj.subjects[i].p->ms->id;
 	progress_start(&r->progress, r->m->name, ids, k, r->out_abs);
 	/* What the manifest asked for with unsafe_program / unsafe_pam, as the plan says it. */
 	for (i = 0; i < r->sj.nsubjects; i++) {
-		const char *line = r->sj.subjects[i].unsafe, *nl;
+		const char *line = r->sj.subjects[i].p->unsafe, *nl;
 
 		for (; line != NULL && (nl = strchr(line, '\n')) != NULL; line = nl + 1)
 			sanitize_fprintf(r->cfg.err, "rarbench: %.*s\n", (int)(nl - line), line);
 	}
 	for (i = 0; i < r->sj.nsubjects; i++) {
-		if (r->sj.subjects[i].skip_reason == NULL)
+		if (r->sj.subjects[i].p->skip_reason == NULL)
 			continue;
 		sanitize_fprintf(r->cfg.err, "rarbench: warning: skipping subject %s: %s\n",
-				 r->sj.subjects[i].ms->id, r->sj.subjects[i].skip_reason);
-		progress_skip(&r->progress, r->sj.subjects[i].ms->id,
-			      r->sj.subjects[i].skip_reason);
+				 r->sj.subjects[i].p->ms->id, r->sj.subjects[i].p->skip_reason);
+		progress_skip(&r->progress, r->sj.subjects[i].p->ms->id,
+			      r->sj.subjects[i].p->skip_reason);
 	}
 }
 
@@ -280,22 +280,21 @@ int runner_open(const struct runner_config *cfg, struct runner **rp)
 		return RUNNER_EXIT_OK;
 	}
 	print_notices(r);
-	for (size_t i = 0; i < r->sj.nproblems; i++)
-		sanitize_fprintf(r->cfg.err, "%s\n", r->sj.problems[i]);
+	for (size_t i = 0; r->plan != NULL && i < r->plan->nproblems; i++)
+		sanitize_fprintf(r->cfg.err, "%s\n", r->plan->problems[i]);
 	sanitize_fprintf(r->cfg.err, "%s\n", eb.msg);
-	return r->busy ? RUNNER_EXIT_BUSY : r->sj.bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
+	if (r->busy)
+		return RUNNER_EXIT_BUSY;
+	return (r->plan != NULL && r->plan->bad_input) || r->bad_args ? RUNNER_EXIT_USAGE
+								      : RUNNER_EXIT_FAIL;
 }
 
 int runner_plan(struct runner *r, FILE *out)
 {
 	struct errbuf eb = {0};
 
-	r->planner.sj = &r->sj;
-	r->planner.sweep = r->sweep;
-	r->planner.steps = &r->steps;
-	r->planner.out = r->cfg.out;
-	if ((r->cfg.pilot && runner_plan_pilot(&r->planner, &eb) < 0) ||
-	    runner_plan_print(&r->planner, out, &eb) < 0) {
+	if ((r->cfg.pilot && runner_pilot_measure(&r->steps, r->pilot, &eb) < 0) ||
+	    plan_print(r->plan, r->cfg.pilot ? r->pilot : NULL, out, &eb) < 0) {
 		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", eb.msg);
 		return RUNNER_EXIT_FAIL;
 	}
@@ -369,7 +368,7 @@ static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
 	if (r->m->description != NULL)
 		cJSON_AddStringToObject(meta, "description", r->m->description);
 	cJSON_AddStringToObject(meta, "manifest_path", r->cfg.manifest);
-	cJSON_AddStringToObject(meta, "manifest_sha256", r->manifest_sha);
+	cJSON_AddStringToObject(meta, "manifest_sha256", r->plan->manifest_sha);
 	cJSON_AddItemToObject(meta, "manifest", cJSON_ParseWithLength(r->m->text, r->m->text_len));
 	cJSON_AddStringToObject(meta, "manifest_text", r->m->text);
 	o = cJSON_AddObjectToObject(meta, "rarperf");
@@ -384,8 +383,8 @@ static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
 	cJSON_AddItemToObject(meta, "machine", build_machine(r, c));
 	cJSON_AddItemToObject(meta, "environment", runner_env_record(&r->env, r->cfg.dry_run));
 	cJSON_AddStringToObject(meta, "prefix", r->cfg.prefix);
-	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->facts, 1));
-	cJSON_AddItemToObject(meta, "pam", runner_pam_meta(&r->sj));
+	cJSON_AddItemToObject(meta, "prefix_facts", cJSON_Duplicate(r->plan->facts, 1));
+	cJSON_AddItemToObject(meta, "pam", plan_pam_meta(r->plan));
 	o = cJSON_AddObjectToObject(meta, "bench_user");
 	cJSON_AddStringToObject(o, "name", r->m->bench_user);
 	cJSON_AddNumberToObject(o, "uid", (double)r->m->bench_uid);
@@ -417,11 +416,11 @@ static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
 	cJSON_AddStringToObject(meta, "finished", finished);
 	skipped = cJSON_AddArrayToObject(meta, "skipped_subjects");
 	for (i = 0; skipped != NULL && i < r->sj.nsubjects; i++) {
-		if (r->sj.subjects[i].skip_reason == NULL)
+		if (r->sj.subjects[i].p->skip_reason == NULL)
 			continue;
 		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "id", r->sj.subjects[i].ms->id);
-		cJSON_AddStringToObject(o, "reason", r->sj.subjects[i].skip_reason);
+		cJSON_AddStringToObject(o, "id", r->sj.subjects[i].p->ms->id);
+		cJSON_AddStringToObject(o, "reason", r->sj.subjects[i].p->skip_reason);
 		cJSON_AddItemToArray(skipped, o);
 	}
 	return meta;

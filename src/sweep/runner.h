@@ -61,12 +61,12 @@ struct runner_config {
 	const char *prefix;
 	bool resume;
 	bool wait;    /* wait for the prefix's lock instead of exiting RUNNER_EXIT_BUSY */
-	bool dry_run; /* check and plan, touch nothing (runner_plan.c) */
+	bool dry_run; /* check and plan, touch nothing (src/plan) */
 	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
 	/* with dry_run: skip the checks of this host's own environment (rarlab's controller) */
 	bool not_this_host;
 	enum progress_mode progress;
-	const char *tracer; /* the profile pass's strace (runner_profile_check) */
+	const char *tracer; /* the profile pass's strace (the plan's: plan.h) */
 	/* Set by the caller's SIGINT/SIGTERM handler: the run stops at the next step and says
 	 * "interrupted". NULL: never. */
 	const volatile sig_atomic_t *stop;

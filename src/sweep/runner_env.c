@@ -90,32 +90,9 @@ static cJSON *build_record(const struct runner_env *renv, const struct manifest 
 	return o;
 }
 
-/* Each value of the swept limit within this host's hard limit; problems name the value. */
-static int check_swept_limit(struct runner_subjects *sj, struct errbuf *eb)
-{
-	const struct manifest_env *e = &sj->m->env;
-	const struct manifest_limit *l = &e->limits[e->limit_axis];
-	char path[96];
-	struct rlimit rl;
-
-	if (e->nlimit_values == 0)
-		return 0;
-	if (getrlimit(l->resource, &rl) != 0)
-		return errbuf_set_errno(eb, errno, "getrlimit %s", l->name);
-	for (size_t k = 1; k < e->nlimit_values; k++) {
-		if (rl.rlim_max == RLIM_INFINITY || e->limit_values[k] <= (uint64_t)rl.rlim_max)
-			continue;
-		snprintf(path, sizeof(path), "$.limits.%s[%zu]", l->name, k); /* lint: not a path */
-		if (runner_problem(sj, eb, path, "%" PRIu64 " is above this host's hard limit %ju",
-				   e->limit_values[k], (uintmax_t)rl.rlim_max) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 int runner_env_apply_point(const struct runner_subjects *sj, const struct sweep_point *pt)
 {
-	const struct manifest_env *e = &sj->m->env;
+	const struct manifest_env *e = &sj->plan->m->env;
 	int res;
 
 	if (e->nlimit_values == 0)
@@ -124,7 +101,7 @@ int runner_env_apply_point(const struct runner_subjects *sj, const struct sweep_
 	for (size_t i = 0; i < sj->nsubjects; i++) {
 		struct runner_subject *s = &sj->subjects[i];
 
-		if (s->skip_reason != NULL)
+		if (s->p->skip_reason != NULL)
 			continue;
 		if (proc_cmd_set_limit(s->check, res, pt->limit) < 0 ||
 		    proc_cmd_set_limit(s->cmd, res, pt->limit) < 0)
@@ -133,11 +110,11 @@ int runner_env_apply_point(const struct runner_subjects *sj, const struct sweep_
 	return 0;
 }
 
-/* The pin of sj->m->env, each limit checked against this host's hard limit, each CPU online. */
-static int build_pin(struct runner_env *env, struct runner_subjects *sj, struct errbuf *eb)
+/* The pin of m->env (the plan checked each limit against this host's hard limit and each CPU:
+ * plan_env.h; one that fails those checks is left out). */
+static void build_pin(struct runner_env *env, const struct manifest *m)
 {
-	const struct manifest_env *e = &sj->m->env;
-	char path[64], what[160];
+	const struct manifest_env *e = &m->env;
 	cpu_set_t online;
 	size_t i;
 
@@ -147,26 +124,9 @@ static int build_pin(struct runner_env *env, struct runner_subjects *sj, struct 
 		struct rlimit rl;
 		uint64_t v = l->unlimited ? (uint64_t)RLIM_INFINITY : l->value;
 
-		/* the manifest's JSON path of the limit: "[0]" when it is the swept one */
-		snprintf(path, sizeof(path), "$.limits.%s%s", l->name, /* lint: not a path */
-			 e->nlimit_values > 0 && i == e->limit_axis ? "[0]" : "");
-		if (getrlimit(l->resource, &rl) != 0)
-			return errbuf_set_errno(eb, errno, "getrlimit %s", l->name);
-		/* A limit is what the host allows: above its hard limit the runs would be
-		 * measured in an environment no user of this host gets. */
-		if (rl.rlim_max != RLIM_INFINITY && (l->unlimited || v > (uint64_t)rl.rlim_max)) {
-			if (l->unlimited)
-				snprintf(what, sizeof(what),
-					 "unlimited is above this host's hard limit %ju",
-					 (uintmax_t)rl.rlim_max);
-			else
-				snprintf(what, sizeof(what),
-					 "%" PRIu64 " is above this host's hard limit %ju", v,
-					 (uintmax_t)rl.rlim_max);
-			if (runner_problem(sj, eb, path, "%s", what) < 0)
-				return -1;
+		if (getrlimit(l->resource, &rl) != 0 ||
+		    (rl.rlim_max != RLIM_INFINITY && (l->unlimited || v > (uint64_t)rl.rlim_max)))
 			continue;
-		}
 		env->pin.limits[env->pin.nlimits].resource = l->resource;
 		env->pin.limits[env->pin.nlimits].soft = v;
 		/* The hard limit too: a tool could otherwise raise its soft limit back. */
@@ -181,23 +141,11 @@ static int build_pin(struct runner_env *env, struct runner_subjects *sj, struct 
 		if (sched_getaffinity(0, sizeof(online), &online) != 0)
 			CPU_ZERO(&online);
 		CPU_ZERO(&env->pin_cpus);
-		for (i = 0; i < e->ncpus; i++) {
-			if (!CPU_ISSET(e->cpus[i], &online)) {
-				/* lint: not a path */
-				snprintf(path, sizeof(path), "$.cpus[%zu]", i);
-				snprintf(
-				    what, sizeof(what),
-				    "CPU %u is not one this process may run on here (%ld online)",
-				    e->cpus[i], sysconf(_SC_NPROCESSORS_ONLN));
-				if (runner_problem(sj, eb, path, "%s", what) < 0)
-					return -1;
-				continue;
-			}
-			CPU_SET(e->cpus[i], &env->pin_cpus);
-		}
+		for (i = 0; i < e->ncpus; i++)
+			if (CPU_ISSET(e->cpus[i], &online))
+				CPU_SET(e->cpus[i], &env->pin_cpus);
 		env->pin.cpus = &env->pin_cpus;
 	}
-	return 0;
 }
 
 /* HOME, USER, LOGNAME, SHELL from the bench user; the manifest's env or PATH and LANG=C. */
@@ -229,13 +177,6 @@ static int build_envp(struct runner_env *env, const struct manifest *m,
 	return proc_env_append(&env->envp, marker, eb);
 }
 
-int runner_env_check(struct runner_env *env, struct runner_subjects *sj, struct errbuf *eb)
-{
-	if (build_pin(env, sj, eb) < 0 || check_swept_limit(sj, eb) < 0)
-		return -1;
-	return runner_problems_verdict(sj, "", eb);
-}
-
 cJSON *runner_env_record(const struct runner_env *env, bool dry_run)
 {
 	cJSON *o = cJSON_Duplicate(env->environment, 1), *v;
@@ -264,6 +205,7 @@ cJSON *runner_env_record(const struct runner_env *env, bool dry_run)
 int runner_env_setup(struct runner_env *env, const struct manifest *m, const struct proc_user *user,
 		     const char *marker, cJSON *versions, struct errbuf *eb)
 {
+	build_pin(env, m);
 	if (build_envp(env, m, user, marker, eb) < 0)
 		return -1;
 	cJSON_Delete(env->environment);

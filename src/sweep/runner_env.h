@@ -1,5 +1,5 @@
 /* runner_env: the pinned environment of a manifest run's measured children (limits, umask, cwd,
- * CPUs, network, the environment strings), checked against this host and recorded. */
+ * CPUs, network, the environment strings), built and recorded. */
 #ifndef RARPERF_RUNNER_ENV_H
 #define RARPERF_RUNNER_ENV_H
 
@@ -11,8 +11,8 @@
 #include "errbuf.h"
 #include "manifest.h"
 #include "proc.h"
+#include "points.h"
 #include "runner_subjects.h"
-#include "sweep.h"
 
 /* What every measured child gets; freed by runner_env_clear. */
 struct runner_env {
@@ -23,15 +23,8 @@ struct runner_env {
 };
 
 /*
- * Builds env->pin from sj->m's limits, umask, cwd and cpus, each checked
- * against this host: a limit above its hard limit or a CPU this process may
- * not run on is a problem (sj->problems, exit 2). Touches nothing. 0, or -1
- * with sj->bad_input set or eb filled.
- */
-int runner_env_check(struct runner_env *env, struct runner_subjects *sj, struct errbuf *eb);
-
-/*
- * After the bench user is looked up: builds env->envp (user's HOME, USER,
+ * After the bench user is looked up: builds env->pin from m's limits, umask, cwd and cpus
+ * (checked against this host by the plan: plan_env.h), env->envp (user's HOME, USER,
  * LOGNAME, SHELL; m's env or PATH and LANG=C; the run's marker; nothing
  * inherited) and the record env->environment (every limit as the children
  * get it, pinned or not, the env, umask, cwd, CPUs and ASLR), added to

@@ -43,6 +43,7 @@
 #include "fileio.h"
 #include "growbuf.h"
 #include "jsonget.h"
+#include "plan_prefix.h"
 #include "prefixlock.h"
 #include "proc.h"
 #include "sweepcg.h"
@@ -110,34 +111,6 @@ static const char *record_string(const cJSON *o, const char *key)
 	return cJSON_IsString(j) ? j->valuestring : NULL;
 }
 
-/* runner_guard_confine against etc_real (PREFIX/etc resolved). */
-static int confine(const char *etc_real, const char *path, struct errbuf *eb)
-{
-	char dir[PATH_MAX], real[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	size_t len = strlen(etc_real);
-
-	if (slash == NULL)
-		snprintf(dir, sizeof(dir), "."); /* lint: sized to fit */
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/"); /* lint: sized to fit */
-	else if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - path), path) < 0)
-		return errbuf_set(eb, "%s: path too long", path);
-	if (realpath(dir, real) == NULL)
-		return errbuf_set_errno(eb, errno, "%s: directory %s", path, dir);
-	if (strncmp(real, etc_real, len) != 0 || (real[len] != '\0' && real[len] != '/'))
-		return errbuf_set(eb,
-				  "%s: policies may only be written in %s (this one's directory "
-				  "is %s)",
-				  path, etc_real, real);
-	return 0;
-}
-
-int runner_guard_confine(const struct runner_guard *g, const char *path, struct errbuf *eb)
-{
-	return confine(g->etc_real, path, eb);
-}
-
 int runner_guard_record_targets(const char *etc_real, const cJSON *record, struct runner_target *t,
 				size_t *n, struct errbuf *eb)
 {
@@ -167,8 +140,9 @@ int runner_guard_record_targets(const char *etc_real, const cJSON *record, struc
 		if (t[k].rar_version != NULL && policy_rar_version_check(t[k].rar_version, eb) != 0)
 			return errbuf_prefix(eb, "policy %zu", k + 1);
 		/* A record is a file on disk: what it names is written as root, so only in etc. */
-		if (confine(etc_real, t[k].policy, eb) < 0 ||
-		    (t[k].policy_data != NULL && confine(etc_real, t[k].policy_data, eb) < 0))
+		if (plan_prefix_confine(etc_real, t[k].policy, eb) < 0 ||
+		    (t[k].policy_data != NULL &&
+		     plan_prefix_confine(etc_real, t[k].policy_data, eb) < 0))
 			return -1;
 		(*n)++;
 	}
@@ -211,30 +185,7 @@ static void undo_namespaces(const cJSON *record)
 	}
 }
 
-/* Resolves g->prefix, PREFIX/etc and the marker into g. 0 or -1. */
-static int locate(struct runner_guard *g, struct errbuf *eb)
-{
-	char etc[PATH_MAX];
-	struct stat st;
-
-	if (realpath(g->prefix, g->prefix_real) == NULL)
-		return errbuf_set_errno(eb, errno, "%s (provision it first: make provision)",
-					g->prefix);
-	if (fileio_fmt(etc, sizeof(etc), "%s/etc", g->prefix_real) < 0 ||
-	    realpath(etc, g->etc_real) == NULL)
-		return errbuf_set(eb, "%s/etc: missing (provision it first: make provision)",
-				  g->prefix_real);
-	/* The directory's identity too: hosts in mount namespaces (tests/lib/nshosts.sh) each see
-	 * their own prefix at the same path, and must never end each other's runs. */
-	if (stat(g->prefix_real, &st) != 0)
-		return errbuf_set_errno(eb, errno, "%s", g->prefix_real);
-	if (fileio_fmt(g->marker, sizeof(g->marker), "%s=%s:%ju:%ju", RUNNER_MARKER_NAME,
-		       g->prefix_real, (uintmax_t)st.st_dev, (uintmax_t)st.st_ino) < 0)
-		return errbuf_set(eb, "%s: path too long", g->prefix_real);
-	return 0;
-}
-
-struct runner_guard *runner_guard_locate(const char *prefix, struct errbuf *eb)
+struct runner_guard *runner_guard_locate(const struct plan_prefix *where, struct errbuf *eb)
 {
 	struct runner_guard *g = calloc(1, sizeof(*g));
 
@@ -242,8 +193,14 @@ struct runner_guard *runner_guard_locate(const char *prefix, struct errbuf *eb)
 		errbuf_set(eb, "out of memory");
 		return NULL;
 	}
-	g->prefix = prefix;
-	if (locate(g, eb) < 0) {
+	g->prefix = where->given;
+	memcpy(g->prefix_real, where->real, sizeof(g->prefix_real));
+	memcpy(g->etc_real, where->etc, sizeof(g->etc_real));
+	/* The directory's identity too: hosts in mount namespaces (tests/lib/nshosts.sh) each see
+	 * their own prefix at the same path, and must never end each other's runs. */
+	if (fileio_fmt(g->marker, sizeof(g->marker), "%s=%s:%ju:%ju", RUNNER_MARKER_NAME,
+		       g->prefix_real, (uintmax_t)where->dev, (uintmax_t)where->ino) < 0) {
+		errbuf_set(eb, "%s: path too long", g->prefix_real);
 		free(g);
 		return NULL;
 	}

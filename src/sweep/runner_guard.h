@@ -14,6 +14,7 @@
 #include "errbuf.h"
 #include "manifest.h"
 #include "mntns.h"
+#include "plan_prefix.h"
 #include "runner_target.h"
 
 /* Lines for the run's messages (what the guard undid or could not undo), one each. */
@@ -48,11 +49,11 @@ struct runner_guard_policies {
 struct runner_guard;
 
 /*
- * Resolves prefix (borrowed: it must outlive the guard) and PREFIX/etc and
- * the marker of this run's processes into a new guard; touches nothing.
- * NULL with eb filled (a missing prefix, out of memory).
+ * A new guard of the prefix where (plan_prefix.h; copied, its given path borrowed: it must
+ * outlive the guard) with the marker of this run's processes; touches nothing. NULL with eb
+ * filled (out of memory, a path too long).
  */
-struct runner_guard *runner_guard_locate(const char *prefix, struct errbuf *eb);
+struct runner_guard *runner_guard_locate(const struct plan_prefix *where, struct errbuf *eb);
 
 /* The prefix resolved, PREFIX/etc resolved (where policies may be written), and the
  * environment string that marks this run's measured processes ("NAME=value"). */
@@ -86,12 +87,6 @@ int runner_guard_arm(struct runner_guard *g, const struct runner_guard_policies 
  * first error.
  */
 int runner_guard_deny(const struct runner_guard *g, struct errbuf *eb);
-
-/*
- * Whether path (a policy or policy_data, expanded) lies in PREFIX/etc once
- * its directory is resolved. 0, or -1 with eb saying where it points.
- */
-int runner_guard_confine(const struct runner_guard *g, const char *path, struct errbuf *eb);
 
 /*
  * The policy files a record (PREFIX/run/state.json, a JSON object) lists,

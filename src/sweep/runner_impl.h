@@ -21,30 +21,32 @@
 #include "machine.h"
 #include "manifest.h"
 #include "proc.h"
+#include "plan.h"
 #include "policy.h"
 #include "progress.h"
 #include "runner.h"
 #include "runner_env.h"
-#include "runner_estimate.h"
 #include "runner_guard.h"
 #include "runner_output.h"
-#include "runner_plan.h"
+#include "runner_pilot.h"
 #include "runner_point.h"
 #include "runner_precision.h"
 #include "runner_kernel.h"
 #include "runner_reference.h"
 #include "runner_subjects.h"
 #include "runner_profile.h"
-#include "sweep.h"
+#include "points.h"
 
 /* Everything one run owns; freed by runner_clear. */
 struct runner {
 	struct runner_config cfg;
-	struct manifest *m;
-	struct sweep *sweep;
-	/* runner_subjects.c: the subjects resolved, the problems found (sj.bad_input). */
+	/* The plan (src/plan), built by the setup and read only from then on; m and sweep are
+	 * its manifest and points. */
+	struct plan *plan;
+	const struct manifest *m;
+	const struct sweep *sweep;
+	/* runner_subjects.h: the plan's subjects with their commands and namespaces. */
 	struct runner_subjects sj;
-	cJSON *facts;
 	cJSON *versions;
 	struct proc_user user;
 	struct journal *journal;
@@ -54,16 +56,16 @@ struct runner {
 	struct runner_precision *precision;
 	/* runner_point.c: what its steps read and write, bound once the setup is done. */
 	struct runner_steps steps;
-	char manifest_sha[DIGEST_SHA256_HEX_LEN + 1];
 	char out_abs[PATH_MAX];
 	char started[32];
 	/* The host's load and steal when this process opened the sweep (meta.machine.load). */
 	struct contention_host load_before;
 	bool has_load_before;
-	char out_default[256];
 	struct progress progress;
 	int stderr_fd; /* where the grant check's stderr goes */
 	bool busy;     /* runner_setup found the prefix locked */
+	/* The command line's fault, not the plan's (not root, --out, --resume): exit 2 too. */
+	bool bad_args;
 	/* runner_guard.c: the prefix's lock, the record of what this run must undo, the marker
 	 * of its measured processes, the prefix's resolved paths. */
 	struct runner_guard *guard;
@@ -71,8 +73,8 @@ struct runner {
 	size_t hung_runs;     /* subjects left out of a point they hung at, others kept */
 	/* What the guard (and setup) undid or could not undo, for main to print. */
 	struct runner_notes notes;
-	/* runner_plan.c: the dry run's plan and its pilot. */
-	struct runner_planner planner;
+	/* runner_pilot.c: the dry run's pilot, when asked for (--pilot). */
+	struct plan_pilot pilot[2];
 	/* runner_env.c: what every measured child is pinned to, its environment and their record
 	 * (results' meta, the journal's versions). */
 	struct runner_env env;
@@ -91,8 +93,8 @@ void runner_end_guard(struct runner *r);
  * manifest, the prefix's facts and the bench user, resolves the subjects,
  * creates the output directory and opens (or resumes) the journal, and
  * initialises r->progress. Returns 0, or -1 with eb holding the whole line
- * to print and r->sj.bad_input telling a usage or input error (exit 2) from a
- * failure of this host (exit 1).
+ * to print and r->plan->bad_input or r->bad_args telling a usage or input
+ * error (exit 2) from a failure of this host (exit 1).
  */
 int runner_setup(struct runner *r, struct errbuf *eb);
 
@@ -101,13 +103,6 @@ void runner_utc_now(char *buf, size_t len);
 
 /* Frees everything r owns. */
 void runner_clear(struct runner *r);
-
-/*
- * runner_profile.c. With the manifest's "profile": refuses (-1,
- * r->sj.bad_input, eb naming the Debian package and the playbook's role) a
- * host without the tracer. Touches nothing. 0 or -1.
- */
-int runner_profile_check(struct runner *r, struct errbuf *eb);
 
 /*
  * With the manifest's "profile", after the timed steps: every point not yet

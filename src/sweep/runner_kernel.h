@@ -14,7 +14,7 @@
 #include "manifest.h"
 #include "measure.h"
 #include "proc.h"
-#include "sweep.h"
+#include "points.h"
 
 /*
  * rarkref (src/rarref/rarkref.c), found beside this executable, in RUNNER_KERNEL_KINDS benches:
@@ -25,8 +25,8 @@
  * wall time - the bare run's) / N, the bare run's own for "exec"; each round's from that
  * round's runs alone.
  */
-#define RUNNER_KERNEL_PREFIX "@kernel."
-#define RUNNER_KERNEL_KINDS 9
+#define RUNNER_KERNEL_PREFIX MANIFEST_KERNEL_PREFIX
+#define RUNNER_KERNEL_KINDS MANIFEST_KERNEL_KINDS
 
 struct runner_kernel {
 	struct proc_cmd *cmd[RUNNER_KERNEL_KINDS]; /* all NULL: the manifest has none */

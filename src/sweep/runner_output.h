@@ -9,11 +9,11 @@
 #include "errbuf.h"
 #include "journal.h"
 #include "manifest.h"
-#include "sweep.h"
+#include "points.h"
 
 /* The journal's name for the reference's runs (manifest "reference"): never a manifest subject
  * id (letters, digits, '-', '_', '.'), so no subject can take it. */
-#define RUNNER_REFERENCE_ID "@reference"
+#define RUNNER_REFERENCE_ID MANIFEST_REFERENCE_ID
 
 /*
  * Writes DIR/results.json (hyperfine schema; each result's parameters are

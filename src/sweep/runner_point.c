@@ -24,15 +24,15 @@ void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
 	for (i = 0; i < sj->nsubjects; i++) {
 		const struct runner_subject *s = &sj->subjects[i];
 
-		if (s->skip_reason != NULL)
+		if (s->p->skip_reason != NULL)
 			continue;
-		t[k].id = s->ms->id;
-		t[k].format = s->ms->format;
-		t[k].policy = s->policy;
-		t[k].policy_data = s->policy_data;
-		t[k].rar_version = s->ms->rar_version;
-		t[k].layout =
-		    s->ms->has_sudoers_layout ? s->ms->sudoers_layout : sj->m->sudoers_layout;
+		t[k].id = s->p->ms->id;
+		t[k].format = s->p->ms->format;
+		t[k].policy = s->p->policy;
+		t[k].policy_data = s->p->policy_data;
+		t[k].rar_version = s->p->ms->rar_version;
+		t[k].layout = s->p->ms->has_sudoers_layout ? s->p->ms->sudoers_layout
+							   : sj->plan->m->sudoers_layout;
 		k++;
 	}
 }
@@ -80,7 +80,7 @@ static size_t step_subjects(const struct runner_steps *st)
 	size_t i, n = 0;
 
 	for (i = 0; i < st->sj->nsubjects; i++)
-		n += st->sj->subjects[i].skip_reason == NULL && !st->sj->subjects[i].hung;
+		n += st->sj->subjects[i].p->skip_reason == NULL && !st->sj->subjects[i].hung;
 	return n;
 }
 
@@ -100,14 +100,14 @@ enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index
 	for (i = 0; i < st->sj->nsubjects; i++) {
 		struct runner_subject *s = &st->sj->subjects[i];
 
-		if (s->skip_reason != NULL)
+		if (s->p->skip_reason != NULL)
 			continue;
 		if (reset_output(st->stderr_fd) < 0) {
 			errbuf_set_errno(eb, errno, "grant check: temporary file");
 			return RUNNER_STEP_FAILED;
 		}
 		if (proc_run(s->check, &sample, eb) < 0) {
-			errbuf_prefix(eb, "point %zu: subject %s", index, s->ms->id);
+			errbuf_prefix(eb, "point %zu: subject %s", index, s->p->ms->id);
 			return RUNNER_STEP_FAILED;
 		}
 		if (sample.stopped) {
@@ -118,7 +118,7 @@ enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index
 			errbuf_set(eb,
 				   "point %zu: subject %s: the grant check passed run_timeout_s "
 				   "(%u s) and was killed with its process group",
-				   index, s->ms->id, st->m->run_timeout_ms / 1000u);
+				   index, s->p->ms->id, st->m->run_timeout_ms / 1000u);
 			/* Left out of the step, the others measured (partial_steps). */
 			if (!partial_steps(st))
 				return RUNNER_STEP_TIMEDOUT;
@@ -130,10 +130,10 @@ enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index
 			char pam[PATH_MAX + 256];
 
 			tracedrun_stderr_line(st->stderr_fd, out, sizeof(out));
-			runner_pam_explain(s, pam, sizeof(pam));
+			plan_pam_explain(s->p, pam, sizeof(pam));
 			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
-				   s->ms->id, st->m->command, sample.exit_code, out[0] ? ": " : "",
-				   out, pam);
+				   s->p->ms->id, st->m->command, sample.exit_code,
+				   out[0] ? ": " : "", out, pam);
 			return RUNNER_STEP_FAILED;
 		}
 	}
@@ -163,14 +163,15 @@ static size_t step_benches(struct runner_steps *st, struct measure_bench *benche
 	size_t i, k = 0;
 
 	for (i = 0; i < st->sj->nsubjects; i++) {
-		if (st->sj->subjects[i].skip_reason != NULL || st->sj->subjects[i].hung)
+		if (st->sj->subjects[i].p->skip_reason != NULL || st->sj->subjects[i].hung)
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
-		benches[k] = (struct measure_bench){
-		    .name = st->sj->subjects[i].ms->id, .cmd = st->sj->subjects[i].cmd, .group = 0};
-		js[k].subject = st->sj->subjects[i].ms->id;
-		js[k].format = (char *)policy_format_name(st->sj->subjects[i].ms->format);
-		js[k].command = st->sj->subjects[i].command_line;
+		benches[k] = (struct measure_bench){.name = st->sj->subjects[i].p->ms->id,
+						    .cmd = st->sj->subjects[i].cmd,
+						    .group = 0};
+		js[k].subject = st->sj->subjects[i].p->ms->id;
+		js[k].format = (char *)policy_format_name(st->sj->subjects[i].p->ms->format);
+		js[k].command = st->sj->subjects[i].p->command_line;
 		k++;
 	}
 	if (st->ref->cmd != NULL) {
@@ -191,10 +192,10 @@ static size_t step_benches(struct runner_steps *st, struct measure_bench *benche
 static struct runner_subject *named_subject(struct runner_steps *st, const char *msg)
 {
 	for (size_t i = 0; i < st->sj->nsubjects; i++) {
-		const char *id = st->sj->subjects[i].ms->id;
+		const char *id = st->sj->subjects[i].p->ms->id;
 		size_t len = strlen(id);
 
-		if (st->sj->subjects[i].skip_reason == NULL && !st->sj->subjects[i].hung &&
+		if (st->sj->subjects[i].p->skip_reason == NULL && !st->sj->subjects[i].hung &&
 		    strncmp(msg, id, len) == 0 && msg[len] == ':')
 			return &st->sj->subjects[i];
 	}

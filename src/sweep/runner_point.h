@@ -17,7 +17,7 @@
 #include "runner_reference.h"
 #include "runner_subjects.h"
 #include "runner_target.h"
-#include "sweep.h"
+#include "points.h"
 
 /*
  * What the steps of a run read and write: every pointer borrowed from the

@@ -10,7 +10,7 @@
 #include "errbuf.h"
 #include "journal.h"
 #include "manifest.h"
-#include "sweep.h"
+#include "points.h"
 
 struct runner_precision;
 

@@ -42,34 +42,8 @@
 #include "tracedrun.h"
 #include "trustpath.h"
 
-#define PROFILE_TRACER "/usr/bin/strace"
-/* Names another strace (an absolute path): the tests point it at one that is missing. */
-#define PROFILE_TRACER_ENV "RARPERF_STRACE"
-#define PROFILE_PACKAGE "strace"
-#define PROFILE_ROLE "rarperf_packages"
 #define PROFILE_TIMEOUT_FACTOR 10u
 #define PROFILE_TIMEOUT_MAX_MS (3600u * 1000u)
-
-int runner_profile_check(struct runner *r, struct errbuf *eb)
-{
-	const char *env = getenv(PROFILE_TRACER_ENV);
-
-	r->cfg.tracer = env != NULL && env[0] != '\0' ? env : PROFILE_TRACER;
-	if (!r->m->profile)
-		return 0;
-	if (r->cfg.tracer[0] != '/' || access(r->cfg.tracer, X_OK) != 0) {
-		r->sj.bad_input = true;
-		return errbuf_set(eb,
-				  "%s: \"profile\" needs %s: install Debian's package %s (the "
-				  "playbook's role %s installs it)",
-				  r->cfg.manifest, r->cfg.tracer, PROFILE_PACKAGE, PROFILE_ROLE);
-	}
-	if (straceprof_check_tracer(r->cfg.tracer, eb) < 0) {
-		r->sj.bad_input = true;
-		return -1;
-	}
-	return 0;
-}
 
 /*
  * A traced run stops at every system call: dosr-json 3.3.4 at 10 000 tasks
@@ -100,7 +74,7 @@ static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject
 	/* strace's own environment is fixed (and the run's marker, so that a crash's leftovers are
 	 * found); the pinned one goes to the tracee alone. */
 	return straceprof_cmd(r->cfg.tracer, trace, r->user.name, runner_guard_marker(r->guard),
-			      s->argv, &po, eb);
+			      s->p->argv, &po, eb);
 }
 
 /*
@@ -140,9 +114,9 @@ static uint64_t policy_bytes(const struct runner_subject *s)
 	struct stat st;
 	uint64_t n = 0;
 
-	if (stat(s->policy, &st) == 0)
+	if (stat(s->p->policy, &st) == 0)
 		n += (uint64_t)st.st_size;
-	if (s->policy_data != NULL && stat(s->policy_data, &st) == 0)
+	if (s->p->policy_data != NULL && stat(s->p->policy_data, &st) == 0)
 		n += (uint64_t)st.st_size;
 	return n;
 }
@@ -286,7 +260,7 @@ out:
 static bool budget_unseen(const struct runner *r, const struct profilebudget *b)
 {
 	for (size_t i = 0; i < r->sj.nsubjects && i < b->nsubjects; i++)
-		if (r->sj.subjects[i].skip_reason == NULL && b->subjects[i].seen == 0)
+		if (r->sj.subjects[i].p->skip_reason == NULL && b->subjects[i].seen == 0)
 			return true;
 	return false;
 }
@@ -304,9 +278,9 @@ static int budget_skip_point(struct runner *r, const struct profilebudget *b, cJ
 	for (size_t i = 0; i < r->sj.nsubjects; i++) {
 		cJSON *o;
 
-		if (r->sj.subjects[i].skip_reason != NULL)
+		if (r->sj.subjects[i].p->skip_reason != NULL)
 			continue;
-		o = cJSON_AddObjectToObject(subjects, r->sj.subjects[i].ms->id);
+		o = cJSON_AddObjectToObject(subjects, r->sj.subjects[i].p->ms->id);
 		if (o == NULL || cJSON_AddStringToObject(o, "status", "skipped") == NULL ||
 		    cJSON_AddStringToObject(o, "reason", "profile_budget") == NULL ||
 		    cJSON_AddStringToObject(o, "message", why) == NULL)
@@ -356,12 +330,12 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 		struct runner_subject *s = &r->sj.subjects[i];
 		cJSON *o;
 
-		if (s->skip_reason != NULL || s->hung)
+		if (s->p->skip_reason != NULL || s->hung)
 			continue;
-		o = cJSON_AddObjectToObject(subjects, s->ms->id);
+		o = cJSON_AddObjectToObject(subjects, s->p->ms->id);
 		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, &runs_ns, eb) < 0) {
 			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
-				      s->ms->id);
+				      s->p->ms->id);
 			rc = RUNNER_STEP_FAILED;
 		}
 	}
@@ -431,7 +405,7 @@ static void budget_resumed(struct runner *r, struct profilebudget *b, const cJSO
 	const cJSON *subjects = jsonget_member(doc, "subjects");
 
 	for (size_t i = 0; i < r->sj.nsubjects; i++) {
-		const cJSON *o = jsonget_member(subjects, r->sj.subjects[i].ms->id);
+		const cJSON *o = jsonget_member(subjects, r->sj.subjects[i].p->ms->id);
 		uint64_t calls = count_of(o, "calls"), ns = count_of(o, "profile_ns");
 
 		if (calls > 0)

@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "errbuf.h"
-#include "sweep.h"
+#include "points.h"
 
 /* The profile pass's folder under a run's output directory. */
 #define RUNNER_PROFILE_DIR "profile"

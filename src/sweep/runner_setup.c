@@ -18,58 +18,6 @@
 #include "runner_output.h"
 #include "trustpath.h"
 
-#define FACTS_MAX_BYTES (1024 * 1024)
-
-/*
- * A prefix is where it was provisioned (issue 46): its tools were configured
- * with the path facts.json records ("prefix", written by every provisioning),
- * so a copy's sudo still reads the original's sudoers. A copy elsewhere is
- * refused, saying how to make one's own; a facts.json without the key is
- * taken as it is. A copy bind-mounted at the original's path passes (its
- * tools read it there); prefixlock tells it from the original by its
- * directory's identity. 0, or -1 (exit 2: the caller's input).
- */
-static int check_provisioned_here(const cJSON *facts, const char *prefix, const char *path,
-				  struct errbuf *eb)
-{
-	const cJSON *rec = jsonget_member(facts, "prefix");
-	char here[PATH_MAX], there[PATH_MAX];
-
-	if (!cJSON_IsString(rec))
-		return 0;
-	if (realpath(prefix, here) == NULL)
-		return errbuf_set_errno(eb, errno, "%s", prefix);
-	if (realpath(rec->valuestring, there) == NULL &&
-	    fileio_fmt(there, sizeof(there), "%s", rec->valuestring) < 0)
-		return errbuf_set(eb, "%s: prefix: path too long", path);
-	if (strcmp(here, there) == 0)
-		return 0;
-	return errbuf_set(eb,
-			  "%s: prefix: provisioned as %s, not %s (a copy: its tools read their "
-			  "policies there): provision a prefix of your own with make provision "
-			  "RARPERF_PREFIX=%s",
-			  path, rec->valuestring, here, here);
-}
-
-/* Reads PREFIX/facts.json (doc/interfaces.md §1). */
-static int load_facts(struct runner *r, struct errbuf *eb)
-{
-	char path[PATH_MAX], *buf = NULL;
-	size_t len = 0;
-
-	if (fileio_fmt(path, sizeof(path), "%s/facts.json", r->cfg.prefix) < 0)
-		return errbuf_set(eb, "%s: path too long", r->cfg.prefix);
-	if (fileio_read(path, FACTS_MAX_BYTES,
-			"cannot open (provision the prefix first: make provision)", &buf, &len,
-			eb) < 0)
-		return -1;
-	r->facts = cJSON_ParseWithLength(buf, len);
-	free(buf);
-	if (!cJSON_IsObject(r->facts))
-		return errbuf_set(eb, "%s: not a JSON object", path);
-	return check_provisioned_here(r->facts, r->cfg.prefix, path, eb);
-}
-
 const char *runner_default_prefix(void)
 {
 	const char *env = getenv("RARPERF_PREFIX");
@@ -83,7 +31,7 @@ const char *runner_default_prefix(void)
  */
 static int build_versions(struct runner *r, struct errbuf *eb)
 {
-	const cJSON *tools = jsonget_member(r->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(r->plan->facts, "tools"), *t;
 
 	r->versions = cJSON_CreateObject();
 	if (r->versions == NULL)
@@ -97,25 +45,6 @@ static int build_versions(struct runner *r, struct errbuf *eb)
 					cJSON_IsString(v) ? v->valuestring : "absent");
 	}
 	return 0;
-}
-
-/* Marks the failure in eb as the user's input (exit 2) and returns -1. */
-static int bad_input(struct runner *r)
-{
-	r->sj.bad_input = true;
-	return -1;
-}
-
-/* facts.json read (a copied prefix is the caller's input: exit 2), then the versions. */
-static int build_versions_after_facts(struct runner *r, struct errbuf *eb)
-{
-	if (load_facts(r, eb) < 0) {
-		/* A facts.json that cannot be read is the prefix's fault, a copy the user's. */
-		if (r->facts != NULL && cJSON_IsObject(r->facts))
-			return bad_input(r);
-		return -1;
-	}
-	return build_versions(r, eb);
 }
 
 /* path made absolute against the working directory (the policy may not exist yet). */
@@ -147,7 +76,7 @@ static void armed_policies(const struct runner *r, struct runner_guard_policies 
 	memset(p, 0, sizeof(*p));
 	runner_targets(&r->sj, p->t);
 	for (i = 0; i < r->sj.nsubjects; i++) {
-		if (r->sj.subjects[i].skip_reason != NULL)
+		if (r->sj.subjects[i].p->skip_reason != NULL)
 			continue;
 		p->mntns_dir[k] = r->sj.subjects[i].mntns_dir;
 		p->ns[k] = &r->sj.subjects[i].mntns;
@@ -189,6 +118,7 @@ static int reserve_mntns_dir(struct runner *r, struct runner_subject *s, struct 
 
 static int prepare_subjects(struct runner *r, struct errbuf *eb)
 {
+	static struct plan_pam_files shown; /* large: its paths */
 	struct proc_opts po = {.envp = r->env.envp,
 			       .as = &r->user,
 			       .output = PROC_OUTPUT_STDERR_FD,
@@ -213,34 +143,43 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 	for (i = 0; i < r->sj.nsubjects; i++) {
 		struct runner_subject *s = &r->sj.subjects[i];
 
-		if (s->skip_reason != NULL)
+		if (s->p->skip_reason != NULL)
 			continue;
 		po.mntns = measured.mntns = NULL;
-		if (s->ms->policy_mount_at != NULL || s->pam_dir != NULL) {
+		if (s->p->ms->policy_mount_at != NULL || s->p->pam_dir != NULL) {
 			char abs[PATH_MAX];
 
-			if (s->ms->policy_mount_at != NULL &&
-			    absolute_path(s->policy, abs, sizeof(abs), eb) < 0)
-				return errbuf_prefix(eb, "subject %s", s->ms->id);
+			if (s->p->ms->policy_mount_at != NULL &&
+			    absolute_path(s->p->policy, abs, sizeof(abs), eb) < 0)
+				return errbuf_prefix(eb, "subject %s", s->p->ms->id);
 			/* Its directory joins the record before it exists (a crash between the
 			 * two would leave a directory no record names). */
 			if (reserve_mntns_dir(r, s, eb) < 0)
 				return -1;
-			s->mntns = runner_pam_mntns(s, s->ms->policy_mount_at ? abs : NULL,
-						    s->mntns_dir, eb);
+			if (plan_pam_files(s->p, s->p->ms->policy_mount_at ? abs : NULL, &shown,
+					   eb) == 0)
+				s->mntns =
+				    mntns_show_files_at(shown.file, shown.n, s->mntns_dir, eb);
 			if (s->mntns == NULL)
-				return errbuf_prefix(eb, "subject %s: %s", s->ms->id,
-						     s->ms->policy_mount_at ? "policy_mount_at"
-									    : "pam");
+				return errbuf_prefix(eb, "subject %s: %s", s->p->ms->id,
+						     s->p->ms->policy_mount_at ? "policy_mount_at"
+									       : "pam");
 			po.mntns = measured.mntns = s->mntns;
 		}
-		s->check = proc_cmd_new(s->argv, &po, eb);
+		s->check = proc_cmd_new(s->p->argv, &po, eb);
 		if (s->check != NULL)
-			s->cmd = proc_cmd_new(s->argv, &measured, eb);
+			s->cmd = proc_cmd_new(s->p->argv, &measured, eb);
 		if (s->cmd == NULL)
-			return errbuf_prefix(eb, "subject %s", s->ms->id);
+			return errbuf_prefix(eb, "subject %s", s->p->ms->id);
 	}
 	return 0;
+}
+
+/* Marks the failure in eb as the command line's (exit 2) and returns -1. */
+static int bad_args(struct runner *r)
+{
+	r->bad_args = true;
+	return -1;
 }
 
 static int open_journal(struct runner *r, struct errbuf *eb)
@@ -260,18 +199,18 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 			errbuf_set(eb,
 				   "%s exists: continue it with --resume, or choose another --out",
 				   path);
-			return bad_input(r);
+			return bad_args(r);
 		}
 		if (journal_read(path, &r->done, eb) < 0)
-			return bad_input(r);
+			return bad_args(r);
 		if (r->done.header == NULL) {
 			/* Not even a whole header: the run died at once; start it again. */
 			if (unlink(path) < 0)
 				return errbuf_set_errno(eb, errno, "%s: cannot remove", path);
 		} else {
-			if (journal_check(&r->done, r->manifest_sha, r->versions, eb) < 0) {
+			if (journal_check(&r->done, r->plan->manifest_sha, r->versions, eb) < 0) {
 				errbuf_prefix(eb, "%s: cannot resume", path);
-				return bad_input(r);
+				return bad_args(r);
 			}
 			for (i = 0; i < r->done.npoints; i++) {
 				size_t k;
@@ -281,7 +220,7 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 							r->m->max_rounds, &k, &round) < 0) {
 					errbuf_set(eb, "%s: point %s is not in this sweep", path,
 						   r->done.points[i].id);
-					return bad_input(r);
+					return bad_args(r);
 				}
 				r->point_done[k * r->m->max_rounds + round - 1] = true;
 			}
@@ -292,13 +231,13 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 			return r->journal ? 0 : -1;
 		}
 	}
-	r->journal = journal_create(path, r->manifest_sha, r->versions, r->started, eb);
+	r->journal = journal_create(path, r->plan->manifest_sha, r->versions, r->started, eb);
 	return r->journal ? 0 : -1;
 }
 
 void runner_clear(struct runner *r)
 {
-	size_t i, k;
+	size_t i;
 
 	runner_end_guard(r);
 	runner_reference_clear(&r->ref);
@@ -310,20 +249,8 @@ void runner_clear(struct runner *r)
 		proc_cmd_free(s->check);
 		mntns_free(s->mntns);
 		free(s->mntns_dir);
-		for (k = 0; k < s->argc; k++)
-			free(s->argv[k]);
-		free(s->argv);
-		free(s->program);
-		free(s->policy);
-		free(s->policy_data);
-		free(s->command_line);
-		free(s->skip_reason);
-		free(s->pam_dir);
-		free(s->pam_service);
-		free(s->unsafe);
 	}
 	free(r->sj.subjects);
-	runner_problems_clear(&r->sj);
 	runner_notes_clear(&r->notes);
 	journal_close(r->journal);
 	journal_contents_clear(&r->done);
@@ -332,38 +259,18 @@ void runner_clear(struct runner *r)
 	runner_env_clear(&r->env);
 	proc_user_clear(&r->user);
 	cJSON_Delete(r->versions);
-	cJSON_Delete(r->facts);
-	sweep_free(r->sweep);
-	manifest_free(r->m);
+	plan_free(r->plan);
 	if (r->stderr_fd >= 0)
 		close(r->stderr_fd);
 }
 
-/* Prefixes eb's message with "rarbench: " (the line main prints); bad_input: exit 2. Returns -1. */
-static int fail(struct runner *r, struct errbuf *eb, bool bad_input)
+/* Prefixes eb's message with "rarbench: " (the line main prints); bad_args: the command line's
+ * fault (exit 2; the plan's own is plan->bad_input). Returns -1. */
+static int fail(struct runner *r, struct errbuf *eb, bool bad_args)
 {
 	errbuf_prefix(eb, "rarbench");
-	r->sj.bad_input = bad_input;
+	r->bad_args = bad_args;
 	return -1;
-}
-
-/* --out's default: results/<name>, the name reduced to characters safe in a path. */
-static void default_out(struct runner *r)
-{
-	size_t n;
-
-	/* lint: sized to fit (at most 208 bytes of 256) */
-	snprintf(r->out_default, sizeof(r->out_default), "results/%.200s", r->m->name);
-	for (n = 8; r->out_default[n] != '\0'; n++) {
-		char ch = r->out_default[n];
-
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.'))
-			r->out_default[n] = '_';
-	}
-	if (r->out_default[8] == '.')
-		r->out_default[8] = '_'; /* never "results/.." */
-	r->cfg.out = r->out_default;
 }
 
 /*
@@ -393,12 +300,13 @@ static int remove_stale_in_prefix(struct runner *r, struct errbuf *eb)
 	    remove_stale(r, dir, eb) < 0)
 		return -1;
 	for (size_t i = 0; i < r->sj.nsubjects; i++) {
-		const char *files[2] = {r->sj.subjects[i].policy, r->sj.subjects[i].policy_data};
+		const char *files[2] = {r->sj.subjects[i].p->policy,
+					r->sj.subjects[i].p->policy_data};
 
 		for (size_t k = 0; k < 2; k++) {
 			const char *slash = files[k] != NULL ? strrchr(files[k], '/') : NULL;
 
-			if (slash == NULL || r->sj.subjects[i].skip_reason != NULL)
+			if (slash == NULL || r->sj.subjects[i].p->skip_reason != NULL)
 				continue;
 			if (fileio_fmt(dir, sizeof(dir), "%.*s", (int)(slash - files[k]),
 				       files[k]) < 0 ||
@@ -416,8 +324,8 @@ static int open_precision(struct runner *r, struct errbuf *eb)
 	size_t i, k = 0;
 
 	for (i = 0; i < r->sj.nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
-		if (r->sj.subjects[i].skip_reason == NULL)
-			ids[k++] = r->sj.subjects[i].ms->id;
+		if (r->sj.subjects[i].p->skip_reason == NULL)
+			ids[k++] = r->sj.subjects[i].p->ms->id;
 	r->precision = runner_precision_new(r->m, sweep_count(r->sweep), ids, k);
 	if (r->precision == NULL)
 		return errbuf_set(eb, "out of memory");
@@ -495,7 +403,7 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	    remove_stale(r, r->cfg.out, eb) < 0 || remove_stale(r, profile_dir, eb) < 0)
 		return fail(r, eb, false);
 	if (open_journal(r, eb) < 0)
-		return fail(r, eb, r->sj.bad_input);
+		return fail(r, eb, r->bad_args);
 	if (realpath(r->cfg.out, r->out_abs) == NULL &&
 	    fileio_fmt(r->out_abs, sizeof(r->out_abs), "%s", r->cfg.out) < 0) {
 		errbuf_set(eb, "%s: path too long", r->cfg.out);
@@ -513,15 +421,52 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	return 0;
 }
 
-/* The subjects resolved (runner_subjects.h) against what the setup has read so far. */
-static int resolve_subjects(struct runner *r, struct errbuf *eb)
+/* The run's subjects (runner_subjects.h), one beside each of the plan's. 0 or -1. */
+static int bind_subjects(struct runner *r, struct errbuf *eb)
 {
-	r->sj.m = r->m;
-	r->sj.manifest = r->cfg.manifest;
-	r->sj.prefix = r->cfg.prefix;
-	r->sj.guard = r->guard;
-	r->sj.facts = r->facts;
-	return runner_resolve_subjects(&r->sj, eb);
+	const struct plan *p = r->plan;
+
+	r->sj.plan = p;
+	r->sj.subjects = calloc(p->nsubjects ? p->nsubjects : 1, sizeof(*r->sj.subjects));
+	if (r->sj.subjects == NULL)
+		return errbuf_set(eb, "out of memory");
+	for (size_t i = 0; i < p->nsubjects; i++)
+		r->sj.subjects[i].p = &p->subjects[i];
+	r->sj.nsubjects = p->nsubjects;
+	r->sj.nactive = p->nactive;
+	return 0;
+}
+
+/* The plan (plan.h) of r->cfg: the manifest (its warning to cfg.err), the command line's root
+ * check, then the prefix. 0, or -1 with eb the line to print. */
+static int make_plan(struct runner *r, struct errbuf *eb)
+{
+	const struct plan_config pc = {.manifest = r->cfg.manifest,
+				       .prefix = r->cfg.prefix,
+				       .out = r->cfg.out,
+				       .this_host = !r->cfg.not_this_host,
+				       .tracer = NULL};
+	char warning[ERRBUF_MSG_MAX];
+	int rc = plan_open(&pc, &r->plan, eb);
+
+	if (plan_warning(r->plan, warning, sizeof(warning)))
+		fprintf(r->cfg.err, "rarbench: %s\n", warning);
+	if (rc < 0)
+		return -1; /* the message already starts with the file's name */
+	r->m = r->plan->m;
+	r->sweep = r->plan->sweep;
+	r->cfg.out = r->plan->out;
+	if (!r->cfg.dry_run && geteuid() != 0) {
+		errbuf_set(eb,
+			   "--manifest must run as root: it writes the tools' policies (measured "
+			   "runs drop to the bench user); --dry-run checks it as any user");
+		return fail(r, eb, true);
+	}
+	/* Everything the user's input can get wrong is checked before anything is touched. */
+	if (plan_resolve(r->plan, eb) < 0)
+		return fail(r, eb, false);
+	r->cfg.tracer = r->plan->tracer;
+	return 0;
 }
 
 /* The prefix's lock taken and a dead run's state undone (runner_guard_begin), with the record
@@ -553,56 +498,18 @@ static void bind_steps(struct runner *r)
 /* runner_setup's steps in their order (runner_setup binds the steps after them). */
 static int setup(struct runner *r, struct errbuf *eb)
 {
-	struct manifest_problems problems;
 	char tmpl[] = "/tmp/rarbench-grant-XXXXXX";
 
-	r->m = manifest_load_all(r->cfg.manifest, 0, &problems, eb);
-	if (r->m == NULL && problems.n > 1) {
-		/* Every problem, one line each (main prints them), then how many. */
-		r->sj.problems = problems.line;
-		r->sj.nproblems = problems.n;
-		errbuf_set(eb, "%s: %zu problems (above)", r->cfg.manifest, problems.n);
-		return bad_input(r);
-	}
-	manifest_problems_clear(&problems);
-	if (r->m == NULL)
-		return bad_input(r); /* the message already starts with the file's name */
-	digest_sha256_hex(r->m->text, r->m->text_len, r->manifest_sha);
-	if (r->m->repetitions > 1)
-		/* Allowed (a within-sweep study), but never how to repeat an experiment. */
-		fprintf(
-		    r->cfg.err,
-		    "rarbench: warning: \"repetitions\": %u measures each point %u times in one "
-		    "sweep: narrower intervals, still none of the variation between sweeps; to "
-		    "repeat an experiment run %u sweeps into %u --out directories and compare "
-		    "them (doc/guide-first-comparison.md, step 3)\n",
-		    r->m->repetitions, r->m->repetitions, r->m->repetitions, r->m->repetitions);
-	if (r->cfg.out == NULL)
-		default_out(r);
-	r->sweep = sweep_new(r->m, eb);
-	if (r->sweep == NULL) {
-		errbuf_prefix(eb, "%s", r->cfg.manifest);
-		return bad_input(r);
-	}
-	if (!r->cfg.dry_run && geteuid() != 0) {
-		errbuf_set(eb,
-			   "--manifest must run as root: it writes the tools' policies (measured "
-			   "runs drop to the bench user); --dry-run checks it as any user");
-		return fail(r, eb, true);
-	}
-	/* Everything the user's input can get wrong is checked before anything is touched. */
-	r->guard = runner_guard_locate(r->cfg.prefix, eb);
-	if (r->guard == NULL || build_versions_after_facts(r, eb) < 0)
-		return fail(r, eb, r->sj.bad_input);
-	if (resolve_subjects(r, eb) < 0 || runner_plan_check_disk(&r->sj, eb) < 0 ||
-	    (!r->cfg.not_this_host && runner_env_check(&r->env, &r->sj, eb) < 0) ||
-	    runner_profile_check(r, eb) < 0)
-		return fail(r, eb, r->sj.bad_input);
+	if (make_plan(r, eb) < 0)
+		return -1;
+	if (bind_subjects(r, eb) < 0 || build_versions(r, eb) < 0)
+		return fail(r, eb, false);
 	if (r->cfg.dry_run && !r->cfg.pilot)
 		return 0;
 	if (!r->cfg.dry_run && check_out_dirs(r, eb) < 0)
 		return fail(r, eb, true);
-	if (begin_guard(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
+	r->guard = runner_guard_locate(&r->plan->where, eb);
+	if (r->guard == NULL || begin_guard(r, eb) < 0 || remove_stale_in_prefix(r, eb) < 0)
 		return fail(r, eb, false);
 	if (proc_become_subreaper(eb) < 0 || proc_user_lookup(r->m->bench_user, &r->user, eb) < 0 ||
 	    runner_env_setup(&r->env, r->m, &r->user, runner_guard_marker(r->guard), r->versions,
@@ -616,10 +523,10 @@ static int setup(struct runner *r, struct errbuf *eb)
 	}
 	unlink(tmpl);
 	if (prepare_subjects(r, eb) < 0)
-		return fail(r, eb, r->sj.bad_input);
+		return fail(r, eb, false);
 	if (r->sj.nactive == 0) {
 		errbuf_set(eb, "no subject of %s is present under %s (%s)", r->cfg.manifest,
-			   r->cfg.prefix, r->sj.subjects[0].skip_reason);
+			   r->cfg.prefix, r->sj.subjects[0].p->skip_reason);
 		return fail(r, eb, false);
 	}
 	if (r->cfg.dry_run)

@@ -305,7 +305,7 @@ static void test_subject_dialects(void)
 	manifest_free(m);
 }
 
-/* unsafe_program and unsafe_pam: booleans per subject, false when absent (runner_trust.c). */
+/* unsafe_program and unsafe_pam: booleans per subject, false when absent (plan_trust.c). */
 static void test_subject_unsafe_keys(void)
 {
 	struct errbuf eb = {0};

@@ -13,8 +13,8 @@
 #include "manifest.h"
 #include "runner.h"
 #include "runner_profile.h"
-#include "runner_subjects.h"
-#include "sweep.h"
+#include "plan.h"
+#include "points.h"
 
 static const char manifest_text[] =
     "{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
@@ -163,19 +163,19 @@ static void expect_mount_at(const char *tool, const char *program, const char *a
 {
 	cJSON *facts = cJSON_Parse(facts_text);
 	struct manifest_subject ms = {.policy_mount_at = (char *)at};
-	struct runner_subject s = {.ms = &ms, .program = (char *)program};
-	struct runner_subjects sj = {.manifest = "x.json", .subjects = &s, .nsubjects = 1};
+	struct plan_subject s = {.ms = &ms, .program = (char *)program};
+	struct plan sj = {.manifest = "x.json", .subjects = &s, .nsubjects = 1};
 	struct errbuf eb = {{0}};
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItem(facts, "tools"),
 							  tool != NULL ? tool : "none");
 
-	CHECK_INT_EQ(runner_trust_mount_at(&sj, 0, t, &eb), 0);
+	CHECK_INT_EQ(plan_trust_mount_at(&sj, 0, t, &eb), 0);
 	CHECK_INT_EQ(sj.nproblems, want != NULL ? 1 : 0);
 	if (want != NULL && sj.nproblems == 1 && strstr(sj.problems[0], want) == NULL) {
 		fprintf(stderr, "  got \"%s\", expected \"%s\"\n", sj.problems[0], want);
 		harness_failed_checks++;
 	}
-	runner_problems_clear(&sj);
+	plan_problems_clear(&sj);
 	cJSON_Delete(facts);
 }
 
@@ -184,14 +184,14 @@ static void test_mount_at_rule(void)
 {
 	cJSON *facts = cJSON_Parse(facts_text), *tools = cJSON_GetObjectItem(facts, "tools");
 
-	CHECK_STR_EQ(runner_tool_policy_path(cJSON_GetObjectItem(tools, "sudo-rs")),
+	CHECK_STR_EQ(plan_tool_policy_path(cJSON_GetObjectItem(tools, "sudo-rs")),
 		     "/etc/sudoers-rs");
-	CHECK_STR_EQ(runner_tool_policy_path(cJSON_GetObjectItem(tools, "dosr-json")),
+	CHECK_STR_EQ(plan_tool_policy_path(cJSON_GetObjectItem(tools, "dosr-json")),
 		     "/opt/rarperf/etc/rootasrole-json.json");
-	CHECK_STR_EQ(runner_tool_policy_path(cJSON_GetObjectItem(tools, "doas")),
+	CHECK_STR_EQ(plan_tool_policy_path(cJSON_GetObjectItem(tools, "doas")),
 		     "/opt/rarperf/etc/doas.conf");
-	CHECK(runner_tool_policy_path(cJSON_GetObjectItem(tools, "odd")) == NULL);
-	CHECK(runner_tool_policy_path(NULL) == NULL);
+	CHECK(plan_tool_policy_path(cJSON_GetObjectItem(tools, "odd")) == NULL);
+	CHECK(plan_tool_policy_path(NULL) == NULL);
 	cJSON_Delete(facts);
 
 	/* The shipped experiments' use, and none at all. */
@@ -223,16 +223,16 @@ static void expect_bench_user(const char *facts_json, const char *user, uid_t ui
 {
 	cJSON *facts = cJSON_Parse(facts_json);
 	struct manifest m = {.bench_user = (char *)user, .bench_uid = uid};
-	struct runner_subjects sj = {.manifest = "x.json", .m = &m, .facts = facts};
+	struct plan sj = {.manifest = "x.json", .m = &m, .facts = facts};
 	struct errbuf eb = {{0}};
 
-	CHECK_INT_EQ(runner_trust_bench_user(&sj, &eb), 0);
+	CHECK_INT_EQ(plan_trust_bench_user(&sj, &eb), 0);
 	CHECK_INT_EQ(sj.nproblems, want != NULL ? 1 : 0);
 	if (want != NULL && sj.nproblems == 1 && strstr(sj.problems[0], want) == NULL) {
 		fprintf(stderr, "  got \"%s\", expected \"%s\"\n", sj.problems[0], want);
 		harness_failed_checks++;
 	}
-	runner_problems_clear(&sj);
+	plan_problems_clear(&sj);
 	cJSON_Delete(facts);
 }
 

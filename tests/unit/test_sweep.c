@@ -11,7 +11,7 @@
 #include "policy_rar_json.h"
 #include "policy_sudoers.h"
 #include "policy_txn.h"
-#include "sweep.h"
+#include "points.h"
 
 static void test_product_and_order(void)
 {

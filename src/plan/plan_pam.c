@@ -1,6 +1,6 @@
-/* runner_pam: which PAM service files a subject's runs see at /etc/pam.d (manifest key "pam"),
- * the private mount namespace that shows them, and what a failed stack lacks. */
-#include "runner_subjects.h"
+/* plan_pam: which PAM service files a subject's runs see at /etc/pam.d (manifest key "pam"),
+ * the files a private mount namespace shows for them, and what a failed stack lacks. */
+#include "plan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 
 #define PAM_ETC "/etc/pam.d"
 /* Service files shown per subject; includes followed when looking for a missing module. */
-#define PAM_FILES_MAX 64
+#define PAM_FILES_MAX PLAN_PAM_FILES_MAX
 #define PAM_INCLUDE_DEPTH 8
 #define PAM_FILE_MAX_BYTES (64 * 1024)
 
@@ -29,9 +29,9 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int runner_pam_resolve(struct runner_subjects *sj, size_t i, const cJSON *tool, struct errbuf *eb)
+int plan_pam_resolve(struct plan *pl, size_t i, const cJSON *tool, struct errbuf *eb)
 {
-	struct runner_subject *s = &sj->subjects[i];
+	struct plan_subject *s = &pl->subjects[i];
 	const struct manifest_subject *ms = s->ms;
 	const cJSON *service = jsonget_member(tool, "pam_service");
 	const cJSON *stack = jsonget_member(tool, "pam_stack");
@@ -47,26 +47,26 @@ int runner_pam_resolve(struct runner_subjects *sj, size_t i, const cJSON *tool, 
 	if (ms->pam == MANIFEST_PAM_AUTO && !(pam && cJSON_IsString(stack)))
 		return 0;
 	s->pam_dir = manifest_expand(ms->pam_dir != NULL ? ms->pam_dir : MANIFEST_PAM_DIR_DEFAULT,
-				     sj->prefix, sj->m->command, eb);
+				     pl->prefix, pl->m->command, eb);
 	if (s->pam_dir == NULL)
 		return -1;
 	snprintf(path, sizeof(path), "$.subjects[%zu].pam", i); /* lint: not a path */
 	/* The tool resolves /etc/pam.d's links to it from the manifest's cwd, not rarbench's. */
 	if (s->pam_dir[0] != '/')
-		return runner_problem(sj, eb, path,
-				      "%s: expected an absolute directory ({prefix}/... with an "
-				      "absolute --prefix)",
-				      s->pam_dir);
+		return plan_problem(pl, eb, path,
+				    "%s: expected an absolute directory ({prefix}/... with an "
+				    "absolute --prefix)",
+				    s->pam_dir);
 	if (!is_dir(s->pam_dir))
-		return runner_problem(sj, eb, path,
-				      "%s: no such directory (make provision stores Debian's PAM "
-				      "service files there)",
-				      s->pam_dir);
+		return plan_problem(pl, eb, path,
+				    "%s: no such directory (make provision stores Debian's PAM "
+				    "service files there)",
+				    s->pam_dir);
 	if (ms->pam == MANIFEST_PAM_ON && tool != NULL && !pam)
-		return runner_problem(sj, eb, path,
-				      "%s never opens PAM (facts.json: \"pam\": false): say "
-				      "\"pam\": false or leave it out",
-				      s->program);
+		return plan_problem(pl, eb, path,
+				    "%s never opens PAM (facts.json: \"pam\": false): say "
+				    "\"pam\": false or leave it out",
+				    s->program);
 	return 0;
 }
 
@@ -94,32 +94,29 @@ static int list_services(const char *dir, char names[][NAME_MAX + 1], size_t *n,
 	return 0;
 }
 
-struct mntns *runner_pam_mntns(const struct runner_subject *s, const char *policy_abs,
-			       const char *dir, struct errbuf *eb)
+int plan_pam_files(const struct plan_subject *s, const char *policy_abs, struct plan_pam_files *out,
+		   struct errbuf *eb)
 {
 	static char names[PAM_FILES_MAX][NAME_MAX + 1];
-	static char targets[PAM_FILES_MAX][PATH_MAX], sources[PAM_FILES_MAX][PATH_MAX];
-	struct mntns_file files[PAM_FILES_MAX + 1];
-	size_t n = 0, k, count = 0;
+	size_t k, count = 0;
 
+	out->n = 0;
 	/* /etc's overlay (the policy) before /etc/pam.d's, which lies inside it. */
 	if (policy_abs != NULL)
-		files[n++] =
+		out->file[out->n++] =
 		    (struct mntns_file){.target = s->ms->policy_mount_at, .source = policy_abs};
-	if (s->pam_dir != NULL) {
-		if (list_services(s->pam_dir, names, &count, eb) < 0)
-			return NULL;
-		for (k = 0; k < count; k++) {
-			if (fileio_fmt(targets[k], PATH_MAX, "%s/%s", PAM_ETC, names[k]) < 0 ||
-			    fileio_fmt(sources[k], PATH_MAX, "%s/%s", s->pam_dir, names[k]) < 0) {
-				errbuf_set(eb, "%s/%s: path too long", s->pam_dir, names[k]);
-				return NULL;
-			}
-			files[n++] =
-			    (struct mntns_file){.target = targets[k], .source = sources[k]};
-		}
+	if (s->pam_dir == NULL)
+		return 0;
+	if (list_services(s->pam_dir, names, &count, eb) < 0)
+		return -1;
+	for (k = 0; k < count; k++) {
+		if (fileio_fmt(out->target[k], PATH_MAX, "%s/%s", PAM_ETC, names[k]) < 0 ||
+		    fileio_fmt(out->source[k], PATH_MAX, "%s/%s", s->pam_dir, names[k]) < 0)
+			return errbuf_set(eb, "%s/%s: path too long", s->pam_dir, names[k]);
+		out->file[out->n++] =
+		    (struct mntns_file){.target = out->target[k], .source = out->source[k]};
 	}
-	return mntns_show_files_at(files, n, dir, eb);
+	return 0;
 }
 
 /* The search for a missing module through a service's includes. */
@@ -191,7 +188,7 @@ static int walk_service(struct pam_walk *w, const char *service)
 	return rc;
 }
 
-void runner_pam_explain(const struct runner_subject *s, char *buf, size_t len)
+void plan_pam_explain(const struct plan_subject *s, char *buf, size_t len)
 {
 	static char names[PAM_FILES_MAX][NAME_MAX + 1];
 	struct pam_walk w = {.dir = s->pam_dir};
@@ -219,12 +216,12 @@ void runner_pam_explain(const struct runner_subject *s, char *buf, size_t len)
 	}
 }
 
-cJSON *runner_pam_meta(const struct runner_subjects *sj)
+cJSON *plan_pam_meta(const struct plan *pl)
 {
 	cJSON *o = cJSON_CreateObject(), *e;
 
-	for (size_t i = 0; o != NULL && i < sj->nsubjects; i++) {
-		const struct runner_subject *s = &sj->subjects[i];
+	for (size_t i = 0; o != NULL && i < pl->nsubjects; i++) {
+		const struct plan_subject *s = &pl->subjects[i];
 
 		if (s->skip_reason != NULL)
 			continue;

@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+double profilebudget_cap(uint32_t pct, double timed)
+{
+	return timed * pct / 100.0;
+}
+
 int profilebudget_init(struct profilebudget *b, size_t nsubjects, uint32_t pct, uint64_t timed_ns,
 		       struct errbuf *eb)
 {
@@ -13,7 +18,7 @@ int profilebudget_init(struct profilebudget *b, size_t nsubjects, uint32_t pct, 
 	if (b->subjects == NULL)
 		return errbuf_set(eb, "out of memory");
 	b->nsubjects = nsubjects;
-	b->limit_ns = (double)pct / 100.0 * (double)timed_ns;
+	b->limit_ns = profilebudget_cap(pct, (double)timed_ns);
 	return 0;
 }
 

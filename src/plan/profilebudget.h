@@ -29,7 +29,15 @@ struct profilebudget {
 };
 
 /*
- * A budget of pct percent of timed_ns (pct 0: none) for nsubjects
+ * The one rule of the budget: the profile pass may cost pct percent of the
+ * timed runs' time (timed, in any unit; the cap in the same). pct 0: no
+ * budget (the caller's to say: the cap is then 0). The dry run's estimate
+ * and the pass itself both use it.
+ */
+double profilebudget_cap(uint32_t pct, double timed);
+
+/*
+ * A budget of profilebudget_cap(pct, timed_ns) (pct 0: none) for nsubjects
  * subjects, nothing spent. 0, or -1 (out of memory).
  */
 int profilebudget_init(struct profilebudget *b, size_t nsubjects, uint32_t pct, uint64_t timed_ns,

@@ -3,7 +3,7 @@
  * A cost is a line, time of one run = intercept + slope x size, where size is
  * the policy's entries at a point, R x T x C + R x U (nb_roles, nb_tasks,
  * nb_commands, nb_users), the size the pilot also interpolates along. It comes
- * from one of three sources, in the order runner_plan.c asks them:
+ * from one of three sources, in the order plan_estimate.c asks them:
  *   facts   the prefix's facts.json records it for the tool
  *           (tools.NAME.run_cost: {"intercept_ms", "slope_us"});
  *   sweep   the last sweep's results.json in the run's output directory

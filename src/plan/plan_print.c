@@ -1,6 +1,6 @@
-/* runner_plan: what a manifest run would do (--dry-run), and how long it would take (--pilot;
- * without one, runner_estimate.c). */
-#include "runner_plan.h"
+/* plan_print: what a manifest run would do (--dry-run), and how long it would take (with a
+ * pilot's costs; without, plan_estimate.c). */
+#include "plan_print.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,44 +10,33 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
-#include "clock.h"
-#include "measure.h"
 #include "policy_size.h"
-#include "runner_estimate.h"
-#include "runner_kernel.h"
-#include "runner_output.h"
+#include "plan_estimate.h"
 #include "sanitize.h"
 
-/* The pilot's runs per subject at each of its two points (after RUNNER_PILOT_WARMUP warmup runs).
- */
-#define RUNNER_PILOT_RUNS 5
-#define RUNNER_PILOT_WARMUP 3
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
+/* What the printing reads: the plan, and the pilot's two ends (NULL: no pilot). */
+struct plan_view {
+	const struct plan *p;
+	const struct plan_pilot *pilot;
+};
 
 /* The size the pilot interpolates along: the policy's commands, R*T*C (and actors). */
 static double point_size(const struct sweep_point *pt)
 {
-	return runner_point_entries(pt);
+	return plan_point_entries(pt);
 }
 
-/* The sweep's smallest and largest points by point_size. */
-static void extreme_points(const struct runner_planner *pl, size_t *lo, size_t *hi)
+void plan_pilot_points(const struct plan *p, size_t *lo, size_t *hi)
 {
-	size_t n = sweep_count(pl->sweep), i;
+	size_t n = sweep_count(p->sweep), i;
 
 	*lo = *hi = 0;
 	for (i = 1; i < n; i++) {
-		double s = point_size(sweep_at(pl->sweep, i));
+		double s = point_size(sweep_at(p->sweep, i));
 
-		if (s < point_size(sweep_at(pl->sweep, *lo)))
+		if (s < point_size(sweep_at(p->sweep, *lo)))
 			*lo = i;
-		if (s > point_size(sweep_at(pl->sweep, *hi)))
+		if (s > point_size(sweep_at(p->sweep, *hi)))
 			*hi = i;
 	}
 }
@@ -67,112 +56,12 @@ static const char *human(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-int runner_plan_check_disk(struct runner_subjects *sj, struct errbuf *eb)
-{
-	uint32_t value[MANIFEST_AXIS_COUNT];
-	struct policy_size_bytes sz;
-	uint64_t need = 0;
-	struct statvfs vfs;
-	char h1[32], h2[32];
-	size_t k;
-
-	manifest_largest_values(sj->m, value);
-	for (k = 0; k < sj->nsubjects; k++) {
-		if (sj->subjects[k].skip_reason != NULL)
-			continue;
-		if (manifest_policy_bytes(sj->m, value, k, sj->prefix, &sz, eb) < 0)
-			return errbuf_prefix(eb, "subject %s", sj->subjects[k].ms->id);
-		need += sz.policy_bytes + sz.data_bytes;
-	}
-	/* The point's files are written whole beside the previous point's before the renames. */
-	need *= 2;
-	if (statvfs(runner_guard_etc(sj->guard), &vfs) != 0)
-		return 0; /* unknown: the writes will say */
-	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
-		sj->bad_input = true;
-		return errbuf_set(
-		    eb,
-		    "%s: $.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u needs "
-		    "%s in %s while its policies replace the previous point's; %s is free",
-		    sj->manifest, value[0], value[1], value[2], value[3],
-		    human(need, h1, sizeof(h1)), runner_guard_etc(sj->guard),
-		    human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
-	}
-	return 0;
-}
-
-int runner_plan_pilot(struct runner_planner *pl, struct errbuf *eb)
-{
-	struct measure_bench benches[MANIFEST_SUBJECTS_MAX];
-	struct measure_result results[MANIFEST_SUBJECTS_MAX];
-	struct measure_opts opts;
-	size_t ends[2], e, i, k;
-	int rc = 0;
-	enum measure_outcome mr;
-
-	extreme_points(pl, &ends[0], &ends[1]);
-	for (e = 0; e < 2 && rc == 0; e++) {
-		const struct sweep_point *pt = sweep_at(pl->sweep, ends[e]);
-		uint64_t t0 = clock_now_ns(), t1, t2;
-
-		pl->pilot[e].point = ends[e];
-		if (runner_point_write_policies(pl->steps, pt, eb) < 0)
-			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
-		t1 = clock_now_ns();
-		rc = runner_point_check_grants(pl->steps, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0
-											     : -1;
-		memset(results, 0, sizeof(results));
-		for (i = 0, k = 0; rc == 0 && i < pl->sj->nsubjects; i++) {
-			if (pl->sj->subjects[i].skip_reason != NULL)
-				continue;
-			benches[k] = (struct measure_bench){.name = pl->sj->subjects[i].ms->id,
-							    .cmd = pl->sj->subjects[i].cmd,
-							    .group = 0};
-			k++;
-		}
-		if (rc == 0) {
-			measure_opts_init(&opts);
-			opts.warmup = RUNNER_PILOT_WARMUP;
-			opts.min_runs = opts.max_runs = RUNNER_PILOT_RUNS;
-			opts.min_time_ns = 0;
-			opts.order = MEASURE_ORDER_INTERLEAVED;
-			opts.stop = pl->steps->stop;
-			mr = measure_run(benches, k, &opts, results, eb);
-			rc = mr == MEASURE_OK ? 0 : -1;
-			if (mr == MEASURE_STOPPED)
-				errbuf_set(eb, "interrupted");
-		}
-		/* The median run: a pilot's few runs include the odd slow one (a cold cache). */
-		for (k = 0; rc == 0 && k < pl->sj->nactive; k++) {
-			uint64_t v[RUNNER_PILOT_RUNS];
-			size_t m =
-			    results[k].n < RUNNER_PILOT_RUNS ? results[k].n : RUNNER_PILOT_RUNS;
-
-			memcpy(v, results[k].wall_ns, m * sizeof(v[0]));
-			qsort(v, m, sizeof(v[0]), cmp_u64);
-			pl->pilot[e].run_s[k] = m ? (double)v[m / 2] / 1e9 : 0;
-		}
-		for (k = 0; k < pl->sj->nactive; k++)
-			measure_result_clear(&results[k]);
-		/* The step's own cost besides the runs: writing the grant, and the deny-all after.
-		 */
-		t2 = clock_now_ns();
-		if (runner_guard_deny(pl->sj->guard, eb) < 0)
-			return -1;
-		runner_guard_point_end(pl->steps->guard);
-		pl->pilot[e].write_s = (double)((t1 - t0) + (clock_now_ns() - t2)) / 1e9;
-	}
-	if (rc == 0)
-		pl->has_pilot = true;
-	return rc;
-}
-
 /* Pilot value v (per end) interpolated linearly along point_size at pt. */
-static double interpolate(const struct runner_planner *pl, const struct sweep_point *pt, double lo,
+static double interpolate(const struct plan_view *pl, const struct sweep_point *pt, double lo,
 			  double hi)
 {
-	double s0 = point_size(sweep_at(pl->sweep, pl->pilot[0].point));
-	double s1 = point_size(sweep_at(pl->sweep, pl->pilot[1].point));
+	double s0 = point_size(sweep_at(pl->p->sweep, pl->pilot[0].point));
+	double s1 = point_size(sweep_at(pl->p->sweep, pl->pilot[1].point));
 
 	if (s1 <= s0)
 		return (lo + hi) / 2;
@@ -180,22 +69,22 @@ static double interpolate(const struct runner_planner *pl, const struct sweep_po
 }
 
 /* The estimated wall time of the whole sweep, in seconds, from the pilot. */
-static double estimate_seconds(const struct runner_planner *pl)
+static double estimate_seconds(const struct plan_view *pl)
 {
-	const struct manifest *m = pl->sj->m;
+	const struct manifest *m = pl->p->m;
 	double total = 0, warm = ceil((double)m->warmup / m->rounds);
 	size_t i, k;
 
-	for (i = 0; i < sweep_count(pl->sweep); i++) {
-		const struct sweep_point *pt = sweep_at(pl->sweep, i);
+	for (i = 0; i < sweep_count(pl->p->sweep); i++) {
+		const struct sweep_point *pt = sweep_at(pl->p->sweep, i);
 		double step = interpolate(pl, pt, pl->pilot[0].write_s, pl->pilot[1].write_s);
 
-		for (k = 0; k < pl->sj->nactive; k++) {
+		for (k = 0; k < pl->p->nactive; k++) {
 			double t =
 			    interpolate(pl, pt, pl->pilot[0].run_s[k], pl->pilot[1].run_s[k]);
 
 			/* warmup, the grant check, and the runs */
-			step += (warm + 1 + runner_runs_per_round(m, t)) * t;
+			step += (warm + 1 + plan_runs_per_round(m, t)) * t;
 		}
 		total += step * m->rounds;
 	}
@@ -204,14 +93,14 @@ static double estimate_seconds(const struct runner_planner *pl)
 
 /* The plan's subjects: each one's format, command, policy files and PAM files, or why it is
  * skipped; the reference. */
-static void print_subjects(const struct runner_planner *pl, FILE *out)
+static void print_subjects(const struct plan_view *pl, FILE *out)
 {
-	const struct manifest *m = pl->sj->m;
+	const struct manifest *m = pl->p->m;
 	size_t i;
 
-	fprintf(out, "\nSubjects (%zu measured):\n", pl->sj->nactive);
-	for (i = 0; i < pl->sj->nsubjects; i++) {
-		const struct runner_subject *s = &pl->sj->subjects[i];
+	fprintf(out, "\nSubjects (%zu measured):\n", pl->p->nactive);
+	for (i = 0; i < pl->p->nsubjects; i++) {
+		const struct plan_subject *s = &pl->p->subjects[i];
 
 		if (s->skip_reason != NULL) {
 			fprintf(out, "  %-14s skipped: %s\n", s->ms->id, s->skip_reason);
@@ -232,20 +121,20 @@ static void print_subjects(const struct runner_planner *pl, FILE *out)
 		fprintf(out,
 			"  %-14s rarref %u, beside rarbench: the calibration workload, run in "
 			"every step beside the subjects\n",
-			RUNNER_REFERENCE_ID, m->reference_units);
+			MANIFEST_REFERENCE_ID, m->reference_units);
 	if (m->kernel_reference)
 		fprintf(
 		    out,
 		    "  %-14s rarkref, beside rarbench: the kernel's prices (exec and reap, execve, "
 		    "page faults, %d kinds of call), run in every step beside the subjects\n",
-		    RUNNER_KERNEL_PREFIX "*", RUNNER_KERNEL_KINDS - 3);
+		    MANIFEST_KERNEL_PREFIX "*", MANIFEST_KERNEL_KINDS - 3);
 }
 
 /* The plan's points, runs per point and subject, each run's environment and the profile pass. */
-static void print_runs(const struct runner_planner *pl, FILE *out)
+static void print_runs(const struct plan_view *pl, FILE *out)
 {
-	const struct manifest *m = pl->sj->m;
-	size_t n = sweep_count(pl->sweep), i;
+	const struct manifest *m = pl->p->m;
+	size_t n = sweep_count(pl->p->sweep), i;
 
 	fprintf(out, "\nPoints: %zu (", n);
 	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
@@ -307,10 +196,10 @@ static void print_runs(const struct runner_planner *pl, FILE *out)
 
 /* The policy bytes of every point and subject (computed, not written) and the disk the largest
  * point needs. 0 or -1 (a policy that cannot be sized). */
-static int print_bytes(const struct runner_planner *pl, FILE *out, struct errbuf *eb)
+static int print_bytes(const struct plan_view *pl, FILE *out, struct errbuf *eb)
 {
-	const struct manifest *m = pl->sj->m;
-	size_t n = sweep_count(pl->sweep), i, k, biggest = 0;
+	const struct manifest *m = pl->p->m;
+	size_t n = sweep_count(pl->p->sweep), i, k, biggest = 0;
 	uint64_t peak = 0, point_bytes[MANIFEST_SUBJECTS_MAX];
 	struct policy_size_bytes sz;
 	char h1[32], h2[32];
@@ -319,20 +208,20 @@ static int print_bytes(const struct runner_planner *pl, FILE *out, struct errbuf
 	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s", "point",
 		"nb_roles", "nb_users", "nb_tasks", "nb_commands",
 		m->repetitions > 1 ? " rep" : "");
-	for (i = 0; i < pl->sj->nsubjects; i++)
-		if (pl->sj->subjects[i].skip_reason == NULL)
-			fprintf(out, " %12.12s", pl->sj->subjects[i].ms->id);
+	for (i = 0; i < pl->p->nsubjects; i++)
+		if (pl->p->subjects[i].skip_reason == NULL)
+			fprintf(out, " %12.12s", pl->p->subjects[i].ms->id);
 	fputc('\n', out);
 	for (i = 0; i < n; i++) {
-		const struct sweep_point *pt = sweep_at(pl->sweep, i);
+		const struct sweep_point *pt = sweep_at(pl->p->sweep, i);
 		uint64_t sum = 0;
 
-		for (k = 0; k < pl->sj->nsubjects; k++) {
-			if (pl->sj->subjects[k].skip_reason != NULL)
+		for (k = 0; k < pl->p->nsubjects; k++) {
+			if (pl->p->subjects[k].skip_reason != NULL)
 				continue;
-			if (sweep_point_policy_bytes(pl->sj->m, pt, k, pl->sj->prefix, &sz, eb) < 0)
+			if (sweep_point_policy_bytes(pl->p->m, pt, k, pl->p->prefix, &sz, eb) < 0)
 				return errbuf_prefix(eb, "point %zu: subject %s", i + 1,
-						     pl->sj->subjects[k].ms->id);
+						     pl->p->subjects[k].ms->id);
 			point_bytes[k] = sz.policy_bytes + sz.data_bytes;
 			sum += point_bytes[k];
 		}
@@ -345,15 +234,15 @@ static int print_bytes(const struct runner_planner *pl, FILE *out, struct errbuf
 			pt->value[MANIFEST_AXIS_COMMANDS]);
 		if (m->repetitions > 1)
 			fprintf(out, " %3u", pt->repetition);
-		for (k = 0; k < pl->sj->nsubjects; k++)
-			if (pl->sj->subjects[k].skip_reason == NULL)
+		for (k = 0; k < pl->p->nsubjects; k++)
+			if (pl->p->subjects[k].skip_reason == NULL)
 				fprintf(out, " %12" PRIu64, point_bytes[k]);
 		fputc('\n', out);
 	}
 	/* A point's files are written beside the previous point's before they replace them. */
 	fprintf(out, "\nDisk: at most %s in %s (point %zu, twice while it replaces the one before)",
-		human(2 * peak, h1, sizeof(h1)), runner_guard_etc(pl->sj->guard), biggest + 1);
-	if (statvfs(runner_guard_etc(pl->sj->guard), &vfs) == 0)
+		human(2 * peak, h1, sizeof(h1)), pl->p->where.etc, biggest + 1);
+	if (statvfs(pl->p->where.etc, &vfs) == 0)
 		fprintf(out, "; %s free there",
 			human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	fputc('\n', out);
@@ -361,20 +250,20 @@ static int print_bytes(const struct runner_planner *pl, FILE *out, struct errbuf
 }
 
 /* The pilot's cost per run and its estimated wall time, then the estimate from the procedure. */
-static int print_time(struct runner_planner *pl, FILE *out, struct errbuf *eb)
+static int print_time(const struct plan_view *pl, FILE *out, struct errbuf *eb)
 {
 	size_t i, k;
 
 	fputc('\n', out);
-	if (pl->has_pilot) {
+	if (pl->pilot != NULL) {
 		double est = estimate_seconds(pl);
 
 		fprintf(out, "Pilot (%d runs of each subject at points %zu and %zu):\n",
-			RUNNER_PILOT_RUNS, pl->pilot[0].point + 1, pl->pilot[1].point + 1);
-		for (i = 0, k = 0; i < pl->sj->nsubjects; i++) {
-			if (pl->sj->subjects[i].skip_reason != NULL)
+			PLAN_PILOT_RUNS, pl->pilot[0].point + 1, pl->pilot[1].point + 1);
+		for (i = 0, k = 0; i < pl->p->nsubjects; i++) {
+			if (pl->p->subjects[i].skip_reason != NULL)
 				continue;
-			fprintf(out, "  %-14s %10.3f ms  %10.3f ms\n", pl->sj->subjects[i].ms->id,
+			fprintf(out, "  %-14s %10.3f ms  %10.3f ms\n", pl->p->subjects[i].ms->id,
 				pl->pilot[0].run_s[k] * 1e3, pl->pilot[1].run_s[k] * 1e3);
 			k++;
 		}
@@ -383,27 +272,27 @@ static int print_time(struct runner_planner *pl, FILE *out, struct errbuf *eb)
 			"between the pilot's points\n",
 			est, est / 60);
 	}
-	return runner_estimate_print(pl->sj, pl->sweep, pl->out, out, pl->has_pilot, eb);
+	return plan_estimate_print(pl->p, out, pl->pilot != NULL, eb);
 }
 
 /* What the manifest asked to run that root's files alone would not: in plain words, first. */
-static void print_unsafe(const struct runner_planner *pl, FILE *out)
+static void print_unsafe(const struct plan_view *pl, FILE *out)
 {
-	for (size_t i = 0; i < pl->sj->nsubjects; i++)
-		if (pl->sj->subjects[i].unsafe != NULL)
-			fputs(pl->sj->subjects[i].unsafe, out);
-	if (pl->sj->m->unsafe_command)
+	for (size_t i = 0; i < pl->p->nsubjects; i++)
+		if (pl->p->subjects[i].unsafe != NULL)
+			fputs(pl->p->subjects[i].unsafe, out);
+	if (pl->p->m->unsafe_command)
 		fprintf(out,
 			"UNSAFE: the command %s is granted to %s as root at every point "
 			"(unsafe_command): if it can run another program or write a file, whoever "
 			"can act as %s is root while the sweep runs\n",
-			pl->sj->m->command, pl->sj->m->bench_user, pl->sj->m->bench_user);
+			pl->p->m->command, pl->p->m->bench_user, pl->p->m->bench_user);
 }
 
-static int plan_text(struct runner_planner *pl, FILE *out, struct errbuf *eb)
+static int plan_text(const struct plan_view *pl, FILE *out, struct errbuf *eb)
 {
-	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", pl->sj->manifest,
-		pl->sj->m->name, runner_guard_prefix(pl->sj->guard));
+	fprintf(out, "Plan of %s (%s) against %s; nothing was written.\n", pl->p->manifest,
+		pl->p->m->name, pl->p->where.real);
 	print_unsafe(pl, out);
 	print_subjects(pl, out);
 	print_runs(pl, out);
@@ -412,8 +301,9 @@ static int plan_text(struct runner_planner *pl, FILE *out, struct errbuf *eb)
 	return print_time(pl, out, eb);
 }
 
-int runner_plan_print(struct runner_planner *pl, FILE *out, struct errbuf *eb)
+int plan_print(const struct plan *p, const struct plan_pilot *pilot, FILE *out, struct errbuf *eb)
 {
+	const struct plan_view view = {.p = p, .pilot = pilot};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
@@ -425,7 +315,7 @@ int runner_plan_print(struct runner_planner *pl, FILE *out, struct errbuf *eb)
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	rc = plan_text(pl, mem, eb);
+	rc = plan_text(&view, mem, eb);
 	if (fclose(mem) != 0 && rc == 0)
 		rc = errbuf_set(eb, "out of memory");
 	mem = NULL;

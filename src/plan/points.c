@@ -1,7 +1,7 @@
-/* sweep: the points of a manifest's sweep (axes x repetitions) in a fixed order, each with a stable
- * id. */
+/* points: the points of a manifest's sweep (axes x repetitions) in a fixed order, each with a
+ * stable id. */
 #include "numarg.h"
-#include "sweep.h"
+#include "points.h"
 
 #include <errno.h>
 #include <stdio.h>

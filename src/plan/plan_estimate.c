@@ -1,6 +1,6 @@
-/* runner_estimate: the dry run's wall time from the procedure, without a pilot: each step's runs
+/* plan_estimate: the dry run's wall time from the procedure, without a pilot: each step's runs
  * times each subject's cost per run (runcost.h), plus writing the policies and the profile pass. */
-#include "runner_estimate.h"
+#include "plan_estimate.h"
 
 #include <limits.h>
 #include <math.h>
@@ -10,33 +10,34 @@
 
 #include "fileio.h"
 #include "jsonget.h"
+#include "profilebudget.h"
 #include "runcost.h"
 
 /* What the estimate reads of the run. */
 struct estimate_run {
-	const struct runner_subjects *sj;
+	const struct plan *p;
 	const struct sweep *sweep;
 	const char *out; /* the output directory; NULL: none chosen */
 };
 
 /* What a step costs besides the runs, per active subject: confgen's files written, renamed and
  * their grant checked, then the deny-all after; and per byte of the point's policies. */
-#define RUNNER_ESTIMATE_WRITE_S 3e-3
-#define RUNNER_ESTIMATE_BYTE_S 20e-9
+#define PLAN_ESTIMATE_WRITE_S 3e-3
+#define PLAN_ESTIMATE_BYTE_S 20e-9
 /* Once per sweep: the lock, every policy written deny-all, the results written at the end. */
-#define RUNNER_ESTIMATE_SETUP_S 1.0
+#define PLAN_ESTIMATE_SETUP_S 1.0
 /* A run under strace -f against the same run untraced, low and high (a syscall-bound tool
  * pays most: dosr-json 3.3.4 reads its policy a byte a call). */
-#define RUNNER_ESTIMATE_TRACE_LO 2.0
-#define RUNNER_ESTIMATE_TRACE_HI 20.0
+#define PLAN_ESTIMATE_TRACE_LO 2.0
+#define PLAN_ESTIMATE_TRACE_HI 20.0
 
-double runner_point_entries(const struct sweep_point *pt)
+double plan_point_entries(const struct sweep_point *pt)
 {
 	return runcost_entries(pt->value[MANIFEST_AXIS_ROLES], pt->value[MANIFEST_AXIS_USERS],
 			       pt->value[MANIFEST_AXIS_TASKS], pt->value[MANIFEST_AXIS_COMMANDS]);
 }
 
-double runner_runs_per_round(const struct manifest *m, double t_s)
+double plan_runs_per_round(const struct manifest *m, double t_s)
 {
 	double min = ceil((double)m->min_runs / m->rounds), runs = min;
 	double max = m->max_runs ? ceil((double)m->max_runs / m->rounds) : INFINITY;
@@ -80,12 +81,12 @@ static struct runcost_sweep *estimate_last_sweep(const struct estimate_run *r,
 /* facts.json's cost of subject i's tool, else the last sweep's line, else the tool's prior. */
 static void estimate_load(const struct estimate_run *r, struct estimate_costs *c)
 {
-	const cJSON *tools = jsonget_member(r->sj->facts, "tools");
+	const cJSON *tools = jsonget_member(r->p->facts, "tools");
 	struct runcost_sweep *sw = estimate_last_sweep(r, c);
 	size_t i, k;
 
-	for (i = 0, k = 0; i < r->sj->nsubjects; i++) {
-		const struct runner_subject *s = &r->sj->subjects[i];
+	for (i = 0, k = 0; i < r->p->nsubjects; i++) {
+		const struct plan_subject *s = &r->p->subjects[i];
 		const char *base;
 
 		if (s->skip_reason != NULL)
@@ -97,7 +98,7 @@ static void estimate_load(const struct estimate_run *r, struct estimate_costs *c
 		k++;
 	}
 	if (sw == NULL || !runcost_sweep_line(sw, NULL, &c->ref))
-		runcost_reference_prior(r->sj->m->reference_units, &c->ref);
+		runcost_reference_prior(r->p->m->reference_units, &c->ref);
 	runcost_sweep_free(sw);
 }
 
@@ -114,7 +115,7 @@ static double estimate_round(const struct manifest *m, const struct runcost *c, 
 			     double f, bool high)
 {
 	double t = runcost_at(c, entries) * f;
-	double runs = runner_runs_per_round(m, t);
+	double runs = plan_runs_per_round(m, t);
 
 	/* Precision mode may add rounds until max_runs: the high end counts them all. */
 	if (high && m->precision > 0 && m->max_runs > 0)
@@ -126,30 +127,30 @@ static double estimate_round(const struct manifest *m, const struct runcost *c, 
 static int estimate_total(const struct estimate_run *r, const struct estimate_costs *c, double *lo,
 			  double *hi, struct errbuf *eb)
 {
-	const struct manifest *m = r->sj->m;
+	const struct manifest *m = r->p->m;
 	double timed[2] = {0, 0}, profile[2] = {0, 0}, write = 0;
 	struct policy_size_bytes sz;
 	size_t i, j, k;
 
 	for (i = 0; i < sweep_count(r->sweep); i++) {
 		const struct sweep_point *pt = sweep_at(r->sweep, i);
-		double x = runner_point_entries(pt);
+		double x = plan_point_entries(pt);
 
-		for (j = 0, k = 0; j < r->sj->nsubjects; j++) {
-			if (r->sj->subjects[j].skip_reason != NULL)
+		for (j = 0, k = 0; j < r->p->nsubjects; j++) {
+			if (r->p->subjects[j].skip_reason != NULL)
 				continue;
-			if (sweep_point_policy_bytes(m, pt, j, r->sj->prefix, &sz, eb) < 0)
+			if (sweep_point_policy_bytes(m, pt, j, r->p->prefix, &sz, eb) < 0)
 				return -1;
-			write += m->rounds * (RUNNER_ESTIMATE_WRITE_S +
-					      RUNNER_ESTIMATE_BYTE_S *
-						  (double)(sz.policy_bytes + sz.data_bytes));
+			write += m->rounds *
+				 (PLAN_ESTIMATE_WRITE_S +
+				  PLAN_ESTIMATE_BYTE_S * (double)(sz.policy_bytes + sz.data_bytes));
 			for (int h = 0; h < 2; h++) {
 				double f = estimate_factor(&c->run[k], h);
 
 				timed[h] += m->rounds * estimate_round(m, &c->run[k], x, f, h);
 				if (m->profile)
-					profile[h] += (1 + (h ? RUNNER_ESTIMATE_TRACE_HI
-							      : RUNNER_ESTIMATE_TRACE_LO)) *
+					profile[h] += (1 + (h ? PLAN_ESTIMATE_TRACE_HI
+							      : PLAN_ESTIMATE_TRACE_LO)) *
 						      runcost_at(&c->run[k], x) * f;
 			}
 			k++;
@@ -161,11 +162,11 @@ static int estimate_total(const struct estimate_run *r, const struct estimate_co
 	for (int h = 0; h < 2; h++) {
 		/* The profile pass stops where it would overrun its budget. */
 		if (m->profile && m->profile_budget_pct > 0 &&
-		    profile[h] > timed[h] * m->profile_budget_pct / 100.0)
-			profile[h] = timed[h] * m->profile_budget_pct / 100.0;
+		    profile[h] > profilebudget_cap(m->profile_budget_pct, timed[h]))
+			profile[h] = profilebudget_cap(m->profile_budget_pct, timed[h]);
 	}
-	*lo = RUNNER_ESTIMATE_SETUP_S + write + timed[0] + profile[0];
-	*hi = RUNNER_ESTIMATE_SETUP_S + 2 * write + timed[1] + profile[1];
+	*lo = PLAN_ESTIMATE_SETUP_S + write + timed[0] + profile[0];
+	*hi = PLAN_ESTIMATE_SETUP_S + 2 * write + timed[1] + profile[1];
 	return 0;
 }
 
@@ -188,11 +189,11 @@ static size_t estimate_names(const struct estimate_run *r, const struct estimate
 {
 	size_t i, k, n = 0;
 
-	for (i = 0, k = 0; i < r->sj->nsubjects; i++) {
-		if (r->sj->subjects[i].skip_reason != NULL)
+	for (i = 0, k = 0; i < r->p->nsubjects; i++) {
+		if (r->p->subjects[i].skip_reason != NULL)
 			continue;
 		if (c->run[k].source == source)
-			fprintf(out, "%s%s", n++ ? ", " : "", r->sj->subjects[i].ms->id);
+			fprintf(out, "%s%s", n++ ? ", " : "", r->p->subjects[i].ms->id);
 		k++;
 	}
 	return n;
@@ -233,10 +234,9 @@ static void estimate_sources(const struct estimate_run *r, const struct estimate
 	}
 }
 
-int runner_estimate_print(const struct runner_subjects *sj, const struct sweep *sw,
-			  const char *out_dir, FILE *out, bool after_pilot, struct errbuf *eb)
+int plan_estimate_print(const struct plan *p, FILE *out, bool after_pilot, struct errbuf *eb)
 {
-	const struct estimate_run run = {.sj = sj, .sweep = sw, .out = out_dir}, *r = &run;
+	const struct estimate_run run = {.p = p, .sweep = p->sweep, .out = p->out}, *r = &run;
 	struct estimate_costs *c = calloc(1, sizeof(*c));
 	char range[64];
 	double lo, hi;
@@ -252,7 +252,7 @@ int runner_estimate_print(const struct runner_subjects *sj, const struct sweep *
 	    out,
 	    "%s: about %s (the runs x each subject's cost per run, plus writing the policies%s)\n",
 	    after_pilot ? "From the procedure, without the pilot" : "Estimated wall time", range,
-	    r->sj->m->profile ? " and the profile pass" : "");
+	    r->p->m->profile ? " and the profile pass" : "");
 	fputs("  cost per run ", out);
 	estimate_sources(r, c, out);
 	fputs(after_pilot ? "\n" : "; --pilot measures a few runs on this host\n", out);

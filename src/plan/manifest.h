@@ -183,6 +183,12 @@ struct manifest_axis {
 	size_t n;
 };
 
+/* The ids the calibration workloads are measured and exported under, beside the subjects':
+ * rarref's, and rarkref's per kind of price. */
+#define MANIFEST_REFERENCE_ID "@reference"
+#define MANIFEST_KERNEL_PREFIX "@kernel."
+#define MANIFEST_KERNEL_KINDS 9
+
 /* rarref's work for "reference": true (chosen by measurement: doc/precision.md). */
 #define MANIFEST_REFERENCE_UNITS_DEFAULT 10u
 #define MANIFEST_REFERENCE_UNITS_MAX 100000u

@@ -1,5 +1,5 @@
 /* manifest_env: the pinned environment of a manifest's measured runs (limits, env, umask, cwd,
- * cpus), parsed and checked; what the host allows is checked by the runner. */
+ * cpus), parsed and checked; what the host allows is checked by the plan (plan_env.c). */
 #include "jsonget.h"
 #include "manifest_impl.h"
 #include "numarg.h"

@@ -1,6 +1,6 @@
-/* runner_subjects: a manifest's subjects resolved against the prefix and checked against its
+/* plan_subjects: a manifest's subjects resolved against the prefix and checked against its
  * facts.json, every problem found in one pass. */
-#include "runner_subjects.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -41,45 +41,9 @@ static char *join_words(char *const *words, size_t n)
 	return s;
 }
 
-int runner_problem(struct runner_subjects *sj, struct errbuf *eb, const char *path, const char *fmt,
-		   ...)
-{
-	char line[2 * PATH_MAX], what[2 * PATH_MAX - 64];
-	va_list ap;
-
-	if (sj->nproblems == RUNNER_PROBLEMS_MAX)
-		return 0; /* the first ones say enough */
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(line, sizeof(line), "%s: %s: %s", sj->manifest, path, what);
-	if (growarray(&sj->problems, &sj->cap_problems, sj->nproblems + 1, sizeof(*sj->problems),
-		      RUNNER_PROBLEMS_MAX, eb) < 0)
-		return -1;
-	sj->problems[sj->nproblems] = strdup(line);
-	if (sj->problems[sj->nproblems] == NULL)
-		return errbuf_set(eb, "out of memory");
-	sj->nproblems++;
-	return 0;
-}
-
-int runner_problems_verdict(struct runner_subjects *sj, const char *about, struct errbuf *eb)
-{
-	if (sj->nproblems == 0)
-		return 0;
-	sj->bad_input = true;
-	if (sj->nproblems == 1) {
-		/* One problem is the one line. */
-		errbuf_set(eb, "%s", sj->problems[0]);
-		runner_problems_clear(sj);
-		return -1;
-	}
-	return errbuf_set(eb, "%s: %zu problems%s (above)", sj->manifest, sj->nproblems, about);
-}
-
 /* A problem with subject i's key ("" for the subject itself). 0, or -1 out of memory. */
-static int problem(struct runner_subjects *sj, struct errbuf *eb, size_t i, const char *key,
-		   const char *fmt, ...)
+static int problem(struct plan *pl, struct errbuf *eb, size_t i, const char *key, const char *fmt,
+		   ...)
 {
 	char path[64 + 64], what[2 * PATH_MAX - 64];
 	va_list ap;
@@ -89,7 +53,7 @@ static int problem(struct runner_subjects *sj, struct errbuf *eb, size_t i, cons
 	va_end(ap);
 	/* lint: not a path (a JSON path, sized for its %.60s) */
 	snprintf(path, sizeof(path), "$.subjects[%zu]%s%.60s", i, key[0] ? "." : "", key);
-	return runner_problem(sj, eb, path, "%s", what);
+	return plan_problem(pl, eb, path, "%s", what);
 }
 
 static const char *json_string(const cJSON *o, const char *key)
@@ -110,9 +74,9 @@ static bool same_path(const char *a, const char *b)
 }
 
 /* The facts.json entry of the tool at program (PREFIX/bin/<key>), or NULL. */
-static const cJSON *tool_of(const struct runner_subjects *sj, const char *program)
+static const cJSON *tool_of(const struct plan *pl, const char *program)
 {
-	const cJSON *tools = jsonget_member(sj->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(pl->facts, "tools"), *t;
 	char bin[PATH_MAX];
 	size_t len;
 
@@ -123,7 +87,7 @@ static const cJSON *tool_of(const struct runner_subjects *sj, const char *progra
 		if (path != NULL && same_path(path, program))
 			return t;
 	}
-	if (fileio_fmt(bin, sizeof(bin), "%s/bin/", sj->prefix) < 0)
+	if (fileio_fmt(bin, sizeof(bin), "%s/bin/", pl->prefix) < 0)
 		return NULL;
 	len = strlen(bin);
 	if (strncmp(program, bin, len) != 0)
@@ -132,9 +96,9 @@ static const cJSON *tool_of(const struct runner_subjects *sj, const char *progra
 }
 
 /* The RootAsRole versions the prefix has, "3.3.4, 4.0.3" (for a message). */
-static void rar_versions(const struct runner_subjects *sj, char *buf, size_t len)
+static void rar_versions(const struct plan *pl, char *buf, size_t len)
 {
-	const cJSON *tools = jsonget_member(sj->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(pl->facts, "tools"), *t;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -157,9 +121,9 @@ static void rar_versions(const struct runner_subjects *sj, char *buf, size_t len
 }
 
 /* Whether the prefix holds a RootAsRole build of version. */
-static bool has_rar_version(const struct runner_subjects *sj, const char *version)
+static bool has_rar_version(const struct plan *pl, const char *version)
 {
-	const cJSON *tools = jsonget_member(sj->facts, "tools"), *t;
+	const cJSON *tools = jsonget_member(pl->facts, "tools"), *t;
 
 	cJSON_ArrayForEach(t, tools)
 	{
@@ -176,10 +140,9 @@ static bool has_rar_version(const struct runner_subjects *sj, const char *versio
  * The checks against facts.json of a subject whose tool is known: its format,
  * its RootAsRole version, and the files it was built to read.
  */
-static int check_against_tool(struct runner_subjects *sj, size_t i, const cJSON *tool,
-			      struct errbuf *eb)
+static int check_against_tool(struct plan *pl, size_t i, const cJSON *tool, struct errbuf *eb)
 {
-	const struct runner_subject *s = &sj->subjects[i];
+	const struct plan_subject *s = &pl->subjects[i];
 	const struct manifest_subject *ms = s->ms;
 	const char *format = json_string(tool, "format"), *version = json_string(tool, "version");
 	const char *settings = json_string(tool, "settings"), *policy = json_string(tool, "policy");
@@ -187,35 +150,35 @@ static int check_against_tool(struct runner_subjects *sj, size_t i, const cJSON 
 	bool rar = ms->format == POLICY_FORMAT_RAR_JSON || ms->format == POLICY_FORMAT_RAR_CBOR;
 
 	if (format != NULL && strcmp(format, policy_format_name(ms->format)) != 0)
-		return problem(sj, eb, i, "format", "%s reads %s policies, not %s", s->program,
+		return problem(pl, eb, i, "format", "%s reads %s policies, not %s", s->program,
 			       format, policy_format_name(ms->format));
 	if (rar && version != NULL && strcmp(version, want) != 0)
-		return problem(sj, eb, i, "rar_version",
+		return problem(pl, eb, i, "rar_version",
 			       "%s is RootAsRole %s%s, the subject's files are for %s%s",
 			       s->program, version, ms->build != NULL ? " (a source tree's)" : "",
 			       want,
 			       ms->build != NULL ? ": give the subject that \"rar_version\"" : "");
 	/* RootAsRole reads the files baked into it; the others, the policy facts name. */
 	if (rar && settings != NULL && !same_path(settings, s->policy))
-		return problem(sj, eb, i, "policy", "%s reads %s, not %s", s->program, settings,
+		return problem(pl, eb, i, "policy", "%s reads %s, not %s", s->program, settings,
 			       s->policy);
 	if (ms->format == POLICY_FORMAT_RAR_CBOR && policy != NULL && s->policy_data != NULL &&
 	    !same_path(policy, s->policy_data))
-		return problem(sj, eb, i, "policy_data", "%s reads %s, not %s", s->program, policy,
+		return problem(pl, eb, i, "policy_data", "%s reads %s, not %s", s->program, policy,
 			       s->policy_data);
 	if (!rar && policy != NULL && !same_path(policy, s->policy))
-		return problem(sj, eb, i, "policy", "%s reads %s, not %s", s->program, policy,
+		return problem(pl, eb, i, "policy", "%s reads %s, not %s", s->program, policy,
 			       s->policy);
 	return 0;
 }
 
 /* Subject i's program, policy files, argv and command line, expanded against the prefix.
  * 0 or -1. */
-static int expand_strings(struct runner_subjects *sj, size_t i, struct errbuf *eb)
+static int expand_strings(struct plan *pl, size_t i, struct errbuf *eb)
 {
-	const char *prefix = sj->prefix, *cmd = sj->m->command;
-	const struct manifest_subject *ms = &sj->m->subjects[i];
-	struct runner_subject *s = &sj->subjects[i];
+	const char *prefix = pl->prefix, *cmd = pl->m->command;
+	const struct manifest_subject *ms = &pl->m->subjects[i];
+	struct plan_subject *s = &pl->subjects[i];
 
 	s->ms = ms;
 	s->program = manifest_expand(ms->program, prefix, cmd, eb);
@@ -241,28 +204,29 @@ static int expand_strings(struct runner_subjects *sj, size_t i, struct errbuf *e
 	return 0;
 }
 
-/* Expands subject i's strings against the prefix; problems go to sj->problems. */
-static int resolve_one(struct runner_subjects *sj, size_t i, struct errbuf *eb)
+/* Expands subject i's strings against the prefix; problems go to pl->problems. */
+static int resolve_one(struct plan *pl, size_t i, struct errbuf *eb)
 {
-	const struct manifest_subject *ms = &sj->m->subjects[i];
-	struct runner_subject *s = &sj->subjects[i];
+	const struct manifest_subject *ms = &pl->m->subjects[i];
+	struct plan_subject *s = &pl->subjects[i];
 	struct errbuf peb = {{0}};
 	const cJSON *tool;
 	struct stat st;
 
-	if (expand_strings(sj, i, eb) < 0)
+	if (expand_strings(pl, i, eb) < 0)
 		return -1;
 	/* Written as root at every point: only where rarperf's own policies live. */
-	if (runner_guard_confine(sj->guard, s->policy, &peb) < 0 &&
-	    problem(sj, eb, i, "policy", "%s", peb.msg) < 0)
+	if (plan_prefix_confine(pl->where.etc, s->policy, &peb) < 0 &&
+	    problem(pl, eb, i, "policy", "%s", peb.msg) < 0)
 		return -1;
-	if (s->policy_data != NULL && runner_guard_confine(sj->guard, s->policy_data, &peb) < 0 &&
-	    problem(sj, eb, i, "policy_data", "%s", peb.msg) < 0)
+	if (s->policy_data != NULL &&
+	    plan_prefix_confine(pl->where.etc, s->policy_data, &peb) < 0 &&
+	    problem(pl, eb, i, "policy_data", "%s", peb.msg) < 0)
 		return -1;
-	if (ms->rar_version != NULL && !has_rar_version(sj, ms->rar_version)) {
+	if (ms->rar_version != NULL && !has_rar_version(pl, ms->rar_version)) {
 		char have[256];
 
-		rar_versions(sj, have, sizeof(have));
+		rar_versions(pl, have, sizeof(have));
 		if (ms->optional) {
 			/* make demo provisions only the newest extra version (4.2.0). */
 			char reason[512];
@@ -273,11 +237,11 @@ static int resolve_one(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 			s->skip_reason = strdup(reason);
 			return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
 		}
-		return problem(sj, eb, i, "rar_version",
+		return problem(pl, eb, i, "rar_version",
 			       "%s: the prefix has no RootAsRole %s build (it has %s; %s)",
 			       ms->rar_version, ms->rar_version, have, RAR_VERSIONS_HINT);
 	}
-	tool = tool_of(sj, s->program);
+	tool = tool_of(pl, s->program);
 	if (tool != NULL && cJSON_IsFalse(jsonget_member(tool, "present"))) {
 		/* A mixed lab: the host says why it lacks the tool; the others measure it. */
 		const char *why = json_string(tool, "reason");
@@ -299,7 +263,7 @@ static int resolve_one(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 			 access(s->program, F_OK) != 0 ? "missing" : "not an executable file");
 		if (!ms->optional) {
 			char bin[PATH_MAX], hint[1024] = "";
-			bool ours = fileio_fmt(bin, sizeof(bin), "%s/bin/", sj->prefix) == 0 &&
+			bool ours = fileio_fmt(bin, sizeof(bin), "%s/bin/", pl->prefix) == 0 &&
 				    strncmp(s->program, bin, strlen(bin)) == 0;
 
 			if (ours) /* a typo of one of the prefix's names: say the name */
@@ -308,7 +272,7 @@ static int resolve_one(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 			/* make demo builds only what quick.json measures: say what builds the rest.
 			 */
 			return problem(
-			    sj, eb, i, "program",
+			    pl, eb, i, "program",
 			    "%s (%s%sa subject that may be missing says \"optional\": true)",
 			    reason, hint,
 			    !ours ? ""
@@ -319,35 +283,48 @@ static int resolve_one(struct runner_subjects *sj, size_t i, struct errbuf *eb)
 		s->skip_reason = strdup(reason);
 		return s->skip_reason != NULL ? 0 : errbuf_set(eb, "out of memory");
 	}
-	if (runner_trust_mount_at(sj, i, tool, eb) < 0 || runner_pam_resolve(sj, i, tool, eb) < 0 ||
-	    runner_trust_subject(sj, i, eb) < 0)
+	if (plan_trust_mount_at(pl, i, tool, eb) < 0 || plan_pam_resolve(pl, i, tool, eb) < 0 ||
+	    plan_trust_subject(pl, i, eb) < 0)
 		return -1;
-	return tool != NULL ? check_against_tool(sj, i, tool, eb) : 0;
+	return tool != NULL ? check_against_tool(pl, i, tool, eb) : 0;
 }
 
-int runner_resolve_subjects(struct runner_subjects *sj, struct errbuf *eb)
+int plan_resolve_subjects(struct plan *pl, struct errbuf *eb)
 {
 	size_t i;
 
-	sj->subjects = calloc(sj->m->nsubjects, sizeof(*sj->subjects));
-	if (sj->subjects == NULL)
+	pl->subjects = calloc(pl->m->nsubjects, sizeof(*pl->subjects));
+	if (pl->subjects == NULL)
 		return errbuf_set(eb, "out of memory");
-	sj->nsubjects = sj->m->nsubjects;
-	if (runner_trust_bench_user(sj, eb) < 0)
+	pl->nsubjects = pl->m->nsubjects;
+	if (plan_trust_bench_user(pl, eb) < 0)
 		return -1;
-	for (i = 0; i < sj->nsubjects; i++)
-		if (resolve_one(sj, i, eb) < 0)
+	for (i = 0; i < pl->nsubjects; i++)
+		if (resolve_one(pl, i, eb) < 0)
 			return -1;
-	for (i = 0; i < sj->nsubjects; i++)
-		sj->nactive += sj->subjects[i].skip_reason == NULL;
-	return runner_problems_verdict(sj, " with its subjects", eb);
+	for (i = 0; i < pl->nsubjects; i++)
+		pl->nactive += pl->subjects[i].skip_reason == NULL;
+	return plan_problems_verdict(pl, " with its subjects", eb);
 }
 
-void runner_problems_clear(struct runner_subjects *sj)
+void plan_subjects_clear(struct plan *pl)
 {
-	for (size_t i = 0; i < sj->nproblems; i++)
-		free(sj->problems[i]);
-	free(sj->problems);
-	sj->problems = NULL;
-	sj->nproblems = 0;
+	for (size_t i = 0; i < pl->nsubjects; i++) {
+		struct plan_subject *s = &pl->subjects[i];
+
+		for (size_t k = 0; k < s->argc; k++)
+			free(s->argv[k]);
+		free(s->argv);
+		free(s->program);
+		free(s->policy);
+		free(s->policy_data);
+		free(s->command_line);
+		free(s->skip_reason);
+		free(s->pam_dir);
+		free(s->pam_service);
+		free(s->unsafe);
+	}
+	free(pl->subjects);
+	pl->subjects = NULL;
+	pl->nsubjects = pl->nactive = 0;
 }

@@ -1,0 +1,18 @@
+/* runner_pilot: a dry run's pilot: a few measured runs of every active subject at the sweep's
+ * smallest and largest points, for plan_print's estimate. */
+#ifndef RARPERF_RUNNER_PILOT_H
+#define RARPERF_RUNNER_PILOT_H
+
+#include "errbuf.h"
+#include "plan_print.h"
+#include "runner_point.h"
+
+/*
+ * At plan_pilot_points' two points of st->sj->plan: the policies written,
+ * the grants checked and each active subject measured PLAN_PILOT_RUNS runs
+ * (after PLAN_PILOT_WARMUP), then every policy written deny-all; fills
+ * pilot[0..2). Needs a full setup (lock, subjects prepared). 0 or -1.
+ */
+int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], struct errbuf *eb);
+
+#endif
