@@ -35,6 +35,7 @@
 #include "runner_reference.h"
 #include "runner_subjects.h"
 #include "runner_profile.h"
+#include "runstate.h"
 #include "sweep.h"
 
 /* Everything one run owns; freed by runner_clear. */
@@ -49,7 +50,9 @@ struct runner {
 	struct proc_user user;
 	struct journal *journal;
 	struct journal_contents done;
-	bool *point_done; /* sweep_count x m->max_rounds: step (point, round) journalled */
+	/* runstate.c: what changes while it measures (the hung subjects, the points left
+	 * unmeasured, the steps journalled, the profile's budget, the grant checks' stderr). */
+	struct runstate rs;
 	/* runner_precision.c: each point's runs so far and the verdict on each attempt. */
 	struct runner_precision *precision;
 	/* runner_point.c: what its steps read and write, bound once the setup is done. */
@@ -62,13 +65,10 @@ struct runner {
 	bool has_load_before;
 	char out_default[256];
 	struct progress progress;
-	int stderr_fd; /* where the grant check's stderr goes */
-	bool busy;     /* runner_setup found the prefix locked */
+	bool busy; /* runner_setup found the prefix locked */
 	/* runner_guard.c: the prefix's lock, the record of what this run must undo, the marker
 	 * of its measured processes, the prefix's resolved paths. */
 	struct runner_guard *guard;
-	size_t failed_points; /* points left unmeasured (a run timed out) */
-	size_t hung_runs;     /* subjects left out of a point they hung at, others kept */
 	/* What the guard (and setup) undid or could not undo, for main to print. */
 	struct runner_notes notes;
 	/* runner_plan.c: the dry run's plan and its pilot. */
@@ -115,7 +115,7 @@ int runner_profile_check(struct runner *r, struct errbuf *eb);
  * check, one run of each active subject under strace and one untraced run
  * for its rusage, then deny-all policies and point-N.json. A subject that
  * cannot be traced is recorded as such. A run past run_timeout_s costs the
- * point (r->failed_points). 0, or -1 (eb; "interrupted").
+ * point (runstate_profile_end). 0, or -1 (eb; "interrupted").
  */
 int runner_profile_pass(struct runner *r, struct errbuf *eb);
 

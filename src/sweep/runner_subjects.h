@@ -31,7 +31,6 @@ struct runner_subject {
 	char *mntns_dir;        /* its layers' directory, recorded before it is made */
 	char *pam_dir;          /* the PAM service files shown at /etc/pam.d; NULL: the host's */
 	char *pam_service;      /* facts.json's pam_service of its tool; NULL: none known */
-	bool hung;              /* this step: a run passed run_timeout_s; left out of the step */
 	char *unsafe;           /* runner_trust.c: "UNSAFE: ..." lines the manifest asked for */
 };
 
