@@ -60,7 +60,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
 FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
-.PHONY: all check check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev provision-history demo plots \
+.PHONY: all check check-fast check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed provision-demo provision-dev provision-history demo plots \
 	lab-up lab-down
 all: $(BINS)
 
@@ -179,6 +179,13 @@ check-tests: all $(UNIT_TESTS) $(ASAN_TESTS) $(FUZZERS)
 
 valgrind: $(UNIT_TESTS)
 	@RARPERF_ONLY=valgrind sh tests/run.sh
+
+# make check-fast: what needs no provisioning and no root, in under 2 minutes on a warm tree
+# (tests/README.md): the unit tests (plain build), the conventions' scripts, the integration
+# scripts that need neither (tests/run.sh's fast_scripts); ends with "N passed, N failed" and
+# fails when a test does.
+check-fast: all $(UNIT_TESTS)
+	@RARPERF_ONLY=fast sh tests/run.sh
 
 # --- fuzzing (libFuzzer from Debian's clang) -----------------------------------
 FUZZ_LIB_SRCS := $(foreach l,$(LAYERS),$(call layer_srcs,$(l))) $(filter-out %/main.c,$(wildcard src/rarbench/*.c src/rarlab/*.c src/rarplot/*.c))

@@ -4,11 +4,14 @@
 # "N passed, N failed" (", N skipped: what and why" when some could not run here: only for
 # conditions the project cannot change, such as not running as root or not on Debian).
 # RARPERF_ONLY=unit|asan|valgrind|fuzz|integration runs one stage (RARPERF_FUZZ_SECONDS: 5); RARPERF_TESTS=glob
-# limits the integration scripts.
+# limits the integration scripts. RARPERF_ONLY=fast (make check-fast) runs what needs no
+# provisioning and no root: the unit tests (plain), the conventions' scripts and $fast_scripts.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 passed=0 failed=0 skipped=0 skip_why=
 only=${RARPERF_ONLY:-all}
+# The integration scripts that need neither a prefix nor root (nor minutes): make check-fast's.
+fast_scripts="60-rarplot"
 log_dir=build/test-logs
 mkdir -p "$log_dir"
 
@@ -59,8 +62,21 @@ system_state() {
 }
 system_state >"$log_dir/system.before"
 
-if [ "$only" = all ] || [ "$only" = unit ]; then
+if [ "$only" = all ] || [ "$only" = unit ] || [ "$only" = fast ]; then
 	run_units build unit
+fi
+if [ "$only" = fast ]; then
+	# The conventions make lint checks by script (clang-format and cppcheck are lint's own).
+	for l in lint-folder-headers lint-paths lint-cloexec; do
+		out="$log_dir/fast-$l.log"
+		if sh "tools/$l.sh" >"$out.raw" 2>&1; then
+			echo "ok - tools/$l.sh" >"$out"
+		else
+			echo "not ok - tools/$l.sh" >"$out"
+			sed 's/^/# /' "$out.raw" >>"$out"
+		fi
+		count_tap "fast $l" "$out" 0
+	done
 fi
 if [ "$only" = all ] || [ "$only" = asan ]; then
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -90,8 +106,15 @@ if [ "$only" = all ] || [ "$only" = fuzz ]; then
 		count_tap "fuzz $name" "$out" 0
 	done
 fi
-if [ "$only" = all ] || [ "$only" = integration ]; then
-	for t in tests/integration/${RARPERF_TESTS:-*}.sh; do
+if [ "$only" = fast ]; then
+	scripts=$(for s in $fast_scripts; do echo "tests/integration/$s.sh"; done)
+elif [ "$only" = all ] || [ "$only" = integration ]; then
+	scripts=$(echo tests/integration/${RARPERF_TESTS:-*}.sh)
+else
+	scripts=
+fi
+if [ -n "$scripts" ]; then
+	for t in $scripts; do
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
 		out="$log_dir/it-$name.log"

@@ -32,7 +32,7 @@ static void report_hung(struct runner *r, const struct sweep_point *pt)
 	char line[ERRBUF_MSG_MAX];
 
 	for (size_t i = 0; i < r->sj.nsubjects; i++) {
-		if (!r->sj.subjects[i].hung)
+		if (!r->rs.hung[i])
 			continue;
 		snprintf(
 		    line, sizeof(line),
@@ -41,18 +41,18 @@ static void report_hung(struct runner *r, const struct sweep_point *pt)
 		    "other subjects' kept",
 		    pt->index + 1, r->sj.subjects[i].p->ms->id, r->m->run_timeout_ms / 1000u);
 		report(r, line);
-		r->hung_runs++;
 	}
 }
 
 /*
  * One step of run_pass: the progress event, the step (runner_run_step, which
  * ends with the policies denying again), then what failed or timed out
- * reported here; attempt counts the times it was measured again
- * (contention), *discarded their runs.
+ * reported here and the outcome recorded (runstate_step_end: what the pass
+ * does next); attempt counts the times it was measured again (contention),
+ * *discarded their runs.
  */
-static enum runner_step pass_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
-				  size_t step, uint32_t attempt, uint64_t *discarded)
+static enum runstate_next pass_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
+				    size_t step, uint32_t attempt, uint64_t *discarded)
 {
 	char values[MANIFEST_AXIS_COUNT + 3][24];
 	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
@@ -101,7 +101,6 @@ static enum runner_step pass_step(struct runner *r, const struct sweep_point *pt
 	case RUNNER_STEP_REMEASURE:
 		break;
 	case RUNNER_STEP_TIMEDOUT:
-		/* A hung or stopped tool costs this point, not the sweep: --resume measures it. */
 		report(r, end.eb.msg);
 		break;
 	case RUNNER_STEP_FAILED:
@@ -110,7 +109,7 @@ static enum runner_step pass_step(struct runner *r, const struct sweep_point *pt
 						   : end.eb.msg);
 		break;
 	}
-	return rc;
+	return runstate_step_end(&r->rs, rc);
 }
 
 /*
@@ -126,7 +125,6 @@ static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, s
 	size_t *queue = calloc(cap, sizeof(size_t)), *step = calloc(cap, sizeof(size_t));
 	uint32_t *attempt = calloc(cap, sizeof(uint32_t));
 	uint64_t *discarded = calloc(cap, sizeof(uint64_t));
-	enum runner_step rc;
 	int status = 0;
 
 	if (queue == NULL || step == NULL || attempt == NULL || discarded == NULL) {
@@ -142,27 +140,21 @@ static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, s
 			status = 1;
 			break;
 		}
-		rc = pass_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
-			       &discarded[i]);
-		switch (rc) {
-		case RUNNER_STEP_OK:
+		switch (pass_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
+				  &discarded[i])) {
+		case RUNSTATE_GO_ON:
 			break;
-		case RUNNER_STEP_REMEASURE:
+		case RUNSTATE_AGAIN_LATER:
 			if (len == cap)
 				break; /* cannot happen: cap counts every attempt remeasure allows
 					*/
-			/* Later in the pass: a burst of load has a chance to end. */
 			queue[len] = queue[i];
 			step[len] = step[i];
 			attempt[len] = attempt[i] + 1;
 			discarded[len] = discarded[i];
 			len++;
 			break;
-		case RUNNER_STEP_TIMEDOUT:
-			r->failed_points++;
-			break;
-		case RUNNER_STEP_FAILED:
-			/* Never measured again: a failure is not contention. */
+		case RUNSTATE_STOP:
 			status = 1;
 			break;
 		}
@@ -183,13 +175,14 @@ out:
  */
 static int run_points(struct runner *r)
 {
-	size_t n = sweep_count(r->sweep), i, k, needing, extra_steps = 0;
+	size_t n = sweep_count(r->sweep), i, k;
 	size_t *order = calloc(n, sizeof(size_t)), *todo = calloc(n, sizeof(size_t));
 	size_t *steps = calloc(n, sizeof(size_t));
+	bool *more = calloc(n ? n : 1, sizeof(bool)), last = false;
 	uint32_t round, mr = r->m->max_rounds;
 	int status = 0;
 
-	if (order == NULL || todo == NULL || steps == NULL) {
+	if (order == NULL || todo == NULL || steps == NULL || more == NULL) {
 		report(r, "out of memory");
 		status = 1;
 		goto out;
@@ -200,31 +193,20 @@ static int run_points(struct runner *r)
 		/* The subjects' references as of the pass's start (runner_precision.c). */
 		runner_precision_refresh(r->precision);
 		sweep_round_order(r->sweep, round, mr, r->m->seed, order);
-		k = needing = 0;
-		for (i = 0; i < n; i++) {
-			if (extra && !runner_precision_needs_more(r->precision, order[i]))
-				continue;
-			needing++;
-			if (r->point_done[order[i] * mr + round - 1])
-				continue;
-			todo[k] = order[i];
-			/* Extra rounds number their steps after every planned one. */
-			steps[k] = extra ? n * r->m->rounds + extra_steps + k + 1
-					 : (size_t)(round - 1) * n + i + 1;
-			k++;
-		}
-		if (extra && needing == 0)
+		for (i = 0; extra && i < n; i++)
+			more[i] = runner_precision_needs_more(r->precision, i);
+		k = runstate_pass_steps(&r->rs, round, order, more, todo, steps, &last);
+		if (last)
 			break;
-		if (extra) {
+		if (extra)
 			progress_grow(&r->progress, k);
-			extra_steps += k;
-		}
 		status = run_pass(r, todo, steps, k, round);
 	}
 out:
 	free(order);
 	free(todo);
 	free(steps);
+	free(more);
 	return status;
 }
 
@@ -274,7 +256,7 @@ int runner_open(const struct runner_config *cfg, struct runner **rp)
 		return RUNNER_EXIT_FAIL;
 	}
 	r->cfg = *cfg;
-	r->stderr_fd = -1;
+	runstate_init(&r->rs);
 	if (runner_setup(r, &eb) == 0) {
 		print_notices(r);
 		return RUNNER_EXIT_OK;
@@ -410,8 +392,8 @@ static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
 	cJSON_AddNumberToObject(o, "remeasure", r->m->remeasure);
 	cJSON_AddNumberToObject(o, "max_rounds", r->m->max_rounds);
 	cJSON_AddNumberToObject(meta, "points", (double)sweep_count(r->sweep));
-	if (r->failed_points > 0) /* left out of the results: a run passed run_timeout_s */
-		cJSON_AddNumberToObject(meta, "unmeasured_points", (double)r->failed_points);
+	if (r->rs.failed_points > 0) /* left out of the results: a run passed run_timeout_s */
+		cJSON_AddNumberToObject(meta, "unmeasured_points", (double)r->rs.failed_points);
 	cJSON_AddStringToObject(meta, "started", r->started);
 	cJSON_AddStringToObject(meta, "finished", finished);
 	skipped = cJSON_AddArrayToObject(meta, "skipped_subjects");
@@ -449,7 +431,8 @@ static int finish(struct runner *r, struct errbuf *eb)
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, r->failed_points > 0, meta, eb) < 0)
+	if (runner_output_write(r->cfg.out, r->m, r->sweep, &c, r->rs.failed_points > 0, meta, eb) <
+	    0)
 		goto out;
 	for (i = 0; i < 3; i++) {
 		if (fileio_fmt(path, sizeof(path), "%s/%s", r->cfg.out, names[i]) < 0) {
@@ -505,18 +488,18 @@ int runner_run(struct runner *r)
 		report(r, eb.msg);
 		status = RUNNER_EXIT_FAIL;
 	}
-	if (status == 0 && r->hung_runs > 0 && r->failed_points == 0) {
+	if (status == 0 && runstate_verdict(&r->rs) == RUNSTATE_SUBJECTS_LEFT_OUT) {
 		fprintf(r->cfg.err,
 			"rarbench: %zu subject(s) of %s timed out at a point and were left out of "
 			"it (run_timeout_s); the other subjects' results are in %s\n",
-			r->hung_runs, r->m->name, r->out_abs);
+			r->rs.hung_runs, r->m->name, r->out_abs);
 		status = RUNNER_EXIT_FAIL;
-	} else if (status == 0 && r->failed_points > 0) {
+	} else if (status == 0 && runstate_verdict(&r->rs) == RUNSTATE_POINTS_UNMEASURED) {
 		/* results.json holds the points measured; --resume measures the rest. */
 		sanitize_fprintf(r->cfg.err,
 				 "rarbench: %zu point(s) of %s left unmeasured (a run passed "
 				 "run_timeout_s); measure them with --resume\n",
-				 r->failed_points, r->m->name);
+				 r->rs.failed_points, r->m->name);
 		status = RUNNER_EXIT_FAIL;
 	} else if (status != 0) {
 		progress_done(&r->progress, status, NULL, NULL, 0);

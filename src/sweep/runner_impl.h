@@ -36,6 +36,7 @@
 #include "runner_subjects.h"
 #include "runner_profile.h"
 #include "points.h"
+#include "runstate.h"
 
 /* Everything one run owns; freed by runner_clear. */
 struct runner {
@@ -51,7 +52,9 @@ struct runner {
 	struct proc_user user;
 	struct journal *journal;
 	struct journal_contents done;
-	bool *point_done; /* sweep_count x m->max_rounds: step (point, round) journalled */
+	/* runstate.c: what changes while it measures (the hung subjects, the points left
+	 * unmeasured, the steps journalled, the profile's budget, the grant checks' stderr). */
+	struct runstate rs;
 	/* runner_precision.c: each point's runs so far and the verdict on each attempt. */
 	struct runner_precision *precision;
 	/* runner_point.c: what its steps read and write, bound once the setup is done. */
@@ -62,15 +65,12 @@ struct runner {
 	struct contention_host load_before;
 	bool has_load_before;
 	struct progress progress;
-	int stderr_fd; /* where the grant check's stderr goes */
-	bool busy;     /* runner_setup found the prefix locked */
+	bool busy; /* runner_setup found the prefix locked */
 	/* The command line's fault, not the plan's (not root, --out, --resume): exit 2 too. */
 	bool bad_args;
 	/* runner_guard.c: the prefix's lock, the record of what this run must undo, the marker
 	 * of its measured processes, the prefix's resolved paths. */
 	struct runner_guard *guard;
-	size_t failed_points; /* points left unmeasured (a run timed out) */
-	size_t hung_runs;     /* subjects left out of a point they hung at, others kept */
 	/* What the guard (and setup) undid or could not undo, for main to print. */
 	struct runner_notes notes;
 	/* runner_pilot.c: the dry run's pilot, when asked for (--pilot). */
@@ -110,7 +110,7 @@ void runner_clear(struct runner *r);
  * check, one run of each active subject under strace and one untraced run
  * for its rusage, then deny-all policies and point-N.json. A subject that
  * cannot be traced is recorded as such. A run past run_timeout_s costs the
- * point (r->failed_points). 0, or -1 (eb; "interrupted").
+ * point (runstate_profile_end). 0, or -1 (eb; "interrupted").
  */
 int runner_profile_pass(struct runner *r, struct errbuf *eb);
 

@@ -37,7 +37,7 @@ void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
 	}
 }
 
-int runner_point_write_policies(struct runner_steps *st, const struct sweep_point *pt,
+int runner_point_write_policies(const struct runner_steps *st, const struct sweep_point *pt,
 				struct errbuf *eb)
 {
 	struct runner_target t[MANIFEST_SUBJECTS_MAX];
@@ -65,44 +65,24 @@ static int reset_output(int fd)
 }
 
 /*
- * Whether a subject that hangs may be left out of a step, its other subjects kept: only when
- * every point has one step (one round, no precision mode), so that no point's rounds differ in
- * their subjects.
- */
-static bool partial_steps(const struct runner_steps *st)
-{
-	return st->m->max_rounds == 1 && st->m->precision <= 0;
-}
-
-/* How many active subjects a step measures (the hung ones left out). */
-static size_t step_subjects(const struct runner_steps *st)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < st->sj->nsubjects; i++)
-		n += st->sj->subjects[i].p->skip_reason == NULL && !st->sj->subjects[i].hung;
-	return n;
-}
-
-/*
  * Runs each subject once as the bench user: a denied command exits fast and
  * non-zero, and would poison the figure, so the point fails here.
  */
-enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index, struct errbuf *eb)
+enum runner_step runner_point_check_grants(const struct runner_steps *st, size_t index,
+					   struct errbuf *eb)
 {
 	char out[STDERR_SHOWN_BYTES + 1];
 	struct proc_sample sample;
+	int fd = st->state->stderr_fd;
 	size_t i;
 
-	/* A new step: every active subject is in it until it hangs. */
-	for (i = 0; i < st->sj->nsubjects; i++)
-		st->sj->subjects[i].hung = false;
+	runstate_step_begin(st->state);
 	for (i = 0; i < st->sj->nsubjects; i++) {
-		struct runner_subject *s = &st->sj->subjects[i];
+		const struct runner_subject *s = &st->sj->subjects[i];
 
 		if (s->p->skip_reason != NULL)
 			continue;
-		if (reset_output(st->stderr_fd) < 0) {
+		if (reset_output(fd) < 0) {
 			errbuf_set_errno(eb, errno, "grant check: temporary file");
 			return RUNNER_STEP_FAILED;
 		}
@@ -119,17 +99,16 @@ enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index
 				   "point %zu: subject %s: the grant check passed run_timeout_s "
 				   "(%u s) and was killed with its process group",
 				   index, s->p->ms->id, st->m->run_timeout_ms / 1000u);
-			/* Left out of the step, the others measured (partial_steps). */
-			if (!partial_steps(st))
+			/* Left out of the step, the others measured (partial steps). */
+			if (!runstate_leave_out(st->state, RUNSTATE_CHECK, i))
 				return RUNNER_STEP_TIMEDOUT;
-			s->hung = true;
 			eb->msg[0] = '\0';
 			continue;
 		}
 		if (sample.exit_code != 0) {
 			char pam[PATH_MAX + 256];
 
-			tracedrun_stderr_line(st->stderr_fd, out, sizeof(out));
+			tracedrun_stderr_line(fd, out, sizeof(out));
 			plan_pam_explain(s->p, pam, sizeof(pam));
 			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
 				   s->p->ms->id, st->m->command, sample.exit_code,
@@ -137,7 +116,7 @@ enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index
 			return RUNNER_STEP_FAILED;
 		}
 	}
-	if (step_subjects(st) == 0) {
+	if (runstate_check_end(st->state) == RUNNER_STEP_TIMEDOUT) {
 		errbuf_set(eb,
 			   "point %zu: every subject's grant check passed run_timeout_s (%u s) and "
 			   "was killed with its process group",
@@ -157,13 +136,13 @@ static uint64_t per_round(uint64_t n, uint32_t rounds)
 
 /* The step's benches and their journal entries: the active subjects not left out of it (hung),
  * then the reference and rarkref's kinds (when measured). Returns how many benches. */
-static size_t step_benches(struct runner_steps *st, struct measure_bench *benches,
+static size_t step_benches(const struct runner_steps *st, struct measure_bench *benches,
 			   struct journal_subject *js)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < st->sj->nsubjects; i++) {
-		if (st->sj->subjects[i].p->skip_reason != NULL || st->sj->subjects[i].hung)
+		if (!runstate_in_step(st->state, i))
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
 		benches[k] = (struct measure_bench){.name = st->sj->subjects[i].p->ms->id,
@@ -187,19 +166,18 @@ static size_t step_benches(struct runner_steps *st, struct measure_bench *benche
 	return k;
 }
 
-/* The active subject whose name starts msg ("ID: ..."), as measure_run names a hung bench;
- * NULL when none (the reference). */
-static struct runner_subject *named_subject(struct runner_steps *st, const char *msg)
+/* The subject of the step whose name starts msg ("ID: ..."), as measure_run names a hung
+ * bench; SIZE_MAX when none (the reference). */
+static size_t named_subject(const struct runner_steps *st, const char *msg)
 {
 	for (size_t i = 0; i < st->sj->nsubjects; i++) {
 		const char *id = st->sj->subjects[i].p->ms->id;
 		size_t len = strlen(id);
 
-		if (st->sj->subjects[i].p->skip_reason == NULL && !st->sj->subjects[i].hung &&
-		    strncmp(msg, id, len) == 0 && msg[len] == ':')
-			return &st->sj->subjects[i];
+		if (runstate_in_step(st->state, i) && strncmp(msg, id, len) == 0 && msg[len] == ':')
+			return i;
 	}
-	return NULL;
+	return SIZE_MAX;
 }
 
 /* What measure_run does in the step: 1/rounds of the manifest's runs, a reproducible shuffle. */
@@ -218,7 +196,7 @@ static void step_opts(const struct runner_steps *st, const struct sweep_point *p
 	}
 	o->order = st->m->order;
 	/* A different but reproducible shuffle per point (and per attempt). */
-	o->seed = st->m->seed + pt->index + (uint64_t)(round - 1) * st->npoints +
+	o->seed = st->m->seed + pt->index + (uint64_t)(round - 1) * st->state->npoints +
 		  (uint64_t)attempt * 7919u;
 	o->stop = st->stop;
 }
@@ -243,28 +221,26 @@ static void step_host_after(struct journal_step_info *info, const struct content
 
 /*
  * measure_run over the step's benches (step_benches) into results; a subject
- * whose run passes run_timeout_s is marked hung and the step measured again
- * without it, while partial steps are allowed and another subject remains
- * (a hung subject costs its own runs of the point, not the others'; run_step
- * reports it). *nb and *nsub: the benches and subjects of the last attempt.
- * Returns measure_run's value.
+ * whose run passes run_timeout_s is left out and the step measured again
+ * without it, when runstate_leave_out says so (a hung subject costs its own
+ * runs of the point, not the others'; the pass reports it). *nb and *nsub:
+ * the benches and subjects of the last attempt. Returns measure_run's value.
  */
-static enum measure_outcome measure_step(struct runner_steps *st, const struct measure_opts *opts,
+static enum measure_outcome measure_step(const struct runner_steps *st,
+					 const struct measure_opts *opts,
 					 struct measure_bench *benches, struct journal_subject *js,
 					 struct measure_result *results, size_t *nb, size_t *nsub,
 					 struct errbuf *eb)
 {
-	struct runner_subject *hung;
 	enum measure_outcome mr;
 
 	for (;;) {
 		*nb = step_benches(st, benches, js);
-		*nsub = step_subjects(st);
+		*nsub = runstate_step_subjects(st->state);
 		mr = measure_run(benches, *nb, opts, results, eb);
-		if (mr != MEASURE_TIMEOUT || !partial_steps(st) || *nsub < 2 ||
-		    (hung = named_subject(st, eb->msg)) == NULL)
+		if (mr != MEASURE_TIMEOUT ||
+		    !runstate_leave_out(st->state, RUNSTATE_MEASURE, named_subject(st, eb->msg)))
 			return mr;
-		hung->hung = true;
 		for (size_t i = 0; i < *nb; i++)
 			measure_result_clear(&results[i]);
 		memset(results, 0, *nb * sizeof(*results));
@@ -272,7 +248,7 @@ static enum measure_outcome measure_step(struct runner_steps *st, const struct m
 	}
 }
 
-enum runner_step runner_point_measure(struct runner_steps *st, const struct sweep_point *pt,
+enum runner_step runner_point_measure(const struct runner_steps *st, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
 				      struct errbuf *eb)
 {
@@ -336,7 +312,7 @@ enum runner_step runner_point_measure(struct runner_steps *st, const struct swee
 	if (journal_append_step(st->journal, id, pt->index, js, nb, &info, eb) < 0)
 		goto out;
 	for (i = 0; i < nb; i++)
-		st->timed_ns += measure_result_wall_sum(&js[i].result);
+		runstate_add_timed(st->state, measure_result_wall_sum(&js[i].result));
 	rc = RUNNER_STEP_OK;
 out:
 	for (i = 0; results != NULL && i < nb; i++)
@@ -347,7 +323,7 @@ out:
 	return rc;
 }
 
-enum runner_step runner_run_step(struct runner_steps *st, const struct sweep_point *pt,
+enum runner_step runner_run_step(const struct runner_steps *st, const struct sweep_point *pt,
 				 uint32_t round, uint32_t attempt, uint64_t *discarded,
 				 struct runner_step_end *end)
 {

@@ -17,46 +17,33 @@
 #include "runner_reference.h"
 #include "runner_subjects.h"
 #include "runner_target.h"
+#include "runstate.h"
 #include "points.h"
 
 /*
- * What the steps of a run read and write: every pointer borrowed from the
- * run, which sets them once its setup is done (journal and precision: NULL
- * in a dry run, which measures no step).
+ * What the steps of a run read, and the two records they write (journal,
+ * precision), every pointer borrowed from the run, which sets them once its
+ * setup is done (journal and precision: NULL in a dry run, which measures no
+ * step); what a step changes besides is the run's state (state, runstate.h).
  */
 struct runner_steps {
 	const struct manifest *m;
-	struct runner_subjects *sj; /* each step marks the subjects that hung */
+	const struct runner_subjects *sj; /* read only: who hung is the state's */
 	struct runner_reference *ref;
 	struct runner_kernel *kernel; /* rarkref's kinds; none without "kernel_reference" */
 	struct runner_guard *guard;
 	struct runner_precision *precision;
 	struct journal *journal;
-	size_t npoints;                    /* sweep_count: each step's shuffle seed */
-	int stderr_fd;                     /* where the grant check's stderr goes */
+	struct runstate *state;            /* the step's hung subjects, the run's tallies */
 	const volatile sig_atomic_t *stop; /* the caller's stop flag; NULL: never */
-	uint64_t timed_ns; /* the wall times of the runs journalled by this invocation, summed */
 };
 
 /* The active subjects' policies as write targets, into t (sj->nactive entries). */
 void runner_targets(const struct runner_subjects *sj, struct runner_target *t);
 
 /* Writes every active subject's policy for pt (confgen, atomic). 0 or -1. */
-int runner_point_write_policies(struct runner_steps *st, const struct sweep_point *pt,
+int runner_point_write_policies(const struct runner_steps *st, const struct sweep_point *pt,
 				struct errbuf *eb);
-
-/*
- * What one step (a point in a round, or a profiled point) came to, for every
- * caller alike: each value has one meaning, and none is an exit status.
- */
-enum runner_step {
-	RUNNER_STEP_OK,        /* done (measured and journalled, or checked) */
-	RUNNER_STEP_REMEASURE, /* too many contended runs: thrown away, measured again later */
-	RUNNER_STEP_TIMEDOUT,  /* a run passed run_timeout_s and was killed (eb says which): the
-				  point is left unmeasured, the sweep goes on */
-	RUNNER_STEP_FAILED     /* the sweep stops (eb says why; "interrupted" after a stop);
-				  never measured again */
-};
 
 /* What a step leaves for its caller to report, beside its outcome. */
 struct runner_step_end {
@@ -74,20 +61,19 @@ struct runner_step_end {
  * deny again and what the grant started is killed (runner_guard). Reports
  * nothing: the outcome and *end are the caller's to say.
  */
-enum runner_step runner_run_step(struct runner_steps *st, const struct sweep_point *pt,
+enum runner_step runner_run_step(const struct runner_steps *st, const struct sweep_point *pt,
 				 uint32_t round, uint32_t attempt, uint64_t *discarded,
 				 struct runner_step_end *end);
 
 /*
- * Starts a step: runs each active subject once as the bench user; a non-zero
- * exit (the policy denied the command) fails with the tool's first stderr
- * line. A subject whose check passes run_timeout_s is marked hung and left
- * out of the step when every point has one step (one round, no precision
- * mode), else the point times out. index names the point in messages.
- * RUNNER_STEP_OK, _TIMEDOUT (every subject hung, or no partial steps) or
- * _FAILED.
+ * Starts a step (runstate_step_begin): runs each active subject once as the
+ * bench user; a non-zero exit (the policy denied the command) fails with the
+ * tool's first stderr line. A subject whose check passes run_timeout_s is
+ * left out of the step when runstate_leave_out says so, else the point times
+ * out. index names the point in messages. RUNNER_STEP_OK, _TIMEDOUT (every
+ * subject hung, or no partial steps) or _FAILED.
  */
-enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index,
+enum runner_step runner_point_check_grants(const struct runner_steps *st, size_t index,
 					   struct errbuf *eb);
 
 /*
@@ -99,11 +85,12 @@ enum runner_step runner_point_check_grants(struct runner_steps *st, size_t index
  * grows by its runs and RUNNER_STEP_REMEASURE is returned. Otherwise the
  * step is journalled (with attempt and *discarded) and, in precision mode,
  * kept by st->precision (one runner_precision_offer decides both): RUNNER_STEP_OK. A subject whose
- * run passes run_timeout_s is marked hung and the step measured again without it, as in the check.
+ * run passes run_timeout_s is left out of the step and the step measured again without it when
+ * runstate_leave_out says so.
  * RUNNER_STEP_TIMEDOUT when a run passed run_timeout_s, RUNNER_STEP_FAILED otherwise (eb
  * "interrupted" when *st->stop was set).
  */
-enum runner_step runner_point_measure(struct runner_steps *st, const struct sweep_point *pt,
+enum runner_step runner_point_measure(const struct runner_steps *st, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
 				      struct errbuf *eb);
 

@@ -64,7 +64,7 @@ static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject
 {
 	struct proc_opts po = {.envp = r->env.envp,
 			       .output = PROC_OUTPUT_STDERR_FD,
-			       .output_fd = r->stderr_fd,
+			       .output_fd = r->rs.stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = traced_timeout_ms(r->m->run_timeout_ms),
 			       .stop = r->cfg.stop,
@@ -122,7 +122,8 @@ static uint64_t policy_bytes(const struct runner_subject *s)
 }
 
 /* The untraced run of s at this point, its wait4 counters into o's "rusage". 0 or -1. */
-static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us, struct errbuf *eb)
+static int rusage_run(const struct runner_subject *s, cJSON *o, struct proc_sample *us,
+		      struct errbuf *eb)
 {
 	cJSON *ru;
 
@@ -147,9 +148,9 @@ static int rusage_run(struct runner_subject *s, cJSON *o, struct proc_sample *us
  * "status" saying so (its timing stands). -1 only when the run must stop
  * (interrupted, out of memory, a spawn failure of the untraced run).
  */
-static int profile_subject(struct runner *r, struct runner_subject *s, const struct sweep_point *pt,
-			   const char *trace, cJSON *o, struct proc_sample *tsp,
-			   struct proc_sample *usp, struct errbuf *eb)
+static int profile_subject(struct runner *r, const struct runner_subject *s,
+			   const struct sweep_point *pt, const char *trace, cJSON *o,
+			   struct proc_sample *tsp, struct proc_sample *usp, struct errbuf *eb)
 {
 	struct proc_cmd *cmd = NULL;
 	struct proc_sample us = {0};
@@ -165,7 +166,7 @@ static int profile_subject(struct runner *r, struct runner_subject *s, const str
 		errbuf_set(eb, "profile: the point's limit");
 		goto out;
 	}
-	if (tracedrun_run(&t, cmd, trace, r->stderr_fd, traced_timeout_ms(r->m->run_timeout_ms),
+	if (tracedrun_run(&t, cmd, trace, r->rs.stderr_fd, traced_timeout_ms(r->m->run_timeout_ms),
 			  eb) < 0)
 		goto out;
 	tracedrun_json_status(&t, o);
@@ -192,14 +193,16 @@ static uint64_t count_of(const cJSON *o, const char *key)
 }
 
 /*
- * Subject i (s) at pt within budget b: traced when its prediction fits what
- * is left, else only its untraced run, with "skipped" and the reason. What
- * the profile took is recorded in o ("profile_ns") and spent. 0 or -1.
+ * Subject i (s) at pt within the pass's budget (r->rs.profile): traced when
+ * its prediction fits what is left, else only its untraced run, with
+ * "skipped" and the reason. What the profile took is recorded in o
+ * ("profile_ns") and spent. 0 or -1.
  */
-static int budgeted_subject(struct runner *r, struct profilebudget *b, size_t i,
-			    struct runner_subject *s, const struct sweep_point *pt,
-			    const char *trace, cJSON *o, uint64_t *spent_ns, struct errbuf *eb)
+static int budgeted_subject(struct runner *r, size_t i, const struct runner_subject *s,
+			    const struct sweep_point *pt, const char *trace, cJSON *o,
+			    uint64_t *spent_ns, struct errbuf *eb)
 {
+	struct profilebudget *b = &r->rs.profile;
 	struct proc_sample ts = {0}, us = {0};
 	uint64_t bytes = policy_bytes(s);
 	double predicted, left = b->limit_ns - b->spent_ns;
@@ -256,15 +259,6 @@ out:
 	return rc;
 }
 
-/* Whether some active subject has not been traced yet (its first point always is). */
-static bool budget_unseen(const struct runner *r, const struct profilebudget *b)
-{
-	for (size_t i = 0; i < r->sj.nsubjects && i < b->nsubjects; i++)
-		if (r->sj.subjects[i].p->skip_reason == NULL && b->subjects[i].seen == 0)
-			return true;
-	return false;
-}
-
 /*
  * A point the budget cannot afford at all: every active subject "skipped" with its reason, no
  * policy written, no run made (they would cost what the budget has not got). 0 or -1.
@@ -290,12 +284,14 @@ static int budget_skip_point(struct runner *r, const struct profilebudget *b, cJ
 	return 0;
 }
 
-/* Profiles every active subject at pt within b, policies granting throughout; what the grant
- * started is killed after. Everything it costs (policy writes, grant checks, traced and untraced
- * runs) is spent from b. RUNNER_STEP_OK, _TIMEDOUT or _FAILED. */
-static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
-				      const struct sweep_point *pt, struct errbuf *eb)
+/* Profiles every active subject at pt within the pass's budget (r->rs.profile), policies
+ * granting throughout; what the grant started is killed after. Everything it costs (policy
+ * writes, grant checks, traced and untraced runs) is spent from the budget. RUNNER_STEP_OK,
+ * _TIMEDOUT or _FAILED. */
+static enum runner_step profile_point(struct runner *r, const struct sweep_point *pt,
+				      struct errbuf *eb)
 {
+	struct profilebudget *b = &r->rs.profile;
 	char trace[PATH_MAX];
 	cJSON *doc = cJSON_CreateObject(), *subjects;
 	struct errbuf deny = {{0}};
@@ -313,7 +309,7 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 	if (subjects == NULL ||
 	    runner_profile_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
 		goto out;
-	if (!budget_unseen(r, b) && !profilebudget_point_allowed(b)) {
+	if (!runstate_profile_affords_point(&r->rs)) {
 		if (budget_skip_point(r, b, subjects, eb) == 0 &&
 		    write_point(r, pt->index, doc, eb) == 0)
 			rc = RUNNER_STEP_OK;
@@ -327,13 +323,14 @@ static enum runner_step profile_point(struct runner *r, struct profilebudget *b,
 		goto deny;
 	rc = runner_point_check_grants(&r->steps, pt->index + 1, eb);
 	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->sj.nsubjects; i++) {
-		struct runner_subject *s = &r->sj.subjects[i];
+		const struct runner_subject *s = &r->sj.subjects[i];
 		cJSON *o;
 
-		if (s->p->skip_reason != NULL || s->hung)
+		/* A subject that hung in its grant check is left out of the point's profile. */
+		if (!runstate_in_step(&r->rs, i))
 			continue;
 		o = cJSON_AddObjectToObject(subjects, s->p->ms->id);
-		if (o == NULL || budgeted_subject(r, b, i, s, pt, trace, o, &runs_ns, eb) < 0) {
+		if (o == NULL || budgeted_subject(r, i, s, pt, trace, o, &runs_ns, eb) < 0) {
 			errbuf_prefix(eb, "profile of point %zu: subject %s", pt->index + 1,
 				      s->p->ms->id);
 			rc = RUNNER_STEP_FAILED;
@@ -384,14 +381,14 @@ static int write_costs(struct runner *r, struct errbuf *eb)
 
 /*
  * The wall time of every timed run, summed (the budget's base): this
- * invocation's (r->steps.timed_ns) and, after --resume, the journalled ones it
+ * invocation's (r->rs.timed_ns) and, after --resume, the journalled ones it
  * read at its start. Not read again from the journal: a run's peak RSS
  * counts rarbench's own (clone(CLONE_VM) shares its pages until exec), so
  * the pass keeps rarbench small.
  */
 static uint64_t timed_runs_ns(const struct runner *r)
 {
-	uint64_t ns = r->steps.timed_ns;
+	uint64_t ns = r->rs.timed_ns;
 
 	for (size_t p = 0; p < r->done.npoints; p++)
 		for (size_t k = 0; k < r->done.points[p].nsubjects; k++)
@@ -415,8 +412,8 @@ static void budget_resumed(struct runner *r, struct profilebudget *b, const cJSO
 	}
 }
 
-/* Profiles every point not yet profiled, in sweep order, within b. 0 or -1. */
-static int profile_points(struct runner *r, struct profilebudget *b, struct errbuf *eb)
+/* Profiles every point not yet profiled, in sweep order, within the pass's budget. 0 or -1. */
+static int profile_points(struct runner *r, struct errbuf *eb)
 {
 	char path[PATH_MAX];
 	size_t n = sweep_count(r->sweep);
@@ -432,29 +429,20 @@ static int profile_points(struct runner *r, struct profilebudget *b, struct errb
 
 			if (doc == NULL && eb->msg[0] != '\0')
 				return -1;
-			budget_resumed(r, b, doc);
+			budget_resumed(r, &r->rs.profile, doc);
 			cJSON_Delete(doc);
 			continue;
 		}
 		if (r->cfg.stop != NULL && *r->cfg.stop)
 			return errbuf_set(eb, "interrupted");
-		switch (profile_point(r, b, sweep_at(r->sweep, i), eb)) {
-		case RUNNER_STEP_OK:
-		case RUNNER_STEP_REMEASURE: /* not a profile's outcome */
-			break;
-		case RUNNER_STEP_TIMEDOUT:
-			r->failed_points++;
-			break;
-		case RUNNER_STEP_FAILED:
+		if (!runstate_profile_end(&r->rs, profile_point(r, sweep_at(r->sweep, i), eb)))
 			return -1;
-		}
 	}
 	return 0;
 }
 
 int runner_profile_pass(struct runner *r, struct errbuf *eb)
 {
-	struct profilebudget b;
 	char dir[PATH_MAX];
 	uint64_t t0 = clock_now_ns();
 	int rc;
@@ -466,12 +454,11 @@ int runner_profile_pass(struct runner *r, struct errbuf *eb)
 	/* Every point's counts from the same tool state, whatever the timed steps left. */
 	if (runner_reset_tool_state(runner_guard_prefix(r->guard), eb) < 0 ||
 	    trustpath_make_dir(dir, eb) < 0 || write_costs(r, eb) < 0 ||
-	    profilebudget_init(&b, r->sj.nsubjects, r->m->profile_budget_pct, timed_runs_ns(r),
-			       eb) < 0)
+	    runstate_profile_begin(&r->rs, r->m->profile_budget_pct, timed_runs_ns(r), eb) < 0)
 		return -1;
 	/* Resetting the tools' state and pricing the calls are the pass's costs too. */
-	profilebudget_spend(&b, clock_now_ns() - t0);
-	rc = profile_points(r, &b, eb);
-	profilebudget_clear(&b);
+	profilebudget_spend(&r->rs.profile, clock_now_ns() - t0);
+	rc = profile_points(r, eb);
+	runstate_profile_finish(&r->rs);
 	return rc;
 }

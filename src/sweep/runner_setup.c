@@ -6,7 +6,6 @@
 #include "estimate.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +121,7 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 	struct proc_opts po = {.envp = r->env.envp,
 			       .as = &r->user,
 			       .output = PROC_OUTPUT_STDERR_FD,
-			       .output_fd = r->stderr_fd,
+			       .output_fd = r->rs.stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = r->m->run_timeout_ms,
 			       .stop = r->cfg.stop,
@@ -187,13 +186,9 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 	char path[PATH_MAX];
 	struct stat st;
 	const cJSON *s;
-	size_t i;
 
 	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
-	r->point_done = calloc(sweep_count(r->sweep) * r->m->max_rounds, sizeof(bool));
-	if (r->point_done == NULL)
-		return errbuf_set(eb, "out of memory");
 	if (stat(path, &st) == 0) {
 		if (!r->cfg.resume) {
 			errbuf_set(eb,
@@ -212,17 +207,9 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 				errbuf_prefix(eb, "%s: cannot resume", path);
 				return bad_args(r);
 			}
-			for (i = 0; i < r->done.npoints; i++) {
-				size_t k;
-				uint32_t round;
-
-				if (sweep_parse_step_id(r->sweep, r->done.points[i].id,
-							r->m->max_rounds, &k, &round) < 0) {
-					errbuf_set(eb, "%s: point %s is not in this sweep", path,
-						   r->done.points[i].id);
-					return bad_args(r);
-				}
-				r->point_done[k * r->m->max_rounds + round - 1] = true;
+			if (runstate_resume(&r->rs, r->sweep, &r->done, eb) < 0) {
+				errbuf_prefix(eb, "%s", path);
+				return bad_args(r);
 			}
 			s = jsonget_member(r->done.header, "started");
 			if (cJSON_IsString(s))
@@ -254,14 +241,12 @@ void runner_clear(struct runner *r)
 	runner_notes_clear(&r->notes);
 	journal_close(r->journal);
 	journal_contents_clear(&r->done);
-	free(r->point_done);
+	runstate_clear(&r->rs);
 	runner_precision_free(r->precision);
 	runner_env_clear(&r->env);
 	proc_user_clear(&r->user);
 	cJSON_Delete(r->versions);
 	plan_free(r->plan);
-	if (r->stderr_fd >= 0)
-		close(r->stderr_fd);
 }
 
 /* Prefixes eb's message with "rarbench: " (the line main prints); bad_args: the command line's
@@ -383,12 +368,12 @@ static int check_out_dirs(struct runner *r, struct errbuf *eb)
 
 /*
  * After the checks (not in a dry run): the output directory made, the
- * journal opened or resumed (r->point_done: its steps), the resumed
+ * journal opened or resumed (runstate_resume: its steps), the resumed
  * precision state rebuilt, and the progress counted from what is done.
  */
 static int open_output(struct runner *r, struct errbuf *eb)
 {
-	size_t i, done = 0, extra = 0;
+	size_t total, done;
 	char profile_dir[PATH_MAX];
 
 	runner_utc_now(r->started, sizeof(r->started));
@@ -412,12 +397,8 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	if (open_precision(r, eb) < 0)
 		return fail(r, eb, true);
 	/* Precision mode: the planned steps, and the extra ones already journalled. */
-	for (i = 0; i < sweep_count(r->sweep) * r->m->max_rounds; i++) {
-		done += r->point_done[i];
-		extra += r->point_done[i] && i % r->m->max_rounds >= r->m->rounds;
-	}
-	progress_init(&r->progress, r->cfg.progress, sweep_count(r->sweep) * r->m->rounds + extra,
-		      done);
+	runstate_progress_counts(&r->rs, &total, &done);
+	progress_init(&r->progress, r->cfg.progress, total, done);
 	return 0;
 }
 
@@ -480,6 +461,20 @@ static int begin_guard(struct runner *r, struct errbuf *eb)
 				  &r->notes, &r->busy, eb);
 }
 
+/* What changes during the run (runstate.h), shaped by the subjects resolved, and the grant
+ * checks' stderr file. 0 or -1. */
+static int open_state(struct runner *r, struct errbuf *eb)
+{
+	bool active[MANIFEST_SUBJECTS_MAX];
+	size_t i;
+
+	for (i = 0; i < r->sj.nsubjects && i < MANIFEST_SUBJECTS_MAX; i++)
+		active[i] = r->sj.subjects[i].p->skip_reason == NULL;
+	if (runstate_setup(&r->rs, r->m, sweep_count(r->sweep), active, r->sj.nsubjects, eb) < 0)
+		return -1;
+	return runstate_open_stderr(&r->rs, eb);
+}
+
 /* What the steps borrow of r (runner_point.h), once the setup has made it. */
 static void bind_steps(struct runner *r)
 {
@@ -490,15 +485,13 @@ static void bind_steps(struct runner *r)
 	r->steps.guard = r->guard;
 	r->steps.precision = r->precision;
 	r->steps.journal = r->journal;
-	r->steps.npoints = r->sweep != NULL ? sweep_count(r->sweep) : 0;
-	r->steps.stderr_fd = r->stderr_fd;
+	r->steps.state = &r->rs;
 	r->steps.stop = r->cfg.stop;
 }
 
 /* runner_setup's steps in their order (runner_setup binds the steps after them). */
 static int setup(struct runner *r, struct errbuf *eb)
 {
-	char tmpl[] = "/tmp/rarbench-grant-XXXXXX";
 
 	if (make_plan(r, eb) < 0)
 		return -1;
@@ -515,13 +508,8 @@ static int setup(struct runner *r, struct errbuf *eb)
 	    runner_env_setup(&r->env, r->m, &r->user, runner_guard_marker(r->guard), r->versions,
 			     eb) < 0)
 		return fail(r, eb, false);
-	/* Close-on-exec and unlinked at once: only a grant check's stderr (dup2'd) reaches it. */
-	r->stderr_fd = mkostemp(tmpl, O_CLOEXEC);
-	if (r->stderr_fd < 0) {
-		errbuf_set_errno(eb, errno, "%s", tmpl);
+	if (open_state(r, eb) < 0)
 		return fail(r, eb, false);
-	}
-	unlink(tmpl);
 	if (prepare_subjects(r, eb) < 0)
 		return fail(r, eb, false);
 	if (r->sj.nactive == 0) {

@@ -17,7 +17,6 @@ struct runner_subject {
 	struct proc_cmd *check;       /* the grant check: output kept to quote it */
 	struct mntns *mntns;          /* policy_mount_at, pam_dir: what its runs see in /etc */
 	char *mntns_dir;              /* its layers' directory, recorded before it is made */
-	bool hung; /* this step: a run passed run_timeout_s; left out of the step */
 };
 
 /* The run's subjects, one per plan->subjects[i], in the plan's order. */

@@ -21,6 +21,8 @@
  *   runner_env    the pinned environment and limits of every run
  *   runner_point  the step: write, check the grant, measure, record, one outcome
  *   runner_pilot  the dry run's pilot: a few measured runs at the sweep's two ends
+ *   runstate      what changes during a run (hung subjects, points left unmeasured, steps
+ *                 journalled, the profile's budget) and the step's decisions over it
  *   runner_target the policy set a step writes
  *   runner_precision  the precision accumulator, fed one step's results at a time
  *   runner_reference  the calibration workload's runs
