@@ -2,9 +2,10 @@
 /*
  * Layer src/common (libcommon.a): what every other layer shares. It uses
  * nothing of rarperf's (Makefile common_USES is empty); every folder may use
- * it. Nothing here knows about policies, sweeps or hosts, except the names of
- * the policy formats (policy_format), which confgen and the readers of
- * results must spell the same way.
+ * it. Nothing here knows about policies, sweeps or hosts, except what two
+ * layers must spell the same way: the names of the policy formats
+ * (policy_format), which confgen and the readers of results share; the
+ * progress events (events), which the sweep writes and lab reads.
  *
  * Modules, one line each:
  *   errbuf        the caller-owned error message every library function fills
@@ -23,6 +24,7 @@
  *   trustpath     whether a file a root process reads or runs can have been written by root alone
  *   suggest       "did you mean": the nearest name of a list by edit distance (pure)
  *   cliopt        getopt_long with long options written in full; one line for an unknown one
+ *   events        the reader of rarbench's progress events, and the events' names
  *
  * This header declares nothing: include the module's own header.
  */

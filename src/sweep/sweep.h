@@ -14,8 +14,8 @@
  *   sweep         the points (this header): axes x repetitions in a fixed order, stable ids
  *   journal       the append-only, fsync'd record of finished points, and its reader
  *                 (journal_read.c)
- *   progress      the writer of the one event protocol (JSON events or a bar)
- *   events        the reader of that protocol
+ *   progress      the writer of the one event protocol (JSON events or a bar; its event
+ *                 names are src/common/events.h's, the reader's)
  *   prefixlock    one sweep at a time per prefix, and the record of what it must undo (and
  *                 whose: prefix, boot, pid and start time)
  *   profilebudget which traced runs the profile pass can afford
