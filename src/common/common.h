@@ -25,6 +25,7 @@
  *   suggest       "did you mean": the nearest name of a list by edit distance (pure)
  *   cliopt        getopt_long with long options written in full; one line for an unknown one
  *   events        the reader of rarbench's progress events, and the events' names
+ *   lsq           the one straight-line least squares (pure): fit's lines, runcost's estimate
  *
  * This header declares nothing: include the module's own header.
  */

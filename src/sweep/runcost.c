@@ -1,5 +1,6 @@
 /* runcost: what one run of a subject costs, for the dry run's estimate without a pilot. */
 #include "jsonget.h"
+#include "lsq.h"
 #include "numarg.h"
 #include "runcost.h"
 
@@ -193,29 +194,34 @@ out:
 
 bool runcost_sweep_line(const struct runcost_sweep *sw, const char *subject, struct runcost *out)
 {
-	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d;
-	size_t i;
+	size_t cap = sw->n ? sw->n : 1, i, n = 0;
+	double *x = calloc(cap, sizeof(*x)), *y = calloc(cap, sizeof(*y));
+	struct lsq_sums l;
+	long double slope, intercept;
 
-	for (i = 0; i < sw->n; i++) {
+	/* Out of memory: no point, no line (the caller falls back to the prior). */
+	for (i = 0; x != NULL && y != NULL && i < sw->n; i++) {
 		const struct runcost_point *p = &sw->pts[i];
 
 		if (subject == NULL ? p->subject != NULL
 				    : p->subject == NULL || strcmp(p->subject, subject) != 0)
 			continue;
-		n++;
-		sx += p->entries;
-		sy += p->time_s;
-		sxx += p->entries * p->entries;
-		sxy += p->entries * p->time_s;
+		x[n] = p->entries;
+		y[n++] = p->time_s;
 	}
+	if (n > 0)
+		lsq_fit(x, y, NULL, n, &l);
+	free(x);
+	free(y);
 	if (n == 0)
 		return false;
-	d = n * sxx - sx * sx;
-	/* One size (or sizes too close to tell apart): the mean, flat. */
-	out->slope_s = d > 1e-9 * n * sxx ? (n * sxy - sx * sy) / d : 0;
-	out->slope_s = out->slope_s > 0 ? out->slope_s : 0;
-	out->intercept_s = (sy - out->slope_s * sx) / n;
-	out->intercept_s = out->intercept_s > 0 ? out->intercept_s : 0;
+	/* One size (or sizes too close to tell apart: the spread under 1e-9 of the sum of squares):
+	 * the mean, flat. */
+	slope = l.sxx > 1e-9L * (l.sxx + (long double)n * l.xbar * l.xbar) ? l.slope : 0;
+	slope = slope > 0 ? slope : 0;
+	intercept = l.ybar - slope * l.xbar;
+	out->slope_s = (double)slope;
+	out->intercept_s = intercept > 0 ? (double)intercept : 0;
 	out->source = RUNCOST_SWEEP;
 	return true;
 }

@@ -68,7 +68,7 @@ struct runcost_sweep;
 int runcost_sweep_parse(const char *buf, size_t len, struct runcost_sweep **out, struct errbuf *eb);
 
 /*
- * The line of subject's points (least squares in size; one size: its mean,
+ * The line of subject's points (lsq_fit in size; one size: its mean,
  * slope 0; negative parts clamped to 0), source RUNCOST_SWEEP; the reference's
  * for subject NULL (its top-level "reference"). False when it has no point.
  */
