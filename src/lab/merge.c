@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "hostresults.h"
 #include "hoststream.h"
+#include "resultsfile.h"
 #include "sanitize.h"
 
 /* Marks host h as not merged, with why (from eb) as its message. */
@@ -68,7 +69,7 @@ static int write_hosts_part(FILE *f, const char *out_dir, const struct merge_hos
 			return errbuf_set(eb, "%s: path too long", out_dir);
 		rc = part == HOST_PART_REFERENCE
 			 ? hostresults_write_reference(f, results, hosts[i].name,
-						       ",\n\"reference\":{\"results\":[\n", first,
+						       RESULTSFILE_STREAM_REFERENCE_OPEN, first,
 						       &heb)
 			 : hostresults_write_meta(f, results, hosts[i].name, first, &heb);
 		if (rc < 0)
@@ -139,7 +140,7 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 	if (af == NULL)
 		goto out;
 	f = atomicfile_stream(af);
-	fputs("{\"results\":[\n", f);
+	fputs(RESULTSFILE_STREAM_BEGIN, f);
 	total = 0;
 	/* one host at a time: its file is checked whole, then its results are written */
 	for (size_t i = 0; i < n; i++) {
@@ -151,7 +152,7 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 		merged[i] = rc > 0;
 		total += (long)hosts[i].results;
 	}
-	fputs("\n]", f);
+	fputs(RESULTSFILE_STREAM_END_RESULTS, f);
 	/* The hosts' calibration workloads (rarbench's "reference"), with their host, when any
 	 * host has one: merged.json is unchanged otherwise. */
 	first = true;
@@ -160,8 +161,9 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 		goto out;
 	}
 	if (!first)
-		fputs("\n]}", f);
-	fprintf(f, ",\n\"meta\":{\"rarlab\":%s,\"hosts\":{", meta);
+		fputs(RESULTSFILE_STREAM_REFERENCE_END, f);
+	fputs(RESULTSFILE_STREAM_META_OPEN, f);
+	fprintf(f, "{\"rarlab\":%s,\"hosts\":{", meta);
 	first = true;
 	if (write_hosts_part(f, out_dir, hosts, merged, n, HOST_PART_META, &first, eb) < 0) {
 		total = -1;
@@ -170,7 +172,8 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 	fputc('}', f);
 	if (lab_json != NULL)
 		fprintf(f, ",\"lab\":%s", lab_json);
-	fputs("}}\n", f);
+	fputc('}', f); /* the meta */
+	fputs(RESULTSFILE_STREAM_END, f);
 	if (atomicfile_commit(af, eb) < 0)
 		total = -1;
 	af = NULL;

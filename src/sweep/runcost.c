@@ -2,6 +2,7 @@
 #include "jsonget.h"
 #include "lsq.h"
 #include "numarg.h"
+#include "resultsfile.h"
 #include "runcost.h"
 
 #include <cJSON.h>
@@ -127,7 +128,7 @@ static double runcost_time(const cJSON *e)
 	return -1;
 }
 
-/* Appends the points of a "results" array; subject from parameters (NULL for the reference). */
+/* Appends the points of a results array; subject from parameters (NULL for the reference). */
 static int runcost_add(struct runcost_sweep *sw, const cJSON *results, bool reference)
 {
 	const cJSON *e;
@@ -160,8 +161,8 @@ int runcost_sweep_parse(const char *buf, size_t len, struct runcost_sweep **out,
 {
 	struct runcost_sweep *sw = NULL;
 	cJSON *root = cJSON_ParseWithLength(buf, len);
-	const cJSON *results = jsonget_member(root, "results");
-	const cJSON *ref = jsonget_member(jsonget_member(root, "reference"), "results");
+	const cJSON *results = resultsfile_results(root);
+	const cJSON *ref = resultsfile_reference_results(root);
 	size_t cap;
 	int rc = -1;
 
