@@ -210,12 +210,14 @@ bool runcost_sweep_line(const struct runcost_sweep *sw, const char *subject, str
 		x[n] = p->entries;
 		y[n++] = p->time_s;
 	}
-	if (n > 0)
-		lsq_fit(x, y, NULL, n, &l);
+	if (n == 0) {
+		free(x);
+		free(y);
+		return false;
+	}
+	lsq_fit(x, y, NULL, n, &l);
 	free(x);
 	free(y);
-	if (n == 0)
-		return false;
 	/* One size (or sizes too close to tell apart: the spread under 1e-9 of the sum of squares):
 	 * the mean, flat. */
 	slope = l.sxx > 1e-9L * (l.sxx + (long double)n * l.xbar * l.xbar) ? l.slope : 0;

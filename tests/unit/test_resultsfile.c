@@ -68,6 +68,10 @@ static void test_write_then_read_gives_the_same_document(void)
 	CHECK_INT_EQ(resultsfile_write(path, doc, &eb), 0);
 	back = resultsfile_load(path, RESULTSFILE_MAX_BYTES, &eb);
 	CHECK(back != NULL);
+	if (back == NULL) {
+		cJSON_Delete(doc);
+		return;
+	}
 	CHECK(cJSON_Compare(doc, back, 1));
 	CHECK(resultsfile_require_results(back, path, &eb) != NULL);
 	CHECK_INT_EQ(cJSON_GetArraySize(resultsfile_results(back)), 2);
