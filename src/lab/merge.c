@@ -205,9 +205,10 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(hosts[i].name) > width)
 			width = (int)strlen(hosts[i].name);
+	/* The titles over the rows' columns below (11, 9, 7 and 8 wide after the host's). */
 	if (f != NULL)
-		fprintf(f, "%-*s  %-11s  %9s  %7s  %8s  %s\n", width, "host", "outcome", "points",
-			"results", "wall_s", "message");
+		fprintf(f, "%-*s  outcome         points  results    wall_s  message\n", width,
+			"host");
 	for (size_t i = 0; i < n; i++) {
 		const struct hostpool_status *s = &hosts[i].status;
 		double wall = s->finished_ns > s->started_ns && s->started_ns
