@@ -1,8 +1,6 @@
 /* export: hyperfine-format JSON, CSV and Markdown exports of measure results, written atomically.
  */
 #include "export.h"
-#include "growbuf.h"
-#include "jsonw.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -15,6 +13,7 @@
 #include "contention.h"
 #include "export_rounds.h"
 #include "numarg.h"
+#include "resultsfile.h"
 #include "stats.h"
 
 #define EXPORT_NS_PER_S 1e9
@@ -384,13 +383,10 @@ oom:
 cJSON *export_json_build(const struct export_entry *entries, size_t n, const cJSON *extra,
 			 struct errbuf *eb)
 {
-	cJSON *doc = cJSON_CreateObject(), *results;
+	cJSON *doc = resultsfile_new(), *results = resultsfile_results(doc);
 	const cJSON *item;
 
 	if (doc == NULL)
-		goto oom;
-	results = cJSON_AddArrayToObject(doc, "results");
-	if (results == NULL)
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
 		cJSON *o = export_result_json(&entries[i], eb);
@@ -418,40 +414,15 @@ oom:
 	return NULL;
 }
 
-static int export_write_text(const char *path, const char *text, struct errbuf *eb)
-{
-	struct atomicfile *af = atomicfile_open(path, 0644, eb);
-	FILE *f;
-
-	if (af == NULL)
-		return -1;
-	f = atomicfile_stream(af);
-	if (fputs(text, f) == EOF) {
-		atomicfile_abort(af);
-		return errbuf_set(eb, "%s: write failed", path);
-	}
-	return atomicfile_commit(af, eb);
-}
-
 int export_json(const char *path, const struct export_entry *entries, size_t n, const cJSON *extra,
 		struct errbuf *eb)
 {
 	cJSON *doc = export_json_build(entries, n, extra, eb);
-	struct growbuf b;
-	struct jsonw w;
-	int rc = -1;
+	int rc;
 
 	if (doc == NULL)
 		return -1;
-	/* serde_json's pretty layout, as hyperfine writes it, and its final newline. */
-	growbuf_init(&b, EXPORT_JSON_MAX_BYTES);
-	jsonw_init_buf(&w, &b);
-	jsonw_cjson(&w, doc);
-	if (jsonw_finish(&w) != 0)
-		errbuf_set(eb, "printing the JSON export: %s", jsonw_error(&w));
-	else if (growbuf_puts(&b, "\n", eb) == 0)
-		rc = export_write_text(path, b.data, eb);
-	growbuf_free(&b);
+	rc = resultsfile_write(path, doc, eb);
 	cJSON_Delete(doc);
 	return rc;
 }

@@ -11,12 +11,6 @@
 #include "estimate.h"
 #include "measure.h"
 
-/*
- * The largest JSON export written (STYLE 9): what rarplot and rarlab read back
- * (RESULTS_FILE_MAX_BYTES); a larger one is refused, not written.
- */
-#define EXPORT_JSON_MAX_BYTES (256u * 1024 * 1024)
-
 /* One parameter of a result: exported as a string, like hyperfine's. */
 struct export_param {
 	const char *name;
@@ -91,17 +85,17 @@ int export_summarize(const struct measure_result *r, const struct export_extras 
 enum export_time_unit { EXPORT_UNIT_SECOND, EXPORT_UNIT_MILLISECOND };
 
 /*
- * Builds hyperfine's JSON document (1.15's keys and 1.20's "memory_usage_byte"):
- *   {"results":[{"command","mean","stddev","median","user","system","min",
- *                "max","times","memory_usage_byte"?,"exit_codes","parameters"?,
- *                "nivcsw"?, "rarbench"?}, ...], <extra>...}
+ * Builds hyperfine's JSON document (1.15's keys and 1.20's "memory_usage_byte";
+ * src/common/resultsfile.h), its results one object per entry:
+ *   {"command","mean","stddev","median","user","system","min","max","times",
+ *    "memory_usage_byte"?,"exit_codes","parameters"?,"nivcsw"?, "rarbench"?}
  * (the last two only for entries with extras: hyperfine's keys come first,
  * unchanged, in its order)
  * in seconds (stddev null for one run, exit_codes 128+n for signal deaths,
  * memory_usage_byte each run's own peak RSS in bytes, when r->ru is known,
  * numbers always written with a decimal point or exponent, like serde).
  * extra may be NULL; else each member of the extra object is deep-copied,
- * in order, as a top-level key after "results" (rarbench's "rarbench"
+ * in order, as a top-level key after the results (rarbench's "rarbench"
  * object; manifest mode's "meta"). Returns a new document (caller deletes
  * with cJSON_Delete) or NULL with eb filled.
  */
@@ -109,9 +103,10 @@ cJSON *export_json_build(const struct export_entry *entries, size_t n, const cJS
 			 struct errbuf *eb);
 
 /*
- * export_json_build + an atomic write (src/common/atomicfile) of the pretty
- * printed document and a final newline to path, mode 0644. The file is either
- * the previous version or the new one, never half-written.
+ * export_json_build + resultsfile_write: the pretty printed document and a
+ * final newline, written atomically to path, mode 0644 (at most
+ * RESULTSFILE_MAX_BYTES). The file is either the previous version or the new
+ * one, never half-written.
  */
 int export_json(const char *path, const struct export_entry *entries, size_t n, const cJSON *extra,
 		struct errbuf *eb) __attribute__((warn_unused_result));

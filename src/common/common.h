@@ -2,9 +2,12 @@
 /*
  * Layer src/common (libcommon.a): what every other layer shares. It uses
  * nothing of rarperf's (Makefile common_USES is empty); every folder may use
- * it. Nothing here knows about policies, sweeps or hosts, except the names of
- * the policy formats (policy_format), which confgen and the readers of
- * results must spell the same way.
+ * it. Nothing here knows about policies, sweeps or hosts, except what two
+ * layers must spell the same way: the names of the policy formats
+ * (policy_format), which confgen and the readers of results share; the
+ * results file (resultsfile), which bench and the sweep write, lab rewrites
+ * and fit reads; the progress events (events), which the sweep writes and lab
+ * reads.
  *
  * Modules, one line each:
  *   errbuf        the caller-owned error message every library function fills
@@ -23,6 +26,9 @@
  *   trustpath     whether a file a root process reads or runs can have been written by root alone
  *   suggest       "did you mean": the nearest name of a list by edit distance (pure)
  *   cliopt        getopt_long with long options written in full; one line for an unknown one
+ *   resultsfile   the results file (results.json, merged.json): its keys, written, read, streamed
+ *   events        the reader of rarbench's progress events, and the events' names
+ *   lsq           the one straight-line least squares (pure): fit's lines, runcost's estimate
  *
  * This header declares nothing: include the module's own header.
  */

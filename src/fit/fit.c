@@ -1,5 +1,6 @@
 /* fit: weighted and unweighted straight-line least squares with standard errors (pure, no I/O). */
 #include "fit.h"
+#include "lsq.h"
 #include "student.h"
 
 #include <math.h>
@@ -34,8 +35,8 @@ static size_t fit_count_distinct(const double *x, size_t n)
 int fit_linear(const double *x, const double *y, const double *sigma, size_t n,
 	       struct fit_line *out, struct errbuf *eb)
 {
-	long double sw = 0, swx = 0, swy = 0, sxx = 0, sxy = 0, syy = 0, wssr = 0;
-	long double xbar, ybar, slope, intercept, s2;
+	struct lsq_sums l;
+	long double s2;
 	size_t i, distinct;
 
 	memset(out, 0, sizeof(*out));
@@ -53,41 +54,16 @@ int fit_linear(const double *x, const double *y, const double *sigma, size_t n,
 		return errbuf_set(eb, "only %zu distinct x value%s, at least %d needed to fit",
 				  distinct, distinct == 1 ? "" : "s", FIT_MIN_DISTINCT_X);
 
-	for (i = 0; i < n; i++) {
-		long double w = sigma == NULL ? 1.0L : 1.0L / ((long double)sigma[i] * sigma[i]);
+	lsq_fit(x, y, sigma, n, &l);
+	s2 = l.wssr / (long double)(n - 2);
 
-		sw += w;
-		swx += w * x[i];
-		swy += w * y[i];
-	}
-	xbar = swx / sw;
-	ybar = swy / sw;
-	/* Second pass around the means: no cancellation between large sums. */
-	for (i = 0; i < n; i++) {
-		long double w = sigma == NULL ? 1.0L : 1.0L / ((long double)sigma[i] * sigma[i]);
-		long double dx = x[i] - xbar, dy = y[i] - ybar;
-
-		sxx += w * dx * dx;
-		sxy += w * dx * dy;
-		syy += w * dy * dy;
-	}
-	slope = sxy / sxx;
-	intercept = ybar - slope * xbar;
-	for (i = 0; i < n; i++) {
-		long double w = sigma == NULL ? 1.0L : 1.0L / ((long double)sigma[i] * sigma[i]);
-		long double r = y[i] - (intercept + slope * x[i]);
-
-		wssr += w * r * r;
-	}
-	s2 = wssr / (long double)(n - 2);
-
-	out->intercept = (double)intercept;
-	out->slope = (double)slope;
-	out->slope_se = (double)sqrtl(s2 / sxx);
-	out->intercept_se = (double)sqrtl(s2 * (1.0L / sw + xbar * xbar / sxx));
-	out->cov = (double)(-s2 * xbar / sxx);
-	out->r2 = syy > 0 ? (double)(1.0L - wssr / syy) : 1.0;
-	out->wssr = (double)wssr;
+	out->intercept = (double)l.intercept;
+	out->slope = (double)l.slope;
+	out->slope_se = (double)sqrtl(s2 / l.sxx);
+	out->intercept_se = (double)sqrtl(s2 * (1.0L / l.sw + l.xbar * l.xbar / l.sxx));
+	out->cov = (double)(-s2 * l.xbar / l.sxx);
+	out->r2 = l.syy > 0 ? (double)(1.0L - l.wssr / l.syy) : 1.0;
+	out->wssr = (double)l.wssr;
 	out->n = n;
 	out->n_distinct_x = distinct;
 	out->weighted = sigma != NULL;

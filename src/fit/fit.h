@@ -64,9 +64,9 @@ struct fit_line {
 /*
  * Fits x[i], y[i] (i < n) by least squares. sigma NULL is an unweighted
  * fit; otherwise point i has weight 1 / sigma[i]^2 and every sigma must be
- * finite and > 0. Sums are accumulated in long double around the weighted
- * means (two passes), which keeps large x with small slopes exact to well
- * below 1e-9 relative. Returns 0 and fills out, or -1 and fills eb when a
+ * finite and > 0. The line is lsq_fit's (src/common/lsq.h: long double sums
+ * around the weighted means, exact to well below 1e-9 relative for large x
+ * with small slopes). Returns 0 and fills out, or -1 and fills eb when a
  * value is not finite, a sigma is not positive, or fewer than
  * FIT_MIN_DISTINCT_X distinct x values are given.
  */

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "jsonget.h"
+#include "resultsfile.h"
 
 static const char *const kind_names[KERNELCOST_KINDS] = {
     "exec", "faults", "execve", "getppid", "close", "read", "openat", "newfstatat", "mmap"};
@@ -50,10 +51,11 @@ static double cv_of(const double *v, size_t n)
 	return mean != 0 ? sqrt(ss / (double)(n - 1)) / fabs(mean) : NAN;
 }
 
-/* rarref's per-run user and wall time, each the median over its points' means. 0 or -1. */
-static int read_reference(const cJSON *ref, struct kernelcost_prices *p, struct errbuf *eb)
+/* rarref's per-run user and wall time (arr: the reference's results), each the median over its
+ * points' means. 0 or -1. */
+static int read_reference(const cJSON *arr, struct kernelcost_prices *p, struct errbuf *eb)
 {
-	const cJSON *arr = jsonget_member(ref, "results"), *e;
+	const cJSON *e;
 	size_t n = 0, i = 0, cap = (size_t)cJSON_GetArraySize(arr);
 	double *user = calloc(cap ? cap : 1, sizeof(*user));
 	double *wall = calloc(cap ? cap : 1, sizeof(*wall));
@@ -87,8 +89,10 @@ out:
 
 int kernelcost_read(const void *root, struct kernelcost_prices *p, struct errbuf *eb)
 {
-	const cJSON *ref = jsonget_member((const cJSON *)root, "reference");
-	const cJSON *arr = jsonget_member(jsonget_member(ref, "kernel"), "unit_costs"), *e;
+	const cJSON *ref = resultsfile_reference(root);
+	const cJSON *arr =
+	    jsonget_member(jsonget_member(ref, RESULTSFILE_REFERENCE_KERNEL), "unit_costs");
+	const cJSON *e;
 	size_t cap, i = 0;
 	double *v[KERNELCOST_KINDS] = {NULL};
 	int rc = -1;
@@ -125,7 +129,7 @@ int kernelcost_read(const void *root, struct kernelcost_prices *p, struct errbuf
 		p->cv[k] = cv_of(v[k], p->points[k]);
 		p->ns[k] = median_of(v[k], p->points[k]);
 	}
-	if (read_reference(ref, p, eb) < 0)
+	if (read_reference(resultsfile_reference_results(root), p, eb) < 0)
 		goto out;
 	rc = 1;
 out:

@@ -10,6 +10,7 @@
 
 #include "fileio.h"
 #include "numarg.h"
+#include "resultsfile.h"
 
 /* Where one result's profile goes: its source, subject, point, x and repetition. */
 struct sample {
@@ -192,7 +193,7 @@ int profileload_file(struct profilefit *pf, const char *input, const char *sourc
 		errbuf_set(eb, "%s: not JSON", input);
 		goto out;
 	}
-	cJSON_ArrayForEach(r, jsonget_member(doc, "results"))
+	cJSON_ArrayForEach(r, resultsfile_results(doc))
 	{
 		int s = sample_of(pf, input, source, r, axis, &sm, eb);
 

@@ -11,6 +11,7 @@
 #include "fileio.h"
 #include "growbuf.h"
 #include "labgroups.h"
+#include "resultsfile.h"
 
 struct results *results_new(void)
 {
@@ -137,32 +138,6 @@ const char *results_tool(const struct results *res, const char *subject)
 	return NULL;
 }
 
-/* buf as one JSON value (blanks after it allowed), or NULL with "NAME: not valid JSON (...)". */
-static cJSON *results_root(const char *buf, size_t len, const char *name, struct errbuf *eb)
-{
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-
-	if (root == NULL) {
-		const char *at = cJSON_GetErrorPtr();
-		size_t off = at != NULL && at >= buf && at <= buf + len ? (size_t)(at - buf) : 0;
-
-		errbuf_set(eb, "%s: not valid JSON (near byte %zu)", name, off);
-		return NULL;
-	}
-	/* cJSON stops after the first value; anything but blanks after it is an error. */
-	while (end != NULL && end < buf + len &&
-	       (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
-		end++;
-	if (end != NULL && end < buf + len && *end != '\0') {
-		errbuf_set(eb, "%s: not valid JSON (trailing data at byte %zu)", name,
-			   (size_t)(end - buf));
-		cJSON_Delete(root);
-		return NULL;
-	}
-	return root;
-}
-
 int results_parse(struct results *res, const char *buf, size_t len, const char *name,
 		  struct errbuf *eb)
 {
@@ -172,15 +147,14 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 	size_t first = res->n_points, n, i = 0;
 	int rc = -1;
 
-	if ((root = results_root(buf, len, name, eb)) == NULL)
+	if ((root = resultsfile_parse(buf, len, name, eb)) == NULL)
 		goto out;
 	if (!cJSON_IsObject(root)) {
 		errbuf_set(eb, "%s: not a JSON object with a \"results\" array", name);
 		goto out;
 	}
-	arr = jsonget_member(root, "results");
-	if (arr == NULL && jsonget_member(root, "subjects") != NULL &&
-	    jsonget_member(root, "axes") != NULL) {
+	if (jsonget_member(root, RESULTSFILE_RESULTS) == NULL &&
+	    jsonget_member(root, "subjects") != NULL && jsonget_member(root, "axes") != NULL) {
 		/* rarplot given the manifest instead of what its sweep wrote (issue 46). */
 		errbuf_set(eb,
 			   "%s is a manifest (rarbench --manifest %s --out DIR runs it): rarplot "
@@ -188,11 +162,8 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 			   name, name);
 		goto out;
 	}
-	if (!cJSON_IsArray(arr)) {
-		errbuf_set(eb, "%s: results: %s", name,
-			   arr == NULL ? "missing (not a hyperfine export)" : "not an array");
+	if ((arr = resultsfile_require_results(root, name, eb)) == NULL)
 		goto out;
-	}
 	n = (size_t)cJSON_GetArraySize(arr);
 	if (n == 0) {
 		errbuf_set(eb, "%s: results: empty", name);

@@ -7,9 +7,10 @@
 #include <stddef.h>
 
 #include "errbuf.h"
+#include "resultsfile.h"
 
 /* Hard caps on what one input can make us hold. */
-#define RESULTS_FILE_MAX_BYTES (256u * 1024 * 1024)
+#define RESULTS_FILE_MAX_BYTES RESULTSFILE_MAX_BYTES
 #define RESULTS_MAX_POINTS 1000000u
 #define RESULTS_MAX_PARAMS 64u
 #define RESULTS_MAX_STRING 4096u
@@ -21,7 +22,7 @@ struct results_param {
 };
 
 /*
- * One benchmark (one entry of hyperfine's "results"). Times are in seconds
+ * One benchmark (one entry of hyperfine's results array). Times are in seconds
  * as in the file. subject comes from parameters.subject, or else from the
  * basename of the command's first word ("bin/sudo /usr/bin/true" -> "sudo");
  * format and host come from the parameters of those names, or are "-".
@@ -68,7 +69,7 @@ struct results_point {
 	size_t n_rounds;
 	size_t n_runs; /* length of "times", or 1 when absent */
 	size_t source; /* index of the file it came from, in load order */
-	size_t index;  /* its index in that file's "results" array */
+	size_t index;  /* its index in that file's results array */
 };
 
 /*
@@ -184,8 +185,8 @@ void results_free(struct results *res);
 /*
  * Parses len bytes of JSON (need not be NUL-terminated) named name (for
  * messages) and appends its points to res. The document must be an object
- * with a "results" array; unknown keys ("meta", "user", "exit_codes", ...)
- * are ignored. Strings that become names, TSV fields and messages (the
+ * with a results array (resultsfile_require_results); unknown keys ("user",
+ * "exit_codes", ...) are ignored. Strings that become names, TSV fields and messages (the
  * parameters, a subject taken from the command) must be text: one that
  * holds a control character, a bidi control or invalid UTF-8
  * (sanitize_unsafe_at) is an error. On error returns -1 with
@@ -224,9 +225,9 @@ void results_subjects(const struct results *res, char *buf, size_t size);
 int results_rounds_parse(const void *rb, struct results_point *p, struct errbuf *eb);
 
 /*
- * results_reference.c. Reads the optional top-level "reference" object of
- * root (a cJSON object; rarbench's calibration: {"command", "units",
- * "results": [...]}, each result as hyperfine's) into res->refs with source
+ * results_reference.c. Reads the optional top-level reference object of
+ * root (a cJSON object; rarbench's calibration, resultsfile.h: its results
+ * each as hyperfine's) into res->refs with source
  * source. Returns 0, or -1 with "reference.results[i]...: what" in eb (no
  * reference point of this document kept).
  */
@@ -279,7 +280,7 @@ int results_machines_assign(struct results *res, enum results_machines_mode mode
 /* The machine record of host label (or of a lab host's name), or NULL. */
 const struct results_machine *results_machine_of(const struct results *res, const char *host);
 
-/* results_entry.c, for its sibling files: one entry of a "results" array into p (zeroed first by
+/* results_entry.c, for its sibling files: one entry of a results array into p (zeroed first by
  * the caller; cleared with results_point_clear on error too). 0, or -1 with "field: what" in eb. */
 int results_entry_parse(const void *entry, struct results_point *p, struct errbuf *eb);
 void results_point_clear(struct results_point *p);

@@ -1,4 +1,4 @@
-/* results_entry: one entry of a hyperfine "results" array into a struct results_point: its
+/* results_entry: one entry of a hyperfine results array into a struct results_point: its
  * times, quartiles and intervals, parameters, subject and rarbench's estimate (results.h). */
 #include <cJSON.h>
 #include <math.h>

@@ -5,6 +5,7 @@
 #include "growbuf.h"
 #include "jsonget.h"
 #include "results.h"
+#include "resultsfile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,18 +15,14 @@
 
 int results_reference_parse(struct results *res, const void *root, size_t source, struct errbuf *eb)
 {
-	const cJSON *ref = jsonget_member((const cJSON *)root, "reference");
-	const cJSON *arr, *entry;
+	cJSON *arr;
+	const cJSON *entry;
 	size_t first = res->n_refs, n, i = 0;
 
-	if (ref == NULL)
+	if (resultsfile_require_reference_results(root, &arr, eb) < 0)
+		return -1;
+	if (arr == NULL)
 		return 0;
-	if (!cJSON_IsObject(ref))
-		return errbuf_set(eb, "reference: not an object");
-	arr = jsonget_member(ref, "results");
-	if (!cJSON_IsArray(arr))
-		return errbuf_set(eb, "reference.results: %s",
-				  arr == NULL ? "missing" : "not an array");
 	n = (size_t)cJSON_GetArraySize(arr);
 	if (n > RESULTS_MAX_POINTS || res->n_refs + n > RESULTS_MAX_POINTS)
 		return errbuf_set(eb, "reference.results: more than %u in all", RESULTS_MAX_POINTS);

@@ -14,6 +14,7 @@
 
 #include "fileio.h"
 #include "jsonspan.h"
+#include "resultsfile.h"
 
 /* A read-only mapping of a whole regular file. */
 struct mapped {
@@ -244,7 +245,7 @@ static int walk_results(struct walk *w, struct jsonspan arr, int depth, struct e
 	return rc < 0 ? -1 : 0;
 }
 
-/* WALK_REFERENCE: the "results" array of the top-level "reference" object ref (rarbench's
+/* WALK_REFERENCE: the results array of the top-level reference object ref (rarbench's
  * calibration workload), if it is one; anything else there is left out. 0 or -1. */
 static int walk_reference(struct walk *w, struct jsonspan ref, struct errbuf *eb)
 {
@@ -257,7 +258,7 @@ static int walk_reference(struct walk *w, struct jsonspan ref, struct errbuf *eb
 	if (jsonspan_walk(&it, ref, 1, eb) < 0)
 		return -1;
 	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1)
-		if (jsonspan_string_is(k, "results") && arr.p == NULL)
+		if (jsonspan_string_is(k, RESULTSFILE_RESULTS) && arr.p == NULL)
 			arr = v;
 	if (rc < 0)
 		return -1;
@@ -279,15 +280,15 @@ static int walk_text(struct walk *w, const char *text, size_t len, struct errbuf
 	if (jsonspan_walk(&it, doc, 0, eb) < 0)
 		return -1;
 	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1) {
-		if (jsonspan_string_is(k, "results")) {
+		if (jsonspan_string_is(k, RESULTSFILE_RESULTS)) {
 			if (results.p != NULL)
 				return errbuf_set(eb, "more than one \"results\"");
 			results = v;
-		} else if (jsonspan_string_is(k, "meta")) {
+		} else if (jsonspan_string_is(k, RESULTSFILE_META)) {
 			if (meta.p != NULL)
 				return errbuf_set(eb, "more than one \"meta\"");
 			meta = v;
-		} else if (jsonspan_string_is(k, "reference") && reference.p == NULL) {
+		} else if (jsonspan_string_is(k, RESULTSFILE_REFERENCE) && reference.p == NULL) {
 			reference = v;
 		}
 	}

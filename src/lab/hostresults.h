@@ -26,8 +26,8 @@ struct hostresults_counts {
 /*
  * Checks the host's results file at path: a regular file of at most
  * HOSTRESULTS_MAX_BYTES holding strict JSON (RFC 8259, UTF-8, nested at most
- * JSONSPAN_DEPTH_MAX deep): an object with one "results" array and at most
- * one "meta". Each result must be an object with at most one "parameters"
+ * JSONSPAN_DEPTH_MAX deep): an object with one results array and at most
+ * one meta (src/common/resultsfile.h). Each result must be an object with at most one "parameters"
  * member, itself an object of at most HOSTRESULTS_PARAMS_MAX_BYTES. Fills
  * *counts. Returns 0 when the file is usable and no result was rejected;
  * else -1 with eb naming the first problem (without the path: callers
@@ -54,7 +54,7 @@ int hostresults_write(FILE *f, const char *path, const char *host, bool *first,
  * (rarbench's calibration workload), written as hostresults_write writes
  * results (host added to each one's parameters), open written first when
  * *first is set and a result is written; nothing when the file has no
- * reference object with a "results" array. Returns 0 or -1.
+ * reference object with a results array. Returns 0 or -1.
  */
 int hostresults_write_reference(FILE *f, const char *path, const char *host, const char *open,
 				bool *first, struct errbuf *eb) __attribute__((warn_unused_result));

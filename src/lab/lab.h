@@ -1,7 +1,7 @@
 /* lab: the folder header of src/lab — what the layer is for, what it may use, its modules. */
 /*
- * Layer src/lab (liblab.a): many hosts at once. It uses src/common and
- * src/sweep (the event reader) only (Makefile lab_USES), never a program;
+ * Layer src/lab (liblab.a): many hosts at once. It uses src/common only
+ * (the event reader, the results file's keys: Makefile lab_USES), never a program;
  * rarlab uses it. A host is not trusted: what it sends is bounded, checked,
  * and sanitised before it reaches a terminal or a TSV.
  *

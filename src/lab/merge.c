@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "hostresults.h"
 #include "hoststream.h"
+#include "resultsfile.h"
 #include "sanitize.h"
 
 /* Marks host h as not merged, with why (from eb) as its message. */
@@ -68,7 +69,7 @@ static int write_hosts_part(FILE *f, const char *out_dir, const struct merge_hos
 			return errbuf_set(eb, "%s: path too long", out_dir);
 		rc = part == HOST_PART_REFERENCE
 			 ? hostresults_write_reference(f, results, hosts[i].name,
-						       ",\n\"reference\":{\"results\":[\n", first,
+						       RESULTSFILE_STREAM_REFERENCE_OPEN, first,
 						       &heb)
 			 : hostresults_write_meta(f, results, hosts[i].name, first, &heb);
 		if (rc < 0)
@@ -139,7 +140,7 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 	if (af == NULL)
 		goto out;
 	f = atomicfile_stream(af);
-	fputs("{\"results\":[\n", f);
+	fputs(RESULTSFILE_STREAM_BEGIN, f);
 	total = 0;
 	/* one host at a time: its file is checked whole, then its results are written */
 	for (size_t i = 0; i < n; i++) {
@@ -151,7 +152,7 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 		merged[i] = rc > 0;
 		total += (long)hosts[i].results;
 	}
-	fputs("\n]", f);
+	fputs(RESULTSFILE_STREAM_END_RESULTS, f);
 	/* The hosts' calibration workloads (rarbench's "reference"), with their host, when any
 	 * host has one: merged.json is unchanged otherwise. */
 	first = true;
@@ -160,8 +161,9 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 		goto out;
 	}
 	if (!first)
-		fputs("\n]}", f);
-	fprintf(f, ",\n\"meta\":{\"rarlab\":%s,\"hosts\":{", meta);
+		fputs(RESULTSFILE_STREAM_REFERENCE_END, f);
+	fputs(RESULTSFILE_STREAM_META_OPEN, f);
+	fprintf(f, "{\"rarlab\":%s,\"hosts\":{", meta);
 	first = true;
 	if (write_hosts_part(f, out_dir, hosts, merged, n, HOST_PART_META, &first, eb) < 0) {
 		total = -1;
@@ -170,7 +172,8 @@ long merge_results(const char *out_dir, const char *run_id, const char *lab_json
 	fputc('}', f);
 	if (lab_json != NULL)
 		fprintf(f, ",\"lab\":%s", lab_json);
-	fputs("}}\n", f);
+	fputc('}', f); /* the meta */
+	fputs(RESULTSFILE_STREAM_END, f);
 	if (atomicfile_commit(af, eb) < 0)
 		total = -1;
 	af = NULL;
@@ -202,9 +205,10 @@ int merge_summary(const char *out_dir, const struct merge_host *hosts, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(hosts[i].name) > width)
 			width = (int)strlen(hosts[i].name);
+	/* The titles over the rows' columns below (11, 9, 7 and 8 wide after the host's). */
 	if (f != NULL)
-		fprintf(f, "%-*s  %-11s  %9s  %7s  %8s  %s\n", width, "host", "outcome", "points",
-			"results", "wall_s", "message");
+		fprintf(f, "%-*s  outcome         points  results    wall_s  message\n", width,
+			"host");
 	for (size_t i = 0; i < n; i++) {
 		const struct hostpool_status *s = &hosts[i].status;
 		double wall = s->finished_ns > s->started_ns && s->started_ns

@@ -29,8 +29,8 @@ struct merge_host {
  * file at a time (mapped, never parsed into a tree: memory stays near the
  * largest file), hosts in the given order, with parameters.host = name in
  * every result (hostresults_write), then, when some host's file has
- * rarbench's calibration workload, a top-level "reference" {"results": [every
- * such host's reference results, with their host]} (hostresults_write_reference),
+ * rarbench's calibration workload, a top-level reference object whose results
+ * are every such host's reference results, with their host (hostresults_write_reference),
  * then a top-level "meta" {"rarlab":
  * {...}, "hosts": {name: that host's meta}, "lab": lab_json} (lab_json: the
  * lab's comparison, labident_cmp_json; NULL: no "lab"). Sets hosts[i].results and

@@ -1,6 +1,8 @@
 /* runcost: what one run of a subject costs, for the dry run's estimate without a pilot. */
 #include "jsonget.h"
+#include "lsq.h"
 #include "numarg.h"
+#include "resultsfile.h"
 #include "runcost.h"
 
 #include <cJSON.h>
@@ -126,7 +128,7 @@ static double runcost_time(const cJSON *e)
 	return -1;
 }
 
-/* Appends the points of a "results" array; subject from parameters (NULL for the reference). */
+/* Appends the points of a results array; subject from parameters (NULL for the reference). */
 static int runcost_add(struct runcost_sweep *sw, const cJSON *results, bool reference)
 {
 	const cJSON *e;
@@ -159,8 +161,8 @@ int runcost_sweep_parse(const char *buf, size_t len, struct runcost_sweep **out,
 {
 	struct runcost_sweep *sw = NULL;
 	cJSON *root = cJSON_ParseWithLength(buf, len);
-	const cJSON *results = jsonget_member(root, "results");
-	const cJSON *ref = jsonget_member(jsonget_member(root, "reference"), "results");
+	const cJSON *results = resultsfile_results(root);
+	const cJSON *ref = resultsfile_reference_results(root);
 	size_t cap;
 	int rc = -1;
 
@@ -193,29 +195,36 @@ out:
 
 bool runcost_sweep_line(const struct runcost_sweep *sw, const char *subject, struct runcost *out)
 {
-	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d;
-	size_t i;
+	size_t cap = sw->n ? sw->n : 1, i, n = 0;
+	double *x = calloc(cap, sizeof(*x)), *y = calloc(cap, sizeof(*y));
+	struct lsq_sums l;
+	long double slope, intercept;
 
-	for (i = 0; i < sw->n; i++) {
+	/* Out of memory: no point, no line (the caller falls back to the prior). */
+	for (i = 0; x != NULL && y != NULL && i < sw->n; i++) {
 		const struct runcost_point *p = &sw->pts[i];
 
 		if (subject == NULL ? p->subject != NULL
 				    : p->subject == NULL || strcmp(p->subject, subject) != 0)
 			continue;
-		n++;
-		sx += p->entries;
-		sy += p->time_s;
-		sxx += p->entries * p->entries;
-		sxy += p->entries * p->time_s;
+		x[n] = p->entries;
+		y[n++] = p->time_s;
 	}
-	if (n == 0)
+	if (n == 0) {
+		free(x);
+		free(y);
 		return false;
-	d = n * sxx - sx * sx;
-	/* One size (or sizes too close to tell apart): the mean, flat. */
-	out->slope_s = d > 1e-9 * n * sxx ? (n * sxy - sx * sy) / d : 0;
-	out->slope_s = out->slope_s > 0 ? out->slope_s : 0;
-	out->intercept_s = (sy - out->slope_s * sx) / n;
-	out->intercept_s = out->intercept_s > 0 ? out->intercept_s : 0;
+	}
+	lsq_fit(x, y, NULL, n, &l);
+	free(x);
+	free(y);
+	/* One size (or sizes too close to tell apart: the spread under 1e-9 of the sum of squares):
+	 * the mean, flat. */
+	slope = l.sxx > 1e-9L * (l.sxx + (long double)n * l.xbar * l.xbar) ? l.slope : 0;
+	slope = slope > 0 ? slope : 0;
+	intercept = l.ybar - slope * l.xbar;
+	out->slope_s = (double)slope;
+	out->intercept_s = intercept > 0 ? (double)intercept : 0;
 	out->source = RUNCOST_SWEEP;
 	return true;
 }

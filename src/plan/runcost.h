@@ -60,15 +60,15 @@ struct runcost_sweep;
 
 /*
  * Parses len bytes of a rarbench results.json (or any hyperfine-format
- * export: "results" entries with "parameters"; each point's time is its
+ * export: its results (resultsfile.h), entries with "parameters"; each point's time is its
  * "rarbench" estimate, else its median, else its mean). Points without a
  * subject or a positive time are skipped. Returns 0 and *out (free with
- * runcost_sweep_free), or -1 with eb saying why (not JSON, no "results").
+ * runcost_sweep_free), or -1 with eb saying why (not JSON, no results array).
  */
 int runcost_sweep_parse(const char *buf, size_t len, struct runcost_sweep **out, struct errbuf *eb);
 
 /*
- * The line of subject's points (least squares in size; one size: its mean,
+ * The line of subject's points (lsq_fit in size; one size: its mean,
  * slope 0; negative parts clamped to 0), source RUNCOST_SWEEP; the reference's
  * for subject NULL (its top-level "reference"). False when it has no point.
  */

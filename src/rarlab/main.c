@@ -332,7 +332,7 @@ static int merge_and_sum_up(struct lab *l, struct errbuf *eb)
 		print_error("profile counters", eb->msg);
 		rc = 1;
 	}
-	/* merge_results may turn a host that looked ok into "results" */
+	/* merge_results may turn a host that looked ok into HOST_RESULTS */
 	merged = merge_results(out_dir, l->ctx->run_id, l->lab_json, l->mh, l->nsel, eb);
 	if (merged < 0) {
 		print_error("merging", eb->msg);

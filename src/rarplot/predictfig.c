@@ -23,6 +23,7 @@
 #include "jsonget.h"
 #include "kernelcost.h"
 #include "results.h"
+#include "resultsfile.h"
 #include "sanitize.h"
 
 /* The parts, in the TSV's order: exec, faults, the six priced calls, other calls, user, total. */
@@ -156,8 +157,8 @@ static int load_host(struct host *h, const char *input, const char *axis, struct
 		rc = got;
 		goto out;
 	}
-	cap = (size_t)cJSON_GetArraySize(jsonget_member(root, "results"));
-	cJSON_ArrayForEach(e, jsonget_member(root, "results"))
+	cap = (size_t)cJSON_GetArraySize(resultsfile_results(root));
+	cJSON_ArrayForEach(e, resultsfile_results(root))
 	{
 		if (add_result(h, e, axis, cap ? cap : 1, eb) < 0)
 			goto out;

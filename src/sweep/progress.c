@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "events.h"
 #include "sanitize.h"
 
 #define BAR_WIDTH 30
@@ -112,7 +113,7 @@ void progress_start(struct progress *p, const char *name, const char *const *sub
 				 name, p->total, p->done, out);
 		return;
 	}
-	if (p->mode != PROGRESS_JSONL || (o = event(p, "start")) == NULL)
+	if (p->mode != PROGRESS_JSONL || (o = event(p, EVENTS_NAME_START)) == NULL)
 		return;
 	add_text(o, "name", name);
 	cJSON_AddNumberToObject(o, "total", (double)p->total);
@@ -128,7 +129,7 @@ void progress_skip(struct progress *p, const char *subject, const char *reason)
 {
 	cJSON *o;
 
-	if (p->mode != PROGRESS_JSONL || (o = event(p, "skip_subject")) == NULL)
+	if (p->mode != PROGRESS_JSONL || (o = event(p, EVENTS_NAME_SKIP_SUBJECT)) == NULL)
 		return;
 	cJSON_AddStringToObject(o, "subject", subject);
 	add_text(o, "reason", reason);
@@ -151,7 +152,7 @@ void progress_point_start(struct progress *p, size_t index, const char *const *n
 		draw_bar(p, what);
 		return;
 	}
-	if (p->mode != PROGRESS_JSONL || (o = event(p, "point_start")) == NULL)
+	if (p->mode != PROGRESS_JSONL || (o = event(p, EVENTS_NAME_POINT_START)) == NULL)
 		return;
 	cJSON_AddNumberToObject(o, "index", (double)index);
 	cJSON_AddNumberToObject(o, "total", (double)p->total);
@@ -174,7 +175,7 @@ void progress_point_done(struct progress *p, size_t index)
 		draw_bar(p, "");
 		return;
 	}
-	if (p->mode != PROGRESS_JSONL || (o = event(p, "point_done")) == NULL)
+	if (p->mode != PROGRESS_JSONL || (o = event(p, EVENTS_NAME_POINT_DONE)) == NULL)
 		return;
 	cJSON_AddNumberToObject(o, "index", (double)index);
 	cJSON_AddNumberToObject(o, "done", (double)p->done);
@@ -196,7 +197,7 @@ void progress_remeasure(struct progress *p, size_t index, const char *reason)
 		draw_bar(p, "measuring again (contention)");
 		return;
 	}
-	if (p->mode != PROGRESS_JSONL || (o = event(p, "remeasure")) == NULL)
+	if (p->mode != PROGRESS_JSONL || (o = event(p, EVENTS_NAME_REMEASURE)) == NULL)
 		return;
 	cJSON_AddNumberToObject(o, "index", (double)index);
 	cJSON_AddNumberToObject(o, "total", (double)p->total);
@@ -208,7 +209,7 @@ void progress_error(struct progress *p, const char *message)
 {
 	cJSON *o;
 
-	if (p->mode != PROGRESS_JSONL || (o = event(p, "error")) == NULL)
+	if (p->mode != PROGRESS_JSONL || (o = event(p, EVENTS_NAME_ERROR)) == NULL)
 		return;
 	add_text(o, "message", message);
 	emit(p, o);
@@ -225,7 +226,7 @@ void progress_done(struct progress *p, int status, const char *const *names,
 		fflush(p->out);
 		return;
 	}
-	if (p->mode != PROGRESS_JSONL || (o = event(p, "done")) == NULL)
+	if (p->mode != PROGRESS_JSONL || (o = event(p, EVENTS_NAME_DONE)) == NULL)
 		return;
 	cJSON_AddNumberToObject(o, "status", status);
 	files = cJSON_AddObjectToObject(o, "files");

@@ -14,6 +14,7 @@
 #include "export.h"
 #include "fileio.h"
 #include "growbuf.h"
+#include "resultsfile.h"
 #include "runner_kernel.h"
 #include "runner_profile.h"
 #include "stats.h"
@@ -276,7 +277,7 @@ static int split_reference(const struct manifest *m, struct export_entry *entrie
 			   const unsigned char *refs, size_t *n, cJSON *extra, struct errbuf *eb)
 {
 	struct export_entry *ref = NULL;
-	cJSON *doc = NULL, *obj = NULL, *arr;
+	cJSON *doc = NULL, *obj = NULL;
 	size_t i, nr = 0, ns = 0;
 	int rc = -1;
 
@@ -297,18 +298,14 @@ static int split_reference(const struct manifest *m, struct export_entry *entrie
 	}
 	if ((doc = export_json_build(ref, nr, NULL, eb)) == NULL)
 		goto out;
-	obj = cJSON_CreateObject();
-	arr = cJSON_DetachItemFromObjectCaseSensitive(doc, "results");
-	/* obj adopts arr and the strings and number made here. */
-	if (obj == NULL || arr == NULL ||
-	    cJSON_AddStringToObject(obj, "command", ref[0].command) == NULL ||
-	    cJSON_AddNumberToObject(obj, "units", m->reference_units) == NULL) {
-		cJSON_Delete(arr);
+	/* obj adopts the results array (deleting it when out of memory). */
+	obj = resultsfile_reference_new(ref[0].command, m->reference_units,
+					resultsfile_detach_results(doc));
+	if (obj == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	cJSON_AddItemToObject(obj, "results", arr);
-	cJSON_AddItemToObject(extra, "reference", obj);
+	cJSON_AddItemToObject(extra, RESULTSFILE_REFERENCE, obj);
 	obj = NULL;
 	rc = 0;
 out:
@@ -326,7 +323,7 @@ out:
 static int add_kernel(const struct manifest *m, const struct sweep *s,
 		      const struct merged *by_index, cJSON *extra, struct errbuf *eb)
 {
-	cJSON *ref = jsonget_member(extra, "reference"), *obj;
+	cJSON *ref = jsonget_member(extra, RESULTSFILE_REFERENCE), *obj;
 	const char *program = NULL;
 	size_t i, k;
 
@@ -341,7 +338,7 @@ static int add_kernel(const struct manifest *m, const struct sweep *s,
 	/* ref adopts obj; the prices are added to its array in place. */
 	if ((obj = runner_kernel_object(program)) == NULL)
 		return errbuf_set(eb, "out of memory");
-	cJSON_AddItemToObject(ref, "kernel", obj);
+	cJSON_AddItemToObject(ref, RESULTSFILE_REFERENCE_KERNEL, obj);
 	for (i = 0; i < sweep_count(s); i++)
 		if (runner_kernel_costs(jsonget_member(obj, "unit_costs"), sweep_at(s, i),
 					by_index[i].subjects, by_index[i].run_round,
@@ -443,7 +440,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	    add_kernel(m, s, by_index, extra, eb) < 0)
 		goto out;
 	/* extra adopts the copy of meta (after "reference", when there is one). */
-	cJSON_AddItemToObject(extra, "meta", cJSON_Duplicate(meta, 1));
+	cJSON_AddItemToObject(extra, RESULTSFILE_META, cJSON_Duplicate(meta, 1));
 	if (fileio_fmt(path, sizeof(path), "%s/results.json", dir) < 0) {
 		errbuf_set(eb, "%s: path too long", dir);
 		goto out;

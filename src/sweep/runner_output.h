@@ -23,9 +23,9 @@
  * order. Every point of s must be in c exactly once, and nothing else;
  * with partial, a point short of a planned round is left out instead (its
  * run timed out: meta says how many). The reference's runs (RUNNER_REFERENCE_ID)
- * are not results: they go to the top-level "reference" object
- * ({"command", "units", "results": [...]}, each result as a subject's, its
- * parameters the point's axes) and not to results.tsv.
+ * are not results: they go to the top-level reference object
+ * (resultsfile_reference_new, each result as a subject's, its parameters the
+ * point's axes) and not to results.tsv.
  * Returns 0, or -1 with eb filled (nothing half-written).
  */
 int runner_output_write(const char *dir, const struct manifest *m, const struct sweep *s,

@@ -9,8 +9,8 @@
  * Modules, one line each:
  *   journal       the append-only, fsync'd record of finished points, and its reader
  *                 (journal_read.c)
- *   progress      the writer of the one event protocol (JSON events or a bar)
- *   events        the reader of that protocol
+ *   progress      the writer of the one event protocol (JSON events or a bar; its event
+ *                 names are src/common/events.h's, the reader's)
  *   prefixlock    one sweep at a time per prefix, and the record of what it must undo (and
  *                 whose: prefix, boot, pid and start time)
  *   sweepcg       the cgroup (v2) that holds a sweep and everything it starts

@@ -4,6 +4,7 @@
 
 #include "events.h"
 #include "harness.h"
+#include "progress.h"
 
 struct seen {
 	int n, kinds[16];
@@ -155,6 +156,47 @@ static void test_callback_stops_the_feed(void)
 	events_reader_free(r);
 }
 
+/* The writer (src/sweep/progress) and this reader spell the events alike: every event written is
+ * read back as its kind, and the one the reader does not know (remeasure) as unknown. */
+static void test_writer_and_reader_share_the_names(void)
+{
+	static const enum events_kind want[] = {
+	    EVENTS_START,   EVENTS_SKIP_SUBJECT, EVENTS_POINT_START, EVENTS_POINT_DONE,
+	    EVENTS_UNKNOWN, EVENTS_ERROR,        EVENTS_DONE};
+	const char *names[] = {"nb_tasks"}, *values[] = {"10"}, *subjects[] = {"sudo"};
+	const char *files[] = {"results.json"};
+	const char *sums[] = {"0000000000000000000000000000000000000000000000000000000000000000"};
+	struct progress p;
+	char *text = NULL, *line, *nl;
+	size_t len = 0, i = 0;
+
+	progress_init(&p, PROGRESS_JSONL, 2, 0);
+	p.out = open_memstream(&text, &len);
+	CHECK(p.out != NULL);
+	if (p.out == NULL)
+		return;
+	progress_start(&p, "t", subjects, 1, "/out");
+	progress_skip(&p, "doas", "not installed");
+	progress_point_start(&p, 1, names, values, 1);
+	progress_point_done(&p, 1);
+	progress_remeasure(&p, 2, "contention");
+	progress_error(&p, "it failed");
+	progress_done(&p, 0, files, sums, 1);
+	fclose(p.out);
+	for (line = text; line != NULL && *line != '\0'; line = nl != NULL ? nl + 1 : NULL) {
+		struct events_event ev;
+		struct errbuf eb = {{0}};
+
+		nl = strchr(line, '\n');
+		CHECK_INT_EQ(
+		    events_parse_line(line, nl ? (size_t)(nl - line) : strlen(line), &ev, &eb), 0);
+		CHECK(i < sizeof(want) / sizeof(want[0]) && ev.kind == want[i]);
+		i++;
+	}
+	CHECK_INT_EQ(i, sizeof(want) / sizeof(want[0]));
+	free(text);
+}
+
 int main(void)
 {
 	RUN(test_good_stream_in_pieces);
@@ -162,5 +204,6 @@ int main(void)
 	RUN(test_overlong_line_is_an_error);
 	RUN(test_bad_json_is_an_error);
 	RUN(test_callback_stops_the_feed);
+	RUN(test_writer_and_reader_share_the_names);
 	return HARNESS_EXIT();
 }

@@ -123,7 +123,7 @@ int events_parse_line(const char *line, size_t len, struct events_event *ev, str
 		goto out;
 	}
 	ev->t = t->valuedouble;
-	if (strcmp(kind->valuestring, "start") == 0) {
+	if (strcmp(kind->valuestring, EVENTS_NAME_START) == 0) {
 		ev->kind = EVENTS_START;
 		it = jsonget_member(root, "name");
 		if (cJSON_IsString(it))
@@ -131,20 +131,20 @@ int events_parse_line(const char *line, size_t len, struct events_event *ev, str
 		if (get_u32(root, "total", &ev->total, true, eb) < 0 ||
 		    get_u32(root, "done", &ev->done, false, eb) < 0)
 			goto out;
-	} else if (strcmp(kind->valuestring, "skip_subject") == 0) {
+	} else if (strcmp(kind->valuestring, EVENTS_NAME_SKIP_SUBJECT) == 0) {
 		const cJSON *reason = jsonget_member(root, "reason");
 		ev->kind = EVENTS_SKIP_SUBJECT;
 		it = jsonget_member(root, "subject");
 		snprintf(ev->text, sizeof(ev->text), "%s: %s",
 			 cJSON_IsString(it) ? it->valuestring : "?",
 			 cJSON_IsString(reason) ? reason->valuestring : "skipped");
-	} else if (strcmp(kind->valuestring, "point_start") == 0) {
+	} else if (strcmp(kind->valuestring, EVENTS_NAME_POINT_START) == 0) {
 		ev->kind = EVENTS_POINT_START;
 		if (get_u32(root, "index", &ev->index, true, eb) < 0 ||
 		    get_u32(root, "total", &ev->total, false, eb) < 0 ||
 		    parse_params(jsonget_member(root, "params"), ev, eb) < 0)
 			goto out;
-	} else if (strcmp(kind->valuestring, "point_done") == 0) {
+	} else if (strcmp(kind->valuestring, EVENTS_NAME_POINT_DONE) == 0) {
 		ev->kind = EVENTS_POINT_DONE;
 		if (get_u32(root, "index", &ev->index, false, eb) < 0 ||
 		    get_u32(root, "done", &ev->done, true, eb) < 0 ||
@@ -153,11 +153,11 @@ int events_parse_line(const char *line, size_t len, struct events_event *ev, str
 		it = jsonget_member(root, "eta_s");
 		if (cJSON_IsNumber(it) && isfinite(it->valuedouble) && it->valuedouble >= 0)
 			ev->eta_s = it->valuedouble;
-	} else if (strcmp(kind->valuestring, "error") == 0) {
+	} else if (strcmp(kind->valuestring, EVENTS_NAME_ERROR) == 0) {
 		ev->kind = EVENTS_ERROR;
 		it = jsonget_member(root, "message");
 		copy_text(ev->text, sizeof(ev->text), cJSON_IsString(it) ? it->valuestring : "?");
-	} else if (strcmp(kind->valuestring, "done") == 0) {
+	} else if (strcmp(kind->valuestring, EVENTS_NAME_DONE) == 0) {
 		ev->kind = EVENTS_DONE;
 		if (parse_done(root, ev, eb) < 0)
 			goto out;

@@ -1,4 +1,9 @@
 /* events: the reader of rarbench's --progress jsonl event stream (doc/interfaces.md §5). */
+/*
+ * The reader lives in src/common, below both of its sides: rarbench's writer
+ * (src/sweep/progress) and rarlab, which reads the stream of every host
+ * (src/lab/hoststream) without needing the sweep.
+ */
 #ifndef RARPERF_EVENTS_H
 #define RARPERF_EVENTS_H
 
@@ -11,6 +16,15 @@
 #define EVENTS_LINE_MAX_BYTES (64 * 1024) /* a longer line is an error */
 #define EVENTS_FILES_MAX 8
 #define EVENTS_TEXT_MAX 256
+
+/* The events' names (each line's "event"): the writer and this reader spell them from here. */
+#define EVENTS_NAME_START "start"
+#define EVENTS_NAME_SKIP_SUBJECT "skip_subject"
+#define EVENTS_NAME_POINT_START "point_start"
+#define EVENTS_NAME_POINT_DONE "point_done"
+#define EVENTS_NAME_REMEASURE "remeasure" /* written; read as EVENTS_UNKNOWN */
+#define EVENTS_NAME_ERROR "error"
+#define EVENTS_NAME_DONE "done"
 
 enum events_kind {
 	EVENTS_UNKNOWN, /* an event this reader does not know: ignore it */

@@ -1,0 +1,154 @@
+/* resultsfile: the results file written, read and looked into by its keys (resultsfile.h). */
+#include "resultsfile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "atomicfile.h"
+#include "fileio.h"
+#include "growbuf.h"
+#include "jsonget.h"
+#include "jsonw.h"
+
+cJSON *resultsfile_new(void)
+{
+	cJSON *doc = cJSON_CreateObject();
+
+	/* doc adopts the array; without it the document is no results file. */
+	if (doc != NULL && cJSON_AddArrayToObject(doc, RESULTSFILE_RESULTS) == NULL) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+cJSON *resultsfile_reference_new(const char *command, double units, cJSON *results)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	/* obj adopts the strings and number made here, then results. */
+	if (obj == NULL || results == NULL ||
+	    cJSON_AddStringToObject(obj, RESULTSFILE_REFERENCE_COMMAND, command) == NULL ||
+	    cJSON_AddNumberToObject(obj, RESULTSFILE_REFERENCE_UNITS, units) == NULL ||
+	    !cJSON_AddItemToObject(obj, RESULTSFILE_RESULTS, results)) {
+		cJSON_Delete(obj);
+		cJSON_Delete(results);
+		return NULL;
+	}
+	return obj;
+}
+
+cJSON *resultsfile_detach_results(cJSON *doc)
+{
+	return cJSON_DetachItemFromObjectCaseSensitive(doc, RESULTSFILE_RESULTS);
+}
+
+int resultsfile_write(const char *path, const cJSON *doc, struct errbuf *eb)
+{
+	struct growbuf b;
+	struct jsonw w;
+	int rc = -1;
+
+	/* serde_json's pretty layout, as hyperfine writes it, and its final newline. */
+	growbuf_init(&b, RESULTSFILE_MAX_BYTES);
+	jsonw_init_buf(&w, &b);
+	jsonw_cjson(&w, doc);
+	if (jsonw_finish(&w) != 0)
+		errbuf_set(eb, "printing the JSON export: %s", jsonw_error(&w));
+	else if (growbuf_puts(&b, "\n", eb) == 0)
+		rc = atomicfile_write(path, b.data, b.len, 0644, eb);
+	growbuf_free(&b);
+	return rc;
+}
+
+cJSON *resultsfile_parse(const char *buf, size_t len, const char *name, struct errbuf *eb)
+{
+	const char *end = NULL;
+	cJSON *doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+
+	if (doc == NULL) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at != NULL && at >= buf && at <= buf + len ? (size_t)(at - buf) : 0;
+
+		errbuf_set(eb, "%s: not valid JSON (near byte %zu)", name, off);
+		return NULL;
+	}
+	/* cJSON stops after the first value; anything but blanks after it is an error. */
+	while (end != NULL && end < buf + len &&
+	       (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
+		end++;
+	if (end != NULL && end < buf + len && *end != '\0') {
+		errbuf_set(eb, "%s: not valid JSON (trailing data at byte %zu)", name,
+			   (size_t)(end - buf));
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+cJSON *resultsfile_load(const char *path, size_t max_bytes, struct errbuf *eb)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	cJSON *doc;
+
+	if (fileio_read(path, max_bytes, NULL, &buf, &len, eb) < 0)
+		return NULL;
+	doc = resultsfile_parse(buf, len, path, eb);
+	free(buf);
+	return doc;
+}
+
+cJSON *resultsfile_require_results(const cJSON *doc, const char *name, struct errbuf *eb)
+{
+	cJSON *arr = cJSON_IsObject(doc) ? jsonget_member(doc, RESULTSFILE_RESULTS) : NULL;
+
+	if (cJSON_IsArray(arr))
+		return arr;
+	errbuf_set(eb, "%s: %s: %s", name, RESULTSFILE_RESULTS,
+		   arr == NULL ? "missing (not a hyperfine export)" : "not an array");
+	return NULL;
+}
+
+cJSON *resultsfile_results(const cJSON *doc)
+{
+	cJSON *arr = jsonget_member(doc, RESULTSFILE_RESULTS);
+
+	return cJSON_IsArray(arr) ? arr : NULL;
+}
+
+cJSON *resultsfile_meta(const cJSON *doc)
+{
+	return jsonget_member(doc, RESULTSFILE_META);
+}
+
+cJSON *resultsfile_reference(const cJSON *doc)
+{
+	cJSON *ref = jsonget_member(doc, RESULTSFILE_REFERENCE);
+
+	return cJSON_IsObject(ref) ? ref : NULL;
+}
+
+cJSON *resultsfile_reference_results(const cJSON *doc)
+{
+	return resultsfile_results(resultsfile_reference(doc));
+}
+
+int resultsfile_require_reference_results(const cJSON *doc, cJSON **arr, struct errbuf *eb)
+{
+	const cJSON *ref = jsonget_member(doc, RESULTSFILE_REFERENCE);
+
+	*arr = NULL;
+	if (ref == NULL)
+		return 0;
+	if (!cJSON_IsObject(ref))
+		return errbuf_set(eb, "%s: not an object", RESULTSFILE_REFERENCE);
+	*arr = jsonget_member(ref, RESULTSFILE_RESULTS);
+	if (!cJSON_IsArray(*arr)) {
+		const char *why = *arr == NULL ? "missing" : "not an array";
+
+		*arr = NULL;
+		return errbuf_set(eb, "%s.%s: %s", RESULTSFILE_REFERENCE, RESULTSFILE_RESULTS, why);
+	}
+	return 0;
+}
