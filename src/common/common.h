@@ -24,6 +24,8 @@
  *   suggest       "did you mean": the nearest name of a list by edit distance (pure)
  *   cliopt        getopt_long with long options written in full; one line for an unknown one
  *
+ * Headers alone (no module): exitcode.h, the exit statuses of the programs' mains.
+ *
  * This header declares nothing: include the module's own header.
  */
 #ifndef RARPERF_COMMON_H
