@@ -308,7 +308,7 @@ void job_local_run(struct job_ctx *ctx, const char *host_dir, struct hoststream 
 {
 	struct local_run r = {.pfd = {-1, -1}, .errfd = -1, .pid = -1};
 	char *buf = malloc(READ_CHUNK_BYTES), tail[HOSTPOOL_TEXT_MAX];
-	int status;
+	int status = -1; /* set by local_wait when it returns 0 */
 
 	if (buf == NULL) {
 		host_end_set(end, HOST_EXEC, "cannot set up the local run");
