@@ -5,6 +5,7 @@
 
 #include "cliopt.h"
 #include "errbuf.h"
+#include "exitcode.h"
 #include "numarg.h"
 #include "policy.h"
 #include "policy_doas.h"
@@ -14,9 +15,6 @@
 #include "policy_sudoers.h"
 #include "policyset.h"
 
-#define CONFGEN_EXIT_OK 0
-#define CONFGEN_EXIT_FAIL 1
-#define CONFGEN_EXIT_USAGE 2
 #define CONFGEN_POSITIONAL_COUNT 7
 
 struct config {
@@ -449,26 +447,26 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &cfg, &eb);
 	if (rc == NUMARG_HELP) {
 		usage(stdout);
-		return CONFGEN_EXIT_OK;
+		return EXITCODE_OK;
 	}
 	if (rc == NUMARG_VERSION) {
 		printf("confgen %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-		return CONFGEN_EXIT_OK;
+		return EXITCODE_OK;
 	}
 	if (rc != 0 || validate(&cfg, &eb) != 0) {
 		fprintf(stderr, "confgen: %s\n", eb.msg);
-		return CONFGEN_EXIT_USAGE;
+		return EXITCODE_BAD_INPUT;
 	}
 	if (cfg.size_only) {
 		if (print_sizes(&cfg, &eb) != 0) {
 			fprintf(stderr, "confgen: %s\n", eb.msg);
-			return CONFGEN_EXIT_FAIL;
+			return EXITCODE_FAILED;
 		}
-		return CONFGEN_EXIT_OK;
+		return EXITCODE_OK;
 	}
 	if (write_all(&cfg, &eb) != 0) {
 		fprintf(stderr, "confgen: %s\n", eb.msg);
-		return CONFGEN_EXIT_FAIL;
+		return EXITCODE_FAILED;
 	}
-	return CONFGEN_EXIT_OK;
+	return EXITCODE_OK;
 }

@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* An accepted schedstat is three numbers: at least "0 0 0". */
 	if (schedwait_parse(text, size, &us) == 0 && (size < 5 || text[0] < '0' || text[0] > '9'))
 		__builtin_trap();
-	if (cgroup2_parse_mountinfo_line(text, size, mnt, root, sizeof(mnt)) == 1 &&
+	if (cgroup2_parse_mountinfo_line(text, size, mnt, root, sizeof(mnt)) ==
+		CGROUP2_MOUNT_FOUND &&
 	    (strnlen(mnt, sizeof(mnt)) >= sizeof(mnt) ||
 	     strnlen(root, sizeof(root)) >= sizeof(root) || mnt[0] != '/' || root[0] != '/'))
 		__builtin_trap();

@@ -54,7 +54,8 @@ static int cgroup2_unescape(const char *f, size_t n, char *out, size_t cap)
 	return 0;
 }
 
-int cgroup2_parse_mountinfo_line(const char *line, size_t len, char *mnt, char *root, size_t cap)
+enum cgroup2_mount cgroup2_parse_mountinfo_line(const char *line, size_t len, char *mnt, char *root,
+						size_t cap)
 {
 	/* id parent major:minor root mount-point options [optional...] - fstype source super */
 	const char *p = line, *end = line + len, *f, *rf = NULL, *mf = NULL;
@@ -63,7 +64,7 @@ int cgroup2_parse_mountinfo_line(const char *line, size_t len, char *mnt, char *
 
 	for (k = 0; k < 6; k++) {
 		if (cgroup2_field(&p, end, &f, &n) != 0)
-			return -1;
+			return CGROUP2_MOUNT_MALFORMED;
 		if (k == 3) {
 			rf = f;
 			rn = n;
@@ -74,18 +75,18 @@ int cgroup2_parse_mountinfo_line(const char *line, size_t len, char *mnt, char *
 	}
 	for (;;) {
 		if (cgroup2_field(&p, end, &f, &n) != 0)
-			return -1;
+			return CGROUP2_MOUNT_MALFORMED;
 		if (n == 1 && f[0] == '-')
 			break;
 	}
 	if (cgroup2_field(&p, end, &f, &n) != 0)
-		return -1;
+		return CGROUP2_MOUNT_MALFORMED;
 	if (n != 7 || memcmp(f, "cgroup2", 7) != 0)
-		return 0;
+		return CGROUP2_MOUNT_OTHER;
 	if (cgroup2_unescape(mf, mn, mnt, cap) != 0 || cgroup2_unescape(rf, rn, root, cap) != 0 ||
 	    mnt[0] != '/' || root[0] != '/')
-		return -1;
-	return 1;
+		return CGROUP2_MOUNT_MALFORMED;
+	return CGROUP2_MOUNT_FOUND;
 }
 
 int cgroup2_parse_self(const char *text, size_t len, char *path, size_t cap)
@@ -133,7 +134,7 @@ int cgroup2_mount(char *mnt, char *root, size_t cap)
 				break;
 			if (!skipping &&
 			    cgroup2_parse_mountinfo_line(buf + start, (size_t)(nl - buf) - start,
-							 mnt, root, cap) == 1) {
+							 mnt, root, cap) == CGROUP2_MOUNT_FOUND) {
 				found = 1;
 				break;
 			}

@@ -8,12 +8,20 @@
 /* The longest cgroup directory path handled (the cgroup2 mount plus a cgroup path). */
 #define CGROUP2_PATH_MAX 512
 
+/* What one mountinfo line is (cgroup2_parse_mountinfo_line). */
+enum cgroup2_mount {
+	CGROUP2_MOUNT_MALFORMED = -1, /* not a mountinfo line, or a path too long */
+	CGROUP2_MOUNT_OTHER = 0,      /* another file system's mount */
+	CGROUP2_MOUNT_FOUND = 1       /* a cgroup2 mount: mnt and root filled */
+};
+
 /*
  * Whether one /proc/self/mountinfo line (without its newline) is a cgroup2 mount; if so its
  * mount point and root (octal escapes such as \040 decoded) into mnt and root (cap bytes
- * each). Pure. 1 for a cgroup2 mount, 0 for another, -1 for a malformed line or one too long.
+ * each). Pure.
  */
-int cgroup2_parse_mountinfo_line(const char *line, size_t len, char *mnt, char *root, size_t cap);
+enum cgroup2_mount cgroup2_parse_mountinfo_line(const char *line, size_t len, char *mnt, char *root,
+						size_t cap);
 
 /*
  * The cgroup2 path (the "0::" line) of /proc/self/cgroup's text of len bytes into path (cap

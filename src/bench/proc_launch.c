@@ -311,12 +311,17 @@ static uint64_t proc_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-/*
- * Waits for the reply to l->seq into *r: 1 with a reply, 0 when the bound passed (rarlaunch
- * killed, out marked), -1 (eb) on EOF or a malformed reply (rarlaunch killed).
- */
-static int proc_await(struct proc_launcher *l, const struct proc_cmd *cmd, struct launch_reply *r,
-		      struct proc_sample *out, struct errbuf *eb)
+/* How a wait for rarlaunch's reply ended (proc_await). */
+enum proc_answer {
+	PROC_ANSWER_LOST = -1,    /* EOF or a malformed reply: eb, rarlaunch killed */
+	PROC_ANSWER_TOO_LATE = 0, /* the bound passed: rarlaunch killed, out marked */
+	PROC_ANSWER_REPLY = 1     /* the reply, in *r */
+};
+
+/* Waits for the reply to l->seq into *r. */
+static enum proc_answer proc_await(struct proc_launcher *l, const struct proc_cmd *cmd,
+				   struct launch_reply *r, struct proc_sample *out,
+				   struct errbuf *eb)
 {
 	uint64_t deadline = 0, now;
 	bool bounded = cmd->timeout_ms > 0, stop_sent = false;
@@ -349,7 +354,7 @@ static int proc_await(struct proc_launcher *l, const struct proc_cmd *cmd, struc
 		if (pr < 0) {
 			errbuf_set_errno(eb, errno, "waiting for rarlaunch");
 			proc_launcher_end(l, true);
-			return -1;
+			return PROC_ANSWER_LOST;
 		}
 		/* No answer in time: rarlaunch is held (a child stopped before its exec). */
 		proc_launcher_end(l, true);
@@ -358,20 +363,20 @@ static int proc_await(struct proc_launcher *l, const struct proc_cmd *cmd, struc
 		out->timed_out = !stop_sent;
 		out->status = SIGKILL;
 		out->exit_code = 128 + SIGKILL;
-		return 0;
+		return PROC_ANSWER_TOO_LATE;
 	}
 	n = proc_recv_reply(l->sock, buf, sizeof(buf));
 	if (n <= 0) {
 		errbuf_set(eb, "rarlaunch (pid %ld) exited during a run", (long)l->pid);
 		proc_launcher_end(l, true);
-		return -1;
+		return PROC_ANSWER_LOST;
 	}
 	if (launch_reply_parse(buf, (size_t)n, LAUNCH_REPLY_MAGIC, l->seq, r, eb) < 0) {
 		errbuf_prefix(eb, "rarlaunch");
 		proc_launcher_end(l, true);
-		return -1;
+		return PROC_ANSWER_LOST;
 	}
-	return 1;
+	return PROC_ANSWER_REPLY;
 }
 
 /*
@@ -400,7 +405,7 @@ int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 {
 	struct proc_launcher *l = &launchers[cmd->net == PROC_NET_LOOPBACK];
 	struct launch_reply r;
-	int rc;
+	enum proc_answer rc;
 
 	out->timed_out = out->stopped = out->launcher_killed = false;
 	out->stall_ns = -1;
@@ -419,8 +424,10 @@ int proc_run(struct proc_cmd *cmd, struct proc_sample *out, struct errbuf *eb)
 		return -1;
 	}
 	rc = proc_await(l, cmd, &r, out, eb);
-	if (rc <= 0)
-		return rc < 0 ? errbuf_prefix(eb, "%s", cmd->argv[0]) : 0;
+	if (rc == PROC_ANSWER_LOST)
+		return errbuf_prefix(eb, "%s", cmd->argv[0]);
+	if (rc == PROC_ANSWER_TOO_LATE)
+		return 0;
 	if (r.flags & (LAUNCH_R_SPAWN_FAILED | LAUNCH_R_EXEC_FAILED))
 		return proc_start_error(cmd, &r, eb);
 	out->timed_out = (r.flags & LAUNCH_R_TIMED_OUT) != 0;

@@ -197,33 +197,39 @@ static int see_pid(struct straceprof *p, uint32_t pid)
 	return 0;
 }
 
+/* What first_string found. */
+enum string_found {
+	STRING_BAD = -1,   /* too long, a control byte, or unterminated */
+	STRING_COPIED = 0, /* in out */
+	STRING_NONE = 1    /* the call has no string argument */
+};
+
 /*
  * The first string argument in s[0..len) ("..." with \ escapes), copied
  * into out (cap bytes) as printed; control bytes cannot occur (strace
- * escapes them) but are refused all the same. 0, 1 when there is none, -1
- * when it does not fit or holds a control byte.
+ * escapes them) but are refused all the same.
  */
-static int first_string(const char *s, size_t len, char *out, size_t cap)
+static enum string_found first_string(const char *s, size_t len, char *out, size_t cap)
 {
 	const char *q = memchr(s, '"', len);
 	size_t i, k = 0;
 
 	if (q == NULL)
-		return 1;
+		return STRING_NONE;
 	for (i = (size_t)(q - s) + 1; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == '"') {
 			out[k] = '\0';
-			return 0;
+			return STRING_COPIED;
 		}
 		if (c < 0x20 || c == 0x7f || k + 2 >= cap)
-			return -1;
+			return STRING_BAD;
 		out[k++] = (char)c;
 		if (c == '\\' && i + 1 < len)
 			out[k++] = s[++i];
 	}
-	return -1; /* unterminated: an unfinished call cut the string, or a bad line */
+	return STRING_BAD; /* unterminated: an unfinished call cut the string, or a bad line */
 }
 
 /*
@@ -360,7 +366,7 @@ static int call(struct straceprof *p, uint32_t pid, const char *s, size_t len, s
 	size_t nlen, i;
 	long sys;
 	enum call_kind kind;
-	int ps = 1;
+	enum string_found ps = STRING_NONE;
 
 	if (paren == NULL || (nlen = (size_t)(paren - s)) == 0 || nlen >= STRACEPROF_NAME_MAX)
 		return errbuf_set(eb, "not a system call");
@@ -372,7 +378,8 @@ static int call(struct straceprof *p, uint32_t pid, const char *s, size_t len, s
 	kind = kind_of(p->syscalls[sys].name);
 	if (kind == KIND_OPEN || kind == KIND_EXEC) {
 		ps = first_string(paren, len - nlen, path, sizeof(path));
-		if (ps < 0 && !(len >= ulen && memcmp(s + len - ulen, unfinished, ulen) == 0))
+		if (ps == STRING_BAD &&
+		    !(len >= ulen && memcmp(s + len - ulen, unfinished, ulen) == 0))
 			return errbuf_set(eb, "bad path");
 	}
 	if (len >= ulen && memcmp(s + len - ulen, unfinished, ulen) == 0) {
@@ -386,12 +393,12 @@ static int call(struct straceprof *p, uint32_t pid, const char *s, size_t len, s
 		e->pid = pid;
 		e->sys = (size_t)sys;
 		e->path = NULL;
-		if (ps == 0 && (e->path = strdup(path)) == NULL)
+		if (ps == STRING_COPIED && (e->path = strdup(path)) == NULL)
 			return errbuf_set(eb, "out of memory");
 		p->npending++;
 		return 0;
 	}
-	return finish_call(p, (size_t)sys, ps == 0 ? path : NULL, s, len, eb);
+	return finish_call(p, (size_t)sys, ps == STRING_COPIED ? path : NULL, s, len, eb);
 }
 
 int straceprof_line(struct straceprof *p, const char *line, size_t len, uint64_t lineno,

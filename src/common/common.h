@@ -30,6 +30,8 @@
  *   events        the reader of rarbench's progress events, and the events' names
  *   lsq           the one straight-line least squares (pure): fit's lines, runcost's estimate
  *
+ * Headers alone (no module): exitcode.h, the exit statuses of the programs' mains.
+ *
  * This header declares nothing: include the module's own header.
  */
 #ifndef RARPERF_COMMON_H

@@ -101,30 +101,38 @@ struct member {
 	char path[JSONGET_PATH_MAX_CHARS];
 };
 
-/*
- * obj.key into *m. 1 when there is one to read, 0 when absent and optional,
- * -1 when absent and required ("a NOUN is required").
- */
-static int member_or_missing(const cJSON *obj, const char *path, const char *key,
-			     enum jsonget_need need, const char *noun, struct member *m,
-			     struct errbuf *eb)
+/* What member_or_missing found. */
+enum member_found {
+	MEMBER_MISSING, /* absent and required: eb says "a NOUN is required" */
+	MEMBER_ABSENT,  /* absent and optional: nothing to read, the caller's value stays */
+	MEMBER_PRESENT  /* in m, to be read */
+};
+
+/* obj.key into *m. */
+static enum member_found member_or_missing(const cJSON *obj, const char *path, const char *key,
+					   enum jsonget_need need, const char *noun,
+					   struct member *m, struct errbuf *eb)
 {
 	m->item = jsonget_member(obj, key);
 	jsonget_child(m->path, path, key);
 	if (m->item != NULL)
-		return 1;
-	if (need == JSONGET_REQUIRED)
-		return jsonget_fail(eb, m->path, "missing (%s is required)", noun);
-	return 0;
+		return MEMBER_PRESENT;
+	if (need == JSONGET_REQUIRED) {
+		jsonget_fail(eb, m->path, "missing (%s is required)", noun);
+		return MEMBER_MISSING;
+	}
+	return MEMBER_ABSENT;
 }
 
 int jsonget_uint(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
 		 double lo, double hi, uint64_t *out, struct errbuf *eb)
 {
 	struct member m;
-	int rc = member_or_missing(obj, path, key, need, "an integer", &m, eb);
+	enum member_found found = member_or_missing(obj, path, key, need, "an integer", &m, eb);
 
-	return rc <= 0 ? rc : jsonget_as_uint(m.item, m.path, lo, hi, out, eb);
+	if (found == MEMBER_PRESENT)
+		return jsonget_as_uint(m.item, m.path, lo, hi, out, eb);
+	return found == MEMBER_ABSENT ? 0 : -1;
 }
 
 int jsonget_u32(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
@@ -142,16 +150,20 @@ int jsonget_double(const cJSON *obj, const char *path, const char *key, enum jso
 		   double lo, double hi, double *out, struct errbuf *eb)
 {
 	struct member m;
-	int rc = member_or_missing(obj, path, key, need, "a number", &m, eb);
+	enum member_found found = member_or_missing(obj, path, key, need, "a number", &m, eb);
 
-	return rc <= 0 ? rc : jsonget_as_double(m.item, m.path, lo, hi, out, eb);
+	if (found == MEMBER_PRESENT)
+		return jsonget_as_double(m.item, m.path, lo, hi, out, eb);
+	return found == MEMBER_ABSENT ? 0 : -1;
 }
 
 int jsonget_string(const cJSON *obj, const char *path, const char *key, enum jsonget_need need,
 		   size_t max, const char **out, struct errbuf *eb)
 {
 	struct member m;
-	int rc = member_or_missing(obj, path, key, need, "a string", &m, eb);
+	enum member_found found = member_or_missing(obj, path, key, need, "a string", &m, eb);
 
-	return rc <= 0 ? rc : jsonget_as_string(m.item, m.path, max, out, eb);
+	if (found == MEMBER_PRESENT)
+		return jsonget_as_string(m.item, m.path, max, out, eb);
+	return found == MEMBER_ABSENT ? 0 : -1;
 }

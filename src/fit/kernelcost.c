@@ -87,7 +87,8 @@ out:
 	return rc;
 }
 
-int kernelcost_read(const void *root, struct kernelcost_prices *p, struct errbuf *eb)
+enum kernelcost_found kernelcost_read(const void *root, struct kernelcost_prices *p,
+				      struct errbuf *eb)
 {
 	const cJSON *ref = resultsfile_reference(root);
 	const cJSON *arr =
@@ -95,12 +96,14 @@ int kernelcost_read(const void *root, struct kernelcost_prices *p, struct errbuf
 	const cJSON *e;
 	size_t cap, i = 0;
 	double *v[KERNELCOST_KINDS] = {NULL};
-	int rc = -1;
+	enum kernelcost_found rc = KERNELCOST_MALFORMED;
 
 	if (arr == NULL)
-		return 0;
-	if (!cJSON_IsArray(arr))
-		return errbuf_set(eb, "reference.kernel.unit_costs: not an array");
+		return KERNELCOST_NONE;
+	if (!cJSON_IsArray(arr)) {
+		errbuf_set(eb, "reference.kernel.unit_costs: not an array");
+		return KERNELCOST_MALFORMED;
+	}
 	memset(p, 0, sizeof(*p));
 	cap = (size_t)cJSON_GetArraySize(arr);
 	for (int k = 0; k < KERNELCOST_KINDS; k++)
@@ -131,7 +134,7 @@ int kernelcost_read(const void *root, struct kernelcost_prices *p, struct errbuf
 	}
 	if (read_reference(resultsfile_reference_results(root), p, eb) < 0)
 		goto out;
-	rc = 1;
+	rc = KERNELCOST_PRICED;
 out:
 	for (int k = 0; k < KERNELCOST_KINDS; k++)
 		free(v[k]);

@@ -39,14 +39,19 @@ struct kernelcost_prices {
 	double ref_wall_ns; /* rarref's wall time per run, likewise */
 };
 
+/* What a results file says of this host's kernel prices (kernelcost_read). */
+enum kernelcost_found {
+	KERNELCOST_MALFORMED = -1, /* eb: "reference.kernel.unit_costs[i].field: what" */
+	KERNELCOST_NONE = 0,  /* none: a results file before the key, or a manifest without it */
+	KERNELCOST_PRICED = 1 /* read into p */
+};
+
 /*
  * Reads root's (a parsed results.json, cJSON) "reference"."kernel".unit_costs
- * and "reference".results into p. Returns 1 when the file has kernel prices,
- * 0 when it has none (p unset: a results file before the key, or a manifest
- * without it), -1 with eb ("reference.kernel.unit_costs[i].field: what") on
- * a malformed one.
+ * and "reference".results into p (left unset unless KERNELCOST_PRICED).
  */
-int kernelcost_read(const void *root, struct kernelcost_prices *p, struct errbuf *eb);
+enum kernelcost_found kernelcost_read(const void *root, struct kernelcost_prices *p,
+				      struct errbuf *eb);
 
 /*
  * A run's CPU time split by what the host's prices say its kernel work costs:

@@ -127,14 +127,21 @@ out:
 	return rc;
 }
 
+/* What sample_of made of a result. */
+enum sample_found {
+	SAMPLE_FAILED = -1, /* eb says why */
+	SAMPLE_MADE = 0,    /* *sm is the result's sample */
+	SAMPLE_NONE = 1 /* not a profiled result of this axis (or its point is too long): skipped */
+};
+
 /*
  * The sample of result r: its subject, the axes' values (the point), the
  * repetition, and its source: the input, or "host H" of a lab's merged
- * results; source_name instead when not NULL. 1 when r is not a profiled result of this axis, 0, or
- * -1.
+ * results; source_name instead when not NULL.
  */
-static int sample_of(struct profilefit *pf, const char *input, const char *source_name,
-		     const cJSON *r, const char *axis, struct sample *sm, struct errbuf *eb)
+static enum sample_found sample_of(struct profilefit *pf, const char *input,
+				   const char *source_name, const cJSON *r, const char *axis,
+				   struct sample *sm, struct errbuf *eb)
 {
 	const cJSON *params = jsonget_member(r, "parameters"), *p;
 	const cJSON *subj = jsonget_member(params, "subject");
@@ -147,11 +154,11 @@ static int sample_of(struct profilefit *pf, const char *input, const char *sourc
 
 	if (!cJSON_IsString(subj) || !cJSON_IsString(ax) ||
 	    !cJSON_IsObject(jsonget_member(r, "profile")))
-		return 1;
+		return SAMPLE_NONE;
 	sm->subject = subj->valuestring;
 	(void)numarg_any_double_prefix(ax->valuestring, &sm->x, &end);
 	if (*end != '\0')
-		return 1;
+		return SAMPLE_NONE;
 	sm->repetition = cJSON_IsString(rep) ? (unsigned)numarg_leading_u64(rep->valuestring) : 1;
 	sm->point[0] = '\0';
 	cJSON_ArrayForEach(p, params)
@@ -165,7 +172,7 @@ static int sample_of(struct profilefit *pf, const char *input, const char *sourc
 		w = snprintf(sm->point + used, sizeof(sm->point) - used, "%s%s=%s",
 			     used > 0 ? "," : "", p->string, p->valuestring);
 		if (w < 0 || (size_t)w >= sizeof(sm->point) - used)
-			return 1;
+			return SAMPLE_NONE;
 		used += (size_t)w;
 	}
 	if (source_name != NULL)
@@ -174,7 +181,7 @@ static int sample_of(struct profilefit *pf, const char *input, const char *sourc
 		snprintf(source, sizeof(source), "host %.500s", host->valuestring);
 	else
 		snprintf(source, sizeof(source), "%.590s", input);
-	return profilefit_add_source(pf, source, &sm->source, eb) < 0 ? -1 : 0;
+	return profilefit_add_source(pf, source, &sm->source, eb) < 0 ? SAMPLE_FAILED : SAMPLE_MADE;
 }
 
 int profileload_file(struct profilefit *pf, const char *input, const char *source, const char *axis,
@@ -195,11 +202,11 @@ int profileload_file(struct profilefit *pf, const char *input, const char *sourc
 	}
 	cJSON_ArrayForEach(r, resultsfile_results(doc))
 	{
-		int s = sample_of(pf, input, source, r, axis, &sm, eb);
+		enum sample_found s = sample_of(pf, input, source, r, axis, &sm, eb);
 
-		if (s < 0)
+		if (s == SAMPLE_FAILED)
 			goto out;
-		if (s > 0)
+		if (s == SAMPLE_NONE)
 			continue;
 		if (add_profile(pf, &sm, jsonget_member(r, "profile"),
 				jsonget_member(r, "memory_usage_byte"), eb) < 0) {

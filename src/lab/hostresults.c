@@ -137,7 +137,7 @@ static int check_result(struct walk *w, struct jsonspan r, size_t index, cJSON *
 	}
 	if (jsonspan_walk(&it, r, 2, eb) < 0)
 		return -1;
-	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1) {
+	while ((rc = jsonspan_next(&it, &k, &v, eb)) == JSONSPAN_MEMBER) {
 		if (!jsonspan_string_is(k, "parameters"))
 			continue;
 		if (++nparams > 1) {
@@ -187,7 +187,7 @@ static int write_result(struct walk *w, struct jsonspan r, cJSON *params, struct
 		cJSON_free(text);
 		return -1;
 	}
-	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1) {
+	while ((rc = jsonspan_next(&it, &k, &v, eb)) == JSONSPAN_MEMBER) {
 		if (sep)
 			fputc(',', f);
 		sep = true;
@@ -228,7 +228,7 @@ static int walk_results(struct walk *w, struct jsonspan arr, int depth, struct e
 
 	if (jsonspan_walk(&it, arr, depth, eb) < 0)
 		return -1;
-	for (size_t index = 0; (rc = jsonspan_next(&it, &k, &v, eb)) == 1; index++) {
+	for (size_t index = 0; (rc = jsonspan_next(&it, &k, &v, eb)) == JSONSPAN_MEMBER; index++) {
 		cJSON *params = NULL;
 		int usable = check_result(w, v, index, &params, eb);
 		if (usable < 0)
@@ -257,7 +257,7 @@ static int walk_reference(struct walk *w, struct jsonspan ref, struct errbuf *eb
 		return 0;
 	if (jsonspan_walk(&it, ref, 1, eb) < 0)
 		return -1;
-	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1)
+	while ((rc = jsonspan_next(&it, &k, &v, eb)) == JSONSPAN_MEMBER)
 		if (jsonspan_string_is(k, RESULTSFILE_RESULTS) && arr.p == NULL)
 			arr = v;
 	if (rc < 0)
@@ -279,7 +279,7 @@ static int walk_text(struct walk *w, const char *text, size_t len, struct errbuf
 		return errbuf_set(eb, "not a JSON object");
 	if (jsonspan_walk(&it, doc, 0, eb) < 0)
 		return -1;
-	while ((rc = jsonspan_next(&it, &k, &v, eb)) == 1) {
+	while ((rc = jsonspan_next(&it, &k, &v, eb)) == JSONSPAN_MEMBER) {
 		if (jsonspan_string_is(k, RESULTSFILE_RESULTS)) {
 			if (results.p != NULL)
 				return errbuf_set(eb, "more than one \"results\"");

@@ -230,13 +230,13 @@ int hoststream_fetch(const struct hoststream *st, const char *host_dir, hoststre
 	for (size_t i = 0; i < st->done.nfiles; i++) {
 		const struct events_file *f = &st->done.files[i];
 		enum host_outcome outcome = HOST_EXEC;
-		int rc;
+		enum hoststream_fetched rc;
 		if (fileio_fmt(local, sizeof(local), "%s/%s", host_dir, f->name) < 0)
 			return host_end_set(end, HOST_EXEC, "path too long");
 		rc = fetch(c, f, local, &outcome, &end->eb);
-		if (rc < 0)
+		if (rc == HOSTSTREAM_FETCH_FAILED)
 			return host_end_set(end, outcome, NULL);
-		if (rc == 0 && !hoststream_file_matches(local, f->sha256)) {
+		if (rc == HOSTSTREAM_FETCHED && !hoststream_file_matches(local, f->sha256)) {
 			if (unlink_bad)
 				unlink(local);
 			return host_end_set(end, HOST_EXEC,

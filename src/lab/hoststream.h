@@ -71,13 +71,20 @@ int hoststream_on_output(void *c, const char *data, size_t len);
 int hoststream_check_end(struct hoststream *st, int exit_status, const char *stderr_tail,
 			 struct host_end *end);
 
+/* What a hoststream_fetch_fn did with one file. */
+enum hoststream_fetched {
+	HOSTSTREAM_FETCH_FAILED = -1, /* eb filled, *outcome set */
+	HOSTSTREAM_FETCHED = 0,       /* brought to dst, to be verified */
+	HOSTSTREAM_ALREADY_THERE = 1  /* dst was there with f's SHA-256 (an earlier run's) */
+};
+
 /*
  * Brings file f of the done event to dst (its path under the host's
- * directory). Returns 0 when fetched (to be verified), 1 when dst was
- * already there with f's SHA-256, or -1 with eb filled and *outcome set.
+ * directory). Returns what it did (above).
  */
-typedef int (*hoststream_fetch_fn)(void *c, const struct events_file *f, const char *dst,
-				   enum host_outcome *outcome, struct errbuf *eb);
+typedef enum hoststream_fetched (*hoststream_fetch_fn)(void *c, const struct events_file *f,
+						       const char *dst, enum host_outcome *outcome,
+						       struct errbuf *eb);
 
 /*
  * The end both carriers share: fetches each file of st's done event into

@@ -225,8 +225,8 @@ int jsonspan_walk(struct jsonspan_iter *it, struct jsonspan c, int depth, struct
 	return 0;
 }
 
-int jsonspan_next(struct jsonspan_iter *it, struct jsonspan *key, struct jsonspan *val,
-		  struct errbuf *eb)
+enum jsonspan_step jsonspan_next(struct jsonspan_iter *it, struct jsonspan *key,
+				 struct jsonspan *val, struct errbuf *eb)
 {
 	const char *t = it->c.p;
 	size_t len = it->c.len, i = it->pos, start;
@@ -235,44 +235,52 @@ int jsonspan_next(struct jsonspan_iter *it, struct jsonspan *key, struct jsonspa
 	key->p = NULL;
 	key->len = 0;
 	if (it->done)
-		return 0;
+		return JSONSPAN_END;
 	skip_ws(t, len, &i);
 	if (i < len && t[i] == close)
 		goto end; /* the end, or an empty container */
 	if (!it->first) {
-		if (i >= len || t[i] != ',')
-			return errbuf_set(eb, "byte %zu: expected ',' or '%c'", i, close);
+		if (i >= len || t[i] != ',') {
+			errbuf_set(eb, "byte %zu: expected ',' or '%c'", i, close);
+			return JSONSPAN_BAD;
+		}
 		i++;
 		skip_ws(t, len, &i);
 	}
 	if (it->object) {
-		if (i >= len || t[i] != '"')
-			return errbuf_set(eb, "byte %zu: expected a key", i);
+		if (i >= len || t[i] != '"') {
+			errbuf_set(eb, "byte %zu: expected a key", i);
+			return JSONSPAN_BAD;
+		}
 		start = i;
 		if (scan_string(t, len, &i, eb) < 0)
-			return -1;
+			return JSONSPAN_BAD;
 		key->p = t + start;
 		key->len = i - start;
 		skip_ws(t, len, &i);
-		if (i >= len || t[i] != ':')
-			return errbuf_set(eb, "byte %zu: expected ':'", i);
+		if (i >= len || t[i] != ':') {
+			errbuf_set(eb, "byte %zu: expected ':'", i);
+			return JSONSPAN_BAD;
+		}
 		i++;
 		skip_ws(t, len, &i);
 	}
 	start = i;
 	if (scan_value(t, len, &i, it->depth, eb) < 0)
-		return -1;
+		return JSONSPAN_BAD;
 	val->p = t + start;
 	val->len = i - start;
 	it->pos = i;
 	it->first = false;
-	return 1;
+	return JSONSPAN_MEMBER;
 end:
-	if (i + 1 != len)
-		return errbuf_set(eb, "byte %zu: bytes after the closing '%c'", i + 1, close);
+	if (i + 1 != len) {
+		errbuf_set(eb, "byte %zu: bytes after the closing '%c'", i + 1, close);
+		return JSONSPAN_BAD;
+	}
 	it->pos = len;
 	it->done = true;
-	return 0;
+	return JSONSPAN_END;
 }
 
 int jsonspan_check(const char *text, size_t len, struct jsonspan *v, struct errbuf *eb)

@@ -39,15 +39,23 @@ struct jsonspan jsonspan_trim(const char *text, size_t len);
  */
 int jsonspan_walk(struct jsonspan_iter *it, struct jsonspan c, int depth, struct errbuf *eb);
 
+/* What one step of a walk read (jsonspan_next). */
+enum jsonspan_step {
+	JSONSPAN_BAD = -1,  /* not valid JSON: eb says where */
+	JSONSPAN_END = 0,   /* the closing bracket, the container's last byte: the walk is over */
+	JSONSPAN_MEMBER = 1 /* a member (or an element) in *key and *val */
+};
+
 /*
  * The next member, checked as it is read: for an object, *key is the key
  * (a string, quotes included) and *val its value; for an array, key->p is
- * NULL. Returns 1, 0 once the closing bracket was read and was the last
- * byte of the container, or -1 with eb filled ("byte N: ...", N counted
- * from the container's first byte) when the container is not valid JSON.
+ * NULL. Returns JSONSPAN_MEMBER, JSONSPAN_END once the closing bracket was
+ * read and was the last byte of the container (again on every later call),
+ * or JSONSPAN_BAD with eb filled ("byte N: ...", N counted from the
+ * container's first byte) when the container is not valid JSON.
  */
-int jsonspan_next(struct jsonspan_iter *it, struct jsonspan *key, struct jsonspan *val,
-		  struct errbuf *eb);
+enum jsonspan_step jsonspan_next(struct jsonspan_iter *it, struct jsonspan *key,
+				 struct jsonspan *val, struct errbuf *eb);
 
 /*
  * Checks that text[0..len) is exactly one valid JSON value (whitespace

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "errbuf.h"
+#include "exitcode.h"
 #include "export.h"
 #include "fileio.h"
 #include "jsonget.h"
@@ -27,9 +28,6 @@
 #include "sanitize.h"
 #include "shellwords.h"
 
-#define RARBENCH_EXIT_OK 0
-#define RARBENCH_EXIT_FAIL 1
-#define RARBENCH_EXIT_USAGE 2
 #define RARBENCH_SHELL_CALIBRATION_RUNS 50
 #define RARBENCH_MAX_COMMANDS 100000
 /* A result with more contended runs than this fraction is flagged "contended". */
@@ -574,7 +572,7 @@ static int export_what_finished(struct run_ctx *ctx)
 	if (export_all(ctx, &eb) != 0)
 		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 	fprintf(stderr, "rarbench: interrupted; exported the finished benchmarks\n");
-	return 128 + (int)rarbench_stop;
+	return EXITCODE_SIGNAL_BASE + (int)rarbench_stop;
 }
 
 int main(int argc, char **argv)
@@ -584,7 +582,7 @@ int main(int argc, char **argv)
 	struct measure_opts mo;
 	struct run_ctx ctx = {0};
 	struct errbuf eb = {{0}};
-	int status = RARBENCH_EXIT_USAGE, rc;
+	int status = EXITCODE_BAD_INPUT, rc;
 	enum measure_outcome outcome;
 	const char *tracer = NULL;
 
@@ -597,7 +595,7 @@ int main(int argc, char **argv)
 			cli_usage(stdout);
 		else
 			printf("rarbench %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-		status = RARBENCH_EXIT_OK;
+		status = EXITCODE_OK;
 		goto out;
 	}
 	for (size_t i = 0; rc == 0 && i < cfg.n_commands; i++)
@@ -615,7 +613,7 @@ int main(int argc, char **argv)
 		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;
 	}
-	status = RARBENCH_EXIT_FAIL;
+	status = EXITCODE_FAILED;
 	if (run_ctx_init(&ctx, &cfg, &plan) != 0) {
 		fprintf(stderr, "rarbench: out of memory\n");
 		goto out;
@@ -639,7 +637,7 @@ int main(int argc, char **argv)
 		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
 		goto out;
 	}
-	status = RARBENCH_EXIT_OK;
+	status = EXITCODE_OK;
 out:
 	run_ctx_clear(&ctx, &plan);
 	plan_free(&plan, &cfg);

@@ -14,6 +14,8 @@
 #include "cliopt.h"
 #include "plan.h"
 #include "plan_print.h"
+#include "exitcode.h"
+#include "numarg.h"
 #include "runner.h"
 #include "sanitize.h"
 
@@ -125,7 +127,8 @@ static void usage(FILE *f)
 static char absolute_prefix[PATH_MAX];
 
 /*
- * Returns 0 to go on, 1 when --help was printed, -1 on a usage error (printed).
+ * Returns 0 to go on, NUMARG_HELP or NUMARG_VERSION when the text was printed,
+ * NUMARG_ERROR on a usage error (printed).
  * Over 80 lines: one flat getopt_long switch, a case per option.
  */
 static int parse_args(int argc, char **argv, struct runner_config *cfg)
@@ -184,42 +187,42 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 				    "rarbench: --progress: unknown mode \"%s\" (expected "
 				    "bar, jsonl or none)\n",
 				    optarg);
-				return -1;
+				return NUMARG_ERROR;
 			}
 			break;
 		case 'h':
 			usage(stdout);
-			return 1;
+			return NUMARG_HELP;
 		case 'V':
 			printf("rarbench %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-			return 1;
+			return NUMARG_VERSION;
 		case ':':
 			sanitize_fprintf(stderr, "rarbench: option '%s' needs a value\n",
 					 seen.typed);
-			return -1;
+			return NUMARG_ERROR;
 		default:
 			/* One line: the option as written and the nearest name (the plain mode's
 			 * names are not offered: with --manifest they mean nothing). */
 			cliopt_unknown("rarbench --manifest FILE", seen.typed, opts, NULL, &eb);
 			sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
-			return -1;
+			return NUMARG_ERROR;
 		}
 	}
 	if (optind < argc) {
 		sanitize_fprintf(stderr,
 				 "rarbench: --manifest mode takes no operand (got \"%s\")\n",
 				 argv[optind]);
-		return -1;
+		return NUMARG_ERROR;
 	}
 	if (cfg->manifest == NULL) {
 		fputs("rarbench: --manifest FILE is required\n", stderr);
-		return -1;
+		return NUMARG_ERROR;
 	}
 	if (cfg->not_this_host && (!cfg->dry_run || cfg->pilot)) {
 		fputs("rarbench: --not-this-host goes with --dry-run alone (a run or a pilot "
 		      "happens on this host)\n",
 		      stderr);
-		return -1;
+		return NUMARG_ERROR;
 	}
 	/* A relative prefix, made absolute here: its {prefix}/... paths are opened by the tools
 	 * from the manifest's cwd, not from this one (a missing prefix is said later, by name). */
@@ -227,6 +230,26 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 	    realpath(cfg->prefix, absolute_prefix) != NULL)
 		cfg->prefix = absolute_prefix;
 	return 0;
+}
+
+int manifest_mode_exit_status(enum runner_outcome outcome)
+{
+	switch (outcome) {
+	case RUNNER_DONE:
+		return EXITCODE_OK;
+	case RUNNER_BAD_INPUT:
+		return EXITCODE_BAD_INPUT;
+	case RUNNER_BUSY:
+		return EXITCODE_BUSY;
+	case RUNNER_HOST_FAILED:
+	case RUNNER_POINT_FAILED:
+	case RUNNER_INTERRUPTED: /* the run stops as a failure: --resume continues it */
+	case RUNNER_POINTS_UNMEASURED:
+	case RUNNER_SUBJECTS_TIMED_OUT:
+	case RUNNER_PROFILE_FAILED:
+		break;
+	}
+	return EXITCODE_FAILED;
 }
 
 /*
@@ -245,7 +268,7 @@ static int dry_run(const struct runner_config *cfg)
 	char warning[ERRBUF_MSG_MAX];
 	struct errbuf eb = {{0}};
 	struct plan *p = NULL;
-	int rc = plan_open(&pc, &p, &eb), status = RUNNER_EXIT_OK;
+	int rc = plan_open(&pc, &p, &eb), status = EXITCODE_OK;
 
 	if (plan_warning(p, warning, sizeof(warning)))
 		fprintf(stderr, "rarbench: %s\n", warning);
@@ -257,10 +280,10 @@ static int dry_run(const struct runner_config *cfg)
 		for (size_t i = 0; p != NULL && i < p->nproblems; i++)
 			sanitize_fprintf(stderr, "%s\n", p->problems[i]);
 		sanitize_fprintf(stderr, "%s\n", eb.msg);
-		status = p != NULL && p->bad_input ? RUNNER_EXIT_USAGE : RUNNER_EXIT_FAIL;
+		status = p != NULL && p->bad_input ? EXITCODE_BAD_INPUT : EXITCODE_FAILED;
 	} else if (plan_print(p, NULL, stdout, &eb) < 0) {
 		sanitize_fprintf(stderr, "rarbench: %s\n", eb.msg);
-		status = RUNNER_EXIT_FAIL;
+		status = EXITCODE_FAILED;
 	}
 	plan_free(p);
 	return status;
@@ -270,11 +293,12 @@ int manifest_mode_main(int argc, char **argv)
 {
 	struct runner_config cfg;
 	struct runner *r = NULL;
-	int status;
+	enum runner_outcome outcome;
+	int rc;
 
-	status = parse_args(argc, argv, &cfg);
-	if (status != 0)
-		return status > 0 ? RUNNER_EXIT_OK : RUNNER_EXIT_USAGE;
+	rc = parse_args(argc, argv, &cfg);
+	if (rc != 0)
+		return rc == NUMARG_ERROR ? EXITCODE_BAD_INPUT : EXITCODE_OK;
 	if (cfg.dry_run && !cfg.pilot)
 		return dry_run(&cfg);
 	cfg.stop = &stop_requested;
@@ -282,9 +306,9 @@ int manifest_mode_main(int argc, char **argv)
 	/* Before the setup: waiting for the prefix's lock, and every later step, can be
 	 * interrupted. */
 	catch_signals();
-	status = runner_open(&cfg, &r);
-	if (status == RUNNER_EXIT_OK)
-		status = cfg.dry_run ? runner_plan(r, stdout) : runner_run(r);
+	outcome = runner_open(&cfg, &r);
+	if (outcome == RUNNER_DONE)
+		outcome = cfg.dry_run ? runner_plan(r, stdout) : runner_run(r);
 	runner_close(r);
-	return status;
+	return manifest_mode_exit_status(outcome);
 }

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "benchexit.h"
 #include "clock.h"
+#include "exitcode.h"
 #include "fileio.h"
 
 #define READ_CHUNK_BYTES (32 * 1024)
@@ -144,15 +146,17 @@ static void close_from_3(void)
 }
 
 /* hoststream_fetch_fn: copies <c>/<name> (c: rarbench's output directory) to dst. */
-static int local_fetch(void *c, const struct events_file *f, const char *dst,
-		       enum host_outcome *outcome, struct errbuf *eb)
+static enum hoststream_fetched local_fetch(void *c, const struct events_file *f, const char *dst,
+					   enum host_outcome *outcome, struct errbuf *eb)
 {
 	char src[PATH_MAX];
 
 	*outcome = HOST_EXEC;
-	if (fileio_fmt(src, sizeof(src), "%s/%s", (const char *)c, f->name) < 0)
-		return errbuf_set(eb, "%s: path too long", (const char *)c);
-	return copy_file(src, dst, eb) < 0 ? -1 : 0;
+	if (fileio_fmt(src, sizeof(src), "%s/%s", (const char *)c, f->name) < 0) {
+		errbuf_set(eb, "%s: path too long", (const char *)c);
+		return HOSTSTREAM_FETCH_FAILED;
+	}
+	return copy_file(src, dst, eb) < 0 ? HOSTSTREAM_FETCH_FAILED : HOSTSTREAM_FETCHED;
 }
 
 /* One local run: rarbench's paths, its output pipe and stderr log, the child. */
@@ -181,10 +185,10 @@ static void local_exec(struct job_ctx *ctx, struct local_run *r)
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	/* dup2 clears close-on-exec on 0, 1 and 2 only */
 	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(r->pfd[1], 1) < 0 || dup2(r->errfd, 2) < 0)
-		_exit(127);
+		_exit(EXITCODE_CANNOT_RUN);
 	close_from_3();
 	execv(r->prog, argv);
-	_exit(127);
+	_exit(EXITCODE_CANNOT_RUN);
 }
 
 /* Starts rarbench as r's child (the host RUNNING). Returns 0, or -1 with *end filled. */
@@ -278,7 +282,7 @@ static int local_wait(struct job_ctx *ctx, const struct local_run *r, int *statu
 		nanosleep(&ts, NULL);
 	}
 	*status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-	if (WIFEXITED(wstatus) && *status == 127)
+	if (benchexit_of(*status) == BENCHEXIT_CANNOT_RUN)
 		return host_end_set(end, HOST_EXEC, "cannot run %s", r->prog);
 	return 0;
 }
@@ -304,7 +308,7 @@ void job_local_run(struct job_ctx *ctx, const char *host_dir, struct hoststream 
 {
 	struct local_run r = {.pfd = {-1, -1}, .errfd = -1, .pid = -1};
 	char *buf = malloc(READ_CHUNK_BYTES), tail[HOSTPOOL_TEXT_MAX];
-	int status;
+	int status = -1; /* set by local_wait when it returns 0 */
 
 	if (buf == NULL) {
 		host_end_set(end, HOST_EXEC, "cannot set up the local run");

@@ -26,23 +26,25 @@ struct remote_fetch {
 };
 
 /* hoststream_fetch_fn: downloads <rdir>/out/<name> unless dst already has its SHA-256. */
-static int remote_fetch(void *c, const struct events_file *f, const char *dst,
-			enum host_outcome *outcome, struct errbuf *eb)
+static enum hoststream_fetched remote_fetch(void *c, const struct events_file *f, const char *dst,
+					    enum host_outcome *outcome, struct errbuf *eb)
 {
 	struct remote_fetch *rf = c;
 	char remote[PATH_MAX];
 	bool missing;
 
 	if (hoststream_file_matches(dst, f->sha256))
-		return 1; /* fetched by an earlier run */
+		return HOSTSTREAM_ALREADY_THERE; /* fetched by an earlier run */
 	*outcome = HOST_EXEC;
-	if (fileio_fmt(remote, sizeof(remote), "%s/out/%s", rf->rdir, f->name) < 0)
-		return errbuf_set(eb, "remote path too long");
+	if (fileio_fmt(remote, sizeof(remote), "%s/out/%s", rf->rdir, f->name) < 0) {
+		errbuf_set(eb, "remote path too long");
+		return HOSTSTREAM_FETCH_FAILED;
+	}
 	if (sshx_download(rf->s, remote, dst, JOB_FILE_MAX_BYTES, &missing, eb) < 0) {
 		*outcome = sshx_fail_kind(rf->s, HOST_EXEC);
-		return -1;
+		return HOSTSTREAM_FETCH_FAILED;
 	}
-	return 0;
+	return HOSTSTREAM_FETCHED;
 }
 
 struct sshx_opts job_remote_ssh_opts(struct job_ctx *ctx, const struct inventory_host *h,

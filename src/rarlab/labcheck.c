@@ -50,14 +50,15 @@ out:
 	return rc;
 }
 
-int labcheck_run(struct job_ctx *ctx, const char *const *names, size_t n, const struct manifest *m,
-		 unsigned *group, char **lab_json, struct errbuf *eb)
+enum labcheck_verdict labcheck_run(struct job_ctx *ctx, const char *const *names, size_t n,
+				   const struct manifest *m, unsigned *group, char **lab_json,
+				   struct errbuf *eb)
 {
 	struct labident_cmp *cmp = NULL;
 	char path[PATH_MAX];
 	size_t read = 0;
 	uint64_t t0;
-	int rc = -1;
+	enum labcheck_verdict rc = LABCHECK_FAILED;
 
 	*lab_json = NULL;
 	ctx->ident = calloc(n ? n : 1, sizeof(*ctx->ident));
@@ -67,18 +68,20 @@ int labcheck_run(struct job_ctx *ctx, const char *const *names, size_t n, const 
 	if (ctx->cfg->forks >= n)
 		ctx->sessions = calloc(n ? n : 1, sizeof(*ctx->sessions));
 	if (ctx->ident == NULL || ctx->early == NULL ||
-	    (ctx->cfg->forks >= n && ctx->sessions == NULL))
-		return errbuf_set(eb, "out of memory");
+	    (ctx->cfg->forks >= n && ctx->sessions == NULL)) {
+		errbuf_set(eb, "out of memory");
+		return LABCHECK_FAILED;
+	}
 	t0 = clock_now_ns();
 	if (build_command(ctx, m, eb) < 0 || identify_all(ctx, n, eb) < 0)
-		return -1;
+		return LABCHECK_FAILED;
 	for (size_t i = 0; i < n; i++)
 		read += ctx->ident[i] != NULL;
 	fprintf(stderr, "rarlab: %zu of %zu host%s identified in %.1f s\n", read, n,
 		n == 1 ? "" : "s", (double)(clock_now_ns() - t0) / 1e9);
 	cmp = labident_compare((struct labident *const *)ctx->ident, names, n, eb);
 	if (cmp == NULL)
-		return -1;
+		return LABCHECK_FAILED;
 	*lab_json = labident_cmp_json(cmp);
 	if (*lab_json == NULL) {
 		errbuf_set(eb, "out of memory");
@@ -92,7 +95,7 @@ int labcheck_run(struct job_ctx *ctx, const char *const *names, size_t n, const 
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		group[i] = labident_cmp_ndiffs(cmp) > 0 ? labident_cmp_group(cmp, i) : 0;
-	rc = 0;
+	rc = LABCHECK_GO;
 	if (labident_cmp_ndiffs(cmp) > 0) {
 		fprintf(stderr,
 			"rarlab: the lab's %zu hosts read differ in %zu key%s, %zu groups "
@@ -107,12 +110,12 @@ int labcheck_run(struct job_ctx *ctx, const char *const *names, size_t n, const 
 			fprintf(stderr, "rarlab: a lab whose hosts differ is refused (its "
 					"between-host variance would not be noise); "
 					"--allow-mixed runs it grouped\n");
-			rc = 2;
+			rc = LABCHECK_REFUSED;
 		}
 	}
 out:
 	labident_cmp_free(cmp);
-	if (rc < 0) {
+	if (rc == LABCHECK_FAILED) {
 		free(*lab_json);
 		*lab_json = NULL;
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cliopt.h"
+#include "exitcode.h"
 #include "hostpool.h"
 #include "runner.h"
 
@@ -208,16 +209,16 @@ int labcli_done(int rc, const struct errbuf *eb)
 		return -1;
 	case NUMARG_HELP:
 		usage(stdout);
-		return 0;
+		return EXITCODE_OK;
 	case NUMARG_VERSION:
 		printf("rarlab %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-		return 0;
+		return EXITCODE_OK;
 	default:
 		/* The user's own arguments: printed as given (print_error is for host bytes). */
 		if (eb->msg[0] != '\0')
 			fprintf(stderr, "rarlab: %s\n", eb->msg);
 		if (rc == NUMARG_USAGE)
 			usage(stderr);
-		return 2;
+		return EXITCODE_BAD_INPUT;
 	}
 }

@@ -164,18 +164,21 @@ static void name_hosts(const struct profilefit *pf, struct merge_host *hosts, si
 			pf->n_diffs_total);
 }
 
-int labprofile_compare(const char *out_dir, const struct manifest *m, struct merge_host *hosts,
-		       size_t n, char **lab_json, FILE *f, struct errbuf *eb)
+enum labprofile_result labprofile_compare(const char *out_dir, const struct manifest *m,
+					  struct merge_host *hosts, size_t n, char **lab_json,
+					  FILE *f, struct errbuf *eb)
 {
 	struct profilefit *pf = NULL;
 	cJSON *verdict;
 	size_t profiled = 0;
-	int rc = -1;
+	enum labprofile_result rc = LABPROFILE_FAILED;
 
 	if (!m->profile)
-		return 1;
-	if ((pf = profilefit_new(fit_axis(m))) == NULL)
-		return errbuf_set(eb, "out of memory");
+		return LABPROFILE_NOT_PROFILED;
+	if ((pf = profilefit_new(fit_axis(m))) == NULL) {
+		errbuf_set(eb, "out of memory");
+		return LABPROFILE_FAILED;
+	}
 	if (load_hosts(pf, out_dir, pf->axis, hosts, n, &profiled, eb) < 0 ||
 	    profilefit_compute(pf, eb) < 0)
 		goto out;
@@ -190,7 +193,8 @@ int labprofile_compare(const char *out_dir, const struct manifest *m, struct mer
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	rc = attach(lab_json, verdict, eb);
+	if (attach(lab_json, verdict, eb) == 0)
+		rc = LABPROFILE_COMPARED;
 out:
 	profilefit_free(pf);
 	return rc;

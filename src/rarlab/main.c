@@ -14,8 +14,10 @@
 
 #include <libssh/libssh.h>
 
+#include "benchexit.h"
 #include "clock.h"
 #include "display.h"
+#include "exitcode.h"
 #include "fileio.h"
 #include "hostpool.h"
 #include "inventory.h"
@@ -47,7 +49,7 @@ static void on_signal(int sig)
 	if (cancel_flag == NULL)
 		return;
 	if (atomic_fetch_add(cancel_flag, 1) >= 2)
-		_exit(130);
+		_exit(EXITCODE_SIGNAL_BASE + SIGINT);
 }
 
 /*
@@ -81,9 +83,10 @@ static void print_error(const char *prefix, const char *msg)
  * rarbench built beside this rarlab, `--dry-run` (its plan on stdout only with show_plan),
  * `--not-this-host`: the pinned environment (a limit against the hard limit, a CPU) is each
  * host's to check, and a host that cannot apply it is reported with its reason while the others
- * run. Returns rarbench's exit status, or -1 when it cannot be run (then nothing is known).
+ * run. Returns what rarbench's exit status says; BENCHEXIT_UNKNOWN when it cannot be run (then
+ * nothing is known).
  */
-static int check_locally(const struct job_config *c, bool show_plan)
+static enum benchexit check_locally(const struct job_config *c, bool show_plan)
 {
 	char self[PATH_MAX], prog[PATH_MAX + 16], facts[PATH_MAX];
 	char *argv[] = {prog,
@@ -101,25 +104,25 @@ static int check_locally(const struct job_config *c, bool show_plan)
 
 	if (n <= 0 || fileio_fmt(facts, sizeof(facts), "%s/facts.json", c->remote_prefix) < 0 ||
 	    access(facts, R_OK) != 0)
-		return -1;
+		return BENCHEXIT_UNKNOWN;
 	self[n] = '\0';
 	if (fileio_fmt(prog, sizeof(prog), "%.*s/rarbench", (int)(strrchr(self, '/') - self),
 		       self) < 0 ||
 	    access(prog, X_OK) != 0)
-		return -1;
+		return BENCHEXIT_UNKNOWN;
 	if (posix_spawn_file_actions_init(&fa) != 0)
-		return -1;
+		return BENCHEXIT_UNKNOWN;
 	if (!show_plan)
 		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
 	if (posix_spawn(&pid, prog, &fa, NULL, argv, environ) != 0) {
 		posix_spawn_file_actions_destroy(&fa);
-		return -1;
+		return BENCHEXIT_UNKNOWN;
 	}
 	posix_spawn_file_actions_destroy(&fa);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+			return BENCHEXIT_UNKNOWN;
+	return benchexit_of(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 /*
@@ -191,14 +194,14 @@ static int load_whole_manifest(struct lab *l, struct errbuf *eb)
 
 /*
  * --dry-run: the points and the hosts they would run on, and whether this machine's prefix
- * checked the subjects (local, check_locally's status). Returns the exit status.
+ * checked the subjects (local, what check_locally found). Returns the exit status.
  */
-static int print_dry_run(struct lab *l, int local, struct errbuf *eb)
+static int print_dry_run(struct lab *l, enum benchexit local, struct errbuf *eb)
 {
 	l->sweep = sweep_new(l->manifest, eb);
 	if (l->sweep == NULL) {
 		print_error(l->cfg.manifest, eb->msg);
-		return 2;
+		return EXITCODE_BAD_INPUT;
 	}
 	printf("\n%s: %zu subject%s, %zu points, on %zu host%s:", l->cfg.manifest,
 	       l->manifest->nsubjects, l->manifest->nsubjects == 1 ? "" : "s",
@@ -206,11 +209,12 @@ static int print_dry_run(struct lab *l, int local, struct errbuf *eb)
 	for (size_t i = 0; i < l->nsel; i++)
 		printf(" %s", inventory_host(l->inv, l->sel[i])->name);
 	printf("\nno host contacted; %s\n",
-	       local == 0 ? "the subjects were checked against this machine's prefix, each "
-			    "host checks them again against its own"
-			  : "this machine has no prefix to check the subjects against: each "
-			    "host checks them against its own");
-	return 0;
+	       local == BENCHEXIT_OK
+		   ? "the subjects were checked against this machine's prefix, each "
+		     "host checks them again against its own"
+		   : "this machine has no prefix to check the subjects against: each "
+		     "host checks them against its own");
+	return EXITCODE_OK;
 }
 
 /*
@@ -261,12 +265,13 @@ static void take_signals(struct job_ctx *ctx)
 
 /*
  * Every host's identity first: a lab that differs is refused before any run. Then the
- * workers start. Returns 0, 2 (refused: the table of differences is printed) or -1.
+ * workers start. Returns LABCHECK_GO (started), LABCHECK_REFUSED (the table of differences is
+ * printed) or LABCHECK_FAILED with eb filled.
  */
-static int check_identities_then_start(struct lab *l, struct errbuf *eb)
+static enum labcheck_verdict check_identities_then_start(struct lab *l, struct errbuf *eb)
 {
 	sigset_t block, old;
-	int rc;
+	enum labcheck_verdict rc;
 
 	/* workers inherit a mask without SIGINT/SIGTERM: only this thread takes them */
 	sigemptyset(&block);
@@ -274,8 +279,8 @@ static int check_identities_then_start(struct lab *l, struct errbuf *eb)
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	rc = labcheck_run(l->ctx, l->names, l->nsel, l->manifest, l->groups, &l->lab_json, eb);
-	if (rc == 0)
-		rc = hostpool_start(l->hp, job_run, l->ctx, eb);
+	if (rc == LABCHECK_GO && hostpool_start(l->hp, job_run, l->ctx, eb) < 0)
+		rc = LABCHECK_FAILED;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
@@ -313,12 +318,12 @@ static bool watch_the_run(struct lab *l)
 
 /*
  * The hosts' results compared (profile counters), merged into merged.json and summed up.
- * Returns the exit status: 1 when a host failed or a step did, else 0.
+ * Returns the exit status: failed when a host failed or a step did, else ok.
  */
 static int merge_and_sum_up(struct lab *l, struct errbuf *eb)
 {
 	const char *out_dir = l->cfg.out_dir;
-	int rc = 0, all_ok = 1;
+	int rc = EXITCODE_OK, all_ok = 1;
 	long merged;
 
 	for (size_t i = 0; i < l->nsel; i++) {
@@ -327,27 +332,27 @@ static int merge_and_sum_up(struct lab *l, struct errbuf *eb)
 		hostpool_get(l->hp, i, &l->mh[i].status);
 	}
 	/* the profile counters compared across hosts: the verdict goes into the lab's meta */
-	if (labprofile_compare(out_dir, l->manifest, l->mh, l->nsel, &l->lab_json, stdout, eb) <
-	    0) {
+	if (labprofile_compare(out_dir, l->manifest, l->mh, l->nsel, &l->lab_json, stdout, eb) ==
+	    LABPROFILE_FAILED) {
 		print_error("profile counters", eb->msg);
-		rc = 1;
+		rc = EXITCODE_FAILED;
 	}
 	/* merge_results may turn a host that looked ok into HOST_RESULTS */
 	merged = merge_results(out_dir, l->ctx->run_id, l->lab_json, l->mh, l->nsel, eb);
 	if (merged < 0) {
 		print_error("merging", eb->msg);
-		rc = 1;
+		rc = EXITCODE_FAILED;
 	}
 	for (size_t i = 0; i < l->nsel; i++)
 		if (l->mh[i].status.state != HOSTPOOL_FINISHED ||
 		    l->mh[i].status.outcome != HOST_OK)
 			all_ok = 0;
 	if (!all_ok)
-		rc = 1;
+		rc = EXITCODE_FAILED;
 	phaselog_mark(l->ctx->phase_log, "merge", l->t0_ns);
 	if (merge_summary(out_dir, l->mh, l->nsel, stdout, eb) < 0) {
 		print_error("summary", eb->msg);
-		rc = 1;
+		rc = EXITCODE_FAILED;
 	}
 	if (merged >= 0)
 		printf("%ld results from %zu host%s in %s/merged.json\n", merged, l->nsel,
@@ -382,17 +387,22 @@ int main(int argc, char **argv)
 {
 	struct lab l = {.t0_ns = clock_now_ns()};
 	struct errbuf eb = {{0}};
-	int rc, local;
+	enum labcheck_verdict verdict;
+	enum benchexit local;
 	bool hurry;
+	int rc;
 
 	if ((rc = labcli_done(labcli_parse(argc, argv, &l.cfg, &eb), &eb)) >= 0)
 		return rc;
-	rc = 2;
+	rc = EXITCODE_BAD_INPUT;
 	if (select_hosts(&l, &eb) < 0 || load_whole_manifest(&l, &eb) < 0)
 		goto out;
 	local = check_locally(&l.cfg, l.cfg.dry_run);
-	if (local == 2 || local == 3 || (l.cfg.dry_run && local > 0))
-		goto out; /* rarbench said why, on stderr */
+	/* rarbench refused the manifest, or another run holds this prefix: stopped as bad input
+	 * (rarbench said why, on stderr); a dry run also stops at any failure the check said. */
+	if (local == BENCHEXIT_BAD_INPUT || local == BENCHEXIT_BUSY ||
+	    (l.cfg.dry_run && local != BENCHEXIT_OK && local != BENCHEXIT_UNKNOWN))
+		goto out;
 	if (l.cfg.dry_run) {
 		rc = print_dry_run(&l, local, &eb);
 		goto out;
@@ -402,12 +412,12 @@ int main(int argc, char **argv)
 	raise_nofile();
 	ssh_init();
 	take_signals(l.ctx);
-	rc = check_identities_then_start(&l, &eb);
-	if (rc == 2)
-		goto out; /* the table of differences is printed */
-	if (rc < 0) {
+	verdict = check_identities_then_start(&l, &eb);
+	if (verdict == LABCHECK_REFUSED)
+		goto out; /* the table of differences is printed; rc: bad input */
+	if (verdict == LABCHECK_FAILED) {
 		print_error(NULL, eb.msg);
-		rc = 1;
+		rc = EXITCODE_FAILED;
 		goto out;
 	}
 	hurry = watch_the_run(&l);

@@ -12,22 +12,18 @@
 
 #include "atomicfile.h"
 #include "between.h"
+#include "exitcode.h"
 #include "fileio.h"
 #include "numarg.h"
 #include "plotrun.h"
 #include "sanitize.h"
 
-#define COMPARE_CLI_OK 0
-#define COMPARE_CLI_REGRESSED 1
-#define COMPARE_CLI_USAGE 2
-#define COMPARE_CLI_INCONCLUSIVE 3
-
 /* The exit status of verdicts: regressed before inconclusive before the rest. */
 static int compare_cli_status(bool regressed, bool inconclusive)
 {
 	if (regressed)
-		return COMPARE_CLI_REGRESSED;
-	return inconclusive ? COMPARE_CLI_INCONCLUSIVE : COMPARE_CLI_OK;
+		return EXITCODE_REGRESSED;
+	return inconclusive ? EXITCODE_INCONCLUSIVE : EXITCODE_OK;
 }
 
 void compare_cli_defaults(struct compare_cli *c)
@@ -297,7 +293,7 @@ static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_
 	struct compare_outcome *per = calloc(k, sizeof(*per));
 	struct compare_across *a = calloc(1, sizeof(*a));
 	struct errbuf eb = {{0}};
-	int status = COMPARE_CLI_USAGE;
+	int status = EXITCODE_BAD_INPUT;
 
 	if (per == NULL || a == NULL) {
 		errbuf_set(&eb, "out of memory");
@@ -345,13 +341,13 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 				 c->n_at,     c->allow_unpaired, use_weights, 0,        SIZE_MAX};
 	struct compare_outcome *out = calloc(1, sizeof(*out));
 	struct errbuf eb = {{0}};
-	int status = COMPARE_CLI_USAGE;
+	int status = EXITCODE_BAD_INPUT;
 
 	size_t source[COMPARE_MAX_SWEEPS], k;
 
 	if (out == NULL) {
 		fputs("rarplot: out of memory\n", stderr);
-		return COMPARE_CLI_USAGE;
+		return EXITCODE_BAD_INPUT;
 	}
 	k = compare_sweeps_find(res, &o, source);
 	if (k >= 2) {
@@ -371,7 +367,7 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	status = compare_cli_status(out->regressed, out->inconclusive);
 	if (out_dir != NULL && (compare_cli_write(out, &o, out_dir, &eb) != 0 ||
 				compare_cli_ratio(c, &o, res, NULL, 1, out_dir, &eb) != 0)) {
-		status = COMPARE_CLI_REGRESSED;
+		status = EXITCODE_FAILED; /* an output failed */
 		goto fail;
 	}
 	goto out;

@@ -8,6 +8,7 @@
 
 #include "cliopt.h"
 #include "errbuf.h"
+#include "exitcode.h"
 #include "fileio.h"
 #include "fitreport.h"
 #include "history.h"
@@ -28,10 +29,6 @@
 #include "compare_cli.h"
 #include "sanitize.h"
 #include "stdfigs.h"
-
-#define RARPLOT_EXIT_OK 0
-#define RARPLOT_EXIT_FAIL 1
-#define RARPLOT_EXIT_USAGE 2
 
 struct config {
 	const char *out_dir;
@@ -430,17 +427,17 @@ static int parse_args_done(int rc, const struct errbuf *eb)
 {
 	if (rc == NUMARG_HELP) {
 		usage(stdout);
-		return RARPLOT_EXIT_OK;
+		return EXITCODE_OK;
 	}
 	if (rc == NUMARG_VERSION) {
 		printf("rarplot %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
-		return RARPLOT_EXIT_OK;
+		return EXITCODE_OK;
 	}
 	if (eb->msg[0] != '\0')
 		print_message(eb->msg);
 	if (rc == NUMARG_USAGE)
 		usage(stderr);
-	return RARPLOT_EXIT_USAGE;
+	return EXITCODE_BAD_INPUT;
 }
 
 /* "rarplot: wrote DIR/report.md, DIR/fits.tsv, DIR/FIGURE..." on stderr. */
@@ -772,7 +769,7 @@ int main(int argc, char **argv)
 	struct config cfg;
 	struct errbuf eb = {{0}};
 	struct plot pl;
-	int status = RARPLOT_EXIT_USAGE, rc;
+	int status = EXITCODE_BAD_INPUT, rc;
 
 	rc = parse_args(argc, argv, &cfg, &eb);
 	if (rc != 0)
@@ -805,7 +802,7 @@ int main(int argc, char **argv)
 	}
 	if (check_stat_and_baseline(&cfg, pl.res, &eb) != 0 || fit(&cfg, &pl, &eb) != 0)
 		goto fail;
-	status = RARPLOT_EXIT_FAIL;
+	status = EXITCODE_FAILED;
 	if (prepare_figures(&cfg, &pl, &eb) != 0)
 		goto fail;
 	if (draw_all_figures(&cfg, &pl, &eb) != 0) {
@@ -817,7 +814,7 @@ int main(int argc, char **argv)
 	if (cfg.history && run_history(&cfg, &pl, &eb) != 0)
 		goto fail;
 	print_summary(&cfg, &pl);
-	status = pl.figure_failed ? RARPLOT_EXIT_FAIL : RARPLOT_EXIT_OK;
+	status = pl.figure_failed ? EXITCODE_FAILED : EXITCODE_OK;
 	goto out;
 fail:
 	print_message(eb.msg);

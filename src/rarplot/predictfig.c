@@ -89,8 +89,8 @@ static struct subject_points *subject_of(struct host *h, const char *subject, si
 	return grown->x != NULL && grown->measured != NULL ? grown : NULL;
 }
 
-/* A result's point: x along axis, the measured estimate (ns), the parts. 1 used, 0 skipped (no
- * profile, no x), -1 (eb). */
+/* A result's point: x along axis, the measured estimate (ns), the parts; a result without a
+ * profile or an x is skipped. 0, or -1 (eb). */
 static int add_result(struct host *h, const cJSON *e, const char *axis, size_t cap,
 		      struct errbuf *eb)
 {
@@ -129,30 +129,31 @@ static int add_result(struct host *h, const cJSON *e, const char *axis, size_t c
 	sp->part[P_USER][sp->n] = parts.user;
 	sp->part[P_TOTAL][sp->n] = parts.kernel + parts.user;
 	sp->n++;
-	return 1;
+	return 0;
 }
 
-/* Reads input into h: its prices and its subjects' profiled points. 1 with prices, 0 without, -1.
- */
-static int load_host(struct host *h, const char *input, const char *axis, struct errbuf *eb)
+/* Reads input into h: its prices and its subjects' profiled points; KERNELCOST_NONE (nothing
+ * read) when it has no prices, KERNELCOST_MALFORMED with eb when it cannot be read. */
+static enum kernelcost_found load_host(struct host *h, const char *input, const char *axis,
+				       struct errbuf *eb)
 {
 	char *text = NULL;
 	size_t len = 0, cap;
 	cJSON *root = NULL;
 	const cJSON *e;
-	int rc = -1, got;
+	enum kernelcost_found rc = KERNELCOST_MALFORMED, got;
 
 	h->input = input;
 	if (fileio_read(input, RESULTS_FILE_MAX_BYTES, NULL, &text, &len, eb) < 0)
-		return -1;
+		return KERNELCOST_MALFORMED;
 	root = cJSON_ParseWithLength(text, len);
 	if (root == NULL) {
 		errbuf_set(eb, "%s: not JSON", input);
 		goto out;
 	}
 	got = kernelcost_read(root, &h->prices, eb);
-	if (got <= 0) {
-		if (got < 0)
+	if (got != KERNELCOST_PRICED) {
+		if (got == KERNELCOST_MALFORMED)
 			errbuf_prefix(eb, "%s", input);
 		rc = got;
 		goto out;
@@ -182,7 +183,7 @@ static int load_host(struct host *h, const char *input, const char *axis, struct
 			    fit_linear(sp->x, sp->part[k], sigma, sp->n, &sp->fit[k], &fe) == 0;
 		free(sigma);
 	}
-	rc = 1;
+	rc = KERNELCOST_PRICED;
 out:
 	cJSON_Delete(root);
 	free(text);
@@ -385,13 +386,13 @@ int predictfig_write(const char *const *inputs, size_t n_inputs, const char *axi
 	if (hosts == NULL)
 		return errbuf_set(eb, "out of memory");
 	for (size_t i = 0; i < n_inputs; i++) {
-		int got = load_host(&hosts[n], inputs[i], axis, eb);
+		enum kernelcost_found got = load_host(&hosts[n], inputs[i], axis, eb);
 
-		if (got < 0) {
+		if (got == KERNELCOST_MALFORMED) {
 			host_clear(&hosts[n]);
 			goto out;
 		}
-		if (got > 0)
+		if (got == KERNELCOST_PRICED)
 			n++;
 		else
 			host_clear(&hosts[n]);

@@ -215,8 +215,8 @@ void progress_error(struct progress *p, const char *message)
 	emit(p, o);
 }
 
-void progress_done(struct progress *p, int status, const char *const *names,
-		   const char *const *sha256, size_t n)
+void progress_done(struct progress *p, bool ok, const char *const *names, const char *const *sha256,
+		   size_t n)
 {
 	cJSON *o, *files;
 	size_t i;
@@ -228,7 +228,7 @@ void progress_done(struct progress *p, int status, const char *const *names,
 	}
 	if (p->mode != PROGRESS_JSONL || (o = event(p, EVENTS_NAME_DONE)) == NULL)
 		return;
-	cJSON_AddNumberToObject(o, "status", status);
+	cJSON_AddNumberToObject(o, "status", ok ? 0 : 1);
 	files = cJSON_AddObjectToObject(o, "files");
 	for (i = 0; files != NULL && i < n; i++)
 		cJSON_AddStringToObject(files, names[i], sha256[i]);

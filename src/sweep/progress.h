@@ -3,6 +3,7 @@
 #ifndef RARPERF_PROGRESS_H
 #define RARPERF_PROGRESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,10 +58,11 @@ void progress_remeasure(struct progress *p, size_t index, const char *reason);
 void progress_error(struct progress *p, const char *message);
 
 /*
- * "done", the last event: status is the exit status; files are n
- * name/SHA-256 pairs (n may be 0 when the run failed).
+ * "done", the last event: its status is 0 when ok (the run's results written),
+ * else 1 (doc/interfaces.md section 5); files are n name/SHA-256 pairs (n may
+ * be 0 when the run failed).
  */
-void progress_done(struct progress *p, int status, const char *const *names,
-		   const char *const *sha256, size_t n);
+void progress_done(struct progress *p, bool ok, const char *const *names, const char *const *sha256,
+		   size_t n);
 
 #endif

@@ -115,29 +115,29 @@ static enum runstate_next pass_step(struct runner *r, const struct sweep_point *
 /*
  * One pass: the points todo[0..n) (sweep indices) in round, numbered
  * steps[0..n) in the progress events. A step measured under contention
- * goes to the end of the pass, at most remeasure times. Returns the exit
- * status.
+ * goes to the end of the pass, at most remeasure times. Returns RUNNER_DONE
+ * or why the pass stopped.
  */
-static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, size_t n,
-		    uint32_t round)
+static enum runner_outcome run_pass(struct runner *r, const size_t *todo, const size_t *steps,
+				    size_t n, uint32_t round)
 {
 	size_t cap = n * (r->m->remeasure + 1) + 1, len = n, i;
 	size_t *queue = calloc(cap, sizeof(size_t)), *step = calloc(cap, sizeof(size_t));
 	uint32_t *attempt = calloc(cap, sizeof(uint32_t));
 	uint64_t *discarded = calloc(cap, sizeof(uint64_t));
-	int status = 0;
+	enum runner_outcome status = RUNNER_DONE;
 
 	if (queue == NULL || step == NULL || attempt == NULL || discarded == NULL) {
 		report(r, "out of memory");
-		status = 1;
+		status = RUNNER_HOST_FAILED;
 		goto out;
 	}
 	memcpy(queue, todo, n * sizeof(size_t));
 	memcpy(step, steps, n * sizeof(size_t));
-	for (i = 0; i < len && status == 0; i++) {
+	for (i = 0; i < len && status == RUNNER_DONE; i++) {
 		if (stopped(r)) {
 			report(r, "interrupted; continue with --resume");
-			status = 1;
+			status = RUNNER_INTERRUPTED;
 			break;
 		}
 		switch (pass_step(r, sweep_at(r->sweep, queue[i]), round, step[i], attempt[i],
@@ -155,7 +155,8 @@ static int run_pass(struct runner *r, const size_t *todo, const size_t *steps, s
 			len++;
 			break;
 		case RUNSTATE_STOP:
-			status = 1;
+			/* Never measured again: a failure is not contention. */
+			status = stopped(r) ? RUNNER_INTERRUPTED : RUNNER_POINT_FAILED;
 			break;
 		}
 	}
@@ -171,23 +172,23 @@ out:
  * The measuring loop: rounds passes over the sweep (points shuffled per
  * pass when rounds > 1), skipping steps the journal holds; in precision
  * mode, then passes over the points short of the precision, until none is
- * or max_rounds (runner_precision.c). Returns the exit status.
+ * or max_rounds (runner_precision.c). Returns RUNNER_DONE or why it stopped.
  */
-static int run_points(struct runner *r)
+static enum runner_outcome run_points(struct runner *r)
 {
 	size_t n = sweep_count(r->sweep), i, k;
 	size_t *order = calloc(n, sizeof(size_t)), *todo = calloc(n, sizeof(size_t));
 	size_t *steps = calloc(n, sizeof(size_t));
 	bool *more = calloc(n ? n : 1, sizeof(bool)), last = false;
 	uint32_t round, mr = r->m->max_rounds;
-	int status = 0;
+	enum runner_outcome status = RUNNER_DONE;
 
 	if (order == NULL || todo == NULL || steps == NULL || more == NULL) {
 		report(r, "out of memory");
-		status = 1;
+		status = RUNNER_HOST_FAILED;
 		goto out;
 	}
-	for (round = 1; round <= mr && status == 0; round++) {
+	for (round = 1; round <= mr && status == RUNNER_DONE; round++) {
 		bool extra = round > r->m->rounds;
 
 		/* The subjects' references as of the pass's start (runner_precision.c). */
@@ -245,7 +246,7 @@ static void announce(struct runner *r)
 	}
 }
 
-int runner_open(const struct runner_config *cfg, struct runner **rp)
+enum runner_outcome runner_open(const struct runner_config *cfg, struct runner **rp)
 {
 	struct errbuf eb = {0};
 	struct runner *r = calloc(1, sizeof(*r));
@@ -253,34 +254,34 @@ int runner_open(const struct runner_config *cfg, struct runner **rp)
 	*rp = r;
 	if (r == NULL) {
 		fputs("rarbench: out of memory\n", cfg->err);
-		return RUNNER_EXIT_FAIL;
+		return RUNNER_HOST_FAILED;
 	}
 	r->cfg = *cfg;
 	runstate_init(&r->rs);
 	if (runner_setup(r, &eb) == 0) {
 		print_notices(r);
-		return RUNNER_EXIT_OK;
+		return RUNNER_DONE;
 	}
 	print_notices(r);
 	for (size_t i = 0; r->plan != NULL && i < r->plan->nproblems; i++)
 		sanitize_fprintf(r->cfg.err, "%s\n", r->plan->problems[i]);
 	sanitize_fprintf(r->cfg.err, "%s\n", eb.msg);
 	if (r->busy)
-		return RUNNER_EXIT_BUSY;
-	return (r->plan != NULL && r->plan->bad_input) || r->bad_args ? RUNNER_EXIT_USAGE
-								      : RUNNER_EXIT_FAIL;
+		return RUNNER_BUSY;
+	return (r->plan != NULL && r->plan->bad_input) || r->bad_args ? RUNNER_BAD_INPUT
+								      : RUNNER_HOST_FAILED;
 }
 
-int runner_plan(struct runner *r, FILE *out)
+enum runner_outcome runner_plan(struct runner *r, FILE *out)
 {
 	struct errbuf eb = {0};
 
 	if ((r->cfg.pilot && runner_pilot_measure(&r->steps, r->pilot, &eb) < 0) ||
 	    plan_print(r->plan, r->cfg.pilot ? r->pilot : NULL, out, &eb) < 0) {
 		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", eb.msg);
-		return RUNNER_EXIT_FAIL;
+		return RUNNER_HOST_FAILED;
 	}
-	return RUNNER_EXIT_OK;
+	return RUNNER_DONE;
 }
 
 void runner_utc_now(char *buf, size_t len)
@@ -442,7 +443,7 @@ static int finish(struct runner *r, struct errbuf *eb)
 		if (digest_sha256_file(path, sums[i], eb) < 0)
 			goto out;
 	}
-	progress_done(&r->progress, 0, names, sum_ptrs, 3);
+	progress_done(&r->progress, true, names, sum_ptrs, 3);
 	rc = 0;
 out:
 	cJSON_Delete(meta);
@@ -451,58 +452,59 @@ out:
 }
 
 /* After the timed steps: the profile pass (with the manifest's "profile") and what it cost. */
-static int run_profile(struct runner *r, uint64_t t0, uint64_t t1)
+static enum runner_outcome run_profile(struct runner *r, uint64_t t0, uint64_t t1)
 {
 	struct errbuf eb = {0};
 
 	if (runner_profile_pass(r, &eb) < 0) {
 		report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
-		return RUNNER_EXIT_FAIL;
+		return stopped(r) ? RUNNER_INTERRUPTED : RUNNER_PROFILE_FAILED;
 	}
 	if (r->m->profile && r->cfg.progress != PROGRESS_JSONL)
 		/* What the pass costs beside the timed steps (selfbench/profile.sh reads it). */
 		sanitize_fprintf(r->cfg.err,
 				 "rarbench: profile pass %.1f s after %.1f s of timed steps\n",
 				 (double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);
-	return RUNNER_EXIT_OK;
+	return RUNNER_DONE;
 }
 
-int runner_run(struct runner *r)
+enum runner_outcome runner_run(struct runner *r)
 {
 	struct errbuf eb = {0};
 	uint64_t t0, t1;
-	int status;
+	enum runner_outcome status;
 
 	announce(r);
 	t0 = clock_now_ns();
 	if (runner_reset_tool_state(runner_guard_prefix(r->guard), &eb) < 0) {
 		report(r, eb.msg);
-		status = RUNNER_EXIT_FAIL;
+		status = RUNNER_HOST_FAILED;
 	} else {
 		status = run_points(r);
 	}
 	t1 = clock_now_ns();
-	if (status == 0)
+	if (status == RUNNER_DONE)
 		status = run_profile(r, t0, t1);
-	if (status == 0 && finish(r, &eb) < 0) {
+	if (status == RUNNER_DONE && finish(r, &eb) < 0) {
 		report(r, eb.msg);
-		status = RUNNER_EXIT_FAIL;
+		status = RUNNER_HOST_FAILED;
 	}
-	if (status == 0 && runstate_verdict(&r->rs) == RUNSTATE_SUBJECTS_LEFT_OUT) {
+	if (status == RUNNER_DONE && runstate_verdict(&r->rs) == RUNSTATE_SUBJECTS_LEFT_OUT) {
 		fprintf(r->cfg.err,
 			"rarbench: %zu subject(s) of %s timed out at a point and were left out of "
 			"it (run_timeout_s); the other subjects' results are in %s\n",
 			r->rs.hung_runs, r->m->name, r->out_abs);
-		status = RUNNER_EXIT_FAIL;
-	} else if (status == 0 && runstate_verdict(&r->rs) == RUNSTATE_POINTS_UNMEASURED) {
+		status = RUNNER_SUBJECTS_TIMED_OUT;
+	} else if (status == RUNNER_DONE &&
+		   runstate_verdict(&r->rs) == RUNSTATE_POINTS_UNMEASURED) {
 		/* results.json holds the points measured; --resume measures the rest. */
 		sanitize_fprintf(r->cfg.err,
 				 "rarbench: %zu point(s) of %s left unmeasured (a run passed "
 				 "run_timeout_s); measure them with --resume\n",
 				 r->rs.failed_points, r->m->name);
-		status = RUNNER_EXIT_FAIL;
-	} else if (status != 0) {
-		progress_done(&r->progress, status, NULL, NULL, 0);
+		status = RUNNER_POINTS_UNMEASURED;
+	} else if (status != RUNNER_DONE) {
+		progress_done(&r->progress, false, NULL, NULL, 0);
 	} else if (r->cfg.progress != PROGRESS_JSONL) {
 		sanitize_fprintf(r->cfg.err, "rarbench: %zu points of %s written to %s\n",
 				 sweep_count(r->sweep), r->m->name, r->out_abs);

@@ -48,19 +48,29 @@
  */
 const char *runner_default_prefix(void);
 
-/* Exit statuses of a run (what runner_open, runner_plan and runner_run return). */
-#define RUNNER_EXIT_OK 0
-#define RUNNER_EXIT_FAIL 1
-#define RUNNER_EXIT_USAGE 2
-/* The prefix is locked by another sweep (and wait was not set). */
-#define RUNNER_EXIT_BUSY 3
+/*
+ * How a run (or its setup, or its plan) ended: what runner_open, runner_plan
+ * and runner_run return, once its messages are written to cfg->err. Not an
+ * exit status: rarbench's --manifest mode maps each to one (its man page).
+ */
+enum runner_outcome {
+	RUNNER_DONE,         /* everything asked was done: the setup, the plan, every point */
+	RUNNER_BAD_INPUT,    /* the manifest, the command line, a subject, a refused resume */
+	RUNNER_BUSY,         /* the prefix is locked by another sweep (and wait was not set) */
+	RUNNER_HOST_FAILED,  /* this host could not: the prefix, root, a write, out of memory */
+	RUNNER_POINT_FAILED, /* a point failed (denied, not spawned): the run stopped */
+	RUNNER_INTERRUPTED,  /* stopped by cfg->stop: --resume continues */
+	RUNNER_POINTS_UNMEASURED,  /* a run passed run_timeout_s: its points left, --resume */
+	RUNNER_SUBJECTS_TIMED_OUT, /* subjects left out of a point (run_timeout_s), rest written */
+	RUNNER_PROFILE_FAILED      /* the profile pass failed after the timed steps */
+};
 
 struct runner_config {
 	const char *manifest;
 	const char *out;
 	const char *prefix;
 	bool resume;
-	bool wait;    /* wait for the prefix's lock instead of exiting RUNNER_EXIT_BUSY */
+	bool wait;    /* wait for the prefix's lock instead of RUNNER_BUSY */
 	bool dry_run; /* check and plan, touch nothing (src/plan) */
 	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
 	/* with dry_run: skip the checks of this host's own environment (rarlab's controller) */
@@ -87,25 +97,26 @@ void runner_fault_deny(void);
 /*
  * The setup (above) of a run of cfg (copied; its strings borrowed). *rp is
  * the runner, also when the setup failed (runner_close undoes what it took),
- * NULL only when out of memory. Returns RUNNER_EXIT_OK, or the exit status
- * (USAGE: the manifest or the command line; BUSY: the prefix is locked;
- * FAIL: this host) once the problems were written to cfg->err.
+ * NULL only when out of memory. Returns RUNNER_DONE, or RUNNER_BAD_INPUT
+ * (the manifest or the command line), RUNNER_BUSY (the prefix is locked) or
+ * RUNNER_HOST_FAILED (this host) once the problems were written to cfg->err.
  */
-int runner_open(const struct runner_config *cfg, struct runner **rp);
+enum runner_outcome runner_open(const struct runner_config *cfg, struct runner **rp);
 
 /*
  * --dry-run: with cfg->pilot the pilot's measured runs, then the plan of
  * the run printed to out (subjects, points, runs, policy bytes, disk, time).
- * Returns an exit status.
+ * Returns RUNNER_DONE, or RUNNER_HOST_FAILED once said why.
  */
-int runner_plan(struct runner *r, FILE *out);
+enum runner_outcome runner_plan(struct runner *r, FILE *out);
 
 /*
  * Every point measured (above), the profile pass, the results written; a
- * summary line to cfg->err unless the progress is jsonl. Returns an exit
- * status (FAIL also when a point was left unmeasured: --resume measures it).
+ * summary line to cfg->err unless the progress is jsonl. Returns RUNNER_DONE
+ * or the first thing that went wrong (a point left unmeasured too: --resume
+ * measures it).
  */
-int runner_run(struct runner *r);
+enum runner_outcome runner_run(struct runner *r);
 
 /* Undoes what the run took, on every path (above), writes what it undid to cfg->err and frees
  * r. NULL-safe. */

@@ -216,25 +216,32 @@ static double step_estimate(const struct runner_precision *p, size_t idx, size_t
 	return e.value;
 }
 
+/* Whether the ratios to the baseline at a point are known to the precision (ratio_needs_more). */
+enum ratio_verdict {
+	RATIO_UNKNOWN,   /* cannot say: judge each subject's own estimate */
+	RATIO_KNOWN,     /* every ratio is known to the precision */
+	RATIO_NEEDS_MORE /* some ratio is not yet: another round */
+};
+
 /*
  * Precision aimed at a comparison (manifest precision_baseline): whether some
  * subject's ratio to the baseline at this point is not yet known to the
  * target. The ratio of each step is paired (the subjects ran interleaved in
  * it); its interval is Student's t on the logs of the steps' ratios, so the
- * drift common to both subjects cancels. -1: cannot say (steps of unequal
- * size), judge each subject's own estimate instead.
+ * drift common to both subjects cancels. RATIO_UNKNOWN: cannot say (steps
+ * of unequal size), judge each subject's own estimate instead.
  */
-static int ratio_needs_more(const struct runner_precision *p, size_t idx, size_t kb,
-			    double *scratch)
+static enum ratio_verdict ratio_needs_more(const struct runner_precision *p, size_t idx, size_t kb,
+					   double *scratch)
 {
 	const struct runner_acc *a = &p->acc[idx];
 	size_t steps = a->steps, s, k;
 
 	for (k = 0; k < p->nactive; k++)
 		if (a->res[k].n != steps * round_runs(p))
-			return -1;
+			return RATIO_UNKNOWN;
 	if (steps < 3)
-		return 1;
+		return RATIO_NEEDS_MORE;
 	for (k = 0; k < p->nactive; k++) {
 		double sum = 0, sum2 = 0, mean, sd, half;
 
@@ -245,7 +252,7 @@ static int ratio_needs_more(const struct runner_precision *p, size_t idx, size_t
 				   step_estimate(p, idx, kb, s, scratch);
 
 			if (!(q > 0) || !isfinite(q))
-				return 1; /* a step that fell back is no evidence */
+				return RATIO_NEEDS_MORE; /* a step that fell back is no evidence */
 			sum += log(q);
 			sum2 += log(q) * log(q);
 		}
@@ -253,9 +260,9 @@ static int ratio_needs_more(const struct runner_precision *p, size_t idx, size_t
 		sd = sqrt(fmax(0, (sum2 - (double)steps * mean * mean) / (double)(steps - 1)));
 		half = student_t95(steps - 1) * sd / sqrt((double)steps);
 		if (expm1(half) > p->m->precision)
-			return 1;
+			return RATIO_NEEDS_MORE;
 	}
-	return 0;
+	return RATIO_KNOWN;
 }
 
 bool runner_precision_needs_more(const struct runner_precision *p, size_t idx)
@@ -277,11 +284,11 @@ bool runner_precision_needs_more(const struct runner_precision *p, size_t idx)
 	if (scratch == NULL)
 		return true;
 	if (baseline_index(p) != SIZE_MAX) {
-		int q = ratio_needs_more(p, idx, baseline_index(p), scratch);
+		enum ratio_verdict q = ratio_needs_more(p, idx, baseline_index(p), scratch);
 
-		if (q >= 0) {
+		if (q != RATIO_UNKNOWN) {
 			free(scratch);
-			return q == 1;
+			return q == RATIO_NEEDS_MORE;
 		}
 	}
 	for (k = 0; k < p->nactive && !more; k++) {

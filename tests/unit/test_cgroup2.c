@@ -23,26 +23,29 @@ static void test_parse_mountinfo(void)
 	static const char ns[] = "50 40 0:26 /machine/c1 /sys/fs/cgroup\\040x rw - cgroup2 none rw";
 
 	CHECK_INT_EQ(cgroup2_parse_mountinfo_line(hybrid, strlen(hybrid), mnt, root, sizeof(mnt)),
-		     1);
+		     CGROUP2_MOUNT_FOUND);
 	CHECK_STR_EQ(mnt, "/sys/fs/cgroup/unified");
 	CHECK_STR_EQ(root, "/");
 	/* Optional fields before the separator. */
 	CHECK_INT_EQ(cgroup2_parse_mountinfo_line(systemd, strlen(systemd), mnt, root, sizeof(mnt)),
-		     1);
+		     CGROUP2_MOUNT_FOUND);
 	CHECK_STR_EQ(mnt, "/sys/fs/cgroup");
-	CHECK_INT_EQ(cgroup2_parse_mountinfo_line(v1, strlen(v1), mnt, root, sizeof(mnt)), 0);
+	CHECK_INT_EQ(cgroup2_parse_mountinfo_line(v1, strlen(v1), mnt, root, sizeof(mnt)),
+		     CGROUP2_MOUNT_OTHER);
 	/* A sub-tree mounted (a cgroup namespace), a blank escaped. */
-	CHECK_INT_EQ(cgroup2_parse_mountinfo_line(ns, strlen(ns), mnt, root, sizeof(mnt)), 1);
+	CHECK_INT_EQ(cgroup2_parse_mountinfo_line(ns, strlen(ns), mnt, root, sizeof(mnt)),
+		     CGROUP2_MOUNT_FOUND);
 	CHECK_STR_EQ(mnt, "/sys/fs/cgroup x");
 	CHECK_STR_EQ(root, "/machine/c1");
 	/* Too long for the buffer, no separator, a bad escape. */
-	CHECK_INT_EQ(cgroup2_parse_mountinfo_line(hybrid, strlen(hybrid), mnt, root, 8), -1);
+	CHECK_INT_EQ(cgroup2_parse_mountinfo_line(hybrid, strlen(hybrid), mnt, root, 8),
+		     CGROUP2_MOUNT_MALFORMED);
 	CHECK_INT_EQ(cgroup2_parse_mountinfo_line("41 31 0:38 / /x rw cgroup2", 26, mnt, root, 64),
-		     -1);
+		     CGROUP2_MOUNT_MALFORMED);
 	CHECK_INT_EQ(
 	    cgroup2_parse_mountinfo_line("1 2 0:3 / /a\\04 rw - cgroup2 c rw", 33, mnt, root, 64),
-	    -1);
-	CHECK_INT_EQ(cgroup2_parse_mountinfo_line("", 0, mnt, root, 64), -1);
+	    CGROUP2_MOUNT_MALFORMED);
+	CHECK_INT_EQ(cgroup2_parse_mountinfo_line("", 0, mnt, root, 64), CGROUP2_MOUNT_MALFORMED);
 }
 
 static void test_parse_cgroup(void)

@@ -16,24 +16,35 @@
 
 static char tmp[64];
 
-/* What the fake fetch writes for each file name. */
+/* What the fake fetch writes for each file name, and what it answers. */
 struct fake {
 	const char *results; /* results.json's text */
+	/* HOSTSTREAM_FETCHED (the default, 0): writes the text; ALREADY_THERE: writes the text
+	 * too (an earlier run's file) and says so; FETCH_FAILED: fails with HOST_TIMEOUT */
+	enum hoststream_fetched answer;
 };
 
-static int fake_fetch(void *c, const struct events_file *f, const char *dst,
-		      enum host_outcome *outcome, struct errbuf *eb)
+static enum hoststream_fetched fake_fetch(void *c, const struct events_file *f, const char *dst,
+					  enum host_outcome *outcome, struct errbuf *eb)
 {
 	const struct fake *fk = c;
 	const char *text = strcmp(f->name, "results.json") == 0 ? fk->results : "x\n";
-	FILE *out = fopen(dst, "we");
+	FILE *out;
 
 	*outcome = HOST_EXEC;
-	if (out == NULL)
-		return errbuf_set(eb, "%s: cannot write", dst);
+	if (fk->answer == HOSTSTREAM_FETCH_FAILED) {
+		*outcome = HOST_TIMEOUT;
+		errbuf_set(eb, "%s: the download timed out", f->name);
+		return HOSTSTREAM_FETCH_FAILED;
+	}
+	out = fopen(dst, "we");
+	if (out == NULL) {
+		errbuf_set(eb, "%s: cannot write", dst);
+		return HOSTSTREAM_FETCH_FAILED;
+	}
 	fputs(text, out);
 	fclose(out);
-	return 0;
+	return fk->answer;
 }
 
 /* One host's run for the pool: its stream's text, the fake fetch, its directory. */
@@ -64,13 +75,14 @@ static void stream_job(struct hostpool *hp, size_t i, void *c, struct host_end *
  * Runs one host's stream (the events text, exit status 0) through
  * hoststream and the fake fetch into tmp/<host>; returns its final status.
  */
-static struct hostpool_status run_host(const char *host, const char *events, const char *results)
+static struct hostpool_status run_host_fetching(const char *host, const char *events,
+						const char *results, enum hoststream_fetched answer)
 {
 	struct errbuf eb = {{0}};
 	struct hostpool *hp = hostpool_new(1, 1, &eb);
 	struct hostpool_status s;
 	char dir[256];
-	struct host_run r = {events, {results}, dir};
+	struct host_run r = {events, {results, answer}, dir};
 	int loops = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -86,6 +98,11 @@ static struct hostpool_status run_host(const char *host, const char *events, con
 out:
 	hostpool_free(hp);
 	return s;
+}
+
+static struct hostpool_status run_host(const char *host, const char *events, const char *results)
+{
+	return run_host_fetching(host, events, results, HOSTSTREAM_FETCHED);
 }
 
 /* A done event listing files {name: sha256 of text} (names given raw, JSON-quoted here). */
@@ -236,6 +253,40 @@ static void test_unexpected_file_names(void)
 	free(text);
 }
 
+/* A fetch that failed ends the host with the fetch's own outcome and message, no done.json. */
+static void test_failed_fetch_gives_its_outcome(void)
+{
+	static const char *const names[] = {"results.json"};
+	const char *texts[] = {good};
+	char ev[2048], path[256];
+	struct hostpool_status s;
+
+	done_event(ev, sizeof(ev), names, texts, 1);
+	s = run_host_fetching("fetchfail", ev, good, HOSTSTREAM_FETCH_FAILED);
+	CHECK_INT_EQ(s.outcome, HOST_TIMEOUT);
+	CHECK_STR_EQ(s.message, "results.json: the download timed out");
+	snprintf(path, sizeof(path), "%s/fetchfail/done.json", tmp);
+	CHECK(access(path, F_OK) != 0);
+}
+
+/* A file already there is not verified again: its SHA-256 matched before (an earlier run's). */
+static void test_file_already_there_is_not_verified_again(void)
+{
+	static const char *const names[] = {"results.json", "results.tsv"};
+	const char *texts[] = {good, "not what the fetch writes\n"};
+	char ev[2048];
+	struct hostpool_status s;
+
+	done_event(ev, sizeof(ev), names, texts, 2);
+	/* results.tsv differs from its SHA-256: fetched, that fails the host */
+	s = run_host_fetching("fetched", ev, good, HOSTSTREAM_FETCHED);
+	CHECK_INT_EQ(s.outcome, HOST_EXEC);
+	CHECK_STR_EQ(s.message, "results.tsv: SHA-256 differs from the done event");
+	/* already there: the fetch vouched for it */
+	s = run_host_fetching("there", ev, good, HOSTSTREAM_ALREADY_THERE);
+	CHECK_INT_EQ(s.outcome, HOST_OK);
+}
+
 int main(void)
 {
 	snprintf(tmp, sizeof(tmp), "/tmp/rp-test-hoststream.XXXXXX");
@@ -244,6 +295,8 @@ int main(void)
 	RUN(test_good_host_is_ok_with_a_done_record);
 	RUN(test_bad_results_are_not_ok);
 	RUN(test_unexpected_file_names);
+	RUN(test_failed_fetch_gives_its_outcome);
+	RUN(test_file_already_there_is_not_verified_again);
 	if (harness_remove_tree(tmp) != 0)
 		return 1;
 	return HARNESS_EXIT();

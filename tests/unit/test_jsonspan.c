@@ -100,26 +100,48 @@ static void test_walk_and_keys(void)
 	int n = 0;
 
 	CHECK_INT_EQ(jsonspan_walk(&it, doc, 0, &eb), 0);
-	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), 1);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_MEMBER);
 	/* keys compare decoded: an escape cannot hide "results" */
 	CHECK(jsonspan_string_is(k, "results"));
 	CHECK(!jsonspan_string_is(k, "result"));
 	CHECK(!jsonspan_string_is(k, "resultss"));
 	CHECK_INT_EQ(jsonspan_walk(&inner, v, 1, &eb), 0);
-	while (jsonspan_next(&inner, &k, &v, &eb) == 1) {
+	while (jsonspan_next(&inner, &k, &v, &eb) == JSONSPAN_MEMBER) {
 		CHECK(k.p == NULL);
 		n++;
 	}
 	CHECK_INT_EQ(n, 2);
-	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), 1);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_MEMBER);
 	CHECK(jsonspan_string_is(k, "meta"));
-	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), 0);
-	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), 0);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_END);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_END);
 	/* bytes after the container's end are an error of the walk */
 	doc = jsonspan_trim("{\"a\":1} {", 9);
 	CHECK_INT_EQ(jsonspan_walk(&it, doc, 0, &eb), 0);
-	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), 1);
-	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), -1);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_MEMBER);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_BAD);
+}
+
+/* Each step of a walk names what it read: an empty container ends at once, a missing ',' is bad. */
+static void test_walk_steps_are_named(void)
+{
+	struct jsonspan k, v, doc;
+	struct jsonspan_iter it;
+	struct errbuf eb = {{0}};
+
+	doc = jsonspan_trim("[]", 2);
+	CHECK_INT_EQ(jsonspan_walk(&it, doc, 0, &eb), 0);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_END);
+	doc = jsonspan_trim("[1 2]", 5);
+	CHECK_INT_EQ(jsonspan_walk(&it, doc, 0, &eb), 0);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_MEMBER);
+	CHECK(k.p == NULL);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_BAD);
+	CHECK_STR_EQ(eb.msg, "byte 3: expected ',' or ']'");
+	doc = jsonspan_trim("{1:2}", 5);
+	CHECK_INT_EQ(jsonspan_walk(&it, doc, 0, &eb), 0);
+	CHECK_INT_EQ(jsonspan_next(&it, &k, &v, &eb), JSONSPAN_BAD);
+	CHECK_STR_EQ(eb.msg, "byte 1: expected a key");
 }
 
 static void test_write_compact(void)
@@ -144,6 +166,7 @@ int main(void)
 	RUN(test_invalid);
 	RUN(test_depth_is_bounded);
 	RUN(test_walk_and_keys);
+	RUN(test_walk_steps_are_named);
 	RUN(test_write_compact);
 	return HARNESS_EXIT();
 }

@@ -35,7 +35,7 @@ static void test_read(void)
 	struct errbuf eb = {{0}};
 
 	CHECK(root != NULL);
-	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), 1);
+	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), KERNELCOST_PRICED);
 	CHECK(fabs(p.ns[KERNELCOST_EXEC] - 450000) < 1e-6);
 	CHECK_INT_EQ((int)p.points[KERNELCOST_EXEC], 2);
 	/* sd of {400, 500} us is 70.7 us, over a mean of 450 us: 15.7 %. */
@@ -58,7 +58,7 @@ static void test_predict(void)
 	const cJSON *prof;
 
 	CHECK(root != NULL);
-	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), 1);
+	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), KERNELCOST_PRICED);
 	prof = cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "results"), 0), "profile");
 	CHECK_INT_EQ(kernelcost_predict(&p, prof, 2e6, &parts, &eb), 0);
@@ -93,15 +93,15 @@ static void test_bad_input(void)
 	struct errbuf eb = {{0}};
 	cJSON *root = cJSON_Parse("{\"results\":[],\"reference\":{\"results\":[]}}");
 
-	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), 0);
+	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), KERNELCOST_NONE);
 	cJSON_Delete(root);
 	root = cJSON_Parse("{\"reference\":{\"kernel\":{\"unit_costs\":{}}}}");
-	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), -1);
+	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), KERNELCOST_MALFORMED);
 	CHECK(strstr(eb.msg, "reference.kernel.unit_costs: not an array") != NULL);
 	cJSON_Delete(root);
 	root = cJSON_Parse("{\"reference\":{\"results\":[],\"kernel\":{\"unit_costs\":["
 			   "{\"kind\":\"exec\",\"ns\":1},{\"kind\":\"faults\"}]}}}");
-	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), -1);
+	CHECK_INT_EQ(kernelcost_read(root, &p, &eb), KERNELCOST_MALFORMED);
 	CHECK(strstr(eb.msg, "reference.kernel.unit_costs[1].ns") != NULL);
 	cJSON_Delete(root);
 	root = cJSON_Parse("{\"status\":\"ok\",\"calls\":3}");

@@ -1,4 +1,4 @@
-/* Tests for runner (src/sweep/runner.h): the opaque run's setup refusals and exit statuses, and
+/* Tests for runner (src/sweep/runner.h): the opaque run's setup refusals and outcomes, and
  * the profile files it reads back (runner_profile.h). The runs themselves need a provisioned
  * prefix: tests/integration/40-manifest.sh, 47-plan.sh and 49-profile.sh measure them. */
 #include <limits.h>
@@ -35,13 +35,14 @@ static int put(const char *name, const char *text, char *path)
 	return fclose(f);
 }
 
-/* Opens a dry run of manifest against prefix; its exit status, what it wrote into *msg. */
+/* Opens a dry run of manifest against prefix; its outcome (-1: no stream), what it wrote into
+ * *msg. */
 static int open_dry(const char *manifest, const char *prefix, char **msg)
 {
 	struct runner_config cfg = {0};
 	struct runner *r = NULL;
 	size_t len = 0;
-	int status;
+	enum runner_outcome status;
 
 	cfg.manifest = manifest;
 	cfg.prefix = prefix;
@@ -57,19 +58,19 @@ static int open_dry(const char *manifest, const char *prefix, char **msg)
 	return status;
 }
 
-/* A manifest that cannot be read is the user's input: exit 2, one line naming it. */
+/* A manifest that cannot be read is the user's input, one line naming it. */
 static void test_missing_manifest(void)
 {
 	char path[PATH_MAX], *msg = NULL;
 
 	snprintf(path, sizeof(path), "%s/none.json", dir);
-	CHECK_INT_EQ(open_dry(path, dir, &msg), RUNNER_EXIT_USAGE);
+	CHECK_INT_EQ(open_dry(path, dir, &msg), RUNNER_BAD_INPUT);
 	CHECK(msg != NULL && strstr(msg, "none.json") != NULL);
 	CHECK(msg != NULL && strchr(msg, '\n') == strrchr(msg, '\n'));
 	free(msg);
 }
 
-/* A prefix that is not there is this host's failure (exit 1), named; nothing is created. */
+/* A prefix that is not there is this host's failure, named; nothing is created. */
 static void test_missing_prefix(void)
 {
 	char path[PATH_MAX], prefix[PATH_MAX], *msg = NULL;
@@ -77,7 +78,7 @@ static void test_missing_prefix(void)
 
 	CHECK_INT_EQ(put("m.json", manifest_text, path), 0);
 	snprintf(prefix, sizeof(prefix), "%s/no-prefix", dir);
-	CHECK_INT_EQ(open_dry(path, prefix, &msg), RUNNER_EXIT_FAIL);
+	CHECK_INT_EQ(open_dry(path, prefix, &msg), RUNNER_HOST_FAILED);
 	CHECK(msg != NULL && strstr(msg, "no-prefix") != NULL);
 	CHECK(stat(prefix, &st) != 0);
 	free(msg);
