@@ -70,3 +70,17 @@ bool plan_warning(const struct plan *p, char *buf, size_t len)
 		 n, n, n, n);
 	return true;
 }
+
+const char *plan_bytes_text(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, unit[u]);
+	return buf;
+}

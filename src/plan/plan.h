@@ -134,4 +134,7 @@ int plan_check_disk(struct plan *p, struct errbuf *eb);
 /* plan_build.c. Frees p and everything it owns. NULL is a no-op. */
 void plan_free(struct plan *p);
 
+/* bytes as the plan prints a size ("12.3 MiB", "512 B") into buf; returns buf. */
+const char *plan_bytes_text(uint64_t bytes, char *buf, size_t len);
+
 #endif

@@ -136,21 +136,6 @@ static int load_facts(struct plan *p, struct errbuf *eb)
 	return 0;
 }
 
-/* "12.3 MiB" */
-static const char *human(uint64_t b, char *buf, size_t len)
-{
-	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	double v = (double)b;
-	int u = 0;
-
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, unit[u]);
-	return buf;
-}
-
 int plan_check_disk(struct plan *p, struct errbuf *eb)
 {
 	uint32_t value[MANIFEST_AXIS_COUNT];
@@ -179,8 +164,8 @@ int plan_check_disk(struct plan *p, struct errbuf *eb)
 		    "%s: $.axes: nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u needs "
 		    "%s in %s while its policies replace the previous point's; %s is free",
 		    p->manifest, value[0], value[1], value[2], value[3],
-		    human(need, h1, sizeof(h1)), p->where.etc,
-		    human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
+		    plan_bytes_text(need, h1, sizeof(h1)), p->where.etc,
+		    plan_bytes_text((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	}
 	return 0;
 }

@@ -41,21 +41,6 @@ void plan_pilot_points(const struct plan *p, size_t *lo, size_t *hi)
 	}
 }
 
-/* "12.3 MiB" */
-static const char *human(uint64_t b, char *buf, size_t len)
-{
-	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	double v = (double)b;
-	int u = 0;
-
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, unit[u]);
-	return buf;
-}
-
 /* Pilot value v (per end) interpolated linearly along point_size at pt. */
 static double interpolate(const struct plan_view *pl, const struct sweep_point *pt, double lo,
 			  double hi)
@@ -241,10 +226,10 @@ static int print_bytes(const struct plan_view *pl, FILE *out, struct errbuf *eb)
 	}
 	/* A point's files are written beside the previous point's before they replace them. */
 	fprintf(out, "\nDisk: at most %s in %s (point %zu, twice while it replaces the one before)",
-		human(2 * peak, h1, sizeof(h1)), pl->p->where.etc, biggest + 1);
+		plan_bytes_text(2 * peak, h1, sizeof(h1)), pl->p->where.etc, biggest + 1);
 	if (statvfs(pl->p->where.etc, &vfs) == 0)
 		fprintf(out, "; %s free there",
-			human((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
+			plan_bytes_text((uint64_t)vfs.f_bavail * vfs.f_frsize, h2, sizeof(h2)));
 	fputc('\n', out);
 	return 0;
 }
