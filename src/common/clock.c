@@ -1,4 +1,5 @@
-/* clock: now on CLOCK_MONOTONIC, in integer nanoseconds or milliseconds. */
+/* clock: now on CLOCK_MONOTONIC, in integer nanoseconds or milliseconds; now on the wall clock
+ * as a UTC stamp. */
 #include "clock.h"
 
 #include <time.h>
@@ -14,4 +15,13 @@ uint64_t clock_now_ns(void)
 long clock_now_ms(void)
 {
 	return (long)(clock_now_ns() / 1000000u);
+}
+
+void clock_utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

@@ -14,7 +14,7 @@
  *   atomicfile    a file written through a temporary sibling, fsync'd, renamed
  *   fileio        capped whole-file reads, mkdir -p, path formatting that refuses truncation
  *   growbuf       the one way to grow memory: a capped byte buffer and growarray
- *   clock         now on CLOCK_MONOTONIC, in integer ns or ms
+ *   clock         now on CLOCK_MONOTONIC, in integer ns or ms; now as a UTC stamp
  *   digest        SHA-256 of a buffer or a file, as hex
  *   template      "{name}" placeholder expansion
  *   sanitize      host or file text made safe for a terminal, a TSV or Markdown

@@ -12,7 +12,7 @@
  * Modules, one line each:
  *   plan          the plan (this header), its problems and its one verdict
  *   plan_build    the plan built in two calls (the manifest, then the prefix), freed in one
- *   plan_prefix   the prefix's paths resolved, and a policy confined to PREFIX/etc
+ *   plan_prefix   the prefix's paths resolved, a policy confined to PREFIX/etc, the default prefix
  *   plan_subjects the subjects resolved against the prefix (plan_trust.c: whose
  *                 programs and PAM files they are; plan_pam.c: each subject's PAM stack)
  *   plan_env      the pinned environment's limits and CPUs checked against this host

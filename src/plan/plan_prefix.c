@@ -1,4 +1,5 @@
-/* plan_prefix: a prefix's paths resolved, and the rule that confines a policy to PREFIX/etc. */
+/* plan_prefix: a prefix's paths resolved, the rule that confines a policy to PREFIX/etc, and the
+ * default prefix. */
 #include "plan_prefix.h"
 
 #include <errno.h>
@@ -8,6 +9,13 @@
 #include <sys/stat.h>
 
 #include "fileio.h"
+
+const char *plan_prefix_default(void)
+{
+	const char *env = getenv("RARPERF_PREFIX");
+
+	return env != NULL && env[0] != '\0' ? env : PLAN_PREFIX_DEFAULT;
+}
 
 int plan_prefix_confine(const char *etc_real, const char *path, struct errbuf *eb)
 {

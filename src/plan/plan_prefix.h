@@ -1,5 +1,6 @@
 /* plan_prefix: a provisioned prefix's paths resolved (the prefix, PREFIX/etc where policies may be
- * written, the directory's identity), read only: what the plan and the run's guard both need. */
+ * written, the directory's identity), read only: what the plan and the run's guard both need;
+ * and the prefix a program takes when told none. */
 #ifndef RARPERF_PLAN_PREFIX_H
 #define RARPERF_PLAN_PREFIX_H
 
@@ -7,6 +8,16 @@
 #include <limits.h>
 
 #include "errbuf.h"
+
+/* Where `make provision` puts the prefix when RARPERF_PREFIX names none. */
+#define PLAN_PREFIX_DEFAULT "/opt/rarperf"
+
+/*
+ * The prefix a program uses when its command line names none: RARPERF_PREFIX
+ * when set and not empty (as `make provision RARPERF_PREFIX=DIR` made it),
+ * else PLAN_PREFIX_DEFAULT. The environment's string, not a copy.
+ */
+const char *plan_prefix_default(void);
 
 struct plan_prefix {
 	const char *given; /* as given (borrowed: messages) */

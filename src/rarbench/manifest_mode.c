@@ -13,6 +13,7 @@
 
 #include "cliopt.h"
 #include "plan.h"
+#include "plan_prefix.h"
 #include "plan_print.h"
 #include "exitcode.h"
 #include "numarg.h"
@@ -108,7 +109,7 @@ static void usage(FILE *f)
 	    "  --resume         continue the journal in DIR, skipping finished points\n"
 	    "  --progress MODE  bar (default on a terminal), jsonl (events on stdout), none\n"
 	    "  --prefix DIR     the provisioned prefix (default $RARPERF_PREFIX, else\n"
-	    "                   " RUNNER_DEFAULT_PREFIX ")\n"
+	    "                   " PLAN_PREFIX_DEFAULT ")\n"
 	    "  --wait           wait while another run holds the prefix (else exit 3)\n"
 	    "  --dry-run        check the manifest against the prefix and print the plan\n"
 	    "                   (subjects, points, runs, policy bytes, disk, the wall time from\n"
@@ -145,7 +146,7 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 	int c;
 
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->prefix = runner_default_prefix();
+	cfg->prefix = plan_prefix_default();
 	cfg->progress = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_NONE;
 	optind = 1;
 	while ((c = cliopt_next(argc, argv, ":hV", opts, &seen)) != -1) {

@@ -7,7 +7,7 @@
 #include "cliopt.h"
 #include "exitcode.h"
 #include "hostpool.h"
-#include "runner.h"
+#include "plan_prefix.h"
 
 #define DEFAULT_FORKS 16
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000L
@@ -63,7 +63,7 @@ static void config_defaults(struct job_config *c)
 	memset(c, 0, sizeof(*c));
 	c->known_hosts = "inventory/known_hosts";
 	c->out_dir = "rarlab-out";
-	c->remote_prefix = runner_default_prefix();
+	c->remote_prefix = plan_prefix_default();
 	c->remote_dir = ".rarlab";
 	c->forks = DEFAULT_FORKS;
 	c->connect_timeout_ms = DEFAULT_CONNECT_TIMEOUT_MS;

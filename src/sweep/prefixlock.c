@@ -12,10 +12,10 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "clock.h"
 #include "fileio.h"
 #include "jsonget.h"
 #include "sanitize.h"
@@ -233,12 +233,9 @@ static int prefixlock_write_holder(const struct prefixlock *lock, const char *wh
 				   struct errbuf *eb)
 {
 	char line[2 * PATH_MAX + 256], started[32];
-	time_t t = time(NULL);
-	struct tm tm;
 	int n;
 
-	gmtime_r(&t, &tm);
-	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	clock_utc_now(started, sizeof(started));
 	n = snprintf(line, sizeof(line), "pid %ld since %s (%s)\n", (long)getpid(), started, what);
 	if (n < 0 || (size_t)n >= sizeof(line) ||
 	    owner_line(&lock->self, line + n, sizeof(line) - (size_t)n) < 0)

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clock.h"
 #include "fileio.h"
@@ -284,15 +283,6 @@ enum runner_outcome runner_plan(struct runner *r, FILE *out)
 	return RUNNER_DONE;
 }
 
-void runner_utc_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* The network interfaces this host shows (/sys/class/net), 0 when unknown. */
 static size_t count_net_interfaces(void)
 {
@@ -345,7 +335,7 @@ static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
 	if (meta == NULL)
 		return NULL;
 	hostfacts_collect(&hf);
-	runner_utc_now(finished, sizeof(finished));
+	clock_utc_now(finished, sizeof(finished));
 	/* meta adopts every item added below. */
 	cJSON_AddStringToObject(meta, "name", r->m->name);
 	if (r->m->description != NULL)

@@ -39,15 +39,6 @@
 
 #include "progress.h"
 
-#define RUNNER_DEFAULT_PREFIX "/opt/rarperf"
-
-/*
- * The prefix a program uses when its command line names none: RARPERF_PREFIX
- * when set and not empty (as `make provision RARPERF_PREFIX=DIR` made it),
- * else RUNNER_DEFAULT_PREFIX. The environment's string, not a copy.
- */
-const char *runner_default_prefix(void);
-
 /*
  * How a run (or its setup, or its plan) ended: what runner_open, runner_plan
  * and runner_run return, once its messages are written to cfg->err. Not an

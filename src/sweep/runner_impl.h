@@ -98,9 +98,6 @@ void runner_end_guard(struct runner *r);
  */
 int runner_setup(struct runner *r, struct errbuf *eb);
 
-/* The time now, UTC, as 2026-01-31T12:00:00Z into buf. */
-void runner_utc_now(char *buf, size_t len);
-
 /* Frees everything r owns. */
 void runner_clear(struct runner *r);
 

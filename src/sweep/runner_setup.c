@@ -13,16 +13,10 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "clock.h"
 #include "fileio.h"
 #include "runner_output.h"
 #include "trustpath.h"
-
-const char *runner_default_prefix(void)
-{
-	const char *env = getenv("RARPERF_PREFIX");
-
-	return env != NULL && env[0] != '\0' ? env : RUNNER_DEFAULT_PREFIX;
-}
 
 /*
  * The versions a resumed journal must match: rarperf's, and each tool's
@@ -376,7 +370,7 @@ static int open_output(struct runner *r, struct errbuf *eb)
 	size_t total, done;
 	char profile_dir[PATH_MAX];
 
-	runner_utc_now(r->started, sizeof(r->started));
+	clock_utc_now(r->started, sizeof(r->started));
 	{
 		struct errbuf unread; /* no load known: the meta says nothing of it */
 
