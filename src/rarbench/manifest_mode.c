@@ -18,6 +18,7 @@
 #include "exitcode.h"
 #include "numarg.h"
 #include "runner.h"
+#include "runner_fault.h"
 #include "sanitize.h"
 
 /* How often a pending stop interrupts the waits (on_signal). */

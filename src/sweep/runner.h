@@ -77,15 +77,6 @@ struct runner_config {
 struct runner;
 
 /*
- * For a handler of a synchronous fault (SIGSEGV, SIGBUS, ...), which cannot
- * return to the run's own undoing: rewrites every policy the running sweep
- * manages deny-all from bytes kept when it was armed (openat, write, fsync,
- * renameat: async-signal-safe), and nothing else; the next run undoes the
- * rest. A no-op before a sweep is armed or after its end.
- */
-void runner_fault_deny(void);
-
-/*
  * The setup (above) of a run of cfg (copied; its strings borrowed). *rp is
  * the runner, also when the setup failed (runner_close undoes what it took),
  * NULL only when out of memory. Returns RUNNER_DONE, or RUNNER_BAD_INPUT

@@ -1,15 +1,17 @@
-/* runner_fault: the deny-all a fault's signal handler can still write (runner.h). */
-#include "runner_guard.h"
+/* runner_fault: the deny-all a fault's signal handler can still write (runner_fault.h). */
+#include "runner_fault.h"
 
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
-#include "runner.h"
+#include "manifest.h"
 
 /* A deny-all policy is small; a file larger than this is left to the next run's recovery. */
 #define RUNNER_FAULT_FILE_MAX_BYTES (64 * 1024)

@@ -45,6 +45,7 @@
 #include "jsonget.h"
 #include "plan_prefix.h"
 #include "prefixlock.h"
+#include "runner_fault.h"
 #include "proc.h"
 #include "sweepcg.h"
 

@@ -112,12 +112,4 @@ size_t runner_guard_point_end(struct runner_guard *g);
  */
 void runner_guard_end(struct runner_guard *g, struct runner_notes *notes);
 
-/*
- * runner_fault.c. Keeps, for runner_fault_deny (runner.h), the policy files
- * of t[0..n) as they are now (deny-all, just written) with a descriptor of
- * their directory; what cannot be kept is left to the next run's recovery.
- * n == 0: forgets them (the prefix may be another run's from then on).
- */
-void runner_fault_prepare(const struct runner_target *t, size_t n);
-
 #endif

@@ -16,8 +16,8 @@
  *   sweepcg       the cgroup (v2) that holds a sweep and everything it starts
  *   runner        a manifest run: open, plan (dry run), run, close (runner.h; its whole
  *                 struct seen by runner.c, runner_setup.c, runner_profile.c only)
- *   runner_guard  the lock, the guard record, the marker and the deny-all (runner_fault.c:
- *                 the same on a fatal signal)
+ *   runner_guard  the lock, the guard record, the marker and the deny-all
+ *   runner_fault  the deny-all again from a fatal signal's handler, from bytes the guard kept
  *   runner_env    the pinned environment and limits of every run
  *   runner_point  the step: write, check the grant, measure, record, one outcome
  *   runner_pilot  the dry run's pilot: a few measured runs at the sweep's two ends
