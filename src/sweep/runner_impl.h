@@ -34,7 +34,7 @@
 #include "runner_kernel.h"
 #include "runner_reference.h"
 #include "runner_subjects.h"
-#include "runner_profile.h"
+#include "runner_profile_files.h"
 #include "points.h"
 #include "runstate.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
-#include "runner_output.h"
+#include "runner_reference.h"
 #include "stats.h"
 
 /* Each kind: rarkref's argument, N, and what one unit is. "exec" first: the others' base. */

@@ -16,7 +16,7 @@
 #include "growbuf.h"
 #include "resultsfile.h"
 #include "runner_kernel.h"
-#include "runner_profile.h"
+#include "runner_profile_files.h"
 #include "stats.h"
 
 #define PARAMS_PER_ENTRY 8

@@ -11,10 +11,6 @@
 #include "manifest.h"
 #include "points.h"
 
-/* The journal's name for the reference's runs (manifest "reference"): never a manifest subject
- * id (letters, digits, '-', '_', '.'), so no subject can take it. */
-#define RUNNER_REFERENCE_ID MANIFEST_REFERENCE_ID
-
 /*
  * Writes DIR/results.json (hyperfine schema; each result's parameters are
  * nb_roles, nb_users, nb_tasks, nb_commands, subject, format, and
@@ -22,7 +18,7 @@
  * and DIR/results.tsv (doc/interfaces.md §4), both atomically, in sweep
  * order. Every point of s must be in c exactly once, and nothing else;
  * with partial, a point short of a planned round is left out instead (its
- * run timed out: meta says how many). The reference's runs (RUNNER_REFERENCE_ID)
+ * run timed out: meta says how many). The reference's runs (runner_reference.h)
  * are not results: they go to the top-level reference object
  * (resultsfile_reference_new, each result as a subject's, its parameters the
  * point's axes) and not to results.tsv.

@@ -21,7 +21,6 @@
 #include "contention.h"
 #include "estimate.h"
 #include "runner_kernel.h"
-#include "runner_output.h"
 #include "student.h"
 
 /* busy_throughout judges the host on at least this many attempts. */

@@ -1,7 +1,7 @@
 /* runner_profile_files: what the profile pass leaves in a run's output directory, read back
  * (OUT/profile/point-N.json) and flattened into OUT/profile.tsv. */
 #include "jsonget.h"
-#include "runner_profile.h"
+#include "runner_profile_files.h"
 
 #include <limits.h>
 #include <stdio.h>

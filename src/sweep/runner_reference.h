@@ -8,6 +8,10 @@
 #include "manifest.h"
 #include "proc.h"
 
+/* The journal's name for the reference's runs (manifest "reference"): never a manifest subject
+ * id (letters, digits, '-', '_', '.'), so no subject can take it. */
+#define RUNNER_REFERENCE_ID MANIFEST_REFERENCE_ID
+
 /* The reference as a measured command; cmd NULL: the manifest has none. */
 struct runner_reference {
 	struct proc_cmd *cmd;

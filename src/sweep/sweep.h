@@ -28,7 +28,8 @@
  *   runner_reference  the calibration workload's runs
  *   runner_kernel     the kernel-side calibration (rarkref) and its unit prices
  *   runner_output results.json and results.tsv from the journal
- *   runner_profile    the profile pass (runner_profile_files.c: its files)
+ *   runner_profile    the profile pass
+ *   runner_profile_files  what the profile pass leaves in OUT/profile/, read back
  */
 #ifndef RARPERF_SWEEP_H
 #define RARPERF_SWEEP_H

@@ -1,5 +1,5 @@
 /* Tests for runner (src/sweep/runner.h): the opaque run's setup refusals and outcomes, and
- * the profile files it reads back (runner_profile.h). The runs themselves need a provisioned
+ * the profile files it reads back (runner_profile_files.h). The runs themselves need a provisioned
  * prefix: tests/integration/40-manifest.sh, 47-plan.sh and 49-profile.sh measure them. */
 #include <limits.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "harness.h"
 #include "manifest.h"
 #include "runner.h"
-#include "runner_profile.h"
+#include "runner_profile_files.h"
 #include "plan.h"
 #include "points.h"
 

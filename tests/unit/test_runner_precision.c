@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "runner_output.h"
+#include "runner_reference.h"
 #include "runner_precision.h"
 
 #define WALL_NS 1000000ULL

@@ -1,7 +1,7 @@
-/* runner_profile: what the profile pass of a manifest run left in its output directory
- * (runner_profile_files.c; the pass itself: runner_profile.c). Private to the runner. */
-#ifndef RARPERF_RUNNER_PROFILE_H
-#define RARPERF_RUNNER_PROFILE_H
+/* runner_profile_files: what the profile pass of a manifest run left in its output directory
+ * (the pass itself: runner_profile.c), read back for results.json and profile.tsv. */
+#ifndef RARPERF_RUNNER_PROFILE_FILES_H
+#define RARPERF_RUNNER_PROFILE_FILES_H
 
 #include <stddef.h>
 
