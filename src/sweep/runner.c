@@ -88,7 +88,8 @@ static enum runstate_next pass_step(struct runner *r, const struct sweep_point *
 	else
 		progress_remeasure(&r->progress, step,
 				   "more contended runs than contention_limit; measured again");
-	rc = runner_run_step(&r->steps, pt, round, attempt, discarded, &end);
+	rc = runner_run_step(&r->sj, &r->rs, r->journal, r->guard, pt, round, attempt, discarded,
+			     &end);
 	if (end.superseded)
 		report(r, stopped(r) ? "interrupted; continue with --resume" : end.first.msg);
 	if (rc == RUNNER_STEP_OK)
@@ -191,10 +192,10 @@ static enum runner_outcome run_points(struct runner *r)
 		bool extra = round > r->m->rounds;
 
 		/* The subjects' references as of the pass's start (runner_precision.c). */
-		runner_precision_refresh(r->precision);
+		runner_precision_refresh(r->rs.precision);
 		sweep_round_order(r->sweep, round, mr, r->m->seed, order);
 		for (i = 0; extra && i < n; i++)
-			more[i] = runner_precision_needs_more(r->precision, i);
+			more[i] = runner_precision_needs_more(r->rs.precision, i);
 		k = runstate_pass_steps(&r->rs, round, order, more, todo, steps, &last);
 		if (last)
 			break;
@@ -275,7 +276,7 @@ enum runner_outcome runner_plan(struct runner *r, FILE *out)
 {
 	struct errbuf eb = {0};
 
-	if ((r->cfg.pilot && runner_pilot_measure(&r->steps, r->pilot, &eb) < 0) ||
+	if ((r->cfg.pilot && runner_pilot_measure(&r->sj, &r->rs, r->guard, r->pilot, &eb) < 0) ||
 	    plan_print(r->plan, r->cfg.pilot ? r->pilot : NULL, out, &eb) < 0) {
 		sanitize_fprintf(r->cfg.err, "rarbench: %s\n", eb.msg);
 		return RUNNER_HOST_FAILED;

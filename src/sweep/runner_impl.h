@@ -46,19 +46,17 @@ struct runner {
 	struct plan *plan;
 	const struct manifest *m;
 	const struct sweep *sweep;
-	/* runner_subjects.h: the plan's subjects with their commands and namespaces. */
+	/* runner_subjects.h: what every step measures: the plan's subjects with their commands
+	 * and namespaces, and the calibration workloads. */
 	struct runner_subjects sj;
 	cJSON *versions;
 	struct proc_user user;
 	struct journal *journal;
 	struct journal_contents done;
 	/* runstate.c: what changes while it measures (the hung subjects, the points left
-	 * unmeasured, the steps journalled, the profile's budget, the grant checks' stderr). */
+	 * unmeasured, the steps journalled, each point's runs so far, the profile's budget, the
+	 * grant checks' stderr). */
 	struct runstate rs;
-	/* runner_precision.c: each point's runs so far and the verdict on each attempt. */
-	struct runner_precision *precision;
-	/* runner_point.c: what its steps read and write, bound once the setup is done. */
-	struct runner_steps steps;
 	char out_abs[PATH_MAX];
 	char started[32];
 	/* The host's load and steal when this process opened the sweep (meta.machine.load). */
@@ -78,11 +76,6 @@ struct runner {
 	/* runner_env.c: what every measured child is pinned to, its environment and their record
 	 * (results' meta, the journal's versions). */
 	struct runner_env env;
-	/* runner_reference.c: the calibration workload (manifest "reference"); ref.cmd NULL: none.
-	 */
-	struct runner_reference ref;
-	/* runner_kernel.c: the kernel-side calibration (manifest "kernel_reference"). */
-	struct runner_kernel kernel;
 };
 
 /* Ends the guard (runner_guard_end: what it says goes to r->notes); a no-op once ended. */

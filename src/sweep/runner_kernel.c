@@ -123,16 +123,17 @@ size_t runner_kernel_count(const struct runner_kernel *k)
 	return k->cmd[0] != NULL ? RUNNER_KERNEL_KINDS : 0;
 }
 
-void runner_kernel_benches(struct runner_kernel *k, struct measure_bench *b,
+void runner_kernel_benches(const struct runner_kernel *k, struct measure_bench *b,
 			   struct journal_subject *js, size_t *n)
 {
 	for (size_t i = 0; i < runner_kernel_count(k); i++) {
 		/* Paced like rarref: each run follows a subject's (measure.h). */
 		b[*n] = (struct measure_bench){
 		    .name = k->id[i], .cmd = k->cmd[i], .group = 0, .paced = true};
-		js[*n].subject = k->id[i];
+		/* Read only: the journal writes these strings, it frees only what it read. */
+		js[*n].subject = (char *)k->id[i];
 		js[*n].format = (char *)"kernel";
-		js[*n].command = k->command[i];
+		js[*n].command = (char *)k->command[i];
 		(*n)++;
 	}
 }

@@ -55,7 +55,7 @@ int runner_kernel_setup(struct runner_kernel *k, const struct manifest *m,
 int runner_kernel_check(const struct runner_kernel *k, struct errbuf *eb);
 
 /* Appends k's kinds to a step's benches and journal entries at b[*n], js[*n] (*n grows). */
-void runner_kernel_benches(struct runner_kernel *k, struct measure_bench *b,
+void runner_kernel_benches(const struct runner_kernel *k, struct measure_bench *b,
 			   struct journal_subject *js, size_t *n);
 
 /* How many benches k adds to a step. */

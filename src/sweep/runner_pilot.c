@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "measure.h"
+#include "runner_point.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -15,7 +16,8 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], struct errbuf *eb)
+int runner_pilot_measure(const struct runner_subjects *sj, struct runstate *rs,
+			 struct runner_guard *guard, struct plan_pilot pilot[2], struct errbuf *eb)
 {
 	struct measure_bench benches[MANIFEST_SUBJECTS_MAX];
 	struct measure_result results[MANIFEST_SUBJECTS_MAX];
@@ -23,7 +25,6 @@ int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], st
 	size_t ends[2], e, i, k;
 	int rc = 0;
 	enum measure_outcome mr;
-	const struct runner_subjects *sj = st->sj;
 
 	plan_pilot_points(sj->plan, &ends[0], &ends[1]);
 	for (e = 0; e < 2 && rc == 0; e++) {
@@ -31,10 +32,10 @@ int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], st
 		uint64_t t0 = clock_now_ns(), t1, t2;
 
 		pilot[e].point = ends[e];
-		if (runner_point_write_policies(st, pt, eb) < 0)
+		if (runner_point_write_policies(sj, pt, eb) < 0)
 			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
 		t1 = clock_now_ns();
-		rc = runner_point_check_grants(st, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0 : -1;
+		rc = runner_point_check_grants(sj, rs, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0 : -1;
 		memset(results, 0, sizeof(results));
 		for (i = 0, k = 0; rc == 0 && i < sj->nsubjects; i++) {
 			if (sj->subjects[i].p->skip_reason != NULL)
@@ -50,7 +51,7 @@ int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], st
 			opts.min_runs = opts.max_runs = PLAN_PILOT_RUNS;
 			opts.min_time_ns = 0;
 			opts.order = MEASURE_ORDER_INTERLEAVED;
-			opts.stop = st->stop;
+			opts.stop = sj->stop;
 			mr = measure_run(benches, k, &opts, results, eb);
 			rc = mr == MEASURE_OK ? 0 : -1;
 			if (mr == MEASURE_STOPPED)
@@ -70,9 +71,9 @@ int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], st
 		/* The step's own cost besides the runs: writing the grant, and the deny-all after.
 		 */
 		t2 = clock_now_ns();
-		if (runner_guard_deny(st->guard, eb) < 0)
+		if (runner_guard_deny(guard, eb) < 0)
 			return -1;
-		runner_guard_point_end(st->guard);
+		runner_guard_point_end(guard);
 		pilot[e].write_s = (double)((t1 - t0) + (clock_now_ns() - t2)) / 1e9;
 	}
 	return rc;

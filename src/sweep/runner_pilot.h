@@ -5,14 +5,18 @@
 
 #include "errbuf.h"
 #include "plan_print.h"
-#include "runner_point.h"
+#include "runner_guard.h"
+#include "runner_subjects.h"
+#include "runstate.h"
 
 /*
- * At plan_pilot_points' two points of st->sj->plan: the policies written,
- * the grants checked and each active subject measured PLAN_PILOT_RUNS runs
- * (after PLAN_PILOT_WARMUP), then every policy written deny-all; fills
- * pilot[0..2). Needs a full setup (lock, subjects prepared). 0 or -1.
+ * At plan_pilot_points' two points of sj->plan: the policies written, the
+ * grants checked (rs: the step's state, runner_point_check_grants) and each
+ * active subject measured PLAN_PILOT_RUNS runs (after PLAN_PILOT_WARMUP),
+ * then every policy written deny-all (guard); fills pilot[0..2). Needs a
+ * full setup (lock, subjects prepared). 0 or -1.
  */
-int runner_pilot_measure(struct runner_steps *st, struct plan_pilot pilot[2], struct errbuf *eb);
+int runner_pilot_measure(const struct runner_subjects *sj, struct runstate *rs,
+			 struct runner_guard *guard, struct plan_pilot pilot[2], struct errbuf *eb);
 
 #endif

@@ -11,12 +11,13 @@
 #include "measure.h"
 #include "policy.h"
 #include "runner_env.h"
-#include "runner_output.h"
+#include "runner_precision.h"
+#include "runner_reference.h"
 #include "tracedrun.h"
 
 #define STDERR_SHOWN_BYTES 200
 
-/* The active subjects' policies as write targets, into t (st->sj->nactive entries). */
+/* The active subjects' policies as write targets, into t (sj->nactive entries). */
 void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
 {
 	size_t i, k = 0;
@@ -37,9 +38,10 @@ void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
 	}
 }
 
-int runner_point_write_policies(const struct runner_steps *st, const struct sweep_point *pt,
+int runner_point_write_policies(const struct runner_subjects *sj, const struct sweep_point *pt,
 				struct errbuf *eb)
 {
+	const struct manifest *m = sj->plan->m;
 	struct runner_target t[MANIFEST_SUBJECTS_MAX];
 	struct policy_shape shape;
 
@@ -48,12 +50,12 @@ int runner_point_write_policies(const struct runner_steps *st, const struct swee
 	shape.users = pt->value[MANIFEST_AXIS_USERS];
 	shape.tasks = pt->value[MANIFEST_AXIS_TASKS];
 	shape.commands = pt->value[MANIFEST_AXIS_COMMANDS];
-	shape.uid = (uint32_t)st->m->bench_uid;
-	shape.command = st->m->command;
-	shape.match = st->m->match;
-	shape.seed_compat = st->m->seed_compat;
-	runner_targets(st->sj, t);
-	return runner_write_targets(&shape, t, st->sj->nactive, eb);
+	shape.uid = (uint32_t)m->bench_uid;
+	shape.command = m->command;
+	shape.match = m->match;
+	shape.seed_compat = m->seed_compat;
+	runner_targets(sj, t);
+	return runner_write_targets(&shape, t, sj->nactive, eb);
 }
 
 /* Empties the grant check's output file and rewinds it (the fd is not O_APPEND). */
@@ -68,17 +70,18 @@ static int reset_output(int fd)
  * Runs each subject once as the bench user: a denied command exits fast and
  * non-zero, and would poison the figure, so the point fails here.
  */
-enum runner_step runner_point_check_grants(const struct runner_steps *st, size_t index,
-					   struct errbuf *eb)
+enum runner_step runner_point_check_grants(const struct runner_subjects *sj, struct runstate *rs,
+					   size_t index, struct errbuf *eb)
 {
+	const struct manifest *m = sj->plan->m;
 	char out[STDERR_SHOWN_BYTES + 1];
 	struct proc_sample sample;
-	int fd = st->state->stderr_fd;
+	int fd = rs->stderr_fd;
 	size_t i;
 
-	runstate_step_begin(st->state);
-	for (i = 0; i < st->sj->nsubjects; i++) {
-		const struct runner_subject *s = &st->sj->subjects[i];
+	runstate_step_begin(rs);
+	for (i = 0; i < sj->nsubjects; i++) {
+		const struct runner_subject *s = &sj->subjects[i];
 
 		if (s->p->skip_reason != NULL)
 			continue;
@@ -98,9 +101,9 @@ enum runner_step runner_point_check_grants(const struct runner_steps *st, size_t
 			errbuf_set(eb,
 				   "point %zu: subject %s: the grant check passed run_timeout_s "
 				   "(%u s) and was killed with its process group",
-				   index, s->p->ms->id, st->m->run_timeout_ms / 1000u);
+				   index, s->p->ms->id, m->run_timeout_ms / 1000u);
 			/* Left out of the step, the others measured (partial steps). */
-			if (!runstate_leave_out(st->state, RUNSTATE_CHECK, i))
+			if (!runstate_leave_out(rs, RUNSTATE_CHECK, i))
 				return RUNNER_STEP_TIMEDOUT;
 			eb->msg[0] = '\0';
 			continue;
@@ -111,19 +114,19 @@ enum runner_step runner_point_check_grants(const struct runner_steps *st, size_t
 			tracedrun_stderr_line(fd, out, sizeof(out));
 			plan_pam_explain(s->p, pam, sizeof(pam));
 			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
-				   s->p->ms->id, st->m->command, sample.exit_code,
-				   out[0] ? ": " : "", out, pam);
+				   s->p->ms->id, m->command, sample.exit_code, out[0] ? ": " : "",
+				   out, pam);
 			return RUNNER_STEP_FAILED;
 		}
 	}
-	if (runstate_check_end(st->state) == RUNNER_STEP_TIMEDOUT) {
+	if (runstate_check_end(rs) == RUNNER_STEP_TIMEDOUT) {
 		errbuf_set(eb,
 			   "point %zu: every subject's grant check passed run_timeout_s (%u s) and "
 			   "was killed with its process group",
-			   index, st->m->run_timeout_ms / 1000u);
+			   index, m->run_timeout_ms / 1000u);
 		return RUNNER_STEP_TIMEDOUT;
 	}
-	return runner_reference_check(st->ref, eb) < 0 || runner_kernel_check(st->kernel, eb) < 0
+	return runner_reference_check(&sj->ref, eb) < 0 || runner_kernel_check(&sj->kernel, eb) < 0
 		   ? RUNNER_STEP_FAILED
 		   : RUNNER_STEP_OK;
 }
@@ -136,69 +139,72 @@ static uint64_t per_round(uint64_t n, uint32_t rounds)
 
 /* The step's benches and their journal entries: the active subjects not left out of it (hung),
  * then the reference and rarkref's kinds (when measured). Returns how many benches. */
-static size_t step_benches(const struct runner_steps *st, struct measure_bench *benches,
-			   struct journal_subject *js)
+static size_t step_benches(const struct runner_subjects *sj, const struct runstate *rs,
+			   struct measure_bench *benches, struct journal_subject *js)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < st->sj->nsubjects; i++) {
-		if (!runstate_in_step(st->state, i))
+	for (i = 0; i < sj->nsubjects; i++) {
+		if (!runstate_in_step(rs, i))
 			continue;
 		/* One group: the subjects are interleaved (or shuffled) run by run. */
-		benches[k] = (struct measure_bench){.name = st->sj->subjects[i].p->ms->id,
-						    .cmd = st->sj->subjects[i].cmd,
-						    .group = 0};
-		js[k].subject = st->sj->subjects[i].p->ms->id;
-		js[k].format = (char *)policy_format_name(st->sj->subjects[i].p->ms->format);
-		js[k].command = st->sj->subjects[i].p->command_line;
+		benches[k] = (struct measure_bench){
+		    .name = sj->subjects[i].p->ms->id, .cmd = sj->subjects[i].cmd, .group = 0};
+		js[k].subject = sj->subjects[i].p->ms->id;
+		js[k].format = (char *)policy_format_name(sj->subjects[i].p->ms->format);
+		js[k].command = sj->subjects[i].p->command_line;
 		k++;
 	}
-	if (st->ref->cmd != NULL) {
+	if (sj->ref.cmd != NULL) {
 		/* Paced: each of its runs follows a subject's, at every size (measure.h). */
 		benches[k] = (struct measure_bench){
-		    .name = RUNNER_REFERENCE_ID, .cmd = st->ref->cmd, .group = 0, .paced = true};
+		    .name = RUNNER_REFERENCE_ID, .cmd = sj->ref.cmd, .group = 0, .paced = true};
 		js[k].subject = RUNNER_REFERENCE_ID;
 		js[k].format = (char *)"reference";
-		js[k].command = st->ref->command;
+		js[k].command = (char *)sj->ref.command;
 		k++;
 	}
-	runner_kernel_benches(st->kernel, benches, js, &k);
+	runner_kernel_benches(&sj->kernel, benches, js, &k);
 	return k;
 }
 
 /* The subject of the step whose name starts msg ("ID: ..."), as measure_run names a hung
  * bench; SIZE_MAX when none (the reference). */
-static size_t named_subject(const struct runner_steps *st, const char *msg)
+static size_t named_subject(const struct runner_subjects *sj, const struct runstate *rs,
+			    const char *msg)
 {
-	for (size_t i = 0; i < st->sj->nsubjects; i++) {
-		const char *id = st->sj->subjects[i].p->ms->id;
+	for (size_t i = 0; i < sj->nsubjects; i++) {
+		const char *id = sj->subjects[i].p->ms->id;
 		size_t len = strlen(id);
 
-		if (runstate_in_step(st->state, i) && strncmp(msg, id, len) == 0 && msg[len] == ':')
+		if (runstate_in_step(rs, i) && strncmp(msg, id, len) == 0 && msg[len] == ':')
 			return i;
 	}
 	return SIZE_MAX;
 }
 
 /* What measure_run does in the step: 1/rounds of the manifest's runs, a reproducible shuffle. */
-static void step_opts(const struct runner_steps *st, const struct sweep_point *pt, uint32_t round,
-		      uint32_t attempt, struct measure_opts *o)
+static void step_opts(const struct runner_subjects *sj, const struct runstate *rs,
+		      const struct sweep_point *pt, uint32_t round, uint32_t attempt,
+		      struct measure_opts *o)
 {
+	const struct manifest *m = sj->plan->m;
+
 	measure_opts_init(o);
-	o->warmup = per_round(st->m->warmup, st->m->rounds);
-	o->min_runs = per_round(st->m->min_runs, st->m->rounds);
-	o->max_runs = per_round(st->m->max_runs, st->m->rounds);
-	o->min_time_ns = st->m->min_time_ns / st->m->rounds;
-	if (st->m->precision > 0) {
+	o->warmup = per_round(m->warmup, m->rounds);
+	o->min_runs = per_round(m->min_runs, m->rounds);
+	o->max_runs = per_round(m->max_runs, m->rounds);
+	o->min_time_ns = m->min_time_ns / m->rounds;
+	if (m->precision > 0) {
 		/* Every round, the extra ones too, takes the same runs; precision counts rounds. */
 		o->max_runs = o->min_runs;
 		o->min_time_ns = 0;
 	}
-	o->order = st->m->order;
+	o->order = m->order;
 	/* A different but reproducible shuffle per point (and per attempt). */
-	o->seed = st->m->seed + pt->index + (uint64_t)(round - 1) * st->state->npoints +
-		  (uint64_t)attempt * 7919u;
-	o->stop = st->stop;
+	o->seed =
+	    m->seed + pt->index + (uint64_t)(round - 1) * rs->npoints + (uint64_t)attempt * 7919u;
+	o->stop = sj->stop;
 }
 
 /* After the step: the host's counters since h0 (read before it) into info; unreadable: none. */
@@ -226,7 +232,7 @@ static void step_host_after(struct journal_step_info *info, const struct content
  * runs of the point, not the others'; the pass reports it). *nb and *nsub:
  * the benches and subjects of the last attempt. Returns measure_run's value.
  */
-static enum measure_outcome measure_step(const struct runner_steps *st,
+static enum measure_outcome measure_step(const struct runner_subjects *sj, struct runstate *rs,
 					 const struct measure_opts *opts,
 					 struct measure_bench *benches, struct journal_subject *js,
 					 struct measure_result *results, size_t *nb, size_t *nsub,
@@ -235,11 +241,11 @@ static enum measure_outcome measure_step(const struct runner_steps *st,
 	enum measure_outcome mr;
 
 	for (;;) {
-		*nb = step_benches(st, benches, js);
-		*nsub = runstate_step_subjects(st->state);
+		*nb = step_benches(sj, rs, benches, js);
+		*nsub = runstate_step_subjects(rs);
 		mr = measure_run(benches, *nb, opts, results, eb);
 		if (mr != MEASURE_TIMEOUT ||
-		    !runstate_leave_out(st->state, RUNSTATE_MEASURE, named_subject(st, eb->msg)))
+		    !runstate_leave_out(rs, RUNSTATE_MEASURE, named_subject(sj, rs, eb->msg)))
 			return mr;
 		for (size_t i = 0; i < *nb; i++)
 			measure_result_clear(&results[i]);
@@ -248,7 +254,8 @@ static enum measure_outcome measure_step(const struct runner_steps *st,
 	}
 }
 
-enum runner_step runner_point_measure(const struct runner_steps *st, const struct sweep_point *pt,
+enum runner_step runner_point_measure(const struct runner_subjects *sj, struct runstate *rs,
+				      struct journal *journal, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
 				      struct errbuf *eb)
 {
@@ -265,7 +272,7 @@ enum runner_step runner_point_measure(const struct runner_steps *st, const struc
 	enum measure_outcome mr;
 
 	/* The reference, when measured, is the last bench: interleaved with the subjects. */
-	nb = st->sj->nactive + (st->ref->cmd != NULL) + runner_kernel_count(st->kernel);
+	nb = sj->nactive + (sj->ref.cmd != NULL) + runner_kernel_count(&sj->kernel);
 	benches = calloc(nb, sizeof(*benches));
 	results = calloc(nb, sizeof(*results));
 	js = calloc(nb, sizeof(*js));
@@ -273,18 +280,18 @@ enum runner_step runner_point_measure(const struct runner_steps *st, const struc
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	step_opts(st, pt, round, attempt, &opts);
+	step_opts(sj, rs, pt, round, attempt, &opts);
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;
-	mr = measure_step(st, &opts, benches, js, results, &nb, &nsub, eb);
+	mr = measure_step(sj, rs, &opts, benches, js, results, &nb, &nsub, eb);
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
 		goto out;
 	}
 	if (mr == MEASURE_TIMEOUT) {
 		errbuf_prefix(eb, "point %zu (run_timeout_s %u)", pt->index + 1,
-			      st->m->run_timeout_ms / 1000u);
+			      sj->plan->m->run_timeout_ms / 1000u);
 		rc = RUNNER_STEP_TIMEDOUT;
 		goto out;
 	}
@@ -296,7 +303,7 @@ enum runner_step runner_point_measure(const struct runner_steps *st, const struc
 	for (i = 0; i < nb; i++)
 		js[i].result = results[i];
 	/* The point's results, once, to the accumulator: it judges the attempt and keeps it. */
-	switch (runner_precision_offer(st->precision, pt->index, js, nb, nsub, attempt, discarded,
+	switch (runner_precision_offer(rs->precision, pt->index, js, nb, nsub, attempt, discarded,
 				       eb)) {
 	case RUNNER_PRECISION_REMEASURE:
 		rc = RUNNER_STEP_REMEASURE;
@@ -308,11 +315,11 @@ enum runner_step runner_point_measure(const struct runner_steps *st, const struc
 	}
 	info.remeasured = attempt;
 	info.discarded_runs = *discarded;
-	sweep_step_id(pt, round, st->m->max_rounds, id, sizeof(id));
-	if (journal_append_step(st->journal, id, pt->index, js, nb, &info, eb) < 0)
+	sweep_step_id(pt, round, sj->plan->m->max_rounds, id, sizeof(id));
+	if (journal_append_step(journal, id, pt->index, js, nb, &info, eb) < 0)
 		goto out;
 	for (i = 0; i < nb; i++)
-		runstate_add_timed(st->state, measure_result_wall_sum(&js[i].result));
+		runstate_add_timed(rs, measure_result_wall_sum(&js[i].result));
 	rc = RUNNER_STEP_OK;
 out:
 	for (i = 0; results != NULL && i < nb; i++)
@@ -323,29 +330,31 @@ out:
 	return rc;
 }
 
-enum runner_step runner_run_step(const struct runner_steps *st, const struct sweep_point *pt,
-				 uint32_t round, uint32_t attempt, uint64_t *discarded,
-				 struct runner_step_end *end)
+enum runner_step runner_run_step(const struct runner_subjects *sj, struct runstate *rs,
+				 struct journal *journal, struct runner_guard *guard,
+				 const struct sweep_point *pt, uint32_t round, uint32_t attempt,
+				 uint64_t *discarded, struct runner_step_end *end)
 {
 	struct errbuf deny = {{0}};
 	enum runner_step rc;
 
 	memset(end, 0, sizeof(*end));
 	end->denied = true;
-	if (runner_point_write_policies(st, pt, &end->eb) < 0) {
+	if (runner_point_write_policies(sj, pt, &end->eb) < 0) {
 		errbuf_prefix(&end->eb, "point %zu", pt->index + 1);
 		rc = RUNNER_STEP_FAILED;
-	} else if (runner_env_apply_point(st->sj, pt) < 0) {
+	} else if (runner_env_apply_point(sj, pt) < 0) {
 		errbuf_set(&end->eb, "point %zu: a swept limit without its pin", pt->index + 1);
 		rc = RUNNER_STEP_FAILED;
 	} else {
-		rc = runner_point_check_grants(st, pt->index + 1, &end->eb);
+		rc = runner_point_check_grants(sj, rs, pt->index + 1, &end->eb);
 		if (rc == RUNNER_STEP_OK)
-			rc = runner_point_measure(st, pt, round, attempt, discarded, &end->eb);
+			rc = runner_point_measure(sj, rs, journal, pt, round, attempt, discarded,
+						  &end->eb);
 	}
 	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
 	 * what it started dies with it. A denial that cannot be written ends the sweep. */
-	if (runner_guard_deny(st->guard, &deny) < 0) {
+	if (runner_guard_deny(guard, &deny) < 0) {
 		if (rc == RUNNER_STEP_FAILED) {
 			end->first = end->eb;
 			end->superseded = true;
@@ -354,6 +363,6 @@ enum runner_step runner_run_step(const struct runner_steps *st, const struct swe
 		rc = RUNNER_STEP_FAILED;
 		end->denied = false;
 	}
-	runner_guard_point_end(st->guard);
+	runner_guard_point_end(guard);
 	return rc;
 }

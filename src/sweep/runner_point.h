@@ -1,48 +1,33 @@
 /* runner_point: one step of a manifest run (a point in a round): its policies written, the
  * grants checked, every active subject measured, the policies denying again. */
+/*
+ * Each call is passed what it reads and writes, and nothing else: sj, what a step measures
+ * (the plan's subjects as the run holds them, the calibration workloads, the caller's stop
+ * flag; read only, the plan's manifest as sj->plan->m); rs, what changes during the run
+ * (runstate.h: the step's hung subjects, the run's tallies, each point's runs so far);
+ * journal, the record each measured step is appended to; guard, which makes the policies
+ * deny again after the step.
+ */
 #ifndef RARPERF_RUNNER_POINT_H
 #define RARPERF_RUNNER_POINT_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "errbuf.h"
 #include "journal.h"
-#include "manifest.h"
 #include "runner_guard.h"
-#include "runner_precision.h"
-#include "runner_kernel.h"
-#include "runner_reference.h"
 #include "runner_subjects.h"
 #include "runner_target.h"
 #include "runstate.h"
 #include "points.h"
 
-/*
- * What the steps of a run read, and the two records they write (journal,
- * precision), every pointer borrowed from the run, which sets them once its
- * setup is done (journal and precision: NULL in a dry run, which measures no
- * step); what a step changes besides is the run's state (state, runstate.h).
- */
-struct runner_steps {
-	const struct manifest *m;
-	const struct runner_subjects *sj; /* read only: who hung is the state's */
-	struct runner_reference *ref;
-	struct runner_kernel *kernel; /* rarkref's kinds; none without "kernel_reference" */
-	struct runner_guard *guard;
-	struct runner_precision *precision;
-	struct journal *journal;
-	struct runstate *state;            /* the step's hung subjects, the run's tallies */
-	const volatile sig_atomic_t *stop; /* the caller's stop flag; NULL: never */
-};
-
 /* The active subjects' policies as write targets, into t (sj->nactive entries). */
 void runner_targets(const struct runner_subjects *sj, struct runner_target *t);
 
 /* Writes every active subject's policy for pt (confgen, atomic). 0 or -1. */
-int runner_point_write_policies(const struct runner_steps *st, const struct sweep_point *pt,
+int runner_point_write_policies(const struct runner_subjects *sj, const struct sweep_point *pt,
 				struct errbuf *eb);
 
 /* What a step leaves for its caller to report, beside its outcome. */
@@ -61,9 +46,10 @@ struct runner_step_end {
  * deny again and what the grant started is killed (runner_guard). Reports
  * nothing: the outcome and *end are the caller's to say.
  */
-enum runner_step runner_run_step(const struct runner_steps *st, const struct sweep_point *pt,
-				 uint32_t round, uint32_t attempt, uint64_t *discarded,
-				 struct runner_step_end *end);
+enum runner_step runner_run_step(const struct runner_subjects *sj, struct runstate *rs,
+				 struct journal *journal, struct runner_guard *guard,
+				 const struct sweep_point *pt, uint32_t round, uint32_t attempt,
+				 uint64_t *discarded, struct runner_step_end *end);
 
 /*
  * Starts a step (runstate_step_begin): runs each active subject once as the
@@ -73,8 +59,8 @@ enum runner_step runner_run_step(const struct runner_steps *st, const struct swe
  * out. index names the point in messages. RUNNER_STEP_OK, _TIMEDOUT (every
  * subject hung, or no partial steps) or _FAILED.
  */
-enum runner_step runner_point_check_grants(const struct runner_steps *st, size_t index,
-					   struct errbuf *eb);
+enum runner_step runner_point_check_grants(const struct runner_subjects *sj, struct runstate *rs,
+					   size_t index, struct errbuf *eb);
 
 /*
  * Measures all active subjects at pt in round (1-based) with 1/rounds of
@@ -84,13 +70,14 @@ enum runner_step runner_point_check_grants(const struct runner_steps *st, size_t
  * first) is below its remeasure count, the step is thrown away: *discarded
  * grows by its runs and RUNNER_STEP_REMEASURE is returned. Otherwise the
  * step is journalled (with attempt and *discarded) and, in precision mode,
- * kept by st->precision (one runner_precision_offer decides both): RUNNER_STEP_OK. A subject whose
- * run passes run_timeout_s is left out of the step and the step measured again without it when
- * runstate_leave_out says so.
+ * kept by rs->precision (one runner_precision_offer decides both):
+ * RUNNER_STEP_OK. A subject whose run passes run_timeout_s is left out of the
+ * step and the step measured again without it when runstate_leave_out says so.
  * RUNNER_STEP_TIMEDOUT when a run passed run_timeout_s, RUNNER_STEP_FAILED otherwise (eb
- * "interrupted" when *st->stop was set).
+ * "interrupted" when *sj->stop was set).
  */
-enum runner_step runner_point_measure(const struct runner_steps *st, const struct sweep_point *pt,
+enum runner_step runner_point_measure(const struct runner_subjects *sj, struct runstate *rs,
+				      struct journal *journal, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
 				      struct errbuf *eb);
 

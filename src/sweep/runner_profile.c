@@ -319,9 +319,9 @@ static enum runner_step profile_point(struct runner *r, const struct sweep_point
 		errbuf_set(eb, "point %zu: its limit", pt->index + 1);
 		goto out;
 	}
-	if (runner_point_write_policies(&r->steps, pt, eb) < 0)
+	if (runner_point_write_policies(&r->sj, pt, eb) < 0)
 		goto deny;
-	rc = runner_point_check_grants(&r->steps, pt->index + 1, eb);
+	rc = runner_point_check_grants(&r->sj, &r->rs, pt->index + 1, eb);
 	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->sj.nsubjects; i++) {
 		const struct runner_subject *s = &r->sj.subjects[i];
 		cJSON *o;

@@ -127,8 +127,8 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 
 	if (r->sj.nactive == 0)
 		return 0;
-	if (runner_reference_setup(&r->ref, r->m, &measured, eb) < 0 ||
-	    runner_kernel_setup(&r->kernel, r->m, &measured, eb) < 0)
+	if (runner_reference_setup(&r->sj.ref, r->m, &measured, eb) < 0 ||
+	    runner_kernel_setup(&r->sj.kernel, r->m, &measured, eb) < 0)
 		return -1;
 	/* On record before anything of it exists; every policy deny-all from here on. */
 	if (arm(r, eb) < 0)
@@ -221,8 +221,8 @@ void runner_clear(struct runner *r)
 	size_t i;
 
 	runner_end_guard(r);
-	runner_reference_clear(&r->ref);
-	runner_kernel_clear(&r->kernel);
+	runner_reference_clear(&r->sj.ref);
+	runner_kernel_clear(&r->sj.kernel);
 	for (i = 0; i < r->sj.nsubjects; i++) {
 		struct runner_subject *s = &r->sj.subjects[i];
 
@@ -236,7 +236,6 @@ void runner_clear(struct runner *r)
 	journal_close(r->journal);
 	journal_contents_clear(&r->done);
 	runstate_clear(&r->rs);
-	runner_precision_free(r->precision);
 	runner_env_clear(&r->env);
 	proc_user_clear(&r->user);
 	cJSON_Delete(r->versions);
@@ -296,19 +295,22 @@ static int remove_stale_in_prefix(struct runner *r, struct errbuf *eb)
 	return 0;
 }
 
-/* The judge of this run's steps (runner_precision.h), fed the journal's steps on --resume. */
+/* The judge of this run's steps (runner_precision.h), fed the journal's steps on --resume, in
+ * the run's state. */
 static int open_precision(struct runner *r, struct errbuf *eb)
 {
 	const char *ids[MANIFEST_SUBJECTS_MAX];
+	struct runner_precision *p;
 	size_t i, k = 0;
 
 	for (i = 0; i < r->sj.nsubjects && k < MANIFEST_SUBJECTS_MAX; i++)
 		if (r->sj.subjects[i].p->skip_reason == NULL)
 			ids[k++] = r->sj.subjects[i].p->ms->id;
-	r->precision = runner_precision_new(r->m, sweep_count(r->sweep), ids, k);
-	if (r->precision == NULL)
+	p = runner_precision_new(r->m, sweep_count(r->sweep), ids, k);
+	if (p == NULL)
 		return errbuf_set(eb, "out of memory");
-	return runner_precision_load(r->precision, r->sweep, &r->done, eb);
+	runstate_adopt_precision(&r->rs, p);
+	return runner_precision_load(p, r->sweep, &r->done, eb);
 }
 
 /*
@@ -409,6 +411,7 @@ static int bind_subjects(struct runner *r, struct errbuf *eb)
 		r->sj.subjects[i].p = &p->subjects[i];
 	r->sj.nsubjects = p->nsubjects;
 	r->sj.nactive = p->nactive;
+	r->sj.stop = r->cfg.stop;
 	return 0;
 }
 
@@ -469,24 +472,8 @@ static int open_state(struct runner *r, struct errbuf *eb)
 	return runstate_open_stderr(&r->rs, eb);
 }
 
-/* What the steps borrow of r (runner_point.h), once the setup has made it. */
-static void bind_steps(struct runner *r)
+int runner_setup(struct runner *r, struct errbuf *eb)
 {
-	r->steps.m = r->m;
-	r->steps.sj = &r->sj;
-	r->steps.ref = &r->ref;
-	r->steps.kernel = &r->kernel;
-	r->steps.guard = r->guard;
-	r->steps.precision = r->precision;
-	r->steps.journal = r->journal;
-	r->steps.state = &r->rs;
-	r->steps.stop = r->cfg.stop;
-}
-
-/* runner_setup's steps in their order (runner_setup binds the steps after them). */
-static int setup(struct runner *r, struct errbuf *eb)
-{
-
 	if (make_plan(r, eb) < 0)
 		return -1;
 	if (bind_subjects(r, eb) < 0 || build_versions(r, eb) < 0)
@@ -514,12 +501,4 @@ static int setup(struct runner *r, struct errbuf *eb)
 	if (r->cfg.dry_run)
 		return 0; /* the pilot needs the subjects, not the output directory */
 	return open_output(r, eb);
-}
-
-int runner_setup(struct runner *r, struct errbuf *eb)
-{
-	int rc = setup(r, eb);
-
-	bind_steps(r);
-	return rc;
 }

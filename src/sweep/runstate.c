@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runner_precision.h"
+
 void runstate_init(struct runstate *rs)
 {
 	memset(rs, 0, sizeof(*rs));
@@ -65,6 +67,12 @@ int runstate_resume(struct runstate *rs, const struct sweep *sw,
 		rs->journalled[k * rs->max_rounds + round - 1] = true;
 	}
 	return 0;
+}
+
+void runstate_adopt_precision(struct runstate *rs, struct runner_precision *p)
+{
+	runner_precision_free(rs->precision);
+	rs->precision = p;
 }
 
 bool runstate_journalled(const struct runstate *rs, size_t point, uint32_t round)
@@ -239,6 +247,7 @@ enum runstate_verdict runstate_verdict(const struct runstate *rs)
 void runstate_clear(struct runstate *rs)
 {
 	free(rs->journalled);
+	runner_precision_free(rs->precision);
 	profilebudget_clear(&rs->profile);
 	if (rs->stderr_fd >= 0)
 		close(rs->stderr_fd);

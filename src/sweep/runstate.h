@@ -6,13 +6,16 @@
  *   the step under way   which subjects hung (a run passed run_timeout_s) and are left out of it
  *   the run so far       the steps an earlier invocation journalled (--resume), the extra
  *                        rounds' steps planned, the points left unmeasured, the subjects left
- *                        out of a point, the timed runs' wall time, the profile pass's budget
+ *                        out of a point, the timed runs' wall time, each point's runs so far
+ *                        and the verdicts on them (runner_precision.h), the profile pass's
+ *                        budget
  *   one resource         the file the grant checks' stderr goes to (one descriptor, closed by
  *                        runstate_clear)
  *
  * Life cycle: runstate_init (empty) when the run is made, runstate_setup once the subjects are
  * resolved, runstate_open_stderr before the commands are made, runstate_resume with the journal
- * an earlier invocation left; runstate_pass_steps before each pass; then, per step,
+ * an earlier invocation left and runstate_adopt_precision after it (not in a dry run);
+ * runstate_pass_steps before each pass; then, per step,
  * runstate_step_begin, runstate_leave_out at each timed-out run, runstate_step_end with the
  * step's outcome; the profile pass between runstate_profile_begin and runstate_profile_finish
  * (runstate_profile_end per point); runstate_verdict at the end; runstate_clear on every path.
@@ -35,6 +38,8 @@
 #include "manifest.h"
 #include "profilebudget.h"
 #include "sweep.h"
+
+struct runner_precision;
 
 /*
  * What one step (a point in a round, or a profiled point) came to, for every
@@ -69,6 +74,9 @@ struct runstate {
 	size_t failed_points; /* points left unmeasured (a run timed out), profile pass's too */
 	size_t hung_runs;     /* subjects left out of a point they hung at, others kept */
 	uint64_t timed_ns;    /* the wall times of the runs journalled by this invocation, summed */
+	/* Each point's runs so far and the verdict on each attempt (runner_precision.h; the
+	 * steps change it through runner_precision_offer). NULL: none (a dry run). */
+	struct runner_precision *precision;
 	/* The profile pass's budget (runstate_profile_begin); zeroed outside the pass. */
 	struct profilebudget profile;
 	int stderr_fd; /* the grant checks' stderr (runstate_open_stderr); -1: none */
@@ -101,6 +109,12 @@ int runstate_open_stderr(struct runstate *rs, struct errbuf *eb)
 int runstate_resume(struct runstate *rs, const struct sweep *sw,
 		    const struct journal_contents *done, struct errbuf *eb)
     __attribute__((warn_unused_result));
+
+/*
+ * rs adopts p, the run's accumulator of each point's runs (runner_precision_new, fed the
+ * resumed journal), and frees it in runstate_clear.
+ */
+void runstate_adopt_precision(struct runstate *rs, struct runner_precision *p);
 
 /* Whether step (point, round) (round 1-based) is in the resumed journal. */
 bool runstate_journalled(const struct runstate *rs, size_t point, uint32_t round);
@@ -203,7 +217,8 @@ enum runstate_verdict {
 /* The verdict on the run so far (above). */
 enum runstate_verdict runstate_verdict(const struct runstate *rs);
 
-/* Frees what rs holds, closes its descriptor, and leaves it empty (runstate_init). */
+/* Frees what rs holds (precision too), closes its descriptor, and leaves it empty
+ * (runstate_init). */
 void runstate_clear(struct runstate *rs);
 
 #endif

@@ -19,10 +19,12 @@
  *   runner_guard  the lock, the guard record, the marker and the deny-all
  *   runner_fault  the deny-all again from a fatal signal's handler, from bytes the guard kept
  *   runner_env    the pinned environment and limits of every run
- *   runner_point  the step: write, check the grant, measure, record, one outcome
+ *   runner_point  the step: write, check the grant, measure, record, one outcome, over what
+ *                 a step measures (runner_subjects.h) and what changes (runstate)
  *   runner_pilot  the dry run's pilot: a few measured runs at the sweep's two ends
  *   runstate      what changes during a run (hung subjects, points left unmeasured, steps
- *                 journalled, the profile's budget) and the step's decisions over it
+ *                 journalled, each point's runs so far, the profile's budget) and the step's
+ *                 decisions over it
  *   runner_target the policy set a step writes
  *   runner_precision  the precision accumulator, fed one step's results at a time
  *   runner_reference  the calibration workload's runs
