@@ -1,14 +1,26 @@
 /* runner: a manifest run's life cycle (runner.h's design note): open, plan or run, finish,
  * close. */
-#include "runner_impl.h"
+#include "runner.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "clock.h"
+#include "digest.h"
 #include "fileio.h"
+#include "hostfacts.h"
+#include "machine.h"
+#include "runner_output.h"
+#include "runner_pilot.h"
+#include "runner_point.h"
+#include "runner_precision.h"
+#include "runner_profile.h"
+#include "runner_setup.h"
 #include "sanitize.h"
 
 /* Whether the caller's signal handler asked the run to stop. */

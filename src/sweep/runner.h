@@ -27,17 +27,17 @@
  * The runner owns everything it opens; the strings of its config are
  * borrowed and must outlive it. Its messages (one line each) go to cfg->err,
  * the progress events to stderr (bar) or stdout (jsonl). Its whole struct is
- * seen by runner.c, runner_setup.c and runner_profile.c only; each phase
- * owns its part behind its own header (sweep.h lists them).
+ * runner_setup.h's, seen by runner.c and runner_profile.c only; each phase
+ * owns its part behind its own header (sweep.h lists them). A step is passed
+ * what it reads (runner_subjects.h, the plan's manifest within) and what it
+ * changes (runstate.h, the journal), nothing more.
  */
 #ifndef RARPERF_RUNNER_H
 #define RARPERF_RUNNER_H
 
-#include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 
-#include "progress.h"
+#include "runner_config.h"
 
 /*
  * How a run (or its setup, or its plan) ended: what runner_open, runner_plan
@@ -54,24 +54,6 @@ enum runner_outcome {
 	RUNNER_POINTS_UNMEASURED,  /* a run passed run_timeout_s: its points left, --resume */
 	RUNNER_SUBJECTS_TIMED_OUT, /* subjects left out of a point (run_timeout_s), rest written */
 	RUNNER_PROFILE_FAILED      /* the profile pass failed after the timed steps */
-};
-
-struct runner_config {
-	const char *manifest;
-	const char *out;
-	const char *prefix;
-	bool resume;
-	bool wait;    /* wait for the prefix's lock instead of RUNNER_BUSY */
-	bool dry_run; /* check and plan, touch nothing (src/plan) */
-	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
-	/* with dry_run: skip the checks of this host's own environment (rarlab's controller) */
-	bool not_this_host;
-	enum progress_mode progress;
-	const char *tracer; /* the profile pass's strace (the plan's: plan.h) */
-	/* Set by the caller's SIGINT/SIGTERM handler: the run stops at the next step and says
-	 * "interrupted". NULL: never. */
-	const volatile sig_atomic_t *stop;
-	FILE *err; /* where the run's messages go (one line each); not NULL */
 };
 
 struct runner;

@@ -21,7 +21,7 @@
  * read(2) at 10 000 tasks, 200 s traced against 16 s timed.
  * runner_output reads the files back into results.json and profile.tsv.
  */
-#include "runner_impl.h"
+#include "runner_profile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +37,8 @@
 #include "fileio.h"
 #include "jsonget.h"
 #include "profilebudget.h"
+#include "runner_point.h"
+#include "runner_profile_files.h"
 #include "straceprof.h"
 #include "syscost.h"
 #include "tracedrun.h"

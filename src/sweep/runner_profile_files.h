@@ -1,5 +1,5 @@
 /* runner_profile_files: what the profile pass of a manifest run left in its output directory
- * (the pass itself: runner_profile.c), read back for results.json and profile.tsv. */
+ * (the pass itself: runner_profile.h), read back for results.json and profile.tsv. */
 #ifndef RARPERF_RUNNER_PROFILE_FILES_H
 #define RARPERF_RUNNER_PROFILE_FILES_H
 

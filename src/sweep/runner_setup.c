@@ -1,9 +1,6 @@
 /* runner_setup: prepares a manifest run (manifest, prefix facts, subjects, journal) and frees
  * it. */
-#include "jsonget.h"
-#include "runner_impl.h"
-
-#include "estimate.h"
+#include "runner_setup.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +12,9 @@
 #include "atomicfile.h"
 #include "clock.h"
 #include "fileio.h"
-#include "runner_output.h"
+#include "jsonget.h"
+#include "runner_point.h"
+#include "runner_precision.h"
 #include "trustpath.h"
 
 /*

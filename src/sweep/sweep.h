@@ -14,8 +14,10 @@
  *   prefixlock    one sweep at a time per prefix, and the record of what it must undo (and
  *                 whose: prefix, boot, pid and start time)
  *   sweepcg       the cgroup (v2) that holds a sweep and everything it starts
- *   runner        a manifest run: open, plan (dry run), run, close (runner.h; its whole
- *                 struct seen by runner.c, runner_setup.c, runner_profile.c only)
+ *   runner        a manifest run: open, plan (dry run), run, close (runner.h; what it is
+ *                 asked: runner_config.h)
+ *   runner_setup  the run's whole state (struct runner), made and freed; seen by runner.c
+ *                 and runner_profile.c only
  *   runner_guard  the lock, the guard record, the marker and the deny-all
  *   runner_fault  the deny-all again from a fatal signal's handler, from bytes the guard kept
  *   runner_env    the pinned environment and limits of every run

@@ -1,41 +1,25 @@
-/* runner_impl: the whole state of one manifest run (runner.h), seen only by the life cycle
- * (runner.c, runner_setup.c) and the profile pass (runner_profile.c); each phase's own part
- * is behind its own header (runner_subjects.h, runner_guard.h, runner_point.h, ...). */
-#ifndef RARPERF_RUNNER_IMPL_H
-#define RARPERF_RUNNER_IMPL_H
+/* runner_setup: the whole state of one manifest run (struct runner, opaque in runner.h), made
+ * by runner_setup and freed by runner_clear; seen only by the life cycle (runner.c) and the
+ * profile pass (runner_profile.c). Each phase's own part is behind its own header. */
+#ifndef RARPERF_RUNNER_SETUP_H
+#define RARPERF_RUNNER_SETUP_H
 
 #include <limits.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
-#include "digest.h"
+#include "contention.h"
 #include "errbuf.h"
-#include "hostfacts.h"
 #include "journal.h"
-#include "machine.h"
-#include "manifest.h"
-#include "proc.h"
 #include "plan.h"
-#include "policy.h"
+#include "plan_print.h"
+#include "proc.h"
 #include "progress.h"
-#include "runner.h"
+#include "runner_config.h"
 #include "runner_env.h"
 #include "runner_guard.h"
-#include "runner_output.h"
-#include "runner_pilot.h"
-#include "runner_point.h"
-#include "runner_precision.h"
-#include "runner_kernel.h"
-#include "runner_reference.h"
 #include "runner_subjects.h"
-#include "runner_profile_files.h"
-#include "points.h"
 #include "runstate.h"
 
 /* Everything one run owns; freed by runner_clear. */
@@ -78,30 +62,20 @@ struct runner {
 	struct runner_env env;
 };
 
-/* Ends the guard (runner_guard_end: what it says goes to r->notes); a no-op once ended. */
-void runner_end_guard(struct runner *r);
-
 /*
- * runner_setup.c. Everything before the first point: loads and checks the
- * manifest, the prefix's facts and the bench user, resolves the subjects,
- * creates the output directory and opens (or resumes) the journal, and
- * initialises r->progress. Returns 0, or -1 with eb holding the whole line
- * to print and r->plan->bad_input or r->bad_args telling a usage or input
- * error (exit 2) from a failure of this host (exit 1).
+ * Everything before the first point: loads and checks the manifest, the
+ * prefix's facts and the bench user, resolves the subjects, creates the
+ * output directory and opens (or resumes) the journal, and initialises
+ * r->progress. Returns 0, or -1 with eb holding the whole line to print and
+ * r->plan->bad_input or r->bad_args telling a usage or input error (exit 2)
+ * from a failure of this host (exit 1).
  */
 int runner_setup(struct runner *r, struct errbuf *eb);
 
+/* Ends the guard (runner_guard_end: what it says goes to r->notes); a no-op once ended. */
+void runner_end_guard(struct runner *r);
+
 /* Frees everything r owns. */
 void runner_clear(struct runner *r);
-
-/*
- * With the manifest's "profile", after the timed steps: every point not yet
- * profiled (OUT/profile/point-N.json missing) gets its policies, the grant
- * check, one run of each active subject under strace and one untraced run
- * for its rusage, then deny-all policies and point-N.json. A subject that
- * cannot be traced is recorded as such. A run past run_timeout_s costs the
- * point (runstate_profile_end). 0, or -1 (eb; "interrupted").
- */
-int runner_profile_pass(struct runner *r, struct errbuf *eb);
 
 #endif
