@@ -20,9 +20,12 @@ int host_end_set(struct host_end *end, enum host_outcome outcome, const char *fm
 
 const char *host_outcome_name(enum host_outcome o, int exit_code, char *buf, size_t cap)
 {
-	/* the one table of outcome names */
-	static const char *const names[] = {"ok",      "connect", "hostkey",     "auth",   "exec",
-					    "timeout", "exit",    "interrupted", "results"};
+	/* The names as host_outcome.h's list spells them, each at its outcome's place. */
+	static const char *const names[] = {
+#define HOST_OUTCOME_NAME(outcome, name) [outcome] = #name,
+	    HOST_OUTCOMES(HOST_OUTCOME_NAME)
+#undef HOST_OUTCOME_NAME
+	};
 
 	if (o == HOST_EXIT)
 		snprintf(buf, cap, "exit=%d", exit_code);

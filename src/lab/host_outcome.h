@@ -7,19 +7,26 @@
 #include "errbuf.h"
 
 /*
- * A host's outcome (STYLE 10). sshx reports its failures in it too (a call
- * that did not fail leaves HOST_OK), so no second list maps onto it.
+ * A host's outcome (STYLE 10), each beside the name rarlab prints for it (HOST_EXIT as
+ * "exit=N"): the enum and host_outcome_name are both made from this one list, in its order.
+ * sshx reports its failures in it too (a call that did not fail leaves HOST_OK), so no second
+ * list maps onto it.
  */
+#define HOST_OUTCOMES(X)                                                                           \
+	X(HOST_OK, ok)                                                                             \
+	X(HOST_CONNECT, connect)         /* TCP, key exchange, lost connection */                  \
+	X(HOST_HOSTKEY, hostkey)         /* unknown (without accept_new), changed or unreadable */ \
+	X(HOST_AUTH, auth)               /* no key accepted */                                     \
+	X(HOST_EXEC, exec)               /* channel, SFTP, a local step or the event stream */     \
+	X(HOST_TIMEOUT, timeout)         /* connect or command timeout */                          \
+	X(HOST_EXIT, exit)               /* the remote run exited with a non-zero status */        \
+	X(HOST_INTERRUPTED, interrupted) /* stopped by SIGINT or SIGTERM */                        \
+	X(HOST_RESULTS, results)         /* the run ended, its results missing or unusable */
+
 enum host_outcome {
-	HOST_OK,
-	HOST_CONNECT,     /* TCP, key exchange, lost connection */
-	HOST_HOSTKEY,     /* unknown (without accept_new), changed or unreadable host key */
-	HOST_AUTH,        /* no key accepted */
-	HOST_EXEC,        /* channel, SFTP, a local step or the event stream failed */
-	HOST_TIMEOUT,     /* connect or command timeout */
-	HOST_EXIT,        /* the remote run exited with a non-zero status */
-	HOST_INTERRUPTED, /* stopped by SIGINT or SIGTERM */
-	HOST_RESULTS,     /* the run ended, but its results are missing or unusable */
+#define HOST_OUTCOME_ENUM(outcome, name) outcome,
+	HOST_OUTCOMES(HOST_OUTCOME_ENUM)
+#undef HOST_OUTCOME_ENUM
 };
 
 /*
