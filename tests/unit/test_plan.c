@@ -19,21 +19,9 @@
 #include "plan_env.h"
 #include "plan_estimate.h"
 #include "plan_print.h"
+#include "plan_testutil.h"
 
 static char dir[] = "/tmp/rarperf-test-plan-XXXXXX";
-
-/* Writes text to path. 0 or -1. */
-static int put_file(const char *path, const char *text, mode_t mode)
-{
-	FILE *f = fopen(path, "we");
-
-	if (f == NULL)
-		return -1;
-	fputs(text, f);
-	if (fclose(f) != 0)
-		return -1;
-	return chmod(path, mode);
-}
 
 /*
  * A file or directory no trust rule accepts, whoever runs the test: another user's when the
@@ -74,7 +62,7 @@ static void write_facts(const char *prefix, const char *recorded_prefix)
 		 "\"%s/bin/dosr-4.2.0-json\"}}}",
 		 recorded_prefix, prefix, prefix, prefix, prefix, prefix, prefix, prefix, prefix,
 		 prefix, prefix, prefix, prefix, prefix);
-	CHECK_INT_EQ(put_file(path, text, 0644), 0);
+	CHECK_INT_EQ(testutil_put_file(path, text, 0644), 0);
 }
 
 /*
@@ -98,10 +86,10 @@ static void make_prefix(const char *name, char *prefix)
 	}
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
 		CHECK_INT_EQ(fileio_fmt(path, sizeof(path), "%s/bin/%s", prefix, tools[i]), 0);
-		CHECK_INT_EQ(put_file(path, "#!/bin/sh\nexit 0\n", 0755), 0);
+		CHECK_INT_EQ(testutil_put_file(path, "#!/bin/sh\nexit 0\n", 0755), 0);
 	}
 	CHECK_INT_EQ(fileio_fmt(path, sizeof(path), "%s/share/rarperf/pam.d/sudo", prefix), 0);
-	CHECK_INT_EQ(put_file(path, "auth sufficient pam_permit.so\n", 0644), 0);
+	CHECK_INT_EQ(testutil_put_file(path, "auth sufficient pam_permit.so\n", 0644), 0);
 	write_facts(prefix, prefix);
 }
 
@@ -133,7 +121,7 @@ static struct planned plan_text(const char *prefix, const char *text, bool this_
 	struct plan_config cfg = {
 	    .manifest = "x.json", .prefix = prefix, .out = NULL, .this_host = this_host};
 
-	CHECK_INT_EQ(put_file("x.json", text, 0644), 0);
+	CHECK_INT_EQ(testutil_put_file("x.json", text, 0644), 0);
 	r.rc = plan_open(&cfg, &r.p, &r.eb);
 	if (r.rc == 0)
 		r.rc = plan_resolve(r.p, &r.eb);
@@ -391,7 +379,7 @@ static void test_resolve_facts_not_an_object(void)
 
 	make_prefix("badfacts", p);
 	CHECK_INT_EQ(fileio_fmt(path, sizeof(path), "%s/facts.json", p), 0);
-	CHECK_INT_EQ(put_file(path, "[1, 2]", 0644), 0);
+	CHECK_INT_EQ(testutil_put_file(path, "[1, 2]", 0644), 0);
 	r = plan_text(p, one_subject(", \"format\": \"doas\"", ""), true);
 	CHECK_INT_EQ(r.rc, -1);
 	CHECK(!r.p->bad_input);
@@ -850,11 +838,11 @@ static void test_pam_files_shown(void)
 	CHECK_INT_EQ(fileio_fmt(pam, sizeof(pam), "%s/pamfiles", dir), 0);
 	CHECK_INT_EQ(mkdir(pam, 0755), 0);
 	CHECK_INT_EQ(fileio_fmt(path, sizeof(path), "%s/sudo", pam), 0);
-	CHECK_INT_EQ(put_file(path, "auth sufficient pam_permit.so\n", 0644), 0);
+	CHECK_INT_EQ(testutil_put_file(path, "auth sufficient pam_permit.so\n", 0644), 0);
 	CHECK_INT_EQ(fileio_fmt(path, sizeof(path), "%s/other", pam), 0);
-	CHECK_INT_EQ(put_file(path, "auth required pam_deny.so\n", 0644), 0);
+	CHECK_INT_EQ(testutil_put_file(path, "auth required pam_deny.so\n", 0644), 0);
 	CHECK_INT_EQ(fileio_fmt(path, sizeof(path), "%s/.hidden", pam), 0);
-	CHECK_INT_EQ(put_file(path, "x\n", 0644), 0);
+	CHECK_INT_EQ(testutil_put_file(path, "x\n", 0644), 0);
 	CHECK_INT_EQ(plan_pam_files(&s, "/x/etc/sudoers-rs", &shown, &eb), 0);
 	CHECK_INT_EQ(shown.n, 3);
 	/* The policy's overlay first (/etc), then /etc/pam.d's files, sorted. */
@@ -891,20 +879,20 @@ static void test_pam_explain_missing_module(void)
 	CHECK_INT_EQ(fileio_fmt(pam, sizeof(pam), "%s/pamexplain", dir), 0);
 	CHECK_INT_EQ(mkdir(pam, 0755), 0);
 	CHECK_INT_EQ(fileio_fmt(path, sizeof(path), "%s/sudo", pam), 0);
-	CHECK_INT_EQ(put_file(path,
-			      "-auth required pam_rarperf_optional.so\n"
-			      "@include common-rarperf\n",
-			      0644),
+	CHECK_INT_EQ(testutil_put_file(path,
+				       "-auth required pam_rarperf_optional.so\n"
+				       "@include common-rarperf\n",
+				       0644),
 		     0);
 	CHECK_INT_EQ(fileio_fmt(path, sizeof(path), "%s/common-rarperf", pam), 0);
-	CHECK_INT_EQ(put_file(path, "auth required pam_rarperf_missing.so\n", 0644), 0);
+	CHECK_INT_EQ(testutil_put_file(path, "auth required pam_rarperf_missing.so\n", 0644), 0);
 	plan_pam_explain(&s, why, sizeof(why));
 	CHECK(strstr(why, "; PAM service sudo (") != NULL);
 	CHECK(strstr(why, ", through an include") != NULL);
 	CHECK(strstr(why, "module pam_rarperf_missing.so is in none of PAM's module directories") !=
 	      NULL);
 	/* An optional module missing explains nothing. */
-	CHECK_INT_EQ(put_file(path, "-auth required pam_rarperf_missing.so\n", 0644), 0);
+	CHECK_INT_EQ(testutil_put_file(path, "-auth required pam_rarperf_missing.so\n", 0644), 0);
 	plan_pam_explain(&s, why, sizeof(why));
 	CHECK_STR_EQ(why, "");
 }

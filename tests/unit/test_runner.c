@@ -14,6 +14,7 @@
 #include "runner.h"
 #include "runner_profile_files.h"
 #include "plan.h"
+#include "plan_testutil.h"
 #include "points.h"
 
 static const char manifest_text[] =
@@ -25,14 +26,8 @@ static char dir[] = "/tmp/rarperf-test-runner-XXXXXX";
 /* Writes text to dir/name; its path into path (PATH_MAX). 0 or -1. */
 static int put(const char *name, const char *text, char *path)
 {
-	FILE *f;
-
 	snprintf(path, PATH_MAX, "%s/%s", dir, name);
-	f = fopen(path, "we");
-	if (f == NULL)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
+	return testutil_put_file(path, text, 0644);
 }
 
 /* Opens a dry run of manifest against prefix; its outcome (-1: no stream), what it wrote into
@@ -95,9 +90,8 @@ static void test_close_null(void)
 static void test_profile_files(void)
 {
 	struct errbuf eb = {0};
-	struct manifest *m =
-	    manifest_parse_all(manifest_text, strlen(manifest_text), "m.json", 0, NULL, &eb);
-	struct sweep *s = m != NULL ? sweep_new(m, &eb) : NULL;
+	struct manifest *m = NULL;
+	struct sweep *s = testutil_sweep_of(manifest_text, "m.json", &m, &eb);
 	char path[PATH_MAX], *text = NULL, longdir[PATH_MAX + 8];
 	cJSON *doc;
 	size_t len = 0;

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "manifest.h"
+#include "plan_testutil.h"
 #include "runstate.h"
 #include "sweep.h"
 
@@ -403,12 +404,11 @@ static void journal_of(struct journal_contents *c, const struct sweep *sw, const
 /* A sweep of 4 points (nb_tasks 1, 2, 3, 4) and its manifest. */
 static struct sweep *four_points(struct manifest **mp)
 {
-	const char *text = "{\"name\":\"r\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
-			   "\"format\":\"doas\"}],\"axes\":{\"nb_tasks\":[1,2,3,4]}}";
 	struct errbuf eb = {{0}};
 
-	*mp = manifest_parse_all(text, strlen(text), "r.json", 0, NULL, &eb);
-	return *mp != NULL ? sweep_new(*mp, &eb) : NULL;
+	return testutil_sweep_of("{\"name\":\"r\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":"
+				 "\"a\",\"format\":\"doas\"}],\"axes\":{\"nb_tasks\":[1,2,3,4]}}",
+				 "r.json", mp, &eb);
 }
 
 /* After a crash, a journal holding some steps: those are skipped, the others keep their

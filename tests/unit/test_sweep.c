@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "manifest.h"
+#include "plan_testutil.h"
 #include "policy_doas.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
@@ -58,8 +59,8 @@ static void test_swept_limit(void)
 			   "\"format\":\"doas\"}],\"axes\":{\"nb_tasks\":[1,10]},"
 			   "\"limits\":{\"nofile\":[1024,1048576]}}";
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse_all(text, strlen(text), "s.json", 0, NULL, &eb);
-	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
+	struct manifest *m = NULL;
+	struct sweep *s = testutil_sweep_of(text, "s.json", &m, &eb);
 
 	CHECK(s != NULL);
 	if (s != NULL) {
@@ -83,8 +84,8 @@ static void test_ids_unique(void)
 	    "\"format\":\"doas\"}],\"axes\":{\"nb_roles\":[1,2,3],\"nb_users\":[1,2],"
 	    "\"nb_tasks\":{\"logspace\":[1,100,5]},\"nb_commands\":[1,3]}}";
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse_all(text, strlen(text), "s.json", 0, NULL, &eb);
-	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
+	struct manifest *m = NULL;
+	struct sweep *s = testutil_sweep_of(text, "s.json", &m, &eb);
 	size_t i, k, dup = 0;
 
 	CHECK(s != NULL);
@@ -106,8 +107,8 @@ static void test_rounds_order_and_step_ids(void)
 			   "\"format\":\"doas\"}],\"axes\":{\"nb_tasks\":{\"range\":[1,20,1]}},"
 			   "\"min_runs\":3,\"rounds\":3}";
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse_all(text, strlen(text), "s.json", 0, NULL, &eb);
-	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
+	struct manifest *m = NULL;
+	struct sweep *s = testutil_sweep_of(text, "s.json", &m, &eb);
 	size_t a[20], b[20], seen[20] = {0}, i, idx = 0, moved = 0;
 	uint32_t round = 0;
 	char id[SWEEP_ID_MAX];
@@ -230,8 +231,8 @@ static void test_point_policy_bytes_exact(void)
 	    "\"policy\":\"{prefix}/etc/r4.json\",\"policy_data\":\"{prefix}/etc/r4.bin\"},"
 	    "{\"id\":\"cbor3\",\"format\":\"rar-cbor\"}]}";
 	struct errbuf eb = {0};
-	struct manifest *m = manifest_parse_all(tmpl, strlen(tmpl), "s.json", 0, NULL, &eb);
-	struct sweep *s = m ? sweep_new(m, &eb) : NULL;
+	struct manifest *m = NULL;
+	struct sweep *s = testutil_sweep_of(tmpl, "s.json", &m, &eb);
 	struct policy_size_bytes sz, bare;
 	char *resolved = NULL;
 
