@@ -18,9 +18,9 @@
  *   plan_env      the pinned environment's limits and CPUs checked against this host
  *   plan_estimate the dry run's time estimate from the procedure
  *   plan_print    the plan printed (with a pilot's measured costs, when there are some)
- *   manifest      parse and validate a manifest (manifest_subject.c, manifest_axis.c,
- *                 manifest_defaults.c, manifest_env.c, manifest_precision.c, manifest_size.c,
- *                 manifest_json.c)
+ *   manifest      parse and validate a manifest (manifest_parse.c: the whole file, calling
+ *                 manifest_subject.c, manifest_axis.c, manifest_defaults.c, manifest_env.c,
+ *                 manifest_precision.c, manifest_size.c, manifest_json.c)
  *   points        the points of the sweep: axes x repetitions in a fixed order, stable ids
  *   profilebudget which traced runs the profile pass can afford
  *   binhint       a program missing from the prefix: its nearest real name there
