@@ -1,4 +1,4 @@
-/* manifest: an experiment manifest's shared vocabulary (the JSON file behind `rarbench --manifest`):
+/* manifest: an experiment manifest's shared vocabulary (the file behind `rarbench --manifest`):
  * the layouts' names, the commands safe to grant, its placeholders, freeing it. manifest_parse.c
  * reads one whole, with each part's parser (manifest_*.c). */
 #include "jsonget.h"
