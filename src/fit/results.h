@@ -145,7 +145,8 @@ struct results_machine {
 /* How files without a machine identity combine (rarplot --machines). */
 enum results_machines_mode {
 	RESULTS_MACHINES_AUTO,     /* by identity; unknown files that overlap: an error */
-	RESULTS_MACHINES_DISTINCT, /* each file without an identity is a machine of its own */
+	RESULTS_MACHINES_DISTINCT, /* each file without an identity, or sharing an id across boots
+				    * with the same CPU and kernel, is a machine of its own */
 	RESULTS_MACHINES_SAME,     /* every file comes from one machine: repetitions */
 };
 

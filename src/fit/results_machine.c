@@ -291,6 +291,43 @@ static int machine_ask(const struct results *res, const struct results_machine *
 			  a->machine[0] == '\0' && b->machine[0] == '\0' ? "both have" : "one has");
 }
 
+/* The line asking the same of two files that share a machine id but not a boot. */
+static int machine_ask_boots(const struct results *res, const struct results_machine *a,
+			     const struct results_machine *b, struct errbuf *eb)
+{
+	return errbuf_set(eb,
+			  "%s and %s: one machine id, two boots, the same CPU and kernel: one "
+			  "machine rebooted, or two clones of one VM image (clones share "
+			  "/etc/machine-id): pass --machines distinct if they come from different "
+			  "machines, --machines same if from one",
+			  res->sources[b->source], res->sources[a->source]);
+}
+
+enum machine_match {
+	MACHINE_OTHER,  /* two machines */
+	MACHINE_ONE,    /* one machine: repetitions */
+	MACHINE_UNSURE, /* one machine rebooted, or clones: only the user knows */
+};
+
+/*
+ * Whether two files with an identity come from one machine. One machine id and one boot: one
+ * machine. One machine id across boots is a machine rebooted or a clone of one VM image: clones
+ * share /etc/machine-id (the published runs of 2026-12-02 and 2026-12-03 did, on AMD family 26
+ * and family 23 CPUs), so a CPU or a kernel that differs says two machines, and otherwise the
+ * files cannot tell.
+ */
+static enum machine_match machine_match(const struct results_machine *a,
+					const struct results_machine *b)
+{
+	if (strcmp(a->machine, b->machine) != 0)
+		return MACHINE_OTHER;
+	if (a->boot[0] != '\0' && strcmp(a->boot, b->boot) == 0)
+		return MACHINE_ONE;
+	if (strcmp(a->cpu, b->cpu) != 0 || strcmp(a->kernel, b->kernel) != 0)
+		return MACHINE_OTHER;
+	return MACHINE_UNSURE;
+}
+
 /*
  * Each file's host into key[source]: the index of the first file of its machine. A lab's
  * merged.json is a host of its own (its points name their hosts). In auto mode a file without an
@@ -328,10 +365,23 @@ static int machine_group(const struct results *res, enum results_machines_mode m
 			if (mode == RESULTS_MACHINES_AUTO && (unknown || b->machine[0] == '\0') &&
 			    machine_overlap(res, a->source, b->source))
 				return machine_ask(res, a, b, eb);
-			if (!unknown && strcmp(a->machine, b->machine) == 0) {
-				key[a->source] = key[b->source];
+			if (unknown || b->machine[0] == '\0')
+				continue;
+			switch (machine_match(a, b)) {
+			case MACHINE_UNSURE:
+				if (mode == RESULTS_MACHINES_AUTO &&
+				    machine_overlap(res, a->source, b->source))
+					return machine_ask_boots(res, a, b, eb);
+				joined = mode == RESULTS_MACHINES_AUTO;
+				break;
+			case MACHINE_ONE:
 				joined = true;
+				break;
+			case MACHINE_OTHER:
+				break;
 			}
+			if (joined)
+				key[a->source] = key[b->source];
 		}
 		if (unknown && mode == RESULTS_MACHINES_AUTO)
 			key[a->source] = key[first->source];

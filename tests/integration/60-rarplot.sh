@@ -408,11 +408,11 @@ $PY - "$T" <<'PYEOF'
 import json, sys
 out = sys.argv[1]
 noisy = json.load(open(out + "/noisy.json"))["results"]
-def meta(mid, boot, axes=None):
+def meta(mid, boot, axes=None, family="25"):
     return {"name": "m", "manifest": {"name": "m", "axes": axes or {"nb_tasks": [1, 10000]},
                                       "command": "/usr/bin/true", "match": "last"},
             "machine": {"machine_id_sha256": mid, "boot_id_sha256": boot,
-                        "cpu": {"model_name": "Test CPU " + mid, "family": "25", "model": "1",
+                        "cpu": {"model_name": "Test CPU " + mid, "family": family, "model": "1",
                                 "stepping": "1", "microcode": "0x1"},
                         "kernel": {"release": "6.1.0", "build": "#1"}}}
 def scaled(s_base, s_other):
@@ -428,6 +428,7 @@ def scaled(s_base, s_other):
 for name, res, m in (("ma1", noisy, meta("aaaa0001", "b0000001")),
                      ("ma2", noisy, meta("aaaa0001", "b0000002")),
                      ("mb", scaled(1.1, 1.2), meta("bbbb0002", "b0000003")),
+                     ("mclone", scaled(1.1, 1.2), meta("aaaa0001", "b0000007", family="23")),
                      ("maxes", scaled(1.1, 1.2), meta("cccc0003", "b0000004", {"nb_tasks": [1, 100]})),
                      ("nobase", [e for e in noisy if e["parameters"]["subject"] != "sudo"],
                       meta("dddd0004", "b0000005"))):
@@ -437,8 +438,11 @@ merged["meta"] = {"rarlab": {}, "hosts": {h: meta("eeee000%d" % i, "b0000006")
                                           for i, h in enumerate(("lab1", "lab2", "lab3"))}}
 json.dump(merged, open(out + "/onebox.json", "w"))
 PYEOF
-"$RARPLOT" --format none -o "$T/rep" "$T/ma1.json" "$T/ma2.json" >/dev/null 2>&1
-check "two files of one machine: repetitions, fitted together as one host (as before)" \
+expect_error "one machine id across two boots, the same CPU and kernel: exit 2 asking for --machines (a reboot, or a VM image's clones)" 2 \
+	"one machine id, two boots, the same CPU and kernel: one machine rebooted, or two clones of one VM image" \
+	"$T/ma1.json" "$T/ma2.json"
+"$RARPLOT" --format none --machines same -o "$T/rep" "$T/ma1.json" "$T/ma2.json" >/dev/null 2>&1
+check "two files of one machine (--machines same): repetitions, fitted together as one host" \
 	sh -c "[ \$(cut -f3 '$T/rep/fits.tsv' | sort -u | grep -vc '^host$') -eq 1 ] && [ ! -e '$T/rep/across-hosts.tsv' ] &&
 		grep -q '^## On another machine' '$T/rep/report.md'"
 "$RARPLOT" --format none -o "$T/two" "$T/ma1.json" "$T/mb.json" >"$T/two.out" 2>"$T/two.err"
@@ -451,6 +455,10 @@ import csv, math, sys
 rows = list(csv.DictReader(open('$T/two/across-hosts-values.tsv'), delimiter='\t'))
 v = {r['host']: float(r['value']) for r in rows if r['subject'] == 'doas' and r['quantity'] == 'intercept_ratio'}
 sys.exit(0 if abs(v['mb.json'] / v['ma1.json'] - 1.2 / 1.1) < 1e-6 else 1)"
+"$RARPLOT" --format none -o "$T/clone" "$T/ma1.json" "$T/mclone.json" >/dev/null 2>&1
+check "one machine id on another CPU (a VM image's clone): two hosts, never pooled" \
+	sh -c "cut -f3 '$T/clone/fits.tsv' | sort -u | tr '\n' ' ' | grep -qx 'host ma1.json mclone.json ' &&
+		[ -s '$T/clone/across-hosts.tsv' ]"
 check "two machines: report.md opens with the across-machines section" \
 	awk '/^## Across machines/ { a = NR } /^## Verdicts/ { v = NR } END { exit !(a && v > a) }' "$T/two/report.md"
 expect_error "two machines of different manifests: exit 2 naming both files and what differs" 2 \

@@ -456,6 +456,30 @@ static char *machine_doc(const char *subject, const char *mid, const char *boot,
 	return buf;
 }
 
+/* machine_doc with meta.machine.cpu of family fam (model 1, stepping 1). */
+static char *machine_doc_cpu(const char *subject, const char *mid, const char *boot,
+			     const char *fam, const char *axes)
+{
+	static char buf[2048];
+	char machine[512];
+
+	snprintf(machine, sizeof(machine),
+		 ",\"machine\":{\"machine_id_sha256\":\"%s\",\"boot_id_sha256\":\"%s\","
+		 "\"cpu\":{\"model_name\":\"AMD EPYC\",\"family\":\"%s\",\"model\":\"1\","
+		 "\"stepping\":\"1\",\"microcode\":\"0x1\"}}",
+		 mid, boot, fam);
+	snprintf(
+	    buf, sizeof(buf),
+	    "{\"results\":["
+	    "{\"command\":\"x\",\"mean\":1,\"stddev\":null,\"median\":1,\"user\":0,\"system\":0,"
+	    "\"min\":1,\"max\":1,\"parameters\":{\"subject\":\"%s\",\"nb_tasks\":\"1\"}},"
+	    "{\"command\":\"x\",\"mean\":1,\"stddev\":null,\"median\":1,\"user\":0,\"system\":0,"
+	    "\"min\":1,\"max\":1,\"parameters\":{\"subject\":\"sudo\",\"nb_tasks\":\"1\"}}],"
+	    "\"meta\":{\"manifest\":{\"name\":\"m\",\"axes\":%s}%s}}",
+	    subject, axes, machine);
+	return buf;
+}
+
 /* Loads (name, doc) pairs into a new set. */
 static struct results *machine_set(const char *const *names, char **docs, size_t n)
 {
@@ -480,12 +504,43 @@ static void test_machines(void)
 	char *docs[2];
 	struct errbuf eb;
 
+	/* One machine id and one boot: repetitions. */
 	docs[0] = strdup(machine_doc("doas", "m1", "b1", axes));
-	docs[1] = strdup(machine_doc("doas", "m1", "b2", axes));
+	docs[1] = strdup(machine_doc("doas", "m1", "b1", axes));
 	res = machine_set(names, docs, 2);
 	CHECK_INT_EQ(results_machines_assign(res, RESULTS_MACHINES_AUTO, "sudo", &eb), 0);
 	CHECK_STR_EQ(res->points[0].host, "-");
 	CHECK_STR_EQ(res->points[3].host, "-");
+	results_free(res);
+
+	/* One machine id across boots, the same CPU and kernel: a reboot or a clone, asked;
+	 * distinct makes two hosts, same one. */
+	for (int mode = 0; mode < 3; mode++) {
+		docs[0] = strdup(machine_doc("doas", "m1", "b1", axes));
+		docs[1] = strdup(machine_doc("doas", "m1", "b2", axes));
+		res = machine_set(names, docs, 2);
+		CHECK_INT_EQ(
+		    results_machines_assign(res, (enum results_machines_mode)mode, "sudo", &eb),
+		    mode == RESULTS_MACHINES_AUTO ? -1 : 0);
+		if (mode == RESULTS_MACHINES_AUTO)
+			CHECK(
+			    strstr(eb.msg, "one machine id, two boots, the same CPU and kernel") !=
+				NULL &&
+			    strstr(eb.msg, "pass --machines distinct") != NULL);
+		else
+			CHECK_STR_EQ(res->points[3].host,
+				     mode == RESULTS_MACHINES_SAME ? "-" : "2026-b");
+		results_free(res);
+	}
+
+	/* One machine id, another CPU: clones of one VM image on two machines, two hosts unasked
+	 * (the published v1045 and v1147 runs). */
+	docs[0] = strdup(machine_doc_cpu("doas", "m1", "b1", "26", axes));
+	docs[1] = strdup(machine_doc_cpu("doas", "m1", "b2", "23", axes));
+	res = machine_set(names, docs, 2);
+	CHECK_INT_EQ(results_machines_assign(res, RESULTS_MACHINES_AUTO, "sudo", &eb), 0);
+	CHECK_STR_EQ(res->points[0].host, "2026-a");
+	CHECK_STR_EQ(res->points[3].host, "2026-b");
 	results_free(res);
 
 	docs[0] = strdup(machine_doc("doas", "m1", "b1", axes));
