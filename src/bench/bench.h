@@ -29,6 +29,7 @@
  *   straceprof    what an strace trace says a command did (straceprof_json.c: its JSON)
  *   tracedrun     one run under strace, judged and counted (plain --profile, profile pass)
  *   syscost       what a few system calls cost on this host
+ *   pagecache     files taken out of the page cache, and their resident pages counted
  *
  * This header declares nothing: include the module's own header.
  */

@@ -330,6 +330,15 @@ static void acrossreport_print_hosts(const struct acrossreport *ar, FILE *f)
 		    "of one machine, not evidence of spread between machines; the machines column "
 		    "of across-hosts.tsv counts them once.\n",
 		    f);
+	if (res != NULL && strcmp(res->page_cache, RESULTS_MIXED) == 0)
+		fputs(
+		    "\n**Two methods.** Some files measured each program as it was found in the "
+		    "page cache (rarperf 0.6 and earlier), others evicted every program before the "
+		    "sweep (`meta.measure.page_cache`). A program's start-up moved 4-5 % with how "
+		    "it came into the cache (doc/guide-ci.md, A/A), so part of the spread above "
+		    "may "
+		    "be the method's, not the machines'.\n",
+		    f);
 }
 
 /* The subjects compared on fewer hosts than the report has, each with its hosts. */

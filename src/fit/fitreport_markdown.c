@@ -27,6 +27,10 @@ static const char *fitreport_method_words(const char *name)
 			" waits is corrected more, doc/precision.md"},
 	    {"drop", "left out of the estimate, or every run used when fewer than 6 are clean"},
 	    {"keep", "taken at their wall time as measured"},
+	    {"evict", "every measured program taken out of the cache before the sweep and read back"
+		      " from disk by its first run"},
+	    {"as_found", "each program however it came into the cache, rarperf 0.6's method: a"
+			 " program copied or built later than the others can start 4-5 % apart"},
 	    {RESULTS_MIXED, "the input files differ"},
 	    {RESULTS_UNKNOWN, "the results do not say"},
 	};
@@ -123,6 +127,10 @@ static void fitreport_print_method(const struct fitreport *rep, const struct fit
 	fitreport_print_method_name(f, est);
 	fputs("; **contended runs** (runs that waited for a CPU another task held): ", f);
 	fitreport_print_method_name(f, cont);
+	if (rep->res != NULL && rep->res->page_cache[0] != '\0') {
+		fputs("; **page cache**: ", f);
+		fitreport_print_method_name(f, rep->res->page_cache);
+	}
 	fputs(".\n", f);
 	fputs("- **Error bars** in the figures: each point's 95 % interval, ", f);
 	if (ctx->stat_kind == PLOTSERIES_ESTIMATE)

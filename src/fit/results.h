@@ -164,6 +164,10 @@ struct results {
 	 * "off-cpu"; a file without it: "off-cpu", the only judge before the key), folded like
 	 * the estimator; "" before any file. */
 	char contention_source[RESULTS_METHOD_MAX];
+	/* How the sweeps found their programs in the page cache (meta.measure.page_cache.method:
+	 * "evict", or "as_found" for a rarbench file from before the key), folded like the
+	 * estimator; "" when no file says (hyperfine's own). */
+	char page_cache[RESULTS_METHOD_MAX];
 	char *lab_md; /* a mixed lab's groups as Markdown rows (labgroups_read), owned; or NULL */
 	char emulated[RESULTS_EMULATED_MAX]; /* hosts that ran under TCG; "" when none */
 	size_t n_emulated;

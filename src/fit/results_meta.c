@@ -263,10 +263,42 @@ static void results_read_judge(struct results *res, const cJSON *root)
 		results_method_fold(res->contention_source, judge);
 }
 
+/* How one meta's sweep found its programs in the page cache: meta.measure.page_cache.method; a
+ * rarbench file from before the key measured them as found. */
+static const char *results_page_cache_of(const cJSON *meta)
+{
+	const cJSON *m =
+	    jsonget_member(jsonget_member(jsonget_member(meta, "measure"), "page_cache"), "method");
+
+	return m == NULL ? "as_found" : results_method_name(m);
+}
+
+/* What this document says of the page cache, folded into res (a lab's merged.json: each host). */
+static void results_read_page_cache(struct results *res, const cJSON *root)
+{
+	const cJSON *meta = jsonget_member(root, "meta"), *h;
+	const cJSON *hosts = jsonget_member(meta, "hosts");
+	char method[RESULTS_METHOD_MAX] = "";
+
+	if (meta == NULL)
+		return; /* hyperfine's own: not said */
+	if (cJSON_GetArraySize(hosts) > 0 && jsonget_member(meta, "measure") == NULL) {
+		cJSON_ArrayForEach(h, hosts)
+		{
+			results_method_fold(method, results_page_cache_of(h));
+		}
+	} else {
+		results_method_fold(method, results_page_cache_of(meta));
+	}
+	if (method[0] != '\0')
+		results_method_fold(res->page_cache, method);
+}
+
 void results_meta_read(struct results *res, const void *root, const char *name, size_t source,
 		       size_t first)
 {
 	results_read_all_tools(res, root, name, source);
 	results_read_method(res, root, first);
 	results_read_judge(res, root);
+	results_read_page_cache(res, root);
 }

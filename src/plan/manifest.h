@@ -110,6 +110,13 @@ struct manifest_env {
 	char *cwd;
 	uint32_t cpus[MANIFEST_CPUS_MAX];
 	size_t ncpus;
+	/*
+	 * "page_cache": "evict" (the default): every measured program is taken out of the page
+	 * cache before the sweep and read back from disk by its first run (pagecache.h);
+	 * "as_found": as rarperf 0.6 and earlier measured, each program however it came into the
+	 * cache.
+	 */
+	bool page_cache_as_found;
 };
 
 /*

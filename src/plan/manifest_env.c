@@ -1,5 +1,6 @@
 /* manifest_env: the pinned environment of a manifest's measured runs (limits, env, umask, cwd,
- * cpus), parsed and checked; what the host allows is checked by the plan (plan_env.c). */
+ * cpus, page_cache), parsed and checked; what the host allows is checked by the plan (plan_env.c).
+ */
 #include "jsonget.h"
 #include "manifest_impl.h"
 #include "numarg.h"
@@ -272,6 +273,11 @@ int manifest_parse_env(struct manifest_ctx *c, const cJSON *root, struct manifes
 		return manifest_fail(c, "$.cwd", "out of memory");
 	if (e->cwd[0] != '/')
 		return manifest_fail(c, "$.cwd", "must be an absolute path");
+	j = jsonget_member(root, "page_cache");
+	if (j != NULL && !(cJSON_IsString(j) && (strcmp(j->valuestring, "evict") == 0 ||
+						 strcmp(j->valuestring, "as_found") == 0)))
+		return manifest_fail(c, "$.page_cache", "expected \"evict\" or \"as_found\"");
+	e->page_cache_as_found = j != NULL && strcmp(j->valuestring, "as_found") == 0;
 	return 0;
 }
 

@@ -85,6 +85,7 @@ static const char *const root_keys[] = {"name",
 					"profile_budget",
 					"reference",
 					"kernel_reference",
+					"page_cache",
 					NULL};
 
 /* "command" (set) and "unsafe_command": the command must be absolute, and safe unless the manifest

@@ -164,6 +164,13 @@ static void print_runs(const struct plan_view *pl, FILE *out)
 		fputs("; env PATH, LANG=C", out);
 	}
 	fputs(" and the bench user's HOME, USER, LOGNAME, SHELL (nothing inherited)\n", out);
+	fputs(
+	    m->env.page_cache_as_found
+		? "Page cache: each program as found (page_cache \"as_found\", rarperf 0.6's "
+		  "method)\n"
+		: "Page cache: every measured program evicted before the sweep and read back from "
+		  "disk by its first run\n",
+	    out);
 	if (m->profile && m->profile_budget_pct > 0)
 		fprintf(
 		    out,

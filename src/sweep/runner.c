@@ -395,6 +395,16 @@ static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
 	cJSON_AddNumberToObject(o, "contention_limit", r->m->contention_limit);
 	cJSON_AddNumberToObject(o, "remeasure", r->m->remeasure);
 	cJSON_AddNumberToObject(o, "max_rounds", r->m->max_rounds);
+	/* How the programs came into the page cache: read back from disk at the sweep's start. */
+	o = cJSON_AddObjectToObject(o, "page_cache");
+	if (r->m->env.page_cache_as_found) {
+		cJSON_AddStringToObject(o, "method", "as_found");
+	} else {
+		cJSON_AddStringToObject(o, "method", "evict");
+		cJSON_AddNumberToObject(o, "files", (double)r->evicted.files);
+		cJSON_AddNumberToObject(o, "pages", (double)r->evicted.pages);
+		cJSON_AddNumberToObject(o, "resident_after", (double)r->evicted.resident);
+	}
 	cJSON_AddNumberToObject(meta, "points", (double)sweep_count(r->sweep));
 	if (r->rs.failed_points > 0) /* left out of the results: a run passed run_timeout_s */
 		cJSON_AddNumberToObject(meta, "unmeasured_points", (double)r->rs.failed_points);
@@ -471,6 +481,40 @@ static enum runner_outcome run_profile(struct runner *r, uint64_t t0, uint64_t t
 	return RUNNER_DONE;
 }
 
+/*
+ * Takes every measured program out of the page cache (pagecache.h), so that each one's first
+ * exec of the sweep reads it back from disk alike: the prefix's programs and libraries, each
+ * subject's program (which may live elsewhere) and the calibration workloads. A program installed
+ * at provisioning and one copied an hour ago otherwise start 4-5 % apart (doc/guide-ci.md, A/A).
+ */
+static int evict_programs(struct runner *r, struct errbuf *eb)
+{
+	static const char *const trees[] = {"bin", "sbin", "libexec"};
+	const char *prefix = runner_guard_prefix(r->guard);
+	char dir[PATH_MAX];
+	size_t i;
+
+	memset(&r->evicted, 0, sizeof(r->evicted));
+	for (i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
+		if (fileio_fmt(dir, sizeof(dir), "%s/%s", prefix, trees[i]) < 0)
+			return errbuf_set(eb, "%s/%s: path too long", prefix, trees[i]);
+		if (pagecache_evict_tree(dir, &r->evicted, eb) < 0)
+			return -1;
+	}
+	for (i = 0; i < r->sj.nsubjects; i++) {
+		const struct plan_subject *p = r->sj.subjects[i].p;
+
+		if (p->skip_reason == NULL && pagecache_evict_file(p->program, &r->evicted, eb) < 0)
+			return -1;
+	}
+	if (r->sj.ref.cmd != NULL && pagecache_evict_file(r->sj.ref.program, &r->evicted, eb) < 0)
+		return -1;
+	if (r->sj.kernel.program[0] != '\0' &&
+	    pagecache_evict_file(r->sj.kernel.program, &r->evicted, eb) < 0)
+		return -1;
+	return 0;
+}
+
 enum runner_outcome runner_run(struct runner *r)
 {
 	struct errbuf eb = {0};
@@ -479,7 +523,8 @@ enum runner_outcome runner_run(struct runner *r)
 
 	announce(r);
 	t0 = clock_now_ns();
-	if (runner_reset_tool_state(runner_guard_prefix(r->guard), &eb) < 0) {
+	if (runner_reset_tool_state(runner_guard_prefix(r->guard), &eb) < 0 ||
+	    (!r->m->env.page_cache_as_found && evict_programs(r, &eb) < 0)) {
 		report(r, eb.msg);
 		status = RUNNER_HOST_FAILED;
 	} else {

@@ -12,6 +12,7 @@
 #include "contention.h"
 #include "errbuf.h"
 #include "journal.h"
+#include "pagecache.h"
 #include "plan.h"
 #include "plan_print.h"
 #include "proc.h"
@@ -60,6 +61,8 @@ struct runner {
 	/* runner_env.c: what every measured child is pinned to, its environment and their record
 	 * (results' meta, the journal's versions). */
 	struct runner_env env;
+	/* runner.c: the measured programs taken out of the page cache before the sweep. */
+	struct pagecache_count evicted;
 };
 
 /*

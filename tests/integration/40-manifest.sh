@@ -165,6 +165,13 @@ check "precision: the events' total grew with the extra rounds (done = total = $
 check "precision: results carry nivcsw per run and meta the settings" \
 	jqe '(.results[0].nivcsw | length) == (.results[0].times | length)
 		and .meta.measure.precision == 0.02 and .meta.measure.estimator == "median"' "$res"
+# The page cache (issue 46's A/A): every measured program evicted before the sweep, the prefix's
+# bin, sbin and libexec among them, none of their pages left resident at that moment.
+check "page cache: evicted before the sweep, the prefix's programs among the files, none resident after" \
+	jqe '.meta.measure.page_cache | .method == "evict" and .files >= 10 and .pages > 100
+		and .resident_after == 0' "$res"
+check "page cache: report.md says how the programs came into the cache" \
+	grep -q 'page cache.*evict' "$work/prec-plot/report.md"
 check "precision: rarplot reads it, the estimate as y" \
 	sh -c "'$PWD/bin/rarplot' --format none -o '$work/prec-plot' '$res' >'$work/prec-plot.out' 2>&1 &&
 		grep -q 'median estimate' '$work/prec-plot/report.md'"

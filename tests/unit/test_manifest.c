@@ -532,6 +532,33 @@ static void test_reference(void)
 		     "x.json: $.kernel_reference: expected true or false, got a number");
 }
 
+/* page_cache: evict by default (issue 46's A/A); "as_found" re-runs a 0.6 manifest as it was. */
+static void test_page_cache(void)
+{
+	struct manifest *m =
+	    parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", NULL);
+
+	CHECK(m != NULL && !m->env.page_cache_as_found);
+	manifest_free(m);
+	m = parse(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"page_cache\":\"as_found\"," GOOD_SUBJECTS
+	    "}",
+	    NULL);
+	CHECK(m != NULL && m->env.page_cache_as_found);
+	manifest_free(m);
+	m = parse(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"page_cache\":\"evict\"," GOOD_SUBJECTS "}",
+	    NULL);
+	CHECK(m != NULL && !m->env.page_cache_as_found);
+	manifest_free(m);
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"page_cache\":\"drop\"," GOOD_SUBJECTS "}",
+	    "x.json: $.page_cache: expected \"evict\" or \"as_found\"");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"page_cache\":true," GOOD_SUBJECTS
+		     "}",
+		     "x.json: $.page_cache: expected \"evict\" or \"as_found\"");
+}
+
 /*
  * max_policy_bytes: the issue's 10^6 tasks x 100 commands refused at load
  * under the default 256 MiB, in one line naming the point, the subject,
@@ -930,6 +957,7 @@ static void test_every_problem_in_one_pass(void)
 
 int main(void)
 {
+	RUN(test_page_cache);
 	RUN(test_logspace_matches_log_py);
 	RUN(test_defaults);
 	RUN(test_full_manifest);
