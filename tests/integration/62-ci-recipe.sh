@@ -3,10 +3,12 @@
 # doc/guide-ci.md's recipe, as written: its blocks tagged "sh ci-recipe" are extracted and run
 # from the tree's root, as a self-hosted CI job would, on a RootAsRole source tree (the release's
 # crate source in a git checkout, built by the real playbook through make provision-dev):
-#   1. the tree unchanged (an A/A: the release against its own source): exit 0, nothing
-#      "regressed", although a previous run's results (a journal) lie in the output directory.
-#      Issue 46 asks for "no change" here; the two still differ by 4-6 % (the page cache's state of
-#      each program, not their code: doc/guide-ci.md), so that stricter check waits for the fix;
+#   1. the tree unchanged (an A/A: the release against its own source): exit 0, the intercept
+#      within ±2 % and no quantity "regressed" or "improved", although a previous run's results
+#      (a journal) lie in the output directory. Before every program was evicted from the page
+#      cache at a sweep's start, the tree's build measured 4-6 % cheaper than its release (how each
+#      file came into the cache, not their code: doc/guide-ci.md); the slope and the time at
+#      1000 tasks may still be "inconclusive" on a loaded runner (their intervals about ±2-4 %);
 #   2. the tree with a real slowdown in its start-up path (main() sleeps 2 ms before anything
 #      else, as a slower initialisation would): exit 1, the intercept "regressed", on the same
 #      output directory the first run left.
@@ -95,8 +97,15 @@ check "A/A: the recipe exits 0 ($((t1 - t0)) s, with an earlier job's journal in
 	tail -20 "$tmp/aa.log" | sed 's/^/    /'
 check "A/A: the baseline is the tree's own release ($version)" \
 	jqe --arg v "$version" '.subjects[0].rar_version == $v and .subjects[1].build == "dev-it62aa"' "$tmp/out/manifest.json"
-check "A/A: the verdict gives the intercept and finds no regression" \
-	sh -c "grep -q '^intercept' '$tmp/out/verdict.txt' && ! grep -q '(regressed)' '$tmp/out/verdict.txt'"
+# The intercept's change, a plain number ("−0.7" with rarplot's minus sign as "-0.7").
+aa_intercept=$(sed -n 's/^intercept \([^ ]*\) %.*/\1/p' "$tmp/out/verdict.txt" | sed 's/−/-/')
+check "A/A: nothing regressed or improved, the intercept within ±2 % (${aa_intercept:-?} %; the page cache's bias was -4 to -6 %)" \
+	sh -c "! grep -q '(regressed)\\|(improved)' '$tmp/out/verdict.txt' &&
+		awk -v x='${aa_intercept:-x}' 'BEGIN { exit !(x ~ /^[-+]?[0-9.]+$/ && x > -2 && x < 2) }'"
+# "no change" needs the interval inside ±2 % too: 3 of 4 quiet A/A sweeps had it on the intercept
+# (doc/guide-ci.md), so it is reported, not required (a required one would fail one run in four).
+grep -q '^intercept [^(]* (no change)' "$tmp/out/verdict.txt" && echo "# A/A: the intercept says \"no change\"" ||
+	echo "# A/A: the intercept's interval reaches past ±2 % (inconclusive): not a failure"
 check "A/A: the leftover journal is gone, the sweep's own is there" \
 	sh -c "! grep -q leftover '$tmp/out/sweep/journal.jsonl' && [ -s '$tmp/out/sweep/results.json' ]"
 grep -m1 'intercept' "$tmp/out/verdict.txt" | sed 's/^/# A\/A: /'
