@@ -170,11 +170,11 @@ check "precision: results carry nivcsw per run and meta the settings" \
 check "page cache: evicted before the sweep, the prefix's programs among the files, none resident after" \
 	jqe '.meta.measure.page_cache | .method == "evict" and .files >= 10 and .pages > 100
 		and .resident_after == 0' "$res"
-check "page cache: report.md says how the programs came into the cache" \
-	grep -q 'page cache.*evict' "$work/prec-plot/report.md"
 check "precision: rarplot reads it, the estimate as y" \
 	sh -c "'$PWD/bin/rarplot' --format none -o '$work/prec-plot' '$res' >'$work/prec-plot.out' 2>&1 &&
 		grep -q 'median estimate' '$work/prec-plot/report.md'"
+check "page cache: report.md says how the programs came into the cache" \
+	grep -q 'page cache.*evict' "$work/prec-plot/report.md"
 
 # --- 4d. contention: a busy loop on the same CPU; flagged steps are measured again ---
 cat >"$work/busy.json" <<JSON
