@@ -433,17 +433,12 @@ static void test_emulated(void)
 	results_free(res);
 }
 
-/* A results file of one subject at 3 sizes, with meta.machine (machine id mid, boot id boot; NULL
- * for a file without the key) and the manifest's axes. */
-static char *machine_doc(const char *subject, const char *mid, const char *boot, const char *axes)
+/* A results file of one subject at 3 sizes, with meta's members extra (",\"machine\":{...}" or
+ * "") and the manifest's axes. */
+static char *doc_with_meta(const char *subject, const char *extra, const char *axes)
 {
 	static char buf[2048];
-	char machine[256] = "";
 
-	if (mid != NULL)
-		snprintf(machine, sizeof(machine),
-			 ",\"machine\":{\"machine_id_sha256\":\"%s\",\"boot_id_sha256\":\"%s\"}",
-			 mid, boot);
 	snprintf(
 	    buf, sizeof(buf),
 	    "{\"results\":["
@@ -452,15 +447,27 @@ static char *machine_doc(const char *subject, const char *mid, const char *boot,
 	    "{\"command\":\"x\",\"mean\":1,\"stddev\":null,\"median\":1,\"user\":0,\"system\":0,"
 	    "\"min\":1,\"max\":1,\"parameters\":{\"subject\":\"sudo\",\"nb_tasks\":\"1\"}}],"
 	    "\"meta\":{\"manifest\":{\"name\":\"m\",\"axes\":%s}%s}}",
-	    subject, axes, machine);
+	    subject, axes, extra);
 	return buf;
+}
+
+/* doc_with_meta with meta.machine (machine id mid, boot id boot; NULL for a file without the
+ * key). */
+static char *machine_doc(const char *subject, const char *mid, const char *boot, const char *axes)
+{
+	char machine[256] = "";
+
+	if (mid != NULL)
+		snprintf(machine, sizeof(machine),
+			 ",\"machine\":{\"machine_id_sha256\":\"%s\",\"boot_id_sha256\":\"%s\"}",
+			 mid, boot);
+	return doc_with_meta(subject, machine, axes);
 }
 
 /* machine_doc with meta.machine.cpu of family fam (model 1, stepping 1). */
 static char *machine_doc_cpu(const char *subject, const char *mid, const char *boot,
 			     const char *fam, const char *axes)
 {
-	static char buf[2048];
 	char machine[512];
 
 	snprintf(machine, sizeof(machine),
@@ -468,16 +475,7 @@ static char *machine_doc_cpu(const char *subject, const char *mid, const char *b
 		 "\"cpu\":{\"model_name\":\"AMD EPYC\",\"family\":\"%s\",\"model\":\"1\","
 		 "\"stepping\":\"1\",\"microcode\":\"0x1\"}}",
 		 mid, boot, fam);
-	snprintf(
-	    buf, sizeof(buf),
-	    "{\"results\":["
-	    "{\"command\":\"x\",\"mean\":1,\"stddev\":null,\"median\":1,\"user\":0,\"system\":0,"
-	    "\"min\":1,\"max\":1,\"parameters\":{\"subject\":\"%s\",\"nb_tasks\":\"1\"}},"
-	    "{\"command\":\"x\",\"mean\":1,\"stddev\":null,\"median\":1,\"user\":0,\"system\":0,"
-	    "\"min\":1,\"max\":1,\"parameters\":{\"subject\":\"sudo\",\"nb_tasks\":\"1\"}}],"
-	    "\"meta\":{\"manifest\":{\"name\":\"m\",\"axes\":%s}%s}}",
-	    subject, axes, machine);
-	return buf;
+	return doc_with_meta(subject, machine, axes);
 }
 
 /* Loads (name, doc) pairs into a new set. */
