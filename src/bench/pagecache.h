@@ -19,8 +19,9 @@ struct pagecache_count {
 };
 
 /*
- * Adds path's page count and resident pages to c (mincore(2) over a read-only mapping; a
- * file of length 0 adds one file and no pages). Returns 0, or -1 with eb naming path.
+ * Adds path's page count and resident pages to c (mincore(2) over a mapping that cannot be
+ * read, so that counting reads nothing; a file of length 0 adds one file and no pages).
+ * Returns 0, or -1 with eb naming path.
  */
 int pagecache_count_file(const char *path, struct pagecache_count *c, struct errbuf *eb);
 
