@@ -35,21 +35,13 @@ src=$PWD
 if git rev-parse HEAD >/dev/null 2>&1; then
 	git clone -q --shared "$PWD" "$tmp/src" && src=$tmp/src
 fi
-# When this machine's prefix was provisioned from this very tree (make check's), the hosts get it
-# shipped (doc/lab.md, "Build once, ship everywhere"): the same programs, in a tenth of the time;
-# 11-provision-lab compiles on its hosts over SSH. Otherwise each host compiles this tree.
-how=(-e rarperf_tools_src_dir="$src" -e rarperf_tools_controller_stage_dir="$tmp/stage")
-what="compiled"
-if sh tools/provision-stamp.sh fresh /opt/rarperf 2>/dev/null; then
-	how=(-e rarperf_prefix=/opt/rarperf -e rarperf_ship_prefix_from=/opt/rarperf -e rarperf_ship_stage_dir="$tmp/ship")
-	what="shipped this machine's prefix to"
-fi
 t0=$(date +%s)
-/usr/bin/python3 /usr/bin/ansible-playbook -i "$tmp/prov/lab.ini" install.yml "${how[@]}" \
+/usr/bin/python3 /usr/bin/ansible-playbook -i "$tmp/prov/lab.ini" install.yml \
+	-e rarperf_tools_src_dir="$src" -e rarperf_tools_controller_stage_dir="$tmp/stage" \
 	-e rarperf_ssh_public_key_file="$NSHOSTS_KEY.pub" >"$tmp/prov/play.log" 2>&1
 rc=$?
-if [ $rc -eq 0 ]; then ok "install.yml $what $a $b $c ($(($(date +%s) - t0)) s)"; else
-	notok "install.yml $what $a $b $c (exit $rc)"
+if [ $rc -eq 0 ]; then ok "install.yml provisioned $a $b $c ($(($(date +%s) - t0)) s)"; else
+	notok "install.yml provisioned $a $b $c (exit $rc)"
 	grep -E 'fatal|FAILED|UNREACHABLE' "$tmp/prov/play.log" | cut -c1-300 | tail -5
 fi
 for h in "$a" "$b" "$c"; do
