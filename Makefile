@@ -198,6 +198,8 @@ build-fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
 $(patsubst %.c,build-fuzz/%.o,$(filter $(FUZZ_LIB_SRCS),$(COMMIT_USERS))): build/git-commit
+# Kept: as prerequisites of a pattern rule only, make would delete them after each build.
+.SECONDARY: $(FUZZ_LIB_OBJS)
 build/fuzz/%: fuzz/%.c $(FUZZ_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJS) $(LDLIBS)
