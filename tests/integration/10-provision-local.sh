@@ -57,6 +57,20 @@ else
 	fi
 fi
 
+# The stamp is current only while the prefix's facts are as that provision left them: a converge
+# with other variables (make check's own dev trees) makes the next make check provision again.
+sp=$tmp/stamped
+mkdir -p "$sp/share/rarperf/facts.d"
+printf '{\n  "prefix": "%s",\n  "schema": 1\n}\n' "$sp" >"$sp/facts.json"
+echo '{"tools": {}}' >"$sp/share/rarperf/facts.d/rarperf_rootasrole.json"
+sh tools/provision-stamp.sh write "$sp"
+check "provision-stamp: fresh just after make provision's stamp" sh tools/provision-stamp.sh fresh "$sp"
+echo '{"tools": {"dosr-dev-x-cbor": {}}}' >"$sp/share/rarperf/facts.d/rarperf_rootasrole.json"
+check "provision-stamp: stale once another converge rewrote a facts fragment" \
+	sh -c "! sh tools/provision-stamp.sh fresh '$sp'"
+check "provision-stamp: the demo still counts it (same tree, a superset of its tools)" \
+	sh tools/provision-stamp.sh fresh-demo "$sp"
+
 user=$(jq -r .bench_user "$prefix/facts.json" 2>/dev/null)
 uid=$(jq -r .bench_uid "$prefix/facts.json" 2>/dev/null)
 # The group the privileged tools are for: facts.json's, else the bench user's own.
