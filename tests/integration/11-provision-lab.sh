@@ -93,4 +93,32 @@ if [ $rc -eq 0 ] && [ "$recaps" -eq 2 ]; then ok "second run: changed=0 on both 
 	grep -E '^p[0-9]+[ab] +:' "$tmp/run2.log"
 	grep -B3 -E '^changed:' "$tmp/run2.log" | grep TASK
 fi
+# --- shipping refuses what it cannot replace safely (roles/rarperf_ship) -----------------------
+# Each host's /opt/rarperf is a bind mount under the /opt they share with this machine: a shipped
+# prefix is swapped in by a rename, so it is refused there before anything is copied, and the
+# shared /opt gets no staging directory. Shipping the controller's prefix onto itself is refused.
+if [ -f /opt/rarperf/facts.json ]; then
+	for h in "$a" "$b"; do sha256sum "$NSHOSTS_STATE/$h/prefix/facts.json"; done >"$tmp/facts.before"
+	/usr/bin/python3 /usr/bin/ansible-playbook -i "$tmp/lab.ini" install.yml \
+		-e rarperf_ship_prefix_from=/opt/rarperf -e rarperf_ship_stage_dir="$tmp/ship" \
+		-e rarperf_ship_host_dir="$tmp/ship-host" -e rarperf_ssh_public_key_file="$NSHOSTS_KEY.pub" \
+		>"$tmp/ship.log" 2>&1
+	rc=$?
+	n=$(grep -c "/opt/rarperf is a mount point" "$tmp/ship.log")
+	check "ship into the hosts' bind-mounted prefixes: refused on both, one line each (exit $rc, $n lines)" \
+		test $rc -ne 0 -a "$n" -ge 2
+	check "... before the archive was made or copied" test ! -e "$tmp/ship" -a ! -e "$tmp/ship-host"
+	check "... no staging left in the shared /opt" sh -c '! ls -d /opt/rarperf.ship-* 2>/dev/null'
+	check "... both hosts' prefixes unchanged" sh -c "for h in '$a' '$b'; do sha256sum \"$NSHOSTS_STATE/\$h/prefix/facts.json\"; done | cmp -s - '$tmp/facts.before'"
+	sha256sum /opt/rarperf/facts.json >"$tmp/own.before"
+	/usr/bin/python3 /usr/bin/ansible-playbook -i inventory/local.ini install.yml \
+		-e rarperf_ship_prefix_from=/opt/rarperf -e rarperf_ship_stage_dir="$tmp/ship" \
+		-e rarperf_ship_host_dir="$tmp/ship-host" >"$tmp/self.log" 2>&1
+	rc=$?
+	check "ship the controller's prefix onto itself: refused (exit $rc)" \
+		sh -c "[ $rc -ne 0 ] && grep -q \"is /opt/rarperf itself, the controller's prefix being shipped\" '$tmp/self.log'"
+	check "... the machine's prefix unchanged" sha256sum -c --quiet "$tmp/own.before"
+else
+	notok "ship refusals: this machine's /opt/rarperf is not provisioned (make check provisions it first)"
+fi
 tap_status
