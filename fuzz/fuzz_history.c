@@ -1,6 +1,7 @@
 /* fuzz_history: libFuzzer target for rarplot --history's reading of fits.tsv: whatever the bytes,
  * history_run returns 0 (and appends its section to report.md) or -1 with a message, and never
  * crashes, reads out of bounds or leaks. The input is the whole fits.tsv of a scratch directory. */
+#include <ftw.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,20 @@ static int put(const char *name, const uint8_t *data, size_t size)
 	return fclose(f);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)type, (void)ftw;
+	return remove(path);
+}
+
+/* libFuzzer ends with exit() (runs, time or a crash's own path): the scratch directory goes with
+ * it, else every run of make fuzz leaves one under /tmp. */
+static void remove_dir(void)
+{
+	if (dir[0] != '\0')
+		nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct errbuf eb = {{0}};
@@ -38,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(dir, sizeof(dir), "/tmp/rp-fuzz-history.XXXXXX");
 		if (mkdtemp(dir) == NULL)
 			abort();
+		atexit(remove_dir);
 	}
 	if (put("fits.tsv", data, size) != 0 || put("report.md", (const uint8_t *)"", 0) != 0)
 		abort();
