@@ -114,9 +114,12 @@ struct manifest_env {
 	 * "page_cache": "evict" (the default): every measured program is taken out of the page
 	 * cache before the sweep and read back from disk by its first run (pagecache.h);
 	 * "as_found": as rarperf 0.6 and earlier measured, each program however it came into the
-	 * cache.
+	 * cache; "evict_each_round": evicted again before every round, so that each round reads
+	 * the programs into new pages and the rounds average over where they land (a sweep's one
+	 * placement moved an A/A's start-up by up to 2 %, doc/guide-ci.md).
 	 */
 	bool page_cache_as_found;
+	bool page_cache_each_round;
 };
 
 /*

@@ -275,9 +275,12 @@ int manifest_parse_env(struct manifest_ctx *c, const cJSON *root, struct manifes
 		return manifest_fail(c, "$.cwd", "must be an absolute path");
 	j = jsonget_member(root, "page_cache");
 	if (j != NULL && !(cJSON_IsString(j) && (strcmp(j->valuestring, "evict") == 0 ||
+						 strcmp(j->valuestring, "evict_each_round") == 0 ||
 						 strcmp(j->valuestring, "as_found") == 0)))
-		return manifest_fail(c, "$.page_cache", "expected \"evict\" or \"as_found\"");
+		return manifest_fail(c, "$.page_cache",
+				     "expected \"evict\", \"evict_each_round\" or \"as_found\"");
 	e->page_cache_as_found = j != NULL && strcmp(j->valuestring, "as_found") == 0;
+	e->page_cache_each_round = j != NULL && strcmp(j->valuestring, "evict_each_round") == 0;
 	return 0;
 }
 

@@ -168,6 +168,9 @@ static void print_runs(const struct plan_view *pl, FILE *out)
 	    m->env.page_cache_as_found
 		? "Page cache: each program as found (page_cache \"as_found\", rarperf 0.6's "
 		  "method)\n"
+	    : m->env.page_cache_each_round
+		? "Page cache: every measured program evicted before each round and read back "
+		  "from disk by its first run of the round (page_cache \"evict_each_round\")\n"
 		: "Page cache: every measured program evicted before the sweep and read back from "
 		  "disk by its first run\n",
 	    out);

@@ -186,6 +186,8 @@ out:
  * mode, then passes over the points short of the precision, until none is
  * or max_rounds (runner_precision.c). Returns RUNNER_DONE or why it stopped.
  */
+static int evict_programs(struct runner *r, struct errbuf *eb);
+
 static enum runner_outcome run_points(struct runner *r)
 {
 	size_t n = sweep_count(r->sweep), i, k;
@@ -213,6 +215,16 @@ static enum runner_outcome run_points(struct runner *r)
 			break;
 		if (extra)
 			progress_grow(&r->progress, k);
+		/* The sweep's start evicted once (runner_run); each later round reads anew. */
+		if (round > 1 && k > 0 && r->m->env.page_cache_each_round) {
+			struct errbuf eb = {0};
+
+			if (evict_programs(r, &eb) < 0) {
+				report(r, eb.msg);
+				status = RUNNER_HOST_FAILED;
+				break;
+			}
+		}
 		status = run_pass(r, todo, steps, k, round);
 	}
 out:
@@ -400,7 +412,10 @@ static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
 	if (r->m->env.page_cache_as_found) {
 		cJSON_AddStringToObject(o, "method", "as_found");
 	} else {
-		cJSON_AddStringToObject(o, "method", "evict");
+		cJSON_AddStringToObject(
+		    o, "method", r->m->env.page_cache_each_round ? "evict_each_round" : "evict");
+		if (r->m->env.page_cache_each_round)
+			cJSON_AddNumberToObject(o, "evictions", (double)r->evictions);
 		cJSON_AddNumberToObject(o, "files", (double)r->evicted.files);
 		cJSON_AddNumberToObject(o, "pages", (double)r->evicted.pages);
 		cJSON_AddNumberToObject(o, "resident_after", (double)r->evicted.resident);
@@ -495,6 +510,7 @@ static int evict_programs(struct runner *r, struct errbuf *eb)
 	size_t i;
 
 	memset(&r->evicted, 0, sizeof(r->evicted));
+	r->evictions++;
 	for (i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
 		if (fileio_fmt(dir, sizeof(dir), "%s/%s", prefix, trees[i]) < 0)
 			return errbuf_set(eb, "%s/%s: path too long", prefix, trees[i]);

@@ -62,7 +62,8 @@ struct runner {
 	 * (results' meta, the journal's versions). */
 	struct runner_env env;
 	/* runner.c: the measured programs taken out of the page cache before the sweep. */
-	struct pagecache_count evicted;
+	struct pagecache_count evicted; /* by the last eviction */
+	size_t evictions;               /* how many (page_cache "evict_each_round": one a round) */
 };
 
 /*

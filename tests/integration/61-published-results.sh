@@ -53,4 +53,15 @@ for d in doc/results/*/*/; do
 		/usr/bin/python3 tests/lib/check_fit.py "$d/fits.tsv" "$axis" "$d/results.json" $extra
 done
 check "published result directories found ($n)" [ "$n" -ge 2 ]
+# Kept comparisons (doc/results/*/*/verdict.txt, the A/A sweeps of doc/guide-ci.md): rarplot
+# --compare on the results.json beside one prints it again, byte for byte (its bootstrap is seeded).
+k=0
+for v in doc/results/*/*/verdict.txt; do
+	[ -f "$v" ] || continue
+	d=${v%/verdict.txt}
+	k=$((k + 1))
+	"$RARPLOT" --compare dosr-cbor:dosr-dev-cbor "$d/results.json" >"$T/verdict-$k.txt" 2>&1
+	check "${d#doc/results/}: rarplot --compare prints its verdict.txt again" cmp -s "$v" "$T/verdict-$k.txt"
+done
+check "kept comparisons found ($k)" [ "$k" -ge 17 ]
 tap_status

@@ -532,7 +532,8 @@ static void test_reference(void)
 		     "x.json: $.kernel_reference: expected true or false, got a number");
 }
 
-/* page_cache: evict by default (issue 46's A/A); "as_found" re-runs a 0.6 manifest as it was. */
+/* page_cache: evict by default (issue 46's A/A), or before every round; "as_found" re-runs a 0.6
+ * manifest as it was. */
 static void test_page_cache(void)
 {
 	struct manifest *m =
@@ -549,14 +550,19 @@ static void test_page_cache(void)
 	m = parse(
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"page_cache\":\"evict\"," GOOD_SUBJECTS "}",
 	    NULL);
-	CHECK(m != NULL && !m->env.page_cache_as_found);
+	CHECK(m != NULL && !m->env.page_cache_as_found && !m->env.page_cache_each_round);
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"page_cache\":\"evict_each_"
+		  "round\"," GOOD_SUBJECTS "}",
+		  NULL);
+	CHECK(m != NULL && !m->env.page_cache_as_found && m->env.page_cache_each_round);
 	manifest_free(m);
 	expect_error(
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"page_cache\":\"drop\"," GOOD_SUBJECTS "}",
-	    "x.json: $.page_cache: expected \"evict\" or \"as_found\"");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"page_cache\":true," GOOD_SUBJECTS
-		     "}",
-		     "x.json: $.page_cache: expected \"evict\" or \"as_found\"");
+	    "x.json: $.page_cache: expected \"evict\", \"evict_each_round\" or \"as_found\"");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"page_cache\":true," GOOD_SUBJECTS "}",
+	    "x.json: $.page_cache: expected \"evict\", \"evict_each_round\" or \"as_found\"");
 }
 
 /*
