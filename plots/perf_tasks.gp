@@ -72,12 +72,16 @@ set fit limit 1e-12
 set fit maxiter 1000
 XMIN = 0
 XMAX = 0
+YMIN = 0
+YMAX = 0
 do for [i=1:n] {
 	f = dir.'/'.word(files, i)
 	# Start from stats' unweighted regression: fit needs non-zero starting values.
 	stats f using 1:2 nooutput
 	XMIN = (i == 1 || STATS_min_x < XMIN) ? STATS_min_x : XMIN
 	XMAX = (i == 1 || STATS_max_x > XMAX) ? STATS_max_x : XMAX
+	YMIN = (i == 1 || STATS_min_y < YMIN) ? STATS_min_y : YMIN
+	YMAX = (i == 1 || STATS_max_y > YMAX) ? STATS_max_y : YMAX
 	a = STATS_intercept != 0 ? STATS_intercept : 1.0
 	b = STATS_slope != 0 ? STATS_slope : 1e-6
 	if (STATS_stddev_y == 0) {
@@ -129,6 +133,16 @@ if (logscale) {
 	set mytics 10
 	# 2 and 5 of every decade too: a decade of milliseconds is too coarse to read.
 	do for [e=-3:6] { set ytics add (2 * 10.0**e, 5 * 10.0**e) }
+	# Points within one decade may hold fewer than two of those (2.8-3.6 ms: none, and an axis
+	# without numbers): then tics at a round step across the points too.
+	NTICS = 0
+	do for [e=-3:6] { do for [m=1:3] { v = (m == 3 ? 5 : m) * 10.0**e; NTICS = NTICS + (v >= YMIN && v <= YMAX) } }
+	if (NTICS < 2 && YMAX > YMIN && YMIN > 0) {
+		SPAN = YMAX - YMIN
+		P = 10.0**floor(log10(SPAN))
+		STEP = SPAN / P < 2 ? P / 5 : (SPAN / P < 5 ? P / 2 : 2 * P)
+		do for [k=int(ceil(YMIN / STEP)):int(floor(YMAX / STEP))] { set ytics add (k * STEP) }
+	}
 	# Room above the highest bar and below the lowest, so no point hides under the border.
 	set offsets 0, 0, graph 0.03, graph 0.03
 } else {
