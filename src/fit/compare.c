@@ -462,6 +462,7 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 	}
 	compare_fill_y(&b, &c, y, &est, &weighted);
 	out->stat = est ? "estimate" : "median";
+	out->tools = results_different_tools(res, o->baseline, o->candidate);
 	out->n_points = b.n;
 	out->x_min = b.x[0];
 	out->x_max = b.x[b.n - 1];

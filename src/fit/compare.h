@@ -57,6 +57,9 @@ struct compare_outcome {
 	char notes[COMPARE_NOTES_MAX][COMPARE_NOTE_LEN]; /* why a figure is unreliable */
 	size_t n_notes;
 	bool regressed, improved, inconclusive; /* some quantity was (inconclusive: or unknown) */
+	/* Baseline and candidate are different tools (results_different_tools): the verdicts print
+	 * as costs, higher or lower (verdict_name_tools); regressed and improved as above. */
+	bool tools;
 	size_t widened; /* > 0: some intervals widened with the between-sweep variation of this
 			   many sweeps (between_widen) */
 };
@@ -66,6 +69,9 @@ struct compare_outcome {
  * or "no change (...)", in that order of precedence.
  */
 const char *compare_overall(bool regressed, bool inconclusive, bool improved);
+
+/* compare_overall between two different tools (tools true): "higher", "lower", "no difference". */
+const char *compare_overall_tools(bool regressed, bool inconclusive, bool improved, bool tools);
 
 /* The sentence saying the verdict rule with threshold noise and what "detectable" is. */
 void compare_print_rule(double noise, FILE *f);

@@ -17,6 +17,20 @@ const char *compare_overall(bool regressed, bool inconclusive, bool improved)
 	return improved ? "improved" : "no change (every quantity within the threshold)";
 }
 
+const char *compare_overall_tools(bool regressed, bool inconclusive, bool improved, bool tools)
+{
+	if (!tools)
+		return compare_overall(regressed, inconclusive, improved);
+	/* One tool does not regress against another: it costs more or less. */
+	if (regressed)
+		return "higher (the candidate, another tool, costs more on some quantity)";
+	if (inconclusive)
+		return "inconclusive (nothing higher, but some quantity could not be told from the "
+		       "threshold)";
+	return improved ? "lower (the candidate, another tool, costs less)"
+			: "no difference (every quantity within the threshold)";
+}
+
 void compare_print_rule(double noise, FILE *f)
 {
 	fprintf(
@@ -145,14 +159,16 @@ static void compare_changelog(const struct compare_outcome *out, FILE *f)
 			continue;
 		}
 		verdict_format_pct(out->paired ? &q->paired : &q->unpaired, pct, sizeof(pct));
-		fprintf(f, "%s%s %s (%s)", i ? ", " : "", q->name, pct, verdict_name(q->verdict));
+		fprintf(f, "%s%s %s (%s)", i ? ", " : "", q->name, pct,
+			verdict_name_tools(q->verdict, out->tools));
 	}
 	fputs(out->paired ? "\n" : " (unpaired)\n", f);
 }
 
 void compare_print(const struct compare_outcome *out, const struct compare_opts *o, FILE *f)
 {
-	const char *overall = compare_overall(out->regressed, out->inconclusive, out->improved);
+	const char *overall =
+	    compare_overall_tools(out->regressed, out->inconclusive, out->improved, out->tools);
 
 	fputs("## ", f);
 	sanitize_fputs(o->candidate, SANITIZE_MARKDOWN, f);
@@ -208,10 +224,12 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 		verdict_format_detectable(compare_judged(out, i), d, sizeof(d));
 		if (out->widened > 0)
 			fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", q->name, a,
-				q->widened ? w : "(not widened)", b, d, verdict_name(q->verdict));
+				q->widened ? w : "(not widened)", b, d,
+				verdict_name_tools(q->verdict, out->tools));
 		else
 			fprintf(f, "| %s | %s | %s | %s | %s%s |\n", q->name,
-				out->paired ? a : "n/a", b, d, verdict_name(q->verdict),
+				out->paired ? a : "n/a", b, d,
+				verdict_name_tools(q->verdict, out->tools),
 				out->paired ? "" : " (unpaired)");
 	}
 	if (isfinite(out->crossover.value) && out->crossover.value >= out->x_min &&

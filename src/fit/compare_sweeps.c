@@ -172,7 +172,7 @@ void compare_sweeps_print(const struct compare_across *a, const struct compare_o
 
 		verdict_format_pct(&a->ci[j], pct, sizeof(pct));
 		fprintf(f, "%s%s %s (%s)", j ? ", " : "", a->names[j], pct,
-			verdict_name(a->verdict[j]));
+			verdict_name_tools(a->verdict[j], per[0].tools));
 	}
 	fprintf(f,
 		"\n\nThe mean of the sweeps' ratios with its 95 %% interval (t(%zu) sd/sqrt(%zu)); "
@@ -192,8 +192,9 @@ void compare_sweeps_print(const struct compare_across *a, const struct compare_o
 		verdict_format_detectable(&a->ci[j], d, sizeof(d));
 		fprintf(f, "| %s | %s | %.2f %% | %s | %zu/%zu | %s | %s |\n", a->names[j], ci,
 			100 * a->sd[j] / fabs(a->mean[j]), next, a->held[j], a->k * (a->k - 1), d,
-			verdict_name(a->verdict[j]));
+			verdict_name_tools(a->verdict[j], per[0].tools));
 	}
 	compare_sweeps_too_few(a, o->noise, f);
-	fprintf(f, "\nVerdict: %s.\n", compare_overall(a->regressed, a->inconclusive, a->improved));
+	fprintf(f, "\nVerdict: %s.\n",
+		compare_overall_tools(a->regressed, a->inconclusive, a->improved, per[0].tools));
 }

@@ -100,11 +100,12 @@ static double fitreport_base(const struct fitreport_row *b, bool slope)
 	return fabs(v) <= 1e-9 * top ? 0.0 : slope ? b->fit.slope : b->fit.intercept;
 }
 
-/* One comparison as rarplot --compare prints it (verdict_format_change); what: "intercept". */
+/* One comparison as rarplot --compare prints it (verdict_format_change); what: "intercept";
+ * tools: two different tools, in the words of costs (higher, lower), not of a regression. */
 static void fitreport_format_change(const struct paired_ratio *r, double base, const char *what,
-				    char *buf, size_t size)
+				    bool tools, char *buf, size_t size)
 {
-	verdict_format_change(r, base, what, VERDICT_DEFAULT_NOISE, buf, size);
+	verdict_format_change_tools(r, base, what, VERDICT_DEFAULT_NOISE, tools, buf, size);
 }
 
 /*
@@ -357,10 +358,14 @@ void fitreport_print_rows(const struct fitreport *rep, FILE *f)
 			snprintf(slope, sizeof(slope), "baseline");
 			snprintf(cross, sizeof(cross), "-");
 		} else {
+			bool tools = rep->res != NULL &&
+				     results_different_tools(rep->res, r->series->subject,
+							     r->baseline->series->subject);
+
 			fitreport_format_change(&r->raw_ratio, fitreport_base(r->baseline, false),
-						"intercept", raw, sizeof(raw));
+						"intercept", tools, raw, sizeof(raw));
 			fitreport_format_change(&r->slope_ratio, fitreport_base(r->baseline, true),
-						"slope", slope, sizeof(slope));
+						"slope", tools, slope, sizeof(slope));
 			if (r->has_crossover)
 				snprintf(cross, sizeof(cross), "%.0f [%.0f, %.0f]", r->crossover_x,
 					 r->cmp.crossover.lo, r->cmp.crossover.hi);

@@ -178,7 +178,9 @@ static void fitreport_print_method(const struct fitreport *rep, const struct fit
 		      f);
 	fprintf(f,
 		" Verdict: regressed (higher) or improved (lower) when the whole interval lies"
-		" beyond ±%g %%, no change when it lies within ±%g %%, else inconclusive; the"
+		" beyond ±%g %%, no change when it lies within ±%g %%, else inconclusive; between"
+		" two different tools (the inputs' facts name different tools) higher, lower or no"
+		" difference, for one tool does not regress against another; the"
 		" smallest change a comparison could have detected is its interval's half-width;"
 		" a ratio over a baseline of 0 is undefined.\n",
 		100 * VERDICT_DEFAULT_NOISE, 100 * VERDICT_DEFAULT_NOISE);
@@ -336,8 +338,10 @@ static void fitreport_print_verdicts(const struct fitreport *rep, FILE *f)
 		" with their 95 %% interval; regressed (higher) or improved (lower) when the whole"
 		" interval lies beyond ±%g %%, no change when it lies within ±%g %%, else"
 		" inconclusive (the interval reaches across the threshold: its half-width, the"
-		" smallest change it could have detected, is too wide to tell). The fits they come"
-		" from are in the same rows (section Fits), and how they were computed under"
+		" smallest change it could have detected, is too wide to tell). Between two"
+		" different tools (the inputs' facts name different tools: sudo-rs and sudo, not"
+		" sudo-pam and sudo) the words are higher, lower and no difference. The fits they"
+		" come from are in the same rows (section Fits), and how they were computed under"
 		" Method.\n\n",
 		fitreport_unit(rep->set->axis), 100 * VERDICT_DEFAULT_NOISE,
 		100 * VERDICT_DEFAULT_NOISE);

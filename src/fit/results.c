@@ -138,6 +138,19 @@ const char *results_tool(const struct results *res, const char *subject)
 	return NULL;
 }
 
+bool results_different_tools(const struct results *res, const char *a, const char *b)
+{
+	const char *ta = results_tool(res, a), *tb = results_tool(res, b);
+	size_t la, lb;
+
+	if (ta == NULL || tb == NULL)
+		return false;
+	/* The family is the first word: results_meta writes "FAMILY VERSION[, PAM]". */
+	la = strcspn(ta, " ");
+	lb = strcspn(tb, " ");
+	return la != lb || strncmp(ta, tb, la) != 0;
+}
+
 int results_parse(struct results *res, const char *buf, size_t len, const char *name,
 		  struct errbuf *eb)
 {

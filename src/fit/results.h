@@ -211,6 +211,14 @@ int results_load_file(struct results *res, const char *path, struct errbuf *eb)
 /* "RootAsRole 3.3.4" for subject, or NULL when no file said what it is. */
 const char *results_tool(const struct results *res, const char *subject);
 
+/*
+ * Whether the files say subjects a and b are different tools: both tools known (results_tool)
+ * and of different families, the tool's first word ("sudo-rs" against "sudo"). One tool's
+ * builds are one family: dosr-* (another version, a dev build) is RootAsRole, sudo-pam is sudo,
+ * doas-pam is OpenDoas. False when either is unknown: nothing says they differ.
+ */
+bool results_different_tools(const struct results *res, const char *a, const char *b);
+
 /* Whether some result of res has subject subject (or a swept limit's series of it). */
 bool results_has_subject(const struct results *res, const char *subject);
 

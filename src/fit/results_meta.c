@@ -38,15 +38,25 @@ static const char *results_program_name(const cJSON *subject, char *buf, size_t 
 	return known ? policy_format_program(f) : NULL;
 }
 
-/* The family a facts.json tool name belongs to: dosr-* is RootAsRole, doas and doas-pam are
- * OpenDoas, sudo-pam is sudo (its PAM build, which the tool's "pam" says). */
+/* Whether program is name or one of its builds, name-SOMETHING ("doas-dev-it27"). */
+static bool results_build_of(const char *program, const char *name)
+{
+	size_t len = strlen(name);
+
+	return strncmp(program, name, len) == 0 && (program[len] == '\0' || program[len] == '-');
+}
+
+/* The family a facts.json tool name belongs to: dosr-* is RootAsRole, doas and doas-* (doas-pam,
+ * a dev build doas-dev-NAME) are OpenDoas, sudo-pam is sudo (its PAM build, which the tool's
+ * "pam" says), and so is a dev build sudo-dev[-NAME]; sudo-rs is a tool of its own.
+ * results_different_tools compares these names. */
 static const char *results_family(const char *program)
 {
 	if (strncmp(program, "dosr", 4) == 0)
 		return "RootAsRole";
-	if (strcmp(program, "doas") == 0 || strcmp(program, "doas-pam") == 0)
+	if (results_build_of(program, "doas"))
 		return "OpenDoas";
-	if (strcmp(program, "sudo-pam") == 0)
+	if (strcmp(program, "sudo-pam") == 0 || results_build_of(program, "sudo-dev"))
 		return "sudo";
 	return program;
 }

@@ -96,8 +96,25 @@ void verdict_format_pct(const struct paired_ratio *r, char *buf, size_t size)
 				  size);
 }
 
+const char *verdict_name_tools(enum verdict_kind v, bool tools)
+{
+	if (tools && v == VERDICT_REGRESSED)
+		return "higher";
+	if (tools && v == VERDICT_IMPROVED)
+		return "lower";
+	if (tools && v == VERDICT_NO_CHANGE)
+		return "no difference";
+	return verdict_name(v);
+}
+
 void verdict_format_change(const struct paired_ratio *r, double base, const char *what,
 			   double noise, char *buf, size_t size)
+{
+	verdict_format_change_tools(r, base, what, noise, false, buf, size);
+}
+
+void verdict_format_change_tools(const struct paired_ratio *r, double base, const char *what,
+				 double noise, bool tools, char *buf, size_t size)
 {
 	char pct[96];
 
@@ -107,5 +124,5 @@ void verdict_format_change(const struct paired_ratio *r, double base, const char
 		return;
 	}
 	verdict_format_pct(r, pct, sizeof(pct));
-	snprintf(buf, size, "%s (%s)", pct, verdict_name(verdict_judge(r, noise)));
+	snprintf(buf, size, "%s (%s)", pct, verdict_name_tools(verdict_judge(r, noise), tools));
 }

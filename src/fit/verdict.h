@@ -3,6 +3,7 @@
 #ifndef RARPERF_VERDICT_H
 #define RARPERF_VERDICT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "paired.h"
@@ -65,5 +66,16 @@ void verdict_format_detectable(const struct paired_ratio *r, char *buf, size_t s
  */
 void verdict_format_change(const struct paired_ratio *r, double base, const char *what,
 			   double noise, char *buf, size_t size);
+
+/*
+ * verdict_name's words between two different tools: one tool does not regress against another,
+ * it costs more or less, "higher" for regressed, "lower" for improved, "no difference" for no
+ * change (the rest as verdict_name). tools false: verdict_name (versions of one tool, an A/A).
+ */
+const char *verdict_name_tools(enum verdict_kind v, bool tools);
+
+/* verdict_format_change in verdict_name_tools' words: "+56 % [+52, +60] (higher)". */
+void verdict_format_change_tools(const struct paired_ratio *r, double base, const char *what,
+				 double noise, bool tools, char *buf, size_t size);
 
 #endif

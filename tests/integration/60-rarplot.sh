@@ -136,6 +136,40 @@ check "exact lines: sr-cbor's raw cost and slope vs sudo are -65.6% and -66.3% (
 check "stdout table is the report.md table (its Verdicts section)" \
 	sh -c "sed -n '/^## Verdicts/,/^## Skipped/p' '$T/exact/report.md' | grep '^|' | cmp -s - '$T/exact.out'"
 
+# tools.json: the exact lines with what each subject is (the manifest's programs, the prefix's
+# facts), and sudo-dev, a dev build of sudo whose slope is a quarter steeper (0.20 µs/task). doas
+# and sr-cbor are other tools than sudo: they cost more or less, they do not regress; sudo-dev is
+# sudo's own build: its steeper slope is a regression (man/rarplot.1, "Verdicts").
+jq '.results += [.results[] | select(.parameters.subject == "sudo") |
+		((.parameters.nb_tasks | tonumber) as $t | (3.2e-3 + 2e-7 * $t) as $y |
+		.parameters.subject = "sudo-dev" | .times = [$y, $y, $y] |
+		.mean = $y | .median = $y | .min = $y | .max = $y)] |
+	.meta = {"manifest": {"subjects": [{"id": "sudo", "format": "sudoers"},
+		{"id": "doas", "format": "doas"}, {"id": "sr-cbor", "format": "rar-cbor"},
+		{"id": "sudo-dev", "format": "sudoers", "program": "{prefix}/bin/sudo-dev"}]},
+		"prefix_facts": {"tools": {"sudo": {"version": "1.9.13p3"}, "doas": {"version": "6.8.2"},
+			"dosr-cbor": {"version": "3.3.4"}, "sudo-dev": {"version": "1.9.17"}}}}' \
+	"$T/exact.json" >"$T/tools.json"
+"$RARPLOT" --format none -o "$T/tools" "$T/tools.json" >"$T/tools.out" 2>"$T/tools.err"
+check "verdicts between tools: doas and sr-cbor against sudo are lower or higher, never regressed" \
+	sh -c "grep -q '^| doas (OpenDoas 6.8.2) | doas | 18 | .* | −38 % \[[^]]*\] (lower) | +8[78] % \[[^]]*\] (higher) | 8571 ' '$T/tools.out' &&
+		grep -q '^| sr-cbor (RootAsRole 3.3.4) | rar-cbor | 18 | .* (lower) | .* (lower) | none in range |$' '$T/tools.out' &&
+		! grep -q '^| \(doas\|sr-cbor\) .*\(regressed\|improved\)' '$T/tools.out'" ||
+	sed 's/^/    /' "$T/tools.out" "$T/tools.err"
+check "verdicts within a tool: sudo-dev (a dev build of sudo) against sudo regressed on its slope" \
+	grep -q '^| sudo-dev (sudo 1.9.17) | sudoers | 18 | .* (no change) | +25 % \[[^]]*\] (regressed) | ' "$T/tools.out"
+rc=0
+"$RARPLOT" --compare sudo:doas --allow-unpaired "$T/tools.json" >"$T/tools-cmp.out" 2>&1 || rc=$?
+check "--compare between tools (doas against sudo): lower, higher, 'Verdict: higher', exit 1 ($rc)" \
+	sh -c "[ $rc -eq 1 ] && grep -q '^intercept −38 % \[[^]]*\] (lower), slope +8[78] % \[[^]]*\] (higher)' '$T/tools-cmp.out' &&
+		grep -q '^Verdict: higher (the candidate, another tool, costs more on some quantity) (unpaired)\.$' '$T/tools-cmp.out' &&
+		! grep -q 'regressed)\|improved)' '$T/tools-cmp.out'" || sed 's/^/    /' "$T/tools-cmp.out"
+rc=0
+"$RARPLOT" --compare sudo:sudo-dev --allow-unpaired "$T/tools.json" >"$T/dev-cmp.out" 2>&1 || rc=$?
+check "--compare within a tool (sudo's dev build against sudo): the slope regressed, exit 1 ($rc)" \
+	sh -c "[ $rc -eq 1 ] && grep -q '^intercept 0.0 % \[[^]]*\] (no change), slope +25 % \[[^]]*\] (regressed)' '$T/dev-cmp.out' &&
+		grep -q '^Verdict: regressed (unpaired)\.$' '$T/dev-cmp.out'" || sed 's/^/    /' "$T/dev-cmp.out"
+
 # --- report.md in the reader's order: the question, the figure, the verdicts, what was skipped ---
 check "report.md: the first heading after the title is the question" \
 	test "$(grep '^## ' "$T/exact/report.md" | head -1)" = "## The question"

@@ -2,8 +2,9 @@
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 # 65-compare: rarplot --compare on real sweeps of the provisioned prefix (sudo and doas, small):
 # rarbench exports each run's round and each round's estimate; a candidate with a far steeper
-# slope (doas against sudo) is a regression (exit 1); the exit status always agrees with the
-# verdicts printed; bad input exits 2 in one line naming it (a missing subject, different
+# slope (doas against sudo) costs more (exit 1), in the words of two tools ("higher", never
+# "regressed": the results' facts say they are different tools); the exit status always agrees
+# with the verdicts printed; bad input exits 2 in one line naming it (a missing subject, different
 # points, two sweeps without --allow-unpaired); two sweeps of both are compared across sweeps;
 # --allow-unpaired says so in the verdict; the
 # synthetic fixtures (tests/fixtures/compare) give their known verdicts. Calibration: a sweep
@@ -84,13 +85,16 @@ check "each result has 3 round_estimates, each 10 runs" \
 	[ "$(jq '[.results[].rarbench.round_estimates | length == 3 and all(.runs == 10)] | all' "$res")" = true ]
 
 compare sudo:doas --at 6000 "$res"
-check "doas against sudo (slope about twice sudo's): regressed, exit 1" \
-	[ "$rc" -eq 1 ] && grep -q '^intercept .*, slope +[0-9.]* % \[.*\] (regressed)' "$work/out" &&
+check "doas against sudo (slope about twice sudo's): higher, not regressed (two tools), exit 1" \
+	[ "$rc" -eq 1 ] && grep -q '^intercept .*, slope +[0-9.]* % \[.*\] (higher)' "$work/out" &&
+	grep -q '^Verdict: higher (the candidate, another tool, costs more' "$work/out" &&
+	! grep -q 'regressed)\|improved)' "$work/out" &&
 	grep -q 'Paired: ' "$work/out"
 compare doas:sudo "$res"
-# want: the exit status the verdicts printed call for (1 regressed, 3 inconclusive, else 0).
+# want: the exit status the verdicts printed call for (1 regressed or, between two tools,
+# higher; 3 inconclusive; else 0).
 want_of() {
-	if grep -q "$1regressed" "$work/out"; then want=1
+	if grep -q "$1regressed\|$1higher" "$work/out"; then want=1
 	elif grep -q "$1inconclusive" "$work/out"; then want=3
 	else want=0; fi
 }
@@ -106,7 +110,7 @@ want_of '| '
 check "two sweeps of both: each compared, then across sweeps (CV, next sweep, held); exit $rc agrees" \
 	[ "$rc" -eq "$want" ] && grep -q '^## doas against sudo over 2 sweeps$' "$work/out" &&
 	[ "$(grep -c '^- sweep [12]: intercept ' "$work/out")" -eq 2 ] &&
-	grep -Eq '^\| slope \| [0-9.]+ \[[-0-9.]+, [0-9.]+\] \| [0-9.]+ % \| .* \| [0-2]/2 \| ±[0-9.]+ % \| (regressed|no change|improved|inconclusive) \|$' "$work/out"
+	grep -Eq '^\| slope \| [0-9.]+ \[[-0-9.]+, [0-9.]+\] \| [0-9.]+ % \| .* \| [0-2]/2 \| ±[0-9.]+ % \| (higher|no difference|lower|inconclusive) \|$' "$work/out"
 jq '{results: [.results[] | select(.parameters.subject == "sudo")]}' "$work/b/results.json" >"$work/sudo-only.json"
 compare sudo:doas "$work/a/results.json" "$work/sudo-only.json"
 check "a subject in two files, the other in one: exit 2 (compare one sweep)" \

@@ -404,6 +404,50 @@ static void test_limit_series_and_pam(void)
 	results_free(res);
 }
 
+/* Which subjects are one tool (issue 55: "sudo-rs +56 % (regressed)" against sudo): a tool's PAM
+ * build, its dev build and its other versions are; sudo-rs and sudo are not; unknown: neither. */
+static void test_different_tools(void)
+{
+	struct results *res = parse_doc(
+	    "{\"meta\":{\"manifest\":{\"subjects\":["
+	    "{\"id\":\"sudo\",\"format\":\"sudoers\"},"
+	    "{\"id\":\"sudo-pam\",\"format\":\"sudoers\",\"program\":\"{prefix}/bin/sudo-pam\"},"
+	    "{\"id\":\"sudo-dev\",\"format\":\"sudoers\",\"program\":\"{prefix}/bin/sudo-dev-x\"},"
+	    "{\"id\":\"sudo-rs\",\"format\":\"sudoers\",\"program\":\"{prefix}/bin/sudo-rs\"},"
+	    "{\"id\":\"doas\",\"format\":\"doas\"},"
+	    "{\"id\":\"doas-dev\",\"format\":\"doas\",\"program\":\"{prefix}/bin/doas-dev-x\"},"
+	    "{\"id\":\"sr-cbor\",\"format\":\"rar-cbor\"},"
+	    "{\"id\":\"sr4\",\"format\":\"rar-cbor\",\"rar_version\":\"4.0.3\"},"
+	    "{\"id\":\"sr-dev\",\"format\":\"rar-cbor\",\"program\":\"{prefix}/bin/dosr-dev\"},"
+	    "{\"id\":\"mystery\",\"format\":\"sudoers\",\"program\":\"{prefix}/bin/mystery\"}]},"
+	    "\"prefix_facts\":{\"tools\":{\"sudo\":{\"version\":\"1.9.13p3\"},"
+	    "\"sudo-pam\":{\"version\":\"1.9.13p3\",\"pam\":true},"
+	    "\"sudo-dev-x\":{\"version\":\"1.9.17\"},\"sudo-rs\":{\"version\":\"0.2.8\"},"
+	    "\"doas\":{\"version\":\"6.8.2\"},\"doas-dev-x\":{\"version\":\"6.8.3\"},"
+	    "\"dosr-cbor\":{\"version\":\"3.3.4\"},\"dosr-4.0.3-cbor\":{\"version\":\"4.0.3\"},"
+	    "\"dosr-dev\":{\"version\":\"3.3.4-dev\"}}}},\"results\":["
+	    "{\"command\":\"c\",\"mean\":1,\"median\":1,\"min\":1,\"max\":1,\"parameters\":{"
+	    "\"subject\":\"sudo\"}}]}");
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK(results_different_tools(res, "sudo-rs", "sudo"));
+	CHECK(results_different_tools(res, "doas", "sudo"));
+	CHECK(results_different_tools(res, "sr-cbor", "sudo-pam"));
+	CHECK(!results_different_tools(res, "sudo-pam", "sudo"));
+	CHECK(!results_different_tools(res, "sudo-dev", "sudo"));
+	CHECK(!results_different_tools(res, "doas-dev", "doas"));
+	CHECK_STR_EQ(results_tool(res, "doas-dev"), "OpenDoas 6.8.3");
+	CHECK(!results_different_tools(res, "sr4", "sr-cbor"));
+	CHECK(!results_different_tools(res, "sr-dev", "sr-cbor"));
+	CHECK(!results_different_tools(res, "sr-cbor (nofile 65536)", "sr4"));
+	/* No facts of mystery's program: nothing says it differs. */
+	CHECK(!results_different_tools(res, "mystery", "sudo"));
+	CHECK(!results_different_tools(res, "sudo", "absent"));
+	results_free(res);
+}
+
 /* Hosts whose facts say TCG are listed as emulated, by host name in a merged file. */
 static void test_emulated(void)
 {
@@ -595,6 +639,7 @@ int main(void)
 	RUN(test_method);
 	RUN(test_subjects);
 	RUN(test_limit_series_and_pam);
+	RUN(test_different_tools);
 	RUN(test_emulated);
 	RUN(test_machines);
 	return HARNESS_EXIT();
