@@ -233,9 +233,19 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 				out->paired ? "" : " (unpaired)");
 	}
 	if (isfinite(out->crossover.value) && out->crossover.value >= out->x_min &&
-	    out->crossover.value <= out->x_max)
+	    out->crossover.value <= out->x_max && out->crossover.lo >= out->x_min &&
+	    out->crossover.hi <= out->x_max)
 		fprintf(f, "\nThe lines meet at %s = %.4g [%.4g, %.4g].\n", o->axis,
 			out->crossover.value, out->crossover.lo, out->crossover.hi);
+	else if (isfinite(out->crossover.value) && out->crossover.value >= out->x_min &&
+		 out->crossover.value <= out->x_max)
+		/* An A/A's lines "met at 375.6 [-1.544e+04, 1.147e+04]": an interval beyond the
+		 * sizes measured (or without ends) places no crossing anywhere in them. */
+		fprintf(f,
+			"\nCrossover (%s): the lines do not measurably cross in the range (%g to "
+			"%g): the 95 %% interval of where they meet, [%.4g, %.4g], reaches beyond "
+			"it.\n",
+			o->axis, out->x_min, out->x_max, out->crossover.lo, out->crossover.hi);
 	else
 		/* Where lines would meet beyond the sweep is no measurement (report.md alike). */
 		fprintf(f, "\nCrossover (%s): none in range (%g to %g).\n", o->axis, out->x_min,

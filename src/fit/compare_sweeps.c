@@ -110,15 +110,18 @@ int compare_sweeps(const struct results *res, const struct compare_opts *o, cons
 }
 
 /*
- * Each quantity whose interval across the sweeps is wider than the threshold: too few sweeps
- * for a gate, and how many the same spread would need.
+ * Each quantity left inconclusive by an interval across the sweeps wider than the threshold: too
+ * few sweeps for a gate, and how many the same spread would need. A quantity already judged
+ * regressed or improved (its whole interval beyond the threshold, +13 % [+11, +16]) needs no
+ * more sweeps: advice under it would contradict its verdict.
  */
 static void compare_sweeps_too_few(const struct compare_across *a, double noise, FILE *f)
 {
 	for (size_t j = 0; j < a->n_q; j++) {
 		char d[32];
 
-		if (!(verdict_detectable(&a->ci[j]) > noise))
+		if (!(verdict_detectable(&a->ci[j]) > noise) ||
+		    a->verdict[j] == VERDICT_REGRESSED || a->verdict[j] == VERDICT_IMPROVED)
 			continue;
 		verdict_format_detectable(&a->ci[j], d, sizeof(d));
 		fprintf(f,

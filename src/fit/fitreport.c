@@ -318,6 +318,18 @@ out:
 	free(sorted);
 }
 
+/*
+ * Whether r's crossover is placed within the sizes both lines were measured at: its whole 95 %
+ * interval inside them. An A/A's "375.6 [-1.544e+04, 1.147e+04]" is no crossing in the range.
+ */
+static bool fitreport_crossover_measured(const struct fitreport_row *r)
+{
+	double lo = fmin(r->series->x_min, r->baseline->series->x_min);
+	double hi = fmax(r->series->x_max, r->baseline->series->x_max);
+
+	return r->cmp.crossover.lo >= lo && r->cmp.crossover.hi <= hi;
+}
+
 /* A standard error for display: rounding noise on an exact fit shows as 0. */
 static double fitreport_shown_se(double se, double value)
 {
@@ -366,8 +378,11 @@ void fitreport_print_rows(const struct fitreport *rep, FILE *f)
 						"intercept", tools, raw, sizeof(raw));
 			fitreport_format_change(&r->slope_ratio, fitreport_base(r->baseline, true),
 						"slope", tools, slope, sizeof(slope));
-			if (r->has_crossover)
+			if (r->has_crossover && fitreport_crossover_measured(r))
 				snprintf(cross, sizeof(cross), "%.0f [%.0f, %.0f]", r->crossover_x,
+					 r->cmp.crossover.lo, r->cmp.crossover.hi);
+			else if (r->has_crossover)
+				snprintf(cross, sizeof(cross), "not measurable [%.4g, %.4g]",
 					 r->cmp.crossover.lo, r->cmp.crossover.hi);
 			else
 				snprintf(cross, sizeof(cross), "none in range");

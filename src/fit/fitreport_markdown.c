@@ -189,7 +189,9 @@ static void fitreport_print_method(const struct fitreport *rep, const struct fit
 	fputs("; negative is cheaper. The crossover is the ", f);
 	fitreport_md(f, rep->set->axis);
 	fputs(" where the two fitted lines meet when it lies within the measured range, else"
-	      " \"none in range\" (where lines would meet beyond the sweep is no measurement).\n\n",
+	      " \"none in range\" (where lines would meet beyond the sweep is no measurement);"
+	      " \"not measurable\", with the interval, when it lies within the range but its 95 %"
+	      " interval reaches beyond it (nearly parallel lines: no crossing is placed).\n\n",
 	      f);
 }
 

@@ -170,6 +170,36 @@ check "--compare within a tool (sudo's dev build against sudo): the slope regres
 	sh -c "[ $rc -eq 1 ] && grep -q '^intercept 0.0 % \[[^]]*\] (no change), slope +25 % \[[^]]*\] (regressed)' '$T/dev-cmp.out' &&
 		grep -q '^Verdict: regressed (unpaired)\.$' '$T/dev-cmp.out'" || sed 's/^/    /' "$T/dev-cmp.out"
 
+# aa.json: an A/A whose lines meet at 5000 tasks exactly (a2: 1 µs more, 0.2 ns/task less), each
+# point off its line by a residual orthogonal to the lines (the fits stay exact, their intervals
+# ±0.3 % wide): where such lines meet has an interval far wider than the sizes (issue 55 saw
+# "The lines meet at nb_tasks = 375.6 [-1.544e+04, 1.147e+04]"), which places no crossing.
+$PY - "$T" <<'PYEOF'
+import json, sys
+import numpy as np
+tasks = np.array([1, 2, 3, 5, 9, 15, 26, 46, 82, 146, 261, 464, 825, 1467, 2610, 4641, 8252,
+                  10000], float)
+X = np.vstack([np.ones_like(tasks), tasks]).T
+rng = np.random.default_rng(55)
+out = []
+for s, a, b in (("a", 3.2e-3, 1.6e-7), ("a2", 3.201e-3, 1.6e-7 - 2e-10)):
+    r = rng.normal(0, 3e-5, len(tasks))
+    r -= X @ np.linalg.lstsq(X, r, rcond=None)[0]
+    for t, e in zip(tasks, r):
+        y = float(a + b * t + e)
+        out.append({"command": "c", "mean": y, "stddev": None, "median": y, "min": y, "max": y,
+                    "parameters": {"nb_roles": "1", "nb_users": "1", "nb_tasks": str(int(t)),
+                                   "nb_commands": "1", "subject": s, "format": "sudoers"}})
+json.dump({"results": out}, open(sys.argv[1] + "/aa.json", "w"))
+PYEOF
+"$RARPLOT" --format none --baseline a -o "$T/aa" "$T/aa.json" >"$T/aa.out" 2>"$T/aa.err"
+"$RARPLOT" --compare a:a2 --allow-unpaired "$T/aa.json" >"$T/aa-cmp.out" 2>&1
+check "an A/A whose crossover interval spans far beyond the sizes: no crossing claimed (report.md, --compare)" \
+	sh -c "grep -q '^| a2 | sudoers | 18 | .* | not measurable \[-[0-9.e+]*, [0-9.e+]*\] |$' '$T/aa.out' &&
+		grep -q '^Crossover (nb_tasks): the lines do not measurably cross in the range (1 to 10000): the 95 % interval of where they meet, \[-[0-9.e+]*, [0-9.e+]*\], reaches beyond it\.$' '$T/aa-cmp.out' &&
+		! grep -q 'lines meet at' '$T/aa-cmp.out'" ||
+	sed 's/^/    /' "$T/aa.out" "$T/aa-cmp.out"
+
 # --- report.md in the reader's order: the question, the figure, the verdicts, what was skipped ---
 check "report.md: the first heading after the title is the question" \
 	test "$(grep '^## ' "$T/exact/report.md" | head -1)" = "## The question"

@@ -308,6 +308,71 @@ static void test_crossover_outside(void)
 	results_free(res);
 }
 
+/* paired.json's lines meet at 399.5 [394, 405] (1..3000): within the sizes, a crossing measured. */
+static void test_crossover_inside(void)
+{
+	struct results *res = load(FIXTURES "paired.json", NULL);
+	struct compare_opts o = opts();
+	struct compare_outcome out;
+	struct errbuf eb = {{0}};
+	char *text;
+
+	CHECK(res != NULL);
+	if (res == NULL)
+		return;
+	CHECK(compare_compute(res, &o, &out, &eb) == 0);
+	text = printed(&out, &o);
+	CHECK(text != NULL && strstr(text, "The lines meet at nb_tasks = 399.5 [39") != NULL);
+	free(text);
+	results_free(res);
+}
+
+/*
+ * Advice that contradicts a verdict (issue 55): "Too few sweeps for a gate" printed under an
+ * intercept judged regressed at +13 % [+11, +16] over 2 sweeps. Only an inconclusive quantity
+ * (here the slope, +1 % [-2, +4]) gets it.
+ */
+static void test_too_few_only_inconclusive(void)
+{
+	struct compare_opts o = opts();
+	struct compare_outcome per[2];
+	struct compare_across a;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(per, 0, sizeof(per));
+	memset(&a, 0, sizeof(a));
+	a.k = 2;
+	a.n_q = 2;
+	snprintf(a.names[0], COMPARE_NAME_MAX, "intercept");
+	snprintf(a.names[1], COMPARE_NAME_MAX, "slope");
+	a.ci[0] = (struct paired_ratio){1.13, 1.11, 1.16};
+	a.next[0] = a.ci[0];
+	a.mean[0] = 1.13;
+	a.sd[0] = 0.002;
+	a.ci[1] = (struct paired_ratio){1.01, 0.98, 1.04};
+	a.next[1] = a.ci[1];
+	a.mean[1] = 1.01;
+	a.sd[1] = 0.002;
+	for (size_t j = 0; j < 2; j++) {
+		a.verdict[j] = verdict_judge(&a.ci[j], o.noise);
+		a.needed[j] = 4;
+	}
+	CHECK_INT_EQ(a.verdict[0], VERDICT_REGRESSED);
+	CHECK_INT_EQ(a.verdict[1], VERDICT_INCONCLUSIVE);
+	a.regressed = a.inconclusive = true;
+	f = open_memstream(&text, &len);
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	compare_sweeps_print(&a, per, &o, f);
+	fclose(f);
+	CHECK(strstr(text, "Too few sweeps for a gate at ±2 %: the interval of the slope") != NULL);
+	CHECK(strstr(text, "the interval of the intercept") == NULL);
+	free(text);
+}
+
 /* --at beyond the sweep (1..3000): said in the quantity's name and in a note. */
 static void test_extrapolated(void)
 {
@@ -361,6 +426,8 @@ int main(void)
 	RUN(test_sweeps);
 	RUN(test_rounds_parse);
 	RUN(test_crossover_outside);
+	RUN(test_crossover_inside);
+	RUN(test_too_few_only_inconclusive);
 	RUN(test_extrapolated);
 	RUN(test_zero_base);
 	return HARNESS_EXIT();

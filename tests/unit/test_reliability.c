@@ -97,14 +97,30 @@ static void test_reasons(void)
 	HARNESS_PRINTED(text, reliability_print(&rep, f));
 	CHECK(strstr(text, "unreliable: sudo sudoers: the fit rests mostly on shaky points (2 of "
 			   "3): interval width: 2 with a 95 % interval wider than ±5 %") != NULL);
-	CHECK(strstr(text, "more runs per point (min_runs, rounds) or precision mode") != NULL);
+	CHECK(strstr(text, "wider than ±5 % (0–8 % of their runs contended, under the half that "
+			   "flags a point): more runs per point (min_runs, rounds) or precision "
+			   "mode") != NULL);
 	/* The wide intervals' fit is not sent to a quiet host. */
 	CHECK(strstr(text, "sudo sudoers: the fit rests mostly on shaky points (2 of 3): "
 			   "contention") == NULL);
 	CHECK(strstr(text, "unreliable: doas doas: the fit rests mostly on shaky points (3 of 3): "
 			   "contention: 2 contended (") != NULL);
 	CHECK(strstr(text, "measure again on a quieter host (doc/precision.md); interval width: 1 "
-			   "with") != NULL);
+			   "with a 95 % interval wider than ±5 % (10 % of their runs contended,") !=
+	      NULL);
+	free(text);
+	/* Issue 55: "(few of their runs contended)" beside a table of 22-39 % contended. */
+	wide[0].contended_share = 0.22;
+	wide[1].contended_share = 0.39;
+	HARNESS_PRINTED(text, reliability_print(&rep, f));
+	CHECK(strstr(text, "few of their runs") == NULL);
+	CHECK(strstr(text, "wider than ±5 % (22–39 % of their runs contended, under the half that "
+			   "flags a point): a quieter host, more runs per point") != NULL);
+	free(text);
+	/* Shares unknown (plain hyperfine results): no share claimed. */
+	wide[0].contended_share = wide[1].contended_share = NAN;
+	HARNESS_PRINTED(text, reliability_print(&rep, f));
+	CHECK(strstr(text, "wider than ±5 % (not flagged contended): more runs") != NULL);
 	free(text);
 }
 
