@@ -461,8 +461,33 @@ static bool acrossreport_published_row(const char *text, const char *subject, co
 	return false;
 }
 
-/* One published row as words: "1.131 over 3 machines, a new one [1.0, 1.3]". */
-static void acrossreport_print_published(FILE *f, const char *line, enum acrossreport_quantity q)
+/*
+ * Where this run's value v falls against the interval for a new machine [lo, hi]: " (this run
+ * 1.554: outside, below)". The quoted interval alone never said whether this machine fits it.
+ */
+static void acrossreport_print_this_run(FILE *f, enum acrossreport_quantity q, double v, double lo,
+					double hi)
+{
+	fputs(" (this run ", f);
+	if (!isfinite(v)) {
+		fputs(q == ACROSSREPORT_CROSSOVER ? "has none within its sizes)" : "has none)", f);
+		return;
+	}
+	acrossreport_print_value(f, q, v);
+	if (!isfinite(lo) || !isfinite(hi))
+		fputs(")", f);
+	else if (v < lo)
+		fputs(": outside, below)", f);
+	else if (v > hi)
+		fputs(": outside, above)", f);
+	else
+		fputs(": inside)", f);
+}
+
+/* One published row as words: "1.131 over 3 machines, a new one [1.0, 1.3]", then where this
+ * run's value v falls. */
+static void acrossreport_print_published(FILE *f, const char *line, enum acrossreport_quantity q,
+					 double v)
 {
 	char *copy = strdup(line), *field[10] = {0}, *save = NULL, *tok;
 	size_t n = 0;
@@ -479,11 +504,14 @@ static void acrossreport_print_published(FILE *f, const char *line, enum acrossr
 		acrossreport_print_value(f, q, strtod(field[4], NULL));
 		if (strcmp(field[3], "1") == 0) {
 			fputs(" on one machine only (no spread known)", f);
+			acrossreport_print_this_run(f, q, v, NAN, NAN);
 		} else {
 			fputs(" over ", f);
 			acrossreport_md(f, field[3]);
 			fputs(" machines, a new one ", f);
 			acrossreport_print_interval(f, q, strtod(field[8], NULL),
+						    strtod(field[9], NULL));
+			acrossreport_print_this_run(f, q, v, strtod(field[8], NULL),
 						    strtod(field[9], NULL));
 		}
 	}
@@ -527,7 +555,8 @@ void acrossreport_print_one_host(const struct fitreport *rep, const char *publis
 					fputs("`", f);
 					fputs(
 					    "; the mean over machines and the 95 % interval for a "
-					    "new machine):\n\n",
+					    "new machine, and whether this run's value falls "
+					    "inside it):\n\n",
 					    f);
 				}
 				fputs("- ", f);
@@ -536,7 +565,9 @@ void acrossreport_print_one_host(const struct fitreport *rep, const char *publis
 				acrossreport_md(f, rep->baseline);
 			}
 			any = true;
-			acrossreport_print_published(f, line, (enum acrossreport_quantity)q);
+			acrossreport_print_published(
+			    f, line, (enum acrossreport_quantity)q,
+			    acrossreport_value(r, (enum acrossreport_quantity)q).value);
 		}
 		if (any)
 			fputs(".\n", f);

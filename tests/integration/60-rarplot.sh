@@ -342,6 +342,24 @@ if [ -f "$pub" ]; then
 else
 	notok "the published run $pub is there"
 fi
+# The first Intel machine's run, quoted against the six AMD machines' intervals
+# (doc/results/across-hosts.tsv): its README found sudo-rs's start-up and doas's per-task ratio
+# below them, the rest inside. "On another machine" now says so for each quantity it quotes.
+pub=doc/results/2026-12-04-debian12-2core-xeon167/seed-main/results.json
+if [ -f "$pub" ]; then
+	"$RARPLOT" --format none -o "$T/xeon" "$pub" >/dev/null 2>"$T/xeon.err"
+	sed -n '/^## On another machine/,/^## Skipped/p' "$T/xeon/report.md" >"$T/xeon.another"
+	check "On another machine: each quoted interval says whether this run falls inside it" \
+		sh -c "[ \$(grep -o 'a new one \[[^]]*\] (this run [0-9.]*: \(inside\|outside, below\|outside, above\))' '$T/xeon.another' | wc -l) -eq \$(grep -o 'a new one \[' '$T/xeon.another' | wc -l) ] &&
+			[ \$(grep -o 'a new one \[' '$T/xeon.another' | wc -l) -ge 8 ]" ||
+		sed 's/^/    /' "$T/xeon.another" "$T/xeon.err"
+	check "On another machine: the Intel run's sudo-rs start-up and doas per task below, sr-json inside" \
+		sh -c "grep -q '^- sudo-rs against sudo, start-up (intercept ratio) [0-9.]* over 6 machines, a new one \[1.599, 2.031\] (this run 1.55[0-9]: outside, below), per unit (slope ratio) .* (this run 3.1[0-9]*: inside)\.$' '$T/xeon.another' &&
+			grep -q '^- doas against sudo, .* per unit (slope ratio) [0-9.]* over 6 machines, a new one \[3.982, 10.535\] (this run 3.2[0-9]*: outside, below)' '$T/xeon.another' &&
+			grep -q '^- sr-json against sudo, start-up (intercept ratio) [0-9.]* over 6 machines, a new one \[1.030, 1.270\] (this run 1.1[0-9]*: inside)' '$T/xeon.another'"
+else
+	notok "the published run $pub is there"
+fi
 
 # --- one look per subject, one legend entry each, axes ending at the data, log axes -----------
 "$RARPLOT" --format png,svg -o "$T/wide" "$T/wide.json" >/dev/null 2>"$T/wide.err"
