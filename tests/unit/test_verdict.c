@@ -26,6 +26,25 @@ static void test_judge(void)
 	CHECK_STR_EQ(verdict_name(VERDICT_INCONCLUSIVE), "inconclusive");
 }
 
+/* Between two tools a verdict is a cost, higher or lower (issue 55: "sudo-rs +56 % (regressed)"
+ * against sudo); within one tool, a regression or an improvement. */
+static void test_tool_words(void)
+{
+	struct paired_ratio up = {1.56, 1.52, 1.60};
+	char buf[128];
+
+	CHECK_STR_EQ(verdict_name_tools(VERDICT_REGRESSED, true), "higher");
+	CHECK_STR_EQ(verdict_name_tools(VERDICT_IMPROVED, true), "lower");
+	CHECK_STR_EQ(verdict_name_tools(VERDICT_NO_CHANGE, true), "no difference");
+	CHECK_STR_EQ(verdict_name_tools(VERDICT_INCONCLUSIVE, true), "inconclusive");
+	CHECK_STR_EQ(verdict_name_tools(VERDICT_REGRESSED, false), "regressed");
+	CHECK_STR_EQ(verdict_name_tools(VERDICT_IMPROVED, false), "improved");
+	verdict_format_change_tools(&up, 1.0, "intercept", 0.02, true, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "+56 % [+52, +60] (higher)");
+	verdict_format_change(&up, 1.0, "intercept", 0.02, buf, sizeof(buf));
+	CHECK_STR_EQ(buf, "+56 % [+52, +60] (regressed)");
+}
+
 /* The issue's two cases: they said "no change" and could not tell. */
 static void test_inconclusive(void)
 {
@@ -82,6 +101,7 @@ static void test_format(void)
 int main(void)
 {
 	RUN(test_judge);
+	RUN(test_tool_words);
 	RUN(test_inconclusive);
 	RUN(test_detectable);
 	RUN(test_format);
