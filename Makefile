@@ -162,11 +162,12 @@ build/tests/test_history: TEST_OBJS += $(addprefix build/,$(HISTORY_TEST_OBJS))
 build/tests/test_history: $(addprefix build/,$(HISTORY_TEST_OBJS))
 build-asan/tests/test_history: TEST_OBJS += $(addprefix build-asan/,$(HISTORY_TEST_OBJS))
 build-asan/tests/test_history: $(addprefix build-asan/,$(HISTORY_TEST_OBJS))
-# rarsite's figure writes its text through sitehtml.
-build/tests/test_sitesvg: TEST_OBJS += build/src/rarsite/sitehtml.o
-build/tests/test_sitesvg: build/src/rarsite/sitehtml.o
-build-asan/tests/test_sitesvg: TEST_OBJS += build-asan/src/rarsite/sitehtml.o
-build-asan/tests/test_sitesvg: build-asan/src/rarsite/sitehtml.o
+# rarsite's figure writes its text through sitehtml (whose tables read sitetsv).
+SITESVG_TEST_OBJS = src/rarsite/sitehtml.o src/rarsite/sitetsv.o
+build/tests/test_sitesvg: TEST_OBJS += $(addprefix build/,$(SITESVG_TEST_OBJS))
+build/tests/test_sitesvg: $(addprefix build/,$(SITESVG_TEST_OBJS))
+build-asan/tests/test_sitesvg: TEST_OBJS += $(addprefix build-asan/,$(SITESVG_TEST_OBJS))
+build-asan/tests/test_sitesvg: $(addprefix build-asan/,$(SITESVG_TEST_OBJS))
 
 unit: $(UNIT_TESTS)
 asan: $(ASAN_TESTS)

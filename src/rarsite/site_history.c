@@ -144,15 +144,27 @@ static int history_figure(FILE *f, const struct sitetsv *h, const struct sitetsv
 		    strcmp(sitetsv_cell(steps, r, sitetsv_col(steps, "parameter")), param) != 0 ||
 		    from < 0)
 			continue;
-		snprintf(labels[n_marks], sizeof(labels[0]),
-			 "%s %s→%s %+.0f %%", /* lint: not a path */
-			 sitetsv_cell(steps, r, sitetsv_col(steps, "line")),
-			 sitetsv_cell(steps, r, sitetsv_col(steps, "from")),
-			 sitetsv_cell(steps, r, sitetsv_col(steps, "to")),
-			 num(sitetsv_cell(steps, r, sitetsv_col(steps, "rel_pct"))));
-		marks[n_marks].x = from + 0.5;
-		marks[n_marks].label = labels[n_marks];
-		n_marks++;
+		{
+			/* one mark per pair of releases: both lines' steps in its label */
+			size_t m, used;
+
+			for (m = 0; m < n_marks; m++)
+				if (marks[m].x == from + 0.5)
+					break;
+			if (m == n_marks) {
+				snprintf(labels[m], sizeof(labels[0]),
+					 "%s→%s:", /* lint: not a path */
+					 sitetsv_cell(steps, r, sitetsv_col(steps, "from")),
+					 sitetsv_cell(steps, r, sitetsv_col(steps, "to")));
+				marks[m].x = from + 0.5;
+				marks[m].label = labels[m];
+				n_marks++;
+			}
+			used = strlen(labels[m]);
+			snprintf(labels[m] + used, sizeof(labels[0]) - used, /* lint: not a path */
+				 " %s %+.0f %%", sitetsv_cell(steps, r, sitetsv_col(steps, "line")),
+				 num(sitetsv_cell(steps, r, sitetsv_col(steps, "rel_pct"))));
+		}
 	}
 	sitepages_to_svg(ser, n, svg, hex);
 	for (size_t k = 0; k < n; k++)

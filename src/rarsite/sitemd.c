@@ -14,6 +14,7 @@ struct md {
 	FILE *f;
 	enum block open;
 	bool table_head;
+	bool li_open; /* a list item goes on until the next one or the list's end */
 	sitemd_link_fn link;
 	void *ctx;
 	bool wrote;
@@ -158,6 +159,9 @@ static void close_block(struct md *m)
 	static const char *const ends[] = {"", "</p>\n", "</ul>\n", "</tbody></table></div>\n",
 					   "</code></pre>\n"};
 
+	if (m->li_open)
+		fputs("</li>\n", m->f);
+	m->li_open = false;
 	fputs(ends[m->open], m->f);
 	m->open = B_NONE;
 }
@@ -257,16 +261,17 @@ static void line(struct md *m, const char *s, size_t n)
 	}
 	if (n >= 2 && (s[0] == '-' || s[0] == '*') && s[1] == ' ') {
 		open_block(m, B_LIST);
+		if (m->li_open)
+			fputs("</li>\n", m->f);
 		fputs("<li>", m->f);
+		m->li_open = true;
 		inline_span(m, s + 2, n - 2);
-		fputs("</li>\n", m->f);
 		return;
 	}
-	if (m->open == B_LIST && n > 0 && s[0] == ' ') {
-		/* a list item's continuation line */
-		fputs("<li class=\"cont\">", m->f);
+	if (m->li_open && n > 0 && s[0] == ' ') {
+		/* the item's next line */
+		fputc('\n', m->f);
 		inline_span(m, s, n);
-		fputs("</li>\n", m->f);
 		return;
 	}
 	if (m->open == B_PARA)

@@ -357,10 +357,11 @@ static void draw_series(FILE *f, const struct sitesvg_fig *fig, size_t k, const 
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"%s\"/>",
 				cx, cx, axis_map(ay, p->lo), axis_map(ay, p->hi), colour);
+		/* a variant (sudo-pam beside sudo) has its subject's colour, open */
 		fprintf(f,
 			"<circle class=\"pt\" tabindex=\"0\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-			"fill=\"%s\" data-tip=\"",
-			cx, cy, colour);
+			"fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" data-tip=\"",
+			cx, cy, s->dashed ? "#ffffff" : colour, colour);
 		write_tip(f, fig, s, p);
 		fputs("\"><title>", f);
 		write_tip(f, fig, s, p);
@@ -393,11 +394,15 @@ static void draw_scale(FILE *f, const struct sitesvg_fig *fig, bool log, bool ro
 	for (size_t i = 0; i < fig->n_marks; i++) {
 		double x = axis_map(&ax, fig->marks[i].x);
 
+		/* labels near the right edge end at their line; each mark on a row of its own */
+		bool right = x + 6.0 * (double)strlen(fig->marks[i].label) > ax.p1;
+
 		fprintf(f,
 			"<g class=\"mark\"><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#b00\" stroke-dasharray=\"6 3\"/><text x=\"%.1f\" y=\"%.1f\" "
-			"class=\"marklabel\" fill=\"#b00\">",
-			x, x, ay.p0, ay.p1, x + 3, ay.p1 + 12 + 12.0 * (double)(i % 3));
+			"text-anchor=\"%s\" class=\"marklabel\" fill=\"#b00\">",
+			x, x, ay.p0, ay.p1, right ? x - 3 : x + 3,
+			ay.p1 + 12 + 12.0 * (double)(i % 6), right ? "end" : "start");
 		sitehtml_text(f, fig->marks[i].label);
 		fputs("</text></g>\n", f);
 	}
@@ -461,9 +466,11 @@ void sitesvg_write(FILE *f, const struct sitesvg_fig *fig)
 	for (size_t k = 0; k < fig->n_series; k++) {
 		fprintf(f,
 			"<label><input type=\"checkbox\" checked data-series=\"%zu\"><svg "
-			"class=\"swatch\" viewBox=\"0 0 10 10\" aria-hidden=\"true\"><rect "
-			"width=\"10\" height=\"10\" fill=\"%s\"/></svg>",
-			k, colour_of(&fig->series[k]));
+			"class=\"swatch\" viewBox=\"0 0 10 10\" aria-hidden=\"true\"><circle "
+			"cx=\"5\" cy=\"5\" r=\"4\" fill=\"%s\" stroke=\"%s\" "
+			"stroke-width=\"1.5\"/></svg>",
+			k, fig->series[k].dashed ? "#ffffff" : colour_of(&fig->series[k]),
+			colour_of(&fig->series[k]));
 		sitehtml_text(f, fig->series[k].name);
 		fputs("</label> ", f);
 	}

@@ -34,7 +34,7 @@ done
 check "every published run has its page${missing:+ (missing:$missing)}" test -z "$missing"
 check "the history page shows the 3.3.4 -> 4.0.3 change and the change points" \
 	grep -q 'id="step-334-403"' "$T/site/history.html"
-check "... with 3.3.4 -> 4.0.0 marked as a step" grep -q '3.3.4→4.0.0' "$T/site/history.html"
+check "... with 3.3.4 -> 4.0.0 marked as a step" grep -q '3.3.4→4.0.0:' "$T/site/history.html"
 if grep -q 'id="counts-none"' "$T/site/counts.html"; then
 	ok "counts.html says no published run carries instruction counts yet"
 else
