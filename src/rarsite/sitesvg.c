@@ -9,12 +9,12 @@
 
 /* The drawing's box (viewBox units; the page scales it to its width). */
 #define W 760.0
-#define H 420.0
+#define PLOT_H 346.0 /* the plot's own height; the figure's grows with its x labels */
 #define LEFT 78.0
 #define RIGHT 16.0
 #define TOP 18.0
 #define BOTTOM_PLAIN 56.0
-#define BOTTOM_ROTATED 110.0
+#define BOTTOM_ROTATED_MAX 230.0
 #define MAX_TICKS 40
 #define LINE_SAMPLES 48
 
@@ -233,7 +233,7 @@ static void write_tip(FILE *f, const struct sitesvg_fig *fig, const struct sites
 }
 
 static void draw_axes(FILE *f, const struct sitesvg_fig *fig, const struct axis *ax,
-		      const struct axis *ay, bool rotated)
+		      const struct axis *ay, bool rotated, double height)
 {
 	double t[MAX_TICKS];
 	size_t n;
@@ -286,7 +286,7 @@ static void draw_axes(FILE *f, const struct sitesvg_fig *fig, const struct axis 
 		}
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\">",
-		(ax->p0 + ax->p1) / 2, H - 8);
+		(ax->p0 + ax->p1) / 2, height - 8);
 	sitehtml_text(f, fig->xlabel);
 	fprintf(
 	    f,
@@ -370,11 +370,11 @@ static void draw_series(FILE *f, const struct sitesvg_fig *fig, size_t k, const 
 	fputs("</g>\n", f);
 }
 
-static void draw_scale(FILE *f, const struct sitesvg_fig *fig, bool log, bool rotated)
+static void draw_scale(FILE *f, const struct sitesvg_fig *fig, bool log, bool rotated,
+		       double height)
 {
 	struct axis ax = {.cat = fig->xcats != NULL, .p0 = LEFT, .p1 = W - RIGHT};
-	struct axis ay = {
-	    .log = log, .p0 = H - (rotated ? BOTTOM_ROTATED : BOTTOM_PLAIN), .p1 = TOP};
+	struct axis ay = {.log = log, .p0 = TOP + PLOT_H, .p1 = TOP};
 
 	ax.log = log && !ax.cat;
 	if (ax.cat) {
@@ -385,7 +385,7 @@ static void draw_scale(FILE *f, const struct sitesvg_fig *fig, bool log, bool ro
 	if (!range_of(fig, true, ay.log, &ay.lo, &ay.hi))
 		return;
 	fprintf(f, "<g class=\"scale\" data-scale=\"%s\">\n", log ? "log" : "lin");
-	draw_axes(f, fig, &ax, &ay, rotated);
+	draw_axes(f, fig, &ax, &ay, rotated, height);
 	if (usable(&ay, fig->yref))
 		fprintf(f,
 			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" "
@@ -458,6 +458,15 @@ void sitesvg_write(FILE *f, const struct sitesvg_fig *fig)
 {
 	bool can_log = log_possible(fig), log = can_log && fig->log_first;
 	bool rotated = fig->xcats != NULL && fig->n_xcats > 6;
+	double height = TOP + PLOT_H + BOTTOM_PLAIN;
+	size_t longest = 0;
+
+	/* rotated labels (60 degrees) take about 0.87 x 6.5 px per character below the axis */
+	for (size_t i = 0; rotated && i < fig->n_xcats; i++)
+		if (strlen(fig->xcats[i]) > longest)
+			longest = strlen(fig->xcats[i]);
+	if (rotated)
+		height = TOP + PLOT_H + fmin(BOTTOM_ROTATED_MAX, 40 + 5.7 * (double)longest);
 
 	fprintf(f, "<figure class=\"fig\" id=\"%s\" data-scale=\"%s\">\n<figcaption>", fig->id,
 		log ? "log" : "lin");
@@ -480,12 +489,12 @@ void sitesvg_write(FILE *f, const struct sitesvg_fig *fig)
 	fprintf(f,
 		"</div>\n<svg class=\"plot\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		"aria-label=\"",
-		W, H);
+		W, height);
 	sitehtml_text(f, fig->title);
 	fputs("\">\n", f);
-	draw_scale(f, fig, false, rotated);
+	draw_scale(f, fig, false, rotated, height);
 	if (can_log)
-		draw_scale(f, fig, true, rotated);
+		draw_scale(f, fig, true, rotated, height);
 	fputs("</svg>\n<div class=\"tip\" hidden></div>\n", f);
 	write_table(f, fig);
 	fputs("</figure>\n", f);
