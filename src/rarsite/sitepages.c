@@ -372,7 +372,15 @@ static void machine_row(FILE *f, const struct site *s, const struct siteload_run
 	sitehtml_text(f, run->name);
 	fputs("/index.html\">", f);
 	sitehtml_text(f, run->name);
-	fputs("</a></td><td>", f);
+	fputs("</a>", f);
+	if (run->has_machine_txt) {
+		/* what the machine said of itself (/proc/cpuinfo and more), copied beside its page
+		 */
+		fputs(" (<a href=\"runs/", f);
+		sitehtml_text(f, run->name);
+		fputs("/machine.txt\">machine.txt</a>)", f);
+	}
+	fputs("</td><td>", f);
 	if (m != NULL) {
 		sitehtml_text(f, m->cpu_model != NULL ? m->cpu_model : "?");
 		fputs(" (", f);

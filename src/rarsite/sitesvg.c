@@ -201,6 +201,12 @@ static const char *category(const struct sitesvg_fig *fig, double x)
 	return fig->xcats[(size_t)x];
 }
 
+/* A tick's label: whole numbers written out (10000, not 1e+04). */
+static void fmt_tick(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, "%.6g", v); /* lint: not a path */
+}
+
 static void fmt_num(char *buf, size_t size, double v)
 {
 	if (isfinite(v))
@@ -247,7 +253,7 @@ static void draw_axes(FILE *f, const struct sitesvg_fig *fig, const struct axis 
 	for (size_t i = 0; i < n; i++) {
 		double y = axis_map(ay, t[i]);
 
-		fmt_num(buf, sizeof(buf), t[i]);
+		fmt_tick(buf, sizeof(buf), t[i]);
 		fprintf(
 		    f,
 		    "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
@@ -277,7 +283,7 @@ static void draw_axes(FILE *f, const struct sitesvg_fig *fig, const struct axis 
 		for (size_t i = 0; i < n; i++) {
 			double x = axis_map(ax, t[i]);
 
-			fmt_num(buf, sizeof(buf), t[i]);
+			fmt_tick(buf, sizeof(buf), t[i]);
 			fprintf(f,
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#eee\"/><text x=\"%.1f\" y=\"%.1f\" "
