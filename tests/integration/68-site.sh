@@ -69,6 +69,19 @@ rc=$?
 check "a results.json whose meta has a wrong type: exit 2, the file and key named" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'sweep/results.json.*meta.host.cpus' '$T/err'"
 
+# --- the programs' conventions (as 41-newcomer-mistakes checks the others') ---------------------
+for h in -h --help; do
+	check "rarsite $h: exit 0, its usage" sh -c "'$RARSITE' $h | grep -q '^usage: rarsite'"
+done
+for v in -V --version; do
+	check "rarsite $v: exit 0, \"rarsite VERSION (COMMIT)\"" sh -c \
+		"'$RARSITE' $v | grep -qE '^rarsite [0-9]+\\.[0-9]+\\.[0-9]+ \\(([0-9a-f]+|unknown)\\)\$'"
+done
+"$RARSITE" --res doc/results -o "$T/bad4" 2>"$T/err"
+rc=$?
+check "an abbreviation (--res): exit 2, the option to write in full" \
+	sh -c "[ $rc -eq 2 ] && grep -q \"'--res' is not an option: long options are written in full (--results\" '$T/err' && [ ! -e '$T/bad4' ]"
+
 # --- Bencher Metric Format ------------------------------------------------------------------------
 RUN=doc/results/2026-12-03-debian12-2core-v1147/seed-tasks
 check "rarsite --bmf writes a published run's fits" "$RARSITE" --bmf "$T/bmf.json" "$RUN/results.json"
