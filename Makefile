@@ -43,6 +43,7 @@ fit_USES := common
 rarbench_USES := common confgen bench plan sweep
 rarlab_USES := common confgen bench plan sweep lab fit
 rarplot_USES := common fit
+rarsite_USES := common fit
 LINK_ORDER := lab sweep plan fit bench confgen common
 layer_dir = $(if $(filter confgen,$(1)),confgen,src/$(1))
 layer_srcs = $(filter-out confgen/main.c,$(wildcard $(call layer_dir,$(1))/*.c))
@@ -61,7 +62,7 @@ FUZZERS := $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
 MANS := $(wildcard man/*.1)
 
 .PHONY: all check check-fast check-tests unit asan valgrind fuzz lint install clean provision provision-if-needed history-if-needed provision-demo provision-dev provision-history demo plots \
-	lab-up lab-down
+	lab-up lab-down site check-site
 all: $(BINS)
 
 # --- libraries ---------------------------------------------------------------
@@ -161,6 +162,12 @@ build/tests/test_history: TEST_OBJS += $(addprefix build/,$(HISTORY_TEST_OBJS))
 build/tests/test_history: $(addprefix build/,$(HISTORY_TEST_OBJS))
 build-asan/tests/test_history: TEST_OBJS += $(addprefix build-asan/,$(HISTORY_TEST_OBJS))
 build-asan/tests/test_history: $(addprefix build-asan/,$(HISTORY_TEST_OBJS))
+# rarsite's figure writes its text through sitehtml (whose tables read sitetsv).
+SITESVG_TEST_OBJS = src/rarsite/sitehtml.o src/rarsite/sitetsv.o
+build/tests/test_sitesvg: TEST_OBJS += $(addprefix build/,$(SITESVG_TEST_OBJS))
+build/tests/test_sitesvg: $(addprefix build/,$(SITESVG_TEST_OBJS))
+build-asan/tests/test_sitesvg: TEST_OBJS += $(addprefix build-asan/,$(SITESVG_TEST_OBJS))
+build-asan/tests/test_sitesvg: $(addprefix build-asan/,$(SITESVG_TEST_OBJS))
 
 unit: $(UNIT_TESTS)
 asan: $(ASAN_TESTS)
@@ -190,9 +197,9 @@ check-fast: all $(UNIT_TESTS)
 # --- fuzzing (libFuzzer from Debian's clang) -----------------------------------
 # The library is compiled once with the fuzzing flags (build-fuzz/) and every fuzz target links
 # those objects: compiling it anew for each of the 21 targets took 17 min 30 s on 2 cores.
-FUZZ_LIB_SRCS := $(foreach l,$(LAYERS),$(call layer_srcs,$(l))) $(filter-out %/main.c,$(wildcard src/rarbench/*.c src/rarlab/*.c src/rarplot/*.c))
+FUZZ_LIB_SRCS := $(foreach l,$(LAYERS),$(call layer_srcs,$(l))) $(filter-out %/main.c,$(wildcard src/rarbench/*.c src/rarlab/*.c src/rarplot/*.c src/rarsite/*.c))
 FUZZ_LIB_OBJS := $(patsubst %.c,build-fuzz/%.o,$(FUZZ_LIB_SRCS))
-FUZZ_INCS := $(ALL_INCS) -Isrc/rarbench -Isrc/rarlab -Isrc/rarplot
+FUZZ_INCS := $(ALL_INCS) -Isrc/rarbench -Isrc/rarlab -Isrc/rarplot -Isrc/rarsite
 FUZZ_FLAGS := -std=c11 -Wall -Wextra -Werror $(DEFS) $(FUZZ_INCS) $(PKG_CFLAGS) -g -O1
 build-fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -232,6 +239,8 @@ install: all
 	$(if $(MANS),install -m 0644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/)
 	$(if $(wildcard plots/*.gp),install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/rarperf/plots/)
 	$(if $(wildcard doc/results/across-hosts.tsv),install -m 0644 doc/results/across-hosts.tsv $(DESTDIR)$(PREFIX)/share/rarperf/)
+	install -d $(DESTDIR)$(PREFIX)/share/rarperf/site
+	install -m 0644 src/rarsite/assets/site.js src/rarsite/assets/site.css $(DESTDIR)$(PREFIX)/share/rarperf/site/
 
 # --- figures -----------------------------------------------------------------
 # make plots RESULTS="a.json [b.json]" [PLOTS_OUT=DIR] [PLOTS_FLAGS="--stat mean ..."]:
@@ -240,6 +249,19 @@ PLOTS_OUT ?= $(dir $(firstword $(RESULTS)))plots
 plots: bin/rarplot
 	@test -n "$(RESULTS)" || { echo "usage: make plots RESULTS=results.json [PLOTS_OUT=DIR]" >&2; exit 2; }
 	bin/rarplot -o $(PLOTS_OUT) $(PLOTS_FLAGS) $(RESULTS)
+
+# --- the site (src/rarsite/README.md) ------------------------------------------
+# make site: build/site/, a static site of every published run in doc/results/ (no server, no
+# network: open build/site/index.html). make check-site: the same in headless Chromium
+# (tests/integration/68-site.sh).
+# From a fresh clone most of its time is compiling src/common and src/fit: on every core unless
+# make was given -j already.
+SITE_OUT ?= build/site
+site:
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2)) bin/rarsite
+	bin/rarsite -o $(SITE_OUT)
+check-site: bin/rarsite
+	@RARPERF_ONLY=integration RARPERF_TESTS='68-*' sh tests/run.sh
 
 # --- provisioning (doc/provisioning.md) ----------------------------------------
 # make provision: sudo, doas, RootAsRole (when buildable) and rarperf into RARPERF_PREFIX with
