@@ -117,6 +117,10 @@ struct results_skipped {
 	char id[RESULTS_TOOL_MAX];
 	char reason[512];
 	size_t source;
+	/* The entry has "refusal": the subject refused its policy from some size on (a limit, a
+	 * parse error, a crash, a time-out) and was measured below it only; reason says which
+	 * size and why. */
+	bool refused;
 };
 
 /*

@@ -156,6 +156,7 @@ static void results_read_skipped(struct results *res, const cJSON *meta, size_t 
 		snprintf(k->reason, sizeof(k->reason), "%s",
 			 cJSON_IsString(reason) ? reason->valuestring : "");
 		k->source = source;
+		k->refused = cJSON_IsObject(jsonget_member(s, "refusal"));
 	}
 }
 

@@ -35,7 +35,11 @@ int runner_pilot_measure(const struct runner_subjects *sj, struct runstate *rs,
 		if (runner_point_write_policies(sj, pt, eb) < 0)
 			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
 		t1 = clock_now_ns();
-		rc = runner_point_check_grants(sj, rs, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0 : -1;
+		rc = runner_point_check_grants(sj, rs, pt, eb) == RUNNER_STEP_OK ? 0 : -1;
+		/* A pilot times every subject: one that refused the policy has no time here. */
+		if (rc == 0 && runstate_step_subjects(rs) != sj->nactive)
+			rc = errbuf_set(eb, "pilot, point %zu: a subject refused its policy",
+					ends[e] + 1);
 		memset(results, 0, sizeof(results));
 		for (i = 0, k = 0; rc == 0 && i < sj->nsubjects; i++) {
 			if (sj->subjects[i].p->skip_reason != NULL)
