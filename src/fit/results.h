@@ -127,8 +127,10 @@ struct results_skipped {
 };
 
 /* The axes of a refusal's point, in results_skipped.refused_at's order. */
-#define RESULTS_REFUSAL_AXES {"nb_roles", "nb_users", "nb_tasks", "nb_commands"}
-
+#define RESULTS_REFUSAL_AXES                                                                       \
+	{                                                                                          \
+		"nb_roles", "nb_users", "nb_tasks", "nb_commands"                                  \
+	}
 
 /*
  * The machine behind one file (or one host of a rarlab merged.json), from its meta's "machine"

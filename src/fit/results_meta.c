@@ -147,7 +147,8 @@ double results_refused_at(const struct results *res, const char *subject, const 
 
 		if (!k->refused || strcmp(k->id, subject) != 0)
 			continue;
-		/* Several files (hosts) may refuse at different sizes: the smallest ends the line. */
+		/* Several files (hosts) may refuse at different sizes: the smallest ends the line.
+		 */
 		for (size_t a = 0; a < sizeof(axes) / sizeof(axes[0]); a++)
 			if (strcmp(axes[a], axis) == 0 && !isnan(k->refused_at[a]) &&
 			    (isnan(best) || k->refused_at[a] < best))

@@ -10,12 +10,12 @@
 /* The words a tool uses for each class, lower case; matched anywhere in the line. The limit's
  * come first: "too many items in list" is also a parse error to sudo-rs, but its cause is a
  * size. */
-static const char *const limit_words[] = {"too many", "too long", "too large", "too big",
-					  "limit", "exceed", "maximum", "out of memory",
-					  "cannot allocate", "overflow", NULL};
-static const char *const parse_words[] = {"syntax error", "parse", "unexpected", "invalid",
-					  "garbage", "expected", "unterminated", "malformed",
-					  NULL};
+static const char *const limit_words[] = {
+    "too many", "too long",      "too large",       "too big",  "limit", "exceed",
+    "maximum",  "out of memory", "cannot allocate", "overflow", NULL};
+static const char *const parse_words[] = {"syntax error", "parse",     "unexpected",
+					  "invalid",      "garbage",   "expected",
+					  "unterminated", "malformed", NULL};
 static const char *const crash_words[] = {"panicked", "fatal runtime error", "segmentation fault",
 					  "stack overflow", NULL};
 
@@ -82,7 +82,8 @@ size_t refusal_line(char *dst, size_t cap, const char *raw, size_t len)
 		return 0;
 	if (raw == NULL)
 		len = 0;
-	/* A tool may start with blank lines, or end its lines with CR LF: neither is its message. */
+	/* A tool may start with blank lines, or end its lines with CR LF: neither is its message.
+	 */
 	while (start < len && (raw[start] == '\n' || raw[start] == '\r'))
 		start++;
 	for (end = start; end < len && raw[end] != '\n'; end++)

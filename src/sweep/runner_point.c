@@ -365,7 +365,8 @@ enum runner_step runner_run_step(const struct runner_subjects *sj, struct runsta
 		rc = RUNNER_STEP_FAILED;
 	} else {
 		rc = runner_point_check_grants(sj, rs, pt, &end->eb);
-		/* Every subject refused (or was skipped for it): nothing to measure at this point. */
+		/* Every subject refused (or was skipped for it): nothing to measure at this point.
+		 */
 		if (rc == RUNNER_STEP_OK && runstate_step_subjects(rs) > 0)
 			rc = runner_point_measure(sj, rs, journal, pt, round, attempt, discarded,
 						  &end->eb);

@@ -64,8 +64,8 @@ void runner_refusal_words(const struct manifest *m, const char *id,
 		     : "the sizes at least as large were skipped");
 }
 
-int runner_refusal_meta(const struct manifest *m, const struct runstate *rs,
-			const char *const *ids, cJSON *skipped)
+int runner_refusal_meta(const struct manifest *m, const struct runstate *rs, const char *const *ids,
+			cJSON *skipped)
 {
 	char reason[1024];
 	size_t i;
@@ -102,7 +102,8 @@ int runner_refusal_meta(const struct manifest *m, const struct runstate *rs,
 			NULL)
 			return -1;
 		for (a = 0; a < MANIFEST_AXIS_COUNT; a++)
-			if (cJSON_AddNumberToObject(at, manifest_axis_name((enum manifest_axis_id)a),
+			if (cJSON_AddNumberToObject(at,
+						    manifest_axis_name((enum manifest_axis_id)a),
 						    (double)f->at[a]) == NULL)
 				return -1;
 	}

@@ -26,7 +26,7 @@ void runner_refusal_words(const struct manifest *m, const char *id,
  * line), "point" (1-based), "at" (the point's axes by name), "refused_steps",
  * "skipped_steps", "after_refusal". ids[i] is subject i's id. 0, or -1 out of memory.
  */
-int runner_refusal_meta(const struct manifest *m, const struct runstate *rs,
-			const char *const *ids, cJSON *skipped);
+int runner_refusal_meta(const struct manifest *m, const struct runstate *rs, const char *const *ids,
+			cJSON *skipped);
 
 #endif

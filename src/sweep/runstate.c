@@ -173,8 +173,7 @@ bool runstate_refuse(struct runstate *rs, size_t i, size_t point, const uint32_t
 
 	/* A hung subject the check phase left out is still refusing: its time-out is the cause. */
 	if (i >= rs->nsubjects || !rs->active[i] || rs->refused_now[i] || rs->skipped_now[i] ||
-	    cls == REFUSAL_NONE ||
-	    (unsigned)cls >= REFUSAL_CLASS_COUNT)
+	    cls == REFUSAL_NONE || (unsigned)cls >= REFUSAL_CLASS_COUNT)
 		return false;
 	f = &rs->refusal[i];
 	rs->refused_now[i] = true;

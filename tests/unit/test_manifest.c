@@ -77,17 +77,18 @@ static void test_after_refusal(void)
 	if (m != NULL)
 		CHECK_INT_EQ(m->after_refusal, MANIFEST_AFTER_REFUSAL_TRY_LARGER);
 	manifest_free(m);
-	CHECK_STR_EQ(manifest_after_refusal_name(MANIFEST_AFTER_REFUSAL_SKIP_LARGER), "skip_larger");
+	CHECK_STR_EQ(manifest_after_refusal_name(MANIFEST_AFTER_REFUSAL_SKIP_LARGER),
+		     "skip_larger");
 	CHECK(manifest_after_refusal_name(MANIFEST_AFTER_REFUSAL_COUNT) == NULL);
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"after_refusal\":"
 		     "\"skip_large\"," GOOD_SUBJECTS "}",
 		     "$.after_refusal: unknown after_refusal \"skip_large\" (did you mean "
 		     "\"skip_larger\"?)");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"after_refusal\":true,"
-		     GOOD_SUBJECTS "}",
-		     "$.after_refusal: expected a string, got a boolean");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"after_refusals\":\"try_larger\","
-		     GOOD_SUBJECTS "}",
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"after_refusal\":true," GOOD_SUBJECTS "}",
+	    "$.after_refusal: expected a string, got a boolean");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"after_refusals\":\"try_"
+		     "larger\"," GOOD_SUBJECTS "}",
 		     "$.after_refusals: unknown key (did you mean \"after_refusal\"?)");
 }
 

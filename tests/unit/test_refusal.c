@@ -22,19 +22,23 @@ static void test_classify_tools_words(void)
 	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "Argument list TOO LONG"), REFUSAL_LIMIT);
 	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "sudo: /etc/sudoers:3:12: syntax error"),
 		     REFUSAL_PARSE);
-	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "doas: /etc/doas.conf:7: syntax error at line 7"),
+	CHECK_INT_EQ(
+	    refusal_classify(EXITED(1), false, "doas: /etc/doas.conf:7: syntax error at line 7"),
+	    REFUSAL_PARSE);
+	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "Error: Parse error at 1:4"),
 		     REFUSAL_PARSE);
-	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "Error: Parse error at 1:4"), REFUSAL_PARSE);
 	/* Rust's panic: exit 101, or its words whatever the status. */
 	CHECK_INT_EQ(refusal_classify(EXITED(101), false, ""), REFUSAL_CRASH);
-	CHECK_INT_EQ(refusal_classify(EXITED(1), false,
-				      "thread 'main' panicked at src/main.rs:3:5: index out of bounds"),
-		     REFUSAL_CRASH);
+	CHECK_INT_EQ(
+	    refusal_classify(EXITED(1), false,
+			     "thread 'main' panicked at src/main.rs:3:5: index out of bounds"),
+	    REFUSAL_CRASH);
 	CHECK_INT_EQ(refusal_classify(KILLED(SIGSEGV), false, NULL), REFUSAL_CRASH);
 	CHECK_INT_EQ(refusal_classify(KILLED(SIGABRT), false, "too many items"), REFUSAL_CRASH);
 	/* "stack overflow" is a crash, not a limit's "overflow". */
-	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "thread 'main' has overflowed its stack; "
-							 "fatal runtime error: stack overflow"),
+	CHECK_INT_EQ(refusal_classify(EXITED(1), false,
+				      "thread 'main' has overflowed its stack; "
+				      "fatal runtime error: stack overflow"),
 		     REFUSAL_CRASH);
 	CHECK_INT_EQ(refusal_classify(EXITED(1), true, ""), REFUSAL_TIMEOUT);
 	CHECK_INT_EQ(refusal_classify(KILLED(SIGKILL), true, NULL), REFUSAL_TIMEOUT);
@@ -43,12 +47,14 @@ static void test_classify_tools_words(void)
 /* A plain denial, silence or a success is no refusal: the sweep stops as it did. */
 static void test_classify_denial_is_none(void)
 {
-	CHECK_INT_EQ(refusal_classify(EXITED(1), false,
-				      "Sorry, user rarperf is not allowed to execute '/usr/bin/true' "
-				      "as root on host."),
-		     REFUSAL_NONE);
-	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "I'm sorry rarperf. I'm afraid I can't do that"),
-		     REFUSAL_NONE);
+	CHECK_INT_EQ(
+	    refusal_classify(EXITED(1), false,
+			     "Sorry, user rarperf is not allowed to execute '/usr/bin/true' "
+			     "as root on host."),
+	    REFUSAL_NONE);
+	CHECK_INT_EQ(
+	    refusal_classify(EXITED(1), false, "I'm sorry rarperf. I'm afraid I can't do that"),
+	    REFUSAL_NONE);
 	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "doas: Operation not permitted"),
 		     REFUSAL_NONE);
 	CHECK_INT_EQ(refusal_classify(EXITED(1), false, ""), REFUSAL_NONE);

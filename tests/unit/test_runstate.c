@@ -727,7 +727,8 @@ static void test_refusal_skips_larger_sizes(void)
 	runstate_step_begin(&rs); /* more roles, fewer tasks: not dominated */
 	CHECK(!runstate_refusal_skips(&rs, 1, other));
 	CHECK_INT_EQ(runstate_step_skip(&rs, other), 0);
-	CHECK(!runstate_refusal_skips(&rs, 0, AT_TASKS(1000))); /* the other subject never refused */
+	CHECK(
+	    !runstate_refusal_skips(&rs, 0, AT_TASKS(1000))); /* the other subject never refused */
 	CHECK_INT_EQ(runstate_verdict(&rs), RUNSTATE_COMPLETE);
 	runstate_clear(&rs);
 }
