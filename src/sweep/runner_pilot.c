@@ -37,9 +37,15 @@ int runner_pilot_measure(const struct runner_subjects *sj, struct runstate *rs,
 		t1 = clock_now_ns();
 		rc = runner_point_check_grants(sj, rs, pt, eb) == RUNNER_STEP_OK ? 0 : -1;
 		/* A pilot times every subject: one that refused the policy has no time here. */
-		if (rc == 0 && runstate_step_subjects(rs) != sj->nactive)
-			rc = errbuf_set(eb, "pilot, point %zu: a subject refused its policy",
-					ends[e] + 1);
+		for (i = 0; rc == 0 && i < sj->nsubjects; i++)
+			if (rs->refused_now[i])
+				rc = errbuf_set(
+				    eb,
+				    "pilot, point %zu: subject %s refused its policy (%s: "
+				    "\"%s\"); a sweep records that and goes on, a pilot "
+				    "cannot time it",
+				    ends[e] + 1, sj->subjects[i].p->ms->id,
+				    refusal_class_name(rs->refusal[i].cls), rs->refusal[i].line);
 		memset(results, 0, sizeof(results));
 		for (i = 0, k = 0; rc == 0 && i < sj->nsubjects; i++) {
 			if (sj->subjects[i].p->skip_reason != NULL)
