@@ -29,6 +29,14 @@ const char *refusal_class_name(enum refusal_class c)
 	return (unsigned)c < REFUSAL_CLASS_COUNT ? names[c] : "?";
 }
 
+enum refusal_class refusal_class_parse(const char *name)
+{
+	for (int c = REFUSAL_LIMIT; name != NULL && c < REFUSAL_CLASS_COUNT; c++)
+		if (strcmp(name, refusal_class_name((enum refusal_class)c)) == 0)
+			return (enum refusal_class)c;
+	return REFUSAL_NONE;
+}
+
 /* Whether s holds word, ASCII case-insensitively (word is lower case). */
 static bool holds(const char *s, const char *word)
 {

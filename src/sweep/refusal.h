@@ -24,6 +24,9 @@ enum refusal_class {
 /* "none", "limit", "parse", "crash", "timeout"; "?" out of range. */
 const char *refusal_class_name(enum refusal_class c);
 
+/* The class refusal_class_name names name; REFUSAL_NONE for any other string or NULL. */
+enum refusal_class refusal_class_parse(const char *name);
+
 /*
  * The class of a grant check that did not pass: timed_out (killed at run_timeout_s), else
  * status (its raw wait status: exited or killed by a signal) and line, the tool's first stderr

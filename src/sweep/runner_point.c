@@ -280,6 +280,7 @@ enum runner_step runner_point_measure(const struct runner_subjects *sj, struct r
 	struct measure_result *results = NULL;
 	struct journal_subject *js = NULL;
 	struct journal_step_info info;
+	struct journal_refusal refused[MANIFEST_SUBJECTS_MAX];
 	struct contention_host h0;
 	struct measure_opts opts;
 	struct errbuf heb = {{0}};
@@ -332,6 +333,14 @@ enum runner_step runner_point_measure(const struct runner_subjects *sj, struct r
 	}
 	info.remeasured = attempt;
 	info.discarded_runs = *discarded;
+	/* The step's refusals, so that --resume knows them (journal.h). */
+	for (i = 0; i < sj->nsubjects && info.nrefused < MANIFEST_SUBJECTS_MAX; i++)
+		if (rs->refused_now[i])
+			refused[info.nrefused++] = (struct journal_refusal){
+			    .subject = sj->subjects[i].p->ms->id,
+			    .cls = (char *)refusal_class_name(rs->refusal[i].cls),
+			    .error = rs->refusal[i].line};
+	info.refused = refused;
 	sweep_step_id(pt, round, sj->plan->m->max_rounds, id, sizeof(id));
 	if (journal_append_step(journal, id, pt->index, js, nb, &info, eb) < 0)
 		goto out;

@@ -166,26 +166,42 @@ size_t runstate_step_skip(struct runstate *rs, const uint32_t *value)
 	return n;
 }
 
-bool runstate_refuse(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
-		     enum refusal_class cls, const char *line)
+/* Records subject i's refusal at point (value): the smallest known kept. */
+static void record_refusal(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
+			   enum refusal_class cls, const char *line)
 {
-	struct runstate_refusal *f;
+	struct runstate_refusal *f = &rs->refusal[i];
 
-	/* A hung subject the check phase left out is still refusing: its time-out is the cause. */
-	if (i >= rs->nsubjects || !rs->active[i] || rs->refused_now[i] || rs->skipped_now[i] ||
-	    cls == REFUSAL_NONE || (unsigned)cls >= REFUSAL_CLASS_COUNT)
-		return false;
-	f = &rs->refusal[i];
-	rs->refused_now[i] = true;
 	f->refused_steps++;
 	if (f->refused && !no_larger(value, f->at))
-		return true;
+		return;
 	f->refused = true;
 	f->cls = cls;
 	f->point = point;
 	memcpy(f->at, value, sizeof(f->at));
 	/* Bounded and made safe by refusal_line already; cut again, never overrun. */
 	snprintf(f->line, sizeof(f->line), "%s", line != NULL ? line : "");
+}
+
+bool runstate_refuse(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
+		     enum refusal_class cls, const char *line)
+{
+	/* A hung subject the check phase left out is still refusing: its time-out is the cause. */
+	if (i >= rs->nsubjects || !rs->active[i] || rs->refused_now[i] || rs->skipped_now[i] ||
+	    cls == REFUSAL_NONE || (unsigned)cls >= REFUSAL_CLASS_COUNT)
+		return false;
+	rs->refused_now[i] = true;
+	record_refusal(rs, i, point, value, cls, line);
+	return true;
+}
+
+bool runstate_resume_refusal(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
+			     enum refusal_class cls, const char *line)
+{
+	if (i >= rs->nsubjects || !rs->active[i] || cls == REFUSAL_NONE ||
+	    (unsigned)cls >= REFUSAL_CLASS_COUNT)
+		return false;
+	record_refusal(rs, i, point, value, cls, line);
 	return true;
 }
 

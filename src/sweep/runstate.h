@@ -194,6 +194,14 @@ bool runstate_refusal_skips(const struct runstate *rs, size_t i, const uint32_t 
 bool runstate_refuse(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
 		     enum refusal_class cls, const char *line);
 
+/*
+ * A refusal a resumed journal holds (a step's "refused", journal.h) recorded as runstate_refuse
+ * records it, outside any step: subject i refused sweep point `point` (policy axes value). false
+ * when i is out of range or inactive, or cls is REFUSAL_NONE.
+ */
+bool runstate_resume_refusal(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
+			     enum refusal_class cls, const char *line);
+
 /* How many subjects refused some point so far. */
 size_t runstate_refusals(const struct runstate *rs);
 

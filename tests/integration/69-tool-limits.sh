@@ -65,6 +65,14 @@ check "the error line is one line of safe text" \
 	bash -c '[ "$(jq -r ".meta.skipped_subjects[0].refusal.error" "$1" | wc -l)" = 1 ] &&
 		! jq -r ".meta.skipped_subjects[0].refusal.error" "$1" | LC_ALL=C grep -q "[[:cntrl:]]"' _ "$res"
 
+check "the journal holds the refusal at its step" \
+	grep -q '"refused":\[{"subject":"sudo-rs","class":"limit","error":"[^"]*too many items in list"}\]' "$work/limits/journal.jsonl"
+"$rarbench" --manifest "$work/limits.json" --prefix "$prefix" --wait --resume --out "$work/limits" \
+	>/dev/null 2>"$work/resume.err"
+rc=$?
+check "--resume of the whole sweep exits 0 and still says 128 tasks, from the journal" \
+	[ "$rc" -eq 0 ] && [ "$(ref at.nb_tasks)" = 128 ] && [ "$(ref class)" = limit ] && [ "$(sizes sudo-rs)" = "1 10 100 127" ]
+
 # --- 2. rarplot: the report in words, the fit on the sizes before the limit, the mark ---
 bin/rarplot -o "$work/plot" "$res" >"$work/plot.out" 2>&1
 check "rarplot draws the sweep" [ -s "$work/plot/report.md" ] && [ -s "$work/plot/perf_tasks.svg" ]

@@ -823,6 +823,29 @@ static void test_refusal_cleared_by_setup(void)
 	runstate_clear(&rs);
 }
 
+/* A resumed journal's refusal is known again outside any step: the larger sizes stay skipped,
+ * the smallest refused is the one said; an unknown class or subject is ignored. */
+static void test_refusal_resumed(void)
+{
+	struct runstate rs;
+
+	CHECK_INT_EQ(one_round(&rs, "11"), 0);
+	CHECK(runstate_resume_refusal(&rs, 1, 4, AT_TASKS(128), refusal_class_parse("limit"),
+				      "too many items in list"));
+	CHECK(!runstate_resume_refusal(&rs, 1, 4, AT_TASKS(128), refusal_class_parse("nonsense"),
+				       "x"));
+	CHECK(!runstate_resume_refusal(&rs, 7, 4, AT_TASKS(128), REFUSAL_LIMIT, "x"));
+	CHECK(!rs.refused_now[1]);
+	runstate_step_begin(&rs);
+	CHECK_INT_EQ(runstate_step_skip(&rs, AT_TASKS(300)), 1);
+	CHECK_INT_EQ(rs.refusal[1].at[MANIFEST_AXIS_TASKS], 128);
+	CHECK_INT_EQ(rs.refusal[1].point, 4);
+	CHECK_INT_EQ(refusal_class_parse("timeout"), REFUSAL_TIMEOUT);
+	CHECK_INT_EQ(refusal_class_parse("none"), REFUSAL_NONE);
+	CHECK_INT_EQ(refusal_class_parse(NULL), REFUSAL_NONE);
+	runstate_clear(&rs);
+}
+
 int main(void)
 {
 	RUN(test_empty_state);
@@ -861,5 +884,6 @@ int main(void)
 	RUN(test_refusal_with_rounds_and_denial);
 	RUN(test_refusal_timeout_after_hang);
 	RUN(test_refusal_cleared_by_setup);
+	RUN(test_refusal_resumed);
 	return HARNESS_EXIT();
 }
