@@ -17,7 +17,9 @@ enum refusal_class {
 	REFUSAL_LIMIT,   /* the tool says the policy passes one of its limits ("too many items") */
 	REFUSAL_PARSE,   /* the tool cannot read the policy ("syntax error", "parse error") */
 	REFUSAL_CRASH,   /* killed by a signal, or a panic (Rust's exit status 101) */
-	REFUSAL_TIMEOUT, /* the check passed run_timeout_s and was killed */
+	REFUSAL_TIMEOUT, /* the check passed run_timeout_s and was killed; the runner leaves such a
+			    subject out of that point only (runstate_leave_out), since a hang need
+			    not come from the policy's size */
 	REFUSAL_CLASS_COUNT
 };
 

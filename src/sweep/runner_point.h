@@ -59,8 +59,8 @@ enum runner_step runner_run_step(const struct runner_subjects *sj, struct runsta
  * error, a crash) is a refusal: recorded (runstate_refuse), the subject left
  * out of the step, the others checked; any other non-zero exit (the policy
  * denied the command) fails with that line. A subject whose check passes
- * run_timeout_s is left out of the step, and its time-out recorded as a
- * refusal, when runstate_leave_out says so, else the point times out.
+ * run_timeout_s is left out of the step (not a refusal: its larger sizes are
+ * still measured) when runstate_leave_out says so, else the point times out.
  * RUNNER_STEP_OK (possibly with no subject left: runstate_step_subjects),
  * _TIMEDOUT (every subject hung, or no partial steps) or _FAILED.
  */

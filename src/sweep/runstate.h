@@ -23,8 +23,7 @@
  * (runstate_profile_end per point); runstate_verdict at the end; runstate_clear on every path.
  *
  * Refusals. A subject whose grant check fails in a way that says the policy is too much for the
- * tool (refusal.h: a limit, a parse error, a crash; a time-out where a hung subject may be left
- * out) has refused the point: runstate_refuse records the tool's own error line and the
+ * tool (refusal.h: a limit, a parse error, a crash) has refused the point: runstate_refuse records the tool's own error line and the
  * smallest point it refused, and leaves it out of the step, the others measured. From then on,
  * unless the manifest says "after_refusal": "try_larger", runstate_step_skip leaves it out of
  * every point at least as large in every axis without running it: a limit does not go away at

@@ -783,8 +783,8 @@ static void test_refusal_with_rounds_and_denial(void)
 	runstate_clear(&rs);
 }
 
-/* A grant check that hung and was left out is recorded as a time-out refusal: larger sizes are
- * skipped; it still counts as a subject left out (hung_runs), as before. */
+/* runstate's rule for a time-out refusal (the runner records none today: a hung grant check is
+ * left out of its point only): larger sizes skipped, still counted as left out (hung_runs). */
 static void test_refusal_timeout_after_hang(void)
 {
 	struct runstate rs;
