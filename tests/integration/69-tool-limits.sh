@@ -94,7 +94,33 @@ check "try_larger: sudo-rs refused at 128, 300 and 1000, the smallest kept" \
 	[ "$(ref refused_steps)" = 3 ] && [ "$(ref skipped_steps)" = 0 ] && [ "$(ref at.nb_tasks)" = 128 ]
 check "try_larger: sudo-rs still measured below its limit only" [ "$(sizes sudo-rs)" = "1 10 100 127" ]
 
-# --- 4. a misspelt value: exit 2, the fix named in one line ---
+# --- 4. a tool's line is untrusted: an escape sequence in it is kept as text, never sent ---
+# "fake" (a shell reading the policy doas would read) refuses 300 tasks and more with an ESC
+# sequence and a word of a limit; sudo beside it is measured at every size.
+fake='grep -qwE "tasks=(300|1000)" {prefix}/etc/doas.conf || exit 0; printf "\033[2Jfake: policy too large\n" >&2; exit 1'
+jq -n --arg user "$user" --arg fake "$fake" '{name: "hostile",
+	subjects: [{id: "sudo", format: "sudoers"},
+		{id: "fake", format: "doas", program: "/bin/sh", args: ["-c", $fake]}],
+	axes: {nb_tasks: [1, 10, 100, 300, 1000]}, bench_user: $user,
+	warmup: 1, min_runs: 5, max_runs: 5, min_time_s: 0}' >"$work/hostile.json"
+{"name": "hostile", "subjects": [{"id": "sudo", "format": "sudoers"},
+  {"id": "fake", "format": "doas", "program": "/bin/sh", "args": ["-c", "$fake"]}],
+ "axes": {"nb_tasks": [1, 10, 100, 300, 1000]}, "bench_user": "$user",
+ "warmup": 1, "min_runs": 5, "max_runs": 5, "min_time_s": 0}
+JSON
+"$rarbench" --manifest "$work/hostile.json" --prefix "$prefix" --wait --out "$work/hostile" \
+	--progress jsonl >"$work/hostile.events" 2>"$work/hostile.err"
+rc=$?
+res=$work/hostile/results.json
+fakeref() { jq -r '.meta.skipped_subjects[] | select(.id == "fake") | .refusal.'"$1" "$res"; }
+check "a refusal with an escape sequence: exit 0, a limit at 300 tasks" \
+	[ "$rc" -eq 0 ] && [ "$(fakeref class)" = limit ] && [ "$(fakeref at.nb_tasks)" = 300 ]
+check "the tool's ESC is kept as the text \\x1b, in results.json, on stderr and in the events" \
+	bash -c '[ "$(jq -r ".meta.skipped_subjects[0].refusal.error" "$1")" = "\\x1b[2Jfake: policy too large" ] &&
+		! grep -q $'"'"'\x1b'"'"' "$1" "$2" "$3"' _ "$res" "$work/hostile.err" "$work/hostile.events"
+check "sudo measured at every size beside it" [ "$(jq '[.results[] | select(.parameters.subject == "sudo")] | length' "$res")" = 5 ]
+
+# --- 5. a misspelt value: exit 2, the fix named in one line ---
 manifest typo ', "after_refusal": "skip_large"'
 out=$("$rarbench" --manifest "$work/typo.json" --prefix "$prefix" --dry-run 2>&1)
 rc=$?
