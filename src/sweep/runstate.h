@@ -23,8 +23,10 @@
  * (runstate_profile_end per point); runstate_verdict at the end; runstate_clear on every path.
  *
  * Refusals. A subject whose grant check fails in a way that says the policy is too much for the
- * tool (refusal.h: a limit, a parse error, a crash) has refused the point: runstate_refuse records the tool's own error line and the
- * smallest point it refused, and leaves it out of the step, the others measured. From then on,
+ * tool (refusal.h: a limit, a parse error, a crash) has refused the point: runstate_refuse
+ * records the tool's own error line and the smallest point it refused, and leaves it out of
+ * the step, the others measured; the journal keeps it for --resume (runstate_resume_refusal;
+ * a hung check is no refusal: runstate_leave_out). From then on,
  * unless the manifest says "after_refusal": "try_larger", runstate_step_skip leaves it out of
  * every point at least as large in every axis without running it: a limit does not go away at
  * a larger size, and a point's rounds keep the same subjects. A refusal never fails the sweep:
