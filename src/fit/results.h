@@ -118,7 +118,7 @@ struct results_skipped {
 	char reason[512];
 	size_t source;
 	/* The entry has "refusal": the subject refused its policy from some size on (a limit, a
-	 * parse error, a crash, a time-out) and was measured below it only; reason says which
+	 * parse error, a crash) and was measured below it only; reason says which
 	 * size and why. */
 	bool refused;
 	/* With refused: the smallest point refused, by axis (refusal.at: nb_roles, nb_users,
