@@ -11,6 +11,8 @@
 #   colors  space-separated '#RRGGBB', one per file           (default: gnuplot's line colours)
 #   points  space-separated gnuplot point types, one per file (default: gnuplot's)
 #   dashes  space-separated gnuplot dash types, one per file  (default: solid)
+#   ends    space-separated sizes, one per file: where that tool refused the policy (its line
+#           ends there with a mark, rarbench's meta.skipped_subjects "refusal"); 0: none (default)
 #   out     output file                                       (default 'perf_tasks.png')
 #   term    pngcairo | svg | pdfcairo                         (default 'pngcairo')
 #   stat    what y is: 'median', 'mean', 'median estimate' (default 'median')
@@ -38,6 +40,7 @@ if (!exists("weights")) weights = ''
 if (!exists("colors")) colors = ''
 if (!exists("points")) points = ''
 if (!exists("dashes")) dashes = ''
+if (!exists("ends")) ends = ''
 if (!exists("out")) out = 'perf_tasks.png'
 if (!exists("term")) term = 'pngcairo'
 if (!exists("stat")) stat = 'median'
@@ -153,15 +156,25 @@ if (logscale) {
 	set offsets 0, 0, graph 0.03, 0
 }
 
+# A tool that refused a size (ends): its line stops there, with a cross and the size it cannot hold.
+END(i) = words(ends) >= i ? word(ends, i) + 0 : 0
+line(i, x) = (END(i) > 0 && x > END(i)) ? NaN : A[i] + B[i]*x
+do for [i=1:n] {
+	if (END(i) > 0) {
+		set label sprintf('cannot hold %.0f', END(i)) at END(i), A[i] + B[i]*END(i) \
+			point lt i pt 2 ps 2.5 offset 1,1 noenhanced
+	}
+}
+
 if (band) {
 	plot for [i=1:n] dir.'/'.word(files, i) using 1:3:4 with filledcurves lt i notitle, \
 	     for [i=1:n] dir.'/'.word(files, i) using 1:2 with points lt i notitle, \
-	     for [i=1:n] A[i] + B[i]*x with lines lt i notitle, \
+	     for [i=1:n] line(i, x) with lines lt i notitle, \
 	     for [i=1:n] NaN with linespoints lt i title legend(i)
 } else {
 	plot for [i=1:n] dir.'/'.word(files, i) using 1:2:(valid(9) ? column(9) : $2):(valid(10) ? column(10) : $2) \
 		with yerrorbars lt i dt solid lw 1 notitle, \
-	     for [i=1:n] A[i] + B[i]*x with lines lt i notitle, \
+	     for [i=1:n] line(i, x) with lines lt i notitle, \
 	     for [i=1:n] NaN with linespoints lt i title legend(i)
 }
 set output

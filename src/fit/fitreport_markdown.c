@@ -367,7 +367,8 @@ static void fitreport_print_skipped(const struct fitreport *rep,
 
 		fputs("- subject ", f);
 		fitreport_md(f, k->id);
-		fputs(" not measured: ", f);
+		/* A refusal's reason says the size it cannot hold, the tool's words and the fit. */
+		fputs(k->refused ? " measured below its limit only: " : " not measured: ", f);
 		fitreport_md(f, k->reason[0] != '\0' ? k->reason : "no reason given");
 		if (k->source < rep->res->n_sources) {
 			fputs(" (", f);

@@ -117,7 +117,20 @@ struct results_skipped {
 	char id[RESULTS_TOOL_MAX];
 	char reason[512];
 	size_t source;
+	/* The entry has "refusal": the subject refused its policy from some size on (a limit, a
+	 * parse error, a crash) and was measured below it only; reason says which
+	 * size and why. */
+	bool refused;
+	/* With refused: the smallest point refused, by axis (refusal.at: nb_roles, nb_users,
+	 * nb_tasks, nb_commands, in RESULTS_REFUSAL_AXES's order); NAN where the file lacks it. */
+	double refused_at[4];
 };
+
+/* The axes of a refusal's point, in results_skipped.refused_at's order. */
+#define RESULTS_REFUSAL_AXES                                                                       \
+	{                                                                                          \
+		"nb_roles", "nb_users", "nb_tasks", "nb_commands"                                  \
+	}
 
 /*
  * The machine behind one file (or one host of a rarlab merged.json), from its meta's "machine"
@@ -186,6 +199,13 @@ struct results *results_new(void);
 
 /* Frees everything; NULL is a no-op. */
 void results_free(struct results *res);
+
+/*
+ * The size on axis ("nb_tasks", ...) of the smallest point subject refused (its results stop
+ * below it: the figure ends its line there with a mark), or NAN when res records no refusal
+ * of subject or none on that axis.
+ */
+double results_refused_at(const struct results *res, const char *subject, const char *axis);
 
 /*
  * Parses len bytes of JSON (need not be NUL-terminated) named name (for

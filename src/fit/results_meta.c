@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "growbuf.h"
@@ -124,6 +125,38 @@ static void results_read_virt(struct results *res, const cJSON *meta, const char
 			 name);
 }
 
+/* A refusal's "at" (the point's axes by name) into k->refused_at; NAN where absent. */
+static void results_read_refused_at(struct results_skipped *k, const cJSON *at)
+{
+	static const char *const axes[] = RESULTS_REFUSAL_AXES;
+
+	for (size_t a = 0; a < sizeof(axes) / sizeof(axes[0]); a++) {
+		const cJSON *v = jsonget_member(at, axes[a]);
+
+		k->refused_at[a] = cJSON_IsNumber(v) && v->valuedouble >= 1 ? v->valuedouble : NAN;
+	}
+}
+
+double results_refused_at(const struct results *res, const char *subject, const char *axis)
+{
+	static const char *const axes[] = RESULTS_REFUSAL_AXES;
+	double best = NAN;
+
+	for (size_t i = 0; res != NULL && i < res->n_skipped; i++) {
+		const struct results_skipped *k = &res->skipped[i];
+
+		if (!k->refused || strcmp(k->id, subject) != 0)
+			continue;
+		/* Several files (hosts) may refuse at different sizes: the smallest ends the line.
+		 */
+		for (size_t a = 0; a < sizeof(axes) / sizeof(axes[0]); a++)
+			if (strcmp(axes[a], axis) == 0 && !isnan(k->refused_at[a]) &&
+			    (isnan(best) || k->refused_at[a] < best))
+				best = k->refused_at[a];
+	}
+	return best;
+}
+
 /* Records the subjects one rarbench meta says it skipped, and why (each id and reason once). */
 static void results_read_skipped(struct results *res, const cJSON *meta, size_t source)
 {
@@ -156,6 +189,8 @@ static void results_read_skipped(struct results *res, const cJSON *meta, size_t 
 		snprintf(k->reason, sizeof(k->reason), "%s",
 			 cJSON_IsString(reason) ? reason->valuestring : "");
 		k->source = source;
+		k->refused = cJSON_IsObject(jsonget_member(s, "refusal"));
+		results_read_refused_at(k, jsonget_member(jsonget_member(s, "refusal"), "at"));
 	}
 }
 

@@ -20,6 +20,13 @@ const char *manifest_layout_name(int i)
 	return policy_sudoers_layout_name((enum sudoers_layout)i);
 }
 
+const char *manifest_after_refusal_name(int i)
+{
+	static const char *const names[] = {"skip_larger", "try_larger"};
+
+	return i >= 0 && i < MANIFEST_AFTER_REFUSAL_COUNT ? names[i] : NULL;
+}
+
 bool manifest_command_is_safe(const char *command)
 {
 	static const char *const dirs[] = {"/usr/bin/", "/bin/"};

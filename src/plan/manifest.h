@@ -203,6 +203,17 @@ struct manifest_axis {
 #define MANIFEST_REFERENCE_UNITS_DEFAULT 10u
 #define MANIFEST_REFERENCE_UNITS_MAX 100000u
 
+/* "after_refusal": once a subject refused a policy (runstate.h, "Refusals"), are the points
+ * at least as large in every axis skipped for it (the default), or tried anyway? */
+enum manifest_after_refusal {
+	MANIFEST_AFTER_REFUSAL_SKIP_LARGER,
+	MANIFEST_AFTER_REFUSAL_TRY_LARGER,
+	MANIFEST_AFTER_REFUSAL_COUNT
+};
+
+/* "skip_larger", "try_larger"; NULL out of range. */
+const char *manifest_after_refusal_name(int i);
+
 struct manifest {
 	char *name;
 	char *description;
@@ -212,6 +223,9 @@ struct manifest {
 	enum policy_match match;
 	enum sudoers_layout sudoers_layout;
 	bool seed_compat;
+	/* What a subject's refusal of a policy (a limit, a parse error, a crash, a time-out)
+	 * does to the larger sizes of that subject (runstate.h): skipped, or tried anyway. */
+	enum manifest_after_refusal after_refusal;
 	/*
 	 * The command every policy grants the bench user as root, with any
 	 * arguments, while a point is measured. Unless unsafe_command, only

@@ -86,6 +86,7 @@ static const char *const root_keys[] = {"name",
 					"reference",
 					"kernel_reference",
 					"page_cache",
+					"after_refusal",
 					NULL};
 
 /* "command" (set) and "unsafe_command": the command must be absolute, and safe unless the manifest
@@ -232,6 +233,10 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 	bad |= manifest_get_enum(c, root, "$", "sudoers_layout", manifest_layout_name,
 				 SUDOERS_LAYOUT_COUNT, &e);
 	m->sudoers_layout = (enum sudoers_layout)e;
+	e = (int)m->after_refusal;
+	bad |= manifest_get_enum(c, root, "$", "after_refusal", manifest_after_refusal_name,
+				 MANIFEST_AFTER_REFUSAL_COUNT, &e);
+	m->after_refusal = (enum manifest_after_refusal)e;
 
 	j = jsonget_member(root, "seed_compat");
 	if (j != NULL && !cJSON_IsBool(j))

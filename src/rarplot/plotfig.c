@@ -27,6 +27,7 @@
 /* The -e lists of one figure: one word per drawn series in each. */
 struct plotfig_lists {
 	char *files, *titles, *weights, *colors, *points, *dashes;
+	char *ends; /* per series: the size its tool refused (its line ends there), or 0 */
 };
 
 void plotfig_out_free(struct plotfig_out *out)
@@ -204,8 +205,15 @@ static int plotfig_list_series(const struct plotseries_set *set, size_t k, const
 	} else {
 		snprintf(title, sizeof(title), "\"%s%s\"", name, mark);
 	}
+	/* A tool that refused a size: its line ends there with a mark (results_refused_at). */
+	{
+		double end = results_refused_at(env->res, s->subject, set->axis);
+
+		snprintf(number, sizeof(number), "%.0f", isnan(end) ? 0.0 : end);
+	}
 	if (plotfig_list_add(l->files, file) != 0 || plotfig_list_add(l->titles, title) != 0 ||
-	    plotfig_list_add(l->weights, use_weights && s->weighted ? "1" : "0") != 0)
+	    plotfig_list_add(l->weights, use_weights && s->weighted ? "1" : "0") != 0 ||
+	    plotfig_list_add(l->ends, number) != 0)
 		return -1;
 	if (st == NULL)
 		return 0;
@@ -336,6 +344,7 @@ static int plotfig_draw(const char *script, const char *stem, const char *report
 	    {"colors", a->lists->colors, 1},
 	    {"points", a->lists->points, 1},
 	    {"dashes", a->lists->dashes, 1},
+	    {"ends", a->lists->ends, 1},
 	    {"stat", a->stat, 1},
 	    {"band", a->band ? "1" : "0", 0},
 	    {"logscale", a->log_axes ? "1" : "0", 0},
@@ -484,8 +493,9 @@ static int plotfig_lists_new(struct plotfig_lists *l, struct errbuf *eb)
 	l->colors = calloc(1, PLOTFIG_LIST_MAX);
 	l->points = calloc(1, PLOTFIG_LIST_MAX);
 	l->dashes = calloc(1, PLOTFIG_LIST_MAX);
+	l->ends = calloc(1, PLOTFIG_LIST_MAX);
 	if (l->files == NULL || l->titles == NULL || l->weights == NULL || l->colors == NULL ||
-	    l->points == NULL || l->dashes == NULL)
+	    l->points == NULL || l->dashes == NULL || l->ends == NULL)
 		return errbuf_set(eb, "out of memory");
 	return 0;
 }
@@ -498,6 +508,7 @@ static void plotfig_lists_free(struct plotfig_lists *l)
 	free(l->colors);
 	free(l->points);
 	free(l->dashes);
+	free(l->ends);
 }
 
 /*
@@ -525,7 +536,7 @@ int plotfig_render(const struct plotfig *fig, const struct plotseries_set *set,
 {
 	struct plotseries_set *agg = NULL;
 	const struct plotseries_set *drawn = set;
-	struct plotfig_lists l = {NULL, NULL, NULL, NULL, NULL, NULL};
+	struct plotfig_lists l = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 	struct plotfig_args a;
 	char dir[PLOTRUN_PATH_MAX], script[PLOTRUN_PATH_MAX], xlabel[512], title[256];
 	char method[512], caption[PLOTFIG_CAPTION_MAX];

@@ -205,6 +205,24 @@ static int add_info(cJSON *o, const struct journal_step_info *info)
 	if (cJSON_AddNumberToObject(o, "remeasured", info->remeasured) == NULL ||
 	    cJSON_AddNumberToObject(o, "discarded_runs", (double)info->discarded_runs) == NULL)
 		return -1;
+	if (info->nrefused > 0) {
+		cJSON *a = cJSON_AddArrayToObject(o, "refused");
+
+		for (size_t i = 0; a != NULL && i < info->nrefused; i++) {
+			const struct journal_refusal *f = &info->refused[i];
+
+			h = cJSON_CreateObject();
+			if (h == NULL)
+				return -1;
+			cJSON_AddItemToArray(a, h); /* a adopts h */
+			if (cJSON_AddStringToObject(h, "subject", f->subject) == NULL ||
+			    cJSON_AddStringToObject(h, "class", f->cls) == NULL ||
+			    cJSON_AddStringToObject(h, "error", f->error) == NULL)
+				return -1;
+		}
+		if (a == NULL)
+			return -1;
+	}
 	return 0;
 }
 

@@ -39,6 +39,16 @@ struct journal_subject {
 	struct measure_result result; /* arrays owned here (freed by journal_contents_clear) */
 };
 
+/* A subject that refused the step's policy (runstate.h, "Refusals"): journalled as the step's
+ * "refused" so that --resume knows the refusal. Read back, each string is text (no control
+ * character, bidi control or invalid UTF-8) and owned by the point. */
+#define JOURNAL_REFUSAL_ERROR_MAX 1024
+struct journal_refusal {
+	char *subject;
+	char *cls;   /* refusal_class_name: "limit", "parse", "crash", "timeout" */
+	char *error; /* the tool's line, made safe (refusal_line); "" when none */
+};
+
 /* What a step saw of its host and how often it was measured again (contention.h). */
 struct journal_step_info {
 	bool has_host;
@@ -46,6 +56,10 @@ struct journal_step_info {
 	unsigned running;          /* runnable tasks at its end */
 	uint32_t remeasured;       /* attempts thrown away before this one */
 	uint64_t discarded_runs;   /* their runs, summed over subjects */
+	/* The subjects that refused the step's policy; the writer's (read only) when appended,
+	 * the point's own (freed with it) when read. */
+	struct journal_refusal *refused;
+	size_t nrefused;
 };
 
 struct journal_point {

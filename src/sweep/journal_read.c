@@ -1,6 +1,7 @@
 /* journal_read: reads DIR/journal.jsonl back (a torn last line is a crash, not an error) and
  * checks it belongs to the manifest (journal.h). */
 #include "journal.h"
+#include "sanitize.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,13 @@ static void subject_clear(struct journal_subject *s)
 static void point_clear(struct journal_point *p)
 {
 	size_t i;
+
+	for (i = 0; i < p->info.nrefused; i++) {
+		free(p->info.refused[i].subject);
+		free(p->info.refused[i].cls);
+		free(p->info.refused[i].error);
+	}
+	free(p->info.refused);
 
 	for (i = 0; i < p->nsubjects; i++)
 		subject_clear(&p->subjects[i]);
@@ -196,6 +204,44 @@ static int read_number(const cJSON *o, const char *key, double max, double *out)
 	return jsonget_double(o, "", key, JSONGET_OPTIONAL, 0, max, out, &unread);
 }
 
+/* dup_string of text only (sanitize_unsafe_at): what a refusal's fields may hold. */
+static char *dup_text(const cJSON *o, const char *key, size_t max)
+{
+	char *s = dup_string(o, key, max);
+
+	if (s != NULL && sanitize_unsafe_at(s, strlen(s)) != strlen(s)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The optional "refused" of a point line: at most JOURNAL_SUBJECTS_MAX, each whole. */
+static int parse_refused(const cJSON *o, struct journal_step_info *info)
+{
+	const cJSON *a = jsonget_member(o, "refused"), *it;
+	size_t n;
+
+	if (a == NULL)
+		return 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > JOURNAL_SUBJECTS_MAX)
+		return -1;
+	n = (size_t)cJSON_GetArraySize(a);
+	info->refused = calloc(n > 0 ? n : 1, sizeof(*info->refused));
+	if (info->refused == NULL)
+		return -1;
+	cJSON_ArrayForEach(it, a)
+	{
+		struct journal_refusal *f = &info->refused[info->nrefused++];
+
+		if (!cJSON_IsObject(it) || (f->subject = dup_text(it, "subject", 256)) == NULL ||
+		    (f->cls = dup_text(it, "class", 16)) == NULL ||
+		    (f->error = dup_text(it, "error", JOURNAL_REFUSAL_ERROR_MAX)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
 /* The optional step info of a point line (journal.h). */
 static int parse_info(const cJSON *o, struct journal_step_info *info)
 {
@@ -220,7 +266,7 @@ static int parse_info(const cJSON *o, struct journal_step_info *info)
 			 &info->discarded_runs, &unread) < 0)
 		return -1;
 	info->remeasured = (uint32_t)remeasured;
-	return 0;
+	return parse_refused(o, info);
 }
 
 static int parse_point(const cJSON *o, struct journal_point *p)

@@ -20,6 +20,7 @@
 #include "runner_point.h"
 #include "runner_precision.h"
 #include "runner_profile.h"
+#include "runner_refusal.h"
 #include "runner_setup.h"
 #include "sanitize.h"
 
@@ -52,6 +53,23 @@ static void report_hung(struct runner *r, const struct sweep_point *pt)
 		    "other subjects' kept",
 		    pt->index + 1, r->sj.subjects[i].p->ms->id, r->m->run_timeout_ms / 1000u);
 		report(r, line);
+	}
+}
+
+/* The subjects that refused their policy at this step, one line and one skip_subject event
+ * each: a result, not a failure (runstate.h, "Refusals"). */
+static void report_refused(struct runner *r)
+{
+	char words[1024];
+
+	for (size_t i = 0; i < r->sj.nsubjects; i++) {
+		if (!r->rs.refused_now[i] || r->rs.hung[i])
+			continue;
+		runner_refusal_words(r->m, r->sj.subjects[i].p->ms->id, &r->rs.refusal[i], words,
+				     sizeof(words));
+		sanitize_fprintf(r->cfg.err, "%srarbench: %s\n",
+				 r->cfg.progress == PROGRESS_BAR ? "\n" : "", words);
+		progress_skip(&r->progress, r->sj.subjects[i].p->ms->id, words);
 	}
 }
 
@@ -104,8 +122,10 @@ static enum runstate_next pass_step(struct runner *r, const struct sweep_point *
 			     &end);
 	if (end.superseded)
 		report(r, stopped(r) ? "interrupted; continue with --resume" : end.first.msg);
-	if (rc == RUNNER_STEP_OK)
+	if (rc == RUNNER_STEP_OK) {
 		report_hung(r, pt);
+		report_refused(r);
+	}
 	switch (rc) {
 	case RUNNER_STEP_OK:
 		progress_point_done(&r->progress, step);
@@ -433,6 +453,17 @@ static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
 		cJSON_AddStringToObject(o, "id", r->sj.subjects[i].p->ms->id);
 		cJSON_AddStringToObject(o, "reason", r->sj.subjects[i].p->skip_reason);
 		cJSON_AddItemToArray(skipped, o);
+	}
+	/* A subject that refused its policy at some size: measured below it only. */
+	if (skipped != NULL) {
+		const char *ids[MANIFEST_SUBJECTS_MAX];
+
+		for (i = 0; i < r->sj.nsubjects && i < MANIFEST_SUBJECTS_MAX; i++)
+			ids[i] = r->sj.subjects[i].p->ms->id;
+		if (runner_refusal_meta(r->m, &r->rs, ids, skipped) < 0) {
+			cJSON_Delete(meta);
+			return NULL;
+		}
 	}
 	return meta;
 }

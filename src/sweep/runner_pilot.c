@@ -35,7 +35,17 @@ int runner_pilot_measure(const struct runner_subjects *sj, struct runstate *rs,
 		if (runner_point_write_policies(sj, pt, eb) < 0)
 			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
 		t1 = clock_now_ns();
-		rc = runner_point_check_grants(sj, rs, ends[e] + 1, eb) == RUNNER_STEP_OK ? 0 : -1;
+		rc = runner_point_check_grants(sj, rs, pt, eb) == RUNNER_STEP_OK ? 0 : -1;
+		/* A pilot times every subject: one that refused the policy has no time here. */
+		for (i = 0; rc == 0 && i < sj->nsubjects; i++)
+			if (rs->refused_now[i])
+				rc = errbuf_set(
+				    eb,
+				    "pilot, point %zu: subject %s refused its policy (%s: "
+				    "\"%s\"); a sweep records that and goes on, a pilot "
+				    "cannot time it",
+				    ends[e] + 1, sj->subjects[i].p->ms->id,
+				    refusal_class_name(rs->refusal[i].cls), rs->refusal[i].line);
 		memset(results, 0, sizeof(results));
 		for (i = 0, k = 0; rc == 0 && i < sj->nsubjects; i++) {
 			if (sj->subjects[i].p->skip_reason != NULL)

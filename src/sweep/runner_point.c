@@ -13,9 +13,10 @@
 #include "runner_env.h"
 #include "runner_precision.h"
 #include "runner_reference.h"
-#include "tracedrun.h"
+#include "refusal.h"
 
-#define STDERR_SHOWN_BYTES 200
+/* The most bytes of a grant check's stderr read for its first line. */
+#define STDERR_READ_BYTES 512
 
 /* The active subjects' policies as write targets, into t (sj->nactive entries). */
 void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
@@ -70,20 +71,30 @@ static int reset_output(int fd)
  * Runs each subject once as the bench user: a denied command exits fast and
  * non-zero, and would poison the figure, so the point fails here.
  */
+/* The check's first stderr line (the fd's start), made safe and bounded (refusal_line). */
+static void check_stderr_line(int fd, char *out, size_t cap)
+{
+	char raw[STDERR_READ_BYTES];
+	ssize_t n = pread(fd, raw, sizeof(raw), 0);
+
+	refusal_line(out, cap, raw, n > 0 ? (size_t)n : 0);
+}
+
 enum runner_step runner_point_check_grants(const struct runner_subjects *sj, struct runstate *rs,
-					   size_t index, struct errbuf *eb)
+					   const struct sweep_point *pt, struct errbuf *eb)
 {
 	const struct manifest *m = sj->plan->m;
-	char out[STDERR_SHOWN_BYTES + 1];
+	char out[REFUSAL_LINE_MAX];
 	struct proc_sample sample;
 	int fd = rs->stderr_fd;
-	size_t i;
+	size_t i, index = pt->index + 1;
 
 	runstate_step_begin(rs);
+	runstate_step_skip(rs, pt->value);
 	for (i = 0; i < sj->nsubjects; i++) {
 		const struct runner_subject *s = &sj->subjects[i];
 
-		if (s->p->skip_reason != NULL)
+		if (s->p->skip_reason != NULL || !runstate_in_step(rs, i))
 			continue;
 		if (reset_output(fd) < 0) {
 			errbuf_set_errno(eb, errno, "grant check: temporary file");
@@ -102,7 +113,9 @@ enum runner_step runner_point_check_grants(const struct runner_subjects *sj, str
 				   "point %zu: subject %s: the grant check passed run_timeout_s "
 				   "(%u s) and was killed with its process group",
 				   index, s->p->ms->id, m->run_timeout_ms / 1000u);
-			/* Left out of the step, the others measured (partial steps). */
+			/* Left out of the step, the others measured (partial steps). Not a
+			 * refusal: a hang need not come from the policy's size, so the larger
+			 * sizes are still measured (45-leave-nothing.sh pins it). */
 			if (!runstate_leave_out(rs, RUNSTATE_CHECK, i))
 				return RUNNER_STEP_TIMEDOUT;
 			eb->msg[0] = '\0';
@@ -111,7 +124,11 @@ enum runner_step runner_point_check_grants(const struct runner_subjects *sj, str
 		if (sample.exit_code != 0) {
 			char pam[PATH_MAX + 256];
 
-			tracedrun_stderr_line(fd, out, sizeof(out));
+			check_stderr_line(fd, out, sizeof(out));
+			/* The tool says the policy is too much for it: a result, not a failure. */
+			if (runstate_refuse(rs, i, pt->index, pt->value,
+					    refusal_classify(sample.status, false, out), out))
+				continue;
 			plan_pam_explain(s->p, pam, sizeof(pam));
 			errbuf_set(eb, "point %zu: subject %s denied %s (exit %d)%s%s%s", index,
 				   s->p->ms->id, m->command, sample.exit_code, out[0] ? ": " : "",
@@ -263,6 +280,7 @@ enum runner_step runner_point_measure(const struct runner_subjects *sj, struct r
 	struct measure_result *results = NULL;
 	struct journal_subject *js = NULL;
 	struct journal_step_info info;
+	struct journal_refusal refused[MANIFEST_SUBJECTS_MAX];
 	struct contention_host h0;
 	struct measure_opts opts;
 	struct errbuf heb = {{0}};
@@ -315,6 +333,14 @@ enum runner_step runner_point_measure(const struct runner_subjects *sj, struct r
 	}
 	info.remeasured = attempt;
 	info.discarded_runs = *discarded;
+	/* The step's refusals, so that --resume knows them (journal.h). */
+	for (i = 0; i < sj->nsubjects && info.nrefused < MANIFEST_SUBJECTS_MAX; i++)
+		if (rs->refused_now[i])
+			refused[info.nrefused++] = (struct journal_refusal){
+			    .subject = sj->subjects[i].p->ms->id,
+			    .cls = (char *)refusal_class_name(rs->refusal[i].cls),
+			    .error = rs->refusal[i].line};
+	info.refused = refused;
 	sweep_step_id(pt, round, sj->plan->m->max_rounds, id, sizeof(id));
 	if (journal_append_step(journal, id, pt->index, js, nb, &info, eb) < 0)
 		goto out;
@@ -347,8 +373,10 @@ enum runner_step runner_run_step(const struct runner_subjects *sj, struct runsta
 		errbuf_set(&end->eb, "point %zu: a swept limit without its pin", pt->index + 1);
 		rc = RUNNER_STEP_FAILED;
 	} else {
-		rc = runner_point_check_grants(sj, rs, pt->index + 1, &end->eb);
-		if (rc == RUNNER_STEP_OK)
+		rc = runner_point_check_grants(sj, rs, pt, &end->eb);
+		/* Every subject refused (or was skipped for it): nothing to measure at this point.
+		 */
+		if (rc == RUNNER_STEP_OK && runstate_step_subjects(rs) > 0)
 			rc = runner_point_measure(sj, rs, journal, pt, round, attempt, discarded,
 						  &end->eb);
 	}

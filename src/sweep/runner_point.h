@@ -52,15 +52,20 @@ enum runner_step runner_run_step(const struct runner_subjects *sj, struct runsta
 				 uint64_t *discarded, struct runner_step_end *end);
 
 /*
- * Starts a step (runstate_step_begin): runs each active subject once as the
- * bench user; a non-zero exit (the policy denied the command) fails with the
- * tool's first stderr line. A subject whose check passes run_timeout_s is
- * left out of the step when runstate_leave_out says so, else the point times
- * out. index names the point in messages. RUNNER_STEP_OK, _TIMEDOUT (every
- * subject hung, or no partial steps) or _FAILED.
+ * Starts a step at pt (runstate_step_begin; runstate_step_skip leaves out the
+ * subjects that refused a smaller point): runs each subject of the step once
+ * as the bench user. A non-zero exit whose first stderr line (refusal_line)
+ * says the tool cannot hold the policy (refusal_classify: a limit, a parse
+ * error, a crash) is a refusal: recorded (runstate_refuse), the subject left
+ * out of the step, the others checked; any other non-zero exit (the policy
+ * denied the command) fails with that line. A subject whose check passes
+ * run_timeout_s is left out of the step (not a refusal: its larger sizes are
+ * still measured) when runstate_leave_out says so, else the point times out.
+ * RUNNER_STEP_OK (possibly with no subject left: runstate_step_subjects),
+ * _TIMEDOUT (every subject hung, or no partial steps) or _FAILED.
  */
 enum runner_step runner_point_check_grants(const struct runner_subjects *sj, struct runstate *rs,
-					   size_t index, struct errbuf *eb);
+					   const struct sweep_point *pt, struct errbuf *eb);
 
 /*
  * Measures all active subjects at pt in round (1-based) with 1/rounds of

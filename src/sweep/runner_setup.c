@@ -174,6 +174,27 @@ static int bad_args(struct runner *r)
 	return -1;
 }
 
+/* The refusals the resumed journal's steps hold (journal.h), known again (runstate.h): the
+ * larger sizes stay skipped and the first refused size is the one said. */
+static void resume_refusals(struct runner *r)
+{
+	for (size_t k = 0; k < r->done.npoints; k++) {
+		const struct journal_point *jp = &r->done.points[k];
+
+		if (jp->index >= sweep_count(r->sweep))
+			continue;
+		for (size_t f = 0; f < jp->info.nrefused; f++)
+			for (size_t i = 0; i < r->sj.nsubjects; i++)
+				if (strcmp(r->sj.subjects[i].p->ms->id,
+					   jp->info.refused[f].subject) == 0)
+					runstate_resume_refusal(
+					    &r->rs, i, jp->index,
+					    sweep_at(r->sweep, jp->index)->value,
+					    refusal_class_parse(jp->info.refused[f].cls),
+					    jp->info.refused[f].error);
+	}
+}
+
 static int open_journal(struct runner *r, struct errbuf *eb)
 {
 	char path[PATH_MAX];
@@ -204,6 +225,7 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 				errbuf_prefix(eb, "%s", path);
 				return bad_args(r);
 			}
+			resume_refusals(r);
 			s = jsonget_member(r->done.header, "started");
 			if (cJSON_IsString(s))
 				snprintf(r->started, sizeof(r->started), "%s", s->valuestring);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,6 +31,10 @@ int runstate_setup(struct runstate *rs, const struct manifest *m, size_t npoints
 	rs->nsubjects = nsubjects;
 	memset(rs->active, 0, sizeof(rs->active));
 	memset(rs->hung, 0, sizeof(rs->hung));
+	memset(rs->refused_now, 0, sizeof(rs->refused_now));
+	memset(rs->skipped_now, 0, sizeof(rs->skipped_now));
+	memset(rs->refusal, 0, sizeof(rs->refusal));
+	rs->try_larger = m->after_refusal == MANIFEST_AFTER_REFUSAL_TRY_LARGER;
 	if (nsubjects > 0)
 		memcpy(rs->active, active, nsubjects * sizeof(*active));
 	rs->npoints = npoints;
@@ -128,11 +133,91 @@ size_t runstate_pass_steps(struct runstate *rs, uint32_t round, const size_t *or
 void runstate_step_begin(struct runstate *rs)
 {
 	memset(rs->hung, 0, sizeof(rs->hung));
+	memset(rs->refused_now, 0, sizeof(rs->refused_now));
+	memset(rs->skipped_now, 0, sizeof(rs->skipped_now));
+}
+
+/* Whether a is no larger than b in every axis. */
+static bool no_larger(const uint32_t *a, const uint32_t *b)
+{
+	for (int k = 0; k < MANIFEST_AXIS_COUNT; k++)
+		if (a[k] > b[k])
+			return false;
+	return true;
+}
+
+bool runstate_refusal_skips(const struct runstate *rs, size_t i, const uint32_t *value)
+{
+	return i < rs->nsubjects && !rs->try_larger && rs->refusal[i].refused &&
+	       no_larger(rs->refusal[i].at, value);
+}
+
+size_t runstate_step_skip(struct runstate *rs, const uint32_t *value)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->nsubjects; i++) {
+		if (!runstate_in_step(rs, i) || !runstate_refusal_skips(rs, i, value))
+			continue;
+		rs->skipped_now[i] = true;
+		rs->refusal[i].skipped_steps++;
+		n++;
+	}
+	return n;
+}
+
+/* Records subject i's refusal at point (value): the smallest known kept. */
+static void record_refusal(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
+			   enum refusal_class cls, const char *line)
+{
+	struct runstate_refusal *f = &rs->refusal[i];
+
+	f->refused_steps++;
+	if (f->refused && !no_larger(value, f->at))
+		return;
+	f->refused = true;
+	f->cls = cls;
+	f->point = point;
+	memcpy(f->at, value, sizeof(f->at));
+	/* Bounded and made safe by refusal_line already; cut again, never overrun. */
+	snprintf(f->line, sizeof(f->line), "%s", line != NULL ? line : "");
+}
+
+bool runstate_refuse(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
+		     enum refusal_class cls, const char *line)
+{
+	/* A hung subject the check phase left out is still refusing: its time-out is the cause. */
+	if (i >= rs->nsubjects || !rs->active[i] || rs->refused_now[i] || rs->skipped_now[i] ||
+	    cls == REFUSAL_NONE || (unsigned)cls >= REFUSAL_CLASS_COUNT)
+		return false;
+	rs->refused_now[i] = true;
+	record_refusal(rs, i, point, value, cls, line);
+	return true;
+}
+
+bool runstate_resume_refusal(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
+			     enum refusal_class cls, const char *line)
+{
+	if (i >= rs->nsubjects || !rs->active[i] || cls == REFUSAL_NONE ||
+	    (unsigned)cls >= REFUSAL_CLASS_COUNT)
+		return false;
+	record_refusal(rs, i, point, value, cls, line);
+	return true;
+}
+
+size_t runstate_refusals(const struct runstate *rs)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->nsubjects; i++)
+		n += rs->refusal[i].refused;
+	return n;
 }
 
 bool runstate_in_step(const struct runstate *rs, size_t i)
 {
-	return i < rs->nsubjects && rs->active[i] && !rs->hung[i];
+	return i < rs->nsubjects && rs->active[i] && !rs->hung[i] && !rs->refused_now[i] &&
+	       !rs->skipped_now[i];
 }
 
 size_t runstate_step_subjects(const struct runstate *rs)
@@ -157,11 +242,6 @@ bool runstate_leave_out(struct runstate *rs, enum runstate_phase phase, size_t i
 	return true;
 }
 
-enum runner_step runstate_check_end(const struct runstate *rs)
-{
-	return runstate_step_subjects(rs) == 0 ? RUNNER_STEP_TIMEDOUT : RUNNER_STEP_OK;
-}
-
 /* How many active subjects the step under way left out. */
 static size_t step_hung(const struct runstate *rs)
 {
@@ -170,6 +250,17 @@ static size_t step_hung(const struct runstate *rs)
 	for (i = 0; i < rs->nsubjects; i++)
 		n += rs->active[i] && rs->hung[i];
 	return n;
+}
+
+enum runner_step runstate_check_end(const struct runstate *rs)
+{
+	size_t i, active = 0;
+
+	for (i = 0; i < rs->nsubjects; i++)
+		active += rs->active[i];
+	/* Every subject hung: the point times out; some refused instead: nothing to measure. */
+	return runstate_step_subjects(rs) == 0 && step_hung(rs) == active ? RUNNER_STEP_TIMEDOUT
+									  : RUNNER_STEP_OK;
 }
 
 enum runstate_next runstate_step_end(struct runstate *rs, enum runner_step outcome)

@@ -3,7 +3,9 @@
  * Design. The resolved subjects, the manifest and the sweep are read-only once the setup is
  * done; everything a run changes while it measures is here:
  *
- *   the step under way   which subjects hung (a run passed run_timeout_s) and are left out of it
+ *   the step under way   which subjects hung (a run passed run_timeout_s) and are left out of it,
+ *                        and which refused its policy or are skipped for a refusal at a smaller
+ *                        size (below)
  *   the run so far       the steps an earlier invocation journalled (--resume), the extra
  *                        rounds' steps planned, the points left unmeasured, the subjects left
  *                        out of a point, the timed runs' wall time, each point's runs so far
@@ -20,8 +22,19 @@
  * step's outcome; the profile pass between runstate_profile_begin and runstate_profile_finish
  * (runstate_profile_end per point); runstate_verdict at the end; runstate_clear on every path.
  *
+ * Refusals. A subject whose grant check fails in a way that says the policy is too much for the
+ * tool (refusal.h: a limit, a parse error, a crash) has refused the point: runstate_refuse
+ * records the tool's own error line and the smallest point it refused, and leaves it out of
+ * the step, the others measured; the journal keeps it for --resume (runstate_resume_refusal;
+ * a hung check is no refusal: runstate_leave_out). From then on,
+ * unless the manifest says "after_refusal": "try_larger", runstate_step_skip leaves it out of
+ * every point at least as large in every axis without running it: a limit does not go away at
+ * a larger size, and a point's rounds keep the same subjects. A refusal never fails the sweep:
+ * it is a result (results.json's meta.skipped_subjects, with "refusal").
+ *
  * The decisions (runstate_leave_out, runstate_check_end, runstate_step_end,
- * runstate_profile_end, runstate_pass_steps, runstate_verdict) are pure functions of this state
+ * runstate_profile_end, runstate_pass_steps, runstate_verdict, runstate_refuse,
+ * runstate_step_skip) are pure functions of this state
  * and a step's outcome: they run nothing, print nothing and read no file, so
  * tests/unit/test_runstate.c drives them without a prefix. The runner says what they decided
  * (runner.c, runner_point.c, runner_profile.c).
@@ -37,6 +50,7 @@
 #include "journal.h"
 #include "manifest.h"
 #include "profilebudget.h"
+#include "refusal.h"
 #include "sweep.h"
 
 struct runner_precision;
@@ -54,6 +68,17 @@ enum runner_step {
 				  never measured again */
 };
 
+/* A subject's refusal of its policy (runstate_refuse): the smallest point it refused. */
+struct runstate_refusal {
+	bool refused;
+	enum refusal_class cls;
+	uint32_t at[MANIFEST_AXIS_COUNT]; /* that point's policy axes (sweep_point.value) */
+	size_t point;                     /* its sweep index, 0-based */
+	char line[REFUSAL_LINE_MAX];      /* the tool's own error line there, sanitised */
+	size_t refused_steps;             /* the steps it refused (each round, the profile pass) */
+	size_t skipped_steps;             /* the steps it was skipped at for that (skip_larger) */
+};
+
 /* Everything a run changes while it measures (above). Read its fields; change them only
  * through the functions below. */
 struct runstate {
@@ -68,6 +93,13 @@ struct runstate {
 	bool partial_steps;
 	/* The step under way: a run of the subject passed run_timeout_s; left out of the step. */
 	bool hung[MANIFEST_SUBJECTS_MAX];
+	/* The step under way: the subject refused it (runstate_refuse), or is skipped for a
+	 * refusal at a point no larger (runstate_step_skip); left out of the step. */
+	bool refused_now[MANIFEST_SUBJECTS_MAX];
+	bool skipped_now[MANIFEST_SUBJECTS_MAX];
+	/* Each subject's refusal so far, and the manifest's "after_refusal": try_larger. */
+	struct runstate_refusal refusal[MANIFEST_SUBJECTS_MAX];
+	bool try_larger;
 	/* The run so far. */
 	bool *journalled;     /* npoints x max_rounds: step (point, round) in the resumed journal */
 	size_t extra_steps;   /* precision mode: the extra rounds' steps planned so far */
@@ -139,10 +171,42 @@ void runstate_progress_counts(const struct runstate *rs, size_t *total, size_t *
 size_t runstate_pass_steps(struct runstate *rs, uint32_t round, const size_t *order,
 			   const bool *more, size_t *todo, size_t *number, bool *last);
 
-/* A new step: every active subject is in it until it hangs. */
+/* A new step: every active subject is in it until it hangs or refuses. */
 void runstate_step_begin(struct runstate *rs);
 
-/* Whether subject i is in the step under way (active and not hung). */
+/*
+ * After runstate_step_begin, for the step at the point whose policy axes are value
+ * (sweep_point.value): leaves out of it each subject that refused a point no larger in any
+ * axis (unless try_larger), counting it in its refusal's skipped_steps. Returns how many were
+ * left out.
+ */
+size_t runstate_step_skip(struct runstate *rs, const uint32_t *value);
+
+/* Whether subject i's refusal so far skips the point at value (runstate_step_skip's rule). */
+bool runstate_refusal_skips(const struct runstate *rs, size_t i, const uint32_t *value);
+
+/*
+ * Subject i's grant check at sweep point `point` (0-based; policy axes value) failed with
+ * class cls (refusal.h; not REFUSAL_NONE) and the tool's error line (sanitised, refusal_line;
+ * NULL: none): the subject is left out of the step and the refusal recorded. The recorded point
+ * is the first refused, replaced by a later one no larger in every axis (the smallest known).
+ * false, recording nothing, when i is not in the step or cls is REFUSAL_NONE.
+ */
+bool runstate_refuse(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
+		     enum refusal_class cls, const char *line);
+
+/*
+ * A refusal a resumed journal holds (a step's "refused", journal.h) recorded as runstate_refuse
+ * records it, outside any step: subject i refused sweep point `point` (policy axes value). false
+ * when i is out of range or inactive, or cls is REFUSAL_NONE.
+ */
+bool runstate_resume_refusal(struct runstate *rs, size_t i, size_t point, const uint32_t *value,
+			     enum refusal_class cls, const char *line);
+
+/* How many subjects refused some point so far. */
+size_t runstate_refusals(const struct runstate *rs);
+
+/* Whether subject i is in the step under way (active, not hung, not refused). */
 bool runstate_in_step(const struct runstate *rs, size_t i);
 
 /* How many subjects the step under way measures. */
@@ -164,7 +228,8 @@ enum runstate_phase {
  */
 bool runstate_leave_out(struct runstate *rs, enum runstate_phase phase, size_t i);
 
-/* After the grant checks: RUNNER_STEP_OK, or RUNNER_STEP_TIMEDOUT when every subject hung. */
+/* After the grant checks: RUNNER_STEP_TIMEDOUT when every subject hung, else RUNNER_STEP_OK
+ * (with no subject left in the step when the others refused: nothing to measure). */
 enum runner_step runstate_check_end(const struct runstate *rs);
 
 /* What the pass does after a timed step. */

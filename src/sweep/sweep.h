@@ -24,9 +24,12 @@
  *   runner_point  the step: write, check the grant, measure, record, one outcome, over what
  *                 a step measures (runner_subjects.h) and what changes (runstate)
  *   runner_pilot  the dry run's pilot: a few measured runs at the sweep's two ends
- *   runstate      what changes during a run (hung subjects, points left unmeasured, steps
- *                 journalled, each point's runs so far, the profile's budget) and the step's
- *                 decisions over it
+ *   runstate      what changes during a run (hung subjects, refusals, points left unmeasured,
+ *                 steps journalled, each point's runs so far, the profile's budget) and the
+ *                 step's decisions over it
+ *   refusal       a tool's refusal of a policy classified (limit, parse, crash, timeout), its
+ *                 error line made safe; pure
+ *   runner_refusal  a refusal said: its words, its line, its entry in results.json's meta
  *   runner_target the policy set a step writes
  *   runner_precision  the precision accumulator, fed one step's results at a time
  *   runner_reference  the calibration workload's runs

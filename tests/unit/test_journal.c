@@ -277,6 +277,66 @@ static void test_contention_fields(void)
 	cJSON_Delete(v);
 }
 
+/* A step's refusals (runstate.h, "Refusals") come back as written, so --resume knows them; a
+ * refusal that is not text (an escape byte) or not whole is not a journal point. */
+static void test_refused_round_trip(void)
+{
+	uint64_t wall[1] = {1000}, user[1] = {1}, sys[1] = {1};
+	int codes[1] = {0};
+	struct journal_refusal refused[1] = {
+	    {.subject = (char *)"sudo-rs",
+	     .cls = (char *)"limit",
+	     .error = (char *)"/etc/sudoers-rs:130:3080: too many items"}};
+	struct journal_step_info info = {.refused = refused, .nrefused = 1};
+	struct journal_subject subj;
+	struct journal_contents c;
+	struct errbuf eb = {0};
+	cJSON *v = versions("1.9.13p3");
+	struct journal *j;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/j-refused.jsonl", dir);
+	unlink(path);
+	memset(&subj, 0, sizeof(subj));
+	subj.subject = "sudo";
+	subj.format = "sudoers";
+	subj.command = "sudo true";
+	subj.result = (struct measure_result){
+	    .n = 1, .wall_ns = wall, .user_ns = user, .system_ns = sys, .exit_codes = codes};
+	j = journal_create(path, sha, v, "2026-01-01T00:00:00Z", &eb);
+	CHECK(j != NULL);
+	if (j != NULL) {
+		CHECK_INT_EQ(journal_append_step(j, "a", 4, &subj, 1, &info, &eb), 0);
+		CHECK_INT_EQ(journal_append_step(j, "b", 5, &subj, 1, NULL, &eb), 0);
+	}
+	journal_close(j);
+	CHECK_INT_EQ(journal_read(path, &c, &eb), 0);
+	CHECK_INT_EQ(c.npoints, 2);
+	if (c.npoints == 2) {
+		CHECK_INT_EQ(c.points[0].info.nrefused, 1);
+		if (c.points[0].info.nrefused == 1) {
+			CHECK_STR_EQ(c.points[0].info.refused[0].subject, "sudo-rs");
+			CHECK_STR_EQ(c.points[0].info.refused[0].cls, "limit");
+			CHECK_STR_EQ(c.points[0].info.refused[0].error,
+				     "/etc/sudoers-rs:130:3080: too many items");
+		}
+		CHECK_INT_EQ(c.points[1].info.nrefused, 0);
+	}
+	journal_contents_clear(&c);
+	append_raw(path, "{\"point\":\"c\",\"index\":6,\"refused\":[{\"subject\":\"sudo-rs\","
+			 "\"class\":\"limit\",\"error\":\"\\u001b[2J\"}],\"subjects\":[{"
+			 "\"subject\":\"sudo\",\"format\":\"sudoers\",\"command\":\"x\","
+			 "\"wall_ns\":[5],\"user_ns\":[1],\"system_ns\":[1],\"exit_codes\":[0]}]}\n"
+			 "{\"point\":\"d\",\"index\":6,\"subjects\":[{\"subject\":\"sudo\","
+			 "\"format\":\"sudoers\",\"command\":\"x\",\"wall_ns\":[5],\"user_ns\":[1],"
+			 "\"system_ns\":[1],\"exit_codes\":[0]}]}\n");
+	CHECK_INT_EQ(journal_read(path, &c, &eb), -1);
+	CHECK(strstr(eb.msg, "line 4: not a journal point") != NULL);
+	journal_contents_clear(&c);
+	unlink(path);
+	cJSON_Delete(v);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -285,6 +345,7 @@ int main(void)
 		return 1;
 	RUN(test_round_trip);
 	RUN(test_contention_fields);
+	RUN(test_refused_round_trip);
 	RUN(test_torn_last_line_is_ignored_and_dropped);
 	RUN(test_corrupt_middle_line_is_an_error);
 	RUN(test_hash_or_version_mismatch_refused);

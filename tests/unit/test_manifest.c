@@ -58,7 +58,38 @@ static void test_defaults(void)
 	CHECK_INT_EQ(m->max_runs, 0);
 	CHECK(m->bench_uid != 0);
 	CHECK_INT_EQ(m->text_len, strlen(m->text));
+	/* Absent: a refusal skips the subject's larger sizes. */
+	CHECK_INT_EQ(m->after_refusal, MANIFEST_AFTER_REFUSAL_SKIP_LARGER);
 	manifest_free(m);
+}
+
+static void expect_error(const char *text, const char *want);
+
+/* "after_refusal": its two values, and a misspelt one answered with the nearest. */
+static void test_after_refusal(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\","
+				   "\"after_refusal\":\"try_larger\"," GOOD_SUBJECTS "}",
+				   &eb);
+
+	CHECK(m != NULL);
+	if (m != NULL)
+		CHECK_INT_EQ(m->after_refusal, MANIFEST_AFTER_REFUSAL_TRY_LARGER);
+	manifest_free(m);
+	CHECK_STR_EQ(manifest_after_refusal_name(MANIFEST_AFTER_REFUSAL_SKIP_LARGER),
+		     "skip_larger");
+	CHECK(manifest_after_refusal_name(MANIFEST_AFTER_REFUSAL_COUNT) == NULL);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"after_refusal\":"
+		     "\"skip_large\"," GOOD_SUBJECTS "}",
+		     "$.after_refusal: unknown after_refusal \"skip_large\" (did you mean "
+		     "\"skip_larger\"?)");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"after_refusal\":true," GOOD_SUBJECTS "}",
+	    "$.after_refusal: expected a string, got a boolean");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"after_refusals\":\"try_"
+		     "larger\"," GOOD_SUBJECTS "}",
+		     "$.after_refusals: unknown key (did you mean \"after_refusal\"?)");
 }
 
 static void test_full_manifest(void)
@@ -966,6 +997,7 @@ int main(void)
 	RUN(test_page_cache);
 	RUN(test_logspace_matches_log_py);
 	RUN(test_defaults);
+	RUN(test_after_refusal);
 	RUN(test_full_manifest);
 	RUN(test_bad_manifests);
 	RUN(test_too_large_points);

@@ -660,6 +660,192 @@ static void test_profile_without_budget(void)
 	runstate_clear(&rs);
 }
 
+/* --- a subject refused its policy (runstate.h, "Refusals") --------------------------------- */
+
+/* A tasks-only point: {roles, users, tasks, commands}. */
+#define AT_TASKS(n)                                                                                \
+	(const uint32_t[MANIFEST_AXIS_COUNT])                                                      \
+	{                                                                                          \
+		1, 1, (n), 1                                                                       \
+	}
+
+/* A refusal leaves the subject out of its step, the others measured; the sweep goes on (the
+ * step is OK, the verdict complete), and the tool's line and size are kept. */
+static void test_refusal_left_out_sweep_goes_on(void)
+{
+	struct runstate rs;
+
+	CHECK_INT_EQ(one_round(&rs, "11"), 0);
+	runstate_step_begin(&rs);
+	CHECK_INT_EQ(runstate_step_skip(&rs, AT_TASKS(166)), 0);
+	CHECK(runstate_refuse(&rs, 1, 4, AT_TASKS(166), REFUSAL_LIMIT,
+			      "sudo-rs: /etc/sudoers-rs:2:4001: too many items in list"));
+	CHECK(!runstate_in_step(&rs, 1));
+	CHECK(runstate_in_step(&rs, 0));
+	CHECK_INT_EQ(runstate_step_subjects(&rs), 1);
+	CHECK_INT_EQ(runstate_check_end(&rs), RUNNER_STEP_OK);
+	CHECK_INT_EQ(runstate_step_end(&rs, RUNNER_STEP_OK), RUNSTATE_GO_ON);
+	CHECK_INT_EQ(runstate_verdict(&rs), RUNSTATE_COMPLETE);
+	CHECK_INT_EQ(rs.hung_runs, 0);
+	CHECK_INT_EQ(runstate_refusals(&rs), 1);
+	CHECK(rs.refusal[1].refused && rs.refusal[1].cls == REFUSAL_LIMIT);
+	CHECK_INT_EQ(rs.refusal[1].point, 4);
+	CHECK_INT_EQ(rs.refusal[1].at[MANIFEST_AXIS_TASKS], 166);
+	CHECK(strstr(rs.refusal[1].line, "too many items in list") != NULL);
+	CHECK_INT_EQ(rs.refusal[1].refused_steps, 1);
+	runstate_clear(&rs);
+}
+
+/* Larger sizes are skipped without running the subject; smaller ones are not; a point larger
+ * in one axis but smaller in another is not "at least as large". */
+static void test_refusal_skips_larger_sizes(void)
+{
+	const uint32_t other[MANIFEST_AXIS_COUNT] = {10, 1, 100, 1};
+	struct runstate rs;
+
+	CHECK_INT_EQ(one_round(&rs, "11"), 0);
+	runstate_step_begin(&rs);
+	CHECK(runstate_refuse(&rs, 1, 4, AT_TASKS(166), REFUSAL_LIMIT, "too many items in list"));
+	runstate_step_end(&rs, RUNNER_STEP_OK);
+
+	runstate_step_begin(&rs); /* 1000 tasks: skipped */
+	CHECK(rs.refused_now[1] == false);
+	CHECK_INT_EQ(runstate_step_skip(&rs, AT_TASKS(1000)), 1);
+	CHECK(!runstate_in_step(&rs, 1) && runstate_in_step(&rs, 0));
+	CHECK_INT_EQ(rs.refusal[1].skipped_steps, 1);
+	/* Skipped is not refused again: no second refusal at the same step. */
+	CHECK(!runstate_refuse(&rs, 1, 6, AT_TASKS(1000), REFUSAL_LIMIT, "x"));
+	CHECK_INT_EQ(rs.refusal[1].refused_steps, 1);
+
+	runstate_step_begin(&rs); /* the same size again (another round): skipped */
+	CHECK_INT_EQ(runstate_step_skip(&rs, AT_TASKS(166)), 1);
+
+	runstate_step_begin(&rs); /* 100 tasks: measured */
+	CHECK_INT_EQ(runstate_step_skip(&rs, AT_TASKS(100)), 0);
+	CHECK(runstate_in_step(&rs, 1));
+
+	runstate_step_begin(&rs); /* more roles, fewer tasks: not dominated */
+	CHECK(!runstate_refusal_skips(&rs, 1, other));
+	CHECK_INT_EQ(runstate_step_skip(&rs, other), 0);
+	CHECK(
+	    !runstate_refusal_skips(&rs, 0, AT_TASKS(1000))); /* the other subject never refused */
+	CHECK_INT_EQ(runstate_verdict(&rs), RUNSTATE_COMPLETE);
+	runstate_clear(&rs);
+}
+
+/* "after_refusal": "try_larger": nothing is skipped; each larger size is tried and refused in
+ * turn, the smallest refused kept. */
+static void test_refusal_try_larger(void)
+{
+	struct manifest m = shape(1, 1, 0);
+	struct runstate rs;
+
+	m.after_refusal = MANIFEST_AFTER_REFUSAL_TRY_LARGER;
+	CHECK_INT_EQ(state(&rs, &m, 7, "1"), 0);
+	CHECK(rs.try_larger);
+	runstate_step_begin(&rs);
+	CHECK(runstate_refuse(&rs, 0, 6, AT_TASKS(1000), REFUSAL_LIMIT, "at 1000"));
+	/* Every subject refused: nothing to measure, but the point is not timed out. */
+	CHECK_INT_EQ(runstate_step_subjects(&rs), 0);
+	CHECK_INT_EQ(runstate_check_end(&rs), RUNNER_STEP_OK);
+	runstate_step_begin(&rs);
+	CHECK_INT_EQ(runstate_step_skip(&rs, AT_TASKS(1000)), 0);
+	CHECK(runstate_in_step(&rs, 0));
+	CHECK(runstate_refuse(&rs, 0, 4, AT_TASKS(166), REFUSAL_LIMIT, "at 166"));
+	runstate_step_begin(&rs);
+	CHECK(runstate_refuse(&rs, 0, 5, AT_TASKS(316), REFUSAL_LIMIT, "at 316"));
+	/* The smallest refused point is the one said: 166, its own line. */
+	CHECK_INT_EQ(rs.refusal[0].at[MANIFEST_AXIS_TASKS], 166);
+	CHECK_INT_EQ(rs.refusal[0].point, 4);
+	CHECK_STR_EQ(rs.refusal[0].line, "at 166");
+	CHECK_INT_EQ(rs.refusal[0].refused_steps, 3);
+	CHECK_INT_EQ(rs.refusal[0].skipped_steps, 0);
+	runstate_clear(&rs);
+}
+
+/* With rounds (no partial steps), a refusal still leaves the subject out: it is the same at
+ * every round of its point, so the point's rounds keep the same subjects. A plain denial
+ * (REFUSAL_NONE) is no refusal. */
+static void test_refusal_with_rounds_and_denial(void)
+{
+	struct manifest m = shape(3, 3, 0);
+	struct runstate rs;
+
+	CHECK_INT_EQ(state(&rs, &m, 2, "11"), 0);
+	CHECK(!rs.partial_steps);
+	runstate_step_begin(&rs);
+	CHECK(!runstate_refuse(&rs, 0, 1, AT_TASKS(10), REFUSAL_NONE, "Sorry, not allowed"));
+	CHECK(runstate_in_step(&rs, 0));
+	CHECK(runstate_refuse(&rs, 0, 1, AT_TASKS(10), REFUSAL_PARSE, "syntax error"));
+	CHECK(!runstate_in_step(&rs, 0));
+	CHECK_INT_EQ(runstate_check_end(&rs), RUNNER_STEP_OK);
+	CHECK(!runstate_refuse(&rs, 5, 1, AT_TASKS(10), REFUSAL_LIMIT, "no such subject"));
+	runstate_clear(&rs);
+}
+
+/* runstate's rule for a time-out refusal (the runner records none today: a hung grant check is
+ * left out of its point only): larger sizes skipped, still counted as left out (hung_runs). */
+static void test_refusal_timeout_after_hang(void)
+{
+	struct runstate rs;
+
+	CHECK_INT_EQ(one_round(&rs, "11"), 0);
+	runstate_step_begin(&rs);
+	CHECK(runstate_leave_out(&rs, RUNSTATE_CHECK, 0));
+	CHECK(runstate_refuse(&rs, 0, 2, AT_TASKS(300), REFUSAL_TIMEOUT, NULL));
+	CHECK_STR_EQ(rs.refusal[0].line, "");
+	CHECK_INT_EQ(runstate_check_end(&rs), RUNNER_STEP_OK);
+	runstate_step_end(&rs, RUNNER_STEP_OK);
+	CHECK_INT_EQ(rs.hung_runs, 1);
+	runstate_step_begin(&rs);
+	CHECK_INT_EQ(runstate_step_skip(&rs, AT_TASKS(1000)), 1);
+	/* Every subject hung: the point still times out, refusal or not. */
+	runstate_step_begin(&rs);
+	CHECK(runstate_leave_out(&rs, RUNSTATE_CHECK, 1));
+	CHECK(runstate_refuse(&rs, 1, 0, AT_TASKS(1), REFUSAL_TIMEOUT, NULL));
+	CHECK_INT_EQ(runstate_check_end(&rs), RUNNER_STEP_OK); /* subject 0 is still in */
+	runstate_clear(&rs);
+}
+
+/* A new setup forgets the refusals of a run before. */
+static void test_refusal_cleared_by_setup(void)
+{
+	struct runstate rs;
+
+	CHECK_INT_EQ(one_round(&rs, "1"), 0);
+	runstate_step_begin(&rs);
+	CHECK(runstate_refuse(&rs, 0, 0, AT_TASKS(1), REFUSAL_CRASH, "panicked"));
+	runstate_clear(&rs);
+	CHECK_INT_EQ(one_round(&rs, "1"), 0);
+	CHECK_INT_EQ(runstate_refusals(&rs), 0);
+	runstate_step_begin(&rs);
+	CHECK_INT_EQ(runstate_step_skip(&rs, AT_TASKS(1)), 0);
+	runstate_clear(&rs);
+}
+
+/* A resumed journal's refusal is known again outside any step: the larger sizes stay skipped,
+ * the smallest refused is the one said; an unknown class or subject is ignored. */
+static void test_refusal_resumed(void)
+{
+	struct runstate rs;
+
+	CHECK_INT_EQ(one_round(&rs, "11"), 0);
+	CHECK(runstate_resume_refusal(&rs, 1, 4, AT_TASKS(128), refusal_class_parse("limit"),
+				      "too many items in list"));
+	CHECK(!runstate_resume_refusal(&rs, 1, 4, AT_TASKS(128), refusal_class_parse("nonsense"),
+				       "x"));
+	CHECK(!runstate_resume_refusal(&rs, 7, 4, AT_TASKS(128), REFUSAL_LIMIT, "x"));
+	CHECK(!rs.refused_now[1]);
+	runstate_step_begin(&rs);
+	CHECK_INT_EQ(runstate_step_skip(&rs, AT_TASKS(300)), 1);
+	CHECK_INT_EQ(rs.refusal[1].at[MANIFEST_AXIS_TASKS], 128);
+	CHECK_INT_EQ(rs.refusal[1].point, 4);
+	CHECK_INT_EQ(refusal_class_parse("timeout"), REFUSAL_TIMEOUT);
+	CHECK_INT_EQ(refusal_class_parse("none"), REFUSAL_NONE);
+	CHECK_INT_EQ(refusal_class_parse(NULL), REFUSAL_NONE);
+	runstate_clear(&rs);
+}
+
 int main(void)
 {
 	RUN(test_empty_state);
@@ -692,5 +878,12 @@ int main(void)
 	RUN(test_profile_hang_not_counted);
 	RUN(test_profile_budget_affords_points);
 	RUN(test_profile_without_budget);
+	RUN(test_refusal_left_out_sweep_goes_on);
+	RUN(test_refusal_skips_larger_sizes);
+	RUN(test_refusal_try_larger);
+	RUN(test_refusal_with_rounds_and_denial);
+	RUN(test_refusal_timeout_after_hang);
+	RUN(test_refusal_cleared_by_setup);
+	RUN(test_refusal_resumed);
 	return HARNESS_EXIT();
 }
