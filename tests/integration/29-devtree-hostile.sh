@@ -258,11 +258,22 @@ wait "$bpid"
 uidb=$(cat "$tmp/wB/home/uid" 2>/dev/null)
 check "finding 3: sandbox B's account has an id never handed out before (A ${uida:-?}, B ${uidb:-?})" \
 	sh -c "[ -n '$uida' ] && [ -n '$uidb' ] && [ '$uidb' -gt '$uida' ] && [ '$uida' -ge 1879048192 ] &&
-		[ \"\$(cat /var/lib/rarperf/sandbox-ids)\" -ge '$uidb' ]"
+		[ \"\$(cut -d' ' -f1 /var/lib/rarperf/sandbox-ids)\" -ge '$uidb' ]"
 check "... B built its own main.c: nothing A left wrote into it" \
 	sh -c "grep -q 'return 0' '$tmp/B.out' && ! grep -q injected '$tmp/B.out' && cmp -s '$tmp/wB/src/main.c' '$tmp/main.c.orig'"
 check "... both accounts are gone, their groups too" \
 	sh -c "! getent passwd '$uida' && ! getent passwd '$uidb' && ! getent group '$uida' && ! getent group '$uidb'"
+# An id that owns a file is never handed out: the counter moved (forward only) to the end of the
+# ids searched, and a file given the next one.
+ids=/var/lib/rarperf/sandbox-ids
+next=$(flock "$ids.lock" sh -c 'read -r last searched <"$1" && searched=${searched:-$last} &&
+	printf "%s %s\n" "$searched" "$searched" >"$1.new" && mv -f "$1.new" "$1" && echo $((searched + 1))' - "$ids")
+: >"$tmp/owned"
+chown "$next:$next" "$tmp/owned"
+bash "$sb" "$tmp/srcA" "$tmp/wC" -- bash -c 'id -u >"$HOME/uid"' >"$tmp/C.out" 2>&1
+uidc=$(cat "$tmp/wC/home/uid" 2>/dev/null)
+check "finding 3: an id that owns a file ($next, $tmp/owned) is skipped (the next sandbox's: ${uidc:-?})" \
+	sh -c "[ -n '$next' ] && [ -n '$uidc' ] && [ '$uidc' -gt '$next' ]"
 
 # --- finding 6: dirty from the content, not from git's index (R31).
 t6=$tmp/tree6
