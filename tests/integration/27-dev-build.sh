@@ -1,9 +1,10 @@
 #!/bin/bash
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 # A subject from a source tree (make provision-dev, doc/provisioning.md): RootAsRole 3.3.4's crate
-# source, copied to a git checkout with one uncommitted change, a build.rs that records its uid
-# and a .git/config whose core.fsmonitor records its uid (nothing of either may run as root: the
-# tree is built by a throwaway account, doc/security.md), built by the real playbook
+# source, copied to a git checkout with one uncommitted change, a build.rs that says its uid in
+# cargo's log and tries to write outside its sandbox, and a .git/config whose core.fsmonitor
+# records its uid (nothing of either may run as root: the tree is built by a throwaway account,
+# doc/security.md R26, R30), built by the real playbook
 # (tools/provision-dev.sh) beside the releases as dosr-dev-it27-json/-cbor. Checks facts.json's
 # record of the tree (path, commit, dirty, content hash), the binaries' access and capabilities,
 # a confgen grant of /usr/bin/true honoured and /usr/bin/false refused by dosr itself, a manifest
@@ -54,12 +55,13 @@ tree=$tmp/tree
 cp -a "$crate" "$tree"
 git -C "$tree" init -q && git -C "$tree" add -A &&
 	git -C "$tree" -c user.name=it27 -c user.email=it27@localhost commit -qm "rootasrole as released"
-# A hostile tree (doc/security.md, "A developer's tree never runs as root"): build.rs records
-# who runs it, and .git/config names an fsmonitor that records who runs git in it. Both write
-# to a directory anyone may write to; neither may ever say 0.
+# A hostile tree (doc/security.md, "A developer's tree never runs as root"): build.rs says who
+# runs it in cargo's log (a cargo:warning) and tries to write into a directory anyone may write
+# to, which the sandbox never lets it reach (R30); .git/config names an fsmonitor that records
+# who runs git in it, there. Neither may ever say 0.
 drop=$tmp/drop
 mkdir -m 1777 "$drop"
-sed -i "0,/^fn main() {\$/s##fn main() {\n    let _ = std::process::Command::new(\"sh\").arg(\"-c\").arg(\"id -u >>$drop/build-uid\").status();#" "$tree/build.rs"
+sed -i "0,/^fn main() {\$/s##fn main() {\n    let _ = std::process::Command::new(\"sh\").arg(\"-c\").arg(\"echo cargo:warning=rarperf-it27-build-uid=\$(id -u); id -u >>$drop/build-uid\").status();#" "$tree/build.rs"
 git -C "$tree" -c user.name=it27 -c user.email=it27@localhost commit -qam "build.rs: who builds me"
 commit=$(git -C "$tree" rev-parse HEAD)
 printf '#!/bin/sh\nid -u >>%s/fsmonitor-uid\n' "$drop" >"$tmp/fsmonitor.sh"
@@ -81,8 +83,8 @@ doas_tree=''
 if [ -n "$doas_src" ] && [ -x "$doas_src/configure" ]; then
 	doas_tree=$tmp/doas
 	cp -a "$doas_src" "$doas_tree"
-	sed -i "1a id -u >>$drop/configure-uid" "$doas_tree/configure"
-	sed -i "1i \$(shell id -u >>$drop/make-uid)" "$doas_tree/GNUmakefile"
+	sed -i "1a echo rarperf-it27-configure-uid=\$(id -u); id -u >>$drop/configure-uid" "$doas_tree/configure"
+	sed -i "1i \$(info rarperf-it27-make-uid=\$(shell id -u))\$(shell id -u >>$drop/make-uid)" "$doas_tree/GNUmakefile"
 fi
 
 # play LOG TREE NAME [DOAS_TREE]: make provision-dev's script, for this prefix; its exit status.
@@ -109,19 +111,26 @@ else
 	exit 1
 fi
 
-# Nothing of the tree ran as root: its build.rs ran, as an account that is gone now; its
-# fsmonitor never ran as root (the probe's git, on a copy, runs none at all).
-build_uids=$(sort -u "$drop/build-uid" 2>/dev/null | tr '\n' ' ')
+# Nothing of the tree ran as root: its build.rs ran, as an account that is gone now, and could
+# write nowhere outside its sandbox; its fsmonitor never ran as root (the probe's git, on a
+# copy, runs none at all).
+build_uids=$(cat "$builddir/rootasrole-$slug"/logs/dosr-dev-it27-*.log 2>/dev/null |
+	sed -n 's/.*rarperf-it27-build-uid=\([0-9]*\).*/\1/p' | sort -u | tr '\n' ' ')
 check "the tree's build.rs ran, never as root, as accounts removed since (uid: ${build_uids:-none})" \
-	sh -c "[ -n '$build_uids' ] && ! grep -qx 0 '$drop/build-uid' &&
-		for u in $build_uids; do ! getent passwd \$u >/dev/null || exit 1; done"
+	sh -c "[ -n '$build_uids' ] && for u in $build_uids; do [ \$u -ne 0 ] && ! getent passwd \$u >/dev/null || exit 1; done"
+check "... and wrote nothing outside its sandbox (R30: $drop, world-writable, is out of its reach)" \
+	test ! -e "$drop/build-uid"
 check "the tree's .git/config fsmonitor never ran as root ($(sort -u "$drop/fsmonitor-uid" 2>/dev/null | tr '\n' ' ' || true))" \
 	sh -c "! grep -qx 0 '$drop/fsmonitor-uid' 2>/dev/null"
 check "no throwaway build account is left" sh -c "! getent passwd | grep -q '^rarperf-sb-'"
 if [ -n "$doas_tree" ]; then
-	uids=$(cat "$drop/configure-uid" "$drop/make-uid" 2>/dev/null | sort -u | tr '\n' ' ')
-	check "the OpenDoas tree's configure and GNUmakefile ran, never as root (uid: ${uids:-none})" \
-		sh -c "[ -s '$drop/configure-uid' ] && [ -s '$drop/make-uid' ] && ! cat '$drop/configure-uid' '$drop/make-uid' | grep -qx 0"
+	dlogs=$(ls "$builddir/opendoas-$slug"/dev-dev-it27-*.log 2>/dev/null | tr '\n' ' ')
+	cuids=$(cat $dlogs /dev/null | sed -n 's/^rarperf-it27-configure-uid=\([0-9]*\)$/\1/p' | sort -u | tr '\n' ' ')
+	muids=$(cat $dlogs /dev/null | sed -n 's/^rarperf-it27-make-uid=\([0-9]*\)$/\1/p' | sort -u | tr '\n' ' ')
+	check "the OpenDoas tree's configure and GNUmakefile ran, never as root (uid: ${cuids:-none} / ${muids:-none})" \
+		sh -c "[ -n '$cuids' ] && [ -n '$muids' ] && for u in $cuids $muids; do [ \$u -ne 0 ] || exit 1; done"
+	check "... and wrote nothing outside their sandbox" \
+		sh -c "[ ! -e '$drop/configure-uid' ] && [ ! -e '$drop/make-uid' ]"
 	check "doas-dev-it27: root:$group 4750, a regular file, its policy checked by the release's doas -C" \
 		sh -c "[ \"\$(stat -c '%F %u:%g %a' '$prefix/bin/doas-dev-it27')\" = 'regular file 0:$gid 4750' ] &&
 			'$prefix/bin/doas' -C '$prefix/etc/doas-dev-it27/doas.conf'"

@@ -1,29 +1,39 @@
 #!/bin/bash
-# tree-probe.sh: describes a copy of a source tree as one JSON object on stdout, run by
-# dev-sandbox.sh as its throwaway account in that copy (never as root, never in the tree itself:
-# git reads the tree's .git/config, whose core.fsmonitor, filters and hooks are the tree owner's
-# code). DEV_SANDBOX_TREE: the tree's absolute path (recorded as is); DEV_SANDBOX_REV: a git
-# revision, or empty for the working tree. Prints the path, the revision asked for, the commit,
-# whether the working tree differs from it (dirty), a SHA-256 of its content (paths and bytes of
-# every file and symlink, without target/ and .git), the directory to build from (relative to the
-# sandbox: src, or home/export for a revision, exported with git archive) and a version
-# (Cargo.toml's, else git describe). Exit 1 with one line on stderr when REV is no commit of it.
+# tree-probe.sh: describes a copy of a source tree, run by dev-sandbox.sh as its throwaway account
+# in that copy (never as root, never in the tree itself: git reads the tree's .git/config, whose
+# filters are the tree owner's code). DEV_SANDBOX_TREE: the tree's absolute path (for messages);
+# DEV_SANDBOX_REV: a git revision, or empty for the working tree.
+# Writes $HOME/probe.json, {commit, build_dir, version}: the commit (HEAD, or the revision's), the
+# directory to build from (relative to the sandbox: src, or home/export for a revision, exported
+# with git archive) and a version (Cargo.toml's, else git describe). That report is the tree's
+# word (its code may have run as the same account): root reads it bounded, once the sandbox is
+# gone, and checks every field's shape (probe-tree.sh, doc/security.md R28); nothing goes to a
+# descriptor root holds. For a working tree at a commit, $HOME/commit gets the commit's files as
+# a checkout makes them, which root hashes to say whether the copy is dirty (R31): the content
+# hash, and whether it is the commit's, are root's, not this script's.
+# Exit 1 with one line on stderr when REV is no commit of the tree.
 set -euo pipefail
 tree=$DEV_SANDBOX_TREE rev=${DEV_SANDBOX_REV:-}
 # No fsmonitor and no hooks even for the account: git here only reads.
 g() { git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c core.untrackedCache=false "$@"; }
-commit='' dirty=null
+commit=''
 if [ -e .git ] && g rev-parse --git-dir >/dev/null 2>&1; then
 	if [ -n "$rev" ]; then
 		commit=$(g rev-parse --verify --quiet "$rev^{commit}") ||
 			{ echo "source tree $tree: $rev is no commit of it" >&2; exit 1; }
-		dirty=false
 	else
 		commit=$(g rev-parse --verify --quiet HEAD || true)
-		if [ -n "$(g status --porcelain --untracked-files=normal -- . ':(exclude)target' 2>/dev/null)" ]; then
-			dirty=true
-		else
-			dirty=false
+		if [ -n "$commit" ]; then
+			# The commit's files, whatever the index says (skip-worktree, assume-unchanged):
+			# a fresh index of the commit, checked out beside the copy.
+			# None when that fails (root then calls the copy dirty).
+			if ! (mkdir "$HOME/commit" &&
+				GIT_INDEX_FILE=$HOME/commit.index g read-tree "$commit" &&
+				GIT_INDEX_FILE=$HOME/commit.index g checkout-index --all --ignore-skip-worktree-bits \
+					--prefix="$HOME/commit/") >/dev/null; then
+				rm -rf "$HOME/commit"
+			fi
+			rm -f "$HOME/commit.index"
 		fi
 	fi
 elif [ -n "$rev" ]; then
@@ -36,19 +46,16 @@ if [ -n "$rev" ]; then
 	mkdir "$src"
 	g archive --format=tar "$commit" | tar -x -C "$src"
 fi
-hash=$(cd "$src" && find . \( -path ./target -o -path ./.git \) -prune -o \( -type f -o -type l \) -print0 |
-	LC_ALL=C sort -z | xargs -0 -r sha256sum -- | sha256sum | cut -d' ' -f1)
 version=''
 [ -z "$commit" ] || version=$(g describe --tags --always "$commit" 2>/dev/null || true)
 if [ -f "$src/Cargo.toml" ]; then
-	version=$(python3 -c 'import sys, tomllib
+	# -I: nothing on sys.path from the working directory (the tree's own tomllib.py, R28).
+	version=$(cd / && python3 -I -c 'import sys, tomllib
 d = tomllib.load(open(sys.argv[1], "rb"))
 v = d.get("package", {}).get("version")
 if not isinstance(v, str): v = d.get("workspace", {}).get("package", {}).get("version", "")
 print(v)' "$src/Cargo.toml")
 fi
-jq -n --arg path "$tree" --arg rev "$rev" --arg commit "$commit" --argjson dirty "$dirty" \
-	--arg hash "sha256:$hash" --arg src "$rel" --arg version "$version" \
-	'{path: $path, rev: (if $rev == "" then null else $rev end),
-	  commit: (if $commit == "" then null else $commit end), dirty: $dirty, hash: $hash,
-	  build_dir: $src, version: $version}'
+jq -n --arg commit "$commit" --arg src "$rel" --arg version "$version" \
+	'{commit: (if $commit == "" then null else $commit end), build_dir: $src, version: $version}' \
+	>"$HOME/probe.json"
