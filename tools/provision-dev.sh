@@ -10,7 +10,8 @@
 #   measures dosr-dev-cbor alone needs only cbor).
 # The RootAsRole versions beside the main one are those the prefix already has (facts.json), so a
 # prefix provisioned by make provision-demo does not build 4.0.3 now.
-# Exit 2 on a usage error; the playbook's status otherwise (2 when a tree does not build).
+# Exit 2 on a usage error; the playbook's status otherwise (2 when a tree does not build). It ends
+# with one line per dev subject built: its name, its path in the prefix, its version and tree.
 set -u
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 if [ -z "${RAR_DEV_TREE:-}${SUDO_DEV_TREE:-}${DOAS_DEV_TREE:-}" ]; then
@@ -48,5 +49,26 @@ if [ -r "$prefix/facts.json" ]; then
 		"$prefix/facts.json") || exit 2
 	vars=$(printf '%s' "$vars" | jq -c --argjson e "$extra" '. + {rarperf_rootasrole_extra_versions: $e}')
 fi
-exec sh "$(dirname "$0")/with-progress.sh" ${ANSIBLE_PLAYBOOK:-/usr/bin/python3 /usr/bin/ansible-playbook} \
-	-i inventory/local.ini install.yml -e "$vars"
+# shellcheck disable=SC2086
+sh "$(dirname "$0")/with-progress.sh" ${ANSIBLE_PLAYBOOK:-/usr/bin/python3 /usr/bin/ansible-playbook} \
+	-i inventory/local.ini install.yml -e "$vars" || exit $?
+# The last lines name what was built and where (Ansible's recap names neither): each dev subject
+# of this DEV_NAME whose source is one of the trees given, from the prefix's facts.json.
+build=dev${DEV_NAME:+-$DEV_NAME}
+# (each tree as given and resolved: the roles record one or the other)
+trees=$(for t in "${RAR_DEV_TREE:-}" "${SUDO_DEV_TREE:-}" "${DOAS_DEV_TREE:-}"; do
+	[ -z "$t" ] || printf '%s\n%s\n' "$t" "$(realpath -e "$t")"
+done | jq -Rsc 'split("\n") | map(select(length > 0))')
+summary=$(jq -r --arg b "$build" --argjson trees "$trees" '
+	.tools | to_entries[] | .key as $name | .value
+	| select(.build == $b and .present != false)
+	| select((.tree.path // "") | IN($trees[]))
+	| "provision-dev: \($name) at \(.path): version \(.version), built from \(.source | ltrimstr("tree:"))"
+	  + (if .tree.dirty == true then " (uncommitted changes)" else "" end)' "$prefix/facts.json")
+# The build succeeded whatever this finds: a summary that cannot be made is said, not an error.
+if [ -n "$summary" ]; then
+	printf '%s\n' "$summary"
+else
+	echo "provision-dev: built; $prefix/facts.json lists the subjects with \"build\": \"$build\""
+fi
+echo "provision-dev: measure it as a subject with \"build\": \"$build\" (doc/guide-ci.md); unchanged trees are not rebuilt"

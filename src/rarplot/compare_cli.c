@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "axishint.h"
 #include "between.h"
 #include "exitcode.h"
 #include "fileio.h"
@@ -327,6 +328,8 @@ static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_
 	}
 	goto out;
 fail:
+	/* A sweep of roles read along tasks: the hint plain rarplot gives. */
+	axishint_append(res, o->axis, PLOTSERIES_MEDIAN, &eb);
 	compare_cli_say(&eb);
 out:
 	free(a);
@@ -372,6 +375,7 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	}
 	goto out;
 fail:
+	axishint_append(res, axis, PLOTSERIES_MEDIAN, &eb);
 	compare_cli_say(&eb);
 out:
 	free(out);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "axishint.h"
 #include "cliopt.h"
 #include "errbuf.h"
 #include "exitcode.h"
@@ -519,37 +520,12 @@ static int check_stat_and_baseline(struct config *cfg, const struct results *res
 	return 0;
 }
 
-/*
- * The axis was not one to fit along (a roles sweep read along the default nb_tasks, a typo):
- * appends to eb the first other axis along which the inputs can be fitted, "--x nb_roles".
- */
-static void suggest_axis(const struct config *cfg, const struct results *res, struct errbuf *eb)
-{
-	static const char *const axes[] = {"nb_tasks", "nb_roles", "nb_users", "nb_commands",
-					   PLOTSERIES_AXIS_BOTH};
-	struct plotseries_set *trial = NULL;
-	struct errbuf ignored;
-	size_t i, len = strlen(eb->msg);
-
-	for (i = 0; i < sizeof(axes) / sizeof(axes[0]); i++) {
-		if (strcmp(axes[i], cfg->axis) == 0 ||
-		    plotseries_build(res, axes[i], cfg->stat, &trial, &ignored) != 0)
-			continue;
-		plotseries_set_free(trial);
-		if (len + 1 < sizeof(eb->msg))
-			snprintf(eb->msg + len, sizeof(eb->msg) - len, /* lint: not a path */
-				 " (the inputs vary %s: try --x %s)", axes[i],
-				 strchr(axes[i], '*') != NULL ? "both" : axes[i]);
-		return;
-	}
-}
-
 /* The series along the axis, their fits, the claims checked against them, the profiles. */
 static int fit(const struct config *cfg, struct plot *pl, struct errbuf *eb)
 {
 	stat_name(cfg, pl->res, pl->stat_buf, sizeof(pl->stat_buf));
 	if (plotseries_build(pl->res, cfg->axis, cfg->stat, &pl->set, eb) != 0) {
-		suggest_axis(cfg, pl->res, eb);
+		axishint_append(pl->res, cfg->axis, cfg->stat, eb);
 		return -1;
 	}
 	if (fitreport_compute(pl->set, cfg->baseline, cfg->use_weights, pl->res, &pl->rep, eb) != 0)

@@ -519,8 +519,10 @@ static enum runner_outcome run_profile(struct runner *r, uint64_t t0, uint64_t t
 		report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
 		return stopped(r) ? RUNNER_INTERRUPTED : RUNNER_PROFILE_FAILED;
 	}
-	if (r->m->profile && r->cfg.progress != PROGRESS_JSONL)
-		/* What the pass costs beside the timed steps (selfbench/profile.sh reads it). */
+	if (r->m->profile)
+		/* What the pass costs beside the timed steps (selfbench/profile.sh reads it; so does
+		 * a publication's log, tools/publish-results.sh, whose terminal gets the events):
+		 * a human message, on stderr in every progress mode. */
 		sanitize_fprintf(r->cfg.err,
 				 "rarbench: profile pass %.1f s after %.1f s of timed steps\n",
 				 (double)(clock_now_ns() - t1) / 1e9, (double)(t1 - t0) / 1e9);

@@ -90,7 +90,7 @@ fi
 # play LOG TREE NAME [DOAS_TREE]: make provision-dev's script, for this prefix; its exit status.
 play() {
 	PROGRESS_LOG=$1 RARPERF_PREFIX=$prefix RAR_DEV_TREE=$2 DEV_NAME=$3 DOAS_DEV_TREE=${4:-} \
-		sh tools/provision-dev.sh >/dev/null 2>"$1.err"
+		sh tools/provision-dev.sh >"$1.out" 2>"$1.err"
 }
 recap() { grep -E '^localhost +:' "$1" | tail -1; }
 release_state() { # the releases and the facts file, byte for byte
@@ -109,6 +109,15 @@ else
 	notok "make provision-dev builds the tree (exit $rc)"
 	tail -25 "$tmp/run1.log"
 	exit 1
+fi
+
+# It ends naming what it built and where (issue 53: Ansible's recap named neither).
+check "make provision-dev ends with each dev subject, its path, version and tree (uncommitted changes)" \
+	sh -c "tail -4 '$tmp/run1.log.out' | grep -qx 'provision-dev: dosr-dev-it27-cbor at $prefix/bin/dosr-dev-it27-cbor: version [0-9.]*, built from $(realpath "$tree")@$commit (uncommitted changes)' &&
+		tail -4 '$tmp/run1.log.out' | grep -q '^provision-dev: dosr-dev-it27-json at $prefix/bin/dosr-dev-it27-json: ' &&
+		tail -1 '$tmp/run1.log.out' | grep -q 'build.: .dev-it27.'" || tail -4 "$tmp/run1.log.out" | sed 's/^/    /'
+if [ -n "$doas_tree" ]; then
+	check "... and doas-dev-it27's" grep -q "^provision-dev: doas-dev-it27 at $prefix/bin/doas-dev-it27: version " "$tmp/run1.log.out"
 fi
 
 # Nothing of the tree ran as root: its build.rs ran, as an account that is gone now, and could

@@ -1,10 +1,11 @@
 #!/bin/bash
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 # Mistakes a newcomer makes, each answered with exit 2 and one message that names the fix:
-# a typo'd manifest key, axis, program, RootAsRole version, order and rarplot axis; a trailing
-# comma; a missing manifest; a one-sided --compare; --dry-run without a manifest; and issue 46's
-# slips: a manifest given as rarbench's command or to rarplot, an abbreviated long option in each
-# program, --dryrun, "repetitions": 3 (a warning), and -h/--help, -V/--version in every program.
+# a typo'd manifest key, axis, program, RootAsRole version, order and rarplot axis (plain and
+# --compare); a trailing comma; a missing manifest; a one-sided --compare; --dry-run without a
+# manifest; and issue 46's slips: a manifest given as rarbench's command or to rarplot, an
+# abbreviated long option in each program, --dryrun, "repetitions": 3 (a warning), and
+# -h/--help, -V/--version in every program.
 # Every case runs the real programs against the provisioned prefix (dry runs: nothing is written).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -92,6 +93,14 @@ mistake "9. a roles sweep drawn along nb_tasks" '(the inputs vary nb_roles: try 
 	"$rarplot" --format none -o "$work/plot" "$work/roles.json"
 mistake "9b. typo'd --x" 'no result has the parameter nb_role' \
 	"$rarplot" --format none --x nb_role -o "$work/plot" "$work/roles.json"
+# --compare gives the same hint (issue 53: it said "only 1 distinct x value" alone), on the
+# guide's own roles sweeps (doc/guide-first-comparison.md), one sweep and the three.
+roles=doc/results/2026-12-02-debian12-2core-guide
+mistake "9c. --compare on a roles sweep without --x" '(the inputs vary nb_roles: try --x nb_roles)' \
+	"$rarplot" --compare sudo:sr-cbor "$roles/roles-run-1/results.json"
+mistake "9d. --compare on three roles sweeps without --x" '(the inputs vary nb_roles: try --x nb_roles)' \
+	"$rarplot" --compare sudo:sr-cbor "$roles"/roles-run-1/results.json "$roles"/roles-run-2/results.json \
+	"$roles"/roles-run-3/results.json
 
 mistake "10. one-sided --compare" 'BASELINE:CANDIDATE' "$rarplot" --compare sudo "$pub"
 

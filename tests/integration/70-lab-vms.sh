@@ -9,6 +9,8 @@
 # (roles/rarperf_ship), a tiny sudo manifest with rarlab and rarplot's TCG mark, and lab-down
 # leaving no domain, network, overlay, file or qemu process of the lab.
 # TCG on a loaded 2-core machine is slow: RARPERF_LAB_SKIP_SHIP=1 leaves out the ship and rarlab part.
+# These are doc/lab.md's and doc/guide-lab.md's commands (its blocks tagged run-by this script,
+# 63-doc-commands): install.yml on a lab's inventory shipping the prefix, rarlab, rarplot.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
@@ -109,6 +111,12 @@ if [ $rc -eq 0 ]; then ok "lab-up: one VM answers SSH ($((t1 - t0)) s, $(jq -r '
 	exit 1
 fi
 virt=$(sed -n 's/^rarperf_virtualisation=//p' "$inv")
+# TCG only with the warning, and KVM only where libvirt's own qemu account may use it (its guest
+# runs under KVM below: systemd-detect-virt says kvm); 71-lab-accel pins the probe on any machine.
+if [ "$virt" = tcg ]; then
+	check "lab-up on TCG printed the warning ($(grep -o 'NO USABLE KVM ON THIS HOST (.*)\.' "$tmp/up1.log" | head -1))" \
+		grep -q "WARNING: THE LAB'S VMS RUN UNDER TCG" "$tmp/up1.log"
+fi
 check "known_hosts holds the VM's key, made before it booted" \
 	test "$(awk '{ print $1, $2, $3 }' "$kh")" = "$khname $(cut -d' ' -f1,2 "$dir/vms/${name}1/cfg/ssh_host_ed25519_key.pub")"
 check "the inventory declares the expected shape (1 CPU, 1024 MB, $virt)" \
