@@ -20,6 +20,13 @@ const char *manifest_layout_name(int i)
 	return policy_sudoers_layout_name((enum sudoers_layout)i);
 }
 
+const char *manifest_instrument_name(enum manifest_instrument i)
+{
+	static const char *const names[] = {"callgrind", "perf", "auto"};
+
+	return (unsigned)i < MANIFEST_INSTRUMENT_COUNT ? names[i] : NULL;
+}
+
 bool manifest_command_is_safe(const char *command)
 {
 	static const char *const dirs[] = {"/usr/bin/", "/bin/"};
