@@ -290,7 +290,7 @@ int countrun_parse_callgrind(struct countrun *c, const char *text, size_t len, c
 	const char *p = text, *end = text + len, *v;
 	uint64_t pid = 0, part = 0, start = 0, stop = 0, ir = 0;
 	bool has_pid = false, has_part = false, has_range = false, has_sum = false;
-	bool spawn = false, exec = false;
+	bool spawn = false, exec = false, ends = false;
 	char program[COUNTRUN_NAME_MAX] = "";
 	unsigned line = 0;
 	struct countrun_proc *pr;
@@ -327,8 +327,13 @@ int countrun_parse_callgrind(struct countrun *c, const char *text, size_t len, c
 				return errbuf_set(eb, "%s: line %u: bad time range", name, line);
 			has_range = true;
 		} else if (starts(p, le, "desc: Trigger: --dump-before=", &v)) {
-			exec = starts(v, le, "execve", &v) || starts(v, le, "fexecve", &v);
-			spawn = !exec;
+			const char *w;
+
+			exec = starts(v, le, "execve", &w) || starts(v, le, "fexecve", &w);
+			ends = exec || (starts(v, le, "exit", &w) && w == le);
+			spawn = !ends;
+		} else if (starts(p, le, "desc: Trigger: Program termination", &v)) {
+			ends = true;
 		} else if (starts(p, le, "summary: ", &v)) {
 			if (number(v, le, &ir) < 0)
 				return errbuf_set(eb, "%s: line %u: bad summary", name, line);
@@ -367,8 +372,10 @@ int countrun_parse_callgrind(struct countrun *c, const char *text, size_t len, c
 		for (unsigned i = 0; i < pr->parts; i++)
 			if (pr->part_no[i] > highest)
 				highest = pr->part_no[i];
-		if (part > highest)
+		if (part > highest) {
 			pr->execs = exec;
+			pr->ends_well = ends;
+		}
 	}
 	pr->parts++;
 	if (pr->program[0] == '\0')
@@ -468,6 +475,12 @@ int countrun_finish(struct countrun *c, struct errbuf *eb)
 
 		if (p->parts == 0)
 			return errbuf_set(eb, "process %u: a log but no count", p->pid);
+		if (!p->ends_well)
+			return errbuf_set(eb,
+					  "process %u (%s): its count stops at a dump before it ended: "
+					  "the later parts could not be written (the process changed "
+					  "identity to one that cannot write them)",
+					  p->pid, p->program);
 		if (parent == NULL || parent == p) {
 			if (root != NULL)
 				return errbuf_set(eb, "processes %u and %u: two first processes",

@@ -111,6 +111,9 @@ struct countrun_proc {
 	uint64_t instructions;         /* Ir over its parts */
 	unsigned parts;
 	bool execs; /* its last part ended at an execve: it executed something (uncounted) */
+	/* its last part ended where a process's count may end: an execve, libc's exit(), or
+	 * the process's end; else the parts after it were lost (countrun_finish refuses) */
+	bool ends_well;
 	/* internal: the parts' time ranges, to tie a child to its parent's dump */
 	uint64_t first_start, ends[COUNTRUN_PARTS_MAX];
 	bool spawn_dump[COUNTRUN_PARTS_MAX];

@@ -250,6 +250,14 @@ bool plotseries_all_counted(const struct results *res)
 	return res->n_points > 0;
 }
 
+bool plotseries_any_counted(const struct results *res)
+{
+	for (size_t i = 0; i < res->n_points; i++)
+		if (res->points[i].counted)
+			return true;
+	return false;
+}
+
 bool plotseries_all_estimated(const struct results *res)
 {
 	for (size_t i = 0; i < res->n_points; i++)
@@ -379,6 +387,20 @@ int plotseries_build(const struct results *res, const char *axis, enum plotserie
 			errbuf_set(eb, "out of memory");
 			goto out;
 		}
+	}
+	/* Counts: a subject none of whose points was counted has no series (it is not an error:
+	 * its times still have theirs). */
+	if (stat == PLOTSERIES_INSTRUCTIONS) {
+		size_t kept = 0;
+
+		for (k = 0; k < n_groups; k++) {
+			if (groups[k].s.n == 0) {
+				free(groups[k].s.pts);
+				continue;
+			}
+			groups[kept++] = groups[k];
+		}
+		n_groups = kept;
 	}
 	if (n_groups == 0) {
 		errbuf_set(eb, "no results to plot");

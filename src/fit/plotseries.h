@@ -84,8 +84,11 @@ struct plotseries_set {
 int plotseries_build(const struct results *res, const char *axis, enum plotseries_stat stat,
 		     struct plotseries_set **out, struct errbuf *eb);
 
-/* Whether every result of res carries counted instructions (then rarplot fits them too). */
+/* Whether every result of res carries counted instructions. */
 bool plotseries_all_counted(const struct results *res);
+
+/* Whether some result does (then rarplot fits the counted subjects' too). */
+bool plotseries_any_counted(const struct results *res);
 
 /* Whether every result of res carries rarbench's estimate (then it is rarplot's default y). */
 bool plotseries_all_estimated(const struct results *res);

@@ -2,6 +2,7 @@
 #include "compare_cli.h"
 
 #include "countcompare.h"
+#include "plotseries.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -314,6 +315,8 @@ static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_
 		/* Every sweep's counts, pooled: a count has no between-sweep spread to speak of. */
 		countcompare_print(&cc, o->baseline, o->candidate, o->axis, stdout);
 		status = cc.regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
+	} else if (plotseries_any_counted(res)) {
+		countcompare_print(&cc, o->baseline, o->candidate, o->axis, stdout);
 	}
 	if (out_dir != NULL) {
 		struct between b;
@@ -370,8 +373,20 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 		free(out);
 		return compare_cli_sweeps(c, &o, res, source, k, out_dir);
 	}
-	if (compare_compute(res, &o, out, &eb) != 0)
-		goto fail;
+	if (compare_compute(res, &o, out, &eb) != 0) {
+		struct errbuf ceb = {{0}};
+
+		/* No wall-time comparison (unpaired, too poor a fit): counts still give a verdict. */
+		if (countcompare_compute(res, o.baseline, o.candidate, axis, &cc, &ceb) != 0 ||
+		    !cc.available)
+			goto fail;
+		fputs("No wall-time verdict: ", stdout);
+		sanitize_fputs(eb.msg, SANITIZE_TEXT, stdout);
+		fputc('\n', stdout);
+		countcompare_print(&cc, o.baseline, o.candidate, axis, stdout);
+		status = cc.regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
+		goto out;
+	}
 	if (c->between != NULL) {
 		struct between b;
 
@@ -387,6 +402,8 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 		/* Counts decide the exit status; the wall-time verdict stays printed above. */
 		countcompare_print(&cc, o.baseline, o.candidate, axis, stdout);
 		status = cc.regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
+	} else if (plotseries_any_counted(res)) {
+		countcompare_print(&cc, o.baseline, o.candidate, axis, stdout);
 	}
 	if (out_dir != NULL && (compare_cli_write(out, &o, &cc, out_dir, &eb) != 0 ||
 				compare_cli_ratio(c, &o, res, NULL, 1, out_dir, &eb) != 0)) {

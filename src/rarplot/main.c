@@ -561,7 +561,7 @@ static int fit(const struct config *cfg, struct plot *pl, struct errbuf *eb)
 		return -1;
 	/* Counted results: their instructions fitted the same way, beside the time (unweighted:
 	 * a count is exact). */
-	if (plotseries_all_counted(pl->res)) {
+	if (plotseries_any_counted(pl->res)) {
 		if (plotseries_build(pl->res, cfg->axis, PLOTSERIES_INSTRUCTIONS, &pl->counts_set,
 				     eb) != 0 ||
 		    fitreport_compute(pl->counts_set, cfg->baseline, false, pl->res, &pl->counts,

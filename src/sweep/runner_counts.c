@@ -231,8 +231,13 @@ static int count_subject(struct runner *r, const struct runner_subject *s, char 
 		cJSON_AddStringToObject(o, "status", "uncounted");
 		cJSON_AddStringToObject(o, "message", "the counted run passed its timeout");
 	} else if (countrun_read_dir(c, rundir, &ceb) < 0) {
+		char why[ERRBUF_MSG_MAX + TRACEDRUN_MESSAGE_MAX + 8];
+
+		/* valgrind's own complaint, when it made one, says why. */
+		tracedrun_stderr_line(r->rs.stderr_fd, line, sizeof(line));
+		snprintf(why, sizeof(why), "%s%s%s", ceb.msg, line[0] != '\0' ? ": " : "", line);
 		cJSON_AddStringToObject(o, "status", "uncounted");
-		cJSON_AddStringToObject(o, "message", ceb.msg);
+		cJSON_AddStringToObject(o, "message", why);
 	} else {
 		/* A lost last part makes valgrind exit 1 whatever the tool did; the launch without
 		 * valgrind gives the tool's own exit status. */
@@ -544,40 +549,78 @@ static int clear_bin(const char *bindir, struct errbuf *eb)
 	return rc;
 }
 
+/*
+ * The pass's directory for what the bench user's identity must reach whatever OUT's modes:
+ * /tmp/rarperf-counts.XXXXXX (mkdtemp, root's, 0755: in sticky /tmp nobody else can rename
+ * or write it), holding bin/ (the copies, whose path then has the same length on every
+ * machine: a tool that reads its /proc/self/maps reads as many bytes) and run-user/. 0 or -1.
+ */
+static int make_shared(char *shared, size_t len, struct errbuf *eb)
+{
+	if (fileio_fmt(shared, len, "/tmp/rarperf-counts.XXXXXX") < 0 || mkdtemp(shared) == NULL) {
+		shared[0] = '\0';
+		return errbuf_set_errno(eb, errno, "counts: a directory in /tmp");
+	}
+	if (chmod(shared, 0755) != 0)
+		return errbuf_set_errno(eb, errno, "%s", shared);
+	return 0;
+}
+
+/* Removes what make_shared made (best effort, on every path). */
+static void remove_shared(const char *shared, const char *userdir, const char *bindir)
+{
+	struct errbuf ignored = {{0}};
+
+	if (shared[0] == '\0')
+		return;
+	if (countrun_clear_dir(userdir, &ignored) == 0)
+		rmdir(userdir);
+	if (clear_bin(bindir, &ignored) == 0)
+		rmdir(bindir);
+	rmdir(shared);
+}
+
 int runner_counts_pass(struct runner *r, struct errbuf *eb)
 {
 	char dir[PATH_MAX], rundir[PATH_MAX], userdir[PATH_MAX], bindir[PATH_MAX], trace[PATH_MAX];
-	char path[PATH_MAX];
+	char path[PATH_MAX], shared[PATH_MAX] = "";
 	size_t n = sweep_count(r->sweep);
+	int rc = -1;
 	struct stat st;
 
 	if (!r->m->counts)
 		return 0;
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, RUNNER_COUNTS_DIR) < 0 ||
 	    counts_path(r->out_abs, "run", rundir, sizeof(rundir), eb) < 0 ||
-	    counts_path(r->out_abs, "run-user", userdir, sizeof(userdir), eb) < 0 ||
-	    counts_path(r->out_abs, "bin", bindir, sizeof(bindir), eb) < 0 ||
+	    make_shared(shared, sizeof(shared), eb) < 0 ||
+	    fileio_fmt(userdir, sizeof(userdir), "%s/run-user", shared) < 0 ||
+	    fileio_fmt(bindir, sizeof(bindir), "%s/bin", shared) < 0 ||
 	    counts_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	/* valgrind writes in run/ as root (or with the tool's capabilities): root's, 0700. */
 	if (runner_reset_tool_state(runner_guard_prefix(r->guard), eb) < 0 ||
 	    trustpath_make_dir(dir, eb) < 0 || trustpath_make_dir(rundir, eb) < 0 ||
 	    chmod(rundir, 0700) != 0 || make_user_dir(userdir, &r->user, eb) < 0 ||
-	    clear_bin(bindir, eb) < 0)
-		return eb->msg[0] != '\0' ? -1 : errbuf_set_errno(eb, errno, "%s", rundir);
+	    clear_bin(bindir, eb) < 0) {
+		if (eb->msg[0] == '\0')
+			errbuf_set_errno(eb, errno, "%s", rundir);
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (point_path(r->cfg.out, i, path, sizeof(path), eb) < 0)
-			return -1;
+			goto out;
 		if (stat(path, &st) == 0)
 			continue; /* counted by an earlier invocation (--resume) */
-		if (r->cfg.stop != NULL && *r->cfg.stop)
-			return errbuf_set(eb, "interrupted");
+		if (r->cfg.stop != NULL && *r->cfg.stop) {
+			errbuf_set(eb, "interrupted");
+			goto out;
+		}
 		if (!runstate_profile_end(&r->rs, count_point(r, sweep_at(r->sweep, i), rundir,
 							      userdir, bindir, trace, eb)))
-			return -1;
+			goto out;
 	}
-	if (countrun_clear_dir(rundir, eb) < 0 || countrun_clear_dir(userdir, eb) < 0 ||
-	    clear_bin(bindir, eb) < 0)
-		return -1;
-	return rmdir(userdir) == 0 || errno == ENOENT ? 0 : errbuf_set_errno(eb, errno, "%s", userdir);
+	rc = countrun_clear_dir(rundir, eb);
+out:
+	remove_shared(shared, userdir, bindir);
+	return rc;
 }

@@ -18,6 +18,7 @@ rarplot=$PWD/bin/rarplot
 need jq
 need strace
 need valgrind
+need setpriv
 need cc
 need_prefix "$prefix"
 user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
@@ -38,6 +39,7 @@ done
 cat >"$work/c.json" <<JSON
 {"name": "counts", "subjects": [
   {"id": "sudo", "format": "sudoers"},
+  {"id": "sudo-b", "format": "sudoers"},
   {"id": "sudo-rs", "format": "sudoers", "program": "{prefix}/bin/sudo-rs",
    "policy_mount_at": "/etc/sudoers-rs", "policy": "{prefix}/etc/sudoers-rs"},
   {"id": "doas", "format": "doas"},
@@ -49,7 +51,7 @@ cat >"$work/c.json" <<JSON
   {"id": "loop", "format": "doas", "program": "$loopdir/countloop", "args": ["400000", "{command}"]},
   {"id": "loop-more", "format": "doas", "program": "$loopdir/countloop", "args": ["402000", "{command}"]}],
  "axes": {"nb_tasks": [1, 10, 100]}, "bench_user": "$user", "warmup": 0, "min_runs": 2,
- "max_runs": 2, "min_time_s": 0, "profile": true, "profile_budget": 0, "counts": true}
+ "max_runs": 2, "rounds": 2, "min_time_s": 0, "profile": true, "profile_budget": 0, "counts": true}
 JSON
 
 for k in 1 2 3; do
@@ -61,32 +63,61 @@ for k in 1 2 3; do
 	[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/c$k.err"
 done
 res=$work/c1/results.json
-check "every result is counted by callgrind, its version recorded" \
-	jq -e '[.results[] | .counts.status == "ok" and .counts.instrument == "callgrind"
-		and (.counts.version | startswith("callgrind-")) and .counts.instructions > 0] | all' "$res"
-jq -r '.results[] | select(.parameters.nb_tasks == "1") |
+# RootAsRole 4.x ends its run under an identity that can write no count (doc/counts.md): said so.
+jq -r '.results[] | select(.counts.status != "ok") | "    \(.parameters.subject) at \(.parameters.nb_tasks): \(.counts.status) \(.counts.message)"' "$res"
+check "every result but RootAsRole 4.x's is counted by callgrind, its version recorded" \
+	jq -e '[.results[] | select(.parameters.subject != "sr4-cbor") | .counts.status == "ok"
+		and .counts.instrument == "callgrind" and (.counts.version | startswith("callgrind-"))
+		and .counts.instructions > 0] | all' "$res"
+check "RootAsRole 4.0.3: \"uncounted\", with the reason" \
+	jq -e '[.results[] | select(.parameters.subject == "sr4-cbor") | .counts.status == "uncounted"
+		and (.counts.message | test("changed identity"))] | all' "$res"
+jq -r '.results[] | select(.parameters.nb_tasks == "1" and .counts.status == "ok") |
 	"    \(.parameters.subject): \(.counts.instructions) instructions (\(.counts.identity)): " +
 	([.counts.processes[] | "\(.name) \(.instructions)\(if .execs then " execs" else "" end)"] | join(", "))' "$res"
 check "every process is named, each tool's first one by its program" \
-	jq -e '[.results[] | .counts.processes | (.[0].name | length) > 0 and all(.[]; .instructions > 0)] | all' "$res"
-check "sudo forks a child that executes the command; doas executes it itself" \
-	jq -e '([.results[] | select(.parameters.subject == "sudo") | .counts.processes
-		| any(.[]; .name == "sudo.child1" and .execs)] | all) and
-		([.results[] | select(.parameters.subject == "doas") | .counts.processes
-		| length == 1 and .[0].execs] | all)' "$res"
+	jq -e '[.results[] | select(.counts.status == "ok") | .counts.processes
+		| (.[0].name | length) > 0 and all(.[]; .instructions > 0)] | all' "$res"
+check "sudo and doas execute the command themselves; dosr 3.3.4 and sudo-rs from a child" \
+	jq -e '([.results[] | select(.parameters.subject == ("sudo", "doas")) | .counts.processes
+		| length == 1 and .[0].execs] | all) and
+		([.results[] | select(.parameters.subject == ("sr-cbor", "sudo-rs")) | .counts.processes
+		| any(.[]; (.name | endswith(".child1")) and .execs)] | all)' "$res"
 # The identity: the same launch without valgrind, under strace, against the profile pass's.
 jq -r '.results[] | select(.counts.launch.same_calls != true) |
 	"    \(.parameters.subject) at \(.parameters.nb_tasks): \(.counts.launch.differs // .counts.launch_message)"' "$res"
-check "for every tool the counted identity makes the timed runs' system calls, call for call" \
-	jq -e '[.results[] | .counts.launch.same_calls] | all' "$res"
+# sudo-pam's monitor may poll once more or less (a ppoll that races the command's end).
+check "set-user-ID tools: the counted identity makes the timed runs' system calls, call for call" \
+	jq -e '[.results[] | select(.counts.identity == "set-user-ID") | .counts.launch
+		| .same_calls or (.differs | keys == ["ppoll"])] | all' "$res"
+# A capable file (dosr): ambient capabilities leave glibc out of secure mode (AT_SECURE 0): no
+# access("/etc/suid-debug") twice, no fcntl(F_GETFD) of 0, 1, 2; the copy's longer path may add a
+# read of /proc/self/maps. Nothing else (doc/counts.md, the named differences).
+check "capable tools: only the named differences (access 2, fcntl 3, read of the maps)" \
+	jq -e '[.results[] | select(.counts.identity == "file capabilities (ambient)"
+		and .parameters.subject != "sr4-cbor") | .counts.launch
+		| (.differs | keys - ["access", "fcntl", "read"] | length == 0)
+		and ((.differs.access // [0, 0]) | .[0] - .[1] | . == 0 or . == 2)
+		and ((.differs.fcntl // [0, 0]) | .[0] - .[1] | . == 0 or . == 3)
+		and ((.differs.read // [0, 0]) | .[0] - .[1] | fabs <= 2)] | all' "$res"
 
 # Determinism: every point's count in three sweeps.
-jq -s '[.[] | .results[] | {k: "\(.parameters.subject) \(.parameters.nb_tasks)", v: .counts.instructions}]
+jq -s '[.[] | .results[] | select(.counts.status == "ok") | {k: "\(.parameters.subject) \(.parameters.nb_tasks)", v: .counts.instructions}]
 	| group_by(.k) | map({k: .[0].k, lo: (map(.v) | min), hi: (map(.v) | max)})
 	| map(. + {d: ((.hi - .lo) / .lo)}) | max_by(.d)' \
 	"$work/c1/results.json" "$work/c2/results.json" "$work/c3/results.json" >"$work/det.json"
-check "three sweeps: every point's count within 0.01 % (largest: $(jq -r '"\(.k) \(.d * 100) % (\(.lo) to \(.hi))"' "$work/det.json"))" \
-	jq -e '.d <= 0.0001' "$work/det.json"
+# The C tools repeat to the instruction or nearly; the Rust ones (sudo-rs, dosr) seed their hash
+# maps from getrandom(2), which moves a few hundred instructions (doc/counts.md).
+check "three sweeps: every point's count within 0.1 % (largest: $(jq -r '"\(.k) \(.d * 100) % (\(.lo) to \(.hi))"' "$work/det.json"))" \
+	jq -e '.d <= 0.001' "$work/det.json"
+jq -s '[.[] | .results[] | select(.counts.status == "ok" and
+	(.parameters.subject | test("^(sudo|doas|sudo-pam|doas-pam|loop|loop-more)$"))) |
+	{k: "\(.parameters.subject) \(.parameters.nb_tasks)", v: .counts.instructions}]
+	| group_by(.k) | map({k: .[0].k, lo: (map(.v) | min), hi: (map(.v) | max)})
+	| map(. + {d: ((.hi - .lo) / .lo)}) | max_by(.d)' \
+	"$work/c1/results.json" "$work/c2/results.json" "$work/c3/results.json" >"$work/detc.json"
+check "... the C tools' within 0.01 % (largest: $(jq -r '"\(.k) \(.d * 100) % (\(.lo) to \(.hi))"' "$work/detc.json"))" \
+	jq -e '.d <= 0.0001' "$work/detc.json"
 
 # rarplot: the counts fitted beside the times.
 "$rarplot" --format none -o "$work/plot" "$res" >/dev/null 2>"$work/plot.err"
@@ -102,17 +133,19 @@ compare() { # compare A:B FILES...: stdout in $work/out, status in rc
 	"$rarplot" --compare "$1" --format none "${@:2}" >"$work/out" 2>"$work/err"
 	rc=$?
 }
+compare sudo:sudo-b "$res"
+check "A/A on counts (sudo twice): \"no change\", exit 0 (rc $rc)" [ "$rc" -eq 0 ]
+check "... the verdict rests on counts, instructions per call equal to 0.01 %" \
+	awk -F'|' '/instructions per call/ { r = $5 + 0; f = (r > 0.9999 && r < 1.0001) }
+		/Verdict on counts: \*\*no change\*\*/ { v = 1 } END { exit !(f && v) }' "$work/out"
+grep 'instructions per' "$work/out" | sed 's/^/    /'
 compare sr-cbor:sr-cbor-b "$res"
-check "A/A on counts (the same dosr twice): exactly \"no change\", exit 0 (rc $rc)" \
-	[ "$rc" -eq 0 ]
-check "... the verdict rests on counts, ratio 1.00000" \
-	grep -q 'Verdict on counts: \*\*no change\*\*' "$work/out"
-grep -q '| instructions per call | [0-9]* | [0-9]* | 1.00000 |' "$work/out" ||
-	notok "A/A: instructions per call differ: $(grep 'per call' "$work/out")"
+check "A/A on counts (dosr 3.3.4 twice): \"no change\", exit 0 (rc $rc)" [ "$rc" -eq 0 ]
+grep 'instructions per' "$work/out" | sed 's/^/    /'
 if jq -e '[.results[] | select(.parameters.subject == "sr4-cbor")] | length > 0' "$res" >/dev/null; then
 	compare sr-cbor:sr4-cbor "$res"
-	check "RootAsRole 3.3.4 against 4.0.3 on counts: \"regressed\", exit 1 (rc $rc)" [ "$rc" -eq 1 ]
-	grep 'instructions' "$work/out" | sed 's/^/    /'
+	check "RootAsRole 3.3.4 against 4.0.3: no verdict on counts (4.0.3 uncounted), said so" \
+		grep -q 'No verdict on counts' "$work/out"
 fi
 compare loop:loop-more "$res"
 check "a change of about 0.5 % in instructions per call: regressed, exit 1 (rc $rc)" [ "$rc" -eq 1 ]
@@ -122,20 +155,22 @@ check "... the change measured is between 0.4 % and 0.6 %" \
 compare loop:loop-more "$work/c1/results.json" "$work/c2/results.json" "$work/c3/results.json"
 check "... over three sweeps too (rc $rc)" [ "$rc" -eq 1 ]
 
-# A second instrument, once: cachegrind (--cache-sim=no) and callgrind, with the counted run's
-# options, count the same instructions for a program that executes nothing (the stand-in
-# tool without a command, sudo -V as root).
-for cmd in "$loopdir/countloop 400000" "$prefix/bin/sudo -V"; do
-	rm -rf "$work/vg" && mkdir "$work/vg"
+# Other instruments, once, on a program that executes nothing (the stand-in tool without a
+# command; a copy of sudo without its set-user-ID bit, -V as root): cachegrind and lackey count
+# the same instructions; callgrind, which the counted pass uses, a few thousand fewer
+# (doc/counts.md: within 1 %, the same deficit in every run).
+vg=$(command -v valgrind.bin || command -v valgrind)
+mkdir -p "$work/vg" && cp "$prefix/bin/sudo" "$work/vg/sudo" && chmod 0755 "$work/vg/sudo"
+for cmd in "$loopdir/countloop 400000" "$work/vg/sudo -V"; do
 	# shellcheck disable=SC2086
-	valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$work/vg/cachegrind.out" \
-		--log-file="$work/vg/cachegrind.log" $cmd >/dev/null 2>&1
+	a=$("$vg" --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $cmd 2>&1 >/dev/null |
+		sed -n 's/.*I   refs: *\([0-9,]*\).*/\1/p' | tr -d ,)
 	# shellcheck disable=SC2086
-	valgrind --tool=callgrind --callgrind-out-file="$work/vg/cg.%p" --log-file="$work/vg/vg.%p" \
-		--dump-instr=no --dump-line=no --dump-before=fork --dump-before=execve $cmd >/dev/null 2>&1
-	a=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$work/vg/cachegrind.out")
-	b=$(cat "$work/vg"/cg.* | sed -n 's/^summary: \([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s }')
-	check "cachegrind and callgrind count ${cmd##*/} alike: $a and $b instructions" \
-		awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= a * 0.0001) }'
+	l=$("$vg" --tool=lackey $cmd 2>&1 >/dev/null | sed -n 's/.*guest instrs: *\([0-9,]*\).*/\1/p' | tr -d ,)
+	# shellcheck disable=SC2086
+	b=$("$vg" --tool=callgrind --callgrind-out-file=/dev/null $cmd 2>&1 >/dev/null |
+		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+	check "${cmd##*/}: cachegrind $a, lackey $l, callgrind $b instructions: the first two equal, callgrind within 1 %" \
+		awk -v a="${a:-0}" -v l="${l:-1}" -v b="${b:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && a == l && d <= a * 0.01) }'
 done
 tap_status

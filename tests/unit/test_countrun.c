@@ -97,6 +97,15 @@ static void test_untied_child_refused(void)
 	CHECK_INT_EQ(add_log(c, 201, 200), 0);
 	CHECK_INT_EQ(countrun_finish(c, &eb), -1);
 	CHECK(strstr(eb.msg, "not started right after a dump of its parent") != NULL);
+	/* A process whose last part is not at an exec, exit() or its end lost the rest. */
+	memset(c, 0, sizeof(*c));
+	CHECK_INT_EQ(add(c, 400, "/x/dosr-4.0.3-cbor a", 1, 0, 90, "--dump-before=(below main)", 5),
+		     0);
+	CHECK_INT_EQ(countrun_finish(c, &eb), -1);
+	CHECK(strstr(eb.msg, "stops at a dump before it ended") != NULL);
+	memset(c, 0, sizeof(*c));
+	CHECK_INT_EQ(add(c, 400, "/x/dosr-cbor a", 1, 0, 90, "--dump-before=exit", 5), 0);
+	CHECK_INT_EQ(countrun_finish(c, &eb), 0);
 	free(c);
 }
 
