@@ -126,7 +126,7 @@ void countcompare_print(const struct countcompare *c, const char *baseline, cons
 		"Each point counted once under valgrind's callgrind (rarbench --counts): the "
 		"instructions of the tool's processes up to the exec of the command, fitted "
 		"against %s. A count does not move with the host's load; \"no change\" is within "
-		"±%.1f %% (a count's own spread over sweeps is at most %.2f %%). **The exit status "
+		"±%.2f %% (a count's own spread over sweeps, %.1f %%, is its interval). **The exit status "
 		"rests on these counts**; the wall-time verdict above is printed beside them.\n\n",
 		axis, COUNTCOMPARE_NOISE * 100, COUNTCOMPARE_SPREAD * 100);
 	fputs("| quantity | ", f);

@@ -11,14 +11,15 @@
 #include "verdict.h"
 
 /*
- * The threshold of "no change" on counts: 0.1 %, twice the largest spread of
- * a point's count over repeated sweeps (0.05 %: the Rust tools seed their
- * hash maps from getrandom; the C tools' below 0.01 %, doc/counts.md). A
- * count's interval is its ratio ± COUNTCOMPARE_SPREAD, so an A/A is "no
- * change" and a change of 0.5 % is "regressed" (or "improved").
+ * The threshold of "no change" on counts: 0.25 %. A count's interval is its
+ * ratio ± COUNTCOMPARE_SPREAD (0.1 %: the C tools' counts repeat within
+ * 0.01 %, dosr CBOR's within 0.08 %, doc/counts.md), so an A/A of them is "no
+ * change" and a change of 0.5 % is "regressed" (or "improved"). dosr JSON's
+ * counts once moved 1.3 % between sweeps: a count verdict on it is not
+ * reliable yet.
  */
-#define COUNTCOMPARE_NOISE 0.001
-#define COUNTCOMPARE_SPREAD 0.0005
+#define COUNTCOMPARE_NOISE 0.0025
+#define COUNTCOMPARE_SPREAD 0.001
 
 /* One quantity compared on counts. */
 struct countcompare_quantity {
