@@ -370,6 +370,15 @@ static cJSON *export_result_json(const struct export_entry *e, struct errbuf *eb
 		if (e->extras->profile != NULL &&
 		    export_add(o, "profile", cJSON_Duplicate(e->extras->profile, 1)) != 0)
 			goto oom;
+		if (e->extras->counts != NULL) {
+			cJSON *c = cJSON_Duplicate(e->extras->counts, 1);
+
+			if (c != NULL && cJSON_IsString(e->extras->counts_instrument))
+				cJSON_AddStringToObject(c, "instrument",
+							e->extras->counts_instrument->valuestring);
+			if (export_add(o, "counts", c) != 0)
+				goto oom;
+		}
 	}
 	free(params);
 	return o;

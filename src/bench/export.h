@@ -41,6 +41,9 @@ struct export_extras {
 	double load1;            /* the highest 1-minute load average at the end of a step */
 	const cJSON *profile;    /* manifest mode: the point's profile of this subject (copied
 				    into "profile"); NULL: no such key */
+	const cJSON *counts;     /* manifest mode: the point's counts of this subject (copied
+				    into "counts"); NULL: no such key */
+	const cJSON *counts_instrument; /* the point's instrument (a string), added to "counts" */
 };
 
 /* One benchmark to export. Everything is borrowed. */

@@ -13,12 +13,14 @@
  *   plotstyle   each subject's look in every figure, its legend name (pure)
  *   fitreport   every series fitted and compared with the baseline: fits.tsv, report.md
  *               (fitreport_markdown.c: report.md in the reader's order; fitreport_pair.c:
- *               its comparisons paired per round)
+ *               its comparisons paired per round; fitreport_counts.c: the counted
+ *               instructions' fits beside the times')
  *   reliability which fits of a report should not be believed, and why
  *   claims      published statements about two tools' lines, checked
  *   diary       a diary's sentences, each matched with the release pair it describes best
  *   compare     a baseline subject against a candidate, with verdicts (rarplot --compare;
  *               compare_print.c: its section and TSV; compare_sweeps.c: over several sweeps)
+ *   countcompare the same on counted instructions: the verdict --compare's exit status rests on
  *   changepoint steps between adjacent releases, t tests under Holm's control
  *   paired      two subjects compared from runs paired in time, bootstrap over rounds
  *   between     the between-sweep variation of a comparison (between.tsv)

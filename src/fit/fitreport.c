@@ -190,13 +190,17 @@ int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct er
 		return -1;
 	f = atomicfile_stream(af);
 	/* The first ten columns are the original ones; readers may pin them. */
-	fputs(
+	fprintf(
+	    f,
 	    "subject\tformat\thost\tx\tn\tintercept_ms\tintercept_se_ms\tslope_us\tslope_se_us\tr2"
-	    "\tintercept_lo_ms\tintercept_hi_ms\tslope_lo_us\tslope_hi_us\n",
-	    f);
+	    "\tintercept_lo_ms\tintercept_hi_ms\tslope_lo_us\tslope_hi_us%s\n",
+	    rep->counts != NULL
+		? "\tinstr_per_call\tinstr_per_unit\tinstr_per_call_ratio\tinstr_per_unit_ratio"
+		: "");
 	for (i = 0; i < rep->n_rows; i++) {
 		const struct fitreport_row *r = &rep->rows[i];
 		double t = fit_t95(r->fit.n > 2 ? r->fit.n - 2 : 0);
+		const struct fitreport_row *c = fitreport_counts_row(rep, r);
 
 		fitreport_tsv(f, r->series->subject);
 		fputc('\t', f);
@@ -205,13 +209,21 @@ int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct er
 		fitreport_tsv(f, r->series->host);
 		fputc('\t', f);
 		fitreport_tsv(f, rep->set->axis);
-		fprintf(f, "\t%zu\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\n",
+		fprintf(f, "\t%zu\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g\t%.12g",
 			r->fit.n, r->fit.intercept, r->fit.intercept_se, r->fit.slope * 1e3,
 			r->fit.slope_se * 1e3, r->fit.r2,
 			r->fit.intercept - t * r->fit.intercept_se,
 			r->fit.intercept + t * r->fit.intercept_se,
 			(r->fit.slope - t * r->fit.slope_se) * 1e3,
 			(r->fit.slope + t * r->fit.slope_se) * 1e3);
+		if (rep->counts != NULL && c == NULL)
+			fputs("\tnan\tnan\tnan\tnan", f);
+		else if (rep->counts != NULL)
+			fprintf(f, "\t%.12g\t%.12g\t%.12g\t%.12g", c->fit.intercept, c->fit.slope,
+				c->baseline != NULL ? c->fit.intercept / c->baseline->fit.intercept
+						    : NAN,
+				c->baseline != NULL ? c->fit.slope / c->baseline->fit.slope : NAN);
+		fputc('\n', f);
 	}
 	if (ferror(f)) {
 		atomicfile_abort(af);

@@ -40,6 +40,10 @@ struct fitreport {
 	size_t n_paired;
 	/* The table's units of y: NULL for "ms" and "µs" (normalised.md: "ref", "mref"). */
 	const char *yunit, *yunit_small;
+	/* The same fits of the counted instructions (a fitreport over PLOTSERIES_INSTRUCTIONS
+	 * series, borrowed; NULL: the results carry no counts): fits.tsv's last columns and
+	 * report.md's "Instructions counted" (fitreport_counts.c). */
+	const struct fitreport *counts;
 };
 
 /*
@@ -78,7 +82,10 @@ bool fitreport_compare_rows(const struct fitreport *rep, const struct fitreport_
  * per fit, columns
  * subject format host x n intercept_ms intercept_se_ms slope_us slope_se_us r2
  * intercept_lo_ms intercept_hi_ms slope_lo_us slope_hi_us
- * (the last four: 95 % intervals, value -/+ t95(n - 2) x standard error).
+ * (the last four: 95 % intervals, value -/+ t95(n - 2) x standard error),
+ * and with rep->counts four more: instr_per_call instr_per_unit (the counted
+ * instructions' intercept and slope) instr_per_call_ratio instr_per_unit_ratio
+ * (each over the baseline's; "nan" where a row has no counted series).
  * Atomic. Returns 0 or -1.
  */
 int fitreport_write_tsv(const struct fitreport *rep, const char *path, struct errbuf *eb)
@@ -165,6 +172,20 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
  */
 void fitreport_caption(enum plotseries_stat kind, const struct results *res, bool band,
 		       bool all_weighted, bool some_weighted, char *buf, size_t size);
+
+/*
+ * fitreport_counts.c. The counted row of the same subject, format and host as row (in
+ * rep->counts), or NULL.
+ */
+const struct fitreport_row *fitreport_counts_row(const struct fitreport *rep,
+						 const struct fitreport_row *row);
+
+/*
+ * report.md's "Instructions counted" section: per subject, instructions per call (the
+ * intercept) and per unit of the axis (the slope), each with its ratio to the baseline's;
+ * what a count is and that verdicts on time rest on time. Nothing without rep->counts.
+ */
+void fitreport_print_counts(const struct fitreport *rep, FILE *f);
 
 /* "task" for nb_tasks, "role" for nb_roles, "role×task" for the product, else the name. */
 const char *fitreport_unit(const char *axis);

@@ -193,6 +193,18 @@ static void plotseries_fill(struct plotseries_point *pt, const struct results_po
 	const char *v;
 	double sd = p->stddev_s;
 
+	if (stat == PLOTSERIES_INSTRUCTIONS) {
+		/* A count: exact, one run, nothing to weigh it by. */
+		pt->y_ms = pt->ylow_ms = pt->yhigh_ms = p->instructions;
+		pt->ci_lo_ms = pt->ci_hi_ms = pt->sigma_ms = NAN;
+		pt->runs = 1;
+		pt->contended_share = NAN;
+		v = results_point_param(p, "nb_roles");
+		pt->nb_roles = v != NULL ? numarg_leading_double(v) : NAN;
+		v = results_point_param(p, "nb_tasks");
+		pt->nb_tasks = v != NULL ? numarg_leading_double(v) : NAN;
+		return;
+	}
 	if (stat == PLOTSERIES_MEAN) {
 		pt->y_ms = p->mean_s * 1e3;
 		pt->ylow_ms = (isnan(sd) ? p->min_s : p->mean_s - sd) * 1e3;
@@ -228,6 +240,22 @@ static void plotseries_fill(struct plotseries_point *pt, const struct results_po
 	pt->nb_roles = v != NULL ? numarg_leading_double(v) : NAN;
 	v = results_point_param(p, "nb_tasks");
 	pt->nb_tasks = v != NULL ? numarg_leading_double(v) : NAN;
+}
+
+bool plotseries_all_counted(const struct results *res)
+{
+	for (size_t i = 0; i < res->n_points; i++)
+		if (!res->points[i].counted)
+			return false;
+	return res->n_points > 0;
+}
+
+bool plotseries_any_counted(const struct results *res)
+{
+	for (size_t i = 0; i < res->n_points; i++)
+		if (res->points[i].counted)
+			return true;
+	return false;
 }
 
 bool plotseries_all_estimated(const struct results *res)
@@ -348,7 +376,8 @@ int plotseries_build(const struct results *res, const char *axis, enum plotserie
 		struct plotseries_point pt;
 
 		g = plotseries_group_of(&groups, &n_groups, &cap_groups, p);
-		if (g == NULL || !plotseries_at_held(g, p))
+		if (g == NULL || !plotseries_at_held(g, p) ||
+		    (stat == PLOTSERIES_INSTRUCTIONS && !p->counted))
 			continue;
 		memset(&pt, 0, sizeof(pt));
 		if (plotseries_x(res, p, axis, &pt.x, eb) != 0)
@@ -358,6 +387,20 @@ int plotseries_build(const struct results *res, const char *axis, enum plotserie
 			errbuf_set(eb, "out of memory");
 			goto out;
 		}
+	}
+	/* Counts: a subject none of whose points was counted has no series (it is not an error:
+	 * its times still have theirs). */
+	if (stat == PLOTSERIES_INSTRUCTIONS) {
+		size_t kept = 0;
+
+		for (k = 0; k < n_groups; k++) {
+			if (groups[k].s.n == 0) {
+				free(groups[k].s.pts);
+				continue;
+			}
+			groups[kept++] = groups[k];
+		}
+		n_groups = kept;
 	}
 	if (n_groups == 0) {
 		errbuf_set(eb, "no results to plot");

@@ -17,7 +17,14 @@
  * (the "rarbench" object of each result: the manifest's estimator, its
  * contended runs corrected for their wait, with its 95 % interval).
  */
-enum plotseries_stat { PLOTSERIES_MEDIAN, PLOTSERIES_MEAN, PLOTSERIES_ESTIMATE };
+enum plotseries_stat {
+	PLOTSERIES_MEDIAN,
+	PLOTSERIES_MEAN,
+	PLOTSERIES_ESTIMATE,
+	/* y is the point's counted instructions (results_point.counted), not a time: "_ms"
+	 * fields then hold instructions, no spread, no interval, no weight */
+	PLOTSERIES_INSTRUCTIONS
+};
 
 /*
  * One measured point. y is the median, mean or estimate in ms; ylow/yhigh
@@ -76,6 +83,12 @@ struct plotseries_set {
  */
 int plotseries_build(const struct results *res, const char *axis, enum plotseries_stat stat,
 		     struct plotseries_set **out, struct errbuf *eb);
+
+/* Whether every result of res carries counted instructions. */
+bool plotseries_all_counted(const struct results *res);
+
+/* Whether some result does (then rarplot fits the counted subjects' too). */
+bool plotseries_any_counted(const struct results *res);
 
 /* Whether every result of res carries rarbench's estimate (then it is rarplot's default y). */
 bool plotseries_all_estimated(const struct results *res);

@@ -66,6 +66,8 @@ struct results_point {
 	struct results_round *rounds; /* NULL when the file has none (results_rounds.c) */
 	bool contended;               /* rarbench.contended: most of the point's runs waited */
 	double contended_share;       /* rarbench.contended_runs / runs; NaN when not said */
+	bool counted;                 /* the counted pass gave the point's instructions */
+	double instructions;          /* counts.instructions (with counted) */
 	size_t n_rounds;
 	size_t n_runs; /* length of "times", or 1 when absent */
 	size_t source; /* index of the file it came from, in load order */

@@ -276,6 +276,30 @@ static int results_limit_series(struct results_point *p, struct errbuf *eb)
 	return 0;
 }
 
+/*
+ * The counted pass's "counts" object (rarbench --counts): its "instructions" when its status is
+ * "ok", else NaN; absent: NaN. Present but malformed: an error.
+ */
+static int results_counts(const cJSON *entry, struct results_point *p, struct errbuf *eb)
+{
+	const cJSON *c = jsonget_member(entry, "counts"), *st;
+
+	p->counted = false;
+	p->instructions = NAN;
+	if (c == NULL || cJSON_IsNull(c))
+		return 0;
+	if (!cJSON_IsObject(c))
+		return errbuf_set(eb, "counts: not an object");
+	st = jsonget_member(c, "status");
+	if (!cJSON_IsString(st) || strcmp(st->valuestring, "ok") != 0)
+		return 0;
+	if (jsonget_double(c, "counts", "instructions", JSONGET_REQUIRED, 0, 1e18,
+			   &p->instructions, eb) != 0)
+		return -1;
+	p->counted = true;
+	return 0;
+}
+
 int results_entry_parse(const void *json, struct results_point *p, struct errbuf *eb)
 {
 	const cJSON *entry = json;
@@ -303,7 +327,7 @@ int results_entry_parse(const void *json, struct results_point *p, struct errbuf
 						    RESULTS_TIME_MAX_S, &p->stddev_s, eb) != 0)
 		return -1;
 	if (results_times(entry, p, eb) != 0 || results_params(entry, p, eb) != 0 ||
-	    results_estimate(entry, p, eb) != 0)
+	    results_estimate(entry, p, eb) != 0 || results_counts(entry, p, eb) != 0)
 		return -1;
 	results_mean_ci(p);
 

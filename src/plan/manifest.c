@@ -27,6 +27,13 @@ const char *manifest_after_refusal_name(int i)
 	return i >= 0 && i < MANIFEST_AFTER_REFUSAL_COUNT ? names[i] : NULL;
 }
 
+const char *manifest_instrument_name(enum manifest_instrument i)
+{
+	static const char *const names[] = {"callgrind", "perf", "auto"};
+
+	return (unsigned)i < MANIFEST_INSTRUMENT_COUNT ? names[i] : NULL;
+}
+
 bool manifest_command_is_safe(const char *command)
 {
 	static const char *const dirs[] = {"/usr/bin/", "/bin/"};

@@ -51,6 +51,17 @@
 /* A step with more contended runs than this fraction is flagged (and measured again). */
 #define MANIFEST_DEFAULT_CONTENTION_LIMIT 0.9
 /* A measured run (and a grant check) still going after run_timeout_s is killed with its group. */
+/* What counts the counted pass's instructions (manifest "counts"). */
+enum manifest_instrument {
+	MANIFEST_INSTRUMENT_CALLGRIND, /* valgrind's callgrind: exact, in a VM without a PMU */
+	MANIFEST_INSTRUMENT_PERF,      /* perf_event's hardware counter (not implemented yet) */
+	MANIFEST_INSTRUMENT_AUTO,      /* perf where the host has a PMU, else callgrind */
+	MANIFEST_INSTRUMENT_COUNT
+};
+
+/* "callgrind", "perf", "auto"; NULL past the end. */
+const char *manifest_instrument_name(enum manifest_instrument i);
+
 /* The profile pass's share of the timed runs' time, by default (issue 18: at most 15 %). */
 #define MANIFEST_PROFILE_BUDGET_DEFAULT_PCT 15
 #define MANIFEST_RUN_TIMEOUT_DEFAULT_S 60u
@@ -292,6 +303,13 @@ struct manifest {
 	 * says so. 0: no budget, every point traced whatever it costs.
 	 */
 	uint32_t profile_budget_pct;
+	/*
+	 * The counted pass (runner_counts.c): after the profile pass, each subject
+	 * run once more at every point under an instruction counter, as the bench
+	 * user's set-ID exec would run it. Absent: false.
+	 */
+	bool counts;
+	enum manifest_instrument counts_instrument;
 	/*
 	 * Calibration (doc/precision.md): a reference workload, rarref with
 	 * reference_units units of work, measured in every step beside the

@@ -83,6 +83,7 @@ static const char *const root_keys[] = {"name",
 					"cpus",
 					"profile",
 					"profile_budget",
+					"counts",
 					"reference",
 					"kernel_reference",
 					"page_cache",
@@ -113,6 +114,42 @@ static int parse_command(struct manifest_ctx *c, const cJSON *root, struct manif
 		    "(set \"unsafe_command\": true to grant it anyway)",
 		    manifest_shown(m->command, b));
 	}
+	return bad;
+}
+
+/* The counted pass's instruments, as the manifest names them (enum manifest_instrument). */
+static const char *instrument_name(int i)
+{
+	return manifest_instrument_name((enum manifest_instrument)i);
+}
+
+/*
+ * "counts": true, false, or {"instrument": "callgrind" | "perf" | "auto"}: the counted pass
+ * (runner_counts.c). Absent: false. 0, or -1 with every problem kept.
+ */
+static int parse_counted(struct manifest_ctx *c, const cJSON *root, struct manifest *m)
+{
+	static const char *const keys[] = {"instrument", NULL};
+	const cJSON *j = jsonget_member(root, "counts");
+	int e = MANIFEST_INSTRUMENT_CALLGRIND;
+	int bad = 0;
+
+	m->counts = false;
+	m->counts_instrument = MANIFEST_INSTRUMENT_CALLGRIND;
+	if (j == NULL)
+		return 0;
+	if (cJSON_IsBool(j)) {
+		m->counts = cJSON_IsTrue(j);
+		return 0;
+	}
+	if (!cJSON_IsObject(j))
+		return manifest_fail(c, "$.counts", "expected a boolean or an object, got %s",
+				     manifest_type_name(j));
+	bad |= manifest_check_keys(c, j, "$.counts", keys);
+	bad |= manifest_get_enum(c, j, "$.counts", "instrument", instrument_name,
+				 MANIFEST_INSTRUMENT_COUNT, &e);
+	m->counts = true;
+	m->counts_instrument = (enum manifest_instrument)e;
 	return bad;
 }
 
@@ -251,6 +288,7 @@ static int parse_root(struct manifest_ctx *c, const cJSON *root, struct manifest
 	m->profile_budget_pct = MANIFEST_PROFILE_BUDGET_DEFAULT_PCT;
 	bad |= get_u32(c, root, "profile_budget", 0, 1000, &m->profile_budget_pct);
 
+	bad |= parse_counted(c, root, m);
 	bad |= parse_counts(c, root, m);
 	bad |= manifest_parse_env(c, root, m);
 	if (bad)

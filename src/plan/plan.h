@@ -54,6 +54,8 @@ struct plan_config {
 	bool this_host;
 	/* The profile pass's strace; NULL: $RARPERF_STRACE, else /usr/bin/strace. */
 	const char *tracer;
+	/* rarbench --counts: the counted pass whatever the manifest says. */
+	bool counts;
 };
 
 /*

@@ -14,7 +14,9 @@
 #include "jsonget.h"
 #include "plan_env.h"
 #include "policy_size.h"
+#include "countrun.h"
 #include "straceprof.h"
+#include "trustpath.h"
 
 #define PLAN_FACTS_MAX_BYTES (1024 * 1024)
 #define PLAN_TRACER "/usr/bin/strace"
@@ -193,6 +195,44 @@ static int check_tracer(struct plan *p, struct errbuf *eb)
 	return 0;
 }
 
+/*
+ * With "counts" (or --counts): the instrument must be one this rarbench has (callgrind; perf's
+ * hardware counters are not implemented yet), and valgrind and setpriv root's (they run as
+ * root up to the identity switch, and valgrind as the set-ID tool's identity after it).
+ */
+static int check_counter(struct plan *p, struct errbuf *eb)
+{
+	const char *const need[] = {countrun_valgrind(), COUNTRUN_SETPRIV};
+
+	if (p->cfg.counts)
+		p->m->counts = true;
+	if (!p->m->counts)
+		return 0;
+	if (p->m->counts_instrument == MANIFEST_INSTRUMENT_PERF) {
+		errbuf_set(eb,
+			   "%s: $.counts.instrument: \"perf\" is not implemented yet (this host's "
+			   "hardware counter: %s); use \"callgrind\" or \"auto\"",
+			   p->manifest, countrun_pmu_errno() == 0 ? "present" : "none");
+		return bad_input(p);
+	}
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (access(need[i], X_OK) != 0) {
+			errbuf_set(eb,
+				   "%s: \"counts\" needs %s: install Debian's package %s (the "
+				   "playbook's role %s installs it)",
+				   p->manifest, need[i], i == 0 ? COUNTRUN_PACKAGE : "util-linux",
+				   PLAN_TRACER_ROLE);
+			return bad_input(p);
+		}
+		if (geteuid() == 0 && trustpath_check(need[i], NULL, eb) < 0) {
+			errbuf_prefix(eb, "%s: \"counts\": %s is not root's alone", p->manifest,
+				      need[i]);
+			return bad_input(p);
+		}
+	}
+	return 0;
+}
+
 int plan_resolve(struct plan *p, struct errbuf *eb)
 {
 	if (plan_prefix_locate(&p->where, p->prefix, eb) < 0 || load_facts(p, eb) < 0)
@@ -200,7 +240,9 @@ int plan_resolve(struct plan *p, struct errbuf *eb)
 	if (plan_resolve_subjects(p, eb) < 0 || plan_check_disk(p, eb) < 0 ||
 	    (p->cfg.this_host && plan_env_check(p, eb) < 0))
 		return -1;
-	return check_tracer(p, eb);
+	if (check_tracer(p, eb) < 0)
+		return -1;
+	return check_counter(p, eb);
 }
 
 void plan_free(struct plan *p)

@@ -187,6 +187,11 @@ static void print_runs(const struct plan_view *pl, FILE *out)
 		    "Profile: after the timed steps, each subject traced once per point by strace "
 		    "and run once more for its rusage (doc/profile.md; not in the estimate)\n",
 		    out);
+	if (m->counts)
+		fputs("Counts: after those, each subject run once per point under valgrind's "
+		      "callgrind with the bench user's set-ID identity, its instructions counted up "
+		      "to the exec of the command (doc/counts.md; not in the estimate)\n",
+		      out);
 }
 
 /* The policy bytes of every point and subject (computed, not written) and the disk the largest

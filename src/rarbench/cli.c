@@ -96,6 +96,7 @@ void cli_usage(FILE *f)
 	    "      --prefix DIR              the provisioned prefix (default $RARPERF_PREFIX,\n"
 	    "                                else /opt/rarperf)\n"
 	    "      --wait                    wait while another run holds the prefix\n"
+	    "      --counts                  count each subject's instructions per point\n"
 	    "  e.g. rarbench --manifest experiments/quick.json --dry-run\n"
 	    "\n"
 	    "Exit status: 0 ok, 1 a measurement failed, 2 usage or input error,\n"
@@ -106,7 +107,7 @@ void cli_usage(FILE *f)
 /* The manifest mode's own options (manifest_mode.c), named when given without --manifest. */
 static const char *const cli_manifest_only[] = {"dry-run",  "pilot",  "out",  "resume",
 						"progress", "prefix", "wait", "not-this-host",
-						"manifest", NULL};
+						"manifest", "counts",   NULL};
 
 /*
  * An option this mode does not have: a manifest mode's option ("rarbench --dry-run" alone)

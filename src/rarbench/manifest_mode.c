@@ -101,7 +101,8 @@ static void usage(FILE *f)
 {
 	fputs(
 	    "Usage: rarbench --manifest FILE [--out DIR] [--resume] [--progress bar|jsonl|none]\n"
-	    "                [--prefix DIR] [--wait] [--dry-run [--pilot | --not-this-host]]\n"
+	    "                [--prefix DIR] [--wait] [--counts]\n"
+	    "                [--dry-run [--pilot | --not-this-host]]\n"
 	    "Runs the experiment described by the manifest FILE: for every point of its sweep,\n"
 	    "writes each subject's policy, checks that it grants the command, and measures\n"
 	    "every subject as the bench user. Must run as root (it writes the policies);\n"
@@ -112,6 +113,8 @@ static void usage(FILE *f)
 	    "  --prefix DIR     the provisioned prefix (default $RARPERF_PREFIX, else\n"
 	    "                   " PLAN_PREFIX_DEFAULT ")\n"
 	    "  --wait           wait while another run holds the prefix (else exit 3)\n"
+	    "  --counts         the counted pass, as the manifest's \"counts\": true: each\n"
+	    "                   subject's instructions per point, under valgrind's callgrind\n"
 	    "  --dry-run        check the manifest against the prefix and print the plan\n"
 	    "                   (subjects, points, runs, policy bytes, disk, the wall time from\n"
 	    "                   the last sweep in DIR or per-tool costs); writes nothing\n"
@@ -141,7 +144,8 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 	    {"prefix", required_argument, NULL, 'P'},   {"wait", no_argument, NULL, 'W'},
 	    {"dry-run", no_argument, NULL, 'n'},        {"pilot", no_argument, NULL, 'L'},
 	    {"not-this-host", no_argument, NULL, 'H'},  {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0}};
+	    {"version", no_argument, NULL, 'V'},        {"counts", no_argument, NULL, 'C'},
+	    {NULL, 0, NULL, 0}};
 	struct cliopt_seen seen;
 	struct errbuf eb;
 	int c;
@@ -175,6 +179,9 @@ static int parse_args(int argc, char **argv, struct runner_config *cfg)
 			break;
 		case 'H':
 			cfg->not_this_host = true;
+			break;
+		case 'C':
+			cfg->counts = true;
 			break;
 		case 'p':
 			if (strcmp(optarg, "bar") == 0)
@@ -266,7 +273,8 @@ static int dry_run(const struct runner_config *cfg)
 				       .prefix = cfg->prefix,
 				       .out = cfg->out,
 				       .this_host = !cfg->not_this_host,
-				       .tracer = NULL};
+				       .tracer = NULL,
+				       .counts = cfg->counts};
 	char warning[ERRBUF_MSG_MAX];
 	struct errbuf eb = {{0}};
 	struct plan *p = NULL;

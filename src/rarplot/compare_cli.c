@@ -1,6 +1,9 @@
 /* compare_cli: rarplot --compare, its options and exit status (compare_cli.h). */
 #include "compare_cli.h"
 
+#include "countcompare.h"
+#include "plotseries.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -120,7 +123,7 @@ static void compare_cli_say(const struct errbuf *eb)
 
 /* DIR/comparison.md (the section) and DIR/comparison.tsv. */
 static int compare_cli_write(const struct compare_outcome *out, const struct compare_opts *o,
-			     const char *dir, struct errbuf *eb)
+			     const struct countcompare *cc, const char *dir, struct errbuf *eb)
 {
 	struct atomicfile *af;
 	char path[PATH_MAX];
@@ -133,6 +136,8 @@ static int compare_cli_write(const struct compare_outcome *out, const struct com
 	if (af == NULL)
 		return -1;
 	compare_print(out, o, atomicfile_stream(af));
+	if (cc->available)
+		countcompare_print(cc, o->baseline, o->candidate, o->axis, atomicfile_stream(af));
 	if (atomicfile_commit(af, eb) != 0)
 		return -1;
 	if (fileio_join(path, sizeof(path), dir, "comparison.tsv", eb) != 0)
@@ -293,6 +298,7 @@ static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_
 {
 	struct compare_outcome *per = calloc(k, sizeof(*per));
 	struct compare_across *a = calloc(1, sizeof(*a));
+	struct countcompare cc;
 	struct errbuf eb = {{0}};
 	int status = EXITCODE_BAD_INPUT;
 
@@ -304,6 +310,15 @@ static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_
 		goto fail;
 	compare_sweeps_print(a, per, o, stdout);
 	status = compare_cli_status(a->regressed, a->inconclusive);
+	if (countcompare_compute(res, o->baseline, o->candidate, o->axis, &cc, &eb) != 0)
+		goto fail;
+	if (cc.available) {
+		/* Every sweep's counts, pooled: a count has no between-sweep spread to speak of. */
+		countcompare_print(&cc, o->baseline, o->candidate, o->axis, stdout);
+		status = cc.regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
+	} else if (plotseries_any_counted(res)) {
+		countcompare_print(&cc, o->baseline, o->candidate, o->axis, stdout);
+	}
 	if (out_dir != NULL) {
 		struct between b;
 		struct atomicfile *af;
@@ -322,6 +337,9 @@ static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_
 		    (af = atomicfile_open(path, 0644, &eb)) == NULL)
 			goto fail;
 		compare_sweeps_print(a, per, o, atomicfile_stream(af));
+		if (cc.available)
+			countcompare_print(&cc, o->baseline, o->candidate, o->axis,
+					   atomicfile_stream(af));
 		if (atomicfile_commit(af, &eb) != 0 ||
 		    compare_cli_ratio(c, o, res, source, k, out_dir, &eb) != 0)
 			goto fail;
@@ -343,6 +361,7 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	struct compare_opts o = {c->baseline, c->candidate,      axis,        c->noise, c->at,
 				 c->n_at,     c->allow_unpaired, use_weights, 0,        SIZE_MAX};
 	struct compare_outcome *out = calloc(1, sizeof(*out));
+	struct countcompare cc;
 	struct errbuf eb = {{0}};
 	int status = EXITCODE_BAD_INPUT;
 
@@ -357,8 +376,20 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 		free(out);
 		return compare_cli_sweeps(c, &o, res, source, k, out_dir);
 	}
-	if (compare_compute(res, &o, out, &eb) != 0)
-		goto fail;
+	if (compare_compute(res, &o, out, &eb) != 0) {
+		struct errbuf ceb = {{0}};
+
+		/* No wall-time comparison (unpaired, too poor a fit): counts still give a verdict. */
+		if (countcompare_compute(res, o.baseline, o.candidate, axis, &cc, &ceb) != 0 ||
+		    !cc.available)
+			goto fail;
+		fputs("No wall-time verdict: ", stdout);
+		sanitize_fputs(eb.msg, SANITIZE_TEXT, stdout);
+		fputc('\n', stdout);
+		countcompare_print(&cc, o.baseline, o.candidate, axis, stdout);
+		status = cc.regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
+		goto out;
+	}
 	if (c->between != NULL) {
 		struct between b;
 
@@ -368,7 +399,16 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	}
 	compare_print(out, &o, stdout);
 	status = compare_cli_status(out->regressed, out->inconclusive);
-	if (out_dir != NULL && (compare_cli_write(out, &o, out_dir, &eb) != 0 ||
+	if (countcompare_compute(res, o.baseline, o.candidate, axis, &cc, &eb) != 0)
+		goto fail;
+	if (cc.available) {
+		/* Counts decide the exit status; the wall-time verdict stays printed above. */
+		countcompare_print(&cc, o.baseline, o.candidate, axis, stdout);
+		status = cc.regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
+	} else if (plotseries_any_counted(res)) {
+		countcompare_print(&cc, o.baseline, o.candidate, axis, stdout);
+	}
+	if (out_dir != NULL && (compare_cli_write(out, &o, &cc, out_dir, &eb) != 0 ||
 				compare_cli_ratio(c, &o, res, NULL, 1, out_dir, &eb) != 0)) {
 		status = EXITCODE_FAILED; /* an output failed */
 		goto fail;

@@ -472,6 +472,9 @@ struct plot {
 	struct results *res;
 	struct plotseries_set *set;
 	struct fitreport *rep;
+	/* The counted instructions' series and fits (every result counted), else NULL. */
+	struct plotseries_set *counts_set;
+	struct fitreport *counts;
 	struct acrossreport *across; /* several hosts: every comparison combined over them */
 	struct claims *claims;
 	struct claims_check *checks;
@@ -497,6 +500,8 @@ static void plot_free(struct plot *pl)
 	acrossreport_free(pl->across);
 	fitreport_free(pl->rep);
 	plotseries_set_free(pl->set);
+	fitreport_free(pl->counts);
+	plotseries_set_free(pl->counts_set);
 	results_free(pl->res);
 }
 
@@ -530,6 +535,16 @@ static int fit(const struct config *cfg, struct plot *pl, struct errbuf *eb)
 	}
 	if (fitreport_compute(pl->set, cfg->baseline, cfg->use_weights, pl->res, &pl->rep, eb) != 0)
 		return -1;
+	/* Counted results: their instructions fitted the same way, beside the time (unweighted:
+	 * a count is exact). */
+	if (plotseries_any_counted(pl->res)) {
+		if (plotseries_build(pl->res, cfg->axis, PLOTSERIES_INSTRUCTIONS, &pl->counts_set,
+				     eb) != 0 ||
+		    fitreport_compute(pl->counts_set, cfg->baseline, false, pl->res, &pl->counts,
+				      eb) != 0)
+			return -1;
+		pl->rep->counts = pl->counts;
+	}
 	/* One verdict per comparison: the table and the claims as --compare computes them. */
 	fitreport_pair(pl->rep, !cfg->delta && cfg->stat == PLOTSERIES_ESTIMATE, cfg->use_weights);
 	/* Several hosts: each compared on its own above, combined here; never pooled. */

@@ -19,6 +19,7 @@
 #include "runner_pilot.h"
 #include "runner_point.h"
 #include "runner_precision.h"
+#include "runner_counts.h"
 #include "runner_profile.h"
 #include "runner_refusal.h"
 #include "runner_setup.h"
@@ -529,6 +530,23 @@ static enum runner_outcome run_profile(struct runner *r, uint64_t t0, uint64_t t
 	return RUNNER_DONE;
 }
 
+/* After the profile pass: the counted pass (the manifest's "counts", --counts) and its time. */
+static enum runner_outcome run_counts(struct runner *r)
+{
+	struct errbuf eb = {0};
+	uint64_t t = clock_now_ns();
+
+	if (runner_counts_pass(r, &eb) < 0) {
+		report(r, stopped(r) ? "interrupted; continue with --resume" : eb.msg);
+		return stopped(r) ? RUNNER_INTERRUPTED : RUNNER_PROFILE_FAILED;
+	}
+	if (r->m->counts && r->cfg.progress != PROGRESS_JSONL)
+		/* selfbench/counts-cost.sh reads it. */
+		sanitize_fprintf(r->cfg.err, "rarbench: counted pass %.1f s\n",
+				 (double)(clock_now_ns() - t) / 1e9);
+	return RUNNER_DONE;
+}
+
 /*
  * Takes every measured program out of the page cache (pagecache.h), so that each one's first
  * exec of the sweep reads it back from disk alike: the prefix's programs and libraries, each
@@ -582,6 +600,8 @@ enum runner_outcome runner_run(struct runner *r)
 	t1 = clock_now_ns();
 	if (status == RUNNER_DONE)
 		status = run_profile(r, t0, t1);
+	if (status == RUNNER_DONE)
+		status = run_counts(r);
 	if (status == RUNNER_DONE && finish(r, &eb) < 0) {
 		report(r, eb.msg);
 		status = RUNNER_HOST_FAILED;

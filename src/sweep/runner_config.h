@@ -19,6 +19,7 @@ struct runner_config {
 	bool pilot;   /* with dry_run: measure the ends of the sweep to estimate its time */
 	/* with dry_run: skip the checks of this host's own environment (rarlab's controller) */
 	bool not_this_host;
+	bool counts; /* --counts: the counted pass whatever the manifest says */
 	enum progress_mode progress;
 	const char *tracer; /* the profile pass's strace (the plan's: plan.h) */
 	/* Set by the caller's SIGINT/SIGTERM handler: the run stops at the next step and says

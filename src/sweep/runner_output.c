@@ -16,6 +16,7 @@
 #include "growbuf.h"
 #include "resultsfile.h"
 #include "runner_kernel.h"
+#include "runner_counts.h"
 #include "runner_profile_files.h"
 #include "stats.h"
 
@@ -387,7 +388,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	struct export_entry *entries = NULL;
 	struct export_extras *xs = NULL;
 	struct entry_params *params = NULL;
-	cJSON *extra = NULL, **profiles = NULL;
+	cJSON *extra = NULL, **profiles = NULL, **counts = NULL;
 	unsigned char *refs = NULL;
 	char path[PATH_MAX];
 	size_t n = 0, i, k, e = 0;
@@ -406,8 +407,9 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 	refs = calloc(n ? n : 1, sizeof(*refs));
 	extra = cJSON_CreateObject();
 	profiles = calloc(sweep_count(s), sizeof(*profiles));
+	counts = calloc(sweep_count(s), sizeof(*counts));
 	if (entries == NULL || xs == NULL || params == NULL || refs == NULL || extra == NULL ||
-	    profiles == NULL) {
+	    profiles == NULL || counts == NULL) {
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
@@ -416,6 +418,9 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 
 		profiles[i] = runner_profile_read(dir, i, eb);
 		if (profiles[i] == NULL && eb->msg[0] != '\0')
+			goto out;
+		counts[i] = runner_counts_read(dir, i, eb);
+		if (counts[i] == NULL && eb->msg[0] != '\0')
 			goto out;
 		for (k = 0; k < by_index[i].nsubjects; k++, e++) {
 			const struct journal_subject *js = &by_index[i].subjects[k];
@@ -428,6 +433,9 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 			xs[e].reference_ns = subject_reference(s, by_index, js->subject);
 			xs[e].profile =
 			    jsonget_member(jsonget_member(profiles[i], "subjects"), js->subject);
+			xs[e].counts =
+			    jsonget_member(jsonget_member(counts[i], "subjects"), js->subject);
+			xs[e].counts_instrument = jsonget_member(counts[i], "instrument");
 			entries[e] = (struct export_entry){js->command, &js->result,
 							   ep->params,  np,
 							   &xs[e],      by_index[i].run_round[k]};
@@ -458,6 +466,9 @@ out:
 	for (i = 0; profiles != NULL && i < sweep_count(s); i++)
 		cJSON_Delete(profiles[i]);
 	free(profiles);
+	for (i = 0; counts != NULL && i < sweep_count(s); i++)
+		cJSON_Delete(counts[i]);
+	free(counts);
 	cJSON_Delete(extra);
 	free(refs);
 	free(params);

@@ -444,7 +444,8 @@ static int make_plan(struct runner *r, struct errbuf *eb)
 				       .prefix = r->cfg.prefix,
 				       .out = r->cfg.out,
 				       .this_host = !r->cfg.not_this_host,
-				       .tracer = NULL};
+				       .tracer = NULL,
+				       .counts = r->cfg.counts};
 	char warning[ERRBUF_MSG_MAX];
 	int rc = plan_open(&pc, &r->plan, eb);
 

@@ -17,7 +17,7 @@
  *   runner        a manifest run: open, plan (dry run), run, close (runner.h; what it is
  *                 asked: runner_config.h)
  *   runner_setup  the run's whole state (struct runner), made and freed; seen by runner.c
- *                 and runner_profile.c only
+ *                 and the passes after it (runner_profile.c, runner_counts.c) only
  *   runner_guard  the lock, the guard record, the marker and the deny-all
  *   runner_fault  the deny-all again from a fatal signal's handler, from bytes the guard kept
  *   runner_env    the pinned environment and limits of every run
@@ -37,6 +37,7 @@
  *   runner_output results.json and results.tsv from the journal
  *   runner_profile    the profile pass
  *   runner_profile_files  what the profile pass leaves in OUT/profile/, read back
+ *   runner_counts     the counted pass: each subject's instructions per point (callgrind)
  */
 #ifndef RARPERF_SWEEP_H
 #define RARPERF_SWEEP_H

@@ -992,8 +992,41 @@ static void test_every_problem_in_one_pass(void)
 	manifest_free(m);
 }
 
+/* "counts": true, false, or {"instrument": ...}; absent false; typos named. */
+static void test_counts_key(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m;
+
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\"," GOOD_SUBJECTS "}", &eb);
+	CHECK(m != NULL && !m->counts);
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":true," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL && m->counts && m->counts_instrument == MANIFEST_INSTRUMENT_CALLGRIND);
+	manifest_free(m);
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":{\"instrument\":"
+		  "\"auto\"}," GOOD_SUBJECTS "}",
+		  &eb);
+	CHECK(m != NULL && m->counts && m->counts_instrument == MANIFEST_INSTRUMENT_AUTO);
+	manifest_free(m);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":1," GOOD_SUBJECTS
+		     "}",
+		     "$.counts: expected a boolean or an object, got a number");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":{\"instrumnet\":"
+		     "\"perf\"}," GOOD_SUBJECTS "}",
+		     "did you mean \"instrument\"");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":{\"instrument\":"
+		     "\"lackey\"}," GOOD_SUBJECTS "}",
+		     "$.counts.instrument");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"count\":true," GOOD_SUBJECTS
+		     "}",
+		     "did you mean \"counts\"");
+}
+
 int main(void)
 {
+	RUN(test_counts_key);
 	RUN(test_page_cache);
 	RUN(test_logspace_matches_log_py);
 	RUN(test_defaults);
