@@ -439,7 +439,7 @@ static enum runner_step count_point(struct runner *r, const struct sweep_point *
 	}
 	if (runner_point_write_policies(&r->sj, pt, eb) < 0)
 		goto deny;
-	rc = runner_point_check_grants(&r->sj, &r->rs, pt->index + 1, eb);
+	rc = runner_point_check_grants(&r->sj, &r->rs, pt, eb);
 	for (size_t i = 0; rc == RUNNER_STEP_OK && i < r->sj.nsubjects; i++) {
 		const struct runner_subject *s = &r->sj.subjects[i];
 		struct countrun_identity id;
