@@ -37,12 +37,12 @@ fi
 if sh tools/provision-stamp.sh fresh-demo "$prefix"; then
 	echo "== $prefix was provisioned from this tree: nothing to build (make provision builds every tool)"
 else
-	begin provisioning "provisioning what $manifest measures into $prefix (the first time: a few minutes of builds)"
+	begin provisioning "provisioning what $manifest measures into $prefix (the first time: about 5 minutes of builds on 2 cores)"
 	RARPERF_PREFIX=$prefix DEMO_PROVISION_LOG=$provision_log "$make" --no-print-directory provision-demo
 	end
 	# Where that time went: the slowest tasks (profile_tasks' summary, the end of the log; a wait
 	# for the background cargo builds holds their time) and each cargo build's own time (facts.json).
-	awk '/^=+$/ {s = 1; next}
+	awk '/^=+ *$/ {s = 1; next}
 		s && / [0-9.]+s$/ && k < 5 {t = $NF; sub(/s$/, "", t); n = $0; sub(/ -* ?[0-9.]+s$/, "", n)
 			printf("%s%s %.0f s", (k++ ? ", " : "   slowest tasks: "), n, t)}
 		END {if (k) print ""}' "$provision_log"

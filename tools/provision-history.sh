@@ -120,14 +120,10 @@ n=0 total=0 built=0 cached=0 absent=0
 # The cache's first build starts from a copy of the prefix's own RootAsRole target directory
 # (roles/rarperf_rootasrole, the same features and registry paths, under its lock): the crates
 # compiled there are fresh for cargo and only RootAsRole's own compile. A copy: the prefix's stays
-# the prefix's. Nothing to copy: cargo compiles everything, as before. The role keeps one
-# directory per version (target-VERSION beside the main version's target): the one of the
-# release built first when the prefix has it (make check's 4.2.0), else the main version's.
-seed_target() { # VERSION
-	local base from
-	base=/var/cache/rarperf/build/rootasrole-$(printf '%s' "$prefix" | sed 's/[^A-Za-z0-9]\{1,\}/_/g')
-	from=$base/target
-	[ -d "$base/target-$1/release" ] && from=$base/target-$1
+# the prefix's. Nothing to copy: cargo compiles everything, as before.
+seed_target() {
+	local from
+	from=/var/cache/rarperf/build/rootasrole-$(printf '%s' "$prefix" | sed 's/[^A-Za-z0-9]\{1,\}/_/g')/target
 	[ ! -e "$cache/target" ] && [ -d "$from/release" ] || return 0
 	rm -rf "$cache/target.seed"
 	(exec 9>>"$from.lock" && flock 9 && cp -a "$from" "$cache/target.seed") &&
@@ -188,7 +184,7 @@ for v in $releases; do
 			echo "[$n/$total] $name: building (cargo build --release --locked --bin $bin --features $features) ..."
 			start=$(date +%s)
 			exec 8>>"$cache/target.lock" && flock 8
-			seed_target "$v"
+			seed_target
 			if (cd "$cache/src-$v" && nice -n "$nice_level" cargo build --release --locked \
 				--bin "$bin" --features "$features" --config "$envf" \
 				--target-dir "$cache/target") >"$log" 2>&1; then
