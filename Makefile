@@ -298,9 +298,14 @@ demo:
 # What make demo measures and nothing more: of RootAsRole's extra versions only the newest
 # (4.2.0, quick.json's subject beside 3.3.4); 4.0.3 and the PAM builds of sudo and doas (a second
 # sudo build: about a minute) are left out; quick.json's subjects for them are optional, and
-# `make provision` adds them.
+# `make provision` adds them. Its log (DEMO_PROVISION_LOG) keeps each task's time (Ansible's
+# profile_tasks callback: a time line under each task header, every task slowest first at the end),
+# so each first demo records where its provisioning time went (doc/provisioning.md).
+DEMO_PROVISION_LOG ?= build/provision-demo.log
 provision-demo:
-	@sh tools/with-progress.sh $(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml \
+	@PROGRESS_LOG=$(DEMO_PROVISION_LOG) ANSIBLE_CALLBACKS_ENABLED=ansible.posix.profile_tasks \
+		PROFILE_TASKS_TASK_OUTPUT_LIMIT=all PROFILE_TASKS_SORT_ORDER=descending \
+		sh tools/with-progress.sh $(ANSIBLE_PLAYBOOK) -i inventory/local.ini install.yml \
 		-e rarperf_prefix=$(RARPERF_PREFIX) -e '{"rarperf_rootasrole_extra_versions": ["4.2.0"]}' \
 		-e rarperf_sudo_pam=false -e rarperf_doas_pam=false
 	@sh tools/provision-stamp.sh write-demo $(RARPERF_PREFIX)

@@ -4,8 +4,10 @@
 # 4.2.0's, the newest, and 3.3.4's JSON and CBOR builds: `make provision` builds every tool, the
 # PAM builds of sudo and doas too, which quick.json then measures as well: they are optional)
 # unless the prefix was provisioned from this very tree (tools/provision-stamp.sh), then the
-# sweep, the figures and the report. Each step says when it starts and how long it took; the end
-# says where the figure and the report are, and the three lines that matter.
+# sweep, the figures and the report. Each step says when it starts and how long it took (the
+# provisioning also its slowest tasks and cargo builds; every task's time is in
+# build/provision-demo.log); the end says where the figure and the report are, and the three lines
+# that matter.
 set -eu
 cd "$(dirname "$0")/.."
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
@@ -13,6 +15,7 @@ out=${DEMO_OUT:-results/quick}
 manifest=experiments/quick.json
 make=${MAKE:-make}
 jobs=$(nproc 2>/dev/null || echo 2)
+provision_log=${DEMO_PROVISION_LOG:-build/provision-demo.log}
 start=$(date +%s)
 times=
 begin() { # NAME TEXT: a step starts
@@ -34,9 +37,19 @@ fi
 if sh tools/provision-stamp.sh fresh-demo "$prefix"; then
 	echo "== $prefix was provisioned from this tree: nothing to build (make provision builds every tool)"
 else
-	begin provisioning "provisioning what $manifest measures into $prefix (the first time: a few minutes of builds)"
-	RARPERF_PREFIX=$prefix "$make" --no-print-directory provision-demo
+	begin provisioning "provisioning what $manifest measures into $prefix (the first time: about 5 minutes of builds on 2 cores)"
+	RARPERF_PREFIX=$prefix DEMO_PROVISION_LOG=$provision_log "$make" --no-print-directory provision-demo
 	end
+	# Where that time went: the slowest tasks (profile_tasks' summary, the end of the log; a wait
+	# for the background cargo builds holds their time) and each cargo build's own time (facts.json).
+	awk '/^=+ *$/ {s = 1; next}
+		s && / [0-9.]+s$/ && k < 5 {t = $NF; sub(/s$/, "", t); n = $0; sub(/ -* ?[0-9.]+s$/, "", n)
+			printf("%s%s %.0f s", (k++ ? ", " : "   slowest tasks: "), n, t)}
+		END {if (k) print ""}' "$provision_log"
+	builds=$(jq -r '[.tools | to_entries[] | select(.value.build_seconds != null)
+		| "\(.key) \(.value.build_seconds) s"] | join(", ")' "$prefix/facts.json" 2>/dev/null || :)
+	[ -z "$builds" ] || echo "   cargo builds (their own times, in the background): $builds"
+	echo "   every task's time: $provision_log"
 fi
 begin build "building rarperf"
 "$make" --no-print-directory -s -j"$jobs" all
