@@ -25,7 +25,12 @@ prefix=${RARPERF_PREFIX:-/opt/rarperf}
 name=$(basename "$manifest" .json)
 out=results/publish/$name
 rm -rf "$out"
-mkdir -p results/publish "$dir"
+mkdir -p results/publish
+. tools/lib/keepdir.sh
+# root writes DIR: made now (each missing directory 0700, then DIR readable), or root's along
+# its whole path (R31)
+dir=$(keepdir_make DIR "$dir") || exit 2
+chmod 0755 "$dir"
 etc=$(mktemp -d /tmp/rarperf-publish-etc.XXXXXX)
 trap 'rm -rf "$etc"' EXIT INT TERM
 cp -a "$prefix/etc/." "$etc/"
