@@ -361,8 +361,8 @@ check "issue 52 finding 5 as written (core unlimited, fsize, a root-only cwd, pr
 # Without "core": the run is harmless. strace keeps root's limits (no core file, no file size
 # limit: the trace outgrows the manifest's 1 MiB) and /; the traced program alone has the
 # manifest's limits (it reads its own and its tracer's /proc/PID/limits).
-probe="tp=\$(awk '/^TracerPid:/ { print \$2 }' /proc/self/status); [ \"\$tp\" = 0 ] && exit 0;
-{ grep -E '^Max (file size|core file size) ' /proc/\$tp/limits; grep -E '^Max (file size|core file size) ' /proc/\$\$/limits; } | tr -s ' ' | sed 's/ \$//' >$u/limits;
+probe="tp=\$(sed -n 's/^TracerPid:[[:space:]]*//p' /proc/self/status); [ \"\$tp\" = 0 ] && exit 0;
+(grep -E '^Max (file size|core file size) ' /proc/\$tp/limits; grep -E '^Max (file size|core file size) ' /proc/\$\$/limits) | tr -s ' ' | sed 's/ \$//' >$u/limits;
 dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null; exit 0"
 manifest core2 "[{\"id\":\"sh\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"args\":[\"-c\",$(jq -Rn --arg s "$probe" '$s')]}]" \
 	"\"profile\": true, \"profile_budget\": 0, \"limits\": {\"fsize\": 1048576}, \"cwd\": \"$work/rootonly\","
