@@ -29,6 +29,7 @@
 # two sweeps it is tested on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/lib/keepdir.sh
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 repeats=${CMP_REPEATS:-3}
 tools=${CMP_TOOLS:-precision fixed}
@@ -46,8 +47,8 @@ done
 user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 
 if [ -n "${CMP_KEEP:-}" ]; then
-	work=$CMP_KEEP
-	mkdir -p "$work"
+	# root writes there: made now, or root's along its whole path (R34)
+	work=$(keepdir_make CMP_KEEP "$CMP_KEEP") || exit 2
 elif [ "${CMP_ANALYSE:-0}" = 1 ]; then
 	echo "comparison: CMP_ANALYSE=1 needs CMP_KEEP" >&2
 	exit 2

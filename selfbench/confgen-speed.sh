@@ -20,7 +20,13 @@ for b in "$other" "$this"; do
 	[ -x "$b" ] || { echo "selfbench/confgen-speed.sh: $b is missing: build it (make bin/confgen)" >&2; exit 2; }
 done
 case $runs in '' | *[!0-9]*) echo "selfbench/confgen-speed.sh: RUNS: \"$runs\" is not a number" >&2; exit 2 ;; esac
-dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/rarperf-confgen-speed.XXXXXX")}
+. tools/lib/keepdir.sh
+# made now, or root's along its whole path (R34): it is emptied at the end
+if [ -n "${BENCH_DIR:-}" ]; then
+	dir=$(keepdir_make BENCH_DIR "$BENCH_DIR") || exit 2
+else
+	dir=$(mktemp -d /tmp/rarperf-confgen-speed.XXXXXX)
+fi
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/a" "$dir/b"
 

@@ -26,6 +26,7 @@
 # keep of: sudo doas sudo-rs sr-json sr-cbor sr-json-4.0.3 sr-cbor-4.0.3; default all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/lib/keepdir.sh
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 tasks=${CONT_TASKS:-1}
 runs=${CONT_RUNS:-200}
@@ -51,8 +52,8 @@ elif [ $# -eq 0 ]; then
 		command -v "$cmd" >/dev/null || { echo "contention: $cmd is not installed" >&2; exit 2; }
 	done
 	if [ -n "${CONT_KEEP:-}" ]; then
-		work=$CONT_KEEP
-		mkdir -p "$work"
+		# root writes there: made now, or root's along its whole path (R34)
+		work=$(keepdir_make CONT_KEEP "$CONT_KEEP") || exit 2
 		trap 'stop_hogs' EXIT
 	else
 		work=$(mktemp -d /tmp/rarperf-contention-XXXXXX)

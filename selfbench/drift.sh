@@ -15,6 +15,7 @@
 # the default, or cpu-median), DRIFT_KEEP (a directory to keep the sweeps in).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/lib/keepdir.sh
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 dirs=("$@")
 loads=()
@@ -22,8 +23,8 @@ if [ ${#dirs[@]} -eq 0 ]; then
 	[ "$(id -u)" -eq 0 ] || { echo "drift: run as root (policies are root's)" >&2; exit 2; }
 	[ -x bin/rarbench ] && [ -x bin/rarplot ] || { echo "drift: make first" >&2; exit 2; }
 	if [ -n "${DRIFT_KEEP:-}" ]; then
-		work=$DRIFT_KEEP
-		mkdir -p "$work"
+		# root writes there: made now, or root's along its whole path (R34)
+		work=$(keepdir_make DRIFT_KEEP "$DRIFT_KEEP") || exit 2
 	else
 		work=$(mktemp -d /tmp/rarperf-drift-XXXXXX)
 		trap 'rm -rf "$work"' EXIT

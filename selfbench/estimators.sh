@@ -13,14 +13,15 @@
 # keep the sweeps in; default a temporary one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/lib/keepdir.sh
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 dirs=("$@")
 if [ ${#dirs[@]} -eq 0 ]; then
 	[ "$(id -u)" -eq 0 ] || { echo "estimators: run as root (policies are root's)" >&2; exit 2; }
 	[ -x bin/rarbench ] || { echo "estimators: bin/rarbench is missing (make)" >&2; exit 2; }
 	if [ -n "${EST_KEEP:-}" ]; then
-		work=$EST_KEEP
-		mkdir -p "$work"
+		# root writes there: made now, or root's along its whole path (R34)
+		work=$(keepdir_make EST_KEEP "$EST_KEEP") || exit 2
 	else
 		work=$(mktemp -d /tmp/rarperf-estimators-XXXXXX)
 		trap 'rm -rf "$work"' EXIT

@@ -10,13 +10,18 @@
 #   AA_KEEP  keep the results in this directory (default: a temporary one, removed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/lib/keepdir.sh
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 repeats=${AA_REPEATS:-10}
 releases=${AA_RELEASES:-2}
 program=${AA_PROGRAM:-dosr-cbor}
 keep=${AA_KEEP:-}
-work=${keep:-$(mktemp -d /tmp/rarperf-history-aa-XXXXXX)}
-mkdir -p "$work"
+# root writes there: made now, or root's along its whole path (R34)
+if [ -n "$keep" ]; then
+	work=$(keepdir_make AA_KEEP "$keep") || exit 2
+else
+	work=$(mktemp -d /tmp/rarperf-history-aa-XXXXXX)
+fi
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 [ -x bin/rarbench ] && [ -x bin/rarplot ] || make -s bin/rarbench bin/rarplot
 

@@ -33,6 +33,9 @@
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 set -u
 cd "$(dirname "$0")/.." || exit 2
+. tools/lib/keepdir.sh
+# root copies into LAB_KEEP: made now, or root's along its whole path (R34)
+if [ -n "${LAB_KEEP:-}" ]; then LAB_KEEP=$(keepdir_make LAB_KEEP "$LAB_KEEP") || exit 2; fi
 sizes=${LAB_SIZES:-128 256 512}
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 rarlab=${LAB_RARLAB:-$PWD/bin/rarlab}

@@ -14,6 +14,7 @@
 #   PROF_KEEP       a directory to keep the results in (default: a temporary one, removed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/lib/keepdir.sh
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 manifest=${1:-experiments/quick.json}
 sweeps=${PROF_SWEEPS:-2}
@@ -23,8 +24,8 @@ for tool in "$rarbench" "$rarplot" jq strace; do
 	command -v "$tool" >/dev/null || { echo "profile: $tool is missing (make; apt-get install jq strace)" >&2; exit 2; }
 done
 if [ -n "${PROF_KEEP:-}" ]; then
-	work=$PROF_KEEP
-	mkdir -p "$work"
+	# root writes there: made now, or root's along its whole path (R34)
+	work=$(keepdir_make PROF_KEEP "$PROF_KEEP") || exit 2
 else
 	work=$(mktemp -d /tmp/rarperf-bench-profile-XXXXXX)
 	trap 'rm -rf "$work"' EXIT

@@ -10,12 +10,17 @@
 #   REG_KEEP        keep the results in this directory (default: a temporary one, removed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/lib/keepdir.sh
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 repeats=${REG_REPEATS:-10}
 modes=${REG_MODES:-aa ab}
 keep=${REG_KEEP:-}
-work=${keep:-$(mktemp -d /tmp/rarperf-regression-XXXXXX)}
-mkdir -p "$work"
+# root writes there: made now, or root's along its whole path (R34)
+if [ -n "$keep" ]; then
+	work=$(keepdir_make REG_KEEP "$keep") || exit 2
+else
+	work=$(mktemp -d /tmp/rarperf-regression-XXXXXX)
+fi
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 [ -x bin/rarbench ] && [ -x bin/rarplot ] || make -s bin/rarbench bin/rarplot
 

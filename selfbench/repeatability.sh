@@ -24,6 +24,7 @@
 #   REP_KEEP        a directory to keep the raw results in (default: a temporary one, removed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/lib/keepdir.sh
 prefix=${RARPERF_PREFIX:-/opt/rarperf}
 tasks_max=${REP_TASKS_MAX:-10000}
 points=${REP_POINTS:-15}
@@ -48,8 +49,8 @@ uid=$(id -u "$user")
 gid=$(id -g "$user")
 
 if [ -n "${REP_KEEP:-}" ]; then
-	work=$REP_KEEP
-	mkdir -p "$work"
+	# root writes there: made now, or root's along its whole path (R34)
+	work=$(keepdir_make REP_KEEP "$REP_KEEP") || exit 2
 else
 	work=$(mktemp -d /tmp/rarperf-repeatability-XXXXXX)
 	trap 'rm -rf "$work"' EXIT

@@ -10,8 +10,9 @@
 set -u
 out=${1:?usage: fixture-outputs.sh OUTDIR}
 root=$(pwd)
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+. "$(dirname "$0")/lib/keepdir.sh"
+# made now, or root's along its whole path (R34)
+out=$(keepdir_make OUTDIR "$out") || exit 2
 rc() { echo "rc=$?" >>"$1"; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

@@ -48,6 +48,10 @@ command -v jq >/dev/null || die "needs jq"
 [ -x "$confgen" ] || die "$confgen: not built (make)"
 PATH=$(dirname "$cargo"):$PATH
 export PATH
+. tools/lib/keepdir.sh
+# root builds and writes there: made now, or root's along its whole path (R34); the prefix too
+cache=$(keepdir_make RAR_HISTORY_CACHE "$cache") || exit 2
+[ "$install" = 0 ] || keepdir_check RARPERF_PREFIX "$prefix" || exit 2
 mkdir -p "$cache/out" "$cache/logs" "$cache/crates" || exit 1
 
 # The registry's entry: every release, with its checksum (one request, the index the role reads).

@@ -61,7 +61,13 @@ if [ "$resume" -eq 1 ] && [ ! -e "$out/journal.jsonl" ] && [ ! -e "$marker" ]; t
 	echo "publish-results: nothing to resume for $dir ($out has no journal): run it without --resume" >&2
 	exit 2
 fi
-mkdir -p results/publish "$dir"
+mkdir -p results/publish
+. tools/lib/keepdir.sh
+# root writes DIR: made now (each missing directory 0700, then DIR readable), or root's along
+# its whole path (R34); an unfinished publication's DIR is root's and is taken again
+dir=$(keepdir_make DIR "$dir") || exit 2
+chmod 0755 "$dir"
+marker=$dir/.publishing
 printf '%s\n' "manifest $manifest" "sweep $out" >"$marker"
 log=$dir/rarbench.out
 resume_opt=()

@@ -31,8 +31,13 @@ storage=${RAR_BISECT_STORAGE:-cbor}
 noise=${RAR_BISECT_NOISE:-2}
 runs=${RAR_BISECT_RUNS:-200}
 keep=${RAR_BISECT_KEEP:-}
-work=${keep:-$(mktemp -d /tmp/rar-bisect.XXXXXX)}
-mkdir -p "$work"
+. "$rarperf/tools/lib/keepdir.sh"
+# root writes there: made now, or root's along its whole path (R34)
+if [ -n "$keep" ]; then
+	work=$(keepdir_make RAR_BISECT_KEEP "$keep") || exit 2
+else
+	work=$(mktemp -d /tmp/rar-bisect.XXXXXX)
+fi
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
 
 usage() {

@@ -8,8 +8,16 @@ CONFGEN=${CONFGEN:-$(dirname "$0")/../bin/confgen}
 BENCH_USER=${BENCH_USER:-rarperf}
 BENCH_UID=$(id -u "$BENCH_USER") || exit 2
 bin=$1 format=$2 settings=$3 data=$4 version=$5
+. "$(dirname "$0")/lib/keepdir.sh"
+# confgen --force writes SETTINGS and DATA as root: their directories must be root's along their
+# whole path, and the tool's stderr goes to a directory made here, never to a fixed /tmp name
+# (a link there truncated a root file: R34).
+keepdir_check SETTINGS "$(dirname "$settings")" || exit 2
+[ "$format" = json ] || keepdir_check DATA "$(dirname "$data")" || exit 2
+errdir=$(keepdir_temp rar-judge) || exit 2
+trap 'rm -rf "$errdir"' EXIT
 pass=0 fail=0
-run() { o=$(cd /tmp && runuser -u "$BENCH_USER" -- "$bin" "$1" </dev/null 2>/tmp/rarcheck.err); rc=$?; e=$(tr '\n' ' ' </tmp/rarcheck.err); echo "$rc|$o|$e"; }
+run() { o=$(cd /tmp && runuser -u "$BENCH_USER" -- "$bin" "$1" </dev/null 2>"$errdir/err"); rc=$?; e=$(tr '\n' ' ' <"$errdir/err"); echo "$rc|$o|$e"; }
 for shape in 1:1:1:1 2:2:50:3 3:2:7:2 1:3:200:1; do
   IFS=: read -r R U T C <<<"$shape"
   for m in last first middle; do

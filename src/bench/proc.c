@@ -155,19 +155,41 @@ static int proc_inherited_fd(int fd)
 	return fcntl(fd, F_GETFD) >= 0 ? fd : -1;
 }
 
+/* What a child of cmd's is made into, descriptors and deadline aside: the identity, the program,
+ * its environment, the pin (limits into the caller's array). */
+static void proc_cmd_spec(const struct proc_cmd *cmd, struct launch_spec *spec,
+			  struct launch_limit *limits)
+{
+	*spec = (struct launch_spec){.uid = cmd->uid,
+				     .gid = cmd->gid,
+				     .groups = cmd->groups,
+				     .n_groups = cmd->n_groups,
+				     .path = cmd->path,
+				     .argv = cmd->argv,
+				     .envp = cmd->envp,
+				     .umask = -1};
+	if (cmd->switch_user)
+		spec->flags |= LAUNCH_F_USER;
+	if (cmd->has_pin) {
+		spec->flags |= LAUNCH_F_PIN;
+		for (size_t i = 0; i < cmd->pin.nlimits; i++)
+			limits[i] =
+			    (struct launch_limit){.resource = (uint32_t)cmd->pin.limits[i].resource,
+						  .soft = cmd->pin.limits[i].soft,
+						  .hard = cmd->pin.limits[i].hard};
+		spec->limits = limits;
+		spec->nlimits = cmd->pin.nlimits;
+		spec->umask = cmd->pin.umask;
+		spec->cwd = cmd->pin.cwd;
+		spec->cpus = cmd->pin.cpus;
+	}
+}
+
 /* cmd's request for rarlaunch (launchproto.h) into cmd->req, and the descriptors it sends. */
 static int proc_cmd_build_req(struct proc_cmd *cmd, struct errbuf *eb)
 {
 	struct launch_limit limits[PROC_PIN_LIMITS_MAX];
-	struct launch_spec spec = {.timeout_ms = cmd->timeout_ms,
-				   .uid = cmd->uid,
-				   .gid = cmd->gid,
-				   .groups = cmd->groups,
-				   .n_groups = cmd->n_groups,
-				   .path = cmd->path,
-				   .argv = cmd->argv,
-				   .envp = cmd->envp,
-				   .umask = -1};
+	struct launch_spec spec;
 	int std[3] = {cmd->in_fd >= 0 ? cmd->in_fd : proc_inherited_fd(STDIN_FILENO),
 		      cmd->out_fd >= 0 ? cmd->out_fd : proc_inherited_fd(STDOUT_FILENO),
 		      cmd->err_fd >= 0 ? cmd->err_fd : proc_inherited_fd(STDERR_FILENO)};
@@ -175,6 +197,8 @@ static int proc_cmd_build_req(struct proc_cmd *cmd, struct errbuf *eb)
 	unsigned char *req = NULL;
 	size_t len = 0;
 
+	proc_cmd_spec(cmd, &spec, limits);
+	spec.timeout_ms = cmd->timeout_ms;
 	cmd->nfds = 0;
 	for (size_t i = 0; i < 3; i++) {
 		if (std[i] < 0)
@@ -185,21 +209,6 @@ static int proc_cmd_build_req(struct proc_cmd *cmd, struct errbuf *eb)
 	if (cmd->mntns_fd >= 0) {
 		spec.flags |= LAUNCH_F_MNTNS;
 		cmd->fds[cmd->nfds++] = cmd->mntns_fd;
-	}
-	if (cmd->switch_user)
-		spec.flags |= LAUNCH_F_USER;
-	if (cmd->has_pin) {
-		spec.flags |= LAUNCH_F_PIN;
-		for (size_t i = 0; i < cmd->pin.nlimits; i++)
-			limits[i] =
-			    (struct launch_limit){.resource = (uint32_t)cmd->pin.limits[i].resource,
-						  .soft = cmd->pin.limits[i].soft,
-						  .hard = cmd->pin.limits[i].hard};
-		spec.limits = limits;
-		spec.nlimits = cmd->pin.nlimits;
-		spec.umask = cmd->pin.umask;
-		spec.cwd = cmd->pin.cwd;
-		spec.cpus = cmd->pin.cpus;
 	}
 	if (launch_req_build(&spec, &req, &len, eb) < 0)
 		return errbuf_prefix(eb, "%s", cmd->argv[0]);
@@ -328,4 +337,47 @@ fail:
 char *const *proc_cmd_argv(const struct proc_cmd *cmd)
 {
 	return cmd->argv;
+}
+
+char **proc_cmd_exec_argv(const struct proc_cmd *cmd, struct errbuf *eb)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct launch_limit limits[PROC_PIN_LIMITS_MAX];
+	struct launch_spec spec;
+	unsigned char *req = NULL;
+	size_t len = 0, nchunks, i;
+	const char *launcher = proc_launcher_path(eb);
+	char **argv = NULL;
+
+	if (launcher == NULL)
+		return NULL;
+	proc_cmd_spec(cmd, &spec, limits);
+	if (launch_req_build(&spec, &req, &len, eb) < 0) {
+		errbuf_prefix(eb, "%s", cmd->argv[0]);
+		return NULL;
+	}
+	nchunks = (len + PROC_EXEC_CHUNK_BYTES - 1) / PROC_EXEC_CHUNK_BYTES;
+	if ((argv = calloc(nchunks + 3, sizeof(*argv))) == NULL ||
+	    (argv[0] = strdup(launcher)) == NULL || (argv[1] = strdup("--exec")) == NULL)
+		goto oom;
+	for (i = 0; i < nchunks; i++) {
+		size_t from = i * PROC_EXEC_CHUNK_BYTES,
+		       n = len - from < PROC_EXEC_CHUNK_BYTES ? len - from : PROC_EXEC_CHUNK_BYTES;
+		char *s = malloc(2 * n + 1);
+
+		if ((argv[2 + i] = s) == NULL)
+			goto oom;
+		for (size_t k = 0; k < n; k++) {
+			s[2 * k] = hex[req[from + k] >> 4];
+			s[2 * k + 1] = hex[req[from + k] & 15];
+		}
+		s[2 * n] = '\0';
+	}
+	free(req);
+	return argv;
+oom:
+	free(req);
+	proc_env_free(argv);
+	errbuf_set(eb, "out of memory");
+	return NULL;
 }

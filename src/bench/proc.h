@@ -198,6 +198,21 @@ int proc_cmd_set_limit(struct proc_cmd *cmd, int resource, uint64_t value);
 /* The argv the command was prepared with (owned by cmd; argv[0] as given). */
 char *const *proc_cmd_argv(const struct proc_cmd *cmd);
 
+/* Bytes of the request per HEX argument of proc_cmd_exec_argv (under the kernel's 128 KiB
+ * per argument). */
+#define PROC_EXEC_CHUNK_BYTES (32u * 1024)
+
+/*
+ * The argv `RARLAUNCH --exec HEX...` that, run as root, applies cmd's pin (limits, umask, cwd,
+ * CPUs) and identity to itself and then executes cmd's program with cmd's environment: the
+ * program a tracer running as root is given, so that the tracer keeps its own limits and
+ * working directory and only the traced program gets cmd's (issue 52, finding 5). cmd's
+ * descriptors, mount namespace and timeout are not part of it: the tracee inherits the
+ * tracer's. A heap array (free with proc_env_free), or NULL (eb) when rarlaunch cannot be
+ * found or out of memory.
+ */
+char **proc_cmd_exec_argv(const struct proc_cmd *cmd, struct errbuf *eb);
+
 /*
  * Runs cmd once from rarlaunch (started on first use), waits for its reply and fills *out.
  * A non-zero exit or a signal death is NOT an error here (see out->exit_code), nor is a

@@ -34,4 +34,8 @@ struct proc_cmd {
 	enum proc_net net; /* the launcher it runs from */
 };
 
+/* The rarlaunch program runs start from (proc_set_launcher's, else beside this executable):
+ * a path in static storage, or NULL with eb. */
+const char *proc_launcher_path(struct errbuf *eb);
+
 #endif

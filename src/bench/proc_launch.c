@@ -59,8 +59,8 @@ int proc_set_launcher(const char *path, struct errbuf *eb)
 	return 0;
 }
 
-/* rarlaunch beside this executable, unless proc_set_launcher named one. */
-static const char *proc_launcher_path(struct errbuf *eb)
+/* rarlaunch beside this executable, unless proc_set_launcher named one (proc_impl.h). */
+const char *proc_launcher_path(struct errbuf *eb)
 {
 	char self[PATH_MAX], *slash;
 	ssize_t n;

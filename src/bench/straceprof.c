@@ -401,6 +401,30 @@ static int call(struct straceprof *p, uint32_t pid, const char *s, size_t len, s
 	return finish_call(p, (size_t)sys, ps == STRING_COPIED ? path : NULL, s, len, eb);
 }
 
+void straceprof_skip_launcher(struct straceprof *p)
+{
+	p->skip_launcher = true;
+	p->launcher_pid = 0;
+	p->launcher_execs = 0;
+}
+
+/* Whether the call s (len bytes, after the pid) of process pid is rarlaunch's, to leave out
+ * (straceprof_skip_launcher); ends the skipping at the program's execve. */
+static bool launcher_line(struct straceprof *p, uint32_t pid, const char *s, size_t len)
+{
+	if (p->launcher_pid == 0)
+		p->launcher_pid = pid;
+	if (pid != p->launcher_pid)
+		return false; /* rarlaunch starts no process: not its line */
+	if (((len >= 7 && memcmp(s, "execve(", 7) == 0) ||
+	     (len >= 9 && memcmp(s, "execveat(", 9) == 0)) &&
+	    len >= 5 && memcmp(s + len - 5, ") = 0", 5) == 0 && ++p->launcher_execs == 2) {
+		p->skip_launcher = false;
+		return false;
+	}
+	return true;
+}
+
 int straceprof_line(struct straceprof *p, const char *line, size_t len, uint64_t lineno,
 		    struct errbuf *eb)
 {
@@ -425,6 +449,8 @@ int straceprof_line(struct straceprof *p, const char *line, size_t len, uint64_t
 				  (unsigned long long)lineno);
 	while (i < len && line[i] == ' ')
 		i++;
+	if (p->skip_launcher && launcher_line(p, (uint32_t)pid, line + i, len - i))
+		return 0;
 	if (see_pid(p, (uint32_t)pid) < 0)
 		return errbuf_set(eb, "line %llu: more than %d processes",
 				  (unsigned long long)lineno, STRACEPROF_PIDS_MAX);

@@ -65,6 +65,11 @@ struct straceprof {
 	uint64_t execs;         /* successful execve/execveat */
 	uint64_t processes;     /* distinct PIDs seen */
 	uint64_t lines;
+	/* straceprof_skip_launcher: the lines of launcher_pid (the first process) are left out
+	 * until its second successful execve */
+	bool skip_launcher;
+	uint32_t launcher_pid;
+	unsigned launcher_execs;
 	/* internal: hash indexes and the unfinished calls */
 	int32_t *sys_index, *path_index;
 	uint32_t *pid_set;
@@ -74,6 +79,14 @@ struct straceprof {
 
 /* Zeroes p. */
 void straceprof_init(struct straceprof *p);
+
+/*
+ * Makes p leave out what rarlaunch --exec did before it executed the traced program (a trace of
+ * a straceprof_cmd command begins with it): every line of the trace's first process up to its
+ * second successful execve or execveat (rarlaunch's own, then the program's, which is counted).
+ * Call after straceprof_init, before the first line.
+ */
+void straceprof_skip_launcher(struct straceprof *p);
 
 /* Frees what p holds and zeroes it. NULL and a zeroed p are no-ops. */
 void straceprof_clear(struct straceprof *p);
@@ -121,20 +134,22 @@ int straceprof_check_tracer(const char *tracer, struct errbuf *eb)
 #define STRACEPROF_TRACER_PATH "PATH=/usr/sbin:/usr/bin:/sbin:/bin"
 
 /*
- * The traced form of argv: `tracer -f -qq -o trace [-u user] -E ... argv...`,
- * prepared with opts (copied) minus its identity: strace -u switches to
- * user itself (needs root), so a setuid program gains its privileges as
- * when user runs it. strace runs as root, so it gets an environment of its
- * own, fixed: STRACEPROF_TRACER_PATH and keep ("NAME=value", a run's marker
- * for proc_kill_marked; NULL: none); the environment the command would get
- * (opts->envp, else environ) is handed to the traced command alone, in its
- * order, through strace's -E (issue 45, finding 1). strace keeps opts's pin
- * (the tracee inherits its umask and working directory): the caller makes
- * trace before the run, so strace opens a file that exists and creates none.
- * NULL (eb) as proc_cmd_new.
+ * The traced form of argv: `tracer -f -qq -o trace RARLAUNCH --exec HEX...`, where rarlaunch
+ * (proc_cmd_exec_argv) applies to itself what the timed runs get from opts (the pin: limits,
+ * umask, cwd, CPUs; the identity opts->as; the environment opts->envp, else environ) and then
+ * executes argv: the traced program gets exactly that, and strace, which runs as root, none of
+ * it. strace gets an environment of its own, fixed (STRACEPROF_TRACER_PATH and keep, a
+ * "NAME=value" run marker for proc_kill_marked; NULL: none; issue 45, finding 1), no core file
+ * (RLIMIT_CORE 0), umask 077, / as its working directory, none of the pin's limits (issue 52,
+ * finding 5), opts's descriptors, mount namespace, timeout, CPUs and network view. Where opts
+ * has no pin, the traced program gets this process's core limit, umask and working directory,
+ * as the timed runs inherit them. A set-ID program gains its privileges as for the user: the
+ * kernel honours them under a tracer that holds CAP_SYS_PTRACE (root's strace). The trace's
+ * first lines are rarlaunch's own: read it with straceprof_skip_launcher. The caller makes
+ * trace before the run, so strace opens a file that exists and creates none. NULL (eb) as
+ * proc_cmd_new, or when rarlaunch cannot be found.
  */
-struct proc_cmd *straceprof_cmd(const char *tracer, const char *trace, const char *user,
-				const char *keep, char *const *argv, const struct proc_opts *opts,
-				struct errbuf *eb);
+struct proc_cmd *straceprof_cmd(const char *tracer, const char *trace, const char *keep,
+				char *const *argv, const struct proc_opts *opts, struct errbuf *eb);
 
 #endif

@@ -1,8 +1,13 @@
 /* straceprof_json: a trace's counts as the "profile" object of rarbench's results. */
 #include "straceprof.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Adds n (a count) to o under key; o adopts it. */
 static void add_count(cJSON *o, const char *key, uint64_t n)
@@ -54,70 +59,106 @@ void straceprof_json(struct straceprof *p, cJSON *o)
 
 /* The environment strace itself runs in, as root: fixed, nothing from the manifest or the
  * caller (issue 45, finding 1: a manifest's LD_PRELOAD was loaded into root's strace). */
-static const char *const tracer_env[] = {STRACEPROF_TRACER_PATH};
+static const char tracer_path[] = STRACEPROF_TRACER_PATH;
 
-/* The length of kv's name ("NAME=value"), 0 for an entry without '='. */
-static size_t name_len(const char *kv)
+/*
+ * The pin the traced program gets: opts's (pin may be NULL), completed with what it would have
+ * inherited from this process and the tracer no longer passes on (the tracer's limits, umask and
+ * cwd are its own now): the core limit, the umask, the working directory (into cwd, cap bytes).
+ */
+static int tracee_pin(const struct proc_pin *pin, struct proc_pin *out, char *cwd, size_t cap,
+		      struct errbuf *eb)
 {
-	const char *eq = strchr(kv, '=');
+	bool has_core = false;
 
-	return eq != NULL ? (size_t)(eq - kv) : 0;
+	if (pin != NULL)
+		*out = *pin;
+	else
+		*out = (struct proc_pin){.umask = -1};
+	for (size_t i = 0; i < out->nlimits; i++)
+		has_core |= out->limits[i].resource == RLIMIT_CORE;
+	if (!has_core && out->nlimits < PROC_PIN_LIMITS_MAX) {
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_CORE, &rl) != 0)
+			return errbuf_set_errno(eb, errno, "getrlimit core");
+		out->limits[out->nlimits].resource = RLIMIT_CORE;
+		out->limits[out->nlimits].soft = rl.rlim_cur;
+		out->limits[out->nlimits].hard = rl.rlim_max;
+		out->nlimits++;
+	}
+	if (out->umask < 0) {
+		mode_t m = umask(077);
+
+		umask(m);
+		out->umask = (int)m;
+	}
+	if (out->cwd == NULL) {
+		if (getcwd(cwd, cap) == NULL)
+			return errbuf_set_errno(eb, errno, "the working directory");
+		out->cwd = cwd;
+	}
+	return 0;
 }
 
-struct proc_cmd *straceprof_cmd(const char *tracer, const char *trace, const char *user,
-				const char *keep, char *const *argv, const struct proc_opts *opts,
-				struct errbuf *eb)
+struct proc_cmd *straceprof_cmd(const char *tracer, const char *trace, const char *keep,
+				char *const *argv, const struct proc_opts *opts, struct errbuf *eb)
 {
-	extern char **environ;
-	const char *pre[] = {tracer, "-f", "-qq", "-o", trace, "-u", user};
-	size_t npre = user != NULL ? 7 : 5, n = 0, ntracee = 0, ntenv = 0, k;
-	char *const *tracee = opts->envp != NULL ? opts->envp : environ;
-	const char *tenv[3] = {NULL};
-	struct proc_opts po = *opts;
-	struct proc_cmd *cmd;
-	char **all;
+	const char *pre[] = {tracer, "-f", "-qq", "-o", trace};
+	const size_t npre = sizeof(pre) / sizeof(pre[0]);
+	const char *tenv[3] = {tracer_path, keep, NULL};
+	struct proc_pin tp, rp;
+	struct rlimit core;
+	struct proc_opts to = *opts, ro = *opts;
+	struct proc_cmd *tracee = NULL, *cmd = NULL;
+	char **exec = NULL, **all = NULL, cwd[PATH_MAX];
+	size_t n = 0;
 
-	while (argv[n] != NULL)
-		n++;
-	while (tracee[ntracee] != NULL)
-		ntracee++;
-	for (k = 0; k < sizeof(tracer_env) / sizeof(tracer_env[0]); k++)
-		tenv[ntenv++] = tracer_env[k];
-	if (keep != NULL)
-		tenv[ntenv++] = keep;
-	/* argv: the options, -E NAME for each of the tracer's own variables (the tracee starts
-	 * without them), -E NAME=value for each of the tracee's in its order, then the command:
-	 * the tracee's environment is exactly opts->envp, as the timed runs', and strace's own is
-	 * tenv. strace applies -E to the tracee only (its test strace-E-unset). */
-	if ((all = calloc(npre + 2 * (ntenv + ntracee) + n + 1, sizeof(char *))) == NULL) {
-		errbuf_set(eb, "out of memory");
+	if (tracee_pin(opts->pin, &tp, cwd, sizeof(cwd), eb) < 0)
 		return NULL;
+	/* The traced program: the identity, environment and pin the timed runs get, applied by
+	 * rarlaunch --exec to itself (proc_cmd_exec_argv); descriptors and mount namespace are
+	 * the tracer's, which it inherits. */
+	to.pin = &tp;
+	to.mntns = NULL;
+	to.timeout_ms = 0;
+	to.stop = NULL;
+	to.output = PROC_OUTPUT_INHERIT;
+	to.stdin_null = false;
+	if ((tracee = proc_cmd_new(argv, &to, eb)) == NULL ||
+	    (exec = proc_cmd_exec_argv(tracee, eb)) == NULL)
+		goto out;
+	while (exec[n] != NULL)
+		n++;
+	if ((all = calloc(npre + n + 1, sizeof(*all))) == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
 	}
-	memcpy(all, pre, npre * sizeof(char *));
-	k = npre;
-	for (size_t i = 0; i < ntenv; i++) {
-		all[k++] = "-E";
-		if ((all[k++] = strndup(tenv[i], name_len(tenv[i]))) == NULL)
-			goto oom;
+	memcpy(all, pre, sizeof(pre));
+	memcpy(all + npre, exec, n * sizeof(*all));
+	/* The tracer, root: root's own limits but no core file (soft core limit 0; the hard one
+	 * as ours, which rarlaunch --exec may need to give the traced program its own back when
+	 * not root), a umask of its own and / as its working directory, whatever the manifest
+	 * says (issue 52, finding 5); the CPUs and the network view stay the run's (neither
+	 * writes anything). */
+	if (getrlimit(RLIMIT_CORE, &core) != 0) {
+		errbuf_set_errno(eb, errno, "getrlimit core");
+		goto out;
 	}
-	for (size_t i = 0; i < ntracee; i++) {
-		if (name_len(tracee[i]) == 0)
-			continue; /* no name: nothing the tracee could read */
-		all[k++] = "-E";
-		all[k++] = tracee[i];
-	}
-	memcpy(all + k, argv, n * sizeof(char *));
-	po.as = NULL; /* strace -u switches identity itself; without it, strace runs as we do */
-	po.envp = (char *const *)tenv;
-	cmd = proc_cmd_new(all, &po, eb); /* copies all and tenv */
-	for (size_t i = 0; i < ntenv; i++)
-		free(all[npre + 2 * i + 1]);
+	rp = (struct proc_pin){
+	    .limits = {{.resource = RLIMIT_CORE, .soft = 0, .hard = core.rlim_max}},
+	    .nlimits = 1,
+	    .umask = 077,
+	    .cwd = "/",
+	    .cpus = opts->pin != NULL ? opts->pin->cpus : NULL,
+	    .net = opts->pin != NULL ? opts->pin->net : PROC_NET_HOST};
+	ro.as = NULL; /* the tracer stays root: rarlaunch --exec switches the traced program */
+	ro.envp = (char *const *)tenv;
+	ro.pin = &rp;
+	cmd = proc_cmd_new(all, &ro, eb); /* copies all and tenv */
+out:
 	free(all);
+	proc_env_free(exec);
+	proc_cmd_free(tracee);
 	return cmd;
-oom:
-	for (size_t i = npre + 1; i < k; i += 2)
-		free(all[i]);
-	free(all);
-	errbuf_set(eb, "out of memory");
-	return NULL;
 }

@@ -40,6 +40,8 @@ int tracedrun_run(struct tracedrun *t, struct proc_cmd *traced, const char *trac
 
 	memset(t, 0, sizeof(*t));
 	straceprof_init(&t->prof);
+	/* straceprof_cmd's trace begins with rarlaunch --exec's own calls: not the program's. */
+	straceprof_skip_launcher(&t->prof);
 	if (stderr_fd >= 0 && (ftruncate(stderr_fd, 0) != 0 || lseek(stderr_fd, 0, SEEK_SET) != 0))
 		return errbuf_set_errno(eb, errno, "profile: temporary file");
 	if (proc_run(traced, &t->sample, eb) < 0)

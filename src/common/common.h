@@ -21,6 +21,7 @@
  *   student       Student's t and binomial quantiles for 95 % intervals (pure)
  *   policy_format the four policy formats' names, and the tool and storage each implies
  *   jsonget       checked JSON getters over cJSON: the value's path, bounds, one error wording
+ *   jsonbudget    what a JSON text would cost as a cJSON tree, counted first; the readers' bound
  *   jsonw         the one JSON writer (a stream, or a capped growbuf): policies, the export
  *   numarg        every command line's number parsers and the one parse_args contract
  *   trustpath     whether a file a root process reads or runs can have been written by root alone

@@ -1,5 +1,6 @@
 /* events: split rarbench's progress stream into lines and parse each into a struct events_event. */
 #include "events.h"
+#include "jsonbudget.h"
 #include "growbuf.h"
 #include "jsonget.h"
 
@@ -111,6 +112,9 @@ int events_parse_line(const char *line, size_t len, struct events_event *ev, str
 	ev->eta_s = -1;
 	if (len > EVENTS_LINE_MAX_BYTES)
 		return errbuf_set(eb, "line longer than %d bytes", EVENTS_LINE_MAX_BYTES);
+	/* its tree within 4 times its size (jsonbudget.h; issue 52, finding 7) */
+	if (jsonbudget_check(line, len, "event", eb) < 0)
+		goto out;
 	root = cJSON_ParseWithLength(line, len);
 	if (root == NULL || !cJSON_IsObject(root)) {
 		errbuf_set(eb, "not a JSON object");

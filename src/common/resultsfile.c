@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atomicfile.h"
 #include "fileio.h"
@@ -84,6 +85,80 @@ cJSON *resultsfile_parse(const char *buf, size_t len, const char *name, struct e
 		return NULL;
 	}
 	return doc;
+}
+
+cJSON *resultsfile_parse_bounded(const char *buf, size_t len, const char *name, size_t keep_bytes,
+				 struct jsonbudget *b, struct errbuf *eb)
+{
+	char *skeleton;
+	cJSON *doc;
+
+	if (jsonbudget_scan(buf, len, b) != 0 || !b->has_results || b->nresults == 0) {
+		b->has_results = false;
+		/* Unbalanced text: cJSON builds the tree up to where it fails, what was counted. */
+		if (jsonbudget_refuse_over(name, len, b->cost, b->values, eb) < 0)
+			return NULL;
+		return resultsfile_parse(buf, len, name, eb);
+	}
+	/* the copy, what the caller keeps (the elements' strings within their text once more,
+	 * and keep_bytes each), the rest's tree and one element's */
+	if (jsonbudget_refuse_over(name, len,
+				   2 * (uint64_t)len + (uint64_t)b->nresults * keep_bytes +
+				       (b->cost - b->results_cost) + b->results_max_cost,
+				   b->values, eb) < 0)
+		return NULL;
+	if ((skeleton = malloc(len)) == NULL) {
+		errbuf_set(eb, "%s: out of memory", name);
+		return NULL;
+	}
+	memcpy(skeleton, buf, len);
+	memset(skeleton + b->results_open + 1, ' ', b->results_close - b->results_open - 1);
+	doc = resultsfile_parse(skeleton, len, name, eb);
+	free(skeleton);
+	return doc;
+}
+
+static size_t skip_blanks(const char *buf, size_t i, size_t end)
+{
+	while (i < end && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+		i++;
+	return i;
+}
+
+cJSON *resultsfile_next_result(const char *buf, const struct jsonbudget *b, size_t k, size_t *pos,
+			       const char *name, struct errbuf *eb)
+{
+	size_t close = b->results_close, i = *pos > b->results_open ? *pos : b->results_open + 1, e;
+	const char *end = NULL;
+	cJSON *entry;
+
+	eb->msg[0] = '\0';
+	i = skip_blanks(buf, i, close);
+	if (k >= b->nresults) {
+		/* nothing but blanks after the last element (a trailing comma is not JSON) */
+		if (i != close)
+			errbuf_set(eb, "%s: not valid JSON (near byte %zu)", name, i);
+		return NULL;
+	}
+	if (k > 0) {
+		if (i >= close || buf[i] != ',') {
+			errbuf_set(eb, "%s: not valid JSON (near byte %zu)", name, i);
+			return NULL;
+		}
+		i = skip_blanks(buf, i + 1, close);
+	}
+	e = jsonbudget_value_end(buf, close, i);
+	entry = cJSON_ParseWithLengthOpts(buf + i, e - i, &end, 0);
+	if (entry == NULL || end != buf + e) {
+		const char *at = entry == NULL ? cJSON_GetErrorPtr() : end;
+		size_t off = at != NULL && at >= buf + i && at <= buf + e ? (size_t)(at - buf) : i;
+
+		cJSON_Delete(entry);
+		errbuf_set(eb, "%s: not valid JSON (near byte %zu)", name, off);
+		return NULL;
+	}
+	*pos = e;
+	return entry;
 }
 
 cJSON *resultsfile_load(const char *path, size_t max_bytes, struct errbuf *eb)

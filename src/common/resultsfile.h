@@ -22,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "errbuf.h"
+#include "jsonbudget.h"
 
 /*
  * The largest results file written or read whole (STYLE 9): what rarbench
@@ -86,6 +87,28 @@ int resultsfile_write(const char *path, const cJSON *doc, struct errbuf *eb)
  * Nothing of its content is checked: see resultsfile_require_results.
  */
 cJSON *resultsfile_parse(const char *buf, size_t len, const char *name, struct errbuf *eb);
+
+/*
+ * Parses a results file in memory bounded by its size (jsonbudget.h: 4 times len and 32 MiB;
+ * issue 52, finding 7): counts it first (into *b); when it has a top-level "results" array with
+ * elements, returns the document with that array empty (parsed from a copy whose array is
+ * blanked, so that offsets stay the file's) and the caller reads the elements one at a time
+ * with resultsfile_next_result; else (b->has_results false, or no element) the whole document.
+ * keep_bytes is what the caller keeps per element, counted in the bound. NULL with eb:
+ * resultsfile_parse's messages, or "NAME: refused: reading it would take about ...".
+ */
+cJSON *resultsfile_parse_bounded(const char *buf, size_t len, const char *name, size_t keep_bytes,
+				 struct jsonbudget *b, struct errbuf *eb);
+
+/*
+ * Element k of the results array b describes (resultsfile_parse_bounded with b->has_results
+ * and b->nresults > k), parsed into a tree of its own (the caller deletes it before the next:
+ * one element's tree at a time); *pos is where the previous one ended (0 before the first).
+ * After the last element (k == b->nresults) returns NULL with eb empty when only blanks follow.
+ * NULL with eb "NAME: not valid JSON (near byte N)" otherwise.
+ */
+cJSON *resultsfile_next_result(const char *buf, const struct jsonbudget *b, size_t k, size_t *pos,
+			       const char *name, struct errbuf *eb);
 
 /*
  * Reads the file at path (at most max_bytes, fileio_read's messages naming

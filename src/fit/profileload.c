@@ -1,5 +1,6 @@
 /* profileload: the "profile" objects of a results file into a profilefit. */
 #include "jsonget.h"
+#include "jsonbudget.h"
 #include "profileload.h"
 
 #include <stdio.h>
@@ -13,6 +14,9 @@
 #include "resultsfile.h"
 
 /* Where one result's profile goes: its source, subject, point, x and repetition. */
+/* What a result's profile keeps at most beyond its text (counted in the memory bound). */
+#define PROFILELOAD_KEEP_BYTES 1024u
+
 struct sample {
 	size_t source;
 	const char *subject;
@@ -184,36 +188,61 @@ static enum sample_found sample_of(struct profilefit *pf, const char *input,
 	return profilefit_add_source(pf, source, &sm->source, eb) < 0 ? SAMPLE_FAILED : SAMPLE_MADE;
 }
 
+/* One result r of input: its sample and profile added to pf when it has one (*found counts
+ * them). 0 or -1 (eb). */
+static int load_result(struct profilefit *pf, const char *input, const char *source, const cJSON *r,
+		       const char *axis, size_t *found, struct errbuf *eb)
+{
+	struct sample sm;
+	enum sample_found s = sample_of(pf, input, source, r, axis, &sm, eb);
+
+	if (s == SAMPLE_FAILED)
+		return -1;
+	if (s == SAMPLE_NONE)
+		return 0;
+	if (add_profile(pf, &sm, jsonget_member(r, "profile"),
+			jsonget_member(r, "memory_usage_byte"), eb) < 0)
+		return errbuf_prefix(eb, "%s: profile of %s", input, sm.subject);
+	(*found)++;
+	return 0;
+}
+
 int profileload_file(struct profilefit *pf, const char *input, const char *source, const char *axis,
 		     size_t *found, struct errbuf *eb)
 {
 	char *text = NULL;
-	size_t len = 0;
+	size_t len = 0, pos = 0;
 	cJSON *doc = NULL;
-	const cJSON *r;
-	struct sample sm;
+	const cJSON *r, *whole;
+	struct jsonbudget b;
 	int rc = -1;
 
 	if (fileio_read(input, PROFILEFIT_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
 		return -1;
-	if ((doc = cJSON_ParseWithLength(text, len)) == NULL) {
-		errbuf_set(eb, "%s: not JSON", input);
+	/* within 4 times its size and 32 MiB, the results read one at a time (jsonbudget.h;
+	 * issue 52, finding 7) */
+	if ((doc = resultsfile_parse_bounded(text, len, input, PROFILELOAD_KEEP_BYTES, &b, eb)) ==
+	    NULL)
 		goto out;
-	}
-	cJSON_ArrayForEach(r, resultsfile_results(doc))
-	{
-		enum sample_found s = sample_of(pf, input, source, r, axis, &sm, eb);
+	for (size_t k = 0; b.has_results; k++) {
+		cJSON *one = resultsfile_next_result(text, &b, k, &pos, input, eb);
+		int added;
 
-		if (s == SAMPLE_FAILED)
-			goto out;
-		if (s == SAMPLE_NONE)
-			continue;
-		if (add_profile(pf, &sm, jsonget_member(r, "profile"),
-				jsonget_member(r, "memory_usage_byte"), eb) < 0) {
-			errbuf_prefix(eb, "%s: profile of %s", input, sm.subject);
+		if (one == NULL) {
+			if (k == b.nresults && eb->msg[0] == '\0')
+				break;
 			goto out;
 		}
-		(*found)++;
+		added = load_result(pf, input, source, one, axis, found, eb);
+		cJSON_Delete(one);
+		if (added < 0)
+			goto out;
+	}
+	whole = b.has_results ? NULL : resultsfile_results(doc); /* read whole: from the tree */
+	cJSON_ArrayForEach(r, whole)
+	{
+		if (load_result(pf, input, source, r, axis, found, eb) < 0)
+			goto out;
 	}
 	rc = 0;
 out:

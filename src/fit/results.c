@@ -10,8 +10,12 @@
 
 #include "fileio.h"
 #include "growbuf.h"
+#include "jsonbudget.h"
 #include "labgroups.h"
 #include "resultsfile.h"
+
+/* What one point read costs at most beyond its element's text: the struct, its four strings. */
+#define RESULTS_POINT_BYTES (sizeof(struct results_point) + 4 * JSONBUDGET_STRING_BYTES + 64)
 
 struct results *results_new(void)
 {
@@ -151,17 +155,52 @@ bool results_different_tools(const struct results *res, const char *a, const cha
 	return la != lb || strncmp(ta, tb, la) != 0;
 }
 
+/*
+ * The points of the results array b describes in buf, each element parsed into a tree of its
+ * own and freed before the next (resultsfile_next_result; a tree of the whole array costs up to
+ * 40 times its text: issue 52, finding 7). res->points has room for b->nresults more. 0, or -1
+ * with eb.
+ */
+static int parse_points(struct results *res, const char *buf, const struct jsonbudget *b,
+			const char *name, struct errbuf *eb)
+{
+	size_t pos = 0;
+
+	for (size_t k = 0; k <= b->nresults; k++) {
+		struct results_point *p = &res->points[res->n_points];
+		cJSON *entry = resultsfile_next_result(buf, b, k, &pos, name, eb);
+
+		if (entry == NULL)
+			return k == b->nresults && eb->msg[0] == '\0' ? 0 : -1;
+		memset(p, 0, sizeof(*p));
+		p->source = res->n_sources;
+		p->index = k;
+		if (results_entry_parse(entry, p, eb) != 0) {
+			results_point_clear(p);
+			cJSON_Delete(entry);
+			return errbuf_prefix(eb, "%s: results[%zu]", name, k);
+		}
+		cJSON_Delete(entry);
+		res->n_points++;
+	}
+	return 0;
+}
+
 int results_parse(struct results *res, const char *buf, size_t len, const char *name,
 		  struct errbuf *eb)
 {
 	cJSON *root = NULL;
 	const cJSON *arr, *entry;
-	bool grew_sources = false;
+	bool grew_sources = false, split;
 	size_t first = res->n_points, n, i = 0;
 	int rc = -1;
+	struct jsonbudget b;
 
-	if ((root = resultsfile_parse(buf, len, name, eb)) == NULL)
+	/* Memory bounded by the file (jsonbudget.h): the results an element at a time from the
+	 * text, the rest from a copy whose array is blanked (resultsfile_parse_bounded). */
+	if ((root = resultsfile_parse_bounded(buf, len, name, RESULTS_POINT_BYTES, &b, eb)) == NULL)
 		goto out;
+	split = b.has_results;
 	if (!cJSON_IsObject(root)) {
 		errbuf_set(eb, "%s: not a JSON object with a \"results\" array", name);
 		goto out;
@@ -177,7 +216,7 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 	}
 	if ((arr = resultsfile_require_results(root, name, eb)) == NULL)
 		goto out;
-	n = (size_t)cJSON_GetArraySize(arr);
+	n = split ? b.nresults : (size_t)cJSON_GetArraySize(arr);
 	if (n == 0) {
 		errbuf_set(eb, "%s: results: empty", name);
 		goto out;
@@ -198,6 +237,11 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		errbuf_set(eb, "%s: out of memory", name);
 		goto out;
 	}
+	if (split && parse_points(res, buf, &b, name, eb) != 0)
+		goto out;
+	/* read whole (no split): its elements from the tree */
+	if (split)
+		arr = NULL;
 	cJSON_ArrayForEach(entry, arr)
 	{
 		struct results_point *p = &res->points[res->n_points];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "growbuf.h"
+#include "jsonbudget.h"
 #include "jsonget.h"
 #include "results.h"
 
@@ -137,7 +138,11 @@ const struct results_machine *results_machine_of(const struct results *res, cons
 static const char *machine_design_diff(const char *a, const char *b)
 {
 	static const char *const keys[] = {"name", "axes", "command", "match"};
-	cJSON *ja = cJSON_Parse(a), *jb = cJSON_Parse(b);
+	struct errbuf big = {{0}};
+	/* strings of a results file's meta: their trees within 4 times their size (jsonbudget.h) */
+	bool fit = jsonbudget_check(a, strlen(a), "design", &big) == 0 &&
+		   jsonbudget_check(b, strlen(b), "design", &big) == 0;
+	cJSON *ja = fit ? cJSON_Parse(a) : NULL, *jb = fit ? cJSON_Parse(b) : NULL;
 	const char *what = "manifest";
 
 	for (size_t i = 0; ja != NULL && jb != NULL && i < sizeof(keys) / sizeof(keys[0]); i++)

@@ -1,5 +1,6 @@
 /* labident: a host's identity from its probe's output; the lab's hosts compared and grouped. */
 #include "jsonget.h"
+#include "jsonbudget.h"
 #include "labident.h"
 
 #include <stdarg.h>
@@ -162,7 +163,10 @@ static int add_facts(struct labident *id, const char *text, size_t len, struct e
 		len--;
 	if (len == 0)
 		return add(id, "facts", MISSING, eb);
-	root = cJSON_ParseWithLength(text, len);
+	/* its tree within 4 times its size (jsonbudget.h; issue 52, finding 7) */
+	root = jsonbudget_check(text, len, "facts", &(struct errbuf){{0}}) == 0
+		   ? cJSON_ParseWithLength(text, len)
+		   : NULL;
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
 		return add(id, "facts", "not a JSON object", eb);

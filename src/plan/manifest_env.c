@@ -117,6 +117,15 @@ static int parse_limits(struct manifest_ctx *c, const cJSON *root, struct manife
 				return -1;
 			l->value = v;
 		}
+		/* Every child of a run has core files off (runner_env's pin): a core would land in
+		 * the manifest's cwd, a directory rarbench did not make, and root's tracer dumped
+		 * one there (issue 52, finding 5). */
+		if (l->resource == RLIMIT_CORE &&
+		    (l->unlimited || l->value != 0 || cJSON_IsArray(it)))
+			return manifest_fail(c, p,
+					     "only 0: every child of a run has core files off (a "
+					     "core file would land in the run's cwd, a directory "
+					     "rarbench did not make)");
 		e->nlimits++;
 	}
 	return 0;

@@ -3,6 +3,7 @@
  * orders) and each part's parser (manifest_*.c) called in turn, every problem kept. Above the
  * part parsers, which share the vocabulary of manifest.c, so that none of them calls back up. */
 #include "jsonget.h"
+#include "jsonbudget.h"
 #include "manifest.h"
 #include "fileio.h"
 #include "manifest_impl.h"
@@ -387,6 +388,10 @@ struct manifest *manifest_parse_all(const char *text, size_t len, const char *so
 		    line_of(text, len, (size_t)((const char *)memchr(text, '\0', len) - text)));
 		goto out;
 	}
+	/* a stranger's file: its tree within 4 times its size (jsonbudget.h; issue 52, finding 7)
+	 */
+	if (jsonbudget_check(text, len, source, eb) < 0)
+		goto out;
 	root = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (root != NULL) { /* only whitespace may follow the value */
 		size_t off = (size_t)(end - text);

@@ -1,5 +1,6 @@
 /* runcost: what one run of a subject costs, for the dry run's estimate without a pilot. */
 #include "jsonget.h"
+#include "jsonbudget.h"
 #include "lsq.h"
 #include "numarg.h"
 #include "resultsfile.h"
@@ -160,7 +161,10 @@ static int runcost_add(struct runcost_sweep *sw, const cJSON *results, bool refe
 int runcost_sweep_parse(const char *buf, size_t len, struct runcost_sweep **out, struct errbuf *eb)
 {
 	struct runcost_sweep *sw = NULL;
-	cJSON *root = cJSON_ParseWithLength(buf, len);
+	/* an earlier sweep's results file: its tree within 4 times its size (jsonbudget.h) */
+	struct errbuf big = {{0}};
+	bool fits = jsonbudget_check(buf, len, "results file", &big) == 0;
+	cJSON *root = fits ? cJSON_ParseWithLength(buf, len) : NULL;
 	const cJSON *results = resultsfile_results(root);
 	const cJSON *ref = resultsfile_reference_results(root);
 	size_t cap;
@@ -168,7 +172,7 @@ int runcost_sweep_parse(const char *buf, size_t len, struct runcost_sweep **out,
 
 	*out = NULL;
 	if (root == NULL) {
-		errbuf_set(eb, "not valid JSON");
+		errbuf_set(eb, "%s", fits ? "not valid JSON" : big.msg);
 		goto out;
 	}
 	if (!cJSON_IsArray(results)) {

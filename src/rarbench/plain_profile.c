@@ -39,8 +39,8 @@ int plain_profile_run(const char *tracer, struct proc_cmd *cmd, const struct pro
 	}
 	close(fd);
 	/* mkostemp made the trace 0600: strace opens it, creating nothing. */
-	traced = straceprof_cmd(tracer, trace, user != NULL ? user->name : NULL, NULL,
-				proc_cmd_argv(cmd), &po, eb);
+	po.as = user;
+	traced = straceprof_cmd(tracer, trace, NULL, proc_cmd_argv(cmd), &po, eb);
 	/* Its output goes where the timed runs' went: no stderr to quote, no timeout. -i
 	 * aside, the timed runs exited 0 (measure_run fails otherwise). */
 	if (traced == NULL || tracedrun_run(&t, traced, trace, -1, 0, eb) < 0)

@@ -10,7 +10,9 @@
 
 /*
  * Opens the file RARLAB_PHASE_LOG names (its header written), or returns NULL when the
- * variable is unset or empty or the file cannot be made (a debugging aid: never an error).
+ * variable is unset or empty or the file cannot be made (a debugging aid: never an error). As
+ * root, only an absolute path in a directory nobody but root can change (trustpath), opened
+ * without following a link and only when it is a regular file (doc/security.md R37).
  */
 FILE *phaselog_open(void);
 

@@ -2,6 +2,14 @@
  * rarlaunch: the process rarbench's measured runs start from (src/bench/launchproto.h).
  *
  *   rarlaunch FD PPID host|loopback
+ *   rarlaunch --exec HEX...
+ *
+ * The second form is a traced run's first program (src/bench/proc.h, proc_cmd_exec_argv): root's
+ * strace runs it with root's own limits and working directory; it applies the run's (the
+ * request HEX spells: limits, umask, cwd, CPUs, identity) to itself alone and execs the
+ * program, so the manifest's pin reaches the traced program and never the tracer (issue 52,
+ * finding 5: strace with the manifest's "core" and "fsize" limits dumped a root core file into
+ * the manifest's cwd).
  *
  * Started by rarbench (never by hand) with a SOCK_SEQPACKET socket on FD. It dies with PPID
  * (parent-death signal) or when the socket closes. With "loopback" it first moves into a
@@ -331,6 +339,75 @@ static ssize_t recv_req(int sock, int *fds, size_t *nfds)
 
 static int serve(int sock);
 
+/* A hex digit's value, -1 for any other byte. */
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* One line "rarlaunch --exec: WHAT failed (errno N)" on stderr, no stdio; returns 127. */
+static int exec_fail(const char *what, int err)
+{
+	char line[160], num[12];
+	size_t len = 0, n = sizeof(num);
+	unsigned v = err > 0 ? (unsigned)err : 0;
+	const char *parts[4] = {"rarlaunch --exec: ", what, " failed (errno ", NULL};
+
+	do
+		num[--n] = (char)('0' + v % 10);
+	while ((v /= 10) != 0 && n > 0);
+	for (size_t i = 0; i < 3; i++)
+		for (const char *p = parts[i]; *p != '\0' && len < sizeof(line) - sizeof(num) - 3;
+		     p++)
+			line[len++] = *p;
+	memcpy(line + len, num + n, sizeof(num) - n);
+	len += sizeof(num) - n;
+	line[len++] = ')';
+	line[len++] = '\n';
+	if (write(STDERR_FILENO, line, len) < 0)
+		return 127;
+	return 127;
+}
+
+/*
+ * rarlaunch --exec HEX...: the request the HEX strings spell together (launchproto.h, built by
+ * proc_cmd_exec_argv; no descriptors) applied to this process, in the order a run's child
+ * applies it (the pin, then the identity), then its program executed with its environment.
+ * Returns only when that fails: 127, after one line on stderr (the traced run's message).
+ */
+static int exec_mode(int n, char **hex)
+{
+	struct launch_job job;
+	struct errbuf eb;
+	size_t len = 0;
+
+	for (int i = 0; i < n; i++) {
+		for (const char *s = hex[i]; *s != '\0'; s += 2) {
+			int hi = hex_value(s[0]), lo = hi < 0 ? -1 : hex_value(s[1]);
+
+			if (lo < 0 || len >= sizeof(req_buf))
+				return exec_fail("reading the request", EPROTO);
+			req_buf[len++] = (unsigned char)(hi << 4 | lo);
+		}
+	}
+	if (launch_req_parse(req_buf, len, 0, &job, strv, &eb) != 0)
+		return exec_fail("parsing the request", EPROTO);
+	if ((job.flags & LAUNCH_F_PIN) && launch_child_pin(&job) != 0)
+		return exec_fail("the pin (limits, umask, cwd, CPUs)", errno);
+	if (job.flags & LAUNCH_F_USER) {
+		if (syscall(SYS_setgroups, job.n_groups, job.groups) != 0 ||
+		    syscall(SYS_setresgid, job.gid, job.gid, job.gid) != 0 ||
+		    syscall(SYS_setresuid, job.uid, job.uid, job.uid) != 0)
+			return exec_fail("the identity switch", errno);
+	}
+	execve(job.path, job.argv, job.envp);
+	return exec_fail("execve", errno);
+}
+
 /* Writes a constant text to fd: no stdio, so that this address space stays a small floor. */
 static int say(int fd, const char *text, int status)
 {
@@ -344,6 +421,7 @@ static int by_hand(int argc, char **argv)
 {
 	static const char usage[] =
 	    "usage: rarlaunch FD PPID host|loopback   (started by rarbench, not by hand)\n"
+	    "       rarlaunch --exec HEX...           (a traced run's first program)\n"
 	    "The process rarbench's measured runs start from: it answers run requests on the\n"
 	    "socket FD until it closes, and dies with PPID; with loopback its runs see a network\n"
 	    "namespace holding only lo. See src/rarlaunch/README.md.\n"
@@ -370,6 +448,8 @@ int main(int argc, char **argv)
 	int64_t sock, ppid;
 	uint64_t own_delay;
 
+	if (argc >= 3 && strcmp(argv[1], "--exec") == 0)
+		return exec_mode(argc - 2, argv + 2);
 	if (argc != 4)
 		return by_hand(argc, argv);
 	if (numarg_i64_prefix(argv[1], 10, &sock, &end) == NUMARG_NOT_NUMBER || *end != '\0' ||

@@ -9,6 +9,7 @@
  * work in rarref's work runs at the other's rarref.
  */
 #include "predictfig.h"
+#include "jsonbudget.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -142,15 +143,17 @@ static enum kernelcost_found load_host(struct host *h, const char *input, const 
 	cJSON *root = NULL;
 	const cJSON *e;
 	enum kernelcost_found rc = KERNELCOST_MALFORMED, got;
+	struct jsonbudget b;
+	const cJSON *whole;
 
 	h->input = input;
 	if (fileio_read(input, RESULTS_FILE_MAX_BYTES, NULL, &text, &len, eb) < 0)
 		return KERNELCOST_MALFORMED;
-	root = cJSON_ParseWithLength(text, len);
-	if (root == NULL) {
-		errbuf_set(eb, "%s: not JSON", input);
+	/* within 4 times its size and 32 MiB, the results read one at a time (jsonbudget.h;
+	 * issue 52, finding 7) */
+	if ((root = resultsfile_parse_bounded(text, len, input, sizeof(struct subject_points), &b,
+					      eb)) == NULL)
 		goto out;
-	}
 	got = kernelcost_read(root, &h->prices, eb);
 	if (got != KERNELCOST_PRICED) {
 		if (got == KERNELCOST_MALFORMED)
@@ -158,8 +161,23 @@ static enum kernelcost_found load_host(struct host *h, const char *input, const 
 		rc = got;
 		goto out;
 	}
-	cap = (size_t)cJSON_GetArraySize(resultsfile_results(root));
-	cJSON_ArrayForEach(e, resultsfile_results(root))
+	cap = b.has_results ? b.nresults : (size_t)cJSON_GetArraySize(resultsfile_results(root));
+	for (size_t k = 0, pos = 0; b.has_results; k++) {
+		cJSON *one = resultsfile_next_result(text, &b, k, &pos, input, eb);
+		int added;
+
+		if (one == NULL) {
+			if (k == b.nresults && eb->msg[0] == '\0')
+				break;
+			goto out;
+		}
+		added = add_result(h, one, axis, cap ? cap : 1, eb);
+		cJSON_Delete(one);
+		if (added < 0)
+			goto out;
+	}
+	whole = b.has_results ? NULL : resultsfile_results(root); /* read whole: from the tree */
+	cJSON_ArrayForEach(e, whole)
 	{
 		if (add_result(h, e, axis, cap ? cap : 1, eb) < 0)
 			goto out;

@@ -1,6 +1,7 @@
 /* journal_read: reads DIR/journal.jsonl back (a torn last line is a crash, not an error) and
  * checks it belongs to the manifest (journal.h). */
 #include "journal.h"
+#include "jsonbudget.h"
 #include "sanitize.h"
 
 #include <stddef.h>
@@ -340,6 +341,11 @@ int journal_parse(const char *text, size_t len, const char *source, struct journ
 		if (llen > JOURNAL_LINE_MAX_BYTES) {
 			errbuf_set(eb, "%s: line %zu: longer than %u bytes", source, line_no,
 				   JOURNAL_LINE_MAX_BYTES);
+			goto out;
+		}
+		/* each line's tree within 4 times its size (jsonbudget.h; issue 52, finding 7) */
+		if (jsonbudget_check(line, llen, source, eb) < 0) {
+			errbuf_prefix(eb, "line %zu", line_no);
 			goto out;
 		}
 		j = memchr(line, '\0', llen) ? NULL

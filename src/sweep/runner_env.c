@@ -119,12 +119,16 @@ static void build_pin(struct runner_env *env, const struct manifest *m)
 	size_t i;
 
 	memset(&env->pin, 0, sizeof(env->pin));
-	for (i = 0; i < e->nlimits && i < PROC_PIN_LIMITS_MAX; i++) {
+	/* No core file from any child (a manifest may only say 0: manifest_env.c): one would land
+	 * in the manifest's cwd, a directory rarbench did not make (issue 52, finding 5). */
+	env->pin.limits[0].resource = RLIMIT_CORE;
+	env->pin.nlimits = 1;
+	for (i = 0; i < e->nlimits && env->pin.nlimits < PROC_PIN_LIMITS_MAX; i++) {
 		const struct manifest_limit *l = &e->limits[i];
 		struct rlimit rl;
 		uint64_t v = l->unlimited ? (uint64_t)RLIM_INFINITY : l->value;
 
-		if (getrlimit(l->resource, &rl) != 0 ||
+		if (l->resource == RLIMIT_CORE || getrlimit(l->resource, &rl) != 0 ||
 		    (rl.rlim_max != RLIM_INFINITY && (l->unlimited || v > (uint64_t)rl.rlim_max)))
 			continue;
 		env->pin.limits[env->pin.nlimits].resource = l->resource;

@@ -4,13 +4,13 @@
  * the points in sweep order. For a point whose OUT/profile/point-N.json is
  * missing it writes the point's policies, checks the grants, and for each
  * active subject runs
- *   strace -f -qq -o OUT/profile/trace -u BENCHUSER -E ... PROGRAM ARGS...
- * as root, in exactly what the timed runs get (the pin's limits, umask, cwd
- * and CPUs, the bench user's environment given to the tracee alone by -E,
- * strace's own being fixed, the subject's mount namespace:
- * proc_cmd_new with the measured options and no identity switch, which
- * strace -u makes itself, so setuid and file-capability programs run as
- * they do for the user), then one untraced run for wait4's counters (page
+ *   strace -f -qq -o OUT/profile/trace RARLAUNCH --exec HEX... (PROGRAM ARGS...)
+ * as root, strace with root's own limits (no core file), umask and / as its
+ * cwd, its environment fixed, in the subject's mount namespace; rarlaunch
+ * gives itself exactly what the timed runs get (the pin's limits, umask,
+ * cwd and CPUs, the bench user's identity and environment) and executes the
+ * program, so setuid and file-capability programs run as they do for the
+ * user (straceprof_cmd; issue 52, finding 5), then one untraced run for wait4's counters (page
  * faults and peak RSS of the traced run would include strace's). The
  * policies deny again, and point-N.json is written whole (temp + rename):
  * it is the pass's journal, so --resume traces only what is missing.
@@ -60,23 +60,38 @@ static uint32_t traced_timeout_ms(uint32_t run_timeout_ms)
 	return t > PROFILE_TIMEOUT_MAX_MS ? PROFILE_TIMEOUT_MAX_MS : (uint32_t)t;
 }
 
-/* The traced command of subject s: strace's argv before the subject's, run as root. */
+/*
+ * The traced command of subject s at pt: strace, as root, runs rarlaunch --exec, which gives
+ * itself the pin (with the point's value of a swept limit, as its timed runs had:
+ * runner_env_apply_point), the bench user's identity and environment, and executes the
+ * subject's program. strace keeps root's own limits (no core file) and / as its cwd.
+ */
 static struct proc_cmd *traced_cmd(struct runner *r, const struct runner_subject *s,
-				   const char *trace, struct errbuf *eb)
+				   const struct sweep_point *pt, const char *trace,
+				   struct errbuf *eb)
 {
+	struct proc_pin pin = r->env.pin;
 	struct proc_opts po = {.envp = r->env.envp,
+			       .as = &r->user,
 			       .output = PROC_OUTPUT_STDERR_FD,
 			       .output_fd = r->rs.stderr_fd,
 			       .stdin_null = true,
 			       .timeout_ms = traced_timeout_ms(r->m->run_timeout_ms),
 			       .stop = r->cfg.stop,
-			       .pin = &r->env.pin,
+			       .pin = &pin,
 			       .mntns = s->mntns};
 
+	if (r->m->env.nlimit_values > 0) {
+		int res = r->m->env.limits[r->m->env.limit_axis].resource;
+
+		for (size_t i = 0; i < pin.nlimits; i++)
+			if (pin.limits[i].resource == res)
+				pin.limits[i].soft = pin.limits[i].hard = pt->limit;
+	}
 	/* strace's own environment is fixed (and the run's marker, so that a crash's leftovers are
-	 * found); the pinned one goes to the tracee alone. */
-	return straceprof_cmd(r->cfg.tracer, trace, r->user.name, runner_guard_marker(r->guard),
-			      s->p->argv, &po, eb);
+	 * found); the pinned one goes to the traced program alone. */
+	return straceprof_cmd(r->cfg.tracer, trace, runner_guard_marker(r->guard), s->p->argv, &po,
+			      eb);
 }
 
 /*
@@ -159,15 +174,8 @@ static int profile_subject(struct runner *r, const struct runner_subject *s,
 	struct tracedrun t = {0};
 	int rc = -1;
 
-	if (make_trace(trace, eb) < 0 || (cmd = traced_cmd(r, s, trace, eb)) == NULL)
+	if (make_trace(trace, eb) < 0 || (cmd = traced_cmd(r, s, pt, trace, eb)) == NULL)
 		goto out;
-	/* A swept limit: the point's value, as its timed runs had (runner_env_apply_point). */
-	if (r->m->env.nlimit_values > 0 &&
-	    proc_cmd_set_limit(cmd, r->m->env.limits[r->m->env.limit_axis].resource, pt->limit) <
-		0) {
-		errbuf_set(eb, "profile: the point's limit");
-		goto out;
-	}
 	if (tracedrun_run(&t, cmd, trace, r->rs.stderr_fd, traced_timeout_ms(r->m->run_timeout_ms),
 			  eb) < 0)
 		goto out;
@@ -305,7 +313,7 @@ static enum runner_step profile_point(struct runner *r, const struct sweep_point
 		return RUNNER_STEP_FAILED;
 	}
 	cJSON_AddStringToObject(doc, "point", pt->id);
-	cJSON_AddStringToObject(doc, "tracer", "strace -f -qq -u USER");
+	cJSON_AddStringToObject(doc, "tracer", "strace -f -qq rarlaunch --exec (as USER)");
 	subjects = cJSON_AddObjectToObject(doc, "subjects");
 	/* Absolute: the pin may change the working directory of strace. */
 	if (subjects == NULL ||

@@ -347,4 +347,37 @@ rb selfmount "$rarbench" --manifest "$work/selfmount.json" --prefix "$prefix" --
 check "policy_mount_at where the policy is written already: --dry-run exits 2, one line (shown over itself it loops)" \
 	refused selfmount $? '\$\.subjects\[0\]\.policy_mount_at: .*is where the policy is written already'
 rm -f "$u/ran"
+
+# --- issue 52 finding 5: root's strace ran with the manifest's limits and cwd -------------------
+# As written: core unlimited and a file size limit, a root-only cwd, the profile, a subject long
+# enough to be traced; strace (root) passed the file size limit writing the trace and dumped a
+# root core file into that directory. Now "core" may only be 0 (every child has core files off).
+install -d -m 0700 "$work/rootonly"
+manifest core '[{"id":"dd","format":"doas","program":"/usr/bin/dd","args":["if=/dev/zero","of=/dev/null","bs=1","count=600000"]}]' \
+	"\"profile\": true, \"profile_budget\": 0, \"limits\": {\"core\": \"unlimited\", \"fsize\": 16777216}, \"cwd\": \"$work/rootonly\","
+rb core "$rarbench" --manifest "$work/core.json" --prefix "$prefix" --out "$work/core-out" --progress none
+check "issue 52 finding 5 as written (core unlimited, fsize, a root-only cwd, profile, dd): exit 2, one line naming \$.limits.core" \
+	refused core $? 'core.json: \$\.limits\.core: only 0'
+# Without "core": the run is harmless. strace keeps root's limits (no core file, no file size
+# limit: the trace outgrows the manifest's 1 MiB) and /; the traced program alone has the
+# manifest's limits (it reads its own and its tracer's /proc/PID/limits).
+probe="tp=\$(sed -n 's/^TracerPid:[[:space:]]*//p' /proc/self/status); [ \"\$tp\" = 0 ] && exit 0;
+(grep -E '^Max (file size|core file size) ' /proc/\$tp/limits; grep -E '^Max (file size|core file size) ' /proc/\$\$/limits) | tr -s ' ' | sed 's/ \$//' >$u/limits;
+dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null; exit 0"
+manifest core2 "[{\"id\":\"sh\",\"format\":\"doas\",\"program\":\"/bin/sh\",\"args\":[\"-c\",$(jq -Rn --arg s "$probe" '$s')]}]" \
+	"\"profile\": true, \"profile_budget\": 0, \"limits\": {\"fsize\": 1048576}, \"cwd\": \"$work/rootonly\","
+run core2 "$rarbench" --manifest "$work/core2.json" --prefix "$prefix" --wait --out "$work/core2-out" --progress none
+rc=$?
+check "issue 52 finding 5 without core: exit 0, the subject traced in full (status ok)" \
+	sh -c "[ $rc -eq 0 ] && jq -e '[.results[].profile.status] | all(. == \"ok\")' '$work/core2-out/results.json' >/dev/null" ||
+	sed 's/^/    /' "$work/core2.err"
+# rarbench (and so strace) inherits this shell's limits: its file size limit, its hard core limit.
+lim() { prlimit --pid $$ --raw --noheadings -o "$2" "--$1"; }
+printf 'Max file size %s %s bytes\nMax core file size 0 %s bytes\nMax file size 1048576 1048576 bytes\nMax core file size 0 0 bytes\n' \
+	"$(lim fsize SOFT)" "$(lim fsize HARD)" "$(lim core HARD)" >"$work/limits-want"
+check "issue 52 finding 5: strace kept this shell's file size limit and had no core file; the traced program the manifest's fsize and core 0" \
+	cmp -s "$work/limits-want" "$u/limits" || diff "$work/limits-want" "$u/limits" | sed 's/^/    /'
+check "issue 52 finding 5: no core file anywhere in the cwd, the output or the test's directories" \
+	sh -c "[ -z \"\$(find '$work' -type f \\( -name core -o -name 'core.[0-9]*' \\))\" ] && [ ! -e /core ]"
+rm -f "$u/ran"
 tap_status

@@ -1,5 +1,6 @@
 /* Tests for manifest: defaults, axes (list, logspace, range), and one line per bad manifest. */
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "harness.h"
 #include "manifest.h"
@@ -903,6 +904,22 @@ static void test_pinned_environment(void)
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"nofile\":-1}," GOOD_SUBJECTS
 	    "}",
 	    "$.limits.nofile");
+	/* Core files are off for every child (issue 52, finding 5): "core" may only be 0. */
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"core\":"
+		     "\"unlimited\",\"fsize\":16777216}," GOOD_SUBJECTS "}",
+		     "$.limits.core: only 0: every child of a run has core files off");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"core\":1}," GOOD_SUBJECTS "}",
+	    "$.limits.core: only 0");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"core\":[1,2]}," GOOD_SUBJECTS
+	    "}",
+	    "$.limits.core: only 0");
+	m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"limits\":{\"core\":0}," GOOD_SUBJECTS
+		  "}",
+		  &eb);
+	CHECK(m != NULL && m->env.nlimits == 1 && m->env.limits[0].resource == RLIMIT_CORE);
+	manifest_free(m);
 	expect_error(
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"env\":[\"NOEQUALS\"]," GOOD_SUBJECTS "}",
 	    "$.env[0]: expected \"NAME=value\"");

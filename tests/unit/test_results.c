@@ -178,6 +178,86 @@ static void test_errors(void)
 		     "command: holds '/', '..'");
 }
 
+/* head, then "0," repeated to about size bytes, then "0" and tail, in a new heap string. */
+static char *zeros(const char *head, size_t size, const char *tail)
+{
+	size_t h = strlen(head), t = strlen(tail), n = size / 2, k;
+	char *s = malloc(h + 2 * n + 1 + t + 1);
+
+	if (s == NULL)
+		return NULL;
+	memcpy(s, head, h);
+	for (k = 0; k < n; k++)
+		memcpy(s + h + 2 * k, "0,", 2);
+	s[h + 2 * n] = '0';
+	memcpy(s + h + 2 * n + 1, tail, t + 1);
+	return s;
+}
+
+/*
+ * A file whose tree would pass 4 times its size and 32 MiB is refused before cJSON builds it,
+ * with one line naming the file (issue 52, finding 7: a 32 MiB {"results":[0,0,...]} took
+ * rarplot to 1.35 GB, 40 times its size): 1 MiB of zeros (40 MiB as a tree) as the results,
+ * as one result's times, in meta, and unbalanced; a real file's shape passes.
+ */
+static void test_memory_bound(void)
+{
+	static const char *const hostile[][2] = {
+	    {"{\"results\":[", "]}"},
+	    {"{\"results\":[{" ENTRY_OK ",\"times\":[", "]}]}"},
+	    {"{\"meta\":[", "],\"results\":[{" ENTRY_OK "}]}"},
+	    {"{\"results\":[", ""},
+	};
+	const size_t mib = 1024 * 1024;
+
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		char *doc = zeros(hostile[i][0], mib, hostile[i][1]);
+		struct results *res = results_new();
+		struct errbuf eb = {{0}};
+
+		CHECK(doc != NULL && res != NULL);
+		if (doc != NULL && res != NULL) {
+			CHECK_INT_EQ(results_parse(res, doc, strlen(doc), "big.json", &eb), -1);
+			if (strncmp(eb.msg, "big.json: refused: reading it would take about ",
+				    47) != 0 ||
+			    strstr(eb.msg, "more than 4 times its 1.0 MiB and 32 MiB") == NULL) {
+				fprintf(stderr, "  case %zu: %s\n", i, eb.msg);
+				CHECK(0);
+			}
+			CHECK_INT_EQ(res->n_points, 0);
+		}
+		results_free(res);
+		free(doc);
+	}
+	/* The same size as many results of 1000 times each, as rarbench writes them: read. */
+	{
+		size_t n = 0, cap = 2 * mib;
+		char *doc = malloc(cap);
+		struct results *res = results_new();
+		struct errbuf eb = {{0}};
+
+		CHECK(doc != NULL && res != NULL);
+		if (doc != NULL && res != NULL) {
+			n += (size_t)snprintf(doc + n, cap - n, "{\"results\":[");
+			for (size_t r = 0; r < 100; r++) {
+				n += (size_t)snprintf(doc + n, cap - n,
+						      "%s{" ENTRY_OK ",\"times\":[", r ? "," : "");
+				for (size_t k = 0; k < 1000; k++)
+					n += (size_t)snprintf(doc + n, cap - n, "%s0.00%03zu",
+							      k ? "," : "", k);
+				n += (size_t)snprintf(doc + n, cap - n, "]}");
+			}
+			n += (size_t)snprintf(doc + n, cap - n, "]}");
+			CHECK(n < cap);
+			CHECK_INT_EQ(results_parse(res, doc, n, "real.json", &eb), 0);
+			CHECK_STR_EQ(eb.msg, "");
+			CHECK_INT_EQ(res->n_points, 100);
+		}
+		results_free(res);
+		free(doc);
+	}
+}
+
 /* The 95 % intervals: the median's from the times, the mean's from stddev, rarbench's own. */
 static void test_intervals(void)
 {
@@ -633,6 +713,7 @@ int main(void)
 	RUN(test_rarbench);
 	RUN(test_rarlab_merged_and_two_files);
 	RUN(test_errors);
+	RUN(test_memory_bound);
 	RUN(test_intervals);
 	RUN(test_unreadable_file);
 	RUN(test_subject_from_command);

@@ -174,9 +174,61 @@ static void test_real_trace(void)
 	unlink(path);
 }
 
+/*
+ * A straceprof_cmd trace begins with rarlaunch --exec's own calls (its execve, its pin, its
+ * identity switch): left out with straceprof_skip_launcher, so that the counts are the
+ * program's alone, the same as the trace of the program started by strace itself.
+ */
+static void test_skip_launcher(void)
+{
+	static const char launcher[] =
+	    "17512 execve(\"/opt/x/bin/rarlaunch\", [\"rarlaunch\", \"--exec\", \"4c52\"...], "
+	    "0x7ffd /* 2 vars */) = 0\n"
+	    "17512 prlimit64(0, RLIMIT_FSIZE, {rlim_cur=1024*1024, rlim_max=1024*1024}, NULL) = 0\n"
+	    "17512 chdir(\"/tmp\")                     = 0\n"
+	    "17512 openat(AT_FDCWD, \"/should/not/count\", O_RDONLY) = 3\n"
+	    "17512 execve(\"/nonexistent\", [\"x\"], 0x1 /* 1 var */) = -1 ENOENT (No such file or "
+	    "directory)\n"
+	    "17512 setresuid(4242, 4242, 4242)       = 0\n";
+	struct straceprof plain, skipped;
+	struct errbuf eb = {{0}};
+	char *both = malloc(sizeof(launcher) + sizeof(trace));
+
+	CHECK(both != NULL);
+	if (both == NULL)
+		return;
+	snprintf(both, sizeof(launcher) + sizeof(trace), "%s%s", launcher, trace);
+	straceprof_init(&plain);
+	straceprof_init(&skipped);
+	straceprof_skip_launcher(&skipped);
+	CHECK_INT_EQ(straceprof_parse(&plain, trace, strlen(trace), &eb), 0);
+	CHECK_INT_EQ(straceprof_parse(&skipped, both, strlen(both), &eb), 0);
+	CHECK_STR_EQ(eb.msg, "");
+	CHECK_INT_EQ(skipped.calls, plain.calls);
+	CHECK_INT_EQ(skipped.execs, plain.execs);
+	CHECK_INT_EQ(skipped.processes, plain.processes);
+	CHECK_INT_EQ(skipped.npaths, plain.npaths);
+	CHECK(straceprof_find(&skipped, "chdir") == NULL &&
+	      straceprof_find(&skipped, "prlimit64") == NULL);
+	CHECK(path_of(&skipped, "/should/not/count", false) == NULL);
+	CHECK(path_of(&skipped, "/opt/x/bin/rarlaunch", true) == NULL);
+	CHECK(path_of(&skipped, "/usr/bin/sh", true) != NULL);
+	/* Without the program's execve (rarlaunch failed): nothing counted. */
+	straceprof_clear(&skipped);
+	straceprof_init(&skipped);
+	straceprof_skip_launcher(&skipped);
+	CHECK_INT_EQ(straceprof_parse(&skipped, launcher, strlen(launcher), &eb), 0);
+	CHECK_INT_EQ(skipped.calls, 0);
+	CHECK_INT_EQ(skipped.execs, 0);
+	straceprof_clear(&plain);
+	straceprof_clear(&skipped);
+	free(both);
+}
+
 int main(void)
 {
 	RUN(test_counts);
+	RUN(test_skip_launcher);
 	RUN(test_refusals);
 	RUN(test_bounds);
 	RUN(test_real_trace);

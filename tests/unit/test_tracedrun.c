@@ -2,6 +2,8 @@
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,7 +68,7 @@ static int run(const char *tracer, char *const *argv, int fd, uint32_t timeout_m
 			       .stdin_null = true,
 			       .timeout_ms = timeout_ms};
 	struct errbuf eb = {{0}};
-	struct proc_cmd *cmd = straceprof_cmd(tracer, trace, NULL, NULL, argv, &po, &eb);
+	struct proc_cmd *cmd = straceprof_cmd(tracer, trace, NULL, argv, &po, &eb);
 	int rc;
 
 	CHECK(cmd != NULL);
@@ -149,15 +151,26 @@ static void test_untraceable(void)
 {
 	char *missing[] = {"/nonexistent/program", NULL};
 	char *slow[] = {"/bin/sleep", "5", NULL};
-	char junk_tracer[700], want[800];
+	char *t[] = {"/bin/true", NULL};
+	char junk_tracer[700], mute_tracer[700], want[800];
 	int fd = file_with("stderr", ""), sfd;
+	struct proc_opts po = {.output = PROC_OUTPUT_NULL};
+	struct errbuf eb = {{0}};
 
-	/* strace says why on stderr: its first line is the message. */
-	expect(STRACE, missing, fd, 0, TRACEDRUN_UNTRACEABLE,
-	       STRACE ": Can't stat '/nonexistent/program': No such file or directory",
-	       "{\"status\":\"untraceable\",\"message\":\"" STRACE ": Can't stat");
+	/* A program that is not there: no command at all (rarlaunch --exec gets the checked one).
+	 */
+	CHECK(straceprof_cmd(STRACE, trace, NULL, missing, &po, &eb) == NULL);
+	CHECK(strstr(eb.msg, "/nonexistent/program") != NULL);
+	/* A tracer that writes an empty trace and says why on stderr: its first line is the
+	 * message. */
+	snprintf(mute_tracer, sizeof(mute_tracer), "%s/mute-tracer", dir);
+	sfd = file_with("mute-tracer", "#!/bin/sh\n: >\"$4\"\necho 'why: no trace' >&2\nexit 1\n");
+	CHECK(sfd >= 0 && fchmod(sfd, 0755) == 0);
+	close(sfd);
+	expect(mute_tracer, t, fd, 0, TRACEDRUN_UNTRACEABLE, "why: no trace",
+	       "{\"status\":\"untraceable\",\"message\":\"why: no trace\"");
 	/* Its stderr not kept: the one fixed message. */
-	expect(STRACE, missing, -1, 0, TRACEDRUN_UNTRACEABLE, "strace could not run it", NULL);
+	expect(mute_tracer, t, -1, 0, TRACEDRUN_UNTRACEABLE, "strace could not run it", NULL);
 	/* Killed at its timeout. */
 	expect(STRACE, slow, fd, 1500, TRACEDRUN_UNTRACEABLE,
 	       "the traced run passed 1 s and was killed", NULL);
@@ -167,7 +180,7 @@ static void test_untraceable(void)
 	CHECK(sfd >= 0 && fchmod(sfd, 0755) == 0);
 	close(sfd);
 	snprintf(want, sizeof(want), "%s: line 1: does not start with a process id", trace);
-	expect(junk_tracer, missing, fd, 0, TRACEDRUN_UNTRACEABLE, want, NULL);
+	expect(junk_tracer, t, fd, 0, TRACEDRUN_UNTRACEABLE, want, NULL);
 	close(fd);
 }
 
@@ -207,7 +220,7 @@ static void test_environments(void)
 		 "tr '\\0' '\\n' </proc/$PPID/environ >%s/tracer-env; "
 		 "tr '\\0' '\\n' </proc/$$/environ >%s/tracee-env",
 		 dir, dir);
-	cmd = straceprof_cmd(STRACE, trace, NULL, "RARPERF_MARK=x", argv, &po, &eb);
+	cmd = straceprof_cmd(STRACE, trace, "RARPERF_MARK=x", argv, &po, &eb);
 	CHECK(cmd != NULL);
 	if (cmd == NULL)
 		return;
@@ -217,6 +230,80 @@ static void test_environments(void)
 	read_back("tracee-env", tracee_env, sizeof(tracee_env));
 	CHECK_STR_EQ(tracer_env, STRACEPROF_TRACER_PATH "\nRARPERF_MARK=x\n");
 	CHECK_STR_EQ(tracee_env, "A=1\nLD_PRELOAD=\nPATH=/usr/bin:/bin\nRARPERF_MARK=x\n");
+	tracedrun_clear(&t);
+	proc_cmd_free(cmd);
+	unlink(trace);
+}
+
+/* "Max NAME soft hard bytes", as /proc/PID/limits shows limit res of this process with the soft
+ * limit given (squeezed blanks), into buf. */
+static void limit_line(char *buf, size_t len, const char *name, int res, const char *soft)
+{
+	struct rlimit rl;
+	char hard[32];
+
+	CHECK_INT_EQ(getrlimit(res, &rl), 0);
+	if (rl.rlim_max == RLIM_INFINITY)
+		snprintf(hard, sizeof(hard), "unlimited");
+	else
+		snprintf(hard, sizeof(hard), "%llu", (unsigned long long)rl.rlim_max);
+	snprintf(buf, len, "Max %s %s %s bytes\n", name, soft != NULL ? soft : hard, hard);
+}
+
+/*
+ * The tracer keeps its own limits and working directory, with no core file; the traced program
+ * alone gets the pin's limits, umask and cwd (issue 52, finding 5: root's strace took the
+ * manifest's "core": "unlimited", "fsize" and "cwd", hit the file size limit writing the
+ * trace and dumped a root core file into that directory). Each side reads its own
+ * /proc/PID/limits and working directory (strace is the traced program's parent).
+ */
+static void test_pin_reaches_the_tracee_only(void)
+{
+	char script[1600], sub[700], tracer_text[1024], tracee_text[1024], want[1024], fsize[96],
+	    core[96];
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct proc_pin pin = {.nlimits = 2, .umask = 027, .cwd = sub};
+	struct proc_opts po = {.output = PROC_OUTPUT_NULL, .stdin_null = true, .pin = &pin};
+	struct errbuf eb = {{0}};
+	struct proc_cmd *cmd;
+	struct tracedrun t = {0};
+	struct rlimit rl;
+
+	snprintf(sub, sizeof(sub), "%s/cwd", dir);
+	CHECK_INT_EQ(mkdir(sub, 0700), 0);
+	pin.limits[0].resource = RLIMIT_FSIZE;
+	pin.limits[0].soft = pin.limits[0].hard = 1048576;
+	/* The core limit the pin may set (0, here: the same as the tracer's soft one, which a
+	 * user cannot raise) */
+	CHECK_INT_EQ(getrlimit(RLIMIT_CORE, &rl), 0);
+	pin.limits[1].resource = RLIMIT_CORE;
+	pin.limits[1].soft = pin.limits[1].hard = 0;
+	snprintf(script, sizeof(script),
+		 "{ grep -E '^Max (file size|core file size) ' /proc/$PPID/limits; "
+		 "readlink /proc/$PPID/cwd; } | tr -s ' ' | sed 's/ $//' >%s/tracer; "
+		 "{ grep -E '^Max (file size|core file size) ' /proc/$$/limits; pwd; umask; } | "
+		 "tr -s ' ' | sed 's/ $//' >%s/tracee",
+		 dir, dir);
+	cmd = straceprof_cmd(STRACE, trace, NULL, argv, &po, &eb);
+	CHECK(cmd != NULL);
+	if (cmd == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		return;
+	}
+	CHECK_INT_EQ(tracedrun_run(&t, cmd, trace, -1, 0, &eb), 0);
+	CHECK_INT_EQ(t.status, TRACEDRUN_OK);
+	read_back("tracer", tracer_text, sizeof(tracer_text));
+	read_back("tracee", tracee_text, sizeof(tracee_text));
+	/* the tracer: this process's file size limit, no core file, / */
+	limit_line(fsize, sizeof(fsize), "file size", RLIMIT_FSIZE, NULL);
+	limit_line(core, sizeof(core), "core file size", RLIMIT_CORE, "0");
+	snprintf(want, sizeof(want), "%s%s/\n", fsize, core);
+	CHECK_STR_EQ(tracer_text, want);
+	/* the traced program: the pin's */
+	snprintf(want, sizeof(want),
+		 "Max file size 1048576 1048576 bytes\nMax core file size 0 0 bytes\n%s\n0027\n",
+		 sub);
+	CHECK_STR_EQ(tracee_text, want);
 	tracedrun_clear(&t);
 	proc_cmd_free(cmd);
 	unlink(trace);
@@ -240,6 +327,7 @@ int main(void)
 		RUN(test_ok_and_exit_differs);
 		RUN(test_untraceable);
 		RUN(test_environments);
+		RUN(test_pin_reaches_the_tracee_only);
 	}
 	harness_remove_tree(dir);
 	return HARNESS_EXIT();
