@@ -461,6 +461,7 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 		goto out;
 	}
 	compare_fill_y(&b, &c, y, &est, &weighted);
+	interference_of(res, o->source, &out->host);
 	out->stat = est ? "estimate" : "median";
 	out->n_points = b.n;
 	out->x_min = b.x[0];
