@@ -39,7 +39,6 @@ void interference_of(const struct results *res, size_t source, struct interferen
 {
 	double steal = 0, load = 0;
 	size_t said = 0, loads = 0;
-	bool busy;
 
 	memset(out, 0, sizeof(*out));
 	out->stall_known = true;
@@ -72,12 +71,12 @@ void interference_of(const struct results *res, size_t source, struct interferen
 	}
 	out->steal = said > 0 ? steal / (double)said : 0;
 	out->load1 = loads > 0 ? load / (double)loads : NAN;
-	busy = out->cpus > 0 && isfinite(out->load1) && out->load1 > (double)out->cpus;
+	out->busy = out->cpus > 0 && isfinite(out->load1) && out->load1 > (double)out->cpus;
 	if (!((double)out->slow > INTERFERENCE_SLOW_SHARE * (double)out->runs))
 		out->cause = INTERFERENCE_NONE;
 	else if (out->steal > INTERFERENCE_STEAL_LIMIT)
 		out->cause = INTERFERENCE_STEAL;
-	else if (busy || (out->stall_known && 2 * out->unseen <= out->slow))
+	else if (out->stall_known ? 3 * (out->slow - out->unseen) >= out->slow : out->busy)
 		out->cause = INTERFERENCE_LOCAL;
 	else
 		/* Without the stall, nothing in the guest accounts for it: say what it looks like. */
@@ -131,6 +130,13 @@ void interference_sentence(const struct interference *in, char *buf, size_t size
 			 "other work on this machine held the CPU (%zu of the %zu slow runs waited "
 			 "for it on this machine's run queue)",
 			 in->slow - in->unseen, in->slow);
+	else if (in->stall_known && in->busy)
+		snprintf(cause, sizeof(cause),
+			 "the host took the CPU away from this machine and the guest could not see "
+			 "it (steal %.1f %%; %zu of the %zu slow runs did not wait on this "
+			 "machine's run queue), while this machine was busy too (load %.1f on %u "
+			 "CPUs)",
+			 100 * in->steal, in->unseen, in->slow, in->load1, in->cpus);
 	else if (in->stall_known)
 		snprintf(cause, sizeof(cause),
 			 "the host took the CPU away from this machine and the guest could not see "

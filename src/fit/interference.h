@@ -22,13 +22,13 @@
  * named interfered when more than INTERFERENCE_SLOW_SHARE of the reference's runs are slow.
  *
  * Which: a steal (what /proc/stat says the hypervisor took) above INTERFERENCE_STEAL_LIMIT
- * names the hypervisor. Other work on this machine when its load average during the sweep
- * exceeded its CPUs (the sweep alone keeps about one task runnable: 1.3 on the quiet 2-CPU
- * sweeps), or when most slow runs are explained by their CPU stall (the run delay of
- * /proc/PID/schedstat, their wait on this machine's run queue). Else the host, unseen: the
- * runs were slow without waiting on the guest's run queue, on a guest with CPUs to spare (or a
- * freezer, as tests/integration/67 stages it). On a busy machine the two cannot be told apart
- * (the launcher's own wake-ups after a run are off the run's account), so it says busy.
+ * names the hypervisor. Other work on this machine when at least a third of the slow runs are
+ * explained by their CPU stall (the run delay of /proc/PID/schedstat, their wait on this
+ * machine's run queue): measured beside other sessions' builds, 38-78 % were; with the sweep's
+ * cgroup frozen (tests/integration/67), 7-17 %. Else the host, unseen: the runs were slow
+ * without waiting on the guest's run queue; a load average above the machine's CPUs during the
+ * sweep (the sweep alone keeps about one task runnable: 1.3 on the quiet 2-CPU sweeps) is said
+ * beside it. Without the stall, the load alone decides.
  *
  * What it cannot see: a host that slows every run alike (the whole sweep at half speed) leaves
  * the spread as it was; the reference units (normalised.md) divide that out.
@@ -56,6 +56,7 @@ struct interference {
 	double steal;      /* the points' mean steal (0 when none said) */
 	double load1;      /* the points' mean 1-minute load average (NaN when none said) */
 	unsigned cpus;     /* the machine's CPUs (0 when not said) */
+	bool busy;         /* load1 above cpus: other work ran on this machine too */
 	enum interference_cause cause;
 };
 

@@ -130,14 +130,22 @@ static void test_of_and_words(void)
 	CHECK(strstr(interference_remedy(&in), "quiet") != NULL);
 	results_free(res);
 
-	/* The same runs on a machine whose load (5 on 2 CPUs) says other work ran: busy, not the
-	 * host, although the runs did not wait on the run queue (the launcher's wake-ups did). */
+	/* The same runs on a machine whose load (5 on 2 CPUs) says other work ran too: still the
+	 * host (none of the slow runs waited on the run queue), the load said beside it. */
 	res = load(NOISY, "[0,0,0,0,0,0,0,0,0,0]", "\"steal\":0,\"load1\":5");
 	interference_of(res, SIZE_MAX, &in);
-	CHECK(in.cause == INTERFERENCE_LOCAL);
+	CHECK(in.cause == INTERFERENCE_UNSEEN);
+	CHECK(in.busy);
 	CHECK_INT_EQ(in.cpus, 2);
 	interference_sentence(&in, s, sizeof(s));
-	CHECK(strstr(s, "other work on this machine held the CPU (load 5.0 on 2 CPUs; 0 of the 3") !=
+	CHECK(strstr(s, "while this machine was busy too (load 5.0 on 2 CPUs)") != NULL);
+	results_free(res);
+	/* One of the three slow runs waited 6 ms: a third, other work on this machine. */
+	res = load(NOISY, "[0,0,0,0,0,0,0,6000000,0,0]", "\"steal\":0,\"load1\":5");
+	interference_of(res, SIZE_MAX, &in);
+	CHECK(in.cause == INTERFERENCE_LOCAL);
+	interference_sentence(&in, s, sizeof(s));
+	CHECK(strstr(s, "other work on this machine held the CPU (load 5.0 on 2 CPUs; 1 of the 3") !=
 	      NULL);
 	results_free(res);
 
