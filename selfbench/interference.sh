@@ -26,7 +26,7 @@ judge() {
 	v=$(bin/rarplot --compare sudo:doas --format none "$1/results.json" 2>&1)
 	line=$(printf '%s\n' "$v" | grep -m1 '^The host ')
 	printf '%s\t%s\t%s\n' "$(basename "$1")" "$(cat "$1.load" 2>/dev/null || echo -)" \
-		"$(printf '%s' "$line" | sed -E 's/^The host (was quiet|interfered): the calibration workload \(rarref, the same work at every point\) ran past 2 times its fastest tenth in ([0-9.]+ %) of its runs \(([0-9]+ of [0-9]+)[^)]*\)(: (.*)\. Wall times.*)?/\1\t\2 (\3)\t\5/')"
+		"$(printf '%s' "$line" | sed -E 's/^The host (was quiet|interfered): the calibration workload \(rarref, the same work at every point\) ran past 2 times its fastest tenth in ([0-9.]+ %) of its runs \(([0-9]+ of [0-9]+)[^)]*\)(: (.*)\. Wall times.*)?\.?$/\1\t\2 (\3)\t\5/')"
 	printf '%s' "$line" | grep -q '^The host interfered'
 }
 
