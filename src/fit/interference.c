@@ -79,7 +79,8 @@ void interference_of(const struct results *res, size_t source, struct interferen
 	else if (out->stall_known ? 3 * (out->slow - out->unseen) >= out->slow : out->busy)
 		out->cause = INTERFERENCE_LOCAL;
 	else
-		/* Without the stall, nothing in the guest accounts for it: say what it looks like. */
+		/* Without the stall, nothing in the guest accounts for it: say what it looks like.
+		 */
 		out->cause = INTERFERENCE_UNSEEN;
 }
 
@@ -121,10 +122,11 @@ void interference_sentence(const struct interference *in, char *buf, size_t size
 			 "the hypervisor gave %.1f %% of the CPU time to others (steal)",
 			 100 * in->steal);
 	else if (in->cause == INTERFERENCE_LOCAL && in->cpus > 0 && isfinite(in->load1))
-		snprintf(cause, sizeof(cause),
-			 "other work on this machine held the CPU (load %.1f on %u CPUs; %zu of the "
-			 "%zu slow runs waited for it on this machine's run queue)",
-			 in->load1, in->cpus, in->slow - in->unseen, in->slow);
+		snprintf(
+		    cause, sizeof(cause),
+		    "other work on this machine held the CPU (load %.1f on %u CPUs; %zu of the "
+		    "%zu slow runs waited for it on this machine's run queue)",
+		    in->load1, in->cpus, in->slow - in->unseen, in->slow);
 	else if (in->cause == INTERFERENCE_LOCAL)
 		snprintf(cause, sizeof(cause),
 			 "other work on this machine held the CPU (%zu of the %zu slow runs waited "
@@ -154,8 +156,8 @@ void interference_sentence(const struct interference *in, char *buf, size_t size
 		 "point) ran past %g times its fastest tenth in %.1f %% of its runs (%zu of %zu; "
 		 "above %g %% names a host that interferes): %s. Wall times here are not the "
 		 "tools' cost; counts are. Remedy: %s",
-		 INTERFERENCE_SLOW_FACTOR, share, in->slow, in->runs,
-		 100 * INTERFERENCE_SLOW_SHARE, cause, interference_remedy(in));
+		 INTERFERENCE_SLOW_FACTOR, share, in->slow, in->runs, 100 * INTERFERENCE_SLOW_SHARE,
+		 cause, interference_remedy(in));
 }
 
 void interference_figure_line(const struct interference *in, char *buf, size_t size)

@@ -76,8 +76,8 @@ struct results_point {
 	double ref_steal;
 	double ref_load1;  /* rarbench.load1 at the point (NaN when not said) */
 	unsigned ref_cpus; /* the file's meta.host.cpus (0 when not said) */
-	size_t source; /* index of the file it came from, in load order */
-	size_t index;  /* its index in that file's results array */
+	size_t source;     /* index of the file it came from, in load order */
+	size_t index;      /* its index in that file's results array */
 };
 
 /*

@@ -49,8 +49,7 @@ static int ref_numbers(const cJSON *arr, const char *path, size_t n, double scal
  * stall null or absent: unknown), rarbench.steal and .load1, and the file's cpus into p's ref_*
  * fields (steal and load only word a cause: one that is no number is not said). 0, or -1.
  */
-static int ref_spread(const cJSON *entry, unsigned cpus, struct results_point *p,
-		      struct errbuf *eb)
+static int ref_spread(const cJSON *entry, unsigned cpus, struct results_point *p, struct errbuf *eb)
 {
 	const cJSON *times = jsonget_member(entry, "times");
 	const cJSON *stall = jsonget_member(entry, "cpu_stall_ns");
@@ -94,7 +93,8 @@ int results_reference_parse(struct results *res, const void *root, size_t source
 {
 	cJSON *arr;
 	const cJSON *entry;
-	const cJSON *cpus = jsonget_member(jsonget_member(jsonget_member(root, "meta"), "host"), "cpus");
+	const cJSON *cpus =
+	    jsonget_member(jsonget_member(jsonget_member(root, "meta"), "host"), "cpus");
 	size_t first = res->n_refs, n, i = 0;
 	unsigned ncpu = cJSON_IsNumber(cpus) && cpus->valuedouble >= 1 && cpus->valuedouble < 1e6
 			    ? (unsigned)cpus->valuedouble

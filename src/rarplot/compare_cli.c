@@ -178,16 +178,16 @@ static int compare_cli_ratio_tsv(const double *at, const struct paired_ratio *r,
 
 /* compare_ratio.gp into DIR/comparison-ratio.<format>, through a hidden temporary file. */
 static int compare_cli_ratio_draw(const struct compare_cli *c, const struct compare_opts *o,
-				  const char *dir, const char *tsv, const char *what, const char *host,
-				  bool log_x, struct errbuf *eb)
+				  const char *dir, const char *tsv, const char *what,
+				  const char *host, bool log_x, struct errbuf *eb)
 {
 	char gnuplot[PLOTRUN_PATH_MAX], scripts[PLOTRUN_PATH_MAX], script[PLOTRUN_PATH_MAX];
 	char tmp[PLOTRUN_PATH_MAX], final[PLOTRUN_PATH_MAX], noise[32], title[256];
 	struct plotrun_param p[] = {
-	    {"file", tsv, 1},       {"out", tmp, 1},
-	    {"noise", noise, 0},    {"logscale", log_x ? "1" : "0", 0},
-	    {"xlabel", o->axis, 1}, {"figure_title", title, 1},
-	    {"caption", what, 1},   {"host", host, 1},
+	    {"file", tsv, 1},        {"out", tmp, 1},
+	    {"noise", noise, 0},     {"logscale", log_x ? "1" : "0", 0},
+	    {"xlabel", o->axis, 1},  {"figure_title", title, 1},
+	    {"caption", what, 1},    {"host", host, 1},
 	    {"term", "pngcairo", 1},
 	};
 	size_t np = sizeof(p) / sizeof(p[0]);

@@ -353,7 +353,8 @@ static int plotfig_draw(const char *script, const char *stem, const char *report
 	};
 	size_t n_params = sizeof(params) / sizeof(params[0]), i;
 
-	/* A host that interfered is named on the figure itself (issue 51), not only in report.md. */
+	/* A host that interfered is named on the figure itself (issue 51), not only in report.md.
+	 */
 	interference_of(env->res, SIZE_MAX, &h);
 	interference_figure_line(&h, host, sizeof(host));
 

@@ -145,8 +145,9 @@ static void test_of_and_words(void)
 	interference_of(res, SIZE_MAX, &in);
 	CHECK(in.cause == INTERFERENCE_LOCAL);
 	interference_sentence(&in, s, sizeof(s));
-	CHECK(strstr(s, "other work on this machine held the CPU (load 5.0 on 2 CPUs; 1 of the 3") !=
-	      NULL);
+	CHECK(
+	    strstr(s, "other work on this machine held the CPU (load 5.0 on 2 CPUs; 1 of the 3") !=
+	    NULL);
 	results_free(res);
 
 	/* A steal of 12 %: the hypervisor, said. A null stall: unknown. */
