@@ -23,6 +23,8 @@ if (!exists("logscale")) logscale = 0
 if (!exists("xlabel")) xlabel = 'nb_tasks'
 if (!exists("figure_title")) figure_title = 'Candidate / baseline against size'
 if (!exists("caption")) caption = ''
+# host: a line under the caption naming a host that interfered (rarplot, issue 51); '' when quiet
+if (!exists("host")) host = ''
 
 set encoding utf8
 if (term eq 'svg') {
@@ -39,7 +41,7 @@ set output out
 stats file using 1 nooutput
 XMIN = STATS_min
 XMAX = STATS_max
-set title figure_title.(caption ne '' ? "\n".caption : '') noenhanced
+set title figure_title.(caption ne '' ? "\n".caption : '').(host ne '' ? "\n".host : '') noenhanced
 set xlabel xlabel noenhanced
 set ylabel 'candidate / baseline (time ratio)' noenhanced
 set key outside below center box noenhanced spacing 1.2

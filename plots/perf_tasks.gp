@@ -52,6 +52,8 @@ if (!exists("xlabel")) xlabel = 'nb_tasks'
 if (!exists("unit")) unit = 'task'
 if (!exists("figure_title")) figure_title = 'Time to authorise one command vs. number of tasks'
 if (!exists("caption")) caption = ''
+# host: a line under the caption naming a host that interfered (rarplot, issue 51); '' when quiet
+if (!exists("host")) host = ''
 
 set encoding utf8
 if (term eq 'svg') {
@@ -119,7 +121,7 @@ legend(i) = sprintf('%s — %#.3g %s + %.4g ± %.2g %s/%s', word(titles, i), A[i
 # The caption on two lines (points and bars; lines): one would run past a 1000-pixel figure.
 cap_cut = strstrt(caption, '; lines:')
 cap = cap_cut > 0 ? caption[1:cap_cut-1]."\n".caption[cap_cut+2:] : caption
-set title figure_title.(caption ne '' ? "\n".cap : '') noenhanced
+set title figure_title.(caption ne '' ? "\n".cap : '').(host ne '' ? "\n".host : '') noenhanced
 set xlabel xlabel noenhanced
 set ylabel sprintf('%s per command, %s (%s)', (strstrt(stat, 'cpu') ? 'CPU time (user + system)' : 'wall time'), stat, yunit) noenhanced
 set key outside below center box noenhanced spacing 1.2 width 1

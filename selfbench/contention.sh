@@ -16,6 +16,9 @@
 #             time + baseline) (contended: correct);
 #   CPU time  the median user + system time (wait4's rusage of the run and what it reaped),
 #             a candidate that no wait moves;
+#   delayed   (loaded) the share of runs off the CPU by more than the stall rule's limit, whatever
+#             held them, and of those the share flagged (the classifier's recall), and the runs
+#             flagged that were not delayed (none should be);
 # and per estimator the shift loaded/quiet - 1 of every subject: a neutral estimator moves every
 # subject alike (doc/precision.md, "Is the estimator neutral?").
 #   selfbench/contention.sh                  # both sweeps (as root), then the table
@@ -162,7 +165,15 @@ def judge(p):
         flag.append(f)
     n = len(p["w"])
     known = [t for t in p["t"] if t is not None]
+    # Delayed: off the CPU (wall - user - system) by more than the stall rule's limit, whatever
+    # held it (a wait for a CPU of the run's own, of its children, of the launcher's wake-up).
+    # The classifier's recall is the share of those it flagged: a run the kernel ran at once
+    # (wake-up preemption) is neither delayed nor flagged (doc/precision.md, issue 51).
+    delayed = [o > max(STALL_MIN_NS, STALL_REL * w) for o, w in zip(off, p["w"])]
+    both = sum(1 for f, d in zip(flag, delayed) if f and d)
     return {"n": n, "flag": sum(flag) / n, "pre": pre / n, "raw": median_ci(p["w"]),
+            "delayed": sum(delayed) / n, "recall": both / max(1, sum(delayed)),
+            "false": sum(flag) - both,
             "cpu": median_ci([u + s for u, s in zip(p["u"], p["s"])]),
             "corr": median_ci(corr), "offmed": sorted(off)[n // 2] - base,
             "stallmed": sorted(known)[len(known) // 2] if known else None,
@@ -174,8 +185,10 @@ print("quiet: %s  loaded: %s" % (sys.argv[1], sys.argv[2]))
 print("| subject | runs | judged by | flagged quiet | flagged loaded | preempted quiet"
       " | preempted loaded | median stall quiet / loaded (µs) | off-CPU spread quiet (µs)"
       " | raw median quiet (ms) | loaded | shift | corrected quiet (ms) | loaded | shift"
-      " | CPU time quiet (ms) | loaded | shift |")
-print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+      " | CPU time quiet (ms) | loaded | shift | delayed loaded | flagged of delayed loaded"
+      " | flagged not delayed loaded |")
+print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
+      "|---:|---:|---:|")
 shifts = {"raw": [], "corr": [], "cpu": []}
 for name in q:
     if name not in l:
@@ -192,10 +205,12 @@ for name in q:
             100 * (lb / ha - 1), 100 * (hb / la - 1)))
     st = " / ".join("-" if x["stallmed"] is None else "%.0f" % (x["stallmed"] / 1e3)
                     for x in (a, b))
-    print("| %s | %d/%d | %s | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %s | %.0f | %s | %s | %s |" % (
+    print("| %s | %d/%d | %s | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %s | %.0f | %s | %s | %s"
+          " | %.0f %% | %.0f %% | %d |" % (
         name, a["n"], b["n"], a["src"] if a["src"] == b["src"] else a["src"] + "/" + b["src"],
         100 * a["flag"], 100 * b["flag"], 100 * a["pre"], 100 * b["pre"], st,
-        a["offmed"] / 1e3, row[0], row[1], row[2]))
+        a["offmed"] / 1e3, row[0], row[1], row[2], 100 * b["delayed"], 100 * b["recall"],
+        b["false"]))
 for k, label in (("raw", "raw median (contended: keep, the default)"),
                  ("corr", "corrected median (contended: correct)"),
                  ("cpu", "median CPU time (user + system of the run and what it reaped)")):

@@ -461,6 +461,7 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
 		goto out;
 	}
 	compare_fill_y(&b, &c, y, &est, &weighted);
+	interference_of(res, o->source, &out->host);
 	out->stat = est ? "estimate" : "median";
 	out->tools = results_different_tools(res, o->baseline, o->candidate);
 	out->n_points = b.n;

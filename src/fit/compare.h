@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "errbuf.h"
+#include "interference.h"
 #include "paired.h"
 #include "results.h"
 #include "verdict.h"
@@ -62,6 +63,7 @@ struct compare_outcome {
 	bool tools;
 	size_t widened; /* > 0: some intervals widened with the between-sweep variation of this
 			   many sweeps (between_widen) */
+	struct interference host; /* the host's interference, from the sweep's reference */
 };
 
 /*

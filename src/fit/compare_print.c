@@ -132,7 +132,13 @@ static void compare_inconclusive_notes(const struct compare_outcome *out, double
 			q->name, d);
 		any = true;
 	}
-	if (any)
+	if (any && interference_named(&out->host))
+		/* On a host that interferes, more rounds measure the host (issue 51). */
+		fprintf(f,
+			" reach across ±%g %%: one wider than the threshold cannot tell a change "
+			"of that size from none. The host interfered (above): %s.\n",
+			100 * noise, interference_remedy(&out->host));
+	else if (any)
 		fprintf(
 		    f,
 		    " reach across ±%g %%: one wider than the threshold cannot tell a change of "
@@ -140,6 +146,16 @@ static void compare_inconclusive_notes(const struct compare_outcome *out, double
 		    "half-width falls about as 1/sqrt(rounds)), a quieter host, or, for a slope, "
 		    "sizes spread wider; --noise sets the threshold.\n",
 		    100 * noise);
+}
+
+/* The host's interference beside the verdicts, when the sweep measured its reference. */
+static void compare_host_line(const struct compare_outcome *out, FILE *f)
+{
+	char s[1024];
+
+	interference_sentence(&out->host, s, sizeof(s));
+	if (s[0] != '\0')
+		fprintf(f, "\n%s.\n", s);
 }
 
 /* The changelog line: "intercept −21 % [−25, −17] (improved), slope ...". */
@@ -177,6 +193,7 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 	fputs("\n\n", f);
 	compare_changelog(out, f);
 	compare_detectable_line(out, f);
+	compare_host_line(out, f);
 	fprintf(f, "\nCandidate / baseline, 95 %% intervals; %zu points, y = each point's %s. ",
 		out->n_points, out->stat);
 	if (out->paired)
@@ -253,7 +270,11 @@ void compare_print(const struct compare_outcome *out, const struct compare_opts 
 	for (size_t i = 0; i < out->n_notes; i++)
 		fprintf(f, "\n%s.\n", out->notes[i]);
 	compare_inconclusive_notes(out, o->noise, f);
-	fprintf(f, "\nVerdict: %s%s.\n", overall, out->paired ? "" : " (unpaired)");
+	fprintf(f, "\nVerdict: %s%s%s.\n", overall, out->paired ? "" : " (unpaired)",
+		interference_named(&out->host)
+		    ? ", on a host that interfered: these wall times are the host's, not the "
+		      "tools' cost"
+		    : "");
 }
 
 int compare_write_tsv(const struct compare_outcome *out, const char *path, struct errbuf *eb)

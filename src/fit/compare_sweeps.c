@@ -166,8 +166,11 @@ void compare_sweeps_print(const struct compare_across *a, const struct compare_o
 					   sizeof(pct));
 			fprintf(f, "%s%s %s", j ? ", " : "", q->name, pct);
 		}
-		fprintf(f, "%s%s\n", per[i].paired ? "" : " (unpaired)",
-			per[i].n_notes > 0 ? " (unreliable)" : "");
+		fprintf(f, "%s%s%s\n", per[i].paired ? "" : " (unpaired)",
+			per[i].n_notes > 0 ? " (unreliable)" : "",
+			interference_named(&per[i].host) ? " (the host interfered: wall times "
+							   "here are not the tools' cost)"
+							 : "");
 	}
 	fputs("\nAcross sweeps: ", f);
 	for (size_t j = 0; j < a->n_q; j++) {

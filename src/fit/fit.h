@@ -16,6 +16,7 @@
  *               its comparisons paired per round; fitreport_counts.c: the counted
  *               instructions' fits beside the times')
  *   reliability which fits of a report should not be believed, and why
+ *   interference whether the host took the CPU from a sweep (the reference's spread), in words
  *   claims      published statements about two tools' lines, checked
  *   diary       a diary's sentences, each matched with the release pair it describes best
  *   compare     a baseline subject against a candidate, with verdicts (rarplot --compare;

@@ -2,6 +2,7 @@
  * what was skipped, the fits, then the method in words and each subject's look. */
 #include "fitreport.h"
 #include "fitreport_impl.h"
+#include "interference.h"
 #include "reliability.h"
 #include "verdict.h"
 
@@ -258,6 +259,20 @@ static size_t fitreport_sizes(const struct plotseries_set *set, double *lo, doub
 	return n;
 }
 
+/* A host that took the CPU from the sweep, named at the top (issue 51); nothing on a quiet one. */
+static void fitreport_print_host(const struct fitreport *rep, FILE *f)
+{
+	struct interference host;
+	char s[1024];
+
+	interference_of(rep->res, SIZE_MAX, &host);
+	if (!interference_named(&host))
+		return;
+	interference_sentence(&host, s, sizeof(s));
+	/* Our own words (numbers and fixed text): no outside bytes to sanitise. */
+	fprintf(f, "\n**%s.**\n", s);
+}
+
 /* The title, then the question the report answers: what was compared, along which sizes, against
  * which baseline, from which inputs; a warning about emulated hosts. */
 static void fitreport_print_head(const struct fitreport *rep, const struct fitreport_context *ctx,
@@ -327,6 +342,7 @@ static void fitreport_print_head(const struct fitreport *rep, const struct fitre
 		    "never with a host that runs natively or under KVM.\n",
 		    rep->res->n_emulated);
 	}
+	fitreport_print_host(rep, f);
 }
 
 /* How the table's verdicts are read, above it. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interference.h"
 #include "sanitize.h"
 
 bool reliability_hosts_disagree(const double *b, const double *s, size_t h, double *q)
@@ -255,9 +256,11 @@ static void reliability_print_noisy(const struct plotseries *ser, size_t noisy, 
 void reliability_print(const struct fitreport *rep, FILE *f)
 {
 	bool hosts = rep->set->n_hosts > 1, printed = false;
+	struct interference host;
 	double *b = malloc((rep->n_rows ? rep->n_rows : 1) * sizeof(*b));
 	double *s = malloc((rep->n_rows ? rep->n_rows : 1) * sizeof(*s));
 
+	interference_of(rep->res, SIZE_MAX, &host);
 	for (size_t i = 0; i < rep->n_rows; i++) {
 		const struct fit_line *l = &rep->rows[i].fit;
 		double t = fit_t95(l->n > 2 ? l->n - 2 : 0);
@@ -310,7 +313,14 @@ void reliability_print(const struct fitreport *rep, FILE *f)
 			    "rarbench flagged them): measure again on a quieter host "
 			    "(doc/precision.md)%s",
 			    contended, noisy > 0 ? ";" : "");
-		if (noisy > 0)
+		/* More runs narrow an interval on a quiet host; on one that interferes they
+		 * measure the host (issue 51): then the remedy is counts or another machine. */
+		if (noisy > 0 && interference_named(&host))
+			fprintf(f,
+				" interval width: %zu with a 95 %% interval wider than ±%.0f %%, "
+				"on a host that interfered (The question, above): %s",
+				noisy, 100 * RELIABILITY_NOISY_REL, interference_remedy(&host));
+		else if (noisy > 0)
 			reliability_print_noisy(ser, noisy, f);
 		fputc('\n', f);
 	}

@@ -70,8 +70,16 @@ struct results_point {
 	double instructions;          /* counts.instructions (with counted) */
 	size_t n_rounds;
 	size_t n_runs; /* length of "times", or 1 when absent */
-	size_t source; /* index of the file it came from, in load order */
-	size_t index;  /* its index in that file's results array */
+	/* A reference point's runs judged against its floor (results_reference.c,
+	 * interference.h): slow, and slow without their CPU stall; whether every run said its
+	 * stall (cpu_stall_ns); rarbench.steal (NaN when not said). 0 for a subject's point. */
+	size_t ref_slow, ref_unseen;
+	bool ref_stall_known;
+	double ref_steal;
+	double ref_load1;  /* rarbench.load1 at the point (NaN when not said) */
+	unsigned ref_cpus; /* the file's meta.host.cpus (0 when not said) */
+	size_t source;     /* index of the file it came from, in load order */
+	size_t index;      /* its index in that file's results array */
 };
 
 /*

@@ -3,6 +3,7 @@
  * "reference" object) and every time expressed in its units (results.h).
  */
 #include "growbuf.h"
+#include "interference.h"
 #include "jsonget.h"
 #include "results.h"
 #include "resultsfile.h"
@@ -13,11 +14,91 @@
 
 #include <cjson/cJSON.h>
 
+/*
+ * n numbers of the array arr (at path) into v, each >= 0, times scale (1e-9 for ns). With nulls
+ * non-NULL a null item is 0 and sets *nulls (cpu_stall_ns: a run whose stall is unknown). 0, or
+ * -1 with eb filled (not an array of n numbers).
+ */
+static int ref_numbers(const cJSON *arr, const char *path, size_t n, double scale, double *v,
+		       bool *nulls, struct errbuf *eb)
+{
+	const cJSON *item;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(arr) || (size_t)cJSON_GetArraySize(arr) != n)
+		return jsonget_fail(eb, path, "not an array of %zu numbers (one per run)", n);
+	cJSON_ArrayForEach(item, arr)
+	{
+		char at[JSONGET_PATH_MAX_CHARS];
+
+		jsonget_index(at, path, i);
+		if (nulls != NULL && cJSON_IsNull(item)) {
+			*nulls = true;
+			v[i++] = 0;
+			continue;
+		}
+		if (jsonget_as_double(item, at, 0, HUGE_VAL, &v[i], eb) < 0)
+			return -1;
+		v[i++] *= scale;
+	}
+	return 0;
+}
+
+/*
+ * The spread of one reference point's runs (interference.h): its "times" and "cpu_stall_ns" (a
+ * stall null or absent: unknown), rarbench.steal and .load1, and the file's cpus into p's ref_*
+ * fields (steal and load only word a cause: one that is no number is not said). 0, or -1.
+ */
+static int ref_spread(const cJSON *entry, unsigned cpus, struct results_point *p, struct errbuf *eb)
+{
+	const cJSON *times = jsonget_member(entry, "times");
+	const cJSON *stall = jsonget_member(entry, "cpu_stall_ns");
+	const cJSON *steal = jsonget_member(jsonget_member(entry, "rarbench"), "steal");
+	const cJSON *load = jsonget_member(jsonget_member(entry, "rarbench"), "load1");
+	double *v = NULL;
+	size_t n;
+	int rc = -1;
+
+	p->ref_steal = cJSON_IsNumber(steal) && steal->valuedouble >= 0 && steal->valuedouble <= 1
+			   ? steal->valuedouble
+			   : NAN;
+	p->ref_load1 = cJSON_IsNumber(load) && load->valuedouble >= 0 && load->valuedouble < 1e6
+			   ? load->valuedouble
+			   : NAN;
+	p->ref_cpus = cpus;
+	if (times == NULL || !cJSON_IsArray(times) || p->n_runs < 2)
+		return 0; /* results_entry_parse checked the times; too few to have a spread */
+	n = p->n_runs;
+	v = malloc(3 * n * sizeof(*v));
+	if (v == NULL)
+		return errbuf_set(eb, "times: out of memory");
+	if (ref_numbers(times, "times", n, 1, v, NULL, eb) != 0)
+		goto out;
+	if (stall != NULL && !cJSON_IsNull(stall)) {
+		bool nulls = false;
+
+		if (ref_numbers(stall, "cpu_stall_ns", n, 1e-9, v + n, &nulls, eb) != 0)
+			goto out;
+		p->ref_stall_known = !nulls;
+	}
+	interference_count(v, p->ref_stall_known ? v + n : NULL, n, v + 2 * n, &p->ref_slow,
+			   &p->ref_unseen);
+	rc = 0;
+out:
+	free(v);
+	return rc;
+}
+
 int results_reference_parse(struct results *res, const void *root, size_t source, struct errbuf *eb)
 {
 	cJSON *arr;
 	const cJSON *entry;
+	const cJSON *cpus =
+	    jsonget_member(jsonget_member(jsonget_member(root, "meta"), "host"), "cpus");
 	size_t first = res->n_refs, n, i = 0;
+	unsigned ncpu = cJSON_IsNumber(cpus) && cpus->valuedouble >= 1 && cpus->valuedouble < 1e6
+			    ? (unsigned)cpus->valuedouble
+			    : 0;
 
 	if (resultsfile_require_reference_results(root, &arr, eb) < 0)
 		return -1;
@@ -36,7 +117,7 @@ int results_reference_parse(struct results *res, const void *root, size_t source
 		memset(p, 0, sizeof(*p));
 		p->source = source;
 		p->index = i;
-		if (results_entry_parse(entry, p, eb) != 0) {
+		if (results_entry_parse(entry, p, eb) != 0 || ref_spread(entry, ncpu, p, eb) != 0) {
 			results_point_clear(p);
 			errbuf_prefix(eb, "reference.results[%zu]", i);
 			while (res->n_refs > first)

@@ -184,16 +184,17 @@ static int compare_cli_ratio_tsv(const double *at, const struct paired_ratio *r,
 
 /* compare_ratio.gp into DIR/comparison-ratio.<format>, through a hidden temporary file. */
 static int compare_cli_ratio_draw(const struct compare_cli *c, const struct compare_opts *o,
-				  const char *dir, const char *tsv, const char *what, bool log_x,
-				  struct errbuf *eb)
+				  const char *dir, const char *tsv, const char *what,
+				  const char *host, bool log_x, struct errbuf *eb)
 {
 	char gnuplot[PLOTRUN_PATH_MAX], scripts[PLOTRUN_PATH_MAX], script[PLOTRUN_PATH_MAX];
 	char tmp[PLOTRUN_PATH_MAX], final[PLOTRUN_PATH_MAX], noise[32], title[256];
 	struct plotrun_param p[] = {
-	    {"file", tsv, 1},       {"out", tmp, 1},
-	    {"noise", noise, 0},    {"logscale", log_x ? "1" : "0", 0},
-	    {"xlabel", o->axis, 1}, {"figure_title", title, 1},
-	    {"caption", what, 1},   {"term", "pngcairo", 1},
+	    {"file", tsv, 1},        {"out", tmp, 1},
+	    {"noise", noise, 0},     {"logscale", log_x ? "1" : "0", 0},
+	    {"xlabel", o->axis, 1},  {"figure_title", title, 1},
+	    {"caption", what, 1},    {"host", host, 1},
+	    {"term", "pngcairo", 1},
 	};
 	size_t np = sizeof(p) / sizeof(p[0]);
 
@@ -244,7 +245,8 @@ static int compare_cli_ratio(const struct compare_cli *c, const struct compare_o
 	double *xs = calloc(COMPARE_MAX_POINTS, sizeof(*xs)), at[PAIRED_MAX_AT];
 	struct paired_ratio r[PAIRED_MAX_AT];
 	struct compare_opts ro = *o;
-	char tsv[PATH_MAX], what[96];
+	struct interference h;
+	char tsv[PATH_MAX], what[96], host[320];
 	size_t n, left = 0;
 	int rc = -1;
 
@@ -277,8 +279,11 @@ static int compare_cli_ratio(const struct compare_cli *c, const struct compare_o
 	/* Log-spaced sizes (half of them in the leftmost fifth) on a log axis, as the figures. */
 	for (size_t i = 0; i < ro.n_at; i++)
 		left += at[i] <= at[ro.n_at - 1] / 5;
+	/* The figure names a host that interfered as the verdict does (issue 51). */
+	interference_of(res, k > 1 ? SIZE_MAX : o->source, &h);
+	interference_figure_line(&h, host, sizeof(host));
 	if (c->n_formats > 0 &&
-	    compare_cli_ratio_draw(c, o, dir, tsv, what,
+	    compare_cli_ratio_draw(c, o, dir, tsv, what, host,
 				   at[0] > 0 && ro.n_at >= 3 && 2 * left >= ro.n_at, eb) != 0) {
 		fputs("rarplot: warning: comparison-ratio not drawn: ", stderr);
 		sanitize_fputs(eb->msg, SANITIZE_TEXT, stderr);

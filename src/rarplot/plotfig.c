@@ -1,5 +1,6 @@
 /* plotfig: render one figure (perf_tasks, perf_roles, perf_both) from a series set with gnuplot. */
 #include "plotfig.h"
+#include "interference.h"
 #include "reliability.h"
 
 #include <ctype.h>
@@ -335,7 +336,8 @@ static int plotfig_draw(const char *script, const char *stem, const char *report
 			const struct plotfig_env *env, const struct plotfig_args *a,
 			struct plotfig_out *out, struct errbuf *eb)
 {
-	char tmp[PLOTRUN_PATH_MAX], final[PLOTRUN_PATH_MAX], leaf[160];
+	char tmp[PLOTRUN_PATH_MAX], final[PLOTRUN_PATH_MAX], leaf[160], host[320];
+	struct interference h;
 	struct plotrun_param params[] = {
 	    {"dir", a->dir, 1},
 	    {"files", a->lists->files, 1},
@@ -354,10 +356,16 @@ static int plotfig_draw(const char *script, const char *stem, const char *report
 	    {"yunit_small", env->yunit_small != NULL ? env->yunit_small : "µs", 1},
 	    {"figure_title", a->title, 1},
 	    {"caption", a->caption, 1},
+	    {"host", host, 1},
 	    {"out", tmp, 1},
 	    {"term", "pngcairo", 1},
 	};
 	size_t n_params = sizeof(params) / sizeof(params[0]), i;
+
+	/* A host that interfered is named on the figure itself (issue 51), not only in report.md.
+	 */
+	interference_of(env->res, SIZE_MAX, &h);
+	interference_figure_line(&h, host, sizeof(host));
 
 	for (i = 0; i < env->n_formats; i++) {
 		const char *format = env->formats[i];

