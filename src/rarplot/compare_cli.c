@@ -30,6 +30,24 @@ static int compare_cli_status(bool regressed, bool inconclusive)
 	return inconclusive ? EXITCODE_INCONCLUSIVE : EXITCODE_OK;
 }
 
+/*
+ * The exit status once the counts are known: with --counts they decide it (2 when they cannot:
+ * a subject uncounted), else the wall time's stands and the counts are only printed beside.
+ */
+static int compare_cli_counted_status(const struct compare_cli *c, const struct countcompare *cc,
+				      int wall_status)
+{
+	if (!c->on_counts)
+		return wall_status;
+	if (!cc->available) {
+		fputs("rarplot: --counts: no verdict on counts (a subject's points carry no counts: "
+		      "the manifest's \"counts\", doc/counts.md)\n",
+		      stderr);
+		return EXITCODE_BAD_INPUT;
+	}
+	return cc->regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
+}
+
 void compare_cli_defaults(struct compare_cli *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -106,6 +124,9 @@ int compare_cli_option(struct compare_cli *c, int which, const char *arg, struct
 		return compare_cli_at(c, arg, eb);
 	case 'b':
 		c->between = arg;
+		return 0;
+	case 'k':
+		c->on_counts = true;
 		return 0;
 	default:
 		c->allow_unpaired = true;
@@ -317,13 +338,10 @@ static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_
 	status = compare_cli_status(a->regressed, a->inconclusive);
 	if (countcompare_compute(res, o->baseline, o->candidate, o->axis, &cc, &eb) != 0)
 		goto fail;
-	if (cc.available) {
-		/* Every sweep's counts, pooled: a count has no between-sweep spread to speak of. */
+	/* Every sweep's counts, pooled: a count has no between-sweep spread to speak of. */
+	if (cc.available || plotseries_any_counted(res))
 		countcompare_print(&cc, o->baseline, o->candidate, o->axis, stdout);
-		status = cc.regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
-	} else if (plotseries_any_counted(res)) {
-		countcompare_print(&cc, o->baseline, o->candidate, o->axis, stdout);
-	}
+	status = compare_cli_counted_status(c, &cc, status);
 	if (out_dir != NULL) {
 		struct between b;
 		struct atomicfile *af;
@@ -385,14 +403,15 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 		struct errbuf ceb = {{0}};
 
 		/* No wall-time comparison (unpaired, too poor a fit): counts still give a verdict. */
-		if (countcompare_compute(res, o.baseline, o.candidate, axis, &cc, &ceb) != 0 ||
+		if (!c->on_counts ||
+		    countcompare_compute(res, o.baseline, o.candidate, axis, &cc, &ceb) != 0 ||
 		    !cc.available)
 			goto fail;
 		fputs("No wall-time verdict: ", stdout);
 		sanitize_fputs(eb.msg, SANITIZE_TEXT, stdout);
 		fputc('\n', stdout);
 		countcompare_print(&cc, o.baseline, o.candidate, axis, stdout);
-		status = cc.regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
+		status = compare_cli_counted_status(c, &cc, EXITCODE_OK);
 		goto out;
 	}
 	if (c->between != NULL) {
@@ -406,13 +425,10 @@ int compare_cli_run(const struct compare_cli *c, const struct results *res, cons
 	status = compare_cli_status(out->regressed, out->inconclusive);
 	if (countcompare_compute(res, o.baseline, o.candidate, axis, &cc, &eb) != 0)
 		goto fail;
-	if (cc.available) {
-		/* Counts decide the exit status; the wall-time verdict stays printed above. */
+	/* With --counts they decide the exit status; the wall-time verdict stays printed above. */
+	if (cc.available || plotseries_any_counted(res))
 		countcompare_print(&cc, o.baseline, o.candidate, axis, stdout);
-		status = cc.regressed ? EXITCODE_REGRESSED : EXITCODE_OK;
-	} else if (plotseries_any_counted(res)) {
-		countcompare_print(&cc, o.baseline, o.candidate, axis, stdout);
-	}
+	status = compare_cli_counted_status(c, &cc, status);
 	if (out_dir != NULL && (compare_cli_write(out, &o, &cc, out_dir, &eb) != 0 ||
 				compare_cli_ratio(c, &o, res, NULL, 1, out_dir, &eb) != 0)) {
 		status = EXITCODE_FAILED; /* an output failed */

@@ -14,6 +14,9 @@ struct compare_cli {
 	double at[PAIRED_MAX_AT];
 	size_t n_at;
 	bool allow_unpaired;
+	/* --counts: the exit status rests on the counted instructions (a shared runner's gate);
+	 * without it on wall time, the counts printed beside when the results carry them. */
+	bool on_counts;
 	const char *between; /* --between FILE; NULL: within-sweep intervals */
 	/* The ratio figure's formats ("png", ...; 0: none drawn) and --plots-dir (NULL: found
 	 * as rarplot's figures are), set by main from its own options. */
@@ -25,7 +28,8 @@ struct compare_cli {
 void compare_cli_defaults(struct compare_cli *c);
 
 /*
- * One option: 'c' --compare, 'n' --noise, 'a' --at, 'b' --between, 'u' --allow-unpaired.
+ * One option: 'c' --compare, 'n' --noise, 'a' --at, 'b' --between, 'u' --allow-unpaired,
+ * 'k' --counts.
  * Returns 0, or -1 with eb "--opt ARG: what" (ARG as given: print it sanitized).
  */
 int compare_cli_option(struct compare_cli *c, int which, const char *arg, struct errbuf *eb);

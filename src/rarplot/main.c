@@ -129,6 +129,9 @@ static void usage(FILE *f)
 	    "                         next sweep with the between-sweep variation in FILE\n"
 	    "                         (between.tsv, written by --compare over several sweeps\n"
 	    "                         with -o)\n"
+	    "      --counts           the exit status rests on the counted instructions (points\n"
+	    "                         counted: the manifest's \"counts\"): 0 no change, 1 regressed,\n"
+	    "                         2 a subject uncounted; the wall-time verdict printed beside\n"
 	    "  -h, --help             this text\n"
 	    "  -V, --version          rarperf's version\n"
 	    "\n"
@@ -265,12 +268,13 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	    {"diary", required_argument, NULL, OPT_DIARY},
 	    {"machines", required_argument, NULL, OPT_MACHINES},
 	    {"published", required_argument, NULL, OPT_PUBLISHED},
-	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' are no short options */
+	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' 'k' are no short options */
 	    {"compare", required_argument, NULL, 'c'},
 	    {"noise", required_argument, NULL, 'n'},
 	    {"at", required_argument, NULL, 'a'},
 	    {"allow-unpaired", no_argument, NULL, 'u'},
 	    {"between", required_argument, NULL, 'b'},
+	    {"counts", no_argument, NULL, 'k'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
@@ -290,6 +294,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 		case 'a':
 		case 'u':
 		case 'b':
+		case 'k':
 			if (compare_cli_option(&cfg->compare, c, optarg, eb) != 0)
 				return NUMARG_ERROR;
 			break;

@@ -146,8 +146,8 @@ check "report.md's \"Instructions counted\" says the verdicts rest on the wall t
 	grep -q "verdicts above rest on the wall time" "$work/plot/report.md"
 sed -n '/^## Instructions counted/,/^## /p' "$work/plot/report.md" | grep '^|' | sed 's/^/    /'
 
-compare() { # compare A:B FILES...: stdout in $work/out, status in rc
-	"$rarplot" --compare "$1" --format none "${@:2}" >"$work/out" 2>"$work/err"
+compare() { # compare A:B FILES... on counts (--counts: they decide the exit status): stdout in $work/out, status in rc
+	"$rarplot" --compare "$1" --counts --format none "${@:2}" >"$work/out" 2>"$work/err"
 	rc=$?
 }
 compare sudo:sudo-b "$res"
