@@ -18,8 +18,9 @@ for tool in "$rarbench" jq valgrind; do
 	command -v "$tool" >/dev/null || { echo "counts-cost: $tool is missing" >&2; exit 2; }
 done
 if [ -n "${COUNTS_KEEP:-}" ]; then
-	work=$COUNTS_KEEP
-	mkdir -p "$work"
+	. tools/lib/keepdir.sh
+	# root writes there: made now, or root's along its whole path (doc/security.md R34)
+	work=$(keepdir_make COUNTS_KEEP "$COUNTS_KEEP") || exit 2
 else
 	work=$(mktemp -d /tmp/rarperf-bench-counts-XXXXXX)
 	trap 'rm -rf "$work"' EXIT

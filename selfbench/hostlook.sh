@@ -6,7 +6,7 @@
 # over the look (/proc/stat) and a verdict: "quiet" when every round's 90th percentile is within
 # 5 % of its minimum, else "the host interferes" with the worst stretch. The guest's steal is
 # printed beside because a host can take the CPU without the guest seeing it (steal 0).
-# HOSTLOOK_KEEP=DIR keeps each round's runs (a directory this script makes: it must not exist).
+# HOSTLOOK_KEEP=DIR keeps each round's runs (made here, or root's along its whole path: R34).
 # Exit: 0 quiet, 1 the host interferes, 2 usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,10 +14,11 @@ runs=${HOSTLOOK_RUNS:-2000} rounds=${HOSTLOOK_ROUNDS:-3}
 work=$(mktemp -d /tmp/rarperf-hostlook-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cc -O1 -Wall -Wextra -Werror -o "$work/spin" selfbench/spin.c
-keep=${HOSTLOOK_KEEP:-}
-if [ -n "$keep" ]; then
-	# A directory of the script's own making, never an existing one (doc/security.md, KEEP rule).
-	mkdir -m 0700 "$keep" || { echo "hostlook: HOSTLOOK_KEEP=$keep: must not exist (it is made here)" >&2; exit 2; }
+keep=
+if [ -n "${HOSTLOOK_KEEP:-}" ]; then
+	. tools/lib/keepdir.sh
+	# written as root: made now, or root's along its whole path (doc/security.md R34)
+	keep=$(keepdir_make HOSTLOOK_KEEP "$HOSTLOOK_KEEP") || exit 2
 fi
 steal() { awk '/^cpu /{print $9}' /proc/stat; }
 hz=$(getconf CLK_TCK)

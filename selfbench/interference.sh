@@ -37,8 +37,9 @@ else
 	[ -x bin/rarbench ] && [ -x bin/rarplot ] || { echo "interference: build first (make)" >&2; exit 2; }
 	user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 	if [ -n "${INT_KEEP:-}" ]; then
-		work=$INT_KEEP
-		mkdir -p "$work"
+		. tools/lib/keepdir.sh
+		# root writes there: made now, or root's along its whole path (doc/security.md R34)
+		work=$(keepdir_make INT_KEEP "$INT_KEEP") || exit 2
 	else
 		work=$(mktemp -d /tmp/rarperf-interference-XXXXXX)
 		trap 'rm -rf "$work"' EXIT
