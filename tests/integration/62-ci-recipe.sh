@@ -11,15 +11,14 @@
 #      the intercept and the time at 3000 tasks in four quiet sweeps of 2026-12-04, doc/guide-ci.md;
 #      "inconclusive" on a host whose 1 ms loop took 1-8 ms, issue 53, which failed make check),
 #      the intercept's change, and whether the host interfered (the calibration workload's spread,
-#      doc/precision.md "A host that interferes"). The exact A/A verdict belongs to counts: when
-#      the manifest can count (issue 51's "counts"), the count verdict must say "no change";
+#      doc/precision.md "A host that interferes"). The exact A/A verdict belongs to counts:
+#      regression.json counts, and the count verdict must say "no change";
 #   2. the tree with a real slowdown in its start-up path (main() sleeps 2 ms before anything
 #      else, as a slower initialisation would): exit 1, the intercept "regressed", on the same
 #      output directory the first run left (a 2 ms sleep on a 3 ms call: no host seen so far
 #      hides it);
 #   3. the shared-runner recipe's measuring block on the A/A tree: wall time printed with the
-#      host's interference, counts deciding the exit status. Until counts are merged the block
-#      runs without its counting lines (TODO(counts) below), and its install block's
+#      host's interference, counts deciding the exit status (--counts); its install block's
 #      provision-demo is not run (the prefix is shared; make check converges install.yml, of
 #      which provision-demo is a subset).
 # Also: every line of the recipe blocks is in the guide's GitHub Actions workflow of the same
@@ -142,16 +141,14 @@ else
 fi
 grep -q '(improved)' "$tmp/out/verdict.txt" &&
 	echo "# A/A: some quantity \"improved\": as a noisy host can make it, printed, not a failure"
-# TODO(counts, issue 51 item 1): the exact A/A verdict moves onto counts. When the manifest counts
-# (key "counts"), the count verdict (rarplot --compare on counts) must be exactly "no change".
-if jq -e '.counts == true' "$tmp/out/manifest.json" >/dev/null 2>&1; then
-	bin/rarplot --compare dosr-cbor:dosr-dev-cbor --counts "$tmp/out/sweep/results.json" >"$tmp/aa-counts.txt" 2>&1
-	crc=$?
-	check "A/A on counts: exit 0, every quantity \"no change\"" \
-		sh -c "[ $crc -eq 0 ] && grep -q '(no change)' '$tmp/aa-counts.txt' && ! grep -q '(regressed)\\|(improved)\\|(inconclusive)' '$tmp/aa-counts.txt'"
-else
-	echo "# TODO(counts): regression.json does not count yet; the exact A/A verdict will be on counts"
-fi
+# The exact A/A verdict is on counts (regression.json counts, "counts": true; doc/counts.md): the
+# release and its own source's dev build execute the same instructions, to the counts' spread.
+bin/rarplot --compare dosr-cbor:dosr-dev-cbor --counts "$tmp/out/sweep/results.json" >"$tmp/aa-counts.txt" 2>&1
+crc=$?
+check "A/A on counts (--counts): exit 0, every quantity \"no change\"" \
+	sh -c "[ $crc -eq 0 ] && grep -q '(no change)' '$tmp/aa-counts.txt' && ! grep -q '(regressed)\\|(improved)\\|(inconclusive)' '$tmp/aa-counts.txt'" ||
+	sed 's/^/    /' "$tmp/aa-counts.txt"
+grep 'instructions per' "$tmp/aa-counts.txt" | sed 's/^/# A\/A, counts: /'
 check "A/A: the leftover journal is gone, the sweep's own is there" \
 	sh -c "! grep -q leftover '$tmp/out/sweep/journal.jsonl' && [ -s '$tmp/out/sweep/results.json' ]"
 check "A/A: the programs were read back from disk before each of the 10 rounds, none left resident" \
@@ -178,20 +175,9 @@ grep -v '^make provision-' "$tmp/hosted-1.sh" >"$tmp/hosted-1-here.sh"
 (cd "$root" && bash -e "$tmp/hosted-1-here.sh") >"$tmp/hosted-install.log" 2>&1
 check "shared runner: its install block runs as root (but for make provision-*)" [ $? -eq 0 ] ||
 	tail -20 "$tmp/hosted-install.log" | sed 's/^/    /'
-# TODO(counts, issue 51 item 1): until rarbench counts and rarplot compares counts, the measuring
-# block runs without its counting lines; once both are there it runs as written, and the counts
-# decide its exit status.
-jq '.counts = true' "$tmp/out/manifest.json" >"$tmp/counts-probe.json"
-if bin/rarplot --help 2>&1 | grep -q -- '--counts' &&
-	bin/rarbench --manifest "$tmp/counts-probe.json" --prefix "$prefix" --dry-run >/dev/null 2>&1; then
-	cp "$tmp/hosted-2.sh" "$tmp/hosted-2-here.sh"
-	counted=yes
-else
-	sed -e 's/ | \.counts = true//' -e '/--counts/,/verdict-counts.txt" || status=\$?$/d' \
-		-e '/cat "\$out\/verdict-counts.txt"/d' "$tmp/hosted-2.sh" >"$tmp/hosted-2-here.sh"
-	counted=no
-	echo "# TODO(counts): the shared-runner block measured without its counting lines (counts not merged)"
-fi
+# The measuring block as written: counts decide its exit status (rarplot --compare --counts).
+cp "$tmp/hosted-2.sh" "$tmp/hosted-2-here.sh"
+counted=yes
 t0=$(date +%s)
 (cd "$root" && TOOL=$tmp/aa DEV_NAME=it62aa DEV_STORAGES=cbor OUT=$tmp/hosted RARPERF_PREFIX=$prefix \
 	bash "$tmp/hosted-2-here.sh") >"$tmp/hosted.log" 2>&1
