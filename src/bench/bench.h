@@ -28,6 +28,7 @@
  *   pamstack      the modules and includes of a PAM service file
  *   straceprof    what an strace trace says a command did (straceprof_json.c: its JSON)
  *   tracedrun     one run under strace, judged and counted (plain --profile, profile pass)
+ *   countrepeat   when a counted point is counted again (its counts vary), its median kept
  *   countrun      one counted run: callgrind behind the bench user's set-ID identity, its
  *                 command and its files read back (instructions per process)
  *   syscost       what a few system calls cost on this host

@@ -12,7 +12,8 @@
 #include "sanitize.h"
 
 /* Whether every point of subject in res was counted; false also when it has none. */
-static bool all_counted(const struct results *res, const char *subject, size_t *n)
+static bool all_counted(const struct results *res, const char *subject, size_t *n,
+			double *spread)
 {
 	*n = 0;
 	for (size_t i = 0; i < res->n_points; i++) {
@@ -20,6 +21,8 @@ static bool all_counted(const struct results *res, const char *subject, size_t *
 			continue;
 		if (!res->points[i].counted)
 			return false;
+		if (res->points[i].count_spread > *spread)
+			*spread = res->points[i].count_spread;
 		(*n)++;
 	}
 	return *n > 0;
@@ -56,14 +59,15 @@ static int fit_counts(const struct plotseries *s, double *intercept, double *slo
 	return 0;
 }
 
-static void judge(struct countcompare_quantity *q, const char *name, double base, double cand)
+static void judge(struct countcompare_quantity *q, const char *name, double base, double cand,
+		  double spread)
 {
 	snprintf(q->name, sizeof(q->name), "%s", name);
 	q->base = base;
 	q->cand = cand;
 	q->ratio.value = base != 0 ? cand / base : NAN;
-	q->ratio.lo = q->ratio.value * (1 - COUNTCOMPARE_SPREAD);
-	q->ratio.hi = q->ratio.value * (1 + COUNTCOMPARE_SPREAD);
+	q->ratio.lo = q->ratio.value * (1 - COUNTCOMPARE_SPREAD - spread);
+	q->ratio.hi = q->ratio.value * (1 + COUNTCOMPARE_SPREAD + spread);
 	q->verdict = verdict_judge(&q->ratio, COUNTCOMPARE_NOISE);
 }
 
@@ -76,7 +80,8 @@ int countcompare_compute(const struct results *res, const char *baseline, const 
 	char at_name[64];
 
 	memset(out, 0, sizeof(*out));
-	if (!all_counted(res, baseline, &out->n_base) || !all_counted(res, candidate, &out->n_cand)) {
+	if (!all_counted(res, baseline, &out->n_base, &out->spread) ||
+	    !all_counted(res, candidate, &out->n_cand, &out->spread)) {
 		snprintf(out->why, sizeof(out->why),
 			 "not every point of both subjects was counted (rarbench --counts)");
 		return 0;
@@ -94,11 +99,11 @@ int countcompare_compute(const struct results *res, const char *baseline, const 
 		return errbuf_set(eb, "out of memory");
 	}
 	out->x_max = b->x_max < c->x_max ? b->x_max : c->x_max;
-	judge(&out->q[0], "instructions per call", bi, ci);
-	judge(&out->q[1], "instructions per unit", bs, cs);
+	judge(&out->q[0], "instructions per call", bi, ci, out->spread);
+	judge(&out->q[1], "instructions per unit", bs, cs, out->spread);
 	snprintf(at_name, sizeof(at_name), "instructions at %g %ss", out->x_max,
 		 fitreport_unit(axis));
-	judge(&out->q[2], at_name, bi + bs * out->x_max, ci + cs * out->x_max);
+	judge(&out->q[2], at_name, bi + bs * out->x_max, ci + cs * out->x_max, out->spread);
 	out->n_q = 3;
 	/* A slope of (nearly) nothing, e.g. a tool that reads no policy: its ratio means nothing;
 	 * per call and at the largest size carry the verdict. */
@@ -123,12 +128,19 @@ void countcompare_print(const struct countcompare *c, const char *baseline, cons
 		return;
 	}
 	fprintf(f,
-		"Each point counted once under valgrind's callgrind (rarbench --counts): the "
+		"Each point counted under valgrind's callgrind (rarbench --counts; twice, five times when "
+		"the two differ by more than 0.01 %%, the median kept): the "
 		"instructions of the tool's processes up to the exec of the command, fitted "
 		"against %s. A count does not move with the host's load; \"no change\" is within "
 		"±%.2f %% (a count's own spread over sweeps, %.1f %%, is its interval). **The exit status "
 		"rests on these counts**; the wall-time verdict above is printed beside them.\n\n",
 		axis, COUNTCOMPARE_NOISE * 100, COUNTCOMPARE_SPREAD * 100);
+	if (c->spread > 0)
+		fprintf(f,
+			"Some points' counts varied and were counted again, their median kept "
+			"(counts.repeats in results.json); the largest spread recorded, %.3f %%, "
+			"widens every interval.\n\n",
+			c->spread * 100);
 	fputs("| quantity | ", f);
 	sanitize_fputs(baseline, SANITIZE_MARKDOWN, f);
 	fputs(" | ", f);

@@ -36,6 +36,7 @@ struct countcompare {
 	struct countcompare_quantity q[3];
 	size_t n_q;
 	double x_max;
+	double spread; /* the largest recorded spread of a repeated count of either subject */
 	bool regressed, improved;
 };
 

@@ -68,6 +68,7 @@ struct results_point {
 	double contended_share;       /* rarbench.contended_runs / runs; NaN when not said */
 	bool counted;                 /* the counted pass gave the point's instructions */
 	double instructions;          /* counts.instructions (with counted) */
+	double count_spread;          /* counts.repeats.spread: a varying count's (max-min)/median; 0 */
 	size_t n_rounds;
 	size_t n_runs; /* length of "times", or 1 when absent */
 	/* A reference point's runs judged against its floor (results_reference.c,

@@ -278,14 +278,15 @@ static int results_limit_series(struct results_point *p, struct errbuf *eb)
 
 /*
  * The counted pass's "counts" object (rarbench --counts): its "instructions" when its status is
- * "ok", else NaN; absent: NaN. Present but malformed: an error.
+ * "ok", else NaN; absent: NaN; with "repeats", their spread. Present but malformed: an error.
  */
 static int results_counts(const cJSON *entry, struct results_point *p, struct errbuf *eb)
 {
-	const cJSON *c = jsonget_member(entry, "counts"), *st;
+	const cJSON *c = jsonget_member(entry, "counts"), *st, *rep;
 
 	p->counted = false;
 	p->instructions = NAN;
+	p->count_spread = 0;
 	if (c == NULL || cJSON_IsNull(c))
 		return 0;
 	if (!cJSON_IsObject(c))
@@ -295,6 +296,11 @@ static int results_counts(const cJSON *entry, struct results_point *p, struct er
 		return 0;
 	if (jsonget_double(c, "counts", "instructions", JSONGET_REQUIRED, 0, 1e18,
 			   &p->instructions, eb) != 0)
+		return -1;
+	/* A point whose counts varied was counted again (doc/counts.md): the median's spread. */
+	rep = jsonget_member(c, "repeats");
+	if (rep != NULL && jsonget_double(rep, "counts.repeats", "spread", JSONGET_REQUIRED, 0, 1,
+					  &p->count_spread, eb) != 0)
 		return -1;
 	p->counted = true;
 	return 0;

@@ -1,4 +1,4 @@
-/* runner_counts: the counted pass of a manifest run: each subject's instructions once per point. */
+/* runner_counts: the counted pass of a manifest run: each subject's instructions at every point. */
 /*
  * Design. After the timed steps and the profile pass (nothing timed ever
  * depends on it), the pass walks the points in sweep order. For a point
@@ -12,7 +12,9 @@
  * ids, the owner's effective ones, the bench user's groups, and takes the
  * bench user's path through its policy. valgrind writes each process's
  * counts into OUT/counts/run (root's, 0700), read back and cleared after
- * each run. With "profile", the same launch without valgrind
+ * each run. Each subject is counted twice, five times when the two differ by
+ * more than 0.01 %, its median kept (countrepeat.h, count_repeated). With
+ * "profile", the same launch without valgrind
  *   setpriv IDENTITY -- strace -f -qq -o OUT/counts/trace PROGRAM ARGS
  * gives its system calls, compared with the profile pass's at that point
  * ("launch": the calls that differ, none expected). Then the policies deny
@@ -34,6 +36,7 @@
 
 #include "atomicfile.h"
 #include "clock.h"
+#include "countrepeat.h"
 #include "countrun.h"
 #include "fileio.h"
 #include "jsonget.h"
@@ -190,6 +193,44 @@ static char **copy_argv(const struct runner_subject *s, char *copy)
 		a[i] = s->p->argv[i];
 	a[0] = copy;
 	return a;
+}
+
+/*
+ * What a count may move with and a tool reads whole: /etc/passwd and /etc/group. doas's rules
+ * name the bench user by uid, and OpenDoas tries the uid as a name first (getpwnam("4242")),
+ * which reads /etc/passwd to its end for every rule: one line more there is about 1 000
+ * instructions more per task (doc/counts.md). A user another program adds or removes meanwhile
+ * moves the count; its size and change time are recorded, and a change between a point's runs
+ * is the reason given for their spread.
+ */
+struct nss_state {
+	long long passwd_bytes, group_bytes;
+	struct timespec passwd_ctime, group_ctime;
+};
+
+static void nss_state_read(struct nss_state *n)
+{
+	struct stat st;
+
+	memset(n, 0, sizeof(*n));
+	n->passwd_bytes = n->group_bytes = -1;
+	if (stat("/etc/passwd", &st) == 0) {
+		n->passwd_bytes = (long long)st.st_size;
+		n->passwd_ctime = st.st_ctim;
+	}
+	if (stat("/etc/group", &st) == 0) {
+		n->group_bytes = (long long)st.st_size;
+		n->group_ctime = st.st_ctim;
+	}
+}
+
+static bool nss_state_same(const struct nss_state *a, const struct nss_state *b)
+{
+	return a->passwd_bytes == b->passwd_bytes && a->group_bytes == b->group_bytes &&
+	       a->passwd_ctime.tv_sec == b->passwd_ctime.tv_sec &&
+	       a->passwd_ctime.tv_nsec == b->passwd_ctime.tv_nsec &&
+	       a->group_ctime.tv_sec == b->group_ctime.tv_sec &&
+	       a->group_ctime.tv_nsec == b->group_ctime.tv_nsec;
 }
 
 /* The counted run of s, its counts into o. 0, or -1 when the pass must stop. */
@@ -411,6 +452,94 @@ out:
 	return rc;
 }
 
+/*
+ * s counted by countrepeat's rule: twice, and COUNTREPEAT_MORE times more when the two differ
+ * by more than 0.01 %; the run whose count is the median replaces *o in subjects (its
+ * processes with it), its "instructions" the median, with "counted_runs", "counted_ns" over all
+ * runs, the files the count may move with ("nss_files"), and, when the runs differed,
+ * "repeats": every count, the least, the most, the spread and why. A run whose status is not
+ * "ok" ends the repeats and is kept as it is. 0, or -1 when the pass must stop.
+ */
+static int count_repeated(struct runner *r, const struct runner_subject *s, char *const *sargv,
+			  const struct countrun_identity *id, const char *rundir, cJSON *subjects,
+			  cJSON **o, uint64_t *ns, struct errbuf *eb)
+{
+	cJSON *runs[COUNTREPEAT_MAX] = {0}, *keep, *rep, *arr, *nss, *idn;
+	struct nss_state st[COUNTREPEAT_MAX + 1];
+	struct countrepeat c = {.n = 0};
+	uint64_t ns0 = *ns, lo, hi;
+	size_t k, want = 2, done;
+	double spread;
+	bool changed = false;
+	int rc = -1;
+
+	for (k = 0; k < want; k++) {
+		const cJSON *v;
+
+		nss_state_read(&st[k]);
+		if ((runs[k] = cJSON_CreateObject()) == NULL) {
+			errbuf_set(eb, "out of memory");
+			goto out;
+		}
+		if (count_subject(r, s, sargv, id, rundir, runs[k], ns, eb) < 0)
+			goto out;
+		v = cJSON_GetObjectItemCaseSensitive(runs[k], "instructions");
+		if (!cJSON_IsNumber(v) ||
+		    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(runs[k], "status")) ||
+		    strcmp(cJSON_GetObjectItemCaseSensitive(runs[k], "status")->valuestring, "ok") != 0)
+			break;
+		c.v[c.n++] = (uint64_t)v->valuedouble;
+		want = countrepeat_want(&c);
+	}
+	done = k < want ? k + 1 : k;
+	nss_state_read(&st[done]);
+	if (k < want) {
+		keep = runs[k]; /* not counted, or not "ok": kept as it is, not repeated */
+		runs[k] = NULL;
+	} else {
+		size_t m = countrepeat_median(&c);
+
+		keep = runs[m];
+		runs[m] = NULL;
+	}
+	for (size_t i = 1; i <= done; i++)
+		changed |= !nss_state_same(&st[0], &st[i]);
+	if ((idn = cJSON_DetachItemFromObjectCaseSensitive(*o, "identity")) != NULL)
+		cJSON_AddItemToObject(keep, "identity", idn);
+	cJSON_ReplaceItemInObject(keep, "counted_ns", cJSON_CreateNumber((double)(*ns - ns0)));
+	cJSON_AddNumberToObject(keep, "counted_runs", (double)done);
+	if ((nss = cJSON_AddObjectToObject(keep, "nss_files")) != NULL) {
+		cJSON_AddNumberToObject(nss, "passwd_bytes", (double)st[0].passwd_bytes);
+		cJSON_AddNumberToObject(nss, "group_bytes", (double)st[0].group_bytes);
+		if (changed)
+			cJSON_AddBoolToObject(nss, "changed", true);
+	}
+	if (c.n > 2 && (rep = cJSON_AddObjectToObject(keep, "repeats")) != NULL) {
+		countrepeat_range(&c, &lo, &hi, &spread);
+		if ((arr = cJSON_AddArrayToObject(rep, "instructions")) != NULL)
+			for (size_t i = 0; i < c.n; i++)
+				cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)c.v[i]));
+		cJSON_AddNumberToObject(rep, "min", (double)lo);
+		cJSON_AddNumberToObject(rep, "max", (double)hi);
+		cJSON_AddNumberToObject(rep, "spread", spread);
+		cJSON_AddStringToObject(
+		    rep, "reason",
+		    changed ? "/etc/passwd or /etc/group changed between the counted runs (a user "
+			      "added or removed meanwhile): a tool that reads them whole counts "
+			      "more or fewer instructions; the median is kept"
+			    : "the first two counts differ by more than 0.01 % with /etc/passwd and "
+			      "/etc/group unchanged (a tool's hash seeds from getrandom, the clock): "
+			      "the median of the runs is kept");
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(subjects, s->p->ms->id, keep);
+	*o = keep;
+	rc = 0;
+out:
+	for (k = 0; k < COUNTREPEAT_MAX; k++)
+		cJSON_Delete(runs[k]);
+	return rc;
+}
+
 /* Counts every active subject at pt, policies granting throughout. RUNNER_STEP_*. */
 static enum runner_step count_point(struct runner *r, const struct sweep_point *pt,
 				    const char *rundir, const char *userdir, const char *bindir,
@@ -466,8 +595,8 @@ static enum runner_step count_point(struct runner *r, const struct sweep_point *
 							   : "the bench user");
 		if (counted_copy(s->p->program, bindir, copy, sizeof(copy), eb) < 0 ||
 		    (sargv = copy_argv(s, copy)) == NULL ||
-		    count_subject(r, s, sargv, &id, privileged(&id) ? rundir : userdir, o, &ns,
-				  eb) < 0 ||
+		    count_repeated(r, s, sargv, &id, privileged(&id) ? rundir : userdir, subjects,
+				   &o, &ns, eb) < 0 ||
 		    (r->m->profile &&
 		     trace_launch(r, s, sargv, &id, trace,
 				  jsonget_member(jsonget_member(profile, "subjects"), s->p->ms->id),

@@ -1,6 +1,7 @@
 /* runner_counts: the counted pass of a manifest run, after its profile pass: each active subject
- * run once per point under valgrind's callgrind with the bench user's set-ID identity
- * (runner_counts.c's design note; doc/counts.md). */
+ * run at every point (twice; five times, the median kept, when they differ) under valgrind's
+ * callgrind with the bench user's set-ID identity (runner_counts.c's design note;
+ * doc/counts.md). */
 #ifndef RARPERF_RUNNER_COUNTS_H
 #define RARPERF_RUNNER_COUNTS_H
 

@@ -11,17 +11,20 @@
 #include "plotseries.h"
 #include "results.h"
 
+/* Appended to the candidate's counts objects (a "repeats" member), or "". */
+static const char *cand_extra = "";
+
 /* One result of subject at tasks, with instructions a + b tasks (counted) or none. */
 static void result(char *buf, size_t len, size_t *used, const char *subject, int tasks, double a,
 		   double b, bool counted)
 {
-	char counts[160] = "";
+	char counts[320] = "";
 
 	if (counted)
 		snprintf(counts, sizeof(counts),
 			 ", \"counts\": {\"status\": \"ok\", \"instructions\": %.0f, "
-			 "\"instrument\": \"callgrind\"}",
-			 a + b * tasks);
+			 "\"instrument\": \"callgrind\"%s}",
+			 a + b * tasks, strcmp(subject, "cand") == 0 ? cand_extra : "");
 	*used += (size_t)snprintf(
 	    buf + *used, len - *used,
 	    "%s{\"command\": \"%s\", \"mean\": 0.002, \"stddev\": 0.0001, \"median\": 0.002, "
@@ -64,6 +67,41 @@ static void test_aa_is_exactly_no_change(void)
 	CHECK_INT_EQ(c.q[1].verdict, VERDICT_NO_CHANGE);
 	CHECK(!c.regressed && !c.improved);
 	CHECK(fabs(c.q[0].base - 2481733) < 1e-3 && fabs(c.q[1].base - 16900) < 1e-6);
+	results_free(res);
+}
+
+/* A candidate whose repeated counts spread 0.5 %: its 0.5 % change is no longer "regressed";
+ * a spread out of [0, 1] is refused. */
+static void test_repeated_spread_widens(void)
+{
+	struct results *res;
+	struct countcompare c;
+	struct errbuf eb = {{0}};
+	char buf[4096] = "";
+	FILE *f;
+
+	cand_extra = ", \"repeats\": {\"instructions\": [1, 2], \"spread\": 0.005}";
+	res = sweep(1.005, 1.0, true);
+	cand_extra = "";
+	CHECK(res->n_points == 8 && fabs(res->points[1].count_spread - 0.005) < 1e-12);
+	CHECK(res->points[0].count_spread == 0);
+	CHECK_INT_EQ(countcompare_compute(res, "sudo", "cand", "nb_tasks", &c, &eb), 0);
+	CHECK(fabs(c.spread - 0.005) < 1e-12);
+	CHECK(c.q[0].ratio.lo < 1.0 && c.q[0].verdict != VERDICT_REGRESSED && !c.regressed);
+	f = tmpfile();
+	CHECK(f != NULL);
+	if (f != NULL) {
+		countcompare_print(&c, "sudo", "cand", "nb_tasks", f);
+		rewind(f);
+		buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+		fclose(f);
+	}
+	CHECK(strstr(buf, "the largest spread recorded, 0.500 %, widens every interval") != NULL);
+	results_free(res);
+	cand_extra = ", \"repeats\": {\"spread\": 2}";
+	res = sweep(1.0, 1.0, true);
+	cand_extra = "";
+	CHECK_INT_EQ(res->n_points, 0);
 	results_free(res);
 }
 
@@ -161,6 +199,7 @@ int main(void)
 	RUN(test_aa_is_exactly_no_change);
 	RUN(test_half_a_percent_detected);
 	RUN(test_uncounted_is_unavailable);
+	RUN(test_repeated_spread_widens);
 	RUN(test_bad_counts_refused);
 	RUN(test_fits_tsv_columns);
 	return HARNESS_EXIT();
