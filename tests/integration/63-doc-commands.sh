@@ -13,7 +13,8 @@
 #                      must be the Makefile's, a sweep's manifest passes rarbench --dry-run, any
 #                      other command must exist;
 #   sh run-by FILE     run by FILE, a test of make check, which must exist and name this file;
-#   sh ci-recipe       doc/guide-ci.md's recipe, run by 62-ci-recipe.
+#   sh ci-recipe       doc/guide-ci.md's recipe for a kept VM, run by 62-ci-recipe.
+#   sh ci-hosted       doc/guide-ci.md's recipe for a shared runner thrown away after the job, run by 62.
 # "make check" is this suite (.ci/run); "make demo" is tools/demo.sh, whose parts are tested by
 # 10-provision-local (the playbook), 47-plan (quick.json's plan) and 60-rarplot (the figures).
 # Also: every relative link of those files names a file that exists.
@@ -58,7 +59,7 @@ check "the docs have doc-test blocks ($total)" [ "$total" -ge 5 ]
 # Every sh block is tagged (the tags above); a plain one says where it is.
 untagged=$(awk '/^ *```sh *$/ { print FILENAME ":" FNR }' $docs | tr '\n' ' ')
 check "every sh block of the README and the guides says what runs it${untagged:+ (untagged: $untagged)}" [ -z "$untagged" ]
-unknown=$(grep -nE '^ *```sh [^ ]' $docs | grep -vE '```sh (doc-test|doc-sweep|doc-check|ci-recipe|run-by [^ ]+)$' | tr '\n' ' ')
+unknown=$(grep -nE '^ *```sh [^ ]' $docs | grep -vE '```sh (doc-test|doc-sweep|doc-check|ci-recipe|ci-hosted|run-by [^ ]+)$' | tr '\n' ' ')
 check "every sh block's tag is known${unknown:+ (not: $unknown)}" [ -z "$unknown" ]
 
 # run-by FILE: the test exists and names the file whose commands it runs.
