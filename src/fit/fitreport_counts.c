@@ -73,8 +73,8 @@ void fitreport_print_counts(const struct fitreport *rep, FILE *f)
 		"(instructions = per call + per %s × size). A count does not depend on the "
 		"machine's load or its host, so it is exact where a time has an interval; it is not "
 		"a time (the kernel's work is not in it). The verdicts above rest on the wall "
-		"time; `rarplot --compare` gives its exit status on these counts when both "
-		"subjects have them.\n\n",
+		"time; `rarplot --compare --counts` gives its exit status on these counts when "
+		"both subjects have them.\n\n",
 		unit);
 	fprintf(f, "| subject | format | host | per call | per %s | per call / ", unit);
 	fitreport_md(f, c->baseline != NULL ? c->baseline : "baseline");
