@@ -27,10 +27,12 @@ need cc
 need_prefix "$prefix"
 user=$(jq -r '.bench_user // "rarperf"' "$prefix/facts.json")
 work=$(mktemp -d /tmp/rarperf-it-counts-XXXXXX)
-# The stand-in tool must be root's along its path (doc/security.md R1): beside the build.
-loopdir=$PWD/build/counts-fixture
+# The stand-in tool must be root's along its whole path (doc/security.md R1), wherever the tree
+# is (a clone under /tmp is not: /tmp is writable by others), and the bench user must reach it:
+# a new directory of root's under /var/cache.
+loopdir=$(mktemp -d /var/cache/rarperf-it-counts-XXXXXX)
 trap 'rm -rf "$work" "$loopdir"' EXIT
-mkdir -p "$loopdir" && chmod 0755 "$loopdir"
+chmod 0755 "$loopdir"
 cc -O1 -o "$loopdir/countloop" tests/fixtures/counts/countloop.c
 check "the stand-in tool compiled" [ -x "$loopdir/countloop" ]
 
