@@ -38,6 +38,7 @@
 #define RESULTSFILE_REFERENCE_COMMAND "command" /* the calibration workload's command */
 #define RESULTSFILE_REFERENCE_UNITS "units"     /* its units of work per run */
 #define RESULTSFILE_REFERENCE_KERNEL "kernel"   /* rarkref's prices, when measured */
+#define RESULTSFILE_REFERENCE_COUNTS "counts"   /* rarref's counted instructions, when counted */
 
 /*
  * The layout of a results file streamed a piece at a time, never held as a

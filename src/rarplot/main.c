@@ -28,6 +28,7 @@
 #include "claims.h"
 #include "diary.h"
 #include "compare_cli.h"
+#include "countprice.h"
 #include "sanitize.h"
 #include "stdfigs.h"
 
@@ -55,6 +56,7 @@ struct config {
 	bool published_given;
 	const char *published; /* --published: the across-machine spread a one-host report quotes */
 	char published_buf[PLOTRUN_PATH_MAX];
+	const char *counts_from; /* --counts-from: a counted run of the inputs' machine */
 };
 
 static void usage(FILE *f)
@@ -132,6 +134,8 @@ static void usage(FILE *f)
 	    "      --counts           the exit status rests on the counted instructions (points\n"
 	    "                         counted: the manifest's \"counts\"): 0 no change, 1 regressed,\n"
 	    "                         2 a subject uncounted; the wall-time verdict printed beside\n"
+	    "      --counts-from FILE the points' counts from FILE, a counted run (\"counts\")\n"
+	    "                         of the same machine, for predicted.md's counts x prices\n"
 	    "  -h, --help             this text\n"
 	    "  -V, --version          rarperf's version\n"
 	    "\n"
@@ -155,6 +159,7 @@ enum {
 	OPT_DIARY,
 	OPT_MACHINES,
 	OPT_PUBLISHED,
+	OPT_COUNTS_FROM,
 };
 
 static void config_defaults(struct config *cfg)
@@ -268,6 +273,7 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	    {"diary", required_argument, NULL, OPT_DIARY},
 	    {"machines", required_argument, NULL, OPT_MACHINES},
 	    {"published", required_argument, NULL, OPT_PUBLISHED},
+	    {"counts-from", required_argument, NULL, OPT_COUNTS_FROM},
 	    /* compare_cli_option's letters; 'c' 'n' 'a' 'u' 'b' 'k' are no short options */
 	    {"compare", required_argument, NULL, 'c'},
 	    {"noise", required_argument, NULL, 'n'},
@@ -331,6 +337,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 		case OPT_PUBLISHED:
 			cfg->published = strcmp(optarg, "none") == 0 ? NULL : optarg;
 			cfg->published_given = true;
+			break;
+		case OPT_COUNTS_FROM:
+			cfg->counts_from = optarg;
 			break;
 		case 'h':
 			return NUMARG_HELP;
@@ -642,8 +651,14 @@ static int write_fits(const struct config *cfg, struct plot *pl, struct errbuf *
 		if (normfig_write(&no, &pl->env, &pl->drawn, &wrote, eb) != 0)
 			return -1;
 		/* With the kernel's prices too: predicted.tsv and predicted.md. */
-		if (predictfig_write((const char *const *)cfg->inputs, cfg->n_inputs, cfg->axis,
-				     cfg->out_dir, &wrote, eb) != 0)
+		struct predictfig_opts po = {(const char *const *)cfg->inputs,
+					     cfg->n_inputs,
+					     cfg->axis,
+					     cfg->counts_from,
+					     cfg->baseline,
+					     cfg->out_dir};
+
+		if (predictfig_write(&po, &wrote, eb) != 0)
 			return -1;
 	}
 	return 0;
@@ -799,6 +814,10 @@ int main(int argc, char **argv)
 					 cfg.out_given ? cfg.out_dir : NULL);
 		goto out;
 	}
+	if (cfg.counts_from != NULL &&
+	    countprice_check_inputs(cfg.counts_from, (const char *const *)cfg.inputs, cfg.n_inputs,
+				    cfg.axis, &eb) != 0)
+		goto fail;
 	if (check_stat_and_baseline(&cfg, pl.res, &eb) != 0 || fit(&cfg, &pl, &eb) != 0)
 		goto fail;
 	status = EXITCODE_FAILED;

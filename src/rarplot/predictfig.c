@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "atomicfile.h"
+#include "countprice.h"
 #include "fileio.h"
 #include "fit.h"
 #include "jsonget.h"
@@ -39,14 +40,21 @@ static const char *const part_names[P_COUNT] = {"exec",        "faults", "getppi
 struct subject_points {
 	char subject[SUBJECT_MAX];
 	double *x, *measured, *part[P_COUNT];
-	size_t n, cap;
-	bool fitted;
-	struct fit_line meas, fit[P_COUNT];
+	/* counts × prices (countprice.h): each point's counted instructions (NaN: none) and the
+	 * time they predict, the kernel parts plus the instructions at rarref's price */
+	double *ins, *pred;
+	size_t n, cap, ncounted;
+	bool fitted, counted;
+	struct fit_line meas, fit[P_COUNT], ifit, pfit;
 };
 
 struct host {
 	const char *input;
 	struct kernelcost_prices prices;
+	/* rarref's work in instructions (its own file's counts, or --counts-from's; NaN: not
+	 * counted), and where the subjects' counts come from when the file has none */
+	double ref_instructions;
+	const struct countprice_source *counts;
 	struct subject_points *subs;
 	size_t nsubs;
 };
@@ -56,6 +64,8 @@ static void host_clear(struct host *h)
 	for (size_t i = 0; i < h->nsubs; i++) {
 		free(h->subs[i].x);
 		free(h->subs[i].measured);
+		free(h->subs[i].ins);
+		free(h->subs[i].pred);
 		for (int k = 0; k < P_COUNT; k++)
 			free(h->subs[i].part[k]);
 	}
@@ -82,12 +92,17 @@ static struct subject_points *subject_of(struct host *h, const char *subject, si
 	grown->cap = cap;
 	grown->x = calloc(cap, sizeof(double));
 	grown->measured = calloc(cap, sizeof(double));
+	grown->ins = calloc(cap, sizeof(double));
+	grown->pred = calloc(cap, sizeof(double));
 	for (int k = 0; k < P_COUNT; k++)
 		grown->part[k] = calloc(cap, sizeof(double));
 	for (int k = 0; k < P_COUNT; k++)
 		if (grown->part[k] == NULL)
 			return NULL;
-	return grown->x != NULL && grown->measured != NULL ? grown : NULL;
+	return grown->x != NULL && grown->measured != NULL && grown->ins != NULL &&
+		       grown->pred != NULL
+		   ? grown
+		   : NULL;
 }
 
 /* A result's point: x along axis, the measured estimate (ns), the parts; a result without a
@@ -101,6 +116,8 @@ static int add_result(struct host *h, const cJSON *e, const char *axis, size_t c
 	const cJSON *est = jsonget_member(jsonget_member(e, "rarbench"), "estimate");
 	const cJSON *med = jsonget_member(e, "median"), *user = jsonget_member(e, "user");
 	const cJSON *sys = jsonget_member(e, "system");
+	const cJSON *cnt = jsonget_member(e, "counts"), *cst = jsonget_member(cnt, "status");
+	const cJSON *cins = jsonget_member(cnt, "instructions");
 	struct kernelcost_parts parts;
 	struct subject_points *sp;
 	char *end = NULL;
@@ -129,15 +146,48 @@ static int add_result(struct host *h, const cJSON *e, const char *axis, size_t c
 	sp->part[P_OTHER][sp->n] = parts.other_calls;
 	sp->part[P_USER][sp->n] = parts.user;
 	sp->part[P_TOTAL][sp->n] = parts.kernel + parts.user;
+	/* the point's own count, else the counted run's of the same machine (--counts-from) */
+	sp->ins[sp->n] = cJSON_IsString(cst) && strcmp(cst->valuestring, "ok") == 0 &&
+				 cJSON_IsNumber(cins) && cins->valuedouble > 0
+			     ? cins->valuedouble
+			 : h->counts != NULL ? countprice_find(h->counts, sj->valuestring, x)
+					     : NAN;
+	sp->ncounted += isfinite(sp->ins[sp->n]);
 	sp->n++;
 	return 0;
+}
+
+/* rarref's price of one instruction at h, ns (its work's time over its work's count), or NaN. */
+static double instruction_ns(const struct host *h)
+{
+	return kernelcost_ref_work_ns(&h->prices) / h->ref_instructions;
+}
+
+/*
+ * Counts × prices, when every profiled point of sp is counted and rarref was: the instructions
+ * and the time they predict (the kernel parts at the host's prices plus the instructions at
+ * rarref's price) fitted with the weights of the measured times.
+ */
+static void fit_counts(const struct host *h, struct subject_points *sp, const double *sigma)
+{
+	double price = instruction_ns(h);
+	struct errbuf fe = {{0}};
+
+	sp->counted = false;
+	if (!sp->fitted || sp->ncounted != sp->n || !isfinite(price) || price <= 0)
+		return;
+	for (size_t j = 0; j < sp->n; j++)
+		sp->pred[j] = sp->part[P_TOTAL][j] - sp->part[P_USER][j] + sp->ins[j] * price;
+	sp->counted = fit_linear(sp->x, sp->ins, sigma, sp->n, &sp->ifit, &fe) == 0 &&
+		      fit_linear(sp->x, sp->pred, sigma, sp->n, &sp->pfit, &fe) == 0;
 }
 
 /* Reads input into h: its prices and its subjects' profiled points; KERNELCOST_NONE (nothing
  * read) when it has no prices, KERNELCOST_MALFORMED with eb when it cannot be read. */
 static enum kernelcost_found load_host(struct host *h, const char *input, const char *axis,
-				       struct errbuf *eb)
+				       const struct countprice_source *counts, struct errbuf *eb)
 {
+	struct countprice_source own = {0};
 	char *text = NULL;
 	size_t len = 0, cap;
 	cJSON *root = NULL;
@@ -147,6 +197,7 @@ static enum kernelcost_found load_host(struct host *h, const char *input, const 
 	const cJSON *whole;
 
 	h->input = input;
+	h->ref_instructions = NAN;
 	if (fileio_read(input, RESULTS_FILE_MAX_BYTES, NULL, &text, &len, eb) < 0)
 		return KERNELCOST_MALFORMED;
 	/* within 4 times its size and 32 MiB, the results read one at a time (jsonbudget.h;
@@ -160,6 +211,18 @@ static enum kernelcost_found load_host(struct host *h, const char *input, const 
 			errbuf_prefix(eb, "%s", input);
 		rc = got;
 		goto out;
+	}
+	/* rarref's counts and the machine: the file's own, else a counted run of the same machine */
+	own.ref_instructions = NAN;
+	if (countprice_add_file(&own, root, axis, eb) < 0)
+		goto out;
+	h->ref_instructions = own.ref_instructions;
+	if (counts != NULL) {
+		if (countprice_same_machine(counts, input, own.machine, eb) < 0)
+			goto out;
+		h->counts = counts;
+		if (!isfinite(h->ref_instructions))
+			h->ref_instructions = counts->ref_instructions;
 	}
 	cap = b.has_results ? b.nresults : (size_t)cJSON_GetArraySize(resultsfile_results(root));
 	for (size_t k = 0, pos = 0; b.has_results; k++) {
@@ -199,10 +262,12 @@ static enum kernelcost_found load_host(struct host *h, const char *input, const 
 		for (int k = 0; k < P_COUNT && sp->fitted; k++)
 			sp->fitted =
 			    fit_linear(sp->x, sp->part[k], sigma, sp->n, &sp->fit[k], &fe) == 0;
+		fit_counts(h, sp, sigma);
 		free(sigma);
 	}
 	rc = KERNELCOST_PRICED;
 out:
+	countprice_clear(&own);
 	cJSON_Delete(root);
 	free(text);
 	return rc;
@@ -363,8 +428,187 @@ static void print_changes(FILE *f, const struct host *hosts, size_t n)
 		}
 }
 
+/* The tool's own price of one instruction: what its CPU time leaves for user work over its
+ * instructions (intercept: per call; slope: per unit of the axis), ns. */
+static double own_ns(double user, double instructions)
+{
+	return instructions > 0 ? user / instructions : NAN;
+}
+
+/* The baseline's own prices at h: its user work over its instructions, per call and per unit
+ * (ns); NaN when the baseline is not counted there. */
+static void baseline_prices(const struct host *h, const char *baseline, double *call,
+			    double *unit)
+{
+	*call = *unit = NAN;
+	for (size_t i = 0; baseline != NULL && i < h->nsubs; i++) {
+		const struct subject_points *b = &h->subs[i];
+
+		if (b->counted && strcmp(b->subject, baseline) == 0) {
+			*call = own_ns(b->fit[P_USER].intercept, b->ifit.intercept);
+			*unit = own_ns(b->fit[P_USER].slope, b->ifit.slope);
+		}
+	}
+}
+
+/* One counted subject's predictions: at rarref's price (pfit) and at the baseline's prices. */
+struct counted_row {
+	double ri, rs;   /* at rarref's price: intercept, slope (ns) */
+	double bi, bs;   /* at the baseline's (NaN: none) */
+	double oc, ou;   /* own prices (ns per instruction) */
+	double price;    /* rarref's */
+};
+
+static struct counted_row counted_row_of(const struct host *h, const struct subject_points *sp,
+					 const char *baseline)
+{
+	struct counted_row r;
+	double kernel_i = sp->fit[P_TOTAL].intercept - sp->fit[P_USER].intercept;
+	double kernel_s = sp->fit[P_TOTAL].slope - sp->fit[P_USER].slope;
+	double pc, pu;
+
+	baseline_prices(h, baseline, &pc, &pu);
+	r.price = instruction_ns(h);
+	r.ri = sp->pfit.intercept;
+	r.rs = sp->pfit.slope;
+	r.bi = kernel_i + sp->ifit.intercept * pc;
+	r.bs = kernel_s + sp->ifit.slope * pu;
+	r.oc = own_ns(sp->fit[P_USER].intercept, sp->ifit.intercept);
+	r.ou = own_ns(sp->fit[P_USER].slope, sp->ifit.slope);
+	return r;
+}
+
+static double pct(double predicted, double measured)
+{
+	return 100 * (predicted - measured) / measured;
+}
+
+/* counts-prices.tsv: one row per host and counted subject. */
+static void print_counts_tsv(FILE *f, const struct host *hosts, size_t n, const char *baseline)
+{
+	fputs("input\tsubject\tinstr_per_call\tinstr_per_unit\tintercept_ms\tslope_us\t"
+	      "rarref_ns_per_instr\trarref_intercept_ms\trarref_intercept_error_pct\t"
+	      "rarref_slope_us\trarref_slope_error_pct\tbaseline_intercept_ms\t"
+	      "baseline_intercept_error_pct\tbaseline_slope_us\tbaseline_slope_error_pct\t"
+	      "own_ns_per_call_instr\town_ns_per_unit_instr\n",
+	      f);
+	for (size_t h = 0; h < n; h++)
+		for (size_t i = 0; i < hosts[h].nsubs; i++) {
+			const struct subject_points *sp = &hosts[h].subs[i];
+			struct counted_row r;
+			char in[512], sj[SUBJECT_MAX * 4];
+			double mi = sp->meas.intercept, ms = sp->meas.slope;
+
+			if (!sp->counted)
+				continue;
+			r = counted_row_of(&hosts[h], sp, baseline);
+			sanitize_str(in, sizeof(in), hosts[h].input);
+			sanitize_str(sj, sizeof(sj), sp->subject);
+			fprintf(f,
+				"%s\t%s\t%.0f\t%.1f\t%.4f\t%.4f\t%.4f\t%.4f\t%.1f\t%.4f\t%.1f\t"
+				"%.4f\t%.1f\t%.4f\t%.1f\t%.4f\t%.4f\n",
+				in, sj, sp->ifit.intercept, sp->ifit.slope, mi / 1e6, ms / 1e3,
+				r.price, r.ri / 1e6, pct(r.ri, mi), r.rs / 1e3, pct(r.rs, ms),
+				r.bi / 1e6, pct(r.bi, mi), r.bs / 1e3, pct(r.bs, ms), r.oc, r.ou);
+		}
+}
+
+/* The header of "Time as counts × prices" and its table of rarref's prices. */
+static void print_counts_intro(FILE *f, const struct host *hosts, size_t n, const char *bl)
+{
+	fprintf(f,
+		"\n## Time as counts × prices\n\n"
+		"Each host's price of one user-space instruction is rarref's: its work's time "
+		"(rarref's wall time less the bare run's) over its work's count (callgrind: the "
+		"calibration run's instructions less the bare run's, `reference.counts`). A "
+		"subject's time is **predicted** from what it does alone: its profile's kernel work "
+		"at the host's kernel prices plus its counted instructions at a price. Two prices "
+		"are tried: rarref's, one for every instruction; and the baseline's (%s): its own "
+		"price of an instruction of its start (its user work per call over its instructions "
+		"per call) for the intercepts, of its per-unit work for the slopes, so that one "
+		"subject calibrates the host and predicts the others. The tool's own price is what "
+		"its CPU time leaves for user work over its instructions, in ns and in rarref's "
+		"price (×): far from 1×, an instruction costs more than rarref's scan (a process's "
+		"start: loading, relocating, first touches) or less (a hot loop).\n\n"
+		"| input | rarref work ms | rarref work instructions | ns per instruction |\n"
+		"|---|---:|---:|---:|\n",
+		bl);
+	for (size_t h = 0; h < n; h++) {
+		char in[512];
+
+		if (!isfinite(instruction_ns(&hosts[h])))
+			continue;
+		sanitize_markdown(in, sizeof(in), hosts[h].input);
+		fprintf(f, "| %s | %.3f | %.0f | %.4f |\n", in,
+			kernelcost_ref_work_ns(&hosts[h].prices) / 1e6, hosts[h].ref_instructions,
+			instruction_ns(&hosts[h]));
+	}
+}
+
+/* The section "Time as counts × prices" of predicted.md, when any subject is counted. */
+static void print_counts(FILE *f, const struct host *hosts, size_t n, const char *baseline)
+{
+	size_t counted = 0, others = 0, ri = 0, rs = 0, bi = 0, bs = 0;
+	char bl[SUBJECT_MAX * 4];
+
+	for (size_t h = 0; h < n; h++)
+		for (size_t i = 0; i < hosts[h].nsubs; i++)
+			counted += hosts[h].subs[i].counted;
+	if (counted == 0)
+		return;
+	sanitize_markdown(bl, sizeof(bl), baseline != NULL ? baseline : "none");
+	print_counts_intro(f, hosts, n, bl);
+	fputs("\n| input | subject | instructions per call | per unit | intercept ms | at rarref's "
+	      "price | at the baseline's | slope µs | at rarref's price | at the baseline's | own "
+	      "ns per instruction, call (× rarref's) | per unit (× rarref's) |\n"
+	      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+	      f);
+	for (size_t h = 0; h < n; h++)
+		for (size_t i = 0; i < hosts[h].nsubs; i++) {
+			const struct subject_points *sp = &hosts[h].subs[i];
+			double mi = sp->meas.intercept, ms = sp->meas.slope;
+			bool is_base = baseline != NULL && strcmp(sp->subject, baseline) == 0;
+			struct counted_row r;
+			char in[512], sj[SUBJECT_MAX * 4], bic[64], bsc[64];
+
+			if (!sp->counted)
+				continue;
+			r = counted_row_of(&hosts[h], sp, baseline);
+			ri += fabs(pct(r.ri, mi)) <= 5;
+			rs += fabs(pct(r.rs, ms)) <= 5;
+			if (is_base) {
+				snprintf(bic, sizeof(bic), "(its price)");
+				snprintf(bsc, sizeof(bsc), "(its price)");
+			} else if (isfinite(r.bi)) {
+				others++;
+				bi += fabs(pct(r.bi, mi)) <= 5;
+				bs += fabs(pct(r.bs, ms)) <= 5;
+				snprintf(bic, sizeof(bic), "%.3f (%+.1f %%)", r.bi / 1e6, pct(r.bi, mi));
+				snprintf(bsc, sizeof(bsc), "%.3f (%+.1f %%)", r.bs / 1e3, pct(r.bs, ms));
+			} else {
+				snprintf(bic, sizeof(bic), "n/a");
+				snprintf(bsc, sizeof(bsc), "n/a");
+			}
+			sanitize_markdown(in, sizeof(in), hosts[h].input);
+			sanitize_markdown(sj, sizeof(sj), sp->subject);
+			fprintf(f,
+				"| %s | %s | %.0f | %.0f | %.3f | %.3f (%+.1f %%) | %s | %.3f | %.3f "
+				"(%+.1f %%) | %s | %.3f (%.2f×) | %.4f (%.2f×) |\n",
+				in, sj, sp->ifit.intercept, sp->ifit.slope, mi / 1e6, r.ri / 1e6,
+				pct(r.ri, mi), bic, ms / 1e3, r.rs / 1e3, pct(r.rs, ms), bsc, r.oc,
+				r.oc / r.price, r.ou, r.ou / r.price);
+		}
+	fprintf(f,
+		"\nWithin 5 %% of the measured line, at rarref's price: %zu of %zu intercepts, %zu "
+		"of %zu slopes; at the baseline's prices: %zu of %zu intercepts, %zu of %zu slopes "
+		"(the baseline itself left out). The counts are the work and hold on every machine; "
+		"a price holds as far as the tools' own prices stay the one it gives.\n",
+		ri, counted, rs, counted, bi, others, bs, others);
+}
+
 /* predicted.md: what the numbers are, the prices, the table, the changes. */
-static void print_markdown(FILE *f, const struct host *hosts, size_t n, const char *axis)
+static void print_markdown(FILE *f, const struct host *hosts, size_t n, const char *axis,
+			   const char *baseline)
 {
 	char ax[128];
 
@@ -388,13 +632,15 @@ static void print_markdown(FILE *f, const struct host *hosts, size_t n, const ch
 	    ax);
 	print_prices(f, hosts, n);
 	print_table(f, hosts, n);
+	print_counts(f, hosts, n, baseline);
 	print_changes(f, hosts, n);
 }
 
-int predictfig_write(const char *const *inputs, size_t n_inputs, const char *axis,
-		     const char *out_dir, bool *wrote, struct errbuf *eb)
+int predictfig_write(const struct predictfig_opts *o, bool *wrote, struct errbuf *eb)
 {
-	struct host *hosts = calloc(n_inputs ? n_inputs : 1, sizeof(*hosts));
+	struct countprice_source counts = {0};
+	bool any_counted = false;
+	struct host *hosts = calloc(o->n_inputs ? o->n_inputs : 1, sizeof(*hosts));
 	struct atomicfile *af;
 	char path[4096];
 	size_t n = 0;
@@ -403,8 +649,11 @@ int predictfig_write(const char *const *inputs, size_t n_inputs, const char *axi
 	*wrote = false;
 	if (hosts == NULL)
 		return errbuf_set(eb, "out of memory");
-	for (size_t i = 0; i < n_inputs; i++) {
-		enum kernelcost_found got = load_host(&hosts[n], inputs[i], axis, eb);
+	if (o->counts_from != NULL && countprice_load(&counts, o->counts_from, o->axis, eb) < 0)
+		goto out;
+	for (size_t i = 0; i < o->n_inputs; i++) {
+		enum kernelcost_found got =
+		    load_host(&hosts[n], o->inputs[i], o->axis, o->counts_from ? &counts : NULL, eb);
 
 		if (got == KERNELCOST_MALFORMED) {
 			host_clear(&hosts[n]);
@@ -419,23 +668,35 @@ int predictfig_write(const char *const *inputs, size_t n_inputs, const char *axi
 		rc = 0;
 		goto out;
 	}
-	if (fileio_join(path, sizeof(path), out_dir, "predicted.tsv", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), o->out_dir, "predicted.tsv", eb) != 0 ||
 	    (af = atomicfile_open(path, 0644, eb)) == NULL)
 		goto out;
 	print_tsv(atomicfile_stream(af), hosts, n);
 	if (atomicfile_commit(af, eb) != 0)
 		goto out;
-	if (fileio_join(path, sizeof(path), out_dir, "predicted.md", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), o->out_dir, "predicted.md", eb) != 0 ||
 	    (af = atomicfile_open(path, 0644, eb)) == NULL)
 		goto out;
-	print_markdown(atomicfile_stream(af), hosts, n, axis);
+	print_markdown(atomicfile_stream(af), hosts, n, o->axis, o->baseline);
 	if (atomicfile_commit(af, eb) != 0)
 		goto out;
+	for (size_t h = 0; h < n; h++)
+		for (size_t i = 0; i < hosts[h].nsubs; i++)
+			any_counted = any_counted || hosts[h].subs[i].counted;
+	if (any_counted) {
+		if (fileio_join(path, sizeof(path), o->out_dir, "counts-prices.tsv", eb) != 0 ||
+		    (af = atomicfile_open(path, 0644, eb)) == NULL)
+			goto out;
+		print_counts_tsv(atomicfile_stream(af), hosts, n, o->baseline);
+		if (atomicfile_commit(af, eb) != 0)
+			goto out;
+	}
 	*wrote = true;
 	rc = 0;
 out:
 	for (size_t i = 0; i < n; i++)
 		host_clear(&hosts[i]);
 	free(hosts);
+	countprice_clear(&counts);
 	return rc;
 }

@@ -22,6 +22,7 @@
  * --resume counts only what is missing.
  */
 #include "runner_counts.h"
+#include "runner_refcount.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -748,6 +749,8 @@ int runner_counts_pass(struct runner *r, struct errbuf *eb)
 							      userdir, bindir, trace, eb)))
 			goto out;
 	}
+	if (runner_refcount_pass(r, userdir, eb) < 0)
+		goto out;
 	rc = countrun_clear_dir(rundir, eb);
 out:
 	remove_shared(shared, userdir, bindir);

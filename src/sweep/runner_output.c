@@ -17,6 +17,7 @@
 #include "resultsfile.h"
 #include "runner_kernel.h"
 #include "runner_counts.h"
+#include "runner_refcount.h"
 #include "runner_profile_files.h"
 #include "stats.h"
 
@@ -348,6 +349,23 @@ static int add_kernel(const struct manifest *m, const struct sweep *s,
 	return 0;
 }
 
+/* rarref's counts (runner_refcount.h), when the counted pass made them, as "counts" in extra's
+ * "reference" object. 0 or -1. */
+static int add_refcount(const char *dir, cJSON *extra, struct errbuf *eb)
+{
+	cJSON *ref = jsonget_member(extra, RESULTSFILE_REFERENCE);
+	cJSON *doc = runner_refcount_read(dir, eb);
+
+	if (doc == NULL)
+		return eb->msg[0] != '\0' ? -1 : 0;
+	if (ref == NULL) {
+		cJSON_Delete(doc);
+		return 0;
+	}
+	cJSON_AddItemToObject(ref, RESULTSFILE_REFERENCE_COUNTS, doc);
+	return 0;
+}
+
 /* The parameters of one result at point sp (the axes; a subject's id and format, never the
  * reference's; the repetition and the swept limit when there are any), in ep. Returns how many. */
 static size_t entry_params_of(const struct manifest *m, const struct sweep_point *sp,
@@ -445,7 +463,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 		}
 	}
 	if (split_reference(m, entries, refs, &n, extra, eb) < 0 ||
-	    add_kernel(m, s, by_index, extra, eb) < 0)
+	    add_kernel(m, s, by_index, extra, eb) < 0 || add_refcount(dir, extra, eb) < 0)
 		goto out;
 	/* extra adopts the copy of meta (after "reference", when there is one). */
 	cJSON_AddItemToObject(extra, RESULTSFILE_META, cJSON_Duplicate(meta, 1));
