@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "growbuf.h"
@@ -463,7 +464,8 @@ int sitepages_across(const struct site *s, struct errbuf *eb)
  */
 #define SITEPAGES_COUNTS_MARK "instr"
 
-static size_t counts_of_exp(FILE *f, const struct siteload_run *run, const struct siteload_exp *e)
+static size_t counts_of_exp(FILE *f, const struct siteload_run *run, const struct siteload_exp *e,
+			    const char *fits)
 {
 	char path[SITELOAD_PATH_MAX], src[SITELOAD_PATH_MAX];
 	struct errbuf eb;
@@ -472,7 +474,9 @@ static size_t counts_of_exp(FILE *f, const struct siteload_run *run, const struc
 	bool nums[SITETSV_COLS_MAX];
 	size_t n = 0, found = 0;
 
-	if (!e->has_fits || fileio_join(path, sizeof(path), e->dir, "fits.tsv", &eb) != 0 ||
+	/* A counted run published beside a timed one keeps its fits as counts-fits.tsv (its times
+	 * rest on one run per point: doc/results/.../counts/). */
+	if (fileio_join(path, sizeof(path), e->dir, fits, &eb) != 0 || access(path, F_OK) != 0 ||
 	    (t = sitetsv_load(path, &eb)) == NULL)
 		return 0;
 	cols[n] = "subject";
@@ -490,7 +494,7 @@ static size_t counts_of_exp(FILE *f, const struct siteload_run *run, const struc
 			nums[n++] = true;
 		}
 	if (found > 0 &&
-	    fileio_fmt(src, sizeof(src), "runs/%s/%s/fits.tsv", run->name, e->name) == 0) {
+	    fileio_fmt(src, sizeof(src), "runs/%s/%s/%s", run->name, e->name, fits) == 0) {
 		fputs("<h2>", f);
 		sitehtml_text(f, run->name);
 		fputs(" / ", f);
@@ -500,6 +504,38 @@ static size_t counts_of_exp(FILE *f, const struct siteload_run *run, const struc
 	}
 	sitetsv_free(t);
 	return found;
+}
+
+/* A run's counts × prices (its counts-prices/counts-prices.tsv, rarplot's predicted.md's table
+ * as TSV: doc/counts.md "Time as counts × prices"), when it has one. */
+static size_t prices_of_run(FILE *f, const struct siteload_run *run)
+{
+	static const char *const cols[] = {
+	    "subject",         "instr_per_call",        "instr_per_unit",
+	    "intercept_ms",    "rarref_intercept_ms",   "baseline_intercept_ms",
+	    "baseline_intercept_error_pct", "slope_us", "baseline_slope_us",
+	    "baseline_slope_error_pct", "own_ns_per_call_instr", "own_ns_per_unit_instr"};
+	static const bool nums[] = {false, true, true, true, true, true,
+				    true,  true, true, true, true, true};
+	char path[SITELOAD_PATH_MAX], src[SITELOAD_PATH_MAX];
+	struct errbuf eb;
+	struct sitetsv *t;
+
+	if (fileio_fmt(path, sizeof(path), "%s/counts-prices/counts-prices.tsv", run->dir) != 0 ||
+	    access(path, F_OK) != 0 || (t = sitetsv_load(path, &eb)) == NULL ||
+	    fileio_fmt(src, sizeof(src), "runs/%s/counts-prices/counts-prices.tsv", run->name) != 0)
+		return 0;
+	fputs("<h2>", f);
+	sitehtml_text(f, run->name);
+	fputs(": time as counts × prices</h2>\n<p>Each subject's intercept and slope predicted "
+	      "from its counted instructions and system-call profile at the machine's prices: "
+	      "rarref's price for every instruction, and the baseline's (sudo's) own price per "
+	      "instruction of its start and of its per-task work; the error is the prediction's "
+	      "against the measured line, in %.</p>\n",
+	      f);
+	sitehtml_tsv_table(f, t, src, cols, nums, sizeof(cols) / sizeof(cols[0]), NULL);
+	sitetsv_free(t);
+	return 1;
 }
 
 int sitepages_counts(const struct site *s, struct errbuf *eb)
@@ -514,12 +550,19 @@ int sitepages_counts(const struct site *s, struct errbuf *eb)
 	sitehtml_page_start(f, "", "Counts: instructions beside time", "counts.html");
 	fputs("<p>Time moves with the machine and its load; the number of instructions a tool "
 	      "executes per call and per task does not. This page shows such counts beside the "
-	      "fitted times wherever a published run's <code>fits.tsv</code> carries a column "
-	      "named with <code>" SITEPAGES_COUNTS_MARK "</code>.</p>\n",
+	      "fitted times wherever a published run's <code>fits.tsv</code> (or a counted run's "
+	      "<code>counts-fits.tsv</code>) carries a column named with <code>"
+	      SITEPAGES_COUNTS_MARK "</code>, and each run's time as counts × prices.</p>\n",
 	      f);
-	for (size_t i = 0; i < s->load->n_runs; i++)
-		for (size_t j = 0; j < s->load->runs[i].n_exps; j++)
-			found += counts_of_exp(f, &s->load->runs[i], &s->load->runs[i].exps[j]);
+	for (size_t i = 0; i < s->load->n_runs; i++) {
+		for (size_t j = 0; j < s->load->runs[i].n_exps; j++) {
+			const struct siteload_exp *e = &s->load->runs[i].exps[j];
+
+			found += counts_of_exp(f, &s->load->runs[i], e,
+					       e->has_fits ? "fits.tsv" : "counts-fits.tsv");
+		}
+		found += prices_of_run(f, &s->load->runs[i]);
+	}
 	if (found == 0)
 		fputs("<p class=\"empty\" id=\"counts-none\">No published run carries instruction "
 		      "counts yet: none of the <code>fits.tsv</code> files has such a column. "
