@@ -20,6 +20,7 @@ const char *fitreport_unit(const char *axis)
 		     {"nb_roles", "role"},
 		     {"nb_users", "user"},
 		     {"nb_commands", "command"},
+		     {"nb_files", "file"},
 		     {PLOTSERIES_AXIS_BOTH, "role×task"}};
 	size_t i;
 
