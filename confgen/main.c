@@ -314,8 +314,9 @@ static int validate_files(const struct config *cfg, struct errbuf *eb)
 		return errbuf_set(eb, "--files: doas.conf has no include: only the sudoers policy "
 				      "can be split (drop --doas, or --files)");
 	if (cfg->rar_json != NULL || cfg->rar_cbor != NULL)
-		return errbuf_set(eb, "--files: RootAsRole reads one policy file: only the sudoers "
-				      "policy can be split (drop --rar-json/--rar-cbor, or --files)");
+		return errbuf_set(eb,
+				  "--files: RootAsRole reads one policy file: only the sudoers "
+				  "policy can be split (drop --rar-json/--rar-cbor, or --files)");
 	if (cfg->size_only)
 		return errbuf_set(eb, "--files: not with --size (the size of one file is printed "
 				      "without --files)");

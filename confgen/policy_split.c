@@ -1,4 +1,4 @@
-/* policy_split: one sudoers policy split over several files (a main file and a directory of parts). */
+/* policy_split: one sudoers policy split over files (a main file and a directory of parts). */
 /*
  * Design note. A split write has three parts in one policy_txn:
  *   1. the parts, each written whole, synced and closed in a private new
@@ -57,7 +57,7 @@ int policy_split_validate(const struct policy_shape *shape, uint32_t files, stru
 
 /* The context of a transaction step over the parts directory. */
 struct split_step {
-	int parent;             /* the directory holding path and the parts directory */
+	int parent;              /* the directory holding path and the parts directory */
 	char name[NAME_MAX + 1]; /* the parts directory's name in parent */
 	char tmp[NAME_MAX + 1];  /* the new parts' directory; "" when removing only */
 };
@@ -248,7 +248,8 @@ out:
 /* Creates ".<name>.XXXXXX" in parent, mode 0700, into s->tmp and opens it. fd, or -1 (eb). */
 static int split_make_tmp(struct split_step *s, const char *shown, struct errbuf *eb)
 {
-	static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static const char alnum[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	struct timespec ts;
 	uint64_t x;
 	int fd;
@@ -266,7 +267,8 @@ static int split_make_tmp(struct split_step *s, const char *shown, struct errbuf
 		if (fileio_fmt(s->tmp, sizeof(s->tmp), ".%s.%s", s->name, sfx) != 0)
 			return errbuf_set(eb, "%s: name too long", shown);
 		if (mkdirat(s->parent, s->tmp, 0700) == 0) {
-			fd = openat(s->parent, s->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			fd = openat(s->parent, s->tmp,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (fd < 0) {
 				errbuf_set_errno(eb, errno, "%s: opening its new directory", shown);
 				(void)unlinkat(s->parent, s->tmp, AT_REMOVEDIR);

@@ -1,4 +1,4 @@
-/* policy_split: one sudoers policy split over several files (a main file and a directory of parts). */
+/* policy_split: one sudoers policy split over files (a main file and a directory of parts). */
 #ifndef RARPERF_POLICY_SPLIT_H
 #define RARPERF_POLICY_SPLIT_H
 

@@ -14,8 +14,8 @@
 #define POLICY_TXN_FILES_MAX 64
 
 struct policy_txn_file {
-	struct atomicfile *af; /* synced, owned; NULL for a step */
-	char *path;            /* for messages */
+	struct atomicfile *af;       /* synced, owned; NULL for a step */
+	char *path;                  /* for messages */
 	struct policy_txn_step step; /* when af is NULL and step.commit is set */
 };
 

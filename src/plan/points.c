@@ -45,7 +45,8 @@ struct sweep *sweep_new(const struct manifest *m, struct errbuf *eb)
 
 		/* Mixed-radix decomposition, the last axis varying fastest. */
 		rest = i;
-		p->value[MANIFEST_VALUE_FILES] = m->files.n > 0 ? m->files.values[rest % nfiles] : 0;
+		p->value[MANIFEST_VALUE_FILES] =
+		    m->files.n > 0 ? m->files.values[rest % nfiles] : 0;
 		rest /= nfiles;
 		for (a = MANIFEST_AXIS_COUNT - 1; a >= 0; a--) {
 			p->value[a] = m->axes[a].values[rest % m->axes[a].n];
@@ -59,8 +60,8 @@ struct sweep *sweep_new(const struct manifest *m, struct errbuf *eb)
 			snprintf(p->id, sizeof(p->id),
 				 "nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u,nb_files=%u,"
 				 "repetition=%u",
-				 p->value[0], p->value[1], p->value[2], p->value[3], p->value[MANIFEST_VALUE_FILES],
-				 p->repetition);
+				 p->value[0], p->value[1], p->value[2], p->value[3],
+				 p->value[MANIFEST_VALUE_FILES], p->repetition);
 		else
 			snprintf(p->id, sizeof(p->id),
 				 "nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u,repetition=%u",

@@ -162,9 +162,10 @@ static void test_files_axis(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_files\":[2]},"
 		     "\"subjects\":[{\"id\":\"r\",\"format\":\"rar-cbor\"}]}",
 		     "subject \"r\" (rar-cbor) cannot be split over files");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[5,50],"
-		     "\"nb_files\":[1,10]},\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"}]}",
-		     "nb_files=10 at nb_roles=1 nb_tasks=5");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[5,50],"
+	    "\"nb_files\":[1,10]},\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"}]}",
+	    "nb_files=10 at nb_roles=1 nb_tasks=5");
 }
 
 static void expect_error(const char *text, const char *want)

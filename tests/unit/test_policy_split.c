@@ -34,10 +34,8 @@ static void shape_of(struct policy_shape *s, uint32_t roles, uint32_t tasks, enu
 static int write_split(const struct policy_shape *s, uint32_t files, enum sudoers_layout layout,
 		       struct errbuf *eb)
 {
-	struct policyset_target t = {.format = POLICY_FORMAT_SUDOERS,
-				     .policy = main_path,
-				     .layout = layout,
-				     .files = files};
+	struct policyset_target t = {
+	    .format = POLICY_FORMAT_SUDOERS, .policy = main_path, .layout = layout, .files = files};
 
 	return policyset_write(s, &t, 1, false, NULL, eb);
 }
