@@ -239,6 +239,13 @@ static int check_files_axis(struct manifest_ctx *c, const struct manifest *m)
 
 	if (m->files.n == 0)
 		return 0;
+	/* Their per-point files (profiles, counts) name the four axes only: two points that differ
+	 * in files alone would be one. */
+	if (m->profile || m->counts)
+		return manifest_fail(c, "$.axes." MANIFEST_FILES_AXIS,
+				     "not with \"%s\" yet (its per-point files name the four axes "
+				     "only)",
+				     m->profile ? "profile" : "counts");
 	for (size_t i = 0; i < m->nsubjects; i++)
 		if (!policy_split_supported(m->subjects[i].format))
 			return manifest_fail(c, "$.axes." MANIFEST_FILES_AXIS,

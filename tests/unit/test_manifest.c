@@ -166,6 +166,9 @@ static void test_files_axis(void)
 	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[5,50],"
 	    "\"nb_files\":[1,10]},\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"}]}",
 	    "nb_files=10 at nb_roles=1 nb_tasks=5");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"profile\":true,\"axes\":{"
+		     "\"nb_files\":[1,2]}," GOOD_SUBJECTS "}",
+		     "$.axes.nb_files: not with \"profile\" yet");
 }
 
 static void expect_error(const char *text, const char *want)
