@@ -9,7 +9,8 @@
  *      and removes the old one; on abort it empties and removes the new one;
  *   3. the main file, staged as any policy file and renamed after the step.
  * A write of 1 file (or deny-all) stages the main file, then a step that
- * empties and removes the parts directory a previous write left.
+ * empties and removes the parts directory a previous write left. Either
+ * first removes the new-parts directories a killed write left (aged).
  * The parent directory is opened once; every later call goes through it.
  */
 #include "policy_split.h"
@@ -25,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "fileio.h"
 #include "policy_file.h"
 #include "policy_sudoers.h"
@@ -54,6 +56,9 @@ int policy_split_validate(const struct policy_shape *shape, uint32_t files, stru
 		return errbuf_set(eb, "--files: a split policy cannot be --seed-compat");
 	return 0;
 }
+
+static int split_check_existing(int parent, const char *name, const char *shown, bool foreign_ok,
+				bool *exists, struct errbuf *eb);
 
 /* The context of a transaction step over the parts directory. */
 struct split_step {
@@ -117,6 +122,47 @@ static void split_step_abort(void *ctx)
 	if (s->tmp[0] != '\0')
 		split_remove_dir(s->parent, s->tmp);
 	close(s->parent);
+}
+
+/*
+ * Removes the new-parts directories a write killed midway left beside name in parent
+ * (".<name>.XXXXXX"): directories of the caller's euid, unchanged for
+ * ATOMICFILE_STALE_MIN_AGE_S (a write under way is younger), holding only files confgen wrote.
+ * Best effort: one that does not qualify stays.
+ */
+static void split_remove_stale(int parent, const char *name)
+{
+	size_t len = strlen(name);
+	struct timespec now;
+	struct dirent *e;
+	int fd = openat(parent, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d;
+
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (d == NULL) {
+		close(fd);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	while ((e = readdir(d)) != NULL) {
+		bool exists = false, ok = true;
+		struct stat st;
+		struct errbuf ignored;
+
+		if (e->d_name[0] != '.' || strncmp(e->d_name + 1, name, len) != 0 ||
+		    e->d_name[1 + len] != '.' || strlen(e->d_name + 2 + len) != 6 ||
+		    fstatat(parent, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+		    now.tv_sec - st.st_mtim.tv_sec < ATOMICFILE_STALE_MIN_AGE_S)
+			continue;
+		ok = split_check_existing(parent, e->d_name, e->d_name, false, &exists, &ignored) ==
+		     0;
+		if (ok && exists)
+			split_remove_dir(parent, e->d_name);
+	}
+	closedir(d);
 }
 
 /* Characters a path may hold to be written bare after @includedir. */
@@ -396,6 +442,7 @@ int policy_stage_sudoers_split(struct policy_txn *txn, const struct policy *p, c
 	}
 	if (split_check_existing(ctx->parent, ctx->name, dir, foreign_ok, &exists, eb) != 0)
 		goto out;
+	split_remove_stale(ctx->parent, ctx->name);
 	if (files <= 1 || s->deny_all) {
 		/* One file: exactly policy_stage_sudoers's; a previous split's parts go. */
 		if (policy_stage_sudoers(txn, p, path, layout, eb) != 0)

@@ -10,6 +10,7 @@
 #include "confgen_testutil.h"
 #include "harness.h"
 #include "policy.h"
+#include "policy_file.h"
 #include "policy_split.h"
 #include "policy_sudoers.h"
 #include "policy_txn.h"
@@ -249,6 +250,35 @@ static void test_foreign_part_refused(void)
 	unlink(p);
 }
 
+/* A killed write's new-parts directory: removed once aged, kept while young (a write under way). */
+static void test_stale_tmp_removed(void)
+{
+	struct policy_shape s;
+	struct errbuf eb = {{0}};
+	char old_dir[600], young_dir[600], file[700];
+	const struct timespec times[2] = {{1000000000, 0}, {1000000000, 0}};
+	FILE *f;
+
+	snprintf(old_dir, sizeof(old_dir), "%s/.sudoers%s.aaaaaa", dir, POLICY_SPLIT_DIR_SUFFIX);
+	snprintf(young_dir, sizeof(young_dir), "%s/.sudoers%s.bbbbbb", dir,
+		 POLICY_SPLIT_DIR_SUFFIX);
+	CHECK_INT_EQ(mkdir(old_dir, 0700), 0);
+	CHECK_INT_EQ(mkdir(young_dir, 0700), 0);
+	snprintf(file, sizeof(file), "%s/00002", old_dir);
+	f = fopen(file, "w");
+	CHECK(f != NULL);
+	if (f != NULL) {
+		fputs(POLICY_FILE_HEADER " part 2 of 2\n", f);
+		fclose(f);
+	}
+	CHECK_INT_EQ(utimensat(AT_FDCWD, old_dir, times, 0), 0);
+	shape_of(&s, 1, 10, POLICY_MATCH_LAST);
+	CHECK_INT_EQ(write_split(&s, 2, SUDOERS_LAYOUT_PER_ROLE, &eb), 0);
+	CHECK(access(old_dir, F_OK) != 0);
+	CHECK_INT_EQ(access(young_dir, F_OK), 0);
+	rmdir(young_dir);
+}
+
 /* The bounds: at least one task per file, 1..POLICY_SPLIT_FILES_MAX, no seed-compat split. */
 static void test_validate(void)
 {
@@ -284,6 +314,7 @@ int main(void)
 	RUN(test_first_and_roles_cut);
 	RUN(test_one_file_is_unsplit);
 	RUN(test_foreign_part_refused);
+	RUN(test_stale_tmp_removed);
 	RUN(test_validate);
 	testutil_rm_dir(parts);
 	testutil_rm_dir(dir);
