@@ -18,6 +18,7 @@
  *   policyset       one shape written in several formats as one transaction (CLI, runner)
  *   policy_file     where a policy file may be written, with which owner, mode, attributes
  *   policy_txn      several policy files written to temporary siblings, renamed together
+ *   policy_split    a sudoers policy split over a main file and a directory of parts
  *
  * This header declares nothing: include the module's own header.
  */

@@ -13,6 +13,7 @@
 #include "policy_rar_cbor.h"
 #include "policy_size.h"
 #include "policy_sudoers.h"
+#include "policy_split.h"
 #include "policyset.h"
 
 #define CONFGEN_POSITIONAL_COUNT 7
@@ -27,6 +28,7 @@ struct config {
 	const char *rar_version; /* the RootAsRole version the files are for; NULL: 3.3.4 */
 	bool force;              /* replace files confgen did not write */
 	bool size_only;          /* --size: print each file's size, write nothing */
+	uint32_t files;          /* --files: the sudoers policy split over N files; 0: not given */
 };
 
 static void config_init(struct config *cfg)
@@ -53,6 +55,9 @@ static void usage(FILE *out)
 	    "  --match POS           where the match sits: last (default), first, middle\n"
 	    "  --sudoers F           write a sudoers file (root:root 0440)\n"
 	    "  --sudoers-layout L    per-role (default: one user spec per role) or per-task\n"
+	    "  --files N             split the sudoers policy over N files: F holds the first\n"
+	    "                        part and \"@includedir F.parts\", a directory (root 0750) of\n"
+	    "                        the others (1..10000, at most roles*tasks; sudoers only)\n"
 	    "  --doas F              write a doas.conf (root 0644)\n"
 	    "  --rar-json F          write RootAsRole's single-file JSON (0644)\n"
 	    "  --rar-cbor F          write RootAsRole's settings file F (method cbor, 0644) and\n"
@@ -110,6 +115,7 @@ enum {
 	OPT_DENY_ALL,
 	OPT_FORCE,
 	OPT_SIZE,
+	OPT_FILES,
 };
 
 static const struct option long_options[] = {
@@ -132,6 +138,7 @@ static const struct option long_options[] = {
     {"deny-all", no_argument, NULL, OPT_DENY_ALL},
     {"force", no_argument, NULL, OPT_FORCE},
     {"size", no_argument, NULL, OPT_SIZE},
+    {"files", required_argument, NULL, OPT_FILES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -206,6 +213,12 @@ static int parse_option(struct config *cfg, int opt, const char **rar_format, st
 		return 0;
 	case OPT_SIZE:
 		cfg->size_only = true;
+		return 0;
+	case OPT_FILES:
+		if (parse_u32("--files", optarg, &cfg->files, eb) != 0)
+			return -1;
+		if (cfg->files == 0)
+			return errbuf_set(eb, "--files: must be at least 1");
 		return 0;
 	default: /* unknown options and missing values are parse_args' */
 		return errbuf_set(eb, "option %d: not handled", opt);
@@ -288,6 +301,28 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	return 0;
 }
 
+/* --files: the split's bounds, and only a sudoers policy to split (policy_split.h). */
+static int validate_files(const struct config *cfg, struct errbuf *eb)
+{
+	if (policy_split_validate(&cfg->shape, cfg->files, eb) != 0)
+		return -1;
+	if (cfg->files == 1)
+		return 0;
+	if (cfg->sudoers == NULL)
+		return errbuf_set(eb, "--files: splits a sudoers policy: give --sudoers");
+	if (cfg->doas != NULL)
+		return errbuf_set(eb, "--files: doas.conf has no include: only the sudoers policy "
+				      "can be split (drop --doas, or --files)");
+	if (cfg->rar_json != NULL || cfg->rar_cbor != NULL)
+		return errbuf_set(eb,
+				  "--files: RootAsRole reads one policy file: only the sudoers "
+				  "policy can be split (drop --rar-json/--rar-cbor, or --files)");
+	if (cfg->size_only)
+		return errbuf_set(eb, "--files: not with --size (the size of one file is printed "
+				      "without --files)");
+	return 0;
+}
+
 /*
  * Everything that can be known before writing: the shape, the doas rule
  * count, every output path, and no path given twice.
@@ -305,6 +340,8 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 	if (policy_shape_validate(&cfg->shape, eb) != 0)
 		return -1;
 	if (cfg->doas != NULL && policy_doas_validate(&cfg->shape, eb) != 0)
+		return -1;
+	if (cfg->files > 0 && validate_files(cfg, eb) != 0)
 		return -1;
 	if (cfg->rar_cbor != NULL && cfg->rar_cbor_data == NULL) {
 		cbor_default = policy_rar_cbor_default_data_path(cfg->rar_cbor);
@@ -352,7 +389,8 @@ static int write_all(const struct config *cfg, struct errbuf *eb)
 	if (cfg->sudoers != NULL)
 		t[n++] = (struct policyset_target){.format = POLICY_FORMAT_SUDOERS,
 						   .policy = cfg->sudoers,
-						   .layout = cfg->sudoers_layout};
+						   .layout = cfg->sudoers_layout,
+						   .files = cfg->files};
 	if (cfg->doas != NULL)
 		t[n++] =
 		    (struct policyset_target){.format = POLICY_FORMAT_DOAS, .policy = cfg->doas};

@@ -261,6 +261,11 @@ static bool policy_file_is_ours(int dirfd, const char *name)
 	return ours;
 }
 
+bool policy_file_is_ours_at(int dirfd, const char *name)
+{
+	return policy_file_is_ours(dirfd, name);
+}
+
 int policy_file_open(struct policy_file *f, struct policy_txn *txn, const char *path, mode_t mode,
 		     struct errbuf *eb)
 {

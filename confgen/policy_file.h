@@ -43,6 +43,13 @@ int policy_file_check_path(const char *path, bool overwrite_foreign, struct errb
  */
 char *policy_file_abspath(const char *path, struct errbuf *eb) __attribute__((warn_unused_result));
 
+/*
+ * Whether the entry name of the directory dirfd is confgen's to replace or
+ * remove without --force: missing, an empty regular file, or a regular file
+ * carrying POLICY_FILE_XATTR or opening with POLICY_FILE_HEADER.
+ */
+bool policy_file_is_ours_at(int dirfd, const char *name);
+
 /* One policy file being written: a temporary sibling with a large stdio buffer. */
 struct policy_file {
 	struct atomicfile *af;

@@ -31,13 +31,13 @@ static void policy_sudoers_users(const struct policy *p, struct policy_file *f, 
 	policy_file_puts(f, " ALL = ");
 }
 
-static void policy_sudoers_role(const struct policy *p, struct policy_file *f, uint32_t r,
-				enum sudoers_layout layout)
+void policy_sudoers_write_tasks(const struct policy *p, struct policy_file *f, uint32_t r,
+				uint32_t t0, uint32_t t1, enum sudoers_layout layout)
 {
 	const struct policy_shape *s = policy_get_shape(p);
 	char cmd[POLICY_NAME_LEN_MAX];
 
-	for (uint32_t t = 0; t < s->tasks; t++) {
+	for (uint32_t t = t0; t < t1; t++) {
 		policy_file_puts(f, "Cmnd_Alias ");
 		policy_sudoers_alias(f, r, t);
 		policy_file_puts(f, " = ");
@@ -51,7 +51,7 @@ static void policy_sudoers_role(const struct policy *p, struct policy_file *f, u
 		policy_file_put(f, "\n", 1);
 	}
 	if (layout == SUDOERS_LAYOUT_PER_TASK) {
-		for (uint32_t t = 0; t < s->tasks; t++) {
+		for (uint32_t t = t0; t < t1; t++) {
 			policy_sudoers_users(p, f, r);
 			policy_file_puts(f, POLICY_SUDOERS_GRANT);
 			policy_sudoers_alias(f, r, t);
@@ -60,8 +60,8 @@ static void policy_sudoers_role(const struct policy *p, struct policy_file *f, u
 		return;
 	}
 	policy_sudoers_users(p, f, r);
-	for (uint32_t t = 0; t < s->tasks; t++) {
-		if (t > 0)
+	for (uint32_t t = t0; t < t1; t++) {
+		if (t > t0)
 			policy_file_put(f, ", ", 2);
 		policy_file_puts(f, POLICY_SUDOERS_GRANT);
 		policy_sudoers_alias(f, r, t);
@@ -92,7 +92,7 @@ int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const c
 	for (uint32_t r = 0; r < s->roles && !s->deny_all; r++) {
 		if (r > 0)
 			policy_file_put(&f, "\n", 1);
-		policy_sudoers_role(p, &f, r, layout);
+		policy_sudoers_write_tasks(p, &f, r, 0, s->tasks, layout);
 	}
 	return policy_file_finish(&f, eb);
 }

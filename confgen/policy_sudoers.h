@@ -4,6 +4,7 @@
 #define RARPERF_POLICY_SUDOERS_H
 
 #include "policy.h"
+#include "policy_file.h"
 #include "policy_txn.h"
 
 /*
@@ -28,5 +29,14 @@
 int policy_stage_sudoers(struct policy_txn *txn, const struct policy *p, const char *path,
 			 enum sudoers_layout layout, struct errbuf *eb)
     __attribute__((warn_unused_result));
+
+/*
+ * Writes to f the sudoers lines of tasks t0 .. t1-1 (0-based, t0 < t1 <=
+ * tasks) of role r: their Cmnd_Alias lines, then the user specs of layout
+ * over those tasks alone. What policy_stage_sudoers writes per role (tasks
+ * 0 .. tasks-1); policy_split writes a role's tasks across several files.
+ */
+void policy_sudoers_write_tasks(const struct policy *p, struct policy_file *f, uint32_t r,
+				uint32_t t0, uint32_t t1, enum sudoers_layout layout);
 
 #endif

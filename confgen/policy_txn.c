@@ -14,8 +14,9 @@
 #define POLICY_TXN_FILES_MAX 64
 
 struct policy_txn_file {
-	struct atomicfile *af; /* synced, owned */
-	char *path;            /* for messages */
+	struct atomicfile *af;       /* synced, owned; NULL for a step */
+	char *path;                  /* for messages */
+	struct policy_txn_step step; /* when af is NULL and step.commit is set */
 };
 
 struct policy_txn {
@@ -41,6 +42,39 @@ struct policy_txn *policy_txn_new(struct errbuf *eb)
 	if (txn == NULL)
 		errbuf_set(eb, "out of memory");
 	return txn;
+}
+
+/* Ends step without committing it: its abort, then its context. */
+static void policy_txn_step_drop(struct policy_txn_step *step)
+{
+	if (step->commit != NULL && step->abort != NULL)
+		step->abort(step->ctx);
+	if (step->commit != NULL)
+		free(step->ctx);
+	memset(step, 0, sizeof(*step));
+}
+
+int policy_txn_add_step(struct policy_txn *txn, const struct policy_txn_step *step,
+			const char *path, struct errbuf *eb)
+{
+	struct policy_txn_step s = *step;
+	char *copy = NULL;
+
+	if (txn->n == POLICY_TXN_FILES_MAX) {
+		policy_txn_step_drop(&s);
+		return errbuf_set(eb, "%s: more than %d files in one policy write", path,
+				  POLICY_TXN_FILES_MAX);
+	}
+	copy = strdup(path);
+	if (copy == NULL) {
+		policy_txn_step_drop(&s);
+		return errbuf_set(eb, "%s: out of memory", path);
+	}
+	txn->files[txn->n].af = NULL;
+	txn->files[txn->n].step = s;
+	txn->files[txn->n].path = copy;
+	txn->n++;
+	return 0;
 }
 
 int policy_txn_add(struct policy_txn *txn, struct atomicfile *af, const char *path,
@@ -112,13 +146,26 @@ int policy_txn_commit(struct policy_txn *txn, struct errbuf *eb)
 	for (i = 0; i < txn->n; i++) {
 		struct atomicfile *af = txn->files[i].af;
 
-		if (policy_txn_clear_immutable(atomicfile_dirfd(af), atomicfile_name(af),
+		if (af != NULL &&
+		    policy_txn_clear_immutable(atomicfile_dirfd(af), atomicfile_name(af),
 					       txn->files[i].path, eb) != 0)
 			goto out;
 	}
 	for (i = 0; i < txn->n; i++) {
 		struct atomicfile *af = txn->files[i].af;
 
+		if (af == NULL) {
+			struct policy_txn_step step = txn->files[i].step;
+
+			int failed;
+
+			memset(&txn->files[i].step, 0, sizeof(step));
+			failed = step.commit(step.ctx, eb) != 0;
+			free(step.ctx);
+			if (failed)
+				goto out;
+			continue;
+		}
 		txn->files[i].af = NULL; /* atomicfile_rename frees it whatever the outcome */
 		if (atomicfile_rename(af, eb) != 0)
 			goto out;
@@ -135,6 +182,7 @@ void policy_txn_abort(struct policy_txn *txn)
 		return;
 	for (size_t i = 0; i < txn->n; i++) {
 		atomicfile_abort(txn->files[i].af);
+		policy_txn_step_drop(&txn->files[i].step);
 		free(txn->files[i].path);
 	}
 	free(txn);

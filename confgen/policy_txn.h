@@ -40,7 +40,27 @@ int policy_txn_add(struct policy_txn *txn, struct atomicfile *af, const char *pa
 		   struct errbuf *eb) __attribute__((warn_unused_result));
 
 /*
- * Renames every adopted file into place, in the order they were added, and
+ * A step of the commit that is not one file's rename (policy_split: a
+ * directory of files swapped into place). commit runs at its place among the
+ * renames (the order of adding) and returns 0 or -1 with eb filled; abort
+ * undoes what was prepared when the transaction is aborted or a step before
+ * it failed. Each is called at most once, and free(ctx) follows either.
+ */
+struct policy_txn_step {
+	int (*commit)(void *ctx, struct errbuf *eb);
+	void (*abort)(void *ctx);
+	void *ctx; /* malloc'd; the transaction frees it */
+};
+
+/*
+ * Adopts step (and its ctx), shown as path in messages. On failure (out of
+ * memory) step->abort runs at once and ctx is freed. Returns 0 or -1.
+ */
+int policy_txn_add_step(struct policy_txn *txn, const struct policy_txn_step *step,
+			const char *path, struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * Renames every adopted file into place (and runs every step), in the order they were added, and
  * frees txn. First clears FS_IMMUTABLE_FL/FS_APPEND_FL on every existing
  * target (they would make the rename fail; RootAsRole's installer sets
  * them), so a target that cannot be cleared (that needs

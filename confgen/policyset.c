@@ -4,6 +4,7 @@
 #include "policy_doas.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
+#include "policy_split.h"
 #include "policy_txn.h"
 
 /* Stages target t of p into txn. 0 or -1 (eb). */
@@ -12,7 +13,8 @@ static int stage(struct policy_txn *txn, const struct policy *p, const struct po
 {
 	switch (t->format) {
 	case POLICY_FORMAT_SUDOERS:
-		return policy_stage_sudoers(txn, p, t->policy, t->layout, eb);
+		return policy_stage_sudoers_split(txn, p, t->policy, t->layout,
+						  t->files > 0 ? t->files : 1, eb);
 	case POLICY_FORMAT_DOAS:
 		return policy_stage_doas(txn, p, t->policy, eb);
 	case POLICY_FORMAT_RAR_JSON:

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "errbuf.h"
 #include "policy.h"
@@ -17,6 +18,9 @@ struct policyset_target {
 	const char *policy_data;    /* rar-cbor: the CBOR data file; NULL: policy's .bin sibling */
 	const char *rar_version;    /* rar-json, rar-cbor: the RootAsRole version; NULL: 3.3.4 */
 	enum sudoers_layout layout; /* sudoers only */
+	/* sudoers only: the files the policy is split over (policy_split.h); 0 means 1. Every
+	 * sudoers write, split or not, removes the parts directory an earlier split left. */
+	uint32_t files;
 };
 
 /*

@@ -16,11 +16,9 @@ const char *fitreport_unit(const char *axis)
 {
 	static const struct {
 		const char *axis, *unit;
-	} units[] = {{"nb_tasks", "task"},
-		     {"nb_roles", "role"},
-		     {"nb_users", "user"},
-		     {"nb_commands", "command"},
-		     {PLOTSERIES_AXIS_BOTH, "role×task"}};
+	} units[] = {{"nb_tasks", "task"}, {"nb_roles", "role"},
+		     {"nb_users", "user"}, {"nb_commands", "command"},
+		     {"nb_files", "file"}, {PLOTSERIES_AXIS_BOTH, "role×task"}};
 	size_t i;
 
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)

@@ -133,14 +133,15 @@ struct results_skipped {
 	 * size and why. */
 	bool refused;
 	/* With refused: the smallest point refused, by axis (refusal.at: nb_roles, nb_users,
-	 * nb_tasks, nb_commands, in RESULTS_REFUSAL_AXES's order); NAN where the file lacks it. */
-	double refused_at[4];
+	 * nb_tasks, nb_commands, nb_files, in RESULTS_REFUSAL_AXES's order); NAN where the file
+	 * lacks it (nb_files: a sweep without that axis). */
+	double refused_at[5];
 };
 
 /* The axes of a refusal's point, in results_skipped.refused_at's order. */
 #define RESULTS_REFUSAL_AXES                                                                       \
 	{                                                                                          \
-		"nb_roles", "nb_users", "nb_tasks", "nb_commands"                                  \
+		"nb_roles", "nb_users", "nb_tasks", "nb_commands", "nb_files"                      \
 	}
 
 /*

@@ -89,6 +89,7 @@ void manifest_free(struct manifest *m)
 	free(m->subjects);
 	for (i = 0; i < MANIFEST_AXIS_COUNT; i++)
 		free(m->axes[i].values);
+	free(m->files.values);
 	free(m->name);
 	free(m->description);
 	free(m->command);

@@ -231,6 +231,12 @@ struct manifest {
 	struct manifest_subject *subjects;
 	size_t nsubjects;
 	struct manifest_axis axes[MANIFEST_AXIS_COUNT];
+	/*
+	 * "nb_files" (manifest_axis.c): the files each sudoers subject's policy is split over
+	 * (policy_split.h), swept beside the four axes, fastest. n 0: not given (one file, and
+	 * the points' ids and results carry no nb_files).
+	 */
+	struct manifest_axis files;
 	enum policy_match match;
 	enum sudoers_layout sudoers_layout;
 	bool seed_compat;
@@ -419,6 +425,16 @@ char *manifest_expand(const char *tmpl, const char *prefix, const char *command,
 int manifest_policy_bytes(const struct manifest *m, const uint32_t value[MANIFEST_AXIS_COUNT],
 			  size_t subject, const char *prefix, struct policy_size_bytes *out,
 			  struct errbuf *eb) __attribute__((warn_unused_result));
+
+/*
+ * A point's values (sweep_point.value): the four axes, then the files the sudoers policies
+ * are split over (MANIFEST_VALUE_FILES; 0 when the manifest has no "nb_files"). A refusal's
+ * "at least as large" compares them all (runstate.c).
+ */
+#define MANIFEST_VALUE_FILES MANIFEST_AXIS_COUNT
+#define MANIFEST_POINT_VALUES (MANIFEST_AXIS_COUNT + 1)
+/* The files axis's name in manifests, point ids and results. */
+#define MANIFEST_FILES_AXIS "nb_files"
 
 /* "nb_roles", "nb_users", "nb_tasks", "nb_commands". */
 const char *manifest_axis_name(enum manifest_axis_id a);

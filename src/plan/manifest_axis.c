@@ -2,6 +2,7 @@
 #include "jsonget.h"
 #include "manifest_impl.h"
 #include "policy_doas.h"
+#include "policy_split.h"
 #include "suggest.h"
 
 #include <math.h>
@@ -173,8 +174,15 @@ int manifest_parse_axes(struct manifest_ctx *c, const cJSON *root, struct manife
 					     manifest_type_name(axes));
 		if (manifest_check_keys(c, axes, "$.axes",
 					(const char *const[]){"nb_roles", "nb_users", "nb_tasks",
-							      "nb_commands", NULL}) < 0)
+							      "nb_commands", MANIFEST_FILES_AXIS,
+							      NULL}) < 0)
 			return -1;
+	}
+	if (axes != NULL && jsonget_member(axes, MANIFEST_FILES_AXIS) != NULL) {
+		manifest_child_path(p, "$.axes", MANIFEST_FILES_AXIS);
+		if (parse_axis(c, jsonget_member(axes, MANIFEST_FILES_AXIS), p, &m->files) < 0)
+			return -1;
+		total *= m->files.n;
 	}
 	for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
 		const cJSON *j = axes ? jsonget_member(axes, axis_names[a]) : NULL;
@@ -207,6 +215,58 @@ static uint32_t axis_max(const struct manifest *m, enum manifest_axis_id a)
 	return v;
 }
 
+static uint32_t axis_min(const struct manifest *m, enum manifest_axis_id a)
+{
+	uint32_t v = UINT32_MAX;
+
+	for (size_t i = 0; i < m->axes[a].n; i++)
+		if (m->axes[a].values[i] < v)
+			v = m->axes[a].values[i];
+	return v;
+}
+
+/*
+ * The files axis: only sudoers subjects (doas.conf has no include, RootAsRole
+ * reads one data file), and every point's policy splittable (policy_split_validate
+ * at the fewest tasks and the most files).
+ */
+static int check_files_axis(struct manifest_ctx *c, const struct manifest *m)
+{
+	struct policy_shape shape;
+	struct errbuf eb = {0};
+	uint32_t most = 0;
+	char b[48];
+
+	if (m->files.n == 0)
+		return 0;
+	/* Their per-point files (profiles, counts) name the four axes only: two points that differ
+	 * in files alone would be one. */
+	if (m->profile || m->counts)
+		return manifest_fail(c, "$.axes." MANIFEST_FILES_AXIS,
+				     "not with \"%s\" yet (its per-point files name the four axes "
+				     "only)",
+				     m->profile ? "profile" : "counts");
+	for (size_t i = 0; i < m->nsubjects; i++)
+		if (!policy_split_supported(m->subjects[i].format))
+			return manifest_fail(c, "$.axes." MANIFEST_FILES_AXIS,
+					     "subject \"%s\" (%s) cannot be split over files: only "
+					     "sudoers offers an include (doc/tools.md)",
+					     manifest_shown(m->subjects[i].id, b),
+					     policy_format_name(m->subjects[i].format));
+	for (size_t i = 0; i < m->files.n; i++)
+		if (m->files.values[i] > most)
+			most = m->files.values[i];
+	policy_shape_init(&shape);
+	shape.roles = axis_min(m, MANIFEST_AXIS_ROLES);
+	shape.tasks = axis_min(m, MANIFEST_AXIS_TASKS);
+	shape.seed_compat = m->seed_compat;
+	if (policy_split_validate(&shape, most, &eb) != 0)
+		return manifest_fail(c, "$.axes." MANIFEST_FILES_AXIS,
+				     "nb_files=%u at nb_roles=%u nb_tasks=%u: %s", most,
+				     shape.roles, shape.tasks, eb.msg);
+	return 0;
+}
+
 /* Contract in manifest_impl.h. */
 int manifest_check_sizes(struct manifest_ctx *c, const struct manifest *m)
 {
@@ -218,6 +278,8 @@ int manifest_check_sizes(struct manifest_ctx *c, const struct manifest *m)
 
 	for (size_t i = 0; i < m->nsubjects; i++)
 		doas = doas || m->subjects[i].format == POLICY_FORMAT_DOAS;
+	if (check_files_axis(c, m) < 0)
+		return -1;
 	/* Each value is at most MANIFEST_AXIS_VALUE_MAX (10^6): no product below overflows. */
 	if (r * t * n > POLICY_COMMANDS_MAX)
 		return manifest_fail(c, "$.axes",

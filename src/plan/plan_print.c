@@ -125,6 +125,9 @@ static void print_runs(const struct plan_view *pl, FILE *out)
 	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++)
 		fprintf(out, "%s%s %zu value%s", a ? ", " : "", manifest_axis_name(a), m->axes[a].n,
 			m->axes[a].n == 1 ? "" : "s");
+	if (m->files.n > 0)
+		fprintf(out, ", %s %zu value%s", MANIFEST_FILES_AXIS, m->files.n,
+			m->files.n == 1 ? "" : "s");
 	if (m->env.nlimit_values > 0)
 		fprintf(out, ", %s %zu values", m->env.limits[m->env.limit_axis].name,
 			m->env.nlimit_values);
@@ -205,9 +208,9 @@ static int print_bytes(const struct plan_view *pl, FILE *out, struct errbuf *eb)
 	char h1[32], h2[32];
 	struct statvfs vfs;
 
-	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s", "point",
+	fprintf(out, "\nPolicy bytes per point and subject:\n  %5s %8s %8s %8s %11s%s%s", "point",
 		"nb_roles", "nb_users", "nb_tasks", "nb_commands",
-		m->repetitions > 1 ? " rep" : "");
+		m->files.n > 0 ? " nb_files" : "", m->repetitions > 1 ? " rep" : "");
 	for (i = 0; i < pl->p->nsubjects; i++)
 		if (pl->p->subjects[i].skip_reason == NULL)
 			fprintf(out, " %12.12s", pl->p->subjects[i].ms->id);
@@ -232,6 +235,8 @@ static int print_bytes(const struct plan_view *pl, FILE *out, struct errbuf *eb)
 		fprintf(out, "  %5zu %8u %8u %8u %11u", i + 1, pt->value[MANIFEST_AXIS_ROLES],
 			pt->value[MANIFEST_AXIS_USERS], pt->value[MANIFEST_AXIS_TASKS],
 			pt->value[MANIFEST_AXIS_COMMANDS]);
+		if (m->files.n > 0)
+			fprintf(out, " %8u", pt->value[MANIFEST_VALUE_FILES]);
 		if (m->repetitions > 1)
 			fprintf(out, " %3u", pt->repetition);
 		for (k = 0; k < pl->p->nsubjects; k++)

@@ -17,7 +17,8 @@ struct sweep *sweep_new(const struct manifest *m, struct errbuf *eb)
 {
 	struct sweep *s = NULL;
 	size_t nlim = m->env.nlimit_values > 0 ? m->env.nlimit_values : 1;
-	size_t total = m->repetitions * nlim, i, rest;
+	size_t nfiles = m->files.n > 0 ? m->files.n : 1;
+	size_t total = m->repetitions * nlim * nfiles, i, rest;
 	int a;
 
 	for (a = 0; a < MANIFEST_AXIS_COUNT; a++) {
@@ -44,6 +45,9 @@ struct sweep *sweep_new(const struct manifest *m, struct errbuf *eb)
 
 		/* Mixed-radix decomposition, the last axis varying fastest. */
 		rest = i;
+		p->value[MANIFEST_VALUE_FILES] =
+		    m->files.n > 0 ? m->files.values[rest % nfiles] : 0;
+		rest /= nfiles;
 		for (a = MANIFEST_AXIS_COUNT - 1; a >= 0; a--) {
 			p->value[a] = m->axes[a].values[rest % m->axes[a].n];
 			rest /= m->axes[a].n;
@@ -52,9 +56,16 @@ struct sweep *sweep_new(const struct manifest *m, struct errbuf *eb)
 		rest /= nlim;
 		p->repetition = (uint32_t)rest + 1;
 		p->index = i;
-		snprintf(p->id, sizeof(p->id),
-			 "nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u,repetition=%u",
-			 p->value[0], p->value[1], p->value[2], p->value[3], p->repetition);
+		if (m->files.n > 0)
+			snprintf(p->id, sizeof(p->id),
+				 "nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u,nb_files=%u,"
+				 "repetition=%u",
+				 p->value[0], p->value[1], p->value[2], p->value[3],
+				 p->value[MANIFEST_VALUE_FILES], p->repetition);
+		else
+			snprintf(p->id, sizeof(p->id),
+				 "nb_roles=%u,nb_users=%u,nb_tasks=%u,nb_commands=%u,repetition=%u",
+				 p->value[0], p->value[1], p->value[2], p->value[3], p->repetition);
 		if (m->env.nlimit_values > 0) {
 			size_t len = strlen(p->id);
 

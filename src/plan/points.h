@@ -14,12 +14,15 @@
 /* One point: the value of every axis and the repetition (1-based). */
 struct sweep_point {
 	size_t index; /* 0-based position in the sweep */
-	uint32_t value[MANIFEST_AXIS_COUNT];
+	/* The four axes, then [MANIFEST_VALUE_FILES]: the files the sudoers policies are split
+	 * over (manifest "nb_files"); 0 when the manifest has no such axis (one file; the id
+	 * then names none). */
+	uint32_t value[MANIFEST_POINT_VALUES];
 	uint32_t repetition;
 	/* The swept limit's value (manifest_env.limit_values), 0 when no limit is swept. */
 	uint64_t limit;
-	/* "nb_roles=1,nb_users=1,nb_tasks=10,nb_commands=1,repetition=1", then ",nofile=65536"
-	 * when a limit is swept */
+	/* "nb_roles=1,nb_users=1,nb_tasks=10,nb_commands=1,repetition=1" (",nb_files=N" before
+	 * ",repetition" with a files axis), then ",nofile=65536" when a limit is swept */
 	char id[SWEEP_ID_MAX];
 };
 
@@ -28,7 +31,7 @@ struct sweep;
 /*
  * The cartesian product of m's axes times its repetitions, times the values
  * of its swept limit if any. Order: the repetition varies slowest, then the
- * limit, nb_roles, nb_users, nb_tasks, and nb_commands fastest; each axis in
+ * limit, nb_roles, nb_users, nb_tasks, nb_commands, and nb_files (when given) fastest; each axis in
  * the manifest's order. m must outlive
  * nothing: the sweep copies what it needs. Returns NULL and fills eb on error.
  */

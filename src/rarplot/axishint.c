@@ -17,11 +17,18 @@ static bool axishint_fits(const struct results *res, const char *axis, enum plot
 	return true;
 }
 
+const char *axishint_default(const struct results *res, enum plotseries_stat stat)
+{
+	if (!axishint_fits(res, "nb_tasks", stat) && axishint_fits(res, "nb_files", stat))
+		return "nb_files";
+	return "nb_tasks";
+}
+
 void axishint_append(const struct results *res, const char *axis, enum plotseries_stat stat,
 		     struct errbuf *eb)
 {
-	static const char *const axes[] = {"nb_tasks", "nb_roles", "nb_users", "nb_commands",
-					   PLOTSERIES_AXIS_BOTH};
+	static const char *const axes[] = {"nb_tasks",    "nb_roles", "nb_users",
+					   "nb_commands", "nb_files", PLOTSERIES_AXIS_BOTH};
 	size_t i, len = strlen(eb->msg);
 
 	/* The refusal had another cause (a subject missing, a mismatch): no hint. */

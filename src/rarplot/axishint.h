@@ -15,4 +15,10 @@
 void axishint_append(const struct results *res, const char *axis, enum plotseries_stat stat,
 		     struct errbuf *eb);
 
+/*
+ * The axis rarplot fits along when --x is not given: "nb_tasks", unless res cannot be fitted
+ * along it but can along "nb_files" (a files sweep at a fixed task count: issue 54 item 5).
+ */
+const char *axishint_default(const struct results *res, enum plotseries_stat stat);
+
 #endif

@@ -37,6 +37,7 @@ struct config {
 	enum plotseries_stat stat;
 	bool stat_auto; /* estimate when every result carries rarbench's, else median */
 	const char *axis;
+	bool axis_given; /* --x; else nb_tasks, or nb_files for a files sweep (axishint_default) */
 	const char *baseline;
 	bool baseline_given; /* an explicit --baseline must name a subject of the inputs */
 	const char *formats[PLOTFIG_MAX_FORMATS];
@@ -80,8 +81,9 @@ static void usage(FILE *f)
 	    "      --stat S           y of each point: estimate (rarbench's estimate with its\n"
 	    "                         95 % interval), median or mean; default: estimate when\n"
 	    "                         every result has one, else median\n"
-	    "      --x AXIS           parameter on x: nb_tasks (default), nb_roles, nb_users,\n"
-	    "                         nb_commands, any numeric parameter, or both (roles x tasks)\n"
+	    "      --x AXIS           parameter on x: nb_tasks (default; nb_files for a files\n"
+	    "                         sweep at one task count), nb_roles, nb_users, nb_commands,\n"
+	    "                         nb_files, any numeric parameter, or both (roles x tasks)\n"
 	    "      --baseline SUBJECT subject the others are compared with (default sudo; one\n"
 	    "                         the inputs lack is an error, the default absent gives n/a)\n"
 	    "      --format LIST      figure formats, comma-separated: png,svg,pdf (default),\n"
@@ -223,6 +225,7 @@ static int parse_fit_option(struct config *cfg, int c, struct errbuf *eb)
 		return 0;
 	case OPT_X:
 		cfg->axis = strcmp(optarg, "both") == 0 ? PLOTSERIES_AXIS_BOTH : optarg;
+		cfg->axis_given = true;
 		return 0;
 	case OPT_BASELINE:
 		cfg->baseline = optarg;
@@ -806,6 +809,8 @@ int main(int argc, char **argv)
 		goto fail;
 	if (!cfg.published_given)
 		cfg.published = find_published(cfg.published_buf, sizeof(cfg.published_buf));
+	if (!cfg.axis_given)
+		cfg.axis = axishint_default(pl.res, PLOTSERIES_MEDIAN);
 	if (cfg.compare.pair != NULL) {
 		cfg.compare.formats = cfg.formats; /* the ratio figure's */
 		cfg.compare.n_formats = cfg.n_formats;

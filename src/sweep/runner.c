@@ -84,8 +84,8 @@ static void report_refused(struct runner *r)
 static enum runstate_next pass_step(struct runner *r, const struct sweep_point *pt, uint32_t round,
 				    size_t step, uint32_t attempt, uint64_t *discarded)
 {
-	char values[MANIFEST_AXIS_COUNT + 3][24];
-	const char *names[MANIFEST_AXIS_COUNT + 3], *vals[MANIFEST_AXIS_COUNT + 3];
+	char values[MANIFEST_AXIS_COUNT + 4][24];
+	const char *names[MANIFEST_AXIS_COUNT + 4], *vals[MANIFEST_AXIS_COUNT + 4];
 	struct runner_step_end end;
 	enum runner_step rc;
 	size_t np = 0;
@@ -95,6 +95,12 @@ static enum runstate_next pass_step(struct runner *r, const struct sweep_point *
 		snprintf(values[np], sizeof(values[np]), "%u", pt->value[a]);
 		names[np] = manifest_axis_name(a);
 		vals[np] = values[np];
+	}
+	if (r->m->files.n > 0) {
+		snprintf(values[np], sizeof(values[np]), "%u", pt->value[MANIFEST_VALUE_FILES]);
+		names[np] = MANIFEST_FILES_AXIS;
+		vals[np] = values[np];
+		np++;
 	}
 	if (r->m->env.nlimit_values > 0) {
 		snprintf(values[np], sizeof(values[np]), "%llu", (unsigned long long)pt->limit);

@@ -21,13 +21,13 @@
 #include "runner_profile_files.h"
 #include "stats.h"
 
-#define PARAMS_PER_ENTRY 8
+#define PARAMS_PER_ENTRY 9
 #define VALUE_LEN 24
 
 /* Per result: its parameter array and the strings it points at. */
 struct entry_params {
 	struct export_param params[PARAMS_PER_ENTRY];
-	char values[6][VALUE_LEN];
+	char values[7][VALUE_LEN];
 	char limit_key[32];
 };
 
@@ -377,6 +377,10 @@ static size_t entry_params_of(const struct manifest *m, const struct sweep_point
 	for (int a = 0; a < MANIFEST_AXIS_COUNT; a++) {
 		snprintf(ep->values[a], VALUE_LEN, "%u", sp->value[a]);
 		ep->params[np++] = (struct export_param){manifest_axis_name(a), ep->values[a]};
+	}
+	if (m->files.n > 0) {
+		snprintf(ep->values[6], VALUE_LEN, "%u", sp->value[MANIFEST_VALUE_FILES]);
+		ep->params[np++] = (struct export_param){MANIFEST_FILES_AXIS, ep->values[6]};
 	}
 	if (!is_ref) {
 		ep->params[np++] = (struct export_param){"subject", subject};

@@ -56,6 +56,8 @@ int runner_point_write_policies(const struct runner_subjects *sj, const struct s
 	shape.match = m->match;
 	shape.seed_compat = m->seed_compat;
 	runner_targets(sj, t);
+	for (size_t i = 0; i < sj->nactive; i++)
+		t[i].files = pt->value[MANIFEST_VALUE_FILES];
 	return runner_write_targets(&shape, t, sj->nactive, eb);
 }
 

@@ -39,6 +39,13 @@ static void size_words(const struct manifest *m, const struct runstate_refusal *
 		add(buf, cap, &len, part);
 		first = false;
 	}
+	if (m->files.n > 0) {
+		char part[64];
+
+		snprintf(part, sizeof(part), "%s%u files", first ? "" : ", ",
+			 f->at[MANIFEST_VALUE_FILES]);
+		add(buf, cap, &len, part);
+	}
 }
 
 void runner_refusal_words(const struct manifest *m, const char *id,
@@ -106,6 +113,10 @@ int runner_refusal_meta(const struct manifest *m, const struct runstate *rs, con
 						    manifest_axis_name((enum manifest_axis_id)a),
 						    (double)f->at[a]) == NULL)
 				return -1;
+		if (m->files.n > 0 &&
+		    cJSON_AddNumberToObject(at, MANIFEST_FILES_AXIS,
+					    (double)f->at[MANIFEST_VALUE_FILES]) == NULL)
+			return -1;
 	}
 	return 0;
 }

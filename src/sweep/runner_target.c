@@ -25,7 +25,8 @@ int runner_write_targets(const struct policy_shape *shape, const struct runner_t
 						   .policy = t[i].policy,
 						   .policy_data = t[i].policy_data,
 						   .rar_version = t[i].rar_version,
-						   .layout = t[i].layout};
+						   .layout = t[i].layout,
+						   .files = t[i].files};
 	rc = policyset_write(shape, set, n, false, &failed, eb);
 	if (rc < 0 && failed < n)
 		errbuf_prefix(eb, "subject %s", t[failed].id);

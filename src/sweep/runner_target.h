@@ -13,6 +13,7 @@ struct runner_target {
 	enum policy_format format;
 	const char *policy, *policy_data, *rar_version;
 	enum sudoers_layout layout;
+	uint32_t files; /* sudoers: the files the policy is split over; 0: one */
 };
 
 /* Writes shape once per target (one transaction). 0 or -1. */

@@ -140,7 +140,7 @@ void runstate_step_begin(struct runstate *rs)
 /* Whether a is no larger than b in every axis. */
 static bool no_larger(const uint32_t *a, const uint32_t *b)
 {
-	for (int k = 0; k < MANIFEST_AXIS_COUNT; k++)
+	for (int k = 0; k < MANIFEST_POINT_VALUES; k++)
 		if (a[k] > b[k])
 			return false;
 	return true;

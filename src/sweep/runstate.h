@@ -72,11 +72,12 @@ enum runner_step {
 struct runstate_refusal {
 	bool refused;
 	enum refusal_class cls;
-	uint32_t at[MANIFEST_AXIS_COUNT]; /* that point's policy axes (sweep_point.value) */
-	size_t point;                     /* its sweep index, 0-based */
-	char line[REFUSAL_LINE_MAX];      /* the tool's own error line there, sanitised */
-	size_t refused_steps;             /* the steps it refused (each round, the profile pass) */
-	size_t skipped_steps;             /* the steps it was skipped at for that (skip_larger) */
+	/* that point's policy axes and files (sweep_point.value) */
+	uint32_t at[MANIFEST_POINT_VALUES];
+	size_t point;                /* its sweep index, 0-based */
+	char line[REFUSAL_LINE_MAX]; /* the tool's own error line there, sanitised */
+	size_t refused_steps;        /* the steps it refused (each round, the profile pass) */
+	size_t skipped_steps;        /* the steps it was skipped at for that (skip_larger) */
 };
 
 /* Everything a run changes while it measures (above). Read its fields; change them only

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include "harness.h"
+#include "points.h"
 #include "manifest.h"
 
 static struct manifest *parse(const char *text, struct errbuf *eb)
@@ -131,6 +132,45 @@ static void test_full_manifest(void)
 }
 
 /* Each bad manifest: NULL, and the message names the file and the JSON path. */
+/* "nb_files": sudoers subjects only, at most one file per task; the points carry it. */
+static void test_files_axis(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m = parse("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{"
+				   "\"nb_tasks\":[100],\"nb_files\":[1,10]},\"subjects\":[{"
+				   "\"id\":\"sudo\",\"format\":\"sudoers\"}]}",
+				   &eb);
+	struct sweep *sw = NULL;
+
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK_INT_EQ(m->files.n, 2);
+		sw = sweep_new(m, &eb);
+		CHECK(sw != NULL && sweep_count(sw) == 2);
+		if (sw != NULL && sweep_count(sw) == 2) {
+			CHECK_INT_EQ(sweep_at(sw, 1)->value[MANIFEST_VALUE_FILES], 10);
+			CHECK_STR_EQ(sweep_at(sw, 1)->id, "nb_roles=1,nb_users=1,nb_tasks=100,"
+							  "nb_commands=1,nb_files=10,repetition=1");
+		}
+		sweep_free(sw);
+	}
+	manifest_free(m);
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_files\":[1,2]},"
+		     "\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"},{\"id\":\"d\","
+		     "\"format\":\"doas\"}]}",
+		     "$.axes.nb_files: subject \"d\" (doas) cannot be split over files");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_files\":[2]},"
+		     "\"subjects\":[{\"id\":\"r\",\"format\":\"rar-cbor\"}]}",
+		     "subject \"r\" (rar-cbor) cannot be split over files");
+	expect_error(
+	    "{\"name\":\"t\",\"bench_user\":\"nobody\",\"axes\":{\"nb_tasks\":[5,50],"
+	    "\"nb_files\":[1,10]},\"subjects\":[{\"id\":\"sudo\",\"format\":\"sudoers\"}]}",
+	    "nb_files=10 at nb_roles=1 nb_tasks=5");
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"profile\":true,\"axes\":{"
+		     "\"nb_files\":[1,2]}," GOOD_SUBJECTS "}",
+		     "$.axes.nb_files: not with \"profile\" yet");
+}
+
 static void expect_error(const char *text, const char *want)
 {
 	struct errbuf eb = {0};
@@ -1064,6 +1104,7 @@ int main(void)
 	RUN(test_load_missing_file);
 	RUN(test_command_safety_and_timeout);
 	RUN(test_pinned_environment);
+	RUN(test_files_axis);
 	RUN(test_env_allow_list);
 	RUN(test_every_problem_in_one_pass);
 	return HARNESS_EXIT();

@@ -664,9 +664,9 @@ static void test_profile_without_budget(void)
 
 /* A tasks-only point: {roles, users, tasks, commands}. */
 #define AT_TASKS(n)                                                                                \
-	(const uint32_t[MANIFEST_AXIS_COUNT])                                                      \
+	(const uint32_t[MANIFEST_POINT_VALUES])                                                    \
 	{                                                                                          \
-		1, 1, (n), 1                                                                       \
+		1, 1, (n), 1, 0                                                                    \
 	}
 
 /* A refusal leaves the subject out of its step, the others measured; the sweep goes on (the
