@@ -283,13 +283,16 @@ static int parse_point(const cJSON *o, struct journal_point *p)
 	subj = jsonget_member(o, "subjects");
 	if (p->id == NULL ||
 	    jsonget_uint(o, "", "index", JSONGET_REQUIRED, 0, 1e9, &index, &unread) < 0 ||
-	    !cJSON_IsArray(subj) || cJSON_GetArraySize(subj) < 1 ||
-	    cJSON_GetArraySize(subj) > JOURNAL_SUBJECTS_MAX)
+	    !cJSON_IsArray(subj) || cJSON_GetArraySize(subj) > JOURNAL_SUBJECTS_MAX)
 		return -1;
 	p->index = (size_t)index;
 	if (parse_info(o, &p->info) < 0)
 		return -1;
-	p->subjects = calloc((size_t)cJSON_GetArraySize(subj), sizeof(*p->subjects));
+	/* A step may have no subject: every one refused its policy, or was skipped after a
+	 * refusal at a smaller size (runner_point.c); the refusals say which. */
+	/* A step where every subject refused has none (runner_point.c): at least one slot, as
+	 * calloc(0) may return NULL. */
+	p->subjects = calloc((size_t)cJSON_GetArraySize(subj) + 1, sizeof(*p->subjects));
 	if (p->subjects == NULL)
 		return -1;
 	cJSON_ArrayForEach(it, subj)

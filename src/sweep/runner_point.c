@@ -273,6 +273,43 @@ static enum measure_outcome measure_step(const struct runner_subjects *sj, struc
 	}
 }
 
+/* The step's refusals into info (refused: room for MANIFEST_SUBJECTS_MAX), so that --resume
+ * knows them (journal.h). */
+static void step_refusals(const struct runner_subjects *sj, const struct runstate *rs,
+			  struct journal_step_info *info, struct journal_refusal *refused)
+{
+	for (size_t i = 0; i < sj->nsubjects && info->nrefused < MANIFEST_SUBJECTS_MAX; i++)
+		if (rs->refused_now[i])
+			refused[info->nrefused++] = (struct journal_refusal){
+			    .subject = sj->subjects[i].p->ms->id,
+			    .cls = (char *)refusal_class_name(rs->refusal[i].cls),
+			    .error = (char *)rs->refusal[i].line};
+	info->refused = refused;
+}
+
+/*
+ * A step where every subject refused its policy or was skipped for an earlier refusal: nothing
+ * is measured (not even the calibration, which only serves the subjects), but the step is
+ * journalled, with its refusals when it has any, so that the results have the point and
+ * --resume knows it was taken (a sweep of one subject past its limit exits 0).
+ */
+static enum runner_step journal_unmeasured(const struct runner_subjects *sj,
+					   const struct runstate *rs, struct journal *journal,
+					   const struct sweep_point *pt, uint32_t round,
+					   struct errbuf *eb)
+{
+	struct journal_refusal refused[MANIFEST_SUBJECTS_MAX];
+	struct journal_step_info info;
+	char id[SWEEP_ID_MAX];
+
+	memset(&info, 0, sizeof(info));
+	step_refusals(sj, rs, &info, refused);
+	sweep_step_id(pt, round, sj->plan->m->max_rounds, id, sizeof(id));
+	return journal_append_step(journal, id, pt->index, NULL, 0, &info, eb) < 0
+		   ? RUNNER_STEP_FAILED
+		   : RUNNER_STEP_OK;
+}
+
 enum runner_step runner_point_measure(const struct runner_subjects *sj, struct runstate *rs,
 				      struct journal *journal, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
@@ -335,14 +372,7 @@ enum runner_step runner_point_measure(const struct runner_subjects *sj, struct r
 	}
 	info.remeasured = attempt;
 	info.discarded_runs = *discarded;
-	/* The step's refusals, so that --resume knows them (journal.h). */
-	for (i = 0; i < sj->nsubjects && info.nrefused < MANIFEST_SUBJECTS_MAX; i++)
-		if (rs->refused_now[i])
-			refused[info.nrefused++] = (struct journal_refusal){
-			    .subject = sj->subjects[i].p->ms->id,
-			    .cls = (char *)refusal_class_name(rs->refusal[i].cls),
-			    .error = rs->refusal[i].line};
-	info.refused = refused;
+	step_refusals(sj, rs, &info, refused);
 	sweep_step_id(pt, round, sj->plan->m->max_rounds, id, sizeof(id));
 	if (journal_append_step(journal, id, pt->index, js, nb, &info, eb) < 0)
 		goto out;
@@ -381,6 +411,8 @@ enum runner_step runner_run_step(const struct runner_subjects *sj, struct runsta
 		if (rc == RUNNER_STEP_OK && runstate_step_subjects(rs) > 0)
 			rc = runner_point_measure(sj, rs, journal, pt, round, attempt, discarded,
 						  &end->eb);
+		else if (rc == RUNNER_STEP_OK)
+			rc = journal_unmeasured(sj, rs, journal, pt, round, &end->eb);
 	}
 	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
 	 * what it started dies with it. A denial that cannot be written ends the sweep. */

@@ -126,4 +126,23 @@ out=$("$rarbench" --manifest "$work/typo.json" --prefix "$prefix" --dry-run 2>&1
 rc=$?
 check "after_refusal misspelt: exit 2 and did you mean" \
 	[ "$rc" -eq 2 ] && grep -q '\$.after_refusal: unknown after_refusal "skip_large" (did you mean "skip_larger"?)' <<<"$out"
+# --- sudo-rs alone: every subject of a point refuses (or is skipped): still a sweep that ends ---
+cat >"$work/alone.json" <<JSON
+{"name": "alone", "subjects": [{"id": "sudo-rs", "format": "sudoers", "program": "{prefix}/bin/sudo-rs",
+   "policy": "{prefix}/etc/sudoers-rs", "policy_mount_at": "/etc/sudoers-rs"}],
+ "axes": {"nb_tasks": [1, 10, 100, 300, 1000]}, "bench_user": "$user",
+ "warmup": 1, "min_runs": 3, "max_runs": 3, "rounds": 2, "min_time_s": 0}
+JSON
+"$rarbench" --manifest "$work/alone.json" --prefix "$prefix" --wait --out "$work/alone" \
+	--progress none 2>"$work/alone.err"
+rc=$?
+check "sudo-rs alone past its limit: the sweep exits 0 (its points with no subject journalled)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/    /' "$work/alone.err"
+check "... its three sizes below the limit measured, the refusal at 300 recorded" \
+	jq -e '([.results[] | .parameters.nb_tasks] == ["1", "10", "100"]) and
+		(.meta.skipped_subjects[0].refusal | .class == "limit" and .at.nb_tasks == 300)' \
+	"$work/alone/results.json"
+"$rarbench" --manifest "$work/alone.json" --prefix "$prefix" --wait --out "$work/alone" \
+	--resume --progress none 2>"$work/alone-resume.err"
+check "... and --resume reads that journal back (exit 0)" [ $? -eq 0 ]
 tap_status
