@@ -21,6 +21,7 @@ static const struct {
     {"/etc/sudoers.d", NULL},
     {"/etc", "doas.conf"},
     {"/etc/security", "rootasrole.json"},
+    {"/etc", "please.ini"},
 };
 
 /*
