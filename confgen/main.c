@@ -1,4 +1,5 @@
-/* confgen: writes equivalent sudoers, doas.conf, RootAsRole (JSON, CBOR) and please benchmark policies. */
+/* confgen: writes equivalent sudoers, doas.conf, RootAsRole (JSON, CBOR) and please benchmark
+ * policies. */
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ struct config {
 	enum sudoers_layout sudoers_layout;
 	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data, *please;
 	char user_buf[POLICY_USER_LEN_MAX + 2]; /* --uid's name, when --please has no --user */
-	bool rar_format_cbor;    /* positional RAR_FILE is a CBOR settings file */
+	bool rar_format_cbor;                   /* positional RAR_FILE is a CBOR settings file */
 	const char *rar_version; /* the RootAsRole version the files are for; NULL: 3.3.4 */
 	bool force;              /* replace files confgen did not write */
 	bool size_only;          /* --size: print each file's size, write nothing */
@@ -317,8 +318,9 @@ static int resolve_user(struct config *cfg, struct errbuf *eb)
 		return 0;
 	pw = getpwuid((uid_t)cfg->shape.uid);
 	if (pw == NULL || pw->pw_name == NULL)
-		return errbuf_set(eb, "--please: uid %u has no name in the password database; "
-				      "give the name with --user",
+		return errbuf_set(eb,
+				  "--please: uid %u has no name in the password database; "
+				  "give the name with --user",
 				  cfg->shape.uid);
 	if (strlen(pw->pw_name) >= sizeof(cfg->user_buf))
 		return errbuf_set(eb, "--please: uid %u's name is longer than %d bytes",
@@ -334,9 +336,9 @@ static int resolve_user(struct config *cfg, struct errbuf *eb)
  */
 static int validate(const struct config *cfg, struct errbuf *eb)
 {
-	const char *paths[6] = {cfg->sudoers, cfg->doas,	  cfg->rar_json,
-				cfg->rar_cbor,	  cfg->rar_cbor_data, cfg->please};
-	static const char *const options[6] = {"--sudoers", "--doas",	       "--rar-json",
+	const char *paths[6] = {cfg->sudoers,  cfg->doas,          cfg->rar_json,
+				cfg->rar_cbor, cfg->rar_cbor_data, cfg->please};
+	static const char *const options[6] = {"--sudoers",  "--doas",          "--rar-json",
 					       "--rar-cbor", "--rar-cbor-data", "--please"};
 	char *abs[6] = {NULL};
 	char *cbor_default = NULL;

@@ -46,8 +46,9 @@ static int policy_user_validate(const char *user, struct errbuf *eb)
 		return 0;
 	len = strlen(user);
 	if (len == 0 || len > POLICY_USER_LEN_MAX || user[0] == '-')
-		return errbuf_set(eb, "--user: \"%.40s\" is not a user name (1 to %d bytes, not "
-				      "starting with '-')",
+		return errbuf_set(eb,
+				  "--user: \"%.40s\" is not a user name (1 to %d bytes, not "
+				  "starting with '-')",
 				  user, POLICY_USER_LEN_MAX);
 	for (size_t i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)user[i];

@@ -102,8 +102,8 @@ int policy_stage_please(struct policy_txn *txn, const struct policy *p, const ch
 	fprintf(f.out,
 		"# rarperf confgen: roles=%u users=%u tasks=%u commands=%u uid=%u user=%s "
 		"match=%s\n",
-		s->roles, s->users, s->tasks, s->commands, s->uid,
-		s->user != NULL ? s->user : "-", policy_match_label(s));
+		s->roles, s->users, s->tasks, s->commands, s->uid, s->user != NULL ? s->user : "-",
+		policy_match_label(s));
 	/* Deny-all: no section (please denies what no section permits). */
 	for (uint32_t r = 0; r < s->roles && !s->deny_all; r++) {
 		for (uint32_t t = 0; t < s->tasks; t++) {

@@ -475,8 +475,8 @@ static uint64_t size_please(const struct policy *p)
 	/* Per role "name = ^(?:n|n)$\n": every actor "#<uid>" but the benchmark user's
 	 * escaped name (the one actor that is uid); written once per task. */
 	names = R * ((U > 1 ? 11 : 8) + (U > 1 ? 3 : 2) + (U - 1)) + R * U +
-		actor_uid_sums(p, POLICY_SIDE_SUDO).dec - 1 - dec_len(s->uid) +
-		strlen(s->user) + policy_please_escape_extra(s->user);
+		actor_uid_sums(p, POLICY_SIDE_SUDO).dec - 1 - dec_len(s->uid) + strlen(s->user) +
+		policy_please_escape_extra(s->user);
 	/* Per task "rule = ^(?:c|c)$\n": the names, each filler's dots escaped (its prefix's
 	 * and the two between the indices), the command's own escapes once. */
 	rules = R * T * ((C > 1 ? 11 : 8) + (C > 1 ? 3 : 2) + (C - 1)) +

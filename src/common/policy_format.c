@@ -12,6 +12,7 @@ static const struct {
     {"doas", "doas", NULL},
     {"rar-json", "dosr-json", "json"},
     {"rar-cbor", "dosr-cbor", "cbor"},
+    /* issue 54: please (crate pleaser) */
     {"please", "please", NULL},
 };
 

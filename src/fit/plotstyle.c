@@ -55,8 +55,8 @@ static const char *const plotstyle_variant_suffixes[] = {"-pam"};
 
 /*
  * The pool for every other subject: slot c * PLOTSTYLE_POOL_WIDTH + k is colour k of
- * plotstyle_pool_colors (yellow first, the colour of please, the table's last), open point k, and line
- * plotstyle_pool_dashes[c] (solid first; dashed is kept for variants).
+ * plotstyle_pool_colors (yellow first, the colour of please, the table's last), open point k, and
+ * line plotstyle_pool_dashes[c] (solid first; dashed is kept for variants).
  */
 #define PLOTSTYLE_POOL_WIDTH 8
 #define PLOTSTYLE_POOL_CYCLES 4

@@ -104,8 +104,8 @@ static int parse_subject_args(struct manifest_ctx *c, const cJSON *j, const char
 	if (args == NULL) {
 		/* sudo, doas and please get -n: a policy that asks for a password fails instead of
 		 * hanging. */
-		bool nonint = s->format == POLICY_FORMAT_SUDOERS || s->format == POLICY_FORMAT_DOAS ||
-			      s->format == POLICY_FORMAT_PLEASE;
+		bool nonint = s->format == POLICY_FORMAT_SUDOERS ||
+			      s->format == POLICY_FORMAT_DOAS || s->format == POLICY_FORMAT_PLEASE;
 
 		s->args = calloc(2, sizeof(*s->args));
 		if (s->args == NULL)

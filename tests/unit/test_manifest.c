@@ -1027,8 +1027,7 @@ static void test_counts_key(void)
 		  &eb);
 	CHECK(m != NULL && m->counts && m->counts_instrument == MANIFEST_INSTRUMENT_AUTO);
 	manifest_free(m);
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":1," GOOD_SUBJECTS
-		     "}",
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":1," GOOD_SUBJECTS "}",
 		     "$.counts: expected a boolean or an object, got a number");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":{\"instrumnet\":"
 		     "\"perf\"}," GOOD_SUBJECTS "}",
@@ -1036,8 +1035,7 @@ static void test_counts_key(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":{\"instrument\":"
 		     "\"lackey\"}," GOOD_SUBJECTS "}",
 		     "$.counts.instrument");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"count\":true," GOOD_SUBJECTS
-		     "}",
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"count\":true," GOOD_SUBJECTS "}",
 		     "did you mean \"counts\"");
 }
 

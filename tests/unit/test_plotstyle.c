@@ -43,15 +43,11 @@ static int same_look(const struct plotstyle *a, const struct plotstyle *b)
 
 static void test_the_shipped_subjects(void)
 {
-	static const char *const pairs[] = {"sudo/sudoers",
-					    "sudo-rs/sudoers",
-					    "doas/doas",
-					    "sr-json/rar-json",
-					    "sr-cbor/rar-cbor",
-					    "sr-json-4.0.3/rar-json",
-					    "sr-cbor-4.0.3/rar-cbor",
-					    "please/please",
-					    NULL};
+	static const char *const pairs[] = {"sudo/sudoers", "sudo-rs/sudoers", "doas/doas",
+					    "sr-json/rar-json", "sr-cbor/rar-cbor",
+					    "sr-json-4.0.3/rar-json", "sr-cbor-4.0.3/rar-cbor",
+					    /* issue 54 */
+					    "please/please", NULL};
 	static const char *const colors[] = {"#000000", "#E69F00", "#009E73", "#D55E00",
 					     "#0072B2", "#CC79A7", "#56B4E9", "#F0E442"};
 	struct plotstyle_entry e[N_MAX];

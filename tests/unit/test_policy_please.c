@@ -137,8 +137,9 @@ static void test_deny_all(void)
 	text = write_please(&s, "deny.ini", &eb);
 	CHECK(text != NULL);
 	if (text != NULL)
-		CHECK_STR_EQ(text, "# rarperf confgen: roles=1 users=1 tasks=50 commands=1 uid=4242 "
-				   "user=- match=none\n");
+		CHECK_STR_EQ(text,
+			     "# rarperf confgen: roles=1 users=1 tasks=50 commands=1 uid=4242 "
+			     "user=- match=none\n");
 	free(text);
 }
 

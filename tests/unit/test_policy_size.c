@@ -138,10 +138,10 @@ static void check_shape_in(const struct policy_shape *shape, const char *d, bool
 				&eb) == 0 &&
 		    sz.policy_bytes <= TEST_FILE_BYTES_MAX) {
 			snprintf(path, sizeof(path), "%s/please.ini", d);
-			CHECK_INT_EQ(testutil_txn_end(policy_stage_please(testutil_txn_fresh(), pn,
-									  path, &eb),
-						      &eb),
-				     0);
+			CHECK_INT_EQ(
+			    testutil_txn_end(
+				policy_stage_please(testutil_txn_fresh(), pn, path, &eb), &eb),
+			    0);
 			snprintf(what, sizeof(what), "please user=%s", named.user);
 			expect_size(what, desc, path, sz.policy_bytes);
 		}
