@@ -6,7 +6,8 @@
 # bench user exactly the measured command as root and nothing else (another command, extra
 # arguments, another target, a filler uid, a name the bench user's is a prefix of, deny-all),
 # for several shapes and each --match; a manifest with a please subject passes its grant check
-# and a small sweep fits; a policy shown elsewhere than /etc/please.ini is refused (R23).
+# and a small sweep fits, and its instructions are counted; a policy shown elsewhere than
+# /etc/please.ini is refused (R23).
 # Outside the namespaces, /etc (please.ini, sudoers*, pam.d) is unchanged.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -156,6 +157,22 @@ check "manifest: its mount namespace's layer is gone from /tmp" \
 	sh -c "[ -z \"\$(comm -13 '$tmp/layers.before' '$tmp/layers.after')\" ]"
 check "after the sweep the prefix's please.ini grants nothing (deny-all)" \
 	sh -c "head -1 '$prefix/etc/please.ini' | grep -q 'match=none' && ! grep -q '^\\[' '$prefix/etc/please.ini'"
+
+# The counted pass (valgrind's callgrind under please's set-user-ID credentials): please's
+# instructions grow with the tasks (about 0.6 M a task: it compiles every section's regexes).
+if command -v valgrind >/dev/null 2>&1; then
+	cat >"$tmp/c.json" <<EOF2
+{"name":"it26p-counts","subjects":[{"id":"please","format":"please"}],
+ "axes":{"nb_tasks":[1,100]},"warmup":0,"min_runs":2,"max_runs":2,"min_time_s":0,"counts":true}
+EOF2
+	(cd "$tmp" && "$RB" --manifest c.json --prefix "$prefix" --wait --out cout --progress none) >"$tmp/c.out" 2>&1
+	rc=$?
+	check "counted pass with please at 1 and 100 tasks: exit 0, 100 tasks count at least 50 M instructions more" \
+		sh -c "[ $rc -eq 0 ] && jq -e '[.results[] | select(.parameters.subject == \"please\") | {(.parameters.nb_tasks | tostring): .counts.instructions}] | add | .[\"100\"] - .[\"1\"] > 50000000' '$tmp/cout/results.json'" ||
+		tail -3 "$tmp/c.out"
+else
+	notok "valgrind is installed (role rarperf_packages), for the counted pass"
+fi
 
 # R23: please's policy is shown only where please reads it.
 cat >"$tmp/bad.json" <<EOF2
