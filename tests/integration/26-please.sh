@@ -6,7 +6,8 @@
 # bench user exactly the measured command as root and nothing else (another command, extra
 # arguments, another target, a filler uid, a name the bench user's is a prefix of, deny-all),
 # for several shapes and each --match; a manifest with a please subject passes its grant check
-# and a small sweep fits, and its instructions are counted; a policy shown elsewhere than
+# and a small sweep fits, and its instructions are counted; past its 10 MiB of configuration the
+# sweep records its refusal (class limit, in its words); a policy shown elsewhere than
 # /etc/please.ini is refused (R23).
 # Outside the namespaces, /etc (please.ini, sudoers*, pam.d) is unchanged.
 set -u
@@ -173,6 +174,18 @@ EOF2
 else
 	notok "valgrind is installed (role rarperf_packages), for the counted pass"
 fi
+
+# What please cannot hold is a result: past 10 MiB of configuration (about 95 000 tasks) it says
+# so on stdout, which its grant check keeps; the sweep goes on with sudo and exits 0.
+cat >"$tmp/big.json" <<EOF2
+{"name":"it26p-limit","subjects":[{"id":"sudo","format":"sudoers"},{"id":"please","format":"please"}],
+ "axes":{"nb_tasks":[100,120000]},"warmup":0,"min_runs":2,"max_runs":2,"min_time_s":0}
+EOF2
+(cd "$tmp" && "$RB" --manifest big.json --prefix "$prefix" --wait --out bout --progress none) >"$tmp/big.out" 2>&1
+rc=$?
+check "please at 120000 tasks (12.6 MB): a refusal of class limit in please's words, the sweep exits 0" \
+	sh -c "[ $rc -eq 0 ] && jq -e '[.meta.skipped_subjects[] | select(.id == \"please\") | .refusal | select(.class == \"limit\" and .at.nb_tasks == 120000 and (.error | test(\"too much config\")))] | length == 1' '$tmp/bout/results.json'" ||
+	tail -3 "$tmp/big.out"
 
 # R23: please's policy is shown only where please reads it.
 cat >"$tmp/bad.json" <<EOF2
