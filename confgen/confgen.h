@@ -12,6 +12,7 @@
  *   policy          the shape of one policy and the names every writer draws from it
  *   policy_sudoers  a sudoers file (Cmnd_Alias per task, user specs per role or task)
  *   policy_doas     an OpenDoas doas.conf (one permit rule per user and command)
+ *   policy_please   please's please.ini (one section per task, anchored regex rules)
  *   policy_rar_json RootAsRole's single-file JSON (settings and policy together)
  *   policy_rar_cbor RootAsRole's CBOR data file plus its settings file
  *   policy_size     the bytes each file of a format would have, computed without writing

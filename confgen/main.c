@@ -1,4 +1,6 @@
-/* confgen: writes equivalent sudoers, doas.conf and RootAsRole (JSON, CBOR) benchmark policies. */
+/* confgen: writes equivalent sudoers, doas.conf, RootAsRole (JSON, CBOR) and please benchmark
+ * policies. */
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "policy.h"
 #include "policy_doas.h"
 #include "policy_file.h"
+#include "policy_please.h"
 #include "policy_rar_cbor.h"
 #include "policy_size.h"
 #include "policy_sudoers.h"
@@ -23,8 +26,9 @@ struct config {
 	bool uid_set;
 	bool shape_named; /* a shape option was given by name */
 	enum sudoers_layout sudoers_layout;
-	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data;
-	bool rar_format_cbor;    /* positional RAR_FILE is a CBOR settings file */
+	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data, *please;
+	char user_buf[POLICY_USER_LEN_MAX + 2]; /* --uid's name, when --please has no --user */
+	bool rar_format_cbor;                   /* positional RAR_FILE is a CBOR settings file */
 	const char *rar_version; /* the RootAsRole version the files are for; NULL: 3.3.4 */
 	bool force;              /* replace files confgen did not write */
 	bool size_only;          /* --size: print each file's size, write nothing */
@@ -45,7 +49,8 @@ static void usage(FILE *out)
 	    "USER_ID\n"
 	    "       confgen --uid N [--roles R] [--users U] [--tasks T] [--commands C] [options]\n"
 	    "               [--sudoers F] [--doas F] [--rar-json F] [--rar-cbor F]\n"
-	    "Writes the same benchmark policy for sudo, doas and RootAsRole.\n"
+	    "               [--please F [--user NAME]]\n"
+	    "Writes the same benchmark policy for sudo, doas, RootAsRole and please.\n"
 	    "\n"
 	    "  --roles R, --users U, --tasks T, --commands C\n"
 	    "                        roles; users per role; tasks per role; commands per task\n"
@@ -63,6 +68,9 @@ static void usage(FILE *out)
 	    "  --rar-cbor F          write RootAsRole's settings file F (method cbor, 0644) and\n"
 	    "                        the policy as CBOR in F's .bin sibling (0400)\n"
 	    "  --rar-cbor-data D     the CBOR data file instead of F's .bin sibling\n"
+	    "  --please F            write please's please.ini (root 0644): one section per task\n"
+	    "  --user NAME           the benchmark user's name, which please matches (default:\n"
+	    "                        --uid's name in the password database)\n"
 	    "  --rar-format FMT      json (default) or cbor: the format of the positional "
 	    "RAR_FILE\n"
 	    "  --rar-version V       the RootAsRole version the files are for (default 3.3.4);\n"
@@ -116,6 +124,8 @@ enum {
 	OPT_FORCE,
 	OPT_SIZE,
 	OPT_FILES,
+	OPT_PLEASE,
+	OPT_USER,
 };
 
 static const struct option long_options[] = {
@@ -139,6 +149,8 @@ static const struct option long_options[] = {
     {"force", no_argument, NULL, OPT_FORCE},
     {"size", no_argument, NULL, OPT_SIZE},
     {"files", required_argument, NULL, OPT_FILES},
+    {"please", required_argument, NULL, OPT_PLEASE},
+    {"user", required_argument, NULL, OPT_USER},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -220,6 +232,12 @@ static int parse_option(struct config *cfg, int opt, const char **rar_format, st
 		if (cfg->files == 0)
 			return errbuf_set(eb, "--files: must be at least 1");
 		return 0;
+	case OPT_PLEASE:
+		cfg->please = optarg;
+		return 0;
+	case OPT_USER:
+		cfg->shape.user = optarg;
+		return 0;
 	default: /* unknown options and missing values are parse_args' */
 		return errbuf_set(eb, "option %d: not handled", opt);
 	}
@@ -295,9 +313,33 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	if (cfg->rar_cbor_data != NULL && cfg->rar_cbor == NULL)
 		return errbuf_set(eb, "--rar-cbor-data: needs --rar-cbor");
 	if (cfg->sudoers == NULL && cfg->doas == NULL && cfg->rar_json == NULL &&
-	    cfg->rar_cbor == NULL)
+	    cfg->rar_cbor == NULL && cfg->please == NULL)
+		return errbuf_set(
+		    eb, "no output: give --sudoers, --doas, --rar-json, --rar-cbor or --please");
+	return 0;
+}
+
+/*
+ * please matches users by name: without --user, --uid's name from the
+ * password database (into cfg->user_buf). Deny-all names nobody. 0 or -1.
+ */
+static int resolve_user(struct config *cfg, struct errbuf *eb)
+{
+	const struct passwd *pw;
+
+	if (cfg->please == NULL || cfg->shape.user != NULL || cfg->shape.deny_all)
+		return 0;
+	pw = getpwuid((uid_t)cfg->shape.uid);
+	if (pw == NULL || pw->pw_name == NULL)
 		return errbuf_set(eb,
-				  "no output: give --sudoers, --doas, --rar-json or --rar-cbor");
+				  "--please: uid %u has no name in the password database; "
+				  "give the name with --user",
+				  cfg->shape.uid);
+	if (strlen(pw->pw_name) >= sizeof(cfg->user_buf))
+		return errbuf_set(eb, "--please: uid %u's name is longer than %d bytes",
+				  cfg->shape.uid, POLICY_USER_LEN_MAX);
+	memcpy(cfg->user_buf, pw->pw_name, strlen(pw->pw_name) + 1);
+	cfg->shape.user = cfg->user_buf;
 	return 0;
 }
 
@@ -329,11 +371,11 @@ static int validate_files(const struct config *cfg, struct errbuf *eb)
  */
 static int validate(const struct config *cfg, struct errbuf *eb)
 {
-	const char *paths[5] = {cfg->sudoers, cfg->doas, cfg->rar_json, cfg->rar_cbor,
-				cfg->rar_cbor_data};
-	static const char *const options[5] = {"--sudoers", "--doas", "--rar-json", "--rar-cbor",
-					       "--rar-cbor-data"};
-	char *abs[5] = {NULL};
+	const char *paths[6] = {cfg->sudoers,  cfg->doas,          cfg->rar_json,
+				cfg->rar_cbor, cfg->rar_cbor_data, cfg->please};
+	static const char *const options[6] = {"--sudoers",  "--doas",          "--rar-json",
+					       "--rar-cbor", "--rar-cbor-data", "--please"};
+	char *abs[6] = {NULL};
 	char *cbor_default = NULL;
 	int rc = -1;
 
@@ -343,6 +385,8 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 		return -1;
 	if (cfg->files > 0 && validate_files(cfg, eb) != 0)
 		return -1;
+	if (cfg->please != NULL && policy_please_validate(&cfg->shape, eb) != 0)
+		return -1;
 	if (cfg->rar_cbor != NULL && cfg->rar_cbor_data == NULL) {
 		cbor_default = policy_rar_cbor_default_data_path(cfg->rar_cbor);
 		if (cbor_default == NULL) {
@@ -351,7 +395,7 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 		}
 		paths[4] = cbor_default;
 	}
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		if (paths[i] == NULL)
 			continue;
 		if (policy_file_check_path(paths[i], cfg->force || cfg->size_only, eb) != 0) {
@@ -374,7 +418,7 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 	}
 	rc = 0;
 out:
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		free(abs[i]);
 	free(cbor_default);
 	return rc;
@@ -383,7 +427,7 @@ out:
 /* The requested files, in the order of confgen(1), as one transaction (policyset_write). */
 static int write_all(const struct config *cfg, struct errbuf *eb)
 {
-	struct policyset_target t[4];
+	struct policyset_target t[5];
 	size_t n = 0;
 
 	if (cfg->sudoers != NULL)
@@ -403,6 +447,9 @@ static int write_all(const struct config *cfg, struct errbuf *eb)
 						   .policy = cfg->rar_cbor,
 						   .policy_data = cfg->rar_cbor_data,
 						   .rar_version = cfg->rar_version};
+	if (cfg->please != NULL)
+		t[n++] = (struct policyset_target){.format = POLICY_FORMAT_PLEASE,
+						   .policy = cfg->please};
 	return policyset_write(&cfg->shape, t, n, cfg->force, NULL, eb);
 }
 
@@ -467,6 +514,13 @@ static int print_sizes(const struct config *cfg, struct errbuf *eb)
 		print_size(sz.data_bytes, data);
 		total += sz.policy_bytes + sz.data_bytes;
 	}
+	if (cfg->please != NULL) {
+		if (policy_size(p, POLICY_FORMAT_PLEASE, cfg->sudoers_layout, NULL, NULL, &sz,
+				eb) != 0)
+			goto out;
+		print_size(sz.policy_bytes, cfg->please);
+		total += sz.policy_bytes;
+	}
 	print_size(total, "total");
 	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : errbuf_set(eb, "stdout: write error");
 out:
@@ -491,7 +545,7 @@ int main(int argc, char **argv)
 		printf("confgen %s (%s)\n", RARPERF_VERSION, RARPERF_GIT_COMMIT);
 		return EXITCODE_OK;
 	}
-	if (rc != 0 || validate(&cfg, &eb) != 0) {
+	if (rc != 0 || resolve_user(&cfg, &eb) != 0 || validate(&cfg, &eb) != 0) {
 		fprintf(stderr, "confgen: %s\n", eb.msg);
 		return EXITCODE_BAD_INPUT;
 	}

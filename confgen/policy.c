@@ -14,6 +14,7 @@
 struct policy {
 	struct policy_shape shape;
 	char *command; /* owned copy of shape.command */
+	char *user;    /* owned copy of shape.user, or NULL */
 	size_t command_len;
 	char *filler_prefix; /* POLICY_FILLER_DIR "/<basename>." */
 	size_t filler_prefix_len;
@@ -34,6 +35,32 @@ static bool policy_command_byte_ok(unsigned char ch)
 	if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))
 		return true;
 	return strchr("/._+-@~", ch) != NULL && ch != '\0';
+}
+
+/* NULL, or a user name of letters, digits and ._- that does not start with '-'. 0 or -1 (eb). */
+static int policy_user_validate(const char *user, struct errbuf *eb)
+{
+	size_t len;
+
+	if (user == NULL)
+		return 0;
+	len = strlen(user);
+	if (len == 0 || len > POLICY_USER_LEN_MAX || user[0] == '-')
+		return errbuf_set(eb,
+				  "--user: \"%.40s\" is not a user name (1 to %d bytes, not "
+				  "starting with '-')",
+				  user, POLICY_USER_LEN_MAX);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)user[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-'))
+			return errbuf_set(eb,
+					  "--user: byte %zu (0x%02x) is not allowed; use letters, "
+					  "digits and ._-",
+					  i, ch);
+	}
+	return 0;
 }
 
 int policy_shape_validate(const struct policy_shape *shape, struct errbuf *eb)
@@ -82,7 +109,7 @@ int policy_shape_validate(const struct policy_shape *shape, struct errbuf *eb)
 			    "--command: byte %zu (0x%02x) is not allowed; use letters, "
 			    "digits and /._+-@~",
 			    i, (unsigned char)cmd[i]);
-	return 0;
+	return policy_user_validate(shape->user, eb);
 }
 
 /* The middle of n items (0-based), rounding down: 0 for 1 and 2, 1 for 3 and 4. */
@@ -107,6 +134,9 @@ struct policy *policy_build(const struct policy_shape *shape, struct errbuf *eb)
 	if (p->command == NULL)
 		goto oom;
 	p->shape.command = p->command;
+	if (shape->user != NULL && (p->user = strdup(shape->user)) == NULL)
+		goto oom;
+	p->shape.user = p->user;
 	base = strrchr(p->command, '/') + 1;
 	p->filler_prefix_len = strlen(POLICY_FILLER_DIR) + 1 + strlen(base) + 1;
 	p->filler_prefix = malloc(p->filler_prefix_len + 1);
@@ -145,6 +175,7 @@ void policy_free(struct policy *p)
 	if (p == NULL)
 		return;
 	free(p->filler_prefix);
+	free(p->user);
 	free(p->command);
 	free(p);
 }

@@ -34,6 +34,8 @@
 #define POLICY_COMMANDS_MAX 100000000ull
 #define POLICY_ACTORS_MAX 10000000ull
 #define POLICY_COMMAND_LEN_MAX 1024
+/* Bytes of the benchmark user's name (shape.user), as useradd allows. */
+#define POLICY_USER_LEN_MAX 32
 /* Room for any generated command name, with its NUL. */
 #define POLICY_NAME_LEN_MAX (POLICY_COMMAND_LEN_MAX + 64)
 /* The RootAsRole version the files claim by default (spec §1). */
@@ -70,6 +72,13 @@ struct policy_shape {
 	 * grant. Not with seed_compat. The headers say "match=none".
 	 */
 	bool deny_all;
+	/*
+	 * The benchmark user's name (uid's). Only please matches users by name
+	 * (its ini has no uid syntax): its writer needs it unless deny_all, and
+	 * refuses a policy without it; the other formats ignore it. NULL: none.
+	 * Letters, digits and ._- only, at most POLICY_USER_LEN_MAX bytes.
+	 */
+	const char *user;
 };
 
 struct policy;
@@ -82,14 +91,15 @@ void policy_shape_init(struct policy_shape *shape);
  * POLICY_COMMANDS_MAX, roles*users <= POLICY_ACTORS_MAX, uid <=
  * POLICY_UID_MAX, command absolute, at most POLICY_COMMAND_LEN_MAX bytes and
  * free of bytes that no format can carry (whitespace, control characters,
- * sudoers and doas specials), seed_compat only with POLICY_MATCH_LAST.
+ * sudoers and doas specials), seed_compat only with POLICY_MATCH_LAST,
+ * user (when set) a name of letters, digits and ._- not starting with '-'.
  * Returns 0, or -1 with eb naming the field ("--tasks: must be at least 1").
  */
 int policy_shape_validate(const struct policy_shape *shape, struct errbuf *eb);
 
 /*
  * Validates shape and returns a policy that owns a copy of it (including the
- * command string). NULL on error with eb filled. Free with policy_free.
+ * command and user strings). NULL on error with eb filled. Free with policy_free.
  */
 struct policy *policy_build(const struct policy_shape *shape, struct errbuf *eb);
 

@@ -21,6 +21,8 @@ static const struct {
     {"/etc/sudoers.d", NULL},
     {"/etc", "doas.conf"},
     {"/etc/security", "rootasrole.json"},
+    /* please's, compiled into it (pleaser, src/bin/please.rs) */
+    {"/etc", "please.ini"},
 };
 
 /*

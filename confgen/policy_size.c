@@ -19,6 +19,7 @@
 
 #include "jsonw.h"
 #include "policy_doas.h"
+#include "policy_please.h"
 #include "policy_sudoers.h"
 
 /* What the writers use and this file must agree with (policy_rar_cbor.c, policy.c). */
@@ -453,6 +454,40 @@ static uint64_t size_rar_cbor_settings(const char *data_path, const char *versio
 	       cbor_str("immutable") + 1 + cbor_str("path") + cbor_str(data_path) + 3;
 }
 
+/* --- please (policy_please.c) ---------------------------------------------------- */
+
+static uint64_t size_please(const struct policy *p)
+{
+	const struct policy_shape *s = policy_get_shape(p);
+	uint64_t R = s->roles, U = s->users, T = s->tasks, C = s->commands;
+	const char *base = strrchr(s->command, '/') + 1;
+	/* "[R<r>T<t>]\n" over every role and task. */
+	struct digit_form section = {.base = 5, .n = {R, T, 1}, .digits = {true, true, false}};
+	uint64_t total, names, rules;
+
+	total = (uint64_t)snprintf(NULL, 0,
+				   "# rarperf confgen: roles=%u users=%u tasks=%u commands=%u "
+				   "uid=%u user=%s match=%s\n",
+				   s->roles, s->users, s->tasks, s->commands, s->uid,
+				   s->user != NULL ? s->user : "-", policy_match_label(s));
+	if (s->deny_all)
+		return total;
+	/* Per role "name = ^(?:n|n)$\n": every actor "#<uid>" but the benchmark user's
+	 * escaped name (the one actor that is uid); written once per task. */
+	names = R * ((U > 1 ? 11 : 8) + (U > 1 ? 3 : 2) + (U - 1)) + R * U +
+		actor_uid_sums(p, POLICY_SIDE_SUDO).dec - 1 - dec_len(s->uid) + strlen(s->user) +
+		policy_please_escape_extra(s->user);
+	/* Per task "rule = ^(?:c|c)$\n": the names, each filler's dots escaped (its prefix's
+	 * and the two between the indices), the command's own escapes once. */
+	rules = R * T * ((C > 1 ? 11 : 8) + (C > 1 ? 3 : 2) + (C - 1)) +
+		command_names_sum(p, POLICY_SIDE_SUDO, FORM_BYTES) +
+		(R * T * C - 1) * (policy_please_escape_extra(POLICY_FILLER_DIR) +
+				   policy_please_escape_extra(base) + 1 + 2) +
+		policy_please_escape_extra(s->command);
+	return total + form_sum(&section, FORM_BYTES) + T * names + rules +
+	       R * T * (strlen("target = ^root$\n") + strlen("require_pass = false\n"));
+}
+
 int policy_size(const struct policy *p, enum policy_format f, enum sudoers_layout layout,
 		const char *rar_version, const char *named_path, struct policy_size_bytes *out,
 		struct errbuf *eb)
@@ -470,6 +505,11 @@ int policy_size(const struct policy *p, enum policy_format f, enum sudoers_layou
 		if (policy_doas_validate(policy_get_shape(p), eb) != 0)
 			return -1;
 		out->policy_bytes = size_doas(p);
+		return 0;
+	case POLICY_FORMAT_PLEASE:
+		if (policy_please_validate(policy_get_shape(p), eb) != 0)
+			return -1;
+		out->policy_bytes = size_please(p);
 		return 0;
 	case POLICY_FORMAT_RAR_JSON:
 	case POLICY_FORMAT_RAR_CBOR:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # demo.sh: `make demo`, the README's first command. On a fresh Debian 12 as root: Ansible if it
-# is missing, then only what experiments/quick.json needs (sudo, doas, sudo-rs and RootAsRole
+# is missing, then only what experiments/quick.json needs (sudo, doas, sudo-rs, please and RootAsRole
 # 4.2.0's, the newest, and 3.3.4's JSON and CBOR builds: `make provision` builds every tool, the
 # PAM builds of sudo and doas too, which quick.json then measures as well: they are optional)
 # unless the prefix was provisioned from this very tree (tools/provision-stamp.sh), then the

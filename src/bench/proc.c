@@ -306,6 +306,9 @@ struct proc_cmd *proc_cmd_new(char *const *argv, const struct proc_opts *opts, s
 		cmd->out_fd = cmd->null_fd;
 		cmd->err_fd = opts->output_fd;
 		break;
+	case PROC_OUTPUT_BOTH_FD:
+		cmd->out_fd = cmd->err_fd = opts->output_fd;
+		break;
 	case PROC_OUTPUT_NULL:
 	default:
 		cmd->out_fd = cmd->err_fd = cmd->null_fd;

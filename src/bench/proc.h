@@ -78,10 +78,12 @@ size_t proc_kill_marked(const char *kv);
 
 /* Where a child's stdout/stderr go. */
 enum proc_output {
-	PROC_OUTPUT_NULL,     /* /dev/null (hyperfine's default) */
-	PROC_OUTPUT_INHERIT,  /* the invoking terminal (--show-output) */
-	PROC_OUTPUT_FD,       /* stdout to a caller-owned fd, stderr to /dev/null (--output FILE) */
-	PROC_OUTPUT_STDERR_FD /* stderr to a caller-owned fd, stdout to /dev/null (to quote it) */
+	PROC_OUTPUT_NULL,    /* /dev/null (hyperfine's default) */
+	PROC_OUTPUT_INHERIT, /* the invoking terminal (--show-output) */
+	PROC_OUTPUT_FD,      /* stdout to a caller-owned fd, stderr to /dev/null (--output FILE) */
+	PROC_OUTPUT_STDERR_FD, /* stderr to a caller-owned fd, stdout to /dev/null (to quote it) */
+	PROC_OUTPUT_BOTH_FD    /* stdout and stderr to a caller-owned fd: a tool that reports its
+				* errors on stdout (please), quoted all the same */
 };
 
 /* The network a command's runs see. */

@@ -46,6 +46,8 @@ static const struct {
     {"sr-cbor", POLICY_FORMAT_RAR_CBOR, OI_BLUE, 13, 12},
     {"sr-json-4.0.3", POLICY_FORMAT_RAR_JSON, OI_PURPLE, 15, 14},
     {"sr-cbor-4.0.3", POLICY_FORMAT_RAR_CBOR, OI_SKY_BLUE, 3, 2},
+    /* The last colour of the palette; a point no other subject of the table draws. */
+    {"please", POLICY_FORMAT_PLEASE, OI_YELLOW, 1, 2},
 };
 
 /* A subject id with one of these suffixes is a variant of the subject without it. */
@@ -53,8 +55,8 @@ static const char *const plotstyle_variant_suffixes[] = {"-pam"};
 
 /*
  * The pool for every other subject: slot c * PLOTSTYLE_POOL_WIDTH + k is colour k of
- * plotstyle_pool_colors (yellow first: the one colour the table leaves), open point k, and line
- * plotstyle_pool_dashes[c] (solid first; dashed is kept for variants).
+ * plotstyle_pool_colors (yellow first, the colour of please, the table's last), open point k, and
+ * line plotstyle_pool_dashes[c] (solid first; dashed is kept for variants).
  */
 #define PLOTSTYLE_POOL_WIDTH 8
 #define PLOTSTYLE_POOL_CYCLES 4

@@ -49,7 +49,7 @@ static bool results_build_of(const char *program, const char *name)
 
 /* The family a facts.json tool name belongs to: dosr-* is RootAsRole, doas and doas-* (doas-pam,
  * a dev build doas-dev-NAME) are OpenDoas, sudo-pam is sudo (its PAM build, which the tool's
- * "pam" says), and so is a dev build sudo-dev[-NAME]; sudo-rs is a tool of its own.
+ * "pam" says), and so is a dev build sudo-dev[-NAME]; sudo-rs and please are tools of their own.
  * results_different_tools compares these names. */
 static const char *results_family(const char *program)
 {

@@ -10,11 +10,16 @@
 #include "digest.h"
 #include "fileio.h"
 
-static const char *const default_program[] = {"{prefix}/bin/sudo", "{prefix}/bin/doas",
-					      "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor"};
-static const char *const default_policy[] = {"{prefix}/etc/sudoers", "{prefix}/etc/doas.conf",
-					     "{prefix}/etc/rootasrole-json.json",
-					     "{prefix}/etc/rootasrole-cbor.json"};
+/* Indexed by enum policy_format. */
+static const char *const default_program[POLICY_FORMAT_COUNT] = {
+    "{prefix}/bin/sudo", "{prefix}/bin/doas", "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor",
+    "{prefix}/bin/please"};
+static const char *const default_policy[POLICY_FORMAT_COUNT] = {
+    "{prefix}/etc/sudoers", "{prefix}/etc/doas.conf", "{prefix}/etc/rootasrole-json.json",
+    "{prefix}/etc/rootasrole-cbor.json", "{prefix}/etc/please.ini"};
+/* please reads only this path (fixed in its source, src/bin/please.rs): the runner shows the
+ * prefix's file there in the subject's private mount namespace (roles/rarperf_please). */
+#define MANIFEST_PLEASE_MOUNT_AT "/etc/please.ini"
 
 static int set_default(struct manifest_ctx *c, char **field, const char *value, const char *p)
 {
@@ -140,6 +145,9 @@ int manifest_subject_defaults(struct manifest_ctx *c, struct manifest_subject *s
 		return -1;
 	if (s->format == POLICY_FORMAT_RAR_CBOR &&
 	    set_default(c, &s->policy_data, "{prefix}/etc/rootasrole-cbor.bin", p) < 0)
+		return -1;
+	if (s->format == POLICY_FORMAT_PLEASE &&
+	    set_default(c, &s->policy_mount_at, MANIFEST_PLEASE_MOUNT_AT, p) < 0)
 		return -1;
 	return 0;
 }

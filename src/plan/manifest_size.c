@@ -21,6 +21,7 @@ static void point_shape(const struct manifest *m, const uint32_t value[MANIFEST_
 	shape->command = m->command;
 	shape->match = m->match;
 	shape->seed_compat = m->seed_compat;
+	shape->user = m->bench_user; /* please matches the user by name */
 }
 
 /*

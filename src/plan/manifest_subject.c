@@ -102,9 +102,10 @@ static int parse_subject_args(struct manifest_ctx *c, const cJSON *j, const char
 	args = jsonget_member(j, "args");
 	manifest_child_path(q, p, "args");
 	if (args == NULL) {
-		/* sudo and doas get -n: a policy that asks for a password fails instead of hanging.
-		 */
-		bool nonint = s->format == POLICY_FORMAT_SUDOERS || s->format == POLICY_FORMAT_DOAS;
+		/* sudo, doas and please get -n: a policy that asks for a password fails instead of
+		 * hanging. */
+		bool nonint = s->format == POLICY_FORMAT_SUDOERS ||
+			      s->format == POLICY_FORMAT_DOAS || s->format == POLICY_FORMAT_PLEASE;
 
 		s->args = calloc(2, sizeof(*s->args));
 		if (s->args == NULL)
@@ -189,7 +190,7 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 		return -1;
 	manifest_child_path(q, p, "format");
 	if (jsonget_member(j, "format") == NULL)
-		return manifest_fail(c, q, "missing (sudoers, doas, rar-json or rar-cbor)");
+		return manifest_fail(c, q, "missing (sudoers, doas, rar-json, rar-cbor or please)");
 	if (manifest_get_enum(c, j, p, "format", format_name, POLICY_FORMAT_COUNT, &fmt) < 0)
 		return -1;
 	s->format = (enum policy_format)fmt;
@@ -224,6 +225,10 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 	manifest_child_path(q, p, "build");
 	if (s->build != NULL && manifest_check_build(c, s->build, q) < 0)
 		return -1;
+	if (s->build != NULL && s->format == POLICY_FORMAT_PLEASE)
+		return manifest_fail(c, q,
+				     "please has no build from a source tree (make provision-dev "
+				     "builds sudo, doas and RootAsRole)");
 	if (manifest_subject_defaults(c, s, p) < 0)
 		return -1;
 	manifest_child_path(q, p, "program");

@@ -9,13 +9,14 @@
 
 /* The words a tool uses for each class, lower case; matched anywhere in the line. The limit's
  * come first: "too many items in list" is also a parse error to sudo-rs, but its cause is a
- * size. */
+ * size. please says "Exiting as too much config has already been read." past 10 MiB and
+ * "Error parsing FILE: SECTION:LINE" for a rule that is no regular expression. */
 static const char *const limit_words[] = {
-    "too many", "too long",      "too large",       "too big",  "limit", "exceed",
-    "maximum",  "out of memory", "cannot allocate", "overflow", NULL};
-static const char *const parse_words[] = {"syntax error", "parse",     "unexpected",
-					  "invalid",      "garbage",   "expected",
-					  "unterminated", "malformed", NULL};
+    "too many", "too long",      "too large",       "too big",  "limit",           "exceed",
+    "maximum",  "out of memory", "cannot allocate", "overflow", "too much config", NULL};
+static const char *const parse_words[] = {"syntax error",  "parse",    "unexpected",   "invalid",
+					  "garbage",       "expected", "unterminated", "malformed",
+					  "error parsing", NULL};
 static const char *const crash_words[] = {"panicked", "fatal runtime error", "segmentation fault",
 					  "stack overflow", NULL};
 

@@ -55,6 +55,7 @@ int runner_point_write_policies(const struct runner_subjects *sj, const struct s
 	shape.command = m->command;
 	shape.match = m->match;
 	shape.seed_compat = m->seed_compat;
+	shape.user = m->bench_user; /* please matches the user by name */
 	runner_targets(sj, t);
 	for (size_t i = 0; i < sj->nactive; i++)
 		t[i].files = pt->value[MANIFEST_VALUE_FILES];

@@ -158,6 +158,11 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 									       : "pam");
 			po.mntns = measured.mntns = s->mntns;
 		}
+		/* please says why it refuses a policy on stdout ("Exiting as too much config has
+		 * already been read."): its grant check keeps both streams, to quote and classify.
+		 */
+		po.output = s->p->ms->format == POLICY_FORMAT_PLEASE ? PROC_OUTPUT_BOTH_FD
+								     : PROC_OUTPUT_STDERR_FD;
 		s->check = proc_cmd_new(s->p->argv, &po, eb);
 		if (s->check != NULL)
 			s->cmd = proc_cmd_new(s->p->argv, &measured, eb);

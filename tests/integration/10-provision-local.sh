@@ -165,6 +165,10 @@ check "facts.json: sudo-rs present from the crate registry, its policy in the pr
 	sh -c "jq -e '.tools[\"sudo-rs\"] | .present and (.source | startswith(\"crates.io:sudo-rs@\")) and .policy == \"$prefix/etc/sudoers-rs\"' '$f' >/dev/null"
 check "sudo-rs is setuid root for group ${group:-?} only (4750), visudo-rs beside it" \
 	sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/sudo-rs')\" = '0:$gid 4750' ] && '$prefix/sbin/visudo-rs' -c -f '$prefix/etc/sudoers-rs' >/dev/null"
+check "facts.json: please present from the crate registry, its policy in the prefix, shown at /etc/please.ini" \
+	sh -c "jq -e '.tools.please | .present and (.source | startswith(\"crates.io:pleaser@\")) and .policy == \"$prefix/etc/please.ini\" and .policy_mounted_at == \"/etc/please.ini\"' '$f' >/dev/null"
+check "please and pleaseedit are setuid root for group ${group:-?} only (4750); please -c accepts the initial (deny-all) policy" \
+	sh -c "[ \"\$(stat -c '%u:%g %a' '$prefix/bin/please')\" = '0:$gid 4750' ] && [ \"\$(stat -c '%u:%g %a' '$prefix/bin/pleaseedit')\" = '0:$gid 4750' ] && '$prefix/bin/please' -c '$prefix/etc/please.ini'"
 check "facts.json: RootAsRole 4.0.3 built too, and PAM noted for it" \
 	sh -c "jq -e '.tools[\"dosr-4.0.3-cbor\"] | .present and .version == \"4.0.3\" and .pam == true' '$f' >/dev/null"
 check "facts.json: RootAsRole 4.2.0, the newest, built in both storages" \

@@ -199,7 +199,7 @@ static void test_bad_manifests(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
 		     "\"format\":\"sudoers\"},{\"id\":\"b\",\"format\":\"yaml\"}]}",
 		     "$.subjects[1].format: unknown format \"yaml\" (expected sudoers, doas, "
-		     "rar-json, rar-cbor)");
+		     "rar-json, rar-cbor, please)");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"no-such-user-rarperf\"," GOOD_SUBJECTS "}",
 		     "$.bench_user: no such user \"no-such-user-rarperf\"");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"root\"," GOOD_SUBJECTS "}",
@@ -375,6 +375,42 @@ static void test_subject_dialects(void)
 	CHECK_STR_EQ(m->subjects[5].pam_dir, "/tmp/pam.d");
 	CHECK(!m->subjects[5].unsafe_pam && !m->subjects[5].unsafe_program);
 	manifest_free(m);
+}
+
+/* Format please: its program, policy and fixed path by default, -n; no build, no layout. */
+static void test_subject_please(void)
+{
+	struct errbuf eb = {0};
+	struct manifest *m = parse("{\"name\":\"p\",\"bench_user\":\"nobody\",\"subjects\":["
+				   "{\"id\":\"please\",\"format\":\"please\"},"
+				   "{\"id\":\"p2\",\"format\":\"please\",\"args\":[\"{command}\"],"
+				   "\"policy_mount_at\":\"/etc/please.ini\"}]}",
+				   &eb);
+
+	CHECK(m != NULL);
+	if (m == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		return;
+	}
+	CHECK_INT_EQ(m->subjects[0].format, POLICY_FORMAT_PLEASE);
+	CHECK_STR_EQ(m->subjects[0].program, "{prefix}/bin/please");
+	CHECK_STR_EQ(m->subjects[0].policy, "{prefix}/etc/please.ini");
+	CHECK_STR_EQ(m->subjects[0].policy_mount_at, "/etc/please.ini");
+	CHECK(m->subjects[0].policy_data == NULL);
+	CHECK_INT_EQ(m->subjects[0].nargs, 2);
+	CHECK_STR_EQ(m->subjects[0].args[0], "-n");
+	CHECK_STR_EQ(m->subjects[0].args[1], "{command}");
+	CHECK_INT_EQ(m->subjects[1].nargs, 1);
+	manifest_free(m);
+	expect_error("{\"name\":\"p\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"p\","
+		     "\"format\":\"please\",\"build\":\"dev\"}]}",
+		     "$.subjects[0].build: please has no build from a source tree");
+	expect_error("{\"name\":\"p\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"p\","
+		     "\"format\":\"please\",\"sudoers_layout\":\"per-task\"}]}",
+		     "$.subjects[0].sudoers_layout: only a sudoers subject has one");
+	expect_error("{\"name\":\"p\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"p\","
+		     "\"format\":\"please\",\"rar_version\":\"4.0.3\"}]}",
+		     "$.subjects[0].rar_version: only a rar-json or rar-cbor subject has one");
 }
 
 /* unsafe_program and unsafe_pam: booleans per subject, false when absent (plan_trust.c). */
@@ -1067,8 +1103,7 @@ static void test_counts_key(void)
 		  &eb);
 	CHECK(m != NULL && m->counts && m->counts_instrument == MANIFEST_INSTRUMENT_AUTO);
 	manifest_free(m);
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":1," GOOD_SUBJECTS
-		     "}",
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":1," GOOD_SUBJECTS "}",
 		     "$.counts: expected a boolean or an object, got a number");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":{\"instrumnet\":"
 		     "\"perf\"}," GOOD_SUBJECTS "}",
@@ -1076,8 +1111,7 @@ static void test_counts_key(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"counts\":{\"instrument\":"
 		     "\"lackey\"}," GOOD_SUBJECTS "}",
 		     "$.counts.instrument");
-	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"count\":true," GOOD_SUBJECTS
-		     "}",
+	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"count\":true," GOOD_SUBJECTS "}",
 		     "did you mean \"counts\"");
 }
 
@@ -1092,6 +1126,7 @@ int main(void)
 	RUN(test_bad_manifests);
 	RUN(test_too_large_points);
 	RUN(test_subject_dialects);
+	RUN(test_subject_please);
 	RUN(test_subject_unsafe_keys);
 	RUN(test_subject_build);
 	RUN(test_expand);

@@ -43,21 +43,18 @@ static int same_look(const struct plotstyle *a, const struct plotstyle *b)
 
 static void test_the_shipped_subjects(void)
 {
-	static const char *const pairs[] = {"sudo/sudoers",
-					    "sudo-rs/sudoers",
-					    "doas/doas",
-					    "sr-json/rar-json",
-					    "sr-cbor/rar-cbor",
-					    "sr-json-4.0.3/rar-json",
-					    "sr-cbor-4.0.3/rar-cbor",
-					    NULL};
+	static const char *const pairs[] = {"sudo/sudoers", "sudo-rs/sudoers", "doas/doas",
+					    "sr-json/rar-json", "sr-cbor/rar-cbor",
+					    "sr-json-4.0.3/rar-json", "sr-cbor-4.0.3/rar-cbor",
+					    /* issue 54 */
+					    "please/please", NULL};
 	static const char *const colors[] = {"#000000", "#E69F00", "#009E73", "#D55E00",
-					     "#0072B2", "#CC79A7", "#56B4E9"};
+					     "#0072B2", "#CC79A7", "#56B4E9", "#F0E442"};
 	struct plotstyle_entry e[N_MAX];
 	char store[N_MAX][64];
 	size_t n = looks(e, pairs, store), i, j;
 
-	CHECK_INT_EQ(n, 7);
+	CHECK_INT_EQ(n, 8);
 	for (i = 0; i < n; i++) {
 		CHECK_STR_EQ(e[i].style.color, colors[i]);
 		CHECK(e[i].style.known);

@@ -10,6 +10,7 @@
 #include "policy.h"
 #include "policy_doas.h"
 #include "policy_file.h"
+#include "policy_please.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_size.h"
@@ -121,6 +122,30 @@ static void check_shape_in(const struct policy_shape *shape, const char *d, bool
 		    testutil_txn_end(policy_stage_doas(testutil_txn_fresh(), p, path, &eb), &eb),
 		    0);
 		expect_size("doas", desc, path, sz.policy_bytes);
+	}
+	if (!shape->seed_compat) {
+		/* please matches a name: names with and without bytes the regex escapes. */
+		static const char *const users[] = {"rarperf", "bench.user_1", "x"};
+		static unsigned user_turn;
+		struct policy_shape named = *shape;
+		struct policy *pn;
+
+		named.user = users[user_turn++ % 3];
+		pn = policy_build(&named, &eb);
+		CHECK(pn != NULL);
+		if (pn != NULL &&
+		    policy_size(pn, POLICY_FORMAT_PLEASE, SUDOERS_LAYOUT_PER_ROLE, NULL, NULL, &sz,
+				&eb) == 0 &&
+		    sz.policy_bytes <= TEST_FILE_BYTES_MAX) {
+			snprintf(path, sizeof(path), "%s/please.ini", d);
+			CHECK_INT_EQ(
+			    testutil_txn_end(
+				policy_stage_please(testutil_txn_fresh(), pn, path, &eb), &eb),
+			    0);
+			snprintf(what, sizeof(what), "please user=%s", named.user);
+			expect_size(what, desc, path, sz.policy_bytes);
+		}
+		policy_free(pn);
 	}
 
 	snprintf(path, sizeof(path), "%s/rar.json", d);
@@ -442,6 +467,11 @@ static void test_errors(void)
 	    policy_size(p, POLICY_FORMAT_RAR_CBOR, SUDOERS_LAYOUT_PER_ROLE, "4.0", "/x", &sz, &eb),
 	    -1);
 	CHECK(strstr(eb.msg, "expected MAJOR.MINOR.PATCH") != NULL);
+	/* please matches a name: none given, refused. */
+	CHECK_INT_EQ(
+	    policy_size(p, POLICY_FORMAT_PLEASE, SUDOERS_LAYOUT_PER_ROLE, NULL, NULL, &sz, &eb),
+	    -1);
+	CHECK(strstr(eb.msg, "--user") != NULL);
 	CHECK_INT_EQ(
 	    policy_size(p, POLICY_FORMAT_SUDOERS, (enum sudoers_layout)7, NULL, NULL, &sz, &eb),
 	    -1);
@@ -474,6 +504,7 @@ static void test_huge_shape_is_fast(void)
 	s.tasks = 1000000;
 	s.commands = 100;
 	s.uid = 1000;
+	s.user = "rarperf"; /* please's */
 	p = policy_build(&s, &eb);
 	CHECK(p != NULL);
 	if (p == NULL)

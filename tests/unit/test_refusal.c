@@ -27,6 +27,17 @@ static void test_classify_tools_words(void)
 	    REFUSAL_PARSE);
 	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "Error: Parse error at 1:4"),
 		     REFUSAL_PARSE);
+	/* please 0.6.0 past its 10 MiB of configuration, and on a rule that is no regex (both
+	 * on stdout, which its grant check keeps: PROC_OUTPUT_BOTH_FD; exit 1). */
+	CHECK_INT_EQ(
+	    refusal_classify(EXITED(1), false, "Exiting as too much config has already been read."),
+	    REFUSAL_LIMIT);
+	CHECK_INT_EQ(refusal_classify(EXITED(1), false, "Error parsing /etc/please.ini: R1T1:4"),
+		     REFUSAL_PARSE);
+	/* Its plain denial stays one. */
+	CHECK_INT_EQ(refusal_classify(EXITED(1), false,
+				      "You may not execute \"/usr/bin/true\" on host as root"),
+		     REFUSAL_NONE);
 	/* Rust's panic: exit 101, or its words whatever the status. */
 	CHECK_INT_EQ(refusal_classify(EXITED(101), false, ""), REFUSAL_CRASH);
 	CHECK_INT_EQ(

@@ -8,6 +8,7 @@
 #include "manifest.h"
 #include "plan_testutil.h"
 #include "policy_doas.h"
+#include "policy_please.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_sudoers.h"
@@ -170,6 +171,7 @@ static int write_point(const struct manifest *m, const struct sweep_point *pt, s
 	shape.command = m->command;
 	shape.match = m->match;
 	shape.seed_compat = m->seed_compat;
+	shape.user = m->bench_user;
 	*policy = manifest_expand(ms->policy, prefix, m->command, &eb);
 	*data = ms->policy_data ? manifest_expand(ms->policy_data, prefix, m->command, &eb) : NULL;
 	p = policy_build(&shape, &eb);
@@ -189,6 +191,9 @@ static int write_point(const struct manifest *m, const struct sweep_point *pt, s
 		break;
 	case POLICY_FORMAT_RAR_CBOR:
 		rc = policy_stage_rar_cbor(txn, p, *policy, *data, ms->rar_version, &eb);
+		break;
+	case POLICY_FORMAT_PLEASE:
+		rc = policy_stage_please(txn, p, *policy, &eb);
 		break;
 	}
 	/* The commit frees txn; a failed stage leaves it to the abort below. */
