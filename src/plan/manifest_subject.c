@@ -91,6 +91,32 @@ static int check_subject_id(struct manifest_ctx *c, const char *id, const char *
 	return 0;
 }
 
+/*
+ * please acts on its options before it reads its policy: -c FILE parses any file as root and
+ * says how it fails, -w and -p make and remove token files as root. So a please subject's
+ * arguments before the command may only be -n: the policy, not the manifest, decides what the
+ * bench user gets (doc/security.md R43). please stops at the first argument that is not an
+ * option, and the command is an absolute path.
+ */
+static int check_please_args(struct manifest_ctx *c, const char *q, const struct manifest_subject *s)
+{
+	char r[MANIFEST_PATH_MAX_CHARS];
+
+	for (size_t i = 0; i < s->nargs; i++) {
+		if (strstr(s->args[i], "{command}") != NULL)
+			return 0;
+		if (strcmp(s->args[i], "-n") != 0) {
+			manifest_index_path(r, q, i);
+			return manifest_fail(c, r,
+					     "\"%s\": before {command} a please subject takes only "
+					     "-n (please -c reads any file as root; doc/security.md "
+					     "R43)",
+					     s->args[i]);
+		}
+	}
+	return manifest_fail(c, q, "a please subject's arguments must hold {command}");
+}
+
 /* "args", each a template; absent: "-n" (sudo, doas) then "{command}". */
 static int parse_subject_args(struct manifest_ctx *c, const cJSON *j, const char *p,
 			      struct manifest_subject *s)
@@ -138,6 +164,8 @@ static int parse_subject_args(struct manifest_ctx *c, const cJSON *j, const char
 		if ((s->args[s->nargs++] = strdup(it->valuestring)) == NULL)
 			return manifest_fail(c, r, "out of memory");
 	}
+	if (s->format == POLICY_FORMAT_PLEASE)
+		return check_please_args(c, q, s);
 	return 0;
 }
 

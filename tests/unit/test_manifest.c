@@ -411,6 +411,18 @@ static void test_subject_please(void)
 	expect_error("{\"name\":\"p\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"p\","
 		     "\"format\":\"please\",\"rar_version\":\"4.0.3\"}]}",
 		     "$.subjects[0].rar_version: only a rar-json or rar-cbor subject has one");
+	/* please -c FILE parses any file as root before any policy is read (R43). */
+	expect_error("{\"name\":\"p\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"p\","
+		     "\"format\":\"please\",\"args\":[\"-c\",\"/etc/shadow\",\"{command}\"]}]}",
+		     "$.subjects[0].args[0]: \"-c\": before {command} a please subject takes only -n "
+		     "(please -c reads any file as root; doc/security.md R43)");
+	expect_error("{\"name\":\"p\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"p\","
+		     "\"format\":\"please\",\"args\":[\"-n\",\"-w\"]}]}",
+		     "$.subjects[0].args[1]: \"-w\": before {command} a please subject takes only -n "
+		     "(please -c reads any file as root; doc/security.md R43)");
+	expect_error("{\"name\":\"p\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"p\","
+		     "\"format\":\"please\",\"args\":[\"-n\"]}]}",
+		     "$.subjects[0].args: a please subject's arguments must hold {command}");
 }
 
 /* unsafe_program and unsafe_pam: booleans per subject, false when absent (plan_trust.c). */
