@@ -1,7 +1,7 @@
 #!/bin/bash
 # interference.sh: how often rarplot names a host that interferes (doc/precision.md, "A host that
 # interferes"): INT_SWEEPS small sweeps (sudo and doas at 1, 10 and 100 tasks, INT_RUNS runs in 5
-# rounds, the calibration workload in every step, as tests/integration/67-host-interference.sh
+# rounds, the calibration workload in every step, as tests/integration/73-host-interference.sh
 # measures them), each judged by rarplot --compare sudo:doas; prints per sweep the load at its
 # start, the reference's slow share (runs past twice its fastest tenth), how many of those the
 # guest's scheduler did not see, the verdict's cause, and at the end how many sweeps were named.

@@ -1,6 +1,6 @@
 #!/bin/bash
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
-# 67-host-interference: a host that takes the CPU from the sweep, unseen by the guest, is named in
+# 73-host-interference: a host that takes the CPU from the sweep, unseen by the guest, is named in
 # report.md, on the figure and in --compare's verdict, with counts or another machine as the
 # remedy, never "more runs" (issue 51 item 5).
 # The host is staged without a hypervisor: tests/lib/hoststeal.py freezes the sweep's cgroup
