@@ -260,9 +260,12 @@ static int run_dir_make(const struct runner *r, const struct runner_subject *s,
 	*ns = NULL;
 	if (fileio_fmt(ids, len, "%s/ids", rundir) < 0)
 		return errbuf_set(eb, "%s: path too long", rundir);
-	if (countrun_clear_dir(ids, eb) == 0)
-		rmdir(ids); /* a crashed run's */
-	eb->msg[0] = '\0';
+	{
+		struct errbuf gone = {{0}}; /* none there: the usual case */
+
+		if (countrun_clear_dir(ids, &gone) == 0)
+			rmdir(ids); /* a crashed run's */
+	}
 	if (mkdir(ids, 0700) != 0)
 		return errbuf_set_errno(eb, errno, "%s", ids);
 	fd = open(ids, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -293,12 +296,12 @@ static void run_dir_end(struct mntns *ns, const char *ids)
 }
 
 /*
- * The counted run of s, its counts into o: valgrind writes into dir (seen from the run) and
- * they are read from readdir (seen from here; the same directory) in the namespace ns. 0, or
+ * One counted run, its counts into o: valgrind writes into dir (the path seen from the run, in
+ * the namespace ns) and they are read from files (the same directory seen from here). 0, or
  * -1 when the pass must stop.
  */
 static int count_once(struct runner *r, const struct mntns *ns, char *const *sargv,
-		      const struct countrun_identity *id, const char *dir, const char *readdir,
+		      const struct countrun_identity *id, const char *dir, const char *files,
 		      cJSON *o, uint64_t *ns_total, struct errbuf *eb)
 {
 	struct proc_pin pin = counted_pin(&r->env.pin);
@@ -313,7 +316,7 @@ static int count_once(struct runner *r, const struct mntns *ns, char *const *sar
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	if (countrun_clear_dir(readdir, eb) < 0 ||
+	if (countrun_clear_dir(files, eb) < 0 ||
 	    (argv = countrun_argv(COUNTRUN_SETPRIV, countrun_valgrind(), id, dir, sargv, eb)) ==
 		NULL ||
 	    (cmd = root_cmd(r, ns, argv, &pin, eb)) == NULL)
@@ -334,7 +337,7 @@ static int count_once(struct runner *r, const struct mntns *ns, char *const *sar
 	if (smp.timed_out) {
 		cJSON_AddStringToObject(o, "status", "uncounted");
 		cJSON_AddStringToObject(o, "message", "the counted run passed its timeout");
-	} else if (countrun_read_dir(c, readdir, &ceb) < 0) {
+	} else if (countrun_read_dir(c, files, &ceb) < 0) {
 		char why[ERRBUF_MSG_MAX + TRACEDRUN_MESSAGE_MAX + 8];
 
 		/* valgrind's own complaint, when it made one, says why. */
