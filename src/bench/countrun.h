@@ -28,7 +28,8 @@
  * with --trace-children=no what it executes runs natively, uncounted.
  * Every process writes DIR/cg.PID[.PART] (callgrind's parts) and
  * DIR/vg.PID (valgrind's log: its parent's pid), which countrun_read_dir
- * reads back. MUST: DIR is root's alone (valgrind writes there as root);
+ * reads back. MUST: nobody but the run reaches DIR (valgrind writes there
+ * as root: root's alone, or shown only in the run's own namespace, R39);
  * valgrind reads no option but its command line (--command-line-only),
  * starts no gdb server (--vgdb=no: its FIFOs would be in /tmp).
  */

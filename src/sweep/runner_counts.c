@@ -11,8 +11,12 @@
  * bench user leaves (countrun.h): so the tool sees the bench user's real
  * ids, the owner's effective ones, the bench user's groups, and takes the
  * bench user's path through its policy. valgrind writes each process's
- * counts into OUT/counts/run (root's, 0700), read back and cleared after
- * each run. Each subject is counted twice, five times when the two differ by
+ * counts into a directory made for the run, OUT/counts/run/ids (root's and
+ * the bench user's group's, 0770, under run/ 0700), which only the run sees,
+ * at SHARED/run, in a mount namespace of its own (run_dir_make: a tool that
+ * changes identity writes every part; doc/security.md R39), read back and
+ * removed after each run (a subject neither set-ID nor capable: SHARED/run-user,
+ * the bench user's). Each subject is counted twice, five times when the two differ by
  * more than 0.01 %, its median kept (countrepeat.h, count_repeated). With
  * "profile", the same launch without valgrind
  *   setpriv IDENTITY -- strace -f -qq -o OUT/counts/trace PROGRAM ARGS
