@@ -27,11 +27,15 @@
  * to new files; and libc's exit(). callgrind writes the last part, at the process's end, into
  * the base file it made at its start: a capable tool (dosr) that ends as uid 0 without its
  * capabilities cannot open that file, which the bench user's identity made, so its count ends
- * at exit() (countrun.final_lost; what atexit handlers run is not counted).
+ * at exit() (countrun.final_lost; what atexit handlers run is not counted). And before wait4 and
+ * waitpid: a monitor that polls for the command (RootAsRole 4.x: waitpid(WNOHANG) and a read,
+ * in a loop without a sleep) turns as often as the clock lets it; each turn is then a part of
+ * its own, counted apart (countrun_proc.polls), so that the rest is the same in every run.
  */
 static const char *const dump_before[] = {
     "(below main)", "fork",    "vfork",    "clone",   "posix_spawn*",
-    "execve",       "execveat", "fexecve", "__spawni*", "exit"};
+    "execve",       "execveat", "fexecve", "__spawni*", "exit",
+    "wait4",        "waitpid"};
 
 /* The capabilities by number, as setpriv names them (capabilities(7) without "cap_"). */
 static const char *const cap_names[] = {
@@ -290,7 +294,7 @@ int countrun_parse_callgrind(struct countrun *c, const char *text, size_t len, c
 	const char *p = text, *end = text + len, *v;
 	uint64_t pid = 0, part = 0, start = 0, stop = 0, ir = 0;
 	bool has_pid = false, has_part = false, has_range = false, has_sum = false;
-	bool spawn = false, exec = false, ends = false;
+	bool spawn = false, exec = false, ends = false, wait = false;
 	char program[COUNTRUN_NAME_MAX] = "";
 	unsigned line = 0;
 	struct countrun_proc *pr;
@@ -331,7 +335,8 @@ int countrun_parse_callgrind(struct countrun *c, const char *text, size_t len, c
 
 			exec = starts(v, le, "execve", &w) || starts(v, le, "fexecve", &w);
 			ends = exec || (starts(v, le, "exit", &w) && w == le);
-			spawn = !ends;
+			wait = (starts(v, le, "wait4", &w) || starts(v, le, "waitpid", &w)) && w == le;
+			spawn = !ends && !wait;
 		} else if (starts(p, le, "desc: Trigger: Program termination", &v)) {
 			ends = true;
 		} else if (starts(p, le, "summary: ", &v)) {
@@ -361,8 +366,10 @@ int countrun_parse_callgrind(struct countrun *c, const char *text, size_t len, c
 		return errbuf_set(eb, "%s: the count overflows", name);
 	pr->instructions += ir;
 	pr->part_no[pr->parts] = (unsigned)part;
+	pr->part_ir[pr->parts] = ir;
 	pr->ends[pr->parts] = stop;
 	pr->spawn_dump[pr->parts] = spawn;
+	pr->wait_dump[pr->parts] = wait;
 	if (start < pr->first_start)
 		pr->first_start = start;
 	/* The last part (the highest number) says how the process ended. */
@@ -463,11 +470,35 @@ static int by_name(const void *a, const void *b)
 		      ((const struct countrun_proc *)b)->name);
 }
 
+/*
+ * The turns of p's wait loops: a part whose predecessor (by number) ended at a dump before a
+ * wait and which ends at one too runs from one wait to the next. Moved from instructions to
+ * polls and poll_instructions.
+ */
+static void split_polls(struct countrun_proc *p)
+{
+	for (unsigned i = 0; i < p->parts; i++) {
+		bool after_wait = false;
+
+		if (!p->wait_dump[i])
+			continue;
+		for (unsigned k = 0; k < p->parts && !after_wait; k++)
+			after_wait = p->part_no[k] + 1 == p->part_no[i] && p->wait_dump[k];
+		if (after_wait) {
+			p->polls++;
+			p->poll_instructions += p->part_ir[i];
+			p->instructions -= p->part_ir[i];
+		}
+	}
+}
+
 int countrun_finish(struct countrun *c, struct errbuf *eb)
 {
 	struct countrun_proc *root = NULL;
 
 	c->instructions = 0;
+	c->polls = 0;
+	c->poll_instructions = 0;
 	if (c->nprocs == 0)
 		return errbuf_set(eb, "the counted run left no count (valgrind could not run it)");
 	for (size_t i = 0; i < c->nprocs; i++) {
@@ -509,7 +540,10 @@ int countrun_finish(struct countrun *c, struct errbuf *eb)
 		if (c->procs[i].name[0] == '\0')
 			return errbuf_set(eb, "process %u: not a descendant of the first",
 					  c->procs[i].pid);
+		split_polls(&c->procs[i]);
 		c->instructions += c->procs[i].instructions;
+		c->polls += c->procs[i].polls;
+		c->poll_instructions += c->procs[i].poll_instructions;
 	}
 	/* By name, not by pid or directory order: equal runs give equal text. */
 	qsort(c->procs, c->nprocs, sizeof(c->procs[0]), by_name);
@@ -602,6 +636,10 @@ void countrun_json(const struct countrun *c, cJSON *o)
 	cJSON_AddStringToObject(o, "version", c->version);
 	if (c->final_lost)
 		cJSON_AddBoolToObject(o, "final_part_lost", true);
+	if (c->polls > 0) {
+		cJSON_AddNumberToObject(o, "polls", c->polls);
+		cJSON_AddNumberToObject(o, "poll_instructions", (double)c->poll_instructions);
+	}
 	a = cJSON_AddArrayToObject(o, "processes");
 	for (size_t i = 0; a != NULL && i < c->nprocs; i++) {
 		const struct countrun_proc *p = &c->procs[i];
@@ -614,6 +652,10 @@ void countrun_json(const struct countrun *c, cJSON *o)
 		cJSON_AddNumberToObject(e, "instructions", (double)p->instructions);
 		cJSON_AddNumberToObject(e, "parts", p->parts);
 		cJSON_AddBoolToObject(e, "execs", p->execs);
+		if (p->polls > 0) {
+			cJSON_AddNumberToObject(e, "polls", p->polls);
+			cJSON_AddNumberToObject(e, "poll_instructions", (double)p->poll_instructions);
+		}
 		cJSON_AddItemToArray(a, e);
 	}
 }

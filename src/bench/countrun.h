@@ -28,7 +28,8 @@
  * with --trace-children=no what it executes runs natively, uncounted.
  * Every process writes DIR/cg.PID[.PART] (callgrind's parts) and
  * DIR/vg.PID (valgrind's log: its parent's pid), which countrun_read_dir
- * reads back. MUST: DIR is root's alone (valgrind writes there as root);
+ * reads back. MUST: nobody but the run reaches DIR (valgrind writes there
+ * as root: root's alone, or shown only in the run's own namespace, R44);
  * valgrind reads no option but its command line (--command-line-only),
  * starts no gdb server (--vgdb=no: its FIFOs would be in /tmp).
  */
@@ -58,7 +59,8 @@ const char *countrun_valgrind(void);
 
 /* Bounds of what one run's files may hold. */
 #define COUNTRUN_PROCS_MAX 64u
-#define COUNTRUN_PARTS_MAX 64u
+/* A monitor that polls for the command makes a part per wait (countrun_proc.polls). */
+#define COUNTRUN_PARTS_MAX 512u
 #define COUNTRUN_NAME_MAX 96u
 #define COUNTRUN_HEADER_MAX (64u << 10) /* bytes of a file's header read */
 
@@ -108,8 +110,15 @@ struct countrun_proc {
 	uint32_t pid, ppid;            /* ppid 0: the run's first process */
 	char name[COUNTRUN_NAME_MAX];  /* "sudo", "sudo.child1", "sudo.child1.child1" */
 	char program[COUNTRUN_NAME_MAX]; /* the last part of the command's first word */
-	uint64_t instructions;         /* Ir over its parts */
+	uint64_t instructions;         /* Ir over its parts but its polls */
 	unsigned parts;
+	/*
+	 * The turns of a wait loop: parts that begin at a dump before wait4 (or waitpid) and end
+	 * at the next one (RootAsRole 4.x's monitor spins on waitpid(WNOHANG) while the command
+	 * runs: as many turns as the clock gives). Not in instructions; their number and sum.
+	 */
+	unsigned polls;
+	uint64_t poll_instructions;
 	bool execs; /* its last part ended at an execve: it executed something (uncounted) */
 	/* its last part ended where a process's count may end: an execve, libc's exit(), or
 	 * the process's end; else the parts after it were lost (countrun_finish refuses) */
@@ -117,14 +126,18 @@ struct countrun_proc {
 	/* internal: the parts' time ranges, to tie a child to its parent's dump */
 	uint64_t first_start, ends[COUNTRUN_PARTS_MAX];
 	bool spawn_dump[COUNTRUN_PARTS_MAX];
+	bool wait_dump[COUNTRUN_PARTS_MAX]; /* the part ended at a dump before a wait */
 	unsigned part_no[COUNTRUN_PARTS_MAX];
+	uint64_t part_ir[COUNTRUN_PARTS_MAX];
 };
 
 /* What one counted run's files say. Zero it before use. */
 struct countrun {
 	struct countrun_proc procs[COUNTRUN_PROCS_MAX];
 	size_t nprocs;
-	uint64_t instructions; /* every process's, summed */
+	uint64_t instructions; /* every process's, summed (polls apart) */
+	unsigned polls;        /* every process's wait-loop turns, and their instructions */
+	uint64_t poll_instructions;
 	char version[32];      /* the files' creator: "callgrind-3.19.0" */
 	/* valgrind could not write a process's last part (from its exit() on): its logs say so,
 	 * and valgrind then exits 1 whatever the tool did */

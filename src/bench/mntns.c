@@ -265,6 +265,76 @@ fail:
 	return NULL;
 }
 
+struct mntns *mntns_bind_at(const struct mntns *base, const char *source, const char *target,
+			    struct errbuf *eb)
+{
+	const unsigned long ro = MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | MS_NOEXEC;
+	struct mntns *ns = NULL;
+	struct stat st;
+	int home = -1, cwd = -1;
+	bool away = false;
+
+	if (source[0] != '/' || target[0] != '/' || stat(source, &st) != 0 ||
+	    !S_ISDIR(st.st_mode) || stat(target, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		errbuf_set(eb, "%s at %s: both must be absolute paths of directories", source,
+			   target);
+		return NULL;
+	}
+	if ((ns = calloc(1, sizeof(*ns))) == NULL) {
+		errbuf_set(eb, "out of memory");
+		return NULL;
+	}
+	ns->fd = -1;
+	home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	/* setns into a mount namespace moves the working directory to its root: keep ours. */
+	cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (home < 0 || cwd < 0) {
+		errbuf_set_errno(eb, errno, "%s",
+				 home < 0 ? "/proc/self/ns/mnt" : "the working directory");
+		goto fail;
+	}
+	if (base != NULL && setns(base->fd, CLONE_NEWNS) != 0) {
+		errbuf_set_errno(eb, errno, "joining a subject's mount namespace");
+		goto fail;
+	}
+	away = base != NULL;
+	if (unshare(CLONE_NEWNS) != 0) {
+		errbuf_set_errno(eb, errno, "unshare(CLONE_NEWNS) (needs root)");
+		goto fail;
+	}
+	away = true;
+	/* From here on, every path returns to the home namespace. Source and type are ignored
+	 * by a propagation change. */
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
+		errbuf_set_errno(eb, errno, "making the mounts of a private namespace private");
+	else if (mount(source, target, NULL, MS_BIND, NULL) != 0 ||
+		 mount(NULL, target, NULL, ro, NULL) != 0)
+		errbuf_set_errno(eb, errno, "binding %s at %s", source, target);
+	else if ((ns->fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0)
+		errbuf_set_errno(eb, errno, "/proc/self/ns/mnt");
+fail:
+	if (away && setns(home, CLONE_NEWNS) != 0 && ns != NULL && ns->fd >= 0) {
+		/* Cannot happen as root; the caller must not go on in another namespace. */
+		close(ns->fd);
+		ns->fd = -1;
+		errbuf_set_errno(eb, errno, "returning to the original mount namespace");
+	}
+	if (away && cwd >= 0 && fchdir(cwd) != 0 && ns->fd >= 0) {
+		close(ns->fd);
+		ns->fd = -1;
+		errbuf_set_errno(eb, errno, "returning to the working directory");
+	}
+	if (home >= 0)
+		close(home);
+	if (cwd >= 0)
+		close(cwd);
+	if (ns != NULL && ns->fd < 0) {
+		mntns_free(ns);
+		ns = NULL;
+	}
+	return ns;
+}
+
 /*
  * Empties the directory dfd (closed here) entry by entry through descriptors:
  * a subdirectory is opened with O_NOFOLLOW relative to its parent's

@@ -50,6 +50,18 @@ struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, cons
  */
 int mntns_reserve_dir(char *dir, size_t size, struct errbuf *eb);
 
+/*
+ * A namespace of its own for one run: a copy of base's (NULL: the caller's), every mount
+ * private, in which the directory source shows at target (a bind mount, nosuid, nodev,
+ * noexec). Outside it nothing changes; it ends with its last member once mntns_free closes
+ * it. The counted pass (runner_counts.c) gives a tool that changes identity a directory its
+ * every identity may write, reachable only from inside (source under a directory of root's
+ * closed to others). Both paths absolute and existing directories. Returns the namespace
+ * (mntns_dir ""), or NULL with eb filled. The caller must be single-threaded.
+ */
+struct mntns *mntns_bind_at(const struct mntns *base, const char *source, const char *target,
+			    struct errbuf *eb) __attribute__((warn_unused_result));
+
 /* The namespace's descriptor (O_CLOEXEC), for proc_opts.mntns_fd; owned by ns. */
 int mntns_fd(const struct mntns *ns);
 

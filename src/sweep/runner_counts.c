@@ -11,8 +11,12 @@
  * bench user leaves (countrun.h): so the tool sees the bench user's real
  * ids, the owner's effective ones, the bench user's groups, and takes the
  * bench user's path through its policy. valgrind writes each process's
- * counts into OUT/counts/run (root's, 0700), read back and cleared after
- * each run. Each subject is counted twice, five times when the two differ by
+ * counts into a directory made for the run, OUT/counts/run/ids (root's and
+ * the bench user's group's, 0770, under run/ 0700), which only the run sees,
+ * at SHARED/run, in a mount namespace of its own (run_dir_make: a tool that
+ * changes identity writes every part; doc/security.md R39), read back and
+ * removed after each run (a subject neither set-ID nor capable: SHARED/run-user,
+ * the bench user's). Each subject is counted twice, five times when the two differ by
  * more than 0.01 %, its median kept (countrepeat.h, count_repeated). With
  * "profile", the same launch without valgrind
  *   setpriv IDENTITY -- strace -f -qq -o OUT/counts/trace PROGRAM ARGS
@@ -35,12 +39,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
 #include "clock.h"
 #include "countrepeat.h"
 #include "countrun.h"
 #include "fileio.h"
 #include "jsonget.h"
+#include "runner_passfile.h"
 #include "runner_point.h"
 #include "runner_profile_files.h"
 #include "straceprof.h"
@@ -51,6 +55,15 @@
 #define COUNTS_TIMEOUT_FACTOR 100u
 #define COUNTS_TIMEOUT_MAX_MS (3600u * 1000u)
 #define COUNTS_FILE_MAX_BYTES (16u << 20)
+
+/* The pass's directories (runner_counts_pass makes them). */
+struct runner_count_dirs {
+	char rundir[PATH_MAX];  /* OUT/counts/run: root's, 0700; a set-ID run's ids/ in it */
+	char userdir[PATH_MAX]; /* SHARED/run-user: the bench user's, 0700 */
+	char bindir[PATH_MAX];  /* SHARED/bin: the copies, root's, 0755 */
+	char shown[PATH_MAX];   /* SHARED/run: root's, 0755, empty; ids/ shows there in a run */
+	char trace[PATH_MAX];   /* OUT/counts/trace: the launch's strace output */
+};
 
 static uint32_t counted_timeout_ms(uint32_t run_timeout_ms)
 {
@@ -117,9 +130,9 @@ static bool privileged(const struct countrun_identity *id)
 	return id->euid == 0 || id->caps[0] != '\0';
 }
 
-/* A prepared command of argv as root in s's runs' pin and namespace. NULL (eb). */
-static struct proc_cmd *root_cmd(struct runner *r, const struct runner_subject *s,
-				 char *const *argv, const struct proc_pin *pin, struct errbuf *eb)
+/* A prepared command of argv as root in s's runs' pin and namespace ns. NULL (eb). */
+static struct proc_cmd *root_cmd(struct runner *r, const struct mntns *ns, char *const *argv,
+				 const struct proc_pin *pin, struct errbuf *eb)
 {
 	struct proc_opts po = {.envp = r->env.envp,
 			       .output = PROC_OUTPUT_STDERR_FD,
@@ -128,7 +141,7 @@ static struct proc_cmd *root_cmd(struct runner *r, const struct runner_subject *
 			       .timeout_ms = counted_timeout_ms(r->m->run_timeout_ms),
 			       .stop = r->cfg.stop,
 			       .pin = pin,
-			       .mntns = s->mntns};
+			       .mntns = ns};
 
 	return proc_cmd_new(argv, &po, eb);
 }
@@ -234,10 +247,67 @@ static bool nss_state_same(const struct nss_state *a, const struct nss_state *b)
 	       a->group_ctime.tv_nsec == b->group_ctime.tv_nsec;
 }
 
-/* The counted run of s, its counts into o. 0, or -1 when the pass must stop. */
-static int count_subject(struct runner *r, const struct runner_subject *s, char *const *sargv,
-			 const struct countrun_identity *id, const char *rundir, cJSON *o,
-			 uint64_t *ns, struct errbuf *eb)
+/*
+ * Where a set-ID or capable subject's counted run writes: a directory made for the run,
+ * OUT/counts/run/ids (root's and the bench user's group's, 0770), which the tool's every
+ * identity may write (the bench user's with its capabilities dropped, root's without any:
+ * RootAsRole 4.x's monitor and command child), shown at SHARED/run in a mount namespace of
+ * the run's own (the subject's, copied), and nowhere else: on the host it lies under run/,
+ * root's and 0700, which the bench user cannot pass. The namespace ends with the run; the
+ * directory is read, emptied and removed after it. Into *ns and ids. 0 or -1.
+ */
+static int run_dir_make(const struct runner *r, const struct runner_subject *s,
+			const char *rundir, const char *shown, char *ids, size_t len,
+			struct mntns **ns, struct errbuf *eb)
+{
+	int fd;
+
+	*ns = NULL;
+	if (fileio_fmt(ids, len, "%s/ids", rundir) < 0)
+		return errbuf_set(eb, "%s: path too long", rundir);
+	{
+		struct errbuf gone = {{0}}; /* none there: the usual case */
+
+		if (countrun_clear_dir(ids, &gone) == 0)
+			rmdir(ids); /* a crashed run's */
+	}
+	if (mkdir(ids, 0700) != 0)
+		return errbuf_set_errno(eb, errno, "%s", ids);
+	fd = open(ids, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fchown(fd, 0, r->user.gid) != 0 || fchmod(fd, 0770) != 0) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		rmdir(ids);
+		return errbuf_set_errno(eb, e, "%s", ids);
+	}
+	close(fd);
+	if ((*ns = mntns_bind_at(s->mntns, ids, shown, eb)) == NULL) {
+		rmdir(ids);
+		return -1;
+	}
+	return 0;
+}
+
+/* Ends what run_dir_make made: the namespace, then the directory's files and itself. */
+static void run_dir_end(struct mntns *ns, const char *ids)
+{
+	struct errbuf ignored = {{0}};
+
+	mntns_free(ns);
+	if (countrun_clear_dir(ids, &ignored) == 0)
+		rmdir(ids);
+}
+
+/*
+ * One counted run, its counts into o: valgrind writes into dir (the path seen from the run, in
+ * the namespace ns) and they are read from files (the same directory seen from here). 0, or
+ * -1 when the pass must stop.
+ */
+static int count_once(struct runner *r, const struct mntns *ns, char *const *sargv,
+		      const struct countrun_identity *id, const char *dir, const char *files,
+		      cJSON *o, uint64_t *ns_total, struct errbuf *eb)
 {
 	struct proc_pin pin = counted_pin(&r->env.pin);
 	struct countrun *c = calloc(1, sizeof(*c));
@@ -251,10 +321,10 @@ static int count_subject(struct runner *r, const struct runner_subject *s, char 
 		errbuf_set(eb, "out of memory");
 		goto out;
 	}
-	if (countrun_clear_dir(rundir, eb) < 0 ||
-	    (argv = countrun_argv(COUNTRUN_SETPRIV, countrun_valgrind(), id, rundir, sargv, eb)) ==
+	if (countrun_clear_dir(files, eb) < 0 ||
+	    (argv = countrun_argv(COUNTRUN_SETPRIV, countrun_valgrind(), id, dir, sargv, eb)) ==
 		NULL ||
-	    (cmd = root_cmd(r, s, argv, &pin, eb)) == NULL)
+	    (cmd = root_cmd(r, ns, argv, &pin, eb)) == NULL)
 		goto out;
 	if (ftruncate(r->rs.stderr_fd, 0) != 0 || lseek(r->rs.stderr_fd, 0, SEEK_SET) != 0) {
 		errbuf_set_errno(eb, errno, "counts: temporary file");
@@ -266,13 +336,13 @@ static int count_subject(struct runner *r, const struct runner_subject *s, char 
 		errbuf_set(eb, "interrupted");
 		goto out;
 	}
-	*ns += smp.wall_ns;
+	*ns_total += smp.wall_ns;
 	cJSON_AddNumberToObject(o, "counted_ns", (double)smp.wall_ns);
 	cJSON_AddNumberToObject(o, "exit_code", smp.exit_code);
 	if (smp.timed_out) {
 		cJSON_AddStringToObject(o, "status", "uncounted");
 		cJSON_AddStringToObject(o, "message", "the counted run passed its timeout");
-	} else if (countrun_read_dir(c, rundir, &ceb) < 0) {
+	} else if (countrun_read_dir(c, files, &ceb) < 0) {
 		char why[ERRBUF_MSG_MAX + TRACEDRUN_MESSAGE_MAX + 8];
 
 		/* valgrind's own complaint, when it made one, says why. */
@@ -297,6 +367,28 @@ out:
 	proc_cmd_free(cmd);
 	countrun_argv_free(argv);
 	free(c);
+	return rc;
+}
+
+/*
+ * The counted run of s, its counts into o: a set-ID or capable identity writes into a
+ * directory and namespace of the run's own (run_dir_make), the bench user alone into userdir
+ * in s's namespace. 0, or -1 when the pass must stop.
+ */
+static int count_subject(struct runner *r, const struct runner_subject *s, char *const *sargv,
+			 const struct countrun_identity *id, const struct runner_count_dirs *d,
+			 cJSON *o, uint64_t *ns_total, struct errbuf *eb)
+{
+	char ids[PATH_MAX];
+	struct mntns *ns;
+	int rc;
+
+	if (!privileged(id))
+		return count_once(r, s->mntns, sargv, id, d->userdir, d->userdir, o, ns_total, eb);
+	if (run_dir_make(r, s, d->rundir, d->shown, ids, sizeof(ids), &ns, eb) < 0)
+		return -1;
+	rc = count_once(r, ns, sargv, id, d->shown, ids, o, ns_total, eb);
+	run_dir_end(ns, ids);
 	return rc;
 }
 
@@ -342,6 +434,26 @@ static void compare_launch(struct straceprof *t, const cJSON *profile, cJSON *o)
 }
 
 /*
+ * A line of strace -f's output after the tool's own exec: a program a process of the tool
+ * executes (not one that failed) is appended to execs, in order, its path sanitised: the
+ * counted run's children that execute (countrun: ".childN", execs) are, in the same order, a
+ * PAM helper (unix_chkpwd) and the command.
+ */
+static void note_exec(const char *line, cJSON *execs)
+{
+	const char *p = strstr(line, "execve(\""), *q;
+	char path[256];
+	size_t k = 0;
+
+	if (p == NULL || strstr(line, "= -1 ") != NULL)
+		return;
+	for (q = p + 8; *q != '\0' && *q != '"' && k + 1 < sizeof(path); q++)
+		path[k++] = (*q >= ' ' && *q <= '~') ? *q : '_';
+	path[k] = '\0';
+	cJSON_AddItemToArray(execs, cJSON_CreateString(path));
+}
+
+/*
  * The counted launch without valgrind, under strace (the proof that the counted identity takes
  * the timed runs' path): its calls against the profile's at this point (profile: the point's
  * profile of s, or NULL). 0, or -1 when the pass must stop.
@@ -351,6 +463,7 @@ static int trace_launch(struct runner *r, const struct runner_subject *s, char *
 			const cJSON *profile, cJSON *o, struct errbuf *eb)
 {
 	char **launch = NULL, **full = NULL, *line = NULL, marker[PATH_MAX + 16];
+	cJSON *execs = NULL;
 	struct proc_cmd *cmd = NULL;
 	struct tracedrun t = {0};
 	struct straceprof from_exec;
@@ -361,6 +474,10 @@ static int trace_launch(struct runner *r, const struct runner_subject *s, char *
 	int rc = -1, fd;
 
 	straceprof_init(&from_exec);
+	if ((execs = cJSON_CreateArray()) == NULL) {
+		errbuf_set(eb, "out of memory");
+		goto out;
+	}
 	/* strace as root (its trace root's, R25) over setpriv's launch: the calls from the exec of
 	 * the program on are the launch's, as the profile's start at its exec. */
 	if ((launch = countrun_launch_argv(COUNTRUN_SETPRIV, id, NULL, sargv, eb)) == NULL)
@@ -388,7 +505,7 @@ static int trace_launch(struct runner *r, const struct runner_subject *s, char *
 		errbuf_set_errno(eb, errno, "counts: %s", trace);
 		goto out;
 	}
-	if ((cmd = root_cmd(r, s, full, &r->env.pin, eb)) == NULL)
+	if ((cmd = root_cmd(r, s->mntns, full, &r->env.pin, eb)) == NULL)
 		goto out;
 	if (tracedrun_run(&t, cmd, trace, r->rs.stderr_fd, counted_timeout_ms(r->m->run_timeout_ms),
 			  eb) < 0)
@@ -408,6 +525,8 @@ static int trace_launch(struct runner *r, const struct runner_subject *s, char *
 		struct errbuf leb = {{0}};
 
 		lineno++;
+		if (seen)
+			note_exec(line, execs);
 		seen = seen || strstr(line, marker) != NULL;
 		if (seen && straceprof_line(&from_exec, line, strlen(line), lineno, &leb) < 0) {
 			cJSON_AddStringToObject(o, "launch_message", leb.msg);
@@ -416,8 +535,12 @@ static int trace_launch(struct runner *r, const struct runner_subject *s, char *
 		}
 	}
 	compare_launch(&from_exec, profile, o);
+	if (cJSON_GetArraySize(execs) > 0 &&
+	    cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(o, "launch"), "executes", execs))
+		execs = NULL;
 	rc = 0;
 out:
+	cJSON_Delete(execs);
 	if (f != NULL)
 		fclose(f);
 	unlink(trace);
@@ -434,23 +557,10 @@ out:
 static int write_point(struct runner *r, size_t index, const cJSON *doc, struct errbuf *eb)
 {
 	char path[PATH_MAX];
-	struct atomicfile *af;
-	char *text = cJSON_Print(doc);
-	int rc = -1;
 
-	if (text == NULL) {
-		errbuf_set(eb, "out of memory");
-		goto out;
-	}
-	if (point_path(r->cfg.out, index, path, sizeof(path), eb) < 0 ||
-	    (af = atomicfile_open_regular(path, 0644, eb)) == NULL)
-		goto out;
-	fputs(text, atomicfile_stream(af));
-	fputc('\n', atomicfile_stream(af));
-	rc = atomicfile_rename(af, eb);
-out:
-	free(text);
-	return rc;
+	if (point_path(r->cfg.out, index, path, sizeof(path), eb) < 0)
+		return -1;
+	return runner_passfile_write(path, doc, eb);
 }
 
 /*
@@ -462,7 +572,8 @@ out:
  * "ok" ends the repeats and is kept as it is. 0, or -1 when the pass must stop.
  */
 static int count_repeated(struct runner *r, const struct runner_subject *s, char *const *sargv,
-			  const struct countrun_identity *id, const char *rundir, cJSON *subjects,
+			  const struct countrun_identity *id, const struct runner_count_dirs *d,
+			  cJSON *subjects,
 			  cJSON **o, uint64_t *ns, struct errbuf *eb)
 {
 	cJSON *runs[COUNTREPEAT_MAX] = {0}, *keep, *rep, *arr, *nss, *idn;
@@ -482,7 +593,7 @@ static int count_repeated(struct runner *r, const struct runner_subject *s, char
 			errbuf_set(eb, "out of memory");
 			goto out;
 		}
-		if (count_subject(r, s, sargv, id, rundir, runs[k], ns, eb) < 0)
+		if (count_subject(r, s, sargv, id, d, runs[k], ns, eb) < 0)
 			goto out;
 		v = cJSON_GetObjectItemCaseSensitive(runs[k], "instructions");
 		if (!cJSON_IsNumber(v) ||
@@ -543,8 +654,7 @@ out:
 
 /* Counts every active subject at pt, policies granting throughout. RUNNER_STEP_*. */
 static enum runner_step count_point(struct runner *r, const struct sweep_point *pt,
-				    const char *rundir, const char *userdir, const char *bindir,
-				    const char *trace, struct errbuf *eb)
+				    const struct runner_count_dirs *d, struct errbuf *eb)
 {
 	cJSON *doc = cJSON_CreateObject(), *subjects, *profile = NULL;
 	struct errbuf deny = {{0}}, peb = {{0}};
@@ -594,12 +704,11 @@ static enum runner_step count_point(struct runner *r, const struct sweep_point *
 					id.caps[0] != '\0' ? "file capabilities (ambient)"
 					: id.setuid        ? "set-user-ID"
 							   : "the bench user");
-		if (counted_copy(s->p->program, bindir, copy, sizeof(copy), eb) < 0 ||
+		if (counted_copy(s->p->program, d->bindir, copy, sizeof(copy), eb) < 0 ||
 		    (sargv = copy_argv(s, copy)) == NULL ||
-		    count_repeated(r, s, sargv, &id, privileged(&id) ? rundir : userdir, subjects,
-				   &o, &ns, eb) < 0 ||
+		    count_repeated(r, s, sargv, &id, d, subjects, &o, &ns, eb) < 0 ||
 		    (r->m->profile &&
-		     trace_launch(r, s, sargv, &id, trace,
+		     trace_launch(r, s, sargv, &id, d->trace,
 				  jsonget_member(jsonget_member(profile, "subjects"), s->p->ms->id),
 				  o, eb) < 0)) {
 			if (sargv == NULL && eb->msg[0] == '\0')
@@ -697,43 +806,54 @@ static int make_shared(char *shared, size_t len, struct errbuf *eb)
 }
 
 /* Removes what make_shared made (best effort, on every path). */
-static void remove_shared(const char *shared, const char *userdir, const char *bindir)
+static void remove_shared(const char *shared, const struct runner_count_dirs *d)
 {
 	struct errbuf ignored = {{0}};
 
 	if (shared[0] == '\0')
 		return;
-	if (countrun_clear_dir(userdir, &ignored) == 0)
-		rmdir(userdir);
-	if (clear_bin(bindir, &ignored) == 0)
-		rmdir(bindir);
+	if (countrun_clear_dir(d->userdir, &ignored) == 0)
+		rmdir(d->userdir);
+	if (clear_bin(d->bindir, &ignored) == 0)
+		rmdir(d->bindir);
+	rmdir(d->shown);
 	rmdir(shared);
 }
 
 int runner_counts_pass(struct runner *r, struct errbuf *eb)
 {
-	char dir[PATH_MAX], rundir[PATH_MAX], userdir[PATH_MAX], bindir[PATH_MAX], trace[PATH_MAX];
-	char path[PATH_MAX], shared[PATH_MAX] = "";
+	char dir[PATH_MAX], path[PATH_MAX], shared[PATH_MAX] = "";
+	struct runner_count_dirs *d = calloc(1, sizeof(*d));
 	size_t n = sweep_count(r->sweep);
 	int rc = -1;
 	struct stat st;
 
-	if (!r->m->counts)
+	if (!r->m->counts) {
+		free(d);
 		return 0;
+	}
+	if (d == NULL)
+		return errbuf_set(eb, "out of memory");
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", r->cfg.out, RUNNER_COUNTS_DIR) < 0 ||
-	    counts_path(r->out_abs, "run", rundir, sizeof(rundir), eb) < 0 ||
+	    counts_path(r->out_abs, "run", d->rundir, sizeof(d->rundir), eb) < 0 ||
 	    make_shared(shared, sizeof(shared), eb) < 0 ||
-	    fileio_fmt(userdir, sizeof(userdir), "%s/run-user", shared) < 0 ||
-	    fileio_fmt(bindir, sizeof(bindir), "%s/bin", shared) < 0 ||
-	    counts_path(r->out_abs, "trace", trace, sizeof(trace), eb) < 0)
-		return errbuf_set(eb, "%s: path too long", r->cfg.out);
-	/* valgrind writes in run/ as root (or with the tool's capabilities): root's, 0700. */
-	if (runner_reset_tool_state(runner_guard_prefix(r->guard), eb) < 0 ||
-	    trustpath_make_dir(dir, eb) < 0 || trustpath_make_dir(rundir, eb) < 0 ||
-	    chmod(rundir, 0700) != 0 || make_user_dir(userdir, &r->user, eb) < 0 ||
-	    clear_bin(bindir, eb) < 0) {
+	    fileio_fmt(d->userdir, sizeof(d->userdir), "%s/run-user", shared) < 0 ||
+	    fileio_fmt(d->bindir, sizeof(d->bindir), "%s/bin", shared) < 0 ||
+	    fileio_fmt(d->shown, sizeof(d->shown), "%s/run", shared) < 0 ||
+	    counts_path(r->out_abs, "trace", d->trace, sizeof(d->trace), eb) < 0) {
 		if (eb->msg[0] == '\0')
-			errbuf_set_errno(eb, errno, "%s", rundir);
+			errbuf_set(eb, "%s: path too long", r->cfg.out);
+		goto out;
+	}
+	/* valgrind writes in run/ as root (or with the tool's capabilities): root's, 0700; a
+	 * set-ID run in a directory of its own in it, shown at SHARED/run (root's, 0755, empty
+	 * outside the run's namespace). */
+	if (runner_reset_tool_state(runner_guard_prefix(r->guard), eb) < 0 ||
+	    trustpath_make_dir(dir, eb) < 0 || trustpath_make_dir(d->rundir, eb) < 0 ||
+	    chmod(d->rundir, 0700) != 0 || make_user_dir(d->userdir, &r->user, eb) < 0 ||
+	    clear_bin(d->bindir, eb) < 0 || mkdir(d->shown, 0755) != 0 || chmod(d->shown, 0755) != 0) {
+		if (eb->msg[0] == '\0')
+			errbuf_set_errno(eb, errno, "%s", d->rundir);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -745,14 +865,14 @@ int runner_counts_pass(struct runner *r, struct errbuf *eb)
 			errbuf_set(eb, "interrupted");
 			goto out;
 		}
-		if (!runstate_profile_end(&r->rs, count_point(r, sweep_at(r->sweep, i), rundir,
-							      userdir, bindir, trace, eb)))
+		if (!runstate_profile_end(&r->rs, count_point(r, sweep_at(r->sweep, i), d, eb)))
 			goto out;
 	}
-	if (runner_refcount_pass(r, userdir, eb) < 0)
+	if (runner_refcount_pass(r, d->userdir, eb) < 0)
 		goto out;
-	rc = countrun_clear_dir(rundir, eb);
+	rc = countrun_clear_dir(d->rundir, eb);
 out:
-	remove_shared(shared, userdir, bindir);
+	remove_shared(shared, d);
+	free(d);
 	return rc;
 }

@@ -37,6 +37,7 @@
 #include "fileio.h"
 #include "jsonget.h"
 #include "profilebudget.h"
+#include "runner_passfile.h"
 #include "runner_point.h"
 #include "runner_profile_files.h"
 #include "straceprof.h"
@@ -250,23 +251,10 @@ static int budgeted_subject(struct runner *r, size_t i, const struct runner_subj
 static int write_point(struct runner *r, size_t index, const cJSON *doc, struct errbuf *eb)
 {
 	char path[PATH_MAX];
-	struct atomicfile *af;
-	char *text = cJSON_Print(doc);
-	int rc = -1;
 
-	if (text == NULL) {
-		errbuf_set(eb, "out of memory");
-		goto out;
-	}
-	if (runner_profile_point_path(r->cfg.out, index, path, sizeof(path), eb) < 0 ||
-	    (af = atomicfile_open_regular(path, 0644, eb)) == NULL)
-		goto out;
-	fputs(text, atomicfile_stream(af));
-	fputc('\n', atomicfile_stream(af));
-	rc = atomicfile_rename(af, eb);
-out:
-	free(text);
-	return rc;
+	if (runner_profile_point_path(r->cfg.out, index, path, sizeof(path), eb) < 0)
+		return -1;
+	return runner_passfile_write(path, doc, eb);
 }
 
 /*

@@ -38,6 +38,7 @@
  *   runner_profile    the profile pass
  *   runner_profile_files  what the profile pass leaves in OUT/profile/, read back
  *   runner_counts     the counted pass: each subject's instructions per point (callgrind)
+ *   runner_passfile   a pass's point file (OUT/profile, OUT/counts) written whole
  */
 #ifndef RARPERF_SWEEP_H
 #define RARPERF_SWEEP_H

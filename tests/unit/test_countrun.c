@@ -109,6 +109,50 @@ static void test_untied_child_refused(void)
 	free(c);
 }
 
+/*
+ * RootAsRole 4.x's monitor polls for the command (waitpid with WNOHANG in a loop): the parts
+ * from one wait to the next are its turns, counted apart; the part up to the first wait and
+ * the one after the last are its work, the same in every run.
+ */
+static void test_wait_loop_counted_apart(void)
+{
+	struct countrun *c = calloc(1, sizeof(*c));
+	struct errbuf eb = {{0}};
+	const char *cmd = "/x/dosr-4.0.3-cbor /usr/bin/true";
+	cJSON *o = cJSON_CreateObject();
+
+	CHECK_INT_EQ(add(c, 500, cmd, 1, 0, 100, "--dump-before=fork", 1000000), 0);
+	CHECK_INT_EQ(add(c, 500, cmd, 2, 100, 110, "--dump-before=waitpid", 300), 0);
+	CHECK_INT_EQ(add(c, 500, cmd, 3, 110, 120, "--dump-before=waitpid", 40), 0);
+	CHECK_INT_EQ(add(c, 500, cmd, 4, 120, 130, "--dump-before=wait4", 40), 0);
+	CHECK_INT_EQ(add(c, 500, cmd, 5, 130, 200, "--dump-before=exit", 200000), 0);
+	CHECK_INT_EQ(add(c, 500, cmd, 6, 200, 210, "Program termination", 5000), 0);
+	CHECK_INT_EQ(add(c, 501, cmd, 1, 100, 105, "--dump-before=execve", 5500), 0);
+	CHECK_INT_EQ(add_log(c, 500, 1), 0);
+	CHECK_INT_EQ(add_log(c, 501, 500), 0);
+	CHECK_INT_EQ(countrun_finish(c, &eb), 0);
+	CHECK_INT_EQ(c->instructions, 1000000 + 300 + 200000 + 5000 + 5500);
+	CHECK_INT_EQ(c->polls, 2);
+	CHECK_INT_EQ(c->poll_instructions, 80);
+	CHECK_STR_EQ(c->procs[0].name, "dosr-4.0.3-cbor");
+	CHECK_INT_EQ(c->procs[0].polls, 2);
+	CHECK(c->procs[0].ends_well && !c->procs[0].execs);
+	/* A wait is not a fork: the child is tied to the fork's dump only. */
+	CHECK_STR_EQ(c->procs[1].name, "dosr-4.0.3-cbor.child1");
+	countrun_json(c, o);
+	CHECK_INT_EQ(cJSON_GetObjectItem(o, "polls")->valuedouble, 2);
+	CHECK_INT_EQ(cJSON_GetObjectItem(o, "poll_instructions")->valuedouble, 80);
+	cJSON_Delete(o);
+	/* A process that waited once (sudo-rs's parent, a blocking wait) has no turn. */
+	memset(c, 0, sizeof(*c));
+	CHECK_INT_EQ(add(c, 600, "/x/sudo-rs", 1, 0, 100, "--dump-before=wait4", 700), 0);
+	CHECK_INT_EQ(add(c, 600, "/x/sudo-rs", 2, 100, 200, "Program termination", 800), 0);
+	CHECK_INT_EQ(countrun_finish(c, &eb), 0);
+	CHECK_INT_EQ(c->instructions, 1500);
+	CHECK_INT_EQ(c->polls, 0);
+	free(c);
+}
+
 /* doas executes the command itself: one process, counted up to its execve. */
 static void test_single_process_and_errors(void)
 {
@@ -224,6 +268,7 @@ int main(void)
 {
 	RUN(test_fork_and_exec);
 	RUN(test_untied_child_refused);
+	RUN(test_wait_loop_counted_apart);
 	RUN(test_single_process_and_errors);
 	RUN(test_argv);
 	RUN(test_identity);

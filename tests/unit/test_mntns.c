@@ -112,6 +112,77 @@ static void test_shows_file_inside_only(void)
 	CHECK(lstat(layers, &st) != 0);
 }
 
+/*
+ * mntns_bind_at (the counted pass's directory for a tool that changes identity): the directory
+ * shows at the target inside the namespace only, as a copy of the base namespace (its shown
+ * file still there); the caller's working directory kept.
+ */
+static void test_bind_inside_only(void)
+{
+	char source[256], target[256], policy[256], etc[256], out[256], here[512], *text;
+	struct errbuf eb = {0};
+	struct mntns *base, *ns;
+	struct stat st;
+
+	snprintf(source, sizeof(source), "%s/src", dir);
+	snprintf(target, sizeof(target), "%s/at", dir);
+	snprintf(policy, sizeof(policy), "%s/policy", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(etc, sizeof(etc), "/etc/rarperf-test-mntns-%d", (int)getpid());
+	CHECK_INT_EQ(mkdir(source, 0700), 0);
+	CHECK_INT_EQ(mkdir(target, 0755), 0);
+	write_file(policy, "base\n");
+	{
+		char inner[300];
+
+		snprintf(inner, sizeof(inner), "%s/file", source);
+		write_file(inner, "bound\n");
+	}
+	CHECK_INT_EQ(chdir(dir), 0);
+	base = mntns_show_files_at(&(struct mntns_file){etc, policy}, 1, reserve(), &eb);
+	CHECK(base != NULL);
+	ns = base != NULL ? mntns_bind_at(base, source, target, &eb) : NULL;
+	CHECK(ns != NULL);
+	if (ns == NULL) {
+		fprintf(stderr, "  %s\n", eb.msg);
+		mntns_free(base);
+		return;
+	}
+	CHECK(getcwd(here, sizeof(here)) != NULL && strcmp(here, dir) == 0);
+	CHECK_STR_EQ(mntns_dir(ns), "");
+	{
+		char at[300];
+
+		snprintf(at, sizeof(at), "%s/file", target);
+		CHECK_INT_EQ(cat_into(ns, at, out), 0);
+		text = testutil_read_file(out, NULL);
+		CHECK(text != NULL && strcmp(text, "bound\n") == 0);
+		free(text);
+		/* Outside: the target stays empty. */
+		CHECK(lstat(at, &st) != 0);
+		CHECK(cat_into(NULL, at, out) != 0);
+	}
+	/* The base namespace's file shows in the copy too. */
+	CHECK_INT_EQ(cat_into(ns, etc, out), 0);
+	text = testutil_read_file(out, NULL);
+	CHECK(text != NULL && strcmp(text, "base\n") == 0);
+	free(text);
+	mntns_free(ns);
+	mntns_free(base);
+	/* Refused: a relative path, a missing one. */
+	CHECK(mntns_bind_at(NULL, "src", target, &eb) == NULL);
+	CHECK(mntns_bind_at(NULL, source, "/nonexistent-rarperf-dir", &eb) == NULL);
+	{
+		char inner[300];
+
+		snprintf(inner, sizeof(inner), "%s/file", source);
+		unlink(inner);
+	}
+	rmdir(source);
+	rmdir(target);
+	unlink(policy);
+}
+
 /* A reserved name someone took before it was made: refused, theirs left alone. */
 static void test_refuses_taken_name(void)
 {
@@ -251,6 +322,7 @@ int main(void)
 	RUN(test_shows_nested_files);
 	RUN(test_refuses_bad_targets);
 	RUN(test_refuses_taken_name);
+	RUN(test_bind_inside_only);
 	RUN(test_leftover_removal_is_safe);
 	unlink("policy");
 	unlink("out");
