@@ -14,6 +14,7 @@
  *   policy_doas     an OpenDoas doas.conf (one permit rule per user and command)
  *   policy_rar_json RootAsRole's single-file JSON (settings and policy together)
  *   policy_rar_cbor RootAsRole's CBOR data file plus its settings file
+ *   policy_polkit   polkit JavaScript rules for pkexec (one rule per task, then a refusal)
  *   policy_size     the bytes each file of a format would have, computed without writing
  *   policyset       one shape written in several formats as one transaction (CLI, runner)
  *   policy_file     where a policy file may be written, with which owner, mode, attributes

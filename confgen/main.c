@@ -9,6 +9,7 @@
 #include "numarg.h"
 #include "policy.h"
 #include "policy_doas.h"
+#include "policy_polkit.h"
 #include "policy_file.h"
 #include "policy_rar_cbor.h"
 #include "policy_size.h"
@@ -22,7 +23,7 @@ struct config {
 	bool uid_set;
 	bool shape_named; /* a shape option was given by name */
 	enum sudoers_layout sudoers_layout;
-	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data;
+	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data, *polkit;
 	bool rar_format_cbor;    /* positional RAR_FILE is a CBOR settings file */
 	const char *rar_version; /* the RootAsRole version the files are for; NULL: 3.3.4 */
 	bool force;              /* replace files confgen did not write */
@@ -42,7 +43,7 @@ static void usage(FILE *out)
 	    "usage: confgen [options] SUDOERS RAR_FILE NB_ROLES NB_USERS NB_TASKS NB_COMMANDS "
 	    "USER_ID\n"
 	    "       confgen --uid N [--roles R] [--users U] [--tasks T] [--commands C] [options]\n"
-	    "               [--sudoers F] [--doas F] [--rar-json F] [--rar-cbor F]\n"
+	    "               [--sudoers F] [--doas F] [--rar-json F] [--rar-cbor F] [--polkit F]\n"
 	    "Writes the same benchmark policy for sudo, doas and RootAsRole.\n"
 	    "\n"
 	    "  --roles R, --users U, --tasks T, --commands C\n"
@@ -58,6 +59,7 @@ static void usage(FILE *out)
 	    "  --rar-cbor F          write RootAsRole's settings file F (method cbor, 0644) and\n"
 	    "                        the policy as CBOR in F's .bin sibling (0400)\n"
 	    "  --rar-cbor-data D     the CBOR data file instead of F's .bin sibling\n"
+	    "  --polkit F            write polkit rules for pkexec (one rule per task, 0644)\n"
 	    "  --rar-format FMT      json (default) or cbor: the format of the positional "
 	    "RAR_FILE\n"
 	    "  --rar-version V       the RootAsRole version the files are for (default 3.3.4);\n"
@@ -110,6 +112,7 @@ enum {
 	OPT_DENY_ALL,
 	OPT_FORCE,
 	OPT_SIZE,
+	OPT_POLKIT,
 };
 
 static const struct option long_options[] = {
@@ -128,6 +131,7 @@ static const struct option long_options[] = {
     {"rar-cbor-data", required_argument, NULL, OPT_RAR_CBOR_DATA},
     {"rar-format", required_argument, NULL, OPT_RAR_FORMAT},
     {"seed-compat", no_argument, NULL, OPT_SEED_COMPAT},
+    {"polkit", required_argument, NULL, OPT_POLKIT},
     {"rar-version", required_argument, NULL, OPT_RAR_VERSION},
     {"deny-all", no_argument, NULL, OPT_DENY_ALL},
     {"force", no_argument, NULL, OPT_FORCE},
@@ -174,6 +178,9 @@ static int parse_option(struct config *cfg, int opt, const char **rar_format, st
 		return 0;
 	case OPT_DOAS:
 		cfg->doas = optarg;
+		return 0;
+	case OPT_POLKIT:
+		cfg->polkit = optarg;
 		return 0;
 	case OPT_RAR_JSON:
 		cfg->rar_json = optarg;
@@ -282,9 +289,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	if (cfg->rar_cbor_data != NULL && cfg->rar_cbor == NULL)
 		return errbuf_set(eb, "--rar-cbor-data: needs --rar-cbor");
 	if (cfg->sudoers == NULL && cfg->doas == NULL && cfg->rar_json == NULL &&
-	    cfg->rar_cbor == NULL)
-		return errbuf_set(eb,
-				  "no output: give --sudoers, --doas, --rar-json or --rar-cbor");
+	    cfg->rar_cbor == NULL && cfg->polkit == NULL)
+		return errbuf_set(
+		    eb, "no output: give --sudoers, --doas, --rar-json, --rar-cbor or --polkit");
 	return 0;
 }
 
@@ -294,17 +301,19 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
  */
 static int validate(const struct config *cfg, struct errbuf *eb)
 {
-	const char *paths[5] = {cfg->sudoers, cfg->doas, cfg->rar_json, cfg->rar_cbor,
-				cfg->rar_cbor_data};
-	static const char *const options[5] = {"--sudoers", "--doas", "--rar-json", "--rar-cbor",
-					       "--rar-cbor-data"};
-	char *abs[5] = {NULL};
+	const char *paths[6] = {cfg->sudoers, cfg->doas, cfg->rar_json, cfg->rar_cbor,
+				cfg->rar_cbor_data, cfg->polkit};
+	static const char *const options[6] = {"--sudoers",  "--doas",	       "--rar-json",
+					       "--rar-cbor", "--rar-cbor-data", "--polkit"};
+	char *abs[6] = {NULL};
 	char *cbor_default = NULL;
 	int rc = -1;
 
 	if (policy_shape_validate(&cfg->shape, eb) != 0)
 		return -1;
 	if (cfg->doas != NULL && policy_doas_validate(&cfg->shape, eb) != 0)
+		return -1;
+	if (cfg->polkit != NULL && policy_polkit_validate(&cfg->shape, eb) != 0)
 		return -1;
 	if (cfg->rar_cbor != NULL && cfg->rar_cbor_data == NULL) {
 		cbor_default = policy_rar_cbor_default_data_path(cfg->rar_cbor);
@@ -314,7 +323,7 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 		}
 		paths[4] = cbor_default;
 	}
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		if (paths[i] == NULL)
 			continue;
 		if (policy_file_check_path(paths[i], cfg->force || cfg->size_only, eb) != 0) {
@@ -337,7 +346,7 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 	}
 	rc = 0;
 out:
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		free(abs[i]);
 	free(cbor_default);
 	return rc;
@@ -346,7 +355,7 @@ out:
 /* The requested files, in the order of confgen(1), as one transaction (policyset_write). */
 static int write_all(const struct config *cfg, struct errbuf *eb)
 {
-	struct policyset_target t[4];
+	struct policyset_target t[5];
 	size_t n = 0;
 
 	if (cfg->sudoers != NULL)
@@ -365,6 +374,9 @@ static int write_all(const struct config *cfg, struct errbuf *eb)
 						   .policy = cfg->rar_cbor,
 						   .policy_data = cfg->rar_cbor_data,
 						   .rar_version = cfg->rar_version};
+	if (cfg->polkit != NULL)
+		t[n++] = (struct policyset_target){.format = POLICY_FORMAT_POLKIT,
+						   .policy = cfg->polkit};
 	return policyset_write(&cfg->shape, t, n, cfg->force, NULL, eb);
 }
 
@@ -428,6 +440,13 @@ static int print_sizes(const struct config *cfg, struct errbuf *eb)
 		print_size(sz.policy_bytes, cfg->rar_cbor);
 		print_size(sz.data_bytes, data);
 		total += sz.policy_bytes + sz.data_bytes;
+	}
+	if (cfg->polkit != NULL) {
+		if (policy_size(p, POLICY_FORMAT_POLKIT, cfg->sudoers_layout, NULL, NULL, &sz,
+				eb) != 0)
+			goto out;
+		print_size(sz.policy_bytes, cfg->polkit);
+		total += sz.policy_bytes;
 	}
 	print_size(total, "total");
 	rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : errbuf_set(eb, "stdout: write error");

@@ -21,6 +21,8 @@ static const struct {
     {"/etc/sudoers.d", NULL},
     {"/etc", "doas.conf"},
     {"/etc/security", "rootasrole.json"},
+    {"/etc/polkit-1/rules.d", NULL},
+    {"/usr/share/polkit-1/rules.d", NULL},
 };
 
 /*

@@ -2,6 +2,7 @@
 #include "policyset.h"
 
 #include "policy_doas.h"
+#include "policy_polkit.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_txn.h"
@@ -19,6 +20,8 @@ static int stage(struct policy_txn *txn, const struct policy *p, const struct po
 		return policy_stage_rar_json(txn, p, t->policy, t->rar_version, eb);
 	case POLICY_FORMAT_RAR_CBOR:
 		return policy_stage_rar_cbor(txn, p, t->policy, t->policy_data, t->rar_version, eb);
+	case POLICY_FORMAT_POLKIT:
+		return policy_stage_polkit(txn, p, t->policy, eb);
 	}
 	return errbuf_set(eb, "%s: format %d unknown", t->policy, (int)t->format);
 }

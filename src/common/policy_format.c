@@ -1,4 +1,4 @@
-/* policy_format: the four policy file formats' names, and the tool and storage each implies. */
+/* policy_format: the policy file formats' names, and the tool and storage each implies. */
 #include "policy_format.h"
 
 #include <stddef.h>
@@ -12,6 +12,7 @@ static const struct {
     {"doas", "doas", NULL},
     {"rar-json", "dosr-json", "json"},
     {"rar-cbor", "dosr-cbor", "cbor"},
+    {"polkit", "pkexec", NULL},
 };
 
 const char *policy_format_name(enum policy_format f)

@@ -1,4 +1,4 @@
-/* policy_format: the four policy file formats' names, and the tool and storage each implies. */
+/* policy_format: the policy file formats' names, and the tool and storage each implies. */
 #ifndef RARPERF_POLICY_FORMAT_H
 #define RARPERF_POLICY_FORMAT_H
 
@@ -12,11 +12,13 @@ enum policy_format {
 	POLICY_FORMAT_SUDOERS,
 	POLICY_FORMAT_DOAS,
 	POLICY_FORMAT_RAR_JSON,
-	POLICY_FORMAT_RAR_CBOR
+	POLICY_FORMAT_RAR_CBOR,
+	/* Added at the end: results and manifests name formats, never their numbers. */
+	POLICY_FORMAT_POLKIT
 };
-#define POLICY_FORMAT_COUNT 4
+#define POLICY_FORMAT_COUNT 5
 
-/* "sudoers", "doas", "rar-json" or "rar-cbor"; "?" for a value out of range. */
+/* "sudoers", "doas", "rar-json", "rar-cbor" or "polkit"; "?" for a value out of range. */
 const char *policy_format_name(enum policy_format f);
 
 /* Parses a format name into *f. Returns 0, or -1 when s names none. */
@@ -25,7 +27,7 @@ int policy_format_parse(const char *s, enum policy_format *f);
 /*
  * The program that reads format f as the prefix installs it, named as
  * facts.json names tools: "sudo", "doas", "dosr-json", "dosr-cbor" (the
- * default build of RootAsRole for each storage); "?" out of range.
+ * default build of RootAsRole for each storage), "pkexec"; "?" out of range.
  */
 const char *policy_format_program(enum policy_format f);
 
