@@ -11,10 +11,12 @@
 #include "fileio.h"
 
 static const char *const default_program[] = {"{prefix}/bin/sudo", "{prefix}/bin/doas",
-					      "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor"};
+					      "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor",
+					      "{prefix}/bin/pkexec"};
 static const char *const default_policy[] = {"{prefix}/etc/sudoers", "{prefix}/etc/doas.conf",
 					     "{prefix}/etc/rootasrole-json.json",
-					     "{prefix}/etc/rootasrole-cbor.json"};
+					     "{prefix}/etc/rootasrole-cbor.json",
+					     "{prefix}/etc/polkit-1/rules.d/50-rarperf.rules"};
 
 static int set_default(struct manifest_ctx *c, char **field, const char *value, const char *p)
 {
