@@ -17,6 +17,11 @@ static const char *const default_policy[] = {"{prefix}/etc/sudoers", "{prefix}/e
 					     "{prefix}/etc/rootasrole-json.json",
 					     "{prefix}/etc/rootasrole-cbor.json",
 					     "{prefix}/etc/polkit-1/rules.d/50-rarperf.rules"};
+/* One entry per format: a format added to enum policy_format needs its defaults here. */
+_Static_assert(sizeof(default_program) / sizeof(*default_program) == POLICY_FORMAT_COUNT,
+	       "default_program: one entry per policy format");
+_Static_assert(sizeof(default_policy) / sizeof(*default_policy) == POLICY_FORMAT_COUNT,
+	       "default_policy: one entry per policy format");
 
 static int set_default(struct manifest_ctx *c, char **field, const char *value, const char *p)
 {

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
@@ -31,6 +32,8 @@
 /* What polkitd logs once it serves; any log line holding the second fails the step. */
 #define RUNNER_POLKIT_READY_LINE "Acquired the name org.freedesktop.PolicyKit1"
 #define RUNNER_POLKIT_ERROR_WORD "Error"
+/* The account polkitd switches to (compiled into it; Debian's sysusers.d makes it). */
+#define RUNNER_POLKIT_USER "polkitd"
 /* How long a stopped daemon has between SIGTERM and SIGKILL. */
 #define RUNNER_POLKIT_STOP_MS 1000
 /* The most bytes of polkitd's log read while waiting (its start-up says a few lines). */
@@ -66,8 +69,9 @@ int runner_polkit_files(const char *prefix, struct runner_polkit_files *out, str
 	return 0;
 }
 
-/* The bus's configuration: a system bus on our socket, every connection allowed (only root
- * and the bench user's set-user-ID pkexec reach the socket's name in the namespace). */
+/* The bus's configuration: a system bus on our socket, which only root (pkexec is set-user-ID
+ * root when it connects) and polkitd's account can reach (runner_polkit_new); only polkitd's
+ * account may own polkit's name, so nothing else can answer pkexec in its place. */
 static int write_conf(const struct runner_polkit *pk, struct errbuf *eb)
 {
 	char text[2 * PATH_MAX];
@@ -83,8 +87,11 @@ static int write_conf(const struct runner_polkit *pk, struct errbuf *eb)
 		       "<busconfig>\n  <type>system</type>\n"
 		       "  <listen>unix:path=%s</listen>\n  <auth>EXTERNAL</auth>\n"
 		       "  <policy context=\"default\">\n    <allow user=\"*\"/>\n"
-		       "    <allow own=\"*\"/>\n    <allow send_destination=\"*\"/>\n"
-		       "    <allow receive_sender=\"*\"/>\n  </policy>\n</busconfig>\n",
+		       "    <deny own=\"*\"/>\n    <allow send_destination=\"*\"/>\n"
+		       "    <allow receive_sender=\"*\"/>\n  </policy>\n"
+		       "  <policy user=\"" RUNNER_POLKIT_USER "\">\n"
+		       "    <allow own=\"org.freedesktop.PolicyKit1\"/>\n  </policy>\n"
+		       "</busconfig>\n",
 		       pk->socket) < 0)
 		return errbuf_set(eb, "%s: path too long", pk->socket);
 	return atomicfile_write(pk->conf, text, strlen(text), 0644, eb);
@@ -93,6 +100,7 @@ static int write_conf(const struct runner_polkit *pk, struct errbuf *eb)
 struct runner_polkit *runner_polkit_new(const char *prefix, struct errbuf *eb)
 {
 	struct runner_polkit *pk = calloc(1, sizeof(*pk));
+	struct group *gr = getgrnam(RUNNER_POLKIT_USER);
 	struct stat st;
 
 	if (pk == NULL) {
@@ -113,13 +121,20 @@ struct runner_polkit *runner_polkit_new(const char *prefix, struct errbuf *eb)
 		errbuf_prefix(eb, "pkexec's daemons");
 		goto fail;
 	}
-	if (mkdir(pk->dir, 0755) != 0 && errno != EEXIST) {
+	if (mkdir(pk->dir, 0700) != 0 && errno != EEXIST) {
 		errbuf_set_errno(eb, errno, "%s", pk->dir);
 		goto fail;
 	}
-	/* Ours only: root's, a directory, not writable by others (polkitd must reach into it). */
+	if (gr == NULL) {
+		errbuf_set(eb, "no group %s: polkitd's account (roles/rarperf_pkexec makes it)",
+			   RUNNER_POLKIT_USER);
+		goto fail;
+	}
+	/* Root's, a directory, not writable by others; reachable by root and polkitd's group only
+	 * (mode 0710): no other local user can connect to the bus, let alone answer on it. */
 	if (lstat(pk->dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
-	    (st.st_mode & 022) != 0 || chmod(pk->dir, 0755) != 0) {
+	    (st.st_mode & 022) != 0 || chown(pk->dir, 0, gr->gr_gid) != 0 ||
+	    chmod(pk->dir, 0710) != 0) {
 		errbuf_set(eb, "%s: not a directory of root's closed to writers", pk->dir);
 		goto fail;
 	}

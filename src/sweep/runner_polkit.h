@@ -51,7 +51,8 @@ struct runner_polkit_files {
 int runner_polkit_files(const char *prefix, struct runner_polkit_files *out, struct errbuf *eb);
 
 /*
- * Makes PREFIX/polkit/run (root's, 0755: polkitd, once user polkitd, must reach the socket)
+ * Makes PREFIX/polkit/run (root:polkitd 0710: polkitd, once user polkitd, must reach the
+ * socket; no other user may)
  * and its bus.conf, and checks that polkitd and dbus-daemon are root's along their whole
  * path (trustpath.h): they run as root. Returns the state (free with runner_polkit_free), or
  * NULL with eb.

@@ -152,6 +152,10 @@ check "a small sweep of pkexec exits 0" "$RB" --manifest "$tmp/m.json" --prefix 
 	sed 's/^/# /' "$tmp/err"
 echo "# the sweep took $(echo "$(date +%s.%N) - $start" | bc) s"
 check "no dbus-daemon or polkitd left after the sweep" none_left_within 20 || leftovers | sed 's/^/# /'
+check "the private bus's directory is reachable by root and polkitd's group only (0710)" \
+	[ "$(stat -c '%a %U:%G' "$prefix/polkit/run")" = "710 root:polkitd" ]
+check "the bus lets only polkitd's account own polkit's name" \
+	grep -q '<policy user="polkitd">' "$prefix/polkit/run/bus.conf"
 check "results.json: each pkexec point carries polkitd's CPU time per run and peak memory" \
 	jqe '[.results[] | select(.parameters.subject == "pkexec") | .rarbench.daemon
 		| select(.name == "polkitd" and .cpu_ns_per_run > 0 and .runs == 12 and .maxrss_kib > 1000)]
