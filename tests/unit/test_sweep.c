@@ -8,6 +8,7 @@
 #include "manifest.h"
 #include "plan_testutil.h"
 #include "policy_doas.h"
+#include "policy_polkit.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_sudoers.h"
@@ -189,6 +190,9 @@ static int write_point(const struct manifest *m, const struct sweep_point *pt, s
 		break;
 	case POLICY_FORMAT_RAR_CBOR:
 		rc = policy_stage_rar_cbor(txn, p, *policy, *data, ms->rar_version, &eb);
+		break;
+	case POLICY_FORMAT_POLKIT:
+		rc = policy_stage_polkit(txn, p, *policy, &eb);
 		break;
 	}
 	/* The commit frees txn; a failed stage leaves it to the abort below. */
