@@ -301,9 +301,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
  */
 static int validate(const struct config *cfg, struct errbuf *eb)
 {
-	const char *paths[6] = {cfg->sudoers, cfg->doas, cfg->rar_json, cfg->rar_cbor,
-				cfg->rar_cbor_data, cfg->polkit};
-	static const char *const options[6] = {"--sudoers",  "--doas",	       "--rar-json",
+	const char *paths[6] = {cfg->sudoers,  cfg->doas,          cfg->rar_json,
+				cfg->rar_cbor, cfg->rar_cbor_data, cfg->polkit};
+	static const char *const options[6] = {"--sudoers",  "--doas",          "--rar-json",
 					       "--rar-cbor", "--rar-cbor-data", "--polkit"};
 	char *abs[6] = {NULL};
 	char *cbor_default = NULL;

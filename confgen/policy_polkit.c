@@ -30,7 +30,8 @@ size_t policy_polkit_user_name(uint32_t uid, char *buf, size_t len)
 int policy_polkit_validate(const struct policy_shape *shape, struct errbuf *eb)
 {
 	if (shape->seed_compat)
-		return errbuf_set(eb, "--polkit: not with --seed-compat (the seed wrote no polkit rules)");
+		return errbuf_set(
+		    eb, "--polkit: not with --seed-compat (the seed wrote no polkit rules)");
 	if (shape->command != NULL && strcspn(shape->command, "\"\\") != strlen(shape->command))
 		return errbuf_set(eb, "--polkit: the command holds '\"' or '\\\\', which a rule "
 				      "cannot compare without escaping");
@@ -65,13 +66,15 @@ int policy_stage_polkit(struct policy_txn *txn, const struct policy *p, const ch
 		return -1;
 	if (policy_file_open(&f, txn, path, POLICY_POLKIT_MODE, eb) != 0)
 		return -1;
-	fprintf(f.out, POLICY_POLKIT_HEADER " roles=%u users=%u tasks=%u commands=%u uid=%u match=%s\n",
+	fprintf(f.out,
+		POLICY_POLKIT_HEADER " roles=%u users=%u tasks=%u commands=%u uid=%u match=%s\n",
 		s->roles, s->users, s->tasks, s->commands, s->uid, policy_match_label(s));
 	for (uint32_t r = 0; r < s->roles && !s->deny_all; r++) {
 		for (uint32_t t = 0; t < s->tasks; t++) {
-			policy_file_puts(&f,
-					 "polkit.addRule(function(a, s) { if (a.id == \"" POLICY_POLKIT_ACTION
-					 "\" && (");
+			policy_file_puts(
+			    &f,
+			    "polkit.addRule(function(a, s) { if (a.id == \"" POLICY_POLKIT_ACTION
+			    "\" && (");
 			policy_polkit_users(p, &f, r);
 			policy_file_puts(&f, ") && (");
 			for (uint32_t c = 0; c < s->commands; c++) {

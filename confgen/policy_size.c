@@ -345,7 +345,8 @@ static uint64_t size_polkit(const struct policy *p)
 	uint64_t R = s->roles, U = s->users, T = s->tasks, C = s->commands;
 	char name[POLICY_NAME_LEN_MAX];
 	uint64_t total = (uint64_t)snprintf(
-	    NULL, 0, POLICY_POLKIT_HEADER " roles=%u users=%u tasks=%u commands=%u uid=%u match=%s\n",
+	    NULL, 0,
+	    POLICY_POLKIT_HEADER " roles=%u users=%u tasks=%u commands=%u uid=%u match=%s\n",
 	    s->roles, s->users, s->tasks, s->commands, s->uid, policy_match_label(s));
 	uint64_t users;
 

@@ -224,9 +224,9 @@ static cJSON *export_extras_json(const struct measure_result *r, const struct ex
 		    cJSON_AddNumberToObject(d, "cpu_ns", (double)x->daemon_cpu_ns) == NULL ||
 		    cJSON_AddNumberToObject(d, "runs", (double)x->daemon_runs) == NULL ||
 		    cJSON_AddNumberToObject(d, "cpu_ns_per_run",
-					    x->daemon_runs > 0 ? (double)x->daemon_cpu_ns /
-								     (double)x->daemon_runs
-							       : 0) == NULL ||
+					    x->daemon_runs > 0
+						? (double)x->daemon_cpu_ns / (double)x->daemon_runs
+						: 0) == NULL ||
 		    cJSON_AddNumberToObject(d, "maxrss_kib", (double)x->daemon_maxrss_kib) == NULL)
 			goto oom;
 	}

@@ -8,10 +8,8 @@
 static const struct {
 	const char *name, *program, *rar_storage;
 } policy_formats[POLICY_FORMAT_COUNT] = {
-    {"sudoers", "sudo", NULL},
-    {"doas", "doas", NULL},
-    {"rar-json", "dosr-json", "json"},
-    {"rar-cbor", "dosr-cbor", "cbor"},
+    {"sudoers", "sudo", NULL},         {"doas", "doas", NULL},
+    {"rar-json", "dosr-json", "json"}, {"rar-cbor", "dosr-cbor", "cbor"},
     {"polkit", "pkexec", NULL},
 };
 

@@ -13,10 +13,9 @@
 static const char *const default_program[] = {"{prefix}/bin/sudo", "{prefix}/bin/doas",
 					      "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor",
 					      "{prefix}/bin/pkexec"};
-static const char *const default_policy[] = {"{prefix}/etc/sudoers", "{prefix}/etc/doas.conf",
-					     "{prefix}/etc/rootasrole-json.json",
-					     "{prefix}/etc/rootasrole-cbor.json",
-					     "{prefix}/etc/polkit-1/rules.d/50-rarperf.rules"};
+static const char *const default_policy[] = {
+    "{prefix}/etc/sudoers", "{prefix}/etc/doas.conf", "{prefix}/etc/rootasrole-json.json",
+    "{prefix}/etc/rootasrole-cbor.json", "{prefix}/etc/polkit-1/rules.d/50-rarperf.rules"};
 /* One entry per format: a format added to enum policy_format needs its defaults here. */
 _Static_assert(sizeof(default_program) / sizeof(*default_program) == POLICY_FORMAT_COUNT,
 	       "default_program: one entry per policy format");

@@ -262,8 +262,9 @@ static int wait_daemon(struct runner_polkit *pk, int log_fd, int ms, struct errb
 int runner_polkit_start(struct runner_polkit *pk, int mntns_fd, struct errbuf *eb)
 {
 	char conf_arg[PATH_MAX + 16];
-	char *bus_argv[] = {RUNNER_POLKIT_DBUS_DAEMON, conf_arg, "--nofork", "--nopidfile",
-			    "--nosyslog", "--print-address=3", NULL};
+	char *bus_argv[] = {
+	    RUNNER_POLKIT_DBUS_DAEMON, conf_arg, "--nofork", "--nopidfile", "--nosyslog",
+	    "--print-address=3",       NULL};
 	char *daemon_argv[] = {pk->polkitd, NULL};
 	int ready[2] = {-1, -1}, log_fd = -1, bus_fd = -1, rc = -1;
 

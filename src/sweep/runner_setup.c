@@ -139,7 +139,8 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 			continue;
 		po.mntns = measured.mntns = NULL;
 		if (s->p->ms->format == POLICY_FORMAT_POLKIT) {
-			/* pkexec: polkit's compiled-in paths show the prefix's (runner_polkit.h). */
+			/* pkexec: polkit's compiled-in paths show the prefix's (runner_polkit.h).
+			 */
 			static struct runner_polkit_files pf;
 
 			if (reserve_mntns_dir(r, s, eb) < 0)
