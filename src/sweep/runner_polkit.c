@@ -2,7 +2,7 @@
  * subject and stopped with it; polkitd's CPU time and memory over the step's timed runs. */
 #include "runner_polkit.h"
 
-#include <dirent.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,12 +21,17 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "cgroup2.h"
 #include "clock.h"
 #include "fileio.h"
 #include "trustpath.h"
 
 /* Debian's bus daemon (package dbus-daemon), run with a configuration of ours. */
 #define RUNNER_POLKIT_DBUS_DAEMON "/usr/bin/dbus-daemon"
+/* polkitd's cgroup, a child of rarbench's (the sweep's, sweepcg.h, which removes it with its
+ * tree): its cpu.stat counts every thread polkitd ran, those that have exited too (polkit
+ * 122 runs each rules call in a thread of its own), to the microsecond. */
+#define RUNNER_POLKIT_CGROUP "rarbench-polkitd"
 /* Where the prefix's world holds polkitd (roles/rarperf_pkexec). */
 #define RUNNER_POLKIT_DAEMON "/polkit/usr/lib/polkit-1/polkitd"
 /* What polkitd logs once it serves; any log line holding the second fails the step. */
@@ -46,8 +51,9 @@ struct runner_polkit {
 	char log[PATH_MAX];     /* polkitd's output, read for readiness and errors */
 	char bus_log[PATH_MAX]; /* the bus's own output (its warnings are not polkitd's errors) */
 	char polkitd[PATH_MAX]; /* PREFIX/polkit/usr/lib/polkit-1/polkitd */
-	pid_t bus, daemon;      /* 0: not running */
-	uint64_t mark_ns;       /* polkitd's CPU time at runner_polkit_mark */
+	char cg[PATH_MAX]; /* polkitd's own cgroup under rarbench's ("": none, /proc's ticks) */
+	pid_t bus, daemon; /* 0: not running */
+	uint64_t mark_ns;  /* polkitd's CPU time at runner_polkit_mark */
 };
 
 int runner_polkit_files(const char *prefix, struct runner_polkit_files *out, struct errbuf *eb)
@@ -151,10 +157,16 @@ fail:
  * /dev/null, writes to out_fd (both outputs) and, when ready_fd >= 0, keeps that as fd 3.
  * Returns its pid, or -1 with eb.
  */
-static pid_t spawn(char *const argv[], int mntns_fd, int out_fd, int ready_fd, struct errbuf *eb)
+static pid_t spawn(char *const argv[], int mntns_fd, int out_fd, int ready_fd, const char *cg,
+		   struct errbuf *eb)
 {
+	char procs[PATH_MAX + 16];
 	static char *const envp[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C", NULL};
-	pid_t parent = getpid(), pid = fork();
+	pid_t parent = getpid(), pid;
+
+	if (cg[0] != '\0' && fileio_fmt(procs, sizeof(procs), "%s/cgroup.procs", cg) < 0)
+		return errbuf_set(eb, "%s: path too long", cg);
+	pid = fork();
 
 	if (pid < 0)
 		return errbuf_set_errno(eb, errno, "fork %s", argv[0]);
@@ -163,6 +175,15 @@ static pid_t spawn(char *const argv[], int mntns_fd, int out_fd, int ready_fd, s
 
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 			_exit(127);
+		/* Into its own cgroup before it runs anything, so every thread it makes is counted.
+		 */
+		if (cg[0] != '\0') {
+			int fd = open(procs, O_WRONLY | O_CLOEXEC);
+
+			if (fd < 0 || write(fd, "0\n", 2) != 2)
+				_exit(127);
+			close(fd);
+		}
 		if (setns(mntns_fd, CLONE_NEWNS) != 0 || chdir("/") != 0 || null < 0 ||
 		    dup2(null, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0 ||
 		    (ready_fd >= 0 && dup2(ready_fd, 3) < 0))
@@ -202,6 +223,8 @@ void runner_polkit_stop(struct runner_polkit *pk)
 		pk->bus = 0;
 	}
 	unlink(pk->socket);
+	if (pk->cg[0] != '\0' && rmdir(pk->cg) != 0 && errno == ENOENT)
+		pk->cg[0] = '\0';
 }
 
 /* Waits until the bus writes its address on fd (it listens then). 0 or -1. */
@@ -259,6 +282,19 @@ static int wait_daemon(struct runner_polkit *pk, int log_fd, int ms, struct errb
 	}
 }
 
+/* polkitd's cgroup under this process's own, made afresh; none (pk->cg "") when there is no
+ * cgroup2 or it cannot be made: the CPU time then comes from /proc's ticks. */
+static void make_cgroup(struct runner_polkit *pk)
+{
+	char own[PATH_MAX];
+
+	pk->cg[0] = '\0';
+	if (cgroup2_own_dir(own, sizeof(own)) != 0 ||
+	    fileio_fmt(pk->cg, sizeof(pk->cg), "%s/" RUNNER_POLKIT_CGROUP, own) < 0 ||
+	    (mkdir(pk->cg, 0755) != 0 && errno != EEXIST))
+		pk->cg[0] = '\0';
+}
+
 int runner_polkit_start(struct runner_polkit *pk, int mntns_fd, struct errbuf *eb)
 {
 	char conf_arg[PATH_MAX + 16];
@@ -283,7 +319,7 @@ int runner_polkit_start(struct runner_polkit *pk, int mntns_fd, struct errbuf *e
 		errbuf_set_errno(eb, errno, "pipe");
 		goto out;
 	}
-	pk->bus = spawn(bus_argv, mntns_fd, bus_fd, ready[1], eb);
+	pk->bus = spawn(bus_argv, mntns_fd, bus_fd, ready[1], "", eb);
 	close(ready[1]);
 	ready[1] = -1;
 	if (pk->bus < 0) {
@@ -292,7 +328,8 @@ int runner_polkit_start(struct runner_polkit *pk, int mntns_fd, struct errbuf *e
 	}
 	if (wait_bus(ready[0], RUNNER_POLKIT_READY_MS, eb) < 0)
 		goto out;
-	pk->daemon = spawn(daemon_argv, mntns_fd, log_fd, -1, eb);
+	make_cgroup(pk);
+	pk->daemon = spawn(daemon_argv, mntns_fd, log_fd, -1, pk->cg, eb);
 	if (pk->daemon < 0) {
 		pk->daemon = 0;
 		goto out;
@@ -309,35 +346,55 @@ out:
 	return rc;
 }
 
-/* polkitd's CPU time, all its threads (schedstat's first field, ns); 0 when unreadable. */
-static uint64_t daemon_cpu_ns(pid_t pid)
+/* The first number after key in the text of path (key included, as "usage_usec "); 0 or -1. */
+static int read_key(const char *path, const char *key, uint64_t *v)
 {
-	char path[64], buf[128];
-	uint64_t sum = 0;
-	struct dirent *e;
-	DIR *d;
+	char text[1024];
+	const char *at;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (pid <= 0 || fileio_fmt(path, sizeof(path), "/proc/%d/task", (int)pid) < 0 ||
-	    (d = opendir(path)) == NULL)
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	if ((at = strstr(text, key)) == NULL)
+		return -1;
+	*v = strtoull(at + strlen(key), NULL, 10);
+	return 0;
+}
+
+/*
+ * polkitd's CPU time so far (ns), every thread it ran: its cgroup's cpu.stat usage_usec, else
+ * /proc/PID/stat's utime and stime (clock ticks, 10 ms: coarse); 0 when unreadable.
+ */
+static uint64_t daemon_cpu_ns(const struct runner_polkit *pk)
+{
+	char path[PATH_MAX + 16], text[1024], *end;
+	uint64_t usec = 0, ut, st;
+	long tck = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+	int fd;
+
+	if (pk->daemon <= 0)
 		return 0;
-	while ((e = readdir(d)) != NULL) {
-		char file[96];
-		int fd;
-		ssize_t n;
-
-		if (e->d_name[0] == '.' ||
-		    fileio_fmt(file, sizeof(file), "%s/%s/schedstat", path, e->d_name) < 0 ||
-		    (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			sum += strtoull(buf, NULL, 10);
-		}
-	}
-	closedir(d);
-	return sum;
+	if (pk->cg[0] != '\0' && fileio_fmt(path, sizeof(path), "%s/cpu.stat", pk->cg) == 0 &&
+	    read_key(path, "usage_usec ", &usec) == 0)
+		return usec * 1000;
+	if (fileio_fmt(path, sizeof(path), "/proc/%d/stat", (int)pk->daemon) < 0 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	/* After the command's ")": state is field 3, utime 14 and stime 15. */
+	end = strrchr(text, ')');
+	if (end == NULL || tck <= 0 ||
+	    sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %" SCNu64 " %" SCNu64,
+		   &ut, &st) != 2)
+		return 0;
+	return (ut + st) * (1000000000ull / (uint64_t)tck);
 }
 
 /* VmHWM of pid (KiB); 0 when unreadable. */
@@ -360,12 +417,12 @@ static uint64_t daemon_hwm_kib(pid_t pid)
 
 void runner_polkit_mark(struct runner_polkit *pk)
 {
-	pk->mark_ns = daemon_cpu_ns(pk->daemon);
+	pk->mark_ns = daemon_cpu_ns(pk);
 }
 
 int runner_polkit_sample(const struct runner_polkit *pk, struct runner_polkit_cost *cost)
 {
-	uint64_t now = daemon_cpu_ns(pk->daemon);
+	uint64_t now = daemon_cpu_ns(pk);
 
 	memset(cost, 0, sizeof(*cost));
 	if (pk->daemon <= 0 || now == 0 || now < pk->mark_ns)

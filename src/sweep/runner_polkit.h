@@ -28,7 +28,8 @@
  * then polkitd, both joining the subject's namespace; ready when polkitd says
  * it acquired org.freedesktop.PolicyKit1; a line of its log saying "Error"
  * fails the step with that line), runner_polkit_mark before the timed runs,
- * runner_polkit_sample after them (CPU time since the mark, peak memory),
+ * runner_polkit_sample after them (CPU time since the mark, from polkitd's own cgroup under
+ * rarbench's, every thread counted; peak memory),
  * runner_polkit_stop at the step's end, on every path. No authorization
  * polkitd might keep (auth_admin_keep) outlives the step: polkitd dies.
  *
@@ -71,7 +72,8 @@ int runner_polkit_start(struct runner_polkit *pk, int mntns_fd, struct errbuf *e
 /* Reads polkitd's CPU time now: the start of what runner_polkit_sample measures. */
 void runner_polkit_mark(struct runner_polkit *pk);
 
-/* polkitd's cost since the mark: CPU time (all its threads) and its peak resident size. */
+/* polkitd's cost since the mark: CPU time (every thread, exited ones too) and peak resident size.
+ */
 struct runner_polkit_cost {
 	uint64_t cpu_ns;
 	uint64_t maxrss_kib;
