@@ -180,9 +180,14 @@ static pid_t spawn(char *const argv[], int mntns_fd, int out_fd, int ready_fd, c
 		if (cg[0] != '\0') {
 			int fd = open(procs, O_WRONLY | O_CLOEXEC);
 
-			if (fd < 0 || write(fd, "0\n", 2) != 2)
-				_exit(127);
-			close(fd);
+			/* Refused (a cgroup with controllers, outside the sweep's): the parent
+			 * sees it and falls back to /proc's ticks. */
+			if (fd >= 0) {
+				ssize_t w = write(fd, "0\n", 2);
+
+				(void)w; /* a refusal shows in the parent's check */
+				close(fd);
+			}
 		}
 		if (setns(mntns_fd, CLONE_NEWNS) != 0 || chdir("/") != 0 || null < 0 ||
 		    dup2(null, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0 ||
@@ -295,6 +300,23 @@ static void make_cgroup(struct runner_polkit *pk)
 		pk->cg[0] = '\0';
 }
 
+/* Whether polkitd is in its cgroup (cgroup.procs lists it). */
+static bool in_cgroup(const struct runner_polkit *pk)
+{
+	char path[PATH_MAX + 16], text[256], want[32];
+	ssize_t n;
+	int fd;
+
+	if (pk->cg[0] == '\0' || fileio_fmt(path, sizeof(path), "%s/cgroup.procs", pk->cg) < 0 ||
+	    fileio_fmt(want, sizeof(want), "%d\n", (int)pk->daemon) < 0 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	text[n > 0 ? n : 0] = '\0';
+	return strncmp(text, want, strlen(want)) == 0 || strstr(text, want) != NULL;
+}
+
 int runner_polkit_start(struct runner_polkit *pk, int mntns_fd, struct errbuf *eb)
 {
 	char conf_arg[PATH_MAX + 16];
@@ -335,6 +357,10 @@ int runner_polkit_start(struct runner_polkit *pk, int mntns_fd, struct errbuf *e
 		goto out;
 	}
 	rc = wait_daemon(pk, log_fd, RUNNER_POLKIT_READY_MS, eb);
+	if (rc == 0 && !in_cgroup(pk)) {
+		rmdir(pk->cg);
+		pk->cg[0] = '\0';
+	}
 out:
 	if (ready[0] >= 0)
 		close(ready[0]);
