@@ -163,6 +163,15 @@ check "results.json: each pkexec point carries polkitd's CPU time per run and pe
 jq -r '.results[] | select(.parameters.subject == "pkexec") |
 	"# \(.parameters.nb_tasks) rules: pkexec median \(.median * 1e6 | floor) us, polkitd \(.rarbench.daemon.cpu_ns_per_run / 1000 | floor) us CPU per run, \(.rarbench.daemon.maxrss_kib) KiB"' \
 	"$tmp/out/results.json" 2>/dev/null
+RP=$PWD/bin/rarplot
+if [ -x "$RP" ] && "$RP" -o "$tmp/out/plots" "$tmp/out/results.json" >/dev/null 2>&1; then
+	check "report.md shows polkitd's share: a row per size and its fitted line" \
+		sh -c "grep -q '^## Where the wait goes: daemons' '$tmp/out/plots/report.md' &&
+			[ \$(grep -c '^| [0-9]* | [0-9.]* | [0-9.]* | [0-9]* % | [0-9.]* |$' '$tmp/out/plots/report.md') -eq 3 ] &&
+			grep -q \"^polkitd's CPU per run, fitted over the 3 points\" '$tmp/out/plots/report.md'"
+else
+	notok "rarplot draws the sweep (bin/rarplot built)"
+fi
 check "the rules left grant nothing (confgen's deny-all)" grep -q "match=none" "$RULES/50-rarperf.rules"
 cp "$RULES/50-rarperf.rules" "$tmp/rules/50-rarperf.rules"
 out=$(judge /usr/bin/true)
