@@ -58,8 +58,7 @@ static uint32_t counted_timeout_ms(uint32_t run_timeout_ms)
 	return t > COUNTS_TIMEOUT_MAX_MS ? COUNTS_TIMEOUT_MAX_MS : (uint32_t)t;
 }
 
-static int counts_path(const char *out, const char *name, char *buf, size_t len,
-		       struct errbuf *eb)
+static int counts_path(const char *out, const char *name, char *buf, size_t len, struct errbuf *eb)
 {
 	return fileio_fmt(buf, len, "%s/%s/%s", out, RUNNER_COUNTS_DIR, name) < 0
 		   ? errbuf_set(eb, "%s: path too long", out)
@@ -331,8 +330,8 @@ static void compare_launch(struct straceprof *t, const cJSON *profile, cJSON *o)
 			const cJSON *pc = jsonget_member(e, "calls");
 			cJSON *a = cJSON_AddArrayToObject(diff, e->string);
 
-			cJSON_AddItemToArray(a, cJSON_CreateNumber(cJSON_IsNumber(pc) ? pc->valuedouble
-										       : 0));
+			cJSON_AddItemToArray(
+			    a, cJSON_CreateNumber(cJSON_IsNumber(pc) ? pc->valuedouble : 0));
 			cJSON_AddItemToArray(a, cJSON_CreateNumber(0));
 			ndiff++;
 		}
@@ -346,8 +345,8 @@ static void compare_launch(struct straceprof *t, const cJSON *profile, cJSON *o)
  * profile of s, or NULL). 0, or -1 when the pass must stop.
  */
 static int trace_launch(struct runner *r, const struct runner_subject *s, char *const *sargv,
-			const struct countrun_identity *id, const char *trace,
-			const cJSON *profile, cJSON *o, struct errbuf *eb)
+			const struct countrun_identity *id, const char *trace, const cJSON *profile,
+			cJSON *o, struct errbuf *eb)
 {
 	char **launch = NULL, **full = NULL, *line = NULL, marker[PATH_MAX + 16];
 	struct proc_cmd *cmd = NULL;
@@ -486,7 +485,8 @@ static int count_repeated(struct runner *r, const struct runner_subject *s, char
 		v = cJSON_GetObjectItemCaseSensitive(runs[k], "instructions");
 		if (!cJSON_IsNumber(v) ||
 		    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(runs[k], "status")) ||
-		    strcmp(cJSON_GetObjectItemCaseSensitive(runs[k], "status")->valuestring, "ok") != 0)
+		    strcmp(cJSON_GetObjectItemCaseSensitive(runs[k], "status")->valuestring,
+			   "ok") != 0)
 			break;
 		c.v[c.n++] = (uint64_t)v->valuedouble;
 		want = countrepeat_want(&c);
@@ -524,12 +524,13 @@ static int count_repeated(struct runner *r, const struct runner_subject *s, char
 		cJSON_AddNumberToObject(rep, "spread", spread);
 		cJSON_AddStringToObject(
 		    rep, "reason",
-		    changed ? "/etc/passwd or /etc/group changed between the counted runs (a user "
-			      "added or removed meanwhile): a tool that reads them whole counts "
-			      "more or fewer instructions; the median is kept"
-			    : "the first two counts differ by more than 0.01 % with /etc/passwd and "
-			      "/etc/group unchanged (a tool's hash seeds from getrandom, the clock): "
-			      "the median of the runs is kept");
+		    changed
+			? "/etc/passwd or /etc/group changed between the counted runs (a user "
+			  "added or removed meanwhile): a tool that reads them whole counts "
+			  "more or fewer instructions; the median is kept"
+			: "the first two counts differ by more than 0.01 % with /etc/passwd and "
+			  "/etc/group unchanged (a tool's hash seeds from getrandom, the clock): "
+			  "the median of the runs is kept");
 	}
 	cJSON_ReplaceItemInObjectCaseSensitive(subjects, s->p->ms->id, keep);
 	*o = keep;
@@ -610,6 +611,7 @@ static enum runner_step count_point(struct runner *r, const struct sweep_point *
 		free(sargv);
 	}
 deny:
+	runner_point_stop_daemons(&r->sj);
 	if (runner_guard_deny(r->guard, &deny) < 0) {
 		*eb = deny;
 		rc = RUNNER_STEP_FAILED;

@@ -39,6 +39,28 @@ void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
 	}
 }
 
+/* Starts the step's daemons (pkexec's bus and polkitd) after its policies are written. */
+static int start_daemons(const struct runner_subjects *sj, const struct sweep_point *pt,
+			 struct errbuf *eb)
+{
+	for (size_t i = 0; i < sj->nsubjects; i++) {
+		const struct runner_subject *s = &sj->subjects[i];
+
+		if (s->polkit == NULL || s->p->skip_reason != NULL)
+			continue;
+		if (runner_polkit_start(s->polkit, mntns_fd(s->mntns), eb) < 0)
+			return errbuf_prefix(eb, "point %zu: subject %s", pt->index + 1,
+					     s->p->ms->id);
+	}
+	return 0;
+}
+
+void runner_point_stop_daemons(const struct runner_subjects *sj)
+{
+	for (size_t i = 0; i < sj->nsubjects; i++)
+		runner_polkit_stop(sj->subjects[i].polkit);
+}
+
 int runner_point_write_policies(const struct runner_subjects *sj, const struct sweep_point *pt,
 				struct errbuf *eb)
 {
@@ -56,7 +78,9 @@ int runner_point_write_policies(const struct runner_subjects *sj, const struct s
 	shape.match = m->match;
 	shape.seed_compat = m->seed_compat;
 	runner_targets(sj, t);
-	return runner_write_targets(&shape, t, sj->nactive, eb);
+	if (runner_write_targets(&shape, t, sj->nactive, eb) < 0)
+		return -1;
+	return start_daemons(sj, pt, eb);
 }
 
 /* Empties the grant check's output file and rewinds it (the fd is not O_APPEND). */
@@ -301,29 +325,6 @@ static size_t step_daemons(const struct runner_subjects *sj, const struct journa
 	return n;
 }
 
-/* Starts the step's daemons (pkexec's bus and polkitd) after its policies are written. */
-static int start_daemons(const struct runner_subjects *sj, const struct sweep_point *pt,
-			 struct errbuf *eb)
-{
-	for (size_t i = 0; i < sj->nsubjects; i++) {
-		const struct runner_subject *s = &sj->subjects[i];
-
-		if (s->polkit == NULL || s->p->skip_reason != NULL)
-			continue;
-		if (runner_polkit_start(s->polkit, mntns_fd(s->mntns), eb) < 0)
-			return errbuf_prefix(eb, "point %zu: subject %s", pt->index + 1,
-					     s->p->ms->id);
-	}
-	return 0;
-}
-
-/* Stops them: no daemon, and no authorization one holds, outlives its step. */
-static void stop_daemons(const struct runner_subjects *sj)
-{
-	for (size_t i = 0; i < sj->nsubjects; i++)
-		runner_polkit_stop(sj->subjects[i].polkit);
-}
-
 enum runner_step runner_point_measure(const struct runner_subjects *sj, struct runstate *rs,
 				      struct journal *journal, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
@@ -431,8 +432,6 @@ enum runner_step runner_run_step(const struct runner_subjects *sj, struct runsta
 	} else if (runner_env_apply_point(sj, pt) < 0) {
 		errbuf_set(&end->eb, "point %zu: a swept limit without its pin", pt->index + 1);
 		rc = RUNNER_STEP_FAILED;
-	} else if (start_daemons(sj, pt, &end->eb) < 0) {
-		rc = RUNNER_STEP_FAILED;
 	} else {
 		rc = runner_point_check_grants(sj, rs, pt, &end->eb);
 		/* Every subject refused (or was skipped for it): nothing to measure at this point.
@@ -441,7 +440,7 @@ enum runner_step runner_run_step(const struct runner_subjects *sj, struct runsta
 			rc = runner_point_measure(sj, rs, journal, pt, round, attempt, discarded,
 						  &end->eb);
 	}
-	stop_daemons(sj);
+	runner_point_stop_daemons(sj);
 	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
 	 * what it started dies with it. A denial that cannot be written ends the sweep. */
 	if (runner_guard_deny(guard, &deny) < 0) {
