@@ -103,7 +103,12 @@ judge() {
 		mount --bind "$prefix/polkit/usr/share/polkit-1/actions" /usr/share/polkit-1/actions || exit 99
 		dbus-daemon --config-file="$tmp/bus.conf" --nofork --nopidfile --nosyslog >/dev/null 2>&1 &
 		bus=$!
-		for i in $(seq 50); do [ -S "$tmp/bus/system_bus_socket" ] && break; sleep 0.1; done
+		# Listening once the socket is open to all (dbus-daemon chmods it after bind).
+		for i in $(seq 50); do
+			[ "$(stat -c %a "$tmp/bus/system_bus_socket" 2>/dev/null)" = 777 ] && break
+			sleep 0.1
+		done
+		rm -f "$tmp/polkitd.log" # the log of the judge before says it acquired its name
 		"$polkitd" >"$tmp/polkitd.log" 2>&1 &
 		pk=$!
 		for i in $(seq 100); do grep -q "Acquired the name" "$tmp/polkitd.log" && break; sleep 0.1; done
