@@ -152,6 +152,11 @@ cat >"$tmp/m.json" <<EOF
 EOF
 dry() { "$RB" --manifest "$tmp/m.json" --dry-run --prefix "$prefix" >/dev/null; }
 check "the sweep's plan passes --dry-run" dry
+jq '.subjects[0].pam = true' "$tmp/m.json" >"$tmp/pam.json"
+"$RB" --manifest "$tmp/pam.json" --dry-run --prefix "$prefix" >"$tmp/pam.out" 2>&1
+rc=$?
+check "a polkit subject with a pam key: exit 2, one line naming it (exit $rc)" \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/pam.out') -eq 1 ] && grep -q 'subjects\[0\].pam: not for a polkit subject' '$tmp/pam.out'"
 start=$(date +%s.%N)
 check "a small sweep of pkexec exits 0" "$RB" --manifest "$tmp/m.json" --prefix "$prefix" --wait --out "$tmp/out" 2>"$tmp/err" ||
 	sed 's/^/# /' "$tmp/err"
