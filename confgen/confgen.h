@@ -15,6 +15,7 @@
  *   policy_please   please's please.ini (one section per task, anchored regex rules)
  *   policy_rar_json RootAsRole's single-file JSON (settings and policy together)
  *   policy_rar_cbor RootAsRole's CBOR data file plus its settings file
+ *   policy_polkit   polkit JavaScript rules for pkexec (one rule per task, then a refusal)
  *   policy_size     the bytes each file of a format would have, computed without writing
  *   policyset       one shape written in several formats as one transaction (CLI, runner)
  *   policy_file     where a policy file may be written, with which owner, mode, attributes

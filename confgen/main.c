@@ -11,6 +11,7 @@
 #include "numarg.h"
 #include "policy.h"
 #include "policy_doas.h"
+#include "policy_polkit.h"
 #include "policy_file.h"
 #include "policy_please.h"
 #include "policy_rar_cbor.h"
@@ -26,7 +27,7 @@ struct config {
 	bool uid_set;
 	bool shape_named; /* a shape option was given by name */
 	enum sudoers_layout sudoers_layout;
-	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data, *please;
+	const char *sudoers, *doas, *rar_json, *rar_cbor, *rar_cbor_data, *please, *polkit;
 	char user_buf[POLICY_USER_LEN_MAX + 2]; /* --uid's name, when --please has no --user */
 	bool rar_format_cbor;                   /* positional RAR_FILE is a CBOR settings file */
 	const char *rar_version; /* the RootAsRole version the files are for; NULL: 3.3.4 */
@@ -49,8 +50,8 @@ static void usage(FILE *out)
 	    "USER_ID\n"
 	    "       confgen --uid N [--roles R] [--users U] [--tasks T] [--commands C] [options]\n"
 	    "               [--sudoers F] [--doas F] [--rar-json F] [--rar-cbor F]\n"
-	    "               [--please F [--user NAME]]\n"
-	    "Writes the same benchmark policy for sudo, doas, RootAsRole and please.\n"
+	    "               [--please F [--user NAME]] [--polkit F]\n"
+	    "Writes the same benchmark policy for sudo, doas, RootAsRole, please and pkexec.\n"
 	    "\n"
 	    "  --roles R, --users U, --tasks T, --commands C\n"
 	    "                        roles; users per role; tasks per role; commands per task\n"
@@ -71,6 +72,7 @@ static void usage(FILE *out)
 	    "  --please F            write please's please.ini (root 0644): one section per task\n"
 	    "  --user NAME           the benchmark user's name, which please matches (default:\n"
 	    "                        --uid's name in the password database)\n"
+	    "  --polkit F            write polkit rules for pkexec (one rule per task, 0644)\n"
 	    "  --rar-format FMT      json (default) or cbor: the format of the positional "
 	    "RAR_FILE\n"
 	    "  --rar-version V       the RootAsRole version the files are for (default 3.3.4);\n"
@@ -126,6 +128,7 @@ enum {
 	OPT_FILES,
 	OPT_PLEASE,
 	OPT_USER,
+	OPT_POLKIT,
 };
 
 static const struct option long_options[] = {
@@ -144,6 +147,7 @@ static const struct option long_options[] = {
     {"rar-cbor-data", required_argument, NULL, OPT_RAR_CBOR_DATA},
     {"rar-format", required_argument, NULL, OPT_RAR_FORMAT},
     {"seed-compat", no_argument, NULL, OPT_SEED_COMPAT},
+    {"polkit", required_argument, NULL, OPT_POLKIT},
     {"rar-version", required_argument, NULL, OPT_RAR_VERSION},
     {"deny-all", no_argument, NULL, OPT_DENY_ALL},
     {"force", no_argument, NULL, OPT_FORCE},
@@ -193,6 +197,9 @@ static int parse_option(struct config *cfg, int opt, const char **rar_format, st
 		return 0;
 	case OPT_DOAS:
 		cfg->doas = optarg;
+		return 0;
+	case OPT_POLKIT:
+		cfg->polkit = optarg;
 		return 0;
 	case OPT_RAR_JSON:
 		cfg->rar_json = optarg;
@@ -313,9 +320,9 @@ static int parse_args(int argc, char **argv, struct config *cfg, struct errbuf *
 	if (cfg->rar_cbor_data != NULL && cfg->rar_cbor == NULL)
 		return errbuf_set(eb, "--rar-cbor-data: needs --rar-cbor");
 	if (cfg->sudoers == NULL && cfg->doas == NULL && cfg->rar_json == NULL &&
-	    cfg->rar_cbor == NULL && cfg->please == NULL)
-		return errbuf_set(
-		    eb, "no output: give --sudoers, --doas, --rar-json, --rar-cbor or --please");
+	    cfg->rar_cbor == NULL && cfg->please == NULL && cfg->polkit == NULL)
+		return errbuf_set(eb, "no output: give --sudoers, --doas, --rar-json, --rar-cbor, "
+				      "--please or --polkit");
 	return 0;
 }
 
@@ -371,11 +378,12 @@ static int validate_files(const struct config *cfg, struct errbuf *eb)
  */
 static int validate(const struct config *cfg, struct errbuf *eb)
 {
-	const char *paths[6] = {cfg->sudoers,  cfg->doas,          cfg->rar_json,
-				cfg->rar_cbor, cfg->rar_cbor_data, cfg->please};
-	static const char *const options[6] = {"--sudoers",  "--doas",          "--rar-json",
-					       "--rar-cbor", "--rar-cbor-data", "--please"};
-	char *abs[6] = {NULL};
+	const char *paths[7] = {cfg->sudoers,  cfg->doas,          cfg->rar_json,
+				cfg->rar_cbor, cfg->rar_cbor_data, cfg->please, cfg->polkit};
+	static const char *const options[7] = {"--sudoers",       "--doas",   "--rar-json",
+					       "--rar-cbor",      "--rar-cbor-data", "--please",
+					       "--polkit"};
+	char *abs[7] = {NULL};
 	char *cbor_default = NULL;
 	int rc = -1;
 
@@ -387,6 +395,8 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 		return -1;
 	if (cfg->please != NULL && policy_please_validate(&cfg->shape, eb) != 0)
 		return -1;
+	if (cfg->polkit != NULL && policy_polkit_validate(&cfg->shape, eb) != 0)
+		return -1;
 	if (cfg->rar_cbor != NULL && cfg->rar_cbor_data == NULL) {
 		cbor_default = policy_rar_cbor_default_data_path(cfg->rar_cbor);
 		if (cbor_default == NULL) {
@@ -395,7 +405,7 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 		}
 		paths[4] = cbor_default;
 	}
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 7; i++) {
 		if (paths[i] == NULL)
 			continue;
 		if (policy_file_check_path(paths[i], cfg->force || cfg->size_only, eb) != 0) {
@@ -418,7 +428,7 @@ static int validate(const struct config *cfg, struct errbuf *eb)
 	}
 	rc = 0;
 out:
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		free(abs[i]);
 	free(cbor_default);
 	return rc;
@@ -450,6 +460,9 @@ static int write_all(const struct config *cfg, struct errbuf *eb)
 	if (cfg->please != NULL)
 		t[n++] = (struct policyset_target){.format = POLICY_FORMAT_PLEASE,
 						   .policy = cfg->please};
+	if (cfg->polkit != NULL)
+		t[n++] = (struct policyset_target){.format = POLICY_FORMAT_POLKIT,
+						   .policy = cfg->polkit};
 	return policyset_write(&cfg->shape, t, n, cfg->force, NULL, eb);
 }
 
@@ -519,6 +532,13 @@ static int print_sizes(const struct config *cfg, struct errbuf *eb)
 				eb) != 0)
 			goto out;
 		print_size(sz.policy_bytes, cfg->please);
+		total += sz.policy_bytes;
+	}
+	if (cfg->polkit != NULL) {
+		if (policy_size(p, POLICY_FORMAT_POLKIT, cfg->sudoers_layout, NULL, NULL, &sz,
+				eb) != 0)
+			goto out;
+		print_size(sz.policy_bytes, cfg->polkit);
 		total += sz.policy_bytes;
 	}
 	print_size(total, "total");

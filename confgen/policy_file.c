@@ -23,6 +23,8 @@ static const struct {
     {"/etc/security", "rootasrole.json"},
     /* please's, compiled into it (pleaser, src/bin/please.rs) */
     {"/etc", "please.ini"},
+    {"/etc/polkit-1/rules.d", NULL},
+    {"/usr/share/polkit-1/rules.d", NULL},
 };
 
 /*

@@ -20,6 +20,7 @@
 #include "jsonw.h"
 #include "policy_doas.h"
 #include "policy_please.h"
+#include "policy_polkit.h"
 #include "policy_sudoers.h"
 
 /* What the writers use and this file must agree with (policy_rar_cbor.c, policy.c). */
@@ -337,6 +338,35 @@ static uint64_t size_doas(const struct policy *p)
 	       U * command_names_sum(p, POLICY_SIDE_SUDO, FORM_BYTES);
 }
 
+/* --- polkit rules (policy_polkit.c) ------------------------------------------ */
+
+static uint64_t size_polkit(const struct policy *p)
+{
+	const struct policy_shape *s = policy_get_shape(p);
+	uint64_t R = s->roles, U = s->users, T = s->tasks, C = s->commands;
+	char name[POLICY_NAME_LEN_MAX];
+	uint64_t total = (uint64_t)snprintf(
+	    NULL, 0,
+	    POLICY_POLKIT_HEADER " roles=%u users=%u tasks=%u commands=%u uid=%u match=%s\n",
+	    s->roles, s->users, s->tasks, s->commands, s->uid, policy_match_label(s));
+	uint64_t users;
+
+	total += strlen("polkit.addRule(function(a, s) { if (a.id == \"" POLICY_POLKIT_ACTION
+			"\") return polkit.Result.NO; });\n");
+	if (s->deny_all)
+		return total;
+	/* Every actor's name in each of its role's T rules: decimal uids but the bench user's. */
+	users = actor_uid_sums(p, POLICY_SIDE_SUDO).dec - dec_len(s->uid) +
+		policy_polkit_user_name(s->uid, name, sizeof(name));
+	total += T * (users + R * U * strlen("s.user == \"\"") + R * (U - 1) * strlen(" || "));
+	total += R * T *
+		 (strlen("polkit.addRule(function(a, s) { if (a.id == \"" POLICY_POLKIT_ACTION
+			 "\" && (") +
+		  strlen(") && (") + C * strlen("a.lookup(\"program\") == \"\"") +
+		  (C - 1) * strlen(" || ") + strlen(")) return polkit.Result.YES; });\n"));
+	return total + command_names_sum(p, POLICY_SIDE_SUDO, FORM_BYTES);
+}
+
 /* --- RootAsRole JSON (policy_rar_json.c, jsonw.c) ------------------------------- */
 
 /*
@@ -510,6 +540,11 @@ int policy_size(const struct policy *p, enum policy_format f, enum sudoers_layou
 		if (policy_please_validate(policy_get_shape(p), eb) != 0)
 			return -1;
 		out->policy_bytes = size_please(p);
+		return 0;
+	case POLICY_FORMAT_POLKIT:
+		if (policy_polkit_validate(policy_get_shape(p), eb) != 0)
+			return -1;
+		out->policy_bytes = size_polkit(p);
 		return 0;
 	case POLICY_FORMAT_RAR_JSON:
 	case POLICY_FORMAT_RAR_CBOR:

@@ -3,6 +3,7 @@
 
 #include "policy_doas.h"
 #include "policy_please.h"
+#include "policy_polkit.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_split.h"
@@ -24,6 +25,8 @@ static int stage(struct policy_txn *txn, const struct policy *p, const struct po
 		return policy_stage_rar_cbor(txn, p, t->policy, t->policy_data, t->rar_version, eb);
 	case POLICY_FORMAT_PLEASE:
 		return policy_stage_please(txn, p, t->policy, eb);
+	case POLICY_FORMAT_POLKIT:
+		return policy_stage_polkit(txn, p, t->policy, eb);
 	}
 	return errbuf_set(eb, "%s: format %d unknown", t->policy, (int)t->format);
 }

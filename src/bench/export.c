@@ -216,6 +216,20 @@ static cJSON *export_extras_json(const struct measure_result *r, const struct ex
 	     export_add(o, "steal", export_number(x->steal)) != 0 ||
 	     export_add(o, "load1", export_number(x->load1)) != 0))
 		goto oom;
+	if (x->daemon_name != NULL) {
+		cJSON *d = cJSON_CreateObject();
+
+		if (d == NULL || export_add(o, "daemon", d) != 0 ||
+		    cJSON_AddStringToObject(d, "name", x->daemon_name) == NULL ||
+		    cJSON_AddNumberToObject(d, "cpu_ns", (double)x->daemon_cpu_ns) == NULL ||
+		    cJSON_AddNumberToObject(d, "runs", (double)x->daemon_runs) == NULL ||
+		    cJSON_AddNumberToObject(d, "cpu_ns_per_run",
+					    x->daemon_runs > 0
+						? (double)x->daemon_cpu_ns / (double)x->daemon_runs
+						: 0) == NULL ||
+		    cJSON_AddNumberToObject(d, "maxrss_kib", (double)x->daemon_maxrss_kib) == NULL)
+			goto oom;
+	}
 	if (run_round != NULL) {
 		int64_t base = contention_baseline_ns(r);
 		cJSON *rounds;

@@ -44,6 +44,10 @@ struct export_extras {
 	const cJSON *counts;     /* manifest mode: the point's counts of this subject (copied
 				    into "counts"); NULL: no such key */
 	const cJSON *counts_instrument; /* the point's instrument (a string), added to "counts" */
+	/* A daemon the subject's runs asked (pkexec's polkitd) over the point's steps, exported
+	 * as "daemon": its CPU time, the runs it served, its peak resident size; NULL: none. */
+	const char *daemon_name;
+	uint64_t daemon_cpu_ns, daemon_runs, daemon_maxrss_kib;
 };
 
 /* One benchmark to export. Everything is borrowed. */

@@ -14,6 +14,7 @@ static const struct {
     {"rar-cbor", "dosr-cbor", "cbor"},
     /* issue 54: please (crate pleaser) */
     {"please", "please", NULL},
+    {"polkit", "pkexec", NULL},
 };
 
 const char *policy_format_name(enum policy_format f)

@@ -13,11 +13,13 @@ enum policy_format {
 	POLICY_FORMAT_DOAS,
 	POLICY_FORMAT_RAR_JSON,
 	POLICY_FORMAT_RAR_CBOR,
-	POLICY_FORMAT_PLEASE
+	POLICY_FORMAT_PLEASE,
+	/* Added at the end: results and manifests name formats, never their numbers. */
+	POLICY_FORMAT_POLKIT
 };
-#define POLICY_FORMAT_COUNT 5
+#define POLICY_FORMAT_COUNT 6
 
-/* "sudoers", "doas", "rar-json", "rar-cbor" or "please"; "?" for a value out of range. */
+/* "sudoers", "doas", "rar-json", "rar-cbor", "please" or "polkit"; "?" for a value out of range. */
 const char *policy_format_name(enum policy_format f);
 
 /* Parses a format name into *f. Returns 0, or -1 when s names none. */
@@ -26,7 +28,7 @@ int policy_format_parse(const char *s, enum policy_format *f);
 /*
  * The program that reads format f as the prefix installs it, named as
  * facts.json names tools: "sudo", "doas", "dosr-json", "dosr-cbor" (the
- * default build of RootAsRole for each storage), "please"; "?" out of range.
+ * default build of RootAsRole for each storage), "please", "pkexec"; "?" out of range.
  */
 const char *policy_format_program(enum policy_format f);
 

@@ -14,7 +14,8 @@
  *   fitreport   every series fitted and compared with the baseline: fits.tsv, report.md
  *               (fitreport_markdown.c: report.md in the reader's order; fitreport_pair.c:
  *               its comparisons paired per round; fitreport_counts.c: the counted
- *               instructions' fits beside the times')
+ *               instructions' fits beside the times'; fitreport_daemons.c: a daemon's
+ *               CPU per run beside its subject's time)
  *   reliability which fits of a report should not be believed, and why
  *   interference whether the host took the CPU from a sweep (the reference's spread), in words
  *   claims      published statements about two tools' lines, checked

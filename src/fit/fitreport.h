@@ -187,6 +187,13 @@ const struct fitreport_row *fitreport_counts_row(const struct fitreport *rep,
  */
 void fitreport_print_counts(const struct fitreport *rep, FILE *f);
 
+/*
+ * report.md's "Where the wait goes: daemons" (fitreport_daemons.c): for each subject whose
+ * points carry a daemon's cost (pkexec's polkitd), per size its median, the daemon's CPU per run,
+ * its share and peak, and the daemon's CPU per run fitted over size. Nothing when none does.
+ */
+void fitreport_print_daemons(const struct fitreport *rep, FILE *f);
+
 /* "task" for nb_tasks, "role" for nb_roles, "role×task" for the product, else the name. */
 const char *fitreport_unit(const char *axis);
 

@@ -469,6 +469,7 @@ int fitreport_write_markdown(const struct fitreport *rep, const struct fitreport
 		fitreport_print_figures(ctx, f);
 	fitreport_print_verdicts(rep, f);
 	fitreport_print_counts(rep, f);
+	fitreport_print_daemons(rep, f);
 	if (ctx->verdict_sections != NULL)
 		ctx->verdict_sections(f, ctx->more_arg);
 	fitreport_print_skipped(rep, ctx, f);

@@ -68,7 +68,11 @@ struct results_point {
 	double contended_share;       /* rarbench.contended_runs / runs; NaN when not said */
 	bool counted;                 /* the counted pass gave the point's instructions */
 	double instructions;          /* counts.instructions (with counted) */
-	double count_spread;          /* counts.repeats.spread: a varying count's (max-min)/median; 0 */
+	double count_spread; /* counts.repeats.spread: a varying count's (max-min)/median; 0 */
+	/* rarbench.daemon: a daemon the runs asked (pkexec's polkitd), its CPU time per run and its
+	 * peak resident size; daemon_name "" and NaN when the point has none. */
+	char daemon_name[RESULTS_ESTIMATOR_MAX];
+	double daemon_cpu_s, daemon_maxrss_kib;
 	size_t n_rounds;
 	size_t n_runs; /* length of "times", or 1 when absent */
 	/* A reference point's runs judged against its floor (results_reference.c,

@@ -248,6 +248,37 @@ static int results_estimate(const cJSON *entry, struct results_point *p, struct 
 }
 
 /*
+ * rarbench.daemon (a pkexec point: polkitd's cost over its runs): the name, CPU time per run
+ * and peak; absent: "" and NaN. Present but malformed: an error.
+ */
+static int results_daemon(const cJSON *entry, struct results_point *p, struct errbuf *eb)
+{
+	const cJSON *d = jsonget_member(jsonget_member(entry, "rarbench"), "daemon"), *name;
+	double ns = 0;
+
+	p->daemon_name[0] = '\0';
+	p->daemon_cpu_s = p->daemon_maxrss_kib = NAN;
+	if (d == NULL || cJSON_IsNull(d))
+		return 0;
+	if (!cJSON_IsObject(d))
+		return errbuf_set(eb, "rarbench.daemon: not an object");
+	name = jsonget_member(d, "name");
+	if (!cJSON_IsString(name) || name->valuestring[0] == '\0' ||
+	    strlen(name->valuestring) >= sizeof(p->daemon_name) ||
+	    strspn(name->valuestring, "abcdefghijklmnopqrstuvwxyz0123456789_-.") !=
+		strlen(name->valuestring))
+		return errbuf_set(eb, "rarbench.daemon.name: not a short name");
+	if (jsonget_double(d, "rarbench.daemon", "cpu_ns_per_run", JSONGET_REQUIRED, 0, 1e15, &ns,
+			   eb) != 0 ||
+	    jsonget_double(d, "rarbench.daemon", "maxrss_kib", JSONGET_REQUIRED, 0, 1e12,
+			   &p->daemon_maxrss_kib, eb) != 0)
+		return -1;
+	snprintf(p->daemon_name, sizeof(p->daemon_name), "%s", name->valuestring);
+	p->daemon_cpu_s = ns / 1e9;
+	return 0;
+}
+
+/*
  * A point of a sweep over a resource limit (rarbench's "limit.nofile" parameter) belongs to
  * its own series, one line per limit value: "sr-json (nofile 65536)". results_tool finds
  * the tool by the subject before " (".
@@ -294,8 +325,8 @@ static int results_counts(const cJSON *entry, struct results_point *p, struct er
 	st = jsonget_member(c, "status");
 	if (!cJSON_IsString(st) || strcmp(st->valuestring, "ok") != 0)
 		return 0;
-	if (jsonget_double(c, "counts", "instructions", JSONGET_REQUIRED, 0, 1e18,
-			   &p->instructions, eb) != 0)
+	if (jsonget_double(c, "counts", "instructions", JSONGET_REQUIRED, 0, 1e18, &p->instructions,
+			   eb) != 0)
 		return -1;
 	/* A point whose counts varied was counted again (doc/counts.md): the median's spread. */
 	rep = jsonget_member(c, "repeats");
@@ -333,7 +364,8 @@ int results_entry_parse(const void *json, struct results_point *p, struct errbuf
 						    RESULTS_TIME_MAX_S, &p->stddev_s, eb) != 0)
 		return -1;
 	if (results_times(entry, p, eb) != 0 || results_params(entry, p, eb) != 0 ||
-	    results_estimate(entry, p, eb) != 0 || results_counts(entry, p, eb) != 0)
+	    results_estimate(entry, p, eb) != 0 || results_counts(entry, p, eb) != 0 ||
+	    results_daemon(entry, p, eb) != 0)
 		return -1;
 	results_mean_ci(p);
 

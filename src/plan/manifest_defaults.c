@@ -11,12 +11,18 @@
 #include "fileio.h"
 
 /* Indexed by enum policy_format. */
-static const char *const default_program[POLICY_FORMAT_COUNT] = {
-    "{prefix}/bin/sudo", "{prefix}/bin/doas", "{prefix}/bin/dosr-json", "{prefix}/bin/dosr-cbor",
-    "{prefix}/bin/please"};
-static const char *const default_policy[POLICY_FORMAT_COUNT] = {
-    "{prefix}/etc/sudoers", "{prefix}/etc/doas.conf", "{prefix}/etc/rootasrole-json.json",
-    "{prefix}/etc/rootasrole-cbor.json", "{prefix}/etc/please.ini"};
+static const char *const default_program[] = {
+    "{prefix}/bin/sudo",      "{prefix}/bin/doas",   "{prefix}/bin/dosr-json",
+    "{prefix}/bin/dosr-cbor", "{prefix}/bin/please", "{prefix}/bin/pkexec"};
+static const char *const default_policy[] = {
+    "{prefix}/etc/sudoers",          "{prefix}/etc/doas.conf",
+    "{prefix}/etc/rootasrole-json.json", "{prefix}/etc/rootasrole-cbor.json",
+    "{prefix}/etc/please.ini",       "{prefix}/etc/polkit-1/rules.d/50-rarperf.rules"};
+/* One entry per format: a format added to enum policy_format needs its defaults here. */
+_Static_assert(sizeof(default_program) / sizeof(*default_program) == POLICY_FORMAT_COUNT,
+	       "default_program: one entry per policy format");
+_Static_assert(sizeof(default_policy) / sizeof(*default_policy) == POLICY_FORMAT_COUNT,
+	       "default_policy: one entry per policy format");
 /* please reads only this path (fixed in its source, src/bin/please.rs): the runner shows the
  * prefix's file there in the subject's private mount namespace (roles/rarperf_please). */
 #define MANIFEST_PLEASE_MOUNT_AT "/etc/please.ini"

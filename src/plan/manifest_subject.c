@@ -239,6 +239,17 @@ static int parse_subject(struct manifest_ctx *c, const cJSON *j, const char *p,
 	if (manifest_get_string(c, j, p, "rar_version", false, &s->rar_version) < 0 ||
 	    manifest_get_string(c, j, p, "policy_mount_at", false, &s->policy_mount_at) < 0)
 		return -1;
+	/* pkexec's namespace shows polkit's paths (runner_polkit.h), nothing else. */
+	if (s->format == POLICY_FORMAT_POLKIT &&
+	    (jsonget_member(j, "pam") != NULL || s->policy_mount_at != NULL)) {
+		manifest_child_path(q, p,
+				    jsonget_member(j, "pam") != NULL ? "pam" : "policy_mount_at");
+		return manifest_fail(
+		    c, q,
+		    "not for a polkit subject: rarbench shows pkexec's rules at "
+		    "/etc/polkit-1/rules.d itself, and pkexec opens the host's PAM "
+		    "service polkit-1");
+	}
 	if (parse_subject_format_keys(c, j, p, s) < 0)
 		return -1;
 	manifest_child_path(q, p, "policy_mount_at");

@@ -223,6 +223,26 @@ static int add_info(cJSON *o, const struct journal_step_info *info)
 		if (a == NULL)
 			return -1;
 	}
+	if (info->ndaemons > 0) {
+		cJSON *a = cJSON_AddArrayToObject(o, "daemons");
+
+		for (size_t i = 0; a != NULL && i < info->ndaemons; i++) {
+			const struct journal_daemon *d = &info->daemons[i];
+
+			h = cJSON_CreateObject();
+			if (h == NULL)
+				return -1;
+			cJSON_AddItemToArray(a, h); /* a adopts h */
+			if (cJSON_AddStringToObject(h, "subject", d->subject) == NULL ||
+			    cJSON_AddStringToObject(h, "name", d->name) == NULL ||
+			    cJSON_AddNumberToObject(h, "cpu_ns", (double)d->cpu_ns) == NULL ||
+			    cJSON_AddNumberToObject(h, "runs", (double)d->runs) == NULL ||
+			    cJSON_AddNumberToObject(h, "maxrss_kib", (double)d->maxrss_kib) == NULL)
+				return -1;
+		}
+		if (a == NULL)
+			return -1;
+	}
 	return 0;
 }
 

@@ -60,6 +60,18 @@ struct journal_step_info {
 	 * the point's own (freed with it) when read. */
 	struct journal_refusal *refused;
 	size_t nrefused;
+	/* The daemons the step's subjects asked (pkexec's polkitd), journalled as "daemons"; the
+	 * writer's (read only) when appended, the point's own when read. */
+	struct journal_daemon *daemons;
+	size_t ndaemons;
+};
+
+/* A daemon's cost over a step's runs of one subject: CPU time of all its threads, the
+ * subject's runs it served (warm-up and timed), its peak resident size. */
+struct journal_daemon {
+	char *subject;
+	char *name;
+	uint64_t cpu_ns, runs, maxrss_kib;
 };
 
 struct journal_point {

@@ -38,6 +38,11 @@ static void point_clear(struct journal_point *p)
 		free(p->info.refused[i].error);
 	}
 	free(p->info.refused);
+	for (i = 0; i < p->info.ndaemons; i++) {
+		free(p->info.daemons[i].subject);
+		free(p->info.daemons[i].name);
+	}
+	free(p->info.daemons);
 
 	for (i = 0; i < p->nsubjects; i++)
 		subject_clear(&p->subjects[i]);
@@ -243,6 +248,38 @@ static int parse_refused(const cJSON *o, struct journal_step_info *info)
 	return 0;
 }
 
+/* The optional "daemons" of a point line: at most JOURNAL_SUBJECTS_MAX, each whole. */
+static int parse_daemons(const cJSON *o, struct journal_step_info *info)
+{
+	const cJSON *a = jsonget_member(o, "daemons"), *it;
+	struct errbuf unread;
+	size_t n;
+
+	if (a == NULL)
+		return 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > JOURNAL_SUBJECTS_MAX)
+		return -1;
+	n = (size_t)cJSON_GetArraySize(a);
+	info->daemons = calloc(n > 0 ? n : 1, sizeof(*info->daemons));
+	if (info->daemons == NULL)
+		return -1;
+	cJSON_ArrayForEach(it, a)
+	{
+		struct journal_daemon *d = &info->daemons[info->ndaemons++];
+
+		if (!cJSON_IsObject(it) || (d->subject = dup_text(it, "subject", 256)) == NULL ||
+		    (d->name = dup_text(it, "name", 64)) == NULL ||
+		    jsonget_uint(it, "", "cpu_ns", JSONGET_REQUIRED, 0, JSONGET_INT_MAX, &d->cpu_ns,
+				 &unread) < 0 ||
+		    jsonget_uint(it, "", "runs", JSONGET_REQUIRED, 0, JSONGET_INT_MAX, &d->runs,
+				 &unread) < 0 ||
+		    jsonget_uint(it, "", "maxrss_kib", JSONGET_REQUIRED, 0, JSONGET_INT_MAX,
+				 &d->maxrss_kib, &unread) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The optional step info of a point line (journal.h). */
 static int parse_info(const cJSON *o, struct journal_step_info *info)
 {
@@ -267,7 +304,7 @@ static int parse_info(const cJSON *o, struct journal_step_info *info)
 			 &info->discarded_runs, &unread) < 0)
 		return -1;
 	info->remeasured = (uint32_t)remeasured;
-	return parse_refused(o, info);
+	return parse_refused(o, info) < 0 ? -1 : parse_daemons(o, info);
 }
 
 static int parse_point(const cJSON *o, struct journal_point *p)

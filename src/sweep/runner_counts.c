@@ -14,7 +14,7 @@
  * counts into a directory made for the run, OUT/counts/run/ids (root's and
  * the bench user's group's, 0770, under run/ 0700), which only the run sees,
  * at SHARED/run, in a mount namespace of its own (run_dir_make: a tool that
- * changes identity writes every part; doc/security.md R39), read back and
+ * changes identity writes every part; doc/security.md R44), read back and
  * removed after each run (a subject neither set-ID nor capable: SHARED/run-user,
  * the bench user's). Each subject is counted twice, five times when the two differ by
  * more than 0.01 %, its median kept (countrepeat.h, count_repeated). With
@@ -72,8 +72,7 @@ static uint32_t counted_timeout_ms(uint32_t run_timeout_ms)
 	return t > COUNTS_TIMEOUT_MAX_MS ? COUNTS_TIMEOUT_MAX_MS : (uint32_t)t;
 }
 
-static int counts_path(const char *out, const char *name, char *buf, size_t len,
-		       struct errbuf *eb)
+static int counts_path(const char *out, const char *name, char *buf, size_t len, struct errbuf *eb)
 {
 	return fileio_fmt(buf, len, "%s/%s/%s", out, RUNNER_COUNTS_DIR, name) < 0
 		   ? errbuf_set(eb, "%s: path too long", out)
@@ -424,8 +423,8 @@ static void compare_launch(struct straceprof *t, const cJSON *profile, cJSON *o)
 			const cJSON *pc = jsonget_member(e, "calls");
 			cJSON *a = cJSON_AddArrayToObject(diff, e->string);
 
-			cJSON_AddItemToArray(a, cJSON_CreateNumber(cJSON_IsNumber(pc) ? pc->valuedouble
-										       : 0));
+			cJSON_AddItemToArray(
+			    a, cJSON_CreateNumber(cJSON_IsNumber(pc) ? pc->valuedouble : 0));
 			cJSON_AddItemToArray(a, cJSON_CreateNumber(0));
 			ndiff++;
 		}
@@ -459,8 +458,8 @@ static void note_exec(const char *line, cJSON *execs)
  * profile of s, or NULL). 0, or -1 when the pass must stop.
  */
 static int trace_launch(struct runner *r, const struct runner_subject *s, char *const *sargv,
-			const struct countrun_identity *id, const char *trace,
-			const cJSON *profile, cJSON *o, struct errbuf *eb)
+			const struct countrun_identity *id, const char *trace, const cJSON *profile,
+			cJSON *o, struct errbuf *eb)
 {
 	char **launch = NULL, **full = NULL, *line = NULL, marker[PATH_MAX + 16];
 	cJSON *execs = NULL;
@@ -598,7 +597,8 @@ static int count_repeated(struct runner *r, const struct runner_subject *s, char
 		v = cJSON_GetObjectItemCaseSensitive(runs[k], "instructions");
 		if (!cJSON_IsNumber(v) ||
 		    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(runs[k], "status")) ||
-		    strcmp(cJSON_GetObjectItemCaseSensitive(runs[k], "status")->valuestring, "ok") != 0)
+		    strcmp(cJSON_GetObjectItemCaseSensitive(runs[k], "status")->valuestring,
+			   "ok") != 0)
 			break;
 		c.v[c.n++] = (uint64_t)v->valuedouble;
 		want = countrepeat_want(&c);
@@ -636,12 +636,13 @@ static int count_repeated(struct runner *r, const struct runner_subject *s, char
 		cJSON_AddNumberToObject(rep, "spread", spread);
 		cJSON_AddStringToObject(
 		    rep, "reason",
-		    changed ? "/etc/passwd or /etc/group changed between the counted runs (a user "
-			      "added or removed meanwhile): a tool that reads them whole counts "
-			      "more or fewer instructions; the median is kept"
-			    : "the first two counts differ by more than 0.01 % with /etc/passwd and "
-			      "/etc/group unchanged (a tool's hash seeds from getrandom, the clock): "
-			      "the median of the runs is kept");
+		    changed
+			? "/etc/passwd or /etc/group changed between the counted runs (a user "
+			  "added or removed meanwhile): a tool that reads them whole counts "
+			  "more or fewer instructions; the median is kept"
+			: "the first two counts differ by more than 0.01 % with /etc/passwd and "
+			  "/etc/group unchanged (a tool's hash seeds from getrandom, the clock): "
+			  "the median of the runs is kept");
 	}
 	cJSON_ReplaceItemInObjectCaseSensitive(subjects, s->p->ms->id, keep);
 	*o = keep;
@@ -720,6 +721,7 @@ static enum runner_step count_point(struct runner *r, const struct sweep_point *
 		free(sargv);
 	}
 deny:
+	runner_point_stop_daemons(&r->sj);
 	if (runner_guard_deny(r->guard, &deny) < 0) {
 		*eb = deny;
 		rc = RUNNER_STEP_FAILED;

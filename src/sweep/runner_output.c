@@ -400,6 +400,32 @@ static size_t entry_params_of(const struct manifest *m, const struct sweep_point
 	return np;
 }
 
+/* The daemon subject's runs asked at point index over its steps (journal "daemons"), summed
+ * into x (peak memory: the largest); none: x->daemon_name stays NULL. */
+static void daemon_of(const struct journal_contents *c, size_t index, const char *subject,
+		      struct export_extras *x)
+{
+	x->daemon_name = NULL;
+	x->daemon_cpu_ns = x->daemon_runs = x->daemon_maxrss_kib = 0;
+	for (size_t p = 0; p < c->npoints; p++) {
+		const struct journal_step_info *info = &c->points[p].info;
+
+		if (c->points[p].index != index)
+			continue;
+		for (size_t d = 0; d < info->ndaemons; d++) {
+			const struct journal_daemon *jd = &info->daemons[d];
+
+			if (strcmp(jd->subject, subject) != 0)
+				continue;
+			x->daemon_name = jd->name;
+			x->daemon_cpu_ns += jd->cpu_ns;
+			x->daemon_runs += jd->runs;
+			if (jd->maxrss_kib > x->daemon_maxrss_kib)
+				x->daemon_maxrss_kib = jd->maxrss_kib;
+		}
+	}
+}
+
 /* Contract in runner_output.h. Just over 80 lines: five arrays owned together under one cleanup
  * label, the entries' loop and the two writes. */
 int runner_output_write(const char *dir, const struct manifest *m, const struct sweep *s,
@@ -458,6 +484,7 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 			xs[e].counts =
 			    jsonget_member(jsonget_member(counts[i], "subjects"), js->subject);
 			xs[e].counts_instrument = jsonget_member(counts[i], "instrument");
+			daemon_of(c, i, js->subject, &xs[e]);
 			entries[e] = (struct export_entry){js->command, &js->result,
 							   ep->params,  np,
 							   &xs[e],      by_index[i].run_round[k]};

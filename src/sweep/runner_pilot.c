@@ -32,8 +32,10 @@ int runner_pilot_measure(const struct runner_subjects *sj, struct runstate *rs,
 		uint64_t t0 = clock_now_ns(), t1, t2;
 
 		pilot[e].point = ends[e];
-		if (runner_point_write_policies(sj, pt, eb) < 0)
+		if (runner_point_write_policies(sj, pt, eb) < 0) {
+			runner_point_stop_daemons(sj);
 			return errbuf_prefix(eb, "pilot, point %zu", ends[e] + 1);
+		}
 		t1 = clock_now_ns();
 		rc = runner_point_check_grants(sj, rs, pt, eb) == RUNNER_STEP_OK ? 0 : -1;
 		/* A pilot times every subject: one that refused the policy has no time here. */
@@ -81,6 +83,7 @@ int runner_pilot_measure(const struct runner_subjects *sj, struct runstate *rs,
 		/* The step's own cost besides the runs: writing the grant, and the deny-all after.
 		 */
 		t2 = clock_now_ns();
+		runner_point_stop_daemons(sj);
 		if (runner_guard_deny(guard, eb) < 0)
 			return -1;
 		runner_guard_point_end(guard);

@@ -39,6 +39,28 @@ void runner_targets(const struct runner_subjects *sj, struct runner_target *t)
 	}
 }
 
+/* Starts the step's daemons (pkexec's bus and polkitd) after its policies are written. */
+static int start_daemons(const struct runner_subjects *sj, const struct sweep_point *pt,
+			 struct errbuf *eb)
+{
+	for (size_t i = 0; i < sj->nsubjects; i++) {
+		const struct runner_subject *s = &sj->subjects[i];
+
+		if (s->polkit == NULL || s->p->skip_reason != NULL)
+			continue;
+		if (runner_polkit_start(s->polkit, mntns_fd(s->mntns), eb) < 0)
+			return errbuf_prefix(eb, "point %zu: subject %s", pt->index + 1,
+					     s->p->ms->id);
+	}
+	return 0;
+}
+
+void runner_point_stop_daemons(const struct runner_subjects *sj)
+{
+	for (size_t i = 0; i < sj->nsubjects; i++)
+		runner_polkit_stop(sj->subjects[i].polkit);
+}
+
 int runner_point_write_policies(const struct runner_subjects *sj, const struct sweep_point *pt,
 				struct errbuf *eb)
 {
@@ -59,7 +81,9 @@ int runner_point_write_policies(const struct runner_subjects *sj, const struct s
 	runner_targets(sj, t);
 	for (size_t i = 0; i < sj->nactive; i++)
 		t[i].files = pt->value[MANIFEST_VALUE_FILES];
-	return runner_write_targets(&shape, t, sj->nactive, eb);
+	if (runner_write_targets(&shape, t, sj->nactive, eb) < 0)
+		return -1;
+	return start_daemons(sj, pt, eb);
 }
 
 /* Empties the grant check's output file and rewinds it (the fd is not O_APPEND). */
@@ -311,6 +335,36 @@ static enum runner_step journal_unmeasured(const struct runner_subjects *sj,
 		   : RUNNER_STEP_OK;
 }
 
+/*
+ * The daemons' cost over the step's runs (polkitd, for each pkexec subject measured): its CPU
+ * time from the mark before the warm-up to the end of the timed runs, and the runs it served
+ * (warm-up and timed) into d (borrowing the subjects' ids). Returns how many.
+ */
+static size_t step_daemons(const struct runner_subjects *sj, const struct journal_subject *js,
+			   size_t nb, uint64_t warmup, struct journal_daemon *d)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < sj->nsubjects; i++) {
+		const struct runner_subject *s = &sj->subjects[i];
+		struct runner_polkit_cost cost;
+
+		if (s->polkit == NULL || runner_polkit_sample(s->polkit, &cost) < 0)
+			continue;
+		for (k = 0; k < nb; k++)
+			if (js[k].subject != NULL && strcmp(js[k].subject, s->p->ms->id) == 0)
+				break;
+		if (k == nb)
+			continue;
+		d[n++] = (struct journal_daemon){.subject = (char *)s->p->ms->id,
+						 .name = "polkitd",
+						 .cpu_ns = cost.cpu_ns,
+						 .runs = js[k].result.n + warmup,
+						 .maxrss_kib = cost.maxrss_kib};
+	}
+	return n;
+}
+
 enum runner_step runner_point_measure(const struct runner_subjects *sj, struct runstate *rs,
 				      struct journal *journal, const struct sweep_point *pt,
 				      uint32_t round, uint32_t attempt, uint64_t *discarded,
@@ -321,6 +375,7 @@ enum runner_step runner_point_measure(const struct runner_subjects *sj, struct r
 	struct journal_subject *js = NULL;
 	struct journal_step_info info;
 	struct journal_refusal refused[MANIFEST_SUBJECTS_MAX];
+	struct journal_daemon daemons[MANIFEST_SUBJECTS_MAX];
 	struct contention_host h0;
 	struct measure_opts opts;
 	struct errbuf heb = {{0}};
@@ -342,6 +397,9 @@ enum runner_step runner_point_measure(const struct runner_subjects *sj, struct r
 	memset(&info, 0, sizeof(info));
 	/* The host's counters around the step, never inside a timed run; unreadable: unknown. */
 	info.has_host = contention_read_host(&h0, &heb) == 0;
+	for (i = 0; i < sj->nsubjects; i++)
+		if (sj->subjects[i].polkit != NULL)
+			runner_polkit_mark(sj->subjects[i].polkit);
 	mr = measure_step(sj, rs, &opts, benches, js, results, &nb, &nsub, eb);
 	if (mr == MEASURE_STOPPED) {
 		errbuf_set(eb, "interrupted");
@@ -360,6 +418,8 @@ enum runner_step runner_point_measure(const struct runner_subjects *sj, struct r
 	step_host_after(&info, &h0);
 	for (i = 0; i < nb; i++)
 		js[i].result = results[i];
+	info.daemons = daemons;
+	info.ndaemons = step_daemons(sj, js, nb, opts.warmup, daemons);
 	/* The point's results, once, to the accumulator: it judges the attempt and keeps it. */
 	switch (runner_precision_offer(rs->precision, pt->index, js, nb, nsub, attempt, discarded,
 				       eb)) {
@@ -415,6 +475,7 @@ enum runner_step runner_run_step(const struct runner_subjects *sj, struct runsta
 		else if (rc == RUNNER_STEP_OK)
 			rc = journal_unmeasured(sj, rs, journal, pt, round, &end->eb);
 	}
+	runner_point_stop_daemons(sj);
 	/* The grant lasts as long as the step: whatever happened, the policies deny again, and
 	 * what it started dies with it. A denial that cannot be written ends the sweep. */
 	if (runner_guard_deny(guard, &deny) < 0) {

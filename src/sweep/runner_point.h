@@ -26,9 +26,16 @@
 /* The active subjects' policies as write targets, into t (sj->nactive entries). */
 void runner_targets(const struct runner_subjects *sj, struct runner_target *t);
 
-/* Writes every active subject's policy for pt (confgen, atomic). 0 or -1. */
+/*
+ * Writes every active subject's policy for pt (confgen, atomic), then starts the daemons a
+ * subject's runs ask (pkexec's bus and polkitd, runner_polkit.h), which the caller stops with
+ * runner_point_stop_daemons before the step's deny-all, on every path. 0 or -1.
+ */
 int runner_point_write_policies(const struct runner_subjects *sj, const struct sweep_point *pt,
 				struct errbuf *eb);
+
+/* Stops the step's daemons: none, and no authorization one holds, outlives its step. */
+void runner_point_stop_daemons(const struct runner_subjects *sj);
 
 /* What a step leaves for its caller to report, beside its outcome. */
 struct runner_step_end {

@@ -335,6 +335,7 @@ static enum runner_step profile_point(struct runner *r, const struct sweep_point
 		}
 	}
 deny:
+	runner_point_stop_daemons(&r->sj);
 	/* Whatever happened, the policies deny again before anything else. */
 	if (runner_guard_deny(r->guard, &deny) < 0) {
 		*eb = deny;

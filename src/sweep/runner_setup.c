@@ -138,7 +138,21 @@ static int prepare_subjects(struct runner *r, struct errbuf *eb)
 		if (s->p->skip_reason != NULL)
 			continue;
 		po.mntns = measured.mntns = NULL;
-		if (s->p->ms->policy_mount_at != NULL || s->p->pam_dir != NULL) {
+		if (s->p->ms->format == POLICY_FORMAT_POLKIT) {
+			/* pkexec: polkit's compiled-in paths show the prefix's (runner_polkit.h).
+			 */
+			static struct runner_polkit_files pf;
+
+			if (reserve_mntns_dir(r, s, eb) < 0)
+				return -1;
+			if (runner_polkit_files(r->plan->where.real, &pf, eb) == 0 &&
+			    (s->polkit = runner_polkit_new(r->plan->where.real, eb)) != NULL)
+				s->mntns = mntns_show_files_at(pf.file, RUNNER_POLKIT_FILES,
+							       s->mntns_dir, eb);
+			if (s->mntns == NULL)
+				return errbuf_prefix(eb, "subject %s: polkit", s->p->ms->id);
+			po.mntns = measured.mntns = s->mntns;
+		} else if (s->p->ms->policy_mount_at != NULL || s->p->pam_dir != NULL) {
 			char abs[PATH_MAX];
 
 			if (s->p->ms->policy_mount_at != NULL &&
@@ -254,6 +268,7 @@ void runner_clear(struct runner *r)
 
 		proc_cmd_free(s->cmd);
 		proc_cmd_free(s->check);
+		runner_polkit_free(s->polkit);
 		mntns_free(s->mntns);
 		free(s->mntns_dir);
 	}

@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "proc.h"
 #include "runner_kernel.h"
+#include "runner_polkit.h"
 #include "runner_reference.h"
 
 /* One subject of the run: the plan's (read only) and what the run made of it. */
@@ -22,6 +23,7 @@ struct runner_subject {
 	struct proc_cmd *check;       /* the grant check: output kept to quote it */
 	struct mntns *mntns;          /* policy_mount_at, pam_dir: what its runs see in /etc */
 	char *mntns_dir;              /* its layers' directory, recorded before it is made */
+	struct runner_polkit *polkit; /* format polkit: its bus and polkitd per step; else NULL */
 };
 
 /* The run's subjects, one per plan->subjects[i], in the plan's order, and what is measured

@@ -31,6 +31,7 @@
  *                 error line made safe; pure
  *   runner_refusal  a refusal said: its words, its line, its entry in results.json's meta
  *   runner_target the policy set a step writes
+ *   runner_polkit pkexec's private bus and polkitd per step, polkitd's CPU time and memory
  *   runner_precision  the precision accumulator, fed one step's results at a time
  *   runner_reference  the calibration workload's runs
  *   runner_kernel     the kernel-side calibration (rarkref) and its unit prices

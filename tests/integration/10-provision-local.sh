@@ -183,12 +183,12 @@ check "facts.json: dosr-json reads JSON, dosr-cbor CBOR, each from its own setti
 	find "$prefix" -xdev -type f \( -perm -4000 -o -perm -2000 \) -print
 	getcap -r "$prefix" 2>/dev/null | sed 's/ [^ ]*$//'
 } | LC_ALL=C sort -u >"$tmp/privileged"
-jq -r '.tools | to_entries[] | select(.value.present) | select(.key | test("^(sudo|doas|sudo-pam|doas-pam|sudo-rs|dosr-.*)$"))
+jq -r '.tools | to_entries[] | select(.value.present) | select(.key | test("^(sudo|doas|sudo-pam|doas-pam|sudo-rs|pkexec|dosr-.*)$"))
 	| .value.path' "$f" 2>/dev/null | LC_ALL=C sort >"$tmp/tools"
-check "setuid or capability files: sudo, doas, their PAM builds, sudo-rs and each dosr ($(grep -c . "$tmp/privileged") files)" \
+check "setuid or capability files: sudo, doas, their PAM builds, sudo-rs, pkexec and each dosr ($(grep -c . "$tmp/privileged") files)" \
 	sh -c "grep -q dosr '$tmp/tools' && [ -z \"\$(LC_ALL=C comm -23 '$tmp/tools' '$tmp/privileged')\" ]"
 # try_args NAME: a call that would run /usr/bin/true as root if the exec were allowed.
-try_args() { case $1 in sudo | doas | sudo-pam | doas-pam | sudo-rs | sudo-dev* | doas-dev*) echo "-n /usr/bin/true" ;; dosr*) echo /usr/bin/true ;; *) echo --version ;; esac; }
+try_args() { case $1 in sudo | doas | sudo-pam | doas-pam | sudo-rs | sudo-dev* | doas-dev*) echo "-n /usr/bin/true" ;; dosr* | pkexec) echo /usr/bin/true ;; *) echo --version ;; esac; }
 # harmless_args NAME: a call that runs nothing as root (RootAsRole 3.0 and 3.1 have no --version:
 # "Unknown option", exit 1; their --help exits 0). A source tree's sudo or OpenDoas
 # (make provision-dev: sudo-dev-NAME, doas-dev-NAME) answers as the release does.

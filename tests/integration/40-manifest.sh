@@ -243,7 +243,7 @@ bad unknown-key "{\"name\":\"b\",\"bench_user\":\"$user\",\"colour\":1,$S}" '$.c
 bad wrong-type "{\"name\":\"b\",\"bench_user\":\"$user\",\"min_runs\":\"5\",$S}" '$.min_runs: expected an integer'
 bad empty-axis "{\"name\":\"b\",\"bench_user\":\"$user\",\"axes\":{\"nb_tasks\":[]},$S}" '$.axes.nb_tasks: empty axis'
 bad format "{\"name\":\"b\",\"bench_user\":\"$user\",\"subjects\":[{\"id\":\"a\",\"format\":\"sudoers\"},{\"id\":\"b\",\"format\":\"yaml\"}]}" \
-	'bad-format.json: $.subjects[1].format: unknown format "yaml" (expected sudoers, doas, rar-json, rar-cbor, please)'
+	'bad-format.json: $.subjects[1].format: unknown format "yaml" (expected sudoers, doas, rar-json, rar-cbor, please, polkit)'
 bad user "{\"name\":\"b\",\"bench_user\":\"no-such-user-rarperf\",$S}" '$.bench_user: no such user'
 bad root "{\"name\":\"b\",\"bench_user\":\"root\",$S}" '$.bench_user: "root" is root'
 bad precision "{\"name\":\"b\",\"bench_user\":\"$user\",\"precision\":\"1%\",$S}" '$.precision: expected true, false or a percentage'

@@ -337,6 +337,70 @@ static void test_refused_round_trip(void)
 	cJSON_Delete(v);
 }
 
+/* A step's daemon cost (pkexec's polkitd) comes back as written, for results.json; a daemons
+ * entry without its numbers is not a journal point. */
+static void test_daemons_round_trip(void)
+{
+	uint64_t wall[1] = {1000}, user[1] = {1}, sys[1] = {1};
+	int codes[1] = {0};
+	struct journal_daemon daemons[1] = {{.subject = (char *)"pkexec",
+					     .name = (char *)"polkitd",
+					     .cpu_ns = 12345678,
+					     .runs = 12,
+					     .maxrss_kib = 8648}};
+	struct journal_step_info info = {.daemons = daemons, .ndaemons = 1};
+	struct journal_subject subj;
+	struct journal_contents c;
+	struct errbuf eb = {0};
+	cJSON *v = versions("122-3");
+	struct journal *j;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/j-daemons.jsonl", dir);
+	unlink(path);
+	memset(&subj, 0, sizeof(subj));
+	subj.subject = "pkexec";
+	subj.format = "polkit";
+	subj.command = "pkexec true";
+	subj.result = (struct measure_result){
+	    .n = 1, .wall_ns = wall, .user_ns = user, .system_ns = sys, .exit_codes = codes};
+	j = journal_create(path, sha, v, "2026-01-01T00:00:00Z", &eb);
+	CHECK(j != NULL);
+	if (j != NULL) {
+		CHECK_INT_EQ(journal_append_step(j, "a", 0, &subj, 1, &info, &eb), 0);
+		CHECK_INT_EQ(journal_append_step(j, "b", 1, &subj, 1, NULL, &eb), 0);
+	}
+	journal_close(j);
+	CHECK_INT_EQ(journal_read(path, &c, &eb), 0);
+	CHECK_INT_EQ(c.npoints, 2);
+	if (c.npoints == 2) {
+		CHECK_INT_EQ(c.points[0].info.ndaemons, 1);
+		if (c.points[0].info.ndaemons == 1) {
+			const struct journal_daemon *d = &c.points[0].info.daemons[0];
+
+			CHECK_STR_EQ(d->subject, "pkexec");
+			CHECK_STR_EQ(d->name, "polkitd");
+			CHECK_INT_EQ(d->cpu_ns, 12345678);
+			CHECK_INT_EQ(d->runs, 12);
+			CHECK_INT_EQ(d->maxrss_kib, 8648);
+		}
+		CHECK_INT_EQ(c.points[1].info.ndaemons, 0);
+	}
+	journal_contents_clear(&c);
+	append_raw(path, "{\"point\":\"c\",\"index\":2,\"daemons\":[{\"subject\":\"pkexec\","
+			 "\"name\":\"polkitd\"}],\"subjects\":[{\"subject\":\"pkexec\","
+			 "\"format\":\"polkit\",\"command\":\"x\",\"wall_ns\":[5],\"user_ns\":[1],"
+			 "\"system_ns\":[1],\"exit_codes\":[0]}]}\n"
+			 "{\"point\":\"d\",\"index\":2,\"subjects\":[{\"subject\":\"pkexec\","
+			 "\"format\":\"polkit\",\"command\":\"x\",\"wall_ns\":[5],\"user_ns\":[1],"
+			 "\"system_ns\":[1],\"exit_codes\":[0]}]}\n");
+	CHECK_INT_EQ(journal_read(path, &c, &eb), -1);
+	CHECK(strstr(eb.msg, "line 4: not a journal point") != NULL);
+	journal_contents_clear(&c);
+	unlink(path);
+	cJSON_Delete(v);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -346,6 +410,7 @@ int main(void)
 	RUN(test_round_trip);
 	RUN(test_contention_fields);
 	RUN(test_refused_round_trip);
+	RUN(test_daemons_round_trip);
 	RUN(test_torn_last_line_is_ignored_and_dropped);
 	RUN(test_corrupt_middle_line_is_an_error);
 	RUN(test_hash_or_version_mismatch_refused);

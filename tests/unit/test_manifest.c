@@ -199,7 +199,7 @@ static void test_bad_manifests(void)
 	expect_error("{\"name\":\"t\",\"bench_user\":\"nobody\",\"subjects\":[{\"id\":\"a\","
 		     "\"format\":\"sudoers\"},{\"id\":\"b\",\"format\":\"yaml\"}]}",
 		     "$.subjects[1].format: unknown format \"yaml\" (expected sudoers, doas, "
-		     "rar-json, rar-cbor, please)");
+		     "rar-json, rar-cbor, please, polkit)");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"no-such-user-rarperf\"," GOOD_SUBJECTS "}",
 		     "$.bench_user: no such user \"no-such-user-rarperf\"");
 	expect_error("{\"name\":\"t\",\"bench_user\":\"root\"," GOOD_SUBJECTS "}",

@@ -7,7 +7,7 @@
 static void test_names_round_trip(void)
 {
 	static const char *const names[POLICY_FORMAT_COUNT] = {"sudoers", "doas", "rar-json",
-							       "rar-cbor", "please"};
+							       "rar-cbor", "please", "polkit"};
 	enum policy_format f = POLICY_FORMAT_SUDOERS;
 
 	for (int i = 0; i < POLICY_FORMAT_COUNT; i++) {
@@ -30,7 +30,9 @@ static void test_program_and_storage(void)
 	CHECK_STR_EQ(policy_format_program(POLICY_FORMAT_RAR_JSON), "dosr-json");
 	CHECK_STR_EQ(policy_format_program(POLICY_FORMAT_RAR_CBOR), "dosr-cbor");
 	CHECK_STR_EQ(policy_format_program(POLICY_FORMAT_PLEASE), "please");
+	CHECK_STR_EQ(policy_format_program(POLICY_FORMAT_POLKIT), "pkexec");
 	CHECK_STR_EQ(policy_format_program((enum policy_format)POLICY_FORMAT_COUNT), "?");
+	CHECK(policy_format_rar_storage(POLICY_FORMAT_POLKIT) == NULL);
 	CHECK(policy_format_rar_storage(POLICY_FORMAT_SUDOERS) == NULL);
 	CHECK(policy_format_rar_storage(POLICY_FORMAT_DOAS) == NULL);
 	CHECK_STR_EQ(policy_format_rar_storage(POLICY_FORMAT_RAR_JSON), "json");

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "policy.h"
 #include "policy_doas.h"
+#include "policy_polkit.h"
 #include "policy_file.h"
 #include "policy_please.h"
 #include "policy_rar_cbor.h"
@@ -146,6 +147,18 @@ static void check_shape_in(const struct policy_shape *shape, const char *d, bool
 			expect_size(what, desc, path, sz.policy_bytes);
 		}
 		policy_free(pn);
+	}
+	/* polkit rules: every shape but seed-compat's (refused: the seed wrote none). */
+	if (policy_size(p, POLICY_FORMAT_POLKIT, SUDOERS_LAYOUT_PER_ROLE, NULL, NULL, &sz, &eb) ==
+		0 &&
+	    sz.policy_bytes <= TEST_FILE_BYTES_MAX) {
+		snprintf(path, sizeof(path), "%s/50-rarperf.rules", d);
+		CHECK_INT_EQ(
+		    testutil_txn_end(policy_stage_polkit(testutil_txn_fresh(), p, path, &eb), &eb),
+		    0);
+		expect_size("polkit", desc, path, sz.policy_bytes);
+	} else {
+		CHECK(shape->seed_compat || sz.policy_bytes > TEST_FILE_BYTES_MAX);
 	}
 
 	snprintf(path, sizeof(path), "%s/rar.json", d);

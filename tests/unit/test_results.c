@@ -333,6 +333,45 @@ static void test_subject_from_command(void)
 	results_free(res);
 }
 
+/* rarbench.daemon (pkexec's polkitd): read per point; absent elsewhere; a name that is not a
+ * short name, or a missing number, refused with the key named. */
+static void test_daemon(void)
+{
+#define DAEMON_DOC(d)                                                                              \
+	"{\"results\":[{\"command\":\"pkexec\",\"mean\":0.008,\"median\":0.008,\"min\":0.007,"     \
+	"\"max\":0.009,\"rarbench\":{\"estimate\":0.008,\"ci95\":[null,null],"                     \
+	"\"estimator\":\"median\"" d "}},{\"command\":\"sudo\",\"mean\":1,\"median\":1,"           \
+	"\"min\":1,\"max\":1}]}"
+	const char *good =
+	    DAEMON_DOC(",\"daemon\":{\"name\":\"polkitd\",\"cpu_ns\":12000000,"
+		       "\"runs\":12,\"cpu_ns_per_run\":1000000,\"maxrss_kib\":8648}");
+	const char *bad_name = DAEMON_DOC(",\"daemon\":{\"name\":\"a b\",\"cpu_ns_per_run\":1,"
+					  "\"maxrss_kib\":1}");
+	const char *no_cpu = DAEMON_DOC(",\"daemon\":{\"name\":\"polkitd\",\"maxrss_kib\":1}");
+	struct errbuf eb = {{0}};
+	struct results *res = results_new();
+
+	CHECK_INT_EQ(results_parse(res, good, strlen(good), "d.json", &eb), 0);
+	CHECK_INT_EQ(res->n_points, 2);
+	if (res->n_points == 2) {
+		CHECK_STR_EQ(res->points[0].daemon_name, "polkitd");
+		CHECK(fabs(res->points[0].daemon_cpu_s - 0.001) < 1e-12);
+		CHECK(fabs(res->points[0].daemon_maxrss_kib - 8648) < 1e-9);
+		CHECK_STR_EQ(res->points[1].daemon_name, "");
+		CHECK(isnan(res->points[1].daemon_cpu_s));
+	}
+	results_free(res);
+	res = results_new();
+	CHECK_INT_EQ(results_parse(res, bad_name, strlen(bad_name), "d.json", &eb), -1);
+	CHECK(strstr(eb.msg, "rarbench.daemon.name") != NULL);
+	results_free(res);
+	res = results_new();
+	CHECK_INT_EQ(results_parse(res, no_cpu, strlen(no_cpu), "d.json", &eb), -1);
+	CHECK(strstr(eb.msg, "cpu_ns_per_run") != NULL);
+	results_free(res);
+#undef DAEMON_DOC
+}
+
 static struct results *parse_doc(const char *json)
 {
 	struct errbuf eb = {{0}};
@@ -717,6 +756,7 @@ int main(void)
 	RUN(test_intervals);
 	RUN(test_unreadable_file);
 	RUN(test_subject_from_command);
+	RUN(test_daemon);
 	RUN(test_method);
 	RUN(test_subjects);
 	RUN(test_limit_series_and_pam);

@@ -9,6 +9,7 @@
 #include "plan_testutil.h"
 #include "policy_doas.h"
 #include "policy_please.h"
+#include "policy_polkit.h"
 #include "policy_rar_cbor.h"
 #include "policy_rar_json.h"
 #include "policy_sudoers.h"
@@ -194,6 +195,9 @@ static int write_point(const struct manifest *m, const struct sweep_point *pt, s
 		break;
 	case POLICY_FORMAT_PLEASE:
 		rc = policy_stage_please(txn, p, *policy, &eb);
+		break;
+	case POLICY_FORMAT_POLKIT:
+		rc = policy_stage_polkit(txn, p, *policy, &eb);
 		break;
 	}
 	/* The commit frees txn; a failed stage leaves it to the abort below. */
