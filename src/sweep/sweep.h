@@ -34,6 +34,7 @@
  *   runner_polkit pkexec's private bus and polkitd per step, polkitd's CPU time and memory
  *   runner_precision  the precision accumulator, fed one step's results at a time
  *   runner_reference  the calibration workload's runs
+ *   runner_refcount   rarref counted beside the subjects: the host's price of an instruction
  *   runner_kernel     the kernel-side calibration (rarkref) and its unit prices
  *   runner_output results.json and results.tsv from the journal
  *   runner_profile    the profile pass
