@@ -67,7 +67,7 @@ if [ "$only" = all ] || [ "$only" = unit ] || [ "$only" = fast ]; then
 fi
 if [ "$only" = fast ]; then
 	# The conventions make lint checks by script (clang-format and cppcheck are lint's own).
-	for l in lint-folder-headers lint-paths lint-cloexec; do
+	for l in lint-folder-headers lint-paths lint-cloexec lint-no-io lint-cycles; do
 		out="$log_dir/fast-$l.log"
 		if sh "tools/$l.sh" >"$out.raw" 2>&1; then
 			echo "ok - tools/$l.sh" >"$out"

@@ -1,7 +1,9 @@
 /* compare_cli: rarplot --compare, its options and exit status (compare_cli.h). */
 #include "compare_cli.h"
 
+#include "compare_print.h"
 #include "countcompare.h"
+#include "countcompare_print.h"
 #include "plotseries.h"
 
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include "atomicfile.h"
 #include "axishint.h"
 #include "between.h"
+#include "between_file.h"
 #include "exitcode.h"
 #include "fileio.h"
 #include "numarg.h"

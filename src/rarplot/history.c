@@ -15,16 +15,6 @@
 
 #define HISTORY_FIELDS_MAX 24
 
-const char *history_param_name(int param)
-{
-	return param == HISTORY_INTERCEPT ? "intercept" : "slope";
-}
-
-const char *history_param_unit(int param)
-{
-	return param == HISTORY_INTERCEPT ? "ms" : "us";
-}
-
 /* Splits line (modified in place) at tabs into at most max fields; returns how many. */
 static size_t split_tabs(char *line, char **f, size_t max)
 {

@@ -9,6 +9,7 @@
 #include "atomicfile.h"
 #include "fileio.h"
 #include "fitreport.h"
+#include "fitreport_write.h"
 #include "results.h"
 
 /* A reference point's value: its estimate, else its median (results_normalise's). */

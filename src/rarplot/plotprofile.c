@@ -1,5 +1,6 @@
 /* plotprofile: the profiles beside rarplot's inputs, fitted and reported. */
 #include "plotprofile.h"
+#include "profilefit_report.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -9,6 +9,7 @@
 #include "claims.h"
 #include "harness.h"
 #include "profilefit.h"
+#include "profilefit_report.h"
 #include "profileload.h"
 
 #define HEADER "subject\tnb_roles\tnb_users\tnb_tasks\tnb_commands\trepetition\tcounter\tvalue\n"

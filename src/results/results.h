@@ -1,4 +1,21 @@
-/* results: read hyperfine-format JSON (plain hyperfine, rarbench results.json, rarlab merged.json).
+/* results: the results model, and hyperfine-format JSON read into it (plain hyperfine, rarbench
+ * results.json, rarlab merged.json). */
+/*
+ * Layer src/results (libresults.a): reading the results file. It reads files (fileio_read) and
+ * writes none; it uses src/common only (Makefile results_USES); src/fit computes over the model,
+ * src/fitio and the programs read through it. The model (results.c) calls none of its readers:
+ * results_load.c reads a file and calls each part's reader, and each part fills the model, so
+ * every dependency points down to results.c (tools/lint-cycles.sh keeps it so).
+ *
+ * Modules, one line each:
+ *   results     the model: the points, what they name, queries, freed (this header)
+ *   results_load a file (or a buffer) read: the document, then each part below
+ *   results_entry one result: times, intervals, parameters, rarbench's estimate and counts
+ *   results_meta what "meta" says beside the points: tools, emulated hosts, estimator, skipped
+ *   results_reference the calibration workload's points, and times in its units
+ *   results_rounds each round's estimates (rarbench.round_estimates)
+ *   results_machine each file's machine, and which files are one host (--machines)
+ *   labgroups   a mixed lab's groups of hosts (meta.lab), kept as the text reports print
  */
 #ifndef RARPERF_RESULTS_H
 #define RARPERF_RESULTS_H
