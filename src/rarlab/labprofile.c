@@ -11,6 +11,7 @@
 #include "profilefit.h"
 #include "profileload.h"
 #include "sanitize.h"
+#include "runfiles.h"
 
 #define SOURCE_PREFIX "host "
 
@@ -36,8 +37,8 @@ static int load_hosts(struct profilefit *pf, const char *out_dir, const char *ax
 		if (hosts[i].status.state != HOSTPOOL_FINISHED ||
 		    hosts[i].status.outcome != HOST_OK)
 			continue;
-		if (fileio_fmt(path, sizeof(path), "%s/%s/results.json", out_dir, hosts[i].name) <
-			0 ||
+		if (fileio_fmt(path, sizeof(path), "%s/%s/" RUNFILES_RESULTS, out_dir,
+			       hosts[i].name) < 0 ||
 		    fileio_fmt(source, sizeof(source), SOURCE_PREFIX "%s", hosts[i].name) < 0)
 			return errbuf_set(eb, "%s: path too long", out_dir);
 		if (profileload_file(pf, path, source, axis, &found, eb) < 0)

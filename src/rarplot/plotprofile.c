@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "plotrun.h"
 #include "profileload.h"
+#include "runfiles.h"
 
 /* Sizes drawn per subject at most. */
 #define PLOTPROFILE_POINTS_MAX 1024
@@ -78,7 +79,7 @@ int plotprofile_load(struct plotprofile *p, const char *const *inputs, size_t n_
 			return -1;
 		if (found == before)
 			continue;
-		if (beside(inputs[i], "profile-costs.tsv", path, sizeof(path)) < 0)
+		if (beside(inputs[i], RUNFILES_PROFILE_COSTS, path, sizeof(path)) < 0)
 			return errbuf_set(eb, "%s: path too long", inputs[i]);
 		if (load_costs(p->pf, path, eb) < 0)
 			return -1;
@@ -99,7 +100,7 @@ int plotprofile_write(const struct plotprofile *p, const char *out_dir, struct e
 
 	if (p->pf == NULL)
 		return 0;
-	if (fileio_join(path, sizeof(path), out_dir, "profile-fits.tsv", eb) != 0)
+	if (fileio_join(path, sizeof(path), out_dir, RUNFILES_PROFILE_FITS, eb) != 0)
 		return -1;
 	return profilefit_write_tsv(p->pf, path, eb);
 }

@@ -26,6 +26,7 @@
 #include "results.h"
 #include "resultsfile.h"
 #include "sanitize.h"
+#include "runfiles.h"
 
 /* The parts, in the TSV's order: exec, faults, the six priced calls, other calls, user, total. */
 enum { P_EXEC, P_FAULTS, P_CALL0, P_OTHER = P_CALL0 + 6, P_USER, P_TOTAL, P_COUNT };
@@ -419,13 +420,13 @@ int predictfig_write(const char *const *inputs, size_t n_inputs, const char *axi
 		rc = 0;
 		goto out;
 	}
-	if (fileio_join(path, sizeof(path), out_dir, "predicted.tsv", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), out_dir, RUNFILES_PREDICTED, eb) != 0 ||
 	    (af = atomicfile_open(path, 0644, eb)) == NULL)
 		goto out;
 	print_tsv(atomicfile_stream(af), hosts, n);
 	if (atomicfile_commit(af, eb) != 0)
 		goto out;
-	if (fileio_join(path, sizeof(path), out_dir, "predicted.md", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), out_dir, RUNFILES_PREDICTED_REPORT, eb) != 0 ||
 	    (af = atomicfile_open(path, 0644, eb)) == NULL)
 		goto out;
 	print_markdown(atomicfile_stream(af), hosts, n, axis);

@@ -10,6 +10,7 @@
 #include "sitehtml.h"
 #include "sitemd.h"
 #include "siteout.h"
+#include "runfiles.h"
 
 #define MD_MAX (4u * 1024 * 1024)
 #define SERIES_MAX 64
@@ -257,7 +258,7 @@ int sitepages_home(const struct site *s, struct errbuf *eb)
 		    "<em>predict_hi</em>), from <a href=\"across-hosts.tsv\">across-hosts.tsv</a>."
 		    "</p>\n",
 		    f);
-		sitehtml_tsv_table(f, s->across, "across-hosts.tsv", across_cols, across_num, 10,
+		sitehtml_tsv_table(f, s->across, RUNFILES_ACROSS, across_cols, across_num, 10,
 				   NULL);
 		fputs("<h2>The machines it rests on</h2>\n", f);
 		machines_list(f, s);
@@ -433,7 +434,7 @@ int sitepages_across(const struct site *s, struct errbuf *eb)
 			return -1;
 		}
 		fputs("<h2>The combined table</h2>\n", f);
-		sitehtml_tsv_table(f, s->across, "across-hosts.tsv", across_cols, across_num,
+		sitehtml_tsv_table(f, s->across, RUNFILES_ACROSS, across_cols, across_num,
 				   sizeof(across_cols) / sizeof(across_cols[0]), NULL);
 		fputs("<h2>Each machine's values</h2>\n", f);
 		{
@@ -441,8 +442,8 @@ int sitepages_across(const struct site *s, struct errbuf *eb)
 							   "value",   "lo",       "hi"};
 			static const bool nums[] = {false, false, false, true, true, true};
 
-			sitehtml_tsv_table(f, s->across_values, "across-hosts-values.tsv", cols,
-					   nums, 6, NULL);
+			sitehtml_tsv_table(f, s->across_values, RUNFILES_ACROSS_VALUES, cols, nums,
+					   6, NULL);
 		}
 	}
 	fputs("<h2>The machines</h2>\n<div class=\"tablewrap\"><table class=\"md\"><thead><tr>"
@@ -472,7 +473,7 @@ static size_t counts_of_exp(FILE *f, const struct siteload_run *run, const struc
 	bool nums[SITETSV_COLS_MAX];
 	size_t n = 0, found = 0;
 
-	if (!e->has_fits || fileio_join(path, sizeof(path), e->dir, "fits.tsv", &eb) != 0 ||
+	if (!e->has_fits || fileio_join(path, sizeof(path), e->dir, RUNFILES_FITS, &eb) != 0 ||
 	    (t = sitetsv_load(path, &eb)) == NULL)
 		return 0;
 	cols[n] = "subject";
