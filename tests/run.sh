@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.." || exit 2
 passed=0 failed=0 skipped=0 skip_why=
 only=${RARPERF_ONLY:-all}
 # The integration scripts that need neither a prefix nor root (nor minutes): make check-fast's.
-fast_scripts="60-rarplot"
+fast_scripts="58-layout 60-rarplot"
 log_dir=build/test-logs
 mkdir -p "$log_dir"
 
