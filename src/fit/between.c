@@ -8,7 +8,6 @@
 
 #include "fit.h"
 #include "numarg.h"
-#include "sanitize.h"
 
 #define BETWEEN_Z95 1.959963984540054
 

@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "numarg.h"
-#include "sanitize.h"
-#include "verdict.h"
 
 static const char *const claims_quantity_names[] = {"raw_pct", "slope_pct", "crossover"};
 

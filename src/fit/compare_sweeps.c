@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "compare.h"
-#include "sanitize.h"
 
 /* Whether file source holds a point of subject. */
 static bool compare_sweeps_holds(const struct results *res, size_t source, const char *subject)

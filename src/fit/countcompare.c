@@ -9,7 +9,6 @@
 #include "fitreport.h"
 #include "lsq.h"
 #include "plotseries.h"
-#include "sanitize.h"
 
 /* Whether every point of subject in res was counted; false also when it has none. */
 static bool all_counted(const struct results *res, const char *subject, size_t *n,

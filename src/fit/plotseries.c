@@ -4,12 +4,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "growbuf.h"
 #include "numarg.h"
-#include "sanitize.h"
 #include "fit.h"
 
 /* The smallest value of one held axis within a group. */

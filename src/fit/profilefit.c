@@ -4,12 +4,12 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fit.h"
 #include "growbuf.h"
-#include "sanitize.h"
 
 /* Counters wait4 gives: they follow the host (page cache, scheduler), not only the program. */
 static const char *const host_counters[] = {"minflt", "majflt", "maxrss_kib", "inblock", "nvcsw"};

@@ -236,7 +236,7 @@ void results_free(struct results *res);
 double results_refused_at(const struct results *res, const char *subject, const char *axis);
 
 /*
- * Parses len bytes of JSON (need not be NUL-terminated) named name (for
+ * results_load.c. Parses len bytes of JSON (need not be NUL-terminated) named name (for
  * messages) and appends its points to res. The document must be an object
  * with a results array (resultsfile_require_results); unknown keys ("user",
  * "exit_codes", ...) are ignored. Strings that become names, TSV fields and messages (the
@@ -250,7 +250,7 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		  struct errbuf *eb);
 
 /*
- * Reads the file at path (at most RESULTS_FILE_MAX_BYTES) and parses it
+ * results_load.c. Reads the file at path (at most RESULTS_FILE_MAX_BYTES) and parses it
  * with results_parse. Returns 0 or -1 with a message naming the file.
  */
 int results_load_file(struct results *res, const char *path, struct errbuf *eb)
