@@ -7,9 +7,10 @@
 #include <stddef.h>
 
 #include "errbuf.h"
+#include "profileload.h"
 
 /* Bounds on what profile files may hold. */
-#define PROFILEFIT_FILE_MAX_BYTES (256u << 20)
+#define PROFILEFIT_FILE_MAX_BYTES PROFILELOAD_FILE_MAX_BYTES
 /* The longest profile.tsv line (and written field) accepted. */
 #define PROFILEFIT_FIELD_MAX 8192
 #define PROFILEFIT_ROWS_MAX 4000000u
@@ -105,6 +106,12 @@ int profilefit_add_value(struct profilefit *pf, size_t source, const char *subje
  */
 int profilefit_add_untraced(struct profilefit *pf, const char *subject, double x, struct errbuf *eb)
     __attribute__((warn_unused_result));
+
+/*
+ * Fills sink so that src/results' profileload_file adds what it reads to pf (profilefit_add_source,
+ * profilefit_add_value, profilefit_add_untraced). pf is borrowed: it outlives the sink's use.
+ */
+void profilefit_sink(struct profilefit *pf, struct profileload_sink *sink);
 
 /* Adds the prices of a profile-costs.tsv (the first file's win). 0 or -1. */
 int profilefit_add_costs(struct profilefit *pf, const char *text, size_t len, const char *source,

@@ -4,7 +4,7 @@
  * what src/fit computed: markdown (report.md's sections, --compare's), TSV (fits.tsv,
  * claims.tsv, between.tsv, profile-fits.tsv, across-hosts.tsv) and the gnuplot data (a series'
  * TSV); and the tables the statistics are checked against, read into src/fit's structs (a claims
- * file, a diary, between.tsv, a results file's profile objects, the published across-hosts.tsv).
+ * file, a diary, between.tsv, the published across-hosts.tsv).
  * Files are written through atomicfile (temp file + rename), text from a file or a host through
  * sanitize. It uses src/common, src/results and src/fit (Makefile fitio_USES); the site's writer
  * is src/rarsite, over this layer.
@@ -24,7 +24,6 @@
  *   claims_file a claims file read; the claims checked as report.md's section and claims.tsv
  *   diary_file  a diary file read
  *   between_file between.tsv written and read back
- *   profileload a results file's "profile" objects into a profilefit
  *   profilefit_report the profiles' sections of report.md, profile-fits.tsv
  */
 #ifndef RARPERF_FITIO_H

@@ -68,14 +68,16 @@ int plotprofile_load(struct plotprofile *p, const char *const *inputs, size_t n_
 {
 	char path[PATH_MAX];
 	size_t found = 0;
+	struct profileload_sink sink;
 
 	memset(p, 0, sizeof(*p));
 	if ((p->pf = profilefit_new(axis)) == NULL)
 		return errbuf_set(eb, "out of memory");
+	profilefit_sink(p->pf, &sink);
 	for (size_t i = 0; i < n_inputs; i++) {
 		size_t before = found;
 
-		if (profileload_file(p->pf, inputs[i], NULL, axis, &found, eb) < 0)
+		if (profileload_file(&sink, inputs[i], NULL, axis, &found, eb) < 0)
 			return -1;
 		if (found == before)
 			continue;

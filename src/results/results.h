@@ -16,6 +16,7 @@
  *   results_rounds each round's estimates (rarbench.round_estimates)
  *   results_machine each file's machine, and which files are one host (--machines)
  *   labgroups   a mixed lab's groups of hosts (meta.lab), kept as the text reports print
+ *   profileload the results' "profile" objects, handed to a sink (src/fit's profilefit_sink)
  */
 #ifndef RARPERF_RESULTS_H
 #define RARPERF_RESULTS_H
