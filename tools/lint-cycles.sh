@@ -54,7 +54,7 @@ status=0
 for level in edges:files folders:folders headers:headers; do
 	if ! tsort "$t/${level%%:*}" >/dev/null 2>"$t/loops"; then
 		echo "lint-cycles: import circles between ${level#*:} (each uses the next, the last the first):" >&2
-		sed -n 's/^tsort: //p' "$t/loops" | grep -v 'input contains a loop' >&2
+		sed -n 's/^tsort: .*input contains a loop:$/  a loop:/p; s/^tsort: /    /p' "$t/loops" >&2
 		status=1
 	fi
 done

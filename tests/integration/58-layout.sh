@@ -68,15 +68,15 @@ cc -c -o "$T/tree/build/src/y/e.o" "$T/tree/src/y/e.c"
 cc -c -o "$T/tree/build/src/x/f.o" "$T/tree/src/x/f.c"
 sh tools/lint-cycles.sh "$T/tree" >"$T/fold.out" 2>&1
 check "lint-cycles fails on two folders that use each other (no circle between their files)" [ $? -eq 1 ]
-check "... naming the folders" sh -c 'grep -q "between folders" "$1" && grep -qx "src/x" "$1" &&
-	grep -qx "src/y" "$1" && ! grep -q "between files" "$1"' sh "$T/fold.out"
+check "... naming the folders" sh -c 'grep -q "between folders" "$1" && grep -qx " *src/x" "$1" &&
+	grep -qx " *src/y" "$1" && ! grep -q "between files" "$1"' sh "$T/fold.out"
 # Two headers that include each other.
 mkdir -p "$T/hdr/src/z" "$T/hdr/confgen"
 printf '#include "q.h"\n' >"$T/hdr/src/z/p.h"
 printf '#include "p.h"\n' >"$T/hdr/src/z/q.h"
 sh tools/lint-cycles.sh "$T/hdr" >"$T/hdr.out" 2>&1
 check "lint-cycles fails on two headers that include each other, naming them" sh -c '[ "$2" -eq 1 ] &&
-	grep -q "between headers" "$1" && grep -qx "p.h" "$1" && grep -qx "q.h" "$1"' sh "$T/hdr.out" $?
+	grep -q "between headers" "$1" && grep -qx " *p.h" "$1" && grep -qx " *q.h" "$1"' sh "$T/hdr.out" $?
 touch -d '2000-01-01' "$T/tree/build/src/x/d.o"
 sh tools/lint-cycles.sh "$T/tree" >"$T/stale.out" 2>&1
 check "lint-cycles refuses an object older than its source (exit 2)" [ $? -eq 2 ]
