@@ -32,19 +32,21 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 # The layers, lowest first. Each folder may include the headers of the layers it USES and no
 # others: a header that reaches up a layer fails to compile. Programs link their archives in
 # LINK_ORDER (every archive before those it depends on).
-LAYERS := common confgen bench plan sweep lab fit
+LAYERS := common confgen bench plan sweep lab results fit fitio
 common_USES :=
 confgen_USES := common
 bench_USES := common
 plan_USES := common confgen bench
 sweep_USES := common confgen bench plan
 lab_USES := common
-fit_USES := common
+results_USES := common
+fit_USES := common results
+fitio_USES := common results fit
 rarbench_USES := common confgen bench plan sweep
-rarlab_USES := common confgen bench plan sweep lab fit
-rarplot_USES := common fit
-rarsite_USES := common fit
-LINK_ORDER := lab sweep plan fit bench confgen common
+rarlab_USES := common confgen bench plan sweep lab results fit fitio
+rarplot_USES := common results fit fitio
+rarsite_USES := common results fit fitio
+LINK_ORDER := lab sweep plan fitio fit results bench confgen common
 layer_dir = $(if $(filter confgen,$(1)),confgen,src/$(1))
 layer_srcs = $(filter-out confgen/main.c,$(wildcard $(call layer_dir,$(1))/*.c))
 layer_incs = $(foreach l,$($(1)_USES) $(1),-I$(call layer_dir,$(l)))
@@ -219,12 +221,16 @@ fuzz: $(FUZZERS)
 # yamllint and ansible-lint: every playbook (the top-level *.yml) and every role, listed or not.
 # tools/lint-paths.sh: no path formatted without checking that it fit (STYLE 18).
 # tools/lint-folder-headers.sh: each folder header lists exactly its folder's modules.
+# tools/lint-no-io.sh: the statistics (src/fit) do no I/O. tools/lint-cycles.sh: no import circle
+# (two files that use each other's functions, from the objects: after make all).
 PLAYBOOKS := $(wildcard *.yml)
 ROLES := $(wildcard roles/*/)
-lint:
+lint: all
 	sh tools/lint-cloexec.sh
 	sh tools/lint-paths.sh
 	sh tools/lint-folder-headers.sh
+	sh tools/lint-no-io.sh
+	sh tools/lint-cycles.sh
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --inline-suppr \
 		-D_GNU_SOURCE $(ALL_INCS) src confgen

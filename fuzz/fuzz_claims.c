@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "claims.h"
+#include "claims_file.h"
 #include "fuzz_markdown.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

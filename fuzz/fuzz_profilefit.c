@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "profilefit.h"
+#include "profilefit_report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.." || exit 2
 passed=0 failed=0 skipped=0 skip_why=
 only=${RARPERF_ONLY:-all}
 # The integration scripts that need neither a prefix nor root (nor minutes): make check-fast's.
-fast_scripts="60-rarplot"
+fast_scripts="58-layout 60-rarplot"
 log_dir=build/test-logs
 mkdir -p "$log_dir"
 
@@ -67,7 +67,7 @@ if [ "$only" = all ] || [ "$only" = unit ] || [ "$only" = fast ]; then
 fi
 if [ "$only" = fast ]; then
 	# The conventions make lint checks by script (clang-format and cppcheck are lint's own).
-	for l in lint-folder-headers lint-paths lint-cloexec; do
+	for l in lint-folder-headers lint-paths lint-cloexec lint-no-io lint-cycles; do
 		out="$log_dir/fast-$l.log"
 		if sh "tools/$l.sh" >"$out.raw" 2>&1; then
 			echo "ok - tools/$l.sh" >"$out"

@@ -10,7 +10,8 @@
  * Modules, one line each:
  *   proc          spawn one prepared command without a shell and time it (wait4 rusage);
  *                 proc_user.c: --as-user and its environment; proc_reap.c: what runs leave behind;
- *                 proc_launch.c: the run started from rarlaunch, its reply read
+ *                 proc_launch.c: the run started from rarlaunch, its reply read;
+ *                 proc_orphans.c: the orphans ended, after the launchers (over both above)
  *   launchproto   the messages between rarbench and rarlaunch, the process runs start from
  *   schedwait     how long a run waited for a CPU, from its own scheduler account
  *   cgroup2       where the cgroup2 hierarchy is mounted and which cgroup this process is in

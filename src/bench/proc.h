@@ -263,6 +263,9 @@ pid_t proc_launcher_pid(enum proc_net net);
  */
 size_t proc_kill_children_of(pid_t parent);
 
+/* The first child of parent found in /proc (pid), or 0 when it has none. Kills nothing. */
+pid_t proc_first_child_of(pid_t parent);
+
 /*
  * Makes this process the reaper of its orphaned descendants
  * (PR_SET_CHILD_SUBREAPER): a measured tool that forks and dies leaves its

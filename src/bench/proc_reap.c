@@ -17,9 +17,6 @@
 #include "fileio.h"
 #include "numarg.h"
 
-/* proc_kill_orphans gives up after this many (a fork bomb outpacing it). */
-#define PROC_ORPHANS_MAX 4096
-
 int proc_become_subreaper(struct errbuf *eb)
 {
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
@@ -88,6 +85,11 @@ size_t proc_kill_children_of(pid_t parent)
 	return (size_t)proc_children_of(parent, true);
 }
 
+pid_t proc_first_child_of(pid_t parent)
+{
+	return (pid_t)proc_children_of(parent, false);
+}
+
 /* Whether the NUL-separated environment of /proc/<pid> holds kv (at most 256 KiB read). */
 static bool proc_environ_has(long pid, const char *kv)
 {
@@ -137,25 +139,5 @@ size_t proc_kill_marked(const char *kv)
 			killed++;
 	}
 	closedir(d);
-	return killed;
-}
-
-size_t proc_kill_orphans(void)
-{
-	size_t killed = 0;
-	pid_t pid;
-	int status;
-
-	/* rarlaunch is a child too: ended first, started again by the next run. Then reap what
-	 * has already exited, and end the rest one by one; bounded by what exists. */
-	proc_launchers_stop();
-	while (waitpid(-1, &status, WNOHANG) > 0)
-		;
-	while ((pid = (pid_t)proc_children_of(getpid(), false)) > 0 && killed < PROC_ORPHANS_MAX) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		killed++;
-	}
 	return killed;
 }

@@ -30,6 +30,8 @@
  *   resultsfile   the results file (results.json, merged.json): its keys, written, read, streamed
  *   events        the reader of rarbench's progress events, and the events' names
  *   lsq           the one straight-line least squares (pure): fit's lines, runcost's estimate
+ *   slowruns      a calibration point's runs slow against their own floor (pure): the results
+ *                 reader counts them, src/fit's interference judges them
  *
  * Headers alone (no module): exitcode.h, the exit statuses of the programs' mains.
  *

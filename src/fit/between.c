@@ -6,11 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomicfile.h"
-#include "fileio.h"
 #include "fit.h"
 #include "numarg.h"
-#include "sanitize.h"
 
 #define BETWEEN_Z95 1.959963984540054
 
@@ -59,26 +56,6 @@ void between_from_sweeps(const struct compare_outcome *per, size_t k, struct bet
 		b->rows[j].between_log_sd = var > w2 ? sqrt(var - w2) : 0;
 		b->rows[j].within_log_sd = sqrt(w2);
 	}
-}
-
-int between_write(const struct between *b, const char *what, const char *path, struct errbuf *eb)
-{
-	struct atomicfile *af = atomicfile_open(path, 0644, eb);
-	FILE *f;
-
-	if (af == NULL)
-		return -1;
-	f = atomicfile_stream(af);
-	fputs("# ", f);
-	sanitize_fputs(what, SANITIZE_TEXT, f);
-	fputs("\n" BETWEEN_HEADER "\n", f);
-	for (size_t j = 0; j < b->n; j++) {
-		if (b->rows[j].sweeps < 2)
-			continue;
-		fprintf(f, "%s\t%zu\t%.6g\t%.6g\n", b->rows[j].name, b->rows[j].sweeps,
-			b->rows[j].between_log_sd, b->rows[j].within_log_sd);
-	}
-	return atomicfile_commit(af, eb);
 }
 
 /* A number in [0, 10) from [s, end) (whole field). 0 or -1. */
@@ -186,19 +163,6 @@ int between_parse(const char *buf, size_t len, const char *name, struct between 
 	if (!header)
 		return errbuf_set(eb, "%s: no header (an empty file?)", name);
 	return 0;
-}
-
-int between_load(const char *path, struct between *b, struct errbuf *eb)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (fileio_read(path, BETWEEN_FILE_MAX_BYTES, NULL, &buf, &len, eb) < 0)
-		return -1;
-	rc = between_parse(buf, len, path, b, eb);
-	free(buf);
-	return rc;
 }
 
 size_t between_sweeps_needed(double spread, double noise)

@@ -36,13 +36,6 @@ struct between {
 void between_from_sweeps(const struct compare_outcome *per, size_t k, struct between *b);
 
 /*
- * Writes b as TSV: one "#" line naming what (sanitised), BETWEEN_HEADER,
- * one row per quantity (%.6g). Atomic. 0 or -1.
- */
-int between_write(const struct between *b, const char *what, const char *path, struct errbuf *eb)
-    __attribute__((warn_unused_result));
-
-/*
  * Parses len bytes of between.tsv named name: "#" lines, the header, rows
  * of a quantity name (printable ASCII, no tab, shorter than
  * COMPARE_NAME_MAX), sweeps (2..COMPARE_MAX_SWEEPS) and two numbers in
@@ -51,10 +44,6 @@ int between_write(const struct between *b, const char *what, const char *path, s
  */
 int between_parse(const char *buf, size_t len, const char *name, struct between *b,
 		  struct errbuf *eb);
-
-/* Reads path (at most BETWEEN_FILE_MAX_BYTES) with between_parse. 0 or -1. */
-int between_load(const char *path, struct between *b, struct errbuf *eb)
-    __attribute__((warn_unused_result));
 
 /* between_sweeps_needed's "no number of sweeps would do", and the most it looks at. */
 #define BETWEEN_NEVER ((size_t)-1)

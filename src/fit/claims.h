@@ -69,8 +69,6 @@ int claims_parse_number(const char *s, double *out);
 
 /* Parses text (len bytes, need not be NUL-terminated); name is the file named in errors. */
 struct claims *claims_parse(const char *text, size_t len, const char *name, struct errbuf *eb);
-/* Reads and parses the file at path. NULL with eb filled on any error. */
-struct claims *claims_load(const char *path, struct errbuf *eb) __attribute__((warn_unused_result));
 void claims_free(struct claims *c);
 
 /* One claim checked on one host. */
@@ -103,20 +101,5 @@ struct claims_check {
  */
 int claims_check(const struct claims *c, const struct fitreport *rep, struct claims_check **out,
 		 size_t *n, struct errbuf *eb);
-
-/*
- * Writes the Markdown section "The original claims, checked" for checks,
- * marked preliminary when they rest on one sweep (one_sweep);
- * the names, the host and the claim's words go through sanitize's Markdown
- * mode, so the section is safe in report.md and on a terminal.
- */
-void claims_print_markdown(const struct claims_check *checks, size_t n, const char *unit, FILE *f);
-
-/*
- * Writes claims.tsv: id host subject versus quantity claimed measured se lo
- * hi verdict method (paired, delta or -), names through sanitize_text. Atomic.
- */
-int claims_write_tsv(const struct claims_check *checks, size_t n, const char *path,
-		     struct errbuf *eb) __attribute__((warn_unused_result));
 
 #endif

@@ -75,9 +75,6 @@ const char *compare_overall(bool regressed, bool inconclusive, bool improved);
 /* compare_overall between two different tools (tools true): "higher", "lower", "no difference". */
 const char *compare_overall_tools(bool regressed, bool inconclusive, bool improved, bool tools);
 
-/* The sentence saying the verdict rule with threshold noise and what "detectable" is. */
-void compare_print_rule(double noise, FILE *f);
-
 /*
  * Compares o->candidate with o->baseline in res. Bad input (exit 2 for the
  * caller) returns -1 with one line in eb: a subject missing (naming the
@@ -95,22 +92,6 @@ int compare_compute(const struct results *res, const struct compare_opts *o,
  */
 size_t compare_sizes(const struct results *res, const struct compare_opts *o, double *xs,
 		     size_t cap);
-
-/*
- * Prints the comparison section (Markdown, subject names through sanitize):
- * the changelog line ("intercept −21 % [−25, −17] (improved), slope ..."),
- * a table with the paired and the unpaired figures, the notes and the
- * overall verdict.
- */
-void compare_print(const struct compare_outcome *out, const struct compare_opts *o, FILE *f);
-
-/*
- * Writes the comparison as TSV to path (atomic): quantity, method (paired
- * or unpaired), ratio, lo, hi, verdict, detectable (verdict_detectable, a
- * fraction); one row per quantity and method.
- */
-int compare_write_tsv(const struct compare_outcome *out, const char *path, struct errbuf *eb)
-    __attribute__((warn_unused_result));
 
 /*
  * compare_sweeps.c. The same comparison repeated over K sweeps (K files
@@ -147,9 +128,5 @@ size_t compare_sweeps_find(const struct results *res, const struct compare_opts 
 int compare_sweeps(const struct results *res, const struct compare_opts *o, const size_t *source,
 		   size_t k, struct compare_outcome *per, struct compare_across *across,
 		   struct errbuf *eb);
-
-/* Prints each sweep's changelog line, then the across-sweeps table and verdict. */
-void compare_sweeps_print(const struct compare_across *a, const struct compare_outcome *per,
-			  const struct compare_opts *o, FILE *f);
 
 #endif

@@ -52,12 +52,4 @@ int countcompare_compute(const struct results *res, const char *baseline, const 
 			 const char *axis, struct countcompare *out, struct errbuf *eb)
     __attribute__((warn_unused_result));
 
-/*
- * The section: "## Counted instructions (the exit status rests on them)", a
- * table of both subjects' counts, the ratios and verdicts, and the overall
- * verdict on counts. Names through sanitize (Markdown).
- */
-void countcompare_print(const struct countcompare *c, const char *baseline, const char *candidate,
-			const char *axis, FILE *f);
-
 #endif

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
-
 static const char *const diary_kind_names[] = {"change", "versus-sudo", "crossover"};
 static const char *const diary_storage_names[] = {"any", "json", "cbor", "release", "storage"};
 
@@ -99,19 +97,6 @@ struct diary *diary_parse(const char *text, size_t len, const char *name, struct
 		diary_free(d);
 		return NULL;
 	}
-	return d;
-}
-
-struct diary *diary_load(const char *path, struct errbuf *eb)
-{
-	struct diary *d;
-	char *text = NULL;
-	size_t len = 0;
-
-	if (fileio_read(path, DIARY_FILE_MAX, NULL, &text, &len, eb) != 0)
-		return NULL;
-	d = diary_parse(text, len, path, eb);
-	free(text);
 	return d;
 }
 

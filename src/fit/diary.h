@@ -44,7 +44,6 @@ struct diary {
 };
 
 struct diary *diary_parse(const char *text, size_t len, const char *name, struct errbuf *eb);
-struct diary *diary_load(const char *path, struct errbuf *eb) __attribute__((warn_unused_result));
 void diary_free(struct diary *d);
 const char *diary_kind_name(enum diary_kind k);
 const char *diary_storage_name(enum diary_storage s);

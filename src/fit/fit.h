@@ -1,40 +1,37 @@
 /* fit: weighted and unweighted straight-line least squares with standard errors (pure, no I/O). */
 /*
- * Layer src/fit (libfit.a): from results to fits, comparisons and figures'
- * data. It uses src/common only (Makefile fit_USES); rarplot and rarlab use it.
+ * Layer src/fit (libfit.a): the statistics. From the results model to fits, comparisons, verdicts
+ * and the figures' series: every function computes over what its caller read and returns it, or
+ * prints it into a buffer the caller owns (snprintf). NO I/O: no file, stream or descriptor is
+ * opened, read or written here, nor fileio.h or atomicfile.h included (tools/lint-no-io.sh, run
+ * by make check-fast and make lint, says exactly what is refused). Reading a results file is
+ * src/results' (below: the model this layer computes over); writing what it computes, and
+ * reading the tables it checks against (claims, diary, between.tsv), is src/fitio's (above).
+ * It uses src/common and src/results (Makefile fit_USES).
  *
  * Modules, one line each:
- *   results     read hyperfine-format JSON (results_entry.c: one result; results_meta.c: the
- *               "meta" beside the points; results_reference.c: reference units;
- *               results_rounds.c: each round's estimates; results_machine.c: each file's
- *               machine, and which files are one host)
- *   fit         weighted and unweighted least squares (this header, pure)
- *   plotseries  results turned into per subject x format x host series, as TSV
- *   plotstyle   each subject's look in every figure, its legend name (pure)
- *   fitreport   every series fitted and compared with the baseline: fits.tsv, report.md
- *               (fitreport_markdown.c: report.md in the reader's order; fitreport_pair.c:
- *               its comparisons paired per round; fitreport_counts.c: the counted
- *               instructions' fits beside the times'; fitreport_daemons.c: a daemon's
- *               CPU per run beside its subject's time)
- *   reliability which fits of a report should not be believed, and why
+ *   fit         weighted and unweighted least squares (this header)
+ *   plotseries  results turned into per subject x format x host series along one axis
+ *   plotstyle   each subject's look in every figure, its legend name
+ *   fitreport   every series fitted and compared with the baseline (fitreport_pair.c: its
+ *               comparisons paired per round, as --compare's)
+ *   reliability which fits of a report should not be believed (the predicates)
  *   interference whether the host took the CPU from a sweep (the reference's spread), in words
- *   claims      published statements about two tools' lines, checked
- *   diary       a diary's sentences, each matched with the release pair it describes best
+ *   claims      published statements about two tools' lines: parsed, and checked against fits
+ *   diary       a diary's sentences parsed, each matched with the release pair it describes best
  *   compare     a baseline subject against a candidate, with verdicts (rarplot --compare;
- *               compare_print.c: its section and TSV; compare_sweeps.c: over several sweeps)
+ *               compare_sweeps.c: over several sweeps)
  *   countcompare the same on counted instructions: the verdict --compare's exit status rests on
  *   changepoint steps between adjacent releases, t tests under Holm's control
  *   paired      two subjects compared from runs paired in time, bootstrap over rounds
- *   between     the between-sweep variation of a comparison (between.tsv)
- *   acrosshosts one comparison's values over hosts combined: mean, spread, a new machine (pure)
- *   acrossreport a report's comparisons combined over its hosts (across-hosts.tsv, report.md)
+ *   between     the between-sweep variation of a comparison (between.tsv's rows, parsed)
+ *   acrosshosts one comparison's values over hosts combined: mean, spread, a new machine
  *   verdict     improved / regressed / no change / inconclusive of a ratio, the change it
- *               could detect, and its wording (pure)
- *   labgroups   a mixed lab's groups of hosts, for reports
- *   profileload a results file's "profile" objects into a profilefit
- *   kernelcost  a host's kernel-side prices (rarkref's) and a run's time split by them
- *   profilefit  profile counters fitted, compared between runs, explained in words
- *               (profilefit_report.c: the report's sections; profilefit_tsv.c: the TSVs read)
+ *               could detect, and its wording
+ *   kernelcost  a host's kernel-side prices (rarkref's, from a parsed results tree) and a
+ *               run's time split by them
+ *   profilefit  profile counters fitted, compared between runs (profilefit_tsv.c: the
+ *               profile TSVs parsed from a buffer)
  */
 #ifndef RARPERF_FIT_H
 #define RARPERF_FIT_H

@@ -98,3 +98,19 @@ size_t fitreport_pair(struct fitreport *rep, bool estimate, bool use_weights)
 	}
 	return rep->n_paired;
 }
+
+void fitreport_row_compare(const struct fitreport *rep, struct fitreport_row *r,
+			   const struct fitreport_row *b)
+{
+	double lo, hi;
+
+	r->baseline = b;
+	r->paired = fitreport_compare_rows(rep, r, b, &r->cmp, &r->raw_ratio, &r->slope_ratio);
+	r->raw_diff_pct = r->cmp.raw_pct.value;
+	r->slope_diff_pct = r->cmp.slope_pct.value;
+	lo = fmin(r->series->x_min, b->series->x_min);
+	hi = fmax(r->series->x_max, b->series->x_max);
+	r->has_crossover = r != b && r->cmp.has_crossover && r->cmp.crossover.value >= lo &&
+			   r->cmp.crossover.value <= hi;
+	r->crossover_x = r->has_crossover ? r->cmp.crossover.value : NAN;
+}

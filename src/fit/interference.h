@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "results.h"
+#include "slowruns.h"
 
 /*
  * Design. rarref does the same fixed work at every point, run by run beside the subjects. On a
@@ -35,7 +36,7 @@
  */
 
 /* A run slower than this many times its point's fastest tenth (the 10th percentile) is slow. */
-#define INTERFERENCE_SLOW_FACTOR 2.0
+#define INTERFERENCE_SLOW_FACTOR SLOWRUNS_FACTOR
 /* A sweep whose reference has more than this share of slow runs was interfered with. */
 #define INTERFERENCE_SLOW_SHARE 0.10
 /* A mean steal above this names the hypervisor (contention.h flags a point at the same 5 %). */
@@ -60,13 +61,7 @@ struct interference {
 	enum interference_cause cause;
 };
 
-/*
- * Counts n runs of one reference point: *slow those slower than INTERFERENCE_SLOW_FACTOR x the
- * 10th percentile of wall_s, *unseen those of them whose wall time less stall_s[i] (seconds;
- * NULL: unknown, then none is unseen) is still. scratch holds n doubles. Pure.
- */
-void interference_count(const double *wall_s, const double *stall_s, size_t n, double *scratch,
-			size_t *slow, size_t *unseen);
+/* A point's slow runs are counted as its file is read (slowruns.h; results.h's ref_slow). */
 
 /* The reference points of res from file source (SIZE_MAX: every file) judged together. */
 void interference_of(const struct results *res, size_t source, struct interference *out);

@@ -103,16 +103,6 @@ int plotseries_across_hosts(const struct plotseries_set *set, struct plotseries_
 
 void plotseries_set_free(struct plotseries_set *set);
 
-/*
- * Writes s to path as tab-separated columns, after a "#" line naming the
- * series (names through sanitize_text) and one "#" header line:
- * x y_ms ylow_ms yhigh_ms sigma_ms runs nb_roles nb_tasks ci_low_ms
- * ci_high_ms (NaN where unknown), numbers with 17 significant digits so a
- * reader gets the exact doubles rarplot fitted. Atomic. Returns 0 or -1.
- */
-int plotseries_write_tsv(const struct plotseries *s, const char *path, struct errbuf *eb)
-    __attribute__((warn_unused_result));
-
 /* Gathers x and y of s into fresh arrays for the fit; sigma NULL unless weighted. */
 int plotseries_xy(const struct plotseries *s, bool use_weights, double **x, double **y,
 		  double **sigma, struct errbuf *eb);

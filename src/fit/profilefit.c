@@ -4,13 +4,12 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomicfile.h"
 #include "fit.h"
 #include "growbuf.h"
-#include "sanitize.h"
 
 /* Counters wait4 gives: they follow the host (page cache, scheduler), not only the program. */
 static const char *const host_counters[] = {"minflt", "majflt", "maxrss_kib", "inblock", "nvcsw"};
@@ -388,27 +387,6 @@ double profilefit_cost(const struct profilefit *pf, const char *name, bool *own)
 			floor_ns = pf->costs[i].ns;
 	}
 	return floor_ns;
-}
-
-int profilefit_write_tsv(const struct profilefit *pf, const char *path, struct errbuf *eb)
-{
-	struct atomicfile *af = atomicfile_open(path, 0644, eb);
-	char subject[256], counter[2 * FIELD_MAX];
-	FILE *f;
-
-	if (af == NULL)
-		return -1;
-	f = atomicfile_stream(af);
-	fprintf(f, "subject\tcounter\tn\tslope_per_%s\tintercept\tr2\tmin\tmax\n", pf->axis);
-	for (size_t i = 0; i < pf->n_lines; i++) {
-		const struct profilefit_line *l = &pf->lines[i];
-
-		sanitize_text(subject, sizeof(subject), l->subject, strlen(l->subject));
-		sanitize_text(counter, sizeof(counter), l->counter, strlen(l->counter));
-		fprintf(f, "%s\t%s\t%zu\t%.6g\t%.6g\t%.6g\t%.0f\t%.0f\n", subject, counter, l->n,
-			l->slope, l->intercept, l->r2, l->min, l->max);
-	}
-	return atomicfile_rename(af, eb);
 }
 
 size_t profilefit_points(const struct profilefit *pf, const char *subject, const char *counter,

@@ -5,12 +5,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "errbuf.h"
+#include "profileload.h"
 
 /* Bounds on what profile files may hold. */
-#define PROFILEFIT_FILE_MAX_BYTES (256u << 20)
+#define PROFILEFIT_FILE_MAX_BYTES PROFILELOAD_FILE_MAX_BYTES
+/* The longest profile.tsv line (and written field) accepted. */
+#define PROFILEFIT_FIELD_MAX 8192
 #define PROFILEFIT_ROWS_MAX 4000000u
 #define PROFILEFIT_SOURCES_MAX 1024 /* a lab of 1024 hosts (HOSTPOOL_FORKS_MAX) */
 #define PROFILEFIT_COSTS_MAX 32
@@ -105,6 +107,12 @@ int profilefit_add_value(struct profilefit *pf, size_t source, const char *subje
 int profilefit_add_untraced(struct profilefit *pf, const char *subject, double x, struct errbuf *eb)
     __attribute__((warn_unused_result));
 
+/*
+ * Fills sink so that src/results' profileload_file adds what it reads to pf (profilefit_add_source,
+ * profilefit_add_value, profilefit_add_untraced). pf is borrowed: it outlives the sink's use.
+ */
+void profilefit_sink(struct profilefit *pf, struct profileload_sink *sink);
+
 /* Adds the prices of a profile-costs.tsv (the first file's win). 0 or -1. */
 int profilefit_add_costs(struct profilefit *pf, const char *text, size_t len, const char *source,
 			 struct errbuf *eb) __attribute__((warn_unused_result));
@@ -127,40 +135,12 @@ size_t profilefit_points(const struct profilefit *pf, const char *subject, const
 /* The price of call name in ns (its own, else the floor "syscall"); 0 when none is known. */
 double profilefit_cost(const struct profilefit *pf, const char *name, bool *own);
 
-/*
- * Writes profile-fits.tsv: subject counter n slope intercept r2 min max
- * (names sanitised). Atomic. 0 or -1.
- */
-int profilefit_write_tsv(const struct profilefit *pf, const char *path, struct errbuf *eb)
-    __attribute__((warn_unused_result));
-
 /* A subject's time slope (ms per axis unit, from the time fit), for the shares. */
 struct profilefit_time {
 	const char *subject;
 	double slope_ms, intercept_ms;
 };
 
-/*
- * Prints the report's profile sections to f (Markdown, names sanitised):
- * per subject the counters with the largest slope and intercept, the share
- * of its time slope and intercept the counted calls account for at this
- * host's prices, and findings in words; then the counts that differ
- * between repetitions or hosts. times: n_times entries (may be 0).
- */
-void profilefit_print_markdown(const struct profilefit *pf, const struct profilefit_time *times,
-			       size_t n_times, FILE *f);
-
 struct claims_check;
-
-/*
- * Prints the report's section "The claims, explained by the profiles": for
- * each measured claim whose two subjects were profiled, the difference of
- * their fitted counters (slope, or intercept for raw cost), the calls that
- * weigh most at this host's prices, and their sum against the measured
- * difference of time (times). Nothing when no claim qualifies.
- */
-void profilefit_explain_claims(const struct profilefit *pf, const struct claims_check *checks,
-			       size_t n_checks, const struct profilefit_time *times, size_t n_times,
-			       FILE *f);
 
 #endif

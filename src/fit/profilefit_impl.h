@@ -4,8 +4,9 @@
 
 #include <stddef.h>
 
-/* The longest profile.tsv line (and written field) accepted. */
-#define FIELD_MAX 8192
+#include "profilefit.h"
+
+#define FIELD_MAX PROFILEFIT_FIELD_MAX
 
 /* One row of a profile.tsv. */
 struct profilefit_row {

@@ -221,3 +221,27 @@ int profilefit_add_costs(struct profilefit *pf, const char *text, size_t len, co
 	}
 	return 0;
 }
+
+static int sink_source(void *arg, const char *name, size_t *index, struct errbuf *eb)
+{
+	return profilefit_add_source(arg, name, index, eb);
+}
+
+static int sink_value(void *arg, size_t source, const char *subject, const char *point, double x,
+		      unsigned repetition, const char *counter, double value, struct errbuf *eb)
+{
+	return profilefit_add_value(arg, source, subject, point, x, repetition, counter, value, eb);
+}
+
+static int sink_untraced(void *arg, const char *subject, double x, struct errbuf *eb)
+{
+	return profilefit_add_untraced(arg, subject, x, eb);
+}
+
+void profilefit_sink(struct profilefit *pf, struct profileload_sink *sink)
+{
+	sink->arg = pf;
+	sink->source = sink_source;
+	sink->value = sink_value;
+	sink->untraced = sink_untraced;
+}

@@ -13,6 +13,7 @@
 #include "atomicfile.h"
 #include "digest.h"
 #include "fileio.h"
+#include "runfiles.h"
 
 /* done.json is one line; the old reader took less than 4096 bytes of it. */
 #define HOSTSTREAM_DONE_MAX_BYTES 4095
@@ -108,7 +109,7 @@ out:
 
 int hoststream_files_ok(const struct events_event *done, struct errbuf *eb)
 {
-	static const char *const expected[] = {"results.json", "results.tsv", "journal.jsonl"};
+	static const char *const expected[] = RUNFILES_SWEEP;
 	bool seen[3] = {false, false, false};
 
 	for (size_t i = 0; i < done->nfiles; i++) {
@@ -162,7 +163,7 @@ bool hoststream_host_complete(const char *host_dir, uint32_t *done, uint32_t *to
 		    !hoststream_file_matches(path, ev.files[i].sha256))
 			return false;
 	}
-	if (fileio_fmt(path, sizeof(path), "%s/results.json", host_dir) < 0 ||
+	if (fileio_fmt(path, sizeof(path), "%s/" RUNFILES_RESULTS, host_dir) < 0 ||
 	    hostresults_check(path, &counts, &eb) < 0)
 		return false;
 	if (done != NULL)
@@ -244,9 +245,9 @@ int hoststream_fetch(const struct hoststream *st, const char *host_dir, hoststre
 		}
 	}
 	/* a host is ok only with results the merge can use */
-	if (fileio_fmt(local, sizeof(local), "%s/results.json", host_dir) < 0 ||
+	if (fileio_fmt(local, sizeof(local), "%s/" RUNFILES_RESULTS, host_dir) < 0 ||
 	    hostresults_check(local, &counts, &end->eb) < 0) {
-		errbuf_prefix(&end->eb, "results.json");
+		errbuf_prefix(&end->eb, RUNFILES_RESULTS);
 		return host_end_set(end, HOST_RESULTS, NULL);
 	}
 	if (hoststream_write_done(host_dir, st, &end->eb) < 0)

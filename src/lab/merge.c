@@ -15,6 +15,7 @@
 #include "hoststream.h"
 #include "resultsfile.h"
 #include "sanitize.h"
+#include "runfiles.h"
 
 /* Marks host h as not merged, with why (from eb) as its message. */
 static void host_failed(struct merge_host *h, const struct errbuf *eb)
@@ -64,7 +65,7 @@ static int write_hosts_part(FILE *f, const char *out_dir, const struct merge_hos
 
 		if (!merged[i])
 			continue;
-		if (fileio_fmt(results, sizeof(results), "%s/%s/results.json", out_dir,
+		if (fileio_fmt(results, sizeof(results), "%s/%s/" RUNFILES_RESULTS, out_dir,
 			       hosts[i].name) < 0)
 			return errbuf_set(eb, "%s: path too long", out_dir);
 		rc = part == HOST_PART_REFERENCE
@@ -94,7 +95,7 @@ static int merge_host(FILE *f, const char *out_dir, struct merge_host *h, bool *
 	h->rejected = 0;
 	h->failed = false;
 	if (fileio_fmt(dir, sizeof(dir), "%s/%s", out_dir, h->name) < 0 ||
-	    fileio_fmt(results, sizeof(results), "%s/results.json", dir) < 0 ||
+	    fileio_fmt(results, sizeof(results), "%s/" RUNFILES_RESULTS, dir) < 0 ||
 	    !hoststream_host_complete(dir, NULL, NULL)) {
 		/* an ok host always has a complete record: never report one without */
 		if (h->status.state == HOSTPOOL_FINISHED && h->status.outcome == HOST_OK) {

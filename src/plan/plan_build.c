@@ -17,6 +17,7 @@
 #include "countrun.h"
 #include "straceprof.h"
 #include "trustpath.h"
+#include "runfiles.h"
 
 #define PLAN_FACTS_MAX_BYTES (1024 * 1024)
 #define PLAN_TRACER "/usr/bin/strace"
@@ -123,7 +124,7 @@ static int load_facts(struct plan *p, struct errbuf *eb)
 	char path[PATH_MAX], *buf = NULL;
 	size_t len = 0;
 
-	if (fileio_fmt(path, sizeof(path), "%s/facts.json", p->prefix) < 0)
+	if (fileio_fmt(path, sizeof(path), "%s/" RUNFILES_FACTS, p->prefix) < 0)
 		return errbuf_set(eb, "%s: path too long", p->prefix);
 	if (fileio_read(path, PLAN_FACTS_MAX_BYTES,
 			"cannot open (provision the prefix first: make provision)", &buf, &len,

@@ -12,6 +12,7 @@
 #include "jsonget.h"
 #include "profilebudget.h"
 #include "runcost.h"
+#include "runfiles.h"
 
 /* What the estimate reads of the run. */
 struct estimate_run {
@@ -67,7 +68,7 @@ static struct runcost_sweep *estimate_last_sweep(const struct estimate_run *r,
 	size_t len;
 
 	if (r->out == NULL ||
-	    fileio_fmt(c->sweep_path, sizeof(c->sweep_path), "%s/results.json", r->out) < 0 ||
+	    fileio_fmt(c->sweep_path, sizeof(c->sweep_path), "%s/" RUNFILES_RESULTS, r->out) < 0 ||
 	    access(c->sweep_path, F_OK) != 0)
 		return NULL;
 	/* Unreadable or not results: the estimate falls back to the priors, it does not fail. */

@@ -11,6 +11,7 @@
 #include "profilefit.h"
 #include "profileload.h"
 #include "sanitize.h"
+#include "runfiles.h"
 
 #define SOURCE_PREFIX "host "
 
@@ -28,7 +29,9 @@ static int load_hosts(struct profilefit *pf, const char *out_dir, const char *ax
 		      struct merge_host *hosts, size_t n, size_t *profiled, struct errbuf *eb)
 {
 	char path[PATH_MAX], source[HOSTPOOL_TEXT_MAX + 8];
+	struct profileload_sink sink;
 
+	profilefit_sink(pf, &sink);
 	*profiled = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t found = 0;
@@ -36,11 +39,11 @@ static int load_hosts(struct profilefit *pf, const char *out_dir, const char *ax
 		if (hosts[i].status.state != HOSTPOOL_FINISHED ||
 		    hosts[i].status.outcome != HOST_OK)
 			continue;
-		if (fileio_fmt(path, sizeof(path), "%s/%s/results.json", out_dir, hosts[i].name) <
-			0 ||
+		if (fileio_fmt(path, sizeof(path), "%s/%s/" RUNFILES_RESULTS, out_dir,
+			       hosts[i].name) < 0 ||
 		    fileio_fmt(source, sizeof(source), SOURCE_PREFIX "%s", hosts[i].name) < 0)
 			return errbuf_set(eb, "%s: path too long", out_dir);
-		if (profileload_file(pf, path, source, axis, &found, eb) < 0)
+		if (profileload_file(&sink, path, source, axis, &found, eb) < 0)
 			return -1;
 		if (found > 0) {
 			/* lint: not a path */

@@ -30,6 +30,7 @@
 #include "phaselog.h"
 #include "sanitize.h"
 #include "points.h"
+#include "runfiles.h"
 
 extern char **environ;
 
@@ -102,7 +103,8 @@ static enum benchexit check_locally(const struct job_config *c, bool show_plan)
 	int status;
 	pid_t pid;
 
-	if (n <= 0 || fileio_fmt(facts, sizeof(facts), "%s/facts.json", c->remote_prefix) < 0 ||
+	if (n <= 0 ||
+	    fileio_fmt(facts, sizeof(facts), "%s/" RUNFILES_FACTS, c->remote_prefix) < 0 ||
 	    access(facts, R_OK) != 0)
 		return BENCHEXIT_UNKNOWN;
 	self[n] = '\0';

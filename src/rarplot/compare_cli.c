@@ -1,7 +1,9 @@
 /* compare_cli: rarplot --compare, its options and exit status (compare_cli.h). */
 #include "compare_cli.h"
 
+#include "compare_print.h"
 #include "countcompare.h"
+#include "countcompare_print.h"
 #include "plotseries.h"
 
 #include <errno.h>
@@ -16,11 +18,13 @@
 #include "atomicfile.h"
 #include "axishint.h"
 #include "between.h"
+#include "between_file.h"
 #include "exitcode.h"
 #include "fileio.h"
 #include "numarg.h"
 #include "plotrun.h"
 #include "sanitize.h"
+#include "runfiles.h"
 
 /* The exit status of verdicts: regressed before inconclusive before the rest. */
 static int compare_cli_status(bool regressed, bool inconclusive)
@@ -151,7 +155,7 @@ static int compare_cli_write(const struct compare_outcome *out, const struct com
 
 	if (fileio_mkdirs(dir, eb) != 0)
 		return -1;
-	if (fileio_join(path, sizeof(path), dir, "comparison.md", eb) != 0)
+	if (fileio_join(path, sizeof(path), dir, RUNFILES_COMPARISON, eb) != 0)
 		return -1;
 	af = atomicfile_open(path, 0644, eb);
 	if (af == NULL)
@@ -161,7 +165,7 @@ static int compare_cli_write(const struct compare_outcome *out, const struct com
 		countcompare_print(cc, o->baseline, o->candidate, o->axis, atomicfile_stream(af));
 	if (atomicfile_commit(af, eb) != 0)
 		return -1;
-	if (fileio_join(path, sizeof(path), dir, "comparison.tsv", eb) != 0)
+	if (fileio_join(path, sizeof(path), dir, RUNFILES_COMPARISON_TSV, eb) != 0)
 		return -1;
 	return compare_write_tsv(out, path, eb);
 }
@@ -293,7 +297,7 @@ static int compare_cli_ratio(const struct compare_cli *c, const struct compare_o
 			r[i] = per->paired ? per->q[2 + i].paired : per->q[2 + i].unpaired;
 		snprintf(what, sizeof(what), "%s", per->paired ? "paired per round" : "unpaired");
 	}
-	if (fileio_join(tsv, sizeof(tsv), dir, "comparison-ratio.tsv", eb) != 0 ||
+	if (fileio_join(tsv, sizeof(tsv), dir, RUNFILES_COMPARISON_RATIO, eb) != 0 ||
 	    compare_cli_ratio_tsv(at, r, ro.n_at, o, what, tsv, eb) != 0)
 		goto out;
 	rc = 0;
@@ -352,11 +356,11 @@ static int compare_cli_sweeps(const struct compare_cli *c, const struct compare_
 			 o->candidate, k);
 		if (fileio_mkdirs(out_dir, &eb) != 0)
 			goto fail;
-		if (fileio_join(path, sizeof(path), out_dir, "between.tsv", &eb) != 0 ||
+		if (fileio_join(path, sizeof(path), out_dir, RUNFILES_BETWEEN, &eb) != 0 ||
 		    between_write(&b, what, path, &eb) != 0)
 			goto fail;
 		/* The section printed, as the guide and the man page promise it. */
-		if (fileio_join(path, sizeof(path), out_dir, "comparison.md", &eb) != 0 ||
+		if (fileio_join(path, sizeof(path), out_dir, RUNFILES_COMPARISON, &eb) != 0 ||
 		    (af = atomicfile_open(path, 0644, &eb)) == NULL)
 			goto fail;
 		compare_sweeps_print(a, per, o, atomicfile_stream(af));

@@ -12,18 +12,9 @@
 #include "history_impl.h"
 #include "numarg.h"
 #include "plotrun.h"
+#include "runfiles.h"
 
 #define HISTORY_FIELDS_MAX 24
-
-const char *history_param_name(int param)
-{
-	return param == HISTORY_INTERCEPT ? "intercept" : "slope";
-}
-
-const char *history_param_unit(int param)
-{
-	return param == HISTORY_INTERCEPT ? "ms" : "us";
-}
 
 /* Splits line (modified in place) at tabs into at most max fields; returns how many. */
 static size_t split_tabs(char *line, char **f, size_t max)
@@ -145,7 +136,7 @@ static int load_fits(struct history *h, const struct history_opts *o, struct err
 	size_t nh;
 	int rc = -1;
 
-	if (read_table(o->out_dir, "fits.tsv", false, &text, eb) != 0)
+	if (read_table(o->out_dir, RUNFILES_FITS, false, &text, eb) != 0)
 		return -1;
 	next = strchr(text, '\n');
 	if (next == NULL) {
@@ -228,7 +219,7 @@ static int load_profiles(struct history *h, const struct history_opts *o, struct
 	char *text = NULL, *line, *next;
 	int rc = -1;
 
-	if (read_table(o->out_dir, "profile-fits.tsv", true, &text, eb) != 0)
+	if (read_table(o->out_dir, RUNFILES_PROFILE_FITS, true, &text, eb) != 0)
 		return -1;
 	for (line = text; line != NULL && *line != '\0'; line = next) {
 		char *f[HISTORY_FIELDS_MAX];
@@ -266,7 +257,7 @@ static int load_profiles(struct history *h, const struct history_opts *o, struct
 		if (fileio_fmt(dir, sizeof(dir), "%.*s", slash ? (int)(slash - o->inputs[i]) : 1,
 			       slash ? o->inputs[i] : ".") != 0)
 			continue;
-		if (read_table(dir, "profile-costs.tsv", true, &text, eb) != 0)
+		if (read_table(dir, RUNFILES_PROFILE_COSTS, true, &text, eb) != 0)
 			return -1;
 	}
 	for (line = text; line != NULL && *line != '\0'; line = next) {
@@ -422,10 +413,10 @@ static int write_tables(const struct history *h, const struct history_opts *o, s
 			return errbuf_set(eb, "%s: name too long", h->lines[k - 2].name);
 		}
 		rc = flush_to(f, &buf, &len, is_line ? dir : o->out_dir,
-			      k == 0    ? "history.tsv"
-			      : k == 1  ? "history-steps.tsv"
+			      k == 0    ? RUNFILES_HISTORY
+			      : k == 1  ? RUNFILES_HISTORY_STEPS
 			      : is_line ? name
-					: "history-diary.tsv",
+					: RUNFILES_HISTORY_DIARY,
 			      eb);
 		free(buf);
 		if (rc != 0)
@@ -510,7 +501,7 @@ static int append_report(const struct history *h, const struct history_opts *o, 
 	char path[PLOTRUN_PATH_MAX];
 	FILE *f;
 
-	if (fileio_join(path, sizeof(path), o->out_dir, "report.md", eb) != 0)
+	if (fileio_join(path, sizeof(path), o->out_dir, RUNFILES_REPORT, eb) != 0)
 		return -1;
 	f = fopen(path, "ae");
 	if (f == NULL)

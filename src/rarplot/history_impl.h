@@ -71,7 +71,7 @@ struct history {
 	size_t n_diary;
 };
 
-/* The parameter's name and unit for tables and the report. */
+/* The parameter's name and unit for tables and the report (history_report.c). */
 const char *history_param_name(int param);
 const char *history_param_unit(int param);
 

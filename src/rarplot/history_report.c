@@ -12,6 +12,16 @@
 /* A call whose price was not measured is ranked as if it cost this much (a cheap call). */
 #define HISTORY_DEFAULT_NS 200.0
 
+const char *history_param_name(int param)
+{
+	return param == HISTORY_INTERCEPT ? "intercept" : "slope";
+}
+
+const char *history_param_unit(int param)
+{
+	return param == HISTORY_INTERCEPT ? "ms" : "us";
+}
+
 struct delta {
 	const char *name; /* "close", from "sys.close" */
 	double a_run, b_run, a_task, b_task, ns;

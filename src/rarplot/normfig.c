@@ -9,7 +9,9 @@
 #include "atomicfile.h"
 #include "fileio.h"
 #include "fitreport.h"
+#include "fitreport_write.h"
 #include "results.h"
+#include "runfiles.h"
 
 /* A reference point's value: its estimate, else its median (results_normalise's). */
 static double ref_value(const struct results_point *r)
@@ -159,9 +161,9 @@ int normfig_write(const struct normfig_opts *o, const struct plotfig_env *env,
 	/* In reference units: a slope is thousandths of a reference run per task, not µs. */
 	rep->yunit = "ref";
 	rep->yunit_small = "mref";
-	if (fileio_join(path, sizeof(path), env->out_dir, "fits-normalised.tsv", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), env->out_dir, RUNFILES_FITS_NORMALISED, eb) != 0 ||
 	    fitreport_write_tsv(rep, path, eb) != 0 ||
-	    fileio_join(path, sizeof(path), env->out_dir, "normalised.md", eb) != 0 ||
+	    fileio_join(path, sizeof(path), env->out_dir, RUNFILES_NORMALISED_REPORT, eb) != 0 ||
 	    write_markdown(rep, res, dropped, o->axis, path, eb) != 0)
 		goto out;
 	*wrote = true;

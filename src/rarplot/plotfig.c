@@ -1,6 +1,7 @@
 /* plotfig: render one figure (perf_tasks, perf_roles, perf_both) from a series set with gnuplot. */
 #include "plotfig.h"
 #include "interference.h"
+#include "plotseries_tsv.h"
 #include "reliability.h"
 
 #include <ctype.h>
@@ -16,6 +17,7 @@
 #include "fileio.h"
 #include "fit.h"
 #include "fitreport.h"
+#include "fitreport_write.h"
 #include "growbuf.h"
 #include "plotrun.h"
 

@@ -1,5 +1,6 @@
 /* plotprofile: the profiles beside rarplot's inputs, fitted and reported. */
 #include "plotprofile.h"
+#include "profilefit_report.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "fileio.h"
 #include "plotrun.h"
 #include "profileload.h"
+#include "runfiles.h"
 
 /* Sizes drawn per subject at most. */
 #define PLOTPROFILE_POINTS_MAX 1024
@@ -66,18 +68,20 @@ int plotprofile_load(struct plotprofile *p, const char *const *inputs, size_t n_
 {
 	char path[PATH_MAX];
 	size_t found = 0;
+	struct profileload_sink sink;
 
 	memset(p, 0, sizeof(*p));
 	if ((p->pf = profilefit_new(axis)) == NULL)
 		return errbuf_set(eb, "out of memory");
+	profilefit_sink(p->pf, &sink);
 	for (size_t i = 0; i < n_inputs; i++) {
 		size_t before = found;
 
-		if (profileload_file(p->pf, inputs[i], NULL, axis, &found, eb) < 0)
+		if (profileload_file(&sink, inputs[i], NULL, axis, &found, eb) < 0)
 			return -1;
 		if (found == before)
 			continue;
-		if (beside(inputs[i], "profile-costs.tsv", path, sizeof(path)) < 0)
+		if (beside(inputs[i], RUNFILES_PROFILE_COSTS, path, sizeof(path)) < 0)
 			return errbuf_set(eb, "%s: path too long", inputs[i]);
 		if (load_costs(p->pf, path, eb) < 0)
 			return -1;
@@ -98,7 +102,7 @@ int plotprofile_write(const struct plotprofile *p, const char *out_dir, struct e
 
 	if (p->pf == NULL)
 		return 0;
-	if (fileio_join(path, sizeof(path), out_dir, "profile-fits.tsv", eb) != 0)
+	if (fileio_join(path, sizeof(path), out_dir, RUNFILES_PROFILE_FITS, eb) != 0)
 		return -1;
 	return profilefit_write_tsv(p->pf, path, eb);
 }

@@ -27,6 +27,7 @@
 #include "results.h"
 #include "resultsfile.h"
 #include "sanitize.h"
+#include "runfiles.h"
 
 /* The parts, in the TSV's order: exec, faults, the six priced calls, other calls, user, total. */
 enum { P_EXEC, P_FAULTS, P_CALL0, P_OTHER = P_CALL0 + 6, P_USER, P_TOTAL, P_COUNT };
@@ -668,13 +669,13 @@ int predictfig_write(const struct predictfig_opts *o, bool *wrote, struct errbuf
 		rc = 0;
 		goto out;
 	}
-	if (fileio_join(path, sizeof(path), o->out_dir, "predicted.tsv", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), o->out_dir, RUNFILES_PREDICTED, eb) != 0 ||
 	    (af = atomicfile_open(path, 0644, eb)) == NULL)
 		goto out;
 	print_tsv(atomicfile_stream(af), hosts, n);
 	if (atomicfile_commit(af, eb) != 0)
 		goto out;
-	if (fileio_join(path, sizeof(path), o->out_dir, "predicted.md", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), o->out_dir, RUNFILES_PREDICTED_REPORT, eb) != 0 ||
 	    (af = atomicfile_open(path, 0644, eb)) == NULL)
 		goto out;
 	print_markdown(atomicfile_stream(af), hosts, n, o->axis, o->baseline);
@@ -684,7 +685,7 @@ int predictfig_write(const struct predictfig_opts *o, bool *wrote, struct errbuf
 		for (size_t i = 0; i < hosts[h].nsubs; i++)
 			any_counted = any_counted || hosts[h].subs[i].counted;
 	if (any_counted) {
-		if (fileio_join(path, sizeof(path), o->out_dir, "counts-prices.tsv", eb) != 0 ||
+		if (fileio_join(path, sizeof(path), o->out_dir, RUNFILES_COUNTS_PRICES, eb) != 0 ||
 		    (af = atomicfile_open(path, 0644, eb)) == NULL)
 			goto out;
 		print_counts_tsv(atomicfile_stream(af), hosts, n, o->baseline);

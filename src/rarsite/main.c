@@ -19,6 +19,7 @@
 #include "sitebmf.h"
 #include "sitepages.h"
 #include "siteout.h"
+#include "runfiles.h"
 
 struct config {
 	const char *out_dir, *results_dir, *readme, *assets, *bmf, *axis;
@@ -196,10 +197,10 @@ static int build_site(struct config *cfg, int *status)
 	if ((assets = find_assets(cfg, &eb)) == NULL ||
 	    siteload_scan(cfg->results_dir, &s.load, &eb) != 0)
 		goto out;
-	s.across = optional_tsv(cfg->results_dir, "across-hosts.tsv", &eb);
+	s.across = optional_tsv(cfg->results_dir, RUNFILES_ACROSS, &eb);
 	if (s.across == NULL && eb.msg[0] != '\0')
 		goto out;
-	s.across_values = optional_tsv(cfg->results_dir, "across-hosts-values.tsv", &eb);
+	s.across_values = optional_tsv(cfg->results_dir, RUNFILES_ACROSS_VALUES, &eb);
 	if (s.across_values == NULL && eb.msg[0] != '\0')
 		goto out;
 	s.results_dir = cfg->results_dir;
@@ -217,8 +218,8 @@ static int build_site(struct config *cfg, int *status)
 		goto out;
 	{
 		static const char *const assets_files[] = {"site.js", "site.css"};
-		static const char *const published[] = {
-		    "across-hosts.tsv", "across-hosts-values.tsv", "across-hosts.md"};
+		static const char *const published[] = {RUNFILES_ACROSS, RUNFILES_ACROSS_VALUES,
+							RUNFILES_ACROSS_REPORT};
 
 		for (size_t i = 0; i < 2; i++)
 			if (fileio_join(path, sizeof(path), assets, assets_files[i], &eb) != 0 ||

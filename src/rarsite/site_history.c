@@ -8,6 +8,7 @@
 #include "sitehtml.h"
 #include "siteout.h"
 #include "sitepages.h"
+#include "runfiles.h"
 
 #define VERSIONS_MAX 128
 #define LINES_MAX 8
@@ -31,7 +32,7 @@ static bool find_history(const struct site *s, const struct siteload_run **run,
 			FILE *probe;
 
 			if (fileio_join(path, sizeof(path), s->load->runs[i].exps[j].dir,
-					"history.tsv", NULL) != 0)
+					RUNFILES_HISTORY, NULL) != 0)
 				continue;
 			probe = fopen(path, "re");
 			if (probe == NULL)
@@ -263,7 +264,7 @@ static int history_body(FILE *f, const struct site *s, const struct siteload_run
 	struct sitepages_links links = {s->out_dir, "", ""};
 	int rc = -1;
 
-	if (fileio_join(path, sizeof(path), e->dir, "history.tsv", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), e->dir, RUNFILES_HISTORY, eb) != 0 ||
 	    (h = sitetsv_load(path, eb)) == NULL)
 		return -1;
 	if (sitetsv_col(h, "line") < 0 || sitetsv_col(h, "version") < 0 ||
@@ -271,10 +272,10 @@ static int history_body(FILE *f, const struct site *s, const struct siteload_run
 		errbuf_set(eb, "%s: no line, version or order column", path);
 		goto out;
 	}
-	if (fileio_join(path, sizeof(path), e->dir, "history-steps.tsv", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), e->dir, RUNFILES_HISTORY_STEPS, eb) != 0 ||
 	    (steps = sitetsv_load(path, eb)) == NULL)
 		goto out;
-	if (fileio_join(path, sizeof(path), e->dir, "history-diary.tsv", eb) == 0)
+	if (fileio_join(path, sizeof(path), e->dir, RUNFILES_HISTORY_DIARY, eb) == 0)
 		diary = sitetsv_load(path, eb); /* optional */
 	versions_of(h, &v);
 	if (fileio_fmt(base, sizeof(base), "runs/%s/%s", run->name, e->name) != 0) {
@@ -325,10 +326,11 @@ static int history_body(FILE *f, const struct site *s, const struct siteload_run
 		fputs(")</li>\n", f);
 	}
 	fputs("</ul>\n<details><summary>Every adjacent pair tested</summary>\n", f);
-	if (fileio_fmt(src, sizeof(src), "%s/history-steps.tsv", base) == 0)
+	if (fileio_fmt(src, sizeof(src), "%s/" RUNFILES_HISTORY_STEPS, base) == 0)
 		sitehtml_tsv_table(f, steps, src, steps_cols, steps_num, 12, NULL);
 	fputs("</details>\n", f);
-	if (diary != NULL && fileio_fmt(src, sizeof(src), "%s/history-diary.tsv", base) == 0) {
+	if (diary != NULL &&
+	    fileio_fmt(src, sizeof(src), "%s/" RUNFILES_HISTORY_DIARY, base) == 0) {
 		fputs("<h2>The original README's sentences, against the releases</h2>\n", f);
 		sitehtml_tsv_table(f, diary, src, diary_cols, diary_num, 10, NULL);
 	}

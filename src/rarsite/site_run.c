@@ -12,20 +12,29 @@
 #include "sitemd.h"
 #include "siteout.h"
 #include "sitepages.h"
+#include "runfiles.h"
 
 #define SERIES_MAX 64
 #define DATA_FILE_MAX (4u * 1024 * 1024)
 
 /* The raw files of an experiment or a run copied into the site when present, besides every
  * .svg, .png, .md and .txt file. */
-static const char *const raw_files[] = {"results.json",        "fits.tsv",
-					"claims.tsv",          "predicted.tsv",
-					"profile.tsv",         "profile-fits.tsv",
-					"profile-costs.tsv",   "results.tsv",
-					"between.tsv",         "comparison-ratio.tsv",
-					"fits-normalised.tsv", "history.tsv",
-					"history-steps.tsv",   "history-diary.tsv",
-					"facts.json",          "rarplot.out",
+static const char *const raw_files[] = {RUNFILES_RESULTS,
+					RUNFILES_FITS,
+					RUNFILES_CLAIMS,
+					RUNFILES_PREDICTED,
+					RUNFILES_PROFILE,
+					RUNFILES_PROFILE_FITS,
+					RUNFILES_PROFILE_COSTS,
+					RUNFILES_POINTS,
+					RUNFILES_BETWEEN,
+					RUNFILES_COMPARISON_RATIO,
+					RUNFILES_FITS_NORMALISED,
+					RUNFILES_HISTORY,
+					RUNFILES_HISTORY_STEPS,
+					RUNFILES_HISTORY_DIARY,
+					RUNFILES_FACTS,
+					RUNFILES_RARPLOT_OUT,
 					"rarbench.out"};
 
 static bool copied_kind(const char *name)
@@ -369,7 +378,7 @@ static int exp_section(FILE *f, const struct site *s, const struct siteload_run 
 		fputs(".</p>\n", f);
 	}
 	if (e->has_fits) {
-		if (fileio_join(path, sizeof(path), e->dir, "fits.tsv", eb) != 0 ||
+		if (fileio_join(path, sizeof(path), e->dir, RUNFILES_FITS, eb) != 0 ||
 		    (fits = sitetsv_load(path, eb)) == NULL)
 			return -1;
 		snprintf(fig_id, sizeof(fig_id), "fig-run-%zu", idx); /* lint: not a path */
@@ -387,7 +396,7 @@ static int exp_section(FILE *f, const struct site *s, const struct siteload_run 
 					   sizeof(fits_cols) / sizeof(fits_cols[0]), NULL);
 		sitetsv_free(fits);
 	}
-	if (fileio_join(path, sizeof(path), e->dir, "report.md", eb) == 0 &&
+	if (fileio_join(path, sizeof(path), e->dir, RUNFILES_REPORT, eb) == 0 &&
 	    access(path, R_OK) == 0) {
 		fputs("<h3>Verdicts</h3>\n<div class=\"prose\">\n", f);
 		if (!sitepages_markdown(f, path, "Verdicts", false, &links))
@@ -397,22 +406,22 @@ static int exp_section(FILE *f, const struct site *s, const struct siteload_run 
 		sitepages_markdown(f, path, "On another machine", false, &links);
 		fputs("</div>\n", f);
 	}
-	if (fileio_join(path, sizeof(path), e->dir, "comparison.md", eb) == 0 &&
+	if (fileio_join(path, sizeof(path), e->dir, RUNFILES_COMPARISON, eb) == 0 &&
 	    access(path, R_OK) == 0) {
 		fputs("<h3>The comparison (rarplot --compare)</h3>\n<div class=\"prose\">\n", f);
 		sitepages_markdown(f, path, NULL, false, &links);
 		fputs("</div>\n", f);
 	}
-	tsv_section(f, run, e, "claims.tsv", "The published claims, checked",
+	tsv_section(f, run, e, RUNFILES_CLAIMS, "The published claims, checked",
 		    "Each claim of RaR-perf's README against what this run measured", claims_cols,
 		    claims_num, sizeof(claims_cols) / sizeof(claims_cols[0]));
 	tsv_section(
-	    f, run, e, "predicted.tsv", "Profile: the intercept split by the kernel's prices",
+	    f, run, e, RUNFILES_PREDICTED, "Profile: the intercept split by the kernel's prices",
 	    "Each subject's intercept as exec, page faults, system calls (counted by strace, "
 	    "priced by rarkref on this machine) and user time; the residual is what they "
 	    "do not account for",
 	    predicted_cols, predicted_num, sizeof(predicted_cols) / sizeof(predicted_cols[0]));
-	tsv_section(f, run, e, "profile-costs.tsv", "The kernel's prices on this machine",
+	tsv_section(f, run, e, RUNFILES_PROFILE_COSTS, "The kernel's prices on this machine",
 		    "What one system call costs here", costs_cols, costs_num, 3);
 	if (fileio_fmt(path, sizeof(path), "runs/%s/%s/profile_counters.svg", run->name, e->name) ==
 		0 &&
@@ -424,17 +433,19 @@ static int exp_section(FILE *f, const struct site *s, const struct siteload_run 
 		      f);
 	}
 	fputs("<h3>Files</h3>\n<ul class=\"files\">\n", f);
-	file_link(f, s, run, e, "manifest.json", "the manifest it ran (from results.json's meta)");
-	file_link(f, s, run, e, "results.json", "every run's times (hyperfine's format, and meta)");
-	file_link(f, s, run, e, "report.md", "rarplot's report");
-	file_link(f, s, run, e, "comparison.md", "rarplot --compare's section");
-	file_link(f, s, run, e, "fits.tsv", "the fits");
-	file_link(f, s, run, e, "results.tsv", "the points");
-	file_link(f, s, run, e, "profile.tsv", "the profile counters");
+	file_link(f, s, run, e, RUNFILES_MANIFEST,
+		  "the manifest it ran (from results.json's meta)");
+	file_link(f, s, run, e, RUNFILES_RESULTS,
+		  "every run's times (hyperfine's format, and meta)");
+	file_link(f, s, run, e, RUNFILES_REPORT, "rarplot's report");
+	file_link(f, s, run, e, RUNFILES_COMPARISON, "rarplot --compare's section");
+	file_link(f, s, run, e, RUNFILES_FITS, "the fits");
+	file_link(f, s, run, e, RUNFILES_POINTS, "the points");
+	file_link(f, s, run, e, RUNFILES_PROFILE, "the profile counters");
 	file_link(f, s, run, e, "README.md", "what it is");
 	file_link(f, s, run, e, "rarbench.out", "rarbench's output");
 	fputs("</ul>\n", f);
-	if (fileio_join(path, sizeof(path), e->dir, "report.md", eb) == 0 &&
+	if (fileio_join(path, sizeof(path), e->dir, RUNFILES_REPORT, eb) == 0 &&
 	    access(path, R_OK) == 0) {
 		fputs("<details class=\"report\"><summary>The whole report.md</summary>\n"
 		      "<div class=\"prose\">\n",
@@ -466,7 +477,7 @@ static int run_page(const struct site *s, const struct siteload_run *run, struct
 		    copy_raw(e->dir, s->out_dir, sub, eb) != 0)
 			return -1;
 		if (e->meta.manifest_text != NULL &&
-		    (fileio_fmt(sub, sizeof(sub), "%s/%s/manifest.json", rel, e->name) != 0 ||
+		    (fileio_fmt(sub, sizeof(sub), "%s/%s/" RUNFILES_MANIFEST, rel, e->name) != 0 ||
 		     siteout_write(s->out_dir, sub, e->meta.manifest_text,
 				   strlen(e->meta.manifest_text), eb) != 0))
 			return -1;

@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "growbuf.h"
 #include "jsonget.h"
+#include "runfiles.h"
 
 void siteload_meta_clear(struct siteload_meta *m)
 {
@@ -202,7 +203,7 @@ static int load_meta(struct siteload_exp *e, struct errbuf *eb)
 	size_t len = 0;
 	int rc;
 
-	if (fileio_join(path, sizeof(path), e->dir, "results.json", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), e->dir, RUNFILES_RESULTS, eb) != 0 ||
 	    fileio_read(path, SITELOAD_RESULTS_MAX, NULL, &text, &len, eb) != 0)
 		return -1;
 	rc = siteload_meta_parse(text, len, path, &e->meta, eb);
@@ -231,9 +232,10 @@ static int scan_run(struct siteload_run *run, struct errbuf *eb)
 
 		if (fileio_join(path, sizeof(path), run->dir, names[i], eb) != 0)
 			goto out;
-		e->has_results = exists_in(path, "results.json");
-		e->has_fits = exists_in(path, "fits.tsv");
-		e->has_report = exists_in(path, "report.md") || exists_in(path, "comparison.md");
+		e->has_results = exists_in(path, RUNFILES_RESULTS);
+		e->has_fits = exists_in(path, RUNFILES_FITS);
+		e->has_report =
+		    exists_in(path, RUNFILES_REPORT) || exists_in(path, RUNFILES_COMPARISON);
 		if (!e->has_results && !e->has_fits && !e->has_report)
 			continue;
 		e->meta.cpus = e->meta.mem_bytes = NAN;

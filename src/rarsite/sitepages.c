@@ -11,6 +11,7 @@
 #include "sitehtml.h"
 #include "sitemd.h"
 #include "siteout.h"
+#include "runfiles.h"
 
 #define MD_MAX (4u * 1024 * 1024)
 #define SERIES_MAX 64
@@ -258,7 +259,7 @@ int sitepages_home(const struct site *s, struct errbuf *eb)
 		    "<em>predict_hi</em>), from <a href=\"across-hosts.tsv\">across-hosts.tsv</a>."
 		    "</p>\n",
 		    f);
-		sitehtml_tsv_table(f, s->across, "across-hosts.tsv", across_cols, across_num, 10,
+		sitehtml_tsv_table(f, s->across, RUNFILES_ACROSS, across_cols, across_num, 10,
 				   NULL);
 		fputs("<h2>The machines it rests on</h2>\n", f);
 		machines_list(f, s);
@@ -434,7 +435,7 @@ int sitepages_across(const struct site *s, struct errbuf *eb)
 			return -1;
 		}
 		fputs("<h2>The combined table</h2>\n", f);
-		sitehtml_tsv_table(f, s->across, "across-hosts.tsv", across_cols, across_num,
+		sitehtml_tsv_table(f, s->across, RUNFILES_ACROSS, across_cols, across_num,
 				   sizeof(across_cols) / sizeof(across_cols[0]), NULL);
 		fputs("<h2>Each machine's values</h2>\n", f);
 		{
@@ -442,8 +443,8 @@ int sitepages_across(const struct site *s, struct errbuf *eb)
 							   "value",   "lo",       "hi"};
 			static const bool nums[] = {false, false, false, true, true, true};
 
-			sitehtml_tsv_table(f, s->across_values, "across-hosts-values.tsv", cols,
-					   nums, 6, NULL);
+			sitehtml_tsv_table(f, s->across_values, RUNFILES_ACROSS_VALUES, cols, nums,
+					   6, NULL);
 		}
 	}
 	fputs("<h2>The machines</h2>\n<div class=\"tablewrap\"><table class=\"md\"><thead><tr>"
@@ -559,7 +560,7 @@ int sitepages_counts(const struct site *s, struct errbuf *eb)
 			const struct siteload_exp *e = &s->load->runs[i].exps[j];
 
 			found += counts_of_exp(f, &s->load->runs[i], e,
-					       e->has_fits ? "fits.tsv" : "counts-fits.tsv");
+					       e->has_fits ? RUNFILES_FITS : RUNFILES_COUNTS_FITS);
 		}
 		found += prices_of_run(f, &s->load->runs[i]);
 	}

@@ -24,6 +24,7 @@
 #include "runner_refusal.h"
 #include "runner_setup.h"
 #include "sanitize.h"
+#include "runfiles.h"
 
 /* Whether the caller's signal handler asked the run to stop. */
 static bool stopped(const struct runner *r)
@@ -481,7 +482,7 @@ static cJSON *build_meta(struct runner *r, const struct journal_contents *c)
  */
 static int finish(struct runner *r, struct errbuf *eb)
 {
-	static const char *const names[] = {"results.json", "results.tsv", "journal.jsonl"};
+	static const char *const names[] = RUNFILES_SWEEP;
 	char sums[3][DIGEST_SHA256_HEX_LEN + 1], path[PATH_MAX];
 	const char *sum_ptrs[3] = {sums[0], sums[1], sums[2]};
 	struct journal_contents c;
@@ -489,7 +490,7 @@ static int finish(struct runner *r, struct errbuf *eb)
 	int rc = -1;
 	size_t i;
 
-	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
+	if (fileio_fmt(path, sizeof(path), "%s/" RUNFILES_JOURNAL, r->cfg.out) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	if (journal_read(path, &c, eb) < 0)
 		return -1;

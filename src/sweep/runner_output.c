@@ -20,6 +20,7 @@
 #include "runner_refcount.h"
 #include "runner_profile_files.h"
 #include "stats.h"
+#include "runfiles.h"
 
 #define PARAMS_PER_ENTRY 9
 #define VALUE_LEN 24
@@ -498,13 +499,13 @@ int runner_output_write(const char *dir, const struct manifest *m, const struct 
 		goto out;
 	/* extra adopts the copy of meta (after "reference", when there is one). */
 	cJSON_AddItemToObject(extra, RESULTSFILE_META, cJSON_Duplicate(meta, 1));
-	if (fileio_fmt(path, sizeof(path), "%s/results.json", dir) < 0) {
+	if (fileio_fmt(path, sizeof(path), "%s/" RUNFILES_RESULTS, dir) < 0) {
 		errbuf_set(eb, "%s: path too long", dir);
 		goto out;
 	}
 	if (export_json(path, entries, n, extra, eb) < 0)
 		goto out;
-	if (fileio_fmt(path, sizeof(path), "%s/results.tsv", dir) < 0) {
+	if (fileio_fmt(path, sizeof(path), "%s/" RUNFILES_POINTS, dir) < 0) {
 		errbuf_set(eb, "%s: path too long", dir);
 		goto out;
 	}

@@ -44,6 +44,7 @@
 #include "syscost.h"
 #include "tracedrun.h"
 #include "trustpath.h"
+#include "runfiles.h"
 
 #define PROFILE_TIMEOUT_FACTOR 10u
 #define PROFILE_TIMEOUT_MAX_MS (3600u * 1000u)
@@ -364,7 +365,7 @@ static int write_costs(struct runner *r, struct errbuf *eb)
 	struct stat st;
 	FILE *f;
 
-	if (fileio_fmt(path, sizeof(path), "%s/profile-costs.tsv", r->cfg.out) < 0)
+	if (fileio_fmt(path, sizeof(path), "%s/" RUNFILES_PROFILE_COSTS, r->cfg.out) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	if (stat(path, &st) == 0)
 		return 0;

@@ -14,6 +14,7 @@
 #include "manifest.h"
 #include "sanitize.h"
 #include "straceprof.h"
+#include "runfiles.h"
 
 /* A point's profile is a few kilobytes; anything this big is not one. */
 #define PROFILE_FILE_MAX_BYTES (64u << 20)
@@ -121,7 +122,7 @@ int runner_profile_tsv(const char *out, const struct sweep *s, struct errbuf *eb
 	size_t found = 0;
 	FILE *f;
 
-	if (fileio_fmt(path, sizeof(path), "%s/profile.tsv", out) < 0)
+	if (fileio_fmt(path, sizeof(path), "%s/" RUNFILES_PROFILE, out) < 0)
 		return errbuf_set(eb, "%s: path too long", out);
 	for (size_t i = 0; i < sweep_count(s); i++) {
 		cJSON *doc = runner_profile_read(out, i, eb);

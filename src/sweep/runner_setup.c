@@ -16,6 +16,7 @@
 #include "runner_point.h"
 #include "runner_precision.h"
 #include "trustpath.h"
+#include "runfiles.h"
 
 /*
  * The versions a resumed journal must match: rarperf's, and each tool's
@@ -220,7 +221,7 @@ static int open_journal(struct runner *r, struct errbuf *eb)
 	struct stat st;
 	const cJSON *s;
 
-	if (fileio_fmt(path, sizeof(path), "%s/journal.jsonl", r->cfg.out) < 0)
+	if (fileio_fmt(path, sizeof(path), "%s/" RUNFILES_JOURNAL, r->cfg.out) < 0)
 		return errbuf_set(eb, "%s: path too long", r->cfg.out);
 	if (stat(path, &st) == 0) {
 		if (!r->cfg.resume) {
@@ -380,7 +381,7 @@ static int check_out_dirs(struct runner *r, struct errbuf *eb)
 {
 	char profile_dir[PATH_MAX];
 
-	static const char *const files[] = {"results.json", "results.tsv", "journal.jsonl"};
+	static const char *const files[] = RUNFILES_SWEEP;
 	struct stat st;
 
 	if (make_out_dir(r->cfg.out, false, eb) < 0)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "between.h"
+#include "between_file.h"
 #include "fit.h"
 #include "harness.h"
 

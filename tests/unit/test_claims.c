@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "claims.h"
+#include "claims_file.h"
 #include "fit.h"
 
 static struct claims *parse(const char *text, struct errbuf *eb)

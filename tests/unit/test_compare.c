@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_print.h"
 #include "harness.h"
 
 #define FIXTURES "tests/fixtures/compare/"

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include "countcompare.h"
+#include "countcompare_print.h"
 #include "fitreport.h"
+#include "fitreport_write.h"
 #include "harness.h"
 #include "plotseries.h"
 #include "results.h"

@@ -5,6 +5,7 @@
 
 #include "compare.h"
 #include "fitreport.h"
+#include "fitreport_write.h"
 #include "harness.h"
 
 /* Exact lines (ms): sudo 3.2 + 0.00016 t, doas 2.0 + 0.0003 t, sr 1.1 + 0.000054 t, on each host.

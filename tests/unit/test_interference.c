@@ -20,34 +20,34 @@ static void test_count(void)
 	size_t slow, unseen;
 
 	runs(w, 0);
-	interference_count(w, st, 20, scratch, &slow, &unseen);
+	slowruns_count(w, st, 20, scratch, &slow, &unseen);
 	CHECK_INT_EQ(slow, 0);
 	/* Two groups 1.35 times apart (an interleaved order's): none past twice the floor. */
 	for (size_t i = 0; i < 10; i++)
 		w[i] = 0.00445;
-	interference_count(w, st, 20, scratch, &slow, &unseen);
+	slowruns_count(w, st, 20, scratch, &slow, &unseen);
 	CHECK_INT_EQ(slow, 0);
 	runs(w, 5);
-	interference_count(w, st, 20, scratch, &slow, &unseen);
+	slowruns_count(w, st, 20, scratch, &slow, &unseen);
 	CHECK_INT_EQ(slow, 5);
 	CHECK_INT_EQ(unseen, 5);
 	/* Two of them waited 5 ms on the run queue: seen; one waited 1 ms: still slow, unseen. */
 	st[0] = st[1] = 0.005;
 	st[2] = 0.001;
-	interference_count(w, st, 20, scratch, &slow, &unseen);
+	slowruns_count(w, st, 20, scratch, &slow, &unseen);
 	CHECK_INT_EQ(slow, 5);
 	CHECK_INT_EQ(unseen, 3);
 	/* Stall unknown: slow, none said unseen. */
-	interference_count(w, NULL, 20, scratch, &slow, &unseen);
+	slowruns_count(w, NULL, 20, scratch, &slow, &unseen);
 	CHECK_INT_EQ(slow, 5);
 	CHECK_INT_EQ(unseen, 0);
 	/* The floor is the 10th percentile, not the minimum: one lucky 1 ms run in 20 does not
 	 * make the others slow (two, a tenth of them, would: they are the floor). */
 	runs(w, 0);
 	w[19] = 0.001;
-	interference_count(w, st, 20, scratch, &slow, &unseen);
+	slowruns_count(w, st, 20, scratch, &slow, &unseen);
 	CHECK_INT_EQ(slow, 0);
-	interference_count(w, st, 0, scratch, &slow, &unseen);
+	slowruns_count(w, st, 0, scratch, &slow, &unseen);
 	CHECK_INT_EQ(slow, 0);
 }
 

@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "plotseries.h"
+#include "plotseries_tsv.h"
 
 /* Appends one result (seconds) to a JSON "results" array under construction. */
 static void add(char *buf, size_t len, const char *subject, const char *host, int roles, int tasks,

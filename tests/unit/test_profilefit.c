@@ -9,6 +9,7 @@
 #include "claims.h"
 #include "harness.h"
 #include "profilefit.h"
+#include "profilefit_report.h"
 #include "profileload.h"
 
 #define HEADER "subject\tnb_roles\tnb_users\tnb_tasks\tnb_commands\trepetition\tcounter\tvalue\n"
@@ -245,6 +246,7 @@ static void test_peak_rss_from_the_timed_runs(void)
 	struct errbuf eb = {{0}};
 	double x[4], y[4];
 	size_t found = 0, n;
+	struct profileload_sink sink;
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
@@ -253,7 +255,8 @@ static void test_peak_rss_from_the_timed_runs(void)
 		goto out;
 	fputs(doc, f);
 	fclose(f);
-	CHECK_INT_EQ(profileload_file(pf, path, NULL, "nb_tasks", &found, &eb), 0);
+	profilefit_sink(pf, &sink);
+	CHECK_INT_EQ(profileload_file(&sink, path, NULL, "nb_tasks", &found, &eb), 0);
 	CHECK_INT_EQ(found, 3);
 	CHECK_INT_EQ(profilefit_compute(pf, &eb), 0);
 	n = profilefit_points(pf, "t", "maxrss_kib", x, y, 4);

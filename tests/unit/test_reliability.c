@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "reliability.h"
+#include "reliability_print.h"
 #include "results.h"
 
 static void test_hosts_disagree(void)

@@ -1,10 +1,11 @@
 /* profilefit_report: the report's profile sections: counters, their share of the time, findings. */
-#include "profilefit.h"
+#include "profilefit_report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomicfile.h"
 #include "claims.h"
 #include "fitreport.h"
 #include "sanitize.h"
@@ -525,4 +526,25 @@ void profilefit_explain_claims(const struct profilefit *pf, const struct claims_
 		    "(parsing, matching, allocating), not in the calls counted; the kernel's time "
 		    "is only part of a call's price.\n\n",
 		    f);
+}
+
+int profilefit_write_tsv(const struct profilefit *pf, const char *path, struct errbuf *eb)
+{
+	struct atomicfile *af = atomicfile_open(path, 0644, eb);
+	char subject[256], counter[2 * PROFILEFIT_FIELD_MAX];
+	FILE *f;
+
+	if (af == NULL)
+		return -1;
+	f = atomicfile_stream(af);
+	fprintf(f, "subject\tcounter\tn\tslope_per_%s\tintercept\tr2\tmin\tmax\n", pf->axis);
+	for (size_t i = 0; i < pf->n_lines; i++) {
+		const struct profilefit_line *l = &pf->lines[i];
+
+		sanitize_text(subject, sizeof(subject), l->subject, strlen(l->subject));
+		sanitize_text(counter, sizeof(counter), l->counter, strlen(l->counter));
+		fprintf(f, "%s\t%s\t%zu\t%.6g\t%.6g\t%.6g\t%.0f\t%.0f\n", subject, counter, l->n,
+			l->slope, l->intercept, l->r2, l->min, l->max);
+	}
+	return atomicfile_rename(af, eb);
 }

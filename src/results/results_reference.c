@@ -3,7 +3,7 @@
  * "reference" object) and every time expressed in its units (results.h).
  */
 #include "growbuf.h"
-#include "interference.h"
+#include "slowruns.h"
 #include "jsonget.h"
 #include "results.h"
 #include "resultsfile.h"
@@ -81,8 +81,8 @@ static int ref_spread(const cJSON *entry, unsigned cpus, struct results_point *p
 			goto out;
 		p->ref_stall_known = !nulls;
 	}
-	interference_count(v, p->ref_stall_known ? v + n : NULL, n, v + 2 * n, &p->ref_slow,
-			   &p->ref_unseen);
+	slowruns_count(v, p->ref_stall_known ? v + n : NULL, n, v + 2 * n, &p->ref_slow,
+		       &p->ref_unseen);
 	rc = 0;
 out:
 	free(v);

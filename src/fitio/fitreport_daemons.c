@@ -1,10 +1,12 @@
 /* fitreport_daemons: report.md's "Where the wait goes": the CPU time of a daemon the runs asked
  * (pkexec's polkitd), per run and point, beside the subject's own median. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fitreport_impl.h"
+#include "fitreport.h"
+#include "fitreport_write.h"
 #include "lsq.h"
 
 /* One point of a daemon's subject: its x on the report's axis, and the point. */

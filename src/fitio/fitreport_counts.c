@@ -1,7 +1,7 @@
 /* fitreport_counts: the counted instructions' fits beside the times' (fits.tsv's last columns,
  * report.md's "Instructions counted"). */
 #include "fitreport.h"
-#include "fitreport_impl.h"
+#include "fitreport_write.h"
 
 #include <math.h>
 #include <string.h>

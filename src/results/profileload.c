@@ -1,4 +1,4 @@
-/* profileload: the "profile" objects of a results file into a profilefit. */
+/* profileload: the "profile" objects of a results file, handed to a sink (profileload.h). */
 #include "jsonget.h"
 #include "jsonbudget.h"
 #include "profileload.h"
@@ -26,7 +26,7 @@ struct sample {
 };
 
 /* Adds the numbers under o (an object) as PREFIX.KEY, each object's field (or o's numbers). */
-static int add_group(struct profilefit *pf, const struct sample *sm, const cJSON *o,
+static int add_group(const struct profileload_sink *pf, const struct sample *sm, const cJSON *o,
 		     const char *prefix, const char *field, struct errbuf *eb)
 {
 	char counter[PROFILELOAD_COUNTER_MAX];
@@ -41,8 +41,8 @@ static int add_group(struct profilefit *pf, const struct sample *sm, const cJSON
 		if (snprintf(counter, sizeof(counter), "%s%s", prefix, c->string) >=
 		    (int)sizeof(counter))
 			continue; /* a path longer than any counter kept */
-		if (profilefit_add_value(pf, sm->source, sm->subject, sm->point, sm->x,
-					 sm->repetition, counter, v->valuedouble, eb) < 0)
+		if (pf->value(pf->arg, sm->source, sm->subject, sm->point, sm->x, sm->repetition,
+			      counter, v->valuedouble, eb) < 0)
 			return -1;
 	}
 	return 0;
@@ -77,8 +77,8 @@ static int median_peak_kib(const cJSON *mem, double *kib)
 }
 
 /* The counters of one result's "profile" object; its peak RSS from the timed runs (mem). */
-static int add_profile(struct profilefit *pf, const struct sample *sm, const cJSON *prof,
-		       const cJSON *mem, struct errbuf *eb)
+static int add_profile(const struct profileload_sink *pf, const struct sample *sm,
+		       const cJSON *prof, const cJSON *mem, struct errbuf *eb)
 {
 	static const char *const totals[] = {"calls", "failed",    "bytes_read",  "bytes_written",
 					     "execs", "processes", "policy_bytes"};
@@ -94,7 +94,7 @@ static int add_profile(struct profilefit *pf, const struct sample *sm, const cJS
 	}
 	if (strcmp(st->valuestring, "skipped") == 0) {
 		/* Not traced (the pass's budget): nothing to fit, only where the counts stop. */
-		rc = profilefit_add_untraced(pf, sm->subject, sm->x, eb);
+		rc = pf->untraced(pf->arg, sm->subject, sm->x, eb);
 		goto out;
 	}
 	for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
@@ -143,7 +143,7 @@ enum sample_found {
  * repetition, and its source: the input, or "host H" of a lab's merged
  * results; source_name instead when not NULL.
  */
-static enum sample_found sample_of(struct profilefit *pf, const char *input,
+static enum sample_found sample_of(const struct profileload_sink *pf, const char *input,
 				   const char *source_name, const cJSON *r, const char *axis,
 				   struct sample *sm, struct errbuf *eb)
 {
@@ -185,13 +185,13 @@ static enum sample_found sample_of(struct profilefit *pf, const char *input,
 		snprintf(source, sizeof(source), "host %.500s", host->valuestring);
 	else
 		snprintf(source, sizeof(source), "%.590s", input);
-	return profilefit_add_source(pf, source, &sm->source, eb) < 0 ? SAMPLE_FAILED : SAMPLE_MADE;
+	return pf->source(pf->arg, source, &sm->source, eb) < 0 ? SAMPLE_FAILED : SAMPLE_MADE;
 }
 
 /* One result r of input: its sample and profile added to pf when it has one (*found counts
  * them). 0 or -1 (eb). */
-static int load_result(struct profilefit *pf, const char *input, const char *source, const cJSON *r,
-		       const char *axis, size_t *found, struct errbuf *eb)
+static int load_result(const struct profileload_sink *pf, const char *input, const char *source,
+		       const cJSON *r, const char *axis, size_t *found, struct errbuf *eb)
 {
 	struct sample sm;
 	enum sample_found s = sample_of(pf, input, source, r, axis, &sm, eb);
@@ -207,8 +207,8 @@ static int load_result(struct profilefit *pf, const char *input, const char *sou
 	return 0;
 }
 
-int profileload_file(struct profilefit *pf, const char *input, const char *source, const char *axis,
-		     size_t *found, struct errbuf *eb)
+int profileload_file(const struct profileload_sink *pf, const char *input, const char *source,
+		     const char *axis, size_t *found, struct errbuf *eb)
 {
 	char *text = NULL;
 	size_t len = 0, pos = 0;
@@ -217,7 +217,7 @@ int profileload_file(struct profilefit *pf, const char *input, const char *sourc
 	struct jsonbudget b;
 	int rc = -1;
 
-	if (fileio_read(input, PROFILEFIT_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
+	if (fileio_read(input, PROFILELOAD_FILE_MAX_BYTES, "cannot open", &text, &len, eb) < 0)
 		return -1;
 	/* within 4 times its size and 32 MiB, the results read one at a time (jsonbudget.h;
 	 * issue 52, finding 7) */

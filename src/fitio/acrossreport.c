@@ -9,6 +9,7 @@
 #include "fileio.h"
 #include "results.h"
 #include "sanitize.h"
+#include "runfiles.h"
 
 /* The published across-hosts.tsv read whole: bigger is not one (a few rows per subject). */
 #define ACROSSREPORT_PUBLISHED_MAX_BYTES (1024u * 1024)
@@ -256,9 +257,9 @@ int acrossreport_write_tsv(const struct acrossreport *ar, const char *dir, struc
 {
 	char path[4096];
 
-	if (fileio_join(path, sizeof(path), dir, "across-hosts.tsv", eb) != 0 ||
+	if (fileio_join(path, sizeof(path), dir, RUNFILES_ACROSS, eb) != 0 ||
 	    acrossreport_write_summary(ar, path, eb) != 0 ||
-	    fileio_join(path, sizeof(path), dir, "across-hosts-values.tsv", eb) != 0 ||
+	    fileio_join(path, sizeof(path), dir, RUNFILES_ACROSS_VALUES, eb) != 0 ||
 	    acrossreport_write_values(ar, path, eb) != 0)
 		return -1;
 	return 0;

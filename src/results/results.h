@@ -1,4 +1,22 @@
-/* results: read hyperfine-format JSON (plain hyperfine, rarbench results.json, rarlab merged.json).
+/* results: the results model, and hyperfine-format JSON read into it (plain hyperfine, rarbench
+ * results.json, rarlab merged.json). */
+/*
+ * Layer src/results (libresults.a): reading the results file. It reads files (fileio_read) and
+ * writes none; it uses src/common only (Makefile results_USES); src/fit computes over the model,
+ * src/fitio and the programs read through it. The model (results.c) calls none of its readers:
+ * results_load.c reads a file and calls each part's reader, and each part fills the model, so
+ * every dependency points down to results.c (tools/lint-cycles.sh keeps it so).
+ *
+ * Modules, one line each:
+ *   results     the model: the points, what they name, queries, freed (this header)
+ *   results_load a file (or a buffer) read: the document, then each part below
+ *   results_entry one result: times, intervals, parameters, rarbench's estimate and counts
+ *   results_meta what "meta" says beside the points: tools, emulated hosts, estimator, skipped
+ *   results_reference the calibration workload's points, and times in its units
+ *   results_rounds each round's estimates (rarbench.round_estimates)
+ *   results_machine each file's machine, and which files are one host (--machines)
+ *   labgroups   a mixed lab's groups of hosts (meta.lab), kept as the text reports print
+ *   profileload the results' "profile" objects, handed to a sink (src/fit's profilefit_sink)
  */
 #ifndef RARPERF_RESULTS_H
 #define RARPERF_RESULTS_H
@@ -224,7 +242,7 @@ void results_free(struct results *res);
 double results_refused_at(const struct results *res, const char *subject, const char *axis);
 
 /*
- * Parses len bytes of JSON (need not be NUL-terminated) named name (for
+ * results_load.c. Parses len bytes of JSON (need not be NUL-terminated) named name (for
  * messages) and appends its points to res. The document must be an object
  * with a results array (resultsfile_require_results); unknown keys ("user",
  * "exit_codes", ...) are ignored. Strings that become names, TSV fields and messages (the
@@ -238,7 +256,7 @@ int results_parse(struct results *res, const char *buf, size_t len, const char *
 		  struct errbuf *eb);
 
 /*
- * Reads the file at path (at most RESULTS_FILE_MAX_BYTES) and parses it
+ * results_load.c. Reads the file at path (at most RESULTS_FILE_MAX_BYTES) and parses it
  * with results_parse. Returns 0 or -1 with a message naming the file.
  */
 int results_load_file(struct results *res, const char *path, struct errbuf *eb)

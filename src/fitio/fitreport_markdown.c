@@ -1,9 +1,9 @@
 /* fitreport_markdown: report.md in the reader's order — the question, the figures, the verdicts,
  * what was skipped, the fits, then the method in words and each subject's look. */
 #include "fitreport.h"
-#include "fitreport_impl.h"
+#include "fitreport_write.h"
 #include "interference.h"
-#include "reliability.h"
+#include "reliability_print.h"
 #include "verdict.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
 
 #include "atomicfile.h"
 #include "between.h"
-#include "compare.h"
+#include "compare_print.h"
 #include "sanitize.h"
 
 const char *compare_overall(bool regressed, bool inconclusive, bool improved)
