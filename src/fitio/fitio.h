@@ -14,6 +14,7 @@
  *               fitreport_write.h)
  *   fitreport_markdown report.md in the reader's order
  *   fitreport_counts report.md's counted instructions beside the times
+ *   fitreport_daemons report.md's "Where the wait goes": a daemon's CPU per run (pkexec's polkitd)
  *   fitreport_md text from a file or the command line as Markdown, a code span, a link target
  *   reliability_print the report's lines on which fits should not be believed, and why
  *   plotseries_tsv a series as the TSV its figures plot (the gnuplot data)
