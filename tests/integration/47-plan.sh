@@ -24,8 +24,8 @@ etc_state >"$work/etc.before"
 rc=$?
 check "seed-tasks --dry-run: exit 0" [ "$rc" -eq 0 ]
 [ "$rc" -eq 0 ] || sed 's/^/    /' "$work/plan.err"
-check "the plan lists the 12 subjects with their resolved programs (please among them)" \
-	sh -c "grep -q 'Subjects (12 measured)' '$work/plan.out' && grep -q '$prefix/bin/dosr-cbor /usr/bin/true' '$work/plan.out' && grep -q 'shown at /etc/sudoers-rs' '$work/plan.out'"
+check "the plan lists the 13 subjects with their resolved programs (please and pkexec among them)" \
+	sh -c "grep -q 'Subjects (13 measured)' '$work/plan.out' && grep -q '$prefix/bin/dosr-cbor /usr/bin/true' '$work/plan.out' && grep -q 'shown at /etc/sudoers-rs' '$work/plan.out'"
 check "the plan counts 14 points (15 log-spaced values, one duplicate)" grep -q '^Points: 14 ' "$work/plan.out"
 check "the plan gives the runs and the timeout" grep -q 'Runs per point and subject: 100 warmup, at least 100 runs, more to fill 3 s; a run is killed after 60 s' "$work/plan.out"
 check "the plan has one row of policy bytes per point" \
