@@ -162,6 +162,21 @@ static int mntns_populate(struct mntns *ns, const struct mntns_file *files, size
 	return 0;
 }
 
+/*
+ * This process's mount namespace and working directory, to return to: setns into a mount
+ * namespace moves the working directory to its root. 0, or -1 (eb; what was opened stays in
+ * *home and *cwd for the caller to close).
+ */
+static int save_place(int *home, int *cwd, struct errbuf *eb)
+{
+	*home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	*cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*home < 0 || *cwd < 0)
+		return errbuf_set_errno(eb, errno, "%s",
+					*home < 0 ? "/proc/self/ns/mnt" : "the working directory");
+	return 0;
+}
+
 /* Whether dir has the form mntns_reserve_dir gives (and nothing else: no '/' or '..' after). */
 static bool mntns_dir_form(const char *dir)
 {
@@ -222,14 +237,8 @@ struct mntns *mntns_show_files_at(const struct mntns_file *files, size_t n, cons
 		ns->dir[0] = '\0';
 		goto fail;
 	}
-	home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	/* setns into a mount namespace moves the working directory to its root: keep ours. */
-	cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (home < 0 || cwd < 0) {
-		errbuf_set_errno(eb, errno, "%s",
-				 home < 0 ? "/proc/self/ns/mnt" : "the working directory");
+	if (save_place(&home, &cwd, eb) < 0)
 		goto fail;
-	}
 	if (unshare(CLONE_NEWNS) != 0) {
 		errbuf_set_errno(eb, errno, "unshare(CLONE_NEWNS) (policy_mount_at needs root)");
 		goto fail;
@@ -285,14 +294,8 @@ struct mntns *mntns_bind_at(const struct mntns *base, const char *source, const 
 		return NULL;
 	}
 	ns->fd = -1;
-	home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	/* setns into a mount namespace moves the working directory to its root: keep ours. */
-	cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (home < 0 || cwd < 0) {
-		errbuf_set_errno(eb, errno, "%s",
-				 home < 0 ? "/proc/self/ns/mnt" : "the working directory");
+	if (save_place(&home, &cwd, eb) < 0)
 		goto fail;
-	}
 	if (base != NULL && setns(base->fd, CLONE_NEWNS) != 0) {
 		errbuf_set_errno(eb, errno, "joining a subject's mount namespace");
 		goto fail;

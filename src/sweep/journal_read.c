@@ -222,20 +222,36 @@ static char *dup_text(const cJSON *o, const char *key, size_t max)
 	return s;
 }
 
+/*
+ * An optional array member key of a point line, at most JOURNAL_SUBJECTS_MAX long: *a the array
+ * and *mem room for its elements (elem bytes each, zeroed). 0 when absent, 1 when read, -1 when
+ * not an array, too long, or out of memory.
+ */
+static int optional_array(const cJSON *o, const char *key, size_t elem, const cJSON **a,
+			  void **mem)
+{
+	size_t n;
+
+	*a = jsonget_member(o, key);
+	if (*a == NULL)
+		return 0;
+	if (!cJSON_IsArray(*a) || cJSON_GetArraySize(*a) > JOURNAL_SUBJECTS_MAX)
+		return -1;
+	n = (size_t)cJSON_GetArraySize(*a);
+	*mem = calloc(n > 0 ? n : 1, elem);
+	return *mem != NULL ? 1 : -1;
+}
+
 /* The optional "refused" of a point line: at most JOURNAL_SUBJECTS_MAX, each whole. */
 static int parse_refused(const cJSON *o, struct journal_step_info *info)
 {
-	const cJSON *a = jsonget_member(o, "refused"), *it;
-	size_t n;
+	const cJSON *a, *it;
+	void *mem = NULL;
+	int got = optional_array(o, "refused", sizeof(*info->refused), &a, &mem);
 
-	if (a == NULL)
-		return 0;
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > JOURNAL_SUBJECTS_MAX)
-		return -1;
-	n = (size_t)cJSON_GetArraySize(a);
-	info->refused = calloc(n > 0 ? n : 1, sizeof(*info->refused));
-	if (info->refused == NULL)
-		return -1;
+	if (got <= 0)
+		return got;
+	info->refused = mem;
 	cJSON_ArrayForEach(it, a)
 	{
 		struct journal_refusal *f = &info->refused[info->nrefused++];
@@ -251,18 +267,14 @@ static int parse_refused(const cJSON *o, struct journal_step_info *info)
 /* The optional "daemons" of a point line: at most JOURNAL_SUBJECTS_MAX, each whole. */
 static int parse_daemons(const cJSON *o, struct journal_step_info *info)
 {
-	const cJSON *a = jsonget_member(o, "daemons"), *it;
+	const cJSON *a, *it;
 	struct errbuf unread;
-	size_t n;
+	void *mem = NULL;
+	int got = optional_array(o, "daemons", sizeof(*info->daemons), &a, &mem);
 
-	if (a == NULL)
-		return 0;
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > JOURNAL_SUBJECTS_MAX)
-		return -1;
-	n = (size_t)cJSON_GetArraySize(a);
-	info->daemons = calloc(n > 0 ? n : 1, sizeof(*info->daemons));
-	if (info->daemons == NULL)
-		return -1;
+	if (got <= 0)
+		return got;
+	info->daemons = mem;
 	cJSON_ArrayForEach(it, a)
 	{
 		struct journal_daemon *d = &info->daemons[info->ndaemons++];
