@@ -310,8 +310,10 @@ struct mntns *mntns_bind_at(const struct mntns *base, const char *source, const 
 	 * by a propagation change. */
 	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
 		errbuf_set_errno(eb, errno, "making the mounts of a private namespace private");
-	else if (mount(source, target, NULL, MS_BIND, NULL) != 0 ||
-		 mount(NULL, target, NULL, ro, NULL) != 0)
+	/* The type (and the remount's source) are ignored by a bind: "none", not NULL, which
+	 * valgrind reads as a string. */
+	else if (mount(source, target, "none", MS_BIND, NULL) != 0 ||
+		 mount("none", target, "none", ro, NULL) != 0)
 		errbuf_set_errno(eb, errno, "binding %s at %s", source, target);
 	else if ((ns->fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0)
 		errbuf_set_errno(eb, errno, "/proc/self/ns/mnt");
